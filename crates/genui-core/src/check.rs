@@ -1,0 +1,239 @@
+//! The checker: proves a plan against the `output` contract before anything
+//! is returned or cached, whoever wrote the plan.
+//!
+//! Findings are machine-readable [`Issue`]s (a stable code, the control's
+//! pointer, a message), so a model can be told exactly what to fix. The rules:
+//!
+//! - every control (and rule) pointer resolves in the schema;
+//! - no field has two controls, and no control sits inside another's field;
+//! - every required field has a control (recursively inside shown objects);
+//! - each widget fits its field's type and format;
+//! - labels, help and placeholders are plain text (no markup, no links).
+
+use crate::generate::widgets;
+use crate::limits::Limits;
+use crate::plan::{Control, Node, Plan};
+use crate::pointer;
+use crate::schema::{Resolved, SchemaDoc};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashSet;
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Issue {
+    /// Stable code: `unresolved_pointer`, `duplicate_control`,
+    /// `overlapping_control`, `missing_required`, `widget_mismatch`,
+    /// `markup_in_text`.
+    pub code: &'static str,
+    /// Schema path the issue is about.
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Checks a plan against `output`; an empty list means proven.
+pub fn check_plan(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Issue> {
+    let doc = SchemaDoc::new(output, limits);
+    let mut issues = Vec::new();
+    check_text("", plan.title.as_deref(), &mut issues);
+    check_layer(&doc, output, &plan.root, "", &mut issues, 0);
+    issues
+}
+
+/// Checks the controls of one layer (the form, or one array item's detail)
+/// against the schema `base` they are relative to.
+fn check_layer(doc: &SchemaDoc<'_>, base: &Value, root: &Node, at: &str, issues: &mut Vec<Issue>, depth: usize) {
+    check_layout_labels(root, issues);
+    let controls = root.controls();
+    let mut seen = HashSet::new();
+    for control in &controls {
+        let full = format!("{at}{}", control.pointer);
+        if !seen.insert(control.pointer.as_str()) {
+            issues.push(issue("duplicate_control", &full, "more than one control edits this field"));
+        }
+        if let Some(other) = controls.iter().find(|o| is_inside(&control.pointer, &o.pointer)) {
+            let msg = format!("this control edits part of the field of the control at {}", other.pointer);
+            issues.push(issue("overlapping_control", &full, &msg));
+        }
+        check_control(doc, base, control, &full, issues, depth);
+    }
+    let pointers: Vec<&str> = controls.iter().map(|c| c.pointer.as_str()).collect();
+    if let Ok(view) = doc.resolve(base) {
+        check_required(doc, &view, "", &pointers, at, issues, &mut Vec::new());
+    }
+}
+
+fn check_control(doc: &SchemaDoc<'_>, base: &Value, control: &Control, full: &str, issues: &mut Vec<Issue>, depth: usize) {
+    for text in [Some(control.label.as_str()), control.help.as_deref(), control.placeholder.as_deref()] {
+        check_text(full, text, issues);
+    }
+    if let Some(rule) = &control.rule {
+        if doc.resolve_scope(base, &rule.pointer).is_none() {
+            issues.push(issue("unresolved_pointer", &rule.pointer, "the rule reads a field the schema does not have"));
+        }
+    }
+    let Some(node) = doc.resolve_scope(base, &control.pointer) else {
+        issues.push(issue("unresolved_pointer", full, "no field of the schema has this path"));
+        return;
+    };
+    let Ok(view) = doc.resolve(node) else {
+        issues.push(issue("unresolved_pointer", full, "the field's schema does not resolve"));
+        return;
+    };
+    let kind = view.kind();
+    let items_node = doc.resolve_scope(node, "/items").filter(|n| n.is_object());
+    let items = items_node.and_then(|n| doc.resolve(n).ok());
+    let items_kind = items.as_ref().map(Resolved::kind);
+    if !widgets::fits(control.widget, &view, &kind, items_kind.as_ref()) {
+        let msg = format!("widget `{}` does not fit a field of kind {:?}{}", control.widget.as_str(), kind.kind,
+            kind.format.as_deref().map(|f| format!(" with format {f}")).unwrap_or_default());
+        issues.push(issue("widget_mismatch", full, &msg));
+    }
+    if let (Some(detail), Some(items_node)) = (&control.detail, items_node) {
+        if depth < 64 {
+            check_layer(doc, items_node, detail, &format!("{full}/items"), issues, depth + 1);
+        }
+    }
+}
+
+/// `inner` is strictly below `outer` in the schema tree.
+fn is_inside(inner: &str, outer: &str) -> bool {
+    inner.len() > outer.len() && inner.starts_with(outer) && inner.as_bytes()[outer.len()] == b'/'
+}
+
+fn covered(pointers: &[&str], field: &str) -> bool {
+    pointers.iter().any(|p| *p == field || is_inside(p, field))
+}
+
+/// Every required property of `view` has a control at or below it; objects
+/// that are shown through their children are checked the same way inside.
+fn check_required(doc: &SchemaDoc<'_>, view: &Resolved, at: &str, pointers: &[&str], layer: &str, issues: &mut Vec<Issue>, seen_refs: &mut Vec<String>) {
+    for (name, schema) in view.properties() {
+        let field = pointer::property(at, name);
+        if view.requires(name) && !covered(pointers, &field) {
+            let msg = format!("required field `{name}` has no control");
+            issues.push(issue("missing_required", &format!("{layer}{field}"), &msg));
+            continue;
+        }
+        let shown_by_children = !pointers.contains(&field.as_str()) && covered(pointers, &field);
+        if !shown_by_children {
+            continue;
+        }
+        let Ok(child) = doc.resolve(schema) else { continue };
+        if child.refs.iter().any(|r| seen_refs.contains(r)) {
+            continue;
+        }
+        let mark = seen_refs.len();
+        seen_refs.extend(child.refs.iter().cloned());
+        check_required(doc, &child, &field, pointers, layer, issues, seen_refs);
+        seen_refs.truncate(mark);
+    }
+}
+
+fn check_layout_labels(node: &Node, issues: &mut Vec<Issue>) {
+    match node {
+        Node::Group { label, elements } => {
+            check_text("", Some(label), issues);
+            elements.iter().for_each(|n| check_layout_labels(n, issues));
+        }
+        Node::Vertical { elements } | Node::Horizontal { elements } => {
+            elements.iter().for_each(|n| check_layout_labels(n, issues));
+        }
+        Node::Steps { steps } => {
+            for step in steps {
+                check_text("", Some(&step.label), issues);
+                step.elements.iter().for_each(|n| check_layout_labels(n, issues));
+            }
+        }
+        Node::Control(_) => {}
+    }
+}
+
+/// Text shown to people must be plain: no HTML tags, no markdown links, no
+/// script URLs.
+fn check_text(at: &str, text: Option<&str>, issues: &mut Vec<Issue>) {
+    let Some(text) = text else { return };
+    if let Some(why) = markup_in(text) {
+        issues.push(issue("markup_in_text", at, &format!("text {text:?} contains {why}")));
+    }
+}
+
+/// What markup, if any, a piece of display text contains.
+pub fn markup_in(text: &str) -> Option<&'static str> {
+    let bytes = text.as_bytes();
+    let tag = bytes.windows(2).any(|w| w[0] == b'<' && (w[1].is_ascii_alphabetic() || w[1] == b'/' || w[1] == b'!'));
+    if tag {
+        return Some("an HTML tag");
+    }
+    if text.contains("](") {
+        return Some("a markdown link");
+    }
+    let lower = text.to_ascii_lowercase();
+    if ["javascript:", "data:", "vbscript:"].iter().any(|s| lower.contains(s)) {
+        return Some("a script URL");
+    }
+    None
+}
+
+fn issue(code: &'static str, pointer: &str, message: &str) -> Issue {
+    Issue { code, pointer: pointer.to_owned(), message: message.to_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::Widget;
+    use serde_json::json;
+
+    fn control(pointer: &str, widget: Widget) -> Node {
+        Node::Control(Control {
+            pointer: pointer.into(),
+            label: "L".into(),
+            widget,
+            help: None,
+            placeholder: None,
+            read_only: false,
+            rule: None,
+            detail: None,
+        })
+    }
+
+    fn codes(plan: &Plan, output: &Value) -> Vec<&'static str> {
+        check_plan(plan, output, &Limits::default()).into_iter().map(|i| i.code).collect()
+    }
+
+    fn plan(elements: Vec<Node>) -> Plan {
+        Plan { title: None, root: Node::Vertical { elements } }
+    }
+
+    #[test]
+    fn catches_each_rule() {
+        let output = json!({"type": "object", "required": ["a", "b"], "properties": {
+            "a": {"type": "string"}, "b": {"type": "object", "required": ["c"], "properties": {"c": {"type": "integer"}, "d": {"type": "string"}}}
+        }});
+        let good = plan(vec![control("/properties/a", Widget::Text), control("/properties/b/properties/c", Widget::Integer)]);
+        assert!(codes(&good, &output).is_empty(), "{:?}", codes(&good, &output));
+        let missing_nested = plan(vec![control("/properties/a", Widget::Text), control("/properties/b/properties/d", Widget::Text)]);
+        assert_eq!(codes(&missing_nested, &output), ["missing_required"]);
+        let bad = plan(vec![
+            control("/properties/a", Widget::Slider),
+            control("/properties/a", Widget::Text),
+            control("/properties/zz", Widget::Text),
+            control("/properties/b", Widget::Object),
+            control("/properties/b/properties/c", Widget::Integer),
+        ]);
+        let found = codes(&bad, &output);
+        for code in ["widget_mismatch", "duplicate_control", "unresolved_pointer", "overlapping_control"] {
+            assert!(found.contains(&code), "{code} not in {found:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_markup() {
+        assert_eq!(markup_in("Name <b>here</b>"), Some("an HTML tag"));
+        assert_eq!(markup_in("see [docs](http://x)"), Some("a markdown link"));
+        assert_eq!(markup_in("JavaScript:alert(1)"), Some("a script URL"));
+        assert_eq!(markup_in("a < b and c > d"), None);
+    }
+}

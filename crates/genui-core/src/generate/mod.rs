@@ -1,0 +1,193 @@
+//! The deterministic generator: a plan from `output` and `description`, with
+//! no model. It is the embedded default and the fallback for the model path.
+//!
+//! It walks the schema from the root: nested objects become labelled groups
+//! to full depth; arrays of objects get an item layout (`detail`); recursion
+//! through `$ref` stops where a reference would repeat on the current path,
+//! leaving a control the renderer expands on demand. The top level of a flat
+//! form is arranged into semantic sections ([`sections`]), and a description
+//! that asks for a wizard turns top-level groups into steps.
+
+pub mod labels;
+mod sections;
+pub mod widgets;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::limits::Limits;
+use crate::plan::{Control, Node, Plan, Step};
+use crate::pointer;
+use crate::schema::{Kind, Resolved, SchemaDoc};
+use serde_json::Value;
+
+/// Identifies this generator in provenance and cache keys.
+pub const GENERATOR_ID: &str = "deterministic";
+
+/// Bump whenever the plans this generator produces change: it is part of the
+/// cache key, so old specs are not served for new behaviour.
+pub const GENERATOR_VERSION: &str = "1.0.0";
+
+/// Builds the plan for an `output` document.
+pub fn generate(output: &Value, description: &str, limits: &Limits) -> Result<Plan> {
+    let doc = SchemaDoc::new(output, limits);
+    let mut walker = Walker { doc, limits, controls: 0 };
+    let root = doc.resolve(output)?;
+    let title = labels::form_title(root.str("title"), description);
+    let node = if has_properties(&root) {
+        let mut ancestors = vec!["#".to_owned()];
+        ancestors.extend(root.refs.iter().cloned());
+        let fields = walker.fields(&root, "", &mut ancestors, 0)?;
+        let arranged = sections::arrange(fields);
+        let elements = if wants_steps(description) { into_steps(arranged) } else { arranged };
+        Node::Vertical { elements }
+    } else {
+        let label = title.clone().unwrap_or_else(|| "Value".to_owned());
+        Node::Vertical { elements: vec![walker.control("", label, &root, &mut vec!["#".to_owned()], 0)?] }
+    };
+    Ok(Plan { title, root: node })
+}
+
+struct Walker<'a> {
+    doc: SchemaDoc<'a>,
+    limits: &'a Limits,
+    controls: usize,
+}
+
+impl<'a> Walker<'a> {
+    /// One node per property of an object view, in document order.
+    fn fields(&mut self, object: &Resolved, base: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Vec<(String, Node)>> {
+        let mut out = Vec::new();
+        let properties: Vec<(String, Value)> =
+            object.properties().map(|(name, schema)| (name.clone(), schema.clone())).collect();
+        for (name, schema) in properties {
+            let at = pointer::property(base, &name);
+            let view = self.doc.resolve(&schema).map_err(|e| e.with("field", at.clone()))?;
+            out.push((name.clone(), self.field(&name, &at, view, ancestors, depth)?));
+        }
+        Ok(out)
+    }
+
+    /// A group for an object with properties (unless it recurses), else a control.
+    fn field(&mut self, name: &str, at: &str, view: Resolved, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+        let label = view.str("title").map(str::to_owned).unwrap_or_else(|| labels::humanize(name));
+        let recursive = view.refs.iter().any(|r| ancestors.contains(r));
+        if has_properties(&view) && !recursive && view.kind().choices.is_none() {
+            let depth = self.deeper(depth, at)?;
+            let mark = ancestors.len();
+            ancestors.extend(view.refs.iter().cloned());
+            let fields = self.fields(&view, at, ancestors, depth)?;
+            ancestors.truncate(mark);
+            let elements: Vec<Node> = fields.into_iter().map(|(_, node)| node).collect();
+            return Ok(Node::Group { label, elements });
+        }
+        self.control(at, label, &view, ancestors, depth)
+    }
+
+    fn control(&mut self, at: &str, label: String, view: &Resolved, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+        self.controls += 1;
+        if self.controls > self.limits.max_controls {
+            return Err(Error::new(
+                ErrorCode::SchemaTooLarge,
+                format!("the form would need more than {} inputs", self.limits.max_controls),
+            )
+            .with("field", at.to_owned()));
+        }
+        let kind = view.kind();
+        let items = self.items_view(view)?;
+        let items_kind = items.as_ref().map(Resolved::kind);
+        let name = at.rsplit('/').next().unwrap_or_default();
+        let widget = widgets::choose(&pointer::unescape(name), view, &kind, items_kind.as_ref());
+        let detail = match &items {
+            Some(item) if kind.kind == Kind::Array && has_properties(item) && items_kind.as_ref().is_some_and(|k| k.choices.is_none()) => {
+                self.item_detail(item, at, ancestors, depth)?
+            }
+            _ => None,
+        };
+        Ok(Node::Control(Control {
+            pointer: at.to_owned(),
+            label,
+            widget,
+            help: view.str("description").map(str::to_owned),
+            placeholder: placeholder(view),
+            read_only: view.get("readOnly") == Some(&Value::Bool(true)) || kind.constant.is_some(),
+            rule: None,
+            detail,
+        }))
+    }
+
+    /// The layout of one array item, unless the item type recurses.
+    fn item_detail(&mut self, item: &Resolved, at: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Box<Node>>> {
+        if item.refs.iter().any(|r| ancestors.contains(r)) {
+            return Ok(None);
+        }
+        let depth = self.deeper(depth, at)?;
+        let mark = ancestors.len();
+        ancestors.extend(item.refs.iter().cloned());
+        let fields = self.fields(item, "", ancestors, depth)?;
+        ancestors.truncate(mark);
+        let elements = fields.into_iter().map(|(_, node)| node).collect();
+        Ok(Some(Box::new(Node::Vertical { elements })))
+    }
+
+    fn items_view(&self, view: &Resolved) -> Result<Option<Resolved>> {
+        match view.get("items") {
+            Some(items @ Value::Object(_)) => Ok(Some(self.doc.resolve(items)?)),
+            _ => Ok(None),
+        }
+    }
+
+    fn deeper(&self, depth: usize, at: &str) -> Result<usize> {
+        if depth + 1 > self.limits.max_field_depth {
+            return Err(Error::new(
+                ErrorCode::SchemaTooDeep,
+                format!("output nests objects more than {} levels deep (at schema path {at})", self.limits.max_field_depth),
+            )
+            .with("field", at.to_owned())
+            .with("limit", self.limits.max_field_depth));
+        }
+        Ok(depth + 1)
+    }
+}
+
+fn has_properties(view: &Resolved) -> bool {
+    view.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
+}
+
+/// The first example, when it is a plain value, as placeholder text.
+fn placeholder(view: &Resolved) -> Option<String> {
+    match view.get("examples").and_then(Value::as_array).and_then(|e| e.first())? {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn wants_steps(description: &str) -> bool {
+    let text = description.to_lowercase();
+    ["wizard", "step by step", "step-by-step", "multi-step", "multistep", "in steps"].iter().any(|w| text.contains(w))
+}
+
+/// Top-level groups become steps; loose controls before, between or after
+/// them are gathered into "Details" steps so nothing is lost.
+fn into_steps(elements: Vec<Node>) -> Vec<Node> {
+    let groups = elements.iter().filter(|n| matches!(n, Node::Group { .. })).count();
+    if groups < 2 {
+        return elements;
+    }
+    let mut steps: Vec<Step> = Vec::new();
+    let mut loose: Vec<Node> = Vec::new();
+    for node in elements {
+        match node {
+            Node::Group { label, elements } => {
+                if !loose.is_empty() {
+                    steps.push(Step { label: "Details".to_owned(), elements: std::mem::take(&mut loose) });
+                }
+                steps.push(Step { label, elements });
+            }
+            other => loose.push(other),
+        }
+    }
+    if !loose.is_empty() {
+        steps.push(Step { label: "Details".to_owned(), elements: loose });
+    }
+    vec![Node::Steps { steps }]
+}

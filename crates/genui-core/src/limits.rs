@@ -1,0 +1,185 @@
+//! Limits on untrusted input, checked before any heavy work.
+//!
+//! The order matters: the byte size is checked before parsing, the nesting
+//! depth by a linear scan of the raw bytes before parsing (so serde_json's
+//! recursion never runs deep), and the schema's node, property and enum
+//! counts by one walk over the parsed `output` before it is validated or
+//! compiled. Generation itself bounds `$ref` expansion and nesting depth.
+
+use crate::error::{Error, ErrorCode, Result};
+use serde_json::Value;
+
+/// The limits in force. [`Limits::default`] is what the worker uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum request body size in bytes.
+    pub max_body_bytes: usize,
+    /// Maximum nesting of arrays and objects in the body.
+    pub max_body_depth: usize,
+    /// Maximum number of JSON values inside `output`.
+    pub max_schema_nodes: usize,
+    /// Maximum number of entries in all `properties` maps of `output` together.
+    pub max_schema_properties: usize,
+    /// Maximum number of values in one `enum`.
+    pub max_enum_values: usize,
+    /// Maximum nesting of rendered objects, counting `$ref` expansion.
+    pub max_field_depth: usize,
+    /// Maximum number of `$ref` hops to reach a non-reference schema.
+    pub max_ref_chain: usize,
+    /// Maximum number of controls a generated UI may hold.
+    pub max_controls: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_body_bytes: 1024 * 1024,
+            max_body_depth: 128,
+            max_schema_nodes: 50_000,
+            max_schema_properties: 5_000,
+            max_enum_values: 1_000,
+            max_field_depth: 48,
+            max_ref_chain: 32,
+            max_controls: 5_000,
+        }
+    }
+}
+
+impl Limits {
+    /// Rejects a body over the byte limit. Call with the `Content-Length`
+    /// header first when there is one, then with the bytes actually read.
+    pub fn check_body_size(&self, len: usize) -> Result<()> {
+        if len > self.max_body_bytes {
+            return Err(Error::new(
+                ErrorCode::BodyTooLarge,
+                format!("request body is {len} bytes; the limit is {} bytes", self.max_body_bytes),
+            )
+            .with("limit", self.max_body_bytes)
+            .with("actual", len));
+        }
+        Ok(())
+    }
+
+    /// Rejects a body whose arrays/objects nest deeper than the limit, by a
+    /// linear scan that skips string contents. Malformed JSON is left for the
+    /// parser to report.
+    pub fn check_body_depth(&self, body: &[u8]) -> Result<()> {
+        let mut depth = 0usize;
+        let mut in_string = false;
+        let mut escaped = false;
+        for (offset, &byte) in body.iter().enumerate() {
+            if in_string {
+                match byte {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => in_string = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > self.max_body_depth {
+                        return Err(Error::new(
+                            ErrorCode::BodyTooDeep,
+                            format!(
+                                "request body nests deeper than {} levels (at byte {offset})",
+                                self.max_body_depth
+                            ),
+                        )
+                        .with("limit", self.max_body_depth)
+                        .with("offset", offset));
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts nodes, properties and enum sizes of `output` in one walk.
+    /// `base` is the JSON Pointer of `output` in the request body.
+    pub fn check_schema_size(&self, output: &Value, base: &str) -> Result<()> {
+        let mut nodes = 0usize;
+        let mut properties = 0usize;
+        let mut stack: Vec<(&Value, String)> = vec![(output, base.to_owned())];
+        while let Some((value, pointer)) = stack.pop() {
+            nodes += 1;
+            if nodes > self.max_schema_nodes {
+                return Err(too_large("JSON values", self.max_schema_nodes, &pointer));
+            }
+            match value {
+                Value::Object(map) => {
+                    if let Some(Value::Object(props)) = map.get("properties") {
+                        properties += props.len();
+                        if properties > self.max_schema_properties {
+                            return Err(too_large("properties", self.max_schema_properties, &pointer));
+                        }
+                    }
+                    if let Some(Value::Array(values)) = map.get("enum") {
+                        if values.len() > self.max_enum_values {
+                            let at = format!("{pointer}/enum");
+                            return Err(too_large("enum values", self.max_enum_values, &at));
+                        }
+                    }
+                    for (key, child) in map {
+                        stack.push((child, format!("{pointer}/{}", crate::pointer::escape(key))));
+                    }
+                }
+                Value::Array(items) => {
+                    for (index, child) in items.iter().enumerate() {
+                        stack.push((child, format!("{pointer}/{index}")));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+fn too_large(what: &str, limit: usize, pointer: &str) -> Error {
+    Error::new(
+        ErrorCode::SchemaTooLarge,
+        format!("output has more than {limit} {what} (exceeded at {pointer})"),
+    )
+    .at(pointer)
+    .with("limit", limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn depth_scan_ignores_brackets_in_strings() {
+        let limits = Limits { max_body_depth: 2, ..Limits::default() };
+        assert!(limits.check_body_depth(br#"{"a": "[[[[{{{{\"[["}"#).is_ok());
+        assert!(limits.check_body_depth(br#"{"a": [1]}"#).is_ok());
+        let err = limits.check_body_depth(br#"{"a": [[1]]}"#).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::BodyTooDeep);
+    }
+
+    #[test]
+    fn size_limit() {
+        let limits = Limits { max_body_bytes: 10, ..Limits::default() };
+        assert!(limits.check_body_size(10).is_ok());
+        assert_eq!(limits.check_body_size(11).unwrap_err().code(), ErrorCode::BodyTooLarge);
+    }
+
+    #[test]
+    fn schema_counts() {
+        let limits = Limits { max_schema_properties: 2, max_enum_values: 3, ..Limits::default() };
+        let ok = json!({"properties": {"a": {}, "b": {"enum": [1, 2, 3]}}});
+        assert!(limits.check_schema_size(&ok, "/output").is_ok());
+        let many = json!({"properties": {"a": {}, "b": {}, "c": {}}});
+        assert_eq!(limits.check_schema_size(&many, "/output").unwrap_err().code(), ErrorCode::SchemaTooLarge);
+        let big_enum = json!({"properties": {"a": {"enum": [1, 2, 3, 4]}}});
+        let err = limits.check_schema_size(&big_enum, "/output").unwrap_err();
+        assert_eq!(err.pointer(), Some("/output/properties/a/enum"));
+    }
+}

@@ -1,0 +1,204 @@
+//! The plan: the one intermediate form every generator produces and every
+//! format compiler reads.
+//!
+//! A plan is an ordered tree of layout nodes whose leaves are controls.
+//! Controls point into the `output` schema by JSON Pointer (a schema path such
+//! as `/properties/address/properties/city`; `""` is the root) and carry the
+//! presentation: label, widget, help, placeholder, read-only, an optional
+//! rule. The plan never carries data, and never changes the data schema: it
+//! only chooses how to show what the contract already defines.
+
+use serde::{Deserialize, Serialize};
+
+/// A UI plan: an optional title and a root layout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Plan {
+    /// Human title of the form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The root layout.
+    pub root: Node,
+}
+
+/// A layout node or a control.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Node {
+    /// Children stacked top to bottom.
+    Vertical {
+        /// The children.
+        elements: Vec<Node>,
+    },
+    /// Children side by side (a row of short related fields).
+    Horizontal {
+        /// The children.
+        elements: Vec<Node>,
+    },
+    /// A labelled section.
+    Group {
+        /// The section title.
+        label: String,
+        /// The children.
+        elements: Vec<Node>,
+    },
+    /// A wizard: one step at a time.
+    Steps {
+        /// The steps, in order.
+        steps: Vec<Step>,
+    },
+    /// One input bound to one field.
+    Control(Control),
+}
+
+/// One step of a [`Node::Steps`] wizard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Step {
+    /// The step title.
+    pub label: String,
+    /// The step's content.
+    pub elements: Vec<Node>,
+}
+
+/// An input bound to one field of the data schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Control {
+    /// Schema path of the field, relative to the enclosing schema (the root,
+    /// or an array's `items` for controls inside [`Control::detail`]).
+    pub pointer: String,
+    /// Visible label (plain text).
+    pub label: String,
+    /// How the value is entered.
+    pub widget: Widget,
+    /// Help text shown with the input (plain text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// Example value shown while empty (plain text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placeholder: Option<String>,
+    /// Shown but not editable.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
+    /// Show/hide/enable/disable depending on another field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+    /// For arrays of objects: the layout of one item, pointers relative to
+    /// the item schema.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Box<Node>>,
+}
+
+/// How a value is entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Widget {
+    /// Single-line text.
+    Text,
+    /// Multi-line text.
+    Textarea,
+    /// An e-mail address.
+    Email,
+    /// A URL.
+    Url,
+    /// A number.
+    Number,
+    /// An integer.
+    Integer,
+    /// A bounded number on a slider.
+    Slider,
+    /// A yes/no checkbox.
+    Checkbox,
+    /// A drop-down choice.
+    Select,
+    /// A choice among a few visible options.
+    Radio,
+    /// Several choices from a closed list.
+    MultiSelect,
+    /// A calendar date.
+    Date,
+    /// A date and time.
+    DateTime,
+    /// A time of day.
+    Time,
+    /// A list of items, added and removed by the user.
+    Array,
+    /// A choice among alternative sub-forms (`oneOf`/`anyOf`).
+    Alternatives,
+    /// A nested object the renderer lays out itself (recursion cut-off,
+    /// free-form maps).
+    Object,
+}
+
+impl Widget {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Text => "text",
+            Self::Textarea => "textarea",
+            Self::Email => "email",
+            Self::Url => "url",
+            Self::Number => "number",
+            Self::Integer => "integer",
+            Self::Slider => "slider",
+            Self::Checkbox => "checkbox",
+            Self::Select => "select",
+            Self::Radio => "radio",
+            Self::MultiSelect => "multiSelect",
+            Self::Date => "date",
+            Self::DateTime => "dateTime",
+            Self::Time => "time",
+            Self::Array => "array",
+            Self::Alternatives => "alternatives",
+            Self::Object => "object",
+        }
+    }
+}
+
+/// A condition on another field and what it does to this control.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Rule {
+    /// What happens when the condition holds.
+    pub effect: Effect,
+    /// Schema path of the field the condition reads.
+    pub pointer: String,
+    /// JSON Schema the field's value must satisfy.
+    pub schema: serde_json::Value,
+}
+
+/// What a rule does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Effect {
+    /// Show only when the condition holds.
+    Show,
+    /// Hide when the condition holds.
+    Hide,
+    /// Enable only when the condition holds.
+    Enable,
+    /// Disable when the condition holds.
+    Disable,
+}
+
+impl Node {
+    /// Visits every control in document order, with the enclosing `detail`
+    /// depth (0 for top-level controls).
+    pub fn for_each_control<'a>(&'a self, f: &mut impl FnMut(&'a Control)) {
+        match self {
+            Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
+                elements.iter().for_each(|n| n.for_each_control(f));
+            }
+            Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| n.for_each_control(f)),
+            Node::Control(control) => f(control),
+        }
+    }
+
+    /// All controls in document order (not descending into `detail`).
+    pub fn controls(&self) -> Vec<&Control> {
+        let mut out = Vec::new();
+        self.for_each_control(&mut |c| out.push(c));
+        out
+    }
+}

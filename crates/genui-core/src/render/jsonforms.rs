@@ -1,0 +1,78 @@
+//! The JSON Forms projection: `{jsonSchema, uiSchema, initialData, meta}`.
+//!
+//! Layouts map one to one (`VerticalLayout`, `HorizontalLayout`, `Group`,
+//! `Categorization` of `Category` with the stepper variant); a control's
+//! pointer becomes its `scope` (`#` + pointer); widget choices become the
+//! options JSON Forms' standard renderer sets read (`multi`, `format: radio`,
+//! `slider`, `readonly`, `detail`).
+
+use crate::plan::{Control, Node, Plan, Widget};
+use serde_json::{json, Map, Value};
+
+/// The `uiSchema` for a plan.
+pub fn ui_schema(plan: &Plan) -> Value {
+    node(&plan.root)
+}
+
+fn node(node: &Node) -> Value {
+    match node {
+        Node::Vertical { elements } => layout("VerticalLayout", elements),
+        Node::Horizontal { elements } => layout("HorizontalLayout", elements),
+        Node::Group { label, elements } => {
+            json!({"type": "Group", "label": label, "elements": elements.iter().map(self::node).collect::<Vec<_>>()})
+        }
+        Node::Steps { steps } => json!({
+            "type": "Categorization",
+            "elements": steps.iter().map(|s| json!({
+                "type": "Category",
+                "label": s.label,
+                "elements": s.elements.iter().map(self::node).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "options": {"variant": "stepper", "showNavButtons": true},
+        }),
+        Node::Control(c) => control(c),
+    }
+}
+
+fn layout(kind: &str, elements: &[Node]) -> Value {
+    json!({"type": kind, "elements": elements.iter().map(node).collect::<Vec<_>>()})
+}
+
+fn control(c: &Control) -> Value {
+    let mut out = Map::new();
+    out.insert("type".into(), "Control".into());
+    out.insert("scope".into(), format!("#{}", c.pointer).into());
+    out.insert("label".into(), c.label.clone().into());
+    let mut options = Map::new();
+    match c.widget {
+        Widget::Textarea => {
+            options.insert("multi".into(), true.into());
+        }
+        Widget::Radio => {
+            options.insert("format".into(), "radio".into());
+        }
+        Widget::Slider => {
+            options.insert("slider".into(), true.into());
+        }
+        _ => {}
+    }
+    if c.read_only {
+        options.insert("readonly".into(), true.into());
+    }
+    if let Some(detail) = &c.detail {
+        options.insert("detail".into(), node(detail));
+    }
+    if let Some(text) = &c.placeholder {
+        options.insert("placeholder".into(), text.clone().into());
+    }
+    if !options.is_empty() {
+        out.insert("options".into(), Value::Object(options));
+    }
+    if let Some(rule) = &c.rule {
+        out.insert(
+            "rule".into(),
+            json!({"effect": rule.effect, "condition": {"scope": format!("#{}", rule.pointer), "schema": rule.schema}}),
+        );
+    }
+    Value::Object(out)
+}

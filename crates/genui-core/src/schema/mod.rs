@@ -1,0 +1,328 @@
+//! Reading `output` schemas: local `$ref` lookup, merged views and field kinds.
+//!
+//! A [`SchemaDoc`] wraps the `output` document. [`SchemaDoc::resolve`] turns
+//! one schema node into a [`Resolved`] view: `$ref` chains followed (bounded,
+//! cycles rejected), sibling keywords of a `$ref` laid over its target,
+//! `allOf` members merged, and the nullable idiom `anyOf: [X, {type: null}]`
+//! collapsed to `X`. The generator and the checker read schemas only through
+//! these views, so both see the same thing.
+//!
+//! [`SchemaDoc::resolve_scope`] follows a JSON Forms scope the way
+//! `@jsonforms/core`'s `resolveSchema` does, so a scope we accept is one the
+//! renderer can resolve.
+
+mod kind;
+mod validate;
+
+pub use kind::{FieldKind, Kind};
+pub use validate::{check_output, compile, draft_from_name, draft_name, Draft};
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::limits::Limits;
+use serde_json::{Map, Value};
+
+/// The `output` document, for reference lookup.
+#[derive(Debug, Clone, Copy)]
+pub struct SchemaDoc<'a> {
+    root: &'a Value,
+    max_ref_chain: usize,
+}
+
+/// A schema node with references and `allOf` merged in.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Resolved {
+    /// The merged keywords.
+    pub schema: Map<String, Value>,
+    /// The `$ref` strings followed to build this view, in order.
+    pub refs: Vec<String>,
+    /// Whether `null` is allowed besides the main type.
+    pub nullable: bool,
+}
+
+impl Resolved {
+    /// A keyword of the merged view.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.schema.get(key)
+    }
+
+    /// A string keyword of the merged view.
+    pub fn str(&self, key: &str) -> Option<&str> {
+        self.schema.get(key).and_then(Value::as_str)
+    }
+
+    /// The `properties` map, or an empty one.
+    pub fn properties(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.schema.get("properties").and_then(Value::as_object).into_iter().flatten()
+    }
+
+    /// Whether `name` is listed in `required`.
+    pub fn requires(&self, name: &str) -> bool {
+        self.schema
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name)))
+    }
+
+    /// The field kind of this view.
+    pub fn kind(&self) -> FieldKind {
+        FieldKind::of(self)
+    }
+}
+
+/// At most this many schemas merged into one view (guards `allOf` fan-out).
+const MAX_MERGES: usize = 256;
+
+impl<'a> SchemaDoc<'a> {
+    /// Wraps an `output` document.
+    pub fn new(root: &'a Value, limits: &Limits) -> Self {
+        Self { root, max_ref_chain: limits.max_ref_chain }
+    }
+
+    /// The document root.
+    pub fn root(&self) -> &'a Value {
+        self.root
+    }
+
+    /// Finds the target of a local reference: `#`, `#/json/pointer`
+    /// (percent-decoded) or `#anchor` (`$anchor`, or a draft-07 `$id: "#anchor"`).
+    pub fn lookup(&self, reference: &str) -> Option<&'a Value> {
+        let fragment = reference.strip_prefix('#')?;
+        let fragment = percent_encoding::percent_decode_str(fragment).decode_utf8().ok()?;
+        if fragment.is_empty() || fragment.starts_with('/') {
+            return self.root.pointer(&fragment);
+        }
+        find_anchor(self.root, &fragment)
+    }
+
+    /// Resolves one schema node into a merged view.
+    pub fn resolve(&self, node: &'a Value) -> Result<Resolved> {
+        let mut view = Resolved::default();
+        let mut merges = 0;
+        self.merge_into(node, &mut view, &mut merges, 0)?;
+        if let Some(Value::Array(types)) = view.schema.get("type") {
+            view.nullable |= types.iter().any(|t| t == "null");
+        }
+        Ok(view)
+    }
+
+    fn merge_into(&self, node: &'a Value, view: &mut Resolved, merges: &mut usize, hops: usize) -> Result<()> {
+        *merges += 1;
+        if *merges > MAX_MERGES {
+            return Err(Error::new(ErrorCode::SchemaTooLarge, "a schema merges too many `allOf`/`$ref` members"));
+        }
+        let Value::Object(map) = node else { return Ok(()) };
+        let mut nullable_of = None;
+        for key in ["anyOf", "oneOf"] {
+            if let Some(member) = map.get(key).and_then(Value::as_array).and_then(|m| nullable_member(m)) {
+                nullable_of = Some((key, member));
+            }
+        }
+        for (key, value) in map {
+            let collapsed = nullable_of.is_some_and(|(k, _)| k == key);
+            if key != "$ref" && key != "allOf" && !collapsed {
+                merge_keyword(&mut view.schema, key, value);
+            }
+        }
+        if let Some((_, member)) = nullable_of {
+            view.nullable = true;
+            self.merge_into(member, view, merges, hops)?;
+        }
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            if hops >= self.max_ref_chain || view.refs.iter().any(|r| r == reference) {
+                return Err(Error::new(
+                    ErrorCode::UnresolvedRef,
+                    format!("`$ref` \"{reference}\" is part of a reference cycle or a chain longer than {}", self.max_ref_chain),
+                )
+                .with("ref", reference));
+            }
+            let target = self.lookup(reference).ok_or_else(|| unresolved(reference))?;
+            view.refs.push(reference.to_owned());
+            self.merge_into(target, view, merges, hops + 1)?;
+        }
+        if let Some(Value::Array(members)) = map.get("allOf") {
+            for member in members {
+                self.merge_into(member, view, merges, hops)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Follows a JSON Forms scope (a schema pointer such as
+    /// `/properties/a/properties/b`) from `start`, as `@jsonforms/core` does:
+    /// `$ref`s are followed at each step, and a `properties`/`items` step that
+    /// fails directly is retried inside `oneOf`/`allOf`/`anyOf`/`then`/`else`.
+    pub fn resolve_scope(&self, start: &'a Value, pointer: &str) -> Option<&'a Value> {
+        let tokens = crate::pointer::tokens(pointer)?;
+        self.walk_scope(start, &tokens, 0)
+    }
+
+    fn walk_scope(&self, node: &'a Value, tokens: &[String], hops: usize) -> Option<&'a Value> {
+        if hops > self.max_ref_chain * 4 {
+            return None;
+        }
+        let node = match node.get("$ref").and_then(Value::as_str) {
+            Some(reference) => self.follow_refs(reference)?,
+            None => node,
+        };
+        let Some((first, rest)) = tokens.split_first() else { return Some(node) };
+        let direct = match node {
+            Value::Object(map) => map.get(first.as_str()),
+            Value::Array(items) => first.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        };
+        if let Some(found) = direct.and_then(|child| self.walk_scope(child, rest, hops + 1)) {
+            return Some(found);
+        }
+        if first != "properties" && first != "items" {
+            return None;
+        }
+        ["oneOf", "allOf", "anyOf", "then", "else"]
+            .iter()
+            .filter_map(|key| node.get(*key))
+            .flat_map(|sub| match sub {
+                Value::Array(items) => items.iter().collect::<Vec<_>>(),
+                other => vec![other],
+            })
+            .find_map(|sub| self.walk_scope(sub, tokens, hops + 1))
+    }
+
+    fn follow_refs(&self, reference: &'a str) -> Option<&'a Value> {
+        let mut reference = reference;
+        for _ in 0..self.max_ref_chain {
+            let node = self.lookup(reference)?;
+            match node.get("$ref").and_then(Value::as_str) {
+                Some(next) => reference = next,
+                None => return Some(node),
+            }
+        }
+        None
+    }
+}
+
+pub(crate) fn unresolved(reference: &str) -> Error {
+    let why = if reference.starts_with('#') {
+        "points to nothing in the document"
+    } else {
+        "is not a local reference (only `#...` references inside `output` are resolved; nothing is fetched)"
+    };
+    Error::new(ErrorCode::UnresolvedRef, format!("`$ref` \"{reference}\" {why}")).with("ref", reference)
+}
+
+/// First-wins merge, except `properties` and `required`, which accumulate.
+fn merge_keyword(schema: &mut Map<String, Value>, key: &str, value: &Value) {
+    match (key, schema.get_mut(key), value) {
+        ("properties", Some(Value::Object(existing)), Value::Object(more)) => {
+            for (name, prop) in more {
+                existing.entry(name.clone()).or_insert_with(|| prop.clone());
+            }
+        }
+        ("required", Some(Value::Array(existing)), Value::Array(more)) => {
+            for name in more {
+                if !existing.contains(name) {
+                    existing.push(name.clone());
+                }
+            }
+        }
+        (_, None, _) => {
+            schema.insert(key.to_owned(), value.clone());
+        }
+        _ => {}
+    }
+}
+
+/// `anyOf`/`oneOf` with exactly two members, one of them `{type: null}`, is
+/// the usual encoding of an optional field (pydantic, zod): returns the other.
+fn nullable_member(members: &[Value]) -> Option<&Value> {
+    let is_null = |m: &Value| m.get("type").and_then(Value::as_str) == Some("null");
+    match members {
+        [a, b] if is_null(b) && !is_null(a) => Some(a),
+        [a, b] if is_null(a) && !is_null(b) => Some(b),
+        _ => None,
+    }
+}
+
+fn find_anchor<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
+    match node {
+        Value::Object(map) => {
+            let anchor = map.get("$anchor").and_then(Value::as_str);
+            let legacy_id = map.get("$id").and_then(Value::as_str).and_then(|id| id.strip_prefix('#'));
+            if anchor == Some(name) || legacy_id == Some(name) {
+                return Some(node);
+            }
+            map.values().find_map(|child| find_anchor(child, name))
+        }
+        Value::Array(items) => items.iter().find_map(|child| find_anchor(child, name)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(v: &Value) -> SchemaDoc<'_> {
+        SchemaDoc::new(v, &Limits::default())
+    }
+
+    #[test]
+    fn ref_siblings_override_target() {
+        let root = json!({"$defs": {"a": {"type": "string", "title": "A"}}, "properties": {"x": {"$ref": "#/$defs/a", "title": "X"}}});
+        let view = doc(&root).resolve(&root["properties"]["x"]).unwrap();
+        assert_eq!(view.str("title"), Some("X"));
+        assert_eq!(view.str("type"), Some("string"));
+        assert_eq!(view.refs, vec!["#/$defs/a"]);
+    }
+
+    #[test]
+    fn all_of_merges_properties_and_required() {
+        let root = json!({"allOf": [
+            {"type": "object", "properties": {"a": {}}, "required": ["a"]},
+            {"properties": {"b": {}}, "required": ["b"]}
+        ]});
+        let view = doc(&root).resolve(&root).unwrap();
+        assert_eq!(view.properties().count(), 2);
+        assert!(view.requires("a") && view.requires("b"));
+    }
+
+    #[test]
+    fn cycles_and_dangling_refs_are_errors() {
+        let root = json!({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "properties": {"x": {"$ref": "#/$defs/a"}}});
+        let e = doc(&root).resolve(&root["properties"]["x"]).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::UnresolvedRef);
+        let root = json!({"properties": {"x": {"$ref": "#/$defs/none"}}});
+        assert_eq!(doc(&root).resolve(&root["properties"]["x"]).unwrap_err().code(), ErrorCode::UnresolvedRef);
+    }
+
+    #[test]
+    fn nullable_any_of_collapses() {
+        let root = json!({"$defs": {"Addr": {"type": "object", "properties": {"c": {}}}},
+            "properties": {"x": {"anyOf": [{"$ref": "#/$defs/Addr"}, {"type": "null"}], "title": "Home"}}});
+        let view = doc(&root).resolve(&root["properties"]["x"]).unwrap();
+        assert!(view.nullable);
+        assert_eq!(view.str("title"), Some("Home"));
+        assert_eq!(view.str("type"), Some("object"));
+        assert_eq!(view.refs, vec!["#/$defs/Addr"]);
+    }
+
+    #[test]
+    fn anchors_and_percent_encoding() {
+        let root = json!({"$defs": {"a b": {"$anchor": "thing", "type": "integer"}}});
+        assert_eq!(doc(&root).lookup("#thing").unwrap()["type"], "integer");
+        assert_eq!(doc(&root).lookup("#/$defs/a%20b").unwrap()["type"], "integer");
+        assert!(doc(&root).lookup("https://x/y").is_none());
+    }
+
+    #[test]
+    fn scope_resolution_follows_refs_and_combinators() {
+        let root = json!({
+            "$defs": {"addr": {"properties": {"city": {"type": "string"}}}},
+            "properties": {"home": {"$ref": "#/$defs/addr"}},
+            "allOf": [{"properties": {"extra": {"type": "integer"}}}]
+        });
+        let d = doc(&root);
+        assert_eq!(d.resolve_scope(&root, "/properties/home/properties/city").unwrap()["type"], "string");
+        assert_eq!(d.resolve_scope(&root, "/properties/extra").unwrap()["type"], "integer");
+        assert!(d.resolve_scope(&root, "/properties/nope").is_none());
+    }
+}

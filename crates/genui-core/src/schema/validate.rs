@@ -1,0 +1,189 @@
+//! Proving that `output` is a usable JSON Schema before anything is built on it.
+//!
+//! Three checks, cheapest first: `$schema` names a draft we know; the
+//! document validates against that draft's meta-schema (jsonschema's
+//! built-in meta validators, compiled once per isolate by the crate); every
+//! `$ref` is local, resolves and is not a cycle. Then the schema is compiled
+//! into a [`jsonschema::Validator`] with the linear-time `regex` engine (so a
+//! hostile `pattern` cannot backtrack) and a size limit on compiled regexes;
+//! that compiled validator is returned for reuse.
+
+use super::{unresolved, SchemaDoc};
+use crate::error::{Error, ErrorCode, Result};
+use crate::limits::Limits;
+use serde_json::Value;
+
+pub use jsonschema::Draft;
+
+/// Compiled regexes may use at most this many bytes each.
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+/// Validates `output` and returns the draft it was proven under and its
+/// compiled validator. `base` is the JSON Pointer of `output` in the body.
+pub fn check_output(output: &Value, base: &str, limits: &Limits) -> Result<(Draft, jsonschema::Validator)> {
+    let draft = meta_validate(output, base)?;
+    check_refs(output, base, limits)?;
+    let validator = compile(output, draft).map_err(|e| {
+        Error::new(ErrorCode::InvalidSchema, format!("output does not compile as a JSON Schema: {e}"))
+            .at(format!("{base}{}", e.schema_path()))
+    })?;
+    Ok((draft, validator))
+}
+
+/// Compiles a schema already known to be valid (for example one read back
+/// from the cache) with the same options as [`check_output`].
+pub fn compile(output: &Value, draft: Draft) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
+    jsonschema::options()
+        .with_draft(draft)
+        .with_pattern_options(jsonschema::PatternOptions::regex().size_limit(REGEX_SIZE_LIMIT))
+        .should_validate_formats(true)
+        .build(output)
+}
+
+/// The draft a schema declares with `$schema`, if any.
+pub(super) fn declared_draft(output: &Value) -> Result<Option<Draft>, String> {
+    let Some(uri) = output.get("$schema") else { return Ok(None) };
+    let Some(uri) = uri.as_str() else { return Err("`$schema` must be a string".into()) };
+    let normalized = uri.trim_end_matches('#').replace("https://", "http://");
+    Ok(Some(match normalized.as_str() {
+        "http://json-schema.org/draft-04/schema" => Draft::Draft4,
+        "http://json-schema.org/draft-06/schema" => Draft::Draft6,
+        "http://json-schema.org/draft-07/schema" => Draft::Draft7,
+        "http://json-schema.org/draft/2019-09/schema" => Draft::Draft201909,
+        "http://json-schema.org/draft/2020-12/schema" => Draft::Draft202012,
+        _ => return Err(format!("`$schema` \"{uri}\" is not a JSON Schema draft this worker knows (draft-04 to 2020-12)")),
+    }))
+}
+
+/// Checks `output` against its draft's meta-schema; without `$schema`,
+/// 2020-12 first, then draft-07 (agents often emit draft-07 without saying so).
+fn meta_validate(output: &Value, base: &str) -> Result<Draft> {
+    let declared = declared_draft(output)
+        .map_err(|why| Error::new(ErrorCode::InvalidSchema, why).at(format!("{base}/$schema")))?;
+    let candidates: &[Draft] = match declared {
+        Some(ref d) => std::slice::from_ref(d),
+        None => &[Draft::Draft202012, Draft::Draft7],
+    };
+    let mut first_error = None;
+    for draft in candidates {
+        match meta_validator(*draft).validate(output) {
+            Ok(()) => return Ok(*draft),
+            Err(e) => {
+                first_error.get_or_insert_with(|| {
+                    let at = format!("{base}{}", e.instance_path());
+                    Error::new(
+                        ErrorCode::InvalidSchema,
+                        format!("output is not a valid JSON Schema: {e} (at {at})"),
+                    )
+                    .at(at)
+                    .with("keyword", e.schema_path().to_string())
+                });
+            }
+        }
+    }
+    Err(first_error.unwrap_or_else(|| Error::new(ErrorCode::InvalidSchema, "output is not a valid JSON Schema")))
+}
+
+fn meta_validator(draft: Draft) -> jsonschema::meta::MetaValidator<'static> {
+    match draft {
+        Draft::Draft4 => jsonschema::draft4::meta::validator(),
+        Draft::Draft6 => jsonschema::draft6::meta::validator(),
+        Draft::Draft7 => jsonschema::draft7::meta::validator(),
+        Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
+        _ => jsonschema::draft202012::meta::validator(),
+    }
+}
+
+/// Every `$ref` must be local, resolve, and not start a cycle.
+fn check_refs(output: &Value, base: &str, limits: &Limits) -> Result<()> {
+    let doc = SchemaDoc::new(output, limits);
+    let mut stack = vec![(output, String::new())];
+    while let Some((node, pointer)) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+                    let at = format!("{base}{pointer}/$ref");
+                    if doc.lookup(reference).is_none() {
+                        return Err(unresolved(reference).at(at));
+                    }
+                    doc.resolve(node).map_err(|e| e.at(at))?;
+                }
+                for (key, child) in map {
+                    stack.push((child, format!("{pointer}/{}", crate::pointer::escape(key))));
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    stack.push((child, format!("{pointer}/{i}")));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(v: Value) -> Result<jsonschema::Validator> {
+        check_output(&v, "/output", &Limits::default()).map(|(_, v)| v)
+    }
+
+    #[test]
+    fn accepts_drafts() {
+        assert!(check(json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_ok());
+        assert!(check(json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"x": {"type": "string"}},
+            "properties": {"a": {"$ref": "#/definitions/x"}}})).is_ok());
+        // draft-07 tuple items without $schema: not 2020-12, but draft-07 is fine.
+        assert!(check(json!({"type": "array", "items": [{"type": "string"}]})).is_ok());
+    }
+
+    #[test]
+    fn rejects_with_pointers() {
+        let e = check(json!({"properties": {"age": {"type": "strng"}}})).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidSchema);
+        assert_eq!(e.pointer(), Some("/output/properties/age/type"));
+        let e = check(json!({"$schema": "http://example.com/my-meta"})).unwrap_err();
+        assert_eq!(e.pointer(), Some("/output/$schema"));
+        let e = check(json!({"properties": {"a": {"$ref": "#/$defs/missing"}}})).unwrap_err();
+        assert_eq!((e.code(), e.pointer()), (ErrorCode::UnresolvedRef, Some("/output/properties/a/$ref")));
+        let e = check(json!({"properties": {"a": {"$ref": "https://example.com/s.json"}}})).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::UnresolvedRef);
+        let e = check(json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "properties": {"x": {"$ref": "#/$defs/a"}}})).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::UnresolvedRef);
+    }
+
+    #[test]
+    fn patterns_compile_linear_time_or_fail_cleanly() {
+        // Backreferences need a backtracking engine: rejected, not hung.
+        let e = check(json!({"type": "string", "pattern": "(a+)+\\1"})).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidSchema);
+        let v = check(json!({"type": "string", "pattern": "^(a+)+$"})).unwrap();
+        assert!(!v.is_valid(&json!("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!")));
+    }
+}
+
+/// The name a draft is recorded under in a spec.
+pub fn draft_name(draft: Draft) -> &'static str {
+    match draft {
+        Draft::Draft4 => "draft-04",
+        Draft::Draft6 => "draft-06",
+        Draft::Draft7 => "draft-07",
+        Draft::Draft201909 => "2019-09",
+        _ => "2020-12",
+    }
+}
+
+/// The draft recorded under `name` (2020-12 for anything unknown).
+pub fn draft_from_name(name: &str) -> Draft {
+    match name {
+        "draft-04" => Draft::Draft4,
+        "draft-06" => Draft::Draft6,
+        "draft-07" => Draft::Draft7,
+        "2019-09" => Draft::Draft201909,
+        _ => Draft::Draft202012,
+    }
+}

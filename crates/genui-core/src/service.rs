@@ -1,0 +1,299 @@
+//! The request-level pipeline, sans-IO: the shell brings bytes and cache
+//! answers, this module says what to respond and what to store.
+//!
+//! ```text
+//! shell: route(method, path)
+//!   Generate -> prepare_generate(body)            limits, parse, canonical hash
+//!            -> shell: KV get(job.cache_key())
+//!            -> job.finish(cached)                 hit: render; miss: check schema,
+//!                                                  generate, check plan, render
+//!            -> shell: respond; KV put(outcome.cache_put) after the response
+//! ```
+//!
+//! Effects are data ([`CachePut`]), so the whole service is tested natively
+//! with an in-memory map standing in for KV.
+
+use crate::check::check_plan;
+use crate::contracts::Contract;
+use crate::error::{Error, ErrorCode, Result};
+use crate::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
+use crate::limits::Limits;
+use crate::render::initial_data::{initial_data, schema_defaults};
+use crate::render::{jsonforms, CacheStatus};
+use crate::request::{self, GenerateRequest};
+use crate::schema::{self, Draft};
+use crate::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
+use serde_json::{json, Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// What a path and method lead to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// `GET /healthz`.
+    Healthz,
+    /// `POST /v1/generate`.
+    Generate,
+    /// Known path, other method; `allow` lists the methods it takes.
+    MethodNotAllowed {
+        /// Value of the `Allow` header.
+        allow: &'static str,
+    },
+    /// Unknown path.
+    NotFound,
+}
+
+/// Maps a request line to a route.
+pub fn route(method: &str, path: &str) -> Route {
+    let (allow, route) = match path {
+        "/healthz" => ("GET, HEAD", Route::Healthz),
+        "/v1/generate" => ("POST", Route::Generate),
+        _ => return Route::NotFound,
+    };
+    if allow.split(", ").any(|m| m.eq_ignore_ascii_case(method)) {
+        route
+    } else {
+        Route::MethodNotAllowed { allow }
+    }
+}
+
+/// A response to send: status, extra headers, JSON body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpResponse {
+    /// HTTP status.
+    pub status: u16,
+    /// Headers besides `content-type: application/json`.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body.
+    pub body: String,
+}
+
+impl HttpResponse {
+    /// A JSON response.
+    pub fn json(status: u16, body: &Value) -> Self {
+        Self { status, headers: Vec::new(), body: body.to_string() }
+    }
+
+    /// The `dgui_error` response for an error.
+    pub fn error(error: &Error) -> Self {
+        Self::json(error.http_status(), &error.to_dgui_error())
+    }
+
+    /// The response for a route that is not served (404, 405).
+    pub fn for_route(route: Route, method: &str, path: &str) -> Option<Self> {
+        match route {
+            Route::NotFound => Some(Self::error(
+                &Error::new(ErrorCode::NotFound, format!("no route for {path}; see /healthz and POST /v1/generate"))
+                    .with("path", path),
+            )),
+            Route::MethodNotAllowed { allow } => {
+                let error = Error::new(
+                    ErrorCode::MethodNotAllowed,
+                    format!("{path} does not take {method}; it takes {allow}"),
+                )
+                .with("allow", allow);
+                let mut response = Self::error(&error);
+                response.headers.push(("allow".into(), allow.into()));
+                Some(response)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The `/healthz` body.
+pub fn healthz() -> HttpResponse {
+    HttpResponse::json(
+        200,
+        &json!({
+            "status": "ok",
+            "service": "genui-worker",
+            "version": env!("CARGO_PKG_VERSION"),
+            "generator": GENERATOR_ID,
+            "generatorVersion": GENERATOR_VERSION,
+        }),
+    )
+}
+
+/// A KV write the shell performs after responding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CachePut {
+    /// The KV key (`spec:v1:<hash>`).
+    pub key: String,
+    /// The data-free spec, JSON.
+    pub value: String,
+}
+
+/// The result of a generate request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// What to send.
+    pub response: HttpResponse,
+    /// What to store, after the response.
+    pub cache_put: Option<CachePut>,
+    /// Hit or miss, for logs (`None` when the request failed).
+    pub cache: Option<CacheStatus>,
+}
+
+impl Outcome {
+    /// An outcome that is only an error response.
+    pub fn failed(error: &Error) -> Self {
+        Self { response: HttpResponse::error(error), cache_put: None, cache: None }
+    }
+}
+
+/// A parsed generate request with its cache key, waiting for the cache.
+#[derive(Debug, Clone)]
+pub struct GenerateJob {
+    request: GenerateRequest,
+    spec_hash: String,
+    key: String,
+    limits: Limits,
+}
+
+fn generator_id() -> GeneratorId {
+    GeneratorId { generator: GENERATOR_ID.to_owned(), generator_version: GENERATOR_VERSION.to_owned() }
+}
+
+/// Checks limits, parses and hashes a body: everything before the cache.
+pub fn prepare_generate(body: &[u8], limits: &Limits) -> Result<GenerateJob> {
+    limits.check_body_size(body.len())?;
+    limits.check_body_depth(body)?;
+    let request = request::parse_generate(body)?;
+    limits.check_schema_size(&request.output, &request.output_pointer())?;
+    let spec_hash = spec::spec_hash(&request.output, &request.description, &generator_id())?;
+    let key = spec::cache_key(&spec_hash);
+    Ok(GenerateJob { request, spec_hash, key, limits: *limits })
+}
+
+impl GenerateJob {
+    /// The KV key to look up.
+    pub fn cache_key(&self) -> &str {
+        &self.key
+    }
+
+    /// The spec hash.
+    pub fn spec_hash(&self) -> &str {
+        &self.spec_hash
+    }
+
+    /// Completes the request given what the cache held under the key.
+    /// A cached value that is not a valid spec for this key is a miss.
+    pub fn finish(self, cached: Option<&str>) -> Outcome {
+        if let Some(spec) = cached.and_then(|text| UiSpec::from_cached(text, &self.spec_hash)) {
+            return match self.respond(&spec, CacheStatus::Hit, None) {
+                Ok(response) => Outcome { response, cache_put: None, cache: Some(CacheStatus::Hit) },
+                Err(error) => Outcome::failed(&error),
+            };
+        }
+        match self.generate() {
+            Ok((spec, validator)) => match self.respond(&spec, CacheStatus::Miss, Some(validator)) {
+                Ok(response) => Outcome {
+                    response,
+                    cache_put: Some(CachePut { key: self.key.clone(), value: spec.to_json() }),
+                    cache: Some(CacheStatus::Miss),
+                },
+                Err(error) => Outcome::failed(&error),
+            },
+            Err(error) => Outcome::failed(&error),
+        }
+    }
+
+    /// The miss path: prove the schema, generate, prove the plan, build the spec.
+    fn generate(&self) -> Result<(UiSpec, Rc<jsonschema::Validator>)> {
+        let output = &self.request.output;
+        let (draft, validator) = schema::check_output(output, &self.request.output_pointer(), &self.limits)?;
+        let plan = generate::generate(output, &self.request.description, &self.limits)
+            .map_err(|e| with_output_pointer(e, &self.request))?;
+        let issues = check_plan(&plan, output, &self.limits);
+        if !issues.is_empty() {
+            return Err(Error::new(ErrorCode::Internal, "the generated plan failed its own checks")
+                .with("issues", serde_json::to_value(&issues).unwrap_or_default()));
+        }
+        let spec = UiSpec {
+            spec_version: SPEC_VERSION,
+            spec_hash: self.spec_hash.clone(),
+            generator: generator_id(),
+            draft: schema::draft_name(draft).to_owned(),
+            description: self.request.description.clone(),
+            schema: output.clone(),
+            plan,
+            defaults: schema_defaults(output, &self.limits),
+        };
+        let as_json = serde_json::to_value(&spec).unwrap_or_default();
+        Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        let validator = Rc::new(validator);
+        remember_validator(&self.spec_hash, validator.clone());
+        Ok((spec, validator))
+    }
+
+    /// Renders the JSON Forms answer for a spec and this request's data.
+    fn respond(&self, spec: &UiSpec, cache: CacheStatus, validator: Option<Rc<jsonschema::Validator>>) -> Result<HttpResponse> {
+        let has_values = !self.request.data.is_null() || !spec.defaults.is_null();
+        let validator = match (validator, has_values) {
+            (Some(v), _) => Some(v),
+            (None, true) => validator_for_spec(spec),
+            (None, false) => None,
+        };
+        let (initial, warnings) = initial_data(&spec.defaults, &self.request.data, validator.as_deref());
+        let mut meta = Map::new();
+        meta.insert("specHash".into(), spec.spec_hash.clone().into());
+        meta.insert("cache".into(), json!(cache));
+        meta.insert("generator".into(), spec.generator.generator.clone().into());
+        meta.insert("generatorVersion".into(), spec.generator.generator_version.clone().into());
+        if let Some(title) = &spec.plan.title {
+            meta.insert("title".into(), title.clone().into());
+        }
+        if let Some(id) = &self.request.tool_call_id {
+            meta.insert("toolCallId".into(), id.clone().into());
+        }
+        if !warnings.is_empty() {
+            meta.insert("warnings".into(), serde_json::to_value(&warnings).unwrap_or_default());
+        }
+        let body = json!({
+            "jsonSchema": spec.schema,
+            "uiSchema": jsonforms::ui_schema(&spec.plan),
+            "initialData": initial,
+            "meta": meta,
+        });
+        Contract::JsonFormsResponse.check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        Ok(HttpResponse::json(200, &body))
+    }
+}
+
+/// Generation errors name schema paths; add where `output` sits in the body.
+fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
+    match error.payload().get("field").and_then(Value::as_str).map(str::to_owned) {
+        Some(field) if error.pointer().is_none() => error.at(format!("{}{field}", request.output_pointer())),
+        _ => error,
+    }
+}
+
+/// Compiled `output` validators kept per isolate, keyed by spec hash, so a
+/// cache hit with data does not recompile the schema.
+const VALIDATOR_MEMO_CAPACITY: usize = 64;
+
+thread_local! {
+    static VALIDATORS: RefCell<HashMap<String, Rc<jsonschema::Validator>>> = RefCell::new(HashMap::new());
+}
+
+fn remember_validator(spec_hash: &str, validator: Rc<jsonschema::Validator>) {
+    VALIDATORS.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= VALIDATOR_MEMO_CAPACITY {
+            memo.clear();
+        }
+        memo.insert(spec_hash.to_owned(), validator);
+    });
+}
+
+fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {
+    if let Some(found) = VALIDATORS.with(|memo| memo.borrow().get(&spec.spec_hash).cloned()) {
+        return Some(found);
+    }
+    let draft: Draft = schema::draft_from_name(&spec.draft);
+    let validator = Rc::new(schema::compile(&spec.schema, draft).ok()?);
+    remember_validator(&spec.spec_hash, validator.clone());
+    Some(validator)
+}

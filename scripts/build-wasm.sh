@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the worker to build/index.js + build/index_bg.wasm with worker-build.
+#
+# Two toolchain routes:
+#  - rustup with the wasm32-unknown-unknown target installed (a normal laptop);
+#  - Debian's rustc-web + rust-web-src, rebuilding std for wasm32 with
+#    -Zbuild-std (machines whose rustup cannot download rust-std).
+# Tools (worker-build, wasm-bindgen) are found on PATH or in
+# $GENUI_TOOLS/bin; run ./scripts/setup.sh first on a new machine.
+#
+# GENUI_PROFILE=dev skips wasm-opt and LTO-heavy work for quick loops.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/env.sh
+
+if rustup_has_wasm_target; then
+  echo "build-wasm: rustup toolchain with wasm32 std" >&2
+else
+  echo "build-wasm: Debian rustc-web with -Zbuild-std" >&2
+  export PATH="/usr/bin:$PATH"
+  export RUSTC_BOOTSTRAP=1
+  export CARGO_UNSTABLE_BUILD_STD="std,panic_abort"
+  mkdir -p "$(/usr/bin/rustc --print sysroot)/lib/rustlib/wasm32-unknown-unknown/lib"
+  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=/usr/bin/wasm-ld
+  # A separate target dir: std built from source must not mix with rustup's.
+  export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target/wasm-debian}"
+fi
+
+export WASM_BINDGEN_BIN="$(command -v wasm-bindgen)"
+export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"
+export WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt"
+
+args=(--release)
+if [ "${GENUI_PROFILE:-release}" = "dev" ]; then
+  args+=(--no-opt)
+fi
+worker-build "${args[@]}"

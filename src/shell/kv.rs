@@ -1,0 +1,69 @@
+//! The spec cache on Workers KV (binding `UI_CACHE`).
+//!
+//! The cache is an optimisation, never a dependency: a missing binding, a
+//! failed read or a failed write is logged and the request carries on
+//! (a read failure is a miss; a write failure, for example KV's one write
+//! per second per key, loses nothing but a later hit).
+
+use genui_core::service::CachePut;
+use worker::{console_error, kv::KvStore, Context, Env};
+
+/// The KV binding name from wrangler.toml.
+const BINDING: &str = "UI_CACHE";
+
+/// How long an edge location keeps a read value in memory (seconds): specs
+/// never change under a key, so any staleness is harmless.
+const READ_CACHE_TTL_SECONDS: u64 = 3600;
+
+/// Default spec lifetime when `SPEC_TTL_SECONDS` is unset.
+const DEFAULT_TTL_SECONDS: u64 = 7 * 24 * 3600;
+
+pub(super) struct SpecCache {
+    store: Option<KvStore>,
+    ttl_seconds: u64,
+}
+
+impl SpecCache {
+    pub(super) fn open(env: &Env) -> Self {
+        let store = match env.kv(BINDING) {
+            Ok(store) => Some(store),
+            Err(e) => {
+                console_error!("{{\"event\":\"kv_binding_missing\",\"binding\":\"{BINDING}\",\"error\":{:?}}}", e.to_string());
+                None
+            }
+        };
+        let ttl_seconds = env
+            .var("SPEC_TTL_SECONDS")
+            .ok()
+            .and_then(|v| v.to_string().parse::<u64>().ok())
+            .map(|ttl| ttl.max(60))
+            .unwrap_or(DEFAULT_TTL_SECONDS);
+        Self { store, ttl_seconds }
+    }
+
+    pub(super) async fn get(&self, key: &str) -> Option<String> {
+        let store = self.store.as_ref()?;
+        match store.get(key).cache_ttl(READ_CACHE_TTL_SECONDS).text().await {
+            Ok(value) => value,
+            Err(e) => {
+                console_error!("{{\"event\":\"kv_get_failed\",\"key\":{key:?},\"error\":{:?}}}", e.to_string());
+                None
+            }
+        }
+    }
+
+    /// Writes after the response has been sent (`ctx.waitUntil`).
+    pub(super) fn put_after_response(&self, ctx: &Context, put: CachePut) {
+        let Some(store) = self.store.clone() else { return };
+        let ttl = self.ttl_seconds;
+        ctx.wait_until(async move {
+            let result = match store.put(&put.key, put.value) {
+                Ok(builder) => builder.expiration_ttl(ttl).execute().await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = result {
+                console_error!("{{\"event\":\"kv_put_failed\",\"key\":{:?},\"error\":{:?}}}", put.key, e.to_string());
+            }
+        });
+    }
+}
