@@ -167,10 +167,12 @@ fn wants_steps(description: &str) -> bool {
 }
 
 /// Top-level groups become steps; loose controls before, between or after
-/// them are gathered into "Details" steps so nothing is lost.
+/// them are gathered into "Details" steps so nothing is lost. A form that
+/// would have a single step stays as it is.
 fn into_steps(elements: Vec<Node>) -> Vec<Node> {
     let groups = elements.iter().filter(|n| matches!(n, Node::Group { .. })).count();
-    if groups < 2 {
+    let loose_anywhere = elements.len() > groups;
+    if groups == 0 || (groups == 1 && !loose_anywhere) {
         return elements;
     }
     let mut steps: Vec<Step> = Vec::new();

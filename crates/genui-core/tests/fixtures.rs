@@ -1,0 +1,294 @@
+//! The whole core, request bytes to response, over the fixture corpus in
+//! `tests/fixtures/`: every generate fixture must produce a proven, complete
+//! form; every error fixture must fail with its documented code.
+
+use genui_core::contracts::Contract;
+use genui_core::service::{prepare_generate, Outcome};
+use genui_core::spec::UiSpec;
+use genui_core::{Limits, Node};
+use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
+
+fn fixture_dir(kind: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(kind)
+}
+
+fn fixtures(kind: &str) -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = std::fs::read_dir(fixture_dir(kind))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p.file_stem().unwrap().to_string_lossy().into_owned(), serde_json::from_str(&text).unwrap())
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn generate(body: &Value, cached: Option<&str>) -> Outcome {
+    let bytes = serde_json::to_vec(body).unwrap();
+    match prepare_generate(&bytes, &Limits::default()) {
+        Ok(job) => job.finish(cached),
+        Err(e) => Outcome::failed(&e),
+    }
+}
+
+fn body_of(outcome: &Outcome) -> Value {
+    serde_json::from_str(&outcome.response.body).unwrap()
+}
+
+/// Reverses key order at every level: same JSON, different bytes.
+fn reorder(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (k, v) in map.iter().rev() {
+                out.insert(k.clone(), reorder(v));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(reorder).collect()),
+        other => other.clone(),
+    }
+}
+
+fn scopes(ui: &Value, out: &mut Vec<String>) {
+    if ui["type"] == "Control" {
+        out.push(ui["scope"].as_str().unwrap().to_owned());
+    }
+    if let Some(elements) = ui["elements"].as_array() {
+        elements.iter().for_each(|e| scopes(e, out));
+    }
+}
+
+/// Every property path reachable through plain nested objects (no `$ref`)
+/// must be covered by a control at or below it.
+fn assert_every_field_covered(name: &str, schema: &Value, at: &str, controls: &[String]) {
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else { return };
+    for (prop, sub) in props {
+        let path = format!("{at}/properties/{prop}");
+        let scope = format!("#{path}");
+        let covered = controls.iter().any(|c| *c == scope || c.starts_with(&format!("{scope}/")));
+        assert!(covered, "{name}: field {path} has no control");
+        if !controls.contains(&scope) {
+            assert_every_field_covered(name, sub, &path, controls);
+        }
+    }
+}
+
+/// Every leaf of `initial` comes from the request data or the schema's defaults.
+fn assert_values_from(name: &str, initial: &Value, data: &Value, defaults: &Value, at: &str) {
+    match initial {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let p = format!("{at}/{k}");
+                assert_values_from(name, v, data, defaults, &p);
+            }
+        }
+        leaf => {
+            let from_data = data.pointer(at) == Some(leaf);
+            let from_defaults = defaults.pointer(at) == Some(leaf);
+            assert!(from_data || from_defaults, "{name}: initialData{at} = {leaf} came from neither data nor defaults");
+        }
+    }
+}
+
+#[test]
+fn every_generate_fixture_yields_a_proven_complete_form() {
+    let all = fixtures("generate");
+    assert!(all.len() >= 30, "fixture corpus shrank to {}", all.len());
+    for (name, args) in all {
+        let body = json!({"tool": "generateUserInterface", "arguments": args});
+        let miss = generate(&body, None);
+        let response = body_of(&miss);
+        assert_eq!(miss.response.status, 200, "{name}: {response}");
+        Contract::JsonFormsResponse.check(&response).unwrap();
+        Contract::GenerateRequest.check(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(response["jsonSchema"], args["output"], "{name}: the data contract changed");
+        assert_eq!(response["meta"]["cache"], "miss");
+
+        let mut controls = Vec::new();
+        scopes(&response["uiSchema"], &mut controls);
+        assert!(!controls.is_empty(), "{name}: no controls");
+        assert_every_field_covered(&name, &args["output"], "", &controls);
+
+        let put = miss.cache_put.clone().expect("a miss stores its spec");
+        let spec: Value = serde_json::from_str(&put.value).unwrap();
+        Contract::UiSpec.check(&spec).unwrap();
+        let data = args.get("data").cloned().unwrap_or(Value::Null);
+        assert_values_from(&name, &response["initialData"], &data, &spec["defaults"], "");
+        assert_data_not_cached(&name, &data, &put.value);
+
+        let hit = generate(&body, Some(&put.value));
+        let hit_body = body_of(&hit);
+        assert_eq!(hit_body["meta"]["cache"], "hit", "{name}");
+        assert!(hit.cache_put.is_none());
+        assert_eq!(hit_body["uiSchema"], response["uiSchema"], "{name}");
+        assert_eq!(hit_body["initialData"], response["initialData"], "{name}");
+
+        let reordered = generate(&reorder(&body), None);
+        assert_eq!(body_of(&reordered)["meta"]["specHash"], response["meta"]["specHash"], "{name}: key order changed the hash");
+    }
+}
+
+/// No string value of the request data (longer than a few characters, so
+/// that enum values or defaults that happen to match don't count) appears in
+/// the cached spec unless the schema or description itself contains it.
+fn assert_data_not_cached(name: &str, data: &Value, cached: &str) {
+    let spec: UiSpec = serde_json::from_str(cached).unwrap();
+    let schema_text = format!("{} {}", spec.schema, spec.description);
+    let mut strings = Vec::new();
+    collect_strings(data, &mut strings);
+    for s in strings.into_iter().filter(|s| s.len() > 3 && !schema_text.contains(s.as_str())) {
+        assert!(!cached.contains(&s), "{name}: data value {s:?} leaked into the cached spec");
+    }
+}
+
+fn collect_strings(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
+        Value::Object(map) => map.values().for_each(|v| collect_strings(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_error_fixture_fails_with_its_code() {
+    let expected = [
+        ("description-not-string", "invalid_request", 400),
+        ("external-ref", "unresolved_ref", 422),
+        ("missing-output", "invalid_request", 400),
+        ("output-bad-required", "invalid_schema", 422),
+        ("output-not-object", "invalid_request", 400),
+        ("output-not-schema", "invalid_schema", 422),
+        ("ref-cycle", "unresolved_ref", 422),
+        ("ref-self-cycle", "unresolved_ref", 422),
+        ("unresolved-ref", "unresolved_ref", 422),
+        ("wrong-tool", "unknown_tool", 400),
+    ];
+    let all = fixtures("errors");
+    assert_eq!(all.len(), expected.len(), "every error fixture needs an expectation");
+    for ((name, body), (expected_name, code, status)) in all.iter().zip(expected) {
+        assert_eq!(name, expected_name);
+        let outcome = generate(body, None);
+        let error = body_of(&outcome);
+        assert_eq!((outcome.response.status, error["code"].as_str().unwrap()), (status, code), "{name}: {error}");
+        Contract::DguiError.check(&error).unwrap();
+        assert!(error["payload"]["pointer"].is_string(), "{name}: no pointer in {error}");
+        assert!(outcome.cache_put.is_none());
+    }
+}
+
+fn load(name: &str) -> Value {
+    fixtures("generate").into_iter().find(|(n, _)| n == name).unwrap().1
+}
+
+fn ui_for(name: &str) -> Value {
+    body_of(&generate(&load(name), None))
+}
+
+#[test]
+fn seed_address_matches_the_seed_layout() {
+    let response = ui_for("seed-address");
+    let ui = &response["uiSchema"];
+    assert_eq!(ui["type"], "VerticalLayout");
+    let groups: Vec<(&str, Vec<&str>)> = ui["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let scopes = g["elements"].as_array().unwrap().iter().map(|c| c["scope"].as_str().unwrap()).collect();
+            (g["label"].as_str().unwrap(), scopes)
+        })
+        .collect();
+    assert_eq!(
+        groups,
+        [
+            ("Personal Information", vec!["#/properties/firstName", "#/properties/lastName"]),
+            ("Address", vec!["#/properties/street", "#/properties/city", "#/properties/postalCode", "#/properties/country"]),
+        ]
+    );
+    assert_eq!(response["initialData"], json!({"firstName": "Ada", "lastName": "Lovelace", "city": "London"}));
+    assert_eq!(response["meta"]["title"], "Shipping address");
+}
+
+#[test]
+fn seed_flight_prefills_the_default_and_uses_date_fields() {
+    let response = ui_for("seed-flight");
+    assert_eq!(response["initialData"]["destinationCity"], "Tokyo");
+}
+
+fn group_depth(ui: &Value) -> usize {
+    let children = ui["elements"].as_array().map(|e| e.iter().map(group_depth).max().unwrap_or(0)).unwrap_or(0);
+    children + usize::from(ui["type"] == "Group")
+}
+
+#[test]
+fn thirty_levels_of_nesting_become_thirty_nested_groups() {
+    let response = ui_for("deep-nesting-30-levels");
+    assert!(group_depth(&response["uiSchema"]) >= 30, "depth {}", group_depth(&response["uiSchema"]));
+}
+
+#[test]
+fn two_hundred_properties_give_two_hundred_controls() {
+    let response = ui_for("flat-200-properties");
+    let mut controls = Vec::new();
+    scopes(&response["uiSchema"], &mut controls);
+    assert_eq!(controls.len(), 200);
+}
+
+#[test]
+fn recursion_through_refs_terminates_with_a_control() {
+    for name in ["category-tree-recursive", "person-employer-mutual-recursion"] {
+        let response = ui_for(name);
+        assert_eq!(response["meta"]["cache"], "miss", "{name}: {response}");
+        assert!(response["uiSchema"].to_string().len() < 100_000, "{name}: recursion was not cut");
+    }
+}
+
+fn find_control<'a>(ui: &'a Value, scope: &str) -> Option<&'a Value> {
+    if ui["scope"] == scope {
+        return Some(ui);
+    }
+    ui["elements"].as_array()?.iter().find_map(|e| find_control(e, scope))
+}
+
+#[test]
+fn widgets_follow_types_formats_and_names() {
+    let ui = ui_for("humanized-labels-const-readonly")["uiSchema"].clone();
+    let label = |scope: &str| find_control(&ui, scope).map(|c| c["label"].clone()).unwrap_or(Value::Null);
+    assert_eq!(label("#/properties/postalCode"), "Postal code");
+    assert_eq!(label("#/properties/date_of_birth"), "Date of birth");
+    assert_eq!(label("#/properties/homePageURL"), "Home page URL");
+
+    let ui = ui_for("audio-settings-number-ranges")["uiSchema"].clone();
+    assert!(ui.to_string().contains(r#""slider":true"#), "{ui}");
+    let ui = ui_for("shipping-speed-small-enum")["uiSchema"].clone();
+    assert!(ui.to_string().contains(r#""format":"radio""#), "{ui}");
+    let ui = ui_for("event-registration-formats")["uiSchema"].clone();
+    assert!(ui.to_string().contains(r#""multi":true"#), "{ui}");
+    let ui = ui_for("invoice-line-items")["uiSchema"].clone();
+    assert!(ui.to_string().contains(r#""detail""#), "arrays of objects get an item layout: {ui}");
+}
+
+#[test]
+fn wizard_descriptions_get_steps() {
+    let mut args = load("company-nested-3-levels");
+    args["description"] = json!("A step-by-step wizard to register a company.");
+    let response = body_of(&generate(&args, None));
+    let text = response["uiSchema"].to_string();
+    assert!(text.contains("Categorization") && text.contains("stepper"), "{text}");
+}
+
+#[test]
+fn ill_typed_data_is_dropped_with_a_warning_not_an_error() {
+    let mut args = load("seed-address");
+    args["data"] = json!({"firstName": 42, "city": "London", "unknown": true});
+    let response = body_of(&generate(&args, None));
+    assert_eq!(response["initialData"], json!({"city": "London", "unknown": true}));
+    assert_eq!(response["meta"]["warnings"][0]["pointer"], "/firstName");
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs whatever is missing to build and test genui-worker; does nothing
+# that is already done, so every other script can call it first.
+#
+#  - Rust wasm toolchain: rustup's wasm32 target when installed, else Debian's
+#    rustc-web + rust-web-src + lld (std rebuilt for wasm32, see
+#    scripts/build-wasm.sh);
+#  - worker-build and wasm-bindgen-cli (the exact wasm-bindgen in Cargo.lock),
+#    built from crates.io into $GENUI_TOOLS;
+#  - node tooling from package.json: wrangler (workerd + Miniflare), wasm-opt
+#    (binaryen), and node 22 for wrangler.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/env.sh
+
+log() { echo "setup: $*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "apt-get install ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# Cargo used to build host tools: Debian's when present (proven here), else PATH's.
+host_cargo() {
+  if [ -x /usr/bin/cargo ]; then echo /usr/bin/cargo; else command -v cargo; fi
+}
+
+cargo_tool() { # name version crate
+  local name=$1 version=$2 crate=$3 extra=${4:-}
+  if [ -x "$GENUI_TOOLS/bin/$name" ] && "$GENUI_TOOLS/bin/$name" --version 2>/dev/null | grep -q "$version"; then
+    return 0
+  fi
+  log "cargo install $crate $version (a few minutes, once)"
+  PATH="/usr/bin:$PATH" "$(host_cargo)" install $extra "$crate" --version "$version" --root "$GENUI_TOOLS" --quiet
+}
+
+lock_version() { # crate name -> version from Cargo.lock
+  awk -v name="$1" '$0 == "name = \"" name "\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+if ! rustup_has_wasm_target; then
+  apt_install rustc-web cargo-web rust-web-src lld
+fi
+command -v curl >/dev/null 2>&1 || apt_install curl
+command -v node >/dev/null 2>&1 || apt_install nodejs npm
+
+cargo_tool worker-build "$(lock_version worker)" worker-build --locked
+cargo_tool wasm-bindgen "$(lock_version wasm-bindgen)" wasm-bindgen-cli
+
+if [ ! -x node_modules/.bin/wrangler ] || [ package.json -nt node_modules/.package-lock.json ]; then
+  log "npm install (wrangler, binaryen, node 22)"
+  npm install --no-audit --no-fund --loglevel=error >/dev/null
+fi

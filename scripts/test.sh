@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every test layer:
+#  1. the core natively (unit tests, fixture corpus, contract schemas);
+#  2. the release wasm build, with its size;
+#  3. end to end: wrangler dev (workerd + local KV) started and stopped by the
+#     harness, real HTTP requests, KV read back.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+source scripts/lib/env.sh
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "1/3 core and harness, natively"
+cargo test --workspace --quiet
+
+step "2/3 release wasm build"
+./scripts/build-wasm.sh
+wasm=build/index_bg.wasm
+raw=$(stat -c %s "$wasm")
+gz=$(gzip -9 -c "$wasm" | wc -c)
+echo "wasm: $raw bytes raw, $gz bytes gzip"
+budget=$((1024 * 1024))
+if [ "$gz" -gt "$budget" ]; then
+  echo "wasm gzip size $gz exceeds the budget of $budget bytes" >&2
+  exit 1
+fi
+
+step "3/3 end to end under wrangler dev"
+# wrangler runs the [build] command itself; the build above makes it a no-op.
+cargo test -p genui-harness --test selftest -- --ignored
+cargo test -p genui-harness --test e2e -- --ignored
