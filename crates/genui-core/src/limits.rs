@@ -105,39 +105,24 @@ impl Limits {
     pub fn check_schema_size(&self, output: &Value, base: &str) -> Result<()> {
         let mut nodes = 0usize;
         let mut properties = 0usize;
-        let mut stack: Vec<(&Value, String)> = vec![(output, base.to_owned())];
-        while let Some((value, pointer)) = stack.pop() {
+        crate::pointer::walk(output, base, |value, pointer| {
             nodes += 1;
             if nodes > self.max_schema_nodes {
-                return Err(too_large("JSON values", self.max_schema_nodes, &pointer));
+                return Err(too_large("JSON values", self.max_schema_nodes, pointer));
             }
-            match value {
-                Value::Object(map) => {
-                    if let Some(Value::Object(props)) = map.get("properties") {
-                        properties += props.len();
-                        if properties > self.max_schema_properties {
-                            return Err(too_large("properties", self.max_schema_properties, &pointer));
-                        }
-                    }
-                    if let Some(Value::Array(values)) = map.get("enum") {
-                        if values.len() > self.max_enum_values {
-                            let at = format!("{pointer}/enum");
-                            return Err(too_large("enum values", self.max_enum_values, &at));
-                        }
-                    }
-                    for (key, child) in map {
-                        stack.push((child, format!("{pointer}/{}", crate::pointer::escape(key))));
-                    }
+            if let Some(Value::Object(props)) = value.get("properties") {
+                properties += props.len();
+                if properties > self.max_schema_properties {
+                    return Err(too_large("properties", self.max_schema_properties, pointer));
                 }
-                Value::Array(items) => {
-                    for (index, child) in items.iter().enumerate() {
-                        stack.push((child, format!("{pointer}/{index}")));
-                    }
-                }
-                _ => {}
             }
-        }
-        Ok(())
+            if let Some(Value::Array(values)) = value.get("enum") {
+                if values.len() > self.max_enum_values {
+                    return Err(too_large("enum values", self.max_enum_values, &format!("{pointer}/enum")));
+                }
+            }
+            Ok(())
+        })
     }
 }
 

@@ -1,5 +1,7 @@
 //! JSON Pointer (RFC 6901) helpers.
 
+use serde_json::Value;
+
 /// Escapes one reference token: `~` becomes `~0` and `/` becomes `~1`.
 pub fn escape(token: &str) -> String {
     if token.contains(['~', '/']) {
@@ -26,6 +28,26 @@ pub fn tokens(pointer: &str) -> Option<Vec<String>> {
     }
     let rest = pointer.strip_prefix('/')?;
     Some(rest.split('/').map(unescape).collect())
+}
+
+/// Visits every value under `root` (depth first, explicit stack, so deep
+/// documents cannot overflow the call stack) with its JSON Pointer, which is
+/// `base` followed by the path inside `root`. Stops at the first error.
+pub fn walk<'a, E>(root: &'a Value, base: &str, mut visit: impl FnMut(&'a Value, &str) -> Result<(), E>) -> Result<(), E> {
+    let mut stack = vec![(root, base.to_owned())];
+    while let Some((value, pointer)) = stack.pop() {
+        visit(value, &pointer)?;
+        match value {
+            Value::Object(map) => {
+                stack.extend(map.iter().map(|(key, child)| (child, format!("{pointer}/{}", escape(key)))));
+            }
+            Value::Array(items) => {
+                stack.extend(items.iter().enumerate().map(|(i, child)| (child, format!("{pointer}/{i}"))));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Appends `/properties/<name>` to a schema pointer.

@@ -5,7 +5,7 @@
 use genui_core::contracts::Contract;
 use genui_core::service::{prepare_generate, Outcome};
 use genui_core::spec::UiSpec;
-use genui_core::{Limits, Node};
+use genui_core::Limits;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 

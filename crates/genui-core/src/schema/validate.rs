@@ -97,30 +97,36 @@ fn meta_validator(draft: Draft) -> jsonschema::meta::MetaValidator<'static> {
 /// Every `$ref` must be local, resolve, and not start a cycle.
 fn check_refs(output: &Value, base: &str, limits: &Limits) -> Result<()> {
     let doc = SchemaDoc::new(output, limits);
-    let mut stack = vec![(output, String::new())];
-    while let Some((node, pointer)) = stack.pop() {
-        match node {
-            Value::Object(map) => {
-                if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
-                    let at = format!("{base}{pointer}/$ref");
-                    if doc.lookup(reference).is_none() {
-                        return Err(unresolved(reference).at(at));
-                    }
-                    doc.resolve(node).map_err(|e| e.at(at))?;
-                }
-                for (key, child) in map {
-                    stack.push((child, format!("{pointer}/{}", crate::pointer::escape(key))));
-                }
-            }
-            Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    stack.push((child, format!("{pointer}/{i}")));
-                }
-            }
-            _ => {}
+    crate::pointer::walk(output, base, |node, pointer| {
+        let Some(reference) = node.get("$ref").and_then(Value::as_str) else { return Ok(()) };
+        let at = format!("{pointer}/$ref");
+        if doc.lookup(reference).is_none() {
+            return Err(unresolved(reference).at(at));
         }
+        doc.resolve(node).map(drop).map_err(|e| e.at(at))
+    })
+}
+
+/// The name a draft is recorded under in a spec.
+pub fn draft_name(draft: Draft) -> &'static str {
+    match draft {
+        Draft::Draft4 => "draft-04",
+        Draft::Draft6 => "draft-06",
+        Draft::Draft7 => "draft-07",
+        Draft::Draft201909 => "2019-09",
+        _ => "2020-12",
     }
-    Ok(())
+}
+
+/// The draft recorded under `name` (2020-12 for anything unknown).
+pub fn draft_from_name(name: &str) -> Draft {
+    match name {
+        "draft-04" => Draft::Draft4,
+        "draft-06" => Draft::Draft6,
+        "draft-07" => Draft::Draft7,
+        "2019-09" => Draft::Draft201909,
+        _ => Draft::Draft202012,
+    }
 }
 
 #[cfg(test)]
@@ -163,27 +169,5 @@ mod tests {
         assert_eq!(e.code(), ErrorCode::InvalidSchema);
         let v = check(json!({"type": "string", "pattern": "^(a+)+$"})).unwrap();
         assert!(!v.is_valid(&json!("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!")));
-    }
-}
-
-/// The name a draft is recorded under in a spec.
-pub fn draft_name(draft: Draft) -> &'static str {
-    match draft {
-        Draft::Draft4 => "draft-04",
-        Draft::Draft6 => "draft-06",
-        Draft::Draft7 => "draft-07",
-        Draft::Draft201909 => "2019-09",
-        _ => "2020-12",
-    }
-}
-
-/// The draft recorded under `name` (2020-12 for anything unknown).
-pub fn draft_from_name(name: &str) -> Draft {
-    match name {
-        "draft-04" => Draft::Draft4,
-        "draft-06" => Draft::Draft6,
-        "draft-07" => Draft::Draft7,
-        "2019-09" => Draft::Draft201909,
-        _ => Draft::Draft202012,
     }
 }
