@@ -47,7 +47,8 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> (HttpResponse,
             return (HttpResponse::error(&error), None);
         }
     };
-    let job = match service::prepare_generate(&body, &limits) {
+    let format = query_param(req, "format");
+    let job = match service::prepare_generate(&body, format.as_deref(), &limits) {
         Ok(job) => job,
         Err(error) => return (HttpResponse::error(&error), None),
     };
@@ -62,6 +63,12 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> (HttpResponse,
         genui_core::render::CacheStatus::Miss => "miss",
     });
     (outcome.response, status)
+}
+
+/// The first value of a query parameter.
+fn query_param(req: &Request, name: &str) -> Option<String> {
+    let url = req.url().ok()?;
+    url.query_pairs().find(|(key, _)| key == name).map(|(_, value)| value.into_owned())
 }
 
 /// Milliseconds since the epoch, from the runtime's clock.

@@ -7,57 +7,62 @@
 use serde_json::Value;
 use std::sync::OnceLock;
 
-/// A contract schema shipped in `schemas/`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Contract {
+/// Declares the contracts: variant, file in `schemas/`, and a doc line.
+macro_rules! contracts {
+    ($($(#[doc = $doc:literal])* $variant:ident => $file:literal,)*) => {
+        /// A contract schema shipped in `schemas/`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Contract {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Contract {
+            /// Every contract.
+            pub const ALL: &'static [Contract] = &[$(Self::$variant,)*];
+
+            /// The file name in `schemas/`.
+            pub fn file_name(self) -> &'static str {
+                match self { $(Self::$variant => $file,)* }
+            }
+
+            /// The schema text.
+            pub fn source(self) -> &'static str {
+                match self { $(Self::$variant => include_str!(concat!("../../../schemas/", $file)),)* }
+            }
+        }
+    };
+}
+
+contracts! {
     /// `POST /v1/generate` request bodies.
-    GenerateRequest,
+    GenerateRequest => "generate-request.schema.json",
     /// The cached spec.
-    UiSpec,
+    UiSpec => "ui-spec.schema.json",
     /// The plan IR.
-    Plan,
+    Plan => "plan.schema.json",
     /// `POST /v1/generate` responses in the JSON Forms format.
-    JsonFormsResponse,
+    JsonFormsResponse => "jsonforms-response.schema.json",
+    /// `POST /v1/generate` responses in the RJSF format (DGUI `dgui_form`).
+    DguiForm => "dgui-form.schema.json",
+    /// `POST /v1/generate` responses in the LMUI format.
+    LmuiMessage => "lmui-message.schema.json",
+    /// LMUI interactions accepted by `POST /v1/submit`.
+    LmuiInteraction => "lmui-interaction.schema.json",
+    /// DGUI responses accepted by `POST /v1/submit`.
+    DguiResponse => "dgui-response.schema.json",
+    /// `POST /v1/submit` request bodies.
+    SubmitRequest => "submit-request.schema.json",
+    /// `POST /v1/submit` answers: the AG-UI tool message.
+    ToolMessage => "tool-message.schema.json",
     /// Errors.
-    DguiError,
+    DguiError => "dgui-error.schema.json",
 }
 
 impl Contract {
-    /// Every contract.
-    pub const ALL: [Contract; 5] =
-        [Self::GenerateRequest, Self::UiSpec, Self::Plan, Self::JsonFormsResponse, Self::DguiError];
-
-    /// The file name in `schemas/`.
-    pub fn file_name(self) -> &'static str {
-        match self {
-            Self::GenerateRequest => "generate-request.schema.json",
-            Self::UiSpec => "ui-spec.schema.json",
-            Self::Plan => "plan.schema.json",
-            Self::JsonFormsResponse => "jsonforms-response.schema.json",
-            Self::DguiError => "dgui-error.schema.json",
-        }
-    }
-
-    /// The schema text.
-    pub fn source(self) -> &'static str {
-        match self {
-            Self::GenerateRequest => include_str!("../../../schemas/generate-request.schema.json"),
-            Self::UiSpec => include_str!("../../../schemas/ui-spec.schema.json"),
-            Self::Plan => include_str!("../../../schemas/plan.schema.json"),
-            Self::JsonFormsResponse => include_str!("../../../schemas/jsonforms-response.schema.json"),
-            Self::DguiError => include_str!("../../../schemas/dgui-error.schema.json"),
-        }
-    }
-
-    fn cell(self) -> &'static OnceLock<jsonschema::Validator> {
-        static CELLS: [OnceLock<jsonschema::Validator>; 5] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-        &CELLS[self as usize]
-    }
-
-    /// The compiled validator (compiled on first use).
+    /// The compiled validator (compiled on first use, kept for the isolate).
     pub fn validator(self) -> &'static jsonschema::Validator {
-        self.cell().get_or_init(|| {
+        static CELLS: [OnceLock<jsonschema::Validator>; 16] = [const { OnceLock::new() }; 16];
+        CELLS[self as usize].get_or_init(|| {
             let schema: Value = serde_json::from_str(self.source()).unwrap_or(Value::Bool(false));
             // The contracts are ours and tested; a broken one rejects
             // everything (false schema) rather than panicking in production.
@@ -87,7 +92,8 @@ mod tests {
 
     #[test]
     fn every_contract_is_a_valid_schema_and_compiles() {
-        for contract in Contract::ALL {
+        assert!(Contract::ALL.len() <= 16);
+        for &contract in Contract::ALL {
             let schema: Value = serde_json::from_str(contract.source()).unwrap();
             jsonschema::meta::validate(&schema).unwrap_or_else(|e| panic!("{}: {e}", contract.file_name()));
             jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{}: {e}", contract.file_name()));

@@ -32,6 +32,14 @@ pub enum ErrorCode {
     SchemaTooLarge,
     /// `output` nests objects deeper than allowed (counting `$ref` expansion).
     SchemaTooDeep,
+    /// `format` names no supported output format.
+    UnsupportedFormat,
+    /// An AG-UI event stream that does not assemble into one tool call.
+    InvalidEventStream,
+    /// Submitted data fails the `output` schema.
+    SubmissionInvalid,
+    /// A `specHash` that is not (or no longer) in the cache.
+    SpecNotFound,
     /// No route for this path.
     NotFound,
     /// The route exists but not for this method.
@@ -53,6 +61,10 @@ impl ErrorCode {
             Self::BodyTooDeep => "body_too_deep",
             Self::SchemaTooLarge => "schema_too_large",
             Self::SchemaTooDeep => "schema_too_deep",
+            Self::UnsupportedFormat => "unsupported_format",
+            Self::InvalidEventStream => "invalid_event_stream",
+            Self::SubmissionInvalid => "submission_invalid",
+            Self::SpecNotFound => "spec_not_found",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Internal => "internal_error",
@@ -63,16 +75,17 @@ impl ErrorCode {
     pub fn http_status(self) -> u16 {
         match self {
             Self::InvalidJson | Self::InvalidRequest | Self::UnknownTool => 400,
-            Self::NotFound => 404,
+            Self::UnsupportedFormat | Self::InvalidEventStream => 400,
+            Self::NotFound | Self::SpecNotFound => 404,
             Self::MethodNotAllowed => 405,
             Self::BodyTooLarge | Self::BodyTooDeep | Self::SchemaTooLarge => 413,
-            Self::InvalidSchema | Self::UnresolvedRef | Self::SchemaTooDeep => 422,
+            Self::InvalidSchema | Self::UnresolvedRef | Self::SchemaTooDeep | Self::SubmissionInvalid => 422,
             Self::Internal => 500,
         }
     }
 
     /// Every code, for documentation and contract tests.
-    pub const ALL: [ErrorCode; 12] = [
+    pub const ALL: [ErrorCode; 16] = [
         Self::InvalidJson,
         Self::InvalidRequest,
         Self::UnknownTool,
@@ -82,6 +95,10 @@ impl ErrorCode {
         Self::BodyTooDeep,
         Self::SchemaTooLarge,
         Self::SchemaTooDeep,
+        Self::UnsupportedFormat,
+        Self::InvalidEventStream,
+        Self::SubmissionInvalid,
+        Self::SpecNotFound,
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::Internal,

@@ -122,6 +122,8 @@ pub enum Widget {
     DateTime,
     /// A time of day.
     Time,
+    /// A file upload (a string carrying encoded content).
+    File,
     /// A list of items, added and removed by the user.
     Array,
     /// A choice among alternative sub-forms (`oneOf`/`anyOf`).
@@ -149,6 +151,7 @@ impl Widget {
             Self::Date => "date",
             Self::DateTime => "dateTime",
             Self::Time => "time",
+            Self::File => "file",
             Self::Array => "array",
             Self::Alternatives => "alternatives",
             Self::Object => "object",

@@ -5,13 +5,19 @@
 //! 1. AG-UI (seed 000): `{"tool": "generateUserInterface", "arguments": {...}}`;
 //! 2. the bare arguments object: `{"description", "data", "output"}`;
 //! 3. an OpenAI tool call: `{"id", "type": "function", "function":
-//!    {"name": "generateUserInterface", "arguments": "<JSON string>"}}`.
+//!    {"name": "generateUserInterface", "arguments": "<JSON string>"}}`;
+//! 4. an AG-UI event stream (seed 002): `TOOL_CALL_START`, `TOOL_CALL_ARGS`
+//!    deltas, `TOOL_CALL_END`, as a JSON array or `{"events": [...]}`.
+//!
+//! Options may sit at the body's top level (or among bare arguments):
+//! `format` (`jsonforms`, `rjsf`, `lmui`), `generator` and `kind`.
 //!
 //! Errors carry a JSON Pointer into the body as received. For the OpenAI shape
 //! the arguments are a JSON *string*; pointers into it are written
 //! `/function/arguments` followed by the pointer inside the decoded string.
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::render::Format;
 use serde_json::{Map, Value};
 
 /// The tool this worker implements.
@@ -30,6 +36,12 @@ pub struct GenerateRequest {
     pub tool_call_id: Option<String>,
     /// JSON Pointer of the arguments object inside the body (`""` for bare).
     pub arguments_pointer: String,
+    /// The format to answer in.
+    pub format: Format,
+    /// `generator` as requested (`auto` when absent).
+    pub generator: Option<String>,
+    /// `kind` as requested (`confirm` asks for approve/reject buttons).
+    pub kind: Option<String>,
 }
 
 impl GenerateRequest {
@@ -51,9 +63,56 @@ pub fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
 
 /// Normalises an already parsed body.
 pub fn from_value(value: Value) -> Result<GenerateRequest> {
-    let Value::Object(mut body) = value else {
-        return Err(invalid("", "request body must be a JSON object"));
+    let mut body = match value {
+        Value::Object(body) => body,
+        Value::Array(events) => return from_events(&events, ""),
+        _ => return Err(invalid("", "request body must be a JSON object or an array of AG-UI events")),
     };
+    let options = take_options(&mut body, "")?;
+    let mut request = shaped(body)?;
+    request.apply(options)?;
+    Ok(request)
+}
+
+/// Top-level options, taken out before the shape is recognised.
+#[derive(Debug, Default)]
+struct Options {
+    format: Option<(String, String)>,
+    generator: Option<String>,
+    kind: Option<String>,
+}
+
+fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
+    let mut take = |key: &str| -> Result<Option<String>> {
+        match map.remove(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text)),
+            Some(_) => Err(invalid(&format!("{base}/{key}"), &format!("`{key}` must be a string"))),
+        }
+    };
+    Ok(Options {
+        format: take("format")?.map(|f| (f, format!("{base}/format"))),
+        generator: take("generator")?,
+        kind: take("kind")?,
+    })
+}
+
+impl GenerateRequest {
+    /// Options given next to the arguments override the ones inside them.
+    fn apply(&mut self, options: Options) -> Result<()> {
+        if let Some((name, pointer)) = options.format {
+            self.format = Format::parse(&name, &pointer)?;
+        }
+        self.generator = options.generator.or(self.generator.take());
+        self.kind = options.kind.or(self.kind.take());
+        Ok(())
+    }
+}
+
+fn shaped(mut body: Map<String, Value>) -> Result<GenerateRequest> {
+    if let Some(Value::Array(events)) = body.get("events") {
+        return from_events(events, "/events");
+    }
     if body.contains_key("tool") {
         let tool = take_tool_name(&mut body, "tool", "")?;
         check_tool(&tool, "/tool")?;
@@ -119,6 +178,7 @@ fn arguments_object(arguments: Value, pointer: &str) -> Result<Map<String, Value
 }
 
 fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>) -> Result<GenerateRequest> {
+    let options = take_options(&mut args, base)?;
     let description = match args.remove("description") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(text)) => text,
@@ -137,7 +197,82 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
         }
     };
     let data = args.remove("data").unwrap_or(Value::Null);
-    Ok(GenerateRequest { description, data, output, tool_call_id, arguments_pointer: base.to_owned() })
+    let mut request = GenerateRequest {
+        description,
+        data,
+        output,
+        tool_call_id,
+        arguments_pointer: base.to_owned(),
+        format: Format::default(),
+        generator: None,
+        kind: None,
+    };
+    request.apply(options)?;
+    Ok(request)
+}
+
+/// Reassembles one tool call from AG-UI events. Events of other types (text
+/// messages, state) may be interleaved and are skipped; the tool-call events
+/// must be START, ARGS*, END for one id, and nothing of that call after END.
+fn from_events(events: &[Value], base: &str) -> Result<GenerateRequest> {
+    let mut call: Option<(String, usize)> = None;
+    let mut arguments = String::new();
+    let mut ended_at = None;
+    for (index, event) in events.iter().enumerate() {
+        let at = format!("{base}/{index}");
+        let kind = event.get("type").and_then(Value::as_str).unwrap_or_default();
+        if !kind.starts_with("TOOL_CALL_") {
+            continue;
+        }
+        let id = event.get("toolCallId").and_then(Value::as_str).ok_or_else(|| broken(&at, "has no string `toolCallId`"))?;
+        if let Some(end) = ended_at {
+            return Err(broken(&at, &format!("comes after TOOL_CALL_END (event {end}); one request carries one tool call")));
+        }
+        match (kind, &call) {
+            ("TOOL_CALL_START", None) => {
+                let name = event.get("toolCallName").and_then(Value::as_str).ok_or_else(|| broken(&at, "has no string `toolCallName`"))?;
+                check_tool(name, &format!("{at}/toolCallName"))?;
+                call = Some((id.to_owned(), index));
+            }
+            ("TOOL_CALL_START", Some((open, _))) => {
+                return Err(broken(&at, &format!("starts tool call `{id}` while `{open}` is still open")));
+            }
+            (_, None) => return Err(broken(&at, &format!("is {kind} before any TOOL_CALL_START"))),
+            (_, Some((open, _))) if open != id => {
+                return Err(broken(&at, &format!("belongs to tool call `{id}`, but the open call is `{open}`")));
+            }
+            ("TOOL_CALL_ARGS", Some(_)) => {
+                let delta = event.get("delta").and_then(Value::as_str).ok_or_else(|| broken(&at, "has no string `delta`"))?;
+                arguments.push_str(delta);
+            }
+            ("TOOL_CALL_END", Some(_)) => ended_at = Some(index),
+            _ => return Err(broken(&at, &format!("has an unknown type `{kind}`"))),
+        }
+    }
+    let Some((id, start)) = call else {
+        return Err(broken(base, "contains no TOOL_CALL_START for generateUserInterface"));
+    };
+    if ended_at.is_none() {
+        return Err(broken(base, &format!("never ends tool call `{id}` (started at event {start}): no TOOL_CALL_END")));
+    }
+    let args = match serde_json::from_str::<Value>(&arguments) {
+        Ok(Value::Object(map)) => map,
+        Ok(_) => return Err(invalid(base, "the reassembled arguments must be a JSON object")),
+        Err(e) => {
+            return Err(Error::new(
+                ErrorCode::InvalidJson,
+                format!("the arguments reassembled from the TOOL_CALL_ARGS deltas of `{id}` are not valid JSON: {e}"),
+            )
+            .at(base)
+            .with("toolCallId", id))
+        }
+    };
+    build(args, &format!("{base}/arguments"), Some(id))
+}
+
+fn broken(pointer: &str, what: &str) -> Error {
+    let at = if pointer.is_empty() { "the event list" } else { pointer };
+    Error::new(ErrorCode::InvalidEventStream, format!("the event at {at} {what}")).at(pointer)
 }
 
 fn optional_string(map: &Map<String, Value>, key: &str, base: &str) -> Result<Option<String>> {
@@ -192,10 +327,63 @@ mod tests {
         let e = from_value(json!({"description": 4, "output": {}})).unwrap_err();
         assert_eq!(e.pointer(), Some("/description"));
         let e = from_value(json!([1])).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::InvalidEventStream);
+        let e = from_value(json!(true)).unwrap_err();
         assert_eq!(e.code(), ErrorCode::InvalidRequest);
         let e = from_value(json!({"type": "function", "function": {"name": "generateUserInterface", "arguments": "{nope"}}))
             .unwrap_err();
         assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidJson, Some("/function/arguments")));
         assert_eq!(parse_generate(b"{").unwrap_err().code(), ErrorCode::InvalidJson);
+    }
+
+    fn events(args: &str, cut: usize) -> Vec<Value> {
+        let (a, b) = args.split_at(cut);
+        vec![
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "generateUserInterface"}),
+            json!({"type": "TEXT_MESSAGE_CONTENT", "delta": "ignored"}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": a}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": b}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
+        ]
+    }
+
+    #[test]
+    fn event_streams_reassemble() {
+        let text = args().to_string();
+        let r = from_value(Value::Array(events(&text, 7))).unwrap();
+        assert_eq!((r.description.as_str(), r.tool_call_id.as_deref()), ("d", Some("c1")));
+        let wrapped = from_value(json!({"events": events(&text, 3), "format": "lmui"})).unwrap();
+        assert_eq!((wrapped.output, wrapped.format), (json!({"type": "object"}), Format::Lmui));
+    }
+
+    #[test]
+    fn broken_event_streams_say_where() {
+        let text = args().to_string();
+        let mut no_end = events(&text, 5);
+        no_end.pop();
+        let e = from_value(Value::Array(no_end)).unwrap_err();
+        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidEventStream, Some("")));
+        let mut mismatched = events(&text, 5);
+        mismatched[3]["toolCallId"] = json!("c2");
+        let e = from_value(Value::Array(mismatched)).unwrap_err();
+        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidEventStream, Some("/3")));
+        let mut wrong_tool = events(&text, 5);
+        wrong_tool[0]["toolCallName"] = json!("sendEmail");
+        assert_eq!(from_value(Value::Array(wrong_tool)).unwrap_err().code(), ErrorCode::UnknownTool);
+        let mut bad_json = events(&text, 5);
+        bad_json[3]["delta"] = json!("}}}");
+        assert_eq!(from_value(Value::Array(bad_json)).unwrap_err().code(), ErrorCode::InvalidJson);
+        let mut after_end = events(&text, 5);
+        after_end.push(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "x"}));
+        assert_eq!(from_value(Value::Array(after_end)).unwrap_err().pointer(), Some("/5"));
+    }
+
+    #[test]
+    fn options_anywhere_in_the_envelope() {
+        let r = from_value(json!({"tool": "generateUserInterface", "format": "rjsf", "arguments": args()})).unwrap();
+        assert_eq!(r.format, Format::Rjsf);
+        let mut bare = args();
+        bare["format"] = json!("nope");
+        assert_eq!(from_value(bare).unwrap_err().code(), ErrorCode::UnsupportedFormat);
     }
 }

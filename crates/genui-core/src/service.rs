@@ -19,7 +19,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
 use crate::limits::Limits;
 use crate::render::initial_data::{initial_data, schema_defaults};
-use crate::render::{jsonforms, CacheStatus};
+use crate::render::{self, CacheStatus, Format, Rendered};
 use crate::request::{self, GenerateRequest};
 use crate::schema::{self, Draft};
 use crate::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
@@ -157,10 +157,14 @@ fn generator_id() -> GeneratorId {
 }
 
 /// Checks limits, parses and hashes a body: everything before the cache.
-pub fn prepare_generate(body: &[u8], limits: &Limits) -> Result<GenerateJob> {
+/// `query_format` is the `format` query parameter, which wins over the body's.
+pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<GenerateJob> {
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
-    let request = request::parse_generate(body)?;
+    let mut request = request::parse_generate(body)?;
+    if let Some(name) = query_format {
+        request.format = Format::parse(name, "?format")?;
+    }
     limits.check_schema_size(&request.output, &request.output_pointer())?;
     let spec_hash = spec::spec_hash(&request.output, &request.description, &generator_id())?;
     let key = spec::cache_key(&spec_hash);
@@ -228,7 +232,7 @@ impl GenerateJob {
         Ok((spec, validator))
     }
 
-    /// Renders the JSON Forms answer for a spec and this request's data.
+    /// Renders the requested format for a spec and this request's data.
     fn respond(&self, spec: &UiSpec, cache: CacheStatus, validator: Option<Rc<jsonschema::Validator>>) -> Result<HttpResponse> {
         let has_values = !self.request.data.is_null() || !spec.defaults.is_null();
         let validator = match (validator, has_values) {
@@ -236,7 +240,7 @@ impl GenerateJob {
             (None, true) => validator_for_spec(spec),
             (None, false) => None,
         };
-        let (initial, warnings) = initial_data(&spec.defaults, &self.request.data, validator.as_deref());
+        let (initial_data, warnings) = initial_data(&spec.defaults, &self.request.data, validator.as_deref());
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -251,13 +255,9 @@ impl GenerateJob {
         if !warnings.is_empty() {
             meta.insert("warnings".into(), serde_json::to_value(&warnings).unwrap_or_default());
         }
-        let body = json!({
-            "jsonSchema": spec.schema,
-            "uiSchema": jsonforms::ui_schema(&spec.plan),
-            "initialData": initial,
-            "meta": meta,
-        });
-        Contract::JsonFormsResponse.check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        let format = self.request.format;
+        let body = render::render(format, &Rendered { spec, initial_data, meta });
+        format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
         Ok(HttpResponse::json(200, &body))
     }
 }

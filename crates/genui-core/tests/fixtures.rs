@@ -30,7 +30,7 @@ fn fixtures(kind: &str) -> Vec<(String, Value)> {
 
 fn generate(body: &Value, cached: Option<&str>) -> Outcome {
     let bytes = serde_json::to_vec(body).unwrap();
-    match prepare_generate(&bytes, &Limits::default()) {
+    match prepare_generate(&bytes, None, &Limits::default()) {
         Ok(job) => job.finish(cached),
         Err(e) => Outcome::failed(&e),
     }
@@ -128,6 +128,16 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         assert!(hit.cache_put.is_none());
         assert_eq!(hit_body["uiSchema"], response["uiSchema"], "{name}");
         assert_eq!(hit_body["initialData"], response["initialData"], "{name}");
+
+        for (format, contract) in [("rjsf", Contract::DguiForm), ("lmui", Contract::LmuiMessage)] {
+            let mut in_format = body.clone();
+            in_format["format"] = json!(format);
+            let projected = generate(&in_format, Some(&put.value));
+            let answer = body_of(&projected);
+            assert_eq!(projected.response.status, 200, "{name} as {format}: {answer}");
+            contract.check(&answer).unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
+            assert!(projected.cache_put.is_none(), "{name}: switching format must be a cache hit");
+        }
 
         let reordered = generate(&reorder(&body), None);
         assert_eq!(body_of(&reordered)["meta"]["specHash"], response["meta"]["specHash"], "{name}: key order changed the hash");
@@ -297,14 +307,14 @@ fn ill_typed_data_is_dropped_with_a_warning_not_an_error() {
 fn limits_fail_before_parsing_with_their_codes() {
     let limits = Limits::default();
     let big = vec![b' '; limits.max_body_bytes + 1];
-    let e = prepare_generate(&big, &limits).unwrap_err();
+    let e = prepare_generate(&big, None, &limits).unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_large", 413));
     let deep = format!("{{\"output\":{}{}}}", "[".repeat(200), "]".repeat(200));
-    let e = prepare_generate(deep.as_bytes(), &limits).unwrap_err();
+    let e = prepare_generate(deep.as_bytes(), None, &limits).unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_deep", 413));
     let props: Map<String, Value> = (0..5001).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
     let wide = json!({"output": {"type": "object", "properties": props}});
-    let e = prepare_generate(wide.to_string().as_bytes(), &limits).unwrap_err();
+    let e = prepare_generate(wide.to_string().as_bytes(), None, &limits).unwrap_err();
     assert_eq!((e.code().as_str(), e.pointer()), ("schema_too_large", Some("/output")));
 }
 
@@ -334,7 +344,7 @@ fn mutated_fixtures_never_panic_or_5xx() {
         }
         for body in variants {
             inputs += 1;
-            let outcome = match prepare_generate(&body, &Limits::default()) {
+            let outcome = match prepare_generate(&body, None, &Limits::default()) {
                 Ok(job) => job.finish(None),
                 Err(e) => Outcome::failed(&e),
             };

@@ -47,6 +47,9 @@ fn string_widget(name: &str, view: &Resolved, kind: &FieldKind) -> Widget {
         Some("uri" | "url" | "iri") => return Widget::Url,
         _ => {}
     }
+    if is_file(view) {
+        return Widget::File;
+    }
     let long = view.get("maxLength").and_then(|v| v.as_u64()).is_some_and(|n| n > LONG_TEXT_LENGTH);
     let prose = words(name).iter().any(|w| PROSE_WORDS.contains(&w.as_str()));
     let short = view.get("maxLength").and_then(|v| v.as_u64()).is_some_and(|n| n <= 80);
@@ -55,6 +58,12 @@ fn string_widget(name: &str, view: &Resolved, kind: &FieldKind) -> Widget {
     } else {
         Widget::Text
     }
+}
+
+/// Strings that carry file content: `format: data-url`, or a declared
+/// `contentEncoding`/`contentMediaType`.
+fn is_file(view: &Resolved) -> bool {
+    view.str("format") == Some("data-url") || view.get("contentEncoding").is_some() || view.get("contentMediaType").is_some()
 }
 
 /// A slider needs both bounds, and JSON Forms also needs a default.
@@ -86,6 +95,7 @@ pub fn fits(widget: Widget, view: &Resolved, kind: &FieldKind, items: Option<&Fi
         Widget::Date => kind.kind == Kind::String && format == Some("date"),
         Widget::DateTime => kind.kind == Kind::String && format == Some("date-time"),
         Widget::Time => kind.kind == Kind::String && format == Some("time"),
+        Widget::File => kind.kind == Kind::String && is_file(view),
         Widget::Array => kind.kind == Kind::Array,
         Widget::Object => kind.kind == Kind::Object,
         Widget::Alternatives => kind.kind == Kind::Alternatives,

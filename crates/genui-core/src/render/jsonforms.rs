@@ -6,8 +6,19 @@
 //! options JSON Forms' standard renderer sets read (`multi`, `format: radio`,
 //! `slider`, `readonly`, `detail`).
 
+use super::Rendered;
 use crate::plan::{Control, Node, Plan, Widget};
 use serde_json::{json, Map, Value};
+
+/// The whole answer: schema, UI schema, initial data and provenance.
+pub fn render(r: &Rendered<'_>) -> Value {
+    json!({
+        "jsonSchema": r.spec.schema,
+        "uiSchema": ui_schema(&r.spec.plan),
+        "initialData": r.initial_data,
+        "meta": r.meta,
+    })
+}
 
 /// The `uiSchema` for a plan.
 pub fn ui_schema(plan: &Plan) -> Value {

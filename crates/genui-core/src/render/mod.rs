@@ -1,14 +1,22 @@
-//! Rendering: a cached [`UiSpec`](crate::spec::UiSpec) plus the request's
-//! data, projected into the format the client renders.
+//! Rendering: a cached [`UiSpec`] plus the request's data, projected into
+//! the format the client renders.
 //!
-//! Each format is a pure projection of the same spec, so switching format
-//! never needs a new generation. Today: JSON Forms (seed 000's
-//! `{jsonSchema, uiSchema, initialData}`).
+//! Each format is a pure projection of the same spec, so switching format is
+//! a cache hit, never a new generation:
+//!
+//! - [`Format::JsonForms`]: seed 000's `{jsonSchema, uiSchema, initialData, meta}`;
+//! - [`Format::Rjsf`]: seed 001's DGUI `dgui_form` with an RJSF `uiSchema`;
+//! - [`Format::Lmui`]: seed 003's `{response_text, ui_components}`.
 
 pub mod initial_data;
 pub mod jsonforms;
+pub mod lmui;
+pub mod rjsf;
 
+use crate::error::{Error, ErrorCode, Result};
+use crate::spec::UiSpec;
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 /// Whether the spec came from the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -29,4 +37,86 @@ pub struct Warning {
     pub pointer: String,
     /// What happened.
     pub message: String,
+}
+
+/// The output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// JSON Forms (the default).
+    #[default]
+    JsonForms,
+    /// react-jsonschema-form as a DGUI `dgui_form`.
+    Rjsf,
+    /// LMUI `ui_components`.
+    Lmui,
+}
+
+impl Format {
+    /// Every format, by wire name.
+    pub const NAMES: [&'static str; 3] = ["jsonforms", "rjsf", "lmui"];
+
+    /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`).
+    pub fn parse(name: &str, pointer: &str) -> Result<Self> {
+        match name {
+            "jsonforms" => Ok(Self::JsonForms),
+            "rjsf" | "dgui" => Ok(Self::Rjsf),
+            "lmui" => Ok(Self::Lmui),
+            other => Err(Error::new(
+                ErrorCode::UnsupportedFormat,
+                format!("format `{other}` is not one of {} (at {pointer})", Self::NAMES.join(", ")),
+            )
+            .at(pointer)
+            .with("format", other)),
+        }
+    }
+
+    /// The contract the rendered message must meet.
+    pub fn contract(self) -> crate::contracts::Contract {
+        use crate::contracts::Contract;
+        match self {
+            Self::JsonForms => Contract::JsonFormsResponse,
+            Self::Rjsf => Contract::DguiForm,
+            Self::Lmui => Contract::LmuiMessage,
+        }
+    }
+}
+
+/// Everything a format needs: the spec, the merged initial data, and the
+/// provenance to attach.
+#[derive(Debug, Clone)]
+pub struct Rendered<'a> {
+    /// The cached spec.
+    pub spec: &'a UiSpec,
+    /// `data` merged over the schema's defaults.
+    pub initial_data: Value,
+    /// Provenance (`specHash`, `cache`, `generator`, ...).
+    pub meta: Map<String, Value>,
+}
+
+impl Rendered<'_> {
+    /// The form's title: the plan's, else the description, else "Form".
+    pub fn title(&self) -> String {
+        self.spec.plan.title.clone().unwrap_or_else(|| "Form".to_owned())
+    }
+
+    /// Text of the submit button.
+    pub fn submit_label(&self) -> &'static str {
+        "Submit"
+    }
+}
+
+/// Projects a spec into a format.
+pub fn render(format: Format, rendered: &Rendered<'_>) -> Value {
+    match format {
+        Format::JsonForms => jsonforms::render(rendered),
+        Format::Rjsf => rjsf::render(rendered),
+        Format::Lmui => lmui::render(rendered),
+    }
+}
+
+/// The data path (property names) of a schema pointer such as
+/// `/properties/a/properties/b` -> `["a", "b"]`.
+pub fn data_path(pointer: &str) -> Vec<String> {
+    let tokens = crate::pointer::tokens(pointer).unwrap_or_default();
+    tokens.chunks(2).filter(|pair| pair[0] == "properties" && pair.len() == 2).map(|pair| pair[1].clone()).collect()
 }

@@ -1,0 +1,233 @@
+//! The LMUI projection (seed 003): `{response_text, ui_components}`.
+//!
+//! Every control becomes one component. The seed's `text_input` and
+//! `interactive_select` are used where they fit; the extended components the
+//! seed lists (buttons, date/time pickers, sliders, checkboxes and radio
+//! buttons, file uploads) cover the rest, plus `repeating_group` for arrays
+//! of objects and `json_input` for values no simple component can edit.
+//!
+//! Component ids are the field's data path joined with `.`; inside a name,
+//! `~` is written `~0` and `.` is written `~1` (as in JSON Pointer), so ids
+//! are reversible: [`unflatten`] turns submitted `values` back into data.
+//! Items of a `repeating_group` use ids relative to the item.
+
+use super::Rendered;
+use crate::limits::Limits;
+use crate::plan::{Control, Node, Widget};
+use crate::schema::{FieldKind, Resolved, SchemaDoc};
+use serde_json::{json, Map, Value};
+
+/// The LMUI message.
+pub fn render(r: &Rendered<'_>) -> Value {
+    let limits = Limits::default();
+    let doc = SchemaDoc::new(&r.spec.schema, &limits);
+    let mut components = Vec::new();
+    layer(&doc, &r.spec.schema, &r.spec.plan.root, &r.initial_data, None, &mut components);
+    components.push(json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"}));
+    let text = r.title();
+    let response_text = if r.spec.description.is_empty() { text } else { r.spec.description.clone() };
+    json!({"response_text": response_text, "ui_components": components, "metadata": r.meta})
+}
+
+/// Appends the components of one layer, with the label of the enclosing
+/// group (if any) as `group`.
+fn layer(doc: &SchemaDoc<'_>, base: &Value, node: &Node, data: &Value, group: Option<&str>, out: &mut Vec<Value>) {
+    match node {
+        Node::Vertical { elements } | Node::Horizontal { elements } => {
+            elements.iter().for_each(|n| layer(doc, base, n, data, group, out));
+        }
+        Node::Group { label, elements } => elements.iter().for_each(|n| layer(doc, base, n, data, Some(label), out)),
+        Node::Steps { steps } => {
+            for step in steps {
+                step.elements.iter().for_each(|n| layer(doc, base, n, data, Some(&step.label), out));
+            }
+        }
+        Node::Control(control) => out.push(component(doc, base, control, data, group)),
+    }
+}
+
+fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value, group: Option<&str>) -> Value {
+    let path = super::data_path(&control.pointer);
+    let node = doc.resolve_scope(base, &control.pointer);
+    let view = node.and_then(|n| doc.resolve(n).ok()).unwrap_or_default();
+    let kind = view.kind();
+    let mut c = Map::new();
+    c.insert("type".into(), component_type(control.widget, &kind).into());
+    c.insert("id".into(), flatten_id(&path).into());
+    c.insert("label".into(), control.label.clone().into());
+    add_specifics(&mut c, doc, control, &view, &kind, node);
+    if let Some(help) = &control.help {
+        c.insert("help".into(), help.clone().into());
+    }
+    if let Some(placeholder) = &control.placeholder {
+        c.insert("placeholder".into(), placeholder.clone().into());
+    }
+    if control.read_only {
+        c.insert("read_only".into(), true.into());
+    }
+    if is_required(doc, base, &control.pointer) {
+        c.insert("required".into(), true.into());
+    }
+    if let Some(group) = group {
+        c.insert("group".into(), group.into());
+    }
+    if let Some(value) = value_at(data, &path) {
+        c.insert("value".into(), value.clone());
+    }
+    Value::Object(c)
+}
+
+/// Whether the field at `pointer` is listed in its parent's `required`.
+fn is_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
+    let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
+    let parent = doc.resolve_scope(base, parent).and_then(|n| doc.resolve(n).ok());
+    parent.is_some_and(|p| p.requires(&crate::pointer::unescape(name)))
+}
+
+fn component_type(widget: Widget, kind: &FieldKind) -> &'static str {
+    match widget {
+        Widget::Select if kind.choices.is_some() => "interactive_select",
+        Widget::MultiSelect => "interactive_select",
+        Widget::Radio => "radio_buttons",
+        Widget::Checkbox => "checkbox",
+        Widget::Slider => "slider",
+        Widget::Date => "date_picker",
+        Widget::DateTime => "datetime_picker",
+        Widget::Time => "time_picker",
+        Widget::File => "file_upload",
+        Widget::Array if kind.kind == crate::schema::Kind::Array => "repeating_group",
+        Widget::Array | Widget::Alternatives | Widget::Object | Widget::Select => "json_input",
+        Widget::Text | Widget::Textarea | Widget::Email | Widget::Url | Widget::Number | Widget::Integer => "text_input",
+    }
+}
+
+fn add_specifics(c: &mut Map<String, Value>, doc: &SchemaDoc<'_>, control: &Control, view: &Resolved, kind: &FieldKind, node: Option<&Value>) {
+    let input_type = match control.widget {
+        Widget::Textarea => Some("textarea"),
+        Widget::Email => Some("email"),
+        Widget::Url => Some("url"),
+        Widget::Number => Some("number"),
+        Widget::Integer => Some("integer"),
+        Widget::Text => Some("text"),
+        _ => None,
+    };
+    if let Some(t) = input_type {
+        c.insert("input_type".into(), t.into());
+    }
+    if let Some(choices) = &kind.choices {
+        c.insert("options".into(), options(choices));
+    }
+    if control.widget == Widget::MultiSelect {
+        c.insert("multiple".into(), true.into());
+        let items = node.and_then(|n| doc.resolve_scope(n, "/items")).and_then(|n| doc.resolve(n).ok());
+        if let Some(choices) = items.as_ref().and_then(|i| i.kind().choices) {
+            c.insert("options".into(), options(&choices));
+        }
+    }
+    for (keyword, key) in [("minimum", "min"), ("maximum", "max"), ("multipleOf", "step")] {
+        if let Some(v) = view.get(keyword) {
+            c.insert(key.into(), v.clone());
+        }
+    }
+    if control.widget == Widget::File {
+        if let Some(accept) = view.str("contentMediaType") {
+            c.insert("accept".into(), accept.into());
+        }
+    }
+    if let (Some(detail), Some(items)) = (&control.detail, node.and_then(|n| doc.resolve_scope(n, "/items"))) {
+        let mut inner = Vec::new();
+        layer(doc, items, detail, &Value::Null, None, &mut inner);
+        c.insert("components".into(), Value::Array(inner));
+    }
+}
+
+fn options(choices: &[(Value, Option<String>)]) -> Value {
+    let list: Vec<Value> = choices
+        .iter()
+        .map(|(value, title)| {
+            let text = title.clone().unwrap_or_else(|| match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+            json!({"text": text, "value": value})
+        })
+        .collect();
+    Value::Array(list)
+}
+
+fn value_at<'a>(data: &'a Value, path: &[String]) -> Option<&'a Value> {
+    path.iter().try_fold(data, |value, key| value.get(key.as_str()))
+}
+
+/// A data path as a component id: names joined with `.`, `~` -> `~0`,
+/// `.` -> `~1`. The root value is `value`.
+pub fn flatten_id(path: &[String]) -> String {
+    if path.is_empty() {
+        return "value".to_owned();
+    }
+    path.iter().map(|name| name.replace('~', "~0").replace('.', "~1")).collect::<Vec<_>>().join(".")
+}
+
+/// The data path of a component id (inverse of [`flatten_id`]).
+pub fn split_id(id: &str) -> Vec<String> {
+    id.split('.').map(|part| part.replace("~1", ".").replace("~0", "~")).collect()
+}
+
+/// Rebuilds nested data from LMUI `values` keyed by component id. Values of
+/// a `repeating_group` are arrays of objects keyed by item-relative ids.
+pub fn unflatten(values: &Map<String, Value>) -> Value {
+    let mut out = Value::Object(Map::new());
+    for (id, value) in values {
+        let value = match value {
+            Value::Array(items) if items.iter().all(Value::is_object) && !items.is_empty() => Value::Array(
+                items.iter().map(|item| unflatten(item.as_object().expect("checked is_object"))).collect(),
+            ),
+            other => other.clone(),
+        };
+        if id == "value" {
+            return value;
+        }
+        insert_path(&mut out, &split_id(id), value);
+    }
+    out
+}
+
+fn insert_path(target: &mut Value, path: &[String], value: Value) {
+    let Some((last, parents)) = path.split_last() else { return };
+    let mut cursor = target;
+    for parent in parents {
+        if !cursor.get(parent.as_str()).is_some_and(Value::is_object) {
+            if let Value::Object(map) = cursor {
+                map.insert(parent.clone(), Value::Object(Map::new()));
+            }
+        }
+        cursor = match cursor.get_mut(parent.as_str()) {
+            Some(next) => next,
+            None => return,
+        };
+    }
+    if let Value::Object(map) = cursor {
+        map.insert(last.clone(), value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip() {
+        let path = vec!["a.b".to_owned(), "c~d".to_owned(), "e".to_owned()];
+        assert_eq!(flatten_id(&path), "a~1b.c~0d.e");
+        assert_eq!(split_id(&flatten_id(&path)), path);
+    }
+
+    #[test]
+    fn unflattens_nested_and_repeating_values() {
+        let values = json!({"name": "Ada", "address.city": "London", "address.geo.lat": 1.5,
+            "items": [{"name": "x", "qty": 2}], "odd~1key": true});
+        let data = unflatten(values.as_object().unwrap());
+        assert_eq!(data, json!({"name": "Ada", "address": {"city": "London", "geo": {"lat": 1.5}},
+            "items": [{"name": "x", "qty": 2}], "odd.key": true}));
+    }
+}
