@@ -59,6 +59,11 @@ contracts! {
 }
 
 impl Contract {
+    /// The contract published under a file name.
+    pub fn by_file_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|c| c.file_name() == name)
+    }
+
     /// The compiled validator (compiled on first use, kept for the isolate).
     pub fn validator(self) -> &'static jsonschema::Validator {
         static CELLS: [OnceLock<jsonschema::Validator>; 16] = [const { OnceLock::new() }; 16];

@@ -26,6 +26,8 @@ pub mod request;
 pub mod schema;
 pub mod service;
 pub mod spec;
+pub mod submit;
+pub mod tool;
 
 pub use error::{Error, ErrorCode, Result};
 pub use limits::Limits;

@@ -35,6 +35,14 @@ pub enum Route {
     Healthz,
     /// `POST /v1/generate`.
     Generate,
+    /// `POST /v1/submit`.
+    Submit,
+    /// `GET /v1/tool`: the tool definition to inject into an agent.
+    Tool,
+    /// `GET /openapi.json`.
+    OpenApi,
+    /// `GET /schemas/<file>`: one contract schema.
+    Schema(crate::contracts::Contract),
     /// Known path, other method; `allow` lists the methods it takes.
     MethodNotAllowed {
         /// Value of the `Allow` header.
@@ -49,7 +57,13 @@ pub fn route(method: &str, path: &str) -> Route {
     let (allow, route) = match path {
         "/healthz" => ("GET, HEAD", Route::Healthz),
         "/v1/generate" => ("POST", Route::Generate),
-        _ => return Route::NotFound,
+        "/v1/submit" => ("POST", Route::Submit),
+        "/v1/tool" => ("GET, HEAD", Route::Tool),
+        "/openapi.json" => ("GET, HEAD", Route::OpenApi),
+        _ => match path.strip_prefix("/schemas/").and_then(crate::contracts::Contract::by_file_name) {
+            Some(contract) => ("GET, HEAD", Route::Schema(contract)),
+            None => return Route::NotFound,
+        },
     };
     if allow.split(", ").any(|m| m.eq_ignore_ascii_case(method)) {
         route
@@ -84,7 +98,7 @@ impl HttpResponse {
     pub fn for_route(route: Route, method: &str, path: &str) -> Option<Self> {
         match route {
             Route::NotFound => Some(Self::error(
-                &Error::new(ErrorCode::NotFound, format!("no route for {path}; see /healthz and POST /v1/generate"))
+                &Error::new(ErrorCode::NotFound, format!("no route for {path}; see GET /openapi.json for the API"))
                     .with("path", path),
             )),
             Route::MethodNotAllowed { allow } => {
@@ -288,7 +302,7 @@ fn remember_validator(spec_hash: &str, validator: Rc<jsonschema::Validator>) {
     });
 }
 
-fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {
+pub(crate) fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {
     if let Some(found) = VALIDATORS.with(|memo| memo.borrow().get(&spec.spec_hash).cloned()) {
         return Some(found);
     }

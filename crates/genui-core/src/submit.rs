@@ -1,0 +1,233 @@
+//! `POST /v1/submit`: the user's data, checked against the original `output`
+//! contract and turned into the AG-UI tool message for the agent.
+//!
+//! Accepted bodies (`schemas/submit-request.schema.json`):
+//!
+//! - a DGUI `dgui_response` (seed 001 §3.3): `{"type": "dgui_response",
+//!   "data", "specHash"?, "output"?, "toolCallId"?, "metadata"?}`;
+//! - an LMUI interaction (seed 003): `{"interaction": {"type":
+//!   "form_submission", "values"}, "specHash" | "output", "toolCallId"?}`,
+//!   whose flattened ids are unflattened back into nested data;
+//! - `{"specHash" | "output", "toolCallId"?, "data"}`.
+//!
+//! The schema comes inline (`output`) or from the cache by `specHash` (the
+//! shell looks it up, as for generation). Validation checks formats and
+//! every `required` field (seed 001 §7 rule 5) and reports every violation
+//! with its JSON Pointer, so a client can show each one by its field.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::limits::Limits;
+use crate::render::lmui;
+use crate::schema;
+use crate::service::{validator_for_spec, CachePut, HttpResponse, Outcome};
+use crate::spec::{self, UiSpec};
+use serde_json::{json, Map, Value};
+
+/// Where the `output` schema comes from.
+#[derive(Debug, Clone)]
+enum Contract {
+    Inline(Value),
+    Cached(String),
+}
+
+/// A parsed submission, waiting for the cache when it names a `specHash`.
+#[derive(Debug, Clone)]
+pub struct SubmitJob {
+    data: Value,
+    tool_call_id: Option<String>,
+    contract: Contract,
+    limits: Limits,
+}
+
+/// Checks limits and parses a submission body.
+pub fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> {
+    limits.check_body_size(body.len())?;
+    limits.check_body_depth(body)?;
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| Error::new(ErrorCode::InvalidJson, format!("request body is not valid JSON: {e}")))?;
+    let Value::Object(mut body) = value else {
+        return Err(invalid("", "a submission must be a JSON object"));
+    };
+    let metadata = body.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default();
+    let field = |name: &str| body.get(name).or_else(|| metadata.get(name)).cloned();
+    let tool_call_id = match field("toolCallId") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) => Some(id),
+        Some(_) => return Err(invalid("/toolCallId", "`toolCallId` must be a string")),
+    };
+    let contract = match (field("specHash"), body.remove("output")) {
+        (_, Some(output @ Value::Object(_))) => {
+            limits.check_schema_size(&output, "/output")?;
+            Contract::Inline(output)
+        }
+        (_, Some(_)) => return Err(invalid("/output", "`output` must be a JSON Schema object")),
+        (Some(Value::String(hash)), None) if is_spec_hash(&hash) => Contract::Cached(hash),
+        (Some(_), None) => return Err(invalid("/specHash", "`specHash` must be the 64 hex digits from `meta.specHash`")),
+        (None, None) => return Err(invalid("", "name the form: `specHash` (from the generate answer) or `output` (the schema)")),
+    };
+    let data = submitted_data(&mut body)?;
+    Ok(SubmitJob { data, tool_call_id, contract, limits: *limits })
+}
+
+fn is_spec_hash(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// The data, from whichever shape carried it.
+fn submitted_data(body: &mut Map<String, Value>) -> Result<Value> {
+    if let Some(interaction) = body.remove("interaction") {
+        let kind = interaction.get("type").and_then(Value::as_str);
+        if kind != Some("form_submission") {
+            return Err(invalid("/interaction/type", "only `form_submission` interactions carry data"));
+        }
+        return match interaction.get("values") {
+            Some(Value::Object(values)) => Ok(lmui::unflatten(values)),
+            _ => Err(invalid("/interaction/values", "`values` must be an object keyed by component id")),
+        };
+    }
+    if let Some(kind) = body.get("type") {
+        if kind != "dgui_response" {
+            return Err(invalid("/type", "`type` must be `dgui_response`"));
+        }
+    }
+    body.remove("data").ok_or_else(|| invalid("/data", "the submission has no `data`"))
+}
+
+impl SubmitJob {
+    /// The KV key to read, when the schema comes from the cache.
+    pub fn cache_key(&self) -> Option<String> {
+        match &self.contract {
+            Contract::Cached(hash) => Some(spec::cache_key(hash)),
+            Contract::Inline(_) => None,
+        }
+    }
+
+    /// Validates the data; `message_id` becomes the tool message's `id`.
+    pub fn finish(self, cached: Option<&str>, message_id: &str) -> Outcome {
+        match self.validate(cached) {
+            Ok(()) => Outcome {
+                response: HttpResponse::json(200, &self.tool_message(message_id)),
+                cache_put: None::<CachePut>,
+                cache: None,
+            },
+            Err(error) => Outcome::failed(&error),
+        }
+    }
+
+    fn validate(&self, cached: Option<&str>) -> Result<()> {
+        let validator = match &self.contract {
+            Contract::Inline(output) => std::rc::Rc::new(schema::check_output(output, "/output", &self.limits)?.1),
+            Contract::Cached(hash) => {
+                let spec = cached.and_then(|text| UiSpec::from_cached(text, hash)).ok_or_else(|| {
+                    Error::new(ErrorCode::SpecNotFound, format!("no form with specHash {hash} is cached (it may have expired); send `output` instead"))
+                        .at("/specHash")
+                })?;
+                validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?
+            }
+        };
+        let errors: Vec<Value> = validator
+            .iter_errors(&self.data)
+            .map(|e| json!({"pointer": field_pointer(&e), "message": e.to_string(), "keyword": e.kind().keyword()}))
+            .collect();
+        if errors.is_empty() {
+            return Ok(());
+        }
+        let first = &errors[0];
+        let message = format!(
+            "the submitted data breaks the form's schema in {} place(s); first at {}: {}",
+            errors.len(),
+            first["pointer"].as_str().filter(|p| !p.is_empty()).unwrap_or("the root"),
+            first["message"].as_str().unwrap_or_default(),
+        );
+        Err(Error::new(ErrorCode::SubmissionInvalid, message).at("/data").with("errors", Value::Array(errors)))
+    }
+
+    /// The AG-UI tool message (seed 002): the data as a JSON string.
+    fn tool_message(&self, message_id: &str) -> Value {
+        let tool_call_id = self.tool_call_id.clone().unwrap_or_else(|| format!("call_{message_id}"));
+        json!({
+            "id": format!("result_{message_id}"),
+            "role": "tool",
+            "toolCallId": tool_call_id,
+            "content": self.data.to_string(),
+        })
+    }
+}
+
+/// Where a client shows the error: a missing required property is reported
+/// at the property itself, not at the object that lacks it.
+fn field_pointer(error: &jsonschema::ValidationError<'_>) -> String {
+    let at = error.instance_path().as_str();
+    match error.kind() {
+        jsonschema::error::ValidationErrorKind::Required { property: Value::String(name) } => {
+            format!("{at}/{}", crate::pointer::escape(name))
+        }
+        _ => at.to_owned(),
+    }
+}
+
+fn invalid(pointer: &str, what: &str) -> Error {
+    let at = if pointer.is_empty() { "the body root" } else { pointer };
+    Error::new(ErrorCode::InvalidRequest, format!("{what} (at {at})")).at(pointer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contracts::Contract as Schema;
+
+    fn output() -> Value {
+        json!({"type": "object", "required": ["name", "email"], "properties": {
+            "name": {"type": "string"}, "email": {"type": "string", "format": "email"},
+            "address": {"type": "object", "properties": {"city": {"type": "string"}}}}})
+    }
+
+    fn submit(body: Value) -> Outcome {
+        match prepare_submit(body.to_string().as_bytes(), &Limits::default()) {
+            Ok(job) => job.finish(None, "r1"),
+            Err(e) => Outcome::failed(&e),
+        }
+    }
+
+    #[test]
+    fn valid_data_becomes_a_tool_message() {
+        let out = submit(json!({"output": output(), "toolCallId": "call_9", "data": {"name": "Ada", "email": "ada@example.com"}}));
+        let message: Value = serde_json::from_str(&out.response.body).unwrap();
+        Schema::ToolMessage.check(&message).unwrap();
+        assert_eq!(message["toolCallId"], "call_9");
+        let content: Value = serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
+        assert_eq!(content["name"], "Ada");
+    }
+
+    #[test]
+    fn every_violation_is_listed_with_its_pointer() {
+        let out = submit(json!({"type": "dgui_response", "output": output(), "data": {"email": "not-an-email", "address": {"city": 3}}}));
+        assert_eq!(out.response.status, 422);
+        let error: Value = serde_json::from_str(&out.response.body).unwrap();
+        Schema::DguiError.check(&error).unwrap();
+        let mut pointers: Vec<&str> = error["payload"]["errors"].as_array().unwrap().iter().map(|e| e["pointer"].as_str().unwrap()).collect();
+        pointers.sort();
+        assert_eq!(pointers, ["/address/city", "/email", "/name"]);
+    }
+
+    #[test]
+    fn lmui_values_are_unflattened() {
+        let out = submit(json!({"output": output(), "interaction": {"type": "form_submission",
+            "values": {"name": "Ada", "email": "a@b.co", "address.city": "London"}}}));
+        let message: Value = serde_json::from_str(&out.response.body).unwrap();
+        let content: Value = serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
+        assert_eq!(content["address"]["city"], "London");
+    }
+
+    #[test]
+    fn unknown_spec_hash_is_404_and_bad_shapes_400() {
+        let hash = "a".repeat(64);
+        let job = prepare_submit(json!({"specHash": hash, "data": {}}).to_string().as_bytes(), &Limits::default()).unwrap();
+        assert_eq!(job.cache_key(), Some(format!("spec:v1:{hash}")));
+        assert_eq!(job.finish(None, "r").response.status, 404);
+        assert_eq!(submit(json!({"data": {}})).response.status, 400);
+        assert_eq!(submit(json!({"specHash": "xyz", "data": {}})).response.status, 400);
+        assert_eq!(submit(json!({"output": output()})).response.status, 400);
+        assert_eq!(submit(json!({"output": {"type": "strng"}, "data": {}})).response.status, 422);
+    }
+}

@@ -1,0 +1,155 @@
+//! What the worker publishes about itself: the `generateUserInterface` tool
+//! definition to inject into an agent (`GET /v1/tool`), and the OpenAPI 3.1
+//! document of the whole API (`GET /openapi.json`), which embeds the
+//! contract schemas of `schemas/` as components.
+
+use crate::contracts::Contract;
+use crate::request::TOOL_NAME;
+use serde_json::{json, Map, Value};
+use std::sync::OnceLock;
+
+/// OpenAI limits tool descriptions to 1,024 characters (seed 000).
+pub const MAX_TOOL_DESCRIPTION: usize = 1024;
+
+const TOOL_DESCRIPTION: &str = "Show the user a form and get structured data back. Use it whenever you need \
+several values from the user, a choice among options, or an approval, instead of asking in free text. \
+Describe the form in `description`, pre-fill known values in `data`, and give in `output` the JSON Schema \
+of the object the user must send back: \"type\": \"object\", \"properties\" with a \"type\" for each field \
+(string, number, integer, boolean, array, object), an optional \"title\", \"enum\" for closed choices, \
+\"format\" for date, date-time, time, email or uri, \"minimum\"/\"maximum\" for numbers, and a \"required\" \
+list. The user's answer arrives as this tool's result: a JSON object that matches `output`.";
+
+/// The tool definition, parameters flat (no `$ref`, no `oneOf`: providers
+/// do not all support them).
+pub fn tool_definition() -> Value {
+    json!({
+        "name": TOOL_NAME,
+        "description": TOOL_DESCRIPTION,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "description": {
+                    "type": "string",
+                    "description": "What the form is for, e.g. \"A form that collects the user's shipping address.\""
+                },
+                "data": {
+                    "type": "object",
+                    "description": "Values to pre-fill, keyed like the output schema's properties."
+                },
+                "output": {
+                    "type": "object",
+                    "description": "JSON Schema of the object the user must send back."
+                }
+            },
+            "required": ["description", "output"]
+        }
+    })
+}
+
+/// The OpenAPI document, built once per isolate.
+pub fn openapi_json() -> &'static str {
+    static DOC: OnceLock<String> = OnceLock::new();
+    DOC.get_or_init(|| openapi().to_string())
+}
+
+fn schema_ref(contract: Contract) -> Value {
+    json!({"$ref": format!("#/components/schemas/{}", component_name(contract))})
+}
+
+fn component_name(contract: Contract) -> String {
+    contract.file_name().trim_end_matches(".schema.json").to_owned()
+}
+
+fn json_content(schema: Value) -> Value {
+    json!({"application/json": {"schema": schema}})
+}
+
+fn error_responses(statuses: &[&str]) -> Map<String, Value> {
+    statuses
+        .iter()
+        .map(|s| ((*s).to_owned(), json!({"description": "dgui_error", "content": json_content(schema_ref(Contract::DguiError))})))
+        .collect()
+}
+
+fn openapi() -> Value {
+    let mut components = Map::new();
+    for &contract in Contract::ALL {
+        let mut schema: Value = serde_json::from_str(contract.source()).unwrap_or(Value::Bool(true));
+        if let Value::Object(map) = &mut schema {
+            map.remove("$schema");
+        }
+        components.insert(component_name(contract), schema);
+    }
+    let mut generate_responses = error_responses(&["400", "404", "413", "422"]);
+    generate_responses.insert("200".into(), json!({
+        "description": "The UI in the requested format",
+        "content": json_content(json!({"oneOf": [
+            schema_ref(Contract::JsonFormsResponse), schema_ref(Contract::DguiForm), schema_ref(Contract::LmuiMessage)
+        ]})),
+    }));
+    let mut submit_responses = error_responses(&["400", "404", "413", "422"]);
+    submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "content": json_content(schema_ref(Contract::ToolMessage))}));
+    let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "genui-worker",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Generative-UI backend for AG-UI's generateUserInterface tool: a tool call in, a validated UI out (JSON Forms, RJSF/DGUI, LMUI); submissions validated against the output schema and returned as the tool message."
+        },
+        "paths": {
+            "/v1/generate": {"post": {
+                "summary": "Generate a UI for a generateUserInterface call",
+                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui"]}}],
+                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
+                "responses": generate_responses,
+            }},
+            "/v1/submit": {"post": {
+                "summary": "Validate a submission and get the tool message",
+                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::SubmitRequest))},
+                "responses": submit_responses,
+            }},
+            "/v1/tool": {"get": {
+                "summary": "The generateUserInterface tool definition",
+                "responses": {"200": {"description": "Tool definition", "content": json_content(json!({"type": "object", "required": ["name", "description", "parameters"]}))}},
+            }},
+            "/healthz": {"get": {
+                "summary": "Liveness",
+                "responses": {"200": {"description": "ok", "content": json_content(json!({"type": "object", "required": ["status"]}))}},
+            }},
+            "/openapi.json": {"get": {
+                "summary": "This document",
+                "responses": {"200": {"description": "OpenAPI 3.1", "content": json_content(json!({"type": "object"}))}},
+            }},
+            "/schemas/{name}": {"get": {
+                "summary": "A contract schema",
+                "parameters": [{"name": "name", "in": "path", "required": true, "schema": {"enum": schema_names}}],
+                "responses": {"200": {"description": "JSON Schema", "content": json_content(json!({"type": "object"}))}},
+            }},
+        },
+        "components": {"schemas": components},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_definition_fits_every_provider() {
+        let tool = tool_definition();
+        assert!(tool["description"].as_str().unwrap().len() <= MAX_TOOL_DESCRIPTION);
+        let text = tool.to_string();
+        assert!(!text.contains("$ref") && !text.contains("oneOf"));
+        jsonschema::meta::validate(&tool["parameters"]).unwrap();
+    }
+
+    #[test]
+    fn openapi_embeds_every_contract() {
+        let doc: Value = serde_json::from_str(openapi_json()).unwrap();
+        assert_eq!(doc["openapi"], "3.1.0");
+        for &c in Contract::ALL {
+            assert!(doc["components"]["schemas"][component_name(c)].is_object());
+        }
+    }
+}

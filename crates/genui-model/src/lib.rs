@@ -1,0 +1,42 @@
+//! genui-model: the model path of genui-worker, sans-IO.
+//!
+//! A UI-focused model writes a small *plan* (sections of controls pointing
+//! into the `output` schema); this crate builds its prompt, speaks the
+//! providers' wire formats, repairs and sanitises what comes back, proves it
+//! with `genui_core::check`, and decides when to retry, wait or fall back.
+//!
+//! The rule, as in genui-core: no I/O, no clock, no randomness. Time is an
+//! argument (`now_ms`, `elapsed_ms`); HTTP requests are data
+//! ([`HttpRequest`], [`AiCall`]) that the worker shell performs and whose
+//! answers it feeds back as [`Event`]s. Everything compiles natively and for
+//! wasm32, and is tested natively against fixtures in the providers' real
+//! wire formats.
+//!
+//! ```text
+//! shell                               genui-model
+//! ModelConfig::from_vars(env)  ->     config
+//! Ladder::new(config, request, ..)    prompt -> providers::build
+//! loop { ladder.next(event) }  <->    Send / RunAi / Wait
+//!                                     providers::parse -> sanitize -> fix
+//!                                     -> genui_core::check -> retry once
+//! Done(LadderOutcome)          <-     Plan | Fallback | Failed + provenance
+//! ```
+//!
+//! The model never writes the data schema: `output` is taken from the
+//! request only, and the plan it fills ([`plan_schema`]) has no way to add,
+//! drop or retype a field, or to list enum values.
+
+#![warn(missing_docs, unreachable_pub)]
+
+pub mod config;
+pub mod fix;
+pub mod ladder;
+pub mod plan_schema;
+pub mod prompt;
+pub mod providers;
+pub mod sanitize;
+
+pub use config::{GeneratorChoice, ModelConfig, Provider};
+pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
+pub use prompt::{Prompt, PROMPT_VERSION};
+pub use providers::{AiCall, ErrorKind, HttpRequest, ModelReply, ProviderError};
