@@ -124,6 +124,8 @@ pub enum Widget {
     Time,
     /// A file upload (a string carrying encoded content).
     File,
+    /// Approve and Reject buttons for a yes/no decision.
+    Approval,
     /// A list of items, added and removed by the user.
     Array,
     /// A choice among alternative sub-forms (`oneOf`/`anyOf`).
@@ -152,6 +154,7 @@ impl Widget {
             Self::DateTime => "dateTime",
             Self::Time => "time",
             Self::File => "file",
+            Self::Approval => "approval",
             Self::Array => "array",
             Self::Alternatives => "alternatives",
             Self::Object => "object",

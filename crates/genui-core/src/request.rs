@@ -45,6 +45,11 @@ pub struct GenerateRequest {
 }
 
 impl GenerateRequest {
+    /// Whether the request asks for approve/reject buttons (`kind: "confirm"`).
+    pub fn wants_confirm(&self) -> bool {
+        self.kind.as_deref() == Some("confirm")
+    }
+
     /// JSON Pointer of `output` in the body, for error messages.
     pub fn output_pointer(&self) -> String {
         format!("{}/output", self.arguments_pointer)

@@ -180,7 +180,7 @@ pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits
         request.format = Format::parse(name, "?format")?;
     }
     limits.check_schema_size(&request.output, &request.output_pointer())?;
-    let spec_hash = spec::spec_hash(&request.output, &request.description, &generator_id())?;
+    let spec_hash = spec::spec_hash(&request.output, &request.description, request.wants_confirm(), &generator_id())?;
     let key = spec::cache_key(&spec_hash);
     Ok(GenerateJob { request, spec_hash, key, limits: *limits })
 }
@@ -222,7 +222,7 @@ impl GenerateJob {
     fn generate(&self) -> Result<(UiSpec, Rc<jsonschema::Validator>)> {
         let output = &self.request.output;
         let (draft, validator) = schema::check_output(output, &self.request.output_pointer(), &self.limits)?;
-        let plan = generate::generate(output, &self.request.description, &self.limits)
+        let plan = generate::generate(output, &self.request.description, self.request.wants_confirm(), &self.limits)
             .map_err(|e| with_output_pointer(e, &self.request))?;
         let issues = check_plan(&plan, output, &self.limits);
         if !issues.is_empty() {
@@ -254,7 +254,10 @@ impl GenerateJob {
             (None, true) => validator_for_spec(spec),
             (None, false) => None,
         };
-        let (initial_data, warnings) = initial_data(&spec.defaults, &self.request.data, validator.as_deref());
+        let data = form_data(spec, &self.request.data);
+        let doc = schema::SchemaDoc::new(&spec.schema, &self.limits);
+        let object_form = doc.resolve(&spec.schema).is_ok_and(|root| root.kind().kind == schema::Kind::Object);
+        let (initial_data, warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -270,10 +273,25 @@ impl GenerateJob {
             meta.insert("warnings".into(), serde_json::to_value(&warnings).unwrap_or_default());
         }
         let format = self.request.format;
-        let body = render::render(format, &Rendered { spec, initial_data, meta });
+        let rendered = Rendered { spec, initial_data, meta, raw_data: &self.request.data };
+        let body = render::render(format, &rendered);
         format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
         Ok(HttpResponse::json(200, &body))
     }
+}
+
+/// The request data that pre-fills fields. An approval's `action` and
+/// `importance` are shown, not filled, unless the schema has such fields.
+fn form_data(spec: &UiSpec, data: &Value) -> Value {
+    let is_approval = spec.plan.root.controls().iter().any(|c| c.widget == crate::plan::Widget::Approval);
+    let Value::Object(map) = data else { return data.clone() };
+    if !is_approval {
+        return data.clone();
+    }
+    let declared = |key: &str| spec.schema.get("properties").and_then(|p| p.get(key)).is_some();
+    let kept: Map<String, Value> =
+        map.iter().filter(|(k, _)| !matches!(k.as_str(), "action" | "importance") || declared(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+    if kept.is_empty() { Value::Null } else { Value::Object(kept) }
 }
 
 /// Generation errors name schema paths; add where `output` sits in the body.

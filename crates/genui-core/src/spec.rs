@@ -53,14 +53,18 @@ pub struct UiSpec {
     pub defaults: Value,
 }
 
-/// The canonical hash of a request's data-free part.
-pub fn spec_hash(output: &Value, description: &str, generator: &GeneratorId) -> Result<String> {
-    let keyed = json!({
+/// The canonical hash of a request's data-free part. `confirm` (a request
+/// for approve/reject buttons) changes the plan, so it is part of the key.
+pub fn spec_hash(output: &Value, description: &str, confirm: bool, generator: &GeneratorId) -> Result<String> {
+    let mut keyed = json!({
         "description": description,
         "generator": generator.generator,
         "generatorVersion": generator.generator_version,
         "output": output,
     });
+    if confirm {
+        keyed["kind"] = json!("confirm");
+    }
     let canonical = serde_jcs::to_vec(&keyed).map_err(|e| {
         Error::new(ErrorCode::InvalidRequest, format!("output cannot be canonicalised (RFC 8785): {e}"))
     })?;
@@ -98,9 +102,9 @@ mod tests {
     fn hash_ignores_key_order_and_number_spelling() {
         let a: Value = serde_json::from_str(r#"{"type":"object","properties":{"a":{"minimum":1.0},"b":{}}}"#).unwrap();
         let b: Value = serde_json::from_str(r#"{ "properties" : { "b" : {}, "a" : { "minimum" : 1 } }, "type" : "object" }"#).unwrap();
-        assert_eq!(spec_hash(&a, "d", &id()).unwrap(), spec_hash(&b, "d", &id()).unwrap());
-        assert_ne!(spec_hash(&a, "d", &id()).unwrap(), spec_hash(&a, "e", &id()).unwrap());
-        assert_eq!(spec_hash(&a, "d", &id()).unwrap().len(), 64);
+        assert_eq!(spec_hash(&a, "d", false, &id()).unwrap(), spec_hash(&b, "d", false, &id()).unwrap());
+        assert_ne!(spec_hash(&a, "d", false, &id()).unwrap(), spec_hash(&a, "e", false, &id()).unwrap());
+        assert_eq!(spec_hash(&a, "d", false, &id()).unwrap().len(), 64);
     }
 
     #[test]

@@ -76,14 +76,24 @@ fn is_spec_hash(text: &str) -> bool {
 /// The data, from whichever shape carried it.
 fn submitted_data(body: &mut Map<String, Value>) -> Result<Value> {
     if let Some(interaction) = body.remove("interaction") {
-        let kind = interaction.get("type").and_then(Value::as_str);
-        if kind != Some("form_submission") {
-            return Err(invalid("/interaction/type", "only `form_submission` interactions carry data"));
-        }
-        return match interaction.get("values") {
-            Some(Value::Object(values)) => Ok(lmui::unflatten(values)),
-            _ => Err(invalid("/interaction/values", "`values` must be an object keyed by component id")),
+        let mut values = match interaction.get("values") {
+            Some(Value::Object(values)) => values.clone(),
+            None => Map::new(),
+            _ => return Err(invalid("/interaction/values", "`values` must be an object keyed by component id")),
         };
+        match interaction.get("type").and_then(Value::as_str) {
+            Some("form_submission") => {}
+            // An approval button: its id and value join the other values.
+            Some("button_click") => {
+                let id = interaction.get("id").and_then(Value::as_str);
+                let (Some(id), Some(value)) = (id, interaction.get("value")) else {
+                    return Err(invalid("/interaction", "a `button_click` needs the button's `id` and `value`"));
+                };
+                values.insert(id.to_owned(), value.clone());
+            }
+            _ => return Err(invalid("/interaction/type", "interactions are `form_submission` or `button_click`")),
+        }
+        return Ok(lmui::unflatten(&values));
     }
     if let Some(kind) = body.get("type") {
         if kind != "dgui_response" {

@@ -359,3 +359,31 @@ fn mutated_fixtures_never_panic_or_5xx() {
     }
     assert!(inputs > 1000);
 }
+
+#[test]
+fn approvals_render_as_approve_and_reject_in_every_format() {
+    let args = load("confirm-action");
+    let jsonforms = body_of(&generate(&args, None));
+    assert_eq!(jsonforms["uiSchema"]["elements"][0], json!({"type": "Label", "text": "Approval needed (high): Delete 500 old files"}));
+    assert_eq!(jsonforms["uiSchema"]["elements"][1]["options"]["format"], "radio");
+    assert!(jsonforms["meta"].get("warnings").is_none(), "action/importance are shown, not dropped: {jsonforms}");
+    let mut as_rjsf = args.clone();
+    as_rjsf["format"] = json!("rjsf");
+    let rjsf = body_of(&generate(&as_rjsf, None));
+    assert_eq!(rjsf["uiSchema"]["ui:widget"], "radio");
+    assert_eq!(rjsf["uiSchema"]["ui:submitButtonOptions"]["submitText"], "Confirm");
+    let mut as_lmui = args.clone();
+    as_lmui["format"] = json!("lmui");
+    let lmui = body_of(&generate(&as_lmui, None));
+    assert_eq!(lmui["response_text"], "Approval needed (high): Delete 500 old files");
+    let buttons: Vec<(&str, &Value)> = lmui["ui_components"].as_array().unwrap().iter()
+        .map(|c| (c["action"].as_str().unwrap_or_default(), &c["value"])).collect();
+    assert_eq!(buttons, [("approve", &json!("approved")), ("reject", &json!("rejected"))]);
+
+    // The object form with a required boolean decision and a reason.
+    let object_form = body_of(&generate(&json!({"format": "lmui", "description": "Approve the refund?",
+        "output": {"type": "object", "required": ["approved"], "properties": {
+            "approved": {"type": "boolean"}, "reason": {"type": "string"}}}}), None));
+    let kinds: Vec<&str> = object_form["ui_components"].as_array().unwrap().iter().map(|c| c["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["text_input", "button", "button"]);
+}

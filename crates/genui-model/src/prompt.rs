@@ -51,6 +51,10 @@ pub const FIELDS_HEADER: &str =
 /// The descriptions longer than this are cut.
 const MAX_DESCRIPTION_CHARS: usize = 2000;
 
+/// Bounds of [`Prompt::max_output_tokens`].
+const MIN_OUTPUT_TOKENS: u32 = 1024;
+const MAX_OUTPUT_TOKENS: u32 = 8192;
+
 /// Previous output longer than this is cut in the retry turn.
 const MAX_PREVIOUS_CHARS: usize = 8000;
 
@@ -91,6 +95,9 @@ pub struct Prompt {
     /// The conversation: the request, and in a retry the previous answer and
     /// the issue list.
     pub turns: Vec<Turn>,
+    /// Output budget for providers that need one (Anthropic, Workers AI):
+    /// grows with the number of fields.
+    pub max_output_tokens: u32,
 }
 
 impl Prompt {
@@ -101,7 +108,12 @@ impl Prompt {
             user.push_str(&field.line());
             user.push('\n');
         }
-        Self { system: SYSTEM.to_owned(), turns: vec![Turn { role: Role::User, content: user }] }
+        let budget = 64u32.saturating_mul(u32::try_from(fields.len()).unwrap_or(u32::MAX)).saturating_add(256);
+        Self {
+            system: SYSTEM.to_owned(),
+            turns: vec![Turn { role: Role::User, content: user }],
+            max_output_tokens: budget.clamp(MIN_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS),
+        }
     }
 
     /// The same prompt followed by the model's previous answer and the issues

@@ -8,6 +8,7 @@
 //! form is arranged into semantic sections ([`sections`]), and a description
 //! that asks for a wizard turns top-level groups into steps.
 
+pub mod approval;
 pub mod labels;
 mod sections;
 pub mod widgets;
@@ -26,24 +27,70 @@ pub const GENERATOR_ID: &str = "deterministic";
 /// cache key, so old specs are not served for new behaviour.
 pub const GENERATOR_VERSION: &str = "1.0.0";
 
-/// Builds the plan for an `output` document.
-pub fn generate(output: &Value, description: &str, limits: &Limits) -> Result<Plan> {
+/// Builds the plan for an `output` document. `confirm` (the request's
+/// `kind: "confirm"`) asks for an approval even without approval-like names.
+pub fn generate(output: &Value, description: &str, confirm: bool, limits: &Limits) -> Result<Plan> {
     let doc = SchemaDoc::new(output, limits);
     let mut walker = Walker { doc, limits, controls: 0 };
     let root = doc.resolve(output)?;
     let title = labels::form_title(root.str("title"), description);
-    let node = if has_properties(&root) {
+    let decision = approval::find(&doc, &root, confirm);
+    let mut plan = walker.plan(&root, description, title)?;
+    if let Some(decision) = decision {
+        make_approval(&mut plan.root, &decision.pointer);
+    }
+    Ok(plan)
+}
+
+/// The decision control becomes Approve/Reject buttons, first in the form.
+fn make_approval(root: &mut Node, pointer: &str) {
+    let Node::Vertical { elements } = root else { return };
+    let mut found = None;
+    remove_control(elements, pointer, &mut found);
+    if let Some(mut control) = found {
+        control.widget = crate::plan::Widget::Approval;
+        elements.insert(0, Node::Control(control));
+    }
+}
+
+fn remove_control(nodes: &mut Vec<Node>, pointer: &str, found: &mut Option<Control>) {
+    if let Some(index) = nodes.iter().position(|n| matches!(n, Node::Control(c) if c.pointer == pointer)) {
+        if let Node::Control(control) = nodes.remove(index) {
+            *found = Some(control);
+        }
+        return;
+    }
+    for node in nodes.iter_mut() {
+        match node {
+            Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
+                remove_control(elements, pointer, found)
+            }
+            Node::Steps { steps } => steps.iter_mut().for_each(|s| remove_control(&mut s.elements, pointer, found)),
+            Node::Control(_) => {}
+        }
+    }
+}
+
+impl Walker<'_> {
+    fn plan(&mut self, root: &Resolved, description: &str, title: Option<String>) -> Result<Plan> {
+        let node = self.root_node(root, description, title.as_deref())?;
+        Ok(Plan { title, root: node })
+    }
+
+    fn root_node(&mut self, root: &Resolved, description: &str, title: Option<&str>) -> Result<Node> {
+        let walker = self;
+        Ok(if has_properties(root) {
         let mut ancestors = vec!["#".to_owned()];
         ancestors.extend(root.refs.iter().cloned());
-        let fields = walker.fields(&root, "", &mut ancestors, 0)?;
+        let fields = walker.fields(root, "", &mut ancestors, 0)?;
         let arranged = sections::arrange(fields);
         let elements = if wants_steps(description) { into_steps(arranged) } else { arranged };
         Node::Vertical { elements }
     } else {
-        let label = title.clone().unwrap_or_else(|| "Value".to_owned());
-        Node::Vertical { elements: vec![walker.control("", label, &root, &mut vec!["#".to_owned()], 0)?] }
-    };
-    Ok(Plan { title, root: node })
+        let label = title.map(str::to_owned).unwrap_or_else(|| "Value".to_owned());
+        Node::Vertical { elements: vec![walker.control("", label, root, &mut vec!["#".to_owned()], 0)?] }
+    })
+    }
 }
 
 struct Walker<'a> {

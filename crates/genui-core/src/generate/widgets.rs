@@ -96,6 +96,9 @@ pub fn fits(widget: Widget, view: &Resolved, kind: &FieldKind, items: Option<&Fi
         Widget::DateTime => kind.kind == Kind::String && format == Some("date-time"),
         Widget::Time => kind.kind == Kind::String && format == Some("time"),
         Widget::File => kind.kind == Kind::String && is_file(view),
+        Widget::Approval => {
+            (kind.kind == Kind::Boolean && kind.choices.is_none()) || kind.choices.as_ref().is_some_and(|c| c.len() == 2)
+        }
         Widget::Array => kind.kind == Kind::Array,
         Widget::Object => kind.kind == Kind::Object,
         Widget::Alternatives => kind.kind == Kind::Alternatives,

@@ -40,11 +40,15 @@ fn defaults_of(doc: &SchemaDoc<'_>, node: &Value, ancestors: &mut Vec<String>, d
     (!out.is_empty()).then_some(Value::Object(out))
 }
 
-/// Merges `data` over `defaults` and drops ill-typed values.
-pub fn initial_data(defaults: &Value, data: &Value, validator: Option<&jsonschema::Validator>) -> (Value, Vec<Warning>) {
+/// Merges `data` over `defaults` and drops ill-typed values. With nothing
+/// to pre-fill, the answer is `{}` for object forms and `null` otherwise.
+pub fn initial_data(defaults: &Value, data: &Value, validator: Option<&jsonschema::Validator>, object_form: bool) -> (Value, Vec<Warning>) {
+    let empty = if object_form { Value::Object(Map::new()) } else { Value::Null };
     let mut merged = merge(defaults, data);
     let mut warnings = Vec::new();
-    let Some(validator) = validator else { return (merged, warnings) };
+    let Some(validator) = validator.filter(|_| !merged.is_null()) else {
+        return (if merged.is_null() { empty } else { merged }, warnings);
+    };
     // Each round removes what the last one reported; removing a value can
     // only fix errors, so a few rounds settle even nested problems.
     for _ in 0..8 {
@@ -56,15 +60,12 @@ pub fn initial_data(defaults: &Value, data: &Value, validator: Option<&jsonschem
             if pointer.is_empty() {
                 merged = defaults.clone();
                 warnings.push(Warning { code: "data_dropped", pointer, message });
-                break;
+                return (if merged.is_null() { empty } else { merged }, warnings);
             }
             if remove(&mut merged, &pointer) {
                 warnings.push(Warning { code: "data_dropped", pointer, message });
             }
         }
-    }
-    if merged.is_null() {
-        merged = Value::Object(Map::new());
     }
     (merged, warnings)
 }
@@ -150,7 +151,7 @@ mod tests {
             "age": {"type": "integer"}, "name": {"type": "string", "default": "x"}, "c": {"enum": ["a"]}}});
         let validator = jsonschema::validator_for(&output).unwrap();
         let defaults = schema_defaults(&output, &Limits::default());
-        let (data, warnings) = initial_data(&defaults, &json!({"age": "old", "c": "b", "extra": 1, "name": "Ada"}), Some(&validator));
+        let (data, warnings) = initial_data(&defaults, &json!({"age": "old", "c": "b", "extra": 1, "name": "Ada"}), Some(&validator), true);
         assert_eq!(data, json!({"name": "Ada"}));
         let mut dropped: Vec<&str> = warnings.iter().map(|w| w.pointer.as_str()).collect();
         dropped.sort();
@@ -161,8 +162,15 @@ mod tests {
     fn wrong_root_type_falls_back_to_defaults() {
         let output = json!({"type": "object", "properties": {"a": {"default": 1}}});
         let validator = jsonschema::validator_for(&output).unwrap();
-        let (data, warnings) = initial_data(&json!({"a": 1}), &json!("text"), Some(&validator));
+        let (data, warnings) = initial_data(&json!({"a": 1}), &json!("text"), Some(&validator), true);
         assert_eq!(data, json!({"a": 1}));
         assert_eq!(warnings.len(), 1);
+    }
+
+    #[test]
+    fn nothing_to_prefill_is_empty_not_an_error() {
+        let validator = jsonschema::validator_for(&json!({"type": "string"})).unwrap();
+        assert_eq!(initial_data(&Value::Null, &Value::Null, Some(&validator), false), (Value::Null, vec![]));
+        assert_eq!(initial_data(&Value::Null, &Value::Null, None, true).0, json!({}));
     }
 }

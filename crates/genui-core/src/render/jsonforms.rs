@@ -12,9 +12,16 @@ use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
 pub fn render(r: &Rendered<'_>) -> Value {
+    let mut ui = ui_schema(&r.spec.plan);
+    if let (Some(prompt), Some(elements)) = (r.approval(), ui.get_mut("elements").and_then(Value::as_array_mut)) {
+        // JSON Forms' standard renderers have no buttons: the prompt is a
+        // Label, the decision a radio group (or checkbox), and
+        // `options.approval` tells custom renderers to draw buttons.
+        elements.insert(0, json!({"type": "Label", "text": prompt.text()}));
+    }
     json!({
         "jsonSchema": r.spec.schema,
-        "uiSchema": ui_schema(&r.spec.plan),
+        "uiSchema": ui,
         "initialData": r.initial_data,
         "meta": r.meta,
     })
@@ -64,6 +71,10 @@ fn control(c: &Control) -> Value {
         }
         Widget::Slider => {
             options.insert("slider".into(), true.into());
+        }
+        Widget::Approval => {
+            options.insert("format".into(), "radio".into());
+            options.insert("approval".into(), json!({"approveLabel": "Approve", "rejectLabel": "Reject"}));
         }
         _ => {}
     }

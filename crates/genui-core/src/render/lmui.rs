@@ -23,9 +23,22 @@ pub fn render(r: &Rendered<'_>) -> Value {
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
     let mut components = Vec::new();
     layer(&doc, &r.spec.schema, &r.spec.plan.root, &r.initial_data, None, &mut components);
-    components.push(json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"}));
-    let text = r.title();
-    let response_text = if r.spec.description.is_empty() { text } else { r.spec.description.clone() };
+    let approval = r.approval();
+    let response_text = match &approval {
+        Some(prompt) => prompt.text(),
+        None if r.spec.description.is_empty() => r.title(),
+        None => r.spec.description.clone(),
+    };
+    match approval {
+        // The decision's buttons submit the form with their value.
+        Some(prompt) => {
+            let id = flatten_id(&super::data_path(&prompt.pointer));
+            components.retain(|c| c["id"] != id.as_str());
+            components.push(json!({"type": "button", "id": id, "label": "Approve", "action": "approve", "value": prompt.approve, "style": "primary"}));
+            components.push(json!({"type": "button", "id": id, "label": "Reject", "action": "reject", "value": prompt.reject, "style": "secondary"}));
+        }
+        None => components.push(json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"})),
+    }
     json!({"response_text": response_text, "ui_components": components, "metadata": r.meta})
 }
 
@@ -95,6 +108,7 @@ fn component_type(widget: Widget, kind: &FieldKind) -> &'static str {
         Widget::DateTime => "datetime_picker",
         Widget::Time => "time_picker",
         Widget::File => "file_upload",
+        Widget::Approval => "button",
         Widget::Array if kind.kind == crate::schema::Kind::Array => "repeating_group",
         Widget::Array | Widget::Alternatives | Widget::Object | Widget::Select => "json_input",
         Widget::Text | Widget::Textarea | Widget::Email | Widget::Url | Widget::Number | Widget::Integer => "text_input",

@@ -91,6 +91,33 @@ pub struct Rendered<'a> {
     pub initial_data: Value,
     /// Provenance (`specHash`, `cache`, `generator`, ...).
     pub meta: Map<String, Value>,
+    /// The request's `data` as sent (for an approval's `action` and `importance`).
+    pub raw_data: &'a Value,
+}
+
+/// What an approval form shows besides its buttons.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApprovalPrompt {
+    /// The decision control's schema pointer.
+    pub pointer: String,
+    /// The approving and rejecting values.
+    pub approve: Value,
+    /// The rejecting value.
+    pub reject: Value,
+    /// What is to be approved: `data.action`, else the description.
+    pub action: String,
+    /// `data.importance` (low, medium, high, critical), when given.
+    pub importance: Option<String>,
+}
+
+impl ApprovalPrompt {
+    /// One line for a person: the action, then the importance.
+    pub fn text(&self) -> String {
+        match &self.importance {
+            Some(level) => format!("Approval needed ({level}): {}", self.action),
+            None => format!("Approval needed: {}", self.action),
+        }
+    }
 }
 
 impl Rendered<'_> {
@@ -102,6 +129,22 @@ impl Rendered<'_> {
     /// Text of the submit button.
     pub fn submit_label(&self) -> &'static str {
         "Submit"
+    }
+
+    /// The approval this form asks for, if its plan has Approve/Reject buttons.
+    pub fn approval(&self) -> Option<ApprovalPrompt> {
+        let control = self.spec.plan.root.controls().into_iter().find(|c| c.widget == crate::plan::Widget::Approval)?;
+        let limits = crate::limits::Limits::default();
+        let (approve, reject) = crate::generate::approval::values_at(&self.spec.schema, &control.pointer, &limits)?;
+        let text = |key: &str| self.raw_data.get(key).and_then(Value::as_str).map(str::to_owned);
+        let action = text("action").or_else(|| Some(self.spec.description.clone()).filter(|d| !d.is_empty()));
+        Some(ApprovalPrompt {
+            pointer: control.pointer.clone(),
+            approve,
+            reject,
+            action: action.unwrap_or_else(|| control.label.clone()),
+            importance: text("importance"),
+        })
     }
 }
 

@@ -15,7 +15,17 @@ use serde_json::{json, Map, Value};
 pub fn render(r: &Rendered<'_>) -> Value {
     let mut ui = Map::new();
     add_layer(&r.spec.plan.root, &mut ui);
-    ui.insert("ui:submitButtonOptions".into(), json!({"submitText": r.submit_label()}));
+    let mut submit_text = r.submit_label();
+    if let Some(prompt) = r.approval() {
+        let field = super::data_path(&prompt.pointer).iter().try_fold(&mut ui, |map, name| {
+            map.get_mut(name.as_str()).and_then(Value::as_object_mut)
+        });
+        if let Some(field) = field {
+            field.insert("ui:description".into(), prompt.text().into());
+        }
+        submit_text = "Confirm";
+    }
+    ui.insert("ui:submitButtonOptions".into(), json!({"submitText": submit_text}));
     let mut metadata = r.meta.clone();
     metadata.insert("version".into(), "0.1".into());
     json!({
@@ -82,7 +92,7 @@ fn field_ui(control: &Control) -> Map<String, Value> {
     if control.read_only {
         ui.insert("ui:readonly".into(), true.into());
     }
-    if control.widget == Widget::Radio {
+    if matches!(control.widget, Widget::Radio | Widget::Approval) {
         ui.insert("ui:options".into(), json!({"inline": true}));
     }
     if let Some(detail) = &control.detail {
@@ -110,6 +120,7 @@ fn widget_name(widget: Widget) -> Option<&'static str> {
         Widget::DateTime => "datetime",
         Widget::Time => "time",
         Widget::File => "file",
+        Widget::Approval => "radio",
         Widget::Array | Widget::Alternatives | Widget::Object => return None,
     })
 }

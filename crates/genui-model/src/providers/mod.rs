@@ -1,0 +1,206 @@
+//! Provider wire formats, pure: requests are built as data and responses
+//! parsed from bytes; the shell does the I/O.
+//!
+//! One module per provider, all the same shape: `build_request(&ModelConfig,
+//! &Prompt)` and `parse_response(status, headers, body)`. [`build`] and
+//! [`parse_response`] here dispatch on [`Provider`]. Failures become a
+//! [`ProviderError`] with a stable code ([`ErrorKind::code`]); the API key
+//! never appears in an error, nor in `Debug` of a request.
+
+pub mod anthropic;
+mod error;
+pub mod openai;
+pub mod workers_ai;
+
+pub use error::{retry_after, ErrorKind, ProviderError, RetryAfter};
+
+use crate::config::{ModelConfig, Provider};
+use crate::prompt::Prompt;
+use serde_json::Value;
+use std::fmt;
+
+/// An HTTP request for the shell to send.
+#[derive(Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// `POST`.
+    pub method: String,
+    /// The full URL.
+    pub url: String,
+    /// Header names (lower case) and values, the API key among them.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body.
+    pub body: String,
+}
+
+/// Headers whose values are secrets.
+const SECRET_HEADERS: [&str; 3] = ["authorization", "x-api-key", "api-key"];
+
+impl fmt::Debug for HttpRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<(&str, &str)> = self
+            .headers
+            .iter()
+            .map(|(k, v)| (k.as_str(), if SECRET_HEADERS.contains(&k.as_str()) { "[redacted]" } else { v.as_str() }))
+            .collect();
+        f.debug_struct("HttpRequest")
+            .field("method", &self.method)
+            .field("url", &self.url)
+            .field("headers", &headers)
+            .field("body_bytes", &self.body.len())
+            .finish()
+    }
+}
+
+impl HttpRequest {
+    /// A JSON `POST`.
+    pub fn post_json(url: String, mut headers: Vec<(String, String)>, body: &Value) -> Self {
+        headers.push(("content-type".into(), "application/json".into()));
+        Self { method: "POST".into(), url, headers, body: body.to_string() }
+    }
+
+    /// The value of a header (case-insensitive name).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// A Workers AI binding call: `env.AI.run(model, inputs)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AiCall {
+    /// The model id (`@cf/...`).
+    pub model: String,
+    /// The inputs object.
+    pub inputs: Value,
+}
+
+impl AiCall {
+    /// The inputs as JSON text, for the shell to `JSON.parse` into a plain JS
+    /// object. Passing a nested `serde_json::Value` through
+    /// `serde_wasm_bindgen` yields JS `Map`s whose fields the binding drops
+    /// (workers-rs issue 1050); a parsed string has plain objects only.
+    pub fn inputs_as_json_string(&self) -> String {
+        self.inputs.to_string()
+    }
+}
+
+/// What to send: HTTP, or a binding call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call {
+    /// An HTTP request.
+    Http(HttpRequest),
+    /// A Workers AI binding call.
+    Ai(AiCall),
+}
+
+/// How the plan's structure is requested from OpenAI-style servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `response_format: json_schema` (strict) or the provider's equivalent.
+    JsonSchema,
+    /// `response_format: json_object`, for servers that reject `json_schema`.
+    JsonObject,
+}
+
+/// A parsed model answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelReply {
+    /// The plan the model wrote (not yet checked).
+    pub plan_json: Value,
+    /// Prompt tokens, when reported.
+    pub tokens_in: Option<u64>,
+    /// Completion tokens, when reported.
+    pub tokens_out: Option<u64>,
+}
+
+/// Builds the call for `config`'s provider.
+pub fn build(config: &ModelConfig, prompt: &Prompt, mode: Mode) -> Call {
+    match (config.provider, mode) {
+        (Provider::OpenAi, Mode::JsonSchema) => Call::Http(openai::build_request(config, prompt)),
+        (Provider::OpenAi, Mode::JsonObject) => Call::Http(openai::build_request_json_object(config, prompt)),
+        (Provider::Anthropic, _) => Call::Http(anthropic::build_request(config, prompt)),
+        (Provider::WorkersAi, _) if config.base_url.is_empty() => Call::Ai(workers_ai::build_call(config, prompt)),
+        (Provider::WorkersAi, _) => Call::Http(workers_ai::build_request(config, prompt)),
+    }
+}
+
+/// Parses a response in `provider`'s format.
+pub fn parse_response(
+    provider: Provider,
+    status: u16,
+    headers: &[(String, String)],
+    body: &str,
+) -> Result<ModelReply, ProviderError> {
+    match provider {
+        Provider::OpenAi => openai::parse_response(status, headers, body),
+        Provider::Anthropic => anthropic::parse_response(status, headers, body),
+        Provider::WorkersAi => workers_ai::parse_response(status, headers, body),
+    }
+}
+
+/// The error for a failed send (connection refused, DNS, a thrown binding
+/// error), by provider.
+pub fn network_error(provider: Provider, message: &str) -> ProviderError {
+    match provider {
+        Provider::WorkersAi => workers_ai::error_from_message(message),
+        _ => ProviderError::new(ErrorKind::Unavailable, format!("could not reach the model: {message}")),
+    }
+}
+
+/// The JSON object inside a model's text: the whole text, or inside a
+/// ```` ``` ```` fence, or from the first `{` to the last `}`.
+pub fn extract_json(text: &str) -> Result<Value, String> {
+    let trimmed = text.trim();
+    let unfenced = strip_fence(trimmed);
+    let first_error = match serde_json::from_str::<Value>(unfenced) {
+        Ok(value @ Value::Object(_)) => return Ok(value),
+        Ok(_) => "the output is JSON but not an object".to_owned(),
+        Err(e) => format!("the output is not valid JSON: {e}"),
+    };
+    let (Some(start), Some(end)) = (unfenced.find('{'), unfenced.rfind('}')) else { return Err(first_error) };
+    if start >= end {
+        return Err(first_error);
+    }
+    match serde_json::from_str::<Value>(&unfenced[start..=end]) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        _ => Err(first_error),
+    }
+}
+
+fn strip_fence(text: &str) -> &str {
+    let Some(rest) = text.strip_prefix("```") else { return text };
+    let body = rest.split_once('\n').map(|(_, b)| b).unwrap_or(rest);
+    body.trim_end().strip_suffix("```").unwrap_or(body).trim()
+}
+
+/// A JSON number member as `u64`.
+pub(crate) fn tokens(value: &Value, key: &str) -> Option<u64> {
+    value.get(key).and_then(Value::as_u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn extracts_json_from_chatty_text() {
+        assert_eq!(extract_json("{\"a\": 1}").unwrap(), json!({"a": 1}));
+        assert_eq!(extract_json("```json\n{\"a\": 1}\n```").unwrap(), json!({"a": 1}));
+        assert_eq!(extract_json("Here you go: {\"a\": {\"b\": 2}} Enjoy").unwrap(), json!({"a": {"b": 2}}));
+        assert!(extract_json("{\"a\": [1, 2").unwrap_err().contains("not valid JSON"));
+        assert!(extract_json("[1]").unwrap_err().contains("not an object"));
+        assert!(extract_json("} nothing {").is_err());
+    }
+
+    #[test]
+    fn request_debug_hides_keys() {
+        let request = HttpRequest::post_json(
+            "http://x".into(),
+            vec![("authorization".into(), "Bearer sk-live-1".into()), ("x-api-key".into(), "sk-ant-2".into())],
+            &json!({}),
+        );
+        let debug = format!("{request:?}");
+        assert!(!debug.contains("sk-live-1") && !debug.contains("sk-ant-2"), "{debug}");
+        assert_eq!(request.header("Content-Type"), Some("application/json"));
+    }
+}

@@ -1,0 +1,74 @@
+//! OpenAI chat completions (and every server that speaks them).
+//!
+//! `POST {base}/chat/completions` with `authorization: Bearer <key>` and
+//! `response_format: {type: "json_schema", json_schema: {name: "ui_plan",
+//! strict: true, schema}}`; for servers that reject `json_schema` (a 400
+//! naming `response_format`), [`build_request_json_object`] asks for
+//! `{type: "json_object"}` instead; the system message carries the shape.
+//! The plan is the JSON string in `choices[0].message.content`.
+//!
+//! No `temperature` or `max_tokens`: reasoning models reject both, and the
+//! plan is bounded by the field list.
+
+use super::error::status_error;
+use super::{extract_json, tokens, ErrorKind, HttpRequest, ModelReply, ProviderError};
+use crate::config::ModelConfig;
+use crate::plan_schema;
+use crate::prompt::Prompt;
+use serde_json::{json, Value};
+
+/// The request with strict `json_schema` structured output.
+pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
+    let format = json!({
+        "type": "json_schema",
+        "json_schema": {"name": plan_schema::NAME, "strict": true, "schema": plan_schema::for_provider()},
+    });
+    request(config, prompt, format)
+}
+
+/// The fallback request with `response_format: {type: "json_object"}`.
+pub fn build_request_json_object(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
+    request(config, prompt, json!({"type": "json_object"}))
+}
+
+fn request(config: &ModelConfig, prompt: &Prompt, response_format: Value) -> HttpRequest {
+    let mut messages = vec![json!({"role": "system", "content": prompt.system})];
+    messages.extend(prompt.turns.iter().map(|t| json!({"role": t.role, "content": t.content})));
+    let body = json!({"model": config.model, "messages": messages, "response_format": response_format});
+    let mut headers = Vec::new();
+    if let Some(key) = &config.api_key {
+        headers.push(("authorization".to_owned(), format!("Bearer {key}")));
+    }
+    HttpRequest::post_json(format!("{}/chat/completions", config.base_url), headers, &body)
+}
+
+/// Parses a chat completion, or an error response.
+pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+    if !(200..300).contains(&status) {
+        return Err(status_error(status, headers, body));
+    }
+    let value: Value = serde_json::from_str(body).map_err(|e| {
+        ProviderError::new(ErrorKind::Unavailable, format!("the provider's response is not JSON: {e}")).with_status(status)
+    })?;
+    if value.get("error").is_some_and(|e| !e.is_null()) {
+        return Err(status_error(502, headers, body));
+    }
+    let choice = value.pointer("/choices/0").ok_or_else(|| invalid("the response has no choices"))?;
+    let message = choice.get("message").unwrap_or(&Value::Null);
+    if let Some(refusal) = message.get("refusal").and_then(Value::as_str) {
+        return Err(invalid(&format!("the model refused: {refusal}")));
+    }
+    let content = message.get("content").and_then(Value::as_str).unwrap_or_default();
+    match choice.get("finish_reason").and_then(Value::as_str) {
+        Some("length") => return Err(invalid("the plan was cut off at the output limit").with_output(content)),
+        Some("content_filter") => return Err(invalid("the output was withheld by a content filter")),
+        _ => {}
+    }
+    let plan_json = extract_json(content).map_err(|why| invalid(&why).with_output(content))?;
+    let usage = value.get("usage").unwrap_or(&Value::Null);
+    Ok(ModelReply { plan_json, tokens_in: tokens(usage, "prompt_tokens"), tokens_out: tokens(usage, "completion_tokens") })
+}
+
+fn invalid(message: &str) -> ProviderError {
+    ProviderError::new(ErrorKind::OutputInvalid, message).with_status(200)
+}
