@@ -30,6 +30,9 @@ macro_rules! ensure {
 
 type Step = Result<(), String>;
 
+#[path = "e2e_protocols.rs"]
+mod e2e_protocols;
+
 const GENERATE: &str = "/v1/generate";
 const SEED_DESCRIPTION: &str = "A form that collects a user's shipping address.";
 const ADDRESS_FIELDS: [&str; 6] = [
@@ -62,6 +65,11 @@ fn e2e() {
         parallel_requests(&dev, &tag)
     });
     steps.run("malformed bodies never 5xx", || fuzz_sweep(&dev, &tag));
+    steps.run("formats share one spec", || e2e_protocols::formats_share_one_spec(&dev, &tag));
+    steps.run("AG-UI event streams", || e2e_protocols::event_streams(&dev, &tag));
+    steps.run("submissions become tool messages", || e2e_protocols::submissions(&dev, &tag));
+    steps.run("approval round trip", || e2e_protocols::approval_round_trip(&dev, &tag));
+    steps.run("tool, openapi and schemas", || e2e_protocols::published_documents(&dev));
     steps.run("healthz after all", || healthz(&dev));
     steps.run("no panic in wrangler log", || no_panic_in_log(&dev));
 
@@ -693,6 +701,7 @@ fn no_panic_in_log(dev: &WranglerDev) -> Step {
 /// A 200 answer of /v1/generate for `output` and `data` (whose schema has
 /// no defaults, so `initialData` must equal `data`).
 fn check_generate_answer(v: &Value, output: &Value, data: &Value) -> Step {
+    genui_core::contracts::Contract::JsonFormsResponse.check(v)?;
     ensure!(
         v["jsonSchema"] == *output,
         "jsonSchema differs from output: {}",
@@ -810,6 +819,7 @@ fn collect_scopes(node: &Value, out: &mut Vec<String>) {
 /// `{"type":"dgui_error","code","message","payload"}` with a JSON type.
 fn check_dgui_error(r: &Reply) -> Step {
     let v = r.try_json()?;
+    genui_core::contracts::Contract::DguiError.check(&v)?;
     ensure!(
         v["type"] == "dgui_error",
         "type is {} (want \"dgui_error\")",

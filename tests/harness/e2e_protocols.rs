@@ -1,0 +1,159 @@
+//! End-to-end steps for the wire formats of the seeds: every format as a
+//! projection of one cached spec, AG-UI event streams, submissions turned
+//! into tool messages, and the published tool definition and OpenAPI
+//! document. Every answer is checked against its contract in `schemas/`.
+
+use super::{poll_hit, Step};
+use genui_core::contracts::Contract;
+use genui_harness::{Reply, WranglerDev};
+use serde_json::{json, Value};
+
+fn ensure(cond: bool, what: impl FnOnce() -> String) -> Step {
+    if cond { Ok(()) } else { Err(what()) }
+}
+
+fn conforms(reply: &Reply, contract: Contract) -> Result<Value, String> {
+    let value = reply.try_json()?;
+    contract.check(&value).map_err(|e| format!("{e}: {}", reply.body_excerpt()))?;
+    Ok(value)
+}
+
+fn flight(tag: &str) -> Value {
+    json!({
+        "tool": "generateUserInterface",
+        "arguments": {
+            "description": format!("Please provide the details for your flight booking. {tag}"),
+            "data": {"returnDate": "2026-01-10"},
+            "output": {
+                "type": "object",
+                "properties": {
+                    "destinationCity": {"type": "string", "title": "Destination City", "default": "Tokyo"},
+                    "departureDate": {"type": "string", "title": "Departure Date", "format": "date"},
+                    "returnDate": {"type": "string", "title": "Return Date", "format": "date"}
+                },
+                "required": ["destinationCity", "departureDate"]
+            }
+        }
+    })
+}
+
+/// JSON Forms first (a miss), then RJSF and LMUI: hits on the same spec.
+pub fn formats_share_one_spec(dev: &WranglerDev, tag: &str) -> Step {
+    let body = flight(tag);
+    let first = dev.post_json("/v1/generate", &body);
+    let jsonforms = conforms(&first, Contract::JsonFormsResponse)?;
+    let hash = jsonforms["meta"]["specHash"].clone();
+    poll_hit(dev, body.to_string().as_bytes())?;
+    let rjsf = conforms(&dev.post_json("/v1/generate?format=rjsf", &body), Contract::DguiForm)?;
+    ensure(rjsf["type"] == "dgui_form" && rjsf["metadata"]["cache"] == "hit" && rjsf["metadata"]["specHash"] == hash, || {
+        format!("rjsf must be a hit on the same spec: {rjsf}")
+    })?;
+    ensure(rjsf["formData"] == json!({"destinationCity": "Tokyo", "returnDate": "2026-01-10"}), || format!("formData: {}", rjsf["formData"]))?;
+    ensure(rjsf["uiSchema"]["departureDate"]["ui:widget"] == "date", || format!("uiSchema: {}", rjsf["uiSchema"]))?;
+    let mut in_body = body.clone();
+    in_body["format"] = json!("lmui");
+    let lmui = conforms(&dev.post_json("/v1/generate", &in_body), Contract::LmuiMessage)?;
+    ensure(lmui["metadata"]["cache"] == "hit", || format!("lmui must be a hit: {lmui}"))?;
+    let types: Vec<&str> = lmui["ui_components"].as_array().into_iter().flatten().filter_map(|c| c["type"].as_str()).collect();
+    ensure(types == ["text_input", "date_picker", "date_picker", "button"], || format!("components: {types:?}"))?;
+    let bad = dev.post_json("/v1/generate?format=html", &body);
+    ensure(bad.status == 400 && bad.json()["code"] == "unsupported_format", || format!("format=html: {}", bad.body_excerpt()))
+}
+
+/// The seed 002 event stream, reassembled; broken streams say where.
+pub fn event_streams(dev: &WranglerDev, tag: &str) -> Step {
+    let args = flight(tag)["arguments"].to_string();
+    let (a, b) = args.split_at(args.len() / 2);
+    let events = json!([
+        {"type": "TOOL_CALL_START", "toolCallId": "call_123", "toolCallName": "generateUserInterface", "parentMessageId": "msg_456"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "call_123", "delta": a},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "call_123", "delta": b},
+        {"type": "TOOL_CALL_END", "toolCallId": "call_123"}
+    ]);
+    let ok = conforms(&dev.post_json("/v1/generate", &events), Contract::JsonFormsResponse)?;
+    ensure(ok["meta"]["toolCallId"] == "call_123", || format!("toolCallId not echoed: {}", ok["meta"]))?;
+    let mut no_end = events.clone();
+    no_end.as_array_mut().map(Vec::pop);
+    let mut mismatched = events.clone();
+    mismatched[2]["toolCallId"] = json!("call_999");
+    let mut garbled = events.clone();
+    garbled[2]["delta"] = json!("}}");
+    for (name, broken, code, pointer) in [
+        ("no END", no_end, "invalid_event_stream", ""),
+        ("mismatched id", mismatched, "invalid_event_stream", "/2"),
+        ("invalid JSON", garbled, "invalid_json", ""),
+    ] {
+        let reply = dev.post_json("/v1/generate", &broken);
+        let error = conforms(&reply, Contract::DguiError)?;
+        ensure(reply.status == 400 && error["code"] == code && error["payload"]["pointer"] == pointer, || {
+            format!("{name}: {} {error}", reply.status)
+        })?;
+    }
+    Ok(())
+}
+
+fn tool_content(reply: &Reply) -> Result<Value, String> {
+    let message = conforms(reply, Contract::ToolMessage)?;
+    serde_json::from_str(message["content"].as_str().unwrap_or_default()).map_err(|e| format!("content is not JSON: {e}"))
+}
+
+/// dgui_response by specHash (schema read back from KV), LMUI values
+/// unflattened, inline output; invalid data lists every field.
+pub fn submissions(dev: &WranglerDev, tag: &str) -> Step {
+    let body = flight(tag);
+    let generated = dev.post_json("/v1/generate", &body).try_json()?;
+    let hash = generated["meta"]["specHash"].clone();
+    poll_hit(dev, body.to_string().as_bytes())?;
+    let data = json!({"destinationCity": "Tokyo", "departureDate": "2025-12-25", "returnDate": "2026-01-10"});
+    let by_hash = dev.post_json("/v1/submit", &json!({"type": "dgui_response", "specHash": hash, "toolCallId": "call_7", "data": data}));
+    ensure(tool_content(&by_hash)? == data, || format!("dgui_response: {}", by_hash.body_excerpt()))?;
+    ensure(by_hash.json()["toolCallId"] == "call_7", || "toolCallId not kept".into())?;
+
+    let values = json!({"destinationCity": "Osaka", "departureDate": "2025-12-24"});
+    let lmui = dev.post_json("/v1/submit", &json!({"interaction": {"type": "form_submission", "values": values}, "specHash": hash}));
+    ensure(tool_content(&lmui)? == values, || format!("lmui: {}", lmui.body_excerpt()))?;
+
+    let output = body["arguments"]["output"].clone();
+    let inline = dev.post_json("/v1/submit", &json!({"output": output, "data": data}));
+    ensure(tool_content(&inline)? == data, || format!("inline: {}", inline.body_excerpt()))?;
+
+    let invalid = dev.post_json("/v1/submit", &json!({"specHash": hash, "data": {"departureDate": "25/12/2025"}}));
+    let error = conforms(&invalid, Contract::DguiError)?;
+    let mut pointers: Vec<&str> = error["payload"]["errors"].as_array().into_iter().flatten().filter_map(|e| e["pointer"].as_str()).collect();
+    pointers.sort();
+    ensure(invalid.status == 422 && error["code"] == "submission_invalid" && pointers == ["/departureDate", "/destinationCity"], || {
+        format!("invalid submission: {} {error}", invalid.status)
+    })?;
+    let unknown = dev.post_json("/v1/submit", &json!({"specHash": "0".repeat(64), "data": {}}));
+    ensure(unknown.status == 404 && unknown.json()["code"] == "spec_not_found", || format!("unknown hash: {}", unknown.body_excerpt()))
+}
+
+/// The approval round trip: buttons in LMUI, the button's value submitted.
+pub fn approval_round_trip(dev: &WranglerDev, tag: &str) -> Step {
+    let body = json!({"description": format!("Ask before deleting. {tag}"), "data": {"action": "Delete 500 old files", "importance": "high"},
+        "output": {"type": "string", "enum": ["approved", "rejected"]}, "format": "lmui"});
+    let lmui = conforms(&dev.post_json("/v1/generate", &body), Contract::LmuiMessage)?;
+    let approve = lmui["ui_components"].as_array().into_iter().flatten().find(|c| c["action"] == "approve").cloned().unwrap_or_default();
+    ensure(approve["type"] == "button" && lmui["response_text"].as_str().is_some_and(|t| t.contains("Delete 500 old files")), || {
+        format!("no approve button: {lmui}")
+    })?;
+    let submitted = dev.post_json("/v1/submit", &json!({"output": body["output"],
+        "interaction": {"type": "button_click", "id": approve["id"], "value": approve["value"]}}));
+    ensure(tool_content(&submitted)? == json!("approved"), || format!("approval: {}", submitted.body_excerpt()))
+}
+
+/// GET /v1/tool, /openapi.json and /schemas/*.
+pub fn published_documents(dev: &WranglerDev) -> Step {
+    let tool = dev.get("/v1/tool").try_json()?;
+    let description = tool["description"].as_str().unwrap_or_default();
+    ensure(tool["name"] == "generateUserInterface" && !description.is_empty() && description.len() <= 1024, || format!("tool: {tool}"))?;
+    ensure(!tool.to_string().contains("$ref") && !tool.to_string().contains("oneOf"), || "tool parameters use $ref/oneOf".into())?;
+    let openapi = dev.get("/openapi.json").try_json()?;
+    ensure(openapi["openapi"] == "3.1.0" && openapi["paths"]["/v1/submit"].is_object(), || "openapi.json incomplete".into())?;
+    for &contract in Contract::ALL {
+        let served = dev.get(&format!("/schemas/{}", contract.file_name()));
+        let same = served.try_json()? == serde_json::from_str::<Value>(contract.source()).map_err(|e| e.to_string())?;
+        ensure(served.status == 200 && same, || format!("/schemas/{} differs", contract.file_name()))?;
+    }
+    Ok(())
+}
