@@ -170,6 +170,11 @@ impl GeneratorChoice {
         }
     }
 
+    /// The choice a request makes through its `generator` option.
+    pub fn of(request: &genui_core::GenerateRequest) -> Result<Self, String> {
+        Self::parse(request.generator.as_deref())
+    }
+
     /// Whether to run the model, given whether one is configured. `Err` when
     /// the model was asked for and none is configured.
     pub fn use_model(self, configured: bool) -> Result<bool, String> {
@@ -247,5 +252,7 @@ mod tests {
         assert_eq!(GeneratorChoice::Deterministic.use_model(true), Ok(false));
         assert!(GeneratorChoice::Model.use_model(false).is_err());
         assert!(GeneratorChoice::Model.is_forced() && !GeneratorChoice::Auto.is_forced());
+        let request = genui_core::request::from_value(serde_json::json!({"output": {}, "generator": "model"})).unwrap();
+        assert_eq!(GeneratorChoice::of(&request), Ok(GeneratorChoice::Model));
     }
 }

@@ -1,23 +1,26 @@
 //! The plan a model writes (`schemas/model-plan.schema.json`), and its
 //! conversion to and from genui-core's [`Plan`].
 //!
-//! The model plan is deliberately shallow and closed, so every provider's
+//! The model plan is deliberately small and closed, so every provider's
 //! structured-output mode accepts its schema (no `$ref`, no `oneOf`/`anyOf`,
 //! every property required and nullable where optional,
-//! `additionalProperties: false`):
+//! `additionalProperties: false`), and so the model writes as little as
+//! possible: sections list field pointers, and a field shows with its
+//! default control (the deterministic generator's label, widget, help and
+//! placeholder) unless an override changes one of them:
 //!
 //! ```json
-//! {"title": "Shipping address", "steps": false, "sections": [
-//!   {"label": "Address", "layout": "vertical", "controls": [
-//!     {"pointer": "/properties/city", "label": "City", "widget": "text", "help": null, "placeholder": null}]}]}
+//! {"title": "Shipping address", "steps": false,
+//!  "sections": [{"label": "Address", "layout": "vertical", "fields": ["/properties/city", "/properties/country"]}],
+//!  "overrides": [{"pointer": "/properties/country", "label": null, "widget": "radio", "help": null, "placeholder": null}]}
 //! ```
 //!
 //! Sections with a label become [`Node::Group`]s, unlabelled ones splice
 //! their controls into the root, `layout: "horizontal"` wraps a section's
 //! controls in [`Node::Horizontal`], and `steps: true` turns the sections
-//! into a [`Node::Steps`] wizard. Item layouts of arrays (`detail`) and
-//! read-only flags are not the model's to write: the fix step fills them in
-//! from the schema ([`crate::fix`]).
+//! into a [`Node::Steps`] wizard. Array item layouts (`detail`) and
+//! read-only flags come with the default control: they are not the model's
+//! to write.
 
 use genui_core::check::Issue;
 use genui_core::plan::{Control, Node, Plan, Step, Widget};
@@ -31,7 +34,7 @@ pub const SOURCE: &str = include_str!("../../../schemas/model-plan.schema.json")
 pub const NAME: &str = "ui_plan";
 
 /// Every widget, in the schema's enum order.
-pub const WIDGETS: [Widget; 17] = [
+pub const WIDGETS: [Widget; 19] = [
     Widget::Text,
     Widget::Textarea,
     Widget::Email,
@@ -46,15 +49,17 @@ pub const WIDGETS: [Widget; 17] = [
     Widget::Date,
     Widget::DateTime,
     Widget::Time,
+    Widget::File,
+    Widget::Approval,
     Widget::Array,
     Widget::Alternatives,
     Widget::Object,
 ];
 
 /// Keys each object level of the model plan may carry.
-const ROOT_KEYS: [&str; 3] = ["title", "steps", "sections"];
-const SECTION_KEYS: [&str; 3] = ["label", "layout", "controls"];
-const CONTROL_KEYS: [&str; 5] = ["pointer", "label", "widget", "help", "placeholder"];
+const ROOT_KEYS: [&str; 4] = ["title", "steps", "sections", "overrides"];
+const SECTION_KEYS: [&str; 3] = ["label", "layout", "fields"];
+const OVERRIDE_KEYS: [&str; 5] = ["pointer", "label", "widget", "help", "placeholder"];
 
 /// The published schema, parsed once.
 pub fn schema() -> &'static Value {
@@ -62,12 +67,13 @@ pub fn schema() -> &'static Value {
     SCHEMA.get_or_init(|| serde_json::from_str(SOURCE).unwrap_or(Value::Null))
 }
 
-/// The schema as sent to providers: without `$schema`, `$id` and `title`,
-/// which some structured-output implementations refuse.
+/// The schema as sent to providers: without `$schema`, `$id`, `title` and
+/// the top-level `description` (about the schema, not for the model), which
+/// some structured-output implementations refuse.
 pub fn for_provider() -> Value {
     let mut schema = schema().clone();
     if let Value::Object(map) = &mut schema {
-        for key in ["$schema", "$id", "title"] {
+        for key in ["$schema", "$id", "title", "description"] {
             map.shift_remove(key);
         }
     }
@@ -79,18 +85,53 @@ pub fn widget_named(name: &str) -> Option<Widget> {
     WIDGETS.iter().copied().find(|w| w.as_str() == name)
 }
 
-/// Removes keys the model plan does not have (a model in JSON-object mode
-/// may add `enum`, `required`, `schema`, ...); returns how many went.
+/// Position of a widget in [`WIDGETS`]. The match is exhaustive on purpose:
+/// a widget added to genui-core fails to compile here until it is added to
+/// [`WIDGETS`] and to the schema's enum.
+pub fn widget_index(widget: Widget) -> usize {
+    match widget {
+        Widget::Text => 0,
+        Widget::Textarea => 1,
+        Widget::Email => 2,
+        Widget::Url => 3,
+        Widget::Number => 4,
+        Widget::Integer => 5,
+        Widget::Slider => 6,
+        Widget::Checkbox => 7,
+        Widget::Select => 8,
+        Widget::Radio => 9,
+        Widget::MultiSelect => 10,
+        Widget::Date => 11,
+        Widget::DateTime => 12,
+        Widget::Time => 13,
+        Widget::File => 14,
+        Widget::Approval => 15,
+        Widget::Array => 16,
+        Widget::Alternatives => 17,
+        Widget::Object => 18,
+    }
+}
+
+/// The sections' field lists, for in-place edits of the raw plan.
+pub fn field_lists_mut(plan: &mut Value) -> impl Iterator<Item = &mut Vec<Value>> {
+    let sections = plan.get_mut("sections").and_then(Value::as_array_mut).into_iter().flatten();
+    sections.filter_map(|s| s.get_mut("fields").and_then(Value::as_array_mut))
+}
+
+/// The overrides, for in-place edits of the raw plan.
+pub fn overrides_mut(plan: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
+    let overrides = plan.get_mut("overrides").and_then(Value::as_array_mut).into_iter().flatten();
+    overrides.filter_map(Value::as_object_mut)
+}
+
+/// Removes keys the plan does not have (a model in JSON-object mode may add
+/// `enum`, `required`, `schema`, ...); returns how many went.
 pub fn strip_unknown(plan: &mut Value) -> usize {
     let mut removed = retain_keys(plan, &ROOT_KEYS);
     let sections = plan.get_mut("sections").and_then(Value::as_array_mut).into_iter().flatten();
-    for section in sections {
-        removed += retain_keys(section, &SECTION_KEYS);
-        let controls = section.get_mut("controls").and_then(Value::as_array_mut).into_iter().flatten();
-        for control in controls {
-            removed += retain_keys(control, &CONTROL_KEYS);
-        }
-    }
+    removed += sections.map(|s| retain_keys(s, &SECTION_KEYS)).sum::<usize>();
+    let overrides = plan.get_mut("overrides").and_then(Value::as_array_mut).into_iter().flatten();
+    removed += overrides.map(|o| retain_keys(o, &OVERRIDE_KEYS)).sum::<usize>();
     removed
 }
 
@@ -101,12 +142,17 @@ fn retain_keys(value: &mut Value, keys: &[&str]) -> usize {
     before - map.len()
 }
 
-/// Converts a model plan into a genui-core plan. Lenient where nothing is
-/// lost (a missing `steps`, `layout`, `help` or `label` takes its default),
-/// strict where the intent is unknown (no pointer, an unknown widget, wrong
-/// types); errors are `invalid_plan` issues whose pointer is the place in the
-/// model plan.
-pub fn to_plan(model_plan: &Value) -> Result<Plan, Vec<Issue>> {
+/// Converts a model plan into a genui-core plan. `default` gives the
+/// control a field shows with when no override says otherwise (the
+/// deterministic generator's; see [`crate::fix::Context::default_control`]).
+///
+/// Lenient where nothing is lost (a missing `steps`, `layout` or
+/// `overrides`, an empty label take their defaults), strict where the
+/// intent is unknown (a pointer that is not a string, an unknown widget,
+/// wrong types); errors are `invalid_plan` issues whose pointer is the place
+/// in the model plan. An override for a field no section lists adds the
+/// field at the end.
+pub fn to_plan(model_plan: &Value, default: &dyn Fn(&str) -> Control) -> Result<Plan, Vec<Issue>> {
     let mut issues = Vec::new();
     let Some(root) = model_plan.as_object() else {
         return Err(vec![invalid("", "the plan must be a JSON object")]);
@@ -120,22 +166,44 @@ pub fn to_plan(model_plan: &Value) -> Result<Plan, Vec<Issue>> {
             false
         }
     };
-    let sections = match root.get("sections") {
-        Some(Value::Array(sections)) => sections,
-        _ => return Err(vec![invalid("/sections", "`sections` must be an array of sections")]),
+    let Some(sections) = root.get("sections").and_then(Value::as_array) else {
+        return Err(vec![invalid("/sections", "`sections` must be an array of sections")]);
     };
-    let parsed: Vec<Section> =
+    let overrides = overrides(root.get("overrides"), &mut issues);
+    let mut parsed: Vec<Section> =
         sections.iter().enumerate().filter_map(|(i, s)| section(s, &format!("/sections/{i}"), &mut issues)).collect();
     if !issues.is_empty() {
         return Err(issues);
     }
-    Ok(Plan { title, root: Node::Vertical { elements: layout(parsed, steps) } })
+    add_unlisted(&mut parsed, &overrides);
+    let build = |pointer: &String| Node::Control(apply(default(pointer), overrides.iter().find(|o| &o.pointer == pointer)));
+    let sections = parsed
+        .into_iter()
+        .filter(|s| !s.fields.is_empty())
+        .map(|s| {
+            let controls: Vec<Node> = s.fields.iter().map(build).collect();
+            let elements =
+                if s.horizontal && controls.len() > 1 { vec![Node::Horizontal { elements: controls }] } else { controls };
+            (s.label, elements)
+        })
+        .collect();
+    Ok(Plan { title, root: Node::Vertical { elements: layout(sections, steps) } })
 }
 
 /// One parsed section.
 struct Section {
     label: Option<String>,
-    elements: Vec<Node>,
+    horizontal: bool,
+    fields: Vec<String>,
+}
+
+/// One parsed override.
+struct Override {
+    pointer: String,
+    label: Option<String>,
+    widget: Option<Widget>,
+    help: Option<String>,
+    placeholder: Option<String>,
 }
 
 fn section(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Section> {
@@ -153,53 +221,102 @@ fn section(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Section> 
             false
         }
     };
-    let Some(controls) = map.get("controls").and_then(Value::as_array) else {
-        issues.push(invalid(&format!("{at}/controls"), "`controls` must be an array of controls"));
+    let Some(fields) = map.get("fields").and_then(Value::as_array) else {
+        issues.push(invalid(&format!("{at}/fields"), "`fields` must be an array of field pointers"));
         return None;
     };
-    let controls: Vec<Node> = controls
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| control(c, &format!("{at}/controls/{i}"), issues))
-        .map(Node::Control)
-        .collect();
-    if controls.is_empty() {
-        return None;
+    let mut pointers = Vec::with_capacity(fields.len());
+    for (i, field) in fields.iter().enumerate() {
+        match field.as_str() {
+            Some(pointer) => pointers.push(pointer.to_owned()),
+            None => issues.push(invalid(&format!("{at}/fields/{i}"), "a field must be a pointer string")),
+        }
     }
-    let elements = if horizontal && controls.len() > 1 { vec![Node::Horizontal { elements: controls }] } else { controls };
-    Some(Section { label, elements })
+    Some(Section { label, horizontal, fields: pointers })
 }
 
-fn control(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Control> {
+fn overrides(value: Option<&Value>, issues: &mut Vec<Issue>) -> Vec<Override> {
+    let list = match value {
+        None | Some(Value::Null) => return Vec::new(),
+        Some(Value::Array(list)) => list,
+        Some(_) => {
+            issues.push(invalid("/overrides", "`overrides` must be an array"));
+            return Vec::new();
+        }
+    };
+    let mut out: Vec<Override> = Vec::new();
+    for (i, item) in list.iter().enumerate() {
+        let at = format!("/overrides/{i}");
+        if let Some(parsed) = one_override(item, &at, issues) {
+            if !out.iter().any(|o| o.pointer == parsed.pointer) {
+                out.push(parsed);
+            }
+        }
+    }
+    out
+}
+
+fn one_override(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Override> {
     let Some(map) = value.as_object() else {
-        issues.push(invalid(at, "a control must be an object"));
+        issues.push(invalid(at, "an override must be an object"));
         return None;
     };
     let Some(pointer) = map.get("pointer").and_then(Value::as_str) else {
-        issues.push(invalid(&format!("{at}/pointer"), "`pointer` must be a field pointer from the field list"));
+        issues.push(invalid(&format!("{at}/pointer"), "`pointer` must be a field pointer"));
         return None;
     };
-    let widget = match map.get("widget").and_then(Value::as_str).map(|w| (w, widget_named(w))) {
-        Some((_, Some(widget))) => widget,
-        Some((name, None)) => {
-            issues.push(invalid(&format!("{at}/widget"), &format!("unknown widget {name:?}")));
-            return None;
-        }
-        None => {
-            issues.push(invalid(&format!("{at}/widget"), "`widget` must be one of the field's widgets"));
+    let widget = match map.get("widget") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(name)) => match widget_named(name) {
+            Some(widget) => Some(widget),
+            None => {
+                issues.push(invalid(&format!("{at}/widget"), &format!("unknown widget {name:?}")));
+                return None;
+            }
+        },
+        Some(_) => {
+            issues.push(invalid(&format!("{at}/widget"), "`widget` must be a widget name or null"));
             return None;
         }
     };
-    Some(Control {
+    Some(Override {
         pointer: pointer.to_owned(),
-        label: optional_text(map, "label", at, issues).unwrap_or_default(),
+        label: optional_text(map, "label", at, issues),
         widget,
         help: optional_text(map, "help", at, issues),
         placeholder: optional_text(map, "placeholder", at, issues),
-        read_only: false,
-        rule: None,
-        detail: None,
     })
+}
+
+/// Fields that only have an override join the last section.
+fn add_unlisted(sections: &mut Vec<Section>, overrides: &[Override]) {
+    let listed = |p: &str| sections.iter().any(|s| s.fields.iter().any(|f| f == p));
+    let extra: Vec<String> = overrides.iter().filter(|o| !listed(&o.pointer)).map(|o| o.pointer.clone()).collect();
+    if extra.is_empty() {
+        return;
+    }
+    match sections.last_mut() {
+        Some(last) => last.fields.extend(extra),
+        None => sections.push(Section { label: None, horizontal: false, fields: extra }),
+    }
+}
+
+fn apply(mut control: Control, change: Option<&Override>) -> Control {
+    let Some(change) = change else { return control };
+    if let Some(label) = &change.label {
+        control.label = label.clone();
+    }
+    if let Some(widget) = change.widget.filter(|w| *w != control.widget) {
+        control.widget = widget;
+        control.detail = None;
+    }
+    if change.help.is_some() {
+        control.help = change.help.clone();
+    }
+    if change.placeholder.is_some() {
+        control.placeholder = change.placeholder.clone();
+    }
+    control
 }
 
 /// A string member: absent, null and blank are `None`; other types are issues.
@@ -216,20 +333,20 @@ fn optional_text(map: &Map<String, Value>, key: &str, at: &str, issues: &mut Vec
 
 /// The root's elements: steps when asked for and there are two or more
 /// sections, otherwise groups for labelled sections and loose controls.
-fn layout(sections: Vec<Section>, steps: bool) -> Vec<Node> {
+fn layout(sections: Vec<(Option<String>, Vec<Node>)>, steps: bool) -> Vec<Node> {
     if steps && sections.len() >= 2 {
         let steps = sections
             .into_iter()
             .enumerate()
-            .map(|(i, s)| Step { label: s.label.unwrap_or_else(|| format!("Step {}", i + 1)), elements: s.elements })
+            .map(|(i, (label, elements))| Step { label: label.unwrap_or_else(|| format!("Step {}", i + 1)), elements })
             .collect();
         return vec![Node::Steps { steps }];
     }
     let mut elements = Vec::new();
-    for section in sections {
-        match section.label {
-            Some(label) => elements.push(Node::Group { label, elements: section.elements }),
-            None => elements.extend(section.elements),
+    for (label, section) in sections {
+        match label {
+            Some(label) => elements.push(Node::Group { label, elements: section }),
+            None => elements.extend(section),
         }
     }
     elements
@@ -241,8 +358,11 @@ fn invalid(at: &str, message: &str) -> Issue {
 
 /// The model plan a good model would write for `plan`: top-level groups and
 /// steps become sections, runs of loose controls unlabelled sections, nested
-/// groups are flattened into their section. Used by the benchmark and tests.
-pub fn from_plan(plan: &Plan) -> Value {
+/// groups are flattened into their section. Without `with_overrides` the
+/// controls are assumed to be the defaults (true of the deterministic plan);
+/// with it every control gets a full override, as a model that rewrites
+/// every label would write. Used by the benchmark and tests.
+pub fn from_plan(plan: &Plan, with_overrides: bool) -> Value {
     let mut sections = Vec::new();
     let mut steps = false;
     let mut loose = Vec::new();
@@ -254,7 +374,8 @@ pub fn from_plan(plan: &Plan) -> Value {
         match node {
             Node::Group { label, elements } => {
                 flush_loose(&mut loose, &mut sections);
-                sections.push(model_section(Some(label), "vertical", elements));
+                let row = matches!(elements.as_slice(), [Node::Horizontal { .. }]);
+                sections.push(model_section(Some(label), if row { "horizontal" } else { "vertical" }, elements));
             }
             Node::Steps { steps: list } => {
                 flush_loose(&mut loose, &mut sections);
@@ -269,7 +390,9 @@ pub fn from_plan(plan: &Plan) -> Value {
         }
     }
     flush_loose(&mut loose, &mut sections);
-    json!({"title": plan.title, "steps": steps, "sections": sections})
+    let overrides: Vec<Value> =
+        if with_overrides { plan.root.controls().into_iter().map(full_override).collect() } else { Vec::new() };
+    json!({"title": plan.title, "steps": steps, "sections": sections, "overrides": overrides})
 }
 
 fn flush_loose(loose: &mut Vec<Node>, sections: &mut Vec<Value>) {
@@ -280,11 +403,11 @@ fn flush_loose(loose: &mut Vec<Node>, sections: &mut Vec<Value>) {
 }
 
 fn model_section(label: Option<&String>, layout: &str, elements: &[Node]) -> Value {
-    let controls: Vec<Value> = elements.iter().flat_map(Node::controls).map(model_control).collect();
-    json!({"label": label, "layout": layout, "controls": controls})
+    let fields: Vec<&str> = elements.iter().flat_map(Node::controls).map(|c| c.pointer.as_str()).collect();
+    json!({"label": label, "layout": layout, "fields": fields})
 }
 
-fn model_control(control: &Control) -> Value {
+fn full_override(control: &Control) -> Value {
     json!({
         "pointer": control.pointer,
         "label": control.label,
@@ -306,6 +429,19 @@ mod tests {
             }
             Value::Array(items) => items.iter().for_each(|v| walk_objects(v, out)),
             _ => {}
+        }
+    }
+
+    fn default(pointer: &str) -> Control {
+        Control {
+            pointer: pointer.to_owned(),
+            label: format!("Default {pointer}"),
+            widget: Widget::Text,
+            help: Some("from the schema".into()),
+            placeholder: None,
+            read_only: false,
+            rule: None,
+            detail: None,
         }
     }
 
@@ -332,8 +468,7 @@ mod tests {
 
     #[test]
     fn widget_enum_matches_genui_core() {
-        let names: Vec<&str> = schema()["properties"]["sections"]["items"]["properties"]["controls"]["items"]["properties"]
-            ["widget"]["enum"]
+        let names: Vec<&str> = schema()["properties"]["overrides"]["items"]["properties"]["widget"]["enum"]
             .as_array()
             .unwrap()
             .iter()
@@ -341,7 +476,8 @@ mod tests {
             .collect();
         let ours: Vec<&str> = WIDGETS.iter().map(|w| w.as_str()).collect();
         assert_eq!(names, ours);
-        for w in WIDGETS {
+        for (i, w) in WIDGETS.into_iter().enumerate() {
+            assert_eq!(widget_index(w), i);
             let parsed: Widget = serde_json::from_value(json!(w.as_str())).unwrap();
             assert_eq!(parsed, w);
         }
@@ -349,50 +485,75 @@ mod tests {
 
     #[test]
     fn sections_become_groups_rows_and_steps() {
-        let value = json!({"title": "T", "steps": false, "sections": [
-            {"label": null, "layout": "vertical", "controls": [c("/properties/a")]},
-            {"label": "Where", "layout": "horizontal", "controls": [c("/properties/b"), c("/properties/c")]},
-            {"label": "Empty", "layout": "vertical", "controls": []}
+        let value = json!({"title": "T", "steps": false, "overrides": [], "sections": [
+            {"label": null, "layout": "vertical", "fields": ["/properties/a"]},
+            {"label": "Where", "layout": "horizontal", "fields": ["/properties/b", "/properties/c"]},
+            {"label": "Empty", "layout": "vertical", "fields": []}
         ]});
-        let plan = to_plan(&value).unwrap();
+        let plan = to_plan(&value, &default).unwrap();
         let Node::Vertical { elements } = &plan.root else { panic!() };
-        assert!(matches!(&elements[0], Node::Control(c) if c.pointer == "/properties/a"));
+        assert!(matches!(&elements[0], Node::Control(c) if c.pointer == "/properties/a" && c.label == "Default /properties/a"));
         let Node::Group { label, elements: inner } = &elements[1] else { panic!() };
         assert_eq!(label, "Where");
         assert!(matches!(&inner[0], Node::Horizontal { elements } if elements.len() == 2));
         assert_eq!(elements.len(), 2);
         let mut steps = value.clone();
         steps["steps"] = json!(true);
-        let plan = to_plan(&steps).unwrap();
+        let plan = to_plan(&steps, &default).unwrap();
         let Node::Vertical { elements } = &plan.root else { panic!() };
         let Node::Steps { steps } = &elements[0] else { panic!() };
         assert_eq!(steps.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(), ["Step 1", "Where"]);
     }
 
     #[test]
+    fn overrides_change_only_what_they_name() {
+        let value = json!({"title": null, "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": ["/properties/a"]}],
+            "overrides": [
+                {"pointer": "/properties/a", "label": "Mine", "widget": "textarea", "help": null, "placeholder": "e.g. x"},
+                {"pointer": "/properties/a", "label": "Ignored", "widget": null, "help": null, "placeholder": null},
+                {"pointer": "/properties/b", "label": "Late", "widget": null, "help": null, "placeholder": null}
+            ]});
+        let plan = to_plan(&value, &default).unwrap();
+        let controls = plan.root.controls();
+        assert_eq!(controls.len(), 2);
+        assert_eq!((controls[0].label.as_str(), controls[0].widget), ("Mine", Widget::Textarea));
+        assert_eq!(controls[0].help.as_deref(), Some("from the schema"));
+        assert_eq!(controls[0].placeholder.as_deref(), Some("e.g. x"));
+        assert_eq!((controls[1].pointer.as_str(), controls[1].label.as_str()), ("/properties/b", "Late"));
+    }
+
+    #[test]
     fn structural_errors_are_issues() {
         let bad = json!({"title": 3, "steps": "yes", "sections": [
-            {"label": null, "layout": "diagonal", "controls": [{"label": "x", "widget": "text"}, {"pointer": "/a", "widget": "dropdown"}]}
-        ]});
-        let issues = to_plan(&bad).unwrap_err();
+            {"label": null, "layout": "diagonal", "fields": ["/a", 7]}
+        ], "overrides": [{"label": "x"}, {"pointer": "/a", "widget": "dropdown"}]});
+        let issues = to_plan(&bad, &default).unwrap_err();
         let at: Vec<&str> = issues.iter().map(|i| i.pointer.as_str()).collect();
-        assert_eq!(at, ["/title", "/steps", "/sections/0/layout", "/sections/0/controls/0/pointer", "/sections/0/controls/1/widget"]);
+        assert_eq!(at, ["/title", "/steps", "/overrides/0/pointer", "/overrides/1/widget", "/sections/0/layout", "/sections/0/fields/1"]);
         assert!(issues.iter().all(|i| i.code == "invalid_plan"));
-        assert_eq!(to_plan(&json!([1])).unwrap_err()[0].pointer, "");
-        assert_eq!(to_plan(&json!({"title": null})).unwrap_err()[0].pointer, "/sections");
+        assert_eq!(to_plan(&json!([1]), &default).unwrap_err()[0].pointer, "");
+        assert_eq!(to_plan(&json!({"title": null}), &default).unwrap_err()[0].pointer, "/sections");
     }
 
     #[test]
     fn unknown_keys_are_stripped() {
         let mut value = json!({"title": null, "steps": false, "required": ["x"], "jsonSchema": {}, "sections": [
-            {"label": null, "layout": "vertical", "type": "group", "controls": [
-                {"pointer": "/properties/a", "label": "A", "widget": "select", "help": null, "placeholder": null, "enum": ["new"]}]}]});
+            {"label": null, "layout": "vertical", "type": "group", "fields": ["/properties/a"]}],
+            "overrides": [{"pointer": "/properties/a", "label": "A", "widget": "select", "help": null, "placeholder": null, "enum": ["new"]}]});
         assert_eq!(strip_unknown(&mut value), 4);
         assert!(value.get("required").is_none());
-        assert!(value["sections"][0]["controls"][0].get("enum").is_none());
+        assert!(value["overrides"][0].get("enum").is_none());
     }
 
-    fn c(pointer: &str) -> Value {
-        json!({"pointer": pointer, "label": "L", "widget": "text", "help": null, "placeholder": null})
+    #[test]
+    fn from_plan_round_trips() {
+        let value = json!({"title": "T", "steps": false, "overrides": [], "sections": [
+            {"label": null, "layout": "vertical", "fields": ["/properties/a"]},
+            {"label": "Where", "layout": "horizontal", "fields": ["/properties/b", "/properties/c"]}]});
+        let plan = to_plan(&value, &default).unwrap();
+        assert_eq!(from_plan(&plan, false), value);
+        let full = from_plan(&plan, true);
+        assert_eq!(full["overrides"].as_array().map(Vec::len), Some(3));
+        assert_eq!(to_plan(&full, &default).unwrap(), plan);
     }
 }

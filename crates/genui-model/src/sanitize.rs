@@ -18,7 +18,7 @@ pub const MAX_HELP_CHARS: usize = 1000;
 const SCRIPT_SCHEMES: [&str; 3] = ["javascript:", "data:", "vbscript:"];
 
 /// Sanitises every piece of display text in a plan; returns whether
-/// anything changed.
+/// anything besides whitespace changed.
 pub fn sanitize_plan(plan: &mut Plan) -> bool {
     let mut changed = false;
     if let Some(title) = &mut plan.title {
@@ -57,13 +57,16 @@ fn sanitize_node(node: &mut Node, changed: &mut bool) {
     }
 }
 
+/// Cleans one text; returns whether more than whitespace changed.
 fn clean_in_place(text: &mut String, max_chars: usize) -> bool {
     let clean = plain_text(text, max_chars);
-    if clean == *text {
-        return false;
-    }
+    let changed = squash(&clean) != squash(text);
     *text = clean;
-    true
+    changed
+}
+
+fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The plain-text form of one piece of display text.
@@ -140,10 +143,24 @@ fn markdown_links(text: &str) -> String {
         out.push_str(before);
         out.push_str(&rest[open + 1..mid]);
         let after = &rest[mid + 2..];
-        rest = after.find(')').map_or("", |close| &after[close + 1..]);
+        rest = closing_paren(after).map_or("", |close| &after[close + 1..]);
     }
     out.push_str(rest);
     out
+}
+
+/// The `)` that closes a link target, counting nested parentheses.
+fn closing_paren(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some(at),
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Removes words that carry a script scheme anywhere, and URLs whose scheme

@@ -222,9 +222,12 @@ pub(crate) fn http_date_ms(text: &str) -> Option<u64> {
     if !(1..=31).contains(&day) || *h > 23 || *m > 59 || *s > 60 || year < 1970 {
         return None;
     }
-    let days = days_from_civil(year, month, day);
-    let seconds = u64::try_from(days).ok()? * 86_400 + h * 3600 + m * 60 + s;
-    Some(seconds * 1000)
+    if year > 9999 {
+        return None;
+    }
+    let days = u64::try_from(days_from_civil(year, month, day)).ok()?;
+    let seconds = days * 86_400 + h * 3600 + m * 60 + s;
+    seconds.checked_mul(1000)
 }
 
 /// Days since 1970-01-01 (Howard Hinnant's algorithm).
@@ -284,6 +287,7 @@ mod tests {
         assert_eq!(http_date_ms("Sat, 29 Feb 2020 12:00:00 GMT"), Some(1_582_977_600_000));
         assert_eq!(http_date_ms("Sunday, 06-Nov-94 08:49:37 GMT"), None);
         assert_eq!(http_date_ms("Sun, 06 Nov 1994 25:49:37 GMT"), None);
+        assert_eq!(http_date_ms("Sun, 06 Nov 99999999999999 08:49:37 GMT"), None);
     }
 
     #[test]

@@ -137,6 +137,19 @@ pub fn parse_response(
     }
 }
 
+/// Token usage reported in a 2xx body, whether or not it held a usable
+/// plan (a truncated answer costs tokens too): `(in, out)`.
+pub fn usage(provider: Provider, body: &str) -> (Option<u64>, Option<u64>) {
+    let Ok(value) = serde_json::from_str::<Value>(body) else { return (None, None) };
+    let (field_in, field_out) = match provider {
+        Provider::Anthropic => ("input_tokens", "output_tokens"),
+        Provider::OpenAi | Provider::WorkersAi => ("prompt_tokens", "completion_tokens"),
+    };
+    let result = value.get("result").filter(|r| r.is_object()).unwrap_or(&value);
+    let usage = result.get("usage").unwrap_or(&Value::Null);
+    (tokens(usage, field_in), tokens(usage, field_out))
+}
+
 /// The error for a failed send (connection refused, DNS, a thrown binding
 /// error), by provider.
 pub fn network_error(provider: Provider, message: &str) -> ProviderError {

@@ -15,7 +15,7 @@
 //! `JSON.parse`: a nested `serde_json::Value` converted directly reaches JS
 //! as `Map`s, whose fields the binding drops (workers-rs issue 1050).
 
-use super::error::status_error;
+use super::error::{error_body_message, status_error};
 use super::{extract_json, tokens, AiCall, ErrorKind, HttpRequest, ModelReply, ProviderError};
 use crate::config::ModelConfig;
 use crate::plan_schema;
@@ -58,7 +58,8 @@ pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> 
         ProviderError::new(ErrorKind::Unavailable, format!("the Workers AI result is not JSON: {e}")).with_status(status)
     })?;
     if value.get("success") == Some(&Value::Bool(false)) {
-        return Err(status_error(502, headers, body));
+        let text = error_body_message(body).unwrap_or_else(|| "the call failed".to_owned());
+        return Err(error_from_message(&text).with_status(status));
     }
     let result = value.get("result").filter(|r| r.is_object()).unwrap_or(&value);
     let plan_json = match result.get("response") {
