@@ -30,3 +30,5 @@ step "3/3 end to end under wrangler dev"
 # wrangler runs the [build] command itself; the build above makes it a no-op.
 cargo test -p genui-harness --test selftest -- --ignored
 cargo test -p genui-harness --test e2e -- --ignored
+# The model path against the scripted provider server (OpenAI and Anthropic wire formats).
+cargo test -p genui-harness --test e2e-model -- --ignored

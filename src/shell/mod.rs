@@ -4,10 +4,13 @@
 //! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`.
 
 mod kv;
+mod model;
 mod respond;
 
 use genui_core::error::{Error, ErrorCode};
-use genui_core::service::{self, HttpResponse, Route};
+use genui_core::service::{self, GenerateJob, HttpResponse, Outcome, Route};
+use genui_core::spec::GeneratorId;
+use genui_model::{GeneratorChoice, Ladder, LadderResult, ModelConfig};
 use genui_core::{submit, tool};
 use genui_core::Limits;
 use respond::{into_response, log_line, RequestInfo};
@@ -74,13 +77,27 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> (HttpResponse,
         Err(response) => return (response, None),
     };
     let format = query_param(req, "format");
-    let job = match service::prepare_generate(&body, format.as_deref(), &limits) {
+    let mut job = match service::prepare_generate(&body, format.as_deref(), &limits) {
         Ok(job) => job,
         Err(error) => return (HttpResponse::error(&error), None),
     };
+    let choice = match GeneratorChoice::of(job.request()) {
+        Ok(choice) => choice,
+        Err(why) => return (HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")), None),
+    };
+    let config = model::config(env);
+    let use_model = match choice.use_model(config.is_some()) {
+        Ok(use_model) => use_model,
+        Err(why) => return (HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")), None),
+    };
     let cache = kv::SpecCache::open(env);
-    let cached = cache.get(job.cache_key()).await;
-    let outcome = job.finish(cached.as_deref());
+    let outcome = match config.filter(|_| use_model) {
+        Some(config) => generate_with_model(&mut job, config, choice.is_forced(), &cache, env, &limits).await,
+        None => {
+            let cached = cache.get(job.cache_key()).await;
+            job.finish(cached.as_deref())
+        }
+    };
     if let Some(put) = outcome.cache_put {
         cache.put_after_response(ctx, put);
     }
@@ -89,6 +106,52 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> (HttpResponse,
         genui_core::render::CacheStatus::Miss => "miss",
     });
     (outcome.response, status)
+}
+
+/// The model path: the model's own cache key, then the ladder; a proven
+/// model plan is cached under the model's key, a fallback under the
+/// deterministic key (it is exactly the deterministic spec, and the model is
+/// asked again next time).
+async fn generate_with_model(
+    job: &mut GenerateJob,
+    config: ModelConfig,
+    forced: bool,
+    cache: &kv::SpecCache,
+    env: &Env,
+    limits: &Limits,
+) -> Outcome {
+    let model_id = GeneratorId { generator: "model".into(), generator_version: config.cache_identity() };
+    if let Err(error) = job.rekey(model_id) {
+        return Outcome::failed(&error);
+    }
+    if let Some(hit) = job.hit(cache.get(job.cache_key()).await.as_deref()) {
+        return hit;
+    }
+    let proven = match job.prove_schema() {
+        Ok(proven) => proven,
+        Err(error) => return Outcome::failed(&error),
+    };
+    let ladder = match Ladder::new(&config, job.request(), limits, now_ms() as u64) {
+        Ok(ladder) => ladder.forced(forced),
+        Err(error) => return Outcome::failed(&error),
+    };
+    let outcome = model::run(env, ladder).await;
+    let provenance = match serde_json::to_value(&outcome.provenance) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    match outcome.result {
+        LadderResult::Model(plan) => job.complete(plan, &proven, provenance),
+        LadderResult::Fallback { plan, .. } => match job.rekey(service::deterministic_generator()) {
+            Ok(()) => job.complete(plan, &proven, provenance),
+            Err(error) => Outcome::failed(&error),
+        },
+        LadderResult::Failed(error) => Outcome {
+            response: HttpResponse::json(error.http_status(), &error.to_dgui_error()),
+            cache_put: None,
+            cache: None,
+        },
+    }
 }
 
 /// The first value of a query parameter.

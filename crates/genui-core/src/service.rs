@@ -22,6 +22,7 @@ use crate::render::initial_data::{initial_data, schema_defaults};
 use crate::render::{self, CacheStatus, Format, Rendered};
 use crate::request::{self, GenerateRequest};
 use crate::schema::{self, Draft};
+use crate::plan::Plan;
 use crate::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
@@ -161,12 +162,22 @@ impl Outcome {
 #[derive(Debug, Clone)]
 pub struct GenerateJob {
     request: GenerateRequest,
+    generator: GeneratorId,
     spec_hash: String,
     key: String,
     limits: Limits,
 }
 
-fn generator_id() -> GeneratorId {
+/// A schema proven usable: the draft it was validated under and its
+/// compiled validator.
+#[derive(Debug, Clone)]
+pub struct ProvenSchema {
+    draft: Draft,
+    validator: Rc<jsonschema::Validator>,
+}
+
+/// The deterministic generator's identity.
+pub fn deterministic_generator() -> GeneratorId {
     GeneratorId { generator: GENERATOR_ID.to_owned(), generator_version: GENERATOR_VERSION.to_owned() }
 }
 
@@ -180,9 +191,15 @@ pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits
         request.format = Format::parse(name, "?format")?;
     }
     limits.check_schema_size(&request.output, &request.output_pointer())?;
-    let spec_hash = spec::spec_hash(&request.output, &request.description, request.wants_confirm(), &generator_id())?;
-    let key = spec::cache_key(&spec_hash);
-    Ok(GenerateJob { request, spec_hash, key, limits: *limits })
+    let mut job = GenerateJob {
+        request,
+        generator: deterministic_generator(),
+        spec_hash: String::new(),
+        key: String::new(),
+        limits: *limits,
+    };
+    job.rekey(deterministic_generator())?;
+    Ok(job)
 }
 
 impl GenerateJob {
@@ -196,44 +213,86 @@ impl GenerateJob {
         &self.spec_hash
     }
 
-    /// Completes the request given what the cache held under the key.
-    /// A cached value that is not a valid spec for this key is a miss.
+    /// The parsed request.
+    pub fn request(&self) -> &GenerateRequest {
+        &self.request
+    }
+
+    /// Keys the job for another generator (a model's identity includes its
+    /// provider, model and prompt version), so each generator's specs are
+    /// cached apart.
+    pub fn rekey(&mut self, generator: GeneratorId) -> Result<()> {
+        let request = &self.request;
+        self.spec_hash = spec::spec_hash(&request.output, &request.description, request.wants_confirm(), &generator)?;
+        self.key = spec::cache_key(&self.spec_hash);
+        self.generator = generator;
+        Ok(())
+    }
+
+    /// Completes the request with the deterministic generator, given what
+    /// the cache held under the key.
     pub fn finish(self, cached: Option<&str>) -> Outcome {
-        if let Some(spec) = cached.and_then(|text| UiSpec::from_cached(text, &self.spec_hash)) {
-            return match self.respond(&spec, CacheStatus::Hit, None) {
-                Ok(response) => Outcome { response, cache_put: None, cache: Some(CacheStatus::Hit) },
-                Err(error) => Outcome::failed(&error),
-            };
+        if let Some(hit) = self.hit(cached) {
+            return hit;
         }
-        match self.generate() {
-            Ok((spec, validator)) => match self.respond(&spec, CacheStatus::Miss, Some(validator)) {
-                Ok(response) => Outcome {
-                    response,
-                    cache_put: Some(CachePut { key: self.key.clone(), value: spec.to_json() }),
-                    cache: Some(CacheStatus::Miss),
-                },
-                Err(error) => Outcome::failed(&error),
+        let generated = self.prove_schema().and_then(|proven| {
+            let plan = generate::generate(&self.request.output, &self.request.description, self.request.wants_confirm(), &self.limits)
+                .map_err(|e| with_output_pointer(e, &self.request))?;
+            Ok((plan, proven))
+        });
+        match generated {
+            Ok((plan, proven)) => self.complete(plan, &proven, Map::new()),
+            Err(error) => Outcome::failed(&error),
+        }
+    }
+
+    /// The answer from a cached value, when it is a valid spec for this key.
+    pub fn hit(&self, cached: Option<&str>) -> Option<Outcome> {
+        let spec = cached.and_then(|text| UiSpec::from_cached(text, &self.spec_hash))?;
+        Some(match self.respond(&spec, CacheStatus::Hit, None, Map::new()) {
+            Ok(response) => Outcome { response, cache_put: None, cache: Some(CacheStatus::Hit) },
+            Err(error) => Outcome::failed(&error),
+        })
+    }
+
+    /// Proves `output` is a usable schema (meta-schema, references, compile).
+    pub fn prove_schema(&self) -> Result<ProvenSchema> {
+        let (draft, validator) = schema::check_output(&self.request.output, &self.request.output_pointer(), &self.limits)?;
+        let validator = Rc::new(validator);
+        remember_validator(&self.spec_hash, validator.clone());
+        Ok(ProvenSchema { draft, validator })
+    }
+
+    /// Proves a plan, builds and renders its spec, and asks for it to be
+    /// cached under this job's key. `meta` adds provenance to the answer
+    /// (and may override `generator`, as a model fallback does).
+    pub fn complete(&self, plan: Plan, proven: &ProvenSchema, meta: Map<String, Value>) -> Outcome {
+        let spec = match self.build_spec(plan, proven) {
+            Ok(spec) => spec,
+            Err(error) => return Outcome::failed(&error),
+        };
+        match self.respond(&spec, CacheStatus::Miss, Some(proven.validator.clone()), meta) {
+            Ok(response) => Outcome {
+                response,
+                cache_put: Some(CachePut { key: self.key.clone(), value: spec.to_json() }),
+                cache: Some(CacheStatus::Miss),
             },
             Err(error) => Outcome::failed(&error),
         }
     }
 
-    /// The miss path: prove the schema, generate, prove the plan, build the spec.
-    fn generate(&self) -> Result<(UiSpec, Rc<jsonschema::Validator>)> {
+    fn build_spec(&self, plan: Plan, proven: &ProvenSchema) -> Result<UiSpec> {
         let output = &self.request.output;
-        let (draft, validator) = schema::check_output(output, &self.request.output_pointer(), &self.limits)?;
-        let plan = generate::generate(output, &self.request.description, self.request.wants_confirm(), &self.limits)
-            .map_err(|e| with_output_pointer(e, &self.request))?;
         let issues = check_plan(&plan, output, &self.limits);
         if !issues.is_empty() {
-            return Err(Error::new(ErrorCode::Internal, "the generated plan failed its own checks")
+            return Err(Error::new(ErrorCode::Internal, "the plan failed its checks")
                 .with("issues", serde_json::to_value(&issues).unwrap_or_default()));
         }
         let spec = UiSpec {
             spec_version: SPEC_VERSION,
             spec_hash: self.spec_hash.clone(),
-            generator: generator_id(),
-            draft: schema::draft_name(draft).to_owned(),
+            generator: self.generator.clone(),
+            draft: schema::draft_name(proven.draft).to_owned(),
             description: self.request.description.clone(),
             schema: output.clone(),
             plan,
@@ -241,13 +300,11 @@ impl GenerateJob {
         };
         let as_json = serde_json::to_value(&spec).unwrap_or_default();
         Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
-        let validator = Rc::new(validator);
-        remember_validator(&self.spec_hash, validator.clone());
-        Ok((spec, validator))
+        Ok(spec)
     }
 
     /// Renders the requested format for a spec and this request's data.
-    fn respond(&self, spec: &UiSpec, cache: CacheStatus, validator: Option<Rc<jsonschema::Validator>>) -> Result<HttpResponse> {
+    fn respond(&self, spec: &UiSpec, cache: CacheStatus, validator: Option<Rc<jsonschema::Validator>>, extra: Map<String, Value>) -> Result<HttpResponse> {
         let has_values = !self.request.data.is_null() || !spec.defaults.is_null();
         let validator = match (validator, has_values) {
             (Some(v), _) => Some(v),
@@ -272,6 +329,7 @@ impl GenerateJob {
         if !warnings.is_empty() {
             meta.insert("warnings".into(), serde_json::to_value(&warnings).unwrap_or_default());
         }
+        meta.extend(extra);
         let format = self.request.format;
         let rendered = Rendered { spec, initial_data, meta, raw_data: &self.request.data };
         let body = render::render(format, &rendered);

@@ -14,7 +14,8 @@
 //! as JSON: `seq`, `at_ms` since start, `method`, `path`, `headers` with
 //! lower-case names, `body`), `POST /__reset` (forget requests and counters).
 //!
-//! Scenarios, by `model`: `scenario:<name>` (any other model plays `good`):
+//! Scenarios, by a `[scenario:<name>]` tag in the form's description, else
+//! by `model`: `scenario:<name>` (any other model plays `good`):
 //!
 //! | name | what it answers |
 //! |---|---|
@@ -377,6 +378,13 @@ fn route(request: &Request, server: &Server) -> Response {
     }
 }
 
+/// The `<name>` of a `[scenario:<name>]` tag in the prompt, if any.
+fn scenario_tag(prompt: &str) -> Option<String> {
+    let start = prompt.find("[scenario:")? + "[scenario:".len();
+    let len = prompt[start..].find(']')?;
+    Some(prompt[start..start + len].to_owned())
+}
+
 /// Records the request, then plays its scenario.
 fn model_call(request: &Request, server: &Server, wire: Wire) -> Response {
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
@@ -397,8 +405,12 @@ fn model_call(request: &Request, server: &Server, wire: Wire) -> Response {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
-    let scenario = model.strip_prefix("scenario:").unwrap_or("good").to_owned();
     let prompt = first_user_text(&body, wire);
+    // A `[scenario:<name>]` tag in the form's description wins over the
+    // model name, so one configured worker can play every scenario.
+    let scenario = scenario_tag(&prompt)
+        .or_else(|| model.strip_prefix("scenario:").map(str::to_owned))
+        .unwrap_or_else(|| "good".to_owned());
     let call = next_call(server, &format!("{scenario}\u{0}{prompt}"));
     let fields = parse_fields(&prompt);
     let ctx = Ctx {

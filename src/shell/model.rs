@@ -1,0 +1,117 @@
+//! The model path's effects: configuration from vars and secrets, and the
+//! loop that performs what `genui_model::Ladder` asks for (HTTP requests
+//! with a per-attempt timeout, Workers AI binding calls, waits) and feeds the
+//! results back. Every decision stays in the ladder.
+
+use futures::future::{select, Either};
+use genui_model::{AiCall, Event, HttpRequest, Ladder, LadderOutcome, ModelConfig, Step};
+use std::time::Duration;
+use worker::js_sys::{self, Function, Promise, Reflect};
+use worker::wasm_bindgen::{JsCast, JsValue};
+use worker::wasm_bindgen_futures::JsFuture;
+use worker::{console_error, AbortController, Delay, Env, Fetch, Headers, Method, Request, RequestInit};
+
+/// The Workers AI binding name (wrangler.toml `[ai] binding = "AI"`).
+const AI_BINDING: &str = "AI";
+
+/// Reads `MODEL_*` vars and the `MODEL_API_KEY` secret. A broken
+/// configuration is logged (never the key) and treated as none, so the
+/// worker keeps answering with the deterministic generator.
+pub(super) fn config(env: &Env) -> Option<ModelConfig> {
+    let get = |name: &str| {
+        let secret = env.secret(name).ok().map(|s| s.to_string());
+        secret.or_else(|| env.var(name).ok().map(|v| v.to_string()))
+    };
+    match ModelConfig::from_vars(get) {
+        Ok(config) => config,
+        Err(why) => {
+            console_error!("{{\"event\":\"model_config_invalid\",\"error\":{why:?}}}");
+            None
+        }
+    }
+}
+
+/// Runs a ladder to its end.
+pub(super) async fn run(env: &Env, mut ladder: Ladder) -> LadderOutcome {
+    let mut step = ladder.start();
+    loop {
+        step = match step {
+            Step::Done(outcome) => return *outcome,
+            Step::Send(request, timeout_ms) => ladder.next(send(request, timeout_ms).await),
+            Step::RunAi(call, timeout_ms) => ladder.next(run_ai(env, call, timeout_ms).await),
+            Step::Wait(ms) => {
+                Delay::from(Duration::from_millis(ms)).await;
+                ladder.next(Event::Waited)
+            }
+        };
+    }
+}
+
+/// Sends a provider request, aborting it when the timeout fires first.
+async fn send(request: HttpRequest, timeout_ms: u64) -> Event {
+    let started = super::now_ms();
+    let worker_request = match to_worker_request(&request) {
+        Ok(r) => r,
+        Err(e) => return Event::NetworkError(e.to_string()),
+    };
+    let controller = AbortController::default();
+    let signal = controller.signal();
+    let exchange = async {
+        let mut response = Fetch::Request(worker_request).send_with_signal(&signal).await?;
+        let headers: Vec<(String, String)> = response.headers().entries().collect();
+        let body = response.text().await?;
+        Ok::<_, worker::Error>((response.status_code(), headers, body))
+    };
+    let timeout = Delay::from(Duration::from_millis(timeout_ms));
+    // Bound to a local so the losing future is dropped before `signal`.
+    let raced = select(Box::pin(exchange), Box::pin(timeout)).await;
+    match raced {
+        Either::Left((Ok((status, headers, body)), _)) => {
+            let elapsed_ms = (super::now_ms() - started).max(0.0) as u64;
+            Event::Response { status, headers, body, elapsed_ms }
+        }
+        Either::Left((Err(e), _)) => Event::NetworkError(e.to_string()),
+        Either::Right(_) => {
+            controller.abort();
+            Event::TimedOut
+        }
+    }
+}
+
+fn to_worker_request(request: &HttpRequest) -> worker::Result<Request> {
+    let headers = Headers::new();
+    for (name, value) in &request.headers {
+        headers.set(name, value)?;
+    }
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post).with_headers(headers).with_body(Some(JsValue::from_str(&request.body)));
+    Request::new_with_init(&request.url, &init)
+}
+
+/// Calls `env.AI.run(model, inputs)` with inputs parsed from JSON text, so
+/// the binding sees plain objects (workers-rs issue 1050), and reports the
+/// result as a 200 response carrying its JSON.
+async fn run_ai(env: &Env, call: AiCall, timeout_ms: u64) -> Event {
+    let started = super::now_ms();
+    let invocation = async {
+        let ai = Reflect::get(env, &JsValue::from_str(AI_BINDING))?;
+        if ai.is_undefined() {
+            return Err(JsValue::from_str("the AI binding is not configured"));
+        }
+        let run: Function = Reflect::get(&ai, &JsValue::from_str("run"))?.dyn_into()?;
+        let inputs = js_sys::JSON::parse(&call.inputs_as_json_string())?;
+        let promise: Promise = run.call2(&ai, &JsValue::from_str(&call.model), &inputs)?.dyn_into()?;
+        let result = JsFuture::from(promise).await?;
+        js_sys::JSON::stringify(&result).map(String::from)
+    };
+    let timeout = Delay::from(Duration::from_millis(timeout_ms));
+    let raced = select(Box::pin(invocation), Box::pin(timeout)).await;
+    match raced {
+        Either::Left((Ok(body), _)) => {
+            let elapsed_ms = (super::now_ms() - started).max(0.0) as u64;
+            Event::Response { status: 200, headers: Vec::new(), body, elapsed_ms }
+        }
+        Either::Left((Err(e), _)) => Event::NetworkError(e.as_string().unwrap_or_else(|| format!("{e:?}"))),
+        Either::Right(_) => Event::TimedOut,
+    }
+}
