@@ -112,15 +112,81 @@ pub struct ModelReply {
     pub tokens_out: Option<u64>,
 }
 
+/// One provider's wire format. Each provider module implements it; the
+/// ladder reaches them only through [`wire`].
+pub trait ProviderWire: Sync {
+    /// The request (or binding call) that asks for a plan.
+    fn build(&self, config: &ModelConfig, prompt: &Prompt, mode: Mode) -> Call;
+    /// The plan and token usage from an answer, or the provider's error.
+    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError>;
+    /// Names of the prompt and completion token counts under `usage`.
+    fn usage_fields(&self) -> (&'static str, &'static str) {
+        ("prompt_tokens", "completion_tokens")
+    }
+    /// The error for a request that could not be sent.
+    fn network_error(&self, message: &str) -> ProviderError {
+        ProviderError::new(ErrorKind::Unavailable, format!("could not reach the model: {message}"))
+    }
+}
+
+struct OpenAiWire;
+struct AnthropicWire;
+struct WorkersAiWire;
+
+impl ProviderWire for OpenAiWire {
+    fn build(&self, config: &ModelConfig, prompt: &Prompt, mode: Mode) -> Call {
+        Call::Http(match mode {
+            Mode::JsonSchema => openai::build_request(config, prompt),
+            Mode::JsonObject => openai::build_request_json_object(config, prompt),
+        })
+    }
+    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+        openai::parse_response(status, headers, body)
+    }
+}
+
+impl ProviderWire for AnthropicWire {
+    fn build(&self, config: &ModelConfig, prompt: &Prompt, _mode: Mode) -> Call {
+        Call::Http(anthropic::build_request(config, prompt))
+    }
+    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+        anthropic::parse_response(status, headers, body)
+    }
+    fn usage_fields(&self) -> (&'static str, &'static str) {
+        ("input_tokens", "output_tokens")
+    }
+}
+
+impl ProviderWire for WorkersAiWire {
+    /// Through the `AI` binding, or over HTTP when a base URL is set (the
+    /// REST API, or a test server).
+    fn build(&self, config: &ModelConfig, prompt: &Prompt, _mode: Mode) -> Call {
+        if config.base_url.is_empty() {
+            Call::Ai(workers_ai::build_call(config, prompt))
+        } else {
+            Call::Http(workers_ai::build_request(config, prompt))
+        }
+    }
+    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+        workers_ai::parse_response(status, headers, body)
+    }
+    fn network_error(&self, message: &str) -> ProviderError {
+        workers_ai::error_from_message(message)
+    }
+}
+
+/// The dispatch table: a provider's wire format.
+pub fn wire(provider: Provider) -> &'static dyn ProviderWire {
+    match provider {
+        Provider::OpenAi => &OpenAiWire,
+        Provider::Anthropic => &AnthropicWire,
+        Provider::WorkersAi => &WorkersAiWire,
+    }
+}
+
 /// Builds the call for `config`'s provider.
 pub fn build(config: &ModelConfig, prompt: &Prompt, mode: Mode) -> Call {
-    match (config.provider, mode) {
-        (Provider::OpenAi, Mode::JsonSchema) => Call::Http(openai::build_request(config, prompt)),
-        (Provider::OpenAi, Mode::JsonObject) => Call::Http(openai::build_request_json_object(config, prompt)),
-        (Provider::Anthropic, _) => Call::Http(anthropic::build_request(config, prompt)),
-        (Provider::WorkersAi, _) if config.base_url.is_empty() => Call::Ai(workers_ai::build_call(config, prompt)),
-        (Provider::WorkersAi, _) => Call::Http(workers_ai::build_request(config, prompt)),
-    }
+    wire(config.provider).build(config, prompt, mode)
 }
 
 /// Parses a response in `provider`'s format.
@@ -130,21 +196,14 @@ pub fn parse_response(
     headers: &[(String, String)],
     body: &str,
 ) -> Result<ModelReply, ProviderError> {
-    match provider {
-        Provider::OpenAi => openai::parse_response(status, headers, body),
-        Provider::Anthropic => anthropic::parse_response(status, headers, body),
-        Provider::WorkersAi => workers_ai::parse_response(status, headers, body),
-    }
+    wire(provider).parse_response(status, headers, body)
 }
 
 /// Token usage reported in a 2xx body, whether or not it held a usable
 /// plan (a truncated answer costs tokens too): `(in, out)`.
 pub fn usage(provider: Provider, body: &str) -> (Option<u64>, Option<u64>) {
     let Ok(value) = serde_json::from_str::<Value>(body) else { return (None, None) };
-    let (field_in, field_out) = match provider {
-        Provider::Anthropic => ("input_tokens", "output_tokens"),
-        Provider::OpenAi | Provider::WorkersAi => ("prompt_tokens", "completion_tokens"),
-    };
+    let (field_in, field_out) = wire(provider).usage_fields();
     let result = value.get("result").filter(|r| r.is_object()).unwrap_or(&value);
     let usage = result.get("usage").unwrap_or(&Value::Null);
     (tokens(usage, field_in), tokens(usage, field_out))
@@ -153,10 +212,7 @@ pub fn usage(provider: Provider, body: &str) -> (Option<u64>, Option<u64>) {
 /// The error for a failed send (connection refused, DNS, a thrown binding
 /// error), by provider.
 pub fn network_error(provider: Provider, message: &str) -> ProviderError {
-    match provider {
-        Provider::WorkersAi => workers_ai::error_from_message(message),
-        _ => ProviderError::new(ErrorKind::Unavailable, format!("could not reach the model: {message}")),
-    }
+    wire(provider).network_error(message)
 }
 
 /// The JSON object inside a model's text: the whole text, or inside a
