@@ -11,7 +11,7 @@ use genui_core::error::{Error, ErrorCode};
 use genui_core::service::{self, GenerateJob, HttpResponse, Outcome, Route};
 use genui_core::spec::GeneratorId;
 use genui_model::{GeneratorChoice, Ladder, LadderResult, ModelConfig};
-use genui_core::{submit, tool};
+use genui_core::{access, submit, tool};
 use genui_core::Limits;
 use respond::{into_response, log_line, RequestInfo};
 use worker::{event, Context, Date, Env, Request, Response, Result};
@@ -24,15 +24,43 @@ fn start() {
 #[event(fetch)]
 async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let info = RequestInfo::new(&req);
-    let (response, cache) = handle(req, &env, &ctx, &info.id).await;
+    let origin = header(&req, "origin");
+    let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
+    let (mut response, cache) = handle(req, &env, &ctx, &info.id).await;
+    response.headers.extend(access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
     log_line(&info, &response, cache);
     into_response(response, &info)
+}
+
+/// A header's value.
+fn header(req: &Request, name: &str) -> Option<String> {
+    req.headers().get(name).ok().flatten()
+}
+
+/// A secret or var (secrets win), trimmed; `None` when unset or blank.
+fn setting(env: &Env, name: &str) -> Option<String> {
+    let value = env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok()?;
+    Some(value.trim().to_owned()).filter(|v| !v.is_empty())
 }
 
 async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) -> (HttpResponse, Option<&'static str>) {
     let method = req.method().to_string();
     let path = req.path();
-    match service::route(&method, &path) {
+    let route = service::route(&method, &path);
+    if route == Route::Preflight {
+        let origin = header(&req, "origin");
+        let headers = access::preflight_headers(origin.as_deref(), setting(env, "ALLOWED_ORIGINS").as_deref());
+        return (HttpResponse { status: 204, headers, body: String::new() }, None);
+    }
+    if service::needs_key(route) {
+        let keys = setting(env, "API_KEYS");
+        if let Err(error) = access::authorize(header(&req, "authorization").as_deref(), keys.as_deref()) {
+            let mut response = HttpResponse::error(&error);
+            response.headers.push(("www-authenticate".into(), "Bearer".into()));
+            return (response, None);
+        }
+    }
+    match route {
         Route::Healthz => (service::healthz(), None),
         Route::Generate => generate(&mut req, env, ctx).await,
         Route::Submit => (submit(&mut req, env, request_id).await, None),

@@ -44,8 +44,15 @@ pub(super) fn into_response(response: HttpResponse, info: &RequestInfo) -> Resul
     for (name, value) in &response.headers {
         headers.set(name, value)?;
     }
-    let body = if info.method == "HEAD" { Vec::new() } else { response.body.into_bytes() };
-    Ok(Response::from_bytes(body)?.with_status(response.status).with_headers(headers))
+    // A 204 must carry no body at all (not even an empty one).
+    let base = if response.status == 204 {
+        Response::empty()?
+    } else if info.method == "HEAD" {
+        Response::from_bytes(Vec::new())?
+    } else {
+        Response::from_bytes(response.body.into_bytes())?
+    };
+    Ok(base.with_status(response.status).with_headers(headers))
 }
 
 /// One JSON line per request: no bodies, no data, no secrets.

@@ -72,6 +72,13 @@ fn e2e() {
     steps.run("tool, openapi and schemas", || e2e_protocols::published_documents(&dev));
     steps.run("healthz after all", || healthz(&dev));
     steps.run("no panic in wrangler log", || no_panic_in_log(&dev));
+    steps.run("API keys and CORS (a second worker with keys set)", || {
+        let opts = Options::default()
+            .var("API_KEYS", "key-one, key-two")
+            .var("ALLOWED_ORIGINS", "https://app.example");
+        let guarded = WranglerDev::start(opts)?;
+        e2e_protocols::keys_and_cors(&guarded)
+    });
 
     let failures = steps.finish();
     if !failures.is_empty() {

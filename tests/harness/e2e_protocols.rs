@@ -157,3 +157,43 @@ pub fn published_documents(dev: &WranglerDev) -> Step {
     }
     Ok(())
 }
+
+/// API keys and CORS, on a worker started with `API_KEYS` and
+/// `ALLOWED_ORIGINS` set.
+pub fn keys_and_cors(dev: &WranglerDev) -> Step {
+    let body = json!({"output": {"type": "object", "properties": {"a": {"type": "string"}}}});
+    let anonymous = dev.post_json("/v1/generate", &body);
+    let error = conforms(&anonymous, Contract::DguiError)?;
+    ensure(anonymous.status == 401 && error["code"] == "unauthorized" && anonymous.header("www-authenticate").is_some(), || {
+        format!("no key: {} {error}", anonymous.status)
+    })?;
+    let wrong = request_with(dev, "POST", "/v1/generate", &body, &[("authorization", "Bearer nope")])?;
+    ensure(wrong.status == 401, || format!("wrong key: {}", wrong.status))?;
+    let right = request_with(dev, "POST", "/v1/generate", &body, &[("authorization", "Bearer key-two"), ("origin", "https://app.example")])?;
+    ensure(right.status == 200 && right.header("access-control-allow-origin") == Some("https://app.example"), || {
+        format!("good key + allowed origin: {} {:?}", right.status, right.headers)
+    })?;
+    let evil = request_with(dev, "POST", "/v1/generate", &body, &[("authorization", "Bearer key-one"), ("origin", "https://evil.example")])?;
+    ensure(evil.status == 200 && evil.header("access-control-allow-origin").is_none(), || "a disallowed origin got CORS headers".into())?;
+    let preflight = request_with(dev, "OPTIONS", "/v1/generate", &Value::Null, &[("origin", "https://app.example"), ("access-control-request-method", "POST")])?;
+    ensure(preflight.status == 204 && preflight.header("access-control-allow-methods").is_some(), || {
+        format!("preflight: {} {:?}", preflight.status, preflight.headers)
+    })?;
+    let health = dev.get("/healthz");
+    ensure(health.status == 200, || "healthz must stay public".into())
+}
+
+fn request_with(dev: &WranglerDev, method: &str, path: &str, body: &Value, headers: &[(&str, &str)]) -> Result<Reply, String> {
+    let url = format!("{}{path}", dev.base_url());
+    let mut builder = ureq::http::Request::builder().method(method).uri(&url);
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
+    }
+    let payload = if body.is_null() { Vec::new() } else { body.to_string().into_bytes() };
+    let request = builder.body(payload).map_err(|e| e.to_string())?;
+    let mut response = dev.agent().run(request).map_err(|e| e.to_string())?;
+    let status = response.status().as_u16();
+    let headers = response.headers().iter().map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap_or_default().to_owned())).collect();
+    let body = response.body_mut().read_to_string().unwrap_or_default();
+    Ok(Reply { status, headers, body })
+}

@@ -40,6 +40,8 @@ pub enum ErrorCode {
     SubmissionInvalid,
     /// A `specHash` that is not (or no longer) in the cache.
     SpecNotFound,
+    /// A `/v1` route called without a valid bearer key.
+    Unauthorized,
     /// No route for this path.
     NotFound,
     /// The route exists but not for this method.
@@ -65,6 +67,7 @@ impl ErrorCode {
             Self::InvalidEventStream => "invalid_event_stream",
             Self::SubmissionInvalid => "submission_invalid",
             Self::SpecNotFound => "spec_not_found",
+            Self::Unauthorized => "unauthorized",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Internal => "internal_error",
@@ -76,6 +79,7 @@ impl ErrorCode {
         match self {
             Self::InvalidJson | Self::InvalidRequest | Self::UnknownTool => 400,
             Self::UnsupportedFormat | Self::InvalidEventStream => 400,
+            Self::Unauthorized => 401,
             Self::NotFound | Self::SpecNotFound => 404,
             Self::MethodNotAllowed => 405,
             Self::BodyTooLarge | Self::BodyTooDeep | Self::SchemaTooLarge => 413,
@@ -85,7 +89,7 @@ impl ErrorCode {
     }
 
     /// Every code, for documentation and contract tests.
-    pub const ALL: [ErrorCode; 16] = [
+    pub const ALL: [ErrorCode; 17] = [
         Self::InvalidJson,
         Self::InvalidRequest,
         Self::UnknownTool,
@@ -99,6 +103,7 @@ impl ErrorCode {
         Self::InvalidEventStream,
         Self::SubmissionInvalid,
         Self::SpecNotFound,
+        Self::Unauthorized,
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::Internal,

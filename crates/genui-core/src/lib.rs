@@ -14,6 +14,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod access;
 pub mod check;
 pub mod contracts;
 pub mod error;

@@ -51,6 +51,14 @@ pub enum Route {
     },
     /// Unknown path.
     NotFound,
+    /// `OPTIONS` on a known path: a CORS preflight.
+    Preflight,
+}
+
+/// Whether a route needs the bearer key when keys are configured (the
+/// `/v1` API; health, OpenAPI and schemas stay public).
+pub fn needs_key(route: Route) -> bool {
+    matches!(route, Route::Generate | Route::Submit | Route::Tool)
 }
 
 /// Maps a request line to a route.
@@ -68,6 +76,8 @@ pub fn route(method: &str, path: &str) -> Route {
     };
     if allow.split(", ").any(|m| m.eq_ignore_ascii_case(method)) {
         route
+    } else if method.eq_ignore_ascii_case("OPTIONS") {
+        Route::Preflight
     } else {
         Route::MethodNotAllowed { allow }
     }

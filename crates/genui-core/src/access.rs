@@ -1,0 +1,92 @@
+//! Who may call, and from which web origins: bearer API keys and CORS.
+//!
+//! Keys: when `API_KEYS` (a secret, comma-separated) is set, every `/v1`
+//! route needs `Authorization: Bearer <key>`. Keys are compared as SHA-256
+//! digests with `subtle`'s constant-time equality, against every configured
+//! key, so timing says nothing about how much of a key matched or which.
+//! Unset means open: for local use only.
+//!
+//! CORS: `ALLOWED_ORIGINS` is `*` or a comma-separated list of origins. An
+//! allowed origin gets `Access-Control-Allow-*` headers and preflights are
+//! answered; any other origin gets no CORS headers at all, so browsers
+//! refuse to share the answer.
+
+use crate::error::{Error, ErrorCode, Result};
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+/// Checks the `Authorization` header against the configured keys. `keys`
+/// is the `API_KEYS` value; `None` or blank means no authentication.
+pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> {
+    let configured: Vec<&str> = keys.unwrap_or_default().split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
+    if configured.is_empty() {
+        return Ok(());
+    }
+    let presented = authorization
+        .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+        .map(str::trim)
+        .unwrap_or_default();
+    let presented_digest = Sha256::digest(presented.as_bytes());
+    let mut matched = subtle::Choice::from(0);
+    for key in configured {
+        matched |= Sha256::digest(key.as_bytes()).ct_eq(&presented_digest);
+    }
+    if presented.is_empty() || !bool::from(matched) {
+        let why = if presented.is_empty() { "no bearer key was sent" } else { "the bearer key is not valid" };
+        return Err(Error::new(ErrorCode::Unauthorized, format!("this endpoint needs `Authorization: Bearer <key>`: {why}")));
+    }
+    Ok(())
+}
+
+/// Whether `origin` may read answers, given `ALLOWED_ORIGINS`.
+pub fn origin_allowed(origin: &str, allowed: Option<&str>) -> bool {
+    allowed.unwrap_or_default().split(',').map(str::trim).any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
+}
+
+/// CORS headers for an answer to `origin` (none for a disallowed origin).
+pub fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+    let Some(origin) = origin.filter(|o| origin_allowed(o, allowed)) else { return Vec::new() };
+    vec![
+        ("access-control-allow-origin".into(), origin.to_owned()),
+        ("vary".into(), "Origin".into()),
+        ("access-control-expose-headers".into(), "x-request-id, server-timing".into()),
+    ]
+}
+
+/// Extra headers of a preflight answer to an allowed origin.
+pub fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+    let mut headers = cors_headers(origin, allowed);
+    if !headers.is_empty() {
+        headers.push(("access-control-allow-methods".into(), "GET, POST, OPTIONS".into()));
+        headers.push(("access-control-allow-headers".into(), "authorization, content-type".into()));
+        headers.push(("access-control-max-age".into(), "86400".into()));
+    }
+    headers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys() {
+        assert!(authorize(None, None).is_ok());
+        assert!(authorize(None, Some(" ")).is_ok());
+        assert!(authorize(Some("Bearer k2"), Some("k1, k2")).is_ok());
+        let e = authorize(Some("Bearer k3"), Some("k1,k2")).unwrap_err();
+        assert_eq!((e.code(), e.http_status()), (ErrorCode::Unauthorized, 401));
+        assert!(authorize(None, Some("k1")).is_err());
+        assert!(authorize(Some("k1"), Some("k1")).is_err(), "the Bearer scheme is required");
+        assert!(authorize(Some("Bearer "), Some("k1")).is_err());
+    }
+
+    #[test]
+    fn cors() {
+        assert!(cors_headers(Some("https://app.example"), None).is_empty());
+        assert!(cors_headers(Some("https://evil.example"), Some("https://app.example")).is_empty());
+        let h = cors_headers(Some("https://app.example"), Some("https://other.example, https://app.example"));
+        assert_eq!(h[0], ("access-control-allow-origin".into(), "https://app.example".into()));
+        assert_eq!(preflight_headers(Some("http://x"), Some("*")).len(), 6);
+        assert!(cors_headers(None, Some("*")).is_empty());
+    }
+}
