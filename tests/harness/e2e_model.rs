@@ -221,7 +221,7 @@ fn model_path_end_to_end() {
         }
         wait_for_kv(&dev, 6);
         match kv_holds_only_proven_specs(&dev) {
-            Ok(models) if models == 8 => {}
+            Ok(8) => {}
             Ok(models) => failures.push(format!("KV holds {models} model specs; want 8 (one per successful scenario)")),
             Err(e) => failures.push(e),
         }
