@@ -11,7 +11,7 @@ use genui_core::error::{Error, ErrorCode};
 use genui_core::service::{self, GenerateJob, HttpResponse, Outcome, Route};
 use genui_core::spec::GeneratorId;
 use genui_model::{GeneratorChoice, Ladder, LadderResult, ModelConfig};
-use genui_core::{access, submit, tool};
+use genui_core::{access, submit, tool, webhook};
 use genui_core::Limits;
 use respond::{into_response, log_line, RequestInfo};
 use worker::{event, Context, Date, Env, Request, Response, Result};
@@ -63,6 +63,7 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
     match route {
         Route::Healthz => (service::healthz(), None),
         Route::Generate => generate(&mut req, env, ctx).await,
+        Route::Webhook => webhook(&mut req, env, ctx).await,
         Route::Submit => (submit(&mut req, env, request_id).await, None),
         Route::Tool => (HttpResponse::json(200, &tool::tool_definition()), None),
         Route::OpenApi => (HttpResponse { status: 200, headers: Vec::new(), body: tool::openapi_json().to_owned() }, None),
@@ -105,7 +106,67 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> (HttpResponse,
         Err(response) => return (response, None),
     };
     let format = query_param(req, "format");
-    let mut job = match service::prepare_generate(&body, format.as_deref(), &limits) {
+    generate_body(&body, format.as_deref(), env, ctx).await
+}
+
+/// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`;
+/// the answer is returned and, with `callbackUrl`, also POSTed there signed.
+async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> (HttpResponse, Option<&'static str>) {
+    let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
+        let error = Error::new(ErrorCode::NotFound, "the webhook is not configured (set the WEBHOOK_SECRET secret)");
+        return (HttpResponse::error(&error), None);
+    };
+    let limits = Limits::default();
+    let body = match read_body(req, &limits).await {
+        Ok(body) => body,
+        Err(response) => return (response, None),
+    };
+    let now_s = (now_ms() / 1000.0) as u64;
+    if let Err(error) = webhook::verify(header(req, webhook::SIGNATURE_HEADER).as_deref(), &body, &secret, now_s) {
+        return (HttpResponse::error(&error), None);
+    }
+    let callback = match service::callback_url(&body) {
+        Some(raw) => match webhook::callback_target(&raw, setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")) {
+            Ok(url) => Some(url),
+            Err(error) => return (HttpResponse::error(&error), None),
+        },
+        None => None,
+    };
+    let format = query_param(req, "format");
+    let (response, cache) = generate_body(&body, format.as_deref(), env, ctx).await;
+    if let (Some(url), true) = (callback, response.status == 200) {
+        deliver_callback(ctx, url, response.body.clone(), secret, now_s);
+    }
+    (response, cache)
+}
+
+/// POSTs an answer to a callback URL after the response, signed like the
+/// webhook; a failed delivery is logged.
+fn deliver_callback(ctx: &Context, url: worker::Url, body: String, secret: String, now_s: u64) {
+    ctx.wait_until(async move {
+        let signature = webhook::sign(&secret, now_s, body.as_bytes());
+        let result = async {
+            let headers = worker::Headers::new();
+            headers.set("content-type", "application/json")?;
+            headers.set(webhook::SIGNATURE_HEADER, &signature)?;
+            let mut init = worker::RequestInit::new();
+            init.with_method(worker::Method::Post).with_headers(headers).with_body(Some(body.into()));
+            let request = Request::new_with_init(url.as_str(), &init)?;
+            let response = worker::Fetch::Request(request).send().await?;
+            Ok::<u16, worker::Error>(response.status_code())
+        }
+        .await;
+        match result {
+            Ok(status) if status < 300 => {}
+            Ok(status) => worker::console_error!("{{\"event\":\"callback_failed\",\"host\":{:?},\"status\":{status}}}", url.host_str().unwrap_or_default()),
+            Err(e) => worker::console_error!("{{\"event\":\"callback_failed\",\"host\":{:?},\"error\":{:?}}}", url.host_str().unwrap_or_default(), e.to_string()),
+        }
+    });
+}
+
+async fn generate_body(body: &[u8], format: Option<&str>, env: &Env, ctx: &Context) -> (HttpResponse, Option<&'static str>) {
+    let limits = Limits::default();
+    let mut job = match service::prepare_generate(body, format, &limits) {
         Ok(job) => job,
         Err(error) => return (HttpResponse::error(&error), None),
     };

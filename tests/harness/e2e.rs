@@ -72,12 +72,15 @@ fn e2e() {
     steps.run("tool, openapi and schemas", || e2e_protocols::published_documents(&dev));
     steps.run("healthz after all", || healthz(&dev));
     steps.run("no panic in wrangler log", || no_panic_in_log(&dev));
-    steps.run("API keys and CORS (a second worker with keys set)", || {
+    steps.run("API keys, CORS and signed webhooks (a second worker with them set)", || {
         let opts = Options::default()
             .var("API_KEYS", "key-one, key-two")
-            .var("ALLOWED_ORIGINS", "https://app.example");
+            .var("ALLOWED_ORIGINS", "https://app.example")
+            .var("WEBHOOK_SECRET", "whsec-e2e")
+            .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
         let guarded = WranglerDev::start(opts)?;
-        e2e_protocols::keys_and_cors(&guarded)
+        e2e_protocols::keys_and_cors(&guarded)?;
+        e2e_protocols::signed_webhooks(&guarded, "whsec-e2e")
     });
 
     let failures = steps.finish();

@@ -197,3 +197,58 @@ fn request_with(dev: &WranglerDev, method: &str, path: &str, body: &Value, heade
     let body = response.body_mut().read_to_string().unwrap_or_default();
     Ok(Reply { status, headers, body })
 }
+
+/// Signed webhooks (`WEBHOOK_SECRET` set on the guarded worker) and a signed
+/// callback to a listener on 127.0.0.1 (`WEBHOOK_ALLOW_HTTP_CALLBACKS`).
+pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
+    use genui_core::webhook::{sign, verify, SIGNATURE_HEADER};
+    use std::io::{Read, Write};
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let body = json!({"tool": "generateUserInterface", "callbackUrl": format!("http://127.0.0.1:{port}/hook"),
+        "arguments": {"description": "webhook", "output": {"type": "object", "properties": {"a": {"type": "string"}}}}});
+    let bytes = body.to_string();
+    let post = |signature: Option<String>| {
+        let headers: Vec<(&str, &str)> = signature.as_deref().map(|s| vec![(SIGNATURE_HEADER, s)]).unwrap_or_default();
+        request_with(dev, "POST", "/v1/webhook", &body, &headers)
+    };
+    let unsigned = post(None)?;
+    ensure(unsigned.status == 401 && unsigned.json()["code"] == "invalid_signature", || format!("unsigned: {}", unsigned.body_excerpt()))?;
+    let stale = post(Some(sign(secret, now - 301, bytes.as_bytes())))?;
+    ensure(stale.status == 401, || format!("stale: {}", stale.status))?;
+    let forged = post(Some(sign("not-the-secret", now, bytes.as_bytes())))?;
+    ensure(forged.status == 401, || format!("forged: {}", forged.status))?;
+    let signed = post(Some(sign(secret, now, bytes.as_bytes())))?;
+    let answer = conforms(&signed, Contract::JsonFormsResponse)?;
+    // The callback: one signed POST carrying the same answer.
+    listener.set_nonblocking(false).map_err(|e| e.to_string())?;
+    let (mut stream, _) = listener.accept().map_err(|e| format!("no callback arrived: {e}"))?;
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+        raw.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&raw);
+        if let Some(split) = text.find("\r\n\r\n") {
+            let length = text[..split].lines().find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap_or(0)));
+            if n == 0 || raw.len() >= split + 4 + length.unwrap_or(0) {
+                break;
+            }
+        }
+        if n == 0 {
+            break;
+        }
+    }
+    let _ = stream.write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n");
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, payload) = text.split_once("\r\n\r\n").ok_or("malformed callback")?;
+    let signature = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case(SIGNATURE_HEADER).then(|| value.trim().to_owned())
+    });
+    verify(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
+    let delivered: Value = serde_json::from_str(payload).map_err(|e| e.to_string())?;
+    ensure(delivered["meta"]["specHash"] == answer["meta"]["specHash"], || "the callback carried another answer".into())
+}

@@ -42,6 +42,8 @@ pub enum ErrorCode {
     SpecNotFound,
     /// A `/v1` route called without a valid bearer key.
     Unauthorized,
+    /// A webhook whose signature is missing, wrong or too old.
+    InvalidSignature,
     /// No route for this path.
     NotFound,
     /// The route exists but not for this method.
@@ -68,6 +70,7 @@ impl ErrorCode {
             Self::SubmissionInvalid => "submission_invalid",
             Self::SpecNotFound => "spec_not_found",
             Self::Unauthorized => "unauthorized",
+            Self::InvalidSignature => "invalid_signature",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Internal => "internal_error",
@@ -79,7 +82,7 @@ impl ErrorCode {
         match self {
             Self::InvalidJson | Self::InvalidRequest | Self::UnknownTool => 400,
             Self::UnsupportedFormat | Self::InvalidEventStream => 400,
-            Self::Unauthorized => 401,
+            Self::Unauthorized | Self::InvalidSignature => 401,
             Self::NotFound | Self::SpecNotFound => 404,
             Self::MethodNotAllowed => 405,
             Self::BodyTooLarge | Self::BodyTooDeep | Self::SchemaTooLarge => 413,
@@ -89,7 +92,7 @@ impl ErrorCode {
     }
 
     /// Every code, for documentation and contract tests.
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 18] = [
         Self::InvalidJson,
         Self::InvalidRequest,
         Self::UnknownTool,
@@ -104,6 +107,7 @@ impl ErrorCode {
         Self::SubmissionInvalid,
         Self::SpecNotFound,
         Self::Unauthorized,
+        Self::InvalidSignature,
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::Internal,

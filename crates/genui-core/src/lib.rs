@@ -29,6 +29,7 @@ pub mod service;
 pub mod spec;
 pub mod submit;
 pub mod tool;
+pub mod webhook;
 
 pub use error::{Error, ErrorCode, Result};
 pub use limits::Limits;

@@ -38,6 +38,8 @@ pub enum Route {
     Generate,
     /// `POST /v1/submit`.
     Submit,
+    /// `POST /v1/webhook`: a signed generate request from an agent runtime.
+    Webhook,
     /// `GET /v1/tool`: the tool definition to inject into an agent.
     Tool,
     /// `GET /openapi.json`.
@@ -61,12 +63,21 @@ pub fn needs_key(route: Route) -> bool {
     matches!(route, Route::Generate | Route::Submit | Route::Tool)
 }
 
+/// The `callbackUrl` of a webhook body (top level, or among bare or AG-UI
+/// arguments), if any.
+pub fn callback_url(body: &[u8]) -> Option<String> {
+    let value: Value = serde_json::from_slice(body).ok()?;
+    let url = value.get("callbackUrl").or_else(|| value.get("arguments").and_then(|a| a.get("callbackUrl")))?;
+    url.as_str().map(str::to_owned)
+}
+
 /// Maps a request line to a route.
 pub fn route(method: &str, path: &str) -> Route {
     let (allow, route) = match path {
         "/healthz" => ("GET, HEAD", Route::Healthz),
         "/v1/generate" => ("POST", Route::Generate),
         "/v1/submit" => ("POST", Route::Submit),
+        "/v1/webhook" => ("POST", Route::Webhook),
         "/v1/tool" => ("GET, HEAD", Route::Tool),
         "/openapi.json" => ("GET, HEAD", Route::OpenApi),
         _ => match path.strip_prefix("/schemas/").and_then(crate::contracts::Contract::by_file_name) {

@@ -1,0 +1,143 @@
+//! Signed agent webhooks: `POST /v1/webhook` takes a tool call signed with
+//! HMAC-SHA256, Stripe style, and may send the answer to a callback URL,
+//! signed the same way.
+//!
+//! The header `X-Genui-Signature: t=<unix seconds>,v1=<hex>` carries the
+//! timestamp and one or more signatures (several `v1` during a secret
+//! rotation); each is HMAC-SHA256 under `WEBHOOK_SECRET` of
+//! `"<t>.<raw body>"`. A signature is accepted within 300 s of the worker's
+//! clock; comparison is constant time (`hmac`'s `verify_slice`). The clock
+//! is an argument: this module never reads it.
+//!
+//! Callbacks go only to `https` URLs (`http` when a dev setting allows it),
+//! never to loopback, private, link-local or otherwise internal addresses
+//! written as IP literals or well-known local names. (A hostname that
+//! resolves to such an address cannot be seen from a Worker; Cloudflare's
+//! egress does not reach private networks.)
+
+use crate::error::{Error, ErrorCode, Result};
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+use std::net::IpAddr;
+
+/// The signature header.
+pub const SIGNATURE_HEADER: &str = "x-genui-signature";
+
+/// How far a signature's timestamp may be from now, in seconds.
+pub const TOLERANCE_SECONDS: u64 = 300;
+
+type HmacSha256 = Hmac<Sha256>;
+
+fn mac(secret: &str, timestamp: u64, body: &[u8]) -> HmacSha256 {
+    // HMAC takes keys of any length; `new_from_slice` cannot fail for it.
+    let mut mac = <HmacSha256 as KeyInit>::new_from_slice(secret.as_bytes()).expect("HMAC accepts any key length");
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    mac
+}
+
+/// The header value signing `body` at `timestamp`.
+pub fn sign(secret: &str, timestamp: u64, body: &[u8]) -> String {
+    let digest = mac(secret, timestamp, body).finalize().into_bytes();
+    format!("t={timestamp},v1={}", hex::encode(digest))
+}
+
+/// Verifies a signature header against the raw body at time `now` (Unix s).
+pub fn verify(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+    let header = header.ok_or_else(|| bad(&format!("the `{SIGNATURE_HEADER}` header is missing")))?;
+    let mut timestamp = None;
+    let mut signatures = Vec::new();
+    for part in header.split(',') {
+        match part.trim().split_once('=') {
+            Some(("t", t)) => timestamp = t.parse::<u64>().ok(),
+            Some(("v1", sig)) => signatures.extend(hex::decode(sig).ok()),
+            _ => {}
+        }
+    }
+    let timestamp = timestamp.ok_or_else(|| bad("the signature header has no valid `t=` timestamp"))?;
+    if now.abs_diff(timestamp) > TOLERANCE_SECONDS {
+        return Err(bad(&format!("the signature timestamp is {}s from now; at most {TOLERANCE_SECONDS}s is allowed", now.abs_diff(timestamp))));
+    }
+    let valid = signatures.iter().any(|sig| mac(secret, timestamp, body).verify_slice(sig).is_ok());
+    if !valid {
+        return Err(bad("no `v1=` signature matches the body"));
+    }
+    Ok(())
+}
+
+fn bad(why: &str) -> Error {
+    Error::new(ErrorCode::InvalidSignature, format!("webhook signature rejected: {why}"))
+}
+
+/// Checks a callback URL: https (or http with `allow_http`), and no
+/// loopback or private destination.
+pub fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
+    let refuse = |why: &str| Error::new(ErrorCode::InvalidRequest, format!("callbackUrl {raw:?} is refused: {why}")).at("/callbackUrl");
+    let url = url::Url::parse(raw).map_err(|e| refuse(&e.to_string()))?;
+    match url.scheme() {
+        "https" => {}
+        "http" if allow_http => {}
+        _ => return Err(refuse("only https callbacks are allowed")),
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(refuse("credentials in the URL are not allowed"));
+    }
+    let internal = match url.host() {
+        None => true,
+        Some(url::Host::Domain(name)) => {
+            let name = name.trim_end_matches('.').to_ascii_lowercase();
+            name == "localhost" || name.ends_with(".localhost") || name.ends_with(".local") || name.ends_with(".internal")
+        }
+        Some(url::Host::Ipv4(ip)) => is_internal(IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) => is_internal(IpAddr::V6(ip)),
+    };
+    if internal && !allow_http {
+        return Err(refuse("loopback, private and internal destinations are not allowed"));
+    }
+    Ok(url)
+}
+
+fn is_internal(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            v4.is_loopback() || v4.is_private() || v4.is_link_local() || v4.is_unspecified() || v4.is_broadcast()
+                || v4.octets()[0] == 100 && (64..128).contains(&v4.octets()[1]) // carrier-grade NAT
+        }
+        IpAddr::V6(v6) => {
+            let first = v6.segments()[0];
+            v6.is_loopback() || v6.is_unspecified() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80
+                || v6.to_ipv4_mapped().is_some_and(|v4| is_internal(IpAddr::V4(v4)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_round_trip_within_tolerance() {
+        let header = sign("s3cret", 1_000_000, b"{\"a\":1}");
+        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_100).is_ok());
+        assert!(verify(Some(&header), b"{\"a\":2}", "s3cret", 1_000_100).is_err(), "body changed");
+        assert!(verify(Some(&header), b"{\"a\":1}", "other", 1_000_100).is_err(), "wrong secret");
+        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_301).is_err(), "too late");
+        assert!(verify(None, b"", "s3cret", 0).is_err());
+        let rotated = format!("{},v1=00ff", header.replace("v1=", "v1=abcd,v1="));
+        assert!(verify(Some(&rotated), b"{\"a\":1}", "s3cret", 1_000_000).is_ok(), "any v1 may match");
+        let e = verify(Some("t=x,v1=zz"), b"", "s", 0).unwrap_err();
+        assert_eq!((e.code(), e.http_status()), (ErrorCode::InvalidSignature, 401));
+    }
+
+    #[test]
+    fn callbacks_only_to_public_https() {
+        assert!(callback_target("https://agent.example.com/hook", false).is_ok());
+        for refused in ["http://agent.example.com/hook", "https://127.0.0.1/x", "https://10.1.2.3/", "https://[::1]/",
+            "https://localhost:8443/", "https://169.254.169.254/latest", "https://user:pw@agent.example.com/", "ftp://x/",
+            "https://[::ffff:192.168.0.1]/", "https://100.64.0.1/"] {
+            assert!(callback_target(refused, false).is_err(), "{refused} must be refused");
+        }
+        assert!(callback_target("http://127.0.0.1:9000/hook", true).is_ok(), "a dev setting allows local http");
+    }
+}
