@@ -24,6 +24,7 @@ pub mod plan;
 pub mod pointer;
 pub mod render;
 pub mod request;
+pub mod sanitize;
 pub mod schema;
 pub mod service;
 pub mod spec;

@@ -39,6 +39,8 @@ pub fn generate(output: &Value, description: &str, confirm: bool, limits: &Limit
     if let Some(decision) = decision {
         make_approval(&mut plan.root, &decision.pointer);
     }
+    // Titles and descriptions come from the request: shown as plain text only.
+    crate::sanitize::sanitize_plan(&mut plan);
     Ok(plan)
 }
 

@@ -1,4 +1,4 @@
-//! Display text from a model becomes plain text: HTML tags stripped
+//! Display text (from a model, or from titles in a schema) becomes plain text: HTML tags stripped
 //! (`<script>`/`<style>` with their content), markdown links and images
 //! reduced to their text, `javascript:`/`data:`/`vbscript:` and any other
 //! non-http(s) URL removed, whitespace collapsed, length capped.
@@ -6,8 +6,8 @@
 //! The result always passes genui-core's `check::markup_in`, which the
 //! checker applies to every label, help text and placeholder.
 
-use genui_core::check::markup_in;
-use genui_core::plan::{Node, Plan};
+use crate::check::markup_in;
+use crate::plan::{Node, Plan};
 
 /// Longest label or title kept, in characters.
 pub const MAX_LABEL_CHARS: usize = 200;
@@ -52,6 +52,9 @@ fn sanitize_node(node: &mut Node, changed: &mut bool) {
                         *text = None;
                     }
                 }
+            }
+            if let Some(detail) = &mut control.detail {
+                sanitize_node(detail, changed);
             }
         }
     }

@@ -1,0 +1,89 @@
+//! Property tests: the cache key ignores key order and whitespace, and the
+//! deterministic generator's plan passes the checker for every schema a
+//! schema-generating strategy produces (nested objects, arrays, enums,
+//! formats, `$ref`s into `$defs`, nullable `anyOf`, `allOf`).
+
+use genui_core::check::check_plan;
+use genui_core::generate::generate;
+use genui_core::spec::{spec_hash, GeneratorId};
+use genui_core::Limits;
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+fn leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!({"type": "string"})),
+        Just(json!({"type": "string", "format": "date"})),
+        Just(json!({"type": "string", "format": "email"})),
+        Just(json!({"type": "string", "maxLength": 2000})),
+        Just(json!({"type": "integer", "minimum": 0, "maximum": 10, "default": 3})),
+        Just(json!({"type": "number"})),
+        Just(json!({"type": "boolean"})),
+        Just(json!({"enum": ["a", "b"]})),
+        Just(json!({"type": "string", "enum": ["x", "y", "z", "w", "v"]})),
+        Just(json!({"oneOf": [{"const": 1, "title": "One"}, {"const": 2, "title": "Two"}]})),
+        Just(json!({"anyOf": [{"type": "string"}, {"type": "null"}]})),
+        Just(json!({"$ref": "#/$defs/shared"})),
+        Just(json!({"type": "array", "items": {"type": "string"}})),
+        Just(json!({"type": "array", "items": {"enum": ["p", "q"]}, "uniqueItems": true})),
+        Just(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})),
+        Just(json!({"const": "fixed"})),
+        Just(json!({"type": "string", "readOnly": true, "title": "Read <only>"})),
+    ]
+}
+
+fn names() -> impl Strategy<Value = String> {
+    "[a-z][a-zA-Z0-9_]{0,11}"
+}
+
+fn object(inner: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
+    (prop::collection::btree_map(names(), inner, 1..6), any::<bool>()).prop_map(|(props, all_required)| {
+        let required: Vec<&String> = if all_required { props.keys().collect() } else { props.keys().take(1).collect() };
+        json!({"type": "object", "properties": props, "required": required})
+    })
+}
+
+fn schema() -> impl Strategy<Value = Value> {
+    let tree = leaf().prop_recursive(4, 48, 6, |inner| {
+        let inner = inner.boxed();
+        prop_oneof![
+            object(inner.clone()),
+            inner.clone().prop_map(|item| json!({"type": "array", "items": item})),
+            (object(inner.clone()), object(inner)).prop_map(|(a, b)| json!({"allOf": [a, b]})),
+        ]
+    });
+    object(tree.boxed()).prop_map(|mut root| {
+        root["$defs"] = json!({"shared": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}, "required": ["city"]}});
+        root
+    })
+}
+
+fn reorder(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(map.iter().rev().map(|(k, v)| (k.clone(), reorder(v))).collect::<Map<_, _>>()),
+        Value::Array(items) => Value::Array(items.iter().map(reorder).collect()),
+        other => other.clone(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn hash_ignores_key_order_and_whitespace(output in schema(), description in ".{0,40}") {
+        let id = GeneratorId { generator: "deterministic".into(), generator_version: "1".into() };
+        let a = spec_hash(&output, &description, false, &id).unwrap();
+        let pretty: Value = serde_json::from_str(&serde_json::to_string_pretty(&reorder(&output)).unwrap()).unwrap();
+        prop_assert_eq!(a, spec_hash(&pretty, &description, false, &id).unwrap());
+    }
+
+    #[test]
+    fn generated_plans_always_pass_the_checker(output in schema(), wizard in any::<bool>()) {
+        let description = if wizard { "A step-by-step wizard" } else { "A form" };
+        let limits = Limits::default();
+        prop_assume!(jsonschema::meta::is_valid(&output));
+        let plan = generate(&output, description, false, &limits).unwrap();
+        let issues = check_plan(&plan, &output, &limits);
+        prop_assert!(issues.is_empty(), "{:?}\nschema: {}", issues, output);
+    }
+}
