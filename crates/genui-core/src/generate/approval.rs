@@ -25,6 +25,9 @@ pub struct Decision {
 const APPROVING: [&str; 12] =
     ["approve", "approved", "accept", "accepted", "yes", "confirm", "confirmed", "ok", "allow", "proceed", "agree", "consent"];
 
+/// Most fields an approval form has besides nothing else.
+const MAX_APPROVAL_FIELDS: usize = 3;
+
 fn approving(text: &str) -> bool {
     words(text).iter().any(|w| APPROVING.contains(&w.as_str()))
 }
@@ -32,6 +35,9 @@ fn approving(text: &str) -> bool {
 /// The two values of a decision field, approving one first.
 fn decision_values(view: &Resolved, name_approves: bool) -> Option<(Value, Value)> {
     let kind = view.kind();
+    if kind.constant.is_some() {
+        return None;
+    }
     if kind.kind == Kind::Boolean && kind.choices.is_none() {
         return name_approves.then_some((Value::Bool(true), Value::Bool(false)));
     }
@@ -52,6 +58,12 @@ pub fn find(doc: &SchemaDoc<'_>, root: &Resolved, forced: bool) -> Option<Decisi
     let root_decides = forced || root_kind == Kind::Boolean;
     if let Some((approve, reject)) = decision_values(root, root_decides).filter(|_| root_kind != Kind::Object) {
         return Some(Decision { pointer: String::new(), approve, reject });
+    }
+    // An object is an approval only when the decision is what it is about:
+    // a few fields at most (the decision, a reason, a comment), not a
+    // sign-up form that happens to have an "accept terms" box.
+    if root.properties().count() > MAX_APPROVAL_FIELDS {
+        return None;
     }
     let mut first_candidate = None;
     for (name, schema) in root.properties() {
@@ -107,6 +119,9 @@ mod tests {
     fn ordinary_forms_are_not_approvals() {
         assert!(decide(json!({"type": "object", "required": ["newsletter"], "properties": {"newsletter": {"type": "boolean"}}}), false).is_none());
         assert!(decide(json!({"type": "string", "enum": ["red", "blue"]}), false).is_none());
+        let signup = json!({"type": "object", "required": ["acceptTerms"], "properties": {
+            "acceptTerms": {"type": "boolean"}, "email": {"type": "string"}, "name": {"type": "string"}, "plan": {"type": "string"}}});
+        assert!(decide(signup, false).is_none(), "a form with an accept box is not an approval");
         let forced = decide(json!({"type": "object", "properties": {"newsletter": {"type": "boolean"}}}), true);
         assert_eq!(forced.unwrap().pointer, "/properties/newsletter");
     }

@@ -110,25 +110,35 @@ impl<'a> Walker<'a> {
         for (name, schema) in properties {
             let at = pointer::property(base, &name);
             let view = self.doc.resolve(&schema).map_err(|e| e.with("field", at.clone()))?;
-            out.push((name.clone(), self.field(&name, &at, view, ancestors, depth)?));
+            let required = object.requires(&name);
+            if let Some(node) = self.field(&name, &at, view, required, ancestors, depth)? {
+                out.push((name.clone(), node));
+            }
         }
         Ok(out)
     }
 
-    /// A group for an object with properties (unless it recurses), else a control.
-    fn field(&mut self, name: &str, at: &str, view: Resolved, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+    /// A group for an object with properties, else a control. An optional
+    /// object that would repeat a `$ref` already on the path is left out:
+    /// renderers expand object schemas eagerly, so a recursive one would
+    /// never finish (arrays are safe: they start empty).
+    fn field(&mut self, name: &str, at: &str, view: Resolved, required: bool, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Node>> {
         let label = view.str("title").map(str::to_owned).unwrap_or_else(|| labels::humanize(name));
         let recursive = view.refs.iter().any(|r| ancestors.contains(r));
-        if has_properties(&view) && !recursive && view.kind().choices.is_none() {
+        let is_object = has_properties(&view) && view.kind().choices.is_none();
+        if is_object && recursive && !required {
+            return Ok(None);
+        }
+        if is_object && !recursive {
             let depth = self.deeper(depth, at)?;
             let mark = ancestors.len();
             ancestors.extend(view.refs.iter().cloned());
             let fields = self.fields(&view, at, ancestors, depth)?;
             ancestors.truncate(mark);
             let elements: Vec<Node> = fields.into_iter().map(|(_, node)| node).collect();
-            return Ok(Node::Group { label, elements });
+            return Ok(Some(nested_object(label, elements, depth)));
         }
-        self.control(at, label, &view, ancestors, depth)
+        self.control(at, label, &view, ancestors, depth).map(Some)
     }
 
     fn control(&mut self, at: &str, label: String, view: &Resolved, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
@@ -195,6 +205,23 @@ impl<'a> Walker<'a> {
         }
         Ok(depth + 1)
     }
+}
+
+/// Objects nest as labelled groups this deep; deeper ones are laid out
+/// flat inside their parent group, each input labelled "Object › Field",
+/// so deep schemas stay readable and clickable.
+const MAX_GROUP_DEPTH: usize = 3;
+
+fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
+    if depth <= MAX_GROUP_DEPTH {
+        return Node::Group { label, elements };
+    }
+    for node in &mut elements {
+        if let Node::Control(control) = node {
+            control.label = format!("{label} › {}", control.label);
+        }
+    }
+    Node::Vertical { elements }
 }
 
 fn has_properties(view: &Resolved) -> bool {

@@ -72,6 +72,11 @@ fn control(c: &Control) -> Value {
         Widget::Slider => {
             options.insert("slider".into(), true.into());
         }
+        // JSON Forms saves times as HH:mm:ss; JSON Schema's `time` format
+        // (RFC 3339 full-time) needs an offset.
+        Widget::Time => {
+            options.insert("timeSaveFormat".into(), "HH:mm:ssZ".into());
+        }
         Widget::Approval => {
             options.insert("format".into(), "radio".into());
             options.insert("approval".into(), json!({"approveLabel": "Approve", "rejectLabel": "Reject"}));

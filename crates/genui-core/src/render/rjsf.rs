@@ -9,12 +9,17 @@
 
 use super::Rendered;
 use crate::plan::{Control, Node, Widget};
+use crate::schema::SchemaDoc;
 use serde_json::{json, Map, Value};
 
 /// The `dgui_form` message.
 pub fn render(r: &Rendered<'_>) -> Value {
     let mut ui = Map::new();
-    add_layer(&r.spec.plan.root, &mut ui);
+    let limits = crate::limits::Limits::default();
+    let doc = SchemaDoc::new(&r.spec.schema, &limits);
+    let layer = Layer { doc: &doc, base: &r.spec.schema };
+    layer.add(&r.spec.plan.root, &mut ui);
+    add_group_titles(&r.spec.plan.root, &mut ui);
     let mut submit_text = r.submit_label();
     if let Some(prompt) = r.approval() {
         let field = super::data_path(&prompt.pointer).iter().try_fold(&mut ui, |map, name| {
@@ -39,30 +44,81 @@ pub fn render(r: &Rendered<'_>) -> Value {
     })
 }
 
-/// Writes every control of a layer (the form, or an array item) into `ui`.
-fn add_layer(root: &Node, ui: &mut Map<String, Value>) {
-    for control in root.controls() {
-        let path = super::data_path(&control.pointer);
-        let Some((leaf, parents)) = path.split_last() else {
-            // A control for the root value itself.
-            ui.extend(field_ui(control));
-            continue;
-        };
-        let mut target = &mut *ui;
-        for parent in parents {
-            push_order(target, parent);
-            let entry = target.entry(parent.clone()).or_insert_with(|| Value::Object(Map::new()));
-            if !entry.is_object() {
-                *entry = Value::Object(Map::new());
-            }
-            target = entry.as_object_mut().expect("made an object above");
-        }
-        push_order(target, leaf);
-        let field = target.entry(leaf.clone()).or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(map) = field {
-            map.extend(field_ui(control));
+/// The schema a layer's pointers are relative to (the form, or an item).
+struct Layer<'a> {
+    doc: &'a SchemaDoc<'a>,
+    base: &'a Value,
+}
+
+impl Layer<'_> {
+    /// Writes every control of a layer into `ui`.
+    fn add(&self, root: &Node, ui: &mut Map<String, Value>) {
+        for control in root.controls() {
+            let node = self.doc.resolve_scope(self.base, &control.pointer);
+            let field = self.field_ui(control, node);
+            let target = at_path(ui, &super::data_path(&control.pointer));
+            target.extend(field);
         }
     }
+
+    fn field_ui(&self, control: &Control, node: Option<&Value>) -> Map<String, Value> {
+        let has_alternatives = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some());
+        let mut ui = field_ui(control, !has_alternatives);
+        if let (Some(detail), Some(items)) = (&control.detail, node.and_then(|n| self.doc.resolve_scope(n, "/items"))) {
+            let mut item_ui = Map::new();
+            Layer { doc: self.doc, base: items }.add(detail, &mut item_ui);
+            ui.insert("items".into(), Value::Object(item_ui));
+        }
+        if control.widget == Widget::Array {
+            let items = ui.entry("items").or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(items) = items {
+                items.entry("ui:title").or_insert_with(|| control.label.clone().into());
+            }
+        }
+        ui
+    }
+}
+
+/// The uiSchema object for a data path, created (with `ui:order` entries
+/// along the way) as needed. The empty path is the root itself.
+fn at_path<'u>(ui: &'u mut Map<String, Value>, path: &[String]) -> &'u mut Map<String, Value> {
+    let mut target = ui;
+    for name in path {
+        push_order(target, name);
+        let entry = target.entry(name.clone()).or_insert_with(|| Value::Object(Map::new()));
+        if !entry.is_object() {
+            *entry = Value::Object(Map::new());
+        }
+        target = entry.as_object_mut().expect("made an object above");
+    }
+    target
+}
+
+/// A group whose controls all sit under one object gets that object's
+/// `ui:title` (semantic sections of a flat form have no object to name).
+fn add_group_titles(node: &Node, ui: &mut Map<String, Value>) {
+    let children: &[Node] = match node {
+        Node::Vertical { elements } | Node::Horizontal { elements } => elements,
+        Node::Group { label, elements } => {
+            let pointers: Vec<Vec<String>> = node.controls().iter().map(|c| super::data_path(&c.pointer)).collect();
+            if let Some(object) = common_parent(&pointers) {
+                at_path(ui, &object).entry("ui:title").or_insert_with(|| label.clone().into());
+            }
+            elements
+        }
+        Node::Steps { .. } | Node::Control(_) => return,
+    };
+    children.iter().for_each(|child| add_group_titles(child, ui));
+}
+
+fn common_parent(paths: &[Vec<String>]) -> Option<Vec<String>> {
+    let first = paths.first()?;
+    let mut len = first.len().saturating_sub(1);
+    for path in paths {
+        len = len.min(path.len().saturating_sub(1));
+        len = first.iter().zip(path).take(len).take_while(|(a, b)| a == b).count();
+    }
+    (len > 0).then(|| first[..len].to_vec())
 }
 
 /// Appends a property to `ui:order` the first time it is seen, and keeps
@@ -77,10 +133,10 @@ fn push_order(ui: &mut Map<String, Value>, name: &str) {
     }
 }
 
-fn field_ui(control: &Control) -> Map<String, Value> {
+fn field_ui(control: &Control, may_set_widget: bool) -> Map<String, Value> {
     let mut ui = Map::new();
     ui.insert("ui:title".into(), control.label.clone().into());
-    if let Some(widget) = widget_name(control.widget) {
+    if let Some(widget) = widget_name(control.widget).filter(|_| may_set_widget) {
         ui.insert("ui:widget".into(), widget.into());
     }
     if let Some(help) = &control.help {
@@ -95,32 +151,18 @@ fn field_ui(control: &Control) -> Map<String, Value> {
     if matches!(control.widget, Widget::Radio | Widget::Approval) {
         ui.insert("ui:options".into(), json!({"inline": true}));
     }
-    if let Some(detail) = &control.detail {
-        let mut items = Map::new();
-        add_layer(detail, &mut items);
-        ui.insert("items".into(), Value::Object(items));
-    }
     ui
 }
 
-/// RJSF's built-in widget names; `None` leaves RJSF's default for the type.
+/// RJSF's built-in widget names where they differ from what RJSF picks by
+/// itself from the type and `format`; `None` leaves RJSF's choice.
 fn widget_name(widget: Widget) -> Option<&'static str> {
     Some(match widget {
-        Widget::Text => "text",
         Widget::Textarea => "textarea",
-        Widget::Email => "email",
-        Widget::Url => "uri",
-        Widget::Number | Widget::Integer => "updown",
         Widget::Slider => "range",
-        Widget::Checkbox => "checkbox",
-        Widget::Select => "select",
-        Widget::Radio => "radio",
+        Widget::Radio | Widget::Approval => "radio",
         Widget::MultiSelect => "checkboxes",
-        Widget::Date => "date",
-        Widget::DateTime => "datetime",
-        Widget::Time => "time",
         Widget::File => "file",
-        Widget::Approval => "radio",
-        Widget::Array | Widget::Alternatives | Widget::Object => return None,
+        _ => return None,
     })
 }
