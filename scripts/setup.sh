@@ -61,3 +61,11 @@ if [ ! -x node_modules/.bin/wrangler ] || [ package.json -nt node_modules/.packa
   log "npm install (wrangler, binaryen, node 22)"
   npm install --no-audit --no-fund --loglevel=error >/dev/null
 fi
+
+# The browser layer: Debian's Chromium (never a downloaded browser) and the
+# renderers' npm project.
+apt_install chromium
+if [ ! -d tests/browser/node_modules ] || [ tests/browser/package.json -nt tests/browser/node_modules/.package-lock.json ]; then
+  log "npm install in tests/browser (JSON Forms, RJSF, esbuild, playwright-core)"
+  (cd tests/browser && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+fi

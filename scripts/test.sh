@@ -4,7 +4,9 @@
 #  2. the release wasm build, with its size;
 #  3. end to end: wrangler dev (workerd + local KV) started and stopped by the
 #     harness, real HTTP requests, KV read back;
-#  4. bounded fuzzing of the core (cargo-fuzz, FUZZ_SECONDS per target).
+#  4. real renderers (@jsonforms/react, @rjsf/core) in headless Chromium:
+#     generate, render, fill, submit, screenshots;
+#  5. bounded fuzzing of the core (cargo-fuzz, FUZZ_SECONDS per target).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -12,10 +14,10 @@ source scripts/lib/env.sh
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "1/4 core and harness, natively"
+step "1/5 core and harness, natively"
 cargo test --workspace --quiet
 
-step "2/4 release wasm build"
+step "2/5 release wasm build"
 ./scripts/build-wasm.sh
 wasm=build/index_bg.wasm
 raw=$(stat -c %s "$wasm")
@@ -27,14 +29,17 @@ if [ "$gz" -gt "$budget" ]; then
   exit 1
 fi
 
-step "3/4 end to end under wrangler dev"
+step "3/5 end to end under wrangler dev"
 # wrangler runs the [build] command itself; the build above makes it a no-op.
 cargo test -p genui-harness --test selftest -- --ignored
 cargo test -p genui-harness --test e2e -- --ignored
 # The model path against the scripted provider server (OpenAI and Anthropic wire formats).
 cargo test -p genui-harness --test e2e-model -- --ignored
 
-step "4/4 bounded fuzzing (cargo-fuzz)"
+step "4/5 real renderers in headless Chromium"
+(cd tests/browser && npm test)
+
+step "5/5 bounded fuzzing (cargo-fuzz)"
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   FUZZ_SECONDS="${FUZZ_SECONDS:-60}" ./scripts/fuzz.sh
 else
