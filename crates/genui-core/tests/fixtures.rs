@@ -107,7 +107,9 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         assert_eq!(miss.response.status, 200, "{name}: {response}");
         Contract::JsonFormsResponse.check(&response).unwrap();
         Contract::GenerateRequest.check(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(response["jsonSchema"], args["output"], "{name}: the data contract changed");
+        let renderable = genui_core::render::renderable::renderable_schema(&args["output"]).into_owned();
+        assert_eq!(response["jsonSchema"], renderable, "{name}: the data contract changed");
+        assert_same_values(&name, &args["output"], &renderable, &args);
         assert_eq!(response["meta"]["cache"], "miss");
 
         let mut controls = Vec::new();
@@ -391,4 +393,21 @@ fn approvals_render_as_approve_and_reject_in_every_format() {
             "approved": {"type": "boolean"}, "reason": {"type": "string"}}}}), None));
     let kinds: Vec<&str> = object_form["ui_components"].as_array().unwrap().iter().map(|c| c["type"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["text_input", "button", "button"]);
+}
+
+/// The renderer's schema accepts exactly what `output` accepts, on the
+/// fixture's own data and on that data with every optional field nulled.
+fn assert_same_values(name: &str, output: &Value, renderable: &Value, args: &Value) {
+    if output == renderable {
+        return;
+    }
+    let (a, b) = (jsonschema::validator_for(output).unwrap(), jsonschema::validator_for(renderable).unwrap());
+    let data = args.get("data").cloned().unwrap_or(json!({}));
+    let mut nulled = data.clone();
+    if let Some(map) = nulled.as_object_mut() {
+        map.values_mut().for_each(|v| *v = Value::Null);
+    }
+    for sample in [data, nulled, json!({}), json!(null)] {
+        assert_eq!(a.is_valid(&sample), b.is_valid(&sample), "{name}: {sample}");
+    }
 }

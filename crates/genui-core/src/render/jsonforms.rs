@@ -20,7 +20,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
         elements.insert(0, json!({"type": "Label", "text": prompt.text()}));
     }
     json!({
-        "jsonSchema": r.spec.schema,
+        "jsonSchema": super::renderable::renderable_schema(&r.spec.schema),
         "uiSchema": ui,
         "initialData": r.initial_data,
         "meta": r.meta,

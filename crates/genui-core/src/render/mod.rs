@@ -11,6 +11,7 @@
 pub mod initial_data;
 pub mod jsonforms;
 pub mod lmui;
+pub mod renderable;
 pub mod rjsf;
 
 use crate::error::{Error, ErrorCode, Result};

@@ -37,7 +37,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
         "type": "dgui_form",
         "title": r.title(),
         "description": r.spec.description,
-        "schema": r.spec.schema,
+        "schema": super::renderable::renderable_schema(&r.spec.schema),
         "uiSchema": ui,
         "formData": r.initial_data,
         "metadata": metadata,

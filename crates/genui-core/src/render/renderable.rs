@@ -1,0 +1,103 @@
+//! The schema handed to renderers: `output` with the nullable idiom
+//! `anyOf`/`oneOf: [X, {"type": "null"}]` written as a type array.
+//!
+//! Pydantic and zod mark every optional field that way. JSON Forms renders
+//! it as "anyOf-0 | anyOf-1" tabs with unlabelled inputs (and "No applicable
+//! renderer" for the null tab); RJSF as an option selector. Both render
+//! `"type": ["string", "null"]` as a plain input. The rewrite accepts
+//! exactly the same values (`null` joins an `enum` if there is one), and is
+//! applied only where `X` is a plain typed schema; submissions are always
+//! validated against the original `output`.
+
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// The renderer's copy of `schema` (borrowed when nothing needs rewriting).
+pub fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
+    if !needs_rewrite(schema) {
+        return Cow::Borrowed(schema);
+    }
+    Cow::Owned(rewrite(schema))
+}
+
+fn needs_rewrite(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => nullable_member(map).is_some() || map.values().any(needs_rewrite),
+        Value::Array(items) => items.iter().any(needs_rewrite),
+        _ => false,
+    }
+}
+
+fn rewrite(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out: Map<String, Value> = map.iter().map(|(k, v)| (k.clone(), rewrite(v))).collect();
+            if let Some((key, member)) = nullable_member(map) {
+                out.remove(key);
+                let member = rewrite(member);
+                for (k, v) in member.as_object().into_iter().flatten() {
+                    out.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+                let kind = out.get("type").cloned().unwrap_or(Value::Null);
+                out.insert("type".into(), Value::Array(vec![kind, "null".into()]));
+                if let Some(Value::Array(values)) = out.get_mut("enum") {
+                    if !values.contains(&Value::Null) {
+                        values.push(Value::Null);
+                    }
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(rewrite).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `anyOf`/`oneOf` of exactly `[X, {"type": "null"}]` (either order) where
+/// `X` has a single string `type` and nothing that changes how the parent's
+/// keywords combine with it (`$ref`, combinators, `const`, `type` clashes).
+fn nullable_member(map: &Map<String, Value>) -> Option<(&'static str, &Value)> {
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = map.get(key) else { continue };
+        let is_null = |m: &Value| m.as_object().is_some_and(|o| o.len() == 1 && o.get("type") == Some(&"null".into()));
+        let member = match members.as_slice() {
+            [a, b] if is_null(b) && !is_null(a) => a,
+            [a, b] if is_null(a) && !is_null(b) => b,
+            _ => continue,
+        };
+        let Some(fields) = member.as_object() else { continue };
+        let plain = fields.get("type").is_some_and(Value::is_string)
+            && !["$ref", "anyOf", "oneOf", "allOf", "not", "const", "if"].iter().any(|k| fields.contains_key(*k));
+        let no_clash = fields.keys().all(|k| !map.contains_key(k) || k == "type" && map.get("type").is_none());
+        let parent_free = map.get("type").is_none() && !map.contains_key("$ref") && !map.contains_key("allOf");
+        if plain && no_clash && parent_free && !(key == "anyOf" && map.contains_key("oneOf")) {
+            return Some((key, member));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn nullable_fields_become_type_arrays_with_the_same_values() {
+        let schema = json!({"type": "object", "properties": {
+            "name": {"anyOf": [{"type": "string", "maxLength": 5}, {"type": "null"}], "title": "Name", "default": null},
+            "size": {"oneOf": [{"type": "null"}, {"type": "string", "enum": ["s", "m"]}]},
+            "addr": {"anyOf": [{"$ref": "#/$defs/a"}, {"type": "null"}]}
+        }, "$defs": {"a": {"type": "object"}}});
+        let out = renderable_schema(&schema).into_owned();
+        assert_eq!(out["properties"]["name"], json!({"title": "Name", "default": null, "type": ["string", "null"], "maxLength": 5}));
+        assert_eq!(out["properties"]["size"]["enum"], json!(["s", "m", null]));
+        assert_eq!(out["properties"]["addr"], schema["properties"]["addr"], "$ref members are left alone");
+        let (original, rewritten) = (jsonschema::validator_for(&schema).unwrap(), jsonschema::validator_for(&out).unwrap());
+        for data in [json!({"name": null}), json!({"name": "abc"}), json!({"name": "toolong"}), json!({"name": 3}),
+            json!({"size": null}), json!({"size": "m"}), json!({"size": "xl"})] {
+            assert_eq!(original.is_valid(&data), rewritten.is_valid(&data), "{data}");
+        }
+        assert!(matches!(renderable_schema(&json!({"type": "string"})), Cow::Borrowed(_)));
+    }
+}
