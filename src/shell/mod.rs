@@ -5,6 +5,7 @@
 
 mod kv;
 mod model;
+mod rate_limit;
 mod respond;
 
 use genui_core::error::{Error, ErrorCode};
@@ -51,6 +52,11 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
         let origin = header(&req, "origin");
         let headers = access::preflight_headers(origin.as_deref(), setting(env, "ALLOWED_ORIGINS").as_deref());
         return (HttpResponse { status: 204, headers, body: String::new() }, None);
+    }
+    if service::needs_key(route) || route == Route::Webhook {
+        if let Some(limited) = rate_limit::check(env, &req).await {
+            return (limited, None);
+        }
     }
     if service::needs_key(route) {
         let keys = setting(env, "API_KEYS");

@@ -57,12 +57,14 @@ pub(super) fn into_response(response: HttpResponse, info: &RequestInfo) -> Resul
 
 /// One JSON line per request: no bodies, no data, no secrets.
 pub(super) fn log_line(info: &RequestInfo, response: &HttpResponse, cache: Option<&str>) {
+    let generator = response.headers.iter().find(|(name, _)| name == "x-genui-generator").map(|(_, v)| v.as_str());
     let line = json!({
         "requestId": info.id,
         "method": info.method,
         "route": info.path,
         "status": response.status,
         "cache": cache,
+        "generator": generator,
         "durationMs": super::now_ms() - info.started_ms,
     });
     console_log!("{line}");

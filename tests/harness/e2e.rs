@@ -82,6 +82,11 @@ fn e2e() {
         e2e_protocols::keys_and_cors(&guarded)?;
         e2e_protocols::signed_webhooks(&guarded, "whsec-e2e")
     });
+    steps.run("rate limits (a worker with the RATE_LIMITER binding)", || {
+        let opts = Options { config: Some("tests/harness/fixtures/rate-limited/wrangler.toml".into()), ..Options::default() };
+        let limited = WranglerDev::start(opts)?;
+        e2e_protocols::rate_limits(&limited)
+    });
 
     let failures = steps.finish();
     if !failures.is_empty() {

@@ -49,7 +49,9 @@ pub fn formats_share_one_spec(dev: &WranglerDev, tag: &str) -> Step {
         format!("rjsf must be a hit on the same spec: {rjsf}")
     })?;
     ensure(rjsf["formData"] == json!({"destinationCity": "Tokyo", "returnDate": "2026-01-10"}), || format!("formData: {}", rjsf["formData"]))?;
-    ensure(rjsf["uiSchema"]["departureDate"]["ui:widget"] == "date", || format!("uiSchema: {}", rjsf["uiSchema"]))?;
+    // RJSF picks the date input from `format` itself; the uiSchema only titles it.
+    let departure = &rjsf["uiSchema"]["departureDate"];
+    ensure(departure["ui:title"] == "Departure Date" && departure.get("ui:widget").is_none(), || format!("uiSchema: {}", rjsf["uiSchema"]))?;
     let mut in_body = body.clone();
     in_body["format"] = json!("lmui");
     let lmui = conforms(&dev.post_json("/v1/generate", &in_body), Contract::LmuiMessage)?;
@@ -251,4 +253,18 @@ pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
     verify(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
     let delivered: Value = serde_json::from_str(payload).map_err(|e| e.to_string())?;
     ensure(delivered["meta"]["specHash"] == answer["meta"]["specHash"], || "the callback carried another answer".into())
+}
+
+/// The rate-limiting binding: five requests a minute per caller, then 429.
+pub fn rate_limits(dev: &WranglerDev) -> Step {
+    let body = json!({"output": {"type": "object", "properties": {"a": {"type": "string"}}}});
+    let statuses: Vec<u16> = (0..8).map(|_| dev.post_json("/v1/generate", &body).status).collect();
+    ensure(statuses[..5].iter().all(|s| *s == 200), || format!("the first five must pass: {statuses:?}"))?;
+    let limited = dev.post_json("/v1/generate", &body);
+    let error = conforms(&limited, Contract::DguiError)?;
+    ensure(limited.status == 429 && error["code"] == "rate_limited" && limited.header("retry-after").is_some(), || {
+        format!("over budget: {} {error} (statuses {statuses:?})", limited.status)
+    })?;
+    let other_key = request_with(dev, "POST", "/v1/generate", &body, &[("authorization", "Bearer another-caller")])?;
+    ensure(other_key.status == 200, || format!("another caller has its own budget: {}", other_key.status))
 }

@@ -38,6 +38,11 @@ pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> 
     Ok(())
 }
 
+/// A short, stable, non-reversible name for a key (rate-limit buckets, logs).
+pub fn key_fingerprint(key: &str) -> String {
+    hex::encode(&Sha256::digest(key.trim().as_bytes())[..8])
+}
+
 /// Whether `origin` may read answers, given `ALLOWED_ORIGINS`.
 pub fn origin_allowed(origin: &str, allowed: Option<&str>) -> bool {
     allowed.unwrap_or_default().split(',').map(str::trim).any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
@@ -49,7 +54,7 @@ pub fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String,
     vec![
         ("access-control-allow-origin".into(), origin.to_owned()),
         ("vary".into(), "Origin".into()),
-        ("access-control-expose-headers".into(), "x-request-id, server-timing".into()),
+        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache".into()),
     ]
 }
 

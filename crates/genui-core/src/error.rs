@@ -44,6 +44,8 @@ pub enum ErrorCode {
     Unauthorized,
     /// A webhook whose signature is missing, wrong or too old.
     InvalidSignature,
+    /// The caller is over its request budget.
+    RateLimited,
     /// No route for this path.
     NotFound,
     /// The route exists but not for this method.
@@ -71,6 +73,7 @@ impl ErrorCode {
             Self::SpecNotFound => "spec_not_found",
             Self::Unauthorized => "unauthorized",
             Self::InvalidSignature => "invalid_signature",
+            Self::RateLimited => "rate_limited",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Internal => "internal_error",
@@ -83,6 +86,7 @@ impl ErrorCode {
             Self::InvalidJson | Self::InvalidRequest | Self::UnknownTool => 400,
             Self::UnsupportedFormat | Self::InvalidEventStream => 400,
             Self::Unauthorized | Self::InvalidSignature => 401,
+            Self::RateLimited => 429,
             Self::NotFound | Self::SpecNotFound => 404,
             Self::MethodNotAllowed => 405,
             Self::BodyTooLarge | Self::BodyTooDeep | Self::SchemaTooLarge => 413,
@@ -92,7 +96,7 @@ impl ErrorCode {
     }
 
     /// Every code, for documentation and contract tests.
-    pub const ALL: [ErrorCode; 18] = [
+    pub const ALL: [ErrorCode; 19] = [
         Self::InvalidJson,
         Self::InvalidRequest,
         Self::UnknownTool,
@@ -108,6 +112,7 @@ impl ErrorCode {
         Self::SpecNotFound,
         Self::Unauthorized,
         Self::InvalidSignature,
+        Self::RateLimited,
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::Internal,

@@ -351,11 +351,16 @@ impl GenerateJob {
             meta.insert("warnings".into(), serde_json::to_value(&warnings).unwrap_or_default());
         }
         meta.extend(extra);
+        let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
         let format = self.request.format;
         let rendered = Rendered { spec, initial_data, meta, raw_data: &self.request.data };
         let body = render::render(format, &rendered);
         format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
-        Ok(HttpResponse::json(200, &body))
+        let mut response = HttpResponse::json(200, &body);
+        // Provenance in headers too: for logs, and for clients that only look there.
+        response.headers.push(("x-genui-generator".into(), generator));
+        response.headers.push(("x-genui-cache".into(), json!(cache).as_str().unwrap_or_default().to_owned()));
+        Ok(response)
     }
 }
 
