@@ -64,7 +64,7 @@ fi
 
 # The browser layer: Debian's Chromium (never a downloaded browser) and the
 # renderers' npm project.
-apt_install chromium
+apt_install chromium wrk
 if [ ! -d tests/browser/node_modules ] || [ tests/browser/package.json -nt tests/browser/node_modules/.package-lock.json ]; then
   log "npm install in tests/browser (JSON Forms, RJSF, esbuild, playwright-core)"
   (cd tests/browser && npm install --no-audit --no-fund --loglevel=error >/dev/null)

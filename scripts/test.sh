@@ -6,7 +6,9 @@
 #     harness, real HTTP requests, KV read back;
 #  4. real renderers (@jsonforms/react, @rjsf/core) in headless Chromium:
 #     generate, render, fill, submit, screenshots;
-#  5. bounded fuzzing of the core (cargo-fuzz, FUZZ_SECONDS per target).
+#  5. bounded fuzzing of the core (cargo-fuzz, FUZZ_SECONDS per target);
+#  6. API fuzzing with schemathesis against /openapi.json (bounded);
+#  7. a bounded load test (wrk at concurrency 1, 32, 128; 0 failures, KV intact).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -14,10 +16,10 @@ source scripts/lib/env.sh
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "1/5 core and harness, natively"
+step "1/7 core and harness, natively"
 cargo test --workspace --quiet
 
-step "2/5 release wasm build"
+step "2/7 release wasm build"
 ./scripts/build-wasm.sh
 wasm=build/index_bg.wasm
 raw=$(stat -c %s "$wasm")
@@ -29,19 +31,25 @@ if [ "$gz" -gt "$budget" ]; then
   exit 1
 fi
 
-step "3/5 end to end under wrangler dev"
+step "3/7 end to end under wrangler dev"
 # wrangler runs the [build] command itself; the build above makes it a no-op.
 cargo test -p genui-harness --test selftest -- --ignored
 cargo test -p genui-harness --test e2e -- --ignored
 # The model path against the scripted provider server (OpenAI and Anthropic wire formats).
 cargo test -p genui-harness --test e2e-model -- --ignored
 
-step "4/5 real renderers in headless Chromium"
+step "4/7 real renderers in headless Chromium"
 (cd tests/browser && npm test)
 
-step "5/5 bounded fuzzing (cargo-fuzz)"
+step "5/7 bounded fuzzing (cargo-fuzz)"
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   FUZZ_SECONDS="${FUZZ_SECONDS:-60}" ./scripts/fuzz.sh
 else
   echo "SKIPPED: fuzzing needs rustup's nightly toolchain, which this machine lacks" >&2
 fi
+
+step "6/7 API fuzzing (schemathesis against /openapi.json)"
+API_FUZZ_EXAMPLES="${API_FUZZ_EXAMPLES:-25}" ./scripts/api-fuzz.sh
+
+step "7/7 bounded load (wrk) and KV integrity"
+./scripts/load.sh "${LOAD_SECONDS:-5}"

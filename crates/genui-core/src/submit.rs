@@ -52,6 +52,7 @@ pub fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> {
     let field = |name: &str| body.get(name).or_else(|| metadata.get(name)).cloned();
     let tool_call_id = match field("toolCallId") {
         None | Some(Value::Null) => None,
+        Some(Value::String(id)) if id.trim().is_empty() => None,
         Some(Value::String(id)) => Some(id),
         Some(_) => return Err(invalid("/toolCallId", "`toolCallId` must be a string")),
     };

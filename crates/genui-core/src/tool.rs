@@ -60,15 +60,32 @@ fn component_name(contract: Contract) -> String {
     contract.file_name().trim_end_matches(".schema.json").to_owned()
 }
 
+/// Rewrites `#/...` references of an embedded schema to point under `base`.
+fn rebase_refs(value: &mut Value, base: &str) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get_mut("$ref") {
+                if let Some(rest) = reference.strip_prefix('#') {
+                    *reference = format!("{base}{rest}");
+                }
+            }
+            map.values_mut().for_each(|v| rebase_refs(v, base));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| rebase_refs(v, base)),
+        _ => {}
+    }
+}
+
 fn json_content(schema: Value) -> Value {
     json!({"application/json": {"schema": schema}})
 }
 
-fn error_responses(statuses: &[&str]) -> Map<String, Value> {
-    statuses
-        .iter()
-        .map(|s| ((*s).to_owned(), json!({"description": "dgui_error", "content": json_content(schema_ref(Contract::DguiError))})))
-        .collect()
+/// Every failure of every route is a `dgui_error`, whatever its status
+/// (400, 401, 404, 405, 413, 422, 429, 502, 504).
+fn error_responses() -> Map<String, Value> {
+    let mut responses = Map::new();
+    responses.insert("default".into(), json!({"description": "dgui_error", "content": json_content(schema_ref(Contract::DguiError))}));
+    responses
 }
 
 fn openapi() -> Value {
@@ -77,17 +94,20 @@ fn openapi() -> Value {
         let mut schema: Value = serde_json::from_str(contract.source()).unwrap_or(Value::Bool(true));
         if let Value::Object(map) = &mut schema {
             map.remove("$schema");
+            map.remove("$id");
         }
+        // Local references now live inside the OpenAPI document.
+        rebase_refs(&mut schema, &format!("#/components/schemas/{}", component_name(contract)));
         components.insert(component_name(contract), schema);
     }
-    let mut generate_responses = error_responses(&["400", "404", "413", "422"]);
+    let mut generate_responses = error_responses();
     generate_responses.insert("200".into(), json!({
         "description": "The UI in the requested format",
         "content": json_content(json!({"oneOf": [
             schema_ref(Contract::JsonFormsResponse), schema_ref(Contract::DguiForm), schema_ref(Contract::LmuiMessage)
         ]})),
     }));
-    let mut submit_responses = error_responses(&["400", "404", "413", "422"]);
+    let mut submit_responses = error_responses();
     submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "content": json_content(schema_ref(Contract::ToolMessage))}));
     let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
     json!({
@@ -109,22 +129,32 @@ fn openapi() -> Value {
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::SubmitRequest))},
                 "responses": submit_responses,
             }},
+            "/v1/webhook": {"post": {
+                "summary": "A generate request signed by the agent runtime (X-Genui-Signature: t=..,v1=..)",
+                "parameters": [{"name": "x-genui-signature", "in": "header", "required": true, "schema": {"type": "string"}}],
+                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
+                "responses": {"200": generate_responses["200"].clone(), "default": error_responses()["default"].clone()},
+            }},
             "/v1/tool": {"get": {
                 "summary": "The generateUserInterface tool definition",
-                "responses": {"200": {"description": "Tool definition", "content": json_content(json!({"type": "object", "required": ["name", "description", "parameters"]}))}},
+                "responses": {"200": {"description": "Tool definition", "content": json_content(json!({"type": "object", "required": ["name", "description", "parameters"]}))},
+                    "default": error_responses()["default"].clone()},
             }},
             "/healthz": {"get": {
                 "summary": "Liveness",
-                "responses": {"200": {"description": "ok", "content": json_content(json!({"type": "object", "required": ["status"]}))}},
+                "responses": {"200": {"description": "ok", "content": json_content(json!({"type": "object", "required": ["status"]}))},
+                    "default": error_responses()["default"].clone()},
             }},
             "/openapi.json": {"get": {
                 "summary": "This document",
-                "responses": {"200": {"description": "OpenAPI 3.1", "content": json_content(json!({"type": "object"}))}},
+                "responses": {"200": {"description": "OpenAPI 3.1", "content": json_content(json!({"type": "object"}))},
+                    "default": error_responses()["default"].clone()},
             }},
             "/schemas/{name}": {"get": {
                 "summary": "A contract schema",
                 "parameters": [{"name": "name", "in": "path", "required": true, "schema": {"enum": schema_names}}],
-                "responses": {"200": {"description": "JSON Schema", "content": json_content(json!({"type": "object"}))}},
+                "responses": {"200": {"description": "JSON Schema", "content": json_content(json!({"type": "object"}))},
+                    "default": error_responses()["default"].clone()},
             }},
         },
         "components": {"schemas": components},
@@ -142,6 +172,30 @@ mod tests {
         let text = tool.to_string();
         assert!(!text.contains("$ref") && !text.contains("oneOf"));
         jsonschema::meta::validate(&tool["parameters"]).unwrap();
+    }
+
+    #[test]
+    fn openapi_references_resolve_inside_the_document() {
+        let doc: Value = serde_json::from_str(openapi_json()).unwrap();
+        let mut refs = Vec::new();
+        collect_refs(&doc, &mut refs);
+        assert!(!refs.is_empty());
+        for r in refs {
+            assert!(doc.pointer(r.trim_start_matches('#')).is_some(), "{r} does not resolve");
+        }
+    }
+
+    fn collect_refs(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(r)) = map.get("$ref") {
+                    out.push(r.clone());
+                }
+                map.values().for_each(|v| collect_refs(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
+            _ => {}
+        }
     }
 
     #[test]
