@@ -28,6 +28,8 @@ pub struct Limits {
     pub max_ref_chain: usize,
     /// Maximum number of controls a generated UI may hold.
     pub max_controls: usize,
+    /// Maximum length in bytes of any string inside `output`, and of `description`.
+    pub max_string_bytes: usize,
 }
 
 impl Default for Limits {
@@ -41,6 +43,7 @@ impl Default for Limits {
             max_field_depth: 48,
             max_ref_chain: 32,
             max_controls: 5_000,
+            max_string_bytes: 16 * 1024,
         }
     }
 }
@@ -116,6 +119,11 @@ impl Limits {
                     return Err(too_large("properties", self.max_schema_properties, pointer));
                 }
             }
+            if let Value::String(text) = value {
+                if text.len() > self.max_string_bytes {
+                    return Err(too_large("bytes in one string", self.max_string_bytes, pointer));
+                }
+            }
             if let Some(Value::Array(values)) = value.get("enum") {
                 if values.len() > self.max_enum_values {
                     return Err(too_large("enum values", self.max_enum_values, &format!("{pointer}/enum")));
@@ -154,6 +162,14 @@ mod tests {
         let limits = Limits { max_body_bytes: 10, ..Limits::default() };
         assert!(limits.check_body_size(10).is_ok());
         assert_eq!(limits.check_body_size(11).unwrap_err().code(), ErrorCode::BodyTooLarge);
+    }
+
+    #[test]
+    fn long_strings_are_refused_where_they_are() {
+        let limits = Limits { max_string_bytes: 8, ..Limits::default() };
+        let long = json!({"properties": {"a": {"title": "far too long a title"}}});
+        let e = limits.check_schema_size(&long, "/output").unwrap_err();
+        assert_eq!((e.code(), e.pointer()), (ErrorCode::SchemaTooLarge, Some("/output/properties/a/title")));
     }
 
     #[test]

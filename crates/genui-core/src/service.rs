@@ -212,6 +212,10 @@ pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits
         request.format = Format::parse(name, "?format")?;
     }
     limits.check_schema_size(&request.output, &request.output_pointer())?;
+    if request.description.len() > limits.max_string_bytes {
+        let at = format!("{}/description", request.arguments_pointer);
+        return Err(Error::new(ErrorCode::InvalidRequest, format!("`description` is longer than {} bytes (at {at})", limits.max_string_bytes)).at(at));
+    }
     let mut job = GenerateJob {
         request,
         generator: deterministic_generator(),

@@ -329,6 +329,9 @@ export function validate(schema, data) {
   const make = (Cls) => {
     const ajv = new Cls({ allErrors: true, strict: false });
     addFormats(ajv);
+    // The worker reads `format: time` as time widgets produce it: the
+    // offset is optional (crates/genui-core/src/schema/validate.rs, is_time).
+    ajv.addFormat('time', /^([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([zZ]|[+-]([01]\d|2[0-3]):[0-5]\d)?$/);
     return ajv;
   };
   let validateFn;

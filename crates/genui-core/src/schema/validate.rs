@@ -37,7 +37,37 @@ pub fn compile(output: &Value, draft: Draft) -> std::result::Result<jsonschema::
         .with_draft(draft)
         .with_pattern_options(jsonschema::PatternOptions::regex().size_limit(REGEX_SIZE_LIMIT))
         .should_validate_formats(true)
+        .with_format("time", is_time)
         .build(output)
+}
+
+/// `format: time` as the renderers' own validator (ajv-formats) reads it:
+/// `HH:MM:SS[.frac]` with an optional `Z` or `±HH:MM` offset. RFC 3339's
+/// full-time requires the offset, but browsers' time inputs (and JSON Forms'
+/// and RJSF's time widgets) produce local times without one; rejecting them
+/// would refuse what the form itself accepted.
+pub fn is_time(text: &str) -> bool {
+    let (clock, offset) = match text.find(['Z', 'z', '+', '-']) {
+        Some(i) => text.split_at(i),
+        None => (text, ""),
+    };
+    let (hms, fraction) = clock.split_once('.').unwrap_or((clock, "0"));
+    let parts: Vec<&str> = hms.split(':').collect();
+    let two_digits = |p: &&str| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit());
+    if parts.len() != 3 || !parts.iter().all(two_digits) || fraction.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let n = |p: &str| p.parse::<u32>().unwrap_or(99);
+    let clock_ok = n(parts[0]) < 24 && n(parts[1]) < 60 && n(parts[2]) <= 60;
+    let offset_ok = match offset {
+        "" | "Z" | "z" => true,
+        _ => {
+            let body = &offset[1..];
+            let (h, m) = body.split_once(':').unwrap_or(("xx", "xx"));
+            two_digits(&h) && two_digits(&m) && n(h) < 24 && n(m) < 60
+        }
+    };
+    clock_ok && offset_ok
 }
 
 /// The draft a schema declares with `$schema`, if any.
@@ -160,6 +190,16 @@ mod tests {
         assert_eq!(e.code(), ErrorCode::UnresolvedRef);
         let e = check(json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "properties": {"x": {"$ref": "#/$defs/a"}}})).unwrap_err();
         assert_eq!(e.code(), ErrorCode::UnresolvedRef);
+    }
+
+    #[test]
+    fn times_with_or_without_offset() {
+        for ok in ["08:30:00", "08:30:00Z", "23:59:60+01:00", "08:30:00.123-05:30"] {
+            assert!(is_time(ok), "{ok}");
+        }
+        for bad in ["8:30:00", "08:30", "24:00:00", "08:30:00+1", "08:30:00.", "noon", "08:30:00Zx"] {
+            assert!(!is_time(bad), "{bad}");
+        }
     }
 
     #[test]
