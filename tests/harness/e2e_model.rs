@@ -7,51 +7,17 @@ use genui_core::check::check_plan;
 use genui_core::contracts::Contract;
 use genui_core::spec::UiSpec;
 use genui_core::Limits;
-use genui_harness::{Options, WranglerDev};
+use genui_harness::{ModelServer, Options, WranglerDev};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 const API_KEY: &str = "sk-test-e2e-0123456789abcdef";
 
-struct ModelServer {
-    child: Child,
-    port: u16,
-}
-
-impl ModelServer {
-    fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_model-server"))
-            .args(["--port", "0", "--require-key", API_KEY, "--lifetime-secs", "600"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("model-server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("reads port");
-        let port = line.trim().trim_start_matches("listening on ").parse().expect("a port");
-        Self { child, port }
-    }
-
-    fn requests(&self) -> Vec<Value> {
-        let url = format!("http://127.0.0.1:{}/__requests", self.port);
-        let body = ureq::get(&url).call().expect("requests").body_mut().read_to_string().expect("body");
-        serde_json::from_str::<Value>(&body).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default()
-    }
-}
-
-impl Drop for ModelServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn worker(provider: &str, server: &ModelServer) -> WranglerDev {
     let base = match provider {
-        "anthropic" => format!("http://127.0.0.1:{}", server.port),
-        _ => format!("http://127.0.0.1:{}/v1", server.port),
+        "anthropic" => server.base(),
+        _ => format!("{}/v1", server.base()),
     };
     let opts = Options::default()
         .var("MODEL_PROVIDER", provider)
@@ -151,7 +117,8 @@ fn wait_for_kv(dev: &WranglerDev, at_least: usize) {
 #[test]
 #[ignore = "needs wrangler dev; run by scripts/test.sh with --ignored"]
 fn model_path_end_to_end() {
-    let server = ModelServer::start();
+    let server = ModelServer::start(Path::new(env!("CARGO_BIN_EXE_model-server")), API_KEY, &["--lifetime-secs", "600"])
+        .unwrap_or_else(|e| panic!("{e}"));
     let run = format!("{}", std::process::id());
     let mut failures: Vec<String> = Vec::new();
     fn record_into(failures: &mut Vec<String>, r: Result<Value, String>) {

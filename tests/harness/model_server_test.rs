@@ -12,53 +12,24 @@ use genui_core::{GenerateRequest, Limits};
 use genui_model::providers::{self, anthropic, openai, HttpRequest};
 use genui_model::{Event, Ladder, LadderOutcome, LadderResult, ModelConfig, Provider, Step};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
+use genui_harness::ModelServer;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 const KEY: &str = "sk-scripted-test-key-7";
 
-/// A running `model-server`, killed on drop.
-struct ModelServer {
-    child: Child,
-    port: u16,
+/// Starts the scripted server for these tests.
+fn start_server() -> ModelServer {
+    let binary = Path::new(env!("CARGO_BIN_EXE_model-server"));
+    ModelServer::start(binary, KEY, &["--lifetime-secs", "300", "--max-requests", "2000"]).unwrap_or_else(|e| panic!("{e}"))
 }
 
-impl ModelServer {
-    fn start() -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_model-server"))
-            .args([
-                "--port",
-                "0",
-                "--require-key",
-                KEY,
-                "--lifetime-secs",
-                "300",
-                "--max-requests",
-                "2000",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("model-server starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("a first line");
-        let port = line
-            .trim()
-            .strip_prefix("listening on ")
-            .and_then(|p| p.parse().ok());
-        let port = port.unwrap_or_else(|| panic!("unexpected first line {line:?}"));
-        Self { child, port }
-    }
+/// A provider configuration pointing at the scripted server.
+trait ScriptedConfig {
+    fn config(&self, provider: Provider, scenario: &str) -> ModelConfig;
+}
 
-    fn base(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
+impl ScriptedConfig for ModelServer {
     fn config(&self, provider: Provider, scenario: &str) -> ModelConfig {
         let base_url = match provider {
             Provider::OpenAi => format!("{}/v1", self.base()),
@@ -71,29 +42,8 @@ impl ModelServer {
         }
     }
 
-    fn requests(&self) -> Vec<Value> {
-        let request = HttpRequest {
-            method: "GET".into(),
-            url: format!("{}/__requests", self.base()),
-            headers: vec![],
-            body: String::new(),
-        };
-        let (status, _, body) = send(&request, 5000).expect("GET /__requests");
-        assert_eq!(status, 200);
-        serde_json::from_str::<Value>(&body)
-            .expect("JSON")
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-    }
 }
 
-impl Drop for ModelServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// Status, headers and body of an answer.
 type Answer = (u16, Vec<(String, String)>, String);
@@ -249,7 +199,7 @@ const TABLE: [(&str, &str, u32, &[&str]); 10] = [
 
 #[test]
 fn every_scenario_on_both_wires() {
-    let server = ModelServer::start();
+    let server = start_server();
     for provider in [Provider::OpenAi, Provider::Anthropic] {
         for (scenario, expected, attempts, fixes) in TABLE {
             let outcome = run(&server, provider, scenario, false);
@@ -299,7 +249,7 @@ fn every_scenario_on_both_wires() {
 
 #[test]
 fn retries_carry_the_issue_list() {
-    let server = ModelServer::start();
+    let server = start_server();
     let outcome = run(&server, Provider::Anthropic, "bad-then-good", false);
     assert_eq!(code(&outcome), "model");
     let requests = server.requests();
@@ -318,7 +268,7 @@ fn retries_carry_the_issue_list() {
 
 #[test]
 fn rate_limit_honours_retry_after() {
-    let server = ModelServer::start();
+    let server = start_server();
     for provider in [Provider::OpenAi, Provider::Anthropic] {
         let outcome = run(&server, provider, "rate-limited", false);
         assert_eq!(
@@ -343,7 +293,7 @@ fn rate_limit_honours_retry_after() {
 
 #[test]
 fn json_schema_rejection_falls_back_to_json_object() {
-    let server = ModelServer::start();
+    let server = start_server();
     let outcome = run(&server, Provider::OpenAi, "json-schema-unsupported", false);
     assert_eq!((code(&outcome), outcome.provenance.attempts), ("model", 2));
     let formats: Vec<Value> = server
@@ -366,7 +316,7 @@ fn json_schema_rejection_falls_back_to_json_object() {
 
 #[test]
 fn hang_times_out_within_the_deadline() {
-    let server = ModelServer::start();
+    let server = start_server();
     let config = ModelConfig {
         attempt_timeout_ms: 1500,
         deadline_ms: 3000,
@@ -389,7 +339,7 @@ fn hang_times_out_within_the_deadline() {
 
 #[test]
 fn forced_model_failures_are_errors_without_the_key() {
-    let server = ModelServer::start();
+    let server = start_server();
     for provider in [Provider::OpenAi, Provider::Anthropic] {
         for (scenario, expected) in [
             ("unauthorized", "model_auth"),
@@ -415,7 +365,7 @@ fn forced_model_failures_are_errors_without_the_key() {
 
 #[test]
 fn raw_wire_round_trip() {
-    let server = ModelServer::start();
+    let server = start_server();
     let request = seed("A form that collects a user's shipping address (raw).");
     let ladder = Ladder::new(
         &server.config(Provider::OpenAi, "good"),
@@ -464,7 +414,7 @@ fn raw_wire_round_trip() {
 /// be proven with no fix on every fixture form, on both wires.
 #[test]
 fn good_plans_from_the_prompt_are_proven_on_every_fixture() {
-    let server = ModelServer::start();
+    let server = start_server();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../crates/genui-core/tests/fixtures/generate");
     let mut files: Vec<_> = std::fs::read_dir(&dir)

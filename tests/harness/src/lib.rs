@@ -675,6 +675,62 @@ fn excerpt(s: &str, max_chars: usize) -> String {
     out
 }
 
+/// A running scripted model server (`src/bin/model_server.rs`) on a free
+/// 127.0.0.1 port, killed on drop. Tests pass the binary's path
+/// (`env!("CARGO_BIN_EXE_model-server")`) since only they know it.
+pub struct ModelServer {
+    child: Child,
+    port: u16,
+}
+
+impl ModelServer {
+    /// Starts the server requiring `key`, with any extra arguments.
+    pub fn start(binary: &Path, key: &str, extra_args: &[&str]) -> Result<ModelServer, String> {
+        use std::io::BufRead;
+        let mut child = Command::new(binary)
+            .args(["--port", "0", "--require-key", key])
+            .args(extra_args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("model-server does not start: {e}"))?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let mut line = String::new();
+        std::io::BufReader::new(stdout).read_line(&mut line).map_err(|e| e.to_string())?;
+        match line.trim().strip_prefix("listening on ").and_then(|p| p.parse().ok()) {
+            Some(port) => Ok(ModelServer { child, port }),
+            None => {
+                let _ = child.kill();
+                Err(format!("unexpected first line {line:?}"))
+            }
+        }
+    }
+
+    /// Its port.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    pub fn base(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Every request it has received, as recorded by `GET /__requests`.
+    pub fn requests(&self) -> Vec<Value> {
+        let url = format!("{}/__requests", self.base());
+        let body = ureq::get(&url).call().ok().and_then(|mut r| r.body_mut().read_to_string().ok()).unwrap_or_default();
+        serde_json::from_str::<Value>(&body).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default()
+    }
+}
+
+impl Drop for ModelServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -709,3 +765,4 @@ mod tests {
         assert!(project_root().join("tests/harness/Cargo.toml").exists());
     }
 }
+

@@ -46,7 +46,7 @@ pub fn compile(output: &Value, draft: Draft) -> std::result::Result<jsonschema::
 /// full-time requires the offset, but browsers' time inputs (and JSON Forms'
 /// and RJSF's time widgets) produce local times without one; rejecting them
 /// would refuse what the form itself accepted.
-pub fn is_time(text: &str) -> bool {
+pub(super) fn is_time(text: &str) -> bool {
     let (clock, offset) = match text.find(['Z', 'z', '+', '-']) {
         Some(i) => text.split_at(i),
         None => (text, ""),
