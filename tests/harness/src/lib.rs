@@ -443,8 +443,25 @@ impl WranglerDev {
     }
 
     /// Runs `wrangler kv key <args> --binding UI_CACHE --local --persist-to
-    /// <state>` and returns its stdout.
+    /// <state>` and returns its stdout. The running worker shares the local
+    /// store (SQLite), so a read can meet "database is locked" while the
+    /// worker writes: those are retried a few times.
     fn kv_cli(&self, args: &[&str]) -> Result<String, String> {
+        let mut last = String::new();
+        for attempt in 0..6 {
+            match self.kv_cli_once(args) {
+                Ok(out) => return Ok(out),
+                Err(e) if e.contains("SQLITE_BUSY") || e.contains("database is locked") => {
+                    last = e;
+                    std::thread::sleep(Duration::from_millis(300 * (attempt + 1)));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last)
+    }
+
+    fn kv_cli_once(&self, args: &[&str]) -> Result<String, String> {
         let bin_dir = self.root.join("node_modules").join(".bin");
         let mut cmd = Command::new(bin_dir.join("wrangler"));
         cmd.current_dir(&self.root)
