@@ -288,7 +288,8 @@ fn optional_string(map: &Map<String, Value>, key: &str, base: &str) -> Result<Op
     }
 }
 
-fn invalid(pointer: &str, what: &str) -> Error {
+/// An `invalid_request` error about the value at `pointer` in the body.
+pub(crate) fn invalid(pointer: &str, what: &str) -> Error {
     let at = if pointer.is_empty() { "the body root" } else { pointer };
     Error::new(ErrorCode::InvalidRequest, format!("{what} (at {at})")).at(pointer)
 }

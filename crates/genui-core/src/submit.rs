@@ -18,6 +18,7 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::limits::Limits;
 use crate::render::lmui;
+use crate::request::invalid;
 use crate::schema;
 use crate::service::{validator_for_spec, CachePut, HttpResponse, Outcome};
 use crate::spec::{self, UiSpec};
@@ -175,11 +176,6 @@ fn field_pointer(error: &jsonschema::ValidationError<'_>) -> String {
         }
         _ => at.to_owned(),
     }
-}
-
-fn invalid(pointer: &str, what: &str) -> Error {
-    let at = if pointer.is_empty() { "the body root" } else { pointer };
-    Error::new(ErrorCode::InvalidRequest, format!("{what} (at {at})")).at(pointer)
 }
 
 #[cfg(test)]
