@@ -27,9 +27,9 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let info = RequestInfo::new(&req);
     let origin = header(&req, "origin");
     let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
-    let (mut response, cache) = handle(req, &env, &ctx, &info.id).await;
+    let mut response = handle(req, &env, &ctx, &info.id).await;
     response.headers.extend(access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
-    log_line(&info, &response, cache);
+    log_line(&info, &response);
     into_response(response, &info)
 }
 
@@ -44,18 +44,13 @@ fn setting(env: &Env, name: &str) -> Option<String> {
     Some(value.trim().to_owned()).filter(|v| !v.is_empty())
 }
 
-async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) -> (HttpResponse, Option<&'static str>) {
+async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) -> HttpResponse {
     let method = req.method().to_string();
     let path = req.path();
     let route = service::route(&method, &path);
-    if route == Route::Preflight {
-        let origin = header(&req, "origin");
-        let headers = access::preflight_headers(origin.as_deref(), setting(env, "ALLOWED_ORIGINS").as_deref());
-        return (HttpResponse { status: 204, headers, body: String::new() }, None);
-    }
     if service::needs_key(route) || route == Route::Webhook {
         if let Some(limited) = rate_limit::check(env, &req).await {
-            return (limited, None);
+            return limited;
         }
     }
     if service::needs_key(route) {
@@ -63,18 +58,25 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
         if let Err(error) = access::authorize(header(&req, "authorization").as_deref(), keys.as_deref()) {
             let mut response = HttpResponse::error(&error);
             response.headers.push(("www-authenticate".into(), "Bearer".into()));
-            return (response, None);
+            return response;
         }
     }
+    let static_json = |body: &str| HttpResponse { status: 200, headers: Vec::new(), body: body.to_owned() };
     match route {
-        Route::Healthz => (service::healthz(), None),
+        Route::Healthz => service::healthz(),
         Route::Generate => generate(&mut req, env, ctx).await,
         Route::Webhook => webhook(&mut req, env, ctx).await,
-        Route::Submit => (submit(&mut req, env, request_id).await, None),
-        Route::Tool => (HttpResponse::json(200, &tool::tool_definition()), None),
-        Route::OpenApi => (HttpResponse { status: 200, headers: Vec::new(), body: tool::openapi_json().to_owned() }, None),
-        Route::Schema(contract) => (HttpResponse { status: 200, headers: Vec::new(), body: contract.source().to_owned() }, None),
-        other => (HttpResponse::for_route(other, &method, &path).unwrap_or_else(service::healthz), None),
+        Route::Submit => submit(&mut req, env, request_id).await,
+        Route::Tool => HttpResponse::json(200, &tool::tool_definition()),
+        Route::OpenApi => static_json(tool::openapi_json()),
+        Route::Schema(contract) => static_json(contract.source()),
+        Route::Preflight => {
+            let origin = header(&req, "origin");
+            let headers = access::preflight_headers(origin.as_deref(), setting(env, "ALLOWED_ORIGINS").as_deref());
+            HttpResponse { status: 204, headers, body: String::new() }
+        }
+        Route::MethodNotAllowed { allow } => HttpResponse::method_not_allowed(&method, &path, allow),
+        Route::NotFound => HttpResponse::not_found(&path),
     }
 }
 
@@ -105,11 +107,11 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
     job.finish(cached.as_deref(), request_id).response
 }
 
-async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> (HttpResponse, Option<&'static str>) {
+async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
-        Err(response) => return (response, None),
+        Err(response) => return response,
     };
     let format = query_param(req, "format");
     generate_body(&body, format.as_deref(), env, ctx).await
@@ -117,33 +119,33 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> (HttpResponse,
 
 /// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`;
 /// the answer is returned and, with `callbackUrl`, also POSTed there signed.
-async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> (HttpResponse, Option<&'static str>) {
+async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
         let error = Error::new(ErrorCode::NotFound, "the webhook is not configured (set the WEBHOOK_SECRET secret)");
-        return (HttpResponse::error(&error), None);
+        return HttpResponse::error(&error);
     };
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
-        Err(response) => return (response, None),
+        Err(response) => return response,
     };
     let now_s = (now_ms() / 1000.0) as u64;
     if let Err(error) = webhook::verify(header(req, webhook::SIGNATURE_HEADER).as_deref(), &body, &secret, now_s) {
-        return (HttpResponse::error(&error), None);
+        return HttpResponse::error(&error);
     }
     let callback = match service::callback_url(&body) {
         Some(raw) => match webhook::callback_target(&raw, setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")) {
             Ok(url) => Some(url),
-            Err(error) => return (HttpResponse::error(&error), None),
+            Err(error) => return HttpResponse::error(&error),
         },
         None => None,
     };
     let format = query_param(req, "format");
-    let (response, cache) = generate_body(&body, format.as_deref(), env, ctx).await;
+    let response = generate_body(&body, format.as_deref(), env, ctx).await;
     if let (Some(url), true) = (callback, response.status == 200) {
         deliver_callback(ctx, url, response.body.clone(), secret, now_s);
     }
-    (response, cache)
+    response
 }
 
 /// POSTs an answer to a callback URL after the response, signed like the
@@ -170,20 +172,20 @@ fn deliver_callback(ctx: &Context, url: worker::Url, body: String, secret: Strin
     });
 }
 
-async fn generate_body(body: &[u8], format: Option<&str>, env: &Env, ctx: &Context) -> (HttpResponse, Option<&'static str>) {
+async fn generate_body(body: &[u8], format: Option<&str>, env: &Env, ctx: &Context) -> HttpResponse {
     let limits = Limits::default();
     let mut job = match service::prepare_generate(body, format, &limits) {
         Ok(job) => job,
-        Err(error) => return (HttpResponse::error(&error), None),
+        Err(error) => return HttpResponse::error(&error),
     };
     let choice = match GeneratorChoice::of(job.request()) {
         Ok(choice) => choice,
-        Err(why) => return (HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")), None),
+        Err(why) => return HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")),
     };
     let config = model::config(env);
     let use_model = match choice.use_model(config.is_some()) {
         Ok(use_model) => use_model,
-        Err(why) => return (HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")), None),
+        Err(why) => return HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")),
     };
     let cache = kv::SpecCache::open(env);
     let outcome = match config.filter(|_| use_model) {
@@ -196,11 +198,7 @@ async fn generate_body(body: &[u8], format: Option<&str>, env: &Env, ctx: &Conte
     if let Some(put) = outcome.cache_put {
         cache.put_after_response(ctx, put);
     }
-    let status = outcome.cache.map(|c| match c {
-        genui_core::render::CacheStatus::Hit => "hit",
-        genui_core::render::CacheStatus::Miss => "miss",
-    });
-    (outcome.response, status)
+    outcome.response
 }
 
 /// The model path: the model's own cache key, then the ladder; a proven
@@ -244,7 +242,6 @@ async fn generate_with_model(
         LadderResult::Failed(error) => Outcome {
             response: HttpResponse::json(error.http_status(), &error.to_dgui_error()),
             cache_put: None,
-            cache: None,
         },
     }
 }

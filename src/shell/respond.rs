@@ -56,8 +56,10 @@ pub(super) fn into_response(response: HttpResponse, info: &RequestInfo) -> Resul
 }
 
 /// One JSON line per request: no bodies, no data, no secrets.
-pub(super) fn log_line(info: &RequestInfo, response: &HttpResponse, cache: Option<&str>) {
-    let generator = response.headers.iter().find(|(name, _)| name == "x-genui-generator").map(|(_, v)| v.as_str());
+pub(super) fn log_line(info: &RequestInfo, response: &HttpResponse) {
+    // Provenance travels in the answer's headers; the log reads it there.
+    let header = |wanted: &str| response.headers.iter().find(|(name, _)| name == wanted).map(|(_, v)| v.as_str());
+    let (generator, cache) = (header("x-genui-generator"), header("x-genui-cache"));
     let line = json!({
         "requestId": info.id,
         "method": info.method,

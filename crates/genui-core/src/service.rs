@@ -116,25 +116,20 @@ impl HttpResponse {
         Self::json(error.http_status(), &error.to_dgui_error())
     }
 
-    /// The response for a route that is not served (404, 405).
-    pub fn for_route(route: Route, method: &str, path: &str) -> Option<Self> {
-        match route {
-            Route::NotFound => Some(Self::error(
-                &Error::new(ErrorCode::NotFound, format!("no route for {path}; see GET /openapi.json for the API"))
-                    .with("path", path),
-            )),
-            Route::MethodNotAllowed { allow } => {
-                let error = Error::new(
-                    ErrorCode::MethodNotAllowed,
-                    format!("{path} does not take {method}; it takes {allow}"),
-                )
-                .with("allow", allow);
-                let mut response = Self::error(&error);
-                response.headers.push(("allow".into(), allow.into()));
-                Some(response)
-            }
-            _ => None,
-        }
+    /// 404 for a path no route serves.
+    pub fn not_found(path: &str) -> Self {
+        Self::error(
+            &Error::new(ErrorCode::NotFound, format!("no route for {path}; see GET /openapi.json for the API")).with("path", path),
+        )
+    }
+
+    /// 405 for a known path asked with another method, with `Allow`.
+    pub fn method_not_allowed(method: &str, path: &str, allow: &str) -> Self {
+        let error = Error::new(ErrorCode::MethodNotAllowed, format!("{path} does not take {method}; it takes {allow}"))
+            .with("allow", allow);
+        let mut response = Self::error(&error);
+        response.headers.push(("allow".into(), allow.into()));
+        response
     }
 }
 
@@ -168,14 +163,12 @@ pub struct Outcome {
     pub response: HttpResponse,
     /// What to store, after the response.
     pub cache_put: Option<CachePut>,
-    /// Hit or miss, for logs (`None` when the request failed).
-    pub cache: Option<CacheStatus>,
 }
 
 impl Outcome {
     /// An outcome that is only an error response.
     pub fn failed(error: &Error) -> Self {
-        Self { response: HttpResponse::error(error), cache_put: None, cache: None }
+        Self { response: HttpResponse::error(error), cache_put: None }
     }
 }
 
@@ -275,7 +268,7 @@ impl GenerateJob {
     pub fn hit(&self, cached: Option<&str>) -> Option<Outcome> {
         let spec = cached.and_then(|text| UiSpec::from_cached(text, &self.spec_hash))?;
         Some(match self.respond(&spec, CacheStatus::Hit, None, Map::new()) {
-            Ok(response) => Outcome { response, cache_put: None, cache: Some(CacheStatus::Hit) },
+            Ok(response) => Outcome { response, cache_put: None },
             Err(error) => Outcome::failed(&error),
         })
     }
@@ -300,7 +293,6 @@ impl GenerateJob {
             Ok(response) => Outcome {
                 response,
                 cache_put: Some(CachePut { key: self.key.clone(), value: spec.to_json() }),
-                cache: Some(CacheStatus::Miss),
             },
             Err(error) => Outcome::failed(&error),
         }

@@ -120,7 +120,6 @@ impl SubmitJob {
             Ok(()) => Outcome {
                 response: HttpResponse::json(200, &self.tool_message(message_id)),
                 cache_put: None::<CachePut>,
-                cache: None,
             },
             Err(error) => Outcome::failed(&error),
         }
