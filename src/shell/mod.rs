@@ -113,8 +113,10 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
         Ok(body) => body,
         Err(response) => return response,
     };
-    let format = query_param(req, "format");
-    generate_body(&body, format.as_deref(), env, ctx).await
+    match prepare(&body, query_param(req, "format").as_deref()) {
+        Ok(job) => generate_job(job, env, ctx).await,
+        Err(response) => response,
+    }
 }
 
 /// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`;
@@ -133,15 +135,18 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
     if let Err(error) = webhook::verify(header(req, webhook::SIGNATURE_HEADER).as_deref(), &body, &secret, now_s) {
         return HttpResponse::error(&error);
     }
-    let callback = match service::callback_url(&body) {
-        Some(raw) => match webhook::callback_target(&raw, setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")) {
+    let job = match prepare(&body, query_param(req, "format").as_deref()) {
+        Ok(job) => job,
+        Err(response) => return response,
+    };
+    let callback = match job.request().callback_url.as_deref() {
+        Some(raw) => match webhook::callback_target(raw, setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")) {
             Ok(url) => Some(url),
             Err(error) => return HttpResponse::error(&error),
         },
         None => None,
     };
-    let format = query_param(req, "format");
-    let response = generate_body(&body, format.as_deref(), env, ctx).await;
+    let response = generate_job(job, env, ctx).await;
     if let (Some(url), true) = (callback, response.status == 200) {
         deliver_callback(ctx, url, response.body.clone(), secret, now_s);
     }
@@ -172,12 +177,15 @@ fn deliver_callback(ctx: &Context, url: worker::Url, body: String, secret: Strin
     });
 }
 
-async fn generate_body(body: &[u8], format: Option<&str>, env: &Env, ctx: &Context) -> HttpResponse {
+/// Limits, parsing and the cache key of a generate body.
+fn prepare(body: &[u8], format: Option<&str>) -> std::result::Result<GenerateJob, HttpResponse> {
+    service::prepare_generate(body, format, &Limits::default()).map_err(|e| HttpResponse::error(&e))
+}
+
+/// Answers a parsed generate request with the model or the deterministic
+/// generator, and stores a new spec after the response.
+async fn generate_job(mut job: GenerateJob, env: &Env, ctx: &Context) -> HttpResponse {
     let limits = Limits::default();
-    let mut job = match service::prepare_generate(body, format, &limits) {
-        Ok(job) => job,
-        Err(error) => return HttpResponse::error(&error),
-    };
     let choice = match GeneratorChoice::of(job.request()) {
         Ok(choice) => choice,
         Err(why) => return HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")),

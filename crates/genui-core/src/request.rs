@@ -9,8 +9,9 @@
 //! 4. an AG-UI event stream (seed 002): `TOOL_CALL_START`, `TOOL_CALL_ARGS`
 //!    deltas, `TOOL_CALL_END`, as a JSON array or `{"events": [...]}`.
 //!
-//! Options may sit at the body's top level (or among bare arguments):
-//! `format` (`jsonforms`, `rjsf`, `lmui`), `generator` and `kind`.
+//! Options may sit at the body's top level (or among the arguments):
+//! `format` (`jsonforms`, `rjsf`, `lmui`), `generator`, `kind` and
+//! `callbackUrl` (webhooks).
 //!
 //! Errors carry a JSON Pointer into the body as received. For the OpenAI shape
 //! the arguments are a JSON *string*; pointers into it are written
@@ -42,6 +43,8 @@ pub struct GenerateRequest {
     pub generator: Option<String>,
     /// `kind` as requested (`confirm` asks for approve/reject buttons).
     pub kind: Option<String>,
+    /// `callbackUrl`: where a webhook's answer is also sent.
+    pub callback_url: Option<String>,
 }
 
 impl GenerateRequest {
@@ -85,6 +88,7 @@ struct Options {
     format: Option<(String, String)>,
     generator: Option<String>,
     kind: Option<String>,
+    callback_url: Option<String>,
 }
 
 fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
@@ -99,6 +103,7 @@ fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
         format: take("format")?.map(|f| (f, format!("{base}/format"))),
         generator: take("generator")?,
         kind: take("kind")?,
+        callback_url: take("callbackUrl")?,
     })
 }
 
@@ -110,6 +115,7 @@ impl GenerateRequest {
         }
         self.generator = options.generator.or(self.generator.take());
         self.kind = options.kind.or(self.kind.take());
+        self.callback_url = options.callback_url.or(self.callback_url.take());
         Ok(())
     }
 }
@@ -211,6 +217,7 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
         format: Format::default(),
         generator: None,
         kind: None,
+        callback_url: None,
     };
     request.apply(options)?;
     Ok(request)
@@ -388,6 +395,10 @@ mod tests {
     fn options_anywhere_in_the_envelope() {
         let r = from_value(json!({"tool": "generateUserInterface", "format": "rjsf", "arguments": args()})).unwrap();
         assert_eq!(r.format, Format::Rjsf);
+        let mut inner = args();
+        inner["callbackUrl"] = json!("https://agent.example/hook");
+        let r = from_value(json!({"tool": "generateUserInterface", "arguments": inner})).unwrap();
+        assert_eq!(r.callback_url.as_deref(), Some("https://agent.example/hook"));
         let mut bare = args();
         bare["format"] = json!("nope");
         assert_eq!(from_value(bare).unwrap_err().code(), ErrorCode::UnsupportedFormat);

@@ -63,14 +63,6 @@ pub fn needs_key(route: Route) -> bool {
     matches!(route, Route::Generate | Route::Submit | Route::Tool)
 }
 
-/// The `callbackUrl` of a webhook body (top level, or among bare or AG-UI
-/// arguments), if any.
-pub fn callback_url(body: &[u8]) -> Option<String> {
-    let value: Value = serde_json::from_slice(body).ok()?;
-    let url = value.get("callbackUrl").or_else(|| value.get("arguments").and_then(|a| a.get("callbackUrl")))?;
-    url.as_str().map(str::to_owned)
-}
-
 /// Maps a request line to a route.
 pub fn route(method: &str, path: &str) -> Route {
     let (allow, route) = match path {
