@@ -6,7 +6,7 @@
 //! `input` of the `tool_use` content block. `stop_reason: "max_tokens"`
 //! means the plan was cut off.
 
-use super::error::status_error;
+use super::error::{status_error, success_json};
 use super::{extract_json, tokens, ErrorKind, HttpRequest, ModelReply, ProviderError};
 use crate::config::ModelConfig;
 use crate::plan_schema;
@@ -44,12 +44,7 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 
 /// Parses a Messages response, or an error response.
 pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
-    if !(200..300).contains(&status) {
-        return Err(status_error(status, headers, body));
-    }
-    let value: Value = serde_json::from_str(body).map_err(|e| {
-        ProviderError::new(ErrorKind::Unavailable, format!("the provider's response is not JSON: {e}")).with_status(status)
-    })?;
+    let value = success_json(status, headers, body, "the provider's response")?;
     if value.get("type").and_then(Value::as_str) == Some("error") {
         return Err(status_error(502, headers, body));
     }

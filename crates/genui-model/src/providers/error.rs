@@ -144,6 +144,17 @@ impl fmt::Display for ProviderError {
 impl std::error::Error for ProviderError {}
 
 /// The error for a non-2xx response, from its status, headers and body.
+/// The JSON of a 2xx answer: a non-2xx status is the provider's error
+/// (from its body and headers), and a body that is not JSON is an
+/// `Unavailable` error naming `what` it should have been.
+pub(crate) fn success_json(status: u16, headers: &[(String, String)], body: &str, what: &str) -> Result<Value, ProviderError> {
+    if !(200..300).contains(&status) {
+        return Err(status_error(status, headers, body));
+    }
+    serde_json::from_str(body)
+        .map_err(|e| ProviderError::new(ErrorKind::Unavailable, format!("{what} is not JSON: {e}")).with_status(status))
+}
+
 pub(crate) fn status_error(status: u16, headers: &[(String, String)], body: &str) -> ProviderError {
     let detail = error_body_message(body).unwrap_or_else(|| format!("HTTP {status}"));
     let lower = detail.to_ascii_lowercase();

@@ -10,7 +10,7 @@
 //! No `temperature` or `max_tokens`: reasoning models reject both, and the
 //! plan is bounded by the field list.
 
-use super::error::status_error;
+use super::error::{status_error, success_json};
 use super::{extract_json, tokens, ErrorKind, HttpRequest, ModelReply, ProviderError};
 use crate::config::ModelConfig;
 use crate::plan_schema;
@@ -44,12 +44,7 @@ fn request(config: &ModelConfig, prompt: &Prompt, response_format: Value) -> Htt
 
 /// Parses a chat completion, or an error response.
 pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
-    if !(200..300).contains(&status) {
-        return Err(status_error(status, headers, body));
-    }
-    let value: Value = serde_json::from_str(body).map_err(|e| {
-        ProviderError::new(ErrorKind::Unavailable, format!("the provider's response is not JSON: {e}")).with_status(status)
-    })?;
+    let value = success_json(status, headers, body, "the provider's response")?;
     if value.get("error").is_some_and(|e| !e.is_null()) {
         return Err(status_error(502, headers, body));
     }

@@ -15,7 +15,7 @@
 //! `JSON.parse`: a nested `serde_json::Value` converted directly reaches JS
 //! as `Map`s, whose fields the binding drops (workers-rs issue 1050).
 
-use super::error::{error_body_message, status_error};
+use super::error::{error_body_message, success_json};
 use super::{extract_json, tokens, AiCall, ErrorKind, HttpRequest, ModelReply, ProviderError};
 use crate::config::ModelConfig;
 use crate::plan_schema;
@@ -51,12 +51,7 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 /// Parses a binding result (serialised to JSON by the shell, status 200) or
 /// a REST response.
 pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
-    if !(200..300).contains(&status) {
-        return Err(status_error(status, headers, body));
-    }
-    let value: Value = serde_json::from_str(body).map_err(|e| {
-        ProviderError::new(ErrorKind::Unavailable, format!("the Workers AI result is not JSON: {e}")).with_status(status)
-    })?;
+    let value = success_json(status, headers, body, "the Workers AI result")?;
     if value.get("success") == Some(&Value::Bool(false)) {
         let text = error_body_message(body).unwrap_or_else(|| "the call failed".to_owned());
         return Err(error_from_message(&text).with_status(status));
