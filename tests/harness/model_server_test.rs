@@ -127,23 +127,13 @@ fn drive(mut ladder: Ladder) -> LadderOutcome {
     panic!("the ladder did not finish within 12 steps");
 }
 
+/// The seed-000 address form (genui-core's fixture) under another
+/// description and with no data.
 fn seed(description: &str) -> GenerateRequest {
-    from_value(json!({
-        "description": description,
-        "output": {
-            "type": "object",
-            "required": ["firstName", "lastName", "street", "city", "postalCode", "country"],
-            "properties": {
-                "firstName": {"type": "string", "title": "First Name"},
-                "lastName": {"type": "string", "title": "Last Name"},
-                "street": {"type": "string", "title": "Street Address"},
-                "city": {"type": "string", "title": "City"},
-                "postalCode": {"type": "string", "title": "Postal Code"},
-                "country": {"type": "string", "title": "Country", "enum": ["GB", "US", "DE", "AT"]}
-            }
-        }
-    }))
-    .expect("a valid request")
+    let mut args: Value = serde_json::from_str(include_str!("../../crates/genui-core/tests/fixtures/generate/seed-address.json")).expect("fixture");
+    args["description"] = json!(description);
+    args.as_object_mut().map(|a| a.remove("data"));
+    from_value(args).expect("a valid request")
 }
 
 fn run(server: &ModelServer, provider: Provider, scenario: &str, forced: bool) -> LadderOutcome {

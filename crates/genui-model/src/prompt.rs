@@ -339,20 +339,10 @@ mod tests {
     use genui_core::generate::generate;
     use serde_json::json;
 
+    /// The seed-000 address form: genui-core's fixture.
     fn seed() -> (String, Value) {
-        let output = json!({
-            "type": "object",
-            "required": ["firstName", "lastName", "street", "city", "postalCode", "country"],
-            "properties": {
-                "firstName": {"type": "string", "title": "First Name"},
-                "lastName": {"type": "string", "title": "Last Name"},
-                "street": {"type": "string", "title": "Street Address"},
-                "city": {"type": "string", "title": "City"},
-                "postalCode": {"type": "string", "title": "Postal Code"},
-                "country": {"type": "string", "title": "Country", "enum": ["GB", "US", "DE", "AT"]}
-            }
-        });
-        ("A form that collects a user's shipping address.".to_owned(), output)
+        let args: Value = serde_json::from_str(include_str!("../../genui-core/tests/fixtures/generate/seed-address.json")).unwrap();
+        (args["description"].as_str().unwrap().to_owned(), args["output"].clone())
     }
 
     fn prompt_for(description: &str, output: &Value) -> Prompt {

@@ -16,25 +16,14 @@ const KEY: &str = "sk-ladder-secret-0042";
 /// 2026-11-22T00:00:00Z.
 const NOW_MS: u64 = 1_795_305_600_000;
 
+/// The seed-000 address form (genui-core's fixture), pre-filling only the first name.
 fn seed() -> GenerateRequest {
-    from_value(json!({
-        "description": "A form that collects a user's shipping address.",
-        "data": {"firstName": "Ada"},
-        "output": {
-            "type": "object",
-            "required": ["firstName", "lastName", "street", "city", "postalCode", "country"],
-            "properties": {
-                "firstName": {"type": "string", "title": "First Name"},
-                "lastName": {"type": "string", "title": "Last Name"},
-                "street": {"type": "string", "title": "Street Address"},
-                "city": {"type": "string", "title": "City"},
-                "postalCode": {"type": "string", "title": "Postal Code"},
-                "country": {"type": "string", "title": "Country", "enum": ["GB", "US", "DE", "AT"]}
-            }
-        }
-    }))
-    .unwrap()
+    let mut args: Value = serde_json::from_str(SEED_ADDRESS).unwrap();
+    args["data"] = json!({"firstName": "Ada"});
+    from_value(args).unwrap()
 }
+
+const SEED_ADDRESS: &str = include_str!("../../genui-core/tests/fixtures/generate/seed-address.json");
 
 fn config(provider: Provider) -> ModelConfig {
     ModelConfig { api_key: Some(KEY.into()), ..ModelConfig::new(provider, "m-1") }
