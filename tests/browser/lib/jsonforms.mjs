@@ -13,6 +13,8 @@ import {
   isRequired,
   resolveScope,
   sampleValue,
+  settleAt,
+  sleep,
   startCase,
 } from './schema.mjs';
 
@@ -94,7 +96,6 @@ export function classify(raw, root, options = {}) {
   return { kind: 'unknown', schema: s, eff };
 }
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const show = (path) => '/' + path.join('/');
 
 function same(actual, expected) {
@@ -115,16 +116,7 @@ export async function driveJsonForms(page, response, { fixture } = {}) {
   const data = () => page.evaluate(() => window.currentData());
 
   /** Waits until the data at path satisfies `ok`; returns the last value seen. */
-  async function settle(path, ok, ms = 2000) {
-    const t0 = Date.now();
-    let v;
-    do {
-      v = getAt(await data(), path);
-      if (ok(v)) return { ok: true, value: v };
-      await sleep(50);
-    } while (Date.now() - t0 < ms);
-    return { ok: false, value: v };
-  }
+  const settle = (path, ok, ms) => settleAt(data, path, ok, ms);
 
   async function find(container, label, want) {
     return page.evaluate(([c, l, w]) => window.bt.findControl(c, l, w), [container, label, want]);

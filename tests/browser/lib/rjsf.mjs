@@ -2,11 +2,10 @@
 // dgui_form's schema in `ui:order`, finds each field by RJSF's id
 // (root_<path>), checks its label and input type, fills it, then presses the
 // submit button and waits for onSubmit.
-import { choices, deref, effective, getAt, sampleValue } from './schema.mjs';
+import { choices, deref, effective, getAt, sampleValue, settleAt, sleep } from './schema.mjs';
 import { classify } from './jsonforms.mjs';
 
 const MAX_ARRAY_DEPTH = 2;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const show = (path) => '/' + path.join('/');
 const idOf = (path) => ['root', ...path].join('_');
 
@@ -52,16 +51,7 @@ export async function driveRjsf(page, form) {
   const note = (m) => out.notes.push(m);
   const data = () => page.evaluate(() => window.currentData());
 
-  async function settle(path, ok, ms = 2000) {
-    const t0 = Date.now();
-    let v;
-    do {
-      v = getAt(await data(), path);
-      if (ok(v)) return { ok: true, value: v };
-      await sleep(50);
-    } while (Date.now() - t0 < ms);
-    return { ok: false, value: v };
-  }
+  const settle = (path, ok, ms) => settleAt(data, path, ok, ms);
   const probe = (fn, arg) => page.evaluate(([f, a]) => window.bt[f](a), [fn, arg]);
 
   async function visitObject(schema, ui, path, depth) {

@@ -354,3 +354,21 @@ export function getAt(data, segments) {
   }
   return cur;
 }
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Polls `read()` (the form's current data) until the value at `path`
+ * satisfies `ok`, for at most `ms`; returns {ok, value} with the last value
+ * seen. Renderers update their data asynchronously after a key press.
+ */
+export async function settleAt(read, path, ok, ms = 2000) {
+  const t0 = Date.now();
+  let v;
+  do {
+    v = getAt(await read(), path);
+    if (ok(v)) return { ok: true, value: v };
+    await sleep(50);
+  } while (Date.now() - t0 < ms);
+  return { ok: false, value: v };
+}
