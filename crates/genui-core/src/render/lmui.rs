@@ -93,8 +93,8 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
 /// Whether the field at `pointer` is listed in its parent's `required`.
 fn is_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
     let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
-    let parent = doc.resolve_scope(base, parent).and_then(|n| doc.resolve(n).ok());
-    parent.is_some_and(|p| p.requires(&crate::pointer::unescape(name)))
+    let parent = doc.resolve_scope(base, parent);
+    parent.is_some_and(|p| doc.node_requires(p, &crate::pointer::unescape(name)))
 }
 
 fn component_type(widget: Widget, kind: &FieldKind) -> &'static str {

@@ -147,6 +147,34 @@ impl<'a> SchemaDoc<'a> {
         Ok(())
     }
 
+    /// Whether `node` lists `name` in `required`, counting what
+    /// [`SchemaDoc::resolve`] would merge in (`$ref` targets, `allOf`
+    /// members, the non-null member of a nullable `anyOf`/`oneOf`), without
+    /// building the merged view: renderers ask this once per field, and
+    /// merging a large parent each time made them quadratic.
+    pub fn node_requires(&self, node: &'a Value, name: &str) -> bool {
+        let mut budget = MAX_MERGES;
+        self.requires_within(node, name, &mut budget, 0)
+    }
+
+    fn requires_within(&self, node: &'a Value, name: &str, budget: &mut usize, hops: usize) -> bool {
+        let Value::Object(map) = node else { return false };
+        if *budget == 0 || hops > self.max_ref_chain {
+            return false;
+        }
+        *budget -= 1;
+        let listed = map.get("required").and_then(Value::as_array);
+        if listed.is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name))) {
+            return true;
+        }
+        let nullable = ["anyOf", "oneOf"].iter().filter_map(|key| map.get(*key)?.as_array()).find_map(|m| nullable_member(m));
+        let target = map.get("$ref").and_then(Value::as_str).and_then(|r| self.lookup(r));
+        let members = map.get("allOf").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        nullable.is_some_and(|member| self.requires_within(member, name, budget, hops))
+            || target.is_some_and(|target| self.requires_within(target, name, budget, hops + 1))
+            || members.iter().any(|member| self.requires_within(member, name, budget, hops))
+    }
+
     /// Follows a JSON Forms scope (a schema pointer such as
     /// `/properties/a/properties/b`) from `start`, as `@jsonforms/core` does:
     /// `$ref`s are followed at each step, and a `properties`/`items` step that
@@ -283,6 +311,22 @@ mod tests {
         let view = doc(&root).resolve(&root).unwrap();
         assert_eq!(view.properties().count(), 2);
         assert!(view.requires("a") && view.requires("b"));
+    }
+
+    #[test]
+    fn node_requires_agrees_with_the_merged_view() {
+        let root = json!({
+            "$defs": {"base": {"required": ["c"]}, "loop": {"$ref": "#/$defs/loop"}},
+            "allOf": [{"properties": {"a": {}}, "required": ["a"]}, {"$ref": "#/$defs/base"}],
+            "anyOf": [{"required": ["d"]}, {"type": "null"}],
+            "properties": {"x": {"$ref": "#/$defs/loop"}}
+        });
+        let doc = doc(&root);
+        let view = doc.resolve(&root).unwrap();
+        for name in ["a", "c", "d", "e"] {
+            assert_eq!(doc.node_requires(&root, name), view.requires(name), "{name}");
+        }
+        assert!(!doc.node_requires(&root["properties"]["x"], "a"), "a $ref cycle ends, unrequired");
     }
 
     #[test]
