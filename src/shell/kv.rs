@@ -24,7 +24,11 @@ pub(super) struct SpecCache {
 }
 
 impl SpecCache {
+    /// Opens the binding, and sizes the isolate's memory of specs from
+    /// `SPEC_MEMORY_BYTES` (0 = every hit reads KV).
     pub(super) fn open(env: &Env) -> Self {
+        let memory = env.var("SPEC_MEMORY_BYTES").ok().and_then(|v| v.to_string().trim().parse::<usize>().ok());
+        genui_core::memo::set_spec_memory_bytes(memory.unwrap_or(genui_core::memo::DEFAULT_SPEC_MEMORY_BYTES));
         let store = match env.kv(BINDING) {
             Ok(store) => Some(store),
             Err(e) => {

@@ -198,10 +198,13 @@ async fn generate_job(mut job: GenerateJob, env: &Env, ctx: &Context) -> HttpRes
     let cache = kv::SpecCache::open(env);
     let outcome = match config.filter(|_| use_model) {
         Some(config) => generate_with_model(&mut job, config, choice.is_forced(), &cache, env, &limits).await,
-        None => {
-            let cached = cache.get(job.cache_key()).await;
-            job.finish(cached.as_deref())
-        }
+        None => match job.remembered() {
+            Some(outcome) => outcome,
+            None => {
+                let cached = cache.get(job.cache_key()).await;
+                job.finish(cached.as_deref())
+            }
+        },
     };
     if let Some(put) = outcome.cache_put {
         cache.put_after_response(ctx, put);
@@ -224,6 +227,9 @@ async fn generate_with_model(
     let model_id = GeneratorId { generator: "model".into(), generator_version: config.cache_identity() };
     if let Err(error) = job.rekey(model_id) {
         return Outcome::failed(&error);
+    }
+    if let Some(hit) = job.remembered() {
+        return hit;
     }
     if let Some(hit) = job.hit(cache.get(job.cache_key()).await.as_deref()) {
         return hit;

@@ -238,7 +238,7 @@ fn data_not_in_kv(dev: &WranglerDev, tag: &str) -> Step {
     let hash = spec_hash(&v)?;
     poll_hit(dev, &serde_json::to_vec(&body).unwrap())?;
 
-    let key = format!("spec:v1:{hash}");
+    let key = format!("{}{hash}", genui_core::spec::KEY_PREFIX);
     let stored = poll_kv(dev, &key)?;
     let stored_json: Value = serde_json::from_str(&stored)
         .map_err(|e| format!("KV value of {key} is not JSON ({e}): {}", cut(&stored, 300)))?;
@@ -257,7 +257,7 @@ fn data_not_in_kv(dev: &WranglerDev, tag: &str) -> Step {
     let keys = dev.kv_list();
     ensure!(keys.contains(&key), "kv list lacks {key}: {keys:?}");
     ensure!(
-        keys.iter().all(|k| k.starts_with("spec:v1:")),
+        keys.iter().all(|k| k.starts_with(genui_core::spec::KEY_PREFIX)),
         "unexpected keys in KV: {keys:?}"
     );
 

@@ -20,6 +20,7 @@ pub mod contracts;
 pub mod error;
 pub mod generate;
 pub mod limits;
+pub mod memo;
 pub mod plan;
 pub mod pointer;
 pub mod render;

@@ -25,8 +25,6 @@ use crate::schema::{self, Draft};
 use crate::plan::Plan;
 use crate::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
 use serde_json::{json, Map, Value};
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// What a path and method lead to.
@@ -142,7 +140,7 @@ pub fn healthz() -> HttpResponse {
 /// A KV write the shell performs after responding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CachePut {
-    /// The KV key (`spec:v1:<hash>`).
+    /// The KV key (`spec:v2:<hash>`).
     pub key: String,
     /// The data-free spec, JSON.
     pub value: String,
@@ -169,6 +167,7 @@ impl Outcome {
 pub struct GenerateJob {
     request: GenerateRequest,
     generator: GeneratorId,
+    output_digest: spec::OutputDigest,
     spec_hash: String,
     key: String,
     limits: Limits,
@@ -201,7 +200,9 @@ pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits
         let at = format!("{}/description", request.arguments_pointer);
         return Err(Error::new(ErrorCode::InvalidRequest, format!("`description` is longer than {} bytes (at {at})", limits.max_string_bytes)).at(at));
     }
+    let output_digest = spec::OutputDigest::of(&request.output)?;
     let mut job = GenerateJob {
+        output_digest,
         request,
         generator: deterministic_generator(),
         spec_hash: String::new(),
@@ -233,7 +234,7 @@ impl GenerateJob {
     /// cached apart.
     pub fn rekey(&mut self, generator: GeneratorId) -> Result<()> {
         let request = &self.request;
-        self.spec_hash = spec::spec_hash(&request.output, &request.description, request.wants_confirm(), &generator)?;
+        self.spec_hash = spec::spec_hash_of(self.output_digest, &request.description, request.wants_confirm(), &generator)?;
         self.key = spec::cache_key(&self.spec_hash);
         self.generator = generator;
         Ok(())
@@ -256,20 +257,36 @@ impl GenerateJob {
         }
     }
 
-    /// The answer from a cached value, when it is a valid spec for this key.
+    /// The answer from this isolate's memory of specs, when it holds this
+    /// key: the shell then skips the KV read.
+    pub fn remembered(&self) -> Option<Outcome> {
+        crate::memo::spec(&self.spec_hash).map(|spec| self.hit_outcome(&spec))
+    }
+
+    /// The answer from a cached value, when it is a valid spec for this key
+    /// (or the isolate remembers one).
     pub fn hit(&self, cached: Option<&str>) -> Option<Outcome> {
-        let spec = cached.and_then(|text| UiSpec::from_cached(text, &self.spec_hash))?;
-        Some(match self.respond(&spec, CacheStatus::Hit, None, Map::new()) {
+        if let Some(outcome) = self.remembered() {
+            return Some(outcome);
+        }
+        let text = cached?;
+        let spec = Rc::new(UiSpec::from_cached_for(text, &self.spec_hash, &self.request.output)?);
+        crate::memo::remember_spec(spec.clone(), text.len());
+        Some(self.hit_outcome(&spec))
+    }
+
+    fn hit_outcome(&self, spec: &UiSpec) -> Outcome {
+        match self.respond(spec, CacheStatus::Hit, None, Map::new()) {
             Ok(response) => Outcome { response, cache_put: None },
             Err(error) => Outcome::failed(&error),
-        })
+        }
     }
 
     /// Proves `output` is a usable schema (meta-schema, references, compile).
     pub fn prove_schema(&self) -> Result<ProvenSchema> {
         let (draft, validator) = schema::check_output(&self.request.output, &self.request.output_pointer(), &self.limits)?;
         let validator = Rc::new(validator);
-        remember_validator(&self.spec_hash, validator.clone());
+        crate::memo::remember_validator(&self.spec_hash, validator.clone());
         Ok(ProvenSchema { draft, validator })
     }
 
@@ -282,10 +299,11 @@ impl GenerateJob {
             Err(error) => return Outcome::failed(&error),
         };
         match self.respond(&spec, CacheStatus::Miss, Some(proven.validator.clone()), meta) {
-            Ok(response) => Outcome {
-                response,
-                cache_put: Some(CachePut { key: self.key.clone(), value: spec.to_json() }),
-            },
+            Ok(response) => {
+                let value = spec.to_json();
+                crate::memo::remember_spec(Rc::new(spec), value.len());
+                Outcome { response, cache_put: Some(CachePut { key: self.key.clone(), value }) }
+            }
             Err(error) => Outcome::failed(&error),
         }
     }
@@ -374,30 +392,12 @@ fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
     }
 }
 
-/// Compiled `output` validators kept per isolate, keyed by spec hash, so a
-/// cache hit with data does not recompile the schema.
-const VALIDATOR_MEMO_CAPACITY: usize = 64;
-
-thread_local! {
-    static VALIDATORS: RefCell<HashMap<String, Rc<jsonschema::Validator>>> = RefCell::new(HashMap::new());
-}
-
-fn remember_validator(spec_hash: &str, validator: Rc<jsonschema::Validator>) {
-    VALIDATORS.with(|memo| {
-        let mut memo = memo.borrow_mut();
-        if memo.len() >= VALIDATOR_MEMO_CAPACITY {
-            memo.clear();
-        }
-        memo.insert(spec_hash.to_owned(), validator);
-    });
-}
-
 pub(crate) fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {
-    if let Some(found) = VALIDATORS.with(|memo| memo.borrow().get(&spec.spec_hash).cloned()) {
+    if let Some(found) = crate::memo::validator(&spec.spec_hash) {
         return Some(found);
     }
     let draft: Draft = schema::draft_from_name(&spec.draft);
     let validator = Rc::new(schema::compile(&spec.schema, draft).ok()?);
-    remember_validator(&spec.spec_hash, validator.clone());
+    crate::memo::remember_validator(&spec.spec_hash, validator.clone());
     Some(validator)
 }

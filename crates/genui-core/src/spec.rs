@@ -1,23 +1,32 @@
 //! The data-free UI spec that is cached, and the key it is cached under.
 //!
-//! The key is `spec:v1:` + SHA-256 (hex) of the RFC 8785 (JCS) canonical JSON
-//! of exactly the inputs that decide the spec: `output`, `description`, and
-//! the generator's id and version. `data` is never part of the key or the
-//! value, so one cached spec serves every user of the same form and no
-//! personal data sits in the shared cache. JCS sorts keys and normalises
-//! numbers, so reordered keys or other whitespace give the same key.
+//! The key is `spec:v2:` + SHA-256 (hex) of the RFC 8785 (JCS) canonical JSON
+//! of exactly the inputs that decide the spec: the SHA-256 of `output`'s own
+//! canonical JSON, `description`, and the generator's id and version. `data`
+//! is never part of the key or the value, so one cached spec serves every
+//! user of the same form and no personal data sits in the shared cache. JCS
+//! sorts keys and normalises numbers, so reordered keys or other whitespace
+//! give the same key.
+//!
+//! Canonicalising `output` is the dearest step of a cache hit (JCS costs
+//! about 30x a plain serialisation), so it is done once per request (the
+//! model path re-keys from the same [`OutputDigest`]) and remembered per
+//! isolate by the digest of `output`'s exact serialisation: a client that
+//! sends the same form again skips JCS entirely.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::plan::Plan;
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-/// Version of the spec format and of the key scheme.
+/// Version of the spec format.
 pub const SPEC_VERSION: u32 = 1;
 
-/// Prefix of every spec key in KV.
-pub const KEY_PREFIX: &str = "spec:v1:";
+/// Prefix of every spec key in KV (v2: `output` enters the key as its
+/// canonical digest).
+pub const KEY_PREFIX: &str = "spec:v2:";
 
 /// Identity of a generator, as recorded in keys and provenance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,16 +38,15 @@ pub struct GeneratorId {
     pub generator_version: String,
 }
 
-/// The cached, data-free, format-neutral UI definition.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// The cached, data-free, format-neutral UI definition. Stored as
+/// [`StoredSpec`]'s flat JSON object (see `schemas/ui-spec.schema.json`).
+#[derive(Debug, Clone, PartialEq)]
 pub struct UiSpec {
     /// Always [`SPEC_VERSION`].
     pub spec_version: u32,
     /// Hex SHA-256 of the canonical inputs (the KV key without prefix).
     pub spec_hash: String,
     /// Who generated it.
-    #[serde(flatten)]
     pub generator: GeneratorId,
     /// The JSON Schema draft `schema` was validated under (`2020-12`, `draft-07`, ...).
     pub draft: String,
@@ -53,21 +61,113 @@ pub struct UiSpec {
     pub defaults: Value,
 }
 
+/// The stored shape of a [`UiSpec`], generic over how `schema` is read: a
+/// cache hit already holds an equal `output` (the key covers it), so it
+/// reads past the stored copy with [`IgnoredAny`] instead of building it.
+///
+/// The generator fields are spelled out rather than `#[serde(flatten)]`ed:
+/// flatten buffers the whole object before deserialising it, which made
+/// reading a spec about three times dearer.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct StoredSpec<Id, Text, Schema, P, D> {
+    spec_version: u32,
+    spec_hash: Text,
+    generator: Id,
+    generator_version: Id,
+    draft: Text,
+    description: Text,
+    schema: Schema,
+    plan: P,
+    defaults: D,
+}
+
+type OwnedSpec<Schema> = StoredSpec<String, String, Schema, Plan, Value>;
+
+impl<Schema> OwnedSpec<Schema> {
+    /// The spec, with `schema` made from the stored field by `schema`.
+    fn into_spec(self, schema: impl FnOnce(Schema) -> Value) -> UiSpec {
+        UiSpec {
+            spec_version: self.spec_version,
+            spec_hash: self.spec_hash,
+            generator: GeneratorId { generator: self.generator, generator_version: self.generator_version },
+            draft: self.draft,
+            description: self.description,
+            schema: schema(self.schema),
+            plan: self.plan,
+            defaults: self.defaults,
+        }
+    }
+}
+
+impl Serialize for UiSpec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        StoredSpec {
+            spec_version: self.spec_version,
+            spec_hash: &self.spec_hash,
+            generator: &self.generator.generator,
+            generator_version: &self.generator.generator_version,
+            draft: &self.draft,
+            description: &self.description,
+            schema: &self.schema,
+            plan: &self.plan,
+            defaults: &self.defaults,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for UiSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        Ok(OwnedSpec::<Value>::deserialize(deserializer)?.into_spec(|schema| schema))
+    }
+}
+
+/// SHA-256 of an `output` schema's RFC 8785 canonical JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OutputDigest([u8; 32]);
+
+impl OutputDigest {
+    /// The canonical digest of `output`. Equal values give equal bytes from
+    /// `serde_json`, so the exact-bytes digest is a sound memo key.
+    pub fn of(output: &Value) -> Result<Self> {
+        let exact: [u8; 32] = Sha256::digest(serde_json::to_vec(output).unwrap_or_default()).into();
+        if let Some(found) = crate::memo::digest(&exact) {
+            return Ok(Self(found));
+        }
+        let canonical = serde_jcs::to_vec(output).map_err(|e| {
+            Error::new(ErrorCode::InvalidRequest, format!("output cannot be canonicalised (RFC 8785): {e}"))
+        })?;
+        let digest = Self(Sha256::digest(&canonical).into());
+        crate::memo::remember_digest(exact, digest.0);
+        Ok(digest)
+    }
+
+    /// Hex form.
+    pub fn to_hex(self) -> String {
+        hex::encode(self.0)
+    }
+}
+
 /// The canonical hash of a request's data-free part. `confirm` (a request
 /// for approve/reject buttons) changes the plan, so it is part of the key.
 pub fn spec_hash(output: &Value, description: &str, confirm: bool, generator: &GeneratorId) -> Result<String> {
+    spec_hash_of(OutputDigest::of(output)?, description, confirm, generator)
+}
+
+/// [`spec_hash`] from an already computed output digest.
+pub fn spec_hash_of(output: OutputDigest, description: &str, confirm: bool, generator: &GeneratorId) -> Result<String> {
     let mut keyed = json!({
         "description": description,
         "generator": generator.generator,
         "generatorVersion": generator.generator_version,
-        "output": output,
+        "outputSha256": output.to_hex(),
     });
     if confirm {
         keyed["kind"] = json!("confirm");
     }
-    let canonical = serde_jcs::to_vec(&keyed).map_err(|e| {
-        Error::new(ErrorCode::InvalidRequest, format!("output cannot be canonicalised (RFC 8785): {e}"))
-    })?;
+    let canonical = serde_jcs::to_vec(&keyed)
+        .map_err(|e| Error::new(ErrorCode::Internal, format!("the key envelope cannot be canonicalised: {e}")))?;
     Ok(hex::encode(Sha256::digest(&canonical)))
 }
 
@@ -87,6 +187,13 @@ impl UiSpec {
     pub fn from_cached(text: &str, expected_hash: &str) -> Option<Self> {
         let spec: UiSpec = serde_json::from_str(text).ok()?;
         (spec.spec_version == SPEC_VERSION && spec.spec_hash == expected_hash).then_some(spec)
+    }
+
+    /// [`UiSpec::from_cached`] for a request whose `output` is `schema`: the
+    /// stored copy is skipped, not parsed (equal hashes mean equal schemas).
+    pub fn from_cached_for(text: &str, expected_hash: &str, schema: &Value) -> Option<Self> {
+        let stored: OwnedSpec<IgnoredAny> = serde_json::from_str(text).ok()?;
+        (stored.spec_version == SPEC_VERSION && stored.spec_hash == expected_hash).then(|| stored.into_spec(|_| schema.clone()))
     }
 }
 
@@ -108,6 +215,17 @@ mod tests {
     }
 
     #[test]
+    fn memoised_digest_equals_a_fresh_one() {
+        let a: Value = serde_json::from_str(r#"{"type":"object","properties":{"n":{"maximum":1e3}}}"#).unwrap();
+        let first = OutputDigest::of(&a).unwrap();
+        crate::memo::forget_digests();
+        assert_eq!(OutputDigest::of(&a).unwrap(), first);
+        assert_eq!(OutputDigest::of(&a).unwrap(), first, "served from the memo");
+        let b: Value = serde_json::from_str(r#"{"properties":{"n":{"maximum":1000}},"type":"object"}"#).unwrap();
+        assert_eq!(OutputDigest::of(&b).unwrap(), first, "another spelling, same canonical digest");
+    }
+
+    #[test]
     fn cached_values_must_match_their_key() {
         let spec = UiSpec {
             spec_version: SPEC_VERSION,
@@ -123,5 +241,9 @@ mod tests {
         assert_eq!(UiSpec::from_cached(&text, "ab"), Some(spec));
         assert_eq!(UiSpec::from_cached(&text, "cd"), None);
         assert_eq!(UiSpec::from_cached("garbage", "ab"), None);
+        assert_eq!(UiSpec::from_cached_for(&text, "ab", &json!({})), UiSpec::from_cached(&text, "ab"));
+        assert_eq!(UiSpec::from_cached_for(&text, "cd", &json!({})), None);
+        let with_extra = text.replacen('{', r#"{"extra":1,"#, 1);
+        assert_eq!(UiSpec::from_cached(&with_extra, "ab"), None, "unknown fields are refused");
     }
 }

@@ -23,6 +23,7 @@ use crate::schema;
 use crate::service::{validator_for_spec, CachePut, HttpResponse, Outcome};
 use crate::spec::{self, UiSpec};
 use serde_json::{json, Map, Value};
+use std::rc::Rc;
 
 /// Where the `output` schema comes from.
 #[derive(Debug, Clone)]
@@ -106,10 +107,12 @@ fn submitted_data(body: &mut Map<String, Value>) -> Result<Value> {
 }
 
 impl SubmitJob {
-    /// The KV key to read, when the schema comes from the cache.
+    /// The KV key to read, when the schema must come from the cache (`None`
+    /// for an inline `output`, or when this isolate remembers the spec).
     pub fn cache_key(&self) -> Option<String> {
         match &self.contract {
-            Contract::Cached(hash) => Some(spec::cache_key(hash)),
+            Contract::Cached(hash) if crate::memo::spec(hash).is_none() => Some(spec::cache_key(hash)),
+            Contract::Cached(_) => None,
             Contract::Inline(_) => None,
         }
     }
@@ -127,9 +130,10 @@ impl SubmitJob {
 
     fn validate(&self, cached: Option<&str>) -> Result<()> {
         let validator = match &self.contract {
-            Contract::Inline(output) => std::rc::Rc::new(schema::check_output(output, "/output", &self.limits)?.1),
+            Contract::Inline(output) => Rc::new(schema::check_output(output, "/output", &self.limits)?.1),
             Contract::Cached(hash) => {
-                let spec = cached.and_then(|text| UiSpec::from_cached(text, hash)).ok_or_else(|| {
+                let remembered = crate::memo::spec(hash);
+                let spec = remembered.or_else(|| cached.and_then(|text| UiSpec::from_cached(text, hash)).map(Rc::new)).ok_or_else(|| {
                     Error::new(ErrorCode::SpecNotFound, format!("no form with specHash {hash} is cached (it may have expired); send `output` instead"))
                         .at("/specHash")
                 })?;
@@ -229,7 +233,7 @@ mod tests {
     fn unknown_spec_hash_is_404_and_bad_shapes_400() {
         let hash = "a".repeat(64);
         let job = prepare_submit(json!({"specHash": hash, "data": {}}).to_string().as_bytes(), &Limits::default()).unwrap();
-        assert_eq!(job.cache_key(), Some(format!("spec:v1:{hash}")));
+        assert_eq!(job.cache_key(), Some(format!("{}{hash}", crate::spec::KEY_PREFIX)));
         assert_eq!(job.finish(None, "r").response.status, 404);
         assert_eq!(submit(json!({"data": {}})).response.status, 400);
         assert_eq!(submit(json!({"specHash": "xyz", "data": {}})).response.status, 400);

@@ -98,6 +98,8 @@ fn assert_values_from(name: &str, initial: &Value, data: &Value, defaults: &Valu
 
 #[test]
 fn every_generate_fixture_yields_a_proven_complete_form() {
+    // Hits below must come from the stored text, as from KV in a new isolate.
+    genui_core::memo::set_spec_memory_bytes(0);
     let all = fixtures("generate");
     assert!(all.len() >= 30, "fixture corpus shrank to {}", all.len());
     for (name, args) in all {
@@ -143,6 +145,24 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
 
         let reordered = generate(&reorder(&body), None);
         assert_eq!(body_of(&reordered)["meta"]["specHash"], response["meta"]["specHash"], "{name}: key order changed the hash");
+    }
+}
+
+#[test]
+fn a_remembered_spec_answers_exactly_like_the_stored_one() {
+    for (name, args) in fixtures("generate") {
+        let body = json!({"tool": "generateUserInterface", "arguments": args});
+        let job = prepare_generate(&serde_json::to_vec(&body).unwrap(), None, &Limits::default()).unwrap();
+        genui_core::memo::set_spec_memory_bytes(0);
+        assert!(job.remembered().is_none(), "{name}: memory is off");
+        let put = job.clone().finish(None).cache_put.expect("a miss stores its spec");
+        let from_kv = job.hit(Some(&put.value)).expect("a stored spec is a hit");
+        genui_core::memo::set_spec_memory_bytes(genui_core::memo::DEFAULT_SPEC_MEMORY_BYTES);
+        assert!(job.remembered().is_none(), "{name}: nothing remembered while memory was off");
+        job.hit(Some(&put.value)).expect("read from KV and remembered");
+        let remembered = job.remembered().unwrap_or_else(|| panic!("{name}: not remembered"));
+        assert_eq!(remembered, from_kv, "{name}: memory and KV answer alike");
+        assert_eq!(job.hit(None), Some(from_kv), "{name}: remembered even when KV has nothing");
     }
 }
 

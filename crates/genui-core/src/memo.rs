@@ -1,0 +1,168 @@
+//! What an isolate remembers between requests: canonical digests of
+//! `output` schemas, compiled `output` validators, and proven specs.
+//!
+//! A Worker isolate serves many requests one at a time on one thread, so
+//! each memo is a thread-local, bounded, least-recently-used map. Every
+//! entry is immutable and content-addressed (a spec hash names exactly one
+//! spec), so a memo can never answer differently from KV or from a fresh
+//! computation; it only answers sooner. Losing the isolate loses nothing.
+//!
+//! | memo | key | saves | bound |
+//! |---|---|---|---|
+//! | digests | SHA-256 of `output`'s exact bytes | RFC 8785 canonicalisation | 256 entries |
+//! | validators | spec hash | compiling `output` | 64 entries |
+//! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
+
+use crate::spec::UiSpec;
+use lru::LruCache;
+use std::cell::RefCell;
+use std::hash::Hash;
+use std::num::NonZeroUsize;
+use std::rc::Rc;
+
+/// Canonical digests kept.
+const DIGEST_ENTRIES: usize = 256;
+/// Compiled validators kept.
+const VALIDATOR_ENTRIES: usize = 64;
+/// Specs kept at most, whatever their size.
+const SPEC_ENTRIES: usize = 1024;
+/// Default bytes of stored-spec JSON kept (an isolate has 128 MB).
+pub const DEFAULT_SPEC_MEMORY_BYTES: usize = 8 * 1024 * 1024;
+
+thread_local! {
+    static DIGESTS: RefCell<LruCache<[u8; 32], [u8; 32]>> = RefCell::new(lru(DIGEST_ENTRIES));
+    static VALIDATORS: RefCell<LruCache<String, Rc<jsonschema::Validator>>> = RefCell::new(lru(VALIDATOR_ENTRIES));
+    static SPECS: RefCell<SpecMemory> = RefCell::new(SpecMemory::new(DEFAULT_SPEC_MEMORY_BYTES));
+}
+
+fn lru<K: Hash + Eq, V>(entries: usize) -> LruCache<K, V> {
+    LruCache::new(NonZeroUsize::new(entries).unwrap_or(NonZeroUsize::MIN))
+}
+
+/// The canonical digest remembered for an exact-bytes digest.
+pub fn digest(exact: &[u8; 32]) -> Option<[u8; 32]> {
+    DIGESTS.with(|memo| memo.borrow_mut().get(exact).copied())
+}
+
+/// Remembers a canonical digest.
+pub fn remember_digest(exact: [u8; 32], canonical: [u8; 32]) {
+    DIGESTS.with(|memo| memo.borrow_mut().put(exact, canonical));
+}
+
+/// Forgets every digest (tests use it to compare fresh and remembered).
+pub fn forget_digests() {
+    DIGESTS.with(|memo| memo.borrow_mut().clear());
+}
+
+/// The compiled validator remembered for a spec hash.
+pub fn validator(spec_hash: &str) -> Option<Rc<jsonschema::Validator>> {
+    VALIDATORS.with(|memo| memo.borrow_mut().get(spec_hash).cloned())
+}
+
+/// Remembers a compiled validator.
+pub fn remember_validator(spec_hash: &str, validator: Rc<jsonschema::Validator>) {
+    VALIDATORS.with(|memo| memo.borrow_mut().put(spec_hash.to_owned(), validator));
+}
+
+/// The proven spec remembered under a spec hash.
+pub fn spec(spec_hash: &str) -> Option<Rc<UiSpec>> {
+    SPECS.with(|memo| memo.borrow_mut().get(spec_hash))
+}
+
+/// Remembers a proven spec; `bytes` is the size of its stored JSON.
+pub fn remember_spec(spec: Rc<UiSpec>, bytes: usize) {
+    SPECS.with(|memo| memo.borrow_mut().put(spec, bytes));
+}
+
+/// Sets how many bytes of specs the isolate keeps (0 turns the memo off,
+/// so every hit reads KV). The shell calls it per request from its
+/// configuration; shrinking evicts at once.
+pub fn set_spec_memory_bytes(bytes: usize) {
+    SPECS.with(|memo| memo.borrow_mut().set_budget(bytes));
+}
+
+/// An LRU of specs bounded by their total stored size.
+struct SpecMemory {
+    entries: LruCache<String, (Rc<UiSpec>, usize)>,
+    bytes: usize,
+    budget: usize,
+}
+
+impl SpecMemory {
+    fn new(budget: usize) -> Self {
+        Self { entries: lru(SPEC_ENTRIES), bytes: 0, budget }
+    }
+
+    fn get(&mut self, spec_hash: &str) -> Option<Rc<UiSpec>> {
+        self.entries.get(spec_hash).map(|(spec, _)| spec.clone())
+    }
+
+    fn put(&mut self, spec: Rc<UiSpec>, bytes: usize) {
+        if bytes > self.budget / 4 {
+            return; // one huge form must not flush the rest
+        }
+        // `push` hands back whatever it displaced: the same key's old entry,
+        // or the least recent one when the entry bound is reached.
+        if let Some((_, old)) = self.entries.push(spec.spec_hash.clone(), (spec, bytes)).map(|(_, v)| v) {
+            self.bytes -= old;
+        }
+        self.bytes += bytes;
+        self.shrink();
+    }
+
+    fn set_budget(&mut self, budget: usize) {
+        self.budget = budget;
+        self.shrink();
+    }
+
+    fn shrink(&mut self) {
+        while self.bytes > self.budget {
+            match self.entries.pop_lru() {
+                Some((_, (_, bytes))) => self.bytes -= bytes,
+                None => break,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Node, Plan};
+    use crate::spec::GeneratorId;
+    use serde_json::json;
+
+    fn spec(hash: &str) -> Rc<UiSpec> {
+        Rc::new(UiSpec {
+            spec_version: 1,
+            spec_hash: hash.into(),
+            generator: GeneratorId { generator: "deterministic".into(), generator_version: "t".into() },
+            draft: "2020-12".into(),
+            description: String::new(),
+            schema: json!({}),
+            plan: Plan { title: None, root: Node::Vertical { elements: vec![] } },
+            defaults: json!({}),
+        })
+    }
+
+    #[test]
+    fn specs_are_bounded_by_bytes_and_recency() {
+        let mut memory = SpecMemory::new(100);
+        memory.put(spec("a"), 20);
+        memory.put(spec("b"), 20);
+        memory.put(spec("a"), 20); // replaced, not counted twice
+        assert_eq!(memory.bytes, 40);
+        memory.get("a");
+        memory.put(spec("c"), 20);
+        memory.put(spec("d"), 20);
+        memory.put(spec("e"), 20);
+        assert_eq!(memory.bytes, 100);
+        memory.put(spec("f"), 20);
+        assert!(memory.get("b").is_none(), "least recently used goes first");
+        assert!(memory.get("a").is_some());
+        memory.put(spec("huge"), 26);
+        assert!(memory.get("huge").is_none(), "over a quarter of the budget is not kept");
+        memory.set_budget(0);
+        assert_eq!((memory.bytes, memory.entries.len()), (0, 0));
+    }
+}
