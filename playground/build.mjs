@@ -64,8 +64,13 @@ if (args.has('--watch')) {
   await ctx.watch();
   console.log('playground: watching src/ (Ctrl-C to stop)');
 } else {
-  const [built, source] = await Promise.all([newest(stamp), Promise.all(inputs.map(newest)).then((t) => Math.max(...t))]);
-  if (!args.has('--force') && built > source) {
+  const outputs = ['index.html', 'app.js', 'app.css'].map((f) => join(dist, f));
+  const [built, source, present] = await Promise.all([
+    newest(stamp),
+    Promise.all(inputs.map(newest)).then((t) => Math.max(...t)),
+    Promise.all(outputs.map(newest)).then((t) => t.every((m) => m > 0)),
+  ]);
+  if (!args.has('--force') && present && built > source) {
     process.exit(0);
   }
   const t0 = Date.now();

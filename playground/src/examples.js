@@ -306,6 +306,7 @@ export const EXAMPLES = [
         properties: {
           departure_city: { type: 'string', title: 'Departure City' },
           travel_class: {
+            type: 'string',
             title: 'Travel Class',
             oneOf: [
               { const: 'economy', title: 'Economy' },

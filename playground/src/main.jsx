@@ -36,7 +36,9 @@ const pretty = (v) => JSON.stringify(v, null, 2);
 function App() {
   const [request, setRequest] = useState({ exampleId: first.id, text: pretty(first.body), format: first.format ?? 'jsonforms', generator: 'auto', apiKey: '' });
   const [busy, setBusy] = useState(false);
-  // result of the last Generate: {run, calls, primary, jsonforms, rjsf, lmui} or {error}
+  // result of the last Generate: {run, calls, primary, format, jsonforms, rjsf, lmui}
+  // or {run, error}; `run` counts generations (it keys the renderers, so
+  // each answer mounts fresh forms, and tells tests a new answer is in)
   const [result, setResult] = useState(null);
   const [submission, setSubmission] = useState(null);
 
@@ -52,7 +54,7 @@ function App() {
     try {
       parsed = JSON.parse(request.text);
     } catch (e) {
-      setResult({ error: `The request body is not JSON: ${e.message}` });
+      setResult((prev) => ({ run: (prev?.run ?? 0) + 1, error: `The request body is not JSON: ${e.message}` }));
       setSubmission(null);
       return;
     }
@@ -71,9 +73,9 @@ function App() {
           if (r.ok) specs[format] = r.body;
         }
       }
-      setResult({ run: Date.now(), calls, primary, format: request.format, ...specs });
+      setResult((prev) => ({ run: (prev?.run ?? 0) + 1, calls, primary, format: request.format, ...specs }));
     } catch (e) {
-      setResult({ error: e.message });
+      setResult((prev) => ({ run: (prev?.run ?? 0) + 1, error: e.message }));
     } finally {
       setBusy(false);
     }
@@ -112,7 +114,7 @@ function App() {
           <Provenance calls={result?.calls ?? []} />
         </section>
 
-        <section className="column right" aria-labelledby="h-ui" aria-busy={busy}>
+        <section className="column right" aria-labelledby="h-ui" aria-busy={busy} data-testid="output" data-run={result?.run ?? 0}>
           <h2 id="h-ui">Generated UI</h2>
           {!result ? <p className="muted">Pick an example (or paste a tool call) and press Generate.</p> : null}
           {result?.error ? <ErrorBox title="Could not generate" message={result.error} testId="generate-error" /> : null}
