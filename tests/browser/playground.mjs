@@ -190,6 +190,10 @@ describe('playground', () => {
     for (const seed of ['seed000', 'seed001', 'seed002', 'seed003']) {
       assert.ok(ids.some((id) => id.startsWith(seed)), `the picker offers an example of ${seed}`);
     }
+    // one column on a phone, without sideways scrolling
+    await state.page.setViewportSize({ width: 400, height: 800 });
+    assert.ok((await state.page.evaluate(() => document.documentElement.scrollWidth)) <= 400, 'no horizontal scroll at 400 px');
+    await state.page.setViewportSize({ width: 1400, height: 900 });
     assert.deepEqual(takeProblems(), []);
   });
 

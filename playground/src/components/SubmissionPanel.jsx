@@ -14,7 +14,11 @@ function decoded(content) {
 
 export function SubmissionPanel({ submission }) {
   if (!submission) {
-    return <p className="muted">Fill a form above and submit it: the worker checks the data against `output` and answers with the tool message for the agent.</p>;
+    return (
+      <p className="muted">
+        Fill a form above and submit it: the worker checks the data against <code>output</code> and answers with the tool message for the agent.
+      </p>
+    );
   }
   const { from, record, error } = submission;
   if (error) return <ErrorBox title={`Submit from ${from} failed`} message={error} testId="submission-error" />;
