@@ -9,7 +9,7 @@
 // were not the chosen format (cache hits of the same spec).
 // Submit (either renderer): POST /v1/submit {type: "dgui_response",
 // specHash, toolCallId, data}.
-import React, { useCallback, useState } from 'react';
+import React, { useCallback, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import { EXAMPLES } from './examples.js';
@@ -31,6 +31,7 @@ const theme = createTheme({
 });
 
 const first = EXAMPLES[0];
+const NONE = [];
 const pretty = (v) => JSON.stringify(v, null, 2);
 
 function App() {
@@ -94,7 +95,9 @@ function App() {
     }
   }
 
-  const errorsFor = (from) => (submission?.from === from && submission.record && !submission.record.ok ? fieldErrors(submission.record.body) : []);
+  // Stable arrays, so the renderers do not re-validate on every render of the page.
+  const submissionErrors = useMemo(() => (submission?.record && !submission.record.ok ? fieldErrors(submission.record.body) : NONE), [submission]);
+  const errorsFor = (from) => (submission?.from === from ? submissionErrors : NONE);
   const failed = result && (result.error || !result.primary?.ok || isDguiError(result.primary?.body));
 
   return (
