@@ -13,6 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/env.sh
 
+# The playground is part of what wrangler serves (wrangler.toml [assets]).
+./scripts/build-playground.sh
+
 if rustup_has_wasm_target; then
   echo "build-wasm: rustup toolchain with wasm32 std" >&2
 else

@@ -8,7 +8,8 @@
 #  - worker-build and wasm-bindgen-cli (the exact wasm-bindgen in Cargo.lock),
 #    built from crates.io into $GENUI_TOOLS;
 #  - node tooling from package.json: wrangler (workerd + Miniflare), wasm-opt
-#    (binaryen), and node 22 for wrangler.
+#    (binaryen), and node 22 for wrangler;
+#  - the playground's npm packages (playground/package.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/env.sh
@@ -68,4 +69,10 @@ apt_install chromium wrk
 if [ ! -d tests/browser/node_modules ] || [ tests/browser/package.json -nt tests/browser/node_modules/.package-lock.json ]; then
   log "npm install in tests/browser (JSON Forms, RJSF, esbuild, playwright-core)"
   (cd tests/browser && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+
+# The playground served at / (built by scripts/build-playground.sh).
+if [ ! -d playground/node_modules ] || [ playground/package.json -nt playground/node_modules/.package-lock.json ]; then
+  log "npm install in playground (React, JSON Forms, RJSF, esbuild)"
+  (cd playground && npm install --no-audit --no-fund --loglevel=error >/dev/null)
 fi
