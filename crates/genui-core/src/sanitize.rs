@@ -62,10 +62,36 @@ fn sanitize_node(node: &mut Node, changed: &mut bool) {
 
 /// Cleans one text; returns whether more than whitespace changed.
 fn clean_in_place(text: &mut String, max_chars: usize) -> bool {
+    if is_already_plain(text, max_chars) {
+        return false;
+    }
     let clean = plain_text(text, max_chars);
     let changed = squash(&clean) != squash(text);
     *text = clean;
     changed
+}
+
+/// Whether [`plain_text`] would return `text` unchanged: nothing any of its
+/// passes acts on (no `<`, `](`, `://` or script scheme), whitespace already
+/// single spaces, within the length cap. Most labels and help texts are like
+/// this, and one scan is much cheaper than the passes' allocations.
+fn is_already_plain(text: &str, max_chars: usize) -> bool {
+    if text.contains('<') || text.contains("](") {
+        return false;
+    }
+    if text.contains(':') && (text.contains("://") || find_script_scheme(text).is_some()) {
+        return false;
+    }
+    let mut previous_space = true; // no leading whitespace
+    let mut chars = 0usize;
+    for c in text.chars() {
+        if c.is_whitespace() && (c != ' ' || previous_space) {
+            return false;
+        }
+        previous_space = c == ' ';
+        chars += 1;
+    }
+    (!previous_space || text.is_empty()) && chars <= max_chars
 }
 
 fn squash(text: &str) -> String {
@@ -210,6 +236,24 @@ mod tests {
         assert_eq!(clean("a < b and c > d"), "a < b and c > d");
         assert_eq!(clean("  many\n\n spaces "), "many spaces");
         assert_eq!(plain_text("abcdef", 3), "abc");
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_passes() {
+        let texts = [
+            "", "Name", "First name", " lead", "trail ", "two  spaces", "tab\there", "line\nbreak", "a < b",
+            "<b>x</b>", "[a](b)", "see https://x.example", "ftp://x", "JavaScript:void(0)", "Default: 3",
+            "data: yes", "abcdef", "non\u{a0}breaking",
+        ];
+        for text in texts {
+            for max in [3, MAX_HELP_CHARS] {
+                if is_already_plain(text, max) {
+                    assert_eq!(plain_text(text, max), text, "{text:?} at {max}");
+                }
+            }
+        }
+        assert!(is_already_plain("Postal code", MAX_LABEL_CHARS));
+        assert!(is_already_plain("Default: 3", MAX_LABEL_CHARS));
     }
 
     #[test]

@@ -105,13 +105,15 @@ impl<'a> Walker<'a> {
     /// One node per property of an object view, in document order.
     fn fields(&mut self, object: &Resolved, base: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Vec<(String, Node)>> {
         let mut out = Vec::new();
-        let properties: Vec<(String, Value)> =
-            object.properties().map(|(name, schema)| (name.clone(), schema.clone())).collect();
-        for (name, schema) in properties {
-            let at = pointer::property(base, &name);
-            let view = self.doc.resolve(&schema).map_err(|e| e.with("field", at.clone()))?;
-            let required = object.requires(&name);
-            if let Some(node) = self.field(&name, &at, view, required, ancestors, depth)? {
+        // A copy of the document handle, so property schemas borrowed from
+        // `object` can be resolved while `self` is borrowed mutably (no clone
+        // of each property's subtree).
+        let doc = self.doc;
+        for (name, schema) in object.properties() {
+            let at = pointer::property(base, name);
+            let view = doc.resolve(schema).map_err(|e| e.with("field", at.clone()))?;
+            let required = object.requires(name);
+            if let Some(node) = self.field(name, &at, view, required, ancestors, depth)? {
                 out.push((name.clone(), node));
             }
         }

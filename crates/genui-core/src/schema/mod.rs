@@ -119,7 +119,7 @@ impl<'a> SchemaDoc<'a> {
         }
         for (key, value) in map {
             let collapsed = nullable_of.is_some_and(|(k, _)| k == key);
-            if key != "$ref" && key != "allOf" && !collapsed {
+            if key != "$ref" && key != "allOf" && !collapsed && !is_ref_container(key) {
                 merge_keyword(&mut view.schema, key, value);
             }
         }
@@ -206,6 +206,14 @@ pub(crate) fn unresolved(reference: &str) -> Error {
         "is not a local reference (only `#...` references inside `output` are resolved; nothing is fetched)"
     };
     Error::new(ErrorCode::UnresolvedRef, format!("`$ref` \"{reference}\" {why}")).with("ref", reference)
+}
+
+/// `definitions`/`$defs` only hold targets for `$ref`, which [`SchemaDoc::lookup`]
+/// finds from the document root; no view reads them. Copying them into every
+/// view that merges the root (or a schema carrying its own definitions) made
+/// generation cost the size of the whole document per field.
+fn is_ref_container(key: &str) -> bool {
+    key == "definitions" || key == "$defs"
 }
 
 /// First-wins merge, except `properties` and `required`, which accumulate.
