@@ -1,0 +1,41 @@
+// Theirs: @jsonforms/core's `Generate.uiSchema` over the corpus.
+//
+// Usage: node bench/peer/jsonforms.mjs <corpus dir> <run dir>
+//
+// For each schema of <corpus dir>/manifest.json (parsed once, outside the
+// timing, as ours is), times `Generate.uiSchema(schema)` with timing.mjs's
+// method and writes <run dir>/theirs.json: one record per schema with `id`,
+// `ns` (median per call), `reps`, `error` (the exception's message when it
+// throws; then no timing), and the produced uiSchema under
+// <run dir>/theirs-ui/<id>.json for report.mjs to measure.
+
+import { Generate } from "@jsonforms/core";
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { medianNs } from "./timing.mjs";
+
+const [corpusDir, runDir] = process.argv.slice(2);
+if (!corpusDir || !runDir) {
+  console.error("usage: node jsonforms.mjs <corpus dir> <run dir>");
+  process.exit(2);
+}
+const manifest = JSON.parse(readFileSync(join(corpusDir, "manifest.json"), "utf8"));
+const uiDir = join(runDir, "theirs-ui");
+mkdirSync(uiDir, { recursive: true });
+
+const results = manifest.schemas.map((entry) => {
+  const schema = JSON.parse(readFileSync(join(corpusDir, entry.file), "utf8"));
+  let uiSchema;
+  try {
+    uiSchema = Generate.uiSchema(schema);
+  } catch (e) {
+    return { id: entry.id, error: String(e?.message ?? e).slice(0, 200) };
+  }
+  writeFileSync(join(uiDir, `${entry.id}.json`), JSON.stringify(uiSchema));
+  const { ns, reps } = medianNs(() => Generate.uiSchema(schema));
+  return { id: entry.id, ns, reps };
+});
+
+writeFileSync(join(runDir, "theirs.json"), JSON.stringify({ generator: "@jsonforms/core Generate.uiSchema", node: process.version, results }));
+const failed = results.filter((r) => r.error).length;
+console.log(`theirs: ${results.length} schemas, ${failed} failed -> ${join(runDir, "theirs.json")}`);
