@@ -189,9 +189,15 @@ impl<'a> Walker<'a> {
         Ok(Some(Box::new(Node::Vertical { elements })))
     }
 
-    fn items_view(&self, view: &Resolved) -> Result<Option<Resolved>> {
+    /// The item view borrows from `view` (its `items` keyword is a copy), not
+    /// from `self`, so the walker stays free to recurse into it.
+    fn items_view<'v>(&self, view: &'v Resolved<'_>) -> Result<Option<Resolved<'v>>>
+    where
+        'a: 'v,
+    {
+        let doc: SchemaDoc<'v> = self.doc;
         match view.get("items") {
-            Some(items @ Value::Object(_)) => Ok(Some(self.doc.resolve(items)?)),
+            Some(items @ Value::Object(_)) => Ok(Some(doc.resolve(items)?)),
             _ => Ok(None),
         }
     }
@@ -227,7 +233,7 @@ fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
 }
 
 fn has_properties(view: &Resolved) -> bool {
-    view.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
+    view.properties().next().is_some()
 }
 
 /// The first example, when it is a plain value, as placeholder text.

@@ -29,17 +29,25 @@ pub struct SchemaDoc<'a> {
 }
 
 /// A schema node with references and `allOf` merged in.
+///
+/// Keywords are copied into [`Resolved::schema`], except the property
+/// schemas: those are borrowed from the document ([`Resolved::property_list`];
+/// `schema` holds `"properties": {}` as a marker when any are declared).
+/// Copying them made each level of a nested form copy everything below it.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Resolved {
-    /// The merged keywords.
+pub struct Resolved<'a> {
+    /// The merged keywords (`properties` only as an empty marker object).
     pub schema: Map<String, Value>,
+    /// The merged `properties`, first declaration of a name wins, in
+    /// document order.
+    pub property_list: Vec<(&'a String, &'a Value)>,
     /// The `$ref` strings followed to build this view, in order.
     pub refs: Vec<String>,
     /// Whether `null` is allowed besides the main type.
     pub nullable: bool,
 }
 
-impl Resolved {
+impl<'a> Resolved<'a> {
     /// A keyword of the merged view.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.schema.get(key)
@@ -50,9 +58,9 @@ impl Resolved {
         self.schema.get(key).and_then(Value::as_str)
     }
 
-    /// The `properties` map, or an empty one.
-    pub fn properties(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.schema.get("properties").and_then(Value::as_object).into_iter().flatten()
+    /// The merged properties, borrowed from the document.
+    pub fn properties(&self) -> impl Iterator<Item = (&'a String, &'a Value)> + '_ {
+        self.property_list.iter().copied()
     }
 
     /// Whether `name` is listed in `required`.
@@ -95,7 +103,7 @@ impl<'a> SchemaDoc<'a> {
     }
 
     /// Resolves one schema node into a merged view.
-    pub fn resolve(&self, node: &'a Value) -> Result<Resolved> {
+    pub fn resolve(&self, node: &'a Value) -> Result<Resolved<'a>> {
         let mut view = Resolved::default();
         let mut merges = 0;
         self.merge_into(node, &mut view, &mut merges, 0)?;
@@ -105,7 +113,7 @@ impl<'a> SchemaDoc<'a> {
         Ok(view)
     }
 
-    fn merge_into(&self, node: &'a Value, view: &mut Resolved, merges: &mut usize, hops: usize) -> Result<()> {
+    fn merge_into(&self, node: &'a Value, view: &mut Resolved<'a>, merges: &mut usize, hops: usize) -> Result<()> {
         *merges += 1;
         if *merges > MAX_MERGES {
             return Err(Error::new(ErrorCode::SchemaTooLarge, "a schema merges too many `allOf`/`$ref` members"));
@@ -119,7 +127,9 @@ impl<'a> SchemaDoc<'a> {
         }
         for (key, value) in map {
             let collapsed = nullable_of.is_some_and(|(k, _)| k == key);
-            if key != "$ref" && key != "allOf" && !collapsed && !is_ref_container(key) {
+            if key == "properties" {
+                merge_properties(view, value);
+            } else if key != "$ref" && key != "allOf" && !collapsed && !is_ref_container(key) {
                 merge_keyword(&mut view.schema, key, value);
             }
         }
@@ -216,14 +226,26 @@ fn is_ref_container(key: &str) -> bool {
     key == "definitions" || key == "$defs"
 }
 
-/// First-wins merge, except `properties` and `required`, which accumulate.
+/// Properties accumulate across merged schemas; the first declaration of a
+/// name wins. Borrowed, not copied (see [`Resolved`]).
+fn merge_properties<'a>(view: &mut Resolved<'a>, value: &'a Value) {
+    let Value::Object(more) = value else {
+        merge_keyword(&mut view.schema, "properties", value);
+        return;
+    };
+    view.schema.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    if view.property_list.is_empty() {
+        view.property_list.extend(more.iter()); // one map: names are already unique
+        return;
+    }
+    let known: std::collections::HashSet<&str> = view.property_list.iter().map(|(name, _)| name.as_str()).collect();
+    let added: Vec<_> = more.iter().filter(|(name, _)| !known.contains(name.as_str())).collect();
+    view.property_list.extend(added);
+}
+
+/// First-wins merge, except `required`, which accumulates.
 fn merge_keyword(schema: &mut Map<String, Value>, key: &str, value: &Value) {
     match (key, schema.get_mut(key), value) {
-        ("properties", Some(Value::Object(existing)), Value::Object(more)) => {
-            for (name, prop) in more {
-                existing.entry(name.clone()).or_insert_with(|| prop.clone());
-            }
-        }
         ("required", Some(Value::Array(existing)), Value::Array(more)) => {
             for name in more {
                 if !existing.contains(name) {
