@@ -150,6 +150,7 @@ export function measure(schema, uiSchema) {
   return {
     leaves: leaves.size,
     leavesTruncated: truncated,
+    leafDepth: [...leaves].reduce((m, leaf) => Math.max(m, depthOf(leaf)), 0),
     controls: found.length,
     coveredLeaves: covered,
     depth: found.reduce((m, c) => Math.max(m, c.depth), 0),

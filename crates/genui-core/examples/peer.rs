@@ -72,7 +72,12 @@ fn one_schema(corpus: &Path, run: &Path, entry: &Value, limits: &Limits) -> Valu
     let body = serde_json::to_vec(&json!({"output": schema})).expect("serialises");
     match pipeline(&body, limits) {
         Ok(()) => record["pipelineNs"] = json!(median_ns(|| pipeline(&body, limits)).0),
-        Err(code) => record["pipelineError"] = json!(code),
+        Err((code, detail)) => {
+            record["pipelineError"] = json!(code);
+            if code == "internal_error" {
+                record["pipelineDetail"] = detail; // a bug of ours: keep what the checker said
+            }
+        }
     }
     record
 }
@@ -83,18 +88,19 @@ fn generate_ui(schema: &Value, limits: &Limits) -> Result<Value, String> {
     Ok(render::jsonforms::ui_schema(&plan))
 }
 
-/// The worker's cache-miss path, bytes in, response body out.
-fn pipeline(body: &[u8], limits: &Limits) -> Result<(), String> {
+/// The worker's cache-miss path, bytes in, response body out. An error is
+/// its code and the `dgui_error` payload.
+fn pipeline(body: &[u8], limits: &Limits) -> Result<(), (String, Value)> {
     let outcome = match service::prepare_generate(body, None, limits) {
         Ok(job) => job.finish(None),
-        Err(e) => return Err(e.code().as_str().to_owned()),
+        Err(e) => return Err((e.code().as_str().to_owned(), Value::Null)),
     };
     if outcome.response.status == 200 {
         black_box(outcome.response.body);
         return Ok(());
     }
     let error: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
-    Err(error["code"].as_str().unwrap_or("unknown").to_owned())
+    Err((error["code"].as_str().unwrap_or("unknown").to_owned(), error["payload"].clone()))
 }
 
 /// Median nanoseconds per call, as bench/peer/timing.mjs measures it.
