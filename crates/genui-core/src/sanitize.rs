@@ -62,10 +62,52 @@ fn sanitize_node(node: &mut Node, changed: &mut bool) {
 
 /// Cleans one text; returns whether more than whitespace changed.
 fn clean_in_place(text: &mut String, max_chars: usize) -> bool {
+    if is_already_plain(text, max_chars) {
+        return false;
+    }
+    if !needs_passes(text) {
+        // Only whitespace and length to fix: what plain_text would return,
+        // without running its passes.
+        let collapsed = squash(text);
+        let clean = truncate_chars(&collapsed, max_chars);
+        let changed = clean != collapsed;
+        *text = clean;
+        return changed;
+    }
     let clean = plain_text(text, max_chars);
     let changed = squash(&clean) != squash(text);
     *text = clean;
     changed
+}
+
+/// Whether any of [`plain_text`]'s passes would act on `text`: a `<`, a
+/// markdown link, a script scheme or a non-http(s) URL. When none would,
+/// `plain_text` only collapses whitespace and caps the length.
+fn needs_passes(text: &str) -> bool {
+    text.contains('<')
+        || text.contains("](")
+        || (text.contains(':')
+            && (find_script_scheme(text).is_some() || (text.contains("://") && text.split(' ').any(is_foreign_url))))
+}
+
+/// Whether [`plain_text`] would return `text` unchanged: no pass acts on
+/// it, whitespace is already single spaces, and it is within the length
+/// cap. Most labels are like this, and one scan is much cheaper than the
+/// passes' allocations.
+fn is_already_plain(text: &str, max_chars: usize) -> bool {
+    if needs_passes(text) {
+        return false;
+    }
+    let mut previous_space = true; // no leading whitespace
+    let mut chars = 0usize;
+    for c in text.chars() {
+        if c.is_whitespace() && (c != ' ' || previous_space) {
+            return false;
+        }
+        previous_space = c == ' ';
+        chars += 1;
+    }
+    (!previous_space || text.is_empty()) && chars <= max_chars
 }
 
 fn squash(text: &str) -> String {
@@ -85,10 +127,14 @@ pub fn plain_text(text: &str, max_chars: usize) -> String {
     if markup_in(&current).is_some() {
         current = drop_urls(&current.replace(['<', '>'], " ").replace("](", "] ("));
     }
-    let collapsed = current.split_whitespace().collect::<Vec<_>>().join(" ");
+    truncate_chars(&squash(&current), max_chars)
+}
+
+/// The first `max_chars` characters of collapsed text, without a trailing space.
+fn truncate_chars(collapsed: &str, max_chars: usize) -> String {
     match collapsed.char_indices().nth(max_chars) {
         Some((at, _)) => collapsed[..at].trim_end().to_owned(),
-        None => collapsed,
+        None => collapsed.to_owned(),
     }
 }
 
@@ -210,6 +256,29 @@ mod tests {
         assert_eq!(clean("a < b and c > d"), "a < b and c > d");
         assert_eq!(clean("  many\n\n spaces "), "many spaces");
         assert_eq!(plain_text("abcdef", 3), "abc");
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_passes() {
+        let texts = [
+            "", "Name", "First name", " lead", "trail ", "two  spaces", "tab\there", "line\nbreak", "a < b",
+            "<b>x</b>", "[a](b)", "see https://x.example", "ftp://x", "JavaScript:void(0)", "Default: 3",
+            "data: yes", "abcdef", "non\u{a0}breaking",
+        ];
+        let more = ["see https://x.example  and\n http://y", "a\tb: c", "ftp://x and  y", "long  text here"];
+        for text in texts.iter().chain(&more) {
+            for max in [3, 10, MAX_HELP_CHARS] {
+                if is_already_plain(text, max) {
+                    assert_eq!(plain_text(text, max), *text, "{text:?} at {max}");
+                }
+                // The whitespace-only path of clean_in_place matches plain_text.
+                let mut cleaned = text.to_string();
+                clean_in_place(&mut cleaned, max);
+                assert_eq!(cleaned, plain_text(text, max), "{text:?} at {max}");
+            }
+        }
+        assert!(is_already_plain("Postal code", MAX_LABEL_CHARS));
+        assert!(is_already_plain("Default: 3", MAX_LABEL_CHARS));
     }
 
     #[test]

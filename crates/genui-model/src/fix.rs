@@ -122,7 +122,7 @@ impl<'a> Context<'a> {
         best.filter(|_| !tie).map(|(_, c)| c.clone())
     }
 
-    fn view(&self, at: &str) -> Option<(Resolved, Option<Resolved>)> {
+    fn view(&self, at: &str) -> Option<(Resolved<'_>, Option<Resolved<'_>>)> {
         let node = self.doc.resolve_scope(self.output, at)?;
         let view = self.doc.resolve(node).ok()?;
         let items = self.doc.resolve_scope(node, "/items").filter(|n| n.is_object()).and_then(|n| self.doc.resolve(n).ok());

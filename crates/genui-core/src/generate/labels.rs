@@ -4,23 +4,27 @@
 /// "Postal code", `date_of_birth` -> "Date of birth", `homePageURL` ->
 /// "Home page URL". Acronyms keep their capitals.
 pub fn humanize(name: &str) -> String {
-    let words: Vec<String> = split_words(name)
-        .into_iter()
-        .enumerate()
-        .map(|(i, word)| {
-            if is_acronym(&word) {
-                word
-            } else if i == 0 {
-                capitalize(&word.to_lowercase())
-            } else {
-                word.to_lowercase()
-            }
-        })
-        .collect();
-    if words.is_empty() {
+    // One output string, words sliced from `name`: this runs for every
+    // field without a title, so it avoids a String per word.
+    let spans = word_spans(name);
+    if spans.is_empty() {
         return name.to_owned();
     }
-    words.join(" ")
+    let mut out = String::with_capacity(name.len() + spans.len());
+    for (i, span) in spans.into_iter().enumerate() {
+        let word = &name[span];
+        if i > 0 {
+            out.push(' ');
+        }
+        if is_acronym(word) {
+            out.push_str(word);
+        } else if i == 0 {
+            out.push_str(&capitalize(&word.to_lowercase()));
+        } else {
+            out.push_str(&word.to_lowercase());
+        }
+    }
+    out
 }
 
 /// Lower-cased words of a name, for matching against vocabularies.
@@ -44,31 +48,42 @@ fn capitalize(word: &str) -> String {
 /// Splits on separators, lower-to-upper changes, the end of an acronym
 /// (`XMLHttp` -> `XML`, `Http`) and letter/digit changes.
 fn split_words(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.chars().collect();
-    let mut words = Vec::new();
-    let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
+    word_spans(name).into_iter().map(|span| name[span].to_owned()).collect()
+}
+
+/// The byte ranges of [`split_words`]' words.
+fn word_spans(name: &str) -> Vec<std::ops::Range<usize>> {
+    let mut spans = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut prev: Option<char> = None; // last character of the current word
+    let mut chars = name.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
         if !c.is_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
+            if let Some(s) = start.take() {
+                spans.push(s..i);
             }
+            prev = None;
             continue;
         }
-        if let Some(&prev) = current.chars().last().as_ref() {
-            let next = chars.get(i + 1).copied();
-            let boundary = (prev.is_lowercase() && c.is_uppercase())
-                || (prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase))
-                || (prev.is_ascii_digit() != c.is_ascii_digit());
-            if boundary {
-                words.push(std::mem::take(&mut current));
+        match (start, prev) {
+            (Some(s), Some(p)) => {
+                let next = chars.peek().map(|&(_, n)| n);
+                let boundary = (p.is_lowercase() && c.is_uppercase())
+                    || (p.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase))
+                    || (p.is_ascii_digit() != c.is_ascii_digit());
+                if boundary {
+                    spans.push(s..i);
+                    start = Some(i);
+                }
             }
+            _ => start = Some(i),
         }
-        current.push(c);
+        prev = Some(c);
     }
-    if !current.is_empty() {
-        words.push(current);
+    if let Some(s) = start {
+        spans.push(s..name.len());
     }
-    words
+    spans
 }
 
 /// A short form title from `output.title` or the description: "A form that

@@ -105,13 +105,15 @@ impl<'a> Walker<'a> {
     /// One node per property of an object view, in document order.
     fn fields(&mut self, object: &Resolved, base: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Vec<(String, Node)>> {
         let mut out = Vec::new();
-        let properties: Vec<(String, Value)> =
-            object.properties().map(|(name, schema)| (name.clone(), schema.clone())).collect();
-        for (name, schema) in properties {
-            let at = pointer::property(base, &name);
-            let view = self.doc.resolve(&schema).map_err(|e| e.with("field", at.clone()))?;
-            let required = object.requires(&name);
-            if let Some(node) = self.field(&name, &at, view, required, ancestors, depth)? {
+        // A copy of the document handle, so property schemas borrowed from
+        // `object` can be resolved while `self` is borrowed mutably (no clone
+        // of each property's subtree).
+        let doc = self.doc;
+        for (name, schema) in object.properties() {
+            let at = pointer::property(base, name);
+            let view = doc.resolve(schema).map_err(|e| e.with("field", at.clone()))?;
+            let required = object.requires(name);
+            if let Some(node) = self.field(name, &at, view, required, ancestors, depth)? {
                 out.push((name.clone(), node));
             }
         }
@@ -187,9 +189,15 @@ impl<'a> Walker<'a> {
         Ok(Some(Box::new(Node::Vertical { elements })))
     }
 
-    fn items_view(&self, view: &Resolved) -> Result<Option<Resolved>> {
+    /// The item view borrows from `view` (its `items` keyword is a copy), not
+    /// from `self`, so the walker stays free to recurse into it.
+    fn items_view<'v>(&self, view: &'v Resolved<'_>) -> Result<Option<Resolved<'v>>>
+    where
+        'a: 'v,
+    {
+        let doc: SchemaDoc<'v> = self.doc;
         match view.get("items") {
-            Some(items @ Value::Object(_)) => Ok(Some(self.doc.resolve(items)?)),
+            Some(items @ Value::Object(_)) => Ok(Some(doc.resolve(items)?)),
             _ => Ok(None),
         }
     }
@@ -225,7 +233,7 @@ fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
 }
 
 fn has_properties(view: &Resolved) -> bool {
-    view.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
+    view.properties().next().is_some()
 }
 
 /// The first example, when it is a plain value, as placeholder text.

@@ -111,7 +111,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn pick(name: &str, schema: Value) -> Widget {
-        let view = Resolved { schema: schema.as_object().unwrap().clone(), ..Resolved::default() };
+        let view = Resolved::from_keywords(schema.as_object().unwrap());
         let kind = FieldKind::of(&view);
         let w = choose(name, &view, &kind, None);
         assert!(fits(w, &view, &kind, None), "{w:?} must fit {schema}");
@@ -133,7 +133,8 @@ mod tests {
 
     #[test]
     fn misfits_are_caught() {
-        let view = Resolved { schema: json!({"type": "string"}).as_object().unwrap().clone(), ..Resolved::default() };
+        let schema = json!({"type": "string"});
+        let view = Resolved::from_keywords(schema.as_object().unwrap());
         let kind = FieldKind::of(&view);
         assert!(!fits(Widget::Slider, &view, &kind, None));
         assert!(!fits(Widget::Checkbox, &view, &kind, None));

@@ -32,28 +32,34 @@ pub fn ui_schema(plan: &Plan) -> Value {
     node(&plan.root)
 }
 
+// Built as maps rather than with `json!`: `json!` turns an expression into a
+// value by serialising it, so `json!({"elements": children})` deep-copied
+// every subtree once per enclosing layout.
 fn node(node: &Node) -> Value {
     match node {
-        Node::Vertical { elements } => layout("VerticalLayout", elements),
-        Node::Horizontal { elements } => layout("HorizontalLayout", elements),
-        Node::Group { label, elements } => {
-            json!({"type": "Group", "label": label, "elements": elements.iter().map(self::node).collect::<Vec<_>>()})
+        Node::Vertical { elements } => layout("VerticalLayout", None, elements),
+        Node::Horizontal { elements } => layout("HorizontalLayout", None, elements),
+        Node::Group { label, elements } => layout("Group", Some(label), elements),
+        Node::Steps { steps } => {
+            let categories = steps.iter().map(|s| layout("Category", Some(&s.label), &s.elements)).collect();
+            let mut out = Map::new();
+            out.insert("type".into(), "Categorization".into());
+            out.insert("elements".into(), Value::Array(categories));
+            out.insert("options".into(), json!({"variant": "stepper", "showNavButtons": true}));
+            Value::Object(out)
         }
-        Node::Steps { steps } => json!({
-            "type": "Categorization",
-            "elements": steps.iter().map(|s| json!({
-                "type": "Category",
-                "label": s.label,
-                "elements": s.elements.iter().map(self::node).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "options": {"variant": "stepper", "showNavButtons": true},
-        }),
         Node::Control(c) => control(c),
     }
 }
 
-fn layout(kind: &str, elements: &[Node]) -> Value {
-    json!({"type": kind, "elements": elements.iter().map(node).collect::<Vec<_>>()})
+fn layout(kind: &str, label: Option<&String>, elements: &[Node]) -> Value {
+    let mut out = Map::new();
+    out.insert("type".into(), kind.into());
+    if let Some(label) = label {
+        out.insert("label".into(), label.clone().into());
+    }
+    out.insert("elements".into(), Value::Array(elements.iter().map(node).collect()));
+    Value::Object(out)
 }
 
 fn control(c: &Control) -> Value {

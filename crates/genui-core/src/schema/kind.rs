@@ -143,7 +143,7 @@ mod tests {
     use serde_json::json;
 
     fn kind(schema: Value) -> FieldKind {
-        let view = Resolved { schema: schema.as_object().unwrap().clone(), ..Resolved::default() };
+        let view = Resolved::from_keywords(schema.as_object().unwrap());
         FieldKind::of(&view)
     }
 

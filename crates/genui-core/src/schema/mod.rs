@@ -29,38 +29,60 @@ pub struct SchemaDoc<'a> {
 }
 
 /// A schema node with references and `allOf` merged in.
+///
+/// A view borrows everything from the document: keywords are (name, value)
+/// pairs pointing into it, never copies. Copying made each level of a
+/// nested form copy every subschema below it, which dominated generation
+/// time on real-world schemas (scripts/peer.sh).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Resolved {
-    /// The merged keywords.
-    pub schema: Map<String, Value>,
+pub struct Resolved<'a> {
+    /// The merged keywords, first declaration wins (`properties` and
+    /// `required` accumulate, in the two lists below; here they appear as
+    /// their first declaration, so presence checks still work).
+    pub keywords: Vec<(&'a str, &'a Value)>,
+    /// The merged `properties`, first declaration of a name wins, in
+    /// document order.
+    pub property_list: Vec<(&'a String, &'a Value)>,
+    /// Every `required` array merged into the view.
+    pub required_lists: Vec<&'a Value>,
     /// The `$ref` strings followed to build this view, in order.
     pub refs: Vec<String>,
     /// Whether `null` is allowed besides the main type.
     pub nullable: bool,
 }
 
-impl Resolved {
+impl<'a> Resolved<'a> {
+    /// A view of one schema object's own keywords, nothing followed or
+    /// merged (for tests and callers that hold a plain schema).
+    pub fn from_keywords(map: &'a Map<String, Value>) -> Self {
+        let mut view = Self::default();
+        for (key, value) in map {
+            add_keyword(&mut view, key, value);
+        }
+        view
+    }
+
     /// A keyword of the merged view.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.schema.get(key)
+    pub fn get(&self, key: &str) -> Option<&'a Value> {
+        self.keywords.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
     }
 
     /// A string keyword of the merged view.
-    pub fn str(&self, key: &str) -> Option<&str> {
-        self.schema.get(key).and_then(Value::as_str)
+    pub fn str(&self, key: &str) -> Option<&'a str> {
+        self.get(key).and_then(Value::as_str)
     }
 
-    /// The `properties` map, or an empty one.
-    pub fn properties(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.schema.get("properties").and_then(Value::as_object).into_iter().flatten()
+    /// The merged properties, borrowed from the document.
+    pub fn properties(&self) -> impl Iterator<Item = (&'a String, &'a Value)> + '_ {
+        self.property_list.iter().copied()
     }
 
-    /// Whether `name` is listed in `required`.
+    /// Whether `name` is listed in any merged `required`.
     pub fn requires(&self, name: &str) -> bool {
-        self.schema
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name)))
+        self.required_lists
+            .iter()
+            .filter_map(|list| list.as_array())
+            .any(|names| names.iter().any(|n| n.as_str() == Some(name)))
     }
 
     /// The field kind of this view.
@@ -95,17 +117,17 @@ impl<'a> SchemaDoc<'a> {
     }
 
     /// Resolves one schema node into a merged view.
-    pub fn resolve(&self, node: &'a Value) -> Result<Resolved> {
+    pub fn resolve(&self, node: &'a Value) -> Result<Resolved<'a>> {
         let mut view = Resolved::default();
         let mut merges = 0;
         self.merge_into(node, &mut view, &mut merges, 0)?;
-        if let Some(Value::Array(types)) = view.schema.get("type") {
+        if let Some(Value::Array(types)) = view.get("type") {
             view.nullable |= types.iter().any(|t| t == "null");
         }
         Ok(view)
     }
 
-    fn merge_into(&self, node: &'a Value, view: &mut Resolved, merges: &mut usize, hops: usize) -> Result<()> {
+    fn merge_into(&self, node: &'a Value, view: &mut Resolved<'a>, merges: &mut usize, hops: usize) -> Result<()> {
         *merges += 1;
         if *merges > MAX_MERGES {
             return Err(Error::new(ErrorCode::SchemaTooLarge, "a schema merges too many `allOf`/`$ref` members"));
@@ -119,8 +141,8 @@ impl<'a> SchemaDoc<'a> {
         }
         for (key, value) in map {
             let collapsed = nullable_of.is_some_and(|(k, _)| k == key);
-            if key != "$ref" && key != "allOf" && !collapsed {
-                merge_keyword(&mut view.schema, key, value);
+            if key != "$ref" && key != "allOf" && !collapsed && !is_ref_container(key) {
+                add_keyword(view, key, value);
             }
         }
         if let Some((_, member)) = nullable_of {
@@ -236,26 +258,36 @@ pub(crate) fn unresolved(reference: &str) -> Error {
     Error::new(ErrorCode::UnresolvedRef, format!("`$ref` \"{reference}\" {why}")).with("ref", reference)
 }
 
-/// First-wins merge, except `properties` and `required`, which accumulate.
-fn merge_keyword(schema: &mut Map<String, Value>, key: &str, value: &Value) {
-    match (key, schema.get_mut(key), value) {
-        ("properties", Some(Value::Object(existing)), Value::Object(more)) => {
-            for (name, prop) in more {
-                existing.entry(name.clone()).or_insert_with(|| prop.clone());
-            }
-        }
-        ("required", Some(Value::Array(existing)), Value::Array(more)) => {
-            for name in more {
-                if !existing.contains(name) {
-                    existing.push(name.clone());
-                }
-            }
-        }
-        (_, None, _) => {
-            schema.insert(key.to_owned(), value.clone());
-        }
+/// `definitions`/`$defs` only hold targets for `$ref`, which [`SchemaDoc::lookup`]
+/// finds from the document root; no view reads them. Copying them into every
+/// view that merges the root (or a schema carrying its own definitions) made
+/// generation cost the size of the whole document per field.
+fn is_ref_container(key: &str) -> bool {
+    key == "definitions" || key == "$defs"
+}
+
+/// Adds one keyword to a view: first declaration wins, except that
+/// `properties` (first declaration of a name wins) and `required`
+/// accumulate.
+fn add_keyword<'a>(view: &mut Resolved<'a>, key: &'a str, value: &'a Value) {
+    match (key, value) {
+        ("properties", Value::Object(more)) => merge_properties(view, more),
+        ("required", _) => view.required_lists.push(value),
         _ => {}
     }
+    if view.get(key).is_none() {
+        view.keywords.push((key, value));
+    }
+}
+
+fn merge_properties<'a>(view: &mut Resolved<'a>, more: &'a Map<String, Value>) {
+    if view.property_list.is_empty() {
+        view.property_list.extend(more.iter()); // one map: names are already unique
+        return;
+    }
+    let known: std::collections::HashSet<&str> = view.property_list.iter().map(|(name, _)| name.as_str()).collect();
+    let added: Vec<_> = more.iter().filter(|(name, _)| !known.contains(name.as_str())).collect();
+    view.property_list.extend(added);
 }
 
 /// `anyOf`/`oneOf` with exactly two members, one of them `{type: null}`, is
