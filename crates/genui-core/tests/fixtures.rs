@@ -107,7 +107,7 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         assert_eq!(miss.response.status, 200, "{name}: {response}");
         Contract::JsonFormsResponse.check(&response).unwrap();
         Contract::GenerateRequest.check(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let renderable = genui_core::render::renderable::renderable_schema(&args["output"]).into_owned();
+        let renderable = genui_core::render::renderable::jsonforms_schema(&args["output"]).into_owned();
         assert_eq!(response["jsonSchema"], renderable, "{name}: the data contract changed");
         assert_same_values(&name, &args["output"], &renderable, &args);
         assert_eq!(response["meta"]["cache"], "miss");
@@ -208,20 +208,26 @@ fn seed_address_matches_the_seed_layout() {
     let response = ui_for("seed-address");
     let ui = &response["uiSchema"];
     assert_eq!(ui["type"], "VerticalLayout");
-    let groups: Vec<(&str, Vec<&str>)> = ui["elements"]
+    let groups: Vec<(&str, Vec<String>)> = ui["elements"]
         .as_array()
         .unwrap()
         .iter()
         .map(|g| {
-            let scopes = g["elements"].as_array().unwrap().iter().map(|c| c["scope"].as_str().unwrap()).collect();
+            let scopes = g["elements"].as_array().unwrap().iter().map(|c| match c["type"].as_str() {
+                Some("HorizontalLayout") => {
+                    let row: Vec<&str> = c["elements"].as_array().unwrap().iter().map(|c| c["scope"].as_str().unwrap()).collect();
+                    format!("[{}]", row.join(" "))
+                }
+                _ => c["scope"].as_str().unwrap().to_owned(),
+            }).collect();
             (g["label"].as_str().unwrap(), scopes)
         })
         .collect();
     assert_eq!(
         groups,
         [
-            ("Personal Information", vec!["#/properties/firstName", "#/properties/lastName"]),
-            ("Address", vec!["#/properties/street", "#/properties/city", "#/properties/postalCode", "#/properties/country"]),
+            ("Personal Information", vec!["[#/properties/firstName #/properties/lastName]".to_owned()]),
+            ("Address", vec!["#/properties/street".to_owned(), "[#/properties/city #/properties/postalCode]".to_owned(), "#/properties/country".to_owned()]),
         ]
     );
     assert_eq!(response["initialData"], json!({"firstName": "Ada", "lastName": "Lovelace", "city": "London"}));

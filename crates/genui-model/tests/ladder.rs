@@ -138,7 +138,7 @@ fn good_plan_is_proven_first_time() {
     let plan = model_plan_of(&outcome);
     proven(plan, &request);
     let Node::Vertical { elements } = &plan.root else { panic!() };
-    assert!(matches!(&elements[0], Node::Group { label, elements } if label == "Recipient" && matches!(elements[0], Node::Horizontal { .. })));
+    assert!(matches!(&elements[0], Node::Group { label, elements, .. } if label == "Recipient" && matches!(elements[0], Node::Horizontal { .. })));
     let controls = plan.root.controls();
     assert_eq!((controls[0].label.as_str(), controls[0].placeholder.as_deref()), ("First name", Some("Ada")));
     assert_eq!((controls[1].label.as_str(), controls[1].widget), ("Last Name", Widget::Text), "defaults");

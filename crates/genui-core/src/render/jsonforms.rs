@@ -7,7 +7,7 @@
 //! `slider`, `readonly`, `detail`).
 
 use super::Rendered;
-use crate::plan::{Control, Node, Plan, Widget};
+use crate::plan::{Control, Node, Plan, Rule, Widget};
 use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
@@ -20,7 +20,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
         elements.insert(0, json!({"type": "Label", "text": prompt.text()}));
     }
     json!({
-        "jsonSchema": super::renderable::renderable_schema(&r.spec.schema),
+        "jsonSchema": super::renderable::jsonforms_schema(&r.spec.schema),
         "uiSchema": ui,
         "initialData": r.initial_data,
         "meta": r.meta,
@@ -36,8 +36,12 @@ fn node(node: &Node) -> Value {
     match node {
         Node::Vertical { elements } => layout("VerticalLayout", elements),
         Node::Horizontal { elements } => layout("HorizontalLayout", elements),
-        Node::Group { label, elements } => {
-            json!({"type": "Group", "label": label, "elements": elements.iter().map(self::node).collect::<Vec<_>>()})
+        Node::Group { label, elements, rule } => {
+            let mut group = json!({"type": "Group", "label": label, "elements": elements.iter().map(self::node).collect::<Vec<_>>()});
+            if let Some(rule) = rule {
+                group["rule"] = compile_rule(rule);
+            }
+            group
         }
         Node::Steps { steps } => json!({
             "type": "Categorization",
@@ -96,10 +100,13 @@ fn control(c: &Control) -> Value {
         out.insert("options".into(), Value::Object(options));
     }
     if let Some(rule) = &c.rule {
-        out.insert(
-            "rule".into(),
-            json!({"effect": rule.effect, "condition": {"scope": format!("#{}", rule.pointer), "schema": rule.schema}}),
-        );
+        out.insert("rule".into(), compile_rule(rule));
     }
     Value::Object(out)
+}
+
+/// A plan rule as JSON Forms' `{effect, condition: {scope, schema}}`; a
+/// condition on the whole form reads scope `#`.
+fn compile_rule(rule: &Rule) -> Value {
+    json!({"effect": rule.effect, "condition": {"scope": format!("#{}", rule.pointer), "schema": rule.schema}})
 }

@@ -20,6 +20,19 @@ pub fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
     Cow::Owned(rewrite(schema))
 }
 
+/// JSON Forms' copy: [`renderable_schema`] plus the mirrors
+/// [`crate::generate::rules::jsonforms_schema`] adds so `@jsonforms/core`
+/// resolves fields of dependent schemas and shows a discriminated `oneOf`'s
+/// discriminator as a choice. Same accepted values as `schema`.
+pub fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
+    let renderable = renderable_schema(schema);
+    let limits = crate::limits::Limits::default();
+    match crate::generate::rules::jsonforms_schema(&renderable, &limits) {
+        Some(mirrored) => Cow::Owned(mirrored),
+        None => renderable,
+    }
+}
+
 fn needs_rewrite(value: &Value) -> bool {
     match value {
         Value::Object(map) => nullable_member(map).is_some() || map.values().any(needs_rewrite),

@@ -99,7 +99,7 @@ fn at_path<'u>(ui: &'u mut Map<String, Value>, path: &[String]) -> &'u mut Map<S
 fn add_group_titles(node: &Node, ui: &mut Map<String, Value>) {
     let children: &[Node] = match node {
         Node::Vertical { elements } | Node::Horizontal { elements } => elements,
-        Node::Group { label, elements } => {
+        Node::Group { label, elements, .. } => {
             let pointers: Vec<Vec<String>> = node.controls().iter().map(|c| super::data_path(&c.pointer)).collect();
             if let Some(object) = common_parent(&pointers) {
                 at_path(ui, &object).entry("ui:title").or_insert_with(|| label.clone().into());
