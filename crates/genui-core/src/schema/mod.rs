@@ -150,7 +150,8 @@ impl<'a> SchemaDoc<'a> {
     /// Follows a JSON Forms scope (a schema pointer such as
     /// `/properties/a/properties/b`) from `start`, as `@jsonforms/core` does:
     /// `$ref`s are followed at each step, and a `properties`/`items` step that
-    /// fails directly is retried inside `oneOf`/`allOf`/`anyOf`/`then`/`else`.
+    /// fails directly is retried inside `oneOf`/`allOf`/`anyOf`/`then`/`else`
+    /// (and dependent schemas, which the JSON Forms projection mirrors).
     pub fn resolve_scope(&self, start: &'a Value, pointer: &str) -> Option<&'a Value> {
         let tokens = crate::pointer::tokens(pointer)?;
         self.walk_scope(start, &tokens, 0)
@@ -176,6 +177,13 @@ impl<'a> SchemaDoc<'a> {
         if first != "properties" && first != "items" {
             return None;
         }
+        // Dependent schemas are not searched by @jsonforms/core itself: the
+        // JSON Forms copy of the schema mirrors them into `allOf` (see
+        // `generate::rules::jsonforms_schema`), so what resolves here does there.
+        let dependent = ["dependentSchemas", "dependencies"]
+            .iter()
+            .filter_map(|key| node.get(*key).and_then(Value::as_object))
+            .flat_map(|map| map.values().filter(|v| v.is_object()));
         ["oneOf", "allOf", "anyOf", "then", "else"]
             .iter()
             .filter_map(|key| node.get(*key))
@@ -183,6 +191,7 @@ impl<'a> SchemaDoc<'a> {
                 Value::Array(items) => items.iter().collect::<Vec<_>>(),
                 other => vec![other],
             })
+            .chain(dependent)
             .find_map(|sub| self.walk_scope(sub, tokens, hops + 1))
     }
 
