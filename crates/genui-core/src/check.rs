@@ -65,7 +65,7 @@ fn check_layer(doc: &SchemaDoc<'_>, base: &Value, root: &Node, at: &str, issues:
     }
     let pointers: Vec<&str> = controls.iter().map(|c| c.pointer.as_str()).collect();
     if let Ok(view) = doc.resolve(base) {
-        check_required(doc, &view, "", &pointers, at, issues, &mut Vec::new());
+        check_required(doc, base, &view, "", &pointers, at, issues, &mut Vec::new());
     }
 }
 
@@ -107,9 +107,18 @@ fn covered(pointers: &[&str], field: &str) -> bool {
     pointers.iter().any(|p| *p == field || is_inside(p, field))
 }
 
-/// Every required property of `view` has a control at or below it; objects
+/// Every required property of `view` (`raw` as written) has a control at or
+/// below it, and so does every property a condition may require; objects
 /// that are shown through their children are checked the same way inside.
-fn check_required(doc: &SchemaDoc<'_>, view: &Resolved, at: &str, pointers: &[&str], layer: &str, issues: &mut Vec<Issue>, seen_refs: &mut Vec<String>) {
+#[allow(clippy::too_many_arguments)]
+fn check_required(doc: &SchemaDoc<'_>, raw: &Value, view: &Resolved, at: &str, pointers: &[&str], layer: &str, issues: &mut Vec<Issue>, seen_refs: &mut Vec<String>) {
+    for name in crate::generate::rules::Analysis::of(doc, raw).required_names(view) {
+        let field = pointer::property(at, &name);
+        if !view.requires(&name) && !covered(pointers, &field) {
+            let msg = format!("field `{name}` is required when a condition of the schema holds, and has no control");
+            issues.push(issue("missing_required", &format!("{layer}{field}"), &msg));
+        }
+    }
     for (name, schema) in view.properties() {
         let field = pointer::property(at, name);
         if view.requires(name) && !covered(pointers, &field) {
@@ -127,7 +136,7 @@ fn check_required(doc: &SchemaDoc<'_>, view: &Resolved, at: &str, pointers: &[&s
         }
         let mark = seen_refs.len();
         seen_refs.extend(child.refs.iter().cloned());
-        check_required(doc, &child, &field, pointers, layer, issues, seen_refs);
+        check_required(doc, schema, &child, &field, pointers, layer, issues, seen_refs);
         seen_refs.truncate(mark);
     }
 }
@@ -296,6 +305,37 @@ mod tests {
         for code in ["widget_mismatch", "duplicate_control", "unresolved_pointer", "overlapping_control"] {
             assert!(found.contains(&code), "{code} not in {found:?}");
         }
+    }
+
+    #[test]
+    fn proves_rules() {
+        use crate::plan::{Effect, Rule};
+        let output = json!({"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "dependentRequired": {"b": ["c"]}, "dependentSchemas": {"b": {"properties": {"c": {"type": "string"}}}}});
+        let with_rule = |pointer: &str, rule: Rule| {
+            let Node::Control(mut c) = control(pointer, Widget::Text) else { unreachable!() };
+            c.rule = Some(rule);
+            Node::Control(c)
+        };
+        let show = |pointer: &str, schema: Value| Rule { effect: Effect::Show, pointer: pointer.into(), schema };
+        let good = plan(vec![
+            control("/properties/a", Widget::Text),
+            control("/properties/b", Widget::Text),
+            with_rule("/properties/c", show("", json!({"required": ["b"]}))),
+        ]);
+        assert!(codes(&good, &output).is_empty(), "{:?}", codes(&good, &output));
+        let missing = plan(vec![control("/properties/a", Widget::Text), control("/properties/b", Widget::Text)]);
+        assert_eq!(codes(&missing, &output), ["missing_required"], "c is required once b is there");
+        let bad = plan(vec![
+            with_rule("/properties/a", show("/properties/b", json!({"const": 1}))),
+            with_rule("/properties/b", show("/properties/b", json!({"$ref": "#/x"}))),
+            with_rule("/properties/c", show("/properties/zz", json!({"minimum": "x"}))),
+        ]);
+        let found = codes(&bad, &output);
+        for code in ["hidden_required", "invalid_rule", "unresolved_pointer"] {
+            assert!(found.contains(&code), "{code} not in {found:?}");
+        }
+        assert_eq!(found.iter().filter(|c| **c == "invalid_rule").count(), 3, "{found:?}");
     }
 
     #[test]

@@ -179,11 +179,13 @@ impl<'a> Walker<'a> {
         let mut out = Vec::new();
         let mut properties: Vec<(String, Value)> =
             object.properties().map(|(name, schema)| (name.clone(), schema.clone())).collect();
-        properties.extend(rules::Analysis::of(&self.doc, raw).extra_properties(object));
+        let analysis = rules::Analysis::of(&self.doc, raw);
+        properties.extend(analysis.extra_properties(object));
+        let conditionally_required = analysis.required_names(object);
         for (name, schema) in properties {
             let at = pointer::property(base, &name);
             let view = self.doc.resolve(&schema).map_err(|e| e.with("field", at.clone()))?;
-            let required = object.requires(&name);
+            let required = object.requires(&name) || conditionally_required.contains(&name);
             if let Some(node) = self.field(&name, &at, &schema, view, required, ancestors, depth)? {
                 out.push((name.clone(), node));
             }
@@ -285,7 +287,8 @@ impl<'a> Walker<'a> {
         for (name, schema) in found.fields() {
             let field_at = pointer::property(at, &name);
             let view = self.doc.resolve(&schema).map_err(|e| e.with("field", field_at.clone()))?;
-            if let Some(node) = self.field(&name, &field_at, &schema, view, false, ancestors, depth)? {
+            let required = found.branches.iter().any(|b| b.required.contains(&name));
+            if let Some(node) = self.field(&name, &field_at, &schema, view, required, ancestors, depth)? {
                 elements.push(node);
             }
         }

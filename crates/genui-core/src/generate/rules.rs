@@ -43,6 +43,14 @@ enum Conditional {
     Dependent { trigger: String, fields: Vec<String> },
 }
 
+/// The names a branch schema mentions (declared or required), and those it
+/// requires.
+#[derive(Debug, Clone, Default)]
+struct Mentions {
+    names: Vec<String>,
+    required: Vec<String>,
+}
+
 /// A `oneOf`/`anyOf` of object branches told apart by a `const` property.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Discriminator {
@@ -64,6 +72,8 @@ pub struct Branch {
     pub title: Option<String>,
     /// Declared properties, in order, with their schemas.
     pub properties: Vec<(String, Value)>,
+    /// The names the branch requires.
+    pub required: Vec<String>,
 }
 
 impl Discriminator {
@@ -93,6 +103,8 @@ impl Discriminator {
 #[derive(Debug, Clone, Default)]
 pub struct Analysis {
     conditionals: Vec<Conditional>,
+    /// Names some branch requires (then/else, dependents).
+    conditionally_required: Vec<String>,
     /// Properties declared only inside a conditional branch (then/else,
     /// dependent schemas), with their schemas, in first-seen order.
     branch_properties: Vec<(String, Value)>,
@@ -116,6 +128,28 @@ impl Analysis {
         self.branch_properties.iter().filter(|(n, _)| !has(n)).cloned().collect()
     }
 
+    /// Names required under some condition (a branch, a dependency, a
+    /// discriminated branch) that the object or a branch declares: a form
+    /// must offer them, or the user could not satisfy the condition.
+    pub fn required_names(&self, declared: &Resolved) -> Vec<String> {
+        let mut names: Vec<String> = self.conditionally_required.clone();
+        if let Some(d) = &self.discriminator {
+            names.extend(d.branches.iter().flat_map(|b| b.required.iter().cloned()));
+        }
+        let is_declared = |name: &str| {
+            declared.properties().any(|(n, _)| n == name)
+                || self.branch_properties.iter().any(|(n, _)| n == name)
+                || self.discriminator.as_ref().is_some_and(|d| d.name == name || d.fields().iter().any(|(n, _)| n == name))
+        };
+        let mut out: Vec<String> = Vec::new();
+        for name in names {
+            if is_declared(&name) && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+        out
+    }
+
     fn collect(&mut self, doc: &SchemaDoc<'_>, node: &Value, depth: usize) {
         let Value::Object(map) = node else { return };
         if depth > MAX_COLLECT_DEPTH {
@@ -127,16 +161,21 @@ impl Analysis {
         if let Some(condition) = map.get("if").filter(|c| c.is_object()) {
             let then = self.branch(doc, map.get("then"));
             let otherwise = self.branch(doc, map.get("else"));
-            self.conditionals.push(Conditional::IfThen { condition: condition.clone(), then, otherwise });
+            self.conditionally_required.extend(then.required.iter().chain(&otherwise.required).cloned());
+            self.conditionals.push(Conditional::IfThen { condition: condition.clone(), then: then.names, otherwise: otherwise.names });
         }
         for key in ["dependentRequired", "dependentSchemas", "dependencies"] {
             for (trigger, value) in map.get(key).and_then(Value::as_object).into_iter().flatten() {
-                let fields = match value {
-                    Value::Array(names) => names.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+                let mentions = match value {
+                    Value::Array(names) => {
+                        let names: Vec<String> = names.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+                        Mentions { names: names.clone(), required: names }
+                    }
                     schema @ Value::Object(_) => self.branch(doc, Some(schema)),
                     _ => continue,
                 };
-                self.conditionals.push(Conditional::Dependent { trigger: trigger.clone(), fields });
+                self.conditionally_required.extend(mentions.required);
+                self.conditionals.push(Conditional::Dependent { trigger: trigger.clone(), fields: mentions.names });
             }
         }
         for member in map.get("allOf").and_then(Value::as_array).into_iter().flatten() {
@@ -144,9 +183,9 @@ impl Analysis {
         }
     }
 
-    /// The names a branch schema mentions; remembers its declarations.
-    fn branch(&mut self, doc: &SchemaDoc<'_>, schema: Option<&Value>) -> Vec<String> {
-        let Some(view) = schema.and_then(|s| doc.resolve(s).ok()) else { return Vec::new() };
+    /// What a branch schema mentions; remembers its declarations.
+    fn branch(&mut self, doc: &SchemaDoc<'_>, schema: Option<&Value>) -> Mentions {
+        let Some(view) = schema.and_then(|s| doc.resolve(s).ok()) else { return Mentions::default() };
         let mut names = Vec::new();
         for (name, property) in view.properties() {
             names.push(name.clone());
@@ -154,12 +193,13 @@ impl Analysis {
                 self.branch_properties.push((name.clone(), property.clone()));
             }
         }
-        for name in view.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-            if !names.iter().any(|n| n == name) {
-                names.push(name.to_owned());
+        let required: Vec<String> = required_of(&view);
+        for name in &required {
+            if !names.contains(name) {
+                names.push(name.clone());
             }
         }
-        names
+        Mentions { names, required }
     }
 
     /// The rule for field `name` of this object, whose schema path is
@@ -261,13 +301,17 @@ pub fn discriminator(doc: &SchemaDoc<'_>, node: &Value) -> Option<Discriminator>
             return None;
         }
         let properties = view.properties().map(|(n, s)| (n.clone(), s.clone())).collect();
-        branches.push(Branch { value, title: view.str("title").map(str::to_owned), properties });
+        branches.push(Branch { value, title: view.str("title").map(str::to_owned), properties, required: required_of(view) });
     }
     let title = views.iter().find_map(|v| {
         let property = v.get("properties")?.get(&name)?;
         doc.resolve(property).ok()?.str("title").map(str::to_owned)
     });
     Some(Discriminator { name, title, branches })
+}
+
+fn required_of(view: &Resolved) -> Vec<String> {
+    view.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
 }
 
 fn single_value(doc: &SchemaDoc<'_>, view: &Resolved, name: &str) -> Option<Value> {
