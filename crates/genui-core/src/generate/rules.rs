@@ -362,7 +362,9 @@ fn derive_layer(doc: &SchemaDoc<'_>, base: &Value, node: &mut Node, memo: &mut M
         Node::Group { elements, rule, .. } => {
             *rule = None;
             elements.iter_mut().for_each(|n| derive_layer(doc, base, n, memo, depth));
-            *rule = hoist(elements);
+            // A nested object's section follows the object's own condition.
+            let object = common_object(elements);
+            *rule = hoist(elements).or_else(|| rule_for_pointer(doc, base, object.as_deref()?, memo));
         }
         Node::Steps { steps } => {
             for step in steps {
@@ -392,6 +394,31 @@ fn rule_for_pointer(doc: &SchemaDoc<'_>, base: &Value, at: &str, memo: &mut Memo
     });
     let (analysis, view) = entry.as_ref()?;
     analysis.rule_for(&pointer::unescape(name), object, view)
+}
+
+/// The nested object every control of a section edits part of, if any
+/// (a section of a flat form has none).
+fn common_object(elements: &[Node]) -> Option<String> {
+    let mut common: Option<String> = None;
+    for element in elements {
+        for control in element.controls() {
+            let (parent, _) = control.pointer.rsplit_once("/properties/")?;
+            let shared = match &common {
+                None => parent.to_owned(),
+                Some(c) => shared_object(c, parent),
+            };
+            common = Some(shared);
+        }
+    }
+    common.filter(|c| !c.is_empty())
+}
+
+/// The longest object pointer both `a` and `b` are at or below.
+fn shared_object(a: &str, b: &str) -> String {
+    let (ta, tb) = (pointer::tokens(a).unwrap_or_default(), pointer::tokens(b).unwrap_or_default());
+    let same = ta.iter().zip(&tb).take_while(|(x, y)| x == y).count();
+    let pairs = same / 2 * 2;
+    ta[..pairs].iter().map(|t| format!("/{}", pointer::escape(t))).collect()
 }
 
 /// When every control of a section has the same rule, the section carries
@@ -558,6 +585,18 @@ mod tests {
         assert_eq!(billing.schema, json!({"type": "object", "required": ["card"]}));
         assert!(rule(&output, "", "y").is_some());
         assert_eq!(rule(&output, "", "card"), None);
+    }
+
+    #[test]
+    fn a_nested_object_only_in_then_is_a_conditional_section() {
+        let output = json!({"type": "object", "properties": {"gift": {"type": "boolean"}},
+            "if": {"properties": {"gift": {"const": true}}, "required": ["gift"]},
+            "then": {"properties": {"recipient": {"type": "object", "properties": {"name": {"type": "string"}, "note": {"type": "string"}}}}}});
+        let plan = crate::generate::generate(&output, "", false, &Limits::default()).unwrap();
+        let Node::Vertical { elements } = &plan.root else { panic!() };
+        let Some(Node::Group { rule: Some(rule), .. }) = elements.get(1) else { panic!("{elements:?}") };
+        assert_eq!((rule.pointer.as_str(), &rule.schema), ("/properties/gift", &json!({"const": true})));
+        assert!(crate::check::check_plan(&plan, &output, &Limits::default()).is_empty());
     }
 
     #[test]
