@@ -171,6 +171,9 @@ export async function driveJsonForms(page, response, { fixture } = {}) {
           else if (await step.count()) await step.first().click();
           else fail(`category "${cat.label}" has no tab or step on screen`);
           await sleep(100);
+          // React reuses the DOM nodes of the step before for this one: the
+          // marks of controls already checked must not hide the new ones.
+          await page.evaluate(() => document.querySelectorAll('[data-bt-used]').forEach((e) => delete e.dataset.btUsed));
           for (const child of cat.elements ?? []) await visit(child, ctx);
         }
         return;

@@ -4,9 +4,15 @@
 // page with the form already rendered and returns a list of failures.
 import { sleep } from './schema.mjs';
 
+/** An input by its label as JSON Forms shows it ("Label", or "Label *" when required). */
+function byLabel(page, label) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByLabel(new RegExp(`^${escaped}\\s*\\*?$`));
+}
+
 /** The bounding box of the input labelled `label` (JSON Forms: by label; RJSF: by id). */
 async function inputBox(page, renderer, { label, id }) {
-  const loc = renderer === 'rjsf' ? page.locator(`#${id}`) : page.getByLabel(label, { exact: true });
+  const loc = renderer === 'rjsf' ? page.locator(`#${id}`) : byLabel(page, label);
   if (!(await loc.count())) return null;
   return loc.first().boundingBox();
 }
@@ -39,7 +45,7 @@ export async function checkPlacement(page, renderer, pairs) {
 
 /** Whether a field labelled `label` (RJSF: id) is visible now. */
 export async function visible(page, renderer, { label, id }) {
-  const loc = renderer === 'rjsf' ? page.locator(`#${id}`) : page.getByLabel(label, { exact: true });
+  const loc = renderer === 'rjsf' ? page.locator(`#${id}`) : byLabel(page, label);
   return (await loc.count()) > 0 && (await loc.first().isVisible());
 }
 

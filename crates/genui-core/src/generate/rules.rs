@@ -474,6 +474,37 @@ pub fn jsonforms_schema(schema: &Value, limits: &Limits) -> Option<Value> {
     changed.then_some(copy)
 }
 
+/// RJSF's copy: RJSF shows the fields of draft-07 `dependencies` but not
+/// of 2019-09's `dependentSchemas`, so each `dependentSchemas` is also
+/// written as `dependencies` (not a keyword of 2019-09/2020-12, so the
+/// accepted values do not change; only for those drafts).
+pub fn rjsf_schema(schema: &Value) -> Option<Value> {
+    let draft = schema.get("$schema").and_then(Value::as_str).unwrap_or("2020-12");
+    let modern = draft.contains("2020-12") || draft.contains("2019-09");
+    if !modern || !mentions(schema, &["dependentSchemas"], 0) {
+        return None;
+    }
+    let mut copy = schema.clone();
+    mirror_dependencies(&mut copy, 0);
+    Some(copy)
+}
+
+fn mirror_dependencies(value: &mut Value, depth: usize) {
+    if depth > 128 {
+        return;
+    }
+    match value {
+        Value::Object(map) => {
+            map.values_mut().for_each(|v| mirror_dependencies(v, depth + 1));
+            if let Some(dependent) = map.get("dependentSchemas").cloned() {
+                map.entry("dependencies").or_insert(dependent);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| mirror_dependencies(v, depth + 1)),
+        _ => {}
+    }
+}
+
 /// Whether any object in `value` has one of `keys` (a cheap pre-check).
 fn mentions(value: &Value, keys: &[&str], depth: usize) -> bool {
     depth <= 128

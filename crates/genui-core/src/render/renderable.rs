@@ -33,6 +33,17 @@ pub fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
     }
 }
 
+/// RJSF's copy: [`renderable_schema`] plus `dependentSchemas` also written
+/// as `dependencies`, which RJSF reads to show a dependent field (see
+/// [`crate::generate::rules::rjsf_schema`]). Same accepted values.
+pub fn rjsf_schema(schema: &Value) -> Cow<'_, Value> {
+    let renderable = renderable_schema(schema);
+    match crate::generate::rules::rjsf_schema(&renderable) {
+        Some(mirrored) => Cow::Owned(mirrored),
+        None => renderable,
+    }
+}
+
 fn needs_rewrite(value: &Value) -> bool {
     match value {
         Value::Object(map) => nullable_member(map).is_some() || map.values().any(needs_rewrite),

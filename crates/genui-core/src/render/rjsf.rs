@@ -18,8 +18,9 @@
 //! - **conditions**: RJSF evaluates the schema's own `if`/`then`/`else`,
 //!   `dependencies` and `oneOf` itself; `ui:order` names fields that only
 //!   exist in a branch (with RJSF's `*` last, names absent from the current
-//!   branch are skipped), and a discriminated `oneOf`'s discriminator keeps
-//!   RJSF's own widget (its option selector sets the value).
+//!   branch are skipped), and a discriminated `oneOf`'s discriminator is
+//!   `hidden` (RJSF's option selector chooses the branch and sets it);
+//!   `dependentSchemas` are also written as `dependencies`, which RJSF reads.
 
 use super::Rendered;
 use crate::plan::{Control, Node, Widget};
@@ -54,7 +55,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
         "type": "dgui_form",
         "title": r.title(),
         "description": r.spec.description,
-        "schema": super::renderable::renderable_schema(&r.spec.schema),
+        "schema": super::renderable::rjsf_schema(&r.spec.schema),
         "uiSchema": ui,
         "formData": r.initial_data,
         "metadata": metadata,
@@ -93,6 +94,11 @@ impl Layer<'_> {
         // discriminator) is set by its option selector.
         let own_widget = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some() || n.get("const").is_some());
         let mut ui = field_ui(control, !own_widget);
+        if crate::generate::rules::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
+            // RJSF's option selector chooses the branch and sets its const;
+            // the const's own text input would only repeat it.
+            ui.insert("ui:widget".into(), "hidden".into());
+        }
         if let (Some(detail), Some(items)) = (&control.detail, node.and_then(|n| self.doc.resolve_scope(n, "/items"))) {
             let mut item_ui = Map::new();
             Layer { doc: self.doc, base: items }.add(detail, &mut item_ui);
