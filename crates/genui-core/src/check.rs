@@ -192,7 +192,8 @@ fn invalid_condition(schema: &Value) -> Option<String> {
     if schema.to_string().contains("\"$ref\"") {
         return Some("uses `$ref`, which cannot resolve outside the form's schema".to_owned());
     }
-    jsonschema::validator_for(schema).err().map(|e| format!("is not a valid JSON Schema: {e}"))
+    // The worker's own compile: linear-time regexes with a size limit.
+    crate::schema::compile(schema, jsonschema::Draft::Draft202012).err().map(|e| format!("is not a valid JSON Schema: {e}"))
 }
 
 /// Whether the field at `pointer` is listed in `required` of its parent
