@@ -9,6 +9,8 @@
 //! applied only where `X` is a plain typed schema; submissions are always
 //! validated against the original `output`.
 
+pub mod mirror;
+
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -21,13 +23,13 @@ pub fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
 }
 
 /// JSON Forms' copy: [`renderable_schema`] plus the mirrors
-/// [`crate::generate::rules::jsonforms_schema`] adds so `@jsonforms/core`
+/// [`mirror::jsonforms_schema`] adds so `@jsonforms/core`
 /// resolves fields of dependent schemas and shows a discriminated `oneOf`'s
 /// discriminator as a choice. Same accepted values as `schema`.
 pub fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
     let renderable = renderable_schema(schema);
     let limits = crate::limits::Limits::default();
-    match crate::generate::rules::jsonforms_schema(&renderable, &limits) {
+    match mirror::jsonforms_schema(&renderable, &limits) {
         Some(mirrored) => Cow::Owned(mirrored),
         None => renderable,
     }
@@ -35,10 +37,10 @@ pub fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
 
 /// RJSF's copy: [`renderable_schema`] plus `dependentSchemas` also written
 /// as `dependencies`, which RJSF reads to show a dependent field (see
-/// [`crate::generate::rules::rjsf_schema`]). Same accepted values.
+/// [`mirror::rjsf_schema`]). Same accepted values.
 pub fn rjsf_schema(schema: &Value) -> Cow<'_, Value> {
     let renderable = renderable_schema(schema);
-    match crate::generate::rules::rjsf_schema(&renderable) {
+    match mirror::rjsf_schema(&renderable) {
         Some(mirrored) => Cow::Owned(mirrored),
         None => renderable,
     }

@@ -179,7 +179,7 @@ impl<'a> SchemaDoc<'a> {
         }
         // Dependent schemas are not searched by @jsonforms/core itself: the
         // JSON Forms copy of the schema mirrors them into `allOf` (see
-        // `generate::rules::jsonforms_schema`), so what resolves here does there.
+        // `render::renderable::mirror`), so what resolves here does there.
         let dependent = ["dependentSchemas", "dependencies"]
             .iter()
             .filter_map(|key| node.get(*key).and_then(Value::as_object))
