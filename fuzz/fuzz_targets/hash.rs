@@ -17,7 +17,7 @@ fn reversed(value: &Value) -> Value {
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<Value>(data) else { return };
     let id = GeneratorId { generator: "deterministic".into(), generator_version: "fuzz".into() };
-    let Ok(a) = spec_hash(&value, "d", false, &id) else { return };
+    let Ok(a) = spec_hash(&value, "d", Default::default(), &id) else { return };
     let again: Value = serde_json::from_str(&serde_json::to_string_pretty(&reversed(&value)).unwrap()).unwrap();
-    assert_eq!(a, spec_hash(&again, "d", false, &id).unwrap());
+    assert_eq!(a, spec_hash(&again, "d", Default::default(), &id).unwrap());
 });

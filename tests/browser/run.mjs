@@ -17,6 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { driveJsonForms } from './lib/jsonforms.mjs';
 import { driveRjsf } from './lib/rjsf.mjs';
+import { checkPlacement, choose, pick, visible } from './lib/layout.mjs';
 import { validate } from './lib/schema.mjs';
 import { BROWSER_DIR, CHROMIUM_ARGS, REPO_ROOT, postJson, startStatic, startWorker } from './lib/servers.mjs';
 
@@ -58,6 +59,15 @@ const DEFAULT_FIXTURES = [
   'humanized-labels-const-readonly',
   'feature-flags-additional-properties',
   'deep-nesting-30-levels',
+  // layout: rows, mobile, conditionals, long-form steps
+  'name-address-rows',
+  'seed-address-mobile',
+  'if-then-else-country',
+  'dependent-required-billing',
+  'dependent-schemas-referral',
+  'draft07-dependencies',
+  'contact-method-discriminated',
+  'long-application-form',
 ];
 
 const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf').split(',').map((s) => s.trim()).filter(Boolean);
@@ -346,5 +356,108 @@ for (const renderer of RENDERERS) {
         rec.ms = Date.now() - started;
       });
     }
+  });
+}
+
+// ---------------------------------------------------------------- layout
+// Rows side by side, one column on mobile, fields that appear and disappear
+// with the field that controls them, and wizard steps, in both renderers.
+
+/** Generates `name` in the renderer's format and renders it; returns the spec. */
+async function renderFixture(renderer, name) {
+  if (!(await pageAlive())) await openPage();
+  const body = fixture(name);
+  const url = renderer === 'rjsf' ? `${state.baseUrl}/v1/generate?format=rjsf` : `${state.baseUrl}/v1/generate`;
+  const r = await postJson(url, body);
+  assert.equal(r.status, 200, `POST ${url}: ${JSON.stringify(r.body).slice(0, 300)}`);
+  if (renderer === 'rjsf') await state.page.evaluate((f) => window.renderRjsf(f), r.body);
+  else await state.page.evaluate((s) => window.renderJsonForms(s), r.body);
+  await sleep(300);
+  return r.body;
+}
+
+const field = (label, id) => ({ label, id: `root_${id}` });
+
+for (const renderer of RENDERERS) {
+  describe(`${renderer} layout`, () => {
+    test('rows sit side by side; mobile is one column', { timeout: 60_000 }, async () => {
+      await renderFixture(renderer, 'name-address-rows');
+      await state.page.screenshot({ path: join(SHOTS, `layout-rows-${renderer}.png`), fullPage: true }).catch(() => {});
+      const rows = await checkPlacement(state.page, renderer, [
+        [field('Given name', 'givenName'), field('Family name', 'familyName'), 'row'],
+        [field('City', 'city'), field('Postal code', 'postalCode'), 'row'],
+        [field('Street', 'street'), field('City', 'city'), 'column'],
+      ]);
+      await renderFixture(renderer, 'seed-address-mobile');
+      await state.page.screenshot({ path: join(SHOTS, `layout-mobile-${renderer}.png`), fullPage: true }).catch(() => {});
+      const mobile = await checkPlacement(state.page, renderer, [
+        [field('First Name', 'firstName'), field('Last Name', 'lastName'), 'column'],
+        [field('City', 'city'), field('Postal Code', 'postalCode'), 'column'],
+      ]);
+      assert.deepEqual([...rows, ...mobile], []);
+    });
+
+    test('a discriminated oneOf shows the chosen branch', { timeout: 60_000 }, async () => {
+      await renderFixture(renderer, 'contact-method-discriminated');
+      const selector = { label: 'Contact', id: 'root_contact__oneof_select' };
+      const email = field('E-mail address', 'contact_address');
+      const phone = field('Phone number', 'contact_number');
+      const street = field('Street', 'contact_street');
+      await pick(state.page, renderer, { ...selector, label: 'Channel' }, 'Phone call');
+      assert.equal(await visible(state.page, renderer, phone), true, 'Phone call: the phone number shows');
+      assert.equal(await visible(state.page, renderer, email), false, 'Phone call: the e-mail address is hidden');
+      await pick(state.page, renderer, { ...selector, label: 'Channel' }, 'Letter');
+      assert.equal(await visible(state.page, renderer, street), true, 'Letter: the street shows');
+      assert.equal(await visible(state.page, renderer, phone), false, 'Letter: the phone number is hidden');
+      await state.page.screenshot({ path: join(SHOTS, `layout-oneof-${renderer}.png`), fullPage: true }).catch(() => {});
+    });
+
+    test('if/then/else and dependencies show fields when they apply', { timeout: 60_000 }, async () => {
+      await renderFixture(renderer, 'if-then-else-country');
+      const country = field('Country', 'country');
+      const taxId = field('Tax ID (Steuer-ID)', 'taxId');
+      await choose(state.page, renderer, country, 'DE');
+      assert.equal(await visible(state.page, renderer, taxId), true, 'DE: the tax ID shows');
+      await choose(state.page, renderer, country, 'US');
+      assert.equal(await visible(state.page, renderer, taxId), false, 'US: the tax ID is hidden');
+      if (renderer === 'jsonforms') {
+        // RJSF shows declared properties always; JSON Forms follows the rules.
+        assert.equal(await visible(state.page, renderer, field('State', 'state')), true, 'US: the state shows');
+        assert.equal(await visible(state.page, renderer, field('Postcode', 'postcode')), false, 'US: the postcode is hidden');
+      }
+      await state.page.screenshot({ path: join(SHOTS, `layout-if-then-${renderer}.png`), fullPage: true }).catch(() => {});
+
+      await renderFixture(renderer, 'draft07-dependencies');
+      const billing = field('Billing address', 'billing_address');
+      assert.equal(await visible(state.page, renderer, billing), false, 'no card: no billing address');
+      const card = renderer === 'rjsf' ? state.page.locator('#root_credit_card') : state.page.getByLabel('Credit card', { exact: true });
+      await card.fill('4242');
+      await sleep(300);
+      assert.equal(await visible(state.page, renderer, billing), true, 'a card number brings the billing address');
+    });
+
+    test('long forms are wizards', { timeout: 60_000 }, async () => {
+      const spec = await renderFixture(renderer, 'long-application-form');
+      await state.page.screenshot({ path: join(SHOTS, `layout-steps-${renderer}.png`), fullPage: true }).catch(() => {});
+      if (renderer === 'jsonforms') {
+        const cat = spec.uiSchema.elements.find((e) => e.type === 'Categorization');
+        assert.ok(cat, 'the uiSchema has a Categorization');
+        assert.equal(cat.options?.variant, 'stepper');
+        for (const step of cat.elements) {
+          const shown = await state.page.getByText(step.label, { exact: true }).first().isVisible().catch(() => false);
+          assert.ok(shown, `step "${step.label}" is on screen`);
+        }
+      } else {
+        const steps = spec.uiSchema['ui:options']?.steps;
+        assert.ok(Array.isArray(steps) && steps.length >= 3, 'ui:options.steps lists the steps');
+        // Stock RJSF shows every step on one page, in step order.
+        let lastY = -1;
+        for (const step of steps) {
+          const box = await state.page.locator(`#root_${step.fields[0]}`).first().boundingBox();
+          assert.ok(box && box.y > lastY, `step "${step.label}" follows the one before`);
+          lastY = box.y;
+        }
+      }
+    });
   });
 }

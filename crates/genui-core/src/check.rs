@@ -8,11 +8,15 @@
 //! - no field has two controls, and no control sits inside another's field;
 //! - every required field has a control (recursively inside shown objects);
 //! - each widget fits its field's type and format;
-//! - labels, help and placeholders are plain text (no markup, no links).
+//! - labels, help and placeholders are plain text (no markup, no links);
+//! - every rule (on a control or a section) reads a field that resolves,
+//!   with a condition that is a valid, self-contained JSON Schema, never
+//!   reads the field it hides, and never hides a field the schema requires
+//!   unconditionally (the user could not submit).
 
 use crate::generate::widgets;
 use crate::limits::Limits;
-use crate::plan::{Control, Node, Plan};
+use crate::plan::{Control, Effect, Node, Plan, Rule};
 use crate::pointer;
 use crate::schema::{Resolved, SchemaDoc};
 use serde::Serialize;
@@ -24,7 +28,7 @@ use std::collections::HashSet;
 pub struct Issue {
     /// Stable code: `unresolved_pointer`, `duplicate_control`,
     /// `overlapping_control`, `missing_required`, `widget_mismatch`,
-    /// `markup_in_text`.
+    /// `markup_in_text`, `invalid_rule`, `hidden_required`.
     pub code: &'static str,
     /// Schema path the issue is about.
     pub pointer: String,
@@ -45,6 +49,7 @@ pub fn check_plan(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Issue> {
 /// against the schema `base` they are relative to.
 fn check_layer(doc: &SchemaDoc<'_>, base: &Value, root: &Node, at: &str, issues: &mut Vec<Issue>, depth: usize) {
     check_layout_labels(root, issues);
+    check_rules(doc, base, root, at, issues);
     let controls = root.controls();
     let mut seen = HashSet::new();
     for control in &controls {
@@ -60,18 +65,13 @@ fn check_layer(doc: &SchemaDoc<'_>, base: &Value, root: &Node, at: &str, issues:
     }
     let pointers: Vec<&str> = controls.iter().map(|c| c.pointer.as_str()).collect();
     if let Ok(view) = doc.resolve(base) {
-        check_required(doc, &view, "", &pointers, at, issues, &mut Vec::new());
+        check_required(doc, base, &view, "", &pointers, at, issues, &mut Vec::new());
     }
 }
 
 fn check_control(doc: &SchemaDoc<'_>, base: &Value, control: &Control, full: &str, issues: &mut Vec<Issue>, depth: usize) {
     for text in [Some(control.label.as_str()), control.help.as_deref(), control.placeholder.as_deref()] {
         check_text(full, text, issues);
-    }
-    if let Some(rule) = &control.rule {
-        if doc.resolve_scope(base, &rule.pointer).is_none() {
-            issues.push(issue("unresolved_pointer", &rule.pointer, "the rule reads a field the schema does not have"));
-        }
     }
     let Some(node) = doc.resolve_scope(base, &control.pointer) else {
         issues.push(issue("unresolved_pointer", full, "no field of the schema has this path"));
@@ -81,7 +81,8 @@ fn check_control(doc: &SchemaDoc<'_>, base: &Value, control: &Control, full: &st
         issues.push(issue("unresolved_pointer", full, "the field's schema does not resolve"));
         return;
     };
-    let kind = view.kind();
+    // A discriminator: each branch fixes one value, the control offers all.
+    let kind = crate::generate::rules::control_kind(doc, base, &control.pointer, &view);
     let items_node = doc.resolve_scope(node, "/items").filter(|n| n.is_object());
     let items = items_node.and_then(|n| doc.resolve(n).ok());
     let items_kind = items.as_ref().map(Resolved::kind);
@@ -106,9 +107,18 @@ fn covered(pointers: &[&str], field: &str) -> bool {
     pointers.iter().any(|p| *p == field || is_inside(p, field))
 }
 
-/// Every required property of `view` has a control at or below it; objects
+/// Every required property of `view` (`raw` as written) has a control at or
+/// below it, and so does every property a condition may require; objects
 /// that are shown through their children are checked the same way inside.
-fn check_required(doc: &SchemaDoc<'_>, view: &Resolved, at: &str, pointers: &[&str], layer: &str, issues: &mut Vec<Issue>, seen_refs: &mut Vec<String>) {
+#[allow(clippy::too_many_arguments)]
+fn check_required(doc: &SchemaDoc<'_>, raw: &Value, view: &Resolved, at: &str, pointers: &[&str], layer: &str, issues: &mut Vec<Issue>, seen_refs: &mut Vec<String>) {
+    for name in crate::generate::rules::Analysis::of(doc, raw).required_names(view) {
+        let field = pointer::property(at, &name);
+        if !view.requires(&name) && !covered(pointers, &field) {
+            let msg = format!("field `{name}` is required when a condition of the schema holds, and has no control");
+            issues.push(issue("missing_required", &format!("{layer}{field}"), &msg));
+        }
+    }
     for (name, schema) in view.properties() {
         let field = pointer::property(at, name);
         if view.requires(name) && !covered(pointers, &field) {
@@ -126,14 +136,83 @@ fn check_required(doc: &SchemaDoc<'_>, view: &Resolved, at: &str, pointers: &[&s
         }
         let mark = seen_refs.len();
         seen_refs.extend(child.refs.iter().cloned());
-        check_required(doc, &child, &field, pointers, layer, issues, seen_refs);
+        check_required(doc, schema, &child, &field, pointers, layer, issues, seen_refs);
         seen_refs.truncate(mark);
     }
 }
 
+/// Rules on controls and sections: see the module doc.
+fn check_rules(doc: &SchemaDoc<'_>, base: &Value, node: &Node, at: &str, issues: &mut Vec<Issue>) {
+    match node {
+        Node::Vertical { elements } | Node::Horizontal { elements } => {
+            elements.iter().for_each(|n| check_rules(doc, base, n, at, issues));
+        }
+        Node::Group { elements, rule, .. } => {
+            if let Some(rule) = rule {
+                check_rule(doc, base, rule, &node.controls(), at, issues);
+            }
+            elements.iter().for_each(|n| check_rules(doc, base, n, at, issues));
+        }
+        Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| check_rules(doc, base, n, at, issues)),
+        Node::Control(control) => {
+            if let Some(rule) = &control.rule {
+                check_rule(doc, base, rule, &[control], at, issues);
+            }
+        }
+    }
+}
+
+fn check_rule(doc: &SchemaDoc<'_>, base: &Value, rule: &Rule, controls: &[&Control], at: &str, issues: &mut Vec<Issue>) {
+    let scope = format!("{at}{}", rule.pointer);
+    if doc.resolve_scope(base, &rule.pointer).is_none() {
+        issues.push(issue("unresolved_pointer", &scope, "the rule reads a field the schema does not have"));
+    }
+    if let Some(why) = invalid_condition(&rule.schema) {
+        issues.push(issue("invalid_rule", &scope, &format!("the rule's condition {why}")));
+    }
+    for control in controls {
+        let full = format!("{at}{}", control.pointer);
+        let reads_itself = !rule.pointer.is_empty() && (rule.pointer == control.pointer || is_inside(&rule.pointer, &control.pointer));
+        if reads_itself {
+            issues.push(issue("invalid_rule", &full, "the rule reads the field it changes, so it could never change back"));
+        }
+        let hides = matches!(rule.effect, Effect::Show | Effect::Hide);
+        if hides && always_required(doc, base, &control.pointer) {
+            issues.push(issue("hidden_required", &full, "a rule may hide this field, but the schema always requires it"));
+        }
+    }
+}
+
+/// Why a condition schema is unusable, if it is: it must compile on its
+/// own, so no `$ref` (there is no document around it).
+fn invalid_condition(schema: &Value) -> Option<String> {
+    if !schema.is_object() && !schema.is_boolean() {
+        return Some("is not a JSON Schema".to_owned());
+    }
+    if schema.to_string().contains("\"$ref\"") {
+        return Some("uses `$ref`, which cannot resolve outside the form's schema".to_owned());
+    }
+    // The worker's own compile: linear-time regexes with a size limit.
+    crate::schema::compile(schema, jsonschema::Draft::Draft202012).err().map(|e| format!("is not a valid JSON Schema: {e}"))
+}
+
+/// Whether the field at `pointer` is listed in `required` of its parent
+/// object and of every object above it (so it must always be filled).
+fn always_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
+    let mut at = pointer;
+    while let Some((parent, name)) = at.rsplit_once("/properties/") {
+        let view = doc.resolve_scope(base, parent).and_then(|n| doc.resolve(n).ok());
+        if !view.is_some_and(|v| v.requires(&pointer::unescape(name))) {
+            return false;
+        }
+        at = parent;
+    }
+    at.is_empty()
+}
+
 fn check_layout_labels(node: &Node, issues: &mut Vec<Issue>) {
     match node {
-        Node::Group { label, elements } => {
+        Node::Group { label, elements, .. } => {
             check_text("", Some(label), issues);
             elements.iter().for_each(|n| check_layout_labels(n, issues));
         }
@@ -227,6 +306,37 @@ mod tests {
         for code in ["widget_mismatch", "duplicate_control", "unresolved_pointer", "overlapping_control"] {
             assert!(found.contains(&code), "{code} not in {found:?}");
         }
+    }
+
+    #[test]
+    fn proves_rules() {
+        use crate::plan::{Effect, Rule};
+        let output = json!({"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "dependentRequired": {"b": ["c"]}, "dependentSchemas": {"b": {"properties": {"c": {"type": "string"}}}}});
+        let with_rule = |pointer: &str, rule: Rule| {
+            let Node::Control(mut c) = control(pointer, Widget::Text) else { unreachable!() };
+            c.rule = Some(rule);
+            Node::Control(c)
+        };
+        let show = |pointer: &str, schema: Value| Rule { effect: Effect::Show, pointer: pointer.into(), schema };
+        let good = plan(vec![
+            control("/properties/a", Widget::Text),
+            control("/properties/b", Widget::Text),
+            with_rule("/properties/c", show("", json!({"required": ["b"]}))),
+        ]);
+        assert!(codes(&good, &output).is_empty(), "{:?}", codes(&good, &output));
+        let missing = plan(vec![control("/properties/a", Widget::Text), control("/properties/b", Widget::Text)]);
+        assert_eq!(codes(&missing, &output), ["missing_required"], "c is required once b is there");
+        let bad = plan(vec![
+            with_rule("/properties/a", show("/properties/b", json!({"const": 1}))),
+            with_rule("/properties/b", show("/properties/b", json!({"$ref": "#/x"}))),
+            with_rule("/properties/c", show("/properties/zz", json!({"minimum": "x"}))),
+        ]);
+        let found = codes(&bad, &output);
+        for code in ["hidden_required", "invalid_rule", "unresolved_pointer"] {
+            assert!(found.contains(&code), "{code} not in {found:?}");
+        }
+        assert_eq!(found.iter().filter(|c| **c == "invalid_rule").count(), 3, "{found:?}");
     }
 
     #[test]

@@ -41,6 +41,10 @@ pub enum Node {
         label: String,
         /// The children.
         elements: Vec<Node>,
+        /// Show/hide/enable/disable the whole section depending on a field
+        /// (every control inside shares the condition).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rule: Option<Rule>,
     },
     /// A wizard: one step at a time.
     Steps {
@@ -162,15 +166,24 @@ impl Widget {
     }
 }
 
-/// A condition on another field and what it does to this control.
+/// A condition on the data and what it does to a control or section.
+///
+/// Rules are derived from the `output` schema's own conditionals
+/// (`if`/`then`/`else`, `dependencies`, `dependentRequired`,
+/// `dependentSchemas`, discriminated `oneOf`) by
+/// [`crate::generate::rules`], never written by hand or by a model, and
+/// proven by the checker. The condition is JSON Forms' schema condition: the
+/// value at `pointer` must validate against `schema`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Rule {
     /// What happens when the condition holds.
     pub effect: Effect,
-    /// Schema path of the field the condition reads.
+    /// Schema path of the value the condition reads, relative to the same
+    /// schema as the control's pointer: a field (`/properties/country`), or
+    /// an object (`""` for the whole form) when the condition spans fields.
     pub pointer: String,
-    /// JSON Schema the field's value must satisfy.
+    /// JSON Schema the value must satisfy (self-contained: no `$ref`).
     pub schema: serde_json::Value,
 }
 

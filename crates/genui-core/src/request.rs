@@ -10,14 +10,18 @@
 //!    deltas, `TOOL_CALL_END`, as a JSON array or `{"events": [...]}`.
 //!
 //! Options may sit at the body's top level (or among the arguments):
-//! `format` (`jsonforms`, `rjsf`, `lmui`), `generator`, `kind` and
-//! `callbackUrl` (webhooks).
+//! `format` (`jsonforms`, `rjsf`, `lmui`), `generator`, `kind`,
+//! `callbackUrl` (webhooks), `device` (`desktop`, `mobile`: the layout) and
+//! `locale` (a BCP 47 tag such as `de-DE`: the language a model writes
+//! labels and help in; the deterministic generator keeps the schema's own
+//! titles).
 //!
 //! Errors carry a JSON Pointer into the body as received. For the OpenAI shape
 //! the arguments are a JSON *string*; pointers into it are written
 //! `/function/arguments` followed by the pointer inside the decoded string.
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::generate::Device;
 use crate::render::Format;
 use serde_json::{Map, Value};
 
@@ -45,6 +49,11 @@ pub struct GenerateRequest {
     pub kind: Option<String>,
     /// `callbackUrl`: where a webhook's answer is also sent.
     pub callback_url: Option<String>,
+    /// `device`: the screen the layout is for (desktop when absent).
+    pub device: Device,
+    /// `locale`: a canonical BCP 47 tag (`de-DE`); `None` for English, the
+    /// default (any `en` tag counts as English).
+    pub locale: Option<String>,
 }
 
 impl GenerateRequest {
@@ -89,6 +98,8 @@ struct Options {
     generator: Option<String>,
     kind: Option<String>,
     callback_url: Option<String>,
+    device: Option<(String, String)>,
+    locale: Option<(String, String)>,
 }
 
 fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
@@ -104,6 +115,8 @@ fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
         generator: take("generator")?,
         kind: take("kind")?,
         callback_url: take("callbackUrl")?,
+        device: take("device")?.map(|d| (d, format!("{base}/device"))),
+        locale: take("locale")?.map(|l| (l, format!("{base}/locale"))),
     })
 }
 
@@ -116,8 +129,51 @@ impl GenerateRequest {
         self.generator = options.generator.or(self.generator.take());
         self.kind = options.kind.or(self.kind.take());
         self.callback_url = options.callback_url.or(self.callback_url.take());
+        if let Some((name, pointer)) = options.device {
+            self.device = Device::parse(&name)
+                .ok_or_else(|| invalid(&pointer, &format!("`device` must be one of {}, not `{name}`", Device::NAMES.join(", "))))?;
+        }
+        if let Some((tag, pointer)) = options.locale {
+            let canonical = canonical_locale(&tag)
+                .ok_or_else(|| invalid(&pointer, &format!("`locale` must be a BCP 47 language tag such as `de-DE`, not `{tag}`")))?;
+            self.locale = (!is_english(&canonical)).then_some(canonical);
+        }
         Ok(())
     }
+}
+
+/// A BCP 47 tag in canonical case (`de-de` -> `de-DE`, `zh-hant-tw` ->
+/// `zh-Hant-TW`), or `None` when it is not one: a 2-3 (or 5-8) letter
+/// language, then subtags of 1-8 letters or digits, at most 35 characters.
+pub fn canonical_locale(tag: &str) -> Option<String> {
+    if tag.is_empty() || tag.len() > 35 {
+        return None;
+    }
+    let mut parts = tag.split('-');
+    let language = parts.next()?;
+    let language_ok = matches!(language.len(), 2 | 3 | 5..=8) && language.bytes().all(|b| b.is_ascii_alphabetic());
+    if !language_ok {
+        return None;
+    }
+    let mut out = vec![language.to_ascii_lowercase()];
+    for part in parts {
+        if part.is_empty() || part.len() > 8 || !part.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return None;
+        }
+        out.push(match part.len() {
+            2 if part.bytes().all(|b| b.is_ascii_alphabetic()) => part.to_ascii_uppercase(),
+            4 if part.bytes().all(|b| b.is_ascii_alphabetic()) => {
+                let lower = part.to_ascii_lowercase();
+                lower[..1].to_ascii_uppercase() + &lower[1..]
+            }
+            _ => part.to_ascii_lowercase(),
+        });
+    }
+    Some(out.join("-"))
+}
+
+fn is_english(canonical: &str) -> bool {
+    canonical == "en" || canonical.starts_with("en-")
 }
 
 fn shaped(mut body: Map<String, Value>) -> Result<GenerateRequest> {
@@ -218,6 +274,8 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
         generator: None,
         kind: None,
         callback_url: None,
+        device: Device::default(),
+        locale: None,
     };
     request.apply(options)?;
     Ok(request)
@@ -402,5 +460,21 @@ mod tests {
         let mut bare = args();
         bare["format"] = json!("nope");
         assert_eq!(from_value(bare).unwrap_err().code(), ErrorCode::UnsupportedFormat);
+    }
+
+    #[test]
+    fn device_and_locale_are_validated() {
+        let r = from_value(json!({"tool": "generateUserInterface", "device": "mobile", "locale": "de-de", "arguments": args()})).unwrap();
+        assert_eq!((r.device, r.locale.as_deref()), (Device::Mobile, Some("de-DE")));
+        let r = from_value(json!({"tool": "generateUserInterface", "locale": "en-GB", "arguments": args()})).unwrap();
+        assert_eq!((r.device, r.locale), (Device::Desktop, None));
+        let e = from_value(json!({"tool": "generateUserInterface", "device": "tv", "arguments": args()})).unwrap_err();
+        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidRequest, Some("/device")));
+        let mut inner = args();
+        inner["locale"] = json!("de_DE");
+        let e = from_value(json!({"tool": "generateUserInterface", "arguments": inner})).unwrap_err();
+        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidRequest, Some("/arguments/locale")));
+        assert_eq!(canonical_locale("zh-hant-tw").as_deref(), Some("zh-Hant-TW"));
+        assert_eq!(canonical_locale("x"), None);
     }
 }

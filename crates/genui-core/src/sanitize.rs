@@ -33,7 +33,7 @@ fn sanitize_node(node: &mut Node, changed: &mut bool) {
         Node::Vertical { elements } | Node::Horizontal { elements } => {
             elements.iter_mut().for_each(|n| sanitize_node(n, changed));
         }
-        Node::Group { label, elements } => {
+        Node::Group { label, elements, .. } => {
             *changed |= clean_in_place(label, MAX_LABEL_CHARS);
             elements.iter_mut().for_each(|n| sanitize_node(n, changed));
         }

@@ -234,7 +234,15 @@ impl GenerateJob {
     /// cached apart.
     pub fn rekey(&mut self, generator: GeneratorId) -> Result<()> {
         let request = &self.request;
-        self.spec_hash = spec::spec_hash_of(self.output_digest, &request.description, request.wants_confirm(), &generator)?;
+        // Only a model writes text in the request's language; the
+        // deterministic plan is the same in every locale, so it is keyed without.
+        let writes_text = generator.generator != GENERATOR_ID;
+        let options = spec::KeyOptions {
+            confirm: request.wants_confirm(),
+            mobile: request.device == generate::Device::Mobile,
+            locale: request.locale.as_deref().filter(|_| writes_text),
+        };
+        self.spec_hash = spec::spec_hash_of(self.output_digest, &request.description, options, &generator)?;
         self.key = spec::cache_key(&self.spec_hash);
         self.generator = generator;
         Ok(())
@@ -247,7 +255,8 @@ impl GenerateJob {
             return hit;
         }
         let generated = self.prove_schema().and_then(|proven| {
-            let plan = generate::generate(&self.request.output, &self.request.description, self.request.wants_confirm(), &self.limits)
+            let request = &self.request;
+            let plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
                 .map_err(|e| with_output_pointer(e, &self.request))?;
             Ok((plan, proven))
         });

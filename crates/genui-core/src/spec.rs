@@ -2,8 +2,9 @@
 //!
 //! The key is `spec:v2:` + SHA-256 (hex) of the RFC 8785 (JCS) canonical JSON
 //! of exactly the inputs that decide the spec: the SHA-256 of `output`'s own
-//! canonical JSON, `description`, and the generator's id and version. `data`
-//! is never part of the key or the value, so one cached spec serves every
+//! canonical JSON, `description`, the generator's id and version, and the
+//! [`KeyOptions`] that change the plan (`kind: confirm`, `device: mobile`,
+//! and a model's `locale`). `data` is never part of the key or the value, so one cached spec serves every
 //! user of the same form and no personal data sits in the shared cache. JCS
 //! sorts keys and normalises numbers, so reordered keys or other whitespace
 //! give the same key.
@@ -149,22 +150,41 @@ impl OutputDigest {
     }
 }
 
-/// The canonical hash of a request's data-free part. `confirm` (a request
-/// for approve/reject buttons) changes the plan, so it is part of the key.
-pub fn spec_hash(output: &Value, description: &str, confirm: bool, generator: &GeneratorId) -> Result<String> {
-    spec_hash_of(OutputDigest::of(output)?, description, confirm, generator)
+/// Request options that change the plan, so they are part of the key.
+/// Defaults add nothing to the keyed JSON.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KeyOptions<'a> {
+    /// `kind: "confirm"`: approve/reject buttons.
+    pub confirm: bool,
+    /// `device: "mobile"`: one column.
+    pub mobile: bool,
+    /// A non-English locale, for generators that write text in it (models);
+    /// the deterministic generator keeps the schema's titles, so its callers
+    /// pass `None`.
+    pub locale: Option<&'a str>,
+}
+
+/// The canonical hash of a request's data-free part.
+pub fn spec_hash(output: &Value, description: &str, options: KeyOptions<'_>, generator: &GeneratorId) -> Result<String> {
+    spec_hash_of(OutputDigest::of(output)?, description, options, generator)
 }
 
 /// [`spec_hash`] from an already computed output digest.
-pub fn spec_hash_of(output: OutputDigest, description: &str, confirm: bool, generator: &GeneratorId) -> Result<String> {
+pub fn spec_hash_of(output: OutputDigest, description: &str, options: KeyOptions<'_>, generator: &GeneratorId) -> Result<String> {
     let mut keyed = json!({
         "description": description,
         "generator": generator.generator,
         "generatorVersion": generator.generator_version,
         "outputSha256": output.to_hex(),
     });
-    if confirm {
+    if options.confirm {
         keyed["kind"] = json!("confirm");
+    }
+    if options.mobile {
+        keyed["device"] = json!("mobile");
+    }
+    if let Some(locale) = options.locale {
+        keyed["locale"] = json!(locale);
     }
     let canonical = serde_jcs::to_vec(&keyed)
         .map_err(|e| Error::new(ErrorCode::Internal, format!("the key envelope cannot be canonicalised: {e}")))?;
@@ -209,9 +229,14 @@ mod tests {
     fn hash_ignores_key_order_and_number_spelling() {
         let a: Value = serde_json::from_str(r#"{"type":"object","properties":{"a":{"minimum":1.0},"b":{}}}"#).unwrap();
         let b: Value = serde_json::from_str(r#"{ "properties" : { "b" : {}, "a" : { "minimum" : 1 } }, "type" : "object" }"#).unwrap();
-        assert_eq!(spec_hash(&a, "d", false, &id()).unwrap(), spec_hash(&b, "d", false, &id()).unwrap());
-        assert_ne!(spec_hash(&a, "d", false, &id()).unwrap(), spec_hash(&a, "e", false, &id()).unwrap());
-        assert_eq!(spec_hash(&a, "d", false, &id()).unwrap().len(), 64);
+        let plain = KeyOptions::default();
+        assert_eq!(spec_hash(&a, "d", plain, &id()).unwrap(), spec_hash(&b, "d", plain, &id()).unwrap());
+        assert_ne!(spec_hash(&a, "d", plain, &id()).unwrap(), spec_hash(&a, "e", plain, &id()).unwrap());
+        assert_eq!(spec_hash(&a, "d", plain, &id()).unwrap().len(), 64);
+        let mobile = KeyOptions { mobile: true, ..plain };
+        let german = KeyOptions { locale: Some("de-DE"), ..plain };
+        assert_ne!(spec_hash(&a, "d", mobile, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
+        assert_ne!(spec_hash(&a, "d", german, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
     }
 
     #[test]

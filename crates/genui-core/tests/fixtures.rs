@@ -109,7 +109,7 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         assert_eq!(miss.response.status, 200, "{name}: {response}");
         Contract::JsonFormsResponse.check(&response).unwrap();
         Contract::GenerateRequest.check(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let renderable = genui_core::render::renderable::renderable_schema(&args["output"]).into_owned();
+        let renderable = genui_core::render::renderable::jsonforms_schema(&args["output"]).into_owned();
         assert_eq!(response["jsonSchema"], renderable, "{name}: the data contract changed");
         assert_same_values(&name, &args["output"], &renderable, &args);
         assert_eq!(response["meta"]["cache"], "miss");
@@ -228,20 +228,26 @@ fn seed_address_matches_the_seed_layout() {
     let response = ui_for("seed-address");
     let ui = &response["uiSchema"];
     assert_eq!(ui["type"], "VerticalLayout");
-    let groups: Vec<(&str, Vec<&str>)> = ui["elements"]
+    let groups: Vec<(&str, Vec<String>)> = ui["elements"]
         .as_array()
         .unwrap()
         .iter()
         .map(|g| {
-            let scopes = g["elements"].as_array().unwrap().iter().map(|c| c["scope"].as_str().unwrap()).collect();
+            let scopes = g["elements"].as_array().unwrap().iter().map(|c| match c["type"].as_str() {
+                Some("HorizontalLayout") => {
+                    let row: Vec<&str> = c["elements"].as_array().unwrap().iter().map(|c| c["scope"].as_str().unwrap()).collect();
+                    format!("[{}]", row.join(" "))
+                }
+                _ => c["scope"].as_str().unwrap().to_owned(),
+            }).collect();
             (g["label"].as_str().unwrap(), scopes)
         })
         .collect();
     assert_eq!(
         groups,
         [
-            ("Personal Information", vec!["#/properties/firstName", "#/properties/lastName"]),
-            ("Address", vec!["#/properties/street", "#/properties/city", "#/properties/postalCode", "#/properties/country"]),
+            ("Personal Information", vec!["[#/properties/firstName #/properties/lastName]".to_owned()]),
+            ("Address", vec!["#/properties/street".to_owned(), "[#/properties/city #/properties/postalCode]".to_owned(), "#/properties/country".to_owned()]),
         ]
     );
     assert_eq!(response["initialData"], json!({"firstName": "Ada", "lastName": "Lovelace", "city": "London"}));
@@ -430,4 +436,95 @@ fn assert_same_values(name: &str, output: &Value, renderable: &Value, args: &Val
     for sample in [data, nulled, json!({}), json!(null)] {
         assert_eq!(a.is_valid(&sample), b.is_valid(&sample), "{name}: {sample}");
     }
+}
+
+/// Every JSON Forms element (layouts included), depth first.
+fn elements(ui: &Value, out: &mut Vec<Value>) {
+    out.push(ui.clone());
+    for key in ["elements"] {
+        ui[key].as_array().into_iter().flatten().for_each(|e| elements(e, out));
+    }
+}
+
+fn rule_of(ui: &Value, scope: &str) -> Value {
+    let mut all = Vec::new();
+    elements(ui, &mut all);
+    all.into_iter().find(|e| e["scope"] == scope).map(|e| e["rule"].clone()).unwrap_or(Value::Null)
+}
+
+fn layout_types(ui: &Value) -> Vec<String> {
+    let mut all = Vec::new();
+    elements(ui, &mut all);
+    all.iter().filter_map(|e| e["type"].as_str().map(str::to_owned)).collect()
+}
+
+#[test]
+fn short_related_fields_share_rows_on_desktop_only() {
+    let ui = &ui_for("name-address-rows")["uiSchema"];
+    let rows: Vec<Vec<String>> = {
+        let mut all = Vec::new();
+        elements(ui, &mut all);
+        all.iter()
+            .filter(|e| e["type"] == "HorizontalLayout")
+            .map(|e| e["elements"].as_array().unwrap().iter().map(|c| c["scope"].as_str().unwrap().replace("#/properties/", "")).collect())
+            .collect()
+    };
+    assert_eq!(rows, [vec!["givenName", "familyName"], vec!["city", "postalCode", "state"], vec!["startDate", "endDate"]]);
+    let mobile = ui_for("seed-address-mobile");
+    assert!(!layout_types(&mobile["uiSchema"]).contains(&"HorizontalLayout".to_owned()), "mobile is one column");
+    let desktop = ui_for("seed-address");
+    assert_ne!(mobile["meta"]["specHash"], desktop["meta"]["specHash"], "device is part of the cache key");
+    let mut german = load("seed-address");
+    german["locale"] = json!("de-DE");
+    assert_eq!(body_of(&generate(&german, None))["meta"]["specHash"], desktop["meta"]["specHash"], "the deterministic key ignores locale");
+}
+
+#[test]
+fn conditionals_become_rules() {
+    let ui = &ui_for("if-then-else-country")["uiSchema"];
+    let us = json!({"effect": "SHOW", "condition": {"scope": "#/properties/country", "schema": {"const": "US"}}});
+    assert_eq!(rule_of(ui, "#/properties/state"), us);
+    assert_eq!(rule_of(ui, "#/properties/postcode")["effect"], "HIDE");
+    assert_eq!(rule_of(ui, "#/properties/taxId")["condition"]["schema"], json!({"const": "DE"}));
+    assert_eq!(rule_of(ui, "#/properties/country"), Value::Null);
+
+    let present = |trigger: &str| json!({"effect": "SHOW", "condition": {"scope": "#", "schema": {"type": "object", "required": [trigger]}}});
+    assert_eq!(rule_of(&ui_for("dependent-required-billing")["uiSchema"], "#/properties/billingAddress"), present("creditCard"));
+    assert_eq!(rule_of(&ui_for("dependent-schemas-referral")["uiSchema"], "#/properties/referrerName"), present("referralCode"));
+    let draft07 = &ui_for("draft07-dependencies")["uiSchema"];
+    assert_eq!(rule_of(draft07, "#/properties/billing_address"), present("credit_card"));
+    assert_eq!(rule_of(draft07, "#/properties/phoneType"), present("phone"));
+
+    let response = ui_for("contact-method-discriminated");
+    let ui = &response["uiSchema"];
+    assert_eq!(rule_of(ui, "#/properties/contact/properties/channel"), Value::Null);
+    assert_eq!(rule_of(ui, "#/properties/contact/properties/number")["condition"]["schema"], json!({"const": "phone"}));
+    let channel = &response["jsonSchema"]["properties"]["contact"]["properties"]["channel"];
+    assert_eq!(channel["oneOf"][2], json!({"const": "post", "title": "Letter"}), "JSON Forms gets the discriminator as a titled choice");
+}
+
+#[test]
+fn long_forms_become_steps_everywhere() {
+    let response = ui_for("long-application-form");
+    let types = layout_types(&response["uiSchema"]);
+    assert!(types.contains(&"Categorization".to_owned()), "{types:?}");
+    let mut rjsf_body = load("long-application-form");
+    rjsf_body["format"] = json!("rjsf");
+    let rjsf = body_of(&generate(&rjsf_body, None));
+    let steps = rjsf["uiSchema"]["ui:options"]["steps"].as_array().unwrap();
+    assert!(steps.len() >= 3 && steps[0]["fields"][0] == "firstName", "{steps:?}");
+    rjsf_body["format"] = json!("lmui");
+    let lmui = body_of(&generate(&rjsf_body, None));
+    let last = lmui["ui_components"].as_array().unwrap().iter().filter_map(|c| c["wizard_step"].as_u64()).max();
+    assert_eq!(last, Some(steps.len() as u64));
+}
+
+#[test]
+fn lmui_carries_rows_and_rules() {
+    let mut body = load("if-then-else-country");
+    body["format"] = json!("lmui");
+    let lmui = body_of(&generate(&body, None));
+    let state = lmui["ui_components"].as_array().unwrap().iter().find(|c| c["id"] == "state").unwrap().clone();
+    assert_eq!(state["rule"], json!({"effect": "show", "field": "country", "schema": {"const": "US"}}));
+    assert_eq!(state["row"], "state");
 }

@@ -5,7 +5,7 @@
 
 use genui_core::check::check_plan;
 use genui_core::generate::generate;
-use genui_core::spec::{spec_hash, GeneratorId};
+use genui_core::spec::{spec_hash, GeneratorId, KeyOptions};
 use genui_core::Limits;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -72,9 +72,9 @@ proptest! {
     #[test]
     fn hash_ignores_key_order_and_whitespace(output in schema(), description in ".{0,40}") {
         let id = GeneratorId { generator: "deterministic".into(), generator_version: "1".into() };
-        let a = spec_hash(&output, &description, false, &id).unwrap();
+        let a = spec_hash(&output, &description, KeyOptions::default(), &id).unwrap();
         let pretty: Value = serde_json::from_str(&serde_json::to_string_pretty(&reorder(&output)).unwrap()).unwrap();
-        prop_assert_eq!(a, spec_hash(&pretty, &description, false, &id).unwrap());
+        prop_assert_eq!(a, spec_hash(&pretty, &description, KeyOptions::default(), &id).unwrap());
     }
 
     #[test]

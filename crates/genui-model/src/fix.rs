@@ -132,7 +132,8 @@ impl<'a> Context<'a> {
     /// Whether `widget` fits the field at `at`.
     pub fn fits(&self, widget: Widget, at: &str) -> bool {
         let Some((view, items)) = self.view(at) else { return false };
-        widgets::fits(widget, &view, &view.kind(), items.as_ref().map(Resolved::kind).as_ref())
+        let kind = genui_core::generate::rules::control_kind(&self.doc, self.output, at, &view);
+        widgets::fits(widget, &view, &kind, items.as_ref().map(Resolved::kind).as_ref())
     }
 
     /// The deterministic generator's widget for the field at `at`.

@@ -167,6 +167,7 @@ enum Waiting {
 pub struct Ladder {
     config: ModelConfig,
     output: Value,
+    device: genui_core::generate::Device,
     limits: Limits,
     now_ms: u64,
     forced: bool,
@@ -190,9 +191,9 @@ impl Ladder {
     /// which the request would hit anyway. Check `output` against its
     /// meta-schema before.
     pub fn new(config: &ModelConfig, request: &GenerateRequest, limits: &Limits, now_ms: u64) -> genui_core::Result<Self> {
-        let deterministic = genui_core::generate::generate(&request.output, &request.description, request.wants_confirm(), limits)?;
+        let deterministic = genui_core::generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
         let fields = prompt::fields(&deterministic, &request.output, limits);
-        let base_prompt = Prompt::new(&request.description, &fields);
+        let base_prompt = Prompt::new(&request.description, &fields).in_locale(request.locale.as_deref());
         Ok(Self {
             provenance: Provenance {
                 generator: "model",
@@ -208,6 +209,7 @@ impl Ladder {
             },
             config: config.clone(),
             output: request.output.clone(),
+            device: request.device,
             limits: *limits,
             now_ms,
             forced: false,
@@ -327,8 +329,10 @@ impl Ladder {
         if sanitize_plan(&mut plan) {
             fixes.push("text_sanitized");
         }
-        let repaired = fix::repair(&plan, &ctx);
+        let mut repaired = fix::repair(&plan, &ctx);
         fixes.extend(repaired.fixes.iter().copied().filter(|f| !fixes.contains(f)).collect::<Vec<_>>());
+        // Layout for the device and rules from the schema, as for every plan.
+        genui_core::generate::finish_plan(&mut repaired.plan, &self.output, self.device, &self.limits);
         let issues = check_plan(&repaired.plan, &self.output, &self.limits);
         if !issues.is_empty() {
             return self.on_bad_output(&raw, issues, "the plan failed its checks");

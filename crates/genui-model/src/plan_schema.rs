@@ -345,7 +345,7 @@ fn layout(sections: Vec<(Option<String>, Vec<Node>)>, steps: bool) -> Vec<Node> 
     let mut elements = Vec::new();
     for (label, section) in sections {
         match label {
-            Some(label) => elements.push(Node::Group { label, elements: section }),
+            Some(label) => elements.push(Node::Group { label, elements: section, rule: None }),
             None => elements.extend(section),
         }
     }
@@ -372,7 +372,7 @@ pub fn from_plan(plan: &Plan, with_overrides: bool) -> Value {
     };
     for node in top {
         match node {
-            Node::Group { label, elements } => {
+            Node::Group { label, elements, .. } => {
                 flush_loose(&mut loose, &mut sections);
                 let row = matches!(elements.as_slice(), [Node::Horizontal { .. }]);
                 sections.push(model_section(Some(label), if row { "horizontal" } else { "vertical" }, elements));
@@ -493,7 +493,7 @@ mod tests {
         let plan = to_plan(&value, &default).unwrap();
         let Node::Vertical { elements } = &plan.root else { panic!() };
         assert!(matches!(&elements[0], Node::Control(c) if c.pointer == "/properties/a" && c.label == "Default /properties/a"));
-        let Node::Group { label, elements: inner } = &elements[1] else { panic!() };
+        let Node::Group { label, elements: inner, .. } = &elements[1] else { panic!() };
         assert_eq!(label, "Where");
         assert!(matches!(&inner[0], Node::Horizontal { elements } if elements.len() == 2));
         assert_eq!(elements.len(), 2);

@@ -36,7 +36,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// Version of the prompt and field-line format; part of the cache key.
-pub const PROMPT_VERSION: &str = "1";
+pub const PROMPT_VERSION: &str = "2";
 
 /// At most this many enum values are listed per field.
 pub const MAX_ENUM_VALUES: usize = 12;
@@ -64,7 +64,7 @@ Reply with JSON only:
 - sections: related fields together in a natural order; label null for none; "horizontal" only for 2-3 short fields.
 - fields: pointers copied exactly from the field list, each once; every req field must appear.
 - A field shows with its title and first widget; override only to change its label, widget (one of its widgets), help or placeholder (null keeps the default).
-- steps: true only if the form asks for a wizard or steps.
+- steps: true only if the form asks for a wizard/steps, or has over 20 fields in 3+ sections.
 - Text short and plain: no HTML, markdown or links."#;
 
 /// Who speaks a turn.
@@ -126,6 +126,18 @@ impl Prompt {
         next.turns.push(Turn { role: Role::Assistant, content: previous });
         next.turns.push(Turn { role: Role::User, content: retry_message(issues) });
         next
+    }
+
+    /// The same prompt asking for the form's text (title, section labels,
+    /// labels, help, placeholders) in `locale`, a BCP 47 tag; `None` (or
+    /// English) leaves it as it is. Data values and pointers never change.
+    pub fn in_locale(mut self, locale: Option<&str>) -> Self {
+        if let Some(tag) = locale.filter(|t| *t != "en" && !t.starts_with("en-")) {
+            self.system.push_str(&format!(
+                "\n- Language: write title, section labels, labels, help and placeholders in {tag} (BCP 47); keep pointers and enum values as they are."
+            ));
+        }
+        self
     }
 
     /// The first user message (the request itself).
@@ -243,7 +255,7 @@ pub fn fields(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Field> {
 fn field(doc: &SchemaDoc<'_>, output: &Value, at: &str, default: Widget) -> Option<Field> {
     let node = doc.resolve_scope(output, at)?;
     let view = doc.resolve(node).ok()?;
-    let kind = view.kind();
+    let kind = genui_core::generate::rules::control_kind(doc, output, at, &view);
     let items = doc.resolve_scope(node, "/items").filter(|n| n.is_object()).and_then(|n| doc.resolve(n).ok());
     let items_kind = items.as_ref().map(Resolved::kind);
     let mut fitting: Vec<Widget> = vec![default];
@@ -367,19 +379,30 @@ mod tests {
              \"/properties/country\" string req enum=[\"GB\",\"US\",\"DE\",\"AT\"] widgets=select,radio\n"
         );
         assert_eq!(prompt.request_text(), expected);
-        assert_eq!(PROMPT_VERSION, "1");
+        assert_eq!(PROMPT_VERSION, "2");
+    }
+
+    #[test]
+    fn a_locale_asks_for_text_in_that_language_only() {
+        let (description, output) = seed();
+        let english = prompt_for(&description, &output);
+        let german = prompt_for(&description, &output).in_locale(Some("de-DE"));
+        assert!(german.system.contains("in de-DE (BCP 47)"), "{}", german.system);
+        assert_eq!(german.request_text(), english.request_text(), "the field lines stay as the server parses them");
+        assert_eq!(prompt_for(&description, &output).in_locale(Some("en-GB")), english);
+        assert_eq!(prompt_for(&description, &output).in_locale(None), english);
     }
 
     #[test]
     fn prompt_is_small() {
         let (description, output) = seed();
         let prompt = prompt_for(&description, &output);
-        // Seed 000's six fields: 1361 bytes, about 340 tokens (bytes / 4), of
-        // which the system message (the whole plan language) is 207 and each
-        // field line about 13.
+        // Seed 000's six fields: about 350 tokens (bytes / 4), of which the
+        // system message (the whole plan language, long-form steps included)
+        // is 216 and each field line about 13.
         println!("system {} B, prompt {} B", prompt.system.len(), prompt.bytes());
-        assert!(prompt.estimated_tokens() <= 350, "{} tokens", prompt.estimated_tokens());
-        assert!(prompt.system.len() / 4 <= 210, "{} system tokens", prompt.system.len() / 4);
+        assert!(prompt.estimated_tokens() <= 360, "{} tokens", prompt.estimated_tokens());
+        assert!(prompt.system.len() / 4 <= 220, "{} system tokens", prompt.system.len() / 4);
         assert!(!prompt.system.contains("jsonSchema") && !prompt.request_text().contains("\"type\":"));
     }
 

@@ -138,7 +138,7 @@ fn good_plan_is_proven_first_time() {
     let plan = model_plan_of(&outcome);
     proven(plan, &request);
     let Node::Vertical { elements } = &plan.root else { panic!() };
-    assert!(matches!(&elements[0], Node::Group { label, elements } if label == "Recipient" && matches!(elements[0], Node::Horizontal { .. })));
+    assert!(matches!(&elements[0], Node::Group { label, elements, .. } if label == "Recipient" && matches!(elements[0], Node::Horizontal { .. })));
     let controls = plan.root.controls();
     assert_eq!((controls[0].label.as_str(), controls[0].placeholder.as_deref()), ("First name", Some("Ada")));
     assert_eq!((controls[1].label.as_str(), controls[1].widget), ("Last Name", Widget::Text), "defaults");
@@ -576,4 +576,40 @@ fn mutated_answers_never_panic() {
         runs += 1;
     }
     assert!(runs > 300, "{runs}");
+}
+
+/// A model that leaves out a field only a condition requires gets it added,
+/// and the rules come from the schema whatever the model wrote; mobile
+/// undoes the model's rows; a locale reaches the prompt.
+#[test]
+fn model_plans_get_conditional_fields_rules_and_the_device_layout() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../genui-core/tests/fixtures/generate/if-then-else-country.json");
+    let mut body: Value = serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    body["device"] = json!("mobile");
+    body["locale"] = json!("de-DE");
+    let request = from_value(body).unwrap();
+    let mut ladder = ladder_for(Provider::OpenAi, &request);
+    assert!(ladder.first_prompt().system.contains("de-DE"));
+    let plan = json!({"title": "Versand", "steps": false, "overrides": [], "sections": [
+        {"label": "Empfänger", "layout": "horizontal", "fields": ["/properties/recipient", "/properties/country"]},
+        {"label": null, "layout": "vertical", "fields": ["/properties/state", "/properties/zipCode", "/properties/postcode"]}]});
+    ladder.start();
+    let outcome = done(ladder.next(openai_plan(&plan)));
+    let plan = model_plan_of(&outcome);
+    assert!(outcome.provenance.fixes.contains(&"required_added"), "{:?}", outcome.provenance.fixes);
+    let controls = plan.root.controls();
+    let tax = controls.iter().find(|c| c.pointer == "/properties/taxId").expect("the tax ID was added");
+    assert_eq!(tax.rule.as_ref().map(|r| r.schema.clone()), Some(json!({"const": "DE"})));
+    let state = controls.iter().find(|c| c.pointer == "/properties/state").unwrap();
+    assert_eq!(state.rule.as_ref().map(|r| r.pointer.as_str()), Some("/properties/country"));
+    fn has_rows(node: &Node) -> bool {
+        match node {
+            Node::Horizontal { .. } => true,
+            Node::Vertical { elements } | Node::Group { elements, .. } => elements.iter().any(has_rows),
+            Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).any(has_rows),
+            Node::Control(_) => false,
+        }
+    }
+    assert!(!has_rows(&plan.root), "mobile: one column");
+    proven(plan, &request);
 }

@@ -12,6 +12,7 @@ import {
   getAt,
   isRequired,
   resolveScope,
+  ruleShows,
   sampleValue,
   settleAt,
   sleep,
@@ -124,7 +125,25 @@ export async function driveJsonForms(page, response, { fixture } = {}) {
 
   // ------------------------------------------------------------ layouts
 
+  /** Whether an element's rule (if any) lets it show with the data now. */
+  async function shownByRule(el, ctx) {
+    if (!el.rule) return true;
+    const scope = el.rule.condition?.scope ?? '#';
+    const segments = scope === '#' ? [] : resolveScope(ctx.base, scope, root).segments;
+    return ruleShows(el.rule, getAt(await data(), [...ctx.path, ...segments]));
+  }
+
   async function visit(el, ctx) {
+    if (!(await shownByRule(el, ctx))) {
+      // Hidden by its rule: it must not be on screen, and is not filled.
+      const label = el.label ?? el.text;
+      out.hiddenByRule = (out.hiddenByRule ?? 0) + 1;
+      if (label) {
+        const r = await find(ctx.container, label, []);
+        if (r.found && r.inputVisible) fail(`${el.scope ?? el.type} "${label}": shown although its rule hides it`);
+      }
+      return;
+    }
     switch (el.type) {
       case 'VerticalLayout':
       case 'HorizontalLayout':
@@ -152,6 +171,9 @@ export async function driveJsonForms(page, response, { fixture } = {}) {
           else if (await step.count()) await step.first().click();
           else fail(`category "${cat.label}" has no tab or step on screen`);
           await sleep(100);
+          // React reuses the DOM nodes of the step before for this one: the
+          // marks of controls already checked must not hide the new ones.
+          await page.evaluate(() => document.querySelectorAll('[data-bt-used]').forEach((e) => delete e.dataset.btUsed));
           for (const child of cat.elements ?? []) await visit(child, ctx);
         }
         return;

@@ -2,7 +2,7 @@
 // dgui_form's schema in `ui:order`, finds each field by RJSF's id
 // (root_<path>), checks its label and input type, fills it, then presses the
 // submit button and waits for onSubmit.
-import { choices, deref, effective, getAt, sampleValue, settleAt, sleep } from './schema.mjs';
+import { choices, deref, effective, getAt, propertySchema, sampleValue, settleAt, sleep } from './schema.mjs';
 import { classify } from './jsonforms.mjs';
 
 const MAX_ARRAY_DEPTH = 2;
@@ -62,6 +62,19 @@ export async function driveRjsf(page, form) {
       const required = Array.isArray(s.required) && s.required.includes(key);
       try {
         await visitField(sub, subUi, [...path, key], { required, name: key, depth });
+      } catch (e) {
+        fail(`${show([...path, key])}: ${e.message.split('\n')[0]}`);
+      }
+    }
+    // Fields that exist only in a branch (then/else, dependencies): RJSF
+    // shows them when the branch applies; the worker's ui:order names them.
+    for (const key of (ui?.['ui:order'] ?? []).filter((k) => k !== '*' && !(k in (s.properties ?? {})))) {
+      const onScreen = await page.locator(`#${CSS_ESCAPE(idOf([...path, key]))}`).count();
+      if (!onScreen) continue;
+      const sub = propertySchema(schema, key, root);
+      if (!sub) continue;
+      try {
+        await visitField(sub, ui?.[key] ?? {}, [...path, key], { required: true, name: key, depth });
       } catch (e) {
         fail(`${show([...path, key])}: ${e.message.split('\n')[0]}`);
       }

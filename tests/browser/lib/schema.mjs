@@ -121,8 +121,12 @@ export function choices(s, root) {
 export function propertySchema(objSchema, name, root) {
   const s = deref(objSchema, root);
   if (s?.properties && name in s.properties) return s.properties[name];
-  for (const key of ['allOf', 'anyOf', 'oneOf']) {
-    for (const alt of s?.[key] || []) {
+  // As @jsonforms/core resolves scopes, plus dependent schemas (the worker
+  // mirrors those into allOf for JSON Forms).
+  const dependent = (d) => Object.values(d ?? {}).filter((v) => v && typeof v === 'object' && !Array.isArray(v));
+  for (const key of ['allOf', 'anyOf', 'oneOf', 'then', 'else', 'dependentSchemas', 'dependencies']) {
+    const alts = key === 'dependentSchemas' || key === 'dependencies' ? dependent(s?.[key]) : [].concat(s?.[key] ?? []);
+    for (const alt of alts) {
       const found = propertySchema(alt, name, root);
       if (found !== undefined) return found;
     }
@@ -343,6 +347,24 @@ export function validate(schema, data) {
   }
   if (validateFn(data)) return [];
   return validateFn.errors.map((e) => ({ pointer: e.instancePath || '', message: `${e.message}${e.params ? ' ' + JSON.stringify(e.params) : ''}` }));
+}
+
+/**
+ * Whether a JSON Forms rule lets its element show, given the data at the
+ * condition's scope (`value`): JSON Forms' own evaluation (ajv on the value;
+ * `failWhenUndefined` fails an undefined value).
+ */
+export function ruleShows(rule, value) {
+  const c = rule.condition ?? {};
+  let holds;
+  if (c.failWhenUndefined && value === undefined) holds = false;
+  else {
+    const ajv = new Ajv({ strict: false });
+    holds = ajv.validate(c.schema ?? {}, value);
+  }
+  if (rule.effect === 'SHOW') return holds;
+  if (rule.effect === 'HIDE') return !holds;
+  return true;
 }
 
 /** Reads the value at a data path (array of keys/indices). */

@@ -5,11 +5,21 @@
 //! to full depth; arrays of objects get an item layout (`detail`); recursion
 //! through `$ref` stops where a reference would repeat on the current path,
 //! leaving a control the renderer expands on demand. The top level of a flat
-//! form is arranged into semantic sections ([`sections`]), and a description
-//! that asks for a wizard turns top-level groups into steps.
+//! form is arranged into semantic sections ([`sections`]), short related
+//! fields share rows ([`rows`], desktop only), and a description that asks
+//! for a wizard, or a long form (more than [`LONG_FORM_FIELDS`] fields in
+//! at least [`LONG_FORM_SECTIONS`] sections), turns top-level groups into
+//! steps.
+//!
+//! Fields that only exist under a condition (`then`/`else`, dependent
+//! schemas, the branches of a discriminated `oneOf`) get controls too; the
+//! rules that show them come from [`rules`], applied by [`finish_plan`] to
+//! every plan, this generator's and a model's alike.
 
 pub mod approval;
 pub mod labels;
+pub mod rows;
+pub mod rules;
 mod sections;
 pub mod widgets;
 
@@ -25,23 +35,82 @@ pub const GENERATOR_ID: &str = "deterministic";
 
 /// Bump whenever the plans this generator produces change: it is part of the
 /// cache key, so old specs are not served for new behaviour.
-pub const GENERATOR_VERSION: &str = "1.1.0";
+pub const GENERATOR_VERSION: &str = "1.2.0";
 
-/// Builds the plan for an `output` document. `confirm` (the request's
-/// `kind: "confirm"`) asks for an approval even without approval-like names.
+/// A form with more top-level fields than this, in at least
+/// [`LONG_FORM_SECTIONS`] sections, becomes a wizard.
+pub const LONG_FORM_FIELDS: usize = 20;
+
+/// See [`LONG_FORM_FIELDS`].
+pub const LONG_FORM_SECTIONS: usize = 3;
+
+/// The screen a form is laid out for (the request's `device` option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Device {
+    /// Wide screens: short related fields share rows.
+    #[default]
+    Desktop,
+    /// Narrow screens: one column (no rows; steps stay).
+    Mobile,
+}
+
+impl Device {
+    /// Every device, by wire name.
+    pub const NAMES: [&'static str; 2] = ["desktop", "mobile"];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Desktop => "desktop",
+            Self::Mobile => "mobile",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "desktop" => Some(Self::Desktop),
+            "mobile" => Some(Self::Mobile),
+            _ => None,
+        }
+    }
+}
+
+/// Builds the desktop plan for an `output` document. `confirm` (the
+/// request's `kind: "confirm"`) asks for an approval even without
+/// approval-like names.
 pub fn generate(output: &Value, description: &str, confirm: bool, limits: &Limits) -> Result<Plan> {
+    generate_for(output, description, confirm, Device::Desktop, limits)
+}
+
+/// Builds the plan for an `output` document laid out for `device`.
+pub fn generate_for(output: &Value, description: &str, confirm: bool, device: Device, limits: &Limits) -> Result<Plan> {
     let doc = SchemaDoc::new(output, limits);
     let mut walker = Walker { doc, limits, controls: 0 };
     let root = doc.resolve(output)?;
     let title = labels::form_title(root.str("title"), description);
     let decision = approval::find(&doc, &root, confirm);
-    let mut plan = walker.plan(&root, description, title)?;
+    let mut plan = walker.plan(&root, output, description, title)?;
     if let Some(decision) = decision {
         make_approval(&mut plan.root, &decision.pointer);
     }
+    if device == Device::Desktop {
+        rows::arrange(&mut plan.root);
+    }
     // Titles and descriptions come from the request: shown as plain text only.
     crate::sanitize::sanitize_plan(&mut plan);
+    finish_plan(&mut plan, output, device, limits);
     Ok(plan)
+}
+
+/// The passes every plan goes through before the checker, whoever wrote
+/// it: one column on mobile, and the rules derived from the schema's
+/// conditionals (replacing any the plan had).
+pub fn finish_plan(plan: &mut Plan, output: &Value, device: Device, limits: &Limits) {
+    if device == Device::Mobile {
+        rows::single_column(&mut plan.root);
+    }
+    rules::derive(plan, output, limits);
 }
 
 /// The decision control becomes Approve/Reject buttons, first in the form.
@@ -74,19 +143,20 @@ fn remove_control(nodes: &mut Vec<Node>, pointer: &str, found: &mut Option<Contr
 }
 
 impl Walker<'_> {
-    fn plan(&mut self, root: &Resolved, description: &str, title: Option<String>) -> Result<Plan> {
-        let node = self.root_node(root, description, title.as_deref())?;
+    fn plan(&mut self, root: &Resolved, raw: &Value, description: &str, title: Option<String>) -> Result<Plan> {
+        let node = self.root_node(root, raw, description, title.as_deref())?;
         Ok(Plan { title, root: node })
     }
 
-    fn root_node(&mut self, root: &Resolved, description: &str, title: Option<&str>) -> Result<Node> {
+    fn root_node(&mut self, root: &Resolved, raw: &Value, description: &str, title: Option<&str>) -> Result<Node> {
         let walker = self;
         Ok(if has_properties(root) {
         let mut ancestors = vec!["#".to_owned()];
         ancestors.extend(root.refs.iter().cloned());
-        let fields = walker.fields(root, "", &mut ancestors, 0)?;
+        let fields = walker.fields(root, raw, "", &mut ancestors, 0)?;
+        let count = fields.len();
         let arranged = sections::arrange(fields);
-        let elements = if wants_steps(description) { into_steps(arranged) } else { arranged };
+        let elements = if wants_steps(description) || is_long(count, &arranged) { into_steps(arranged) } else { arranged };
         Node::Vertical { elements }
     } else {
         let label = title.map(str::to_owned).unwrap_or_else(|| "Value".to_owned());
@@ -102,19 +172,26 @@ struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    /// One node per property of an object view, in document order.
-    fn fields(&mut self, object: &Resolved, base: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Vec<(String, Node)>> {
+    /// One node per property of an object view, in document order, then
+    /// the properties only its conditional branches declare (`raw` is the
+    /// object's schema as written, for its `allOf`/`then`/`dependencies`).
+    fn fields(&mut self, object: &Resolved, raw: &Value, base: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Vec<(String, Node)>> {
         let mut out = Vec::new();
         // A copy of the document handle, so property schemas borrowed from
         // `object` can be resolved while `self` is borrowed mutably (no clone
         // of each property's subtree).
         let doc = self.doc;
-        for (name, schema) in object.properties() {
+        let analysis = rules::Analysis::of(&doc, raw);
+        let extra = analysis.extra_properties(object);
+        let conditionally_required = analysis.required_names(object);
+        let declared = object.properties().map(|(name, schema)| (name.as_str(), schema));
+        let all: Vec<(&str, &Value)> = declared.chain(extra.iter().map(|(name, schema)| (name.as_str(), schema))).collect();
+        for (name, schema) in all {
             let at = pointer::property(base, name);
             let view = doc.resolve(schema).map_err(|e| e.with("field", at.clone()))?;
-            let required = object.requires(name);
-            if let Some(node) = self.field(name, &at, view, required, ancestors, depth)? {
-                out.push((name.clone(), node));
+            let required = object.requires(name) || conditionally_required.iter().any(|n| n == name);
+            if let Some(node) = self.field(name, &at, schema, view, required, ancestors, depth)? {
+                out.push((name.to_owned(), node));
             }
         }
         Ok(out)
@@ -124,9 +201,14 @@ impl<'a> Walker<'a> {
     /// object that would repeat a `$ref` already on the path is left out:
     /// renderers expand object schemas eagerly, so a recursive one would
     /// never finish (arrays are safe: they start empty).
-    fn field(&mut self, name: &str, at: &str, view: Resolved, required: bool, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Node>> {
+    #[allow(clippy::too_many_arguments)]
+    fn field(&mut self, name: &str, at: &str, raw: &Value, view: Resolved, required: bool, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Node>> {
         let label = view.str("title").map(str::to_owned).unwrap_or_else(|| labels::humanize(name));
         let recursive = view.refs.iter().any(|r| ancestors.contains(r));
+        if let Some(found) = view_discriminator(&self.doc, &view).filter(|_| !recursive) {
+            let depth = self.deeper(depth, at)?;
+            return self.discriminated(label, at, &found, ancestors, depth).map(Some);
+        }
         let is_object = has_properties(&view) && view.kind().choices.is_none();
         if is_object && recursive && !required {
             return Ok(None);
@@ -135,7 +217,7 @@ impl<'a> Walker<'a> {
             let depth = self.deeper(depth, at)?;
             let mark = ancestors.len();
             ancestors.extend(view.refs.iter().cloned());
-            let fields = self.fields(&view, at, ancestors, depth)?;
+            let fields = self.fields(&view, raw, at, ancestors, depth)?;
             ancestors.truncate(mark);
             let elements: Vec<Node> = fields.into_iter().map(|(_, node)| node).collect();
             return Ok(Some(nested_object(label, elements, depth)));
@@ -183,11 +265,40 @@ impl<'a> Walker<'a> {
         let depth = self.deeper(depth, at)?;
         let mark = ancestors.len();
         ancestors.extend(item.refs.iter().cloned());
-        let fields = self.fields(item, "", ancestors, depth)?;
+        let raw = Value::Object(item.to_schema());
+        // `items` as written, when it is one schema: its conditionals.
+        let fields = self.fields(item, &raw, "", ancestors, depth)?;
         ancestors.truncate(mark);
         let elements = fields.into_iter().map(|(_, node)| node).collect();
         Ok(Some(Box::new(Node::Vertical { elements })))
     }
+
+    /// A discriminated `oneOf`: a group with the discriminator as a choice
+    /// first, then every branch's fields (shown by rules for their branch).
+    fn discriminated(&mut self, label: String, at: &str, found: &rules::Discriminator, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+        self.controls += 1;
+        let choices = found.branches.len();
+        let mut elements = vec![Node::Control(Control {
+            pointer: pointer::property(at, &found.name),
+            label: found.title.clone().unwrap_or_else(|| labels::humanize(&found.name)),
+            widget: if choices <= 3 { crate::plan::Widget::Radio } else { crate::plan::Widget::Select },
+            help: None,
+            placeholder: None,
+            read_only: false,
+            rule: None,
+            detail: None,
+        })];
+        for (name, schema) in found.fields() {
+            let field_at = pointer::property(at, &name);
+            let view = self.doc.resolve(&schema).map_err(|e| e.with("field", field_at.clone()))?;
+            let required = found.branches.iter().any(|b| b.required.contains(&name));
+            if let Some(node) = self.field(&name, &field_at, &schema, view, required, ancestors, depth)? {
+                elements.push(node);
+            }
+        }
+        Ok(nested_object(label, elements, depth))
+    }
+
 
     /// The item view borrows from `view` (its `items` keyword is a copy), not
     /// from `self`, so the walker stays free to recurse into it.
@@ -222,7 +333,7 @@ const MAX_GROUP_DEPTH: usize = 3;
 
 fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
     if depth <= MAX_GROUP_DEPTH {
-        return Node::Group { label, elements };
+        return Node::Group { label, elements, rule: None };
     }
     for node in &mut elements {
         if let Node::Control(control) = node {
@@ -230,6 +341,20 @@ fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
         }
     }
     Node::Vertical { elements }
+}
+
+/// The discriminated `oneOf` of a field's merged view, if it has one.
+fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option<rules::Discriminator> {
+    if has_properties(view) {
+        return None;
+    }
+    rules::discriminator(doc, &Value::Object(view.to_schema()))
+}
+
+/// Long forms are easier in steps: many fields, several sections.
+fn is_long(fields: usize, arranged: &[Node]) -> bool {
+    let sections = arranged.iter().filter(|n| matches!(n, Node::Group { .. })).count();
+    fields > LONG_FORM_FIELDS && sections >= LONG_FORM_SECTIONS
 }
 
 fn has_properties(view: &Resolved) -> bool {
@@ -254,7 +379,7 @@ fn wants_steps(description: &str) -> bool {
 /// them are gathered into "Details" steps so nothing is lost. A form that
 /// would have a single step stays as it is.
 fn into_steps(elements: Vec<Node>) -> Vec<Node> {
-    let groups = elements.iter().filter(|n| matches!(n, Node::Group { .. })).count();
+    let groups = elements.iter().filter(|n| matches!(n, Node::Group { rule: None, .. })).count();
     let loose_anywhere = elements.len() > groups;
     if groups == 0 || (groups == 1 && !loose_anywhere) {
         return elements;
@@ -263,7 +388,8 @@ fn into_steps(elements: Vec<Node>) -> Vec<Node> {
     let mut loose: Vec<Node> = Vec::new();
     for node in elements {
         match node {
-            Node::Group { label, elements } => {
+            // A conditional section stays a section: a step cannot hide.
+            Node::Group { label, elements, rule: None } => {
                 if !loose.is_empty() {
                     steps.push(Step { label: "Details".to_owned(), elements: std::mem::take(&mut loose) });
                 }

@@ -85,7 +85,7 @@ pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
                 }
                 None => {
                     open.push((s, out.len()));
-                    out.push(Node::Group { label: s.label().to_owned(), elements: vec![node] });
+                    out.push(Node::Group { label: s.label().to_owned(), elements: vec![node], rule: None });
                 }
             },
         }
@@ -116,7 +116,7 @@ mod tests {
         nodes
             .iter()
             .map(|n| match n {
-                Node::Group { label, elements } => format!("{label}:{}", elements.len()),
+                Node::Group { label, elements, .. } => format!("{label}:{}", elements.len()),
                 Node::Control(c) => c.label.clone(),
                 _ => "?".into(),
             })

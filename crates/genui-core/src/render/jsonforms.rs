@@ -7,7 +7,7 @@
 //! `slider`, `readonly`, `detail`).
 
 use super::Rendered;
-use crate::plan::{Control, Node, Plan, Widget};
+use crate::plan::{Control, Node, Plan, Rule, Widget};
 use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
@@ -20,7 +20,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
         elements.insert(0, json!({"type": "Label", "text": prompt.text()}));
     }
     json!({
-        "jsonSchema": super::renderable::renderable_schema(&r.spec.schema),
+        "jsonSchema": super::renderable::jsonforms_schema(&r.spec.schema),
         "uiSchema": ui,
         "initialData": r.initial_data,
         "meta": r.meta,
@@ -39,7 +39,13 @@ fn node(node: &Node) -> Value {
     match node {
         Node::Vertical { elements } => layout("VerticalLayout", None, elements),
         Node::Horizontal { elements } => layout("HorizontalLayout", None, elements),
-        Node::Group { label, elements } => layout("Group", Some(label), elements),
+        Node::Group { label, elements, rule } => {
+            let mut group = layout("Group", Some(label), elements);
+            if let (Some(rule), Value::Object(map)) = (rule, &mut group) {
+                map.insert("rule".into(), compile_rule(rule));
+            }
+            group
+        }
         Node::Steps { steps } => {
             let categories = steps.iter().map(|s| layout("Category", Some(&s.label), &s.elements)).collect();
             let mut out = Map::new();
@@ -102,10 +108,13 @@ fn control(c: &Control) -> Value {
         out.insert("options".into(), Value::Object(options));
     }
     if let Some(rule) = &c.rule {
-        out.insert(
-            "rule".into(),
-            json!({"effect": rule.effect, "condition": {"scope": format!("#{}", rule.pointer), "schema": rule.schema}}),
-        );
+        out.insert("rule".into(), compile_rule(rule));
     }
     Value::Object(out)
+}
+
+/// A plan rule as JSON Forms' `{effect, condition: {scope, schema}}`; a
+/// condition on the whole form reads scope `#`.
+fn compile_rule(rule: &Rule) -> Value {
+    json!({"effect": rule.effect, "condition": {"scope": format!("#{}", rule.pointer), "schema": rule.schema}})
 }

@@ -6,6 +6,19 @@
 //! buttons, file uploads) cover the rest, plus `repeating_group` for arrays
 //! of objects and `json_input` for values no simple component can edit.
 //!
+//! Layout and conditions, which LMUI's flat list has no containers for,
+//! travel as optional attributes a client may use and may ignore (the form
+//! still works as one column with every field shown):
+//!
+//! - `group`: the enclosing section's (or step's) label;
+//! - `row`: components with the same `row` (the first one's id) sit side by
+//!   side; mobile layouts have none;
+//! - `wizard_step`: the 1-based wizard step the component belongs to;
+//! - `rule`: `{effect, field, schema}`: `show`/`hide`/`enable`/`disable` the
+//!   component when the value of component `field` (or, for an object, the
+//!   nested values under that id prefix; no `field`: the whole form's values
+//!   as nested data) validates against the JSON Schema `schema`.
+//!
 //! Component ids are the field's data path joined with `.`; inside a name,
 //! `~` is written `~0` and `.` is written `~1` (as in JSON Pointer), so ids
 //! are reversible: [`unflatten`] turns submitted `values` back into data.
@@ -13,7 +26,7 @@
 
 use super::Rendered;
 use crate::limits::Limits;
-use crate::plan::{Control, Node, Widget};
+use crate::plan::{Control, Effect, Node, Rule, Widget};
 use crate::schema::{FieldKind, Resolved, SchemaDoc};
 use serde_json::{json, Map, Value};
 
@@ -22,7 +35,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
     let limits = Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
     let mut components = Vec::new();
-    layer(&doc, &r.spec.schema, &r.spec.plan.root, &r.initial_data, None, &mut components);
+    layer(&doc, &r.spec.schema, &r.spec.plan.root, &r.initial_data, &Place::default(), &mut components);
     let approval = r.approval();
     let response_text = match &approval {
         Some(prompt) => prompt.text(),
@@ -42,33 +55,74 @@ pub fn render(r: &Rendered<'_>) -> Value {
     json!({"response_text": response_text, "ui_components": components, "metadata": r.meta})
 }
 
-/// Appends the components of one layer, with the label of the enclosing
-/// group (if any) as `group`.
-fn layer(doc: &SchemaDoc<'_>, base: &Value, node: &Node, data: &Value, group: Option<&str>, out: &mut Vec<Value>) {
+/// Where a control sits: enclosing section, wizard step, row, and the rule
+/// of an enclosing section.
+#[derive(Debug, Clone, Default)]
+struct Place<'p> {
+    group: Option<&'p str>,
+    step: Option<usize>,
+    row: Option<String>,
+    rule: Option<&'p Rule>,
+}
+
+/// Appends the components of one layer.
+fn layer<'p>(doc: &SchemaDoc<'_>, base: &Value, node: &'p Node, data: &Value, place: &Place<'p>, out: &mut Vec<Value>) {
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } => {
-            elements.iter().for_each(|n| layer(doc, base, n, data, group, out));
+        Node::Vertical { elements } => elements.iter().for_each(|n| layer(doc, base, n, data, place, out)),
+        Node::Horizontal { elements } => {
+            let first = elements.first().and_then(|n| n.controls().first().map(|c| flatten_id(&super::data_path(&c.pointer))));
+            let inner = Place { row: first, ..place.clone() };
+            elements.iter().for_each(|n| layer(doc, base, n, data, &inner, out));
         }
-        Node::Group { label, elements } => elements.iter().for_each(|n| layer(doc, base, n, data, Some(label), out)),
+        Node::Group { label, elements, rule } => {
+            let inner = Place { group: Some(label), rule: rule.as_ref().or(place.rule), ..place.clone() };
+            elements.iter().for_each(|n| layer(doc, base, n, data, &inner, out));
+        }
         Node::Steps { steps } => {
-            for step in steps {
-                step.elements.iter().for_each(|n| layer(doc, base, n, data, Some(&step.label), out));
+            for (index, step) in steps.iter().enumerate() {
+                let inner = Place { group: Some(&step.label), step: Some(index + 1), ..place.clone() };
+                step.elements.iter().for_each(|n| layer(doc, base, n, data, &inner, out));
             }
         }
-        Node::Control(control) => out.push(component(doc, base, control, data, group)),
+        Node::Control(control) => out.push(component(doc, base, control, data, place)),
     }
 }
 
-fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value, group: Option<&str>) -> Value {
+/// A plan rule as a component's `rule`.
+fn rule_json(rule: &Rule) -> Value {
+    let effect = match rule.effect {
+        Effect::Show => "show",
+        Effect::Hide => "hide",
+        Effect::Enable => "enable",
+        Effect::Disable => "disable",
+    };
+    let mut out = json!({"effect": effect, "schema": rule.schema});
+    let path = super::data_path(&rule.pointer);
+    if !path.is_empty() {
+        out["field"] = flatten_id(&path).into();
+    }
+    out
+}
+
+fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value, place: &Place<'_>) -> Value {
     let path = super::data_path(&control.pointer);
     let node = doc.resolve_scope(base, &control.pointer);
     let view = node.and_then(|n| doc.resolve(n).ok()).unwrap_or_default();
-    let kind = view.kind();
+    let kind = crate::generate::rules::control_kind(doc, base, &control.pointer, &view);
     let mut c = Map::new();
     c.insert("type".into(), component_type(control.widget, &kind).into());
     c.insert("id".into(), flatten_id(&path).into());
     c.insert("label".into(), control.label.clone().into());
     add_specifics(&mut c, doc, control, &view, &kind, node);
+    if let Some(row) = &place.row {
+        c.insert("row".into(), row.clone().into());
+    }
+    if let Some(step) = place.step {
+        c.insert("wizard_step".into(), step.into());
+    }
+    if let Some(rule) = control.rule.as_ref().or(place.rule) {
+        c.insert("rule".into(), rule_json(rule));
+    }
     if let Some(help) = &control.help {
         c.insert("help".into(), help.clone().into());
     }
@@ -81,7 +135,7 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
     if is_required(doc, base, &control.pointer) {
         c.insert("required".into(), true.into());
     }
-    if let Some(group) = group {
+    if let Some(group) = place.group {
         c.insert("group".into(), group.into());
     }
     if let Some(value) = value_at(data, &path) {
@@ -150,7 +204,7 @@ fn add_specifics(c: &mut Map<String, Value>, doc: &SchemaDoc<'_>, control: &Cont
     }
     if let (Some(detail), Some(items)) = (&control.detail, node.and_then(|n| doc.resolve_scope(n, "/items"))) {
         let mut inner = Vec::new();
-        layer(doc, items, detail, &Value::Null, None, &mut inner);
+        layer(doc, items, detail, &Value::Null, &Place::default(), &mut inner);
         c.insert("components".into(), Value::Array(inner));
     }
 }

@@ -9,6 +9,8 @@
 //! applied only where `X` is a plain typed schema; submissions are always
 //! validated against the original `output`.
 
+pub mod mirror;
+
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -18,6 +20,30 @@ pub fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
         return Cow::Borrowed(schema);
     }
     Cow::Owned(rewrite(schema))
+}
+
+/// JSON Forms' copy: [`renderable_schema`] plus the mirrors
+/// [`mirror::jsonforms_schema`] adds so `@jsonforms/core`
+/// resolves fields of dependent schemas and shows a discriminated `oneOf`'s
+/// discriminator as a choice. Same accepted values as `schema`.
+pub fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
+    let renderable = renderable_schema(schema);
+    let limits = crate::limits::Limits::default();
+    match mirror::jsonforms_schema(&renderable, &limits) {
+        Some(mirrored) => Cow::Owned(mirrored),
+        None => renderable,
+    }
+}
+
+/// RJSF's copy: [`renderable_schema`] plus `dependentSchemas` also written
+/// as `dependencies`, which RJSF reads to show a dependent field (see
+/// [`mirror::rjsf_schema`]). Same accepted values.
+pub fn rjsf_schema(schema: &Value) -> Cow<'_, Value> {
+    let renderable = renderable_schema(schema);
+    match mirror::rjsf_schema(&renderable) {
+        Some(mirrored) => Cow::Owned(mirrored),
+        None => renderable,
+    }
 }
 
 fn needs_rewrite(value: &Value) -> bool {

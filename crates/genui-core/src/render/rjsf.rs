@@ -5,7 +5,22 @@
 //! `ui:title` (label), `ui:widget`, `ui:placeholder`, `ui:help`,
 //! `ui:readonly`, `ui:options`, `items` for array items, and
 //! `ui:submitButtonOptions` at the root. RJSF has no layout groups or
-//! wizards: sections and steps keep their order through `ui:order`.
+//! wizards: sections and steps keep their order through `ui:order`, and:
+//!
+//! - **rows**: each field of a plan row gets `ui:style` (inline-block, an
+//!   equal share of the width; RJSF puts it on the field's wrapper `div`, so
+//!   the fields sit side by side in any theme that keeps the wrapper) and
+//!   `ui:classNames: "genui-row genui-row-<n>"` for themes that style by
+//!   class. Mobile plans have no rows;
+//! - **steps**: the root's `ui:options.steps` lists each step's `label` and
+//!   top-level `fields`, for a host that pages through them; stock RJSF
+//!   shows every step on one page, in step order;
+//! - **conditions**: RJSF evaluates the schema's own `if`/`then`/`else`,
+//!   `dependencies` and `oneOf` itself; `ui:order` names fields that only
+//!   exist in a branch (with RJSF's `*` last, names absent from the current
+//!   branch are skipped), and a discriminated `oneOf`'s discriminator is
+//!   `hidden` (RJSF's option selector chooses the branch and sets it);
+//!   `dependentSchemas` are also written as `dependencies`, which RJSF reads.
 
 use super::Rendered;
 use crate::plan::{Control, Node, Widget};
@@ -20,6 +35,9 @@ pub fn render(r: &Rendered<'_>) -> Value {
     let layer = Layer { doc: &doc, base: &r.spec.schema };
     layer.add(&r.spec.plan.root, &mut ui);
     add_group_titles(&r.spec.plan.root, &mut ui);
+    if let Some(steps) = step_hint(&r.spec.plan.root) {
+        ui.insert("ui:options".into(), json!({"steps": steps}));
+    }
     let mut submit_text = r.submit_label();
     if let Some(prompt) = r.approval() {
         let field = super::data_path(&prompt.pointer).iter().try_fold(&mut ui, |map, name| {
@@ -37,7 +55,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
         "type": "dgui_form",
         "title": r.title(),
         "description": r.spec.description,
-        "schema": super::renderable::renderable_schema(&r.spec.schema),
+        "schema": super::renderable::rjsf_schema(&r.spec.schema),
         "uiSchema": ui,
         "formData": r.initial_data,
         "metadata": metadata,
@@ -59,11 +77,28 @@ impl Layer<'_> {
             let target = at_path(ui, &super::data_path(&control.pointer));
             target.extend(field);
         }
+        let mut rows = Vec::new();
+        collect_rows(root, &mut rows);
+        for row in rows {
+            let count = row.len();
+            for (index, pointer) in row.into_iter().enumerate() {
+                let target = at_path(ui, &super::data_path(pointer));
+                target.insert("ui:style".into(), row_style(index, count));
+                target.insert("ui:classNames".into(), format!("genui-row genui-row-{count}").into());
+            }
+        }
     }
 
     fn field_ui(&self, control: &Control, node: Option<&Value>) -> Map<String, Value> {
-        let has_alternatives = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some());
-        let mut ui = field_ui(control, !has_alternatives);
+        // RJSF draws alternatives itself, and a branch's `const` (a
+        // discriminator) is set by its option selector.
+        let own_widget = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some() || n.get("const").is_some());
+        let mut ui = field_ui(control, !own_widget);
+        if crate::generate::rules::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
+            // RJSF's option selector chooses the branch and sets its const;
+            // the const's own text input would only repeat it.
+            ui.insert("ui:widget".into(), "hidden".into());
+        }
         if let (Some(detail), Some(items)) = (&control.detail, node.and_then(|n| self.doc.resolve_scope(n, "/items"))) {
             let mut item_ui = Map::new();
             Layer { doc: self.doc, base: items }.add(detail, &mut item_ui);
@@ -99,16 +134,73 @@ fn at_path<'u>(ui: &'u mut Map<String, Value>, path: &[String]) -> &'u mut Map<S
 fn add_group_titles(node: &Node, ui: &mut Map<String, Value>) {
     let children: &[Node] = match node {
         Node::Vertical { elements } | Node::Horizontal { elements } => elements,
-        Node::Group { label, elements } => {
+        Node::Group { label, elements, .. } => {
             let pointers: Vec<Vec<String>> = node.controls().iter().map(|c| super::data_path(&c.pointer)).collect();
             if let Some(object) = common_parent(&pointers) {
                 at_path(ui, &object).entry("ui:title").or_insert_with(|| label.clone().into());
             }
             elements
         }
-        Node::Steps { .. } | Node::Control(_) => return,
+        Node::Steps { steps } => {
+            steps.iter().flat_map(|s| &s.elements).for_each(|child| add_group_titles(child, ui));
+            return;
+        }
+        Node::Control(_) => return,
     };
     children.iter().for_each(|child| add_group_titles(child, ui));
+}
+
+/// The pointers of each row's fields (rows hold controls only).
+fn collect_rows<'n>(node: &'n Node, out: &mut Vec<Vec<&'n str>>) {
+    match node {
+        Node::Horizontal { elements } => {
+            out.push(elements.iter().flat_map(Node::controls).map(|c| c.pointer.as_str()).collect());
+        }
+        Node::Vertical { elements } | Node::Group { elements, .. } => elements.iter().for_each(|n| collect_rows(n, out)),
+        Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| collect_rows(n, out)),
+        Node::Control(_) => {}
+    }
+}
+
+/// An equal share of the width, the gaps between fields included.
+fn row_style(index: usize, count: usize) -> Value {
+    let gap_em = (count - 1) as f64 / count as f64;
+    let mut style = json!({
+        "display": "inline-block",
+        "verticalAlign": "top",
+        "boxSizing": "border-box",
+        "width": format!("calc({:.4}% - {gap_em:.3}em)", 100.0 / count as f64),
+    });
+    if index + 1 < count {
+        style["marginRight"] = json!("1em");
+    }
+    style
+}
+
+/// The wizard's steps as `{label, fields}` (top-level property names).
+fn step_hint(root: &Node) -> Option<Value> {
+    let Node::Vertical { elements } = root else { return None };
+    let steps = elements.iter().find_map(|n| match n {
+        Node::Steps { steps } => Some(steps),
+        _ => None,
+    })?;
+    let hint: Vec<Value> = steps
+        .iter()
+        .map(|step| {
+            let mut fields: Vec<String> = Vec::new();
+            for node in &step.elements {
+                for control in node.controls() {
+                    if let Some(first) = super::data_path(&control.pointer).into_iter().next() {
+                        if !fields.contains(&first) {
+                            fields.push(first);
+                        }
+                    }
+                }
+            }
+            json!({"label": step.label, "fields": fields})
+        })
+        .collect();
+    Some(Value::Array(hint))
 }
 
 fn common_parent(paths: &[Vec<String>]) -> Option<Vec<String>> {

@@ -85,6 +85,27 @@ impl<'a> Resolved<'a> {
             .any(|names| names.iter().any(|n| n.as_str() == Some(name)))
     }
 
+    /// The merged view as one owned schema object (`properties` and
+    /// `required` accumulated), for code that needs it as a `Value`, such as
+    /// the conditional analysis of an array item.
+    pub fn to_schema(&self) -> Map<String, Value> {
+        let mut out: Map<String, Value> = self.keywords.iter().map(|(k, v)| ((*k).to_owned(), (*v).clone())).collect();
+        if !self.property_list.is_empty() {
+            let properties = self.properties().map(|(name, schema)| (name.clone(), schema.clone())).collect();
+            out.insert("properties".into(), Value::Object(properties));
+        }
+        let mut required: Vec<Value> = Vec::new();
+        for name in self.required_lists.iter().filter_map(|list| list.as_array()).flatten() {
+            if !required.contains(name) {
+                required.push(name.clone());
+            }
+        }
+        if !required.is_empty() {
+            out.insert("required".into(), Value::Array(required));
+        }
+        out
+    }
+
     /// The field kind of this view.
     pub fn kind(&self) -> FieldKind {
         FieldKind::of(self)
@@ -200,7 +221,8 @@ impl<'a> SchemaDoc<'a> {
     /// Follows a JSON Forms scope (a schema pointer such as
     /// `/properties/a/properties/b`) from `start`, as `@jsonforms/core` does:
     /// `$ref`s are followed at each step, and a `properties`/`items` step that
-    /// fails directly is retried inside `oneOf`/`allOf`/`anyOf`/`then`/`else`.
+    /// fails directly is retried inside `oneOf`/`allOf`/`anyOf`/`then`/`else`
+    /// (and dependent schemas, which the JSON Forms projection mirrors).
     pub fn resolve_scope(&self, start: &'a Value, pointer: &str) -> Option<&'a Value> {
         let tokens = crate::pointer::tokens(pointer)?;
         self.walk_scope(start, &tokens, 0)
@@ -226,6 +248,13 @@ impl<'a> SchemaDoc<'a> {
         if first != "properties" && first != "items" {
             return None;
         }
+        // Dependent schemas are not searched by @jsonforms/core itself: the
+        // JSON Forms copy of the schema mirrors them into `allOf` (see
+        // `render::renderable::mirror`), so what resolves here does there.
+        let dependent = ["dependentSchemas", "dependencies"]
+            .iter()
+            .filter_map(|key| node.get(*key).and_then(Value::as_object))
+            .flat_map(|map| map.values().filter(|v| v.is_object()));
         ["oneOf", "allOf", "anyOf", "then", "else"]
             .iter()
             .filter_map(|key| node.get(*key))
@@ -233,6 +262,7 @@ impl<'a> SchemaDoc<'a> {
                 Value::Array(items) => items.iter().collect::<Vec<_>>(),
                 other => vec![other],
             })
+            .chain(dependent)
             .find_map(|sub| self.walk_scope(sub, tokens, hops + 1))
     }
 

@@ -1,0 +1,190 @@
+//! Rows: short related fields side by side (first/last name, city/postal
+//! code, start/end date, min/max, latitude/longitude, month/year, ...).
+//!
+//! Two neighbouring controls share a row when both are short (a one-line
+//! input, a date, a number, a drop-down: never long text, lists, nested
+//! objects or radio groups) and their names are a known pair: they belong
+//! to the same family of words and read the same once the family's words
+//! are taken out (`startDate`/`endDate` -> `date`/`date`). A row holds at
+//! most [`MAX_ROW`] fields. On mobile [`single_column`] undoes every row.
+
+use super::labels::words;
+use crate::plan::{Control, Node, Widget};
+
+/// At most this many fields in one row.
+pub const MAX_ROW: usize = 3;
+
+/// Word families whose members pair up; a member word is dropped when
+/// comparing the rest of two names.
+const FAMILIES: [&[&str]; 6] = [
+    &["first", "last", "given", "family", "middle", "sur", "firstname", "lastname", "surname", "forename", "name"],
+    &["city", "town", "postal", "postcode", "zip", "zipcode", "code", "state", "province"],
+    &["start", "end", "from", "to", "min", "max", "minimum", "maximum", "begin", "until"],
+    &["latitude", "longitude", "lat", "lng", "lon", "altitude"],
+    &["day", "month", "year"],
+    &["width", "height", "depth", "length"],
+];
+
+/// Groups related short neighbours into rows, at every level of the tree
+/// (item layouts of arrays included).
+pub fn arrange(node: &mut Node) {
+    match node {
+        Node::Vertical { elements } | Node::Group { elements, .. } => {
+            elements.iter_mut().for_each(arrange);
+            *elements = rows(std::mem::take(elements));
+        }
+        Node::Steps { steps } => {
+            for step in steps {
+                step.elements.iter_mut().for_each(arrange);
+                step.elements = rows(std::mem::take(&mut step.elements));
+            }
+        }
+        Node::Horizontal { .. } => {}
+        Node::Control(control) => {
+            if let Some(detail) = control.detail.as_deref_mut() {
+                arrange(detail);
+            }
+        }
+    }
+}
+
+/// One column: every row's fields stacked in place, at every level.
+pub fn single_column(node: &mut Node) {
+    let flatten = |elements: &mut Vec<Node>| {
+        let mut out = Vec::with_capacity(elements.len());
+        for mut element in std::mem::take(elements) {
+            single_column(&mut element);
+            match element {
+                Node::Horizontal { elements } => out.extend(elements),
+                other => out.push(other),
+            }
+        }
+        *elements = out;
+    };
+    match node {
+        Node::Vertical { elements } | Node::Group { elements, .. } | Node::Horizontal { elements } => flatten(elements),
+        Node::Steps { steps } => steps.iter_mut().for_each(|s| flatten(&mut s.elements)),
+        Node::Control(control) => {
+            if let Some(detail) = control.detail.as_deref_mut() {
+                single_column(detail);
+                if let Node::Horizontal { elements } = detail {
+                    *detail = Node::Vertical { elements: std::mem::take(elements) };
+                }
+            }
+        }
+    }
+}
+
+fn rows(elements: Vec<Node>) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(elements.len());
+    let mut run: Vec<Node> = Vec::new();
+    for element in elements {
+        let joins = match (run.last(), &element) {
+            (Some(Node::Control(prev)), Node::Control(next)) => run.len() < MAX_ROW && pairs(prev, next),
+            _ => false,
+        };
+        if !joins {
+            flush(&mut run, &mut out);
+        }
+        run.push(element);
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+fn flush(run: &mut Vec<Node>, out: &mut Vec<Node>) {
+    match run.len() {
+        0 => {}
+        1 => out.extend(run.drain(..)),
+        _ => out.push(Node::Horizontal { elements: std::mem::take(run) }),
+    }
+}
+
+/// Whether two neighbouring controls belong in one row.
+fn pairs(a: &Control, b: &Control) -> bool {
+    is_short(a) && is_short(b) && related(&name_of(a), &name_of(b))
+}
+
+/// One-line inputs that fit in a third of a form's width.
+fn is_short(control: &Control) -> bool {
+    control.detail.is_none()
+        && matches!(
+            control.widget,
+            Widget::Text | Widget::Email | Widget::Number | Widget::Integer | Widget::Select | Widget::Date | Widget::DateTime | Widget::Time
+        )
+}
+
+fn name_of(control: &Control) -> String {
+    crate::pointer::unescape(control.pointer.rsplit('/').next().unwrap_or_default())
+}
+
+/// Same family, different member words, same remaining words.
+fn related(a: &str, b: &str) -> bool {
+    let (wa, wb) = (words(a), words(b));
+    FAMILIES.iter().any(|family| {
+        let member = |w: &String| family.contains(&w.as_str());
+        let rest = |ws: &[String]| ws.iter().filter(|w| !member(w)).cloned().collect::<Vec<_>>();
+        let keys = |ws: &[String]| ws.iter().filter(|w| member(w) && *w != "name").cloned().collect::<Vec<_>>();
+        let (ka, kb) = (keys(&wa), keys(&wb));
+        !ka.is_empty() && !kb.is_empty() && ka != kb && rest(&wa) == rest(&wb)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn control(name: &str, widget: Widget) -> Node {
+        Node::Control(Control {
+            pointer: format!("/properties/{name}"),
+            label: name.into(),
+            widget,
+            help: None,
+            placeholder: None,
+            read_only: false,
+            rule: None,
+            detail: None,
+        })
+    }
+
+    fn shape(node: &Node) -> String {
+        match node {
+            Node::Vertical { elements } => elements.iter().map(shape).collect::<Vec<_>>().join(" "),
+            Node::Horizontal { elements } => format!("[{}]", elements.iter().map(shape).collect::<Vec<_>>().join(" ")),
+            Node::Control(c) => c.label.clone(),
+            _ => "?".into(),
+        }
+    }
+
+    fn arranged(fields: &[(&str, Widget)]) -> String {
+        let mut node = Node::Vertical { elements: fields.iter().map(|(n, w)| control(n, *w)).collect() };
+        arrange(&mut node);
+        shape(&node)
+    }
+
+    #[test]
+    fn pairs_related_short_fields() {
+        use Widget::*;
+        assert_eq!(arranged(&[("firstName", Text), ("lastName", Text), ("email", Email)]), "[firstName lastName] email");
+        assert_eq!(arranged(&[("street", Text), ("city", Text), ("postalCode", Text), ("state", Select)]), "street [city postalCode state]");
+        assert_eq!(arranged(&[("startDate", Date), ("endDate", Date)]), "[startDate endDate]");
+        assert_eq!(arranged(&[("minPrice", Number), ("maxPrice", Number), ("latitude", Number), ("longitude", Number)]), "[minPrice maxPrice] [latitude longitude]");
+        assert_eq!(arranged(&[("given_name", Text), ("family_name", Text)]), "[given_name family_name]");
+    }
+
+    #[test]
+    fn leaves_long_or_unrelated_fields_alone() {
+        use Widget::*;
+        assert_eq!(arranged(&[("firstName", Text), ("lastName", Textarea)]), "firstName lastName");
+        assert_eq!(arranged(&[("startDate", Date), ("title", Text), ("endDate", Date)]), "startDate title endDate");
+        assert_eq!(arranged(&[("minAge", Integer), ("maxPrice", Integer)]), "minAge maxPrice");
+        assert_eq!(arranged(&[("day", Integer), ("month", Integer), ("year", Integer), ("width", Integer)]), "[day month year] width");
+    }
+
+    #[test]
+    fn mobile_is_one_column() {
+        let mut node = Node::Vertical { elements: vec![Node::Horizontal { elements: vec![control("a", Widget::Text), control("b", Widget::Text)] }] };
+        single_column(&mut node);
+        assert_eq!(shape(&node), "a b");
+    }
+}
