@@ -163,8 +163,10 @@ pub fn detect(output: &Value, data: &Value, description: &str, data_base: &str, 
     infer::infer(data, output, description, data_base, limits).map(Some)
 }
 
-/// The form plan of a display: one read-only array control per dataset.
-pub fn plan(display: &DisplaySpec, title: Option<String>) -> Plan {
+/// The form plan of a display: one read-only array control per dataset,
+/// titled from the inferred schema's title or the description.
+pub fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
+    let title = crate::generate::labels::form_title(schema.get("title").and_then(Value::as_str), description);
     let controls = display.datasets.iter().map(|d| {
         Node::Control(Control {
             pointer: d.schema_pointer.clone(),
