@@ -268,3 +268,47 @@ fn the_vega_lite_schema_has_teeth() {
         assert!(!vega_lite().is_valid(&broken), "{broken}");
     }
 }
+
+#[test]
+fn hostile_names_give_plain_labels_never_a_500() {
+    let names = ["", "<b>bold</b>", "a/b~c", "ui:order", "javascript:alert(1)", "[x](https://evil.example)", "a.b[0]", "value", "index"];
+    let record: serde_json::Map<String, Value> = names.iter().enumerate().map(|(i, n)| (n.to_string(), json!(i))).collect();
+    // "" and "ui:order" are never datasets (no scope; RJSF reserves `ui:`), so this is within MAX_DATASETS.
+    let data: serde_json::Map<String, Value> = names.iter().map(|n| (n.to_string(), json!([record.clone(), record.clone()]))).collect();
+    assert_eq!(data.len() - 2, genui_core::display::MAX_DATASETS - 1);
+    for data in [Value::Object(data), json!([record.clone(), {"": "x"}])] {
+        for format in ["jsonforms", "rjsf", "lmui"] {
+            let body = json!({"description": "<script>x</script>Numbers [here](https://evil.example)", "data": data, "format": format});
+            let outcome = generate(&body, None);
+            let answer = body_of(&outcome);
+            assert_eq!(outcome.response.status, 200, "{format}: {answer}");
+            let mut texts = Vec::new();
+            shown_texts(&answer, &mut texts);
+            assert!(!texts.is_empty());
+            for text in texts {
+                assert!(genui_core::check::markup_in(&text).is_none() && !text.contains("https://"), "{format}: {text:?} is shown as a label");
+            }
+            for chart in answer["charts"].as_array().into_iter().flatten() {
+                assert_vega_lite(format, &chart["vegaLite"]);
+            }
+        }
+    }
+}
+
+/// Every label and title of an answer (not the data, nor `response_text`
+/// and `description`: the agent's own text, passed through as for forms).
+fn shown_texts(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                match (key.as_str(), v) {
+                    ("label" | "title" | "ui:title", Value::String(text)) => out.push(text.clone()),
+                    ("initialData" | "formData" | "rows" | "data", _) => {}
+                    _ => shown_texts(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| shown_texts(v, out)),
+        _ => {}
+    }
+}

@@ -18,6 +18,16 @@ use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// Longest title or label, in characters (like the generator's labels).
+const MAX_LABEL_CHARS: usize = 120;
+
+/// A label shown to people, from a name in the data: humanised, and plain
+/// text (a key may hold markup or links; labels never do).
+fn label(name: &str) -> String {
+    let text = crate::sanitize::plain_text(&labels::humanize(name), MAX_LABEL_CHARS);
+    if text.is_empty() { "Value".to_owned() } else { text }
+}
+
 /// The string formats a column may be given, most specific first.
 const FORMATS: [(&str, ColumnType); 4] =
     [("date", ColumnType::Date), ("date-time", ColumnType::DateTime), ("email", ColumnType::Email), ("uri", ColumnType::Uri)];
@@ -39,7 +49,9 @@ pub(crate) fn row_shape(items: &[Value]) -> Option<Shape> {
 /// The display and the schema that replaces `output`. `base` is the JSON
 /// Pointer of `data` in the request body (for errors).
 pub fn infer(data: &Value, output: &Value, description: &str, base: &str, limits: &Limits) -> Result<(DisplaySpec, Value)> {
-    let title = labels::form_title(output.get("title").and_then(Value::as_str), description);
+    let title = labels::form_title(output.get("title").and_then(Value::as_str), description)
+        .map(|t| crate::sanitize::plain_text(&t, MAX_LABEL_CHARS))
+        .filter(|t| !t.is_empty());
     match data {
         Value::Array(items) => {
             let title = title.unwrap_or_else(|| "Data".to_owned());
@@ -52,6 +64,13 @@ pub fn infer(data: &Value, output: &Value, description: &str, base: &str, limits
     }
 }
 
+/// Whether a property can be a dataset in every format: an empty name has no
+/// JSON Forms scope (`#/properties/` is not one), and RJSF reserves `ui:`
+/// keys in its uiSchema, so a field named `ui:order` cannot be addressed.
+pub(crate) fn showable_name(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with("ui:")
+}
+
 /// Every non-empty array of records or numbers among the properties is a
 /// dataset; other properties are not shown.
 fn from_object(map: &Map<String, Value>, title: Option<String>, base: &str, limits: &Limits) -> Result<(DisplaySpec, Value)> {
@@ -59,7 +78,7 @@ fn from_object(map: &Map<String, Value>, title: Option<String>, base: &str, limi
     let mut properties = Map::new();
     for (name, value) in map {
         let Value::Array(items) = value else { continue };
-        if row_shape(items).is_none() {
+        if row_shape(items).is_none() || !showable_name(name) {
             continue;
         }
         let at = format!("/{}", pointer::escape(name));
@@ -67,7 +86,7 @@ fn from_object(map: &Map<String, Value>, title: Option<String>, base: &str, limi
             return Err(too_large("arrays", MAX_DATASETS, format!("{base}{at}")));
         }
         let schema_pointer = format!("/properties/{}", pointer::escape(name));
-        let (dataset, schema) = dataset(items, name, &labels::humanize(name), &at, &schema_pointer, &format!("{base}{at}"), limits)?;
+        let (dataset, schema) = dataset(items, name, &label(name), &at, &schema_pointer, &format!("{base}{at}"), limits)?;
         datasets.push(dataset);
         properties.insert(name.clone(), schema);
     }
@@ -218,7 +237,7 @@ fn records(items: &[Value], base: &str, limits: &Limits) -> Result<(Vec<Column>,
     let mut properties = Map::new();
     for key in order {
         let column_seen = &seen[&key];
-        let label = labels::humanize(&key);
+        let label = label(&key);
         properties.insert(key.clone(), column_seen.schema(&label));
         columns.push(Column { key, label, kind: column_seen.column_type() });
     }

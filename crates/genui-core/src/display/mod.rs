@@ -140,7 +140,9 @@ impl ColumnType {
 pub fn is_displayable(data: Option<&Value>) -> bool {
     match data {
         Some(Value::Array(items)) => items.is_empty() || infer::row_shape(items).is_some(),
-        Some(Value::Object(map)) => map.values().any(|v| matches!(v, Value::Array(items) if !items.is_empty() && infer::row_shape(items).is_some())),
+        Some(Value::Object(map)) => {
+            map.iter().any(|(k, v)| infer::showable_name(k) && matches!(v, Value::Array(items) if !items.is_empty() && infer::row_shape(items).is_some()))
+        }
         _ => false,
     }
 }
@@ -179,7 +181,10 @@ pub fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
             detail: None,
         })
     });
-    Plan { title, root: Node::Vertical { elements: controls.collect() } }
+    let mut plan = Plan { title, root: Node::Vertical { elements: controls.collect() } };
+    // The same clean-up as generated forms get: titles are plain text.
+    crate::sanitize::sanitize_plan(&mut plan);
+    plan
 }
 
 /// The cache key of a display: the inferred (data-free) schema's digest,
