@@ -195,6 +195,8 @@ async fn generate_job(mut job: GenerateJob, env: &Env, ctx: &Context) -> HttpRes
         Ok(use_model) => use_model,
         Err(why) => return HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")),
     };
+    // Displays (tables, charts) are laid out deterministically; no model.
+    let use_model = use_model && !job.is_display();
     let cache = kv::SpecCache::open(env);
     let outcome = match config.filter(|_| use_model) {
         Some(config) => generate_with_model(&mut job, config, choice.is_forced(), &cache, env, &limits).await,

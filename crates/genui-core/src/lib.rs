@@ -17,6 +17,7 @@
 pub mod access;
 pub mod check;
 pub mod contracts;
+pub mod display;
 pub mod error;
 pub mod generate;
 pub mod limits;

@@ -142,6 +142,7 @@ mod tests {
             schema: json!({}),
             plan: Plan { title: None, root: Node::Vertical { elements: vec![] } },
             defaults: json!({}),
+            display: None,
         })
     }
 

@@ -253,6 +253,8 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
     };
     let output = match args.remove("output") {
         Some(output @ Value::Object(_)) => output,
+        // Display hook: data to show needs no `output` (see crate::display).
+        None | Some(Value::Null) if crate::display::is_displayable(args.get("data")) => Value::Object(Map::new()),
         None | Some(Value::Null) => {
             return Err(invalid(
                 &format!("{base}/output"),

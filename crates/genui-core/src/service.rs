@@ -171,6 +171,8 @@ pub struct GenerateJob {
     spec_hash: String,
     key: String,
     limits: Limits,
+    /// Set when the request asks for a read-only display (see [`crate::display`]).
+    display: Option<crate::display::DisplaySpec>,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -195,6 +197,13 @@ pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits
     if let Some(name) = query_format {
         request.format = Format::parse(name, "?format")?;
     }
+    // Display hook: no `output`, data to show -> the inferred schema stands in for `output`.
+    let data_at = format!("{}/data", request.arguments_pointer);
+    let display = crate::display::detect(&request.output, &request.data, &request.description, &data_at, limits)?;
+    let display = display.map(|(display, schema)| {
+        request.output = schema;
+        display
+    });
     limits.check_schema_size(&request.output, &request.output_pointer())?;
     if request.description.len() > limits.max_string_bytes {
         let at = format!("{}/description", request.arguments_pointer);
@@ -208,6 +217,7 @@ pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits
         spec_hash: String::new(),
         key: String::new(),
         limits: *limits,
+        display,
     };
     job.rekey(deterministic_generator())?;
     Ok(job)
@@ -229,6 +239,12 @@ impl GenerateJob {
         &self.request
     }
 
+    /// Whether the answer is a read-only display (always deterministic: no
+    /// model is asked to lay out a table).
+    pub fn is_display(&self) -> bool {
+        self.display.is_some()
+    }
+
     /// Keys the job for another generator (a model's identity includes its
     /// provider, model and prompt version), so each generator's specs are
     /// cached apart.
@@ -242,7 +258,10 @@ impl GenerateJob {
             mobile: request.device == generate::Device::Mobile,
             locale: request.locale.as_deref().filter(|_| writes_text),
         };
-        self.spec_hash = spec::spec_hash_of(self.output_digest, &request.description, options, &generator)?;
+        self.spec_hash = match &self.display {
+            Some(display) => crate::display::spec_hash(display, self.output_digest, &request.description, &generator)?,
+            None => spec::spec_hash_of(self.output_digest, &request.description, options, &generator)?,
+        };
         self.key = spec::cache_key(&self.spec_hash);
         self.generator = generator;
         Ok(())
@@ -255,6 +274,9 @@ impl GenerateJob {
             return hit;
         }
         let generated = self.prove_schema().and_then(|proven| {
+            if let Some(display) = &self.display {
+                return Ok((crate::display::plan(display, &self.request.output, &self.request.description), proven));
+            }
             let request = &self.request;
             let plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
                 .map_err(|e| with_output_pointer(e, &self.request))?;
@@ -333,6 +355,7 @@ impl GenerateJob {
             schema: output.clone(),
             plan,
             defaults: schema_defaults(output, &self.limits),
+            display: self.display.clone(),
         };
         let as_json = serde_json::to_value(&spec).unwrap_or_default();
         Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;

@@ -60,6 +60,10 @@ pub struct UiSpec {
     /// Values the schema itself supplies (`default`, `const`), laid out like
     /// the data; request data is merged over these at render time.
     pub defaults: Value,
+    /// Set for a read-only display (tables, charts) instead of a form; see
+    /// [`crate::display`]. Absent from stored forms, so their bytes and
+    /// hashes are unchanged.
+    pub display: Option<crate::display::DisplaySpec>,
 }
 
 /// The stored shape of a [`UiSpec`], generic over how `schema` is read: a
@@ -71,7 +75,7 @@ pub struct UiSpec {
 /// reading a spec about three times dearer.
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct StoredSpec<Id, Text, Schema, P, D> {
+struct StoredSpec<Id, Text, Schema, P, D, Disp> {
     spec_version: u32,
     spec_hash: Text,
     generator: Id,
@@ -81,9 +85,16 @@ struct StoredSpec<Id, Text, Schema, P, D> {
     schema: Schema,
     plan: P,
     defaults: D,
+    #[serde(default = "none", skip_serializing_if = "Option::is_none")]
+    display: Option<Disp>,
 }
 
-type OwnedSpec<Schema> = StoredSpec<String, String, Schema, Plan, Value>;
+/// An absent `display` (a form), without asking `Disp` for a `Default`.
+fn none<T>() -> Option<T> {
+    None
+}
+
+type OwnedSpec<Schema> = StoredSpec<String, String, Schema, Plan, Value, crate::display::DisplaySpec>;
 
 impl<Schema> OwnedSpec<Schema> {
     /// The spec, with `schema` made from the stored field by `schema`.
@@ -97,6 +108,7 @@ impl<Schema> OwnedSpec<Schema> {
             schema: schema(self.schema),
             plan: self.plan,
             defaults: self.defaults,
+            display: self.display,
         }
     }
 }
@@ -113,6 +125,7 @@ impl Serialize for UiSpec {
             schema: &self.schema,
             plan: &self.plan,
             defaults: &self.defaults,
+            display: self.display.as_ref(),
         }
         .serialize(serializer)
     }
@@ -261,6 +274,7 @@ mod tests {
             schema: json!({}),
             plan: Plan { title: None, root: crate::plan::Node::Vertical { elements: vec![] } },
             defaults: json!({}),
+            display: None,
         };
         let text = spec.to_json();
         assert_eq!(UiSpec::from_cached(&text, "ab"), Some(spec));

@@ -17,7 +17,9 @@ Describe the form in `description`, pre-fill known values in `data`, and give in
 of the object the user must send back: \"type\": \"object\", \"properties\" with a \"type\" for each field \
 (string, number, integer, boolean, array, object), an optional \"title\", \"enum\" for closed choices, \
 \"format\" for date, date-time, time, email or uri, \"minimum\"/\"maximum\" for numbers, and a \"required\" \
-list. The user's answer arrives as this tool's result: a JSON object that matches `output`.";
+list. The user's answer arrives as this tool's result: a JSON object that matches `output`. \
+To only show data (a read-only table and chart, nothing sent back), leave out `output` and give the rows \
+in `data`, e.g. {\"sales\": [{\"region\": \"North\", \"revenue\": 120}]}.";
 
 /// The tool definition, parameters flat (no `$ref`, no `oneOf`: providers
 /// do not all support them).
@@ -34,14 +36,14 @@ pub fn tool_definition() -> Value {
                 },
                 "data": {
                     "type": "object",
-                    "description": "Values to pre-fill, keyed like the output schema's properties."
+                    "description": "Values to pre-fill, keyed like the output schema's properties; without `output`: arrays of records or numbers to show."
                 },
                 "output": {
                     "type": "object",
-                    "description": "JSON Schema of the object the user must send back."
+                    "description": "JSON Schema of the object the user must send back; leave out to only show `data`."
                 }
             },
-            "required": ["description", "output"]
+            "required": ["description"]
         }
     })
 }

@@ -151,11 +151,16 @@ impl Rendered<'_> {
 
 /// Projects a spec into a format.
 pub fn render(format: Format, rendered: &Rendered<'_>) -> Value {
-    match format {
+    let mut body = match format {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
         Format::Lmui => lmui::render(rendered),
+    };
+    // Display hook: tables and charts over the read-only form.
+    if let Some(display) = &rendered.spec.display {
+        crate::display::project(format, rendered, display, &mut body);
     }
+    body
 }
 
 /// The data path (property names) of a schema pointer such as
