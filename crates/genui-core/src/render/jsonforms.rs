@@ -37,26 +37,33 @@ pub fn ui_schema(plan: &Plan) -> Value {
 
 fn node(node: &Node) -> Value {
     match node {
-        Node::Vertical { elements } => layout("VerticalLayout", elements),
-        Node::Horizontal { elements } => layout("HorizontalLayout", elements),
-        Node::Group { label, elements } => {
-            json!({"type": "Group", "label": label, "elements": elements.iter().map(self::node).collect::<Vec<_>>()})
+        Node::Vertical { elements } => layout("VerticalLayout", None, elements),
+        Node::Horizontal { elements } => layout("HorizontalLayout", None, elements),
+        Node::Group { label, elements } => layout("Group", Some(label), elements),
+        Node::Steps { steps } => {
+            let mut out = layout_with("Categorization", None, steps.iter().map(|s| layout("Category", Some(&s.label), &s.elements)).collect());
+            out.insert("options".into(), json!({"variant": "stepper", "showNavButtons": true}));
+            Value::Object(out)
         }
-        Node::Steps { steps } => json!({
-            "type": "Categorization",
-            "elements": steps.iter().map(|s| json!({
-                "type": "Category",
-                "label": s.label,
-                "elements": s.elements.iter().map(self::node).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "options": {"variant": "stepper", "showNavButtons": true},
-        }),
         Node::Control(c) => control(c),
     }
 }
 
-fn layout(kind: &str, elements: &[Node]) -> Value {
-    json!({"type": kind, "elements": elements.iter().map(node).collect::<Vec<_>>()})
+/// `{type, label?, elements}`. Built by hand, not with `json!`: the macro
+/// would serialise the already built children into a copy at every level,
+/// so a deep form's UI schema was copied once per ancestor.
+fn layout(kind: &str, label: Option<&str>, elements: &[Node]) -> Value {
+    Value::Object(layout_with(kind, label, elements.iter().map(node).collect()))
+}
+
+fn layout_with(kind: &str, label: Option<&str>, elements: Vec<Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("type".into(), kind.into());
+    if let Some(label) = label {
+        out.insert("label".into(), label.into());
+    }
+    out.insert("elements".into(), Value::Array(elements));
+    out
 }
 
 fn control(c: &Control) -> Value {
