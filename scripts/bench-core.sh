@@ -9,7 +9,8 @@
 # Arguments go to criterion (a filter, or e.g. --measurement-time 10 on a
 # quiet machine). Only benches run by this invocation are summarised.
 # The bench profile is release's opt-level ("z", what ships) without LTO:
-# see [profile.bench] in Cargo.toml.
+# see [profile.bench] in Cargo.toml. For opt-level 3 (a full rebuild):
+#   CARGO_PROFILE_BENCH_OPT_LEVEL=3 ./scripts/bench-core.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -88,7 +89,7 @@ typically slower than native: read these as a lower bound.
 - Date: $(date -u +%Y-%m-%dT%H:%MZ), commit \`$(git rev-parse --short HEAD)\`$(git diff --quiet HEAD -- crates/genui-core || echo ' (with uncommitted core changes)')
 - Machine: $(nproc) CPUs, ${cpu:-unknown CPU}; load average before the run: ${load_before}
 - Toolchain: $(rustc --version)
-- Profile: \`bench\` = release's opt-level \`$(sed -n '/^\[profile.release\]/,/^\[/s/^opt-level = //p' Cargo.toml | tr -d '"')\` without LTO (Cargo.toml)
+- Profile: \`bench\` = opt-level \`${CARGO_PROFILE_BENCH_OPT_LEVEL:-$(sed -n '/^\[profile.release\]/,/^\[/s/^opt-level = //p' Cargo.toml | tr -d '"')}\` without LTO (Cargo.toml; \`CARGO_PROFILE_BENCH_OPT_LEVEL\` overrides)
 - Command: \`./scripts/bench-core.sh${*:+ $*}\` (runs \`${command_line}\`)
 
 | bench | median | 95% CI of the median | target |
