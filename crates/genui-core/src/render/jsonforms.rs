@@ -19,12 +19,15 @@ pub fn render(r: &Rendered<'_>) -> Value {
         // `options.approval` tells custom renderers to draw buttons.
         elements.insert(0, json!({"type": "Label", "text": prompt.text()}));
     }
-    json!({
-        "jsonSchema": super::renderable::jsonforms_schema(&r.spec.schema),
-        "uiSchema": ui,
-        "initialData": r.initial_data,
-        "meta": r.meta,
-    })
+    // Built by hand, not with `json!`: the macro serialises every value it
+    // is given into a new one, re-inserting each key of the schema and the
+    // UI schema; moving or cloning is several times cheaper (benches).
+    let mut message = Map::new();
+    message.insert("jsonSchema".into(), super::renderable::jsonforms_schema(&r.spec.schema).into_owned());
+    message.insert("uiSchema".into(), ui);
+    message.insert("initialData".into(), r.initial_data.clone());
+    message.insert("meta".into(), Value::Object(r.meta.clone()));
+    Value::Object(message)
 }
 
 /// The `uiSchema` for a plan.
@@ -40,17 +43,14 @@ fn node(node: &Node) -> Value {
         Node::Vertical { elements } => layout("VerticalLayout", None, elements),
         Node::Horizontal { elements } => layout("HorizontalLayout", None, elements),
         Node::Group { label, elements, rule } => {
-            let mut group = layout("Group", Some(label), elements);
-            if let (Some(rule), Value::Object(map)) = (rule, &mut group) {
-                map.insert("rule".into(), compile_rule(rule));
+            let mut group = layout_with("Group", Some(label), elements.iter().map(self::node).collect());
+            if let Some(rule) = rule {
+                group.insert("rule".into(), compile_rule(rule));
             }
-            group
+            Value::Object(group)
         }
         Node::Steps { steps } => {
-            let categories = steps.iter().map(|s| layout("Category", Some(&s.label), &s.elements)).collect();
-            let mut out = Map::new();
-            out.insert("type".into(), "Categorization".into());
-            out.insert("elements".into(), Value::Array(categories));
+            let mut out = layout_with("Categorization", None, steps.iter().map(|s| layout("Category", Some(&s.label), &s.elements)).collect());
             out.insert("options".into(), json!({"variant": "stepper", "showNavButtons": true}));
             Value::Object(out)
         }
@@ -58,14 +58,21 @@ fn node(node: &Node) -> Value {
     }
 }
 
-fn layout(kind: &str, label: Option<&String>, elements: &[Node]) -> Value {
+/// `{type, label?, elements}`. Built by hand, not with `json!`: the macro
+/// would serialise the already built children into a copy at every level,
+/// so a deep form's UI schema was copied once per ancestor.
+fn layout(kind: &str, label: Option<&str>, elements: &[Node]) -> Value {
+    Value::Object(layout_with(kind, label, elements.iter().map(node).collect()))
+}
+
+fn layout_with(kind: &str, label: Option<&str>, elements: Vec<Value>) -> Map<String, Value> {
     let mut out = Map::new();
     out.insert("type".into(), kind.into());
     if let Some(label) = label {
-        out.insert("label".into(), label.clone().into());
+        out.insert("label".into(), label.into());
     }
-    out.insert("elements".into(), Value::Array(elements.iter().map(node).collect()));
-    Value::Object(out)
+    out.insert("elements".into(), Value::Array(elements));
+    out
 }
 
 fn control(c: &Control) -> Value {

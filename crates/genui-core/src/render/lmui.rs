@@ -52,7 +52,12 @@ pub fn render(r: &Rendered<'_>) -> Value {
         }
         None => components.push(json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"})),
     }
-    json!({"response_text": response_text, "ui_components": components, "metadata": r.meta})
+    // Built by hand: `json!` would serialise every component into a copy.
+    let mut message = Map::new();
+    message.insert("response_text".into(), response_text.into());
+    message.insert("ui_components".into(), Value::Array(components));
+    message.insert("metadata".into(), Value::Object(r.meta.clone()));
+    Value::Object(message)
 }
 
 /// Where a control sits: enclosing section, wizard step, row, and the rule

@@ -51,15 +51,17 @@ pub fn render(r: &Rendered<'_>) -> Value {
     ui.insert("ui:submitButtonOptions".into(), json!({"submitText": submit_text}));
     let mut metadata = r.meta.clone();
     metadata.insert("version".into(), "0.1".into());
-    json!({
-        "type": "dgui_form",
-        "title": r.title(),
-        "description": r.spec.description,
-        "schema": super::renderable::rjsf_schema(&r.spec.schema),
-        "uiSchema": ui,
-        "formData": r.initial_data,
-        "metadata": metadata,
-    })
+    // Built by hand, not with `json!`, which would serialise the schema and
+    // the UI schema into new values instead of moving or cloning them.
+    let mut message = Map::new();
+    message.insert("type".into(), "dgui_form".into());
+    message.insert("title".into(), r.title().into());
+    message.insert("description".into(), r.spec.description.clone().into());
+    message.insert("schema".into(), super::renderable::rjsf_schema(&r.spec.schema).into_owned());
+    message.insert("uiSchema".into(), Value::Object(ui));
+    message.insert("formData".into(), r.initial_data.clone());
+    message.insert("metadata".into(), Value::Object(metadata));
+    Value::Object(message)
 }
 
 /// The schema a layer's pointers are relative to (the form, or an item).

@@ -1,0 +1,38 @@
+//! The format compilers, spec (with initial data) in, message out:
+//! `render/{jsonforms,rjsf,lmui}/<size>`. Each response is also validated
+//! against its published contract by the service; `render/contract/<size>`
+//! times that check for the JSON Forms answer.
+
+mod support;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use genui_core::render::{self, Format};
+use std::hint::black_box;
+
+fn compilers(c: &mut Criterion) {
+    let mut group = c.benchmark_group("render");
+    for case in support::cases() {
+        let prepared = case.prepare();
+        for (name, format) in [("jsonforms", Format::JsonForms), ("rjsf", Format::Rjsf), ("lmui", Format::Lmui)] {
+            let rendered = prepared.rendered(&case.valid);
+            let message = render::render(format, &rendered);
+            format.contract().check(&message).unwrap_or_else(|why| panic!("{name}/{}: {why}", case.name));
+            group.bench_with_input(BenchmarkId::new(name, case.name), &rendered, |b, rendered| {
+                b.iter(|| render::render(format, black_box(rendered)))
+            });
+        }
+        let message = render::render(Format::JsonForms, &prepared.rendered(&case.valid));
+        let contract = Format::JsonForms.contract();
+        group.bench_with_input(BenchmarkId::new("contract", case.name), &message, |b, message| {
+            b.iter(|| contract.check(black_box(message)).expect("meets the contract"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = support::criterion();
+    targets = compilers
+}
+criterion_main!(benches);
