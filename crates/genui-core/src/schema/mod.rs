@@ -377,6 +377,45 @@ mod tests {
     }
 
     #[test]
+    fn a_ref_field_keeps_only_annotations_beside_it() {
+        let root = json!({
+            "definitions": {"named": {"properties": {"name": {}}}, "text": {"type": "string"}},
+            "properties": {
+                "items": {"$ref": "#/definitions/named", "properties": {"extra": {}}, "required": ["extra"], "description": "D"},
+                "stamp": {"$ref": "#/definitions/text", "format": "date-time", "enum": ["a"], "default": "a"}
+            }
+        });
+        let d = doc(&root);
+        let items = d.resolve(&root["properties"]["items"]).unwrap();
+        assert_eq!(items.properties().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["name"]);
+        assert!(!items.requires("extra") && !d.node_requires(&root["properties"]["items"], "extra"));
+        assert_eq!(items.str("description"), Some("D"));
+        let stamp = d.resolve(&root["properties"]["stamp"]).unwrap();
+        assert_eq!((stamp.str("format"), stamp.get("enum"), stamp.str("default")), (None, None, Some("a")));
+        // What JSON Forms resolves, the checker resolves: the target alone.
+        assert!(d.resolve_scope(&root, "/properties/items/properties/extra").is_none());
+        assert!(d.resolve_scope(&root, "/properties/items/properties/name").is_some());
+    }
+
+    #[test]
+    fn the_root_keeps_its_own_keywords_beside_its_ref() {
+        let root = json!({
+            "$ref": "#/$defs/base", "required": ["own"],
+            "properties": {"own": {"type": "string"}, "both": {"type": "integer"}},
+            "$defs": {"base": {"properties": {"both": {"type": "string"}, "ignore": {}}}}
+        });
+        let d = doc(&root);
+        let view = d.resolve(&root).unwrap();
+        let names: Vec<&str> = view.properties().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["both", "ignore", "own"]);
+        assert!(view.requires("own") && d.node_requires(&root, "own"));
+        // As @jsonforms/core: the target first, then the root itself.
+        assert_eq!(d.resolve_scope(&root, "/properties/both").unwrap()["type"], "string");
+        assert_eq!(d.resolve_scope(&root, "/properties/own").unwrap()["type"], "string");
+        assert!(d.resolve_scope(&root, "/properties/ignore").is_some());
+    }
+
+    #[test]
     fn all_of_merges_properties_and_required() {
         let root = json!({"allOf": [
             {"type": "object", "properties": {"a": {}}, "required": ["a"]},
