@@ -25,7 +25,7 @@ pub const GENERATOR_ID: &str = "deterministic";
 
 /// Bump whenever the plans this generator produces change: it is part of the
 /// cache key, so old specs are not served for new behaviour.
-pub const GENERATOR_VERSION: &str = "1.1.0";
+pub const GENERATOR_VERSION: &str = "1.1.1";
 
 /// Builds the plan for an `output` document. `confirm` (the request's
 /// `kind: "confirm"`) asks for an approval even without approval-like names.
