@@ -27,7 +27,11 @@ PEER_PROFILE=(--profile peer
   --config profile.peer.lto=false --config profile.peer.codegen-units=16
   --config profile.peer.strip=false --config profile.peer.debug=1)
 cargo build --quiet "${PEER_PROFILE[@]}" -p genui-core --example peer
-timeout 900 cargo run --quiet "${PEER_PROFILE[@]}" -p genui-core --example peer -- "$CORPUS" "$RUN"
+# Exits non-zero when a plan fails our own checker (internal_error): the
+# report is still written (it lists them), then this script fails.
+ours=0
+timeout 900 cargo run --quiet "${PEER_PROFILE[@]}" -p genui-core --example peer -- "$CORPUS" "$RUN" || ours=$?
 timeout 600 node bench/peer/jsonforms.mjs "$CORPUS" "$RUN"
 mkdir -p bench-results
 node bench/peer/report.mjs "$CORPUS" "$RUN" bench-results/peer.md "./scripts/peer.sh"
+exit "$ours"

@@ -49,6 +49,17 @@ fn main() {
     let out = json!({"generator": "genui-core deterministic", "profile": profile(), "results": results});
     std::fs::write(run.join("ours.json"), out.to_string()).expect("write ours.json");
     println!("ours: {} schemas, {failed} failed in generate -> {}", results.len(), run.join("ours.json").display());
+    // A plan that fails our own checker is a 500 a user would hit: a bug,
+    // not a result (tests/peer_corpus.rs checks the same without timing).
+    let internal: Vec<&str> = results
+        .iter()
+        .filter(|r| r["pipelineError"] == "internal_error")
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    if !internal.is_empty() {
+        eprintln!("peer: internal_error (plan failed our checker) on {}: {}", internal.len(), internal.join(", "));
+        std::process::exit(1);
+    }
 }
 
 /// Times one schema both ways and keeps its uiSchema.

@@ -35,7 +35,7 @@ pub const GENERATOR_ID: &str = "deterministic";
 
 /// Bump whenever the plans this generator produces change: it is part of the
 /// cache key, so old specs are not served for new behaviour.
-pub const GENERATOR_VERSION: &str = "1.2.0";
+pub const GENERATOR_VERSION: &str = "1.2.1";
 
 /// A form with more top-level fields than this, in at least
 /// [`LONG_FORM_SECTIONS`] sections, becomes a wizard.

@@ -73,6 +73,11 @@ fn is_bounded_with_default(view: &Resolved) -> bool {
         && view.get("default").is_some_and(|v| v.is_number())
 }
 
+/// Formats with a widget of their own (see [`string_widget`]).
+fn has_widget(format: &str) -> bool {
+    matches!(format, "date" | "date-time" | "time" | "email" | "idn-email" | "uri" | "url" | "iri" | "data-url")
+}
+
 /// Whether `widget` can edit a field of this kind without producing values
 /// the schema rejects or hiding values it allows.
 pub fn fits(widget: Widget, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> bool {
@@ -89,7 +94,9 @@ pub fn fits(widget: Widget, view: &Resolved, kind: &FieldKind, items: Option<&Fi
                 && view.get("maximum").is_some()
         }
         Widget::Text => kind.choices.is_none() && matches!(kind.kind, Kind::String | Kind::Any | Kind::Null),
-        Widget::Textarea => kind.kind == Kind::String && kind.choices.is_none() && format.is_none(),
+        // A format no widget serves (`content-security-policy`, `markdown`)
+        // constrains nothing a validator checks: any text fits.
+        Widget::Textarea => kind.kind == Kind::String && kind.choices.is_none() && !format.is_some_and(has_widget),
         Widget::Email => kind.kind == Kind::String && matches!(format, Some("email" | "idn-email")),
         Widget::Url => kind.kind == Kind::String && matches!(format, Some("uri" | "url" | "iri")),
         Widget::Date => kind.kind == Kind::String && format == Some("date"),
@@ -129,6 +136,7 @@ mod tests {
         assert_eq!(pick("bio", json!({"type": "string"})), Widget::Textarea);
         assert_eq!(pick("x", json!({"type": "string", "maxLength": 2000})), Widget::Textarea);
         assert_eq!(pick("name", json!({"type": "string"})), Widget::Text);
+        assert_eq!(pick("content", json!({"type": "string", "format": "content-security-policy"})), Widget::Textarea);
     }
 
     #[test]

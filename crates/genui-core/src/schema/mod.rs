@@ -2,10 +2,19 @@
 //!
 //! A [`SchemaDoc`] wraps the `output` document. [`SchemaDoc::resolve`] turns
 //! one schema node into a [`Resolved`] view: `$ref` chains followed (bounded,
-//! cycles rejected), sibling keywords of a `$ref` laid over its target,
-//! `allOf` members merged, and the nullable idiom `anyOf: [X, {type: null}]`
-//! collapsed to `X`. The generator and the checker read schemas only through
-//! these views, so both see the same thing.
+//! cycles rejected), the annotations beside a `$ref` (title, description,
+//! default...) laid over its target, `allOf` members merged, and the nullable
+//! idiom `anyOf: [X, {type: null}]` collapsed to `X`. The generator and the
+//! checker read schemas only through these views, so both see the same thing.
+//!
+//! A view sees a `$ref` the way `@jsonforms/core` resolves a scope: a field
+//! that is a `$ref` *is* its target, so other keywords beside the `$ref`
+//! (`properties`, `type`, `format`, `enum`...) are not part of the field (a
+//! control there would not resolve, or its widget would not fit what the
+//! renderer shows; JSON Schema before 2019-09 ignores them too). The document
+//! root is a scope's starting schema instead: there `@jsonforms/core` looks in
+//! the target first and then in the root itself, so the root's view keeps all
+//! its keywords, the target's properties first.
 //!
 //! [`SchemaDoc::resolve_scope`] follows a JSON Forms scope the way
 //! `@jsonforms/core`'s `resolveSchema` does, so a scope we accept is one the
@@ -115,6 +124,10 @@ impl<'a> Resolved<'a> {
 /// At most this many schemas merged into one view (guards `allOf` fan-out).
 const MAX_MERGES: usize = 256;
 
+/// The keywords beside a field's `$ref` that its view keeps: they change
+/// how the field is labelled, explained or pre-filled, never what it is.
+const ANNOTATIONS: [&str; 8] = ["title", "description", "default", "examples", "readOnly", "writeOnly", "deprecated", "$comment"];
+
 impl<'a> SchemaDoc<'a> {
     /// Wraps an `output` document.
     pub fn new(root: &'a Value, limits: &Limits) -> Self {
@@ -141,34 +154,44 @@ impl<'a> SchemaDoc<'a> {
     pub fn resolve(&self, node: &'a Value) -> Result<Resolved<'a>> {
         let mut view = Resolved::default();
         let mut merges = 0;
-        self.merge_into(node, &mut view, &mut merges, 0)?;
+        let start = std::ptr::eq(node, self.root);
+        self.merge_into(node, &mut view, &mut merges, 0, start)?;
         if let Some(Value::Array(types)) = view.get("type") {
             view.nullable |= types.iter().any(|t| t == "null");
         }
         Ok(view)
     }
 
-    fn merge_into(&self, node: &'a Value, view: &mut Resolved<'a>, merges: &mut usize, hops: usize) -> Result<()> {
+    /// Merges `node` into `view`. `start`: `node` is the document root (see
+    /// the module documentation for what changes).
+    fn merge_into(&self, node: &'a Value, view: &mut Resolved<'a>, merges: &mut usize, hops: usize, start: bool) -> Result<()> {
         *merges += 1;
         if *merges > MAX_MERGES {
             return Err(Error::new(ErrorCode::SchemaTooLarge, "a schema merges too many `allOf`/`$ref` members"));
         }
         let Value::Object(map) = node else { return Ok(()) };
+        let has_ref = map.get("$ref").is_some_and(Value::is_string);
+        // A field's `$ref` replaces it: beside it, only annotations count.
+        let annotations_only = has_ref && !start;
+        // At the root, the target's properties come first (and win).
+        let own_properties_after_ref = has_ref && start;
         let mut nullable_of = None;
         for key in ["anyOf", "oneOf"] {
             if let Some(member) = map.get(key).and_then(Value::as_array).and_then(|m| nullable_member(m)) {
-                nullable_of = Some((key, member));
+                nullable_of = Some((key, member)).filter(|_| !annotations_only);
             }
         }
         for (key, value) in map {
             let collapsed = nullable_of.is_some_and(|(k, _)| k == key);
-            if key != "$ref" && key != "allOf" && !collapsed && !is_ref_container(key) {
+            let skipped = (annotations_only && !ANNOTATIONS.contains(&key.as_str()))
+                || (own_properties_after_ref && key == "properties");
+            if key != "$ref" && key != "allOf" && !collapsed && !is_ref_container(key) && !skipped {
                 add_keyword(view, key, value);
             }
         }
         if let Some((_, member)) = nullable_of {
             view.nullable = true;
-            self.merge_into(member, view, merges, hops)?;
+            self.merge_into(member, view, merges, hops, false)?;
         }
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
             if hops >= self.max_ref_chain || view.refs.iter().any(|r| r == reference) {
@@ -180,11 +203,17 @@ impl<'a> SchemaDoc<'a> {
             }
             let target = self.lookup(reference).ok_or_else(|| unresolved(reference))?;
             view.refs.push(reference.to_owned());
-            self.merge_into(target, view, merges, hops + 1)?;
+            self.merge_into(target, view, merges, hops + 1, false)?;
+        }
+        if let (true, Some(properties)) = (own_properties_after_ref, map.get("properties")) {
+            add_keyword(view, "properties", properties);
+        }
+        if annotations_only {
+            return Ok(());
         }
         if let Some(Value::Array(members)) = map.get("allOf") {
             for member in members {
-                self.merge_into(member, view, merges, hops)?;
+                self.merge_into(member, view, merges, hops, false)?;
             }
         }
         Ok(())
@@ -197,35 +226,43 @@ impl<'a> SchemaDoc<'a> {
     /// merging a large parent each time made them quadratic.
     pub fn node_requires(&self, node: &'a Value, name: &str) -> bool {
         let mut budget = MAX_MERGES;
-        self.requires_within(node, name, &mut budget, 0)
+        self.requires_within(node, name, &mut budget, 0, std::ptr::eq(node, self.root))
     }
 
-    fn requires_within(&self, node: &'a Value, name: &str, budget: &mut usize, hops: usize) -> bool {
+    fn requires_within(&self, node: &'a Value, name: &str, budget: &mut usize, hops: usize, start: bool) -> bool {
         let Value::Object(map) = node else { return false };
         if *budget == 0 || hops > self.max_ref_chain {
             return false;
         }
         *budget -= 1;
+        let target = map.get("$ref").and_then(Value::as_str).and_then(|r| self.lookup(r));
+        if map.get("$ref").is_some_and(Value::is_string) && !start {
+            // A field's `$ref` replaces it (see `merge_into`).
+            return target.is_some_and(|target| self.requires_within(target, name, budget, hops + 1, false));
+        }
         let listed = map.get("required").and_then(Value::as_array);
         if listed.is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name))) {
             return true;
         }
         let nullable = ["anyOf", "oneOf"].iter().filter_map(|key| map.get(*key)?.as_array()).find_map(|m| nullable_member(m));
-        let target = map.get("$ref").and_then(Value::as_str).and_then(|r| self.lookup(r));
         let members = map.get("allOf").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-        nullable.is_some_and(|member| self.requires_within(member, name, budget, hops))
-            || target.is_some_and(|target| self.requires_within(target, name, budget, hops + 1))
-            || members.iter().any(|member| self.requires_within(member, name, budget, hops))
+        nullable.is_some_and(|member| self.requires_within(member, name, budget, hops, false))
+            || target.is_some_and(|target| self.requires_within(target, name, budget, hops + 1, false))
+            || members.iter().any(|member| self.requires_within(member, name, budget, hops, false))
     }
 
     /// Follows a JSON Forms scope (a schema pointer such as
-    /// `/properties/a/properties/b`) from `start`, as `@jsonforms/core` does:
-    /// `$ref`s are followed at each step, and a `properties`/`items` step that
-    /// fails directly is retried inside `oneOf`/`allOf`/`anyOf`/`then`/`else`
-    /// (and dependent schemas, which the JSON Forms projection mirrors).
+    /// `/properties/a/properties/b`) from `start`, as `@jsonforms/core`
+    /// (3.x `resolveSchema`) does: a node reached through a `$ref` is the
+    /// target alone, and a `properties`/`items` step that fails directly is
+    /// retried inside `oneOf`/`allOf`/`anyOf`/`then`/`else` (and dependent
+    /// schemas, which the JSON Forms projection mirrors). A `start` with
+    /// a `$ref` is searched in its target first, then in itself (the
+    /// keywords beside its `$ref`).
     pub fn resolve_scope(&self, start: &'a Value, pointer: &str) -> Option<&'a Value> {
         let tokens = crate::pointer::tokens(pointer)?;
-        self.walk_scope(start, &tokens, 0)
+        let beside_ref = || start.get("$ref").is_some().then(|| self.walk_steps(start, &tokens, 0)).flatten();
+        self.walk_scope(start, &tokens, 0).or_else(beside_ref)
     }
 
     fn walk_scope(&self, node: &'a Value, tokens: &[String], hops: usize) -> Option<&'a Value> {
@@ -236,6 +273,11 @@ impl<'a> SchemaDoc<'a> {
             Some(reference) => self.follow_refs(reference)?,
             None => node,
         };
+        self.walk_steps(node, tokens, hops)
+    }
+
+    /// One step of [`SchemaDoc::walk_scope`] from `node` as it is.
+    fn walk_steps(&self, node: &'a Value, tokens: &[String], hops: usize) -> Option<&'a Value> {
         let Some((first, rest)) = tokens.split_first() else { return Some(node) };
         let direct = match node {
             Value::Object(map) => map.get(first.as_str()),
@@ -362,6 +404,45 @@ mod tests {
         assert_eq!(view.str("title"), Some("X"));
         assert_eq!(view.str("type"), Some("string"));
         assert_eq!(view.refs, vec!["#/$defs/a"]);
+    }
+
+    #[test]
+    fn a_ref_field_keeps_only_annotations_beside_it() {
+        let root = json!({
+            "definitions": {"named": {"properties": {"name": {}}}, "text": {"type": "string"}},
+            "properties": {
+                "items": {"$ref": "#/definitions/named", "properties": {"extra": {}}, "required": ["extra"], "description": "D"},
+                "stamp": {"$ref": "#/definitions/text", "format": "date-time", "enum": ["a"], "default": "a"}
+            }
+        });
+        let d = doc(&root);
+        let items = d.resolve(&root["properties"]["items"]).unwrap();
+        assert_eq!(items.properties().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["name"]);
+        assert!(!items.requires("extra") && !d.node_requires(&root["properties"]["items"], "extra"));
+        assert_eq!(items.str("description"), Some("D"));
+        let stamp = d.resolve(&root["properties"]["stamp"]).unwrap();
+        assert_eq!((stamp.str("format"), stamp.get("enum"), stamp.str("default")), (None, None, Some("a")));
+        // What JSON Forms resolves, the checker resolves: the target alone.
+        assert!(d.resolve_scope(&root, "/properties/items/properties/extra").is_none());
+        assert!(d.resolve_scope(&root, "/properties/items/properties/name").is_some());
+    }
+
+    #[test]
+    fn the_root_keeps_its_own_keywords_beside_its_ref() {
+        let root = json!({
+            "$ref": "#/$defs/base", "required": ["own"],
+            "properties": {"own": {"type": "string"}, "both": {"type": "integer"}},
+            "$defs": {"base": {"properties": {"both": {"type": "string"}, "ignore": {}}}}
+        });
+        let d = doc(&root);
+        let view = d.resolve(&root).unwrap();
+        let names: Vec<&str> = view.properties().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["both", "ignore", "own"]);
+        assert!(view.requires("own") && d.node_requires(&root, "own"));
+        // As @jsonforms/core: the target first, then the root itself.
+        assert_eq!(d.resolve_scope(&root, "/properties/both").unwrap()["type"], "string");
+        assert_eq!(d.resolve_scope(&root, "/properties/own").unwrap()["type"], "string");
+        assert!(d.resolve_scope(&root, "/properties/ignore").is_some());
     }
 
     #[test]

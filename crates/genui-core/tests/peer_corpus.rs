@@ -1,0 +1,45 @@
+//! The peer benchmark's real-world corpus (~480 SchemaStore schemas, see
+//! scripts/peer.sh and bench/peer/corpus.py) through the worker's whole
+//! cache-miss path. A generated plan that fails our own checker is a 500
+//! `internal_error` a user would hit, so none may.
+//!
+//! The corpus is downloaded, never committed, so this test is ignored by
+//! default: `cargo test -p genui-core --test peer_corpus -- --ignored`
+//! (`PEER_CORPUS=<dir>` for a corpus elsewhere than `target/peer-corpus`).
+
+use genui_core::service::prepare_generate;
+use genui_core::Limits;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+fn corpus_dir() -> PathBuf {
+    match std::env::var_os("PEER_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/peer-corpus"),
+    }
+}
+
+#[test]
+#[ignore = "needs the downloaded corpus: ./scripts/peer.sh fetches it"]
+fn no_generated_plan_fails_the_checker() {
+    let dir = corpus_dir();
+    let manifest = std::fs::read(dir.join("manifest.json"))
+        .unwrap_or_else(|e| panic!("{}: {e} (run ./scripts/peer.sh once, or set PEER_CORPUS)", dir.display()));
+    let manifest: Value = serde_json::from_slice(&manifest).unwrap();
+    let limits = Limits::default();
+    let mut failures = Vec::new();
+    let entries = manifest["schemas"].as_array().unwrap();
+    for entry in entries {
+        let schema: Value = serde_json::from_slice(&std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap()).unwrap();
+        let body = serde_json::to_vec(&json!({"output": schema})).unwrap();
+        let Ok(job) = prepare_generate(&body, None, &limits) else { continue }; // refused as a 4xx: not our bug
+        let outcome = job.finish(None);
+        let error: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
+        if error["code"] == "internal_error" {
+            let first = &error["payload"]["issues"][0];
+            failures.push(format!("{} ({}): {first}", entry["name"], entry["id"]));
+        }
+    }
+    assert!(entries.len() > 100, "the corpus looks truncated: {} schemas", entries.len());
+    assert!(failures.is_empty(), "{} of {} schemas fail our own checker:\n{}", failures.len(), entries.len(), failures.join("\n"));
+}
