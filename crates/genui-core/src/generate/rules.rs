@@ -234,7 +234,16 @@ impl Analysis {
         }
         found.retain(|(_, condition)| !has_ref(condition));
         let (effect, condition) = combine(found)?;
-        Some(simplify(effect, condition, object, view))
+        Some(simplify(effect, condition, object, view, |field| self.declares(field, view)))
+    }
+
+    /// Whether the object has `field` where a scope can find it: its own
+    /// properties, a branch's, or the discriminator (which the JSON Forms
+    /// copy declares).
+    fn declares(&self, field: &str, view: &Resolved) -> bool {
+        view.properties().any(|(name, _)| name == field)
+            || self.branch_properties.iter().any(|(name, _)| name == field)
+            || self.discriminator.as_ref().is_some_and(|d| d.name == field)
     }
 }
 
@@ -251,8 +260,10 @@ fn combine(mut found: Vec<(Effect, Value)>) -> Option<(Effect, Value)> {
 }
 
 /// Reads one field instead of the whole object when that is equivalent:
-/// the condition tests one property, which it (or the object) requires.
-fn simplify(effect: Effect, condition: Value, object: &str, view: &Resolved) -> Rule {
+/// the condition tests one property, which it (or the object) requires and
+/// `declares` (a scope must resolve; a property named only inside `if` has
+/// no control to read).
+fn simplify(effect: Effect, condition: Value, object: &str, view: &Resolved, declares: impl Fn(&str) -> bool) -> Rule {
     let whole = |condition: Value| Rule { effect, pointer: object.to_owned(), schema: condition };
     let Value::Object(map) = &condition else { return whole(condition) };
     let only_known = map.iter().all(|(k, v)| match k.as_str() {
@@ -264,7 +275,7 @@ fn simplify(effect: Effect, condition: Value, object: &str, view: &Resolved) -> 
         return whole(condition);
     };
     let required: Vec<&str> = map.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
-    let present = required.contains(&field.as_str()) || view.requires(field);
+    let present = declares(field) && (required.contains(&field.as_str()) || view.requires(field));
     if only_known && present && required.iter().all(|r| r == field) {
         return Rule { effect, pointer: pointer::property(object, field), schema: schema.clone() };
     }
