@@ -186,7 +186,19 @@ impl<'a> Walker<'a> {
         // of each property's subtree).
         let doc = self.doc;
         let analysis = rules::Analysis::of(&doc, raw);
-        let extra = analysis.extra_properties(object);
+        let mut extra = analysis.extra_properties(object);
+        // An object with properties of its own and a discriminated `oneOf`
+        // (GeoJSON's geometries): the branches' fields join the form, each
+        // shown for its branch, after a choice of the discriminator if the
+        // object does not declare it.
+        if let Some(found) = &analysis.discriminator {
+            let known = |name: &str, extra: &[(String, Value)]| object.properties().any(|(n, _)| n == name) || extra.iter().any(|(n, _)| n == name);
+            if !known(&found.name, &extra) {
+                out.push((found.name.clone(), self.discriminator_control(base, found)));
+            }
+            let branch_fields: Vec<(String, Value)> = found.fields().into_iter().filter(|(n, _)| !known(n, &extra)).collect();
+            extra.extend(branch_fields);
+        }
         let conditionally_required = analysis.required_names(object);
         let declared = object.properties().map(|(name, schema)| (name.as_str(), schema));
         let all: Vec<(&str, &Value)> = declared.chain(extra.iter().map(|(name, schema)| (name.as_str(), schema))).collect();
@@ -245,7 +257,7 @@ impl<'a> Walker<'a> {
         let widget = widgets::choose(&pointer::unescape(name), view, &kind, items_kind.as_ref());
         let detail = match &items {
             Some(item) if kind.kind == Kind::Array && has_properties(item) && items_kind.as_ref().is_some_and(|k| k.choices.is_none()) => {
-                self.item_detail(item, at, ancestors, depth)?
+                self.item_detail(item, view.get("items").unwrap_or(&Value::Null), at, ancestors, depth)?
             }
             _ => None,
         };
@@ -262,27 +274,27 @@ impl<'a> Walker<'a> {
     }
 
     /// The layout of one array item, unless the item type recurses.
-    fn item_detail(&mut self, item: &Resolved, at: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Box<Node>>> {
+    /// `raw` is `items` as written: its conditionals (behind `$ref`s and in
+    /// every `allOf` member) are read from there, since a merged view keeps
+    /// only the first `if`/`then` it meets.
+    fn item_detail(&mut self, item: &Resolved, raw: &Value, at: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Box<Node>>> {
         if item.refs.iter().any(|r| ancestors.contains(r)) {
             return Ok(None);
         }
         let depth = self.deeper(depth, at)?;
         let mark = ancestors.len();
         ancestors.extend(item.refs.iter().cloned());
-        let raw = Value::Object(item.to_schema());
-        // `items` as written, when it is one schema: its conditionals.
-        let fields = self.fields(item, &raw, "", ancestors, depth)?;
+        let fields = self.fields(item, raw, "", ancestors, depth)?;
         ancestors.truncate(mark);
         let elements = fields.into_iter().map(|(_, node)| node).collect();
         Ok(Some(Box::new(Node::Vertical { elements })))
     }
 
-    /// A discriminated `oneOf`: a group with the discriminator as a choice
-    /// first, then every branch's fields (shown by rules for their branch).
-    fn discriminated(&mut self, label: String, at: &str, found: &rules::Discriminator, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+    /// The choice of a discriminated `oneOf`'s branch (radio up to 3).
+    fn discriminator_control(&mut self, at: &str, found: &rules::Discriminator) -> Node {
         self.controls += 1;
         let choices = found.branches.len();
-        let mut elements = vec![Node::Control(Control {
+        Node::Control(Control {
             pointer: pointer::property(at, &found.name),
             label: found.title.clone().unwrap_or_else(|| labels::humanize(&found.name)),
             widget: if choices <= 3 { crate::plan::Widget::Radio } else { crate::plan::Widget::Select },
@@ -291,7 +303,13 @@ impl<'a> Walker<'a> {
             read_only: false,
             rule: None,
             detail: None,
-        })];
+        })
+    }
+
+    /// A discriminated `oneOf`: a group with the discriminator as a choice
+    /// first, then every branch's fields (shown by rules for their branch).
+    fn discriminated(&mut self, label: String, at: &str, found: &rules::Discriminator, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+        let mut elements = vec![self.discriminator_control(at, found)];
         for (name, schema) in found.fields() {
             let field_at = pointer::property(at, &name);
             let view = self.doc.resolve(&schema).map_err(|e| e.with("field", field_at.clone()))?;
