@@ -25,7 +25,10 @@ wasm=build/index_bg.wasm
 raw=$(stat -c %s "$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)
 echo "wasm: $raw bytes raw, $gz bytes gzip"
-budget=$((1024 * 1024))
+# The budget only goes down: 1 MiB at first, 950,000 bytes once rows, rules
+# and displays landed at 924 KB (Cloudflare's free plan allows 3 MB; a
+# smaller module instantiates sooner on a cold start).
+budget=950000
 if [ "$gz" -gt "$budget" ]; then
   echo "wasm gzip size $gz exceeds the budget of $budget bytes" >&2
   exit 1
