@@ -151,9 +151,11 @@ impl Walker<'_> {
     fn root_node(&mut self, root: &Resolved, raw: &Value, description: &str, title: Option<&str>) -> Result<Node> {
         let walker = self;
         // Properties that only conditional branches declare (`then`,
-        // `dependentSchemas`, ...) still make a form of fields: the checker
+        // `dependentSchemas`, a discriminated `oneOf`) still make a form of
+        // fields: the checker
         // asks a control for every field a condition may require.
-        let conditional_fields = !rules::Analysis::of(&walker.doc, raw).extra_properties(root).is_empty();
+        let analysis = rules::Analysis::of(&walker.doc, raw);
+        let conditional_fields = !analysis.extra_properties(root).is_empty() || analysis.discriminator.is_some();
         Ok(if has_properties(root) || conditional_fields {
         let mut ancestors = vec!["#".to_owned()];
         ancestors.extend(root.refs.iter().cloned());
