@@ -2,6 +2,7 @@
 # Bounded coverage-guided fuzzing of genui-core with cargo-fuzz (libFuzzer).
 # Needs rustup's nightly toolchain (used for fuzzing only). Each target runs
 # FUZZ_SECONDS (default 60), seeded from the test fixtures; any crash fails.
+# FUZZ_TARGETS picks targets (default: generate submit hash check).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/env.sh
@@ -40,7 +41,7 @@ done
 
 cd fuzz
 total=0
-for target in generate submit hash check; do
+for target in ${FUZZ_TARGETS:-generate submit hash check}; do
   echo "==> fuzz $target for ${seconds}s"
   log="../target/fuzz-$target.log"
   if ! cargo +nightly fuzz run "$target" "../$corpus/$target" -- -max_total_time="$seconds" -rss_limit_mb=2048 >"$log" 2>&1; then
