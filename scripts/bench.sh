@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Latency benchmark under wrangler dev (healthz floor, cache hit, cache miss;
-# concurrency 1 and 8) and the wasm size; prints a Markdown table and writes
-# it to bench-results/latency.md. See tests/harness/src/bin/bench_latency.rs.
+# Whole-worker benchmark under wrangler dev: latency of /healthz, a cache hit
+# and a deterministic miss at concurrency 1 and 32 (as ratios to /healthz),
+# workerd CPU per request from /proc, cold start, the wasm size; with the
+# isolate's spec memory on and off. Writes bench-results/latency.md. Bounded
+# (each configuration at most 150 s). See tests/harness/src/bin/bench_latency.rs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
