@@ -12,6 +12,7 @@
 //! | digests | SHA-256 of `output`'s exact bytes | RFC 8785 canonicalisation | 256 entries |
 //! | validators | spec hash | compiling `output` | 64 entries |
 //! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
+//! | renderer schemas | spec hash, renderer | rewriting `output` for JSON Forms / RJSF | 64 entries |
 
 use crate::spec::UiSpec;
 use lru::LruCache;
@@ -24,6 +25,8 @@ use std::rc::Rc;
 const DIGEST_ENTRIES: usize = 256;
 /// Compiled validators kept.
 const VALIDATOR_ENTRIES: usize = 64;
+/// Renderer copies of `output` kept.
+const RENDERER_SCHEMA_ENTRIES: usize = 64;
 /// Specs kept at most, whatever their size.
 const SPEC_ENTRIES: usize = 1024;
 /// Default bytes of stored-spec JSON kept (an isolate has 128 MB).
@@ -33,6 +36,7 @@ thread_local! {
     static DIGESTS: RefCell<LruCache<[u8; 32], [u8; 32]>> = RefCell::new(lru(DIGEST_ENTRIES));
     static VALIDATORS: RefCell<LruCache<String, Rc<jsonschema::Validator>>> = RefCell::new(lru(VALIDATOR_ENTRIES));
     static SPECS: RefCell<SpecMemory> = RefCell::new(SpecMemory::new(DEFAULT_SPEC_MEMORY_BYTES));
+    static RENDERER_SCHEMAS: RefCell<LruCache<(String, &'static str), Rc<serde_json::Value>>> = RefCell::new(lru(RENDERER_SCHEMA_ENTRIES));
 }
 
 fn lru<K: Hash + Eq, V>(entries: usize) -> LruCache<K, V> {
@@ -62,6 +66,19 @@ pub fn validator(spec_hash: &str) -> Option<Rc<jsonschema::Validator>> {
 /// Remembers a compiled validator.
 pub fn remember_validator(spec_hash: &str, validator: Rc<jsonschema::Validator>) {
     VALIDATORS.with(|memo| memo.borrow_mut().put(spec_hash.to_owned(), validator));
+}
+
+/// The copy of a spec's `output` that `renderer` (`"jsonforms"`, `"rjsf"`)
+/// is given, made by `make` the first time this isolate renders the spec
+/// that way (the copies rewrite the whole schema; see `render::renderable`).
+pub fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> serde_json::Value) -> Rc<serde_json::Value> {
+    let key = (spec_hash.to_owned(), renderer);
+    if let Some(found) = RENDERER_SCHEMAS.with(|memo| memo.borrow_mut().get(&key).cloned()) {
+        return found;
+    }
+    let made = Rc::new(make());
+    RENDERER_SCHEMAS.with(|memo| memo.borrow_mut().put(key, made.clone()));
+    made
 }
 
 /// The proven spec remembered under a spec hash.

@@ -369,7 +369,8 @@ fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
 
 /// The discriminated `oneOf` of a field's merged view, if it has one.
 fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option<rules::Discriminator> {
-    if has_properties(view) {
+    // Most fields have no `oneOf`/`anyOf`: skip the owned copy of their view.
+    if has_properties(view) || (view.get("oneOf").is_none() && view.get("anyOf").is_none()) {
         return None;
     }
     rules::discriminator(doc, &Value::Object(view.to_schema()))

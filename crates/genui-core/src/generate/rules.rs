@@ -358,12 +358,28 @@ pub fn control_kind(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Res
 /// Sets every control's and section's rule from the schema, replacing what
 /// was there. `output` is the schema the plan's pointers are relative to.
 pub fn derive(plan: &mut Plan, output: &Value, limits: &Limits) {
+    // Plans are built without rules (a model cannot write one), so a schema
+    // with no conditional keyword anywhere has nothing to derive.
+    if !has_conditionals(output, 0) {
+        return;
+    }
     let doc = SchemaDoc::new(output, limits);
     let mut memo = HashMap::new();
     derive_layer(&doc, output, &mut plan.root, &mut memo, 0);
 }
 
 type Memo<'a> = HashMap<String, Option<(Analysis, Resolved<'a>)>>;
+
+/// Whether any object in `value` has a keyword rules come from.
+fn has_conditionals(value: &Value, depth: usize) -> bool {
+    const KEYWORDS: [&str; 6] = ["if", "dependentRequired", "dependentSchemas", "dependencies", "oneOf", "anyOf"];
+    depth <= 128
+        && match value {
+            Value::Object(map) => KEYWORDS.iter().any(|k| map.contains_key(*k)) || map.values().any(|v| has_conditionals(v, depth + 1)),
+            Value::Array(items) => items.iter().any(|v| has_conditionals(v, depth + 1)),
+            _ => false,
+        }
+}
 
 fn derive_layer<'a>(doc: &SchemaDoc<'a>, base: &'a Value, node: &mut Node, memo: &mut Memo<'a>, depth: usize) {
     match node {
@@ -388,8 +404,9 @@ fn derive_layer<'a>(doc: &SchemaDoc<'a>, base: &'a Value, node: &mut Node, memo:
 
 fn derive_control<'a>(doc: &SchemaDoc<'a>, base: &'a Value, control: &mut Control, memo: &mut Memo<'a>, depth: usize) {
     control.rule = rule_for_pointer(doc, base, &control.pointer, memo);
+    let Some(detail) = control.detail.as_deref_mut() else { return };
     let items = doc.resolve_scope(base, &control.pointer).and_then(|n| doc.resolve_scope(n, "/items"));
-    if let (Some(detail), Some(items)) = (control.detail.as_deref_mut(), items) {
+    if let Some(items) = items {
         if depth < 64 {
             // Item pointers are relative to the item: a memo of their own.
             derive_layer(doc, items, detail, &mut HashMap::new(), depth + 1);
