@@ -266,16 +266,7 @@ mod tests {
     use serde_json::json;
 
     fn control(pointer: &str, widget: Widget) -> Node {
-        Node::Control(Control {
-            pointer: pointer.into(),
-            label: "L".into(),
-            widget,
-            help: None,
-            placeholder: None,
-            read_only: false,
-            rule: None,
-            detail: None,
-        })
+        Node::Control(Control::new(pointer, "L", widget))
     }
 
     fn codes(plan: &Plan, output: &Value) -> Vec<&'static str> {

@@ -94,6 +94,14 @@ pub struct Control {
     pub detail: Option<Box<Node>>,
 }
 
+impl Control {
+    /// A control with only its field, label and widget: no help, placeholder,
+    /// rule or item detail, editable.
+    pub fn new(pointer: impl Into<String>, label: impl Into<String>, widget: Widget) -> Self {
+        Self { pointer: pointer.into(), label: label.into(), widget, help: None, placeholder: None, read_only: false, rule: None, detail: None }
+    }
+}
+
 /// How a value is entered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

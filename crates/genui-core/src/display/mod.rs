@@ -170,16 +170,7 @@ pub fn detect(output: &Value, data: &Value, description: &str, data_base: &str, 
 pub fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
     let title = crate::generate::labels::form_title(schema.get("title").and_then(Value::as_str), description);
     let controls = display.datasets.iter().map(|d| {
-        Node::Control(Control {
-            pointer: d.schema_pointer.clone(),
-            label: d.title.clone(),
-            widget: Widget::Array,
-            help: None,
-            placeholder: None,
-            read_only: true,
-            rule: None,
-            detail: None,
-        })
+        Node::Control(Control { read_only: true, ..Control::new(d.schema_pointer.clone(), d.title.clone(), Widget::Array) })
     });
     let mut plan = Plan { title, root: Node::Vertical { elements: controls.collect() } };
     // The same clean-up as generated forms get: titles are plain text.

@@ -296,16 +296,9 @@ impl<'a> Walker<'a> {
     fn discriminator_control(&mut self, at: &str, found: &rules::Discriminator) -> Node {
         self.controls += 1;
         let choices = found.branches.len();
-        Node::Control(Control {
-            pointer: pointer::property(at, &found.name),
-            label: found.title.clone().unwrap_or_else(|| labels::humanize(&found.name)),
-            widget: if choices <= 3 { crate::plan::Widget::Radio } else { crate::plan::Widget::Select },
-            help: None,
-            placeholder: None,
-            read_only: false,
-            rule: None,
-            detail: None,
-        })
+        let label = found.title.clone().unwrap_or_else(|| labels::humanize(&found.name));
+        let widget = if choices <= 3 { crate::plan::Widget::Radio } else { crate::plan::Widget::Select };
+        Node::Control(Control::new(pointer::property(at, &found.name), label, widget))
     }
 
     /// A discriminated `oneOf`: a group with the discriminator as a choice

@@ -135,16 +135,7 @@ mod tests {
     use super::*;
 
     fn control(name: &str, widget: Widget) -> Node {
-        Node::Control(Control {
-            pointer: format!("/properties/{name}"),
-            label: name.into(),
-            widget,
-            help: None,
-            placeholder: None,
-            read_only: false,
-            rule: None,
-            detail: None,
-        })
+        Node::Control(Control::new(format!("/properties/{name}"), name, widget))
     }
 
     fn shape(node: &Node) -> String {

@@ -99,16 +99,7 @@ mod tests {
     use crate::plan::{Control, Widget};
 
     fn control(name: &str) -> (String, Node) {
-        let c = Control {
-            pointer: format!("/properties/{name}"),
-            label: name.into(),
-            widget: Widget::Text,
-            help: None,
-            placeholder: None,
-            read_only: false,
-            rule: None,
-            detail: None,
-        };
+        let c = Control::new(format!("/properties/{name}"), name, Widget::Text);
         (name.to_owned(), Node::Control(c))
     }
 
