@@ -253,15 +253,19 @@ impl GenerateJob {
         // Only a model writes text in the request's language; the
         // deterministic plan is the same in every locale, so it is keyed without.
         let writes_text = generator.generator != GENERATOR_ID;
-        let options = spec::KeyOptions {
-            confirm: request.wants_confirm(),
-            mobile: request.device == generate::Device::Mobile,
-            locale: request.locale.as_deref().filter(|_| writes_text),
+        // A display is keyed by its data's shape alone (it has no confirm,
+        // rows or model text).
+        let display = self.display.as_ref().map(serde_json::to_value).transpose().map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        let options = match &display {
+            Some(display) => spec::KeyOptions { display: Some(display), ..Default::default() },
+            None => spec::KeyOptions {
+                confirm: request.wants_confirm(),
+                mobile: request.device == generate::Device::Mobile,
+                locale: request.locale.as_deref().filter(|_| writes_text),
+                display: None,
+            },
         };
-        self.spec_hash = match &self.display {
-            Some(display) => crate::display::spec_hash(display, self.output_digest, &request.description, &generator)?,
-            None => spec::spec_hash_of(self.output_digest, &request.description, options, &generator)?,
-        };
+        self.spec_hash = spec::spec_hash_of(self.output_digest, &request.description, options, &generator)?;
         self.key = spec::cache_key(&self.spec_hash);
         self.generator = generator;
         Ok(())

@@ -175,6 +175,9 @@ pub struct KeyOptions<'a> {
     /// the deterministic generator keeps the schema's titles, so its callers
     /// pass `None`.
     pub locale: Option<&'a str>,
+    /// A read-only display's spec (its data's shape; see `display`):
+    /// keyed with `kind: "display"`, since the chart depends on the shape.
+    pub display: Option<&'a Value>,
 }
 
 /// The canonical hash of a request's data-free part.
@@ -192,6 +195,10 @@ pub fn spec_hash_of(output: OutputDigest, description: &str, options: KeyOptions
     });
     if options.confirm {
         keyed["kind"] = json!("confirm");
+    }
+    if let Some(display) = options.display {
+        keyed["kind"] = json!("display");
+        keyed["display"] = display.clone();
     }
     if options.mobile {
         keyed["device"] = json!("mobile");
@@ -250,6 +257,10 @@ mod tests {
         let german = KeyOptions { locale: Some("de-DE"), ..plain };
         assert_ne!(spec_hash(&a, "d", mobile, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
         assert_ne!(spec_hash(&a, "d", german, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
+        let (bars, lines) = (json!({"chart": "bar"}), json!({"chart": "line"}));
+        let (bar, line) = (KeyOptions { display: Some(&bars), ..plain }, KeyOptions { display: Some(&lines), ..plain });
+        assert_ne!(spec_hash(&a, "d", bar, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
+        assert_ne!(spec_hash(&a, "d", bar, &id()).unwrap(), spec_hash(&a, "d", line, &id()).unwrap());
     }
 
     #[test]

@@ -27,10 +27,8 @@ pub mod table;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::plan::{Control, Node, Plan, Widget};
-use crate::spec::{GeneratorId, OutputDigest};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
+use serde_json::Value;
 
 pub use project::project;
 
@@ -176,23 +174,6 @@ pub fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
     // The same clean-up as generated forms get: titles are plain text.
     crate::sanitize::sanitize_plan(&mut plan);
     plan
-}
-
-/// The cache key of a display: the inferred (data-free) schema's digest,
-/// the description, `kind: "display"` and the display spec itself (the
-/// chart choice depends on the shape too, e.g. whether x is ordered).
-pub fn spec_hash(display: &DisplaySpec, schema: OutputDigest, description: &str, generator: &GeneratorId) -> Result<String> {
-    let keyed = json!({
-        "description": description,
-        "display": display,
-        "generator": generator.generator,
-        "generatorVersion": generator.generator_version,
-        "kind": "display",
-        "outputSha256": schema.to_hex(),
-    });
-    let canonical = serde_jcs::to_vec(&keyed)
-        .map_err(|e| Error::new(ErrorCode::Internal, format!("the display key cannot be canonicalised: {e}")))?;
-    Ok(hex::encode(Sha256::digest(&canonical)))
 }
 
 /// The answer to `/v1/submit` naming a display's spec: there is nothing to
