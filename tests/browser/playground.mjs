@@ -18,20 +18,16 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { choices, effective, sampleValue, validate } from './lib/schema.mjs';
-import { BROWSER_DIR, CHROMIUM_ARGS, postJson, startWorker } from './lib/servers.mjs';
+import { BROWSER_DIR, CHROMIUM_ARGS, postJson, workerForTests } from './lib/servers.mjs';
 
 const SHOTS = join(BROWSER_DIR, 'screenshots', 'playground');
 const ONLY = process.env.GENUI_PLAYGROUND_EXAMPLES?.split(',').map((s) => s.trim()).filter(Boolean);
 
-const state = { worker: null, baseUrl: process.env.GENUI_BASE_URL?.replace(/\/$/, ''), browser: null, context: null, page: null, problems: [] };
+const state = { worker: null, baseUrl: null, browser: null, context: null, page: null, problems: [] };
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  if (!state.baseUrl) {
-    const secs = Number(process.env.GENUI_BROWSER_STARTUP_SECS ?? 300);
-    state.worker = await startWorker({ timeoutMs: secs * 1000, log: (m) => console.log(m) });
-    state.baseUrl = state.worker.baseUrl;
-  }
+  Object.assign(state, await workerForTests());
   state.browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   state.context = await state.browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: 'UTC', locale: 'en-US' });
   // The page must work with the worker alone: anything beyond it is aborted

@@ -19,7 +19,7 @@ import { driveJsonForms } from './lib/jsonforms.mjs';
 import { driveRjsf } from './lib/rjsf.mjs';
 import { checkPlacement, choose, pick, visible } from './lib/layout.mjs';
 import { validate } from './lib/schema.mjs';
-import { BROWSER_DIR, CHROMIUM_ARGS, REPO_ROOT, postJson, startStatic, startWorker } from './lib/servers.mjs';
+import { BROWSER_DIR, CHROMIUM_ARGS, REPO_ROOT, postJson, startStatic, workerForTests } from './lib/servers.mjs';
 
 const FIXTURE_DIR = join(REPO_ROOT, 'crates', 'genui-core', 'tests', 'fixtures', 'generate');
 const SHOTS = join(BROWSER_DIR, 'screenshots');
@@ -108,7 +108,7 @@ const UPSTREAM_NOISE = [
 
 const state = {
   worker: null,
-  baseUrl: process.env.GENUI_BASE_URL?.replace(/\/$/, ''),
+  baseUrl: null,
   static: null,
   browser: null,
   page: null,
@@ -123,11 +123,7 @@ const t0 = Date.now();
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  if (!state.baseUrl) {
-    const secs = Number(process.env.GENUI_BROWSER_STARTUP_SECS ?? 300);
-    state.worker = await startWorker({ timeoutMs: secs * 1000, log: (m) => console.log(m) });
-    state.baseUrl = state.worker.baseUrl;
-  }
+  Object.assign(state, await workerForTests());
   const health = await fetch(`${state.baseUrl}/healthz`);
   assert.equal(health.status, 200, 'GET /healthz');
   state.report.worker = await health.json();

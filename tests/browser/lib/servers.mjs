@@ -128,6 +128,20 @@ export async function startWorker({ timeoutMs = 300_000, log = () => {} } = {}) 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css', '.map': 'application/json' };
 
 /** Serves dist/ on a free port of 127.0.0.1. Returns {url, close}. */
+/**
+ * The worker a test file talks to: `GENUI_BASE_URL` when set (a worker
+ * already running), else one started here (bounded by
+ * GENUI_BROWSER_STARTUP_SECS, 300 by default). `worker` is null when not
+ * ours to stop.
+ */
+export async function workerForTests() {
+  const given = process.env.GENUI_BASE_URL?.replace(/\/$/, '');
+  if (given) return { worker: null, baseUrl: given };
+  const secs = Number(process.env.GENUI_BROWSER_STARTUP_SECS ?? 300);
+  const worker = await startWorker({ timeoutMs: secs * 1000, log: (m) => console.log(m) });
+  return { worker, baseUrl: worker.baseUrl };
+}
+
 export async function startStatic(root = join(BROWSER_DIR, 'dist')) {
   if (!existsSync(join(root, 'app.js'))) throw new Error(`${root}/app.js is missing: run \`npm run build\` first`);
   const server = http.createServer((req, res) => {
