@@ -38,8 +38,8 @@ pub(super) async fn check(env: &Env, req: &Request) -> Option<HttpResponse> {
 /// `key:<sha-256 prefix>` for a bearer key, else `ip:<client address>`.
 fn caller_key(req: &Request) -> String {
     let header = |name: &str| req.headers().get(name).ok().flatten();
-    if let Some(bearer) = header("authorization").and_then(|h| h.strip_prefix("Bearer ").map(str::to_owned)) {
-        return format!("key:{}", &genui_core::access::key_fingerprint(&bearer));
+    if let Some(bearer) = header("authorization").as_deref().and_then(genui_core::access::bearer_token) {
+        return format!("key:{}", &genui_core::access::key_fingerprint(bearer));
     }
     format!("ip:{}", header("cf-connecting-ip").unwrap_or_else(|| "unknown".into()))
 }

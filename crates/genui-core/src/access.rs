@@ -1,7 +1,8 @@
 //! Who may call, and from which web origins: bearer API keys and CORS.
 //!
 //! Keys: when `API_KEYS` (a secret, comma-separated) is set, every `/v1`
-//! route needs `Authorization: Bearer <key>`. Keys are compared as SHA-256
+//! route needs `Authorization: Bearer <key>` (the scheme in any case, read
+//! by [`bearer_token`] here and in the shell). Keys are compared as SHA-256
 //! digests with `subtle`'s constant-time equality, against every configured
 //! key, so timing says nothing about how much of a key matched or which.
 //! Unset means open: for local use only.
@@ -22,10 +23,7 @@ pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> 
     if configured.is_empty() {
         return Ok(());
     }
-    let presented = authorization
-        .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
-        .map(str::trim)
-        .unwrap_or_default();
+    let presented = authorization.and_then(bearer_token).unwrap_or_default();
     let presented_digest = Sha256::digest(presented.as_bytes());
     let mut matched = subtle::Choice::from(0);
     for key in configured {
@@ -36,6 +34,17 @@ pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> 
         return Err(Error::new(ErrorCode::Unauthorized, format!("this endpoint needs `Authorization: Bearer <key>`: {why}")));
     }
     Ok(())
+}
+
+/// The token of an `Authorization: Bearer <token>` header, for every
+/// reader of the header (keys here, rate-limit buckets in the shell). The
+/// scheme is case-insensitive (RFC 7235 §2.1: `bearer`, `BEARER` and
+/// `Bearer` are one scheme); the token is trimmed; an empty token or another
+/// scheme is `None`.
+pub fn bearer_token(authorization: &str) -> Option<&str> {
+    let (scheme, token) = authorization.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// A short, stable, non-reversible name for a key (rate-limit buckets, logs).
@@ -72,6 +81,17 @@ pub fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bearer_scheme_is_case_insensitive() {
+        for header in ["Bearer k1", "bearer k1", "BEARER k1", "BeArEr   k1 "] {
+            assert_eq!(bearer_token(header), Some("k1"), "{header}");
+        }
+        for header in ["Basic k1", "Bearer", "Bearer ", "Bearerk1", "", "Token Bearer k1"] {
+            assert_eq!(bearer_token(header), None, "{header}");
+        }
+        assert!(authorize(Some("BEARER k2"), Some("k1, k2")).is_ok());
+    }
 
     #[test]
     fn keys() {
