@@ -8,7 +8,7 @@ mod model;
 mod rate_limit;
 mod respond;
 
-use genui_core::error::{Error, ErrorCode};
+use genui_core::{Error, ErrorCode};
 use genui_core::service::{self, GenerateJob, HttpResponse, Outcome, Route};
 use genui_core::spec::GeneratorId;
 use genui_model::{GeneratorChoice, Ladder, LadderResult, ModelConfig};
@@ -255,10 +255,7 @@ async fn generate_with_model(
             Ok(()) => job.complete(plan, &proven, provenance),
             Err(error) => Outcome::failed(&error),
         },
-        LadderResult::Failed(error) => Outcome {
-            response: HttpResponse::json(error.http_status(), &error.to_dgui_error()),
-            cache_put: None,
-        },
+        LadderResult::Failed(error) => Outcome::failed(&error),
     }
 }
 

@@ -3,7 +3,7 @@
 //! client IP. Over budget: 429 `rate_limited` with `Retry-After`. Without
 //! the binding, or if it fails, requests are not limited (logged).
 
-use genui_core::error::{Error, ErrorCode};
+use genui_core::{Detail, Error, ErrorCode};
 use genui_core::service::HttpResponse;
 use worker::js_sys::{Object, Promise, Reflect};
 use worker::wasm_bindgen::{JsCast, JsValue};
@@ -23,7 +23,7 @@ pub(super) async fn check(env: &Env, req: &Request) -> Option<HttpResponse> {
         Ok(true) => None,
         Ok(false) => {
             let error = Error::new(ErrorCode::RateLimited, format!("too many requests; try again in {RETRY_AFTER_SECONDS} s"))
-                .with("retryAfterSeconds", RETRY_AFTER_SECONDS);
+                .with(Detail::RetryAfterSeconds(RETRY_AFTER_SECONDS));
             let mut response = HttpResponse::error(&error);
             response.headers.push(("retry-after".into(), RETRY_AFTER_SECONDS.to_string()));
             Some(response)

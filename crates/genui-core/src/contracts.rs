@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn every_error_code_is_in_the_contract() {
-        for code in crate::error::ErrorCode::ALL {
+        for code in crate::error::ErrorCode::all() {
             let e = crate::Error::new(code, "m").to_dgui_error();
             Contract::DguiError.check(&e).unwrap();
         }

@@ -34,7 +34,7 @@ pub mod submit;
 pub mod tool;
 pub mod webhook;
 
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Detail, Error, ErrorCode, ModelFailure, Result, RetryAfter};
 pub use limits::Limits;
 pub use plan::{Control, Node, Plan, Widget};
 pub use request::GenerateRequest;

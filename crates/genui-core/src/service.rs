@@ -15,7 +15,7 @@
 
 use crate::check::check_plan;
 use crate::contracts::Contract;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, PlanIssue, Result};
 use crate::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
 use crate::limits::Limits;
 use crate::render::initial_data::{initial_data, schema_defaults};
@@ -109,14 +109,14 @@ impl HttpResponse {
     /// 404 for a path no route serves.
     pub fn not_found(path: &str) -> Self {
         Self::error(
-            &Error::new(ErrorCode::NotFound, format!("no route for {path}; see GET /openapi.json for the API")).with("path", path),
+            &Error::new(ErrorCode::NotFound, format!("no route for {path}; see GET /openapi.json for the API")).with(Detail::Path(path.to_owned())),
         )
     }
 
     /// 405 for a known path asked with another method, with `Allow`.
     pub fn method_not_allowed(method: &str, path: &str, allow: &str) -> Self {
         let error = Error::new(ErrorCode::MethodNotAllowed, format!("{path} does not take {method}; it takes {allow}"))
-            .with("allow", allow);
+            .with(Detail::Allow(allow.to_owned()));
         let mut response = Self::error(&error);
         response.headers.push(("allow".into(), allow.into()));
         response
@@ -348,7 +348,7 @@ impl GenerateJob {
         let issues = check_plan(&plan, output, &self.limits);
         if !issues.is_empty() {
             return Err(Error::new(ErrorCode::Internal, "the plan failed its checks")
-                .with("issues", serde_json::to_value(&issues).unwrap_or_default()));
+                .with(Detail::Issues(issues.into_iter().map(|i| PlanIssue { code: i.code, pointer: i.pointer, message: i.message }).collect())));
         }
         let spec = UiSpec {
             spec_version: SPEC_VERSION,
@@ -422,7 +422,7 @@ fn form_data(spec: &UiSpec, data: &Value) -> Value {
 
 /// Generation errors name schema paths; add where `output` sits in the body.
 fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
-    match error.payload().get("field").and_then(Value::as_str).map(str::to_owned) {
+    match error.field().map(str::to_owned) {
         Some(field) if error.pointer().is_none() => error.at(format!("{}{field}", request.output_pointer())),
         _ => error,
     }

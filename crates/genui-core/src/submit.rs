@@ -15,7 +15,7 @@
 //! every `required` field (seed 001 §7 rule 5) and reports every violation
 //! with its JSON Pointer, so a client can show each one by its field.
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
 use crate::limits::Limits;
 use crate::render::lmui;
 use crate::request::invalid;
@@ -143,21 +143,18 @@ impl SubmitJob {
                 validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?
             }
         };
-        let errors: Vec<Value> = validator
+        let errors: Vec<FieldError> = validator
             .iter_errors(&self.data)
-            .map(|e| json!({"pointer": field_pointer(&e), "message": e.to_string(), "keyword": e.kind().keyword()}))
+            .map(|e| FieldError { pointer: field_pointer(&e), message: e.to_string(), keyword: e.kind().keyword().to_owned() })
             .collect();
-        if errors.is_empty() {
-            return Ok(());
-        }
-        let first = &errors[0];
+        let Some(first) = errors.first() else { return Ok(()) };
         let message = format!(
             "the submitted data breaks the form's schema in {} place(s); first at {}: {}",
             errors.len(),
-            first["pointer"].as_str().filter(|p| !p.is_empty()).unwrap_or("the root"),
-            first["message"].as_str().unwrap_or_default(),
+            Some(first.pointer.as_str()).filter(|p| !p.is_empty()).unwrap_or("the root"),
+            first.message,
         );
-        Err(Error::new(ErrorCode::SubmissionInvalid, message).at("/data").with("errors", Value::Array(errors)))
+        Err(Error::new(ErrorCode::SubmissionInvalid, message).at("/data").with(Detail::Errors(errors)))
     }
 
     /// The AG-UI tool message (seed 002): the data as a JSON string.

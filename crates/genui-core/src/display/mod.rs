@@ -25,7 +25,7 @@ pub mod infer;
 pub mod project;
 pub mod table;
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::plan::{Control, Node, Plan, Widget};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -184,7 +184,7 @@ pub fn no_submit() -> Error {
         "this specHash names a read-only display (meta.kind = \"display\"): it has no submit; only forms take /v1/submit",
     )
     .at("/specHash")
-    .with("kind", "display")
+    .with(Detail::Kind("display"))
 }
 
 /// Data beyond a display limit, at its JSON Pointer in the body.
@@ -194,5 +194,5 @@ pub(crate) fn too_large(what: &str, limit: usize, pointer: String) -> Error {
         format!("data has more than {limit} {what} to display (exceeded at {pointer}); page, aggregate or summarise it first"),
     )
     .at(pointer)
-    .with("limit", limit)
+    .with(Detail::Limit(limit))
 }

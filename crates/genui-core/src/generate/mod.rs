@@ -23,7 +23,7 @@ pub mod rules;
 mod sections;
 pub mod widgets;
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::limits::Limits;
 use crate::plan::{Control, Node, Plan, Step};
 use crate::pointer;
@@ -206,7 +206,7 @@ impl<'a> Walker<'a> {
         let all: Vec<(&str, &Value)> = declared.chain(extra.iter().map(|(name, schema)| (name.as_str(), schema))).collect();
         for (name, schema) in all {
             let at = pointer::property(base, name);
-            let view = doc.resolve(schema).map_err(|e| e.with("field", at.clone()))?;
+            let view = doc.resolve(schema).map_err(|e| e.with(Detail::Field(at.clone())))?;
             let required = object.requires(name) || conditionally_required.iter().any(|n| n == name);
             if let Some(node) = self.field(name, &at, schema, view, required, ancestors, depth)? {
                 out.push((name.to_owned(), node));
@@ -250,7 +250,7 @@ impl<'a> Walker<'a> {
                 ErrorCode::SchemaTooLarge,
                 format!("the form would need more than {} inputs", self.limits.max_controls),
             )
-            .with("field", at.to_owned()));
+            .with(Detail::Field(at.to_owned())));
         }
         let kind = view.kind();
         let items = self.items_view(view)?;
@@ -307,7 +307,7 @@ impl<'a> Walker<'a> {
         let mut elements = vec![self.discriminator_control(at, found)];
         for (name, schema) in found.fields() {
             let field_at = pointer::property(at, &name);
-            let view = self.doc.resolve(&schema).map_err(|e| e.with("field", field_at.clone()))?;
+            let view = self.doc.resolve(&schema).map_err(|e| e.with(Detail::Field(field_at.clone())))?;
             let required = found.branches.iter().any(|b| b.required.contains(&name));
             if let Some(node) = self.field(&name, &field_at, &schema, view, required, ancestors, depth)? {
                 elements.push(node);
@@ -336,8 +336,8 @@ impl<'a> Walker<'a> {
                 ErrorCode::SchemaTooDeep,
                 format!("output nests objects more than {} levels deep (at schema path {at})", self.limits.max_field_depth),
             )
-            .with("field", at.to_owned())
-            .with("limit", self.limits.max_field_depth));
+            .with(Detail::Field(at.to_owned()))
+            .with(Detail::Limit(self.limits.max_field_depth)));
         }
         Ok(depth + 1)
     }

@@ -14,7 +14,7 @@ pub mod lmui;
 pub mod renderable;
 pub mod rjsf;
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::spec::UiSpec;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -67,7 +67,7 @@ impl Format {
                 format!("format `{other}` is not one of {} (at {pointer})", Self::NAMES.join(", ")),
             )
             .at(pointer)
-            .with("format", other)),
+            .with(Detail::Format(other.to_owned()))),
         }
     }
 

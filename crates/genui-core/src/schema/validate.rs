@@ -9,7 +9,7 @@
 //! that compiled validator is returned for reuse.
 
 use super::{unresolved, SchemaDoc};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::limits::Limits;
 use serde_json::Value;
 
@@ -106,7 +106,7 @@ fn meta_validate(output: &Value, base: &str) -> Result<Draft> {
                         format!("output is not a valid JSON Schema: {e} (at {at})"),
                     )
                     .at(at)
-                    .with("keyword", e.schema_path().to_string())
+                    .with(Detail::Keyword(e.schema_path().to_string()))
                 });
             }
         }
