@@ -13,17 +13,17 @@
 //! Effects are data ([`CachePut`]), so the whole service is tested natively
 //! with an in-memory map standing in for KV.
 
-use crate::check::check_plan;
-use crate::contracts::Contract;
+use crate::plan::check::check_plan;
+use crate::edge::contracts::Contract;
 use crate::error::{Error, ErrorCode, Result};
-use crate::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
-use crate::limits::Limits;
+use crate::plan::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
+use crate::request::limits::Limits;
 use crate::render::initial_data::{initial_data, schema_defaults};
 use crate::render::{self, CacheStatus, Format, Rendered};
 use crate::request::{self, GenerateRequest};
 use crate::schema::{self, Draft};
 use crate::plan::Plan;
-use crate::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
+use crate::cache::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -43,7 +43,7 @@ pub enum Route {
     /// `GET /openapi.json`.
     OpenApi,
     /// `GET /schemas/<file>`: one contract schema.
-    Schema(crate::contracts::Contract),
+    Schema(crate::edge::contracts::Contract),
     /// Known path, other method; `allow` lists the methods it takes.
     MethodNotAllowed {
         /// Value of the `Allow` header.
@@ -70,7 +70,7 @@ pub fn route(method: &str, path: &str) -> Route {
         "/v1/webhook" => ("POST", Route::Webhook),
         "/v1/tool" => ("GET, HEAD", Route::Tool),
         "/openapi.json" => ("GET, HEAD", Route::OpenApi),
-        _ => match path.strip_prefix("/schemas/").and_then(crate::contracts::Contract::by_file_name) {
+        _ => match path.strip_prefix("/schemas/").and_then(crate::edge::contracts::Contract::by_file_name) {
             Some(contract) => ("GET, HEAD", Route::Schema(contract)),
             None => return Route::NotFound,
         },
@@ -171,8 +171,8 @@ pub struct GenerateJob {
     spec_hash: String,
     key: String,
     limits: Limits,
-    /// Set when the request asks for a read-only display (see [`crate::display`]).
-    display: Option<crate::display::DisplaySpec>,
+    /// Set when the request asks for a read-only display (see [`crate::plan::display`]).
+    display: Option<crate::plan::display::DisplaySpec>,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -199,7 +199,7 @@ pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits
     }
     // Display hook: no `output`, data to show -> the inferred schema stands in for `output`.
     let data_at = format!("{}/data", request.arguments_pointer);
-    let display = crate::display::detect(&request.output, &request.data, &request.description, &data_at, limits)?;
+    let display = crate::plan::display::detect(&request.output, &request.data, &request.description, &data_at, limits)?;
     let display = display.map(|(display, schema)| {
         request.output = schema;
         display
@@ -279,7 +279,7 @@ impl GenerateJob {
         }
         let generated = self.prove_schema().and_then(|proven| {
             if let Some(display) = &self.display {
-                return Ok((crate::display::plan(display, &self.request.output, &self.request.description), proven));
+                return Ok((crate::plan::display::plan(display, &self.request.output, &self.request.description), proven));
             }
             let request = &self.request;
             let plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
@@ -295,7 +295,7 @@ impl GenerateJob {
     /// The answer from this isolate's memory of specs, when it holds this
     /// key: the shell then skips the KV read.
     pub fn remembered(&self) -> Option<Outcome> {
-        crate::memo::spec(&self.spec_hash).map(|spec| self.hit_outcome(&spec))
+        crate::cache::memo::spec(&self.spec_hash).map(|spec| self.hit_outcome(&spec))
     }
 
     /// The answer from a cached value, when it is a valid spec for this key
@@ -306,7 +306,7 @@ impl GenerateJob {
         }
         let text = cached?;
         let spec = Rc::new(UiSpec::from_cached_for(text, &self.spec_hash, &self.request.output)?);
-        crate::memo::remember_spec(spec.clone(), text.len());
+        crate::cache::memo::remember_spec(spec.clone(), text.len());
         Some(self.hit_outcome(&spec))
     }
 
@@ -321,7 +321,7 @@ impl GenerateJob {
     pub fn prove_schema(&self) -> Result<ProvenSchema> {
         let (draft, validator) = schema::check_output(&self.request.output, &self.request.output_pointer(), &self.limits)?;
         let validator = Rc::new(validator);
-        crate::memo::remember_validator(&self.spec_hash, validator.clone());
+        crate::cache::memo::remember_validator(&self.spec_hash, validator.clone());
         Ok(ProvenSchema { draft, validator })
     }
 
@@ -336,7 +336,7 @@ impl GenerateJob {
         match self.respond(&spec, CacheStatus::Miss, Some(proven.validator.clone()), meta) {
             Ok(response) => {
                 let value = spec.to_json();
-                crate::memo::remember_spec(Rc::new(spec), value.len());
+                crate::cache::memo::remember_spec(Rc::new(spec), value.len());
                 Outcome { response, cache_put: Some(CachePut { key: self.key.clone(), value }) }
             }
             Err(error) => Outcome::failed(&error),
@@ -429,11 +429,11 @@ fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
 }
 
 pub(crate) fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {
-    if let Some(found) = crate::memo::validator(&spec.spec_hash) {
+    if let Some(found) = crate::cache::memo::validator(&spec.spec_hash) {
         return Some(found);
     }
     let draft: Draft = schema::draft_from_name(&spec.draft);
     let validator = Rc::new(schema::compile(&spec.schema, draft).ok()?);
-    crate::memo::remember_validator(&spec.spec_hash, validator.clone());
+    crate::cache::memo::remember_validator(&spec.spec_hash, validator.clone());
     Some(validator)
 }

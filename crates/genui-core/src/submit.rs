@@ -16,12 +16,12 @@
 //! with its JSON Pointer, so a client can show each one by its field.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use crate::render::lmui;
 use crate::request::invalid;
 use crate::schema;
 use crate::service::{validator_for_spec, CachePut, HttpResponse, Outcome};
-use crate::spec::{self, UiSpec};
+use crate::cache::spec::{self, UiSpec};
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -111,7 +111,7 @@ impl SubmitJob {
     /// for an inline `output`, or when this isolate remembers the spec).
     pub fn cache_key(&self) -> Option<String> {
         match &self.contract {
-            Contract::Cached(hash) if crate::memo::spec(hash).is_none() => Some(spec::cache_key(hash)),
+            Contract::Cached(hash) if crate::cache::memo::spec(hash).is_none() => Some(spec::cache_key(hash)),
             Contract::Cached(_) => None,
             Contract::Inline(_) => None,
         }
@@ -132,13 +132,13 @@ impl SubmitJob {
         let validator = match &self.contract {
             Contract::Inline(output) => Rc::new(schema::check_output(output, "/output", &self.limits)?.1),
             Contract::Cached(hash) => {
-                let remembered = crate::memo::spec(hash);
+                let remembered = crate::cache::memo::spec(hash);
                 let spec = remembered.or_else(|| cached.and_then(|text| UiSpec::from_cached(text, hash)).map(Rc::new)).ok_or_else(|| {
                     Error::new(ErrorCode::SpecNotFound, format!("no form with specHash {hash} is cached (it may have expired); send `output` instead"))
                         .at("/specHash")
                 })?;
                 if spec.display.is_some() {
-                    return Err(crate::display::no_submit());
+                    return Err(crate::plan::display::no_submit());
                 }
                 validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?
             }
@@ -187,7 +187,7 @@ fn field_pointer(error: &jsonschema::ValidationError<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contracts::Contract as Schema;
+    use crate::edge::contracts::Contract as Schema;
 
     fn output() -> Value {
         json!({"type": "object", "required": ["name", "email"], "properties": {
@@ -236,7 +236,7 @@ mod tests {
     fn unknown_spec_hash_is_404_and_bad_shapes_400() {
         let hash = "a".repeat(64);
         let job = prepare_submit(json!({"specHash": hash, "data": {}}).to_string().as_bytes(), &Limits::default()).unwrap();
-        assert_eq!(job.cache_key(), Some(format!("{}{hash}", crate::spec::KEY_PREFIX)));
+        assert_eq!(job.cache_key(), Some(format!("{}{hash}", crate::cache::spec::KEY_PREFIX)));
         assert_eq!(job.finish(None, "r").response.status, 404);
         assert_eq!(submit(json!({"data": {}})).response.status, 400);
         assert_eq!(submit(json!({"specHash": "xyz", "data": {}})).response.status, 400);

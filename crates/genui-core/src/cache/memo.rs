@@ -14,7 +14,7 @@
 //! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
 //! | renderer schemas | spec hash, renderer | rewriting `output` for JSON Forms / RJSF | 64 entries |
 
-use crate::spec::UiSpec;
+use crate::cache::spec::UiSpec;
 use lru::LruCache;
 use std::cell::RefCell;
 use std::hash::Hash;
@@ -146,7 +146,7 @@ impl SpecMemory {
 mod tests {
     use super::*;
     use crate::plan::{Node, Plan};
-    use crate::spec::GeneratorId;
+    use crate::cache::spec::GeneratorId;
     use serde_json::json;
 
     fn spec(hash: &str) -> Rc<UiSpec> {

@@ -61,9 +61,9 @@ pub struct UiSpec {
     /// the data; request data is merged over these at render time.
     pub defaults: Value,
     /// Set for a read-only display (tables, charts) instead of a form; see
-    /// [`crate::display`]. Absent from stored forms, so their bytes and
+    /// [`crate::plan::display`]. Absent from stored forms, so their bytes and
     /// hashes are unchanged.
-    pub display: Option<crate::display::DisplaySpec>,
+    pub display: Option<crate::plan::display::DisplaySpec>,
 }
 
 /// The stored shape of a [`UiSpec`], generic over how `schema` is read: a
@@ -94,7 +94,7 @@ fn none<T>() -> Option<T> {
     None
 }
 
-type OwnedSpec<Schema> = StoredSpec<String, String, Schema, Plan, Value, crate::display::DisplaySpec>;
+type OwnedSpec<Schema> = StoredSpec<String, String, Schema, Plan, Value, crate::plan::display::DisplaySpec>;
 
 impl<Schema> OwnedSpec<Schema> {
     /// The spec, with `schema` made from the stored field by `schema`.
@@ -146,14 +146,14 @@ impl OutputDigest {
     /// `serde_json`, so the exact-bytes digest is a sound memo key.
     pub fn of(output: &Value) -> Result<Self> {
         let exact: [u8; 32] = Sha256::digest(serde_json::to_vec(output).unwrap_or_default()).into();
-        if let Some(found) = crate::memo::digest(&exact) {
+        if let Some(found) = crate::cache::memo::digest(&exact) {
             return Ok(Self(found));
         }
         let canonical = serde_jcs::to_vec(output).map_err(|e| {
             Error::new(ErrorCode::InvalidRequest, format!("output cannot be canonicalised (RFC 8785): {e}"))
         })?;
         let digest = Self(Sha256::digest(&canonical).into());
-        crate::memo::remember_digest(exact, digest.0);
+        crate::cache::memo::remember_digest(exact, digest.0);
         Ok(digest)
     }
 
@@ -267,7 +267,7 @@ mod tests {
     fn memoised_digest_equals_a_fresh_one() {
         let a: Value = serde_json::from_str(r#"{"type":"object","properties":{"n":{"maximum":1e3}}}"#).unwrap();
         let first = OutputDigest::of(&a).unwrap();
-        crate::memo::forget_digests();
+        crate::cache::memo::forget_digests();
         assert_eq!(OutputDigest::of(&a).unwrap(), first);
         assert_eq!(OutputDigest::of(&a).unwrap(), first, "served from the memo");
         let b: Value = serde_json::from_str(r#"{"properties":{"n":{"maximum":1000}},"type":"object"}"#).unwrap();

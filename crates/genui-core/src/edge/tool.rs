@@ -3,7 +3,7 @@
 //! document of the whole API (`GET /openapi.json`), which embeds the
 //! contract schemas of `schemas/` as components.
 
-use crate::contracts::Contract;
+use crate::edge::contracts::Contract;
 use crate::request::TOOL_NAME;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;

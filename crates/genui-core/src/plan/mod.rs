@@ -8,6 +8,11 @@
 //! rule. The plan never carries data, and never changes the data schema: it
 //! only chooses how to show what the contract already defines.
 
+pub mod check;
+pub mod display;
+pub mod generate;
+pub mod sanitize;
+
 use serde::{Deserialize, Serialize};
 
 /// A UI plan: an optional title and a root layout.
@@ -179,7 +184,7 @@ impl Widget {
 /// Rules are derived from the `output` schema's own conditionals
 /// (`if`/`then`/`else`, `dependencies`, `dependentRequired`,
 /// `dependentSchemas`, discriminated `oneOf`) by
-/// [`crate::generate::rules`], never written by hand or by a model, and
+/// [`crate::plan::generate::rules`], never written by hand or by a model, and
 /// proven by the checker. The condition is JSON Forms' schema condition: the
 /// value at `pointer` must validate against `schema`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

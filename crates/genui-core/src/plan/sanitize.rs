@@ -6,7 +6,7 @@
 //! The result always passes genui-core's `check::markup_in`, which the
 //! checker applies to every label, help text and placeholder.
 
-use crate::check::markup_in;
+use crate::plan::check::markup_in;
 use crate::plan::{Node, Plan};
 
 /// Longest label or title kept, in characters.

@@ -8,7 +8,7 @@
 //! the user fills them in. Nothing else is ever added.
 
 use super::Warning;
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use crate::schema::SchemaDoc;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::{Map, Value};

@@ -23,7 +23,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
     // is given into a new one, re-inserting each key of the schema and the
     // UI schema; moving or cloning is several times cheaper (benches).
     let mut message = Map::new();
-    message.insert("jsonSchema".into(), crate::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || super::renderable::jsonforms_schema(&r.spec.schema).into_owned()).as_ref().clone());
+    message.insert("jsonSchema".into(), crate::cache::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || super::renderable::jsonforms_schema(&r.spec.schema).into_owned()).as_ref().clone());
     message.insert("uiSchema".into(), ui);
     message.insert("initialData".into(), r.initial_data.clone());
     message.insert("meta".into(), Value::Object(r.meta.clone()));

@@ -25,7 +25,7 @@
 //! Items of a `repeating_group` use ids relative to the item.
 
 use super::Rendered;
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use crate::plan::{Control, Effect, Node, Rule, Widget};
 use crate::schema::{FieldKind, Resolved, SchemaDoc};
 use serde_json::{json, Map, Value};
@@ -113,7 +113,7 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
     let path = super::data_path(&control.pointer);
     let node = doc.resolve_scope(base, &control.pointer);
     let view = node.and_then(|n| doc.resolve(n).ok()).unwrap_or_default();
-    let kind = crate::generate::rules::control_kind(doc, base, &control.pointer, &view);
+    let kind = crate::plan::generate::rules::control_kind(doc, base, &control.pointer, &view);
     let mut c = Map::new();
     c.insert("type".into(), component_type(control.widget, &kind).into());
     c.insert("id".into(), flatten_id(&path).into());

@@ -15,7 +15,7 @@ pub mod renderable;
 pub mod rjsf;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::spec::UiSpec;
+use crate::cache::spec::UiSpec;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -72,8 +72,8 @@ impl Format {
     }
 
     /// The contract the rendered message must meet.
-    pub fn contract(self) -> crate::contracts::Contract {
-        use crate::contracts::Contract;
+    pub fn contract(self) -> crate::edge::contracts::Contract {
+        use crate::edge::contracts::Contract;
         match self {
             Self::JsonForms => Contract::JsonFormsResponse,
             Self::Rjsf => Contract::DguiForm,
@@ -135,8 +135,8 @@ impl Rendered<'_> {
     /// The approval this form asks for, if its plan has Approve/Reject buttons.
     pub fn approval(&self) -> Option<ApprovalPrompt> {
         let control = self.spec.plan.root.controls().into_iter().find(|c| c.widget == crate::plan::Widget::Approval)?;
-        let limits = crate::limits::Limits::default();
-        let (approve, reject) = crate::generate::approval::values_at(&self.spec.schema, &control.pointer, &limits)?;
+        let limits = crate::request::limits::Limits::default();
+        let (approve, reject) = crate::plan::generate::approval::values_at(&self.spec.schema, &control.pointer, &limits)?;
         let text = |key: &str| self.raw_data.get(key).and_then(Value::as_str).map(str::to_owned);
         let action = text("action").or_else(|| Some(self.spec.description.clone()).filter(|d| !d.is_empty()));
         Some(ApprovalPrompt {
@@ -158,7 +158,7 @@ pub fn render(format: Format, rendered: &Rendered<'_>) -> Value {
     };
     // Display hook: tables and charts over the read-only form.
     if let Some(display) = &rendered.spec.display {
-        crate::display::project(format, rendered, display, &mut body);
+        crate::plan::display::project(format, rendered, display, &mut body);
     }
     body
 }

@@ -28,7 +28,7 @@ pub fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
 /// discriminator as a choice. Same accepted values as `schema`.
 pub fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
     let renderable = renderable_schema(schema);
-    let limits = crate::limits::Limits::default();
+    let limits = crate::request::limits::Limits::default();
     match mirror::jsonforms_schema(&renderable, &limits) {
         Some(mirrored) => Cow::Owned(mirrored),
         None => renderable,

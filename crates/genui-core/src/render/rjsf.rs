@@ -30,7 +30,7 @@ use serde_json::{json, Map, Value};
 /// The `dgui_form` message.
 pub fn render(r: &Rendered<'_>) -> Value {
     let mut ui = Map::new();
-    let limits = crate::limits::Limits::default();
+    let limits = crate::request::limits::Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
     let layer = Layer { doc: &doc, base: &r.spec.schema };
     layer.add(&r.spec.plan.root, &mut ui);
@@ -57,7 +57,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
     message.insert("type".into(), "dgui_form".into());
     message.insert("title".into(), r.title().into());
     message.insert("description".into(), r.spec.description.clone().into());
-    message.insert("schema".into(), crate::memo::renderer_schema(&r.spec.spec_hash, "rjsf", || super::renderable::rjsf_schema(&r.spec.schema).into_owned()).as_ref().clone());
+    message.insert("schema".into(), crate::cache::memo::renderer_schema(&r.spec.spec_hash, "rjsf", || super::renderable::rjsf_schema(&r.spec.schema).into_owned()).as_ref().clone());
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
     message.insert("metadata".into(), Value::Object(metadata));
@@ -96,7 +96,7 @@ impl Layer<'_> {
         // discriminator) is set by its option selector.
         let own_widget = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some() || n.get("const").is_some());
         let mut ui = field_ui(control, !own_widget);
-        if crate::generate::rules::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
+        if crate::plan::generate::rules::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
             // RJSF's option selector chooses the branch and sets its const;
             // the const's own text input would only repeat it.
             ui.insert("ui:widget".into(), "hidden".into());

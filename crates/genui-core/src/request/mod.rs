@@ -20,8 +20,10 @@
 //! the arguments are a JSON *string*; pointers into it are written
 //! `/function/arguments` followed by the pointer inside the decoded string.
 
+pub mod limits;
+
 use crate::error::{Error, ErrorCode, Result};
-use crate::generate::Device;
+use crate::plan::generate::Device;
 use crate::render::Format;
 use serde_json::{Map, Value};
 
@@ -253,8 +255,8 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
     };
     let output = match args.remove("output") {
         Some(output @ Value::Object(_)) => output,
-        // Display hook: data to show needs no `output` (see crate::display).
-        None | Some(Value::Null) if crate::display::is_displayable(args.get("data")) => Value::Object(Map::new()),
+        // Display hook: data to show needs no `output` (see crate::plan::display).
+        None | Some(Value::Null) if crate::plan::display::is_displayable(args.get("data")) => Value::Object(Map::new()),
         None | Some(Value::Null) => {
             return Err(invalid(
                 &format!("{base}/output"),

@@ -27,7 +27,7 @@ pub use kind::{FieldKind, Kind};
 pub use validate::{check_output, compile, draft_from_name, draft_name, Draft};
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use serde_json::{Map, Value};
 
 /// The `output` document, for reference lookup.

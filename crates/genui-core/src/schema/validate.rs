@@ -10,7 +10,7 @@
 
 use super::{unresolved, SchemaDoc};
 use crate::error::{Error, ErrorCode, Result};
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use serde_json::Value;
 
 pub use jsonschema::Draft;

@@ -166,13 +166,13 @@ pub fn detect(output: &Value, data: &Value, description: &str, data_base: &str, 
 /// The form plan of a display: one read-only array control per dataset,
 /// titled from the inferred schema's title or the description.
 pub fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
-    let title = crate::generate::labels::form_title(schema.get("title").and_then(Value::as_str), description);
+    let title = crate::plan::generate::labels::form_title(schema.get("title").and_then(Value::as_str), description);
     let controls = display.datasets.iter().map(|d| {
         Node::Control(Control { read_only: true, ..Control::new(d.schema_pointer.clone(), d.title.clone(), Widget::Array) })
     });
     let mut plan = Plan { title, root: Node::Vertical { elements: controls.collect() } };
     // The same clean-up as generated forms get: titles are plain text.
-    crate::sanitize::sanitize_plan(&mut plan);
+    crate::plan::sanitize::sanitize_plan(&mut plan);
     plan
 }
 

@@ -82,14 +82,14 @@ pub fn find(doc: &SchemaDoc<'_>, root: &Resolved, forced: bool) -> Option<Decisi
 }
 
 /// The approve and reject values of the decision field at `pointer`.
-pub fn values_at(output: &Value, pointer: &str, limits: &crate::limits::Limits) -> Option<(Value, Value)> {
+pub fn values_at(output: &Value, pointer: &str, limits: &crate::request::limits::Limits) -> Option<(Value, Value)> {
     let doc = SchemaDoc::new(output, limits);
     let view = doc.resolve(doc.resolve_scope(output, pointer)?).ok()?;
     decision_values(&view, true)
 }
 
 /// `output` of a request, resolved, for callers holding only the value.
-pub fn find_in(output: &Value, limits: &crate::limits::Limits, forced: bool) -> Option<Decision> {
+pub fn find_in(output: &Value, limits: &crate::request::limits::Limits, forced: bool) -> Option<Decision> {
     let doc = SchemaDoc::new(output, limits);
     let root = doc.resolve(output).ok()?;
     find(&doc, &root, forced)
@@ -98,7 +98,7 @@ pub fn find_in(output: &Value, limits: &crate::limits::Limits, forced: bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::Limits;
+    use crate::request::limits::Limits;
     use serde_json::json;
 
     fn decide(output: Value, forced: bool) -> Option<Decision> {

@@ -24,7 +24,7 @@ mod sections;
 pub mod widgets;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use crate::plan::{Control, Node, Plan, Step};
 use crate::pointer;
 use crate::schema::{Kind, Resolved, SchemaDoc};
@@ -98,7 +98,7 @@ pub fn generate_for(output: &Value, description: &str, confirm: bool, device: De
         rows::arrange(&mut plan.root);
     }
     // Titles and descriptions come from the request: shown as plain text only.
-    crate::sanitize::sanitize_plan(&mut plan);
+    crate::plan::sanitize::sanitize_plan(&mut plan);
     finish_plan(&mut plan, output, device, limits);
     Ok(plan)
 }

@@ -23,7 +23,7 @@
 //! `S`". Conditions with a `$ref` cannot be evaluated on their own and are
 //! skipped (the field then shows always, which is safe).
 
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use crate::plan::{Control, Effect, Node, Plan, Rule};
 use crate::pointer;
 use crate::schema::{Resolved, SchemaDoc};
@@ -531,11 +531,11 @@ mod tests {
         let output = json!({"type": "object", "properties": {"gift": {"type": "boolean"}},
             "if": {"properties": {"gift": {"const": true}}, "required": ["gift"]},
             "then": {"properties": {"recipient": {"type": "object", "properties": {"name": {"type": "string"}, "note": {"type": "string"}}}}}});
-        let plan = crate::generate::generate(&output, "", false, &Limits::default()).unwrap();
+        let plan = crate::plan::generate::generate(&output, "", false, &Limits::default()).unwrap();
         let Node::Vertical { elements } = &plan.root else { panic!() };
         let Some(Node::Group { rule: Some(rule), .. }) = elements.get(1) else { panic!("{elements:?}") };
         assert_eq!((rule.pointer.as_str(), &rule.schema), ("/properties/gift", &json!({"const": true})));
-        assert!(crate::check::check_plan(&plan, &output, &Limits::default()).is_empty());
+        assert!(crate::plan::check::check_plan(&plan, &output, &Limits::default()).is_empty());
     }
 
     #[test]

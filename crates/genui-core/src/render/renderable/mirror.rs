@@ -8,8 +8,8 @@
 //! - RJSF shows the fields of draft-07 `dependencies` but not of
 //!   `dependentSchemas`: [`rjsf_schema`] writes the latter as the former.
 
-use crate::generate::rules::discriminator;
-use crate::limits::Limits;
+use crate::plan::generate::rules::discriminator;
+use crate::request::limits::Limits;
 use crate::schema::SchemaDoc;
 use serde_json::{json, Map, Value};
 
