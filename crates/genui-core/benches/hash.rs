@@ -27,7 +27,7 @@ fn hash(c: &mut Criterion) {
     for case in support::cases() {
         group.bench_function(case.name, |b| {
             b.iter(|| {
-                genui_core::memo::forget_digests();
+                genui_core::spec::forget_digests();
                 spec_hash(black_box(&case.output), black_box(case.description), KeyOptions::default(), &generator).expect("hashes")
             })
         });

@@ -197,7 +197,7 @@ pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits
     if let Some(name) = query_format {
         request.format = Format::parse(name, "?format")?;
     }
-    // Display hook: no `output`, data to show -> the inferred schema stands in for `output`.
+    // A display: no `output`, data to show -> the inferred schema stands in for `output`.
     let data_at = format!("{}/data", request.arguments_pointer);
     let display = crate::plan::display::detect(&request.output, &request.data, &request.description, &data_at, limits)?;
     let display = display.map(|(display, schema)| {
@@ -359,7 +359,6 @@ impl GenerateJob {
             schema: output.clone(),
             plan,
             defaults: schema_defaults(output, &self.limits),
-            display: self.display.clone(),
         };
         let as_json = serde_json::to_value(&spec).unwrap_or_default();
         Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;

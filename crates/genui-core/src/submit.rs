@@ -137,7 +137,7 @@ impl SubmitJob {
                     Error::new(ErrorCode::SpecNotFound, format!("no form with specHash {hash} is cached (it may have expired); send `output` instead"))
                         .at("/specHash")
                 })?;
-                if spec.display.is_some() {
+                if spec.plan.is_display() {
                     return Err(crate::plan::display::no_submit());
                 }
                 validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?

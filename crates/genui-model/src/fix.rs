@@ -457,7 +457,7 @@ fn prune(node: &mut Node, dropped: &mut bool) {
             steps.retain(|s| s.elements.iter().any(keep));
             *dropped |= steps.len() != before;
         }
-        Node::Control(_) => {}
+        Node::Control(_) | Node::Table(_) => {}
     }
 }
 
@@ -468,6 +468,7 @@ fn for_each_control_mut(node: &mut Node, f: &mut impl FnMut(&mut Control)) {
         }
         Node::Steps { steps } => steps.iter_mut().flat_map(|s| s.elements.iter_mut()).for_each(|n| for_each_control_mut(n, f)),
         Node::Control(control) => f(control),
+        Node::Table(table) => f(&mut table.control),
     }
 }
 
@@ -479,7 +480,7 @@ fn retain_controls(node: &mut Node, keep: &mut impl FnMut(&Control) -> bool) {
             steps.iter_mut().for_each(|s| retain_list(&mut s.elements, keep));
             return;
         }
-        Node::Control(_) => return,
+        Node::Control(_) | Node::Table(_) => return,
     };
     retain_list(elements, keep);
 }

@@ -607,7 +607,7 @@ fn model_plans_get_conditional_fields_rules_and_the_device_layout() {
             Node::Horizontal { .. } => true,
             Node::Vertical { elements } | Node::Group { elements, .. } => elements.iter().any(has_rows),
             Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).any(has_rows),
-            Node::Control(_) => false,
+            Node::Control(_) | Node::Table(_) => false,
         }
     }
     assert!(!has_rows(&plan.root), "mobile: one column");

@@ -1,5 +1,6 @@
-//! What an isolate remembers between requests: canonical digests of
-//! `output` schemas, compiled `output` validators, and proven specs.
+//! What an isolate remembers between requests: compiled `output`
+//! validators, proven specs and renderer copies of `output` (the canonical
+//! digests of `output` are remembered beside the key, in [`crate::cache::spec`]).
 //!
 //! A Worker isolate serves many requests one at a time on one thread, so
 //! each memo is a thread-local, bounded, least-recently-used map. Every
@@ -9,7 +10,6 @@
 //!
 //! | memo | key | saves | bound |
 //! |---|---|---|---|
-//! | digests | SHA-256 of `output`'s exact bytes | RFC 8785 canonicalisation | 256 entries |
 //! | validators | spec hash | compiling `output` | 64 entries |
 //! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
 //! | renderer schemas | spec hash, renderer | rewriting `output` for JSON Forms / RJSF | 64 entries |
@@ -21,8 +21,6 @@ use std::hash::Hash;
 use std::num::NonZeroUsize;
 use std::rc::Rc;
 
-/// Canonical digests kept.
-const DIGEST_ENTRIES: usize = 256;
 /// Compiled validators kept.
 const VALIDATOR_ENTRIES: usize = 64;
 /// Renderer copies of `output` kept.
@@ -33,7 +31,6 @@ const SPEC_ENTRIES: usize = 1024;
 pub const DEFAULT_SPEC_MEMORY_BYTES: usize = 8 * 1024 * 1024;
 
 thread_local! {
-    static DIGESTS: RefCell<LruCache<[u8; 32], [u8; 32]>> = RefCell::new(lru(DIGEST_ENTRIES));
     static VALIDATORS: RefCell<LruCache<String, Rc<jsonschema::Validator>>> = RefCell::new(lru(VALIDATOR_ENTRIES));
     static SPECS: RefCell<SpecMemory> = RefCell::new(SpecMemory::new(DEFAULT_SPEC_MEMORY_BYTES));
     static RENDERER_SCHEMAS: RefCell<LruCache<(String, &'static str), Rc<serde_json::Value>>> = RefCell::new(lru(RENDERER_SCHEMA_ENTRIES));
@@ -41,21 +38,6 @@ thread_local! {
 
 fn lru<K: Hash + Eq, V>(entries: usize) -> LruCache<K, V> {
     LruCache::new(NonZeroUsize::new(entries).unwrap_or(NonZeroUsize::MIN))
-}
-
-/// The canonical digest remembered for an exact-bytes digest.
-pub fn digest(exact: &[u8; 32]) -> Option<[u8; 32]> {
-    DIGESTS.with(|memo| memo.borrow_mut().get(exact).copied())
-}
-
-/// Remembers a canonical digest.
-pub fn remember_digest(exact: [u8; 32], canonical: [u8; 32]) {
-    DIGESTS.with(|memo| memo.borrow_mut().put(exact, canonical));
-}
-
-/// Forgets every digest (tests use it to compare fresh and remembered).
-pub fn forget_digests() {
-    DIGESTS.with(|memo| memo.borrow_mut().clear());
 }
 
 /// The compiled validator remembered for a spec hash.
@@ -159,7 +141,6 @@ mod tests {
             schema: json!({}),
             plan: Plan { title: None, root: Node::Vertical { elements: vec![] } },
             defaults: json!({}),
-            display: None,
         })
     }
 

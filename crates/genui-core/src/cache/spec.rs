@@ -60,10 +60,6 @@ pub struct UiSpec {
     /// Values the schema itself supplies (`default`, `const`), laid out like
     /// the data; request data is merged over these at render time.
     pub defaults: Value,
-    /// Set for a read-only display (tables, charts) instead of a form; see
-    /// [`crate::plan::display`]. Absent from stored forms, so their bytes and
-    /// hashes are unchanged.
-    pub display: Option<crate::plan::display::DisplaySpec>,
 }
 
 /// The stored shape of a [`UiSpec`], generic over how `schema` is read: a
@@ -97,24 +93,30 @@ fn none<T>() -> Option<T> {
 type OwnedSpec<Schema> = StoredSpec<String, String, Schema, Plan, Value, crate::plan::display::DisplaySpec>;
 
 impl<Schema> OwnedSpec<Schema> {
-    /// The spec, with `schema` made from the stored field by `schema`.
-    fn into_spec(self, schema: impl FnOnce(Schema) -> Value) -> UiSpec {
-        UiSpec {
+    /// The spec, with `schema` made from the stored field by `schema`;
+    /// `None` when a stored display does not match its plan.
+    fn into_spec(self, schema: impl FnOnce(Schema) -> Value) -> Option<UiSpec> {
+        // A display's tables are stored as controls beside `display`.
+        let plan = match self.display {
+            Some(display) => crate::plan::display::from_stored(self.plan, display)?,
+            None => self.plan,
+        };
+        Some(UiSpec {
             spec_version: self.spec_version,
             spec_hash: self.spec_hash,
             generator: GeneratorId { generator: self.generator, generator_version: self.generator_version },
             draft: self.draft,
             description: self.description,
             schema: schema(self.schema),
-            plan: self.plan,
+            plan,
             defaults: self.defaults,
-            display: self.display,
-        }
+        })
     }
 }
 
 impl Serialize for UiSpec {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let (plan, display) = crate::plan::display::to_stored(&self.plan);
         StoredSpec {
             spec_version: self.spec_version,
             spec_hash: &self.spec_hash,
@@ -123,9 +125,9 @@ impl Serialize for UiSpec {
             draft: &self.draft,
             description: &self.description,
             schema: &self.schema,
-            plan: &self.plan,
+            plan: &*plan,
             defaults: &self.defaults,
-            display: self.display.as_ref(),
+            display,
         }
         .serialize(serializer)
     }
@@ -133,8 +135,38 @@ impl Serialize for UiSpec {
 
 impl<'de> Deserialize<'de> for UiSpec {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        Ok(OwnedSpec::<Value>::deserialize(deserializer)?.into_spec(|schema| schema))
+        OwnedSpec::<Value>::deserialize(deserializer)?
+            .into_spec(|schema| schema)
+            .ok_or_else(|| serde::de::Error::custom("a stored display's datasets do not match its plan"))
     }
+}
+
+/// Canonical digests an isolate remembers (keyed by SHA-256 of `output`'s
+/// exact bytes; saves RFC 8785 canonicalisation on every repeat request).
+const DIGEST_ENTRIES: usize = 256;
+
+thread_local! {
+    static DIGESTS: std::cell::RefCell<lru::LruCache<[u8; 32], [u8; 32]>> = std::cell::RefCell::new(lru_cache(DIGEST_ENTRIES));
+}
+
+fn lru_cache<K: std::hash::Hash + Eq, V>(entries: usize) -> lru::LruCache<K, V> {
+    lru::LruCache::new(std::num::NonZeroUsize::new(entries).unwrap_or(std::num::NonZeroUsize::MIN))
+}
+
+/// The canonical digest remembered for an exact-bytes digest.
+fn digest(exact: &[u8; 32]) -> Option<[u8; 32]> {
+    DIGESTS.with(|memo| memo.borrow_mut().get(exact).copied())
+}
+
+/// Remembers a canonical digest.
+fn remember_digest(exact: [u8; 32], canonical: [u8; 32]) {
+    DIGESTS.with(|memo| memo.borrow_mut().put(exact, canonical));
+}
+
+/// Forgets every remembered digest (tests and benches compare fresh and
+/// remembered digests).
+pub fn forget_digests() {
+    DIGESTS.with(|memo| memo.borrow_mut().clear());
 }
 
 /// SHA-256 of an `output` schema's RFC 8785 canonical JSON.
@@ -146,14 +178,14 @@ impl OutputDigest {
     /// `serde_json`, so the exact-bytes digest is a sound memo key.
     pub fn of(output: &Value) -> Result<Self> {
         let exact: [u8; 32] = Sha256::digest(serde_json::to_vec(output).unwrap_or_default()).into();
-        if let Some(found) = crate::cache::memo::digest(&exact) {
+        if let Some(found) = digest(&exact) {
             return Ok(Self(found));
         }
         let canonical = serde_jcs::to_vec(output).map_err(|e| {
             Error::new(ErrorCode::InvalidRequest, format!("output cannot be canonicalised (RFC 8785): {e}"))
         })?;
         let digest = Self(Sha256::digest(&canonical).into());
-        crate::cache::memo::remember_digest(exact, digest.0);
+        remember_digest(exact, digest.0);
         Ok(digest)
     }
 
@@ -233,7 +265,10 @@ impl UiSpec {
     /// stored copy is skipped, not parsed (equal hashes mean equal schemas).
     pub fn from_cached_for(text: &str, expected_hash: &str, schema: &Value) -> Option<Self> {
         let stored: OwnedSpec<IgnoredAny> = serde_json::from_str(text).ok()?;
-        (stored.spec_version == SPEC_VERSION && stored.spec_hash == expected_hash).then(|| stored.into_spec(|_| schema.clone()))
+        if stored.spec_version != SPEC_VERSION || stored.spec_hash != expected_hash {
+            return None;
+        }
+        stored.into_spec(|_| schema.clone())
     }
 }
 
@@ -267,7 +302,7 @@ mod tests {
     fn memoised_digest_equals_a_fresh_one() {
         let a: Value = serde_json::from_str(r#"{"type":"object","properties":{"n":{"maximum":1e3}}}"#).unwrap();
         let first = OutputDigest::of(&a).unwrap();
-        crate::cache::memo::forget_digests();
+        forget_digests();
         assert_eq!(OutputDigest::of(&a).unwrap(), first);
         assert_eq!(OutputDigest::of(&a).unwrap(), first, "served from the memo");
         let b: Value = serde_json::from_str(r#"{"properties":{"n":{"maximum":1000}},"type":"object"}"#).unwrap();
@@ -285,7 +320,6 @@ mod tests {
             schema: json!({}),
             plan: Plan { title: None, root: crate::plan::Node::Vertical { elements: vec![] } },
             defaults: json!({}),
-            display: None,
         };
         let text = spec.to_json();
         assert_eq!(UiSpec::from_cached(&text, "ab"), Some(spec));

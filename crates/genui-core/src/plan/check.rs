@@ -16,7 +16,7 @@
 
 use crate::plan::generate::widgets;
 use crate::request::limits::Limits;
-use crate::plan::{Control, Effect, Node, Plan, Rule};
+use crate::plan::{Control, Effect, Node, Plan, Rule, Table, Widget};
 use crate::pointer;
 use crate::schema::{Resolved, SchemaDoc};
 use serde::Serialize;
@@ -159,6 +159,11 @@ fn check_rules(doc: &SchemaDoc<'_>, base: &Value, node: &Node, at: &str, issues:
                 check_rule(doc, base, rule, &[control], at, issues);
             }
         }
+        Node::Table(table) => {
+            if let Some(rule) = &table.control.rule {
+                check_rule(doc, base, rule, &[&table.control], at, issues);
+            }
+        }
     }
 }
 
@@ -226,6 +231,28 @@ fn check_layout_labels(node: &Node, issues: &mut Vec<Issue>) {
             }
         }
         Node::Control(_) => {}
+        Node::Table(table) => check_table(table, issues),
+    }
+}
+
+/// A display table: its control is the read-only array of its dataset
+/// (the control itself is checked with every other control), and its chart
+/// plots columns the table has (or fields the chart derives itself).
+fn check_table(table: &Table, issues: &mut Vec<Issue>) {
+    let (control, dataset) = (&table.control, &table.dataset);
+    if control.pointer != dataset.schema_pointer || control.widget != Widget::Array || !control.read_only {
+        let message = format!("a table must be the read-only array control of its dataset `{}`", dataset.schema_pointer);
+        issues.push(Issue { code: "bad_table", pointer: control.pointer.clone(), message });
+    }
+    let Some(chart) = &dataset.chart else { return };
+    let derived: Vec<&str> = chart.transform.iter().flat_map(|t| t.fields_made()).collect();
+    let channels = [Some(&chart.x), Some(&chart.y), chart.color.as_ref()];
+    for channel in channels.into_iter().flatten() {
+        let known = dataset.columns.iter().any(|c| c.key == channel.field) || derived.contains(&channel.field.as_str());
+        if !known {
+            let message = format!("the chart of `{}` plots `{}`, which is not one of its columns", dataset.id, channel.field);
+            issues.push(Issue { code: "bad_table", pointer: control.pointer.clone(), message });
+        }
     }
 }
 

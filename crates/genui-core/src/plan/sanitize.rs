@@ -7,7 +7,7 @@
 //! checker applies to every label, help text and placeholder.
 
 use crate::plan::check::markup_in;
-use crate::plan::{Node, Plan};
+use crate::plan::{Control, Node, Plan};
 
 /// Longest label or title kept, in characters.
 pub const MAX_LABEL_CHARS: usize = 200;
@@ -43,20 +43,23 @@ fn sanitize_node(node: &mut Node, changed: &mut bool) {
                 step.elements.iter_mut().for_each(|n| sanitize_node(n, changed));
             }
         }
-        Node::Control(control) => {
-            *changed |= clean_in_place(&mut control.label, MAX_LABEL_CHARS);
-            for text in [&mut control.help, &mut control.placeholder] {
-                if let Some(value) = text {
-                    *changed |= clean_in_place(value, MAX_HELP_CHARS);
-                    if value.is_empty() {
-                        *text = None;
-                    }
-                }
-            }
-            if let Some(detail) = &mut control.detail {
-                sanitize_node(detail, changed);
+        Node::Control(control) => sanitize_control(control, changed),
+        Node::Table(table) => sanitize_control(&mut table.control, changed),
+    }
+}
+
+fn sanitize_control(control: &mut Control, changed: &mut bool) {
+    *changed |= clean_in_place(&mut control.label, MAX_LABEL_CHARS);
+    for text in [&mut control.help, &mut control.placeholder] {
+        if let Some(value) = text {
+            *changed |= clean_in_place(value, MAX_HELP_CHARS);
+            if value.is_empty() {
+                *text = None;
             }
         }
+    }
+    if let Some(detail) = &mut control.detail {
+        sanitize_node(detail, changed);
     }
 }
 

@@ -7,7 +7,8 @@
 //! `slider`, `readonly`, `detail`).
 
 use super::Rendered;
-use crate::plan::{Control, Node, Plan, Rule, Widget};
+use crate::plan::display::table::{chart_id, charts};
+use crate::plan::{Control, Node, Plan, Rule, Table, Widget};
 use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
@@ -26,8 +27,26 @@ pub fn render(r: &Rendered<'_>) -> Value {
     message.insert("jsonSchema".into(), crate::cache::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || super::renderable::jsonforms_schema(&r.spec.schema).into_owned()).as_ref().clone());
     message.insert("uiSchema".into(), ui);
     message.insert("initialData".into(), r.initial_data.clone());
-    message.insert("meta".into(), Value::Object(r.meta.clone()));
+    message.insert("meta".into(), Value::Object(r.meta()));
+    let tables = r.spec.plan.root.tables();
+    if !tables.is_empty() {
+        message.insert("charts".into(), charts(&tables, &r.initial_data));
+    }
     Value::Object(message)
+}
+
+/// A display table: JSON Forms' material renderer draws a read-only array
+/// of flat objects as a table; `charts` names the charts that belong here.
+fn table(t: &Table) -> Value {
+    let mut element = control(&t.control);
+    if let Some(Value::Object(options)) = element.as_object_mut().map(|e| e.entry("options").or_insert_with(|| json!({}))) {
+        options.insert("readonly".into(), true.into());
+        options.insert("disableAdd".into(), true.into());
+        options.insert("disableRemove".into(), true.into());
+        options.insert("showSortButtons".into(), false.into());
+        options.insert("charts".into(), json!(chart_id(&t.dataset).into_iter().collect::<Vec<_>>()));
+    }
+    element
 }
 
 /// The `uiSchema` for a plan.
@@ -55,6 +74,7 @@ fn node(node: &Node) -> Value {
             Value::Object(out)
         }
         Node::Control(c) => control(c),
+        Node::Table(t) => table(t),
     }
 }
 

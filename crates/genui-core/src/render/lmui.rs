@@ -27,6 +27,7 @@
 use super::Rendered;
 use crate::request::limits::Limits;
 use crate::plan::{Control, Effect, Node, Rule, Widget};
+use crate::plan::display::table;
 use crate::schema::{FieldKind, Resolved, SchemaDoc};
 use serde_json::{json, Map, Value};
 
@@ -37,12 +38,18 @@ pub fn render(r: &Rendered<'_>) -> Value {
     let mut components = Vec::new();
     layer(&doc, &r.spec.schema, &r.spec.plan.root, &r.initial_data, &Place::default(), &mut components);
     let approval = r.approval();
-    let response_text = match &approval {
+    let mut response_text = match &approval {
         Some(prompt) => prompt.text(),
         None if r.spec.description.is_empty() => r.title(),
         None => r.spec.description.clone(),
     };
+    let tables = r.spec.plan.root.tables();
+    if !tables.is_empty() && tables.iter().all(|t| table::rows(&t.dataset, &r.initial_data).is_empty()) {
+        response_text = format!("{}: no data to display.", response_text.trim_end_matches('.'));
+    }
     match approval {
+        // A display takes no submission.
+        _ if !tables.is_empty() => {}
         // The decision's buttons submit the form with their value.
         Some(prompt) => {
             let id = flatten_id(&super::data_path(&prompt.pointer));
@@ -56,7 +63,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
     let mut message = Map::new();
     message.insert("response_text".into(), response_text.into());
     message.insert("ui_components".into(), Value::Array(components));
-    message.insert("metadata".into(), Value::Object(r.meta.clone()));
+    message.insert("metadata".into(), Value::Object(r.meta()));
     Value::Object(message)
 }
 
@@ -90,6 +97,14 @@ fn layer<'p>(doc: &SchemaDoc<'_>, base: &Value, node: &'p Node, data: &Value, pl
             }
         }
         Node::Control(control) => out.push(component(doc, base, control, data, place)),
+        Node::Table(t) => {
+            // LMUI has no array renderer to draw a table with: our `table`
+            // and `chart` components.
+            out.push(table::lmui_table(&t.dataset, table::rows(&t.dataset, data)));
+            if let (Some(id), Some(spec)) = (table::chart_id(&t.dataset), table::draw(&t.dataset, data)) {
+                out.push(json!({"type": "chart", "id": id, "label": t.dataset.title, "vega_lite": spec}));
+            }
+        }
     }
 }
 

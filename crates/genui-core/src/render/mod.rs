@@ -122,6 +122,15 @@ impl ApprovalPrompt {
 }
 
 impl Rendered<'_> {
+    /// The provenance for the answer's meta; a display says `kind: "display"`.
+    pub fn meta(&self) -> Map<String, Value> {
+        let mut meta = self.meta.clone();
+        if self.spec.plan.is_display() {
+            meta.insert("kind".into(), "display".into());
+        }
+        meta
+    }
+
     /// The form's title: the plan's, else the description, else "Form".
     pub fn title(&self) -> String {
         self.spec.plan.title.clone().unwrap_or_else(|| "Form".to_owned())
@@ -151,16 +160,11 @@ impl Rendered<'_> {
 
 /// Projects a spec into a format.
 pub fn render(format: Format, rendered: &Rendered<'_>) -> Value {
-    let mut body = match format {
+    match format {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
         Format::Lmui => lmui::render(rendered),
-    };
-    // Display hook: tables and charts over the read-only form.
-    if let Some(display) = &rendered.spec.display {
-        crate::plan::display::project(format, rendered, display, &mut body);
     }
-    body
 }
 
 /// The data path (property names) of a schema pointer such as

@@ -23,7 +23,8 @@
 //!   `dependentSchemas` are also written as `dependencies`, which RJSF reads.
 
 use super::Rendered;
-use crate::plan::{Control, Node, Widget};
+use crate::plan::display::table::{chart_id, charts};
+use crate::plan::{Control, Node, Table, Widget};
 use crate::schema::SchemaDoc;
 use serde_json::{json, Map, Value};
 
@@ -48,9 +49,16 @@ pub fn render(r: &Rendered<'_>) -> Value {
         }
         submit_text = "Confirm";
     }
-    ui.insert("ui:submitButtonOptions".into(), json!({"submitText": submit_text}));
+    // A display takes no submission.
+    let tables = r.spec.plan.root.tables();
+    let submit = if tables.is_empty() { json!({"submitText": submit_text}) } else { json!({"norender": true}) };
+    ui.insert("ui:submitButtonOptions".into(), submit);
+    tables.iter().for_each(|t| read_only_table(t, &mut ui));
     let mut metadata = r.meta.clone();
     metadata.insert("version".into(), "0.1".into());
+    if !tables.is_empty() {
+        metadata.insert("kind".into(), "display".into());
+    }
     // Built by hand, not with `json!`, which would serialise the schema and
     // the UI schema into new values instead of moving or cloning them.
     let mut message = Map::new();
@@ -61,7 +69,25 @@ pub fn render(r: &Rendered<'_>) -> Value {
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
     message.insert("metadata".into(), Value::Object(metadata));
+    if !tables.is_empty() {
+        message.insert("charts".into(), charts(&tables, &r.initial_data));
+    }
     Value::Object(message)
+}
+
+/// A display table's field: read-only, no adding, removing or ordering,
+/// and the ids of its charts.
+fn read_only_table(t: &Table, ui: &mut Map<String, Value>) {
+    let path = super::data_path(&t.dataset.schema_pointer);
+    let field = path.iter().try_fold(ui, |map, name| map.get_mut(name.as_str()).and_then(Value::as_object_mut));
+    let Some(field) = field else { return };
+    field.insert("ui:readonly".into(), true.into());
+    if let Value::Object(options) = field.entry("ui:options").or_insert_with(|| json!({})) {
+        options.insert("addable".into(), false.into());
+        options.insert("removable".into(), false.into());
+        options.insert("orderable".into(), false.into());
+        options.insert("charts".into(), json!(chart_id(&t.dataset).into_iter().collect::<Vec<_>>()));
+    }
 }
 
 /// The schema a layer's pointers are relative to (the form, or an item).
@@ -147,7 +173,7 @@ fn add_group_titles(node: &Node, ui: &mut Map<String, Value>) {
             steps.iter().flat_map(|s| &s.elements).for_each(|child| add_group_titles(child, ui));
             return;
         }
-        Node::Control(_) => return,
+        Node::Control(_) | Node::Table(_) => return,
     };
     children.iter().for_each(|child| add_group_titles(child, ui));
 }
@@ -160,7 +186,7 @@ fn collect_rows<'n>(node: &'n Node, out: &mut Vec<Vec<&'n str>>) {
         }
         Node::Vertical { elements } | Node::Group { elements, .. } => elements.iter().for_each(|n| collect_rows(n, out)),
         Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| collect_rows(n, out)),
-        Node::Control(_) => {}
+        Node::Control(_) | Node::Table(_) => {}
     }
 }
 

@@ -255,7 +255,7 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
     };
     let output = match args.remove("output") {
         Some(output @ Value::Object(_)) => output,
-        // Display hook: data to show needs no `output` (see crate::plan::display).
+        // A display: data to show needs no `output` (see crate::plan::display).
         None | Some(Value::Null) if crate::plan::display::is_displayable(args.get("data")) => Value::Object(Map::new()),
         None | Some(Value::Null) => {
             return Err(invalid(

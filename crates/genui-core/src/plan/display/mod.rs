@@ -11,26 +11,27 @@
 //!    data-free JSON Schema marked `readOnly`; that schema takes `output`'s
 //!    place in the pipeline, so caching, proving and rendering work as for a
 //!    form;
-//! 2. [`plan`] is the form plan: one read-only array control per dataset;
-//! 3. [`project`] finishes each format's answer: read-only table options,
-//!    `charts` (Vega-Lite v5 specs with the values filled in at render
-//!    time, see [`chart`]), LMUI `table` and `chart` components, and
-//!    `kind: "display"` in the meta. A display has no submit.
+//! 2. [`plan`] is its plan: one [`Node::Table`] per dataset, which the
+//!    checker proves and each format compiles (`crate::render`): a
+//!    read-only array with `charts` (Vega-Lite v5 specs with the values
+//!    filled in at render time, see [`chart`]) in JSON Forms and RJSF, LMUI
+//!    `table` and `chart` components, and `kind: "display"` in the meta. A
+//!    display has no submit.
 //!
 //! The spec (and so KV) holds only the shape: column names, types, formats,
 //! mark and encodings. Data values only ever enter a response.
 
 pub mod chart;
 pub mod infer;
-pub mod project;
 pub mod table;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::plan::{Control, Node, Plan, Widget};
+use crate::plan::{Control, Node, Plan, Table, Widget};
+use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use project::project;
+pub use crate::plan::data::{Column, ColumnType, Dataset, Shape};
 
 /// At most this many rows per dataset; more is refused (page or aggregate
 /// first: a person cannot read more, and every row is examined).
@@ -46,90 +47,6 @@ pub const MAX_DATASETS: usize = 8;
 pub struct DisplaySpec {
     /// What is shown, in order.
     pub datasets: Vec<Dataset>,
-}
-
-/// One array of the data, shown as a table and perhaps a chart.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Dataset {
-    /// Stable id (component and chart ids derive from it).
-    pub id: String,
-    /// Human title.
-    pub title: String,
-    /// JSON Pointer of the array in `data` (`""` when `data` is the array).
-    pub data_pointer: String,
-    /// JSON Pointer of the array's schema in the inferred schema.
-    pub schema_pointer: String,
-    /// Records (objects), a bare series of numbers, or nothing.
-    pub shape: Shape,
-    /// The table's columns (for [`Shape::Numbers`]: the one `value` column).
-    pub columns: Vec<Column>,
-    /// The chart, when the data has numbers to plot.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chart: Option<chart::Chart>,
-}
-
-/// What the rows of a dataset are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Shape {
-    /// Objects, one per row.
-    Records,
-    /// Numbers, one per row (shown as a `value` column).
-    Numbers,
-    /// An empty array.
-    Empty,
-}
-
-/// One column of a table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Column {
-    /// The property name in each record.
-    pub key: String,
-    /// Human label.
-    pub label: String,
-    /// What every non-null value of the column is.
-    #[serde(rename = "type")]
-    pub kind: ColumnType,
-}
-
-/// The type of a column, as the LMUI `table` contract names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ColumnType {
-    /// Text.
-    String,
-    /// Any number.
-    Number,
-    /// Whole numbers only.
-    Integer,
-    /// true/false.
-    Boolean,
-    /// `YYYY-MM-DD`.
-    Date,
-    /// RFC 3339 date-time.
-    DateTime,
-    /// An e-mail address.
-    Email,
-    /// A URL.
-    Uri,
-    /// Objects or arrays (shown as JSON).
-    Json,
-    /// Values of more than one type.
-    Mixed,
-}
-
-impl ColumnType {
-    /// Whether a chart can use the column as a measure.
-    pub fn is_numeric(self) -> bool {
-        matches!(self, Self::Number | Self::Integer)
-    }
-
-    /// Whether a chart can use the column as a time axis.
-    pub fn is_temporal(self) -> bool {
-        matches!(self, Self::Date | Self::DateTime)
-    }
 }
 
 /// Whether `data` is something a display can show: an array of objects, an
@@ -167,13 +84,49 @@ pub fn detect(output: &Value, data: &Value, description: &str, data_base: &str, 
 /// titled from the inferred schema's title or the description.
 pub fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
     let title = crate::plan::generate::labels::form_title(schema.get("title").and_then(Value::as_str), description);
-    let controls = display.datasets.iter().map(|d| {
-        Node::Control(Control { read_only: true, ..Control::new(d.schema_pointer.clone(), d.title.clone(), Widget::Array) })
-    });
-    let mut plan = Plan { title, root: Node::Vertical { elements: controls.collect() } };
+    let tables = display.datasets.iter().map(|d| Node::Table(Box::new(Table { control: table_control(d), dataset: d.clone() })));
+    let mut plan = Plan { title, root: Node::Vertical { elements: tables.collect() } };
     // The same clean-up as generated forms get: titles are plain text.
     crate::plan::sanitize::sanitize_plan(&mut plan);
     plan
+}
+
+/// The read-only array control a table is drawn with in the form formats.
+fn table_control(dataset: &Dataset) -> Control {
+    Control { read_only: true, ..Control::new(dataset.schema_pointer.clone(), dataset.title.clone(), Widget::Array) }
+}
+
+/// A display plan in its stored form (`spec:v2`, `schemas/ui-spec.schema.json`):
+/// each table written as its control, the datasets beside the plan as the
+/// spec's `display`. A form's plan is returned as it is. Keeping this form
+/// lets workers of either side of the change read each other's cache.
+pub fn to_stored(plan: &Plan) -> (Cow<'_, Plan>, Option<DisplaySpec>) {
+    let tables = plan.root.tables();
+    if tables.is_empty() {
+        return (Cow::Borrowed(plan), None);
+    }
+    let datasets = tables.iter().map(|t| t.dataset.clone()).collect();
+    let mut stored = plan.clone();
+    if let Node::Vertical { elements } = &mut stored.root {
+        for node in elements.iter_mut() {
+            if let Node::Table(table) = node {
+                *node = Node::Control(table.control.clone());
+            }
+        }
+    }
+    (Cow::Owned(stored), Some(DisplaySpec { datasets }))
+}
+
+/// The plan of a stored display: each dataset's control becomes its table
+/// again. `None` when a dataset has no control (not a spec we wrote).
+pub fn from_stored(mut plan: Plan, display: DisplaySpec) -> Option<Plan> {
+    let Node::Vertical { elements } = &mut plan.root else { return None };
+    for dataset in display.datasets {
+        let node = elements.iter_mut().find(|n| matches!(n, Node::Control(c) if c.pointer == dataset.schema_pointer))?;
+        let Node::Control(control) = std::mem::replace(node, Node::Vertical { elements: Vec::new() }) else { return None };
+        *node = Node::Table(Box::new(Table { control, dataset }));
+    }
+    Some(plan)
 }
 
 /// The answer to `/v1/submit` naming a display's spec: there is nothing to
@@ -195,4 +148,50 @@ pub(crate) fn too_large(what: &str, limit: usize, pointer: String) -> Error {
     )
     .at(pointer)
     .with("limit", limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::check::check_plan;
+    use serde_json::json;
+
+    fn display() -> (Plan, Value) {
+        let data = json!({"sales": [{"region": "North", "revenue": 10}, {"region": "South", "revenue": 12}]});
+        let (spec, schema) = detect(&json!({}), &data, "Sales", "/data", &crate::request::limits::Limits::default()).unwrap().unwrap();
+        (plan(&spec, &schema, "Sales"), schema)
+    }
+
+    #[test]
+    fn a_display_plan_is_tables_the_checker_proves() {
+        let (plan, schema) = display();
+        assert!(plan.is_display());
+        assert_eq!(plan.root.tables().len(), 1);
+        assert!(plan.root.tables()[0].dataset.chart.is_some(), "revenue by region is charted");
+        let limits = crate::request::limits::Limits::default();
+        assert_eq!(check_plan(&plan, &schema, &limits), vec![]);
+
+        let mut moved = plan.clone();
+        let Node::Vertical { elements } = &mut moved.root else { panic!("a display is a vertical list") };
+        let Node::Table(table) = &mut elements[0] else { panic!("of tables") };
+        table.control.read_only = false;
+        table.dataset.chart.as_mut().unwrap().y.field = "profit".into();
+        let codes: Vec<&str> = check_plan(&moved, &schema, &limits).iter().map(|i| i.code).collect();
+        assert_eq!(codes, ["bad_table", "bad_table"], "an editable table and a chart of a missing column");
+    }
+
+    #[test]
+    fn the_stored_form_keeps_tables_as_controls_and_reads_back() {
+        let (plan, _) = display();
+        let (stored, datasets) = to_stored(&plan);
+        assert!(matches!(&stored.root, Node::Vertical { elements } if matches!(elements[0], Node::Control(_))));
+        let datasets = datasets.expect("a display stores its datasets");
+        assert_eq!(from_stored(stored.into_owned(), datasets.clone()), Some(plan.clone()));
+
+        let mut other = datasets;
+        other.datasets[0].schema_pointer = "/properties/elsewhere".into();
+        assert_eq!(from_stored(to_stored(&plan).0.into_owned(), other), None, "datasets without their controls are not our spec");
+        let form = Plan { title: None, root: Node::Vertical { elements: Vec::new() } };
+        assert!(matches!(to_stored(&form), (Cow::Borrowed(_), None)), "a form is stored as it is");
+    }
 }

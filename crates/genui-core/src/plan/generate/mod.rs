@@ -137,7 +137,7 @@ fn remove_control(nodes: &mut Vec<Node>, pointer: &str, found: &mut Option<Contr
                 remove_control(elements, pointer, found)
             }
             Node::Steps { steps } => steps.iter_mut().for_each(|s| remove_control(&mut s.elements, pointer, found)),
-            Node::Control(_) => {}
+            Node::Control(_) | Node::Table(_) => {}
         }
     }
 }

@@ -39,7 +39,7 @@ pub fn arrange(node: &mut Node) {
                 step.elements = rows(std::mem::take(&mut step.elements));
             }
         }
-        Node::Horizontal { .. } => {}
+        Node::Horizontal { .. } | Node::Table(_) => {}
         Node::Control(control) => {
             if let Some(detail) = control.detail.as_deref_mut() {
                 arrange(detail);
@@ -64,6 +64,7 @@ pub fn single_column(node: &mut Node) {
     match node {
         Node::Vertical { elements } | Node::Group { elements, .. } | Node::Horizontal { elements } => flatten(elements),
         Node::Steps { steps } => steps.iter_mut().for_each(|s| flatten(&mut s.elements)),
+        Node::Table(_) => {}
         Node::Control(control) => {
             if let Some(detail) = control.detail.as_deref_mut() {
                 single_column(detail);

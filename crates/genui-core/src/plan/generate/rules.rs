@@ -399,6 +399,7 @@ fn derive_layer<'a>(doc: &SchemaDoc<'a>, base: &'a Value, node: &mut Node, memo:
             }
         }
         Node::Control(control) => derive_control(doc, base, control, memo, depth),
+        Node::Table(table) => derive_control(doc, base, &mut table.control, memo, depth),
     }
 }
 
@@ -482,6 +483,7 @@ fn clear_rules(node: &mut Node) {
         }
         Node::Steps { steps } => steps.iter_mut().flat_map(|s| &mut s.elements).for_each(clear_rules),
         Node::Control(control) => control.rule = None,
+        Node::Table(table) => table.control.rule = None,
     }
 }
 
