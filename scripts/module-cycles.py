@@ -4,9 +4,10 @@
 Each file under crates/genui-core/src is a module (`a/mod.rs` is `a`,
 `a/b.rs` is `a::b`). An edge A -> B is a `crate::...` or `super::...` path in
 A's code (comments and `#[cfg(test)]` modules excluded) that names B or
-something inside B; the longest module prefix of the path is taken. Paths
-into one's own ancestors (a submodule using its parent's types) and
-descendants count too. Prints every strongly connected component with more
+something inside B; the longest module prefix of the path is taken. A
+submodule naming its parent (`super::Type`) counts; a folder's `mod.rs`
+naming its own files by relative path (`mod x; x::f()`) does not, since a
+folder is one stage whose `mod.rs` dispatches to its parts. Prints every strongly connected component with more
 than one module and exits 1 when there is one.
 
     python3 scripts/module-cycles.py            (from the repository root)

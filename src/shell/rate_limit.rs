@@ -3,8 +3,8 @@
 //! client IP. Over budget: 429 `rate_limited` with `Retry-After`. Without
 //! the binding, or if it fails, requests are not limited (logged).
 
-use genui_core::error::{Error, ErrorCode};
-use genui_core::service::HttpResponse;
+use genui_core::{Error, ErrorCode};
+use genui_core::HttpResponse;
 use worker::js_sys::{Object, Promise, Reflect};
 use worker::wasm_bindgen::{JsCast, JsValue};
 use worker::wasm_bindgen_futures::JsFuture;
@@ -39,7 +39,7 @@ pub(super) async fn check(env: &Env, req: &Request) -> Option<HttpResponse> {
 fn caller_key(req: &Request) -> String {
     let header = |name: &str| req.headers().get(name).ok().flatten();
     if let Some(bearer) = header("authorization").and_then(|h| h.strip_prefix("Bearer ").map(str::to_owned)) {
-        return format!("key:{}", &genui_core::access::key_fingerprint(&bearer));
+        return format!("key:{}", &genui_core::Access::key_fingerprint(&bearer));
     }
     format!("ip:{}", header("cf-connecting-ip").unwrap_or_else(|| "unknown".into()))
 }

@@ -42,7 +42,7 @@ fn main() {
     };
     // Every answer must come from the request and the given cache value, not
     // from what an earlier request left in this process's spec memory.
-    genui_core::memo::set_spec_memory_bytes(0);
+    genui_core::IsolateMemory::set_spec_bytes(0);
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut count = 0;
     for group in ["generate", "errors", "display"] {
@@ -91,10 +91,10 @@ fn answer_all(out: &Path, cached_from: Option<&Path>, group: &str, name: &str, b
 fn answer(text: &mut String, dir: &Path, name: &str, format: &str, body: &[u8], stored_elsewhere: Option<&Path>) {
     let limits = genui_core::Limits::default();
     let _ = writeln!(text, "=== {format}");
-    let job = match genui_core::service::prepare_generate(body, Some(format), &limits) {
+    let job = match genui_core::GenerateJob::prepare(body, Some(format), &limits) {
         Ok(job) => job,
         Err(e) => {
-            let outcome = genui_core::service::Outcome::failed(&e);
+            let outcome = genui_core::Outcome::failed(&e);
             return response(text, "refused", &outcome.response);
         }
     };
@@ -110,7 +110,7 @@ fn answer(text: &mut String, dir: &Path, name: &str, format: &str, body: &[u8], 
         Some(path) => String::from_utf8(read(path)).expect("specs are UTF-8"),
         None => put.value,
     };
-    let job = genui_core::service::prepare_generate(body, Some(format), &limits).expect("prepared once already");
+    let job = genui_core::GenerateJob::prepare(body, Some(format), &limits).expect("prepared once already");
     response(text, "hit", &job.finish(Some(&stored)).response);
     submit(text, body, &spec_hash, &stored, &limits);
 }
@@ -120,14 +120,14 @@ fn submit(text: &mut String, body: &[u8], spec_hash: &str, stored: &str, limits:
     let request: Value = serde_json::from_slice(body).unwrap_or_default();
     let data = request.get("data").or_else(|| request.pointer("/arguments/data")).cloned().unwrap_or(json!({}));
     let submission = serde_json::to_vec(&json!({"specHash": spec_hash, "data": data})).expect("serialises");
-    let outcome = match genui_core::submit::prepare_submit(&submission, limits) {
+    let outcome = match genui_core::SubmitJob::prepare(&submission, limits) {
         Ok(job) => job.finish(Some(stored), "message-id"),
-        Err(e) => genui_core::service::Outcome::failed(&e),
+        Err(e) => genui_core::Outcome::failed(&e),
     };
     response(text, "submit", &outcome.response);
 }
 
-fn response(text: &mut String, label: &str, response: &genui_core::service::HttpResponse) {
+fn response(text: &mut String, label: &str, response: &genui_core::HttpResponse) {
     let _ = writeln!(text, "--- {label} {}", response.status);
     for (name, value) in &response.headers {
         let _ = writeln!(text, "{name}: {value}");

@@ -19,7 +19,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::plan::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
 use crate::request::limits::Limits;
 use crate::render::initial_data::{initial_data, schema_defaults};
-use crate::render::{self, CacheStatus, Format, Rendered};
+use crate::render::{self, CacheStatus, Format, RenderInput};
 use crate::request::{self, GenerateRequest};
 use crate::schema::{self, Draft};
 use crate::plan::Plan;
@@ -57,12 +57,12 @@ pub enum Route {
 
 /// Whether a route needs the bearer key when keys are configured (the
 /// `/v1` API; health, OpenAPI and schemas stay public).
-pub fn needs_key(route: Route) -> bool {
+pub(crate) fn needs_key(route: Route) -> bool {
     matches!(route, Route::Generate | Route::Submit | Route::Tool)
 }
 
 /// Maps a request line to a route.
-pub fn route(method: &str, path: &str) -> Route {
+pub(crate) fn route(method: &str, path: &str) -> Route {
     let (allow, route) = match path {
         "/healthz" => ("GET, HEAD", Route::Healthz),
         "/v1/generate" => ("POST", Route::Generate),
@@ -124,7 +124,7 @@ impl HttpResponse {
 }
 
 /// The `/healthz` body.
-pub fn healthz() -> HttpResponse {
+pub(crate) fn healthz() -> HttpResponse {
     HttpResponse::json(
         200,
         &json!({
@@ -184,13 +184,13 @@ pub struct ProvenSchema {
 }
 
 /// The deterministic generator's identity.
-pub fn deterministic_generator() -> GeneratorId {
+pub(crate) fn deterministic_generator() -> GeneratorId {
     GeneratorId { generator: GENERATOR_ID.to_owned(), generator_version: GENERATOR_VERSION.to_owned() }
 }
 
 /// Checks limits, parses and hashes a body: everything before the cache.
 /// `query_format` is the `format` query parameter, which wins over the body's.
-pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<GenerateJob> {
+pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<GenerateJob> {
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
     let mut request = request::parse_generate(body)?;
@@ -394,7 +394,7 @@ impl GenerateJob {
         meta.extend(extra);
         let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
         let format = self.request.format;
-        let rendered = Rendered { spec, initial_data, meta, raw_data: &self.request.data };
+        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data };
         let body = render::render(format, &rendered);
         format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
         let mut response = HttpResponse::json(200, &body);
@@ -435,4 +435,48 @@ pub(crate) fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validat
     let validator = Rc::new(schema::compile(&spec.schema, draft).ok()?);
     crate::cache::memo::remember_validator(&spec.spec_hash, validator.clone());
     Some(validator)
+}
+
+impl Route {
+    /// The route of a request line ([`route`]).
+    pub fn of(method: &str, path: &str) -> Self {
+        route(method, path)
+    }
+
+    /// Whether the route needs an API key when keys are configured.
+    pub fn needs_key(self) -> bool {
+        needs_key(self)
+    }
+}
+
+impl HttpResponse {
+    /// `GET /healthz`.
+    pub fn healthz() -> Self {
+        healthz()
+    }
+
+    /// `GET /v1/tool`: the `generateUserInterface` tool definition.
+    pub fn tool_definition() -> Self {
+        Self::json(200, &crate::edge::tool::tool_definition())
+    }
+
+    /// `GET /openapi.json`, built once per isolate.
+    pub fn openapi_json() -> &'static str {
+        crate::edge::tool::openapi_json()
+    }
+}
+
+impl GenerateJob {
+    /// Checks limits, parses and hashes a body: everything before the
+    /// cache ([`prepare_generate`]).
+    pub fn prepare(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<Self> {
+        prepare_generate(body, query_format, limits)
+    }
+}
+
+impl GeneratorId {
+    /// The deterministic generator's identity.
+    pub fn deterministic() -> Self {
+        deterministic_generator()
+    }
 }

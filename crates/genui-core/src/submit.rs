@@ -42,7 +42,7 @@ pub struct SubmitJob {
 }
 
 /// Checks limits and parses a submission body.
-pub fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> {
+pub(crate) fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> {
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
     let value: Value = serde_json::from_slice(body)
@@ -181,6 +181,13 @@ fn field_pointer(error: &jsonschema::ValidationError<'_>) -> String {
             format!("{at}/{}", crate::pointer::escape(name))
         }
         _ => at.to_owned(),
+    }
+}
+
+impl SubmitJob {
+    /// Parses a `/v1/submit` body and checks its limits ([`prepare_submit`]).
+    pub fn prepare(body: &[u8], limits: &Limits) -> Result<Self> {
+        prepare_submit(body, limits)
     }
 }
 

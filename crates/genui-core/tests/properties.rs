@@ -3,9 +3,9 @@
 //! schema-generating strategy produces (nested objects, arrays, enums,
 //! formats, `$ref`s into `$defs`, nullable `anyOf`, `allOf`).
 
-use genui_core::check::check_plan;
-use genui_core::generate::generate;
-use genui_core::spec::{spec_hash, GeneratorId, KeyOptions};
+use genui_core::check_plan;
+use genui_core::generate;
+use genui_core::{spec_hash, GeneratorId, KeyOptions};
 use genui_core::Limits;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};

@@ -28,7 +28,7 @@ const RENDERER_SCHEMA_ENTRIES: usize = 64;
 /// Specs kept at most, whatever their size.
 const SPEC_ENTRIES: usize = 1024;
 /// Default bytes of stored-spec JSON kept (an isolate has 128 MB).
-pub const DEFAULT_SPEC_MEMORY_BYTES: usize = 8 * 1024 * 1024;
+pub(crate) const DEFAULT_SPEC_MEMORY_BYTES: usize = 8 * 1024 * 1024;
 
 thread_local! {
     static VALIDATORS: RefCell<LruCache<String, Rc<jsonschema::Validator>>> = RefCell::new(lru(VALIDATOR_ENTRIES));
@@ -41,19 +41,19 @@ fn lru<K: Hash + Eq, V>(entries: usize) -> LruCache<K, V> {
 }
 
 /// The compiled validator remembered for a spec hash.
-pub fn validator(spec_hash: &str) -> Option<Rc<jsonschema::Validator>> {
+pub(crate) fn validator(spec_hash: &str) -> Option<Rc<jsonschema::Validator>> {
     VALIDATORS.with(|memo| memo.borrow_mut().get(spec_hash).cloned())
 }
 
 /// Remembers a compiled validator.
-pub fn remember_validator(spec_hash: &str, validator: Rc<jsonschema::Validator>) {
+pub(crate) fn remember_validator(spec_hash: &str, validator: Rc<jsonschema::Validator>) {
     VALIDATORS.with(|memo| memo.borrow_mut().put(spec_hash.to_owned(), validator));
 }
 
 /// The copy of a spec's `output` that `renderer` (`"jsonforms"`, `"rjsf"`)
 /// is given, made by `make` the first time this isolate renders the spec
 /// that way (the copies rewrite the whole schema; see `render::renderable`).
-pub fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> serde_json::Value) -> Rc<serde_json::Value> {
+pub(crate) fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> serde_json::Value) -> Rc<serde_json::Value> {
     let key = (spec_hash.to_owned(), renderer);
     if let Some(found) = RENDERER_SCHEMAS.with(|memo| memo.borrow_mut().get(&key).cloned()) {
         return found;
@@ -64,19 +64,19 @@ pub fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnc
 }
 
 /// The proven spec remembered under a spec hash.
-pub fn spec(spec_hash: &str) -> Option<Rc<UiSpec>> {
+pub(crate) fn spec(spec_hash: &str) -> Option<Rc<UiSpec>> {
     SPECS.with(|memo| memo.borrow_mut().get(spec_hash))
 }
 
 /// Remembers a proven spec; `bytes` is the size of its stored JSON.
-pub fn remember_spec(spec: Rc<UiSpec>, bytes: usize) {
+pub(crate) fn remember_spec(spec: Rc<UiSpec>, bytes: usize) {
     SPECS.with(|memo| memo.borrow_mut().put(spec, bytes));
 }
 
 /// Sets how many bytes of specs the isolate keeps (0 turns the memo off,
 /// so every hit reads KV). The shell calls it per request from its
 /// configuration; shrinking evicts at once.
-pub fn set_spec_memory_bytes(bytes: usize) {
+pub(crate) fn set_spec_memory_bytes(bytes: usize) {
     SPECS.with(|memo| memo.borrow_mut().set_budget(bytes));
 }
 
@@ -121,6 +121,26 @@ impl SpecMemory {
                 None => break,
             }
         }
+    }
+}
+
+/// What this isolate remembers between requests, as the shell and the
+/// benches set it.
+#[derive(Debug, Clone, Copy)]
+pub struct IsolateMemory;
+
+impl IsolateMemory {
+    /// Default bytes of stored-spec JSON kept.
+    pub const DEFAULT_SPEC_BYTES: usize = DEFAULT_SPEC_MEMORY_BYTES;
+
+    /// Sets how many bytes of specs are kept (0: every hit reads KV).
+    pub fn set_spec_bytes(bytes: usize) {
+        set_spec_memory_bytes(bytes);
+    }
+
+    /// Forgets the canonical digests of `output` schemas.
+    pub fn forget_digests() {
+        crate::cache::spec::forget_digests();
     }
 }
 

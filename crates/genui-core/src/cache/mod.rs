@@ -2,5 +2,5 @@
 //! under ([`spec`]), and what an isolate remembers between requests
 //! ([`memo`]).
 
-pub mod memo;
-pub mod spec;
+pub(crate) mod memo;
+pub(crate) mod spec;

@@ -23,11 +23,11 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 /// Version of the spec format.
-pub const SPEC_VERSION: u32 = 1;
+pub(crate) const SPEC_VERSION: u32 = 1;
 
 /// Prefix of every spec key in KV (v2: `output` enters the key as its
 /// canonical digest).
-pub const KEY_PREFIX: &str = "spec:v2:";
+pub(crate) const KEY_PREFIX: &str = "spec:v2:";
 
 /// Identity of a generator, as recorded in keys and provenance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -165,18 +165,18 @@ fn remember_digest(exact: [u8; 32], canonical: [u8; 32]) {
 
 /// Forgets every remembered digest (tests and benches compare fresh and
 /// remembered digests).
-pub fn forget_digests() {
+pub(crate) fn forget_digests() {
     DIGESTS.with(|memo| memo.borrow_mut().clear());
 }
 
 /// SHA-256 of an `output` schema's RFC 8785 canonical JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct OutputDigest([u8; 32]);
+pub(crate) struct OutputDigest([u8; 32]);
 
 impl OutputDigest {
     /// The canonical digest of `output`. Equal values give equal bytes from
     /// `serde_json`, so the exact-bytes digest is a sound memo key.
-    pub fn of(output: &Value) -> Result<Self> {
+    pub(crate) fn of(output: &Value) -> Result<Self> {
         let exact: [u8; 32] = Sha256::digest(serde_json::to_vec(output).unwrap_or_default()).into();
         if let Some(found) = digest(&exact) {
             return Ok(Self(found));
@@ -190,7 +190,7 @@ impl OutputDigest {
     }
 
     /// Hex form.
-    pub fn to_hex(self) -> String {
+    pub(crate) fn to_hex(self) -> String {
         hex::encode(self.0)
     }
 }
@@ -218,7 +218,7 @@ pub fn spec_hash(output: &Value, description: &str, options: KeyOptions<'_>, gen
 }
 
 /// [`spec_hash`] from an already computed output digest.
-pub fn spec_hash_of(output: OutputDigest, description: &str, options: KeyOptions<'_>, generator: &GeneratorId) -> Result<String> {
+pub(crate) fn spec_hash_of(output: OutputDigest, description: &str, options: KeyOptions<'_>, generator: &GeneratorId) -> Result<String> {
     let mut keyed = json!({
         "description": description,
         "generator": generator.generator,
@@ -244,7 +244,7 @@ pub fn spec_hash_of(output: OutputDigest, description: &str, options: KeyOptions
 }
 
 /// The KV key for a spec hash.
-pub fn cache_key(spec_hash: &str) -> String {
+pub(crate) fn cache_key(spec_hash: &str) -> String {
     format!("{KEY_PREFIX}{spec_hash}")
 }
 
@@ -270,6 +270,11 @@ impl UiSpec {
         }
         stored.into_spec(|_| schema.clone())
     }
+}
+
+impl UiSpec {
+    /// The KV key prefix; the key is the prefix and the spec hash.
+    pub const KEY_PREFIX: &'static str = KEY_PREFIX;
 }
 
 #[cfg(test)]

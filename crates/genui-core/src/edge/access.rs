@@ -17,7 +17,7 @@ use subtle::ConstantTimeEq;
 
 /// Checks the `Authorization` header against the configured keys. `keys`
 /// is the `API_KEYS` value; `None` or blank means no authentication.
-pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> {
+pub(crate) fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> {
     let configured: Vec<&str> = keys.unwrap_or_default().split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
     if configured.is_empty() {
         return Ok(());
@@ -39,17 +39,17 @@ pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> 
 }
 
 /// A short, stable, non-reversible name for a key (rate-limit buckets, logs).
-pub fn key_fingerprint(key: &str) -> String {
+pub(crate) fn key_fingerprint(key: &str) -> String {
     hex::encode(&Sha256::digest(key.trim().as_bytes())[..8])
 }
 
 /// Whether `origin` may read answers, given `ALLOWED_ORIGINS`.
-pub fn origin_allowed(origin: &str, allowed: Option<&str>) -> bool {
+pub(crate) fn origin_allowed(origin: &str, allowed: Option<&str>) -> bool {
     allowed.unwrap_or_default().split(',').map(str::trim).any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
 }
 
 /// CORS headers for an answer to `origin` (none for a disallowed origin).
-pub fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
     let Some(origin) = origin.filter(|o| origin_allowed(o, allowed)) else { return Vec::new() };
     vec![
         ("access-control-allow-origin".into(), origin.to_owned()),
@@ -59,7 +59,7 @@ pub fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String,
 }
 
 /// Extra headers of a preflight answer to an allowed origin.
-pub fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+pub(crate) fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
     let mut headers = cors_headers(origin, allowed);
     if !headers.is_empty() {
         headers.push(("access-control-allow-methods".into(), "GET, POST, OPTIONS".into()));
@@ -67,6 +67,33 @@ pub fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(St
         headers.push(("access-control-max-age".into(), "86400".into()));
     }
     headers
+}
+
+/// Who may call and from which origins (this module's functions, as the
+/// shell calls them).
+#[derive(Debug, Clone, Copy)]
+pub struct Access;
+
+impl Access {
+    /// Checks an `Authorization` header against the configured keys.
+    pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> {
+        authorize(authorization, keys)
+    }
+
+    /// A short, non-reversible name for a key (rate-limit buckets, logs).
+    pub fn key_fingerprint(key: &str) -> String {
+        key_fingerprint(key)
+    }
+
+    /// CORS headers for an answer to `origin`.
+    pub fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+        cors_headers(origin, allowed)
+    }
+
+    /// The answer headers to a CORS preflight from `origin`.
+    pub fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+        preflight_headers(origin, allowed)
+    }
 }
 
 #[cfg(test)]

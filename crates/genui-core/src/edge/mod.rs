@@ -3,7 +3,7 @@
 //! itself ([`tool`]) and the contract schemas it answers with
 //! ([`contracts`]).
 
-pub mod access;
-pub mod contracts;
-pub mod tool;
-pub mod webhook;
+pub(crate) mod access;
+pub(crate) mod contracts;
+pub(crate) mod tool;
+pub(crate) mod webhook;

@@ -13,11 +13,11 @@
 //! and chart ([`data`]); the checker proves them and every format compiles
 //! them like any other node.
 
-pub mod check;
-pub mod data;
-pub mod display;
-pub mod generate;
-pub mod sanitize;
+pub(crate) mod check;
+pub(crate) mod data;
+pub(crate) mod display;
+pub(crate) mod generate;
+pub(crate) mod sanitize;
 
 use serde::{Deserialize, Serialize};
 

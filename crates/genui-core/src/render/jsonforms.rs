@@ -6,13 +6,13 @@
 //! options JSON Forms' standard renderer sets read (`multi`, `format: radio`,
 //! `slider`, `readonly`, `detail`).
 
-use super::Rendered;
+use super::RenderInput;
 use crate::plan::display::table::{chart_id, charts};
 use crate::plan::{Control, Node, Plan, Rule, Table, Widget};
 use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
-pub fn render(r: &Rendered<'_>) -> Value {
+pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut ui = ui_schema(&r.spec.plan);
     if let (Some(prompt), Some(elements)) = (r.approval(), ui.get_mut("elements").and_then(Value::as_array_mut)) {
         // JSON Forms' standard renderers have no buttons: the prompt is a
@@ -50,7 +50,7 @@ fn table(t: &Table) -> Value {
 }
 
 /// The `uiSchema` for a plan.
-pub fn ui_schema(plan: &Plan) -> Value {
+pub(crate) fn ui_schema(plan: &Plan) -> Value {
     node(&plan.root)
 }
 
@@ -144,4 +144,11 @@ fn control(c: &Control) -> Value {
 /// condition on the whole form reads scope `#`.
 fn compile_rule(rule: &Rule) -> Value {
     json!({"effect": rule.effect, "condition": {"scope": format!("#{}", rule.pointer), "schema": rule.schema}})
+}
+
+impl Plan {
+    /// The JSON Forms `uiSchema` of this plan ([`ui_schema`]).
+    pub fn jsonforms_ui_schema(&self) -> Value {
+        ui_schema(self)
+    }
 }

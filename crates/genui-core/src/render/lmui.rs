@@ -24,7 +24,7 @@
 //! are reversible: [`unflatten`] turns submitted `values` back into data.
 //! Items of a `repeating_group` use ids relative to the item.
 
-use super::Rendered;
+use super::RenderInput;
 use crate::request::limits::Limits;
 use crate::plan::{Control, Effect, Node, Rule, Widget};
 use crate::plan::display::table;
@@ -32,7 +32,7 @@ use crate::schema::{FieldKind, Resolved, SchemaDoc};
 use serde_json::{json, Map, Value};
 
 /// The LMUI message.
-pub fn render(r: &Rendered<'_>) -> Value {
+pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let limits = Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
     let mut components = Vec::new();
@@ -249,7 +249,7 @@ fn value_at<'a>(data: &'a Value, path: &[String]) -> Option<&'a Value> {
 
 /// A data path as a component id: names joined with `.`, `~` -> `~0`,
 /// `.` -> `~1`. The root value is `value`.
-pub fn flatten_id(path: &[String]) -> String {
+pub(crate) fn flatten_id(path: &[String]) -> String {
     if path.is_empty() {
         return "value".to_owned();
     }
@@ -257,13 +257,13 @@ pub fn flatten_id(path: &[String]) -> String {
 }
 
 /// The data path of a component id (inverse of [`flatten_id`]).
-pub fn split_id(id: &str) -> Vec<String> {
+pub(crate) fn split_id(id: &str) -> Vec<String> {
     id.split('.').map(|part| part.replace("~1", ".").replace("~0", "~")).collect()
 }
 
 /// Rebuilds nested data from LMUI `values` keyed by component id. Values of
 /// a `repeating_group` are arrays of objects keyed by item-relative ids.
-pub fn unflatten(values: &Map<String, Value>) -> Value {
+pub(crate) fn unflatten(values: &Map<String, Value>) -> Value {
     let mut out = Value::Object(Map::new());
     for (id, value) in values {
         let value = match value {

@@ -8,11 +8,11 @@
 //! - [`Format::Rjsf`]: seed 001's DGUI `dgui_form` with an RJSF `uiSchema`;
 //! - [`Format::Lmui`]: seed 003's `{response_text, ui_components}`.
 
-pub mod initial_data;
-pub mod jsonforms;
-pub mod lmui;
-pub mod renderable;
-pub mod rjsf;
+pub(crate) mod initial_data;
+pub(crate) mod jsonforms;
+pub(crate) mod lmui;
+pub(crate) mod renderable;
+pub(crate) mod rjsf;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::cache::spec::UiSpec;
@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 /// Whether the spec came from the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum CacheStatus {
+pub(crate) enum CacheStatus {
     /// Served from KV.
     Hit,
     /// Generated for this request.
@@ -31,7 +31,7 @@ pub enum CacheStatus {
 
 /// A note for the client about something adjusted on the way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Warning {
+pub(crate) struct Warning {
     /// Stable code, e.g. `data_dropped`.
     pub code: &'static str,
     /// JSON Pointer into the request's `data`.
@@ -82,10 +82,10 @@ impl Format {
     }
 }
 
-/// Everything a format needs: the spec, the merged initial data, and the
-/// provenance to attach.
+/// A format compiler's input (not its output): the spec, the merged
+/// initial data, and the provenance to attach.
 #[derive(Debug, Clone)]
-pub struct Rendered<'a> {
+pub struct RenderInput<'a> {
     /// The cached spec.
     pub spec: &'a UiSpec,
     /// `data` merged over the schema's defaults.
@@ -121,7 +121,7 @@ impl ApprovalPrompt {
     }
 }
 
-impl Rendered<'_> {
+impl RenderInput<'_> {
     /// The provenance for the answer's meta; a display says `kind: "display"`.
     pub fn meta(&self) -> Map<String, Value> {
         let mut meta = self.meta.clone();
@@ -159,7 +159,7 @@ impl Rendered<'_> {
 }
 
 /// Projects a spec into a format.
-pub fn render(format: Format, rendered: &Rendered<'_>) -> Value {
+pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
     match format {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
@@ -169,7 +169,24 @@ pub fn render(format: Format, rendered: &Rendered<'_>) -> Value {
 
 /// The data path (property names) of a schema pointer such as
 /// `/properties/a/properties/b` -> `["a", "b"]`.
-pub fn data_path(pointer: &str) -> Vec<String> {
+pub(crate) fn data_path(pointer: &str) -> Vec<String> {
     let tokens = crate::pointer::tokens(pointer).unwrap_or_default();
     tokens.chunks(2).filter(|pair| pair[0] == "properties" && pair.len() == 2).map(|pair| pair[1].clone()).collect()
+}
+
+impl Format {
+    /// Compiles a spec into this format ([`render`]).
+    pub fn render(self, input: &RenderInput<'_>) -> Value {
+        render(self, input)
+    }
+}
+
+impl<'a> RenderInput<'a> {
+    /// What a format compiler is handed for `spec` and the request's `data`:
+    /// `data` merged over the schema's defaults (values `validator` rejects
+    /// dropped) and the provenance `meta`.
+    pub fn new(spec: &'a UiSpec, raw_data: &'a Value, validator: Option<&jsonschema::Validator>, meta: Map<String, Value>) -> Self {
+        let (initial_data, _) = initial_data::initial_data(&spec.defaults, raw_data, validator, true);
+        Self { spec, initial_data, meta, raw_data }
+    }
 }

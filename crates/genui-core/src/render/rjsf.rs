@@ -22,14 +22,14 @@
 //!   `hidden` (RJSF's option selector chooses the branch and sets it);
 //!   `dependentSchemas` are also written as `dependencies`, which RJSF reads.
 
-use super::Rendered;
+use super::RenderInput;
 use crate::plan::display::table::{chart_id, charts};
 use crate::plan::{Control, Node, Table, Widget};
 use crate::schema::SchemaDoc;
 use serde_json::{json, Map, Value};
 
 /// The `dgui_form` message.
-pub fn render(r: &Rendered<'_>) -> Value {
+pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut ui = Map::new();
     let limits = crate::request::limits::Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);

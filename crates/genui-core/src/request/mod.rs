@@ -20,7 +20,7 @@
 //! the arguments are a JSON *string*; pointers into it are written
 //! `/function/arguments` followed by the pointer inside the decoded string.
 
-pub mod limits;
+pub(crate) mod limits;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::plan::generate::Device;
@@ -28,7 +28,7 @@ use crate::render::Format;
 use serde_json::{Map, Value};
 
 /// The tool this worker implements.
-pub const TOOL_NAME: &str = "generateUserInterface";
+pub(crate) const TOOL_NAME: &str = "generateUserInterface";
 
 /// A normalised `generateUserInterface` call.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +71,7 @@ impl GenerateRequest {
 }
 
 /// Parses a request body (already size- and depth-checked).
-pub fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
+pub(crate) fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
     let value: Value = serde_json::from_slice(body).map_err(|e| {
         Error::new(ErrorCode::InvalidJson, format!("request body is not valid JSON: {e}"))
             .with("line", e.line())
@@ -81,7 +81,7 @@ pub fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
 }
 
 /// Normalises an already parsed body.
-pub fn from_value(value: Value) -> Result<GenerateRequest> {
+pub(crate) fn from_value(value: Value) -> Result<GenerateRequest> {
     let mut body = match value {
         Value::Object(body) => body,
         Value::Array(events) => return from_events(&events, ""),
@@ -147,7 +147,7 @@ impl GenerateRequest {
 /// A BCP 47 tag in canonical case (`de-de` -> `de-DE`, `zh-hant-tw` ->
 /// `zh-Hant-TW`), or `None` when it is not one: a 2-3 (or 5-8) letter
 /// language, then subtags of 1-8 letters or digits, at most 35 characters.
-pub fn canonical_locale(tag: &str) -> Option<String> {
+pub(crate) fn canonical_locale(tag: &str) -> Option<String> {
     if tag.is_empty() || tag.len() > 35 {
         return None;
     }
@@ -361,6 +361,14 @@ fn optional_string(map: &Map<String, Value>, key: &str, base: &str) -> Result<Op
 pub(crate) fn invalid(pointer: &str, what: &str) -> Error {
     let at = if pointer.is_empty() { "the body root" } else { pointer };
     Error::new(ErrorCode::InvalidRequest, format!("{what} (at {at})")).at(pointer)
+}
+
+impl GenerateRequest {
+    /// A request from the parsed arguments object (or any accepted shape),
+    /// as [`from_value`] reads it.
+    pub fn from_value(value: Value) -> Result<Self> {
+        from_value(value)
+    }
 }
 
 #[cfg(test)]

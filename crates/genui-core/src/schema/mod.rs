@@ -24,7 +24,8 @@ mod kind;
 mod validate;
 
 pub use kind::{FieldKind, Kind};
-pub use validate::{check_output, compile, draft_from_name, draft_name, Draft};
+pub use validate::check_output;
+pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::request::limits::Limits;

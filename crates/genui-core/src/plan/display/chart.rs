@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
 /// The Vega-Lite schema every chart declares (and is tested against).
-pub const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v5.json";
+pub(crate) const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v5.json";
 
 /// At most this many measures are folded into one chart.
 const MAX_SERIES: usize = 8;
@@ -30,7 +30,7 @@ fn channel(field: &str, measure: &str, title: &str) -> Channel {
 }
 
 /// The chart that fits a dataset, if it has numbers to plot.
-pub fn choose(shape: Shape, columns: &[Column], rows: &[Value]) -> Option<Chart> {
+pub(crate) fn choose(shape: Shape, columns: &[Column], rows: &[Value]) -> Option<Chart> {
     match shape {
         Shape::Empty => None,
         Shape::Numbers => Some(over_index(columns, "value", "Value")),
@@ -149,7 +149,7 @@ fn encode(channel: &Channel) -> Value {
 }
 
 /// The full Vega-Lite v5 spec, with `values` as its inline data.
-pub fn vega_lite(chart: &Chart, title: &str, values: Vec<Value>) -> Value {
+pub(crate) fn vega_lite(chart: &Chart, title: &str, values: Vec<Value>) -> Value {
     let mut encoding = Map::new();
     encoding.insert("x".into(), encode(&chart.x));
     encoding.insert("y".into(), encode(&chart.y));

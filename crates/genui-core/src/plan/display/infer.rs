@@ -48,7 +48,7 @@ pub(crate) fn row_shape(items: &[Value]) -> Option<Shape> {
 
 /// The display and the schema that replaces `output`. `base` is the JSON
 /// Pointer of `data` in the request body (for errors).
-pub fn infer(data: &Value, output: &Value, description: &str, base: &str, limits: &Limits) -> Result<(DisplaySpec, Value)> {
+pub(crate) fn infer(data: &Value, output: &Value, description: &str, base: &str, limits: &Limits) -> Result<(DisplaySpec, Value)> {
     let title = labels::form_title(output.get("title").and_then(Value::as_str), description)
         .map(|t| crate::plan::sanitize::plain_text(&t, MAX_LABEL_CHARS))
         .filter(|t| !t.is_empty());

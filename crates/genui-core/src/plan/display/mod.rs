@@ -21,9 +21,9 @@
 //! The spec (and so KV) holds only the shape: column names, types, formats,
 //! mark and encodings. Data values only ever enter a response.
 
-pub mod chart;
-pub mod infer;
-pub mod table;
+pub(crate) mod chart;
+pub(crate) mod infer;
+pub(crate) mod table;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::plan::{Control, Node, Plan, Table, Widget};
@@ -31,20 +31,20 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use crate::plan::data::{Column, ColumnType, Dataset, Shape};
+pub(crate) use crate::plan::data::{Column, ColumnType, Dataset, Shape};
 
 /// At most this many rows per dataset; more is refused (page or aggregate
 /// first: a person cannot read more, and every row is examined).
-pub const MAX_ROWS: usize = 2_000;
+pub(crate) const MAX_ROWS: usize = 2_000;
 /// At most this many distinct columns per dataset.
-pub const MAX_COLUMNS: usize = 64;
+pub(crate) const MAX_COLUMNS: usize = 64;
 /// At most this many datasets (array properties of an object `data`).
-pub const MAX_DATASETS: usize = 8;
+pub(crate) const MAX_DATASETS: usize = 8;
 
 /// The data-free description of a display, cached inside the spec.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct DisplaySpec {
+pub(crate) struct DisplaySpec {
     /// What is shown, in order.
     pub datasets: Vec<Dataset>,
 }
@@ -52,7 +52,7 @@ pub struct DisplaySpec {
 /// Whether `data` is something a display can show: an array of objects, an
 /// array of numbers, an empty array, or an object with such an array among
 /// its properties.
-pub fn is_displayable(data: Option<&Value>) -> bool {
+pub(crate) fn is_displayable(data: Option<&Value>) -> bool {
     match data {
         Some(Value::Array(items)) => items.is_empty() || infer::row_shape(items).is_some(),
         Some(Value::Object(map)) => {
@@ -64,7 +64,7 @@ pub fn is_displayable(data: Option<&Value>) -> bool {
 
 /// Whether `output` asks for nothing back: `{}`, or an object schema
 /// without properties (titles and descriptions allowed).
-pub fn is_empty_output(output: &Value) -> bool {
+pub(crate) fn is_empty_output(output: &Value) -> bool {
     let Value::Object(map) = output else { return false };
     let says_nothing = |key: &str| matches!(key, "type" | "title" | "description" | "$schema" | "$id" | "$comment");
     map.iter().all(|(k, _)| says_nothing(k)) && map.get("type").is_none_or(|t| t == "object")
@@ -73,7 +73,7 @@ pub fn is_empty_output(output: &Value) -> bool {
 /// The display a request asks for, if any: `output` is empty and `data`
 /// holds records or series. Returns the spec and the inferred schema that
 /// replaces `output`. `data_base` is the JSON Pointer of `data` in the body.
-pub fn detect(output: &Value, data: &Value, description: &str, data_base: &str, limits: &crate::Limits) -> Result<Option<(DisplaySpec, Value)>> {
+pub(crate) fn detect(output: &Value, data: &Value, description: &str, data_base: &str, limits: &crate::Limits) -> Result<Option<(DisplaySpec, Value)>> {
     if !is_empty_output(output) || !is_displayable(Some(data)) {
         return Ok(None);
     }
@@ -82,7 +82,7 @@ pub fn detect(output: &Value, data: &Value, description: &str, data_base: &str, 
 
 /// The form plan of a display: one read-only array control per dataset,
 /// titled from the inferred schema's title or the description.
-pub fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
+pub(crate) fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
     let title = crate::plan::generate::labels::form_title(schema.get("title").and_then(Value::as_str), description);
     let tables = display.datasets.iter().map(|d| Node::Table(Box::new(Table { control: table_control(d), dataset: d.clone() })));
     let mut plan = Plan { title, root: Node::Vertical { elements: tables.collect() } };
@@ -100,7 +100,7 @@ fn table_control(dataset: &Dataset) -> Control {
 /// each table written as its control, the datasets beside the plan as the
 /// spec's `display`. A form's plan is returned as it is. Keeping this form
 /// lets workers of either side of the change read each other's cache.
-pub fn to_stored(plan: &Plan) -> (Cow<'_, Plan>, Option<DisplaySpec>) {
+pub(crate) fn to_stored(plan: &Plan) -> (Cow<'_, Plan>, Option<DisplaySpec>) {
     let tables = plan.root.tables();
     if tables.is_empty() {
         return (Cow::Borrowed(plan), None);
@@ -119,7 +119,7 @@ pub fn to_stored(plan: &Plan) -> (Cow<'_, Plan>, Option<DisplaySpec>) {
 
 /// The plan of a stored display: each dataset's control becomes its table
 /// again. `None` when a dataset has no control (not a spec we wrote).
-pub fn from_stored(mut plan: Plan, display: DisplaySpec) -> Option<Plan> {
+pub(crate) fn from_stored(mut plan: Plan, display: DisplaySpec) -> Option<Plan> {
     let Node::Vertical { elements } = &mut plan.root else { return None };
     for dataset in display.datasets {
         let node = elements.iter_mut().find(|n| matches!(n, Node::Control(c) if c.pointer == dataset.schema_pointer))?;
@@ -131,7 +131,7 @@ pub fn from_stored(mut plan: Plan, display: DisplaySpec) -> Option<Plan> {
 
 /// The answer to `/v1/submit` naming a display's spec: there is nothing to
 /// submit.
-pub fn no_submit() -> Error {
+pub(crate) fn no_submit() -> Error {
     Error::new(
         ErrorCode::InvalidRequest,
         "this specHash names a read-only display (meta.kind = \"display\"): it has no submit; only forms take /v1/submit",
@@ -193,5 +193,30 @@ mod tests {
         assert_eq!(from_stored(to_stored(&plan).0.into_owned(), other), None, "datasets without their controls are not our spec");
         let form = Plan { title: None, root: Node::Vertical { elements: Vec::new() } };
         assert!(matches!(to_stored(&form), (Cow::Borrowed(_), None)), "a form is stored as it is");
+    }
+
+    fn answer(body: &Value, cached: Option<&str>) -> crate::service::Outcome {
+        match crate::service::prepare_generate(&serde_json::to_vec(body).unwrap(), None, &crate::request::limits::Limits::default()) {
+            Ok(job) => job.finish(cached),
+            Err(e) => crate::service::Outcome::failed(&e),
+        }
+    }
+
+    fn body_of(outcome: &crate::service::Outcome) -> Value {
+        serde_json::from_str(&outcome.response.body).unwrap()
+    }
+
+    #[test]
+    fn data_beyond_the_limits_is_refused_with_a_pointer() {
+        let rows: Vec<Value> = (0..=MAX_ROWS).map(|i| json!({"n": i})).collect();
+        let outcome = answer(&json!({"tool": "generateUserInterface", "arguments": {"data": {"rows": rows}}}), None);
+        let error = body_of(&outcome);
+        crate::edge::contracts::Contract::DguiError.check(&error).unwrap();
+        assert_eq!((outcome.response.status, error["code"].as_str()), (400, Some("invalid_request")));
+        assert_eq!(error["payload"]["pointer"], format!("/arguments/data/rows/{}", MAX_ROWS));
+
+        let wide: serde_json::Map<String, Value> = (0..=MAX_COLUMNS).map(|i| (format!("c{i}"), json!(i))).collect();
+        let error = body_of(&answer(&json!({"data": [wide]}), None));
+        assert_eq!(error["payload"]["pointer"], format!("/data/0/c{}", MAX_COLUMNS));
     }
 }

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 /// The rows of a dataset as objects: records as sent, a bare number `n` as
 /// `{"value": n}` (the one column of a series).
-pub fn rows(dataset: &Dataset, data: &Value) -> Vec<Value> {
+pub(crate) fn rows(dataset: &Dataset, data: &Value) -> Vec<Value> {
     let Some(Value::Array(items)) = data.pointer(&dataset.data_pointer) else { return Vec::new() };
     match dataset.shape {
         Shape::Numbers => items.iter().map(|n| json!({"value": n})).collect(),
@@ -23,20 +23,20 @@ pub fn rows(dataset: &Dataset, data: &Value) -> Vec<Value> {
 }
 
 /// The id of a dataset's chart, when it has one.
-pub fn chart_id(dataset: &Dataset) -> Option<String> {
+pub(crate) fn chart_id(dataset: &Dataset) -> Option<String> {
     dataset.chart.as_ref().map(|_| format!("{}-chart", dataset.id))
 }
 
 /// A dataset's chart drawn over its rows of `data` (Vega-Lite v5, values
 /// filled in), when it has one.
-pub fn draw(dataset: &Dataset, data: &Value) -> Option<Value> {
+pub(crate) fn draw(dataset: &Dataset, data: &Value) -> Option<Value> {
     let chart = dataset.chart.as_ref()?;
     Some(chart::vega_lite(chart, &dataset.title, rows(dataset, data)))
 }
 
 /// The top-level `charts` of a JSON Forms or RJSF display:
 /// `[{id, title, vegaLite}]`, one per table that has a chart.
-pub fn charts(tables: &[&Table], data: &Value) -> Value {
+pub(crate) fn charts(tables: &[&Table], data: &Value) -> Value {
     let drawn = tables.iter().filter_map(|t| {
         let (id, spec) = (chart_id(&t.dataset)?, draw(&t.dataset, data)?);
         Some(json!({"id": id, "title": t.dataset.title, "vegaLite": spec}))
@@ -45,7 +45,7 @@ pub fn charts(tables: &[&Table], data: &Value) -> Value {
 }
 
 /// The LMUI `table` component of a dataset.
-pub fn lmui_table(dataset: &Dataset, rows: Vec<Value>) -> Value {
+pub(crate) fn lmui_table(dataset: &Dataset, rows: Vec<Value>) -> Value {
     json!({
         "type": "table",
         "id": dataset.id,

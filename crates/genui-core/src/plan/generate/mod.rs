@@ -16,12 +16,12 @@
 //! rules that show them come from [`rules`], applied by [`finish_plan`] to
 //! every plan, this generator's and a model's alike.
 
-pub mod approval;
-pub mod labels;
-pub mod rows;
-pub mod rules;
+pub(crate) mod approval;
+pub(crate) mod labels;
+pub(crate) mod rows;
+pub(crate) mod rules;
 mod sections;
-pub mod widgets;
+pub(crate) mod widgets;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::request::limits::Limits;
@@ -31,18 +31,18 @@ use crate::schema::{Kind, Resolved, SchemaDoc};
 use serde_json::Value;
 
 /// Identifies this generator in provenance and cache keys.
-pub const GENERATOR_ID: &str = "deterministic";
+pub(crate) const GENERATOR_ID: &str = "deterministic";
 
 /// Bump whenever the plans this generator produces change: it is part of the
 /// cache key, so old specs are not served for new behaviour.
-pub const GENERATOR_VERSION: &str = "1.2.1";
+pub(crate) const GENERATOR_VERSION: &str = "1.2.1";
 
 /// A form with more top-level fields than this, in at least
 /// [`LONG_FORM_SECTIONS`] sections, becomes a wizard.
-pub const LONG_FORM_FIELDS: usize = 20;
+pub(crate) const LONG_FORM_FIELDS: usize = 20;
 
 /// See [`LONG_FORM_FIELDS`].
-pub const LONG_FORM_SECTIONS: usize = 3;
+pub(crate) const LONG_FORM_SECTIONS: usize = 3;
 
 /// The screen a form is laid out for (the request's `device` option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -106,7 +106,7 @@ pub fn generate_for(output: &Value, description: &str, confirm: bool, device: De
 /// The passes every plan goes through before the checker, whoever wrote
 /// it: one column on mobile, and the rules derived from the schema's
 /// conditionals (replacing any the plan had).
-pub fn finish_plan(plan: &mut Plan, output: &Value, device: Device, limits: &Limits) {
+pub(crate) fn finish_plan(plan: &mut Plan, output: &Value, device: Device, limits: &Limits) {
     if device == Device::Mobile {
         rows::single_column(&mut plan.root);
     }
@@ -420,4 +420,12 @@ fn into_steps(elements: Vec<Node>) -> Vec<Node> {
         steps.push(Step { label: "Details".to_owned(), elements: loose });
     }
     vec![Node::Steps { steps }]
+}
+
+impl Plan {
+    /// The layout finishing every plan gets, a model's included: one
+    /// column on mobile, rules from the schema ([`finish_plan`]).
+    pub fn finish(&mut self, output: &Value, device: Device, limits: &Limits) {
+        finish_plan(self, output, device, limits);
+    }
 }

@@ -53,7 +53,7 @@ struct Mentions {
 
 /// A `oneOf`/`anyOf` of object branches told apart by a `const` property.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Discriminator {
+pub(crate) struct Discriminator {
     /// The property that tells branches apart.
     pub name: String,
     /// Its title (from the first branch that has one).
@@ -65,7 +65,7 @@ pub struct Discriminator {
 
 /// One branch of a [`Discriminator`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Branch {
+pub(crate) struct Branch {
     /// The branch's `const` discriminator value.
     pub value: Value,
     /// The branch's `title`.
@@ -78,12 +78,12 @@ pub struct Branch {
 
 impl Discriminator {
     /// The discriminator's choices, `(value, title)`, in branch order.
-    pub fn choices(&self) -> Vec<(Value, Option<String>)> {
+    pub(crate) fn choices(&self) -> Vec<(Value, Option<String>)> {
         self.branches.iter().map(|b| (b.value.clone(), b.title.clone())).collect()
     }
 
     /// Every branch property except the discriminator, first declaration wins.
-    pub fn fields(&self) -> Vec<(String, Value)> {
+    pub(crate) fn fields(&self) -> Vec<(String, Value)> {
         let mut out: Vec<(String, Value)> = Vec::new();
         for (name, schema) in self.branches.iter().flat_map(|b| &b.properties) {
             if *name != self.name && !out.iter().any(|(n, _)| n == name) {
@@ -101,7 +101,7 @@ impl Discriminator {
 
 /// Everything conditional about one object schema.
 #[derive(Debug, Clone, Default)]
-pub struct Analysis {
+pub(crate) struct Analysis {
     conditionals: Vec<Conditional>,
     /// Names some branch requires (then/else, dependents).
     conditionally_required: Vec<String>,
@@ -114,7 +114,7 @@ pub struct Analysis {
 
 impl Analysis {
     /// Reads the conditionals of the object schema `node`.
-    pub fn of(doc: &SchemaDoc<'_>, node: &Value) -> Self {
+    pub(crate) fn of(doc: &SchemaDoc<'_>, node: &Value) -> Self {
         let mut analysis = Analysis::default();
         analysis.collect(doc, node, 0);
         analysis.discriminator = discriminator(doc, node);
@@ -123,7 +123,7 @@ impl Analysis {
 
     /// Properties declared only in conditional branches (not in `declared`),
     /// which a form must still offer: `then`/`else` and dependent schemas.
-    pub fn extra_properties(&self, declared: &Resolved) -> Vec<(String, Value)> {
+    pub(crate) fn extra_properties(&self, declared: &Resolved) -> Vec<(String, Value)> {
         let has = |name: &str| declared.properties().any(|(n, _)| n == name);
         self.branch_properties.iter().filter(|(n, _)| !has(n)).cloned().collect()
     }
@@ -131,7 +131,7 @@ impl Analysis {
     /// Names required under some condition (a branch, a dependency, a
     /// discriminated branch) that the object or a branch declares: a form
     /// must offer them, or the user could not satisfy the condition.
-    pub fn required_names(&self, declared: &Resolved) -> Vec<String> {
+    pub(crate) fn required_names(&self, declared: &Resolved) -> Vec<String> {
         let mut names: Vec<String> = self.conditionally_required.clone();
         if let Some(d) = &self.discriminator {
             names.extend(d.branches.iter().flat_map(|b| b.required.iter().cloned()));
@@ -204,7 +204,7 @@ impl Analysis {
 
     /// The rule for field `name` of this object, whose schema path is
     /// `object` and merged view `view`; `None` when it always shows.
-    pub fn rule_for(&self, name: &str, object: &str, view: &Resolved) -> Option<Rule> {
+    pub(crate) fn rule_for(&self, name: &str, object: &str, view: &Resolved) -> Option<Rule> {
         if view.requires(name) {
             return None;
         }
@@ -293,7 +293,7 @@ fn has_ref(value: &Value) -> bool {
 /// The discriminated `oneOf` (or `anyOf`) of an object schema: every branch
 /// an object whose property `d` is a single value (`const`, or a
 /// one-value `enum`), the values all different.
-pub fn discriminator(doc: &SchemaDoc<'_>, node: &Value) -> Option<Discriminator> {
+pub(crate) fn discriminator(doc: &SchemaDoc<'_>, node: &Value) -> Option<Discriminator> {
     let node = match node.get("$ref").and_then(Value::as_str) {
         Some(reference) => doc.lookup(reference)?,
         None => node,
@@ -338,7 +338,7 @@ fn single_value(doc: &SchemaDoc<'_>, view: &Resolved, name: &str) -> Option<Valu
 
 /// The choices of a discriminator control: `pointer` (relative to `base`)
 /// names the discriminator property of a discriminated `oneOf`.
-pub fn discriminator_choices(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> Option<Vec<(Value, Option<String>)>> {
+pub(crate) fn discriminator_choices(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> Option<Vec<(Value, Option<String>)>> {
     let (parent, name) = pointer.rsplit_once("/properties/")?;
     let object = doc.resolve_scope(base, parent)?;
     let found = discriminator(doc, object)?;
@@ -347,7 +347,7 @@ pub fn discriminator_choices(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -
 
 /// The kind of the field a control at `pointer` (relative to `base`) edits:
 /// the view's own, except that a discriminator offers every branch's value.
-pub fn control_kind(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Resolved) -> crate::schema::FieldKind {
+pub(crate) fn control_kind(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Resolved) -> crate::schema::FieldKind {
     let mut kind = view.kind();
     if let Some(choices) = discriminator_choices(doc, base, pointer) {
         kind.choices = Some(choices);
@@ -357,7 +357,7 @@ pub fn control_kind(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Res
 
 /// Sets every control's and section's rule from the schema, replacing what
 /// was there. `output` is the schema the plan's pointers are relative to.
-pub fn derive(plan: &mut Plan, output: &Value, limits: &Limits) {
+pub(crate) fn derive(plan: &mut Plan, output: &Value, limits: &Limits) {
     // Plans are built without rules (a model cannot write one), so a schema
     // with no conditional keyword anywhere has nothing to derive.
     if !has_conditionals(output, 0) {
@@ -484,6 +484,14 @@ fn clear_rules(node: &mut Node) {
         Node::Steps { steps } => steps.iter_mut().flat_map(|s| &mut s.elements).for_each(clear_rules),
         Node::Control(control) => control.rule = None,
         Node::Table(table) => table.control.rule = None,
+    }
+}
+
+impl crate::schema::FieldKind {
+    /// The kind of the field a control at `pointer` (below `base`) edits,
+    /// as the generator and the checker see it ([`control_kind`]).
+    pub fn of_control(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Resolved) -> Self {
+        control_kind(doc, base, pointer, view)
     }
 }
 

@@ -20,7 +20,7 @@ const PROSE_WORDS: [&str; 16] = [
 ];
 
 /// The widget the deterministic generator uses for a field.
-pub fn choose(name: &str, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> Widget {
+pub(crate) fn choose(name: &str, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> Widget {
     if let Some(choices) = &kind.choices {
         return if choices.len() <= MAX_RADIO_OPTIONS { Widget::Radio } else { Widget::Select };
     }
@@ -80,7 +80,7 @@ fn has_widget(format: &str) -> bool {
 
 /// Whether `widget` can edit a field of this kind without producing values
 /// the schema rejects or hiding values it allows.
-pub fn fits(widget: Widget, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> bool {
+pub(crate) fn fits(widget: Widget, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> bool {
     let format = kind.format.as_deref();
     match widget {
         Widget::Select | Widget::Radio => kind.choices.is_some(),
@@ -109,6 +109,18 @@ pub fn fits(widget: Widget, view: &Resolved, kind: &FieldKind, items: Option<&Fi
         Widget::Array => kind.kind == Kind::Array,
         Widget::Object => kind.kind == Kind::Object,
         Widget::Alternatives => kind.kind == Kind::Alternatives,
+    }
+}
+
+impl Widget {
+    /// Whether this widget fits a field (the checker's rule; [`fits`]).
+    pub fn fits(self, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> bool {
+        fits(self, view, kind, items)
+    }
+
+    /// The widget the deterministic generator gives a field ([`choose`]).
+    pub fn choose(name: &str, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> Self {
+        choose(name, view, kind, items)
     }
 }
 
