@@ -260,6 +260,17 @@ fn seed_address_matches_the_seed_layout() {
 fn seed_flight_prefills_the_default_and_uses_date_fields() {
     let response = ui_for("seed-flight");
     assert_eq!(response["initialData"]["destinationCity"], "Tokyo");
+    // JSON Forms picks its date picker from the schema's `format`, which
+    // the answer keeps; LMUI names the widget the plan chose.
+    for field in ["departureDate", "returnDate"] {
+        assert_eq!(response["jsonSchema"]["properties"][field]["format"], "date", "{field}");
+    }
+    let mut body = load("seed-flight");
+    body["format"] = json!("lmui");
+    let lmui = body_of(&generate(&body, None));
+    let type_of = |id: &str| lmui["ui_components"].as_array().unwrap().iter().find(|c| c["id"] == id).map(|c| c["type"].clone());
+    assert_eq!((type_of("departureDate"), type_of("returnDate")), (Some(json!("date_picker")), Some(json!("date_picker"))));
+    assert_eq!(type_of("destinationCity"), Some(json!("text_input")));
 }
 
 fn group_depth(ui: &Value) -> usize {

@@ -1,7 +1,10 @@
 //! Who may call, and from which web origins: bearer API keys and CORS.
 //!
-//! Keys: when `API_KEYS` (a secret, comma-separated) is set, every `/v1`
-//! route needs `Authorization: Bearer <key>`. Keys are compared as SHA-256
+//! Keys: when `API_KEYS` (a secret, comma-separated) is set,
+//! `/v1/generate`, `/v1/submit` and `/v1/tool` need `Authorization: Bearer
+//! <key>` (`Route::needs_key`); `/v1/webhook` is authenticated by its
+//! signature instead (`crate::edge::webhook`), and `/healthz`,
+//! `/openapi.json` and `/schemas/` stay public. Keys are compared as SHA-256
 //! digests with `subtle`'s constant-time equality, against every configured
 //! key, so timing says nothing about how much of a key matched or which.
 //! Unset means open: for local use only.

@@ -1,12 +1,20 @@
-//! Rendering: a cached [`UiSpec`] plus the request's data, projected into
-//! the format the client renders.
+//! The format compilers: a proven [`UiSpec`] (fresh or from the cache)
+//! plus the request's data in, one format's answer out.
 //!
-//! Each format is a pure projection of the same spec, so switching format is
-//! a cache hit, never a new generation:
+//! Each compiler walks the spec's plan node by node, display tables
+//! included, so switching format is a cache hit, never a new generation:
 //!
-//! - [`Format::JsonForms`]: seed 000's `{jsonSchema, uiSchema, initialData, meta}`;
-//! - [`Format::Rjsf`]: seed 001's DGUI `dgui_form` with an RJSF `uiSchema`;
-//! - [`Format::Lmui`]: seed 003's `{response_text, ui_components}`.
+//! - [`Format::JsonForms`] ([`jsonforms`]): seed 000's `{jsonSchema,
+//!   uiSchema, initialData, meta}`, plus `charts` for a display;
+//! - [`Format::Rjsf`] ([`rjsf`]): seed 001's DGUI `dgui_form` with an RJSF
+//!   `uiSchema`, plus `charts` for a display;
+//! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`.
+//!
+//! A compiler's input is a [`RenderInput`]: the spec, `data` merged over the
+//! schema's defaults ([`initial_data`], which drops what the schema rejects),
+//! and the provenance for `meta`. The schema JSON Forms and RJSF are given is
+//! `output` with the nullable idiom rewritten ([`renderable`]). The caller
+//! (`crate::service`) checks every answer against its format's [`Format::contract`].
 
 pub(crate) mod initial_data;
 pub(crate) mod jsonforms;
