@@ -14,10 +14,12 @@
 //! them like any other node.
 
 pub(crate) mod check;
+pub(crate) mod conditions;
 pub(crate) mod data;
 pub(crate) mod display;
 pub(crate) mod generate;
 pub(crate) mod sanitize;
+pub(crate) mod widgets;
 
 use serde::{Deserialize, Serialize};
 

@@ -128,7 +128,7 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
     let path = super::data_path(&control.pointer);
     let node = doc.resolve_scope(base, &control.pointer);
     let view = node.and_then(|n| doc.resolve(n).ok()).unwrap_or_default();
-    let kind = crate::plan::generate::rules::control_kind(doc, base, &control.pointer, &view);
+    let kind = crate::plan::conditions::control_kind(doc, base, &control.pointer, &view);
     let mut c = Map::new();
     c.insert("type".into(), component_type(control.widget, &kind).into());
     c.insert("id".into(), flatten_id(&path).into());

@@ -122,7 +122,7 @@ impl Layer<'_> {
         // discriminator) is set by its option selector.
         let own_widget = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some() || n.get("const").is_some());
         let mut ui = field_ui(control, !own_widget);
-        if crate::plan::generate::rules::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
+        if crate::plan::conditions::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
             // RJSF's option selector chooses the branch and sets its const;
             // the const's own text input would only repeat it.
             ui.insert("ui:widget".into(), "hidden".into());
