@@ -183,33 +183,6 @@ pub enum Widget {
     Object,
 }
 
-impl Widget {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Text => "text",
-            Self::Textarea => "textarea",
-            Self::Email => "email",
-            Self::Url => "url",
-            Self::Number => "number",
-            Self::Integer => "integer",
-            Self::Slider => "slider",
-            Self::Checkbox => "checkbox",
-            Self::Select => "select",
-            Self::Radio => "radio",
-            Self::MultiSelect => "multiSelect",
-            Self::Date => "date",
-            Self::DateTime => "dateTime",
-            Self::Time => "time",
-            Self::File => "file",
-            Self::Approval => "approval",
-            Self::Array => "array",
-            Self::Alternatives => "alternatives",
-            Self::Object => "object",
-        }
-    }
-}
-
 /// A condition on the data and what it does to a control or section.
 ///
 /// Rules are derived from the `output` schema's own conditionals

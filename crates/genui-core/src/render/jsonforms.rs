@@ -8,7 +8,7 @@
 
 use super::RenderInput;
 use crate::plan::display::table::{chart_id, charts};
-use crate::plan::{Control, Node, Plan, Rule, Table, Widget};
+use crate::plan::{Control, Node, Plan, Rule, Table};
 use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
@@ -101,27 +101,8 @@ fn control(c: &Control) -> Value {
     out.insert("scope".into(), format!("#{}", c.pointer).into());
     out.insert("label".into(), c.label.clone().into());
     let mut options = Map::new();
-    match c.widget {
-        Widget::Textarea => {
-            options.insert("multi".into(), true.into());
-        }
-        Widget::Radio => {
-            options.insert("format".into(), "radio".into());
-        }
-        Widget::Slider => {
-            options.insert("slider".into(), true.into());
-        }
-        // JSON Forms saves times as HH:mm:ss; JSON Schema's `time` format
-        // (RFC 3339 full-time) needs an offset.
-        Widget::Time => {
-            options.insert("timeSaveFormat".into(), "HH:mm:ssZ".into());
-        }
-        Widget::Approval => {
-            options.insert("format".into(), "radio".into());
-            options.insert("approval".into(), json!({"approveLabel": "Approve", "rejectLabel": "Reject"}));
-        }
-        _ => {}
-    }
+    // The widget table says which options select its renderer.
+    options.extend(c.widget.jsonforms_options().iter().map(|(k, v)| (k.clone(), v.clone())));
     if c.read_only {
         options.insert("readonly".into(), true.into());
     }

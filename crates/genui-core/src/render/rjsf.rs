@@ -275,14 +275,8 @@ fn field_ui(control: &Control, may_set_widget: bool) -> Map<String, Value> {
 }
 
 /// RJSF's built-in widget names where they differ from what RJSF picks by
-/// itself from the type and `format`; `None` leaves RJSF's choice.
+/// itself from the type and `format` (the widget table's RJSF column);
+/// `None` leaves RJSF's choice.
 fn widget_name(widget: Widget) -> Option<&'static str> {
-    Some(match widget {
-        Widget::Textarea => "textarea",
-        Widget::Slider => "range",
-        Widget::Radio | Widget::Approval => "radio",
-        Widget::MultiSelect => "checkboxes",
-        Widget::File => "file",
-        _ => return None,
-    })
+    widget.row().rjsf
 }
