@@ -3,7 +3,7 @@
 //! `[plan, output]`.
 #![no_main]
 
-use genui_core::check::check_plan;
+use genui_core::check_plan;
 use genui_core::{Limits, Plan};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! or keys in another order) never changes the hash.
 #![no_main]
 
-use genui_core::spec::{spec_hash, GeneratorId};
+use genui_core::{spec_hash, GeneratorId};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

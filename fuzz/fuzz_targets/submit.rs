@@ -1,12 +1,12 @@
 //! Submission parsing and validation from raw bytes (inline `output`).
 #![no_main]
 
-use genui_core::submit::prepare_submit;
+use genui_core::SubmitJob;
 use genui_core::Limits;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(job) = prepare_submit(data, &Limits::default()) {
+    if let Ok(job) = SubmitJob::prepare(data, &Limits::default()) {
         let outcome = job.finish(None, "fuzz");
         assert!(outcome.response.status < 500, "5xx: {}", outcome.response.body);
     }

@@ -5,7 +5,7 @@
 //! (a read failure is a miss; a write failure, for example KV's one write
 //! per second per key, loses nothing but a later hit).
 
-use genui_core::service::CachePut;
+use genui_core::CachePut;
 use worker::{console_error, kv::KvStore, Context, Env};
 
 /// The KV binding name from wrangler.toml.
@@ -28,7 +28,7 @@ impl SpecCache {
     /// `SPEC_MEMORY_BYTES` (0 = every hit reads KV).
     pub(super) fn open(env: &Env) -> Self {
         let memory = env.var("SPEC_MEMORY_BYTES").ok().and_then(|v| v.to_string().trim().parse::<usize>().ok());
-        genui_core::memo::set_spec_memory_bytes(memory.unwrap_or(genui_core::memo::DEFAULT_SPEC_MEMORY_BYTES));
+        genui_core::IsolateMemory::set_spec_bytes(memory.unwrap_or(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES));
         let store = match env.kv(BINDING) {
             Ok(store) => Some(store),
             Err(e) => {

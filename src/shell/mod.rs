@@ -8,11 +8,8 @@ mod model;
 mod rate_limit;
 mod respond;
 
-use genui_core::{Error, ErrorCode};
-use genui_core::service::{self, GenerateJob, HttpResponse, Outcome, Route};
-use genui_core::spec::GeneratorId;
+use genui_core::{Access, Error, ErrorCode, GenerateJob, GeneratorId, HttpResponse, Outcome, Route, SubmitJob, Webhook};
 use genui_model::{GeneratorChoice, Ladder, LadderResult, ModelConfig};
-use genui_core::{access, submit, tool, webhook};
 use genui_core::Limits;
 use respond::{into_response, log_line, RequestInfo};
 use worker::{event, Context, Date, Env, Request, Response, Result};
@@ -28,7 +25,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let origin = header(&req, "origin");
     let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
     let mut response = handle(req, &env, &ctx, &info.id).await;
-    response.headers.extend(access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
+    response.headers.extend(Access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
     log_line(&info, &response);
     into_response(response, &info)
 }
@@ -47,15 +44,15 @@ fn setting(env: &Env, name: &str) -> Option<String> {
 async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) -> HttpResponse {
     let method = req.method().to_string();
     let path = req.path();
-    let route = service::route(&method, &path);
-    if service::needs_key(route) || route == Route::Webhook {
+    let route = Route::of(&method, &path);
+    if route.needs_key() || route == Route::Webhook {
         if let Some(limited) = rate_limit::check(env, &req).await {
             return limited;
         }
     }
-    if service::needs_key(route) {
+    if route.needs_key() {
         let keys = setting(env, "API_KEYS");
-        if let Err(error) = access::authorize(header(&req, "authorization").as_deref(), keys.as_deref()) {
+        if let Err(error) = Access::authorize(header(&req, "authorization").as_deref(), keys.as_deref()) {
             let mut response = HttpResponse::error(&error);
             response.headers.push(("www-authenticate".into(), "Bearer".into()));
             return response;
@@ -63,16 +60,16 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
     }
     let static_json = |body: &str| HttpResponse { status: 200, headers: Vec::new(), body: body.to_owned() };
     match route {
-        Route::Healthz => service::healthz(),
+        Route::Healthz => HttpResponse::healthz(),
         Route::Generate => generate(&mut req, env, ctx).await,
         Route::Webhook => webhook(&mut req, env, ctx).await,
         Route::Submit => submit(&mut req, env, request_id).await,
-        Route::Tool => HttpResponse::json(200, &tool::tool_definition()),
-        Route::OpenApi => static_json(tool::openapi_json()),
+        Route::Tool => HttpResponse::tool_definition(),
+        Route::OpenApi => static_json(HttpResponse::openapi_json()),
         Route::Schema(contract) => static_json(contract.source()),
         Route::Preflight => {
             let origin = header(&req, "origin");
-            let headers = access::preflight_headers(origin.as_deref(), setting(env, "ALLOWED_ORIGINS").as_deref());
+            let headers = Access::preflight_headers(origin.as_deref(), setting(env, "ALLOWED_ORIGINS").as_deref());
             HttpResponse { status: 204, headers, body: String::new() }
         }
         Route::MethodNotAllowed { allow } => HttpResponse::method_not_allowed(&method, &path, allow),
@@ -96,7 +93,7 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
         Ok(body) => body,
         Err(response) => return response,
     };
-    let job = match submit::prepare_submit(&body, &limits) {
+    let job = match SubmitJob::prepare(&body, &limits) {
         Ok(job) => job,
         Err(error) => return HttpResponse::error(&error),
     };
@@ -132,7 +129,7 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
         Err(response) => return response,
     };
     let now_s = (now_ms() / 1000.0) as u64;
-    if let Err(error) = webhook::verify(header(req, webhook::SIGNATURE_HEADER).as_deref(), &body, &secret, now_s) {
+    if let Err(error) = Webhook::verify(header(req, Webhook::SIGNATURE_HEADER).as_deref(), &body, &secret, now_s) {
         return HttpResponse::error(&error);
     }
     let job = match prepare(&body, query_param(req, "format").as_deref()) {
@@ -140,7 +137,7 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
         Err(response) => return response,
     };
     let callback = match job.request().callback_url.as_deref() {
-        Some(raw) => match webhook::callback_target(raw, setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")) {
+        Some(raw) => match Webhook::callback_target(raw, setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")) {
             Ok(url) => Some(url),
             Err(error) => return HttpResponse::error(&error),
         },
@@ -157,11 +154,11 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
 /// webhook; a failed delivery is logged.
 fn deliver_callback(ctx: &Context, url: worker::Url, body: String, secret: String, now_s: u64) {
     ctx.wait_until(async move {
-        let signature = webhook::sign(&secret, now_s, body.as_bytes());
+        let signature = Webhook::sign(&secret, now_s, body.as_bytes());
         let result = async {
             let headers = worker::Headers::new();
             headers.set("content-type", "application/json")?;
-            headers.set(webhook::SIGNATURE_HEADER, &signature)?;
+            headers.set(Webhook::SIGNATURE_HEADER, &signature)?;
             let mut init = worker::RequestInit::new();
             init.with_method(worker::Method::Post).with_headers(headers).with_body(Some(body.into()));
             let request = Request::new_with_init(url.as_str(), &init)?;
@@ -179,7 +176,7 @@ fn deliver_callback(ctx: &Context, url: worker::Url, body: String, secret: Strin
 
 /// Limits, parsing and the cache key of a generate body.
 fn prepare(body: &[u8], format: Option<&str>) -> std::result::Result<GenerateJob, HttpResponse> {
-    service::prepare_generate(body, format, &Limits::default()).map_err(|e| HttpResponse::error(&e))
+    GenerateJob::prepare(body, format, &Limits::default()).map_err(|e| HttpResponse::error(&e))
 }
 
 /// Answers a parsed generate request with the model or the deterministic
@@ -251,7 +248,7 @@ async fn generate_with_model(
     };
     match outcome.result {
         LadderResult::Model(plan) => job.complete(plan, &proven, provenance),
-        LadderResult::Fallback { plan, .. } => match job.rekey(service::deterministic_generator()) {
+        LadderResult::Fallback { plan, .. } => match job.rekey(GeneratorId::deterministic()) {
             Ok(()) => job.complete(plan, &proven, provenance),
             Err(error) => Outcome::failed(&error),
         },

@@ -4,7 +4,7 @@
 //! the binding, or if it fails, requests are not limited (logged).
 
 use genui_core::{Detail, Error, ErrorCode};
-use genui_core::service::HttpResponse;
+use genui_core::HttpResponse;
 use worker::js_sys::{Object, Promise, Reflect};
 use worker::wasm_bindgen::{JsCast, JsValue};
 use worker::wasm_bindgen_futures::JsFuture;
@@ -38,8 +38,8 @@ pub(super) async fn check(env: &Env, req: &Request) -> Option<HttpResponse> {
 /// `key:<sha-256 prefix>` for a bearer key, else `ip:<client address>`.
 fn caller_key(req: &Request) -> String {
     let header = |name: &str| req.headers().get(name).ok().flatten();
-    if let Some(bearer) = header("authorization").as_deref().and_then(genui_core::access::bearer_token) {
-        return format!("key:{}", &genui_core::access::key_fingerprint(bearer));
+    if let Some(bearer) = header("authorization").as_deref().and_then(genui_core::Access::bearer_token) {
+        return format!("key:{}", &genui_core::Access::key_fingerprint(bearer));
     }
     format!("ip:{}", header("cf-connecting-ip").unwrap_or_else(|| "unknown".into()))
 }

@@ -1,6 +1,6 @@
 //! Turning core responses into worker responses, and the per-request log line.
 
-use genui_core::service::HttpResponse;
+use genui_core::HttpResponse;
 use serde_json::json;
 use worker::{console_log, Headers, Request, Response, Result};
 

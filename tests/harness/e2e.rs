@@ -238,7 +238,7 @@ fn data_not_in_kv(dev: &WranglerDev, tag: &str) -> Step {
     let hash = spec_hash(&v)?;
     poll_hit(dev, &serde_json::to_vec(&body).unwrap())?;
 
-    let key = format!("{}{hash}", genui_core::spec::KEY_PREFIX);
+    let key = format!("{}{hash}", genui_core::UiSpec::KEY_PREFIX);
     let stored = poll_kv(dev, &key)?;
     let stored_json: Value = serde_json::from_str(&stored)
         .map_err(|e| format!("KV value of {key} is not JSON ({e}): {}", cut(&stored, 300)))?;
@@ -257,7 +257,7 @@ fn data_not_in_kv(dev: &WranglerDev, tag: &str) -> Step {
     let keys = dev.kv_list();
     ensure!(keys.contains(&key), "kv list lacks {key}: {keys:?}");
     ensure!(
-        keys.iter().all(|k| k.starts_with(genui_core::spec::KEY_PREFIX)),
+        keys.iter().all(|k| k.starts_with(genui_core::UiSpec::KEY_PREFIX)),
         "unexpected keys in KV: {keys:?}"
     );
 
@@ -716,7 +716,7 @@ fn no_panic_in_log(dev: &WranglerDev) -> Step {
 /// A 200 answer of /v1/generate for `output` and `data` (whose schema has
 /// no defaults, so `initialData` must equal `data`).
 fn check_generate_answer(v: &Value, output: &Value, data: &Value) -> Step {
-    genui_core::contracts::Contract::JsonFormsResponse.check(v)?;
+    genui_core::Contract::JsonFormsResponse.check(v)?;
     ensure!(
         v["jsonSchema"] == *output,
         "jsonSchema differs from output: {}",
@@ -834,7 +834,7 @@ fn collect_scopes(node: &Value, out: &mut Vec<String>) {
 /// `{"type":"dgui_error","code","message","payload"}` with a JSON type.
 fn check_dgui_error(r: &Reply) -> Step {
     let v = r.try_json()?;
-    genui_core::contracts::Contract::DguiError.check(&v)?;
+    genui_core::Contract::DguiError.check(&v)?;
     ensure!(
         v["type"] == "dgui_error",
         "type is {} (want \"dgui_error\")",

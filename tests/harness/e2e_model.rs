@@ -3,9 +3,9 @@
 //! scenario ending as specified (model, fixed, retried, fallback or error),
 //! nothing unproven in KV, and the API key in no answer and no log.
 
-use genui_core::check::check_plan;
-use genui_core::contracts::Contract;
-use genui_core::spec::UiSpec;
+use genui_core::check_plan;
+use genui_core::Contract;
+use genui_core::UiSpec;
 use genui_core::Limits;
 use genui_harness::{ModelServer, Options, WranglerDev};
 use serde_json::{json, Value};

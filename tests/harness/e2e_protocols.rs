@@ -4,7 +4,7 @@
 //! document. Every answer is checked against its contract in `schemas/`.
 
 use super::{poll_hit, Step};
-use genui_core::contracts::Contract;
+use genui_core::Contract;
 use genui_harness::{Reply, WranglerDev};
 use serde_json::{json, Value};
 
@@ -203,7 +203,7 @@ fn request_with(dev: &WranglerDev, method: &str, path: &str, body: &Value, heade
 /// Signed webhooks (`WEBHOOK_SECRET` set on the guarded worker) and a signed
 /// callback to a listener on 127.0.0.1 (`WEBHOOK_ALLOW_HTTP_CALLBACKS`).
 pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
-    use genui_core::webhook::{sign, verify, SIGNATURE_HEADER};
+    use genui_core::Webhook;
     use std::io::{Read, Write};
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
@@ -212,16 +212,16 @@ pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
         "arguments": {"description": "webhook", "output": {"type": "object", "properties": {"a": {"type": "string"}}}}});
     let bytes = body.to_string();
     let post = |signature: Option<String>| {
-        let headers: Vec<(&str, &str)> = signature.as_deref().map(|s| vec![(SIGNATURE_HEADER, s)]).unwrap_or_default();
+        let headers: Vec<(&str, &str)> = signature.as_deref().map(|s| vec![(Webhook::SIGNATURE_HEADER, s)]).unwrap_or_default();
         request_with(dev, "POST", "/v1/webhook", &body, &headers)
     };
     let unsigned = post(None)?;
     ensure(unsigned.status == 401 && unsigned.json()["code"] == "invalid_signature", || format!("unsigned: {}", unsigned.body_excerpt()))?;
-    let stale = post(Some(sign(secret, now - 301, bytes.as_bytes())))?;
+    let stale = post(Some(Webhook::sign(secret, now - 301, bytes.as_bytes())))?;
     ensure(stale.status == 401, || format!("stale: {}", stale.status))?;
-    let forged = post(Some(sign("not-the-secret", now, bytes.as_bytes())))?;
+    let forged = post(Some(Webhook::sign("not-the-secret", now, bytes.as_bytes())))?;
     ensure(forged.status == 401, || format!("forged: {}", forged.status))?;
-    let signed = post(Some(sign(secret, now, bytes.as_bytes())))?;
+    let signed = post(Some(Webhook::sign(secret, now, bytes.as_bytes())))?;
     let answer = conforms(&signed, Contract::JsonFormsResponse)?;
     // The callback: one signed POST carrying the same answer.
     listener.set_nonblocking(false).map_err(|e| e.to_string())?;
@@ -248,9 +248,9 @@ pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
     let (head, payload) = text.split_once("\r\n\r\n").ok_or("malformed callback")?;
     let signature = head.lines().find_map(|l| {
         let (name, value) = l.split_once(':')?;
-        name.eq_ignore_ascii_case(SIGNATURE_HEADER).then(|| value.trim().to_owned())
+        name.eq_ignore_ascii_case(Webhook::SIGNATURE_HEADER).then(|| value.trim().to_owned())
     });
-    verify(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
+    Webhook::verify(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
     let delivered: Value = serde_json::from_str(payload).map_err(|e| e.to_string())?;
     ensure(delivered["meta"]["specHash"] == answer["meta"]["specHash"], || "the callback carried another answer".into())
 }

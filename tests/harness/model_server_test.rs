@@ -7,7 +7,6 @@
 //! the server's `good` plan, derived only from the prompt, is proven with no
 //! fix on every fixture form.
 
-use genui_core::request::from_value;
 use genui_core::{GenerateRequest, Limits};
 use genui_model::providers::{self, anthropic, openai, HttpRequest};
 use genui_model::{Event, Ladder, LadderOutcome, LadderResult, ModelConfig, Provider, Step};
@@ -133,7 +132,7 @@ fn seed(description: &str) -> GenerateRequest {
     let mut args: Value = serde_json::from_str(include_str!("../../crates/genui-core/tests/fixtures/generate/seed-address.json")).expect("fixture");
     args["description"] = json!(description);
     args.as_object_mut().map(|a| a.remove("data"));
-    from_value(args).expect("a valid request")
+    GenerateRequest::from_value(args).expect("a valid request")
 }
 
 fn run(server: &ModelServer, provider: Provider, scenario: &str, forced: bool) -> LadderOutcome {
@@ -419,7 +418,7 @@ fn good_plans_from_the_prompt_are_proven_on_every_fixture() {
         for file in &files {
             let body: Value =
                 serde_json::from_str(&std::fs::read_to_string(file).expect("read")).expect("JSON");
-            let request = from_value(body).expect("a request");
+            let request = GenerateRequest::from_value(body).expect("a request");
             let outcome = run_config(&server.config(provider, "good"), &request, false);
             let name = file.display();
             assert_eq!(

@@ -1,10 +1,10 @@
-//! The checker (`genui_core::check::check_plan`): proves the generated plan
+//! The checker (`genui_core::check_plan`): proves the generated plan
 //! against `output` before it is returned or cached.
 
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use genui_core::check::check_plan;
+use genui_core::check_plan;
 use std::hint::black_box;
 
 fn checker(c: &mut Criterion) {

@@ -1,11 +1,11 @@
-//! The deterministic generator (`genui_core::generate::generate`): schema in,
+//! The deterministic generator (`genui_core::generate`): schema in,
 //! plan out. The target: a 50-field form (`generate/medium`) in
 //! at most 2 ms.
 
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use genui_core::generate::generate;
+use genui_core::generate;
 use std::hint::black_box;
 
 fn generator(c: &mut Criterion) {

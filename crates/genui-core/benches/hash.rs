@@ -1,4 +1,4 @@
-//! The cache key (`genui_core::spec::spec_hash`): SHA-256 of a small JCS
+//! The cache key (`genui_core::spec_hash`): SHA-256 of a small JCS
 //! envelope holding the SHA-256 of `output`'s RFC 8785 canonical JSON. Every
 //! request pays it, hit or miss. Two cases per size:
 //!
@@ -10,7 +10,7 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use genui_core::spec::{spec_hash, KeyOptions};
+use genui_core::{spec_hash, KeyOptions};
 use std::hint::black_box;
 
 fn hash(c: &mut Criterion) {
@@ -27,7 +27,7 @@ fn hash(c: &mut Criterion) {
     for case in support::cases() {
         group.bench_function(case.name, |b| {
             b.iter(|| {
-                genui_core::memo::forget_digests();
+                genui_core::IsolateMemory::forget_digests();
                 spec_hash(black_box(&case.output), black_box(case.description), KeyOptions::default(), &generator).expect("hashes")
             })
         });

@@ -25,9 +25,9 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
-use genui_core::schema::SchemaDoc;
-use genui_core::service::prepare_generate;
-use genui_core::spec::UiSpec;
+use genui_core::SchemaDoc;
+use genui_core::GenerateJob;
+use genui_core::UiSpec;
 use std::hint::black_box;
 use support::{run_generate, Case, Prepared};
 
@@ -36,14 +36,14 @@ fn service(c: &mut Criterion) {
     for case in support::cases() {
         let prepared = case.prepare();
         let body = &prepared.body;
-        genui_core::memo::set_spec_memory_bytes(0);
+        genui_core::IsolateMemory::set_spec_bytes(0);
         group.bench_with_input(BenchmarkId::new("miss", case.name), body, |b, body| {
             b.iter(|| run_generate(black_box(body), None).response.body)
         });
         group.bench_with_input(BenchmarkId::new("hit_kv", case.name), body, |b, body| {
             b.iter(|| run_generate(black_box(body), Some(&prepared.cached)).response.body)
         });
-        genui_core::memo::set_spec_memory_bytes(genui_core::memo::DEFAULT_SPEC_MEMORY_BYTES);
+        genui_core::IsolateMemory::set_spec_bytes(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES);
         group.bench_with_input(BenchmarkId::new("hit", case.name), body, |b, body| {
             b.iter(|| run_generate(black_box(body), Some(&prepared.cached)).response.body)
         });
@@ -70,7 +70,7 @@ fn service(c: &mut Criterion) {
 /// validator for.
 fn cold_hit(case: &Case, prepared: &Prepared, n: u64) -> (Vec<u8>, String) {
     let body = case.generate_body_with(&format!("{} (#{n})", case.description));
-    let job = prepare_generate(&body, None, &support::limits()).expect("prepares");
+    let job = GenerateJob::prepare(&body, None, &support::limits()).expect("prepares");
     let cached = prepared.cached.replace(&prepared.spec_hash, job.spec_hash());
     (body, cached)
 }
@@ -81,7 +81,7 @@ fn hit_parts(c: &mut Criterion) {
     for case in support::cases() {
         let prepared = case.prepare();
         group.bench_with_input(BenchmarkId::new("prepare", case.name), &prepared.body, |b, body| {
-            b.iter(|| prepare_generate(black_box(body), None, &limits).expect("prepares"))
+            b.iter(|| GenerateJob::prepare(black_box(body), None, &limits).expect("prepares"))
         });
         group.bench_with_input(BenchmarkId::new("from_cached", case.name), &prepared.cached, |b, cached| {
             b.iter(|| UiSpec::from_cached(black_box(cached), &prepared.spec_hash).expect("reads back"))

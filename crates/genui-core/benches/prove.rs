@@ -1,10 +1,10 @@
-//! The schema proof on a miss (`genui_core::schema::check_output`): the
+//! The schema proof on a miss (`genui_core::check_output`): the
 //! meta-schema check, the `$ref` walk, and compiling the `output` validator.
 
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use genui_core::schema::check_output;
+use genui_core::check_output;
 use std::hint::black_box;
 
 fn prove(c: &mut Criterion) {

@@ -6,7 +6,7 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use genui_core::render::{self, Format};
+use genui_core::Format;
 use std::hint::black_box;
 
 fn compilers(c: &mut Criterion) {
@@ -15,13 +15,13 @@ fn compilers(c: &mut Criterion) {
         let prepared = case.prepare();
         for (name, format) in [("jsonforms", Format::JsonForms), ("rjsf", Format::Rjsf), ("lmui", Format::Lmui)] {
             let rendered = prepared.rendered(&case.valid);
-            let message = render::render(format, &rendered);
+            let message = format.render(&rendered);
             format.contract().check(&message).unwrap_or_else(|why| panic!("{name}/{}: {why}", case.name));
             group.bench_with_input(BenchmarkId::new(name, case.name), &rendered, |b, rendered| {
-                b.iter(|| render::render(format, black_box(rendered)))
+                b.iter(|| format.render(black_box(rendered)))
             });
         }
-        let message = render::render(Format::JsonForms, &prepared.rendered(&case.valid));
+        let message = Format::JsonForms.render(&prepared.rendered(&case.valid));
         let contract = Format::JsonForms.contract();
         group.bench_with_input(BenchmarkId::new("contract", case.name), &message, |b, message| {
             b.iter(|| contract.check(black_box(message)).expect("meets the contract"))

@@ -12,12 +12,12 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use genui_core::service::Outcome;
-use genui_core::submit::prepare_submit;
+use genui_core::Outcome;
+use genui_core::SubmitJob;
 use std::hint::black_box;
 
 fn run(body: &[u8], cached: Option<&str>) -> Outcome {
-    match prepare_submit(body, &support::limits()) {
+    match SubmitJob::prepare(body, &support::limits()) {
         Ok(job) => job.finish(cached, "bench"),
         Err(e) => Outcome::failed(&e),
     }

@@ -6,8 +6,8 @@
 //! `bench/peer/timing.mjs` (same constants):
 //!
 //! - `generate`: the work equivalent to `Generate.uiSchema`: the
-//!   deterministic plan ([`genui_core::generate::generate`]) compiled to a
-//!   JSON Forms uiSchema ([`genui_core::render::jsonforms::ui_schema`]);
+//!   deterministic plan ([`genui_core::generate`]) compiled to a
+//!   JSON Forms uiSchema ([`genui_core::Plan::jsonforms_ui_schema`]);
 //! - `pipeline`: what the worker does on a cache miss, from the request
 //!   bytes `{"output": schema}` to the response body: limits, parsing,
 //!   hashing, schema proof (meta-schema, references, compile), generation,
@@ -17,7 +17,7 @@
 //! `<run dir>/ours.json`, uiSchemas to `<run dir>/ours-ui/<id>.json`
 //! (report.mjs measures both generators' uiSchemas with one set of rules).
 
-use genui_core::{generate, render, service, Limits};
+use genui_core::{generate, GenerateJob, Limits};
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::path::Path;
@@ -41,7 +41,7 @@ fn main() {
     let limits = Limits::default();
     // The pipeline figure is a cache miss: with the isolate's spec memory on,
     // every repetition after the first would be a remembered hit.
-    genui_core::memo::set_spec_memory_bytes(0);
+    genui_core::IsolateMemory::set_spec_bytes(0);
     let results: Vec<Value> = manifest["schemas"]
         .as_array()
         .expect("manifest lists schemas")
@@ -98,14 +98,14 @@ fn one_schema(corpus: &Path, run: &Path, entry: &Value, limits: &Limits) -> Valu
 
 /// Plan + uiSchema: the equivalent of `Generate.uiSchema`.
 fn generate_ui(schema: &Value, limits: &Limits) -> Result<Value, String> {
-    let plan = generate::generate(schema, "", false, limits).map_err(|e| e.code().as_str().to_owned())?;
-    Ok(render::jsonforms::ui_schema(&plan))
+    let plan = generate(schema, "", false, limits).map_err(|e| e.code().as_str().to_owned())?;
+    Ok(plan.jsonforms_ui_schema())
 }
 
 /// The worker's cache-miss path, bytes in, response body out. An error is
 /// its code and the `dgui_error` payload.
 fn pipeline(body: &[u8], limits: &Limits) -> Result<(), (String, Value)> {
-    let outcome = match service::prepare_generate(body, None, limits) {
+    let outcome = match GenerateJob::prepare(body, None, limits) {
         Ok(job) => job.finish(None),
         Err(e) => return Err((e.code().as_str().to_owned(), Value::Null)),
     };

@@ -17,9 +17,9 @@ fn main() {
         }
     };
     let limits = genui_core::Limits::default();
-    let outcome = match genui_core::service::prepare_generate(&body, format.as_deref(), &limits) {
+    let outcome = match genui_core::GenerateJob::prepare(&body, format.as_deref(), &limits) {
         Ok(job) => job.finish(None),
-        Err(e) => genui_core::service::Outcome::failed(&e),
+        Err(e) => genui_core::Outcome::failed(&e),
     };
     println!("{}", outcome.response.body);
 }

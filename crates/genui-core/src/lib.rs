@@ -3,39 +3,73 @@
 //! Everything here is pure: no I/O, no clock, no randomness, no worker types.
 //! Given the same bytes it returns the same answer, on the host and in wasm.
 //! The worker shell (the root crate) owns HTTP, KV and time; it asks this
-//! crate what to do and performs the effects it returns (see [`service`]).
+//! crate what to do and performs the effects it returns.
 //!
-//! The pipeline, one direction:
+//! The pipeline, one direction, and the folder of each stage:
 //!
 //! ```text
-//! body -> limits -> request -> cache key -> (cache hit?) -> schema check
-//!      -> generate (plan) -> check -> spec -> render (jsonforms) -> response
+//! request/  body -> limits -> parse (every tool-call shape) -> GenerateRequest
+//! cache/    -> canonical hash, cache key -> (hit? the stored UiSpec)
+//! schema/   -> prove `output` (meta-schema, references, compile)
+//! plan/     -> generate (or a display's tables, or a model's plan) -> check
+//! render/   -> JSON Forms | RJSF | LMUI, with the request's data -> response
+//! submit.rs    /v1/submit: data checked against the stored contract
+//! service.rs   the generate request, driven through the stages above
+//! edge/        access keys and CORS, signed webhooks, tool and OpenAPI documents
 //! ```
+//!
+//! # The API, in pipeline order
+//!
+//! - **Request:** [`Limits`], [`GenerateRequest`], [`Device`].
+//! - **Service** (what the shell drives): [`Route`], [`GenerateJob`],
+//!   [`SubmitJob`], [`Outcome`], [`HttpResponse`], [`CachePut`].
+//! - **Cache identity:** [`UiSpec`], [`GeneratorId`], [`KeyOptions`],
+//!   [`spec_hash`], [`IsolateMemory`].
+//! - **Schema views** (what the generator and the checker read):
+//!   [`check_output`], [`SchemaDoc`], [`Resolved`], [`FieldKind`], [`Kind`],
+//!   [`Pointer`].
+//! - **Plan:** [`Plan`], [`Node`], [`Step`], [`Control`], [`Widget`];
+//!   [`generate`], [`generate_for`]; the checker [`check_plan`], [`Issue`],
+//!   [`markup_in`]; [`plain_text`].
+//! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
+//! - **Edge:** [`Access`], [`Webhook`].
+//! - **Errors:** [`Error`], [`ErrorCode`], [`Result`].
 
-#![warn(missing_docs, unreachable_pub)]
+#![deny(missing_docs, unreachable_pub)]
 
-pub mod access;
-pub mod check;
-pub mod contracts;
-pub mod display;
-pub mod error;
-pub mod generate;
-pub mod limits;
-pub mod memo;
-pub mod plan;
-pub mod pointer;
-pub mod render;
-pub mod request;
-pub mod sanitize;
-pub mod schema;
-pub mod service;
-pub mod spec;
-pub mod submit;
-pub mod tool;
-pub mod webhook;
+mod cache;
+mod edge;
+mod error;
+mod plan;
+mod pointer;
+mod render;
+mod request;
+mod schema;
+mod service;
+mod submit;
+
+pub use request::limits::Limits;
+pub use request::GenerateRequest;
+pub use plan::generate::Device;
+
+pub use service::{CachePut, GenerateJob, HttpResponse, Outcome, Route};
+pub use submit::SubmitJob;
+
+pub use cache::memo::IsolateMemory;
+pub use cache::spec::{spec_hash, GeneratorId, KeyOptions, UiSpec};
+
+pub use pointer::Pointer;
+pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
+
+pub use plan::check::{check_plan, markup_in, Issue};
+pub use plan::generate::{generate, generate_for};
+pub use plan::sanitize::plain_text;
+pub use plan::{Control, Node, Plan, Step, Widget};
+
+pub use edge::contracts::Contract;
+pub use render::{Format, RenderInput};
+
+pub use edge::access::Access;
+pub use edge::webhook::Webhook;
 
 pub use error::{Detail, Error, ErrorCode, ModelFailure, Result, RetryAfter};
-pub use limits::Limits;
-pub use plan::{Control, Node, Plan, Widget};
-pub use request::GenerateRequest;
-pub use spec::UiSpec;

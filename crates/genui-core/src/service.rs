@@ -13,17 +13,17 @@
 //! Effects are data ([`CachePut`]), so the whole service is tested natively
 //! with an in-memory map standing in for KV.
 
-use crate::check::check_plan;
-use crate::contracts::Contract;
+use crate::plan::check::check_plan;
+use crate::edge::contracts::Contract;
 use crate::error::{Detail, Error, ErrorCode, PlanIssue, Result};
-use crate::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
-use crate::limits::Limits;
+use crate::plan::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
+use crate::request::limits::Limits;
 use crate::render::initial_data::{initial_data, schema_defaults};
-use crate::render::{self, CacheStatus, Format, Rendered};
+use crate::render::{self, CacheStatus, Format, RenderInput};
 use crate::request::{self, GenerateRequest};
 use crate::schema::{self, Draft};
 use crate::plan::Plan;
-use crate::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
+use crate::cache::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -43,7 +43,7 @@ pub enum Route {
     /// `GET /openapi.json`.
     OpenApi,
     /// `GET /schemas/<file>`: one contract schema.
-    Schema(crate::contracts::Contract),
+    Schema(crate::edge::contracts::Contract),
     /// Known path, other method; `allow` lists the methods it takes.
     MethodNotAllowed {
         /// Value of the `Allow` header.
@@ -57,12 +57,12 @@ pub enum Route {
 
 /// Whether a route needs the bearer key when keys are configured (the
 /// `/v1` API; health, OpenAPI and schemas stay public).
-pub fn needs_key(route: Route) -> bool {
+pub(crate) fn needs_key(route: Route) -> bool {
     matches!(route, Route::Generate | Route::Submit | Route::Tool)
 }
 
 /// Maps a request line to a route.
-pub fn route(method: &str, path: &str) -> Route {
+pub(crate) fn route(method: &str, path: &str) -> Route {
     let (allow, route) = match path {
         "/healthz" => ("GET, HEAD", Route::Healthz),
         "/v1/generate" => ("POST", Route::Generate),
@@ -70,7 +70,7 @@ pub fn route(method: &str, path: &str) -> Route {
         "/v1/webhook" => ("POST", Route::Webhook),
         "/v1/tool" => ("GET, HEAD", Route::Tool),
         "/openapi.json" => ("GET, HEAD", Route::OpenApi),
-        _ => match path.strip_prefix("/schemas/").and_then(crate::contracts::Contract::by_file_name) {
+        _ => match path.strip_prefix("/schemas/").and_then(crate::edge::contracts::Contract::by_file_name) {
             Some(contract) => ("GET, HEAD", Route::Schema(contract)),
             None => return Route::NotFound,
         },
@@ -124,7 +124,7 @@ impl HttpResponse {
 }
 
 /// The `/healthz` body.
-pub fn healthz() -> HttpResponse {
+pub(crate) fn healthz() -> HttpResponse {
     HttpResponse::json(
         200,
         &json!({
@@ -171,8 +171,8 @@ pub struct GenerateJob {
     spec_hash: String,
     key: String,
     limits: Limits,
-    /// Set when the request asks for a read-only display (see [`crate::display`]).
-    display: Option<crate::display::DisplaySpec>,
+    /// Set when the request asks for a read-only display (see [`crate::plan::display`]).
+    display: Option<crate::plan::display::DisplaySpec>,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -184,22 +184,22 @@ pub struct ProvenSchema {
 }
 
 /// The deterministic generator's identity.
-pub fn deterministic_generator() -> GeneratorId {
+pub(crate) fn deterministic_generator() -> GeneratorId {
     GeneratorId { generator: GENERATOR_ID.to_owned(), generator_version: GENERATOR_VERSION.to_owned() }
 }
 
 /// Checks limits, parses and hashes a body: everything before the cache.
 /// `query_format` is the `format` query parameter, which wins over the body's.
-pub fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<GenerateJob> {
+pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<GenerateJob> {
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
     let mut request = request::parse_generate(body)?;
     if let Some(name) = query_format {
         request.format = Format::parse(name, "?format")?;
     }
-    // Display hook: no `output`, data to show -> the inferred schema stands in for `output`.
+    // A display: no `output`, data to show -> the inferred schema stands in for `output`.
     let data_at = format!("{}/data", request.arguments_pointer);
-    let display = crate::display::detect(&request.output, &request.data, &request.description, &data_at, limits)?;
+    let display = crate::plan::display::detect(&request.output, &request.data, &request.description, &data_at, limits)?;
     let display = display.map(|(display, schema)| {
         request.output = schema;
         display
@@ -279,7 +279,7 @@ impl GenerateJob {
         }
         let generated = self.prove_schema().and_then(|proven| {
             if let Some(display) = &self.display {
-                return Ok((crate::display::plan(display, &self.request.output, &self.request.description), proven));
+                return Ok((crate::plan::display::plan(display, &self.request.output, &self.request.description), proven));
             }
             let request = &self.request;
             let plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
@@ -295,7 +295,7 @@ impl GenerateJob {
     /// The answer from this isolate's memory of specs, when it holds this
     /// key: the shell then skips the KV read.
     pub fn remembered(&self) -> Option<Outcome> {
-        crate::memo::spec(&self.spec_hash).map(|spec| self.hit_outcome(&spec))
+        crate::cache::memo::spec(&self.spec_hash).map(|spec| self.hit_outcome(&spec))
     }
 
     /// The answer from a cached value, when it is a valid spec for this key
@@ -306,7 +306,7 @@ impl GenerateJob {
         }
         let text = cached?;
         let spec = Rc::new(UiSpec::from_cached_for(text, &self.spec_hash, &self.request.output)?);
-        crate::memo::remember_spec(spec.clone(), text.len());
+        crate::cache::memo::remember_spec(spec.clone(), text.len());
         Some(self.hit_outcome(&spec))
     }
 
@@ -321,7 +321,7 @@ impl GenerateJob {
     pub fn prove_schema(&self) -> Result<ProvenSchema> {
         let (draft, validator) = schema::check_output(&self.request.output, &self.request.output_pointer(), &self.limits)?;
         let validator = Rc::new(validator);
-        crate::memo::remember_validator(&self.spec_hash, validator.clone());
+        crate::cache::memo::remember_validator(&self.spec_hash, validator.clone());
         Ok(ProvenSchema { draft, validator })
     }
 
@@ -336,7 +336,7 @@ impl GenerateJob {
         match self.respond(&spec, CacheStatus::Miss, Some(proven.validator.clone()), meta) {
             Ok(response) => {
                 let value = spec.to_json();
-                crate::memo::remember_spec(Rc::new(spec), value.len());
+                crate::cache::memo::remember_spec(Rc::new(spec), value.len());
                 Outcome { response, cache_put: Some(CachePut { key: self.key.clone(), value }) }
             }
             Err(error) => Outcome::failed(&error),
@@ -359,7 +359,6 @@ impl GenerateJob {
             schema: output.clone(),
             plan,
             defaults: schema_defaults(output, &self.limits),
-            display: self.display.clone(),
         };
         let as_json = serde_json::to_value(&spec).unwrap_or_default();
         Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
@@ -395,7 +394,7 @@ impl GenerateJob {
         meta.extend(extra);
         let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
         let format = self.request.format;
-        let rendered = Rendered { spec, initial_data, meta, raw_data: &self.request.data };
+        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data };
         let body = render::render(format, &rendered);
         format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
         let mut response = HttpResponse::json(200, &body);
@@ -429,11 +428,55 @@ fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
 }
 
 pub(crate) fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {
-    if let Some(found) = crate::memo::validator(&spec.spec_hash) {
+    if let Some(found) = crate::cache::memo::validator(&spec.spec_hash) {
         return Some(found);
     }
     let draft: Draft = schema::draft_from_name(&spec.draft);
     let validator = Rc::new(schema::compile(&spec.schema, draft).ok()?);
-    crate::memo::remember_validator(&spec.spec_hash, validator.clone());
+    crate::cache::memo::remember_validator(&spec.spec_hash, validator.clone());
     Some(validator)
+}
+
+impl Route {
+    /// The route of a request line ([`route`]).
+    pub fn of(method: &str, path: &str) -> Self {
+        route(method, path)
+    }
+
+    /// Whether the route needs an API key when keys are configured.
+    pub fn needs_key(self) -> bool {
+        needs_key(self)
+    }
+}
+
+impl HttpResponse {
+    /// `GET /healthz`.
+    pub fn healthz() -> Self {
+        healthz()
+    }
+
+    /// `GET /v1/tool`: the `generateUserInterface` tool definition.
+    pub fn tool_definition() -> Self {
+        Self::json(200, &crate::edge::tool::tool_definition())
+    }
+
+    /// `GET /openapi.json`, built once per isolate.
+    pub fn openapi_json() -> &'static str {
+        crate::edge::tool::openapi_json()
+    }
+}
+
+impl GenerateJob {
+    /// Checks limits, parses and hashes a body: everything before the
+    /// cache ([`prepare_generate`]).
+    pub fn prepare(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<Self> {
+        prepare_generate(body, query_format, limits)
+    }
+}
+
+impl GeneratorId {
+    /// The deterministic generator's identity.
+    pub fn deterministic() -> Self {
+        deterministic_generator()
+    }
 }

@@ -16,18 +16,18 @@
 //! with its JSON Pointer, so a client can show each one by its field.
 
 use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use crate::render::lmui;
 use crate::request::invalid;
 use crate::schema;
 use crate::service::{validator_for_spec, CachePut, HttpResponse, Outcome};
-use crate::spec::{self, UiSpec};
+use crate::cache::spec::{self, UiSpec};
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
 /// Where the `output` schema comes from.
 #[derive(Debug, Clone)]
-enum Contract {
+enum ContractSource {
     Inline(Value),
     Cached(String),
 }
@@ -37,12 +37,12 @@ enum Contract {
 pub struct SubmitJob {
     data: Value,
     tool_call_id: Option<String>,
-    contract: Contract,
+    contract: ContractSource,
     limits: Limits,
 }
 
 /// Checks limits and parses a submission body.
-pub fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> {
+pub(crate) fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> {
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
     let value: Value = serde_json::from_slice(body)
@@ -61,10 +61,10 @@ pub fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> {
     let contract = match (field("specHash"), body.remove("output")) {
         (_, Some(output @ Value::Object(_))) => {
             limits.check_schema_size(&output, "/output")?;
-            Contract::Inline(output)
+            ContractSource::Inline(output)
         }
         (_, Some(_)) => return Err(invalid("/output", "`output` must be a JSON Schema object")),
-        (Some(Value::String(hash)), None) if is_spec_hash(&hash) => Contract::Cached(hash),
+        (Some(Value::String(hash)), None) if is_spec_hash(&hash) => ContractSource::Cached(hash),
         (Some(_), None) => return Err(invalid("/specHash", "`specHash` must be the 64 hex digits from `meta.specHash`")),
         (None, None) => return Err(invalid("", "name the form: `specHash` (from the generate answer) or `output` (the schema)")),
     };
@@ -111,9 +111,9 @@ impl SubmitJob {
     /// for an inline `output`, or when this isolate remembers the spec).
     pub fn cache_key(&self) -> Option<String> {
         match &self.contract {
-            Contract::Cached(hash) if crate::memo::spec(hash).is_none() => Some(spec::cache_key(hash)),
-            Contract::Cached(_) => None,
-            Contract::Inline(_) => None,
+            ContractSource::Cached(hash) if crate::cache::memo::spec(hash).is_none() => Some(spec::cache_key(hash)),
+            ContractSource::Cached(_) => None,
+            ContractSource::Inline(_) => None,
         }
     }
 
@@ -130,15 +130,15 @@ impl SubmitJob {
 
     fn validate(&self, cached: Option<&str>) -> Result<()> {
         let validator = match &self.contract {
-            Contract::Inline(output) => Rc::new(schema::check_output(output, "/output", &self.limits)?.1),
-            Contract::Cached(hash) => {
-                let remembered = crate::memo::spec(hash);
+            ContractSource::Inline(output) => Rc::new(schema::check_output(output, "/output", &self.limits)?.1),
+            ContractSource::Cached(hash) => {
+                let remembered = crate::cache::memo::spec(hash);
                 let spec = remembered.or_else(|| cached.and_then(|text| UiSpec::from_cached(text, hash)).map(Rc::new)).ok_or_else(|| {
                     Error::new(ErrorCode::SpecNotFound, format!("no form with specHash {hash} is cached (it may have expired); send `output` instead"))
                         .at("/specHash")
                 })?;
-                if spec.display.is_some() {
-                    return Err(crate::display::no_submit());
+                if spec.plan.is_display() {
+                    return Err(crate::plan::display::no_submit());
                 }
                 validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?
             }
@@ -181,10 +181,17 @@ fn field_pointer(error: &jsonschema::ValidationError<'_>) -> String {
     }
 }
 
+impl SubmitJob {
+    /// Parses a `/v1/submit` body and checks its limits ([`prepare_submit`]).
+    pub fn prepare(body: &[u8], limits: &Limits) -> Result<Self> {
+        prepare_submit(body, limits)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contracts::Contract as Schema;
+    use crate::edge::contracts::Contract;
 
     fn output() -> Value {
         json!({"type": "object", "required": ["name", "email"], "properties": {
@@ -203,7 +210,7 @@ mod tests {
     fn valid_data_becomes_a_tool_message() {
         let out = submit(json!({"output": output(), "toolCallId": "call_9", "data": {"name": "Ada", "email": "ada@example.com"}}));
         let message: Value = serde_json::from_str(&out.response.body).unwrap();
-        Schema::ToolMessage.check(&message).unwrap();
+        Contract::ToolMessage.check(&message).unwrap();
         assert_eq!(message["toolCallId"], "call_9");
         let content: Value = serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
         assert_eq!(content["name"], "Ada");
@@ -214,7 +221,7 @@ mod tests {
         let out = submit(json!({"type": "dgui_response", "output": output(), "data": {"email": "not-an-email", "address": {"city": 3}}}));
         assert_eq!(out.response.status, 422);
         let error: Value = serde_json::from_str(&out.response.body).unwrap();
-        Schema::DguiError.check(&error).unwrap();
+        Contract::DguiError.check(&error).unwrap();
         let mut pointers: Vec<&str> = error["payload"]["errors"].as_array().unwrap().iter().map(|e| e["pointer"].as_str().unwrap()).collect();
         pointers.sort();
         assert_eq!(pointers, ["/address/city", "/email", "/name"]);
@@ -233,7 +240,7 @@ mod tests {
     fn unknown_spec_hash_is_404_and_bad_shapes_400() {
         let hash = "a".repeat(64);
         let job = prepare_submit(json!({"specHash": hash, "data": {}}).to_string().as_bytes(), &Limits::default()).unwrap();
-        assert_eq!(job.cache_key(), Some(format!("{}{hash}", crate::spec::KEY_PREFIX)));
+        assert_eq!(job.cache_key(), Some(format!("{}{hash}", crate::cache::spec::KEY_PREFIX)));
         assert_eq!(job.finish(None, "r").response.status, 404);
         assert_eq!(submit(json!({"data": {}})).response.status, 400);
         assert_eq!(submit(json!({"specHash": "xyz", "data": {}})).response.status, 400);

@@ -2,11 +2,11 @@
 //! in `tests/fixtures/display/`: every answer in every format meets its
 //! contract, every chart validates against Vega-Lite's published schema
 //! (vendored in `schemas/vendor/`, native tests only), the cached spec holds
-//! no data, and limits fail with a pointer.
+//! no data, and a display takes no submission (its limits are tested in
+//! `src/plan/display/mod.rs`).
 
-use genui_core::contracts::Contract;
-use genui_core::service::{prepare_generate, Outcome};
-use genui_core::submit::prepare_submit;
+use genui_core::Contract;
+use genui_core::{GenerateJob, Outcome, SubmitJob};
 use genui_core::Limits;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -37,7 +37,7 @@ fn expected_marks(name: &str) -> &'static [&'static str] {
 }
 
 fn generate(body: &Value, cached: Option<&str>) -> Outcome {
-    match prepare_generate(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
+    match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
         Ok(job) => job.finish(cached),
         Err(e) => Outcome::failed(&e),
     }
@@ -104,7 +104,7 @@ fn leaves(value: &Value, out: &mut Vec<String>) {
 
 #[test]
 fn every_display_fixture_answers_in_every_format() {
-    genui_core::memo::set_spec_memory_bytes(0);
+    genui_core::IsolateMemory::set_spec_bytes(0);
     let all = fixtures();
     assert!(all.len() >= 10, "display corpus shrank to {}", all.len());
     let mut charts_checked = 0;
@@ -212,27 +212,13 @@ fn an_empty_array_is_an_empty_display() {
 
 #[test]
 fn the_key_is_the_shape_not_the_values() {
-    let key = |data: Value| prepare_generate(json!({"data": data}).to_string().as_bytes(), None, &Limits::default()).unwrap().spec_hash().to_owned();
+    let key = |data: Value| GenerateJob::prepare(json!({"data": data}).to_string().as_bytes(), None, &Limits::default()).unwrap().spec_hash().to_owned();
     let a = key(json!([{"city": "Oslo", "t": 3}, {"city": "Rome", "t": 19}]));
     assert_eq!(a, key(json!([{"city": "Lima", "t": 21}, {"city": "Kyiv", "t": -2}])), "other values, same display");
     assert_ne!(a, key(json!([{"city": "Oslo", "t": 3.5}])), "a number column is not an integer column");
     assert_ne!(a, key(json!([{"town": "Oslo", "t": 3}])), "other columns");
-    let form = prepare_generate(json!({"data": [{"city": "Oslo", "t": 3}], "output": {"type": "object", "properties": {"t": {"type": "integer"}}}}).to_string().as_bytes(), None, &Limits::default()).unwrap();
+    let form = GenerateJob::prepare(json!({"data": [{"city": "Oslo", "t": 3}], "output": {"type": "object", "properties": {"t": {"type": "integer"}}}}).to_string().as_bytes(), None, &Limits::default()).unwrap();
     assert!(!form.is_display(), "an output with properties is a form, whatever the data");
-}
-
-#[test]
-fn data_beyond_the_limits_is_refused_with_a_pointer() {
-    let rows: Vec<Value> = (0..=genui_core::display::MAX_ROWS).map(|i| json!({"n": i})).collect();
-    let outcome = generate(&json!({"tool": "generateUserInterface", "arguments": {"data": {"rows": rows}}}), None);
-    let error = body_of(&outcome);
-    Contract::DguiError.check(&error).unwrap();
-    assert_eq!((outcome.response.status, error["code"].as_str()), (400, Some("invalid_request")));
-    assert_eq!(error["payload"]["pointer"], format!("/arguments/data/rows/{}", genui_core::display::MAX_ROWS));
-
-    let wide: serde_json::Map<String, Value> = (0..=genui_core::display::MAX_COLUMNS).map(|i| (format!("c{i}"), json!(i))).collect();
-    let error = body_of(&generate(&json!({"data": [wide]}), None));
-    assert_eq!(error["payload"]["pointer"], format!("/data/0/c{}", genui_core::display::MAX_COLUMNS));
 }
 
 #[test]
@@ -240,7 +226,7 @@ fn a_display_takes_no_submission() {
     let outcome = generate(&json!({"data": [1, 2, 3]}), None);
     let stored = outcome.cache_put.unwrap().value;
     let hash = body_of(&generate(&json!({"data": [1, 2, 3]}), Some(&stored)))["meta"]["specHash"].as_str().unwrap().to_owned();
-    let submit = prepare_submit(json!({"specHash": hash, "data": [4]}).to_string().as_bytes(), &Limits::default()).unwrap();
+    let submit = SubmitJob::prepare(json!({"specHash": hash, "data": [4]}).to_string().as_bytes(), &Limits::default()).unwrap();
     let answer = submit.finish(Some(&stored), "r1");
     let error = body_of(&answer);
     Contract::DguiError.check(&error).unwrap();
@@ -273,9 +259,11 @@ fn the_vega_lite_schema_has_teeth() {
 fn hostile_names_give_plain_labels_never_a_500() {
     let names = ["", "<b>bold</b>", "a/b~c", "ui:order", "javascript:alert(1)", "[x](https://evil.example)", "a.b[0]", "value", "index"];
     let record: serde_json::Map<String, Value> = names.iter().enumerate().map(|(i, n)| (n.to_string(), json!(i))).collect();
-    // "" and "ui:order" are never datasets (no scope; RJSF reserves `ui:`), so this is within MAX_DATASETS.
+    // "" and "ui:order" are never datasets (no scope; RJSF reserves `ui:`): 7 of 9.
     let data: serde_json::Map<String, Value> = names.iter().map(|n| (n.to_string(), json!([record.clone(), record.clone()]))).collect();
-    assert_eq!(data.len() - 2, genui_core::display::MAX_DATASETS - 1);
+    let lmui = body_of(&generate(&json!({"data": data, "format": "lmui"}), None));
+    let tables = lmui["ui_components"].as_array().unwrap().iter().filter(|c| c["type"] == "table").count();
+    assert_eq!(tables, data.len() - 2);
     for data in [Value::Object(data), json!([record.clone(), {"": "x"}])] {
         for format in ["jsonforms", "rjsf", "lmui"] {
             let body = json!({"description": "<script>x</script>Numbers [here](https://evil.example)", "data": data, "format": format});
@@ -286,7 +274,7 @@ fn hostile_names_give_plain_labels_never_a_500() {
             shown_texts(&answer, &mut texts);
             assert!(!texts.is_empty());
             for text in texts {
-                assert!(genui_core::check::markup_in(&text).is_none() && !text.contains("https://"), "{format}: {text:?} is shown as a label");
+                assert!(genui_core::markup_in(&text).is_none() && !text.contains("https://"), "{format}: {text:?} is shown as a label");
             }
             for chart in answer["charts"].as_array().into_iter().flatten() {
                 assert_vega_lite(format, &chart["vegaLite"]);

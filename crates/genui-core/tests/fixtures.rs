@@ -2,9 +2,9 @@
 //! `tests/fixtures/`: every generate fixture must produce a proven, complete
 //! form; every error fixture must fail with its documented code.
 
-use genui_core::contracts::Contract;
-use genui_core::service::{prepare_generate, Outcome};
-use genui_core::spec::UiSpec;
+use genui_core::Contract;
+use genui_core::{GenerateJob, Outcome};
+use genui_core::UiSpec;
 use genui_core::Limits;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ fn fixtures(kind: &str) -> Vec<(String, Value)> {
 
 fn generate(body: &Value, cached: Option<&str>) -> Outcome {
     let bytes = serde_json::to_vec(body).unwrap();
-    match prepare_generate(&bytes, None, &Limits::default()) {
+    match GenerateJob::prepare(&bytes, None, &Limits::default()) {
         Ok(job) => job.finish(cached),
         Err(e) => Outcome::failed(&e),
     }
@@ -100,7 +100,7 @@ fn assert_values_from(name: &str, initial: &Value, data: &Value, defaults: &Valu
 #[test]
 fn every_generate_fixture_yields_a_proven_complete_form() {
     // Hits below must come from the stored text, as from KV in a new isolate.
-    genui_core::memo::set_spec_memory_bytes(0);
+    genui_core::IsolateMemory::set_spec_bytes(0);
     let all = fixtures("generate");
     assert!(all.len() >= 30, "fixture corpus shrank to {}", all.len());
     for (name, args) in all {
@@ -110,8 +110,9 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         assert_eq!(miss.response.status, 200, "{name}: {response}");
         Contract::JsonFormsResponse.check(&response).unwrap();
         Contract::GenerateRequest.check(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let renderable = genui_core::render::renderable::jsonforms_schema(&args["output"]).into_owned();
-        assert_eq!(response["jsonSchema"], renderable, "{name}: the data contract changed");
+        // That `jsonSchema` is `output` with only the renderable rewrite is
+        // tested in src/render/renderable.rs; here: it accepts the same values.
+        let renderable = response["jsonSchema"].clone();
         assert_same_values(&name, &args["output"], &renderable, &args);
         assert_eq!(response["meta"]["cache"], "miss");
 
@@ -153,12 +154,12 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
 fn a_remembered_spec_answers_exactly_like_the_stored_one() {
     for (name, args) in fixtures("generate") {
         let body = json!({"tool": "generateUserInterface", "arguments": args});
-        let job = prepare_generate(&serde_json::to_vec(&body).unwrap(), None, &Limits::default()).unwrap();
-        genui_core::memo::set_spec_memory_bytes(0);
+        let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), None, &Limits::default()).unwrap();
+        genui_core::IsolateMemory::set_spec_bytes(0);
         assert!(job.remembered().is_none(), "{name}: memory is off");
         let put = job.clone().finish(None).cache_put.expect("a miss stores its spec");
         let from_kv = job.hit(Some(&put.value)).expect("a stored spec is a hit");
-        genui_core::memo::set_spec_memory_bytes(genui_core::memo::DEFAULT_SPEC_MEMORY_BYTES);
+        genui_core::IsolateMemory::set_spec_bytes(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES);
         assert!(job.remembered().is_none(), "{name}: nothing remembered while memory was off");
         job.hit(Some(&put.value)).expect("read from KV and remembered");
         let remembered = job.remembered().unwrap_or_else(|| panic!("{name}: not remembered"));
@@ -259,6 +260,17 @@ fn seed_address_matches_the_seed_layout() {
 fn seed_flight_prefills_the_default_and_uses_date_fields() {
     let response = ui_for("seed-flight");
     assert_eq!(response["initialData"]["destinationCity"], "Tokyo");
+    // JSON Forms picks its date picker from the schema's `format`, which
+    // the answer keeps; LMUI names the widget the plan chose.
+    for field in ["departureDate", "returnDate"] {
+        assert_eq!(response["jsonSchema"]["properties"][field]["format"], "date", "{field}");
+    }
+    let mut body = load("seed-flight");
+    body["format"] = json!("lmui");
+    let lmui = body_of(&generate(&body, None));
+    let type_of = |id: &str| lmui["ui_components"].as_array().unwrap().iter().find(|c| c["id"] == id).map(|c| c["type"].clone());
+    assert_eq!((type_of("departureDate"), type_of("returnDate")), (Some(json!("date_picker")), Some(json!("date_picker"))));
+    assert_eq!(type_of("destinationCity"), Some(json!("text_input")));
 }
 
 fn group_depth(ui: &Value) -> usize {
@@ -341,14 +353,14 @@ fn ill_typed_data_is_dropped_with_a_warning_not_an_error() {
 fn limits_fail_before_parsing_with_their_codes() {
     let limits = Limits::default();
     let big = vec![b' '; limits.max_body_bytes + 1];
-    let e = prepare_generate(&big, None, &limits).unwrap_err();
+    let e = GenerateJob::prepare(&big, None, &limits).unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_large", 413));
     let deep = format!("{{\"output\":{}{}}}", "[".repeat(200), "]".repeat(200));
-    let e = prepare_generate(deep.as_bytes(), None, &limits).unwrap_err();
+    let e = GenerateJob::prepare(deep.as_bytes(), None, &limits).unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_deep", 413));
     let props: Map<String, Value> = (0..5001).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
     let wide = json!({"output": {"type": "object", "properties": props}});
-    let e = prepare_generate(wide.to_string().as_bytes(), None, &limits).unwrap_err();
+    let e = GenerateJob::prepare(wide.to_string().as_bytes(), None, &limits).unwrap_err();
     assert_eq!((e.code().as_str(), e.pointer()), ("schema_too_large", Some("/output")));
 }
 
@@ -378,7 +390,7 @@ fn mutated_fixtures_never_panic_or_5xx() {
         }
         for body in variants {
             inputs += 1;
-            let outcome = match prepare_generate(&body, None, &Limits::default()) {
+            let outcome = match GenerateJob::prepare(&body, None, &Limits::default()) {
                 Ok(job) => job.finish(None),
                 Err(e) => Outcome::failed(&e),
             };

@@ -7,7 +7,7 @@
 //! default: `cargo test -p genui-core --test peer_corpus -- --ignored`
 //! (`PEER_CORPUS=<dir>` for a corpus elsewhere than `target/peer-corpus`).
 
-use genui_core::service::prepare_generate;
+use genui_core::GenerateJob;
 use genui_core::Limits;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -32,7 +32,7 @@ fn no_generated_plan_fails_the_checker() {
     for entry in entries {
         let schema: Value = serde_json::from_slice(&std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap()).unwrap();
         let body = serde_json::to_vec(&json!({"output": schema})).unwrap();
-        let Ok(job) = prepare_generate(&body, None, &limits) else { continue }; // refused as a 4xx: not our bug
+        let Ok(job) = GenerateJob::prepare(&body, None, &limits) else { continue }; // refused as a 4xx: not our bug
         let outcome = job.finish(None);
         let error: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
         if error["code"] == "internal_error" {

@@ -18,8 +18,7 @@
 //!
 //! Prints a Markdown table and writes it to `bench-results/plan-size.md`.
 
-use genui_core::render::jsonforms::ui_schema;
-use genui_core::request::from_value;
+use genui_core::GenerateRequest;
 use genui_core::Limits;
 use genui_model::plan_schema::from_plan;
 use genui_model::prompt::{fields, Prompt};
@@ -72,11 +71,11 @@ fn measure(dir: &Path) -> Result<Vec<Row>, String> {
         let name = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let text = std::fs::read_to_string(&file).map_err(|e| format!("{name}: {e}"))?;
         let body: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
-        let request = from_value(body).map_err(|e| format!("{name}: {e}"))?;
-        let plan = genui_core::generate::generate(&request.output, &request.description, request.wants_confirm(), &limits)
+        let request = GenerateRequest::from_value(body).map_err(|e| format!("{name}: {e}"))?;
+        let plan = genui_core::generate(&request.output, &request.description, request.wants_confirm(), &limits)
             .map_err(|e| format!("{name}: {e}"))?;
         let field_list = fields(&plan, &request.output, &limits);
-        let ui = ui_schema(&plan);
+        let ui = plan.jsonforms_ui_schema();
         rows.push(Row {
             fields: field_list.len(),
             plan: compact(&from_plan(&plan, false)),

@@ -252,7 +252,7 @@ mod tests {
         assert_eq!(GeneratorChoice::Deterministic.use_model(true), Ok(false));
         assert!(GeneratorChoice::Model.use_model(false).is_err());
         assert!(GeneratorChoice::Model.is_forced() && !GeneratorChoice::Auto.is_forced());
-        let request = genui_core::request::from_value(serde_json::json!({"output": {}, "generator": "model"})).unwrap();
+        let request = genui_core::GenerateRequest::from_value(serde_json::json!({"output": {}, "generator": "model"})).unwrap();
         assert_eq!(GeneratorChoice::of(&request), Ok(GeneratorChoice::Model));
     }
 }

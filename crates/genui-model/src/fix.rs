@@ -28,18 +28,17 @@
 //!   valid controls are at least as many as the added ones).
 //!
 //! The ladder records `text_sanitized` besides these when
-//! [`crate::sanitize`] had to change display text.
+//! [`Plan::sanitize`] had to change display text.
 //!
 //! A field without an override shows with its default control
 //! ([`Context::default_control`]): the deterministic generator's, with its
 //! label, widget, help, placeholder, read-only flag and array item layout.
 
 use crate::plan_schema::{field_lists_mut, overrides_mut, strip_unknown, widget_named};
-use genui_core::check::check_plan;
-use genui_core::generate::{labels, widgets};
-use genui_core::plan::{Control, Node, Plan, Widget};
-use genui_core::pointer;
-use genui_core::schema::{Resolved, SchemaDoc};
+use genui_core::check_plan;
+use genui_core::{Control, Node, Plan, Widget};
+use genui_core::Pointer;
+use genui_core::{Resolved, SchemaDoc};
 use genui_core::Limits;
 use serde_json::Value;
 
@@ -79,7 +78,7 @@ impl<'a> Context<'a> {
         if at.is_empty() {
             return self.det_control("").is_some();
         }
-        let Some(tokens) = pointer::tokens(at) else { return false };
+        let Some(tokens) = Pointer::tokens(at) else { return false };
         tokens.len() % 2 == 0
             && tokens.iter().step_by(2).all(|t| t == "properties")
             && self.doc.resolve_scope(self.output, at).is_some()
@@ -132,8 +131,8 @@ impl<'a> Context<'a> {
     /// Whether `widget` fits the field at `at`.
     pub fn fits(&self, widget: Widget, at: &str) -> bool {
         let Some((view, items)) = self.view(at) else { return false };
-        let kind = genui_core::generate::rules::control_kind(&self.doc, self.output, at, &view);
-        widgets::fits(widget, &view, &kind, items.as_ref().map(Resolved::kind).as_ref())
+        let kind = genui_core::FieldKind::of_control(&self.doc, self.output, at, &view);
+        widget.fits(&view, &kind, items.as_ref().map(Resolved::kind).as_ref())
     }
 
     /// The deterministic generator's widget for the field at `at`.
@@ -142,8 +141,8 @@ impl<'a> Context<'a> {
             return Some(control.widget);
         }
         let (view, items) = self.view(at)?;
-        let name = pointer::unescape(at.rsplit('/').next().unwrap_or_default());
-        Some(widgets::choose(&name, &view, &view.kind(), items.as_ref().map(Resolved::kind).as_ref()))
+        let name = Pointer::unescape(at.rsplit('/').next().unwrap_or_default());
+        Some(Widget::choose(&name, &view, &view.kind(), items.as_ref().map(Resolved::kind).as_ref()))
     }
 
     /// The label the deterministic generator would use.
@@ -151,9 +150,9 @@ impl<'a> Context<'a> {
         if let Some(control) = self.det_control(at) {
             return control.label.clone();
         }
-        let name = pointer::unescape(at.rsplit('/').next().unwrap_or_default());
+        let name = Pointer::unescape(at.rsplit('/').next().unwrap_or_default());
         let title = self.view(at).and_then(|(v, _)| v.str("title").map(str::to_owned));
-        title.unwrap_or_else(|| labels::humanize(&name))
+        title.unwrap_or_else(|| Control::humanize(&name))
     }
 }
 
@@ -184,12 +183,12 @@ impl Context<'_> {
 
 /// Every `/properties/x` prefix of a pointer, the pointer itself last.
 fn ancestors(at: &str) -> Vec<String> {
-    let Some(tokens) = pointer::tokens(at) else { return vec![at.to_owned()] };
+    let Some(tokens) = Pointer::tokens(at) else { return vec![at.to_owned()] };
     let mut out = Vec::new();
     let mut current = String::new();
     for token in tokens {
         current.push('/');
-        current.push_str(&pointer::escape(&token));
+        current.push_str(&Pointer::escape(&token));
         if current.matches('/').count() % 2 == 0 {
             out.push(current.clone());
         }
@@ -203,7 +202,7 @@ fn ancestors(at: &str) -> Vec<String> {
 /// `/a/b` or `/a.b` -> `/properties/a/properties/b`, unless it already
 /// names `properties`.
 fn insert_properties(slashed: &str) -> String {
-    let Some(tokens) = pointer::tokens(slashed) else { return slashed.to_owned() };
+    let Some(tokens) = Pointer::tokens(slashed) else { return slashed.to_owned() };
     if tokens.is_empty() || tokens.iter().any(|t| t == "properties") {
         return slashed.to_owned();
     }
@@ -211,7 +210,7 @@ fn insert_properties(slashed: &str) -> String {
         [single] if single.contains('.') => single.split('.').map(str::to_owned).collect(),
         _ => tokens,
     };
-    names.iter().fold(String::new(), |at, name| pointer::property(&at, name))
+    names.iter().fold(String::new(), |at, name| Pointer::property(&at, name))
 }
 
 /// Optimal-string-alignment distance, or `None` above `limit`.
@@ -390,7 +389,7 @@ fn fit_control(control: &mut Control, ctx: &Context<'_>, fixes: &mut Vec<&'stati
         fixes.push("widget_replaced");
     }
     if control.label.trim().is_empty() {
-        control.label = crate::sanitize::plain_text(&ctx.default_label(&control.pointer), crate::sanitize::MAX_LABEL_CHARS);
+        control.label = genui_core::plain_text(&ctx.default_label(&control.pointer), Control::MAX_LABEL_CHARS);
         fixes.push("label_filled");
     }
 }
@@ -457,7 +456,7 @@ fn prune(node: &mut Node, dropped: &mut bool) {
             steps.retain(|s| s.elements.iter().any(keep));
             *dropped |= steps.len() != before;
         }
-        Node::Control(_) => {}
+        Node::Control(_) | Node::Table(_) => {}
     }
 }
 
@@ -468,6 +467,7 @@ fn for_each_control_mut(node: &mut Node, f: &mut impl FnMut(&mut Control)) {
         }
         Node::Steps { steps } => steps.iter_mut().flat_map(|s| s.elements.iter_mut()).for_each(|n| for_each_control_mut(n, f)),
         Node::Control(control) => f(control),
+        Node::Table(table) => f(&mut table.control),
     }
 }
 
@@ -479,7 +479,7 @@ fn retain_controls(node: &mut Node, keep: &mut impl FnMut(&Control) -> bool) {
             steps.iter_mut().for_each(|s| retain_list(&mut s.elements, keep));
             return;
         }
-        Node::Control(_) => return,
+        Node::Control(_) | Node::Table(_) => return,
     };
     retain_list(elements, keep);
 }
@@ -516,7 +516,7 @@ fn dedup(fixes: Vec<&'static str>) -> Vec<&'static str> {
 mod tests {
     use super::*;
     use crate::plan_schema::to_plan;
-    use genui_core::generate::generate;
+    use genui_core::generate;
     use serde_json::json;
 
     fn output() -> Value {

@@ -26,9 +26,8 @@ use crate::fix::{self, Context};
 use crate::plan_schema::to_plan;
 use crate::prompt::{self, Prompt};
 use crate::providers::{self, failure, AiCall, Call, HttpRequest, Mode};
-use crate::sanitize::sanitize_plan;
-use genui_core::check::{check_plan, Issue};
-use genui_core::plan::Plan;
+use genui_core::{check_plan, Issue};
+use genui_core::Plan;
 use genui_core::{Error, GenerateRequest, Limits, ModelFailure};
 use serde::Serialize;
 use serde_json::Value;
@@ -167,7 +166,7 @@ enum Waiting {
 pub struct Ladder {
     config: ModelConfig,
     output: Value,
-    device: genui_core::generate::Device,
+    device: genui_core::Device,
     limits: Limits,
     now_ms: u64,
     forced: bool,
@@ -191,7 +190,7 @@ impl Ladder {
     /// which the request would hit anyway. Check `output` against its
     /// meta-schema before.
     pub fn new(config: &ModelConfig, request: &GenerateRequest, limits: &Limits, now_ms: u64) -> genui_core::Result<Self> {
-        let deterministic = genui_core::generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
+        let deterministic = genui_core::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
         let fields = prompt::fields(&deterministic, &request.output, limits);
         let base_prompt = Prompt::new(&request.description, &fields).in_locale(request.locale.as_deref());
         Ok(Self {
@@ -326,13 +325,13 @@ impl Ladder {
             Ok(plan) => plan,
             Err(issues) => return self.on_bad_output(&raw, issues, "the plan does not have the required shape"),
         };
-        if sanitize_plan(&mut plan) {
+        if plan.sanitize() {
             fixes.push("text_sanitized");
         }
         let mut repaired = fix::repair(&plan, &ctx);
         fixes.extend(repaired.fixes.iter().copied().filter(|f| !fixes.contains(f)).collect::<Vec<_>>());
         // Layout for the device and rules from the schema, as for every plan.
-        genui_core::generate::finish_plan(&mut repaired.plan, &self.output, self.device, &self.limits);
+        repaired.plan.finish(&self.output, self.device, &self.limits);
         let issues = check_plan(&repaired.plan, &self.output, &self.limits);
         if !issues.is_empty() {
             return self.on_bad_output(&raw, issues, "the plan failed its checks");

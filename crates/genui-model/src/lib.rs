@@ -34,8 +34,6 @@ pub mod ladder;
 pub mod plan_schema;
 pub mod prompt;
 pub mod providers;
-/// Plain-text sanitising lives in genui-core: both generators use it.
-pub use genui_core::sanitize;
 
 pub use config::{GeneratorChoice, ModelConfig, Provider};
 pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};

@@ -22,8 +22,8 @@
 //! read-only flags come with the default control: they are not the model's
 //! to write.
 
-use genui_core::check::Issue;
-use genui_core::plan::{Control, Node, Plan, Step, Widget};
+use genui_core::Issue;
+use genui_core::{Control, Node, Plan, Step, Widget};
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 

@@ -26,11 +26,10 @@
 //! property name. Bump [`PROMPT_VERSION`] whenever any of this changes: it is
 //! part of the cache key.
 
-use genui_core::check::Issue;
-use genui_core::generate::{labels, widgets};
-use genui_core::plan::{Plan, Widget};
-use genui_core::pointer;
-use genui_core::schema::{FieldKind, Kind, Resolved, SchemaDoc};
+use genui_core::Issue;
+use genui_core::{Plan, Widget};
+use genui_core::Pointer;
+use genui_core::{FieldKind, Kind, Resolved, SchemaDoc};
 use genui_core::Limits;
 use serde::Serialize;
 use serde_json::Value;
@@ -255,7 +254,7 @@ pub fn fields(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Field> {
 fn field(doc: &SchemaDoc<'_>, output: &Value, at: &str, default: Widget) -> Option<Field> {
     let node = doc.resolve_scope(output, at)?;
     let view = doc.resolve(node).ok()?;
-    let kind = genui_core::generate::rules::control_kind(doc, output, at, &view);
+    let kind = genui_core::FieldKind::of_control(doc, output, at, &view);
     let items = doc.resolve_scope(node, "/items").filter(|n| n.is_object()).and_then(|n| doc.resolve(n).ok());
     let items_kind = items.as_ref().map(Resolved::kind);
     let mut fitting: Vec<Widget> = vec![default];
@@ -263,7 +262,7 @@ fn field(doc: &SchemaDoc<'_>, output: &Value, at: &str, default: Widget) -> Opti
         crate::plan_schema::WIDGETS
             .iter()
             .copied()
-            .filter(|w| *w != default && widgets::fits(*w, &view, &kind, items_kind.as_ref())),
+            .filter(|w| *w != default && (*w).fits(&view, &kind, items_kind.as_ref())),
     );
     let all_choices = kind.choices.as_ref().or(items_kind.as_ref().and_then(|k| k.choices.as_ref()));
     let choices: Vec<Value> = all_choices.into_iter().flatten().map(|(v, _)| v.clone()).collect();
@@ -308,7 +307,7 @@ fn type_name(kind: &FieldKind, items: Option<&FieldKind>, nullable: bool) -> Str
 /// Required all the way from the root: the field and every enclosing object
 /// property are listed in their parent's `required`.
 fn required(doc: &SchemaDoc<'_>, output: &Value, at: &str) -> bool {
-    let Some(tokens) = pointer::tokens(at) else { return false };
+    let Some(tokens) = Pointer::tokens(at) else { return false };
     let mut parent = String::new();
     for pair in tokens.chunks(2) {
         let [keyword, name] = pair else { return true };
@@ -319,7 +318,7 @@ fn required(doc: &SchemaDoc<'_>, output: &Value, at: &str) -> bool {
         if !parent_view.is_some_and(|v| v.requires(name)) {
             return false;
         }
-        parent = pointer::property(&parent, name);
+        parent = Pointer::property(&parent, name);
     }
     true
 }
@@ -327,8 +326,8 @@ fn required(doc: &SchemaDoc<'_>, output: &Value, at: &str) -> bool {
 /// The schema title, unless the humanised property name says the same.
 fn title(view: &Resolved, at: &str) -> Option<String> {
     let title = view.str("title")?.trim();
-    let name = pointer::unescape(at.rsplit('/').next().unwrap_or_default());
-    if title.is_empty() || title.eq_ignore_ascii_case(&labels::humanize(&name)) {
+    let name = Pointer::unescape(at.rsplit('/').next().unwrap_or_default());
+    if title.is_empty() || title.eq_ignore_ascii_case(&genui_core::Control::humanize(&name)) {
         return None;
     }
     Some(one_line(title))
@@ -348,7 +347,7 @@ fn cut(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use genui_core::generate::generate;
+    use genui_core::generate;
     use serde_json::json;
 
     /// The seed-000 address form: genui-core's fixture.

@@ -2,9 +2,8 @@
 //! scripted model server, ending exactly as specified (proven, fixed,
 //! retried, waited, fallen back or failed), with its provenance.
 
-use genui_core::check::{check_plan, markup_in};
-use genui_core::plan::{Node, Plan, Widget};
-use genui_core::request::from_value;
+use genui_core::{check_plan, markup_in};
+use genui_core::{Node, Plan, Widget};
 use genui_core::{GenerateRequest, Limits};
 use genui_model::plan_schema::from_plan;
 use genui_model::providers::HttpRequest;
@@ -20,7 +19,7 @@ const NOW_MS: u64 = 1_795_305_600_000;
 fn seed() -> GenerateRequest {
     let mut args: Value = serde_json::from_str(SEED_ADDRESS).unwrap();
     args["data"] = json!({"firstName": "Ada"});
-    from_value(args).unwrap()
+    GenerateRequest::from_value(args).unwrap()
 }
 
 const SEED_ADDRESS: &str = include_str!("../../genui-core/tests/fixtures/generate/seed-address.json");
@@ -508,7 +507,7 @@ fn every_fixture_form_round_trips_without_fixes() {
     assert!(files.len() >= 40, "{}", files.len());
     for file in files {
         let body: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let request = from_value(body).unwrap();
+        let request = GenerateRequest::from_value(body).unwrap();
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         for with_overrides in [false, true] {
             let mut ladder = ladder_for(Provider::OpenAi, &request);
@@ -535,7 +534,7 @@ fn mutated_answers_never_panic() {
     let request = seed();
     let good = good_plan();
     let mut pointers = Vec::new();
-    genui_core::pointer::walk(&good, "", |_, at| {
+    genui_core::Pointer::walk(&good, "", |_, at| {
         pointers.push(at.to_owned());
         Ok::<(), ()>(())
     })
@@ -587,7 +586,7 @@ fn model_plans_get_conditional_fields_rules_and_the_device_layout() {
     let mut body: Value = serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
     body["device"] = json!("mobile");
     body["locale"] = json!("de-DE");
-    let request = from_value(body).unwrap();
+    let request = GenerateRequest::from_value(body).unwrap();
     let mut ladder = ladder_for(Provider::OpenAi, &request);
     assert!(ladder.first_prompt().system.contains("de-DE"));
     let plan = json!({"title": "Versand", "steps": false, "overrides": [], "sections": [
@@ -607,7 +606,7 @@ fn model_plans_get_conditional_fields_rules_and_the_device_layout() {
             Node::Horizontal { .. } => true,
             Node::Vertical { elements } | Node::Group { elements, .. } => elements.iter().any(has_rows),
             Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).any(has_rows),
-            Node::Control(_) => false,
+            Node::Control(_) | Node::Table(_) => false,
         }
     }
     assert!(!has_rows(&plan.root), "mobile: one column");

@@ -3,7 +3,7 @@
 //! cases (refusal, truncation, fenced text), and error bodies with their
 //! codes. The API key must never show in an error.
 
-use genui_core::generate::generate;
+use genui_core::generate;
 use genui_core::Limits;
 use genui_model::prompt::{self, Prompt};
 use genui_core::{Error, ErrorCode, ModelFailure};
@@ -146,7 +146,7 @@ mod anthropic_wire {
 
     #[test]
     fn retry_turns_alternate() {
-        let issues = vec![genui_core::check::Issue { code: "missing_required", pointer: "/properties/city".into(), message: "m".into() }];
+        let issues = vec![genui_core::Issue { code: "missing_required", pointer: "/properties/city".into(), message: "m".into() }];
         let retry = prompt().with_retry("{\"sections\":[]}", &issues);
         let body: Value = serde_json::from_str(&anthropic::build_request(&config(Provider::Anthropic), &retry).body).unwrap();
         let roles: Vec<&str> = body["messages"].as_array().unwrap().iter().map(|m| m["role"].as_str().unwrap()).collect();

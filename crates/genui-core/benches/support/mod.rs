@@ -21,13 +21,8 @@
 #![allow(dead_code)]
 
 use criterion::Criterion;
-use genui_core::check::check_plan;
-use genui_core::render::initial_data::initial_data;
-use genui_core::render::Rendered;
-use genui_core::schema::{self, Draft};
-use genui_core::service::{self, Outcome};
-use genui_core::spec::{GeneratorId, UiSpec};
-use genui_core::{Limits, Plan};
+use genui_core::{check_output, check_plan, GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, UiSpec};
+use jsonschema::Draft;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
 
@@ -71,7 +66,7 @@ pub fn limits() -> Limits {
 
 /// The deterministic generator's identity, as in the cache key.
 pub fn generator() -> GeneratorId {
-    service::deterministic_generator()
+    GeneratorId::deterministic()
 }
 
 impl Case {
@@ -111,13 +106,13 @@ impl Case {
         let limits = limits();
         assert_eq!(leaf_count(&self.output, &self.output), self.expected_leaves(), "{}: leaf count", self.name);
 
-        let (draft, validator) = schema::check_output(&self.output, "/output", &limits)
+        let (draft, validator) = check_output(&self.output, "/output", &limits)
             .unwrap_or_else(|e| panic!("{}: schema proof failed: {e:?}", self.name));
         assert!(validator.is_valid(&self.valid), "{}: the valid sample is invalid: {:?}", self.name,
             validator.iter_errors(&self.valid).map(|e| format!("{} at {}", e, e.instance_path())).collect::<Vec<_>>());
         assert!(!validator.is_valid(&self.invalid), "{}: the invalid sample is valid", self.name);
 
-        let plan = genui_core::generate::generate(&self.output, self.description, false, &limits)
+        let plan = genui_core::generate(&self.output, self.description, false, &limits)
             .unwrap_or_else(|e| panic!("{}: generation failed: {e:?}", self.name));
         let issues = check_plan(&plan, &self.output, &limits);
         assert!(issues.is_empty(), "{}: the checker rejects the plan: {issues:?}", self.name);
@@ -130,11 +125,12 @@ impl Case {
         assert_ok(&hit, "hit", self.name);
         assert!(hit.response.headers.iter().any(|(k, v)| k == "x-genui-cache" && v == "hit"), "{}: not a hit", self.name);
 
-        let spec_hash = service::prepare_generate(&body, None, &limits).expect("prepares").spec_hash().to_owned();
+        let spec_hash = GenerateJob::prepare(&body, None, &limits).expect("prepares").spec_hash().to_owned();
         let spec = UiSpec::from_cached(&cached, &spec_hash).expect("the cached spec reads back");
         assert_eq!(spec.plan, plan, "{}: the service generated another plan", self.name);
-        let (initial, warnings) = initial_data(&spec.defaults, &self.valid, Some(&validator), true);
-        assert!(warnings.is_empty(), "{}: the sample data was trimmed: {warnings:?}", self.name);
+        let meta: Value = serde_json::from_str::<Value>(&hit.response.body).expect("the hit is JSON")["meta"].clone();
+        assert!(meta.get("warnings").is_none(), "{}: the sample data was trimmed: {meta}", self.name);
+        let initial = RenderInput::new(&spec, &self.valid, Some(&validator), Map::new()).initial_data;
         Prepared { body, cached, spec_hash, spec, plan, draft, validator, initial_data: initial }
     }
 
@@ -170,13 +166,13 @@ pub struct Prepared {
 
 impl Prepared {
     /// What a format compiler is handed on a response.
-    pub fn rendered<'a>(&'a self, raw_data: &'a Value) -> Rendered<'a> {
+    pub fn rendered<'a>(&'a self, raw_data: &'a Value) -> RenderInput<'a> {
         let mut meta = Map::new();
         meta.insert("specHash".into(), self.spec_hash.clone().into());
         meta.insert("cache".into(), "hit".into());
         meta.insert("generator".into(), self.spec.generator.generator.clone().into());
         meta.insert("generatorVersion".into(), self.spec.generator.generator_version.clone().into());
-        Rendered { spec: &self.spec, initial_data: self.initial_data.clone(), meta, raw_data }
+        RenderInput { spec: &self.spec, initial_data: self.initial_data.clone(), meta, raw_data }
     }
 }
 
@@ -184,7 +180,7 @@ impl Prepared {
 /// limits, parse and hash, then finish with what KV returned.
 pub fn run_generate(body: &[u8], cached: Option<&str>) -> Outcome {
     let limits = limits();
-    match service::prepare_generate(body, None, &limits) {
+    match GenerateJob::prepare(body, None, &limits) {
         Ok(job) => job.finish(cached),
         Err(e) => Outcome::failed(&e),
     }

@@ -8,14 +8,14 @@
 //! the user fills them in. Nothing else is ever added.
 
 use super::Warning;
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use crate::schema::SchemaDoc;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::{Map, Value};
 
 /// Values the schema supplies for its fields, shaped like the data.
 /// `Value::Null` when there are none.
-pub fn schema_defaults(output: &Value, limits: &Limits) -> Value {
+pub(crate) fn schema_defaults(output: &Value, limits: &Limits) -> Value {
     let doc = SchemaDoc::new(output, limits);
     defaults_of(&doc, output, &mut Vec::new(), 0).unwrap_or(Value::Null)
 }
@@ -42,7 +42,7 @@ fn defaults_of(doc: &SchemaDoc<'_>, node: &Value, ancestors: &mut Vec<String>, d
 
 /// Merges `data` over `defaults` and drops ill-typed values. With nothing
 /// to pre-fill, the answer is `{}` for object forms and `null` otherwise.
-pub fn initial_data(defaults: &Value, data: &Value, validator: Option<&jsonschema::Validator>, object_form: bool) -> (Value, Vec<Warning>) {
+pub(crate) fn initial_data(defaults: &Value, data: &Value, validator: Option<&jsonschema::Validator>, object_form: bool) -> (Value, Vec<Warning>) {
     let empty = if object_form { Value::Object(Map::new()) } else { Value::Null };
     let mut merged = merge(defaults, data);
     let mut warnings = Vec::new();
@@ -98,7 +98,7 @@ fn ill_typed(validator: &jsonschema::Validator, instance: &Value) -> Vec<(String
 }
 
 /// Deep merge: objects merge key by key, anything else is replaced by `over`.
-pub fn merge(base: &Value, over: &Value) -> Value {
+pub(crate) fn merge(base: &Value, over: &Value) -> Value {
     match (base, over) {
         (Value::Object(a), Value::Object(b)) => {
             let mut out = a.clone();

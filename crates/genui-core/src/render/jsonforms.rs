@@ -6,12 +6,13 @@
 //! options JSON Forms' standard renderer sets read (`multi`, `format: radio`,
 //! `slider`, `readonly`, `detail`).
 
-use super::Rendered;
-use crate::plan::{Control, Node, Plan, Rule, Widget};
+use super::RenderInput;
+use crate::plan::display::table::{chart_id, charts};
+use crate::plan::{Control, Node, Plan, Rule, Table};
 use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
-pub fn render(r: &Rendered<'_>) -> Value {
+pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut ui = ui_schema(&r.spec.plan);
     if let (Some(prompt), Some(elements)) = (r.approval(), ui.get_mut("elements").and_then(Value::as_array_mut)) {
         // JSON Forms' standard renderers have no buttons: the prompt is a
@@ -23,15 +24,33 @@ pub fn render(r: &Rendered<'_>) -> Value {
     // is given into a new one, re-inserting each key of the schema and the
     // UI schema; moving or cloning is several times cheaper (benches).
     let mut message = Map::new();
-    message.insert("jsonSchema".into(), crate::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || super::renderable::jsonforms_schema(&r.spec.schema).into_owned()).as_ref().clone());
+    message.insert("jsonSchema".into(), crate::cache::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || super::renderable::jsonforms_schema(&r.spec.schema).into_owned()).as_ref().clone());
     message.insert("uiSchema".into(), ui);
     message.insert("initialData".into(), r.initial_data.clone());
-    message.insert("meta".into(), Value::Object(r.meta.clone()));
+    message.insert("meta".into(), Value::Object(r.meta()));
+    let tables = r.spec.plan.root.tables();
+    if !tables.is_empty() {
+        message.insert("charts".into(), charts(&tables, &r.initial_data));
+    }
     Value::Object(message)
 }
 
+/// A display table: JSON Forms' material renderer draws a read-only array
+/// of flat objects as a table; `charts` names the charts that belong here.
+fn table(t: &Table) -> Value {
+    let mut element = control(&t.control);
+    if let Some(Value::Object(options)) = element.as_object_mut().map(|e| e.entry("options").or_insert_with(|| json!({}))) {
+        options.insert("readonly".into(), true.into());
+        options.insert("disableAdd".into(), true.into());
+        options.insert("disableRemove".into(), true.into());
+        options.insert("showSortButtons".into(), false.into());
+        options.insert("charts".into(), json!(chart_id(&t.dataset).into_iter().collect::<Vec<_>>()));
+    }
+    element
+}
+
 /// The `uiSchema` for a plan.
-pub fn ui_schema(plan: &Plan) -> Value {
+pub(crate) fn ui_schema(plan: &Plan) -> Value {
     node(&plan.root)
 }
 
@@ -55,6 +74,7 @@ fn node(node: &Node) -> Value {
             Value::Object(out)
         }
         Node::Control(c) => control(c),
+        Node::Table(t) => table(t),
     }
 }
 
@@ -81,27 +101,8 @@ fn control(c: &Control) -> Value {
     out.insert("scope".into(), format!("#{}", c.pointer).into());
     out.insert("label".into(), c.label.clone().into());
     let mut options = Map::new();
-    match c.widget {
-        Widget::Textarea => {
-            options.insert("multi".into(), true.into());
-        }
-        Widget::Radio => {
-            options.insert("format".into(), "radio".into());
-        }
-        Widget::Slider => {
-            options.insert("slider".into(), true.into());
-        }
-        // JSON Forms saves times as HH:mm:ss; JSON Schema's `time` format
-        // (RFC 3339 full-time) needs an offset.
-        Widget::Time => {
-            options.insert("timeSaveFormat".into(), "HH:mm:ssZ".into());
-        }
-        Widget::Approval => {
-            options.insert("format".into(), "radio".into());
-            options.insert("approval".into(), json!({"approveLabel": "Approve", "rejectLabel": "Reject"}));
-        }
-        _ => {}
-    }
+    // The widget table says which options select its renderer.
+    options.extend(c.widget.jsonforms_options().iter().map(|(k, v)| (k.clone(), v.clone())));
     if c.read_only {
         options.insert("readonly".into(), true.into());
     }
@@ -124,4 +125,11 @@ fn control(c: &Control) -> Value {
 /// condition on the whole form reads scope `#`.
 fn compile_rule(rule: &Rule) -> Value {
     json!({"effect": rule.effect, "condition": {"scope": format!("#{}", rule.pointer), "schema": rule.schema}})
+}
+
+impl Plan {
+    /// The JSON Forms `uiSchema` of this plan ([`ui_schema`]).
+    pub fn jsonforms_ui_schema(&self) -> Value {
+        ui_schema(self)
+    }
 }

@@ -24,25 +24,32 @@
 //! are reversible: [`unflatten`] turns submitted `values` back into data.
 //! Items of a `repeating_group` use ids relative to the item.
 
-use super::Rendered;
-use crate::limits::Limits;
+use super::RenderInput;
+use crate::request::limits::Limits;
 use crate::plan::{Control, Effect, Node, Rule, Widget};
+use crate::plan::display::table;
 use crate::schema::{FieldKind, Resolved, SchemaDoc};
 use serde_json::{json, Map, Value};
 
 /// The LMUI message.
-pub fn render(r: &Rendered<'_>) -> Value {
+pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let limits = Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
     let mut components = Vec::new();
     layer(&doc, &r.spec.schema, &r.spec.plan.root, &r.initial_data, &Place::default(), &mut components);
     let approval = r.approval();
-    let response_text = match &approval {
+    let mut response_text = match &approval {
         Some(prompt) => prompt.text(),
         None if r.spec.description.is_empty() => r.title(),
         None => r.spec.description.clone(),
     };
+    let tables = r.spec.plan.root.tables();
+    if !tables.is_empty() && tables.iter().all(|t| table::rows(&t.dataset, &r.initial_data).is_empty()) {
+        response_text = format!("{}: no data to display.", response_text.trim_end_matches('.'));
+    }
     match approval {
+        // A display takes no submission.
+        _ if !tables.is_empty() => {}
         // The decision's buttons submit the form with their value.
         Some(prompt) => {
             let id = flatten_id(&super::data_path(&prompt.pointer));
@@ -56,7 +63,7 @@ pub fn render(r: &Rendered<'_>) -> Value {
     let mut message = Map::new();
     message.insert("response_text".into(), response_text.into());
     message.insert("ui_components".into(), Value::Array(components));
-    message.insert("metadata".into(), Value::Object(r.meta.clone()));
+    message.insert("metadata".into(), Value::Object(r.meta()));
     Value::Object(message)
 }
 
@@ -90,6 +97,14 @@ fn layer<'p>(doc: &SchemaDoc<'_>, base: &Value, node: &'p Node, data: &Value, pl
             }
         }
         Node::Control(control) => out.push(component(doc, base, control, data, place)),
+        Node::Table(t) => {
+            // LMUI has no array renderer to draw a table with: our `table`
+            // and `chart` components.
+            out.push(table::lmui_table(&t.dataset, table::rows(&t.dataset, data)));
+            if let (Some(id), Some(spec)) = (table::chart_id(&t.dataset), table::draw(&t.dataset, data)) {
+                out.push(json!({"type": "chart", "id": id, "label": t.dataset.title, "vega_lite": spec}));
+            }
+        }
     }
 }
 
@@ -113,7 +128,7 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
     let path = super::data_path(&control.pointer);
     let node = doc.resolve_scope(base, &control.pointer);
     let view = node.and_then(|n| doc.resolve(n).ok()).unwrap_or_default();
-    let kind = crate::generate::rules::control_kind(doc, base, &control.pointer, &view);
+    let kind = crate::plan::conditions::control_kind(doc, base, &control.pointer, &view);
     let mut c = Map::new();
     c.insert("type".into(), component_type(control.widget, &kind).into());
     c.insert("id".into(), flatten_id(&path).into());
@@ -156,34 +171,19 @@ fn is_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
     parent.is_some_and(|p| doc.node_requires(p, &crate::pointer::unescape(name)))
 }
 
+/// The widget table's LMUI column, except that a widget on a field it
+/// cannot edit (a model's `select` without choices, an `array` control on
+/// something else) falls back to raw JSON.
 fn component_type(widget: Widget, kind: &FieldKind) -> &'static str {
     match widget {
-        Widget::Select if kind.choices.is_some() => "interactive_select",
-        Widget::MultiSelect => "interactive_select",
-        Widget::Radio => "radio_buttons",
-        Widget::Checkbox => "checkbox",
-        Widget::Slider => "slider",
-        Widget::Date => "date_picker",
-        Widget::DateTime => "datetime_picker",
-        Widget::Time => "time_picker",
-        Widget::File => "file_upload",
-        Widget::Approval => "button",
-        Widget::Array if kind.kind == crate::schema::Kind::Array => "repeating_group",
-        Widget::Array | Widget::Alternatives | Widget::Object | Widget::Select => "json_input",
-        Widget::Text | Widget::Textarea | Widget::Email | Widget::Url | Widget::Number | Widget::Integer => "text_input",
+        Widget::Select if kind.choices.is_none() => "json_input",
+        Widget::Array if kind.kind != crate::schema::Kind::Array => "json_input",
+        _ => widget.row().lmui,
     }
 }
 
 fn add_specifics(c: &mut Map<String, Value>, doc: &SchemaDoc<'_>, control: &Control, view: &Resolved, kind: &FieldKind, node: Option<&Value>) {
-    let input_type = match control.widget {
-        Widget::Textarea => Some("textarea"),
-        Widget::Email => Some("email"),
-        Widget::Url => Some("url"),
-        Widget::Number => Some("number"),
-        Widget::Integer => Some("integer"),
-        Widget::Text => Some("text"),
-        _ => None,
-    };
+    let input_type = control.widget.row().lmui_input;
     if let Some(t) = input_type {
         c.insert("input_type".into(), t.into());
     }
@@ -234,7 +234,7 @@ fn value_at<'a>(data: &'a Value, path: &[String]) -> Option<&'a Value> {
 
 /// A data path as a component id: names joined with `.`, `~` -> `~0`,
 /// `.` -> `~1`. The root value is `value`.
-pub fn flatten_id(path: &[String]) -> String {
+pub(crate) fn flatten_id(path: &[String]) -> String {
     if path.is_empty() {
         return "value".to_owned();
     }
@@ -242,13 +242,13 @@ pub fn flatten_id(path: &[String]) -> String {
 }
 
 /// The data path of a component id (inverse of [`flatten_id`]).
-pub fn split_id(id: &str) -> Vec<String> {
+pub(crate) fn split_id(id: &str) -> Vec<String> {
     id.split('.').map(|part| part.replace("~1", ".").replace("~0", "~")).collect()
 }
 
 /// Rebuilds nested data from LMUI `values` keyed by component id. Values of
 /// a `repeating_group` are arrays of objects keyed by item-relative ids.
-pub fn unflatten(values: &Map<String, Value>) -> Value {
+pub(crate) fn unflatten(values: &Map<String, Value>) -> Value {
     let mut out = Value::Object(Map::new());
     for (id, value) in values {
         let value = match value {

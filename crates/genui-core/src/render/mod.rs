@@ -1,28 +1,36 @@
-//! Rendering: a cached [`UiSpec`] plus the request's data, projected into
-//! the format the client renders.
+//! The format compilers: a proven [`UiSpec`] (fresh or from the cache)
+//! plus the request's data in, one format's answer out.
 //!
-//! Each format is a pure projection of the same spec, so switching format is
-//! a cache hit, never a new generation:
+//! Each compiler walks the spec's plan node by node, display tables
+//! included, so switching format is a cache hit, never a new generation:
 //!
-//! - [`Format::JsonForms`]: seed 000's `{jsonSchema, uiSchema, initialData, meta}`;
-//! - [`Format::Rjsf`]: seed 001's DGUI `dgui_form` with an RJSF `uiSchema`;
-//! - [`Format::Lmui`]: seed 003's `{response_text, ui_components}`.
+//! - [`Format::JsonForms`] ([`jsonforms`]): seed 000's `{jsonSchema,
+//!   uiSchema, initialData, meta}`, plus `charts` for a display;
+//! - [`Format::Rjsf`] ([`rjsf`]): seed 001's DGUI `dgui_form` with an RJSF
+//!   `uiSchema`, plus `charts` for a display;
+//! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`.
+//!
+//! A compiler's input is a [`RenderInput`]: the spec, `data` merged over the
+//! schema's defaults ([`initial_data`], which drops what the schema rejects),
+//! and the provenance for `meta`. The schema JSON Forms and RJSF are given is
+//! `output` with the nullable idiom rewritten ([`renderable`]). The caller
+//! (`crate::service`) checks every answer against its format's [`Format::contract`].
 
-pub mod initial_data;
-pub mod jsonforms;
-pub mod lmui;
-pub mod renderable;
-pub mod rjsf;
+pub(crate) mod initial_data;
+pub(crate) mod jsonforms;
+pub(crate) mod lmui;
+pub(crate) mod renderable;
+pub(crate) mod rjsf;
 
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::spec::UiSpec;
+use crate::cache::spec::UiSpec;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// Whether the spec came from the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum CacheStatus {
+pub(crate) enum CacheStatus {
     /// Served from KV.
     Hit,
     /// Generated for this request.
@@ -31,7 +39,7 @@ pub enum CacheStatus {
 
 /// A note for the client about something adjusted on the way.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Warning {
+pub(crate) struct Warning {
     /// Stable code, e.g. `data_dropped`.
     pub code: &'static str,
     /// JSON Pointer into the request's `data`.
@@ -72,8 +80,8 @@ impl Format {
     }
 
     /// The contract the rendered message must meet.
-    pub fn contract(self) -> crate::contracts::Contract {
-        use crate::contracts::Contract;
+    pub fn contract(self) -> crate::edge::contracts::Contract {
+        use crate::edge::contracts::Contract;
         match self {
             Self::JsonForms => Contract::JsonFormsResponse,
             Self::Rjsf => Contract::DguiForm,
@@ -82,10 +90,10 @@ impl Format {
     }
 }
 
-/// Everything a format needs: the spec, the merged initial data, and the
-/// provenance to attach.
+/// A format compiler's input (not its output): the spec, the merged
+/// initial data, and the provenance to attach.
 #[derive(Debug, Clone)]
-pub struct Rendered<'a> {
+pub struct RenderInput<'a> {
     /// The cached spec.
     pub spec: &'a UiSpec,
     /// `data` merged over the schema's defaults.
@@ -121,7 +129,16 @@ impl ApprovalPrompt {
     }
 }
 
-impl Rendered<'_> {
+impl RenderInput<'_> {
+    /// The provenance for the answer's meta; a display says `kind: "display"`.
+    pub fn meta(&self) -> Map<String, Value> {
+        let mut meta = self.meta.clone();
+        if self.spec.plan.is_display() {
+            meta.insert("kind".into(), "display".into());
+        }
+        meta
+    }
+
     /// The form's title: the plan's, else the description, else "Form".
     pub fn title(&self) -> String {
         self.spec.plan.title.clone().unwrap_or_else(|| "Form".to_owned())
@@ -135,8 +152,8 @@ impl Rendered<'_> {
     /// The approval this form asks for, if its plan has Approve/Reject buttons.
     pub fn approval(&self) -> Option<ApprovalPrompt> {
         let control = self.spec.plan.root.controls().into_iter().find(|c| c.widget == crate::plan::Widget::Approval)?;
-        let limits = crate::limits::Limits::default();
-        let (approve, reject) = crate::generate::approval::values_at(&self.spec.schema, &control.pointer, &limits)?;
+        let limits = crate::request::limits::Limits::default();
+        let (approve, reject) = crate::plan::generate::approval::values_at(&self.spec.schema, &control.pointer, &limits)?;
         let text = |key: &str| self.raw_data.get(key).and_then(Value::as_str).map(str::to_owned);
         let action = text("action").or_else(|| Some(self.spec.description.clone()).filter(|d| !d.is_empty()));
         Some(ApprovalPrompt {
@@ -150,22 +167,34 @@ impl Rendered<'_> {
 }
 
 /// Projects a spec into a format.
-pub fn render(format: Format, rendered: &Rendered<'_>) -> Value {
-    let mut body = match format {
+pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
+    match format {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
         Format::Lmui => lmui::render(rendered),
-    };
-    // Display hook: tables and charts over the read-only form.
-    if let Some(display) = &rendered.spec.display {
-        crate::display::project(format, rendered, display, &mut body);
     }
-    body
 }
 
 /// The data path (property names) of a schema pointer such as
 /// `/properties/a/properties/b` -> `["a", "b"]`.
-pub fn data_path(pointer: &str) -> Vec<String> {
+pub(crate) fn data_path(pointer: &str) -> Vec<String> {
     let tokens = crate::pointer::tokens(pointer).unwrap_or_default();
     tokens.chunks(2).filter(|pair| pair[0] == "properties" && pair.len() == 2).map(|pair| pair[1].clone()).collect()
+}
+
+impl Format {
+    /// Compiles a spec into this format ([`render`]).
+    pub fn render(self, input: &RenderInput<'_>) -> Value {
+        render(self, input)
+    }
+}
+
+impl<'a> RenderInput<'a> {
+    /// What a format compiler is handed for `spec` and the request's `data`:
+    /// `data` merged over the schema's defaults (values `validator` rejects
+    /// dropped) and the provenance `meta`.
+    pub fn new(spec: &'a UiSpec, raw_data: &'a Value, validator: Option<&jsonschema::Validator>, meta: Map<String, Value>) -> Self {
+        let (initial_data, _) = initial_data::initial_data(&spec.defaults, raw_data, validator, true);
+        Self { spec, initial_data, meta, raw_data }
+    }
 }

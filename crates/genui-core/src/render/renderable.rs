@@ -9,13 +9,13 @@
 //! applied only where `X` is a plain typed schema; submissions are always
 //! validated against the original `output`.
 
-pub mod mirror;
+pub(crate) mod mirror;
 
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// The renderer's copy of `schema` (borrowed when nothing needs rewriting).
-pub fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
+pub(crate) fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
     if !needs_rewrite(schema) {
         return Cow::Borrowed(schema);
     }
@@ -26,9 +26,9 @@ pub fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
 /// [`mirror::jsonforms_schema`] adds so `@jsonforms/core`
 /// resolves fields of dependent schemas and shows a discriminated `oneOf`'s
 /// discriminator as a choice. Same accepted values as `schema`.
-pub fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
+pub(crate) fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
     let renderable = renderable_schema(schema);
-    let limits = crate::limits::Limits::default();
+    let limits = crate::request::limits::Limits::default();
     match mirror::jsonforms_schema(&renderable, &limits) {
         Some(mirrored) => Cow::Owned(mirrored),
         None => renderable,
@@ -38,7 +38,7 @@ pub fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
 /// RJSF's copy: [`renderable_schema`] plus `dependentSchemas` also written
 /// as `dependencies`, which RJSF reads to show a dependent field (see
 /// [`mirror::rjsf_schema`]). Same accepted values.
-pub fn rjsf_schema(schema: &Value) -> Cow<'_, Value> {
+pub(crate) fn rjsf_schema(schema: &Value) -> Cow<'_, Value> {
     let renderable = renderable_schema(schema);
     match mirror::rjsf_schema(&renderable) {
         Some(mirrored) => Cow::Owned(mirrored),
@@ -106,6 +106,25 @@ fn nullable_member(map: &Map<String, Value>) -> Option<(&'static str, &Value)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_fixture_answers_with_output_changed_only_by_this_rewrite() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generate");
+        let mut count = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let args: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let body = serde_json::to_vec(&serde_json::json!({"tool": "generateUserInterface", "arguments": args})).unwrap();
+            let job = crate::service::prepare_generate(&body, None, &crate::request::limits::Limits::default()).unwrap();
+            let response: Value = serde_json::from_str(&job.finish(None).response.body).unwrap();
+            assert_eq!(response["jsonSchema"], jsonforms_schema(&args["output"]).into_owned(), "{}: the data contract changed", path.display());
+            count += 1;
+        }
+        assert!(count >= 30, "fixture corpus shrank to {count}");
+    }
     use serde_json::json;
 
     #[test]

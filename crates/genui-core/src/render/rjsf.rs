@@ -22,15 +22,16 @@
 //!   `hidden` (RJSF's option selector chooses the branch and sets it);
 //!   `dependentSchemas` are also written as `dependencies`, which RJSF reads.
 
-use super::Rendered;
-use crate::plan::{Control, Node, Widget};
+use super::RenderInput;
+use crate::plan::display::table::{chart_id, charts};
+use crate::plan::{Control, Node, Table, Widget};
 use crate::schema::SchemaDoc;
 use serde_json::{json, Map, Value};
 
 /// The `dgui_form` message.
-pub fn render(r: &Rendered<'_>) -> Value {
+pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut ui = Map::new();
-    let limits = crate::limits::Limits::default();
+    let limits = crate::request::limits::Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
     let layer = Layer { doc: &doc, base: &r.spec.schema };
     layer.add(&r.spec.plan.root, &mut ui);
@@ -48,20 +49,45 @@ pub fn render(r: &Rendered<'_>) -> Value {
         }
         submit_text = "Confirm";
     }
-    ui.insert("ui:submitButtonOptions".into(), json!({"submitText": submit_text}));
+    // A display takes no submission.
+    let tables = r.spec.plan.root.tables();
+    let submit = if tables.is_empty() { json!({"submitText": submit_text}) } else { json!({"norender": true}) };
+    ui.insert("ui:submitButtonOptions".into(), submit);
+    tables.iter().for_each(|t| read_only_table(t, &mut ui));
     let mut metadata = r.meta.clone();
     metadata.insert("version".into(), "0.1".into());
+    if !tables.is_empty() {
+        metadata.insert("kind".into(), "display".into());
+    }
     // Built by hand, not with `json!`, which would serialise the schema and
     // the UI schema into new values instead of moving or cloning them.
     let mut message = Map::new();
     message.insert("type".into(), "dgui_form".into());
     message.insert("title".into(), r.title().into());
     message.insert("description".into(), r.spec.description.clone().into());
-    message.insert("schema".into(), crate::memo::renderer_schema(&r.spec.spec_hash, "rjsf", || super::renderable::rjsf_schema(&r.spec.schema).into_owned()).as_ref().clone());
+    message.insert("schema".into(), crate::cache::memo::renderer_schema(&r.spec.spec_hash, "rjsf", || super::renderable::rjsf_schema(&r.spec.schema).into_owned()).as_ref().clone());
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
     message.insert("metadata".into(), Value::Object(metadata));
+    if !tables.is_empty() {
+        message.insert("charts".into(), charts(&tables, &r.initial_data));
+    }
     Value::Object(message)
+}
+
+/// A display table's field: read-only, no adding, removing or ordering,
+/// and the ids of its charts.
+fn read_only_table(t: &Table, ui: &mut Map<String, Value>) {
+    let path = super::data_path(&t.dataset.schema_pointer);
+    let field = path.iter().try_fold(ui, |map, name| map.get_mut(name.as_str()).and_then(Value::as_object_mut));
+    let Some(field) = field else { return };
+    field.insert("ui:readonly".into(), true.into());
+    if let Value::Object(options) = field.entry("ui:options").or_insert_with(|| json!({})) {
+        options.insert("addable".into(), false.into());
+        options.insert("removable".into(), false.into());
+        options.insert("orderable".into(), false.into());
+        options.insert("charts".into(), json!(chart_id(&t.dataset).into_iter().collect::<Vec<_>>()));
+    }
 }
 
 /// The schema a layer's pointers are relative to (the form, or an item).
@@ -96,7 +122,7 @@ impl Layer<'_> {
         // discriminator) is set by its option selector.
         let own_widget = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some() || n.get("const").is_some());
         let mut ui = field_ui(control, !own_widget);
-        if crate::generate::rules::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
+        if crate::plan::conditions::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
             // RJSF's option selector chooses the branch and sets its const;
             // the const's own text input would only repeat it.
             ui.insert("ui:widget".into(), "hidden".into());
@@ -147,7 +173,7 @@ fn add_group_titles(node: &Node, ui: &mut Map<String, Value>) {
             steps.iter().flat_map(|s| &s.elements).for_each(|child| add_group_titles(child, ui));
             return;
         }
-        Node::Control(_) => return,
+        Node::Control(_) | Node::Table(_) => return,
     };
     children.iter().for_each(|child| add_group_titles(child, ui));
 }
@@ -160,7 +186,7 @@ fn collect_rows<'n>(node: &'n Node, out: &mut Vec<Vec<&'n str>>) {
         }
         Node::Vertical { elements } | Node::Group { elements, .. } => elements.iter().for_each(|n| collect_rows(n, out)),
         Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| collect_rows(n, out)),
-        Node::Control(_) => {}
+        Node::Control(_) | Node::Table(_) => {}
     }
 }
 
@@ -249,14 +275,8 @@ fn field_ui(control: &Control, may_set_widget: bool) -> Map<String, Value> {
 }
 
 /// RJSF's built-in widget names where they differ from what RJSF picks by
-/// itself from the type and `format`; `None` leaves RJSF's choice.
+/// itself from the type and `format` (the widget table's RJSF column);
+/// `None` leaves RJSF's choice.
 fn widget_name(widget: Widget) -> Option<&'static str> {
-    Some(match widget {
-        Widget::Textarea => "textarea",
-        Widget::Slider => "range",
-        Widget::Radio | Widget::Approval => "radio",
-        Widget::MultiSelect => "checkboxes",
-        Widget::File => "file",
-        _ => return None,
-    })
+    widget.row().rjsf
 }

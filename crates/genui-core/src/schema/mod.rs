@@ -24,10 +24,11 @@ mod kind;
 mod validate;
 
 pub use kind::{FieldKind, Kind};
-pub use validate::{check_output, compile, draft_from_name, draft_name, Draft};
+pub use validate::check_output;
+pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use serde_json::{Map, Value};
 
 /// The `output` document, for reference lookup.

@@ -10,10 +10,10 @@
 
 use super::{unresolved, SchemaDoc};
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::limits::Limits;
+use crate::request::limits::Limits;
 use serde_json::Value;
 
-pub use jsonschema::Draft;
+pub(crate) use jsonschema::Draft;
 
 /// Compiled regexes may use at most this many bytes each.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
@@ -32,7 +32,7 @@ pub fn check_output(output: &Value, base: &str, limits: &Limits) -> Result<(Draf
 
 /// Compiles a schema already known to be valid (for example one read back
 /// from the cache) with the same options as [`check_output`].
-pub fn compile(output: &Value, draft: Draft) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
+pub(crate) fn compile(output: &Value, draft: Draft) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
     jsonschema::options()
         .with_draft(draft)
         .with_pattern_options(jsonschema::PatternOptions::regex().size_limit(REGEX_SIZE_LIMIT))
@@ -138,7 +138,7 @@ fn check_refs(output: &Value, base: &str, limits: &Limits) -> Result<()> {
 }
 
 /// The name a draft is recorded under in a spec.
-pub fn draft_name(draft: Draft) -> &'static str {
+pub(crate) fn draft_name(draft: Draft) -> &'static str {
     match draft {
         Draft::Draft4 => "draft-04",
         Draft::Draft6 => "draft-06",
@@ -149,7 +149,7 @@ pub fn draft_name(draft: Draft) -> &'static str {
 }
 
 /// The draft recorded under `name` (2020-12 for anything unknown).
-pub fn draft_from_name(name: &str) -> Draft {
+pub(crate) fn draft_from_name(name: &str) -> Draft {
     match name {
         "draft-04" => Draft::Draft4,
         "draft-06" => Draft::Draft6,

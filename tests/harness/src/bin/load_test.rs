@@ -7,7 +7,7 @@
 //!
 //! `load-test [seconds per level]` (default 10). Loopback only.
 
-use genui_core::spec::UiSpec;
+use genui_core::UiSpec;
 use genui_harness::{project_root, Options, WranglerDev};
 use std::process::Command;
 
@@ -102,7 +102,7 @@ fn check_kv(dev: &WranglerDev) -> (usize, Vec<String>) {
     // Reading each entry back costs a wrangler run; a bounded sample plus
     // every warm form keeps the check thorough and short.
     for key in keys.iter().take(40) {
-        let hash = key.strip_prefix(genui_core::spec::KEY_PREFIX).unwrap_or_default();
+        let hash = key.strip_prefix(genui_core::UiSpec::KEY_PREFIX).unwrap_or_default();
         match dev.try_kv_get(key) {
             Ok(Some(text)) if UiSpec::from_cached(&text, hash).is_some() && !text.contains("London") => {}
             _ => bad.push(key.clone()),

@@ -8,8 +8,8 @@
 //! - RJSF shows the fields of draft-07 `dependencies` but not of
 //!   `dependentSchemas`: [`rjsf_schema`] writes the latter as the former.
 
-use crate::generate::rules::discriminator;
-use crate::limits::Limits;
+use crate::plan::conditions::discriminator;
+use crate::request::limits::Limits;
 use crate::schema::SchemaDoc;
 use serde_json::{json, Map, Value};
 
@@ -19,7 +19,7 @@ use serde_json::{json, Map, Value};
 /// twice), and each discriminated `oneOf` given its discriminator as a
 /// property with the branch values as titled choices (which the branches
 /// imply already).
-pub fn jsonforms_schema(schema: &Value, limits: &Limits) -> Option<Value> {
+pub(crate) fn jsonforms_schema(schema: &Value, limits: &Limits) -> Option<Value> {
     if !mentions(schema, &["oneOf", "anyOf", "dependentSchemas", "dependencies"], 0) {
         return None;
     }
@@ -33,7 +33,7 @@ pub fn jsonforms_schema(schema: &Value, limits: &Limits) -> Option<Value> {
 /// of 2019-09's `dependentSchemas`, so each `dependentSchemas` is also
 /// written as `dependencies` (not a keyword of 2019-09/2020-12, so the
 /// accepted values do not change; only for those drafts).
-pub fn rjsf_schema(schema: &Value) -> Option<Value> {
+pub(crate) fn rjsf_schema(schema: &Value) -> Option<Value> {
     let draft = schema.get("$schema").and_then(Value::as_str).unwrap_or("2020-12");
     let modern = draft.contains("2020-12") || draft.contains("2019-09");
     if !modern || !mentions(schema, &["dependentSchemas"], 0) {

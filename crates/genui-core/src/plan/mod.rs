@@ -7,6 +7,19 @@
 //! presentation: label, widget, help, placeholder, read-only, an optional
 //! rule. The plan never carries data, and never changes the data schema: it
 //! only chooses how to show what the contract already defines.
+//!
+//! A display (a read-only view of `data`, see [`display`]) is a plan too:
+//! its [`Node::Table`]s name arrays of the data and carry each one's columns
+//! and chart ([`data`]); the checker proves them and every format compiles
+//! them like any other node.
+
+pub(crate) mod check;
+pub(crate) mod conditions;
+pub(crate) mod data;
+pub(crate) mod display;
+pub(crate) mod generate;
+pub(crate) mod sanitize;
+pub(crate) mod widgets;
 
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +66,21 @@ pub enum Node {
     },
     /// One input bound to one field.
     Control(Control),
+    /// A read-only table of one array of the request's data, with its chart
+    /// (a display; see [`display`]).
+    Table(Box<Table>),
+}
+
+/// A [`Node::Table`]: one dataset of a display.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Table {
+    /// The read-only array control the form formats draw the table with:
+    /// its pointer is the dataset's schema pointer, its label the title.
+    pub control: Control,
+    /// What the table shows: columns, where its rows sit in `data`, and
+    /// the chart drawn from them.
+    pub dataset: data::Dataset,
 }
 
 /// One step of a [`Node::Steps`] wizard.
@@ -92,6 +120,14 @@ pub struct Control {
     /// the item schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Box<Node>>,
+}
+
+impl Plan {
+    /// Whether this plan is a read-only display (it has tables), which
+    /// takes no submission.
+    pub fn is_display(&self) -> bool {
+        !self.root.tables().is_empty()
+    }
 }
 
 impl Control {
@@ -147,39 +183,12 @@ pub enum Widget {
     Object,
 }
 
-impl Widget {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Text => "text",
-            Self::Textarea => "textarea",
-            Self::Email => "email",
-            Self::Url => "url",
-            Self::Number => "number",
-            Self::Integer => "integer",
-            Self::Slider => "slider",
-            Self::Checkbox => "checkbox",
-            Self::Select => "select",
-            Self::Radio => "radio",
-            Self::MultiSelect => "multiSelect",
-            Self::Date => "date",
-            Self::DateTime => "dateTime",
-            Self::Time => "time",
-            Self::File => "file",
-            Self::Approval => "approval",
-            Self::Array => "array",
-            Self::Alternatives => "alternatives",
-            Self::Object => "object",
-        }
-    }
-}
-
 /// A condition on the data and what it does to a control or section.
 ///
 /// Rules are derived from the `output` schema's own conditionals
 /// (`if`/`then`/`else`, `dependencies`, `dependentRequired`,
 /// `dependentSchemas`, discriminated `oneOf`) by
-/// [`crate::generate::rules`], never written by hand or by a model, and
+/// [`crate::plan::generate::rules`], never written by hand or by a model, and
 /// proven by the checker. The condition is JSON Forms' schema condition: the
 /// value at `pointer` must validate against `schema`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -219,6 +228,17 @@ impl Node {
             }
             Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| n.for_each_control(f)),
             Node::Control(control) => f(control),
+            Node::Table(table) => f(&table.control),
+        }
+    }
+
+    /// The display tables directly inside this node, in order (a display's
+    /// plan is a vertical list of them).
+    pub fn tables(&self) -> Vec<&Table> {
+        match self {
+            Node::Vertical { elements } => elements.iter().filter_map(|n| if let Node::Table(t) = n { Some(&**t) } else { None }).collect(),
+            Node::Table(table) => vec![table],
+            _ => Vec::new(),
         }
     }
 

@@ -1,4 +1,8 @@
-//! Conditional rules, derived from the `output` schema's own conditionals.
+//! What the `output` schema's own conditionals say about its fields: which
+//! fields a condition names, discriminated `oneOf`s and their choices, and
+//! the kind of field a control edits. The generator derives rules from this
+//! ([`crate::plan::generate`]'s `rules`), and the checker and the format
+//! compilers read it; it depends only on the plan types and schema views.
 //!
 //! A field that only matters under a condition is shown only then. The
 //! conditions come from the schema, never from a model, so [`derive`] runs on
@@ -23,12 +27,10 @@
 //! `S`". Conditions with a `$ref` cannot be evaluated on their own and are
 //! skipped (the field then shows always, which is safe).
 
-use crate::limits::Limits;
-use crate::plan::{Control, Effect, Node, Plan, Rule};
+use crate::plan::{Effect, Rule};
 use crate::pointer;
 use crate::schema::{Resolved, SchemaDoc};
 use serde_json::{json, Value};
-use std::collections::HashMap;
 
 /// How deep `$ref`/`allOf` chains are followed when collecting conditionals.
 const MAX_COLLECT_DEPTH: usize = 16;
@@ -53,7 +55,7 @@ struct Mentions {
 
 /// A `oneOf`/`anyOf` of object branches told apart by a `const` property.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Discriminator {
+pub(crate) struct Discriminator {
     /// The property that tells branches apart.
     pub name: String,
     /// Its title (from the first branch that has one).
@@ -65,7 +67,7 @@ pub struct Discriminator {
 
 /// One branch of a [`Discriminator`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Branch {
+pub(crate) struct Branch {
     /// The branch's `const` discriminator value.
     pub value: Value,
     /// The branch's `title`.
@@ -78,12 +80,12 @@ pub struct Branch {
 
 impl Discriminator {
     /// The discriminator's choices, `(value, title)`, in branch order.
-    pub fn choices(&self) -> Vec<(Value, Option<String>)> {
+    pub(crate) fn choices(&self) -> Vec<(Value, Option<String>)> {
         self.branches.iter().map(|b| (b.value.clone(), b.title.clone())).collect()
     }
 
     /// Every branch property except the discriminator, first declaration wins.
-    pub fn fields(&self) -> Vec<(String, Value)> {
+    pub(crate) fn fields(&self) -> Vec<(String, Value)> {
         let mut out: Vec<(String, Value)> = Vec::new();
         for (name, schema) in self.branches.iter().flat_map(|b| &b.properties) {
             if *name != self.name && !out.iter().any(|(n, _)| n == name) {
@@ -101,7 +103,7 @@ impl Discriminator {
 
 /// Everything conditional about one object schema.
 #[derive(Debug, Clone, Default)]
-pub struct Analysis {
+pub(crate) struct Analysis {
     conditionals: Vec<Conditional>,
     /// Names some branch requires (then/else, dependents).
     conditionally_required: Vec<String>,
@@ -114,7 +116,7 @@ pub struct Analysis {
 
 impl Analysis {
     /// Reads the conditionals of the object schema `node`.
-    pub fn of(doc: &SchemaDoc<'_>, node: &Value) -> Self {
+    pub(crate) fn of(doc: &SchemaDoc<'_>, node: &Value) -> Self {
         let mut analysis = Analysis::default();
         analysis.collect(doc, node, 0);
         analysis.discriminator = discriminator(doc, node);
@@ -123,7 +125,7 @@ impl Analysis {
 
     /// Properties declared only in conditional branches (not in `declared`),
     /// which a form must still offer: `then`/`else` and dependent schemas.
-    pub fn extra_properties(&self, declared: &Resolved) -> Vec<(String, Value)> {
+    pub(crate) fn extra_properties(&self, declared: &Resolved) -> Vec<(String, Value)> {
         let has = |name: &str| declared.properties().any(|(n, _)| n == name);
         self.branch_properties.iter().filter(|(n, _)| !has(n)).cloned().collect()
     }
@@ -131,7 +133,7 @@ impl Analysis {
     /// Names required under some condition (a branch, a dependency, a
     /// discriminated branch) that the object or a branch declares: a form
     /// must offer them, or the user could not satisfy the condition.
-    pub fn required_names(&self, declared: &Resolved) -> Vec<String> {
+    pub(crate) fn required_names(&self, declared: &Resolved) -> Vec<String> {
         let mut names: Vec<String> = self.conditionally_required.clone();
         if let Some(d) = &self.discriminator {
             names.extend(d.branches.iter().flat_map(|b| b.required.iter().cloned()));
@@ -204,7 +206,7 @@ impl Analysis {
 
     /// The rule for field `name` of this object, whose schema path is
     /// `object` and merged view `view`; `None` when it always shows.
-    pub fn rule_for(&self, name: &str, object: &str, view: &Resolved) -> Option<Rule> {
+    pub(crate) fn rule_for(&self, name: &str, object: &str, view: &Resolved) -> Option<Rule> {
         if view.requires(name) {
             return None;
         }
@@ -293,7 +295,7 @@ fn has_ref(value: &Value) -> bool {
 /// The discriminated `oneOf` (or `anyOf`) of an object schema: every branch
 /// an object whose property `d` is a single value (`const`, or a
 /// one-value `enum`), the values all different.
-pub fn discriminator(doc: &SchemaDoc<'_>, node: &Value) -> Option<Discriminator> {
+pub(crate) fn discriminator(doc: &SchemaDoc<'_>, node: &Value) -> Option<Discriminator> {
     let node = match node.get("$ref").and_then(Value::as_str) {
         Some(reference) => doc.lookup(reference)?,
         None => node,
@@ -338,7 +340,7 @@ fn single_value(doc: &SchemaDoc<'_>, view: &Resolved, name: &str) -> Option<Valu
 
 /// The choices of a discriminator control: `pointer` (relative to `base`)
 /// names the discriminator property of a discriminated `oneOf`.
-pub fn discriminator_choices(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> Option<Vec<(Value, Option<String>)>> {
+pub(crate) fn discriminator_choices(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> Option<Vec<(Value, Option<String>)>> {
     let (parent, name) = pointer.rsplit_once("/properties/")?;
     let object = doc.resolve_scope(base, parent)?;
     let found = discriminator(doc, object)?;
@@ -347,7 +349,7 @@ pub fn discriminator_choices(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -
 
 /// The kind of the field a control at `pointer` (relative to `base`) edits:
 /// the view's own, except that a discriminator offers every branch's value.
-pub fn control_kind(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Resolved) -> crate::schema::FieldKind {
+pub(crate) fn control_kind(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Resolved) -> crate::schema::FieldKind {
     let mut kind = view.kind();
     if let Some(choices) = discriminator_choices(doc, base, pointer) {
         kind.choices = Some(choices);
@@ -355,139 +357,18 @@ pub fn control_kind(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Res
     kind
 }
 
-/// Sets every control's and section's rule from the schema, replacing what
-/// was there. `output` is the schema the plan's pointers are relative to.
-pub fn derive(plan: &mut Plan, output: &Value, limits: &Limits) {
-    // Plans are built without rules (a model cannot write one), so a schema
-    // with no conditional keyword anywhere has nothing to derive.
-    if !has_conditionals(output, 0) {
-        return;
-    }
-    let doc = SchemaDoc::new(output, limits);
-    let mut memo = HashMap::new();
-    derive_layer(&doc, output, &mut plan.root, &mut memo, 0);
-}
-
-type Memo<'a> = HashMap<String, Option<(Analysis, Resolved<'a>)>>;
-
-/// Whether any object in `value` has a keyword rules come from.
-fn has_conditionals(value: &Value, depth: usize) -> bool {
-    const KEYWORDS: [&str; 6] = ["if", "dependentRequired", "dependentSchemas", "dependencies", "oneOf", "anyOf"];
-    depth <= 128
-        && match value {
-            Value::Object(map) => KEYWORDS.iter().any(|k| map.contains_key(*k)) || map.values().any(|v| has_conditionals(v, depth + 1)),
-            Value::Array(items) => items.iter().any(|v| has_conditionals(v, depth + 1)),
-            _ => false,
-        }
-}
-
-fn derive_layer<'a>(doc: &SchemaDoc<'a>, base: &'a Value, node: &mut Node, memo: &mut Memo<'a>, depth: usize) {
-    match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } => {
-            elements.iter_mut().for_each(|n| derive_layer(doc, base, n, memo, depth));
-        }
-        Node::Group { elements, rule, .. } => {
-            *rule = None;
-            elements.iter_mut().for_each(|n| derive_layer(doc, base, n, memo, depth));
-            // A nested object's section follows the object's own condition.
-            let object = common_object(elements);
-            *rule = hoist(elements).or_else(|| rule_for_pointer(doc, base, object.as_deref()?, memo));
-        }
-        Node::Steps { steps } => {
-            for step in steps {
-                step.elements.iter_mut().for_each(|n| derive_layer(doc, base, n, memo, depth));
-            }
-        }
-        Node::Control(control) => derive_control(doc, base, control, memo, depth),
-    }
-}
-
-fn derive_control<'a>(doc: &SchemaDoc<'a>, base: &'a Value, control: &mut Control, memo: &mut Memo<'a>, depth: usize) {
-    control.rule = rule_for_pointer(doc, base, &control.pointer, memo);
-    let Some(detail) = control.detail.as_deref_mut() else { return };
-    let items = doc.resolve_scope(base, &control.pointer).and_then(|n| doc.resolve_scope(n, "/items"));
-    if let Some(items) = items {
-        if depth < 64 {
-            // Item pointers are relative to the item: a memo of their own.
-            derive_layer(doc, items, detail, &mut HashMap::new(), depth + 1);
-        }
-    }
-}
-
-fn rule_for_pointer<'a>(doc: &SchemaDoc<'a>, base: &'a Value, at: &str, memo: &mut Memo<'a>) -> Option<Rule> {
-    let (object, name) = at.rsplit_once("/properties/")?;
-    let entry = memo.entry(object.to_owned()).or_insert_with(|| {
-        let node = doc.resolve_scope(base, object)?;
-        Some((Analysis::of(doc, node), doc.resolve(node).ok()?))
-    });
-    let (analysis, view) = entry.as_ref()?;
-    analysis.rule_for(&pointer::unescape(name), object, view)
-}
-
-/// The nested object every control of a section edits part of, if any
-/// (a section of a flat form has none).
-fn common_object(elements: &[Node]) -> Option<String> {
-    let mut common: Option<String> = None;
-    for element in elements {
-        for control in element.controls() {
-            let (parent, _) = control.pointer.rsplit_once("/properties/")?;
-            let shared = match &common {
-                None => parent.to_owned(),
-                Some(c) => shared_object(c, parent),
-            };
-            common = Some(shared);
-        }
-    }
-    common.filter(|c| !c.is_empty())
-}
-
-/// The longest object pointer both `a` and `b` are at or below.
-fn shared_object(a: &str, b: &str) -> String {
-    let (ta, tb) = (pointer::tokens(a).unwrap_or_default(), pointer::tokens(b).unwrap_or_default());
-    let same = ta.iter().zip(&tb).take_while(|(x, y)| x == y).count();
-    let pairs = same / 2 * 2;
-    ta[..pairs].iter().map(|t| format!("/{}", pointer::escape(t))).collect()
-}
-
-/// When every control of a section has the same rule, the section carries
-/// it instead (so an empty frame never shows).
-fn hoist(elements: &mut [Node]) -> Option<Rule> {
-    let mut shared: Option<Rule> = None;
-    let mut count = 0;
-    for element in elements.iter() {
-        let mut same = true;
-        element.for_each_control(&mut |c| {
-            count += 1;
-            match (&c.rule, &shared) {
-                (None, _) => same = false,
-                (Some(rule), None) => shared = Some(rule.clone()),
-                (Some(rule), Some(s)) => same &= rule == s,
-            }
-        });
-        if !same {
-            return None;
-        }
-    }
-    let rule = shared.filter(|_| count > 1)?;
-    for element in elements.iter_mut() {
-        clear_rules(element);
-    }
-    Some(rule)
-}
-
-fn clear_rules(node: &mut Node) {
-    match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
-            elements.iter_mut().for_each(clear_rules)
-        }
-        Node::Steps { steps } => steps.iter_mut().flat_map(|s| &mut s.elements).for_each(clear_rules),
-        Node::Control(control) => control.rule = None,
+impl crate::schema::FieldKind {
+    /// The kind of the field a control at `pointer` (below `base`) edits,
+    /// as the generator and the checker see it ([`control_kind`]).
+    pub fn of_control(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Resolved) -> Self {
+        control_kind(doc, base, pointer, view)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::limits::Limits;
 
     fn rule(output: &Value, object: &str, name: &str) -> Option<Rule> {
         let limits = Limits::default();
@@ -524,18 +405,6 @@ mod tests {
         assert_eq!(billing.schema, json!({"type": "object", "required": ["card"]}));
         assert!(rule(&output, "", "y").is_some());
         assert_eq!(rule(&output, "", "card"), None);
-    }
-
-    #[test]
-    fn a_nested_object_only_in_then_is_a_conditional_section() {
-        let output = json!({"type": "object", "properties": {"gift": {"type": "boolean"}},
-            "if": {"properties": {"gift": {"const": true}}, "required": ["gift"]},
-            "then": {"properties": {"recipient": {"type": "object", "properties": {"name": {"type": "string"}, "note": {"type": "string"}}}}}});
-        let plan = crate::generate::generate(&output, "", false, &Limits::default()).unwrap();
-        let Node::Vertical { elements } = &plan.root else { panic!() };
-        let Some(Node::Group { rule: Some(rule), .. }) = elements.get(1) else { panic!("{elements:?}") };
-        assert_eq!((rule.pointer.as_str(), &rule.schema), ("/properties/gift", &json!({"const": true})));
-        assert!(crate::check::check_plan(&plan, &output, &Limits::default()).is_empty());
     }
 
     #[test]

@@ -13,91 +13,24 @@
 //! - one number per row, or a bare array of numbers: `line` over the row
 //!   index.
 
-use super::{Column, ColumnType, Shape};
-use serde::{Deserialize, Serialize};
+use crate::plan::data::{Channel, Chart, Column, ColumnType, Mark, Shape, Transform};
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
 /// The Vega-Lite schema every chart declares (and is tested against).
-pub const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v5.json";
+pub(crate) const VEGA_LITE_SCHEMA: &str = "https://vega.github.io/schema/vega-lite/v5.json";
 
 /// At most this many measures are folded into one chart.
 const MAX_SERIES: usize = 8;
 /// A category colours lines only when it has at most this many values.
 const MAX_COLORS: usize = 12;
 
-/// A chart, without its data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Chart {
-    /// `bar`, `line` or `point`.
-    pub mark: Mark,
-    /// The horizontal axis.
-    pub x: Channel,
-    /// The vertical axis.
-    pub y: Channel,
-    /// Series colour, when there are several series.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub color: Option<Channel>,
-    /// Derived fields (row index, folded measures), applied in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub transform: Vec<Transform>,
-}
-
-/// Vega-Lite marks used here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Mark {
-    /// Bars per category.
-    Bar,
-    /// A line over an ordered x.
-    Line,
-    /// A scatter plot.
-    Point,
-}
-
-/// One encoding channel.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Channel {
-    /// The field (a column key, or a derived field).
-    pub field: String,
-    /// Vega-Lite measurement type: `nominal`, `quantitative` or `temporal`.
-    #[serde(rename = "type")]
-    pub measure: String,
-    /// Axis or legend title.
-    pub title: String,
-    /// `sum` when categories repeat.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub aggregate: Option<String>,
-}
-
-/// A derived field.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub enum Transform {
-    /// The row's position (1-based), as field `as`.
-    RowNumber {
-        /// The new field.
-        #[serde(rename = "as")]
-        name: String,
-    },
-    /// Several measures into `[key, value]` rows (one series per measure).
-    Fold {
-        /// The measures.
-        fields: Vec<String>,
-        /// The series name field and the value field.
-        #[serde(rename = "as")]
-        names: [String; 2],
-    },
-}
-
 fn channel(field: &str, measure: &str, title: &str) -> Channel {
     Channel { field: field.to_owned(), measure: measure.to_owned(), title: title.to_owned(), aggregate: None }
 }
 
 /// The chart that fits a dataset, if it has numbers to plot.
-pub fn choose(shape: Shape, columns: &[Column], rows: &[Value]) -> Option<Chart> {
+pub(crate) fn choose(shape: Shape, columns: &[Column], rows: &[Value]) -> Option<Chart> {
     match shape {
         Shape::Empty => None,
         Shape::Numbers => Some(over_index(columns, "value", "Value")),
@@ -216,7 +149,7 @@ fn encode(channel: &Channel) -> Value {
 }
 
 /// The full Vega-Lite v5 spec, with `values` as its inline data.
-pub fn vega_lite(chart: &Chart, title: &str, values: Vec<Value>) -> Value {
+pub(crate) fn vega_lite(chart: &Chart, title: &str, values: Vec<Value>) -> Value {
     let mut encoding = Map::new();
     encoding.insert("x".into(), encode(&chart.x));
     encoding.insert("y".into(), encode(&chart.y));

@@ -6,20 +6,20 @@
 //! The result always passes genui-core's `check::markup_in`, which the
 //! checker applies to every label, help text and placeholder.
 
-use crate::check::markup_in;
-use crate::plan::{Node, Plan};
+use crate::plan::check::markup_in;
+use crate::plan::{Control, Node, Plan};
 
 /// Longest label or title kept, in characters.
-pub const MAX_LABEL_CHARS: usize = 200;
+pub(crate) const MAX_LABEL_CHARS: usize = 200;
 /// Longest help text or placeholder kept, in characters.
-pub const MAX_HELP_CHARS: usize = 1000;
+pub(crate) const MAX_HELP_CHARS: usize = 1000;
 
 /// Script-like schemes, removed with the rest of their word.
 const SCRIPT_SCHEMES: [&str; 3] = ["javascript:", "data:", "vbscript:"];
 
 /// Sanitises every piece of display text in a plan; returns whether
 /// anything besides whitespace changed.
-pub fn sanitize_plan(plan: &mut Plan) -> bool {
+pub(crate) fn sanitize_plan(plan: &mut Plan) -> bool {
     let mut changed = false;
     if let Some(title) = &mut plan.title {
         changed |= clean_in_place(title, MAX_LABEL_CHARS);
@@ -43,20 +43,23 @@ fn sanitize_node(node: &mut Node, changed: &mut bool) {
                 step.elements.iter_mut().for_each(|n| sanitize_node(n, changed));
             }
         }
-        Node::Control(control) => {
-            *changed |= clean_in_place(&mut control.label, MAX_LABEL_CHARS);
-            for text in [&mut control.help, &mut control.placeholder] {
-                if let Some(value) = text {
-                    *changed |= clean_in_place(value, MAX_HELP_CHARS);
-                    if value.is_empty() {
-                        *text = None;
-                    }
-                }
-            }
-            if let Some(detail) = &mut control.detail {
-                sanitize_node(detail, changed);
+        Node::Control(control) => sanitize_control(control, changed),
+        Node::Table(table) => sanitize_control(&mut table.control, changed),
+    }
+}
+
+fn sanitize_control(control: &mut Control, changed: &mut bool) {
+    *changed |= clean_in_place(&mut control.label, MAX_LABEL_CHARS);
+    for text in [&mut control.help, &mut control.placeholder] {
+        if let Some(value) = text {
+            *changed |= clean_in_place(value, MAX_HELP_CHARS);
+            if value.is_empty() {
+                *text = None;
             }
         }
+    }
+    if let Some(detail) = &mut control.detail {
+        sanitize_node(detail, changed);
     }
 }
 
@@ -232,6 +235,19 @@ fn is_foreign_url(word: &str) -> bool {
     let Some((scheme, _)) = word.split_once("://") else { return false };
     let scheme = scheme.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()).to_ascii_lowercase();
     !scheme.is_empty() && scheme != "http" && scheme != "https"
+}
+
+impl Plan {
+    /// Makes every label, help and placeholder plain text; returns whether
+    /// anything changed ([`sanitize_plan`]).
+    pub fn sanitize(&mut self) -> bool {
+        sanitize_plan(self)
+    }
+}
+
+impl crate::plan::Control {
+    /// At most this many characters of a label.
+    pub const MAX_LABEL_CHARS: usize = MAX_LABEL_CHARS;
 }
 
 #[cfg(test)]

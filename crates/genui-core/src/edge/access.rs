@@ -1,8 +1,11 @@
 //! Who may call, and from which web origins: bearer API keys and CORS.
 //!
-//! Keys: when `API_KEYS` (a secret, comma-separated) is set, every `/v1`
-//! route needs `Authorization: Bearer <key>` (the scheme in any case, read
-//! by [`bearer_token`] here and in the shell). Keys are compared as SHA-256
+//! Keys: when `API_KEYS` (a secret, comma-separated) is set,
+//! `/v1/generate`, `/v1/submit` and `/v1/tool` need `Authorization: Bearer
+//! <key>` (`Route::needs_key`; the scheme in any case, read by
+//! [`bearer_token`] here and in the shell's rate limiter); `/v1/webhook` is
+//! authenticated by its signature instead (`crate::edge::webhook`), and
+//! `/healthz`, `/openapi.json` and `/schemas/` stay public. Keys are compared as SHA-256
 //! digests with `subtle`'s constant-time equality, against every configured
 //! key, so timing says nothing about how much of a key matched or which.
 //! Unset means open: for local use only.
@@ -18,7 +21,7 @@ use subtle::ConstantTimeEq;
 
 /// Checks the `Authorization` header against the configured keys. `keys`
 /// is the `API_KEYS` value; `None` or blank means no authentication.
-pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> {
+pub(crate) fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> {
     let configured: Vec<&str> = keys.unwrap_or_default().split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
     if configured.is_empty() {
         return Ok(());
@@ -41,24 +44,24 @@ pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> 
 /// scheme is case-insensitive (RFC 7235 §2.1: `bearer`, `BEARER` and
 /// `Bearer` are one scheme); the token is trimmed; an empty token or another
 /// scheme is `None`.
-pub fn bearer_token(authorization: &str) -> Option<&str> {
+pub(crate) fn bearer_token(authorization: &str) -> Option<&str> {
     let (scheme, token) = authorization.split_once(' ')?;
     let token = token.trim();
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// A short, stable, non-reversible name for a key (rate-limit buckets, logs).
-pub fn key_fingerprint(key: &str) -> String {
+pub(crate) fn key_fingerprint(key: &str) -> String {
     hex::encode(&Sha256::digest(key.trim().as_bytes())[..8])
 }
 
 /// Whether `origin` may read answers, given `ALLOWED_ORIGINS`.
-pub fn origin_allowed(origin: &str, allowed: Option<&str>) -> bool {
+pub(crate) fn origin_allowed(origin: &str, allowed: Option<&str>) -> bool {
     allowed.unwrap_or_default().split(',').map(str::trim).any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
 }
 
 /// CORS headers for an answer to `origin` (none for a disallowed origin).
-pub fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
     let Some(origin) = origin.filter(|o| origin_allowed(o, allowed)) else { return Vec::new() };
     vec![
         ("access-control-allow-origin".into(), origin.to_owned()),
@@ -68,7 +71,7 @@ pub fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String,
 }
 
 /// Extra headers of a preflight answer to an allowed origin.
-pub fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+pub(crate) fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
     let mut headers = cors_headers(origin, allowed);
     if !headers.is_empty() {
         headers.push(("access-control-allow-methods".into(), "GET, POST, OPTIONS".into()));
@@ -76,6 +79,39 @@ pub fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(St
         headers.push(("access-control-max-age".into(), "86400".into()));
     }
     headers
+}
+
+/// Who may call and from which origins (this module's functions, as the
+/// shell calls them).
+#[derive(Debug, Clone, Copy)]
+pub struct Access;
+
+impl Access {
+    /// Checks an `Authorization` header against the configured keys.
+    pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> {
+        authorize(authorization, keys)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header (the scheme
+    /// in any case), the one parser for keys and rate-limit buckets.
+    pub fn bearer_token(authorization: &str) -> Option<&str> {
+        bearer_token(authorization)
+    }
+
+    /// A short, non-reversible name for a key (rate-limit buckets, logs).
+    pub fn key_fingerprint(key: &str) -> String {
+        key_fingerprint(key)
+    }
+
+    /// CORS headers for an answer to `origin`.
+    pub fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+        cors_headers(origin, allowed)
+    }
+
+    /// The answer headers to a CORS preflight from `origin`.
+    pub fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+        preflight_headers(origin, allowed)
+    }
 }
 
 #[cfg(test)]

@@ -20,13 +20,15 @@
 //! the arguments are a JSON *string*; pointers into it are written
 //! `/function/arguments` followed by the pointer inside the decoded string.
 
+pub(crate) mod limits;
+
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::generate::Device;
+use crate::plan::generate::Device;
 use crate::render::Format;
 use serde_json::{Map, Value};
 
 /// The tool this worker implements.
-pub const TOOL_NAME: &str = "generateUserInterface";
+pub(crate) const TOOL_NAME: &str = "generateUserInterface";
 
 /// A normalised `generateUserInterface` call.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,7 +71,7 @@ impl GenerateRequest {
 }
 
 /// Parses a request body (already size- and depth-checked).
-pub fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
+pub(crate) fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
     let value: Value = serde_json::from_slice(body).map_err(|e| {
         Error::new(ErrorCode::InvalidJson, format!("request body is not valid JSON: {e}"))
             .with(Detail::Line(e.line()))
@@ -79,7 +81,7 @@ pub fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
 }
 
 /// Normalises an already parsed body.
-pub fn from_value(value: Value) -> Result<GenerateRequest> {
+pub(crate) fn from_value(value: Value) -> Result<GenerateRequest> {
     let mut body = match value {
         Value::Object(body) => body,
         Value::Array(events) => return from_events(&events, ""),
@@ -145,7 +147,7 @@ impl GenerateRequest {
 /// A BCP 47 tag in canonical case (`de-de` -> `de-DE`, `zh-hant-tw` ->
 /// `zh-Hant-TW`), or `None` when it is not one: a 2-3 (or 5-8) letter
 /// language, then subtags of 1-8 letters or digits, at most 35 characters.
-pub fn canonical_locale(tag: &str) -> Option<String> {
+pub(crate) fn canonical_locale(tag: &str) -> Option<String> {
     if tag.is_empty() || tag.len() > 35 {
         return None;
     }
@@ -253,8 +255,8 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
     };
     let output = match args.remove("output") {
         Some(output @ Value::Object(_)) => output,
-        // Display hook: data to show needs no `output` (see crate::display).
-        None | Some(Value::Null) if crate::display::is_displayable(args.get("data")) => Value::Object(Map::new()),
+        // A display: data to show needs no `output` (see crate::plan::display).
+        None | Some(Value::Null) if crate::plan::display::is_displayable(args.get("data")) => Value::Object(Map::new()),
         None | Some(Value::Null) => {
             return Err(invalid(
                 &format!("{base}/output"),
@@ -359,6 +361,14 @@ fn optional_string(map: &Map<String, Value>, key: &str, base: &str) -> Result<Op
 pub(crate) fn invalid(pointer: &str, what: &str) -> Error {
     let at = if pointer.is_empty() { "the body root" } else { pointer };
     Error::new(ErrorCode::InvalidRequest, format!("{what} (at {at})")).at(pointer)
+}
+
+impl GenerateRequest {
+    /// A request from the parsed arguments object (or any accepted shape),
+    /// as [`from_value`] reads it.
+    pub fn from_value(value: Value) -> Result<Self> {
+        from_value(value)
+    }
 }
 
 #[cfg(test)]

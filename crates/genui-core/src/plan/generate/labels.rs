@@ -3,7 +3,7 @@
 /// Turns a property name into a sentence-case label: `postalCode` ->
 /// "Postal code", `date_of_birth` -> "Date of birth", `homePageURL` ->
 /// "Home page URL". Acronyms keep their capitals.
-pub fn humanize(name: &str) -> String {
+pub(crate) fn humanize(name: &str) -> String {
     // One output string, words sliced from `name`: this runs for every
     // field without a title, so it avoids a String per word.
     let spans = word_spans(name);
@@ -28,7 +28,7 @@ pub fn humanize(name: &str) -> String {
 }
 
 /// Lower-cased words of a name, for matching against vocabularies.
-pub fn words(name: &str) -> Vec<String> {
+pub(crate) fn words(name: &str) -> Vec<String> {
     split_words(name).into_iter().map(|w| w.to_lowercase()).collect()
 }
 
@@ -88,7 +88,7 @@ fn word_spans(name: &str) -> Vec<std::ops::Range<usize>> {
 
 /// A short form title from `output.title` or the description: "A form that
 /// collects a user's shipping address." -> "Shipping address".
-pub fn form_title(schema_title: Option<&str>, description: &str) -> Option<String> {
+pub(crate) fn form_title(schema_title: Option<&str>, description: &str) -> Option<String> {
     if let Some(title) = schema_title.map(str::trim).filter(|t| !t.is_empty()) {
         return Some(title.to_owned());
     }
@@ -110,6 +110,13 @@ pub fn form_title(schema_title: Option<&str>, description: &str) -> Option<Strin
         return None;
     }
     Some(capitalize(text))
+}
+
+impl crate::plan::Control {
+    /// The label a field gets from its property name when it has no title.
+    pub fn humanize(name: &str) -> String {
+        humanize(name)
+    }
 }
 
 #[cfg(test)]

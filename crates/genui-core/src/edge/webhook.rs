@@ -21,10 +21,10 @@ use sha2::Sha256;
 use std::net::IpAddr;
 
 /// The signature header.
-pub const SIGNATURE_HEADER: &str = "x-genui-signature";
+pub(crate) const SIGNATURE_HEADER: &str = "x-genui-signature";
 
 /// How far a signature's timestamp may be from now, in seconds.
-pub const TOLERANCE_SECONDS: u64 = 300;
+pub(crate) const TOLERANCE_SECONDS: u64 = 300;
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -38,13 +38,13 @@ fn mac(secret: &str, timestamp: u64, body: &[u8]) -> HmacSha256 {
 }
 
 /// The header value signing `body` at `timestamp`.
-pub fn sign(secret: &str, timestamp: u64, body: &[u8]) -> String {
+pub(crate) fn sign(secret: &str, timestamp: u64, body: &[u8]) -> String {
     let digest = mac(secret, timestamp, body).finalize().into_bytes();
     format!("t={timestamp},v1={}", hex::encode(digest))
 }
 
 /// Verifies a signature header against the raw body at time `now` (Unix s).
-pub fn verify(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+pub(crate) fn verify(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
     let header = header.ok_or_else(|| bad(&format!("the `{SIGNATURE_HEADER}` header is missing")))?;
     let mut timestamp = None;
     let mut signatures = Vec::new();
@@ -72,7 +72,7 @@ fn bad(why: &str) -> Error {
 
 /// Checks a callback URL: https (or http with `allow_http`), and no
 /// loopback or private destination.
-pub fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
+pub(crate) fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
     let refuse = |why: &str| Error::new(ErrorCode::InvalidRequest, format!("callbackUrl {raw:?} is refused: {why}")).at("/callbackUrl");
     let url = url::Url::parse(raw).map_err(|e| refuse(&e.to_string()))?;
     match url.scheme() {
@@ -109,6 +109,30 @@ fn is_internal(ip: IpAddr) -> bool {
             v6.is_loopback() || v6.is_unspecified() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80
                 || v6.to_ipv4_mapped().is_some_and(|v4| is_internal(IpAddr::V4(v4)))
         }
+    }
+}
+
+/// Signed agent webhooks (this module's functions, as the shell calls them).
+#[derive(Debug, Clone, Copy)]
+pub struct Webhook;
+
+impl Webhook {
+    /// The signature header.
+    pub const SIGNATURE_HEADER: &'static str = SIGNATURE_HEADER;
+
+    /// `t=<timestamp>,v1=<hex HMAC>` for `body`.
+    pub fn sign(secret: &str, timestamp: u64, body: &[u8]) -> String {
+        sign(secret, timestamp, body)
+    }
+
+    /// Checks a signature header against `body` at the clock `now` (seconds).
+    pub fn verify(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+        verify(header, body, secret, now)
+    }
+
+    /// A callback URL the worker may POST to.
+    pub fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
+        callback_target(raw, allow_http)
     }
 }
 

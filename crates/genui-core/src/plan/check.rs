@@ -14,9 +14,9 @@
 //!   reads the field it hides, and never hides a field the schema requires
 //!   unconditionally (the user could not submit).
 
-use crate::generate::widgets;
-use crate::limits::Limits;
-use crate::plan::{Control, Effect, Node, Plan, Rule};
+use crate::plan::widgets;
+use crate::request::limits::Limits;
+use crate::plan::{Control, Effect, Node, Plan, Rule, Table, Widget};
 use crate::pointer;
 use crate::schema::{Resolved, SchemaDoc};
 use serde::Serialize;
@@ -82,7 +82,7 @@ fn check_control(doc: &SchemaDoc<'_>, base: &Value, control: &Control, full: &st
         return;
     };
     // A discriminator: each branch fixes one value, the control offers all.
-    let kind = crate::generate::rules::control_kind(doc, base, &control.pointer, &view);
+    let kind = crate::plan::conditions::control_kind(doc, base, &control.pointer, &view);
     let items_node = doc.resolve_scope(node, "/items").filter(|n| n.is_object());
     let items = items_node.and_then(|n| doc.resolve(n).ok());
     let items_kind = items.as_ref().map(Resolved::kind);
@@ -112,7 +112,7 @@ fn covered(pointers: &[&str], field: &str) -> bool {
 /// that are shown through their children are checked the same way inside.
 #[allow(clippy::too_many_arguments)]
 fn check_required(doc: &SchemaDoc<'_>, raw: &Value, view: &Resolved, at: &str, pointers: &[&str], layer: &str, issues: &mut Vec<Issue>, seen_refs: &mut Vec<String>) {
-    for name in crate::generate::rules::Analysis::of(doc, raw).required_names(view) {
+    for name in crate::plan::conditions::Analysis::of(doc, raw).required_names(view) {
         let field = pointer::property(at, &name);
         if !view.requires(&name) && !covered(pointers, &field) {
             let msg = format!("field `{name}` is required when a condition of the schema holds, and has no control");
@@ -157,6 +157,11 @@ fn check_rules(doc: &SchemaDoc<'_>, base: &Value, node: &Node, at: &str, issues:
         Node::Control(control) => {
             if let Some(rule) = &control.rule {
                 check_rule(doc, base, rule, &[control], at, issues);
+            }
+        }
+        Node::Table(table) => {
+            if let Some(rule) = &table.control.rule {
+                check_rule(doc, base, rule, &[&table.control], at, issues);
             }
         }
     }
@@ -226,6 +231,28 @@ fn check_layout_labels(node: &Node, issues: &mut Vec<Issue>) {
             }
         }
         Node::Control(_) => {}
+        Node::Table(table) => check_table(table, issues),
+    }
+}
+
+/// A display table: its control is the read-only array of its dataset
+/// (the control itself is checked with every other control), and its chart
+/// plots columns the table has (or fields the chart derives itself).
+fn check_table(table: &Table, issues: &mut Vec<Issue>) {
+    let (control, dataset) = (&table.control, &table.dataset);
+    if control.pointer != dataset.schema_pointer || control.widget != Widget::Array || !control.read_only {
+        let message = format!("a table must be the read-only array control of its dataset `{}`", dataset.schema_pointer);
+        issues.push(Issue { code: "bad_table", pointer: control.pointer.clone(), message });
+    }
+    let Some(chart) = &dataset.chart else { return };
+    let derived: Vec<&str> = chart.transform.iter().flat_map(|t| t.fields_made()).collect();
+    let channels = [Some(&chart.x), Some(&chart.y), chart.color.as_ref()];
+    for channel in channels.into_iter().flatten() {
+        let known = dataset.columns.iter().any(|c| c.key == channel.field) || derived.contains(&channel.field.as_str());
+        if !known {
+            let message = format!("the chart of `{}` plots `{}`, which is not one of its columns", dataset.id, channel.field);
+            issues.push(Issue { code: "bad_table", pointer: control.pointer.clone(), message });
+        }
     }
 }
 

@@ -16,33 +16,34 @@
 //! rules that show them come from [`rules`], applied by [`finish_plan`] to
 //! every plan, this generator's and a model's alike.
 
-pub mod approval;
-pub mod labels;
-pub mod rows;
-pub mod rules;
+pub(crate) mod approval;
+pub(crate) mod labels;
+pub(crate) mod rows;
+pub(crate) mod rules;
 mod sections;
-pub mod widgets;
+pub(crate) mod widgets;
 
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::limits::Limits;
+use crate::request::limits::Limits;
+use crate::plan::conditions;
 use crate::plan::{Control, Node, Plan, Step};
 use crate::pointer;
 use crate::schema::{Kind, Resolved, SchemaDoc};
 use serde_json::Value;
 
 /// Identifies this generator in provenance and cache keys.
-pub const GENERATOR_ID: &str = "deterministic";
+pub(crate) const GENERATOR_ID: &str = "deterministic";
 
 /// Bump whenever the plans this generator produces change: it is part of the
 /// cache key, so old specs are not served for new behaviour.
-pub const GENERATOR_VERSION: &str = "1.2.1";
+pub(crate) const GENERATOR_VERSION: &str = "1.2.1";
 
 /// A form with more top-level fields than this, in at least
 /// [`LONG_FORM_SECTIONS`] sections, becomes a wizard.
-pub const LONG_FORM_FIELDS: usize = 20;
+pub(crate) const LONG_FORM_FIELDS: usize = 20;
 
 /// See [`LONG_FORM_FIELDS`].
-pub const LONG_FORM_SECTIONS: usize = 3;
+pub(crate) const LONG_FORM_SECTIONS: usize = 3;
 
 /// The screen a form is laid out for (the request's `device` option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -98,7 +99,7 @@ pub fn generate_for(output: &Value, description: &str, confirm: bool, device: De
         rows::arrange(&mut plan.root);
     }
     // Titles and descriptions come from the request: shown as plain text only.
-    crate::sanitize::sanitize_plan(&mut plan);
+    crate::plan::sanitize::sanitize_plan(&mut plan);
     finish_plan(&mut plan, output, device, limits);
     Ok(plan)
 }
@@ -106,7 +107,7 @@ pub fn generate_for(output: &Value, description: &str, confirm: bool, device: De
 /// The passes every plan goes through before the checker, whoever wrote
 /// it: one column on mobile, and the rules derived from the schema's
 /// conditionals (replacing any the plan had).
-pub fn finish_plan(plan: &mut Plan, output: &Value, device: Device, limits: &Limits) {
+pub(crate) fn finish_plan(plan: &mut Plan, output: &Value, device: Device, limits: &Limits) {
     if device == Device::Mobile {
         rows::single_column(&mut plan.root);
     }
@@ -137,7 +138,7 @@ fn remove_control(nodes: &mut Vec<Node>, pointer: &str, found: &mut Option<Contr
                 remove_control(elements, pointer, found)
             }
             Node::Steps { steps } => steps.iter_mut().for_each(|s| remove_control(&mut s.elements, pointer, found)),
-            Node::Control(_) => {}
+            Node::Control(_) | Node::Table(_) => {}
         }
     }
 }
@@ -154,7 +155,7 @@ impl Walker<'_> {
         // `dependentSchemas`, a discriminated `oneOf`) still make a form of
         // fields: the checker
         // asks a control for every field a condition may require.
-        let analysis = rules::Analysis::of(&walker.doc, raw);
+        let analysis = conditions::Analysis::of(&walker.doc, raw);
         let conditional_fields = !analysis.extra_properties(root).is_empty() || analysis.discriminator.is_some();
         Ok(if has_properties(root) || conditional_fields {
         let mut ancestors = vec!["#".to_owned()];
@@ -187,7 +188,7 @@ impl<'a> Walker<'a> {
         // `object` can be resolved while `self` is borrowed mutably (no clone
         // of each property's subtree).
         let doc = self.doc;
-        let analysis = rules::Analysis::of(&doc, raw);
+        let analysis = conditions::Analysis::of(&doc, raw);
         let mut extra = analysis.extra_properties(object);
         // An object with properties of its own and a discriminated `oneOf`
         // (GeoJSON's geometries): the branches' fields join the form, each
@@ -293,7 +294,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The choice of a discriminated `oneOf`'s branch (radio up to 3).
-    fn discriminator_control(&mut self, at: &str, found: &rules::Discriminator) -> Node {
+    fn discriminator_control(&mut self, at: &str, found: &conditions::Discriminator) -> Node {
         self.controls += 1;
         let choices = found.branches.len();
         let label = found.title.clone().unwrap_or_else(|| labels::humanize(&found.name));
@@ -303,7 +304,7 @@ impl<'a> Walker<'a> {
 
     /// A discriminated `oneOf`: a group with the discriminator as a choice
     /// first, then every branch's fields (shown by rules for their branch).
-    fn discriminated(&mut self, label: String, at: &str, found: &rules::Discriminator, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+    fn discriminated(&mut self, label: String, at: &str, found: &conditions::Discriminator, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
         let mut elements = vec![self.discriminator_control(at, found)];
         for (name, schema) in found.fields() {
             let field_at = pointer::property(at, &name);
@@ -361,12 +362,12 @@ fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
 }
 
 /// The discriminated `oneOf` of a field's merged view, if it has one.
-fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option<rules::Discriminator> {
+fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option<conditions::Discriminator> {
     // Most fields have no `oneOf`/`anyOf`: skip the owned copy of their view.
     if has_properties(view) || (view.get("oneOf").is_none() && view.get("anyOf").is_none()) {
         return None;
     }
-    rules::discriminator(doc, &Value::Object(view.to_schema()))
+    conditions::discriminator(doc, &Value::Object(view.to_schema()))
 }
 
 /// Long forms are easier in steps: many fields, several sections.
@@ -420,4 +421,12 @@ fn into_steps(elements: Vec<Node>) -> Vec<Node> {
         steps.push(Step { label: "Details".to_owned(), elements: loose });
     }
     vec![Node::Steps { steps }]
+}
+
+impl Plan {
+    /// The layout finishing every plan gets, a model's included: one
+    /// column on mobile, rules from the schema ([`finish_plan`]).
+    pub fn finish(&mut self, output: &Value, device: Device, limits: &Limits) {
+        finish_plan(self, output, device, limits);
+    }
 }

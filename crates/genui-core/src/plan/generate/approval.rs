@@ -13,7 +13,7 @@ use serde_json::Value;
 
 /// The decision field and its two values.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Decision {
+pub(crate) struct Decision {
     /// Schema pointer of the field (`""` for the root).
     pub pointer: String,
     /// The value that approves.
@@ -53,7 +53,7 @@ fn decision_values(view: &Resolved, name_approves: bool) -> Option<(Value, Value
 }
 
 /// Finds the decision of an approval form, if `output` is one.
-pub fn find(doc: &SchemaDoc<'_>, root: &Resolved, forced: bool) -> Option<Decision> {
+pub(crate) fn find(doc: &SchemaDoc<'_>, root: &Resolved, forced: bool) -> Option<Decision> {
     let root_kind = root.kind().kind;
     let root_decides = forced || root_kind == Kind::Boolean;
     if let Some((approve, reject)) = decision_values(root, root_decides).filter(|_| root_kind != Kind::Object) {
@@ -82,27 +82,23 @@ pub fn find(doc: &SchemaDoc<'_>, root: &Resolved, forced: bool) -> Option<Decisi
 }
 
 /// The approve and reject values of the decision field at `pointer`.
-pub fn values_at(output: &Value, pointer: &str, limits: &crate::limits::Limits) -> Option<(Value, Value)> {
+pub(crate) fn values_at(output: &Value, pointer: &str, limits: &crate::request::limits::Limits) -> Option<(Value, Value)> {
     let doc = SchemaDoc::new(output, limits);
     let view = doc.resolve(doc.resolve_scope(output, pointer)?).ok()?;
     decision_values(&view, true)
 }
 
-/// `output` of a request, resolved, for callers holding only the value.
-pub fn find_in(output: &Value, limits: &crate::limits::Limits, forced: bool) -> Option<Decision> {
-    let doc = SchemaDoc::new(output, limits);
-    let root = doc.resolve(output).ok()?;
-    find(&doc, &root, forced)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limits::Limits;
+    use crate::request::limits::Limits;
     use serde_json::json;
 
     fn decide(output: Value, forced: bool) -> Option<Decision> {
-        find_in(&output, &Limits::default(), forced)
+        let limits = Limits::default();
+        let doc = SchemaDoc::new(&output, &limits);
+        let root = doc.resolve(&output).ok()?;
+        find(&doc, &root, forced)
     }
 
     #[test]

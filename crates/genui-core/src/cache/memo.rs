@@ -1,5 +1,6 @@
-//! What an isolate remembers between requests: canonical digests of
-//! `output` schemas, compiled `output` validators, and proven specs.
+//! What an isolate remembers between requests: compiled `output`
+//! validators, proven specs and renderer copies of `output` (the canonical
+//! digests of `output` are remembered beside the key, in [`crate::cache::spec`]).
 //!
 //! A Worker isolate serves many requests one at a time on one thread, so
 //! each memo is a thread-local, bounded, least-recently-used map. Every
@@ -9,20 +10,17 @@
 //!
 //! | memo | key | saves | bound |
 //! |---|---|---|---|
-//! | digests | SHA-256 of `output`'s exact bytes | RFC 8785 canonicalisation | 256 entries |
 //! | validators | spec hash | compiling `output` | 64 entries |
 //! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
 //! | renderer schemas | spec hash, renderer | rewriting `output` for JSON Forms / RJSF | 64 entries |
 
-use crate::spec::UiSpec;
+use crate::cache::spec::UiSpec;
 use lru::LruCache;
 use std::cell::RefCell;
 use std::hash::Hash;
 use std::num::NonZeroUsize;
 use std::rc::Rc;
 
-/// Canonical digests kept.
-const DIGEST_ENTRIES: usize = 256;
 /// Compiled validators kept.
 const VALIDATOR_ENTRIES: usize = 64;
 /// Renderer copies of `output` kept.
@@ -30,10 +28,9 @@ const RENDERER_SCHEMA_ENTRIES: usize = 64;
 /// Specs kept at most, whatever their size.
 const SPEC_ENTRIES: usize = 1024;
 /// Default bytes of stored-spec JSON kept (an isolate has 128 MB).
-pub const DEFAULT_SPEC_MEMORY_BYTES: usize = 8 * 1024 * 1024;
+pub(crate) const DEFAULT_SPEC_MEMORY_BYTES: usize = 8 * 1024 * 1024;
 
 thread_local! {
-    static DIGESTS: RefCell<LruCache<[u8; 32], [u8; 32]>> = RefCell::new(lru(DIGEST_ENTRIES));
     static VALIDATORS: RefCell<LruCache<String, Rc<jsonschema::Validator>>> = RefCell::new(lru(VALIDATOR_ENTRIES));
     static SPECS: RefCell<SpecMemory> = RefCell::new(SpecMemory::new(DEFAULT_SPEC_MEMORY_BYTES));
     static RENDERER_SCHEMAS: RefCell<LruCache<(String, &'static str), Rc<serde_json::Value>>> = RefCell::new(lru(RENDERER_SCHEMA_ENTRIES));
@@ -43,35 +40,20 @@ fn lru<K: Hash + Eq, V>(entries: usize) -> LruCache<K, V> {
     LruCache::new(NonZeroUsize::new(entries).unwrap_or(NonZeroUsize::MIN))
 }
 
-/// The canonical digest remembered for an exact-bytes digest.
-pub fn digest(exact: &[u8; 32]) -> Option<[u8; 32]> {
-    DIGESTS.with(|memo| memo.borrow_mut().get(exact).copied())
-}
-
-/// Remembers a canonical digest.
-pub fn remember_digest(exact: [u8; 32], canonical: [u8; 32]) {
-    DIGESTS.with(|memo| memo.borrow_mut().put(exact, canonical));
-}
-
-/// Forgets every digest (tests use it to compare fresh and remembered).
-pub fn forget_digests() {
-    DIGESTS.with(|memo| memo.borrow_mut().clear());
-}
-
 /// The compiled validator remembered for a spec hash.
-pub fn validator(spec_hash: &str) -> Option<Rc<jsonschema::Validator>> {
+pub(crate) fn validator(spec_hash: &str) -> Option<Rc<jsonschema::Validator>> {
     VALIDATORS.with(|memo| memo.borrow_mut().get(spec_hash).cloned())
 }
 
 /// Remembers a compiled validator.
-pub fn remember_validator(spec_hash: &str, validator: Rc<jsonschema::Validator>) {
+pub(crate) fn remember_validator(spec_hash: &str, validator: Rc<jsonschema::Validator>) {
     VALIDATORS.with(|memo| memo.borrow_mut().put(spec_hash.to_owned(), validator));
 }
 
 /// The copy of a spec's `output` that `renderer` (`"jsonforms"`, `"rjsf"`)
 /// is given, made by `make` the first time this isolate renders the spec
 /// that way (the copies rewrite the whole schema; see `render::renderable`).
-pub fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> serde_json::Value) -> Rc<serde_json::Value> {
+pub(crate) fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> serde_json::Value) -> Rc<serde_json::Value> {
     let key = (spec_hash.to_owned(), renderer);
     if let Some(found) = RENDERER_SCHEMAS.with(|memo| memo.borrow_mut().get(&key).cloned()) {
         return found;
@@ -82,19 +64,19 @@ pub fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnc
 }
 
 /// The proven spec remembered under a spec hash.
-pub fn spec(spec_hash: &str) -> Option<Rc<UiSpec>> {
+pub(crate) fn spec(spec_hash: &str) -> Option<Rc<UiSpec>> {
     SPECS.with(|memo| memo.borrow_mut().get(spec_hash))
 }
 
 /// Remembers a proven spec; `bytes` is the size of its stored JSON.
-pub fn remember_spec(spec: Rc<UiSpec>, bytes: usize) {
+pub(crate) fn remember_spec(spec: Rc<UiSpec>, bytes: usize) {
     SPECS.with(|memo| memo.borrow_mut().put(spec, bytes));
 }
 
 /// Sets how many bytes of specs the isolate keeps (0 turns the memo off,
 /// so every hit reads KV). The shell calls it per request from its
 /// configuration; shrinking evicts at once.
-pub fn set_spec_memory_bytes(bytes: usize) {
+pub(crate) fn set_spec_memory_bytes(bytes: usize) {
     SPECS.with(|memo| memo.borrow_mut().set_budget(bytes));
 }
 
@@ -142,11 +124,31 @@ impl SpecMemory {
     }
 }
 
+/// What this isolate remembers between requests, as the shell and the
+/// benches set it.
+#[derive(Debug, Clone, Copy)]
+pub struct IsolateMemory;
+
+impl IsolateMemory {
+    /// Default bytes of stored-spec JSON kept.
+    pub const DEFAULT_SPEC_BYTES: usize = DEFAULT_SPEC_MEMORY_BYTES;
+
+    /// Sets how many bytes of specs are kept (0: every hit reads KV).
+    pub fn set_spec_bytes(bytes: usize) {
+        set_spec_memory_bytes(bytes);
+    }
+
+    /// Forgets the canonical digests of `output` schemas.
+    pub fn forget_digests() {
+        crate::cache::spec::forget_digests();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::plan::{Node, Plan};
-    use crate::spec::GeneratorId;
+    use crate::cache::spec::GeneratorId;
     use serde_json::json;
 
     fn spec(hash: &str) -> Rc<UiSpec> {
@@ -159,7 +161,6 @@ mod tests {
             schema: json!({}),
             plan: Plan { title: None, root: Node::Vertical { elements: vec![] } },
             defaults: json!({}),
-            display: None,
         })
     }
 

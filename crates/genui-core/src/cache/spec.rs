@@ -23,11 +23,11 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 /// Version of the spec format.
-pub const SPEC_VERSION: u32 = 1;
+pub(crate) const SPEC_VERSION: u32 = 1;
 
 /// Prefix of every spec key in KV (v2: `output` enters the key as its
 /// canonical digest).
-pub const KEY_PREFIX: &str = "spec:v2:";
+pub(crate) const KEY_PREFIX: &str = "spec:v2:";
 
 /// Identity of a generator, as recorded in keys and provenance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,10 +60,6 @@ pub struct UiSpec {
     /// Values the schema itself supplies (`default`, `const`), laid out like
     /// the data; request data is merged over these at render time.
     pub defaults: Value,
-    /// Set for a read-only display (tables, charts) instead of a form; see
-    /// [`crate::display`]. Absent from stored forms, so their bytes and
-    /// hashes are unchanged.
-    pub display: Option<crate::display::DisplaySpec>,
 }
 
 /// The stored shape of a [`UiSpec`], generic over how `schema` is read: a
@@ -94,27 +90,33 @@ fn none<T>() -> Option<T> {
     None
 }
 
-type OwnedSpec<Schema> = StoredSpec<String, String, Schema, Plan, Value, crate::display::DisplaySpec>;
+type OwnedSpec<Schema> = StoredSpec<String, String, Schema, Plan, Value, crate::plan::display::DisplaySpec>;
 
 impl<Schema> OwnedSpec<Schema> {
-    /// The spec, with `schema` made from the stored field by `schema`.
-    fn into_spec(self, schema: impl FnOnce(Schema) -> Value) -> UiSpec {
-        UiSpec {
+    /// The spec, with `schema` made from the stored field by `schema`;
+    /// `None` when a stored display does not match its plan.
+    fn into_spec(self, schema: impl FnOnce(Schema) -> Value) -> Option<UiSpec> {
+        // A display's tables are stored as controls beside `display`.
+        let plan = match self.display {
+            Some(display) => crate::plan::display::from_stored(self.plan, display)?,
+            None => self.plan,
+        };
+        Some(UiSpec {
             spec_version: self.spec_version,
             spec_hash: self.spec_hash,
             generator: GeneratorId { generator: self.generator, generator_version: self.generator_version },
             draft: self.draft,
             description: self.description,
             schema: schema(self.schema),
-            plan: self.plan,
+            plan,
             defaults: self.defaults,
-            display: self.display,
-        }
+        })
     }
 }
 
 impl Serialize for UiSpec {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let (plan, display) = crate::plan::display::to_stored(&self.plan);
         StoredSpec {
             spec_version: self.spec_version,
             spec_hash: &self.spec_hash,
@@ -123,9 +125,9 @@ impl Serialize for UiSpec {
             draft: &self.draft,
             description: &self.description,
             schema: &self.schema,
-            plan: &self.plan,
+            plan: &*plan,
             defaults: &self.defaults,
-            display: self.display.as_ref(),
+            display,
         }
         .serialize(serializer)
     }
@@ -133,32 +135,62 @@ impl Serialize for UiSpec {
 
 impl<'de> Deserialize<'de> for UiSpec {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        Ok(OwnedSpec::<Value>::deserialize(deserializer)?.into_spec(|schema| schema))
+        OwnedSpec::<Value>::deserialize(deserializer)?
+            .into_spec(|schema| schema)
+            .ok_or_else(|| serde::de::Error::custom("a stored display's datasets do not match its plan"))
     }
+}
+
+/// Canonical digests an isolate remembers (keyed by SHA-256 of `output`'s
+/// exact bytes; saves RFC 8785 canonicalisation on every repeat request).
+const DIGEST_ENTRIES: usize = 256;
+
+thread_local! {
+    static DIGESTS: std::cell::RefCell<lru::LruCache<[u8; 32], [u8; 32]>> = std::cell::RefCell::new(lru_cache(DIGEST_ENTRIES));
+}
+
+fn lru_cache<K: std::hash::Hash + Eq, V>(entries: usize) -> lru::LruCache<K, V> {
+    lru::LruCache::new(std::num::NonZeroUsize::new(entries).unwrap_or(std::num::NonZeroUsize::MIN))
+}
+
+/// The canonical digest remembered for an exact-bytes digest.
+fn digest(exact: &[u8; 32]) -> Option<[u8; 32]> {
+    DIGESTS.with(|memo| memo.borrow_mut().get(exact).copied())
+}
+
+/// Remembers a canonical digest.
+fn remember_digest(exact: [u8; 32], canonical: [u8; 32]) {
+    DIGESTS.with(|memo| memo.borrow_mut().put(exact, canonical));
+}
+
+/// Forgets every remembered digest (tests and benches compare fresh and
+/// remembered digests).
+pub(crate) fn forget_digests() {
+    DIGESTS.with(|memo| memo.borrow_mut().clear());
 }
 
 /// SHA-256 of an `output` schema's RFC 8785 canonical JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct OutputDigest([u8; 32]);
+pub(crate) struct OutputDigest([u8; 32]);
 
 impl OutputDigest {
     /// The canonical digest of `output`. Equal values give equal bytes from
     /// `serde_json`, so the exact-bytes digest is a sound memo key.
-    pub fn of(output: &Value) -> Result<Self> {
+    pub(crate) fn of(output: &Value) -> Result<Self> {
         let exact: [u8; 32] = Sha256::digest(serde_json::to_vec(output).unwrap_or_default()).into();
-        if let Some(found) = crate::memo::digest(&exact) {
+        if let Some(found) = digest(&exact) {
             return Ok(Self(found));
         }
         let canonical = serde_jcs::to_vec(output).map_err(|e| {
             Error::new(ErrorCode::InvalidRequest, format!("output cannot be canonicalised (RFC 8785): {e}"))
         })?;
         let digest = Self(Sha256::digest(&canonical).into());
-        crate::memo::remember_digest(exact, digest.0);
+        remember_digest(exact, digest.0);
         Ok(digest)
     }
 
     /// Hex form.
-    pub fn to_hex(self) -> String {
+    pub(crate) fn to_hex(self) -> String {
         hex::encode(self.0)
     }
 }
@@ -186,7 +218,7 @@ pub fn spec_hash(output: &Value, description: &str, options: KeyOptions<'_>, gen
 }
 
 /// [`spec_hash`] from an already computed output digest.
-pub fn spec_hash_of(output: OutputDigest, description: &str, options: KeyOptions<'_>, generator: &GeneratorId) -> Result<String> {
+pub(crate) fn spec_hash_of(output: OutputDigest, description: &str, options: KeyOptions<'_>, generator: &GeneratorId) -> Result<String> {
     let mut keyed = json!({
         "description": description,
         "generator": generator.generator,
@@ -212,7 +244,7 @@ pub fn spec_hash_of(output: OutputDigest, description: &str, options: KeyOptions
 }
 
 /// The KV key for a spec hash.
-pub fn cache_key(spec_hash: &str) -> String {
+pub(crate) fn cache_key(spec_hash: &str) -> String {
     format!("{KEY_PREFIX}{spec_hash}")
 }
 
@@ -233,8 +265,16 @@ impl UiSpec {
     /// stored copy is skipped, not parsed (equal hashes mean equal schemas).
     pub fn from_cached_for(text: &str, expected_hash: &str, schema: &Value) -> Option<Self> {
         let stored: OwnedSpec<IgnoredAny> = serde_json::from_str(text).ok()?;
-        (stored.spec_version == SPEC_VERSION && stored.spec_hash == expected_hash).then(|| stored.into_spec(|_| schema.clone()))
+        if stored.spec_version != SPEC_VERSION || stored.spec_hash != expected_hash {
+            return None;
+        }
+        stored.into_spec(|_| schema.clone())
     }
+}
+
+impl UiSpec {
+    /// The KV key prefix; the key is the prefix and the spec hash.
+    pub const KEY_PREFIX: &'static str = KEY_PREFIX;
 }
 
 #[cfg(test)]
@@ -267,7 +307,7 @@ mod tests {
     fn memoised_digest_equals_a_fresh_one() {
         let a: Value = serde_json::from_str(r#"{"type":"object","properties":{"n":{"maximum":1e3}}}"#).unwrap();
         let first = OutputDigest::of(&a).unwrap();
-        crate::memo::forget_digests();
+        forget_digests();
         assert_eq!(OutputDigest::of(&a).unwrap(), first);
         assert_eq!(OutputDigest::of(&a).unwrap(), first, "served from the memo");
         let b: Value = serde_json::from_str(r#"{"properties":{"n":{"maximum":1000}},"type":"object"}"#).unwrap();
@@ -285,7 +325,6 @@ mod tests {
             schema: json!({}),
             plan: Plan { title: None, root: crate::plan::Node::Vertical { elements: vec![] } },
             defaults: json!({}),
-            display: None,
         };
         let text = spec.to_json();
         assert_eq!(UiSpec::from_cached(&text, "ab"), Some(spec));

@@ -3,13 +3,10 @@
 //! document of the whole API (`GET /openapi.json`), which embeds the
 //! contract schemas of `schemas/` as components.
 
-use crate::contracts::Contract;
+use crate::edge::contracts::Contract;
 use crate::request::TOOL_NAME;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
-
-/// OpenAI limits tool descriptions to 1,024 characters (seed 000).
-pub const MAX_TOOL_DESCRIPTION: usize = 1024;
 
 const TOOL_DESCRIPTION: &str = "Show the user a form and get structured data back. Use it whenever you need \
 several values from the user, a choice among options, or an approval, instead of asking in free text. \
@@ -23,7 +20,7 @@ in `data`, e.g. {\"sales\": [{\"region\": \"North\", \"revenue\": 120}]}.";
 
 /// The tool definition, parameters flat (no `$ref`, no `oneOf`: providers
 /// do not all support them).
-pub fn tool_definition() -> Value {
+pub(crate) fn tool_definition() -> Value {
     json!({
         "name": TOOL_NAME,
         "description": TOOL_DESCRIPTION,
@@ -49,7 +46,7 @@ pub fn tool_definition() -> Value {
 }
 
 /// The OpenAPI document, built once per isolate.
-pub fn openapi_json() -> &'static str {
+pub(crate) fn openapi_json() -> &'static str {
     static DOC: OnceLock<String> = OnceLock::new();
     DOC.get_or_init(|| openapi().to_string())
 }
@@ -166,6 +163,9 @@ fn openapi() -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// OpenAI limits tool descriptions to 1,024 characters (seed 000).
+    const MAX_TOOL_DESCRIPTION: usize = 1024;
 
     #[test]
     fn tool_definition_fits_every_provider() {

@@ -12,7 +12,7 @@ use super::labels::words;
 use crate::plan::{Control, Node, Widget};
 
 /// At most this many fields in one row.
-pub const MAX_ROW: usize = 3;
+pub(crate) const MAX_ROW: usize = 3;
 
 /// Word families whose members pair up; a member word is dropped when
 /// comparing the rest of two names.
@@ -27,7 +27,7 @@ const FAMILIES: [&[&str]; 6] = [
 
 /// Groups related short neighbours into rows, at every level of the tree
 /// (item layouts of arrays included).
-pub fn arrange(node: &mut Node) {
+pub(crate) fn arrange(node: &mut Node) {
     match node {
         Node::Vertical { elements } | Node::Group { elements, .. } => {
             elements.iter_mut().for_each(arrange);
@@ -39,7 +39,7 @@ pub fn arrange(node: &mut Node) {
                 step.elements = rows(std::mem::take(&mut step.elements));
             }
         }
-        Node::Horizontal { .. } => {}
+        Node::Horizontal { .. } | Node::Table(_) => {}
         Node::Control(control) => {
             if let Some(detail) = control.detail.as_deref_mut() {
                 arrange(detail);
@@ -49,7 +49,7 @@ pub fn arrange(node: &mut Node) {
 }
 
 /// One column: every row's fields stacked in place, at every level.
-pub fn single_column(node: &mut Node) {
+pub(crate) fn single_column(node: &mut Node) {
     let flatten = |elements: &mut Vec<Node>| {
         let mut out = Vec::with_capacity(elements.len());
         for mut element in std::mem::take(elements) {
@@ -64,6 +64,7 @@ pub fn single_column(node: &mut Node) {
     match node {
         Node::Vertical { elements } | Node::Group { elements, .. } | Node::Horizontal { elements } => flatten(elements),
         Node::Steps { steps } => steps.iter_mut().for_each(|s| flatten(&mut s.elements)),
+        Node::Table(_) => {}
         Node::Control(control) => {
             if let Some(detail) = control.detail.as_deref_mut() {
                 single_column(detail);

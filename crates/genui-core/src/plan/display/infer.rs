@@ -11,8 +11,8 @@
 
 use super::{chart, too_large, Column, ColumnType, Dataset, DisplaySpec, Shape, MAX_COLUMNS, MAX_DATASETS, MAX_ROWS};
 use crate::error::Result;
-use crate::generate::labels;
-use crate::limits::Limits;
+use crate::plan::generate::labels;
+use crate::request::limits::Limits;
 use crate::pointer;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
@@ -24,7 +24,7 @@ const MAX_LABEL_CHARS: usize = 120;
 /// A label shown to people, from a name in the data: humanised, and plain
 /// text (a key may hold markup or links; labels never do).
 fn label(name: &str) -> String {
-    let text = crate::sanitize::plain_text(&labels::humanize(name), MAX_LABEL_CHARS);
+    let text = crate::plan::sanitize::plain_text(&labels::humanize(name), MAX_LABEL_CHARS);
     if text.is_empty() { "Value".to_owned() } else { text }
 }
 
@@ -48,9 +48,9 @@ pub(crate) fn row_shape(items: &[Value]) -> Option<Shape> {
 
 /// The display and the schema that replaces `output`. `base` is the JSON
 /// Pointer of `data` in the request body (for errors).
-pub fn infer(data: &Value, output: &Value, description: &str, base: &str, limits: &Limits) -> Result<(DisplaySpec, Value)> {
+pub(crate) fn infer(data: &Value, output: &Value, description: &str, base: &str, limits: &Limits) -> Result<(DisplaySpec, Value)> {
     let title = labels::form_title(output.get("title").and_then(Value::as_str), description)
-        .map(|t| crate::sanitize::plain_text(&t, MAX_LABEL_CHARS))
+        .map(|t| crate::plan::sanitize::plain_text(&t, MAX_LABEL_CHARS))
         .filter(|t| !t.is_empty());
     match data {
         Value::Array(items) => {

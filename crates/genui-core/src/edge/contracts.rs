@@ -27,7 +27,7 @@ macro_rules! contracts {
 
             /// The schema text.
             pub fn source(self) -> &'static str {
-                match self { $(Self::$variant => include_str!(concat!("../../../schemas/", $file)),)* }
+                match self { $(Self::$variant => include_str!(concat!("../../../../schemas/", $file)),)* }
             }
         }
     };

@@ -1,0 +1,6 @@
+//! Cache identity: the data-free spec that is cached, the key it is cached
+//! under ([`spec`]), and what an isolate remembers between requests
+//! ([`memo`]).
+
+pub(crate) mod memo;
+pub(crate) mod spec;

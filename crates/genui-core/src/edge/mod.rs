@@ -1,0 +1,9 @@
+//! The worker's edge, beside the pipeline: who may call ([`access`]),
+//! signed agent webhooks ([`webhook`]), what the worker publishes about
+//! itself ([`tool`]) and the contract schemas it answers with
+//! ([`contracts`]).
+
+pub(crate) mod access;
+pub(crate) mod contracts;
+pub(crate) mod tool;
+pub(crate) mod webhook;
