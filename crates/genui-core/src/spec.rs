@@ -145,7 +145,13 @@ impl OutputDigest {
     /// The canonical digest of `output`. Equal values give equal bytes from
     /// `serde_json`, so the exact-bytes digest is a sound memo key.
     pub fn of(output: &Value) -> Result<Self> {
-        let exact: [u8; 32] = Sha256::digest(serde_json::to_vec(output).unwrap_or_default()).into();
+        // Streamed into the hasher through a small buffer: no copy of a
+        // (possibly large) schema's bytes.
+        let mut hashing = Hashing(Sha256::new());
+        let mut buffered = std::io::BufWriter::with_capacity(4096, &mut hashing);
+        serde_json::to_writer(&mut buffered, output).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        drop(buffered.into_inner().map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?);
+        let exact: [u8; 32] = hashing.0.finalize().into();
         if let Some(found) = crate::memo::digest(&exact) {
             return Ok(Self(found));
         }
@@ -160,6 +166,20 @@ impl OutputDigest {
     /// Hex form.
     pub fn to_hex(self) -> String {
         hex::encode(self.0)
+    }
+}
+
+/// An `io::Write` that feeds SHA-256.
+struct Hashing(Sha256);
+
+impl std::io::Write for Hashing {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
