@@ -150,7 +150,8 @@ impl OutputDigest {
         let mut hashing = Hashing(Sha256::new());
         let mut buffered = std::io::BufWriter::with_capacity(4096, &mut hashing);
         serde_json::to_writer(&mut buffered, output).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-        drop(buffered.into_inner().map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?);
+        std::io::Write::flush(&mut buffered).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        drop(buffered);
         let exact: [u8; 32] = hashing.0.finalize().into();
         if let Some(found) = crate::memo::digest(&exact) {
             return Ok(Self(found));
