@@ -116,6 +116,7 @@ async function main() {
   process.on("exit", stop);
   process.on("SIGINT", () => process.exit(130));
   const base = `http://127.0.0.1:${port}`;
+  globalThis.__port = port;
   const started = Date.now();
   for (;;) {
     try {
@@ -158,7 +159,7 @@ async function main() {
   console.log(`build ${build} kv ${kv} n ${n}: healthz ${healthz.toFixed(2)} ms then ${healthz2.toFixed(2)} ms`);
   for (const r of rows) console.log(`${r.form.padEnd(7)} miss ${r.miss.toFixed(2).padStart(7)} ms  hit ${r.hit.toFixed(2).padStart(6)} ms  (above healthz)`);
   if (args.profile) await profile(inspector, args.profile, post, fresh);
-  if (args.memory) await memory(inspector);
+  if (args.memory) await memory(child.pid);
   stop();
   process.exit(0);
 }
@@ -175,8 +176,10 @@ async function cdp(inspector) {
   ws.onmessage = null;
   let id = 0;
   const pending = new Map();
+  const contexts = [];
   ws.on("message", (data) => {
     const msg = JSON.parse(String(data));
+    if (msg.method === "Runtime.executionContextCreated") contexts.push(msg.params.context.id);
     if (msg.id && pending.has(msg.id)) pending.get(msg.id)(msg), pending.delete(msg.id);
   });
   const send = (method, params = {}) =>
@@ -185,7 +188,7 @@ async function cdp(inspector) {
       pending.set(i, (msg) => (msg.error ? reject(new Error(`${method}: ${JSON.stringify(msg.error)}`)) : resolve(msg.result)));
       ws.send(JSON.stringify({ id: i, method, params }));
     });
-  return { ws, send };
+  return { ws, send, contexts };
 }
 
 async function profile(inspector, form, post, fresh) {
@@ -225,12 +228,37 @@ async function profile(inspector, form, post, fresh) {
   for (const [nm, us] of top(total, Number(args.top ?? 45))) console.log(`${per(us)}  ${nm.slice(0, 140)}`);
 }
 
-async function memory(inspector) {
-  const { ws, send } = await cdp(inspector);
-  await send("Runtime.enable");
-  const r = await send("Runtime.evaluate", { expression: "globalThis.__wasmMemoryBytes?.()", returnByValue: true });
-  console.log("wasm memory (if exposed):", JSON.stringify(r.result));
-  ws.close();
+async function memory(pid) {
+  // The inspector gives no execution context outside a request, so this
+  // reads workerd's resident memory (VmRSS, wasm linear memory's touched
+  // pages included) instead of the linear memory itself.
+  const sizes = async () => {
+    let kb = 0;
+    for (const p of descendants(pid)) {
+      try {
+        const status = fs.readFileSync(`/proc/${p}/status`, "utf8");
+        if (!/^Name:\s+workerd/m.test(status)) continue;
+        kb += Number(/^VmRSS:\s+(\d+)/m.exec(status)[1]);
+      } catch {}
+    }
+    return `workerd RSS ${(kb / 1024).toFixed(1)} MiB`;
+  };
+  console.log(`before the corpus: ${await sizes()}`);
+  if (args.corpus) {
+    const dir = path.join(root, "target/peer-corpus");
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
+    const total = Number(args.corpus);
+    let ok = 0, refused = 0;
+    const cpu0 = workerdCpuMs(pid);
+    for (let i = 0; i < total; i++) {
+      const entry = manifest.schemas[i % manifest.schemas.length];
+      const output = JSON.parse(fs.readFileSync(path.join(dir, entry.file), "utf8"));
+      const r = await fetch(`http://127.0.0.1:${globalThis.__port}/v1/generate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ description: `corpus ${i}`, output }) });
+      await r.text();
+      r.status === 200 ? ok++ : refused++;
+      if ([0, 99, 999, total - 1].includes(i)) console.log(`after ${i + 1} distinct misses (${ok} answered, ${refused} refused): ${await sizes()}, workerd CPU ${((workerdCpuMs(pid) - cpu0) / (i + 1)).toFixed(1)} ms per request so far`);
+    }
+  }
 }
 
 main().catch((e) => {
