@@ -53,7 +53,7 @@ thread_local! {
     static DIGESTS: RefCell<ByteLru<[u8; 32], [u8; 32]>> = RefCell::new(ByteLru::new(DIGEST_BYTES));
     static VALIDATORS: RefCell<ByteLru<OutputDigest, (Draft, Rc<jsonschema::Validator>)>> = RefCell::new(ByteLru::new(VALIDATOR_BYTES));
     static SPECS: RefCell<ByteLru<String, Rc<UiSpec>>> = RefCell::new(ByteLru::new(DEFAULT_SPEC_MEMORY_BYTES));
-    static RENDERER_SCHEMAS: RefCell<ByteLru<(String, &'static str), Rc<Value>>> = RefCell::new(ByteLru::new(RENDERER_SCHEMA_BYTES));
+    static RENDERER_SCHEMAS: RefCell<ByteLru<(String, &'static str), Option<Rc<Value>>>> = RefCell::new(ByteLru::new(RENDERER_SCHEMA_BYTES));
 }
 
 /// The canonical digest remembered for an exact-bytes digest.
@@ -87,13 +87,14 @@ pub fn remember_validator(output: OutputDigest, draft: Draft, validator: Rc<json
 /// The copy of a spec's `output` that `renderer` (`"jsonforms"`, `"rjsf"`)
 /// is given, made by `make` the first time this isolate renders the spec
 /// that way (the copies rewrite the whole schema; see `render::renderable`).
-pub fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> Value) -> Rc<Value> {
+/// `None` when the renderer is given `output` as it is: no copy is kept.
+pub fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> Option<Value>) -> Option<Rc<Value>> {
     let key = (spec_hash.to_owned(), renderer);
     if let Some(found) = RENDERER_SCHEMAS.with(|memo| memo.borrow_mut().get(&key)) {
         return found;
     }
-    let made = Rc::new(make());
-    let bytes = value_bytes(&made);
+    let made = make().map(Rc::new);
+    let bytes = made.as_deref().map_or(0, value_bytes) + key.0.len() + 64;
     RENDERER_SCHEMAS.with(|memo| memo.borrow_mut().put(key, made.clone(), bytes));
     made
 }
