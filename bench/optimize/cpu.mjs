@@ -197,7 +197,9 @@ async function profile(inspector, form, post, fresh) {
   await send("Profiler.setSamplingInterval", { interval: 50 });
   await send("Profiler.start");
   const count = Number(args.pn ?? 30);
-  for (let i = 0; i < count; i++) await post(body(form, fresh()));
+  // --hit: profile hits of one body instead of misses.
+  const same = body(form, " #profiled-hit");
+  for (let i = 0; i < count; i++) await post(args.hit ? same : body(form, fresh()));
   const { profile: p } = await send("Profiler.stop");
   ws.close();
   fs.writeFileSync(path.join(root, "target/optimize", `profile-${form}.cpuprofile`), JSON.stringify(p));
@@ -221,7 +223,7 @@ async function profile(inspector, form, post, fresh) {
   }
   const top = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
   const per = (us) => (us / 1000 / count).toFixed(3).padStart(8);
-  console.log(`\nprofile of ${count} misses of ${form}: ${(all / 1000 / count).toFixed(2)} ms sampled per miss (idle included)`);
+  console.log(`\nprofile of ${count} ${args.hit ? "hits" : "misses"} of ${form}: ${(all / 1000 / count).toFixed(2)} ms sampled per miss (idle included)`);
   console.log("self ms/miss, function");
   for (const [nm, us] of top(self, Number(args.top ?? 45))) console.log(`${per(us)}  ${nm.slice(0, 140)}`);
   console.log("\ninclusive ms/miss, function");
