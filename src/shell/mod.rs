@@ -24,6 +24,8 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let info = RequestInfo::new(&req);
     let origin = header(&req, "origin");
     let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
+    // Test runs check every answer against its contract (genui_core::contracts).
+    genui_core::Contract::set_checking(env.var("CHECK_CONTRACTS").is_ok_and(|v| v.to_string() == "true"));
     let mut response = handle(req, &env, &ctx, &info.id).await;
     response.headers.extend(Access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
     log_line(&info, &response);

@@ -318,10 +318,20 @@ impl GenerateJob {
     }
 
     /// Proves `output` is a usable schema (meta-schema, references, compile).
+    /// A schema this isolate already proved (under the worker's limits) is
+    /// not proved again: the proof depends on nothing but the schema, which
+    /// its canonical digest names, and compiling costs milliseconds in wasm
+    /// (jsonschema builds a meta-schema validator inside every compile there).
     pub fn prove_schema(&self) -> Result<ProvenSchema> {
+        let memoised = self.limits == Limits::default();
+        if let Some((draft, validator)) = crate::cache::memo::validator(&self.output_digest).filter(|_| memoised) {
+            return Ok(ProvenSchema { draft, validator });
+        }
         let (draft, validator) = schema::check_output(&self.request.output, &self.request.output_pointer(), &self.limits)?;
         let validator = Rc::new(validator);
-        crate::cache::memo::remember_validator(&self.spec_hash, validator.clone());
+        if memoised {
+            crate::cache::memo::remember_validator(self.output_digest, draft, validator.clone(), &self.request.output);
+        }
         Ok(ProvenSchema { draft, validator })
     }
 
@@ -360,8 +370,10 @@ impl GenerateJob {
             plan,
             defaults: schema_defaults(output, &self.limits),
         };
-        let as_json = serde_json::to_value(&spec).unwrap_or_default();
-        Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        if crate::edge::contracts::checking() {
+            let as_json = serde_json::to_value(&spec).unwrap_or_default();
+            Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        }
         Ok(spec)
     }
 
@@ -370,7 +382,7 @@ impl GenerateJob {
         let has_values = !self.request.data.is_null() || !spec.defaults.is_null();
         let validator = match (validator, has_values) {
             (Some(v), _) => Some(v),
-            (None, true) => validator_for_spec(spec),
+            (None, true) => validator_for(spec, self.output_digest),
             (None, false) => None,
         };
         let data = form_data(spec, &self.request.data);
@@ -396,7 +408,9 @@ impl GenerateJob {
         let format = self.request.format;
         let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data };
         let body = render::render(format, &rendered);
-        format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        if crate::edge::contracts::checking() {
+            format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        }
         let mut response = HttpResponse::json(200, &body);
         // Provenance in headers too: for logs, and for clients that only look there.
         response.headers.push(("x-genui-generator".into(), generator));
@@ -427,13 +441,19 @@ fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
     }
 }
 
+/// The compiled validator of a cached spec's schema (remembered per isolate).
 pub(crate) fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {
-    if let Some(found) = crate::cache::memo::validator(&spec.spec_hash) {
+    validator_for(spec, spec::OutputDigest::of(&spec.schema).ok()?)
+}
+
+/// [`validator_for_spec`] given the canonical digest of the spec's schema.
+fn validator_for(spec: &UiSpec, output: spec::OutputDigest) -> Option<Rc<jsonschema::Validator>> {
+    if let Some((_, found)) = crate::cache::memo::validator(&output) {
         return Some(found);
     }
     let draft: Draft = schema::draft_from_name(&spec.draft);
     let validator = Rc::new(schema::compile(&spec.schema, draft).ok()?);
-    crate::cache::memo::remember_validator(&spec.spec_hash, validator.clone());
+    crate::cache::memo::remember_validator(output, draft, validator.clone(), &spec.schema);
     Some(validator)
 }
 

@@ -24,7 +24,11 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     // is given into a new one, re-inserting each key of the schema and the
     // UI schema; moving or cloning is several times cheaper (benches).
     let mut message = Map::new();
-    message.insert("jsonSchema".into(), crate::cache::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || super::renderable::jsonforms_schema(&r.spec.schema).into_owned()).as_ref().clone());
+    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || match super::renderable::jsonforms_schema(&r.spec.schema) {
+        std::borrow::Cow::Owned(schema) => Some(schema),
+        std::borrow::Cow::Borrowed(_) => None,
+    });
+    message.insert("jsonSchema".into(), rewritten.as_deref().unwrap_or(&r.spec.schema).clone());
     message.insert("uiSchema".into(), ui);
     message.insert("initialData".into(), r.initial_data.clone());
     message.insert("meta".into(), Value::Object(r.meta()));

@@ -65,7 +65,11 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     message.insert("type".into(), "dgui_form".into());
     message.insert("title".into(), r.title().into());
     message.insert("description".into(), r.spec.description.clone().into());
-    message.insert("schema".into(), crate::cache::memo::renderer_schema(&r.spec.spec_hash, "rjsf", || super::renderable::rjsf_schema(&r.spec.schema).into_owned()).as_ref().clone());
+    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, "rjsf", || match super::renderable::rjsf_schema(&r.spec.schema) {
+        std::borrow::Cow::Owned(schema) => Some(schema),
+        std::borrow::Cow::Borrowed(_) => None,
+    });
+    message.insert("schema".into(), rewritten.as_deref().unwrap_or(&r.spec.schema).clone());
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
     message.insert("metadata".into(), Value::Object(metadata));
