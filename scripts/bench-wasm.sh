@@ -14,8 +14,11 @@
 # scripts/test.sh: a benchmark asserts no time.
 #
 #   ./scripts/bench-wasm.sh            # everything above
-#   ./scripts/bench-wasm.sh --matrix   # also opt-level z/s/2/3 x wasm-opt -Oz/-O3
-#                                      # (node entry; 4 more release builds)
+#   ./scripts/bench-wasm.sh --matrix   # only the size matrix, after a full run:
+#     opt-level z/s/2/3 x wasm-opt -Oz/-O3 of the node entry, gzip bytes and
+#     node CPU of a few cases (4 cold release builds, about 25 minutes on 2
+#     busy cores), then the report again. The committed [profile.release]
+#     is not changed: CARGO_PROFILE_RELEASE_OPT_LEVEL overrides it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 matrix=0
@@ -34,9 +37,6 @@ mkdir -p "$RUN" "$OUT"
 started=$(date -u)
 SECONDS=0
 log() { printf '\n==> bench-wasm: %s (%d s)\n' "$*" "$SECONDS" >&2; }
-
-log "the shipped module (./scripts/build-wasm.sh)"
-./scripts/build-wasm.sh
 
 # The node entry, built exactly as build-wasm.sh builds the worker (same
 # toolchain route, the workspace's release profile), then wasm-bindgen
@@ -60,6 +60,11 @@ build_node_entry() (
     --enable-exception-handling --debuginfo "$out/genui_wasm_node_bg.wasm" -o "$out/genui_wasm_node_bg.wasm"
 )
 gz() { gzip -9 -c "$1" | wc -c; }
+
+if [ "$matrix" = 0 ]; then
+log "the shipped module (./scripts/build-wasm.sh)"
+./scripts/build-wasm.sh
+
 
 log "the node entry (bench/wasm-node), shipped profile"
 build_node_entry "$RUN/node-entry" -Oz
@@ -87,6 +92,8 @@ grep -q kv_namespaces "$RUN/wrangler.nokv.toml" && { echo "bench-wasm.sh: the KV
 cargo run --quiet --profile bench -p genui-harness --bin bench-wasm -- "$RUN/inputs.json" "$OUT/workerd.json" \
   "KV unbound=$RUN/wrangler.nokv.toml" "local KV=$RUN/wrangler.kv.toml"
 
+fi
+
 if [ "$matrix" = 1 ]; then
   log "size against CPU: opt-level z, s, 2, 3 x wasm-opt -Oz, -O3 (node entry)"
   rows=()
@@ -103,6 +110,7 @@ if [ "$matrix" = 1 ]; then
 fi
 
 log "report"
+if [ "$matrix" = 0 ]; then
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 cat > "$OUT/meta.json" <<EOF
 {"date": "$started", "cpu": "$cpu", "nproc": $(nproc), "command": "./scripts/bench-wasm.sh $*",
@@ -112,5 +120,6 @@ cat > "$OUT/meta.json" <<EOF
  "note": "${BENCH_NOTE:-}",
  "commands": ["./scripts/bench-wasm.sh", "cargo run --profile bench -p genui-core --example wasm_bench -- inputs|time ...", "node bench/wasm-node/run.mjs times|memory target/bench-wasm/node-entry ...", "cargo run --profile bench -p genui-harness --bin bench-wasm -- ..."]}
 EOF
+fi
 node bench/wasm-node/report.mjs "$OUT" bench-results/wasm.md
 log "done"
