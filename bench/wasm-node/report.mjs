@@ -28,7 +28,7 @@ const nat = byId(native);
 const nod = byId(node);
 const configs = (workerd?.configs ?? []).map((c) => ({ ...c, map: byId(c) }));
 const statusOf = (r) => (r ? Object.keys(r.status).join('/') : '-');
-const above = (c, r) => (r ? mean(r.ms) - c.healthzMs : NaN);
+const above = (c, r) => (r ? mean(r.ms) - (r.floorMs ?? c.healthzMs) : NaN);
 
 const lines = [];
 const out = (s = '') => lines.push(s);
@@ -44,7 +44,7 @@ out(meta.note);
 out();
 out('## What each figure is');
 out();
-out('- **workerd, KV unbound** (the figure the targets use): `wrangler dev` serving `build/` with a wrangler config that has no `[[kv_namespaces]]`; the shell logs `kv_binding_missing` and carries on, so a miss never reads or writes KV and a hit comes from the isolate\'s memory. CPU = the sum over every thread of the `workerd` process (one process under wrangler; ' + (configs[0]?.process ?? '') + ') of `/proc/<pid>/task/*/schedstat` (ns on a CPU), read before and after each request, **minus the mean CPU of a `GET /healthz`** in the same run (the floor: workerd\'s HTTP and routing, wrangler\'s proxy worker, the JS glue and our router). What remains is our wasm, its JS glue for a larger body, and V8 work the request causes (GC, tier-up compilation on background threads).');
+out('- **workerd, KV unbound** (the figure the targets use): `wrangler dev` serving `build/` with a wrangler config that has no `[[kv_namespaces]]`; the shell logs `kv_binding_missing` and carries on, so a miss never reads or writes KV and a hit comes from the isolate\'s memory. CPU = the sum over every thread of the `workerd` process (one process under wrangler; ' + (configs[0]?.process ?? '') + ') of `/proc/<pid>/task/*/schedstat` (ns on a CPU), read before and after each request, **minus the CPU of a `GET /healthz`** (the floor: for each form and worst-input case the median of 40 `/healthz` read just before it, since the floor drifts over a run; for the corpus the mean of 300 after it; workerd\'s HTTP and routing, wrangler\'s proxy worker, the JS glue and our router). What remains is our wasm, its JS glue for a larger body, and V8 work the request causes (GC, tier-up compilation on background threads).');
 out('- **workerd, local KV**: the same with Miniflare\'s local KV bound: a miss adds a KV read and a `waitUntil` write (Miniflare\'s KV runs in the same workerd process, so its CPU is counted here).');
 out('- **node (bare V8)**: the same core through `bench/wasm-node` (wasm-bindgen, `--target nodejs`), each call timed with `process.cpuUsage` (the node process\'s user + system CPU, V8\'s background threads included). No HTTP, no KV, no Workers runtime.');
 out('- **native**: the same calls natively (`cargo run --profile bench`, criterion\'s profile: opt-level z, no LTO), per-call thread CPU from `/proc/thread-self/schedstat`.');
@@ -68,7 +68,7 @@ for (const r of native?.results ?? []) {
   out(`| ${row.join(' | ')} |`);
 }
 out();
-out(`\`/healthz\` itself: ${configs.map((c) => `${f(c.healthzMs)} ms (${c.name})`).join(', ')} of workerd CPU per request.`);
+out(`\`/healthz\` itself: ${configs.map((c) => `${f(c.healthzMs)} ms (${c.name}, mean of 300; the per-case floors ranged ${f(Math.min(...c.results.filter((r) => r.floorMs).map((r) => r.floorMs)))}-${f(Math.max(...c.results.filter((r) => r.floorMs).map((r) => r.floorMs)))} ms)`).join(', ')} of workerd CPU per request.`);
 out();
 
 out('## The peer corpus (cold misses, one per schema)');

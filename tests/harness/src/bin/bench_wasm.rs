@@ -13,10 +13,11 @@
 //! 3. 1,000 distinct cold misses over the peer corpus (each schema once per
 //!    pass, its `$comment` made unique), with the linear memory after 1, 100
 //!    and 1,000 of them, and each one's CPU;
-//! 4. `/healthz`'s CPU per request (the floor: workerd's routing, wrangler's
-//!    proxy worker, the JS glue, our router), then every other case of the
-//!    inputs (forms by kind, size and format; the worst inputs), `warmup`
-//!    calls then `n` timed ones;
+//! 4. `/healthz`'s mean CPU per request (the floor: workerd's routing,
+//!    wrangler's proxy worker, the JS glue, our router; subtracted from the
+//!    corpus figures), then every other case of the inputs (forms by kind,
+//!    size and format; the worst inputs): its own floor (the median of 40
+//!    `/healthz` just before it), then `warmup` calls and `n` timed ones;
 //! 5. a burst of 10 distinct misses of the largest accepted schema, then the
 //!    linear memory again.
 //!
@@ -47,6 +48,8 @@ const N_HEALTHZ: usize = 300;
 const N_CORPUS_MISSES: usize = 1000;
 /// Misses of the largest schema in the burst.
 const N_BURST: usize = 10;
+/// `/healthz` requests for each case's own floor.
+const N_FLOOR: usize = 40;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -201,6 +204,7 @@ impl Bench {
         let (n, warmup) = (c["n"].as_u64().unwrap_or(1) as usize, c["warmup"].as_u64().unwrap_or(0) as usize);
         let (expect, kind) = (c["expect"].as_u64().unwrap_or(0), c["kind"].as_str().unwrap_or(""));
         let (mut ms, mut status, mut hits) = (Vec::new(), Map::new(), 0);
+        let floor = self.healthz_floor(N_FLOOR)?;
         for i in 0..warmup + n {
             let r = self.call(c)?;
             if i < warmup {
@@ -216,7 +220,24 @@ impl Bench {
                 self.failures.push(format!("{id}: meta.cache {:?} on a {kind}", r.cache));
             }
         }
-        Ok(json!({"id": id, "ms": ms, "status": status, "hits": hits}))
+        Ok(json!({"id": id, "ms": ms, "floorMs": floor, "status": status, "hits": hits}))
+    }
+
+    /// The median CPU of `n` sequential `GET /healthz`, each read on its
+    /// own: the floor just before a case. workerd's per-request floor
+    /// drifts over a run (tier-up, heap size, the machine), so each case
+    /// gets its own; the median ignores work the previous case left behind.
+    fn healthz_floor(&mut self, n: usize) -> Result<f64, String> {
+        let url = format!("{}/healthz", self.base);
+        let mut samples = Vec::with_capacity(n);
+        for _ in 0..n {
+            let before = self.cpu_ns();
+            let mut resp = self.agent.get(&url).call().map_err(|e| format!("/healthz: {e}"))?;
+            resp.body_mut().read_to_vec().map_err(|e| format!("/healthz: {e}"))?;
+            samples.push((self.cpu_ns() - before) as f64 / 1e6);
+        }
+        samples.sort_by(f64::total_cmp);
+        Ok(samples[n / 2])
     }
 
     /// The mean CPU ms of `n` sequential `GET /healthz`.
