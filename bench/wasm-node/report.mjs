@@ -75,7 +75,7 @@ out('## The peer corpus (cold misses, one per schema)');
 out();
 const corpusIds = (native?.results ?? []).filter((r) => r.id.startsWith('corpus/'));
 const ok = corpusIds.filter((r) => r.status['200']).map((r) => r.id);
-out(`${corpusIds.length} SchemaStore schemas (bench/peer/corpus.py); ${ok.length} answered 200, the others were refused by our limits or proof (the same ones in every driver). Distribution over the answered ones, second pass (code warm; the first pass is also in the JSON), ms of CPU:`);
+out(`${corpusIds.length} SchemaStore schemas (bench/peer/corpus.py); ${ok.length} answered 200, the others were refused by our limits or proof (the same ones in every driver). Distribution over the answered ones, ms of CPU: the second pass (each schema again, with a new \`$comment\`: code warm), then the first pass (each schema's first run in a young isolate, while V8 still compiles and tiers up the module's functions):`);
 out();
 out('| driver | p50 | p90 | p99 | max |');
 out('|---|---:|---:|---:|---:|');
@@ -84,6 +84,12 @@ dist('native', ok.map((id) => nat.get(id).ms[0]));
 dist('node wasm', ok.map((id) => nod.get(`${id}#pass2`)?.ms[0]).filter(Number.isFinite));
 for (const c of configs) {
   dist(`workerd ${c.name}, above healthz`, ok.map((id) => c.map.get(`${id}#pass2`)).filter(Boolean).map((r) => r.ms[0] - c.healthzMs));
+}
+// The first pass: each schema's first run in a young isolate (code still
+// being compiled and tiered up): what a freshly started worker sees.
+dist('node wasm, first pass', ok.map((id) => nod.get(`${id}#pass1`)?.ms[0]).filter(Number.isFinite));
+for (const c of configs) {
+  dist(`workerd ${c.name}, above healthz, first pass`, ok.map((id) => c.map.get(`${id}#pass1`)).filter(Boolean).map((r) => r.ms[0] - c.healthzMs));
 }
 out();
 const ratios = ok.map((id) => (nod.get(`${id}#pass2`)?.ms[0] ?? NaN) / nat.get(id).ms[0]).filter(Number.isFinite);
