@@ -41,7 +41,7 @@ use genui_harness::{Options, WranglerDev};
 use serde_json::{json, Map, Value};
 
 /// Bound on one configuration's run.
-const BUDGET: Duration = Duration::from_secs(420);
+const BUDGET: Duration = Duration::from_secs(900);
 /// `/healthz` requests for the floor.
 const N_HEALTHZ: usize = 300;
 /// Distinct corpus misses in the memory run.
