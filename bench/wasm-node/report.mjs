@@ -144,6 +144,9 @@ if (matrix) {
   out('|---|---|---:|---:|---:|---:|---:|');
   for (const m of matrix.rows) out(`| ${m.opt} | ${m.wasmOpt} | ${m.gzip} | ${f(m.miss50, 3)} | ${f(m.coldmiss50, 3)} | ${f(m.hit50, 3)} | ${f(m.corpusP90)} |`);
   out();
+  out('Node CPU in ms (process.cpuUsage), the size is the node entry\'s module (gzip -9). In this filtered run `miss 50` is the first case, so it still carries V8\'s tier-up; `coldmiss 50` and the corpus p90 are the comparable columns.'
+    + (matrix.rows.length < 8 ? ` Only ${matrix.rows.length} of the 8 combinations were measured (opt-level ${[...new Set(matrix.rows.map((m) => m.opt))].join(', ')}); the run was stopped for time.` : ''));
+  out();
 }
 
 out('## Reproduce');
