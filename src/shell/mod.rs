@@ -62,7 +62,7 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
     }
     let static_json = |body: &str| HttpResponse { status: 200, headers: Vec::new(), body: body.to_owned() };
     match route {
-        Route::Healthz => HttpResponse::healthz(),
+        Route::Healthz => with_wasm_memory(HttpResponse::healthz()),
         Route::Generate => generate(&mut req, env, ctx).await,
         Route::Webhook => webhook(&mut req, env, ctx).await,
         Route::Submit => submit(&mut req, env, request_id).await,
@@ -77,6 +77,17 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
         Route::MethodNotAllowed { allow } => HttpResponse::method_not_allowed(&method, &path, allow),
         Route::NotFound => HttpResponse::not_found(&path),
     }
+}
+
+/// Adds `wasmMemoryBytes`, the isolate's wasm linear memory (it never
+/// shrinks), so scripts/bench-wasm.sh can read it between phases.
+fn with_wasm_memory(mut response: HttpResponse) -> HttpResponse {
+    let bytes = core::arch::wasm32::memory_size(0) * 65536;
+    if let Ok(serde_json::Value::Object(mut body)) = serde_json::from_str(&response.body) {
+        body.insert("wasmMemoryBytes".into(), bytes.into());
+        response.body = serde_json::Value::Object(body).to_string();
+    }
+    response
 }
 
 /// Reads the body, refusing an announced oversize body before reading it.

@@ -39,6 +39,7 @@ pub(crate) const RENDERER_SCHEMA_BYTES: usize = 6 * 1024 * 1024;
 /// Default estimated bytes of specs kept (`SPEC_MEMORY_BYTES` sets it).
 pub(crate) const DEFAULT_SPEC_MEMORY_BYTES: usize = 8 * 1024 * 1024;
 /// The memos' total with the default spec memory.
+#[cfg(test)] // the budget test holds the sum under 32 MiB
 pub(crate) const TOTAL_BYTES: usize = crate::cache::spec::DIGEST_BYTES + VALIDATOR_BYTES + RENDERER_SCHEMA_BYTES + DEFAULT_SPEC_MEMORY_BYTES;
 /// A compiled validator's heap over its schema's [`value_bytes`]: natively
 /// (64-bit) the ratio is 1.7 at the median and 2 at the 90th percentile of
@@ -149,11 +150,6 @@ impl<K: Hash + Eq, V: Clone> ByteLru<K, V> {
     fn set_budget(&mut self, budget: usize) {
         self.budget = budget;
         self.shrink();
-    }
-
-    fn clear(&mut self) {
-        self.entries.clear();
-        self.bytes = 0;
     }
 
     fn shrink(&mut self) {
