@@ -190,7 +190,7 @@ impl Ladder {
     /// which the request would hit anyway. Check `output` against its
     /// meta-schema before.
     pub fn new(config: &ModelConfig, request: &GenerateRequest, limits: &Limits, now_ms: u64) -> genui_core::Result<Self> {
-        let deterministic = genui_core::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
+        let deterministic = genui_core::Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
         let fields = prompt::fields(&deterministic, &request.output, limits);
         let base_prompt = Prompt::new(&request.description, &fields).in_locale(request.locale.as_deref());
         Ok(Self {

@@ -128,6 +128,18 @@ impl Plan {
     pub fn is_display(&self) -> bool {
         !self.root.tables().is_empty()
     }
+
+    /// The deterministic plan for an `output` document laid out for
+    /// `device` (see [`generate`](crate::generate) for desktop).
+    pub fn generate_for(
+        output: &serde_json::Value,
+        description: &str,
+        confirm: bool,
+        device: crate::Device,
+        limits: &crate::Limits,
+    ) -> crate::Result<Plan> {
+        generate::generate_for(output, description, confirm, device, limits)
+    }
 }
 
 impl Control {
@@ -135,6 +147,12 @@ impl Control {
     /// rule or item detail, editable.
     pub fn new(pointer: impl Into<String>, label: impl Into<String>, widget: Widget) -> Self {
         Self { pointer: pointer.into(), label: label.into(), widget, help: None, placeholder: None, read_only: false, rule: None, detail: None }
+    }
+
+    /// The plain-text form of one piece of display text (a label, help or
+    /// placeholder): markup and unsafe links removed, at most `max_chars`.
+    pub fn plain_text(text: &str, max_chars: usize) -> String {
+        sanitize::plain_text(text, max_chars)
     }
 }
 

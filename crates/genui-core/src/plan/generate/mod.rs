@@ -85,7 +85,7 @@ pub fn generate(output: &Value, description: &str, confirm: bool, limits: &Limit
 }
 
 /// Builds the plan for an `output` document laid out for `device`.
-pub fn generate_for(output: &Value, description: &str, confirm: bool, device: Device, limits: &Limits) -> Result<Plan> {
+pub(crate) fn generate_for(output: &Value, description: &str, confirm: bool, device: Device, limits: &Limits) -> Result<Plan> {
     let doc = SchemaDoc::new(output, limits);
     let mut walker = Walker { doc, limits, controls: 0 };
     let root = doc.resolve(output)?;
