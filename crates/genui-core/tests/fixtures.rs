@@ -2,6 +2,8 @@
 //! `tests/fixtures/`: every generate fixture must produce a proven, complete
 //! form; every error fixture must fail with its documented code.
 
+mod a2ui_schema;
+
 use genui_core::contracts::Contract;
 use genui_core::service::{prepare_generate, Outcome};
 use genui_core::spec::UiSpec;
@@ -134,7 +136,7 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         assert_eq!(hit_body["uiSchema"], response["uiSchema"], "{name}");
         assert_eq!(hit_body["initialData"], response["initialData"], "{name}");
 
-        for (format, contract) in [("rjsf", Contract::DguiForm), ("lmui", Contract::LmuiMessage)] {
+        for (format, contract) in [("rjsf", Contract::DguiForm), ("lmui", Contract::LmuiMessage), ("a2ui", Contract::A2uiMessages)] {
             let mut in_format = body.clone();
             in_format["format"] = json!(format);
             let projected = generate(&in_format, Some(&put.value));
@@ -142,10 +144,43 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
             assert_eq!(projected.response.status, 200, "{name} as {format}: {answer}");
             contract.check(&answer).unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
             assert!(projected.cache_put.is_none(), "{name}: switching format must be a cache hit");
+            if format == "a2ui" {
+                a2ui_schema::check_wrapper(&answer).unwrap_or_else(|e| panic!("{name} as a2ui, by A2UI's schemas: {e}"));
+                assert_a2ui_form(&name, &answer, &args, &put.value);
+            }
         }
 
         let reordered = generate(&reorder(&body), None);
         assert_eq!(body_of(&reordered)["meta"]["specHash"], response["meta"]["specHash"], "{name}: key order changed the hash");
+    }
+}
+
+/// An A2UI answer: every field of `output` bound by an input, the data only
+/// in `updateDataModel`, the submit button carrying the spec hash.
+fn assert_a2ui_form(name: &str, answer: &Value, args: &Value, cached: &str) {
+    let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap();
+    let ids: Vec<&str> = components.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "{name}: component ids repeat");
+    let text = serde_json::to_string(components).unwrap();
+    for (prop, _) in args["output"]["properties"].as_object().into_iter().flatten() {
+        let (bound, decided) = (format!("\"path\":\"/{}", genui_core::pointer::escape(prop)), format!("\"decisionPath\":\"/{}", genui_core::pointer::escape(prop)));
+        assert!(text.contains(&bound) || text.contains(&decided), "{name}: /{prop} is bound by no component");
+    }
+    let spec_hash = serde_json::from_str::<Value>(cached).unwrap()["specHash"].clone();
+    let submit = components.iter().find(|c| c["id"] == "submit" || c["id"] == "approve").unwrap_or_else(|| panic!("{name}: no submit button"));
+    assert_eq!(submit["action"]["event"]["context"]["specHash"], spec_hash, "{name}");
+    assert_eq!(submit["action"]["event"]["context"]["data"], json!({"path": "/"}), "{name}");
+    let data = args.get("data").cloned().unwrap_or(Value::Null);
+    // An approval's prompt shows the request's `action`, as in every format.
+    if data.is_object() && !text.contains("decisionPath") {
+        let mut values = Vec::new();
+        collect_strings(&data, &mut values);
+        for value in values.iter().filter(|v| v.len() > 3) {
+            assert!(!text.contains(value.as_str()) || cached.contains(value.as_str()), "{name}: data {value} in updateComponents");
+        }
     }
 }
 
@@ -528,4 +563,22 @@ fn lmui_carries_rows_and_rules() {
     let state = lmui["ui_components"].as_array().unwrap().iter().find(|c| c["id"] == "state").unwrap().clone();
     assert_eq!(state["rule"], json!({"effect": "show", "field": "country", "schema": {"const": "US"}}));
     assert_eq!(state["row"], "state");
+}
+
+#[test]
+fn a2ui_schemas_reject_what_a2ui_rejects() {
+    let answer = body_of(&generate(&json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"}), None));
+    a2ui_schema::check_wrapper(&answer).unwrap();
+    let mut with_meta = answer.clone();
+    with_meta["meta"] = json!({});
+    assert!(a2ui_schema::check_wrapper(&with_meta).is_err(), "the wrapper has no room for meta");
+    let mut titled = answer.clone();
+    titled["messages"][1]["updateComponents"]["components"][0]["title"] = json!("x");
+    assert!(a2ui_schema::check_wrapper(&titled).is_err(), "components take no unknown keys");
+    let action = json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": "s", "sourceComponentId": "submit",
+        "timestamp": "2026-11-25T04:03:44.839Z", "context": {"specHash": "ab", "data": {"name": "Ada"}}}});
+    a2ui_schema::check_client_message(&action).unwrap();
+    let mut three = action.clone();
+    three["metadata"] = json!({});
+    assert!(a2ui_schema::check_client_message(&three).is_err());
 }

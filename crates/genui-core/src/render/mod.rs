@@ -6,8 +6,10 @@
 //!
 //! - [`Format::JsonForms`]: seed 000's `{jsonSchema, uiSchema, initialData, meta}`;
 //! - [`Format::Rjsf`]: seed 001's DGUI `dgui_form` with an RJSF `uiSchema`;
-//! - [`Format::Lmui`]: seed 003's `{response_text, ui_components}`.
+//! - [`Format::Lmui`]: seed 003's `{response_text, ui_components}`;
+//! - [`Format::A2ui`]: A2UI v0.9 `{messages: [createSurface, updateComponents, updateDataModel]}`.
 
+pub mod a2ui;
 pub mod initial_data;
 pub mod jsonforms;
 pub mod lmui;
@@ -50,18 +52,21 @@ pub enum Format {
     Rjsf,
     /// LMUI `ui_components`.
     Lmui,
+    /// A2UI v0.9 messages for the basic catalog.
+    A2ui,
 }
 
 impl Format {
     /// Every format, by wire name.
-    pub const NAMES: [&'static str; 3] = ["jsonforms", "rjsf", "lmui"];
+    pub const NAMES: [&'static str; 4] = ["jsonforms", "rjsf", "lmui", "a2ui"];
 
-    /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`).
+    /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`, `a2ui`).
     pub fn parse(name: &str, pointer: &str) -> Result<Self> {
         match name {
             "jsonforms" => Ok(Self::JsonForms),
             "rjsf" | "dgui" => Ok(Self::Rjsf),
             "lmui" => Ok(Self::Lmui),
+            "a2ui" => Ok(Self::A2ui),
             other => Err(Error::new(
                 ErrorCode::UnsupportedFormat,
                 format!("format `{other}` is not one of {} (at {pointer})", Self::NAMES.join(", ")),
@@ -78,6 +83,7 @@ impl Format {
             Self::JsonForms => Contract::JsonFormsResponse,
             Self::Rjsf => Contract::DguiForm,
             Self::Lmui => Contract::LmuiMessage,
+            Self::A2ui => Contract::A2uiMessages,
         }
     }
 }
@@ -164,6 +170,7 @@ pub fn render(format: Format, rendered: &Rendered<'_>) -> Value {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
         Format::Lmui => lmui::render(rendered),
+        Format::A2ui => a2ui::render(rendered),
     }
 }
 
