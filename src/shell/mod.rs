@@ -27,7 +27,9 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let info = RequestInfo::new(&req);
     let origin = header(&req, "origin");
     let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
+    let accept = header(&req, "accept");
     let mut response = handle(req, &env, &ctx, &info.id).await;
+    genui_core::render::a2ui::negotiate_jsonl(accept.as_deref(), &mut response);
     response.headers.extend(access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
     log_line(&info, &response);
     into_response(response, &info)

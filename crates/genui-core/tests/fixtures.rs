@@ -582,3 +582,42 @@ fn a2ui_schemas_reject_what_a2ui_rejects() {
     three["metadata"] = json!({});
     assert!(a2ui_schema::check_client_message(&three).is_err());
 }
+
+fn header<'a>(outcome: &'a Outcome, name: &str) -> &'a str {
+    outcome.response.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str()).unwrap_or_else(|| panic!("no {name} header"))
+}
+
+#[test]
+fn provenance_headers_carry_what_meta_carries_in_every_format() {
+    let output = json!({"type": "object", "properties": {"städte": {"type": "integer"}, "name": {"type": "string"}}});
+    let body = json!({"output": output, "data": {"städte": "viele", "name": "Ada"}});
+    let json_answer = generate(&body, None);
+    let meta = body_of(&json_answer)["meta"].clone();
+    assert_eq!(header(&json_answer, "x-genui-spec-hash"), meta["specHash"]);
+    let warnings: Value = serde_json::from_str(header(&json_answer, "x-genui-warnings")).unwrap();
+    assert_eq!(warnings, meta["warnings"], "the header is meta.warnings");
+    assert!(header(&json_answer, "x-genui-warnings").is_ascii());
+    for format in ["rjsf", "lmui", "a2ui"] {
+        let mut in_format = body.clone();
+        in_format["format"] = json!(format);
+        let answer = generate(&in_format, json_answer.cache_put.as_ref().map(|p| p.value.as_str()));
+        assert_eq!(header(&answer, "x-genui-spec-hash"), meta["specHash"], "{format}");
+        assert_eq!(serde_json::from_str::<Value>(header(&answer, "x-genui-warnings")).unwrap(), meta["warnings"], "{format}");
+    }
+    let clean = generate(&json!({"output": output}), None);
+    assert_eq!(header(&clean, "x-genui-warnings"), "[]");
+}
+
+#[test]
+fn a2ui_answers_come_one_message_per_line_when_asked() {
+    let mut outcome = generate(&json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"}), None);
+    let wrapper = body_of(&outcome);
+    genui_core::render::a2ui::negotiate_jsonl(Some("application/jsonl"), &mut outcome.response);
+    let lines: Vec<Value> = outcome.response.body.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(Value::Array(lines), wrapper["messages"]);
+    assert_eq!(header(&outcome, "content-type"), "application/jsonl; charset=utf-8");
+    let mut json_forms = generate(&json!({"output": {"type": "string"}}), None);
+    let before = json_forms.response.body.clone();
+    genui_core::render::a2ui::negotiate_jsonl(Some("application/jsonl"), &mut json_forms.response);
+    assert_eq!(json_forms.response.body, before, "only A2UI answers have lines");
+}
