@@ -98,7 +98,8 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
         Ok(body) => body,
         Err(response) => return response,
     };
-    let job = match submit::prepare_submit(&body, &limits) {
+    let data_model = header(req, "a2ui-client-data-model");
+    let job = match submit::prepare_submit_with(&body, data_model.as_deref(), &limits) {
         Ok(job) => job,
         Err(error) => return HttpResponse::error(&error),
     };

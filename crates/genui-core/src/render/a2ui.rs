@@ -29,6 +29,7 @@
 //! back by the schema before `/v1/submit` validates.
 
 use super::Rendered;
+use crate::error::{Error, ErrorCode, Result};
 use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
 use crate::pointer::escape;
 use crate::request::limits::Limits;
@@ -751,6 +752,155 @@ fn bounds_text<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> String {
         (None, Some(max)) => format!("at most {max}"),
         (None, None) => String::new(),
     }
+}
+
+/// Most keys an action's context may have: ours has at most five
+/// (`specHash`, `toolCallId`, `data`, `decisionPath`, `decision`).
+pub const MAX_CONTEXT_KEYS: usize = 16;
+
+/// A submission read from an A2UI client message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientSubmission {
+    /// The spec the surface was made from (`context.specHash`).
+    pub spec_hash: String,
+    /// `context.toolCallId`, when the surface was made for a tool call.
+    pub tool_call_id: Option<String>,
+    /// The data as the renderer wrote it (see [`coerce`]).
+    pub data: Value,
+}
+
+/// Reads `{version, action}` (or `{version, error}`) as an A2UI v0.9
+/// renderer sends it; `None` when the body is another shape. Beside the
+/// message, `metadata.a2uiClientDataModel` (or `data_model`, the same
+/// object from a transport header) supplies the data when the action's
+/// context has no `data`.
+pub fn read_client_message(body: &Map<String, Value>, data_model: Option<&Value>) -> Result<Option<ClientSubmission>> {
+    if !body.contains_key("action") && !body.contains_key("error") {
+        return Ok(None);
+    }
+    if let Some(key) = body.keys().find(|k| !matches!(k.as_str(), "version" | "action" | "error" | "metadata")) {
+        return Err(bad(&format!("/{}", escape(key)), "an A2UI client message is exactly {version, action} or {version, error} (plus `metadata` for the data model)"));
+    }
+    match body.get("version") {
+        Some(Value::String(v)) if v == VERSION => {}
+        Some(other) => return Err(bad("/version", &format!("`version` must be \"{VERSION}\", not {other}"))),
+        None => return Err(bad("/version", &format!("an A2UI client message needs `version: \"{VERSION}\"`"))),
+    }
+    let action = match (body.get("action"), body.get("error")) {
+        (Some(_), Some(_)) => return Err(bad("", "an A2UI client message carries `action` or `error`, not both")),
+        (None, Some(error)) => return Err(client_error(error)),
+        (Some(Value::Object(action)), None) => action,
+        (Some(_), None) | (None, None) => return Err(bad("/action", "`action` must be an object")),
+    };
+    let text = |key: &str| match action.get(key) {
+        Some(Value::String(s)) if !s.is_empty() => Ok(s.as_str()),
+        _ => Err(bad(&format!("/action/{key}"), &format!("`action.{key}` must be a non-empty string"))),
+    };
+    let (name, surface, _source, timestamp) = (text("name")?, text("surfaceId")?, text("sourceComponentId")?, text("timestamp")?);
+    if !looks_like_date_time(timestamp) {
+        return Err(bad("/action/timestamp", "`action.timestamp` must be an ISO 8601 date-time"));
+    }
+    let Some(Value::Object(context)) = action.get("context") else {
+        return Err(bad("/action/context", "`action.context` must be an object"));
+    };
+    if context.len() > MAX_CONTEXT_KEYS {
+        return Err(bad("/action/context", &format!("`action.context` has {} keys; a submit button's context has at most {MAX_CONTEXT_KEYS}", context.len())));
+    }
+    if name != SUBMIT_EVENT {
+        return Err(bad("/action/name", &format!("the action `{name}` is not a submission: only `{SUBMIT_EVENT}` is ({ADD_ITEM_EVENT} and {REMOVE_ITEM_EVENT} are for the host to apply)")));
+    }
+    let spec_hash = match context.get("specHash") {
+        Some(Value::String(h)) if h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) => h.clone(),
+        _ => return Err(bad("/action/context/specHash", "`action.context.specHash` must be the 64 hex digits the submit button carries")),
+    };
+    let tool_call_id = match context.get("toolCallId") {
+        None => None,
+        Some(Value::String(id)) => Some(id.clone()),
+        Some(_) => return Err(bad("/action/context/toolCallId", "`action.context.toolCallId` must be a string")),
+    };
+    let mut meta = Map::new();
+    meta.insert("specHash".into(), spec_hash.clone().into());
+    if let Some(id) = &tool_call_id {
+        meta.insert("toolCallId".into(), id.clone().into());
+    }
+    if surface != surface_id(&meta) {
+        return Err(Error::new(ErrorCode::SpecNotFound, format!("surface `{surface}` was not made for this spec (its surface is `{}`)", surface_id(&meta)))
+            .at("/action/surfaceId"));
+    }
+    let mut data = match context.get("data") {
+        Some(data) => data.clone(),
+        None => model_data(body.get("metadata"), data_model, surface)?,
+    };
+    if let Some(path) = context.get("decisionPath") {
+        let (Some(path), Some(decision)) = (path.as_str(), context.get("decision")) else {
+            return Err(bad("/action/context/decisionPath", "an approval's context has a `decisionPath` string and its `decision`"));
+        };
+        set_path(&mut data, path, decision.clone()).ok_or_else(|| bad("/action/context/decisionPath", "`decisionPath` must be a JSON Pointer into an object"))?;
+    }
+    Ok(Some(ClientSubmission { spec_hash, tool_call_id, data }))
+}
+
+/// The surface's data from an `a2uiClientDataModel`
+/// (`{version, surfaces: {<surfaceId>: data}}`).
+fn model_data(metadata: Option<&Value>, header: Option<&Value>, surface: &str) -> Result<Value> {
+    let (model, at) = match (metadata.and_then(|m| m.get("a2uiClientDataModel")), header) {
+        (Some(model), _) => (model, "/metadata/a2uiClientDataModel"),
+        (None, Some(model)) => (model, "a2ui-client-data-model"),
+        (None, None) => {
+            return Err(bad("/action/context/data", "no data: the submit button's context resolves `data`, or send the data model as `metadata.a2uiClientDataModel`"));
+        }
+    };
+    if model.get("version").and_then(Value::as_str) != Some(VERSION) {
+        return Err(bad(&format!("{at}/version"), &format!("the client data model's `version` must be \"{VERSION}\"")));
+    }
+    let Some(surfaces) = model.get("surfaces").and_then(Value::as_object) else {
+        return Err(bad(&format!("{at}/surfaces"), "the client data model needs `surfaces`, an object by surface id"));
+    };
+    surfaces.get(surface).cloned().ok_or_else(|| bad(&format!("{at}/surfaces/{}", escape(surface)), "the client data model has no data for the action's surface"))
+}
+
+/// A2UI's client `error` message: the renderer could not run the surface.
+fn client_error(error: &Value) -> Error {
+    let field = |key: &str| error.get(key).and_then(Value::as_str).unwrap_or("?");
+    let at = error.get("path").and_then(Value::as_str).map(|p| format!(" at {p}")).unwrap_or_default();
+    let message = format!(
+        "the A2UI client reported an error instead of an action: {} on surface `{}`{at}: {} (nothing was submitted)",
+        field("code"),
+        field("surfaceId"),
+        field("message")
+    );
+    Error::new(ErrorCode::InvalidRequest, message).at("/error").with("a2uiError", error.clone())
+}
+
+fn bad(pointer: &str, what: &str) -> Error {
+    Error::new(ErrorCode::InvalidRequest, format!("{what} (at {})", if pointer.is_empty() { "the root" } else { pointer })).at(pointer)
+}
+
+/// `YYYY-MM-DDTHH:MM...`: the shape the renderer's `toISOString` writes.
+fn looks_like_date_time(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() >= 16 && b[4] == b'-' && b[7] == b'-' && matches!(b[10], b'T' | b't' | b' ') && b[13] == b':'
+        && [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15].iter().all(|&i| b[i].is_ascii_digit())
+}
+
+/// Sets `value` at a JSON Pointer, creating objects on the way; `None`
+/// when the pointer is malformed or crosses a non-object.
+fn set_path(target: &mut Value, pointer: &str, value: Value) -> Option<()> {
+    let tokens = crate::pointer::tokens(pointer)?;
+    let Some((last, parents)) = tokens.split_last() else {
+        *target = value;
+        return Some(());
+    };
+    if target.is_null() {
+        *target = Value::Object(Map::new());
+    }
+    let mut cursor = target;
+    for token in parents {
+        let map = cursor.as_object_mut()?;
+        cursor = map.entry(token.clone()).or_insert_with(|| Value::Object(Map::new()));
+    }
+    cursor.as_object_mut()?.insert(last.clone(), value);
+    Some(())
 }
 
 /// Turns values an A2UI renderer wrote back into the schema's types: a
