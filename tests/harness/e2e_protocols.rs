@@ -284,7 +284,8 @@ pub fn a2ui_round_trip(dev: &WranglerDev, tag: &str) -> Step {
     let hash = first.header("x-genui-spec-hash").unwrap_or_default().to_owned();
     ensure(hash.len() == 64 && first.header("x-genui-warnings") == Some("[]"), || format!("provenance headers: {:?}", first.headers))?;
     let messages = answer["messages"].clone();
-    ensure(messages[2]["updateDataModel"]["value"] == json!({"destinationCity": "Tokyo", "returnDate": "2026-01-10"}), || {
+    // The request's data, and "" for the empty text field (see render/a2ui.rs: `Adapt::Empty`).
+    ensure(messages[2]["updateDataModel"]["value"] == json!({"destinationCity": "Tokyo", "returnDate": "2026-01-10", "passengers": ""}), || {
         format!("data model: {}", messages[2])
     })?;
     poll_hit(dev, body.to_string().as_bytes())?;

@@ -143,6 +143,13 @@ enum Adapt {
     /// A boolean the form has no value for: `false`, so that a CheckBox
     /// left alone still submits its value.
     False,
+    /// A text the form has no value for: `""`. The basic catalog's check
+    /// functions reject an absent value outright (`length`, `regex`,
+    /// `numeric` and `email` require `value`), so an empty optional field
+    /// would block the submit button; [`coerce`] drops the `""` again.
+    Empty,
+    /// A multiple choice the form has no value for: `[]` (as for `Empty`).
+    NoItems,
 }
 
 /// One step of a data path for [`Adapt`]: a key, or every array item.
@@ -403,6 +410,7 @@ impl<'s> Builder<'s> {
                 if choices.iter().any(|(v, _)| !v.is_string()) {
                     self.adapt(tokens, Adapt::Choices);
                 }
+                self.adapt(tokens, Adapt::NoItems);
                 p.insert("options".into(), options(&choices));
                 p.insert("value".into(), bound);
                 p.insert("variant".into(), "multipleSelection".into());
@@ -449,6 +457,7 @@ impl<'s> Builder<'s> {
     #[allow(clippy::too_many_arguments)]
     fn text_field(&mut self, c: &Control, tokens: &[String], view: &Resolved<'s>, kind: &FieldKind, path: &str, p: &mut Map<String, Value>, checks: &mut Vec<Value>, guard: &dyn Fn(Value) -> Value) {
         p.insert("value".into(), json!({"path": path}));
+        self.adapt(tokens, Adapt::Empty);
         let label = &c.label;
         let variant = match (c.widget, kind.kind) {
             (Widget::Number | Widget::Integer | Widget::Slider, _) | (_, Kind::Number | Kind::Integer) => {
@@ -575,11 +584,25 @@ fn apply(value: &mut Value, steps: &[Step], how: Adapt) {
                 (Adapt::False, None) => {
                     map.insert(key.clone(), false.into());
                 }
+                (Adapt::Empty, None) => {
+                    map.insert(key.clone(), "".into());
+                }
+                (Adapt::NoItems, None) => {
+                    map.insert(key.clone(), Value::Array(Vec::new()));
+                }
                 (_, Some(slot)) => *slot = adapted(slot, how),
                 (_, None) => {}
             }
         }
         Some((Step::Key(key), rest)) => {
+            // A seed also needs the objects above it (so that a check's
+            // path resolves to the seeded value).
+            let seeds = matches!(how, Adapt::False | Adapt::Empty | Adapt::NoItems) && !matches!(rest.first(), Some(Step::Each));
+            if let Value::Object(map) = value {
+                if seeds && !map.contains_key(key) {
+                    map.insert(key.clone(), Value::Object(Map::new()));
+                }
+            }
             if let Some(next) = value.get_mut(key.as_str()) {
                 apply(next, rest, how);
             }
@@ -940,8 +963,20 @@ fn coerce_at(doc: &SchemaDoc<'_>, node: &Value, value: &Value, depth: usize) -> 
                     Some(child) => coerce_at(doc, child, item, depth + 1),
                     None => Some(item.clone()),
                 };
-                if let Some(v) = coerced {
-                    out.insert(key.clone(), v);
+                // An optional field left empty is unset: `""`, `[]`, or an
+                // object all of whose fields were left empty.
+                let emptied = |v: &Value| match v {
+                    Value::String(s) => s.is_empty(),
+                    Value::Array(a) => a.is_empty(),
+                    Value::Object(m) => m.is_empty() && item.as_object().is_some_and(|o| !o.is_empty()),
+                    _ => false,
+                };
+                match coerced {
+                    Some(v) if emptied(&v) && !doc.node_requires(node, key) => {}
+                    Some(v) => {
+                        out.insert(key.clone(), v);
+                    }
+                    None => {}
                 }
             }
             Some(Value::Object(out))
@@ -1016,12 +1051,15 @@ mod tests {
             "age": {"type": "integer"}, "score": {"type": "number"}, "size": {"type": "string", "enum": ["s", "m"]},
             "level": {"enum": [1, 2, 3]}, "tags": {"type": "array", "items": {"type": "string"}},
             "at": {"type": "string", "format": "date-time"}, "alarm": {"type": "string", "format": "time"},
-            "extra": {"type": "object"}, "ok": {"type": "boolean"}, "empty": {"type": "number"}}});
+            "extra": {"type": "object"}, "ok": {"type": "boolean"}, "empty": {"type": "number"},
+            "note": {"type": "string"}, "many": {"type": "array"}, "box": {"type": "object", "properties": {"zip": {"type": "string"}}}},
+            "required": ["name"]});
         let data = json!({"age": " 42 ", "score": "1.5", "size": ["m"], "level": ["2"], "tags": "a\n\n b \n",
-            "at": "2026-01-02T10:30", "alarm": "07:15", "extra": "{\"k\": 1}", "ok": "true", "empty": "", "free": "x"});
+            "at": "2026-01-02T10:30", "alarm": "07:15", "extra": "{\"k\": 1}", "ok": "true", "empty": "", "free": "x",
+            "note": "", "many": [], "box": {"zip": ""}, "name": ""});
         let out = coerce(&schema, &data, &Limits::default());
         assert_eq!(out, json!({"age": 42, "score": 1.5, "size": "m", "level": 2, "tags": ["a", "b"],
-            "at": "2026-01-02T10:30:00Z", "alarm": "07:15:00Z", "extra": {"k": 1}, "ok": true, "free": "x"}));
+            "at": "2026-01-02T10:30:00Z", "alarm": "07:15:00Z", "extra": {"k": 1}, "ok": true, "free": "x", "name": ""}));
     }
 
     #[test]
