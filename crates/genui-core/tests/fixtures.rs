@@ -169,6 +169,14 @@ fn assert_a2ui_form(name: &str, answer: &Value, args: &Value, cached: &str) {
         let (bound, decided) = (format!("\"path\":\"/{}", genui_core::pointer::escape(prop)), format!("\"decisionPath\":\"/{}", genui_core::pointer::escape(prop)));
         assert!(text.contains(&bound) || text.contains(&decided), "{name}: /{prop} is bound by no component");
     }
+    // A field that may stay empty must pass its checks when empty: each
+    // check of a field without a plain `required` is or(not(required), ..).
+    for c in components.iter().filter(|c| c["component"] != "Button") {
+        let checks = c["checks"].as_array().cloned().unwrap_or_default();
+        if !checks.iter().any(|k| k["condition"]["call"] == "required") {
+            assert!(checks.iter().all(|k| k["condition"]["call"] == "or"), "{name}: {} has an unguarded check: {}", c["id"], c["checks"]);
+        }
+    }
     let spec_hash = serde_json::from_str::<Value>(cached).unwrap()["specHash"].clone();
     let submit = components.iter().find(|c| c["id"] == "submit" || c["id"] == "approve").unwrap_or_else(|| panic!("{name}: no submit button"));
     assert_eq!(submit["action"]["event"]["context"]["specHash"], spec_hash, "{name}");

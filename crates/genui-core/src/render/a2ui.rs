@@ -152,6 +152,13 @@ enum Adapt {
     NoItems,
 }
 
+/// Whether a field must be filled: always (its `required` check), or only
+/// under a rule's condition (its check, when the condition is expressible).
+enum Required {
+    Always(Value),
+    When(Option<Value>),
+}
+
 /// One step of a data path for [`Adapt`]: a key, or every array item.
 #[derive(Debug, Clone, PartialEq)]
 enum Step {
@@ -359,11 +366,14 @@ impl<'s> Builder<'s> {
             self.read_only(&hint, c, &path)
         } else {
             let rule = c.rule.as_ref().or(inherited);
+            // A conditional requirement leaves the field optional for its
+            // other checks: they must pass on an empty field.
             let required = match rule {
                 Some(rule) if matches!(rule.effect, Effect::Show | Effect::Hide) => {
-                    self.conditional_required(base, c, rule, scope, &path)
+                    Required::When(self.conditional_required(base, c, rule, scope, &path))
                 }
-                _ => self.is_required(base, &c.pointer).then(|| call("required", json!({"value": {"path": path}}))),
+                _ if self.is_required(base, &c.pointer) => Required::Always(call("required", json!({"value": {"path": path}}))),
+                _ => Required::When(None),
             };
             self.input(&hint, c, &tokens, &path, &view, &kind, node, required, scope)
         };
@@ -382,11 +392,14 @@ impl<'s> Builder<'s> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn input(&mut self, hint: &str, c: &Control, tokens: &[String], path: &str, view: &Resolved<'s>, kind: &FieldKind, node: Option<&'s Value>, required: Option<Value>, scope: Scope) -> String {
+    fn input(&mut self, hint: &str, c: &Control, tokens: &[String], path: &str, view: &Resolved<'s>, kind: &FieldKind, node: Option<&'s Value>, required: Required, scope: Scope) -> String {
         let bound = json!({"path": path});
         let mut p = props([("label", c.label.clone().into())]);
         let mut checks = Vec::new();
-        let optional = required.is_none();
+        let (optional, required) = match required {
+            Required::Always(check) => (false, Some(check)),
+            Required::When(check) => (true, check),
+        };
         let guard = |check: Value| if optional { call("or", json!({"values": [call("not", json!({"value": call("required", json!({"value": {"path": path}}))})), check]})) } else { check };
         let component = match c.widget {
             Widget::Checkbox => {
