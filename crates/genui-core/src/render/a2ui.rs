@@ -75,7 +75,7 @@ pub fn surface_id(meta: &Map<String, Value>) -> String {
         Some(id) => format!("genui-{id}"),
         None => {
             let hash = meta.get("specHash").and_then(Value::as_str).unwrap_or_default();
-            format!("genui-{}", &hash[..hash.len().min(16)])
+            format!("genui-{}", hash.chars().take(16).collect::<String>())
         }
     }
 }
