@@ -126,6 +126,14 @@ fn approvals_submit_their_decision() {
 }
 
 #[test]
+fn a_decision_at_the_root_is_the_data() {
+    let (answer, cached) = surface(json!({"output": {"type": "string", "enum": ["approved", "rejected"]}, "description": "Delete 500 files?"}));
+    let (status, reply) = submit(&action(&answer, "reject", &json!({})), &cached);
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(content(&reply), json!("rejected"));
+}
+
+#[test]
 fn client_errors_are_a_clear_400() {
     let error = json!({"version": "v0.9", "error": {"code": "VALIDATION_FAILED", "surfaceId": "genui-x", "path": "/components/3/value", "message": "bad"}});
     a2ui_schema::check_client_message(&error).unwrap();

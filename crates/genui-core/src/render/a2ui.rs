@@ -483,12 +483,14 @@ impl<'s> Builder<'s> {
                 checks.push(check(guard(regex(path, pattern)), &format!("{label}: enter {what}")));
                 "number"
             }
-            (Widget::Array, _) => {
+            // A list of scalars is typed one per line; a list of anything
+            // else (objects past the recursion cut-off) as JSON, below.
+            (Widget::Array, _) if scalar_items(&self.doc, view) => {
                 self.adapt(tokens, Adapt::Lines);
                 p.insert("label".into(), format!("{label} (one per line)").into());
                 "longText"
             }
-            (Widget::Alternatives | Widget::Object, _) | (_, Kind::Object | Kind::Array | Kind::Alternatives) => {
+            (Widget::Alternatives | Widget::Object | Widget::Array, _) | (_, Kind::Object | Kind::Array | Kind::Alternatives) => {
                 self.adapt(tokens, Adapt::Json);
                 p.insert("label".into(), format!("{label} (JSON)").into());
                 "longText"
@@ -582,6 +584,13 @@ impl<'s> Builder<'s> {
         }
         model
     }
+}
+
+/// Whether an array's items are strings, numbers or booleans (typed one per
+/// line); unknown items count as text.
+fn scalar_items(doc: &SchemaDoc<'_>, view: &Resolved<'_>) -> bool {
+    let items = view.get("items").and_then(|i| doc.resolve(i).ok());
+    items.is_none_or(|i| matches!(i.kind().kind, Kind::String | Kind::Number | Kind::Integer | Kind::Boolean | Kind::Any))
 }
 
 fn apply(value: &mut Value, steps: &[Step], how: Adapt) {
@@ -922,7 +931,8 @@ fn looks_like_date_time(text: &str) -> bool {
 /// Sets `value` at a JSON Pointer, creating objects on the way; `None`
 /// when the pointer is malformed or crosses a non-object.
 fn set_path(target: &mut Value, pointer: &str, value: Value) -> Option<()> {
-    let tokens = crate::pointer::tokens(pointer)?;
+    // A2UI names the data model's root `/` (JSON Pointer's `""`).
+    let tokens = if pointer == "/" { Vec::new() } else { crate::pointer::tokens(pointer)? };
     let Some((last, parents)) = tokens.split_last() else {
         *target = value;
         return Some(());
