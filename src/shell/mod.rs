@@ -26,7 +26,9 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
     // Test runs check every answer against its contract (genui_core::contracts).
     genui_core::Contract::set_checking(env.var("CHECK_CONTRACTS").is_ok_and(|v| v.to_string() == "true"));
+    let accept = header(&req, "accept");
     let mut response = handle(req, &env, &ctx, &info.id).await;
+    response.negotiate_jsonl(accept.as_deref());
     response.headers.extend(Access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
     log_line(&info, &response);
     into_response(response, &info)
@@ -106,7 +108,8 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
         Ok(body) => body,
         Err(response) => return response,
     };
-    let job = match SubmitJob::prepare(&body, &limits) {
+    let data_model = header(req, "a2ui-client-data-model");
+    let job = match SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) {
         Ok(job) => job,
         Err(error) => return HttpResponse::error(&error),
     };

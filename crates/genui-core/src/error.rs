@@ -257,6 +257,8 @@ pub enum Detail {
     /// The model's raw output when it answered with something unusable, fed
     /// back in the retry turn; never answered.
     ModelOutput(String),
+    /// The `error` an A2UI client sent in place of an action, as it sent it.
+    A2uiError(Value),
 }
 
 impl Detail {
@@ -282,6 +284,7 @@ impl Detail {
             Self::Path(p) => ("path", text(p)),
             Self::Allow(a) => ("allow", text(a)),
             Self::Issues(list) => ("issues", json!(list)),
+            Self::A2uiError(e) => ("a2uiError", e.clone()),
             Self::RetryAfterSeconds(s) => ("retryAfterSeconds", json!(s)),
             Self::ProviderStatus(s) => ("providerStatus", json!(s)),
             Self::RetryAfter(RetryAfter::Delay(ms)) => ("retryAfterMs", json!(ms)),

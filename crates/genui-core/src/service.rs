@@ -415,8 +415,39 @@ impl GenerateJob {
         // Provenance in headers too: for logs, and for clients that only look there.
         response.headers.push(("x-genui-generator".into(), generator));
         response.headers.push(("x-genui-cache".into(), json!(cache).as_str().unwrap_or_default().to_owned()));
+        // What `meta` carries, for formats with no place for it (A2UI).
+        response.headers.push(("x-genui-spec-hash".into(), spec.spec_hash.clone()));
+        response.headers.push(("x-genui-warnings".into(), warnings_header(rendered.meta.get("warnings"))));
         Ok(response)
     }
+}
+
+/// Longest `x-genui-warnings` value: proxies drop headers much past 8 KB.
+const MAX_WARNINGS_HEADER: usize = 4096;
+
+/// `meta.warnings` as a header value: compact JSON, non-ASCII escaped as
+/// `\\uXXXX` (header values are ASCII), whole warnings only, up to
+/// [`MAX_WARNINGS_HEADER`] bytes; `[]` when there are none.
+fn warnings_header(warnings: Option<&Value>) -> String {
+    let mut out = String::from("[");
+    for warning in warnings.and_then(Value::as_array).into_iter().flatten() {
+        let mut text = String::new();
+        for unit in warning.to_string().encode_utf16() {
+            match unit {
+                0x20..=0x7e => text.push(unit as u8 as char),
+                other => text.push_str(&format!("\\u{other:04x}")),
+            }
+        }
+        if out.len() + text.len() + 2 > MAX_WARNINGS_HEADER {
+            break;
+        }
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push_str(&text);
+    }
+    out.push(']');
+    out
 }
 
 /// The request data that pre-fills fields. An approval's `action` and
@@ -466,6 +497,14 @@ impl Route {
     /// Whether the route needs an API key when keys are configured.
     pub fn needs_key(self) -> bool {
         needs_key(self)
+    }
+}
+
+impl HttpResponse {
+    /// Answers `Accept: application/jsonl` for an A2UI answer: its messages
+    /// one per line (A2UI's own stream transport); others are left as they are.
+    pub fn negotiate_jsonl(&mut self, accept: Option<&str>) {
+        crate::render::a2ui::negotiate_jsonl(accept, self);
     }
 }
 

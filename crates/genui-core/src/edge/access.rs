@@ -66,7 +66,7 @@ pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(
     vec![
         ("access-control-allow-origin".into(), origin.to_owned()),
         ("vary".into(), "Origin".into()),
-        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache".into()),
+        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache, x-genui-spec-hash, x-genui-warnings".into()),
     ]
 }
 
@@ -75,7 +75,7 @@ pub(crate) fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> 
     let mut headers = cors_headers(origin, allowed);
     if !headers.is_empty() {
         headers.push(("access-control-allow-methods".into(), "GET, POST, OPTIONS".into()));
-        headers.push(("access-control-allow-headers".into(), "authorization, content-type".into()));
+        headers.push(("access-control-allow-headers".into(), "authorization, content-type, a2ui-client-data-model".into()));
         headers.push(("access-control-max-age".into(), "86400".into()));
     }
     headers

@@ -53,6 +53,8 @@ contracts! {
     DguiForm => "dgui-form.schema.json",
     /// `POST /v1/generate` responses in the LMUI format.
     LmuiMessage => "lmui-message.schema.json",
+    /// `POST /v1/generate` responses in the A2UI format (v0.9 list wrapper).
+    A2uiMessages => "a2ui-messages.schema.json",
     /// LMUI interactions accepted by `POST /v1/submit`.
     LmuiInteraction => "lmui-interaction.schema.json",
     /// DGUI responses accepted by `POST /v1/submit`.

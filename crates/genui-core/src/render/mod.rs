@@ -8,7 +8,8 @@
 //!   uiSchema, initialData, meta}`, plus `charts` for a display;
 //! - [`Format::Rjsf`] ([`rjsf`]): seed 001's DGUI `dgui_form` with an RJSF
 //!   `uiSchema`, plus `charts` for a display;
-//! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`.
+//! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`;
+//! - [`Format::A2ui`] ([`a2ui`]): A2UI v0.9 `{messages: [createSurface, updateComponents, updateDataModel]}`.
 //!
 //! A compiler's input is a [`RenderInput`]: the spec, `data` merged over the
 //! schema's defaults ([`initial_data`], which drops what the schema rejects),
@@ -16,6 +17,7 @@
 //! `output` with the nullable idiom rewritten ([`renderable`]). The caller
 //! (`crate::service`) checks every answer against its format's [`Format::contract`].
 
+pub(crate) mod a2ui;
 pub(crate) mod initial_data;
 pub(crate) mod jsonforms;
 pub(crate) mod lmui;
@@ -58,18 +60,21 @@ pub enum Format {
     Rjsf,
     /// LMUI `ui_components`.
     Lmui,
+    /// A2UI v0.9 messages for the basic catalog.
+    A2ui,
 }
 
 impl Format {
     /// Every format, by wire name.
-    pub const NAMES: [&'static str; 3] = ["jsonforms", "rjsf", "lmui"];
+    pub const NAMES: [&'static str; 4] = ["jsonforms", "rjsf", "lmui", "a2ui"];
 
-    /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`).
+    /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`, `a2ui`).
     pub fn parse(name: &str, pointer: &str) -> Result<Self> {
         match name {
             "jsonforms" => Ok(Self::JsonForms),
             "rjsf" | "dgui" => Ok(Self::Rjsf),
             "lmui" => Ok(Self::Lmui),
+            "a2ui" => Ok(Self::A2ui),
             other => Err(Error::new(
                 ErrorCode::UnsupportedFormat,
                 format!("format `{other}` is not one of {} (at {pointer})", Self::NAMES.join(", ")),
@@ -86,6 +91,7 @@ impl Format {
             Self::JsonForms => Contract::JsonFormsResponse,
             Self::Rjsf => Contract::DguiForm,
             Self::Lmui => Contract::LmuiMessage,
+            Self::A2ui => Contract::A2uiMessages,
         }
     }
 }
@@ -172,6 +178,7 @@ pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
         Format::Lmui => lmui::render(rendered),
+        Format::A2ui => a2ui::render(rendered),
     }
 }
 
