@@ -68,6 +68,7 @@ pub use plan::{Control, Node, Plan, Step, Widget};
 
 pub use edge::contracts::Contract;
 pub use render::{Format, RenderInput};
+pub use render::react::source_only as react_source_only;
 
 pub use edge::access::Access;
 pub use edge::webhook::Webhook;

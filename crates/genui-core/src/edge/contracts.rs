@@ -46,6 +46,8 @@ contracts! {
     DguiForm => "dgui-form.schema.json",
     /// `POST /v1/generate` responses in the LMUI format.
     LmuiMessage => "lmui-message.schema.json",
+    /// `POST /v1/generate` responses in the React format (a TSX module).
+    ReactModule => "react-module.schema.json",
     /// LMUI interactions accepted by `POST /v1/submit`.
     LmuiInteraction => "lmui-interaction.schema.json",
     /// DGUI responses accepted by `POST /v1/submit`.

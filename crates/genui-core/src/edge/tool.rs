@@ -103,7 +103,7 @@ fn openapi() -> Value {
     generate_responses.insert("200".into(), json!({
         "description": "The UI in the requested format",
         "content": json_content(json!({"oneOf": [
-            schema_ref(Contract::JsonFormsResponse), schema_ref(Contract::DguiForm), schema_ref(Contract::LmuiMessage)
+            schema_ref(Contract::JsonFormsResponse), schema_ref(Contract::DguiForm), schema_ref(Contract::LmuiMessage), schema_ref(Contract::ReactModule)
         ]})),
     }));
     let mut submit_responses = error_responses();
@@ -119,7 +119,7 @@ fn openapi() -> Value {
         "paths": {
             "/v1/generate": {"post": {
                 "summary": "Generate a UI for a generateUserInterface call",
-                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui"]}}],
+                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "react"]}}],
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
                 "responses": generate_responses,
             }},

@@ -8,7 +8,9 @@
 //!   uiSchema, initialData, meta}`, plus `charts` for a display;
 //! - [`Format::Rjsf`] ([`rjsf`]): seed 001's DGUI `dgui_form` with an RJSF
 //!   `uiSchema`, plus `charts` for a display;
-//! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`.
+//! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`;
+//! - [`Format::React`] ([`react`]): seed 000's `ReactFormHookGenerator`, a
+//!   TSX module with its zod schema, wrapped with provenance.
 //!
 //! A compiler's input is a [`RenderInput`]: the spec, `data` merged over the
 //! schema's defaults ([`initial_data`], which drops what the schema rejects),
@@ -19,6 +21,7 @@
 pub(crate) mod initial_data;
 pub(crate) mod jsonforms;
 pub(crate) mod lmui;
+pub(crate) mod react;
 pub(crate) mod renderable;
 pub(crate) mod rjsf;
 
@@ -58,11 +61,13 @@ pub enum Format {
     Rjsf,
     /// LMUI `ui_components`.
     Lmui,
+    /// A TSX module (react-hook-form + zod), seed 000's `ReactFormHookGenerator`.
+    React,
 }
 
 impl Format {
     /// Every format, by wire name.
-    pub const NAMES: [&'static str; 3] = ["jsonforms", "rjsf", "lmui"];
+    pub const NAMES: [&'static str; 4] = ["jsonforms", "rjsf", "lmui", "react"];
 
     /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`).
     pub fn parse(name: &str, pointer: &str) -> Result<Self> {
@@ -70,6 +75,7 @@ impl Format {
             "jsonforms" => Ok(Self::JsonForms),
             "rjsf" | "dgui" => Ok(Self::Rjsf),
             "lmui" => Ok(Self::Lmui),
+            "react" => Ok(Self::React),
             other => Err(Error::new(
                 ErrorCode::UnsupportedFormat,
                 format!("format `{other}` is not one of {} (at {pointer})", Self::NAMES.join(", ")),
@@ -86,6 +92,7 @@ impl Format {
             Self::JsonForms => Contract::JsonFormsResponse,
             Self::Rjsf => Contract::DguiForm,
             Self::Lmui => Contract::LmuiMessage,
+            Self::React => Contract::ReactModule,
         }
     }
 }
@@ -172,6 +179,7 @@ pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
         Format::Lmui => lmui::render(rendered),
+        Format::React => react::render(rendered),
     }
 }
 
