@@ -2,7 +2,8 @@
 //! toolchain tests in `tests/react/`: `cargo run -p genui-core --example
 //! react_modules -- <out dir> <request.json>...`. For `x.json` it writes
 //! `x.tsx` (the module) and `x.case.json` (`output`, `initialData`,
-//! `meta.warnings`), with no worker and no KV.
+//! `meta.warnings`), with no worker and no KV. A request the worker
+//! refuses (4xx) is skipped; any other missing module fails.
 
 use serde_json::{json, Value};
 use std::path::Path;
@@ -23,6 +24,11 @@ fn main() {
             Err(e) => genui_core::Outcome::failed(&e),
         };
         let answer: Value = serde_json::from_str(&outcome.response.body).unwrap_or(Value::Null);
+        if (400..500).contains(&outcome.response.status) {
+            // Refused with its code (too large, invalid): no module, as it should be.
+            eprintln!("{path}: refused: {}", answer["code"]);
+            continue;
+        }
         let Some(module) = answer.get("module").and_then(Value::as_str) else {
             eprintln!("{path}: no module: {}", outcome.response.body);
             failed = true;

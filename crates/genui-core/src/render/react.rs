@@ -130,7 +130,8 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
     }
     // The schema's own `default` and `const` values: never request data.
     let defaults = if defaults.is_object() { js::value(defaults) } else { "{}".to_owned() };
-    let _ = write!(out, "const defaults = {defaults} as Partial<{type_name}>\n\n");
+    // `as unknown`: a schema's defaults need not satisfy its own constraints.
+    let _ = write!(out, "const defaults = {defaults} as unknown as Partial<{type_name}>\n\n");
     let _ = write!(
         out,
         "type Props = {{\n  initialData?: Partial<{type_name}>\n  meta?: {{ title?: string; submitLabel?: string }}\n  respond: (data: {type_name}) => void // called only with data {schema_name} accepts\n}}\n\n"
