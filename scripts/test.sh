@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test layer:
 #  1. the core natively (unit tests, fixture corpus, contract schemas);
+#  1b. format=react: every fixture's TSX module typechecked (tsc --strict) and
+#      its zod schema run against output's accepted and rejected instances;
 #  2. the release wasm build and `wrangler deploy --dry-run --outdir` (the exact
 #     upload, no account needed), each held to the 1.5 MB gzip budget;
 #  3. end to end: wrangler dev (workerd + local KV) started and stopped by the
@@ -19,6 +21,9 @@ step() { printf '\n==> %s\n' "$*"; }
 
 step "1/7 core and harness, natively"
 cargo test --workspace --quiet
+
+step "1b/7 format=react modules: tsc --strict, zod against output"
+tests/react/run.sh
 
 step "2/7 release wasm build, and the exact upload"
 ./scripts/build-wasm.sh

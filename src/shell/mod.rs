@@ -126,10 +126,12 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
         Ok(body) => body,
         Err(response) => return response,
     };
-    match prepare(&body, query_param(req, "format").as_deref()) {
+    let response = match prepare(&body, query_param(req, "format").as_deref()) {
         Ok(job) => generate_job(job, env, ctx).await,
         Err(response) => response,
-    }
+    };
+    // format=react with `Accept: text/tsx` (or text/plain): the module alone.
+    response.react_source_only(header(req, "accept").as_deref())
 }
 
 /// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`;

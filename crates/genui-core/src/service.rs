@@ -506,6 +506,12 @@ impl HttpResponse {
     pub fn negotiate_jsonl(&mut self, accept: Option<&str>) {
         crate::render::a2ui::negotiate_jsonl(accept, self);
     }
+
+    /// Answers `Accept: text/tsx` (or `text/plain`) for a `format=react`
+    /// answer: the module's source alone; others are returned unchanged.
+    pub fn react_source_only(self, accept: Option<&str>) -> Self {
+        crate::render::react::source_only(self, accept)
+    }
 }
 
 impl HttpResponse {

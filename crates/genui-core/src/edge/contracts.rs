@@ -55,6 +55,8 @@ contracts! {
     LmuiMessage => "lmui-message.schema.json",
     /// `POST /v1/generate` responses in the A2UI format (v0.9 list wrapper).
     A2uiMessages => "a2ui-messages.schema.json",
+    /// `POST /v1/generate` responses in the React format (a TSX module).
+    ReactModule => "react-module.schema.json",
     /// LMUI interactions accepted by `POST /v1/submit`.
     LmuiInteraction => "lmui-interaction.schema.json",
     /// DGUI responses accepted by `POST /v1/submit`.
