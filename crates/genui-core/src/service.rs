@@ -504,13 +504,26 @@ impl HttpResponse {
     /// Answers `Accept: application/jsonl` for an A2UI answer: its messages
     /// one per line (A2UI's own stream transport); others are left as they are.
     pub fn negotiate_jsonl(&mut self, accept: Option<&str>) {
-        crate::render::a2ui::negotiate_jsonl(accept, self);
+        if self.status != 200 || !crate::render::a2ui::wants_jsonl(accept) {
+            return;
+        }
+        if let Some(lines) = crate::render::a2ui::to_jsonl(&self.body) {
+            self.body = lines;
+            self.headers.push(("content-type".into(), "application/jsonl; charset=utf-8".into()));
+        }
     }
 
     /// Answers `Accept: text/tsx` (or `text/plain`) for a `format=react`
     /// answer: the module's source alone; others are returned unchanged.
-    pub fn react_source_only(self, accept: Option<&str>) -> Self {
-        crate::render::react::source_only(self, accept)
+    pub fn react_source_only(mut self, accept: Option<&str>) -> Self {
+        if self.status != 200 || !crate::render::react::wants_source(accept) {
+            return self;
+        }
+        if let Some(source) = crate::render::react::module_source(&self.body) {
+            self.body = source;
+            self.headers.push(("content-type".into(), "text/tsx; charset=utf-8".into()));
+        }
+        self
     }
 }
 

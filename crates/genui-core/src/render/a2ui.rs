@@ -88,18 +88,9 @@ pub(crate) fn to_jsonl(body: &str) -> Option<String> {
     Some(messages.iter().map(|m| format!("{m}\n")).collect())
 }
 
-/// Answers `Accept: application/jsonl` for an A2UI answer: the messages one
-/// per line, as `application/jsonl`. Other answers (other formats,
-/// errors) are left as they are.
-pub(crate) fn negotiate_jsonl(accept: Option<&str>, response: &mut crate::service::HttpResponse) {
-    let wants = accept.is_some_and(|a| a.split(',').any(|t| t.trim().starts_with("application/jsonl")));
-    if !wants || response.status != 200 {
-        return;
-    }
-    if let Some(lines) = to_jsonl(&response.body) {
-        response.body = lines;
-        response.headers.push(("content-type".into(), "application/jsonl; charset=utf-8".into()));
-    }
+/// Whether an `Accept` header asks for JSON Lines (`application/jsonl`).
+pub(crate) fn wants_jsonl(accept: Option<&str>) -> bool {
+    accept.is_some_and(|a| a.split(',').any(|t| t.trim().starts_with("application/jsonl")))
 }
 
 fn envelope(kind: &str, body: Value) -> Value {

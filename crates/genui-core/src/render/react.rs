@@ -20,7 +20,6 @@ mod zod;
 
 use super::RenderInput;
 use crate::plan::{Control, Effect, Node, Plan, Rule, Widget};
-use crate::HttpResponse;
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 
@@ -53,19 +52,19 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     Value::Object(answer)
 }
 
-/// With `Accept: text/tsx` or `text/plain`, a successful react answer
-/// becomes its module source (`content-type: text/tsx`); anything else is
-/// returned unchanged.
-pub(crate) fn source_only(response: HttpResponse, accept: Option<&str>) -> HttpResponse {
-    let wants_source = accept.is_some_and(|a| a.split(',').any(|t| matches!(t.split(';').next().unwrap_or("").trim(), "text/tsx" | "text/plain")));
-    if !wants_source || response.status != 200 {
-        return response;
+/// Whether an `Accept` header asks for the module's source alone
+/// (`text/tsx` or `text/plain`).
+pub(crate) fn wants_source(accept: Option<&str>) -> bool {
+    accept.is_some_and(|a| a.split(',').any(|t| matches!(t.split(';').next().unwrap_or("").trim(), "text/tsx" | "text/plain")))
+}
+
+/// The module source inside a react answer's JSON body, if it is one.
+pub(crate) fn module_source(body: &str) -> Option<String> {
+    let Ok(Value::Object(mut body)) = serde_json::from_str::<Value>(body) else { return None };
+    match body.remove("module") {
+        Some(Value::String(source)) => Some(source),
+        _ => None,
     }
-    let Ok(Value::Object(mut body)) = serde_json::from_str::<Value>(&response.body) else { return response };
-    let Some(Value::String(source)) = body.remove("module") else { return response };
-    let mut headers = response.headers;
-    headers.push(("content-type".into(), "text/tsx; charset=utf-8".into()));
-    HttpResponse { status: 200, headers, body: source }
 }
 
 /// A built module: source, component name and what zod does not enforce.
@@ -669,13 +668,13 @@ mod tests {
     }
 
     #[test]
-    fn source_only_answers_the_module_for_text_accepts() {
+    fn the_module_source_for_text_accepts() {
         let body = json!({"module": "export {}\n", "meta": {}}).to_string();
-        let ok = HttpResponse { status: 200, headers: Vec::new(), body: body.clone() };
-        let got = source_only(ok.clone(), Some("text/tsx"));
-        assert_eq!(got.body, "export {}\n");
-        assert!(got.headers.iter().any(|(k, v)| k == "content-type" && v.starts_with("text/tsx")));
-        assert_eq!(source_only(ok.clone(), Some("application/json")).body, body);
-        assert_eq!(source_only(ok, Some("text/html, text/plain;q=0.5")).body, "export {}\n");
+        assert_eq!(module_source(&body).as_deref(), Some("export {}\n"));
+        assert_eq!(module_source("{\"meta\": {}}"), None);
+        assert!(wants_source(Some("text/tsx")));
+        assert!(wants_source(Some("text/html, text/plain;q=0.5")));
+        assert!(!wants_source(Some("application/json")));
+        assert!(!wants_source(None));
     }
 }
