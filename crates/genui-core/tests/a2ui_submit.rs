@@ -196,3 +196,32 @@ fn malformed_actions_are_400_with_the_pointer() {
         assert_eq!(body["payload"]["pointer"], pointer, "{body}");
     }
 }
+
+/// The components are remembered per spec; each request still gets its own
+/// `toolCallId` in the action context, second after `specHash`, and an
+/// answer from the memo equals one built fresh.
+#[test]
+fn remembered_surfaces_carry_each_requests_tool_call() {
+    let answer = |body: Value| {
+        let outcome = GenerateJob::prepare(body.to_string().as_bytes(), Some("a2ui"), &Limits::default()).unwrap().finish(None);
+        let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
+        a2ui_schema::check_wrapper(&answer).unwrap();
+        (answer, ())
+    };
+    let call = |id: &str| json!({"toolCallId": id, "description": "Order", "data": {"name": "Al"}, "output": output()});
+    let (first, _) = answer(call("call_a"));
+    let (second, _) = answer(call("call_b"));
+    let context = |answer: &Value| {
+        let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap().clone();
+        components.into_iter().find(|c| c["id"] == "submit").unwrap()["action"]["event"]["context"].clone()
+    };
+    let keys: Vec<String> = context(&second).as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys, ["specHash", "toolCallId", "data"]);
+    assert_eq!(context(&first)["toolCallId"], "call_a");
+    assert_eq!(context(&second)["toolCallId"], "call_b");
+    genui_core::IsolateMemory::forget_projections();
+    let (fresh, _) = answer(call("call_b"));
+    assert_eq!(fresh, second);
+    let (bare, _) = answer(json!({"description": "Order", "data": {"name": "Al"}, "output": output()}));
+    assert!(context(&bare).get("toolCallId").is_none());
+}

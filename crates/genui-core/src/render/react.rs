@@ -32,7 +32,10 @@ const TAKEN: &[&str] = &["React", "Props", "FormInput", "Field", "Choice", "Form
 
 /// The whole answer.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
-    let built = module(&r.spec.plan, &r.spec.schema, &r.spec.defaults, &r.spec.spec_hash);
+    // The module holds no request data, so an isolate builds it once per
+    // spec and each answer copies the text.
+    let spec = &r.spec;
+    let built = crate::cache::memo::projection(&spec.spec_hash, "react", || module(&spec.plan, &spec.schema, &spec.defaults, &spec.spec_hash), Module::bytes);
     let mut meta = r.meta();
     if !built.warnings.is_empty() {
         let list = meta.entry("warnings").or_insert_with(|| json!([]));
@@ -44,7 +47,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     }
     let packages: Map<String, Value> = PACKAGES.iter().map(|(name, version)| ((*name).to_owned(), Value::from(*version))).collect();
     let mut answer = Map::new();
-    answer.insert("module".into(), built.source.into());
+    answer.insert("module".into(), built.source.clone().into());
     answer.insert("fileName".into(), format!("{}.tsx", built.component).into());
     answer.insert("packages".into(), Value::Object(packages));
     answer.insert("initialData".into(), r.initial_data.clone());
@@ -72,6 +75,13 @@ pub(crate) struct Module {
     pub(crate) source: String,
     pub(crate) component: String,
     pub(crate) warnings: Vec<(String, String)>,
+}
+
+impl Module {
+    /// The heap it holds, for the memo's bound.
+    fn bytes(&self) -> usize {
+        self.source.len() + self.component.len() + self.warnings.iter().map(|(p, w)| p.len() + w.len() + 48).sum::<usize>()
+    }
 }
 
 /// The TSX module for a plan over `schema` (`defaults`: the schema's own
