@@ -19,6 +19,7 @@ import { chromium } from 'playwright-core';
 import { driveJsonForms } from './lib/jsonforms.mjs';
 import { driveRjsf } from './lib/rjsf.mjs';
 import { driveA2ui } from './lib/a2ui.mjs';
+import { bundleReact, driveReact } from './lib/react.mjs';
 import { checkPlacement, choose, pick, visible } from './lib/layout.mjs';
 import { a2uiClientErrors, a2uiWrapperErrors, validate } from './lib/schema.mjs';
 import { BROWSER_DIR, CHROMIUM_ARGS, REPO_ROOT, postJson, startStatic, workerForTests } from './lib/servers.mjs';
@@ -72,7 +73,7 @@ const DEFAULT_FIXTURES = [
   'long-application-form',
 ];
 
-const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf,a2ui').split(',').map((s) => s.trim()).filter(Boolean);
+const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf,a2ui,react').split(',').map((s) => s.trim()).filter(Boolean);
 const FIXTURES = (() => {
   const env = process.env.GENUI_BROWSER_FIXTURES;
   if (!env) return DEFAULT_FIXTURES;
@@ -244,7 +245,7 @@ function step(t, renderer, name, stepName, fn) {
   return t.test(stepName, known && !STRICT ? { todo: known } : {}, fn);
 }
 
-for (const renderer of RENDERERS) {
+for (const renderer of RENDERERS.filter((r) => r !== 'react')) {
   describe(renderer, () => {
     for (const name of FIXTURES) {
       test(name, { timeout: 120_000 }, async (t) => {
@@ -397,6 +398,97 @@ for (const renderer of RENDERERS) {
   });
 }
 
+// ---------------------------------------------------------------- react
+// format=react: the TSX module bundled with esbuild against the real
+// packages, mounted with the answer's initialData, submitted with a required
+// field empty (the error shows beside it, respond stays silent), then filled
+// and submitted; what respond receives must satisfy output and /v1/submit.
+if (RENDERERS.includes('react')) {
+  describe('react', () => {
+    for (const name of FIXTURES) {
+      test(name, { timeout: 120_000 }, async (t) => {
+        const body = fixture(name);
+        const output = outputOf(body);
+        const rec = { renderer: 'react', fixture: name, steps: {}, problems: [], failures: [], notes: [] };
+        state.report.results.push(rec);
+        const started = Date.now();
+        let answer;
+        let drive;
+        await step(t, 'react', name, 'generate', async () => {
+          const r = await postJson(`${state.baseUrl}/v1/generate?format=react`, body);
+          assert.equal(r.status, 200, `POST /v1/generate?format=react: ${JSON.stringify(r.body).slice(0, 500)}`);
+          assert.equal(typeof r.body.module, 'string', 'the answer carries the module');
+          answer = r.body;
+          rec.steps.generate = 'pass';
+        });
+        if (!answer) return;
+        const seen = [];
+        const onConsole = (m) => m.type() === 'error' && seen.push(`console-error: ${m.text()}`);
+        const onError = (e) => seen.push(`uncaught: ${e.message}`);
+        state.page.on('console', onConsole);
+        state.page.on('pageerror', onError);
+        try {
+          await step(t, 'react', name, 'render', async () => {
+            const path = await bundleReact(answer, name, join(BROWSER_DIR, 'dist'));
+            await state.page.goto(`${state.static.url}${path}`);
+            await state.page.waitForFunction(() => window.formReady === true);
+            await state.page.evaluate((d) => window.mountForm(d), answer.initialData);
+            await state.page.locator('form').first().waitFor();
+            await sleep(200);
+            rec.problems.push(...seen);
+            assert.deepEqual(seen, [], `render problems:\n${seen.join('\n')}`);
+            rec.steps.render = 'pass';
+          });
+          if (!rec.steps.render) return;
+          await step(t, 'react', name, 'fields', async (s) => {
+            try {
+              drive = await driveReact(state.page, output);
+            } finally {
+              await state.page.screenshot({ path: join(SHOTS, `${name}-react.png`), fullPage: true }).catch(() => {});
+            }
+            rec.failures.push(...drive.failures);
+            rec.notes.push(...drive.notes);
+            rec.fields = drive.fields;
+            rec.fills = drive.fills;
+            rec.invalid = drive.invalid;
+            for (const n of drive.notes) s.diagnostic(n);
+            const later = seen.filter((p) => !rec.problems.includes(p));
+            rec.problems.push(...later);
+            assert.ok(drive.fields > 0, 'no field found to fill');
+            assert.deepEqual(drive.failures, [], `${drive.failures.length} field problem(s):\n${drive.failures.join('\n')}`);
+            assert.deepEqual(later, [], `problems while filling:\n${later.join('\n')}`);
+            rec.steps.fields = 'pass';
+          });
+        } finally {
+          state.page.off('console', onConsole);
+          state.page.off('pageerror', onError);
+        }
+        if (!drive?.data) {
+          await t.test('valid', (s) => s.skip('respond received nothing'));
+          await t.test('submit', (s) => s.skip('respond received nothing'));
+          return;
+        }
+        rec.data = drive.data;
+        await step(t, 'react', name, 'valid', async () => {
+          const errors = validate(output, drive.data);
+          assert.deepEqual(errors, [], `respond received data that breaks output (ajv): ${JSON.stringify(errors)}\ndata: ${JSON.stringify(drive.data)}`);
+          rec.steps.valid = 'pass';
+        });
+        await step(t, 'react', name, 'submit', async () => {
+          const r = await postJson(`${state.baseUrl}/v1/submit`, { specHash: answer.meta.specHash, toolCallId: 'call_react', data: drive.data });
+          rec.submit = { status: r.status, body: r.body };
+          assert.equal(r.status, 200, `POST /v1/submit: ${JSON.stringify(r.body).slice(0, 800)}`);
+          assert.equal(r.body.role, 'tool');
+          // As JSON: a field respond holds as undefined is not in JSON at all.
+          assert.deepEqual(JSON.parse(r.body.content), JSON.parse(JSON.stringify(drive.data)), 'the tool message carries what respond received');
+          rec.steps.submit = 'pass';
+        });
+        rec.ms = Date.now() - started;
+      });
+    }
+  });
+}
+
 // ---------------------------------------------------------------- layout
 // Rows side by side, one column on mobile, fields that appear and disappear
 // with the field that controls them, and wizard steps, in both renderers.
@@ -416,7 +508,7 @@ async function renderFixture(renderer, name) {
 
 const field = (label, id) => ({ label, id: `root_${id}` });
 
-for (const renderer of RENDERERS.filter((r) => r !== 'a2ui')) {
+for (const renderer of RENDERERS.filter((r) => r === 'jsonforms' || r === 'rjsf')) {
   describe(`${renderer} layout`, () => {
     test('rows sit side by side; mobile is one column', { timeout: 60_000 }, async () => {
       await renderFixture(renderer, 'name-address-rows');

@@ -310,7 +310,10 @@ impl Body<'_> {
             Widget::Checkbox => format!("<input type=\"checkbox\" {}{read_only} />", format_args!("{{...field(form, {name})}}")),
             Widget::Select | Widget::Radio | Widget::Approval if !facts.choices.is_empty() => self.choice(c.widget, &facts, &name, pad),
             Widget::Approval => format!("<input type=\"checkbox\" {{...field(form, {name})}} />"),
-            Widget::MultiSelect if !facts.item_choices.is_empty() => {
+            // A multiple select reads as its options' strings (no
+            // `setValueAs`), so only string items are offered as options;
+            // other items are typed, one per line or as JSON, below.
+            Widget::MultiSelect if !facts.item_choices.is_empty() && facts.item_choices.iter().all(Value::is_string) => {
                 let options: String = facts.item_choices.iter().map(|v| option(v, pad)).collect();
                 format!("<select multiple {{...field(form, {name})}}>\n{options}{pad}  </select>")
             }
@@ -327,7 +330,7 @@ impl Body<'_> {
             Widget::DateTime => format!("<input type=\"datetime-local\" {}{read_only} />", register("asDateTime")),
             Widget::Time => format!("<input type=\"time\" step={{1}} {}{read_only} />", register("asTime")),
             Widget::Array if c.detail.is_some() => return self.list(c, &name, scope, pad),
-            Widget::Array if facts.item_scalar.is_some() => {
+            Widget::Array | Widget::MultiSelect if facts.item_scalar.is_some() => {
                 let how = if facts.item_scalar == Some("string") { "asLines" } else { "asNumberLines" };
                 format!("<textarea {}{read_only} placeholder={{\"One per line\"}} />", register(how))
             }
@@ -344,7 +347,10 @@ impl Body<'_> {
     fn choice(&mut self, widget: Widget, facts: &Facts, name: &str, pad: &str) -> String {
         let how = if facts.choices.iter().all(Value::is_string) { "asText" } else { "asJson" };
         let register = format!("{{...field(form, {name}, {how})}}");
-        if widget == Widget::Select {
+        // react-hook-form reads a radio group as the checked value's string,
+        // without `setValueAs`; only a select goes through `asJson`. So a
+        // choice among numbers, booleans or objects is always a select.
+        if widget == Widget::Select || how == "asJson" {
             let options: String = facts.choices.iter().map(|v| option(v, pad)).collect();
             return format!("<select {register}>\n{pad}    <option value=\"\">{{\"Choose…\"}}</option>\n{options}{pad}  </select>");
         }
