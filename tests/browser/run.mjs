@@ -637,6 +637,24 @@ if (RENDERERS.includes('a2ui')) {
       await state.page.screenshot({ path: join(SHOTS, 'layout-if-then-a2ui.png'), fullPage: true }).catch(() => {});
     });
 
+    test('array items: Add appends an empty item, Remove drops the item of its row', { timeout: 60_000 }, async () => {
+      await renderA2ui('invoice-line-items');
+      const items = async () => (await state.page.evaluate(() => Object.values(window.a2uiDataModel().surfaces)[0])).lineItems;
+      const removes = () => state.page.locator('a2ui-basic-button button').filter({ hasText: /^\s*Remove\s*$/ });
+      assert.equal((await items()).length, 2, 'the two pre-filled line items');
+      assert.equal(await removes().count(), 2, 'a Remove button per item');
+      await state.page.locator('a2ui-basic-button button').filter({ hasText: /^\s*Add / }).first().click();
+      await sleep(300);
+      assert.equal((await items()).length, 3, 'Add appended an item');
+      assert.equal(await removes().count(), 3, 'the new item has its row and Remove button');
+      await removes().first().click();
+      await sleep(300);
+      const left = await items();
+      assert.equal(left.length, 2, 'Remove dropped one item');
+      assert.equal(left[0].name, 'Travel', "Remove dropped the first row's item, not another");
+      await state.page.screenshot({ path: join(SHOTS, 'layout-array-a2ui.png'), fullPage: true }).catch(() => {});
+    });
+
     test('long forms are tabs', { timeout: 60_000 }, async () => {
       const answer = await renderA2ui('long-application-form');
       const tabs = answer.messages[1].updateComponents.components.find((c) => c.component === 'Tabs');
