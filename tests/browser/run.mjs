@@ -19,6 +19,7 @@ import { chromium } from 'playwright-core';
 import { driveJsonForms } from './lib/jsonforms.mjs';
 import { driveRjsf } from './lib/rjsf.mjs';
 import { driveA2ui } from './lib/a2ui.mjs';
+import { driveCopilotKit } from './lib/copilotkit.mjs';
 import { bundleReact, driveReact } from './lib/react.mjs';
 import { checkPlacement, choose, pick, visible } from './lib/layout.mjs';
 import { a2uiClientErrors, a2uiWrapperErrors, validate } from './lib/schema.mjs';
@@ -73,7 +74,7 @@ const DEFAULT_FIXTURES = [
   'long-application-form',
 ];
 
-const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf,a2ui,react').split(',').map((s) => s.trim()).filter(Boolean);
+const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf,a2ui,copilotkit,react').split(',').map((s) => s.trim()).filter(Boolean);
 const FIXTURES = (() => {
   const env = process.env.GENUI_BROWSER_FIXTURES;
   if (!env) return DEFAULT_FIXTURES;
@@ -263,7 +264,7 @@ for (const renderer of RENDERERS.filter((r) => r !== 'react')) {
             assert.equal(r.status, 200, `POST /v1/generate: ${JSON.stringify(r.body).slice(0, 500)}`);
             assert.ok(r.body.jsonSchema && r.body.uiSchema, 'answer has jsonSchema and uiSchema');
             spec = r.body;
-          } else if (renderer === 'a2ui') {
+          } else if (renderer === 'a2ui' || renderer === 'copilotkit') {
             const r = await postJson(`${state.baseUrl}/v1/generate?format=a2ui`, body);
             assert.equal(r.status, 200, `POST /v1/generate?format=a2ui: ${JSON.stringify(r.body).slice(0, 500)}`);
             assert.deepEqual(a2uiWrapperErrors(r.body), [], 'the answer validates against A2UI v0.9 server_to_client_list_wrapper.json');
@@ -294,7 +295,9 @@ for (const renderer of RENDERERS.filter((r) => r !== 'react')) {
               ? state.page.evaluate((r) => window.renderJsonForms(r), spec)
               : renderer === 'a2ui'
                 ? state.page.evaluate((w) => window.renderA2ui(w), spec)
-                : state.page.evaluate((f) => window.renderRjsf(f), spec);
+                : renderer === 'copilotkit'
+                  ? state.page.evaluate((w) => window.renderCopilotKit(w), spec)
+                  : state.page.evaluate((f) => window.renderRjsf(f), spec);
           const outcome = await Promise.race([run.then(() => 'done', (e) => e), sleep(RENDER_LIMIT_MS).then(() => 'timeout')]);
           if (outcome !== 'done') {
             const why = outcome === 'timeout' ? `did not finish within ${RENDER_LIMIT_MS / 1000} s (a render loop?)` : `failed: ${outcome.message.split('\n')[0]}`;
@@ -321,7 +324,9 @@ for (const renderer of RENDERERS.filter((r) => r !== 'react')) {
                 ? await driveJsonForms(state.page, spec, { fixture: name })
                 : renderer === 'a2ui'
                   ? await driveA2ui(state.page, spec, output)
-                  : await driveRjsf(state.page, spec);
+                  : renderer === 'copilotkit'
+                    ? await driveCopilotKit(state.page, spec, output)
+                    : await driveRjsf(state.page, spec);
           } finally {
             await state.page.screenshot({ path: join(SHOTS, `${name}-${renderer}.png`), fullPage: true }).catch(() => {});
           }
@@ -336,7 +341,7 @@ for (const renderer of RENDERERS.filter((r) => r !== 'react')) {
           assert.deepEqual(drive.failures, [], `${drive.failures.length} field problem(s):\n${drive.failures.join('\n')}`);
           assert.deepEqual(later, [], `problems while filling:\n${later.join('\n')}`);
           if (renderer === 'rjsf') assert.ok(drive.submitted, 'RJSF onSubmit fired with data');
-          if (renderer === 'a2ui') assert.ok(drive.message, "the surface's submit button fired its action");
+          if (renderer === 'a2ui' || renderer === 'copilotkit') assert.ok(drive.message, "the surface's submit button fired its action");
           rec.steps.fields = 'pass';
         });
         if (!drive || !rec.steps.fields) {
@@ -346,12 +351,15 @@ for (const renderer of RENDERERS.filter((r) => r !== 'react')) {
           await t.test('submit', (s) => s.skip(why));
           return;
         }
-        if (renderer === 'a2ui') {
+        if (renderer === 'a2ui' || renderer === 'copilotkit') {
           // The surface's own action goes to /v1/submit as the renderer sent
           // it; the worker coerces the renderer's value types, validates
           // against output, and the tool message carries the data.
+          // CopilotKit hands its host {userAction}: the same action, wrapped
+          // the v0.8 way, which the worker reads alike.
           await step(t, renderer, name, 'valid', async () => {
-            assert.deepEqual(a2uiClientErrors(drive.message), [], 'the action validates against A2UI v0.9 client_to_server.json');
+            const message = renderer === 'a2ui' ? drive.message : { version: 'v0.9', action: drive.message.userAction };
+            assert.deepEqual(a2uiClientErrors(message), [], 'the action validates against A2UI v0.9 client_to_server.json');
             rec.steps.valid = 'pass';
           });
           await step(t, renderer, name, 'submit', async () => {

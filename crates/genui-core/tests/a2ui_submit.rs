@@ -111,6 +111,28 @@ fn the_data_model_may_come_from_metadata_or_the_header() {
     assert_eq!(submit(&other_surface, &cached).0, 400);
 }
 
+/// CopilotKit's renderer hands its host `{userAction}` for the same action;
+/// it is read exactly like `{version, action}`, pointers under `/userAction`.
+#[test]
+fn copilotkits_user_action_is_the_same_submission() {
+    let (answer, cached) = surface(json!({"output": output(), "toolCallId": "call_ck"}));
+    let model = json!({"name": "Ada", "age": "36", "size": ["m"], "when": "2026-12-01T09:30:00"});
+    let v09 = action(&answer, "submit", &model);
+    let copilotkit = json!({"userAction": v09["action"]});
+    Contract::SubmitRequest.check(&copilotkit).unwrap();
+    let (status, reply) = submit(&copilotkit, &cached);
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(content(&reply), content(&submit(&v09, &cached).1));
+    let mut stray = copilotkit.clone();
+    stray["version"] = json!("v0.9");
+    let (status, error) = submit(&stray, &cached);
+    assert_eq!((status, error["payload"]["pointer"].as_str()), (400, Some("/version")), "{error}");
+    let mut no_hash = copilotkit.clone();
+    no_hash["userAction"]["context"].as_object_mut().unwrap().remove("specHash");
+    let (status, error) = submit(&no_hash, &cached);
+    assert_eq!((status, error["payload"]["pointer"].as_str()), (400, Some("/userAction/context/specHash")), "{error}");
+}
+
 #[test]
 fn approvals_submit_their_decision() {
     let body = json!({"output": {"type": "object", "required": ["approved"], "properties": {"approved": {"type": "boolean"}}},

@@ -883,6 +883,9 @@ pub(crate) struct ClientSubmission {
 /// object from a transport header) supplies the data when the action's
 /// context has no `data`.
 pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<&Value>) -> Result<Option<ClientSubmission>> {
+    if body.contains_key("userAction") && !body.contains_key("action") && !body.contains_key("error") {
+        return read_user_action(body, data_model).map(Some);
+    }
     if !body.contains_key("action") && !body.contains_key("error") {
         return Ok(None);
     }
@@ -894,37 +897,56 @@ pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<
         Some(other) => return Err(bad("/version", &format!("`version` must be \"{VERSION}\", not {other}"))),
         None => return Err(bad("/version", &format!("an A2UI client message needs `version: \"{VERSION}\"`"))),
     }
-    let action = match (body.get("action"), body.get("error")) {
-        (Some(_), Some(_)) => return Err(bad("", "an A2UI client message carries `action` or `error`, not both")),
-        (None, Some(error)) => return Err(client_error(error)),
-        (Some(Value::Object(action)), None) => action,
-        (Some(_), None) | (None, None) => return Err(bad("/action", "`action` must be an object")),
-    };
-    let text = |key: &str| match action.get(key) {
+    match (body.get("action"), body.get("error")) {
+        (Some(_), Some(_)) => Err(bad("", "an A2UI client message carries `action` or `error`, not both")),
+        (None, Some(error)) => Err(client_error(error)),
+        (Some(Value::Object(action)), None) => read_action(body, action, "action", data_model).map(Some),
+        (Some(_), None) | (None, None) => Err(bad("/action", "`action` must be an object")),
+    }
+}
+
+/// CopilotKit's shape: `@copilotkit/a2ui-renderer` hands its host
+/// `{userAction}` (the v0.8 wrapper) for a v0.9 surface's action, and
+/// CopilotKit forwards it as is, so it is read like `{version, action}`.
+fn read_user_action(body: &Map<String, Value>, data_model: Option<&Value>) -> Result<ClientSubmission> {
+    if let Some(key) = body.keys().find(|k| !matches!(k.as_str(), "userAction" | "metadata")) {
+        return Err(bad(&format!("/{}", escape(key)), "a CopilotKit A2UI action is exactly {userAction} (plus `metadata` for the data model)"));
+    }
+    match body.get("userAction") {
+        Some(Value::Object(action)) => read_action(body, action, "userAction", data_model),
+        _ => Err(bad("/userAction", "`userAction` must be an object")),
+    }
+}
+
+/// The submission an action carries; `key` is where it sits in the body
+/// (`action` or `userAction`), for the pointers of its errors.
+fn read_action(body: &Map<String, Value>, action: &Map<String, Value>, key: &str, data_model: Option<&Value>) -> Result<ClientSubmission> {
+    let at = |field: &str| format!("/{key}/{field}");
+    let text = |field: &str| match action.get(field) {
         Some(Value::String(s)) if !s.is_empty() => Ok(s.as_str()),
-        _ => Err(bad(&format!("/action/{key}"), &format!("`action.{key}` must be a non-empty string"))),
+        _ => Err(bad(&at(field), &format!("`{key}.{field}` must be a non-empty string"))),
     };
     let (name, surface, _source, timestamp) = (text("name")?, text("surfaceId")?, text("sourceComponentId")?, text("timestamp")?);
     if !looks_like_date_time(timestamp) {
-        return Err(bad("/action/timestamp", "`action.timestamp` must be an ISO 8601 date-time"));
+        return Err(bad(&at("timestamp"), &format!("`{key}.timestamp` must be an ISO 8601 date-time")));
     }
     let Some(Value::Object(context)) = action.get("context") else {
-        return Err(bad("/action/context", "`action.context` must be an object"));
+        return Err(bad(&at("context"), &format!("`{key}.context` must be an object")));
     };
     if context.len() > MAX_CONTEXT_KEYS {
-        return Err(bad("/action/context", &format!("`action.context` has {} keys; a submit button's context has at most {MAX_CONTEXT_KEYS}", context.len())));
+        return Err(bad(&at("context"), &format!("`{key}.context` has {} keys; a submit button's context has at most {MAX_CONTEXT_KEYS}", context.len())));
     }
     if name != SUBMIT_EVENT {
-        return Err(bad("/action/name", &format!("the action `{name}` is not a submission: only `{SUBMIT_EVENT}` is ({ADD_ITEM_EVENT} and {REMOVE_ITEM_EVENT} are for the host to apply)")));
+        return Err(bad(&at("name"), &format!("the action `{name}` is not a submission: only `{SUBMIT_EVENT}` is ({ADD_ITEM_EVENT} and {REMOVE_ITEM_EVENT} are for the host to apply)")));
     }
     let spec_hash = match context.get("specHash") {
         Some(Value::String(h)) if h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) => h.clone(),
-        _ => return Err(bad("/action/context/specHash", "`action.context.specHash` must be the 64 hex digits the submit button carries")),
+        _ => return Err(bad(&at("context/specHash"), &format!("`{key}.context.specHash` must be the 64 hex digits the submit button carries"))),
     };
     let tool_call_id = match context.get("toolCallId") {
         None => None,
         Some(Value::String(id)) => Some(id.clone()),
-        Some(_) => return Err(bad("/action/context/toolCallId", "`action.context.toolCallId` must be a string")),
+        Some(_) => return Err(bad(&at("context/toolCallId"), &format!("`{key}.context.toolCallId` must be a string"))),
     };
     let mut meta = Map::new();
     meta.insert("specHash".into(), spec_hash.clone().into());
@@ -933,7 +955,7 @@ pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<
     }
     if surface != surface_id(&meta) {
         return Err(Error::new(ErrorCode::SpecNotFound, format!("surface `{surface}` was not made for this spec (its surface is `{}`)", surface_id(&meta)))
-            .at("/action/surfaceId"));
+            .at(&at("surfaceId")));
     }
     let mut data = match context.get("data") {
         Some(data) => data.clone(),
@@ -941,11 +963,11 @@ pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<
     };
     if let Some(path) = context.get("decisionPath") {
         let (Some(path), Some(decision)) = (path.as_str(), context.get("decision")) else {
-            return Err(bad("/action/context/decisionPath", "an approval's context has a `decisionPath` string and its `decision`"));
+            return Err(bad(&at("context/decisionPath"), "an approval's context has a `decisionPath` string and its `decision`"));
         };
-        set_path(&mut data, path, decision.clone()).ok_or_else(|| bad("/action/context/decisionPath", "`decisionPath` must be a JSON Pointer into an object"))?;
+        set_path(&mut data, path, decision.clone()).ok_or_else(|| bad(&at("context/decisionPath"), "`decisionPath` must be a JSON Pointer into an object"))?;
     }
-    Ok(Some(ClientSubmission { spec_hash, tool_call_id, data }))
+    Ok(ClientSubmission { spec_hash, tool_call_id, data })
 }
 
 /// The surface's data from an `a2uiClientDataModel`
