@@ -376,7 +376,8 @@ impl GenerateJob {
         let data = form_data(spec, &self.request.data);
         let doc = schema::SchemaDoc::new(&spec.schema, &self.limits);
         let object_form = doc.resolve(&spec.schema).is_ok_and(|root| root.kind().kind == schema::Kind::Object);
-        let (initial_data, warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
+        let (initial_data, mut warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
+        warnings.extend(unresolved_ref_warnings(&spec.schema, &self.request.output_pointer()));
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -425,6 +426,19 @@ fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
         Some(field) if error.pointer().is_none() => error.at(format!("{}{field}", request.output_pointer())),
         _ => error,
     }
+}
+
+/// One `unresolved_ref` warning per `$ref` that leaves the document and is
+/// not a meta-schema: its field accepts any JSON, edited as JSON text.
+fn unresolved_ref_warnings(schema: &Value, base: &str) -> Vec<crate::render::Warning> {
+    schema::unresolvable_refs(schema)
+        .into_iter()
+        .map(|(pointer, reference)| crate::render::Warning {
+            code: "unresolved_ref",
+            message: format!("`$ref` \"{reference}\" is not fetched; the field takes any JSON"),
+            pointer: format!("{base}{pointer}"),
+        })
+        .collect()
 }
 
 pub(crate) fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {

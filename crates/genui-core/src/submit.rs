@@ -143,10 +143,14 @@ impl SubmitJob {
                 validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?
             }
         };
-        let errors: Vec<Value> = validator
-            .iter_errors(&self.data)
-            .map(|e| json!({"pointer": field_pointer(&e), "message": e.to_string(), "keyword": e.kind().keyword()}))
-            .collect();
+        // One bounded run: every backtracking `pattern` match in this
+        // submission shares one budget (schema/pattern.rs).
+        let errors: Vec<Value> = schema::bounded(|| {
+            validator
+                .iter_errors(&self.data)
+                .map(|e| json!({"pointer": field_pointer(&e), "message": e.to_string(), "keyword": e.kind().keyword()}))
+                .collect()
+        });
         if errors.is_empty() {
             return Ok(());
         }
@@ -249,5 +253,29 @@ mod tests {
         assert_eq!(submit(json!({"specHash": "xyz", "data": {}})).response.status, 400);
         assert_eq!(submit(json!({"output": output()})).response.status, 400);
         assert_eq!(submit(json!({"output": {"type": "strng"}, "data": {}})).response.status, 422);
+    }
+
+    /// 10,000 hostile strings against a backtracking pattern in one
+    /// submission: every one is refused (no hang, no pass), the first ones
+    /// at the per-match limit, the rest once the request's budget is spent.
+    /// The time is printed (`--nocapture`), not asserted.
+    #[test]
+    fn hostile_strings_share_one_budget() {
+        let output = json!({"type": "object", "properties": {"tags": {"type": "array",
+            "items": {"type": "string", "pattern": "^(?:(a)\\1?|a)*b$"}}}});
+        let tags: Vec<String> = (0..10_000).map(|i| format!("{}!", "a".repeat(30 + i % 10))).collect();
+        let started = std::time::Instant::now();
+        let out = submit(json!({"output": output, "data": {"tags": tags}}));
+        println!("10,000 hostile strings: {:?}", started.elapsed());
+        assert_eq!(out.response.status, 422);
+        let error: Value = serde_json::from_str(&out.response.body).unwrap();
+        let errors = error["payload"]["errors"].as_array().unwrap();
+        assert_eq!(errors.len(), 10_000);
+        let said = |needle: &str| errors.iter().filter(|e| e["message"].as_str().unwrap().contains(needle)).count();
+        assert!(said("backtracking steps, so the value") > 0 && said("pattern-matching budget") > 9_000);
+        // Ordinary values in the same shape pass, and a lookahead is enforced.
+        let output = json!({"type": "object", "properties": {"name": {"type": "string", "pattern": "^(?!admin$)[a-z]+$"}}});
+        assert_eq!(submit(json!({"output": output, "data": {"name": "ada"}})).response.status, 200);
+        assert_eq!(submit(json!({"output": output, "data": {"name": "admin"}})).response.status, 422);
     }
 }

@@ -185,6 +185,8 @@ fn component_type(widget: Widget, kind: &FieldKind) -> &'static str {
         Widget::Approval => "button",
         Widget::Array if kind.kind == crate::schema::Kind::Array => "repeating_group",
         Widget::Array | Widget::Alternatives | Widget::Object | Widget::Select => "json_input",
+        // An external `$ref`: any JSON (schema/external.rs).
+        Widget::Textarea if kind.kind == crate::schema::Kind::Any => "json_input",
         Widget::Text | Widget::Textarea | Widget::Email | Widget::Url | Widget::Number | Widget::Integer => "text_input",
     }
 }

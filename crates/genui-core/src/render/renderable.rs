@@ -15,7 +15,13 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// The renderer's copy of `schema` (borrowed when nothing needs rewriting).
+/// External `$ref`s are text fields there (`schema::external`).
 pub(crate) fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
+    let schema = match crate::schema::external_refs_as_text(schema) {
+        Cow::Borrowed(schema) => schema,
+        Cow::Owned(text) if needs_rewrite(&text) => return Cow::Owned(rewrite(&text)),
+        owned => return owned,
+    };
     if !needs_rewrite(schema) {
         return Cow::Borrowed(schema);
     }

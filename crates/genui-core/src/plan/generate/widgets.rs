@@ -21,6 +21,9 @@ const PROSE_WORDS: [&str; 16] = [
 
 /// The widget the deterministic generator uses for a field.
 pub(crate) fn choose(name: &str, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> Widget {
+    if view.is_opaque() && kind.kind == Kind::Any {
+        return Widget::Textarea; // JSON text (schema/external.rs)
+    }
     if let Some(choices) = &kind.choices {
         return if choices.len() <= MAX_RADIO_OPTIONS { Widget::Radio } else { Widget::Select };
     }
@@ -96,7 +99,10 @@ pub(crate) fn fits(widget: Widget, view: &Resolved, kind: &FieldKind, items: Opt
         Widget::Text => kind.choices.is_none() && matches!(kind.kind, Kind::String | Kind::Any | Kind::Null),
         // A format no widget serves (`content-security-policy`, `markdown`)
         // constrains nothing a validator checks: any text fits.
-        Widget::Textarea => kind.kind == Kind::String && kind.choices.is_none() && !format.is_some_and(has_widget),
+        Widget::Textarea => {
+            (kind.kind == Kind::String && kind.choices.is_none() && !format.is_some_and(has_widget))
+                || (kind.kind == Kind::Any && view.is_opaque())
+        }
         Widget::Email => kind.kind == Kind::String && matches!(format, Some("email" | "idn-email")),
         Widget::Url => kind.kind == Kind::String && matches!(format, Some("uri" | "url" | "iri")),
         Widget::Date => kind.kind == Kind::String && format == Some("date"),

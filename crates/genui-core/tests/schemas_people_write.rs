@@ -1,0 +1,56 @@
+//! Issue 17: schemas people really write get a form. A lookahead pattern is
+//! enforced, a meta-schema `$ref` resolves from the embedded copy, and a
+//! remote `$ref` becomes a free JSON input with an `unresolved_ref` warning
+//! (LMUI `json_input`, long text in JSON Forms), which submissions accept as
+//! any JSON.
+
+use genui_core::{GenerateJob, Limits, Outcome, SubmitJob};
+use serde_json::{json, Value};
+
+fn generate(body: &Value) -> Value {
+    let outcome = match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
+        Ok(job) => job.finish(None),
+        Err(e) => Outcome::failed(&e),
+    };
+    assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
+    serde_json::from_str(&outcome.response.body).unwrap()
+}
+
+fn submit(output: &Value, data: Value) -> u16 {
+    let body = serde_json::to_vec(&json!({"output": output, "data": data})).unwrap();
+    SubmitJob::prepare(&body, &Limits::default()).unwrap().finish(None, "r").response.status
+}
+
+fn output() -> Value {
+    json!({
+        "type": "object",
+        "required": ["name"],
+        "properties": {
+            "name": {"type": "string", "pattern": "^(?!admin$)[a-z]+$"},
+            "settings": {"$ref": "https://json.schemastore.org/base.json#/definitions/x", "title": "Settings"},
+            "schema": {"$ref": "http://json-schema.org/draft-07/schema#"}
+        }
+    })
+}
+
+#[test]
+fn remote_refs_become_json_inputs_with_a_warning() {
+    let answer = generate(&json!({"output": output()}));
+    let warnings = answer["meta"]["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "only the remote $ref warns: {warnings:?}");
+    assert_eq!((warnings[0]["code"].as_str(), warnings[0]["pointer"].as_str()), (Some("unresolved_ref"), Some("/output/properties/settings")));
+    // The renderer's copy has no external `$ref` left: a text field.
+    assert_eq!(answer["jsonSchema"]["properties"]["settings"], json!({"title": "Settings", "type": "string"}));
+    let lmui = generate(&json!({"output": output(), "format": "lmui"}));
+    let component = |id: &str| lmui["ui_components"].as_array().unwrap().iter().find(|c| c["id"] == id).cloned().unwrap();
+    assert_eq!(component("settings")["type"], "json_input");
+    assert_eq!(component("schema")["type"], "json_input");
+}
+
+#[test]
+fn submissions_enforce_lookahead_and_meta_schemas_and_accept_any_json_for_remote_refs() {
+    let out = output();
+    assert_eq!(submit(&out, json!({"name": "ada", "settings": {"any": [1, "x"]}, "schema": {"type": "string"}})), 200);
+    assert_eq!(submit(&out, json!({"name": "admin"})), 422);
+    assert_eq!(submit(&out, json!({"name": "ada", "schema": {"type": "strng"}})), 422);
+}
