@@ -378,6 +378,7 @@ impl GenerateJob {
         let object_form = doc.resolve(&spec.schema).is_ok_and(|root| root.kind().kind == schema::Kind::Object);
         let (initial_data, mut warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
         warnings.extend(unresolved_ref_warnings(&spec.schema, &self.request.output_pointer()));
+        warnings.extend(large_enum_warnings(&spec.schema, &self.request.output_pointer(), &self.limits));
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -439,6 +440,25 @@ fn unresolved_ref_warnings(schema: &Value, base: &str) -> Vec<crate::render::War
             pointer: format!("{base}{pointer}"),
         })
         .collect()
+}
+
+/// One `large_enum` warning per `enum` over the count limit (kept because
+/// it fits the byte cap): the form offers it as a searchable single choice.
+fn large_enum_warnings(schema: &Value, base: &str, limits: &Limits) -> Vec<crate::render::Warning> {
+    let mut out = Vec::new();
+    let _ = crate::pointer::walk(schema, "", |node, pointer| {
+        if let Some(Value::Array(values)) = node.get("enum").filter(|_| !pointer.contains("/enum/")) {
+            if values.len() > limits.max_enum_values {
+                out.push(crate::render::Warning {
+                    code: "large_enum",
+                    message: format!("{} values (over {}): offered as a searchable choice", values.len(), limits.max_enum_values),
+                    pointer: format!("{base}{pointer}/enum"),
+                });
+            }
+        }
+        Ok::<(), ()>(())
+    });
+    out
 }
 
 pub(crate) fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {

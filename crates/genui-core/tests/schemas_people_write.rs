@@ -54,3 +54,27 @@ fn submissions_enforce_lookahead_and_meta_schemas_and_accept_any_json_for_remote
     assert_eq!(submit(&out, json!({"name": "admin"})), 422);
     assert_eq!(submit(&out, json!({"name": "ada", "schema": {"type": "strng"}})), 422);
 }
+
+#[test]
+fn a_two_thousand_value_enum_is_a_searchable_choice_with_a_warning() {
+    let values: Vec<String> = (0..2_000).map(|i| format!("rule-{i:04}")).collect();
+    let output = json!({"type": "object", "properties": {"rule": {"type": "string", "enum": values}}});
+    let answer = generate(&json!({"output": output}));
+    let warnings = answer["meta"]["warnings"].as_array().unwrap();
+    assert_eq!(warnings[0]["code"], "large_enum");
+    assert_eq!(warnings[0]["pointer"], "/output/properties/rule/enum");
+    let lmui = generate(&json!({"output": output, "format": "lmui"}));
+    assert_eq!(lmui["ui_components"][0]["type"], "interactive_select");
+    assert_eq!(submit(&output, json!({"rule": "rule-1999"})), 200);
+    assert_eq!(submit(&output, json!({"rule": "rule-2000"})), 422);
+}
+
+#[test]
+fn percent_encoded_pointers_resolve() {
+    let output = json!({"type": "object", "definitions": {"TopLevel<Spec>": {"type": "string", "title": "Spec"}},
+        "properties": {"a": {"$ref": "#/definitions/TopLevel<Spec>"}, "b": {"$ref": "#/definitions/TopLevel%3CSpec%3E"}}});
+    let answer = generate(&json!({"output": output}));
+    assert!(answer["meta"].get("warnings").is_none(), "{}", answer["meta"]);
+    assert_eq!(submit(&output, json!({"a": "x", "b": "y"})), 200);
+    assert_eq!(submit(&output, json!({"a": 1})), 422);
+}

@@ -17,7 +17,12 @@ use std::borrow::Cow;
 /// The renderer's copy of `schema` (borrowed when nothing needs rewriting).
 /// External `$ref`s are text fields there (`schema::external`).
 pub(crate) fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
-    let schema = match crate::schema::external_refs_as_text(schema) {
+    let encoded = crate::schema::encode_local_refs(schema);
+    let text = match encoded {
+        Cow::Borrowed(schema) => crate::schema::external_refs_as_text(schema),
+        Cow::Owned(encoded) => Cow::Owned(crate::schema::external_refs_as_text(&encoded).into_owned()),
+    };
+    let schema = match text {
         Cow::Borrowed(schema) => schema,
         Cow::Owned(text) if needs_rewrite(&text) => return Cow::Owned(rewrite(&text)),
         owned => return owned,

@@ -97,6 +97,53 @@ fn strip(value: &Value, drop: fn(&str) -> bool, as_text: bool) -> Value {
     }
 }
 
+/// Characters a URI fragment may not hold raw (RFC 3986): controls, space,
+/// `"`, `<`, `>`, `\\`, `^`, backtick, `{`, `|`, `}`, `#` and `%` not
+/// starting an escape are encoded; the rest of a JSON Pointer stays.
+const FRAGMENT: &percent_encoding::AsciiSet =
+    &percent_encoding::CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'\\').add(b'^').add(b'`').add(b'{').add(b'|').add(b'}').add(b'#');
+
+/// `schema` with every local `$ref` fragment percent-encoded where a URI
+/// requires it (`#/definitions/TopLevel<FacetedUnitSpec>`), borrowed when
+/// none needs it. Meta-schema validation, the compiled validator and the
+/// renderers read URIs; [`super::SchemaDoc::lookup`] percent-decodes, so
+/// the encoded reference names the same node.
+pub(crate) fn encode_local_refs(schema: &Value) -> Cow<'_, Value> {
+    if !needs_encoding(schema) {
+        return Cow::Borrowed(schema);
+    }
+    Cow::Owned(encode(schema))
+}
+
+fn encoded(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    let decoded = percent_encoding::percent_decode_str(fragment).decode_utf8().ok()?;
+    let again = percent_encoding::utf8_percent_encode(&decoded, FRAGMENT).to_string();
+    (again != fragment).then(|| format!("#{again}"))
+}
+
+fn needs_encoding(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.get("$ref").and_then(Value::as_str).and_then(encoded).is_some() || map.values().any(needs_encoding),
+        Value::Array(items) => items.iter().any(needs_encoding),
+        _ => false,
+    }
+}
+
+fn encode(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out: Map<String, Value> = map.iter().map(|(k, v)| (k.clone(), encode(v))).collect();
+            if let Some(fixed) = map.get("$ref").and_then(Value::as_str).and_then(encoded) {
+                out.insert("$ref".into(), fixed.into());
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(encode).collect()),
+        other => other.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +158,17 @@ mod tests {
             assert!(is_unresolvable(uri), "{uri}");
         }
         assert!(!is_external("#/definitions/a"));
+    }
+
+    #[test]
+    fn pointers_that_need_percent_encoding_are_encoded_once() {
+        let schema = json!({"properties": {"a": {"$ref": "#/definitions/TopLevel<FacetedUnitSpec>"}, "b": {"$ref": "#/definitions/a%20b"},
+            "c": {"$ref": "#/definitions/x|y"}}});
+        let fixed = encode_local_refs(&schema);
+        assert_eq!(fixed["properties"]["a"]["$ref"], "#/definitions/TopLevel%3CFacetedUnitSpec%3E");
+        assert_eq!(fixed["properties"]["b"]["$ref"], "#/definitions/a%20b");
+        assert_eq!(fixed["properties"]["c"]["$ref"], "#/definitions/x%7Cy");
+        assert!(matches!(encode_local_refs(&json!({"$ref": "#/definitions/a%3Cb%3E"})), Cow::Borrowed(_)));
     }
 
     #[test]

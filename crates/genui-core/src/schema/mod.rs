@@ -27,7 +27,7 @@ mod validate;
 
 pub use kind::{FieldKind, Kind};
 pub use validate::check_output;
-pub(crate) use external::{external_refs_as_text, is_unresolvable, unresolvable_refs, without_refs};
+pub(crate) use external::{encode_local_refs, external_refs_as_text, is_unresolvable, unresolvable_refs, without_refs};
 pub(crate) use pattern::bounded;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 

@@ -21,7 +21,8 @@ const PROPERTY_NAME_BACKTRACKS: usize = 10_000;
 /// Validates `output` and returns the draft it was proven under and its
 /// compiled validator. `base` is the JSON Pointer of `output` in the body.
 pub fn check_output(output: &Value, base: &str, limits: &Limits) -> Result<(Draft, jsonschema::Validator)> {
-    let draft = meta_validate(output, base)?;
+    // `$ref`s that a URI must percent-encode are read encoded (external.rs).
+    let draft = meta_validate(&super::encode_local_refs(output), base)?;
     check_refs(output, base, limits)?;
     let validator = compile(output, draft).map_err(|e| {
         Error::new(ErrorCode::InvalidSchema, format!("output does not compile as a JSON Schema: {e}"))
@@ -35,7 +36,8 @@ pub fn check_output(output: &Value, base: &str, limits: &Limits) -> Result<(Draf
 pub(crate) fn compile(output: &Value, draft: Draft) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
     // An unresolvable `$ref` accepts any JSON (schema/external.rs); the
     // meta-schemas resolve from jsonschema's embedded registry.
-    let output = super::without_refs(output, super::is_unresolvable);
+    let output = super::encode_local_refs(output);
+    let output = super::without_refs(&output, super::is_unresolvable);
     jsonschema::options()
         .with_draft(draft)
         .with_registry(&referencing::SPECIFICATIONS)
