@@ -98,10 +98,10 @@ fn strip(value: &Value, drop: fn(&str) -> bool, as_text: bool) -> Value {
 }
 
 /// Characters a URI fragment may not hold raw (RFC 3986): controls, space,
-/// `"`, `<`, `>`, `\\`, `^`, backtick, `{`, `|`, `}`, `#` and `%` not
-/// starting an escape are encoded; the rest of a JSON Pointer stays.
+/// `"`, `<`, `>`, `\`, `^`, backtick, `{`, `|`, `}`, `#`, `[` and `]`
+/// are encoded; the rest of a JSON Pointer stays.
 const FRAGMENT: &percent_encoding::AsciiSet =
-    &percent_encoding::CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'\\').add(b'^').add(b'`').add(b'{').add(b'|').add(b'}').add(b'#');
+    &percent_encoding::CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'\\').add(b'^').add(b'`').add(b'{').add(b'|').add(b'}').add(b'#').add(b'[').add(b']');
 
 /// `schema` with every local `$ref` fragment percent-encoded where a URI
 /// requires it (`#/definitions/TopLevel<FacetedUnitSpec>`), borrowed when

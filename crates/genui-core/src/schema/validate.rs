@@ -90,6 +90,9 @@ pub(super) fn declared_draft(output: &Value) -> Result<Option<Draft>, String> {
     let Some(uri) = uri.as_str() else { return Err("`$schema` must be a string".into()) };
     let normalized = uri.trim_end_matches('#').replace("https://", "http://");
     Ok(Some(match normalized.as_str() {
+        // "The latest draft", as older tools wrote it: no draft named, so
+        // the same candidates as a schema without `$schema`.
+        "http://json-schema.org/schema" => return Ok(None),
         "http://json-schema.org/draft-04/schema" => Draft::Draft4,
         "http://json-schema.org/draft-06/schema" => Draft::Draft6,
         "http://json-schema.org/draft-07/schema" => Draft::Draft7,
@@ -190,6 +193,8 @@ mod tests {
         assert!(check(json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_ok());
         assert!(check(json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"x": {"type": "string"}},
             "properties": {"a": {"$ref": "#/definitions/x"}}})).is_ok());
+        // "http://json-schema.org/schema#" (the latest draft, unnamed): as no `$schema`.
+        assert!(check(json!({"$schema": "http://json-schema.org/schema#", "properties": {"a": {"type": "string"}}})).is_ok());
         // draft-07 tuple items without $schema: not 2020-12, but draft-07 is fine.
         assert!(check(json!({"type": "array", "items": [{"type": "string"}]})).is_ok());
     }
