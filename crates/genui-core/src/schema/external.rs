@@ -182,4 +182,24 @@ mod tests {
         let text = external_refs_as_text(&schema);
         assert_eq!(text["properties"]["a"], json!({"title": "A", "type": "string"}));
     }
+
+    proptest::proptest! {
+        /// An encoded pointer names the same node as the raw one.
+        #[test]
+        fn encoded_pointers_find_the_same_node(name in "[ -~]{1,12}") {
+            let escaped = name.replace('~', "~0").replace('/', "~1");
+            let root = json!({"definitions": {name.clone(): {"title": "target"}}, "properties": {"a": {"$ref": format!("#/definitions/{escaped}")}}});
+            let encoded = encode_local_refs(&root);
+            let reference = encoded["properties"]["a"]["$ref"].as_str().unwrap();
+            let limits = crate::request::limits::Limits::default();
+            let doc = super::super::SchemaDoc::new(&root, &limits);
+            let raw = root["properties"]["a"]["$ref"].as_str().unwrap();
+            // A raw `%` already reads as an escape (URI syntax): then the
+            // encoded reference must name whatever the raw one names.
+            proptest::prop_assert_eq!(doc.lookup(reference), doc.lookup(raw), "{}", reference);
+            if !name.contains('%') {
+                proptest::prop_assert_eq!(doc.lookup(reference).map(|n| n["title"].clone()), Some(json!("target")), "{}", reference);
+            }
+        }
+    }
 }

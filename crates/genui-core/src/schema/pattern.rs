@@ -220,4 +220,18 @@ mod tests {
             assert!(outcomes.iter().any(|o| matches!(o, Err(Unchecked::Budget))));
         });
     }
+
+    proptest::proptest! {
+        /// Any pattern text either compiles or is refused with a reason,
+        /// and any value against a compiled one gives an answer or a
+        /// bound, inside one budget: never a panic or a hang.
+        #[test]
+        fn arbitrary_patterns_and_values_terminate(pattern in "[a-c()?!=<:|*+\\\\1{}\\[\\]^$.]{0,16}", values in proptest::collection::vec("[a-c!]{0,40}", 0..50)) {
+            if let Ok(p) = Pattern::new(&pattern) {
+                bounded(|| for value in &values {
+                    let _ = p.error(p.find(value));
+                });
+            }
+        }
+    }
 }
