@@ -78,3 +78,22 @@ fn percent_encoded_pointers_resolve() {
     assert_eq!(submit(&output, json!({"a": "x", "b": "y"})), 200);
     assert_eq!(submit(&output, json!({"a": 1})), 422);
 }
+
+#[test]
+fn objects_past_the_depth_limit_are_cut_not_refused() {
+    let mut schema = json!({"type": "object", "properties": {"leaf": {"type": "string"}}});
+    for _ in 0..60 {
+        schema = json!({"type": "object", "properties": {"next": schema, "name": {"type": "string"}}});
+    }
+    let answer = generate(&json!({"output": schema}));
+    let depth = |pointer: &str| pointer.matches("/next").count();
+    let mut deepest = 0;
+    let mut stack = vec![&answer["uiSchema"]];
+    while let Some(node) = stack.pop() {
+        if let Some(scope) = node["scope"].as_str() {
+            deepest = deepest.max(depth(scope));
+        }
+        stack.extend(node["elements"].as_array().into_iter().flatten());
+    }
+    assert!((40..=60).contains(&deepest), "cut near the depth limit, at {deepest}");
+}

@@ -224,15 +224,18 @@ impl<'a> Walker<'a> {
         let label = view.str("title").map(str::to_owned).unwrap_or_else(|| labels::humanize(name));
         let recursive = view.refs.iter().any(|r| ancestors.contains(r));
         if let Some(found) = view_discriminator(&self.doc, &view).filter(|_| !recursive) {
-            let depth = self.deeper(depth, at)?;
-            return self.discriminated(label, at, &found, ancestors, depth).map(Some);
+            return match self.deeper(depth) {
+                Some(depth) => self.discriminated(label, at, &found, ancestors, depth).map(Some),
+                None => self.control(at, label, &view, ancestors, depth).map(Some),
+            };
         }
         let is_object = has_properties(&view) && view.kind().choices.is_none();
         if is_object && recursive && !required {
             return Ok(None);
         }
-        if is_object && !recursive {
-            let depth = self.deeper(depth, at)?;
+        // Past the depth limit an object is cut like a recursion: one input
+        // the renderer lays out itself, instead of refusing the form.
+        if let (true, false, Some(depth)) = (is_object, recursive, self.deeper(depth)) {
             let mark = ancestors.len();
             ancestors.extend(view.refs.iter().cloned());
             let fields = self.fields(&view, raw, at, ancestors, depth)?;
@@ -259,7 +262,7 @@ impl<'a> Walker<'a> {
         let widget = widgets::choose(&pointer::unescape(name), view, &kind, items_kind.as_ref());
         let detail = match &items {
             Some(item) if kind.kind == Kind::Array && has_properties(item) && items_kind.as_ref().is_some_and(|k| k.choices.is_none()) => {
-                self.item_detail(item, view.get("items").unwrap_or(&Value::Null), at, ancestors, depth)?
+                self.item_detail(item, view.get("items").unwrap_or(&Value::Null), ancestors, depth)?
             }
             _ => None,
         };
@@ -279,11 +282,11 @@ impl<'a> Walker<'a> {
     /// `raw` is `items` as written: its conditionals (behind `$ref`s and in
     /// every `allOf` member) are read from there, since a merged view keeps
     /// only the first `if`/`then` it meets.
-    fn item_detail(&mut self, item: &Resolved, raw: &Value, at: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Box<Node>>> {
+    fn item_detail(&mut self, item: &Resolved, raw: &Value, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Box<Node>>> {
         if item.refs.iter().any(|r| ancestors.contains(r)) {
             return Ok(None);
         }
-        let depth = self.deeper(depth, at)?;
+        let Some(depth) = self.deeper(depth) else { return Ok(None) };
         let mark = ancestors.len();
         ancestors.extend(item.refs.iter().cloned());
         let fields = self.fields(item, raw, "", ancestors, depth)?;
@@ -330,16 +333,10 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn deeper(&self, depth: usize, at: &str) -> Result<usize> {
-        if depth + 1 > self.limits.max_field_depth {
-            return Err(Error::new(
-                ErrorCode::SchemaTooDeep,
-                format!("output nests objects more than {} levels deep (at schema path {at})", self.limits.max_field_depth),
-            )
-            .with("field", at.to_owned())
-            .with("limit", self.limits.max_field_depth));
-        }
-        Ok(depth + 1)
+    /// One level deeper, unless that passes the depth limit (the caller
+    /// then cuts the subtree as it cuts a recursion).
+    fn deeper(&self, depth: usize) -> Option<usize> {
+        (depth < self.limits.max_field_depth).then_some(depth + 1)
     }
 }
 
