@@ -63,6 +63,7 @@ fn a_two_thousand_value_enum_is_a_searchable_choice_with_a_warning() {
     let warnings = answer["meta"]["warnings"].as_array().unwrap();
     assert_eq!(warnings[0]["code"], "large_enum");
     assert_eq!(warnings[0]["pointer"], "/output/properties/rule/enum");
+    assert_eq!(answer["uiSchema"]["elements"][0]["options"]["autocomplete"], true, "{}", answer["uiSchema"]);
     let lmui = generate(&json!({"output": output, "format": "lmui"}));
     assert_eq!(lmui["ui_components"][0]["type"], "interactive_select");
     assert_eq!(submit(&output, json!({"rule": "rule-1999"})), 200);
