@@ -9,6 +9,9 @@
 # $GENUI_TOOLS/bin; run ./scripts/setup.sh first on a new machine.
 #
 # GENUI_PROFILE=dev skips wasm-opt and LTO-heavy work for quick loops.
+# GENUI_PROFILE=profile builds the shipped profile but keeps function names
+# (no strip, no wasm-opt), so V8's CPU profiler names wasm functions
+# (bench/optimize/cpu.mjs --profile); never deploy it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/env.sh
@@ -34,7 +37,11 @@ export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"
 export WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt"
 
 args=(--release)
-if [ "${GENUI_PROFILE:-release}" = "dev" ]; then
-  args+=(--no-opt)
-fi
+case "${GENUI_PROFILE:-release}" in
+  dev) args+=(--no-opt) ;;
+  profile)
+    args+=(--no-opt)
+    export CARGO_PROFILE_RELEASE_STRIP=false
+    ;;
+esac
 worker-build "${args[@]}"

@@ -9,7 +9,8 @@
 #    built from crates.io into $GENUI_TOOLS;
 #  - node tooling from package.json: wrangler (workerd + Miniflare), wasm-opt
 #    (binaryen), and node 22 for wrangler;
-#  - the playground's npm packages (playground/package.json).
+#  - the playground's npm packages (playground/package.json);
+#  - every npm project with `npm ci` against its committed lockfile.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/env.sh
@@ -58,21 +59,24 @@ command -v node >/dev/null 2>&1 || apt_install nodejs npm
 cargo_tool worker-build "$(lock_version worker)" worker-build --locked
 cargo_tool wasm-bindgen "$(lock_version wasm-bindgen)" wasm-bindgen-cli
 
-if [ ! -x node_modules/.bin/wrangler ] || [ package.json -nt node_modules/.package-lock.json ]; then
-  log "npm install (wrangler, binaryen, node 22)"
-  npm install --no-audit --no-fund --loglevel=error >/dev/null
-fi
+# npm ci installs exactly the committed lockfile and never rewrites it (set-up
+# must leave the tree clean). The lockfiles record every platform's optional
+# packages (workerd, esbuild), so npm ci accepts them on any OS; after a
+# dependency change, refresh them with ./scripts/lock-npm.sh.
+npm_ci() { # dir what
+  local dir=$1 what=$2
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    log "npm ci in $dir ($what)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+}
+
+npm_ci . "wrangler, binaryen, node 22"
 
 # The browser layer: Debian's Chromium (never a downloaded browser) and the
 # renderers' npm project.
 apt_install chromium wrk
-if [ ! -d tests/browser/node_modules ] || [ tests/browser/package.json -nt tests/browser/node_modules/.package-lock.json ]; then
-  log "npm install in tests/browser (JSON Forms, RJSF, esbuild, playwright-core)"
-  (cd tests/browser && npm install --no-audit --no-fund --loglevel=error >/dev/null)
-fi
+npm_ci tests/browser "JSON Forms, RJSF, esbuild, playwright-core"
 
 # The playground served at / (built by scripts/build-playground.sh).
-if [ ! -d playground/node_modules ] || [ playground/package.json -nt playground/node_modules/.package-lock.json ]; then
-  log "npm install in playground (React, JSON Forms, RJSF, esbuild)"
-  (cd playground && npm install --no-audit --no-fund --loglevel=error >/dev/null)
-fi
+npm_ci playground "React, JSON Forms, RJSF, esbuild"

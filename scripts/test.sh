@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test layer:
 #  1. the core natively (unit tests, fixture corpus, contract schemas);
-#  2. the release wasm build, with its size;
+#  1b. format=react: every fixture's TSX module typechecked (tsc --strict) and
+#      its zod schema run against output's accepted and rejected instances;
+#  2. the release wasm build and `wrangler deploy --dry-run --outdir` (the exact
+#     upload, no account needed), each held to the 1.5 MB gzip budget;
 #  3. end to end: wrangler dev (workerd + local KV) started and stopped by the
 #     harness, real HTTP requests, KV read back;
 #  4. real renderers (@jsonforms/react, @rjsf/core) in headless Chromium:
@@ -19,20 +22,52 @@ step() { printf '\n==> %s\n' "$*"; }
 step "1/7 core and harness, natively"
 cargo test --workspace --quiet
 
-step "2/7 release wasm build"
+step "1b/7 format=react modules: tsc --strict, zod against output"
+tests/react/run.sh
+
+step "2/7 release wasm build, and the exact upload"
 ./scripts/build-wasm.sh
-wasm=build/index_bg.wasm
-raw=$(stat -c %s "$wasm")
-gz=$(gzip -9 -c "$wasm" | wc -c)
-echo "wasm: $raw bytes raw, $gz bytes gzip"
-# The budget only goes down: 1 MiB at first, 950,000 bytes once rows, rules
-# and displays landed at 924 KB (Cloudflare's free plan allows 3 MB; a
-# smaller module instantiates sooner on a cold start).
-budget=950000
-if [ "$gz" -gt "$budget" ]; then
-  echo "wasm gzip size $gz exceeds the budget of $budget bytes" >&2
-  exit 1
-fi
+# The budget (issue 13): 1.5 MB gzip for everything, the shipped module and
+# the upload wrangler would send. It leaves room for CPU where that buys it
+# (see bench-results/wasm.md) and for what later issues add; every change
+# reports its size delta against it. Cloudflare's free plan allows 3 MB.
+budget=1500000
+check_size() { # <what> <file>
+  local raw gz
+  raw=$(stat -c %s "$2")
+  gz=$(gzip -9 -c "$2" | wc -c)
+  echo "$1: $raw bytes raw, $gz bytes gzip (budget $budget)"
+  if [ "$gz" -gt "$budget" ]; then
+    echo "$1: gzip size $gz exceeds the budget of $budget bytes" >&2
+    exit 1
+  fi
+}
+check_size "build/index_bg.wasm" build/index_bg.wasm
+# What `wrangler deploy` would upload, built without an account
+# (--dry-run), so the size checked is the upload's, not our guess of it.
+# A temporary config without [build]: the build above is the artefact.
+# node_modules/.bin first in PATH: it holds the node 22 wrangler needs.
+upload=$(mktemp -d)
+trap 'rm -rf "$upload"' EXIT
+sed '/^\[build\]/,/^$/d' wrangler.toml > "$upload/wrangler.toml"
+sed -i -e "s#^main = \"build/#main = \"$PWD/build/#" \
+  -e "s#^directory = \"./playground#directory = \"$PWD/playground#" "$upload/wrangler.toml"
+PATH="$PWD/node_modules/.bin:$PATH" PATH="$PWD/node_modules/.bin:$PATH" node_modules/.bin/wrangler deploy --dry-run --config "$upload/wrangler.toml" --outdir "$upload/out" >"$upload/deploy.log" 2>&1 ||
+  { cat "$upload/deploy.log" >&2; exit 1; }
+found=0
+for f in "$upload"/out/*.wasm; do
+  [ -e "$f" ] || continue
+  check_size "upload $(basename "$f")" "$f"
+  found=1
+done
+[ "$found" = 1 ] || { echo "wrangler deploy --dry-run wrote no .wasm to $upload/out" >&2; ls -l "$upload/out" >&2; exit 1; }
+# The whole upload: the modules (wasm and the JS bundle), gzip each; the
+# out dir also holds a README and a source map, which are not uploaded.
+total=0
+for f in "$upload"/out/*.wasm "$upload"/out/*.js; do total=$((total + $(gzip -9 -c "$f" | wc -c))); done
+grep -h "Total Upload" "$upload/deploy.log" || true
+echo "upload: $total bytes gzip in all (budget $budget)"
+[ "$total" -le "$budget" ] || { echo "upload: $total bytes gzip exceeds the budget of $budget bytes" >&2; exit 1; }
 
 step "3/7 end to end under wrangler dev"
 # wrangler runs the [build] command itself; the build above makes it a no-op.

@@ -18,6 +18,10 @@ const READ_CACHE_TTL_SECONDS: u64 = 3600;
 /// Default spec lifetime when `SPEC_TTL_SECONDS` is unset.
 const DEFAULT_TTL_SECONDS: u64 = 7 * 24 * 3600;
 
+thread_local! {
+    static MISSING_LOGGED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 pub(super) struct SpecCache {
     store: Option<KvStore>,
     ttl_seconds: u64,
@@ -32,7 +36,11 @@ impl SpecCache {
         let store = match env.kv(BINDING) {
             Ok(store) => Some(store),
             Err(e) => {
-                console_error!("{{\"event\":\"kv_binding_missing\",\"binding\":\"{BINDING}\",\"error\":{:?}}}", e.to_string());
+                // Once per isolate: the binding cannot appear later, and a
+                // log line per request cost more CPU than the request.
+                if !MISSING_LOGGED.replace(true) {
+                    console_error!("{{\"event\":\"kv_binding_missing\",\"binding\":\"{BINDING}\",\"error\":{:?}}}", e.to_string());
+                }
                 None
             }
         };

@@ -24,7 +24,11 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let info = RequestInfo::new(&req);
     let origin = header(&req, "origin");
     let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
+    // Test runs check every answer against its contract (genui_core::contracts).
+    genui_core::Contract::set_checking(env.var("CHECK_CONTRACTS").is_ok_and(|v| v.to_string() == "true"));
+    let accept = header(&req, "accept");
     let mut response = handle(req, &env, &ctx, &info.id).await;
+    response.negotiate_jsonl(accept.as_deref());
     response.headers.extend(Access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
     log_line(&info, &response);
     into_response(response, &info)
@@ -60,7 +64,7 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
     }
     let static_json = |body: &str| HttpResponse { status: 200, headers: Vec::new(), body: body.to_owned() };
     match route {
-        Route::Healthz => HttpResponse::healthz(),
+        Route::Healthz => with_wasm_memory(HttpResponse::healthz()),
         Route::Generate => generate(&mut req, env, ctx).await,
         Route::Webhook => webhook(&mut req, env, ctx).await,
         Route::Submit => submit(&mut req, env, request_id).await,
@@ -75,6 +79,17 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
         Route::MethodNotAllowed { allow } => HttpResponse::method_not_allowed(&method, &path, allow),
         Route::NotFound => HttpResponse::not_found(&path),
     }
+}
+
+/// Adds `wasmMemoryBytes`, the isolate's wasm linear memory (it never
+/// shrinks), so scripts/bench-wasm.sh can read it between phases.
+fn with_wasm_memory(mut response: HttpResponse) -> HttpResponse {
+    let bytes = core::arch::wasm32::memory_size(0) * 65536;
+    if let Ok(serde_json::Value::Object(mut body)) = serde_json::from_str(&response.body) {
+        body.insert("wasmMemoryBytes".into(), bytes.into());
+        response.body = serde_json::Value::Object(body).to_string();
+    }
+    response
 }
 
 /// Reads the body, refusing an announced oversize body before reading it.
@@ -93,7 +108,8 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
         Ok(body) => body,
         Err(response) => return response,
     };
-    let job = match SubmitJob::prepare(&body, &limits) {
+    let data_model = header(req, "a2ui-client-data-model");
+    let job = match SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) {
         Ok(job) => job,
         Err(error) => return HttpResponse::error(&error),
     };
@@ -110,10 +126,12 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
         Ok(body) => body,
         Err(response) => return response,
     };
-    match prepare(&body, query_param(req, "format").as_deref()) {
+    let response = match prepare(&body, query_param(req, "format").as_deref()) {
         Ok(job) => generate_job(job, env, ctx).await,
         Err(response) => response,
-    }
+    };
+    // format=react with `Accept: text/tsx` (or text/plain): the module alone.
+    response.react_source_only(header(req, "accept").as_deref())
 }
 
 /// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`;
@@ -252,10 +270,7 @@ async fn generate_with_model(
             Ok(()) => job.complete(plan, &proven, provenance),
             Err(error) => Outcome::failed(&error),
         },
-        LadderResult::Failed(error) => Outcome {
-            response: HttpResponse::json(error.http_status(), &error.to_dgui_error()),
-            cache_put: None,
-        },
+        LadderResult::Failed(error) => Outcome::failed(&error),
     }
 }
 

@@ -3,7 +3,7 @@
 //! client IP. Over budget: 429 `rate_limited` with `Retry-After`. Without
 //! the binding, or if it fails, requests are not limited (logged).
 
-use genui_core::{Error, ErrorCode};
+use genui_core::{Detail, Error, ErrorCode};
 use genui_core::HttpResponse;
 use worker::js_sys::{Object, Promise, Reflect};
 use worker::wasm_bindgen::{JsCast, JsValue};
@@ -23,7 +23,7 @@ pub(super) async fn check(env: &Env, req: &Request) -> Option<HttpResponse> {
         Ok(true) => None,
         Ok(false) => {
             let error = Error::new(ErrorCode::RateLimited, format!("too many requests; try again in {RETRY_AFTER_SECONDS} s"))
-                .with("retryAfterSeconds", RETRY_AFTER_SECONDS);
+                .with(Detail::RetryAfterSeconds(RETRY_AFTER_SECONDS));
             let mut response = HttpResponse::error(&error);
             response.headers.push(("retry-after".into(), RETRY_AFTER_SECONDS.to_string()));
             Some(response)
@@ -38,8 +38,8 @@ pub(super) async fn check(env: &Env, req: &Request) -> Option<HttpResponse> {
 /// `key:<sha-256 prefix>` for a bearer key, else `ip:<client address>`.
 fn caller_key(req: &Request) -> String {
     let header = |name: &str| req.headers().get(name).ok().flatten();
-    if let Some(bearer) = header("authorization").and_then(|h| h.strip_prefix("Bearer ").map(str::to_owned)) {
-        return format!("key:{}", &genui_core::Access::key_fingerprint(&bearer));
+    if let Some(bearer) = header("authorization").as_deref().and_then(genui_core::Access::bearer_token) {
+        return format!("key:{}", &genui_core::Access::key_fingerprint(bearer));
     }
     format!("ip:{}", header("cf-connecting-ip").unwrap_or_else(|| "unknown".into()))
 }

@@ -1,12 +1,13 @@
 // Browser test layer of genui-worker: generate a form with the worker,
-// render it with JSON Forms (material renderers) and with RJSF in Debian's
-// Chromium, fill it like a person, and submit it back to the worker.
+// render it with JSON Forms (material renderers), with RJSF and with A2UI's
+// reference renderer (@a2ui/lit, v0.9) in Debian's Chromium, fill it like a
+// person, and submit it back to the worker.
 //
 //   cd tests/browser && npm install && npm run build && node --test run.mjs
 //
 // Environment: GENUI_BASE_URL (use a running worker instead of starting
 // `wrangler dev`), GENUI_BROWSER_FIXTURES (comma-separated fixture names, or
-// "all"), GENUI_BROWSER_RENDERERS ("jsonforms,rjsf"), GENUI_BROWSER_STRICT=1
+// "all"), GENUI_BROWSER_RENDERERS ("jsonforms,rjsf,a2ui"), GENUI_BROWSER_STRICT=1
 // (known issues fail instead of being reported as TODO),
 // GENUI_BROWSER_STARTUP_SECS (default 300), CHROMIUM_PATH (default
 // /usr/bin/chromium).
@@ -17,8 +18,9 @@ import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { driveJsonForms } from './lib/jsonforms.mjs';
 import { driveRjsf } from './lib/rjsf.mjs';
+import { driveA2ui } from './lib/a2ui.mjs';
 import { checkPlacement, choose, pick, visible } from './lib/layout.mjs';
-import { validate } from './lib/schema.mjs';
+import { a2uiClientErrors, a2uiWrapperErrors, validate } from './lib/schema.mjs';
 import { BROWSER_DIR, CHROMIUM_ARGS, REPO_ROOT, postJson, startStatic, workerForTests } from './lib/servers.mjs';
 
 const FIXTURE_DIR = join(REPO_ROOT, 'crates', 'genui-core', 'tests', 'fixtures', 'generate');
@@ -70,7 +72,7 @@ const DEFAULT_FIXTURES = [
   'long-application-form',
 ];
 
-const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf').split(',').map((s) => s.trim()).filter(Boolean);
+const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf,a2ui').split(',').map((s) => s.trim()).filter(Boolean);
 const FIXTURES = (() => {
   const env = process.env.GENUI_BROWSER_FIXTURES;
   if (!env) return DEFAULT_FIXTURES;
@@ -103,6 +105,12 @@ const UPSTREAM_NOISE = [
     // React's companion message of the same nesting.
     test: (t) => /cannot contain a nested/.test(t) && /button <button>/.test(t),
     why: 'JSON Forms ExpandPanelRenderer nests <button> in <button> (array items)',
+  },
+  {
+    // @a2ui/lit 0.11 Text warns once per Text when the app provides no
+    // markdown renderer (@a2ui/markdown-it); the worker's texts are plain.
+    test: (t) => /\[MarkdownDirective\] can't render markdown/.test(t),
+    why: '@a2ui/lit: Text without a markdown renderer configured (plain text shown as is)',
   },
 ];
 
@@ -254,6 +262,11 @@ for (const renderer of RENDERERS) {
             assert.equal(r.status, 200, `POST /v1/generate: ${JSON.stringify(r.body).slice(0, 500)}`);
             assert.ok(r.body.jsonSchema && r.body.uiSchema, 'answer has jsonSchema and uiSchema');
             spec = r.body;
+          } else if (renderer === 'a2ui') {
+            const r = await postJson(`${state.baseUrl}/v1/generate?format=a2ui`, body);
+            assert.equal(r.status, 200, `POST /v1/generate?format=a2ui: ${JSON.stringify(r.body).slice(0, 500)}`);
+            assert.deepEqual(a2uiWrapperErrors(r.body), [], 'the answer validates against A2UI v0.9 server_to_client_list_wrapper.json');
+            spec = r.body;
           } else {
             const r = await postJson(`${state.baseUrl}/v1/generate?format=rjsf`, body);
             if (r.status === 200 && r.body?.type === 'dgui_form') {
@@ -278,7 +291,9 @@ for (const renderer of RENDERERS) {
           const run =
             renderer === 'jsonforms'
               ? state.page.evaluate((r) => window.renderJsonForms(r), spec)
-              : state.page.evaluate((f) => window.renderRjsf(f), spec);
+              : renderer === 'a2ui'
+                ? state.page.evaluate((w) => window.renderA2ui(w), spec)
+                : state.page.evaluate((f) => window.renderRjsf(f), spec);
           const outcome = await Promise.race([run.then(() => 'done', (e) => e), sleep(RENDER_LIMIT_MS).then(() => 'timeout')]);
           if (outcome !== 'done') {
             const why = outcome === 'timeout' ? `did not finish within ${RENDER_LIMIT_MS / 1000} s (a render loop?)` : `failed: ${outcome.message.split('\n')[0]}`;
@@ -300,7 +315,12 @@ for (const renderer of RENDERERS) {
         }
         await step(t, renderer, name, 'fields', async (s) => {
           try {
-            drive = renderer === 'jsonforms' ? await driveJsonForms(state.page, spec, { fixture: name }) : await driveRjsf(state.page, spec);
+            drive =
+              renderer === 'jsonforms'
+                ? await driveJsonForms(state.page, spec, { fixture: name })
+                : renderer === 'a2ui'
+                  ? await driveA2ui(state.page, spec, output)
+                  : await driveRjsf(state.page, spec);
           } finally {
             await state.page.screenshot({ path: join(SHOTS, `${name}-${renderer}.png`), fullPage: true }).catch(() => {});
           }
@@ -315,6 +335,7 @@ for (const renderer of RENDERERS) {
           assert.deepEqual(drive.failures, [], `${drive.failures.length} field problem(s):\n${drive.failures.join('\n')}`);
           assert.deepEqual(later, [], `problems while filling:\n${later.join('\n')}`);
           if (renderer === 'rjsf') assert.ok(drive.submitted, 'RJSF onSubmit fired with data');
+          if (renderer === 'a2ui') assert.ok(drive.message, "the surface's submit button fired its action");
           rec.steps.fields = 'pass';
         });
         if (!drive || !rec.steps.fields) {
@@ -322,6 +343,27 @@ for (const renderer of RENDERERS) {
           const why = !drive ? 'the form could not be driven' : 'the fields step failed';
           await t.test('valid', (s) => s.skip(why));
           await t.test('submit', (s) => s.skip(why));
+          return;
+        }
+        if (renderer === 'a2ui') {
+          // The surface's own action goes to /v1/submit as the renderer sent
+          // it; the worker coerces the renderer's value types, validates
+          // against output, and the tool message carries the data.
+          await step(t, renderer, name, 'valid', async () => {
+            assert.deepEqual(a2uiClientErrors(drive.message), [], 'the action validates against A2UI v0.9 client_to_server.json');
+            rec.steps.valid = 'pass';
+          });
+          await step(t, renderer, name, 'submit', async () => {
+            const r = await postJson(`${state.baseUrl}/v1/submit`, drive.message);
+            rec.submit = { status: r.status, body: r.body };
+            assert.equal(r.status, 200, `POST /v1/submit: ${JSON.stringify(r.body).slice(0, 800)}\naction: ${JSON.stringify(drive.message).slice(0, 800)}`);
+            assert.equal(r.body.role, 'tool');
+            const content = JSON.parse(r.body.content);
+            rec.data = content;
+            assert.deepEqual(validate(output, content), [], `the tool message content breaks the output schema (ajv): ${JSON.stringify(content)}`);
+            rec.steps.submit = 'pass';
+          });
+          rec.ms = Date.now() - started;
           return;
         }
         const data = renderer === 'rjsf' ? drive.submitted ?? drive.data : drive.data;
@@ -374,7 +416,7 @@ async function renderFixture(renderer, name) {
 
 const field = (label, id) => ({ label, id: `root_${id}` });
 
-for (const renderer of RENDERERS) {
+for (const renderer of RENDERERS.filter((r) => r !== 'a2ui')) {
   describe(`${renderer} layout`, () => {
     test('rows sit side by side; mobile is one column', { timeout: 60_000 }, async () => {
       await renderFixture(renderer, 'name-address-rows');
@@ -454,6 +496,63 @@ for (const renderer of RENDERERS) {
           lastY = box.y;
         }
       }
+    });
+  });
+}
+
+// ---------------------------------------------------------------- A2UI layout
+// Rows are A2UI Rows on desktop and absent on mobile. A2UI v0.9 has no
+// visibility, so fields a rule would hide stay on screen (and reachable);
+// wizards are Tabs.
+if (RENDERERS.includes('a2ui')) {
+  describe('a2ui layout', () => {
+    async function renderA2ui(name) {
+      if (!(await pageAlive())) await openPage();
+      const r = await postJson(`${state.baseUrl}/v1/generate?format=a2ui`, fixture(name));
+      assert.equal(r.status, 200, `POST /v1/generate?format=a2ui: ${JSON.stringify(r.body).slice(0, 300)}`);
+      await state.page.evaluate((w) => window.renderA2ui(w), r.body);
+      await sleep(300);
+      return r.body;
+    }
+
+    test('rows sit side by side; mobile is one column', { timeout: 60_000 }, async () => {
+      await renderA2ui('name-address-rows');
+      await state.page.screenshot({ path: join(SHOTS, 'layout-rows-a2ui.png'), fullPage: true }).catch(() => {});
+      const rows = await checkPlacement(state.page, 'a2ui', [
+        [{ label: 'Given name' }, { label: 'Family name' }, 'row'],
+        [{ label: 'City' }, { label: 'Postal code' }, 'row'],
+        [{ label: 'Street' }, { label: 'City' }, 'column'],
+      ]);
+      await state.context.pages()[0].setViewportSize({ width: 390, height: 844 });
+      await renderA2ui('seed-address-mobile');
+      await state.page.screenshot({ path: join(SHOTS, 'layout-mobile-a2ui.png'), fullPage: true }).catch(() => {});
+      const mobile = await checkPlacement(state.page, 'a2ui', [
+        [{ label: 'First Name' }, { label: 'Last Name' }, 'column'],
+        [{ label: 'City' }, { label: 'Postal Code' }, 'column'],
+      ]);
+      await state.page.setViewportSize({ width: 1000, height: 800 });
+      assert.deepEqual([...rows, ...mobile], []);
+    });
+
+    test('fields under a rule stay reachable; a conditional requirement is a check', { timeout: 60_000 }, async () => {
+      const answer = await renderA2ui('if-then-else-country');
+      for (const label of ['Tax ID (Steuer-ID)', 'State', 'Postcode']) {
+        const shown = await state.page.locator('a2ui-basic-textfield, a2ui-choicepicker').filter({ has: state.page.getByText(label, { exact: true }) }).count();
+        assert.ok(shown > 0, `"${label}" is on screen whatever the country`);
+      }
+      const text = JSON.stringify(answer.messages[1]);
+      assert.match(text, /"call":"or"/, 'a conditional requirement is an or(not(condition), required) check');
+      await state.page.screenshot({ path: join(SHOTS, 'layout-if-then-a2ui.png'), fullPage: true }).catch(() => {});
+    });
+
+    test('long forms are tabs', { timeout: 60_000 }, async () => {
+      const answer = await renderA2ui('long-application-form');
+      const tabs = answer.messages[1].updateComponents.components.find((c) => c.component === 'Tabs');
+      assert.ok(tabs && tabs.tabs.length >= 3, 'the surface has Tabs, one per step');
+      for (const tab of tabs.tabs) {
+        assert.ok(await state.page.locator('a2ui-tabs button').filter({ hasText: tab.title }).first().isVisible(), `tab "${tab.title}" is on screen`);
+      }
+      await state.page.screenshot({ path: join(SHOTS, 'layout-steps-a2ui.png'), fullPage: true }).catch(() => {});
     });
   });
 }

@@ -32,6 +32,8 @@ type Step = Result<(), String>;
 
 #[path = "e2e_protocols.rs"]
 mod e2e_protocols;
+#[path = "../../crates/genui-core/tests/a2ui_schema/mod.rs"]
+mod a2ui_schema;
 
 const GENERATE: &str = "/v1/generate";
 const SEED_DESCRIPTION: &str = "A form that collects a user's shipping address.";
@@ -69,6 +71,7 @@ fn e2e() {
     steps.run("AG-UI event streams", || e2e_protocols::event_streams(&dev, &tag));
     steps.run("submissions become tool messages", || e2e_protocols::submissions(&dev, &tag));
     steps.run("approval round trip", || e2e_protocols::approval_round_trip(&dev, &tag));
+    steps.run("A2UI round trip", || e2e_protocols::a2ui_round_trip(&dev, &tag));
     steps.run("tool, openapi and schemas", || e2e_protocols::published_documents(&dev));
     steps.run("healthz after all", || healthz(&dev));
     steps.run("no panic in wrangler log", || no_panic_in_log(&dev));

@@ -65,8 +65,10 @@ fn check(dev: &WranglerDev, scenario: &str, run: &str, extra: Value, expect: Exp
     }
     if expect.status != 200 {
         Contract::DguiError.check(&body)?;
+        // A model failure's payload is in the core's key style (camelCase).
+        let in_core_style = body["payload"].get("providerStatus").is_some() && body["payload"].get("provider_status").is_none();
         return match expect.error {
-            Some(code) if body["code"] == code => Ok(body),
+            Some(code) if body["code"] == code && in_core_style => Ok(body),
             _ => Err(format!("{scenario}: error {body}")),
         };
     }

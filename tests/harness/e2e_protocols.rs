@@ -268,3 +268,67 @@ pub fn rate_limits(dev: &WranglerDev) -> Step {
     let other_key = request_with(dev, "POST", "/v1/generate", &body, &[("authorization", "Bearer another-caller")])?;
     ensure(other_key.status == 200, || format!("another caller has its own budget: {}", other_key.status))
 }
+
+/// `format=a2ui` over HTTP: the list wrapper A2UI's own schemas accept,
+/// provenance in headers, a cache hit on the same spec, the JSONL transport,
+/// and the submit button's action posted back as a renderer sends it, with
+/// the renderer's value types (text for numbers, `["x"]` for a choice).
+pub fn a2ui_round_trip(dev: &WranglerDev, tag: &str) -> Step {
+    let mut body = flight(tag);
+    body["arguments"]["output"]["properties"]["passengers"] = json!({"type": "integer", "minimum": 1, "title": "Passengers"});
+    body["arguments"]["output"]["properties"]["cabin"] = json!({"type": "string", "enum": ["economy", "business"]});
+    body["arguments"]["output"]["required"] = json!(["destinationCity", "departureDate", "passengers"]);
+    let first = dev.post_json("/v1/generate?format=a2ui", &body);
+    let answer = conforms(&first, Contract::A2uiMessages)?;
+    super::a2ui_schema::check_wrapper(&answer).map_err(|e| format!("A2UI's schemas reject the answer: {e}"))?;
+    let hash = first.header("x-genui-spec-hash").unwrap_or_default().to_owned();
+    ensure(hash.len() == 64 && first.header("x-genui-warnings") == Some("[]"), || format!("provenance headers: {:?}", first.headers))?;
+    let messages = answer["messages"].clone();
+    // The request's data, and "" for the empty text field (see render/a2ui.rs: `Adapt::Empty`).
+    ensure(messages[2]["updateDataModel"]["value"] == json!({"destinationCity": "Tokyo", "returnDate": "2026-01-10", "passengers": ""}), || {
+        format!("data model: {}", messages[2])
+    })?;
+    poll_hit(dev, body.to_string().as_bytes())?;
+    let again = dev.post_json("/v1/generate?format=a2ui", &body);
+    ensure(again.header("x-genui-cache") == Some("hit") && again.json()["messages"][1] == messages[1], || {
+        format!("the second a2ui answer must be a hit with the same components: {}", again.body_excerpt())
+    })?;
+    let url = format!("{}/v1/generate?format=a2ui", dev.base_url());
+    let mut lines = dev
+        .agent()
+        .post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/jsonl")
+        .send(body.to_string().as_bytes())
+        .map_err(|e| format!("jsonl request: {e}"))?;
+    let content_type = lines.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
+    let text = lines.body_mut().read_to_string().map_err(|e| e.to_string())?;
+    let parsed: Vec<Value> = text.lines().map(serde_json::from_str).collect::<Result<_, _>>().map_err(|e| format!("jsonl: {e}: {text}"))?;
+    ensure(content_type.starts_with("application/jsonl") && Value::Array(parsed) == messages, || format!("jsonl ({content_type}): {text}"))?;
+
+    let components = messages[1]["updateComponents"]["components"].as_array().cloned().unwrap_or_default();
+    let submit = components.iter().find(|c| c["id"] == "submit").ok_or("no submit button")?;
+    let mut context = submit["action"]["event"]["context"].clone();
+    ensure(context["specHash"] == hash.as_str() && context["data"] == json!({"path": "/"}), || format!("submit context: {context}"))?;
+    context["data"] = json!({"destinationCity": "Osaka", "departureDate": "2026-01-03", "passengers": "2", "cabin": ["business"]});
+    let action = json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": messages[0]["createSurface"]["surfaceId"],
+        "sourceComponentId": "submit", "timestamp": "2026-11-25T04:03:44.839Z", "context": context}});
+    super::a2ui_schema::check_client_message(&action)?;
+    let reply = conforms(&dev.post_json("/v1/submit", &action), Contract::ToolMessage)?;
+    let content: Value = serde_json::from_str(reply["content"].as_str().unwrap_or_default()).map_err(|e| e.to_string())?;
+    ensure(content == json!({"destinationCity": "Osaka", "departureDate": "2026-01-03", "passengers": 2, "cabin": "business"}), || {
+        format!("submitted content: {content}")
+    })?;
+    let mut invalid = action.clone();
+    invalid["action"]["context"]["data"]["passengers"] = json!("0");
+    let rejected = dev.post_json("/v1/submit", &invalid);
+    ensure(rejected.status == 422 && rejected.json()["payload"]["errors"][0]["pointer"] == "/passengers", || format!("422: {}", rejected.body_excerpt()))?;
+    let error = json!({"version": "v0.9", "error": {"code": "VALIDATION_FAILED", "surfaceId": "s", "path": "/x", "message": "bad"}});
+    let refused = dev.post_json("/v1/submit", &error);
+    ensure(refused.status == 400 && refused.json()["payload"]["pointer"] == "/error", || format!("client error: {}", refused.body_excerpt()))?;
+    let mut unknown = action.clone();
+    unknown["action"]["context"]["specHash"] = json!("0".repeat(64));
+    unknown["action"]["surfaceId"] = json!("genui-0000000000000000");
+    let missing = dev.post_json("/v1/submit", &unknown);
+    ensure(missing.status == 404 && missing.json()["code"] == "spec_not_found", || format!("unknown hash: {}", missing.body_excerpt()))
+}

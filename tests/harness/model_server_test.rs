@@ -152,8 +152,8 @@ fn run_config(config: &ModelConfig, request: &GenerateRequest, forced: bool) -> 
 fn code(outcome: &LadderOutcome) -> &'static str {
     match &outcome.result {
         LadderResult::Model(_) => "model",
-        LadderResult::Fallback { reason, .. } => reason.code(),
-        LadderResult::Failed(error) => error.code(),
+        LadderResult::Fallback { reason, .. } => reason.code().as_str(),
+        LadderResult::Failed(error) => error.code().as_str(),
     }
 }
 
@@ -322,7 +322,7 @@ fn hang_times_out_within_the_deadline() {
     );
     let forced = run_config(&config, &seed("A form (hang, forced)."), true);
     assert!(
-        matches!(&forced.result, LadderResult::Failed(e) if e.code() == "model_timeout" && e.http_status() == 504)
+        matches!(&forced.result, LadderResult::Failed(e) if e.code().as_str() == "model_timeout" && e.http_status() == 504)
     );
 }
 
@@ -339,7 +339,7 @@ fn forced_model_failures_are_errors_without_the_key() {
             let LadderResult::Failed(error) = &outcome.result else {
                 panic!("{provider} {scenario}: {:?}", outcome.result)
             };
-            assert_eq!(error.code(), expected, "{provider} {scenario}: {error}");
+            assert_eq!(error.code().as_str(), expected, "{provider} {scenario}: {error}");
             let shown = format!("{error} {error:?} {} {outcome:?}", error.to_dgui_error());
             assert!(!shown.contains(KEY), "{shown}");
         }
@@ -380,7 +380,7 @@ fn raw_wire_round_trip() {
     let http = anthropic::build_request(&server.config(Provider::Anthropic, "truncated"), &prompt);
     let (status, headers, body) = send(&http, 5000).expect("an answer");
     let error = anthropic::parse_response(status, &headers, &body).expect_err("truncated");
-    assert_eq!(error.code(), "model_output_invalid");
+    assert_eq!(error.code().as_str(), "model_output_invalid");
     let http = anthropic::build_request(
         &server.config(Provider::Anthropic, "server-error-always"),
         &prompt,
@@ -389,13 +389,13 @@ fn raw_wire_round_trip() {
     let error =
         providers::parse_response(Provider::Anthropic, status, &headers, &body).expect_err("500");
     assert_eq!(
-        (error.code(), error.status),
+        (error.code().as_str(), error.provider_status()),
         ("model_unavailable", Some(500))
     );
     assert!(
-        error.message.contains("api_error: Internal server error"),
+        error.message().contains("api_error: Internal server error"),
         "{}",
-        error.message
+        error.message()
     );
 }
 

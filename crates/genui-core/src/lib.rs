@@ -29,8 +29,8 @@
 //!   [`check_output`], [`SchemaDoc`], [`Resolved`], [`FieldKind`], [`Kind`],
 //!   [`Pointer`].
 //! - **Plan:** [`Plan`], [`Node`], [`Step`], [`Control`], [`Widget`];
-//!   [`generate`], [`generate_for`]; the checker [`check_plan`], [`Issue`],
-//!   [`markup_in`]; [`plain_text`].
+//!   [`generate`] ([`Plan::generate_for`] for a device); the checker
+//!   [`check_plan`], [`Issue`], [`markup_in`]; [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`].
 //! - **Errors:** [`Error`], [`ErrorCode`], [`Result`].
@@ -62,8 +62,7 @@ pub use pointer::Pointer;
 pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
 
 pub use plan::check::{check_plan, markup_in, Issue};
-pub use plan::generate::{generate, generate_for};
-pub use plan::sanitize::plain_text;
+pub use plan::generate::generate;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
 pub use edge::contracts::Contract;
@@ -72,4 +71,4 @@ pub use render::{Format, RenderInput};
 pub use edge::access::Access;
 pub use edge::webhook::Webhook;
 
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Detail, Error, ErrorCode, ModelFailure, Result, RetryAfter};

@@ -15,7 +15,7 @@
 
 use crate::plan::check::check_plan;
 use crate::edge::contracts::Contract;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, PlanIssue, Result};
 use crate::plan::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
 use crate::request::limits::Limits;
 use crate::render::initial_data::{initial_data, schema_defaults};
@@ -109,14 +109,14 @@ impl HttpResponse {
     /// 404 for a path no route serves.
     pub fn not_found(path: &str) -> Self {
         Self::error(
-            &Error::new(ErrorCode::NotFound, format!("no route for {path}; see GET /openapi.json for the API")).with("path", path),
+            &Error::new(ErrorCode::NotFound, format!("no route for {path}; see GET /openapi.json for the API")).with(Detail::Path(path.to_owned())),
         )
     }
 
     /// 405 for a known path asked with another method, with `Allow`.
     pub fn method_not_allowed(method: &str, path: &str, allow: &str) -> Self {
         let error = Error::new(ErrorCode::MethodNotAllowed, format!("{path} does not take {method}; it takes {allow}"))
-            .with("allow", allow);
+            .with(Detail::Allow(allow.to_owned()));
         let mut response = Self::error(&error);
         response.headers.push(("allow".into(), allow.into()));
         response
@@ -318,10 +318,20 @@ impl GenerateJob {
     }
 
     /// Proves `output` is a usable schema (meta-schema, references, compile).
+    /// A schema this isolate already proved (under the worker's limits) is
+    /// not proved again: the proof depends on nothing but the schema, which
+    /// its canonical digest names, and compiling costs milliseconds in wasm
+    /// (jsonschema builds a meta-schema validator inside every compile there).
     pub fn prove_schema(&self) -> Result<ProvenSchema> {
+        let memoised = self.limits == Limits::default();
+        if let Some((draft, validator)) = crate::cache::memo::validator(&self.output_digest).filter(|_| memoised) {
+            return Ok(ProvenSchema { draft, validator });
+        }
         let (draft, validator) = schema::check_output(&self.request.output, &self.request.output_pointer(), &self.limits)?;
         let validator = Rc::new(validator);
-        crate::cache::memo::remember_validator(&self.spec_hash, validator.clone());
+        if memoised {
+            crate::cache::memo::remember_validator(self.output_digest, draft, validator.clone(), &self.request.output);
+        }
         Ok(ProvenSchema { draft, validator })
     }
 
@@ -348,7 +358,7 @@ impl GenerateJob {
         let issues = check_plan(&plan, output, &self.limits);
         if !issues.is_empty() {
             return Err(Error::new(ErrorCode::Internal, "the plan failed its checks")
-                .with("issues", serde_json::to_value(&issues).unwrap_or_default()));
+                .with(Detail::Issues(issues.into_iter().map(|i| PlanIssue { code: i.code, pointer: i.pointer, message: i.message }).collect())));
         }
         let spec = UiSpec {
             spec_version: SPEC_VERSION,
@@ -360,8 +370,10 @@ impl GenerateJob {
             plan,
             defaults: schema_defaults(output, &self.limits),
         };
-        let as_json = serde_json::to_value(&spec).unwrap_or_default();
-        Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        if crate::edge::contracts::checking() {
+            let as_json = serde_json::to_value(&spec).unwrap_or_default();
+            Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        }
         Ok(spec)
     }
 
@@ -370,7 +382,7 @@ impl GenerateJob {
         let has_values = !self.request.data.is_null() || !spec.defaults.is_null();
         let validator = match (validator, has_values) {
             (Some(v), _) => Some(v),
-            (None, true) => validator_for_spec(spec),
+            (None, true) => validator_for(spec, self.output_digest),
             (None, false) => None,
         };
         let data = form_data(spec, &self.request.data);
@@ -398,13 +410,46 @@ impl GenerateJob {
         let format = self.request.format;
         let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data };
         let body = render::render(format, &rendered);
-        format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        if crate::edge::contracts::checking() {
+            format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+        }
         let mut response = HttpResponse::json(200, &body);
         // Provenance in headers too: for logs, and for clients that only look there.
         response.headers.push(("x-genui-generator".into(), generator));
         response.headers.push(("x-genui-cache".into(), json!(cache).as_str().unwrap_or_default().to_owned()));
+        // What `meta` carries, for formats with no place for it (A2UI).
+        response.headers.push(("x-genui-spec-hash".into(), spec.spec_hash.clone()));
+        response.headers.push(("x-genui-warnings".into(), warnings_header(rendered.meta.get("warnings"))));
         Ok(response)
     }
+}
+
+/// Longest `x-genui-warnings` value: proxies drop headers much past 8 KB.
+const MAX_WARNINGS_HEADER: usize = 4096;
+
+/// `meta.warnings` as a header value: compact JSON, non-ASCII escaped as
+/// `\\uXXXX` (header values are ASCII), whole warnings only, up to
+/// [`MAX_WARNINGS_HEADER`] bytes; `[]` when there are none.
+fn warnings_header(warnings: Option<&Value>) -> String {
+    let mut out = String::from("[");
+    for warning in warnings.and_then(Value::as_array).into_iter().flatten() {
+        let mut text = String::new();
+        for unit in warning.to_string().encode_utf16() {
+            match unit {
+                0x20..=0x7e => text.push(unit as u8 as char),
+                other => text.push_str(&format!("\\u{other:04x}")),
+            }
+        }
+        if out.len() + text.len() + 2 > MAX_WARNINGS_HEADER {
+            break;
+        }
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push_str(&text);
+    }
+    out.push(']');
+    out
 }
 
 /// The request data that pre-fills fields. An approval's `action` and
@@ -423,7 +468,7 @@ fn form_data(spec: &UiSpec, data: &Value) -> Value {
 
 /// Generation errors name schema paths; add where `output` sits in the body.
 fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
-    match error.payload().get("field").and_then(Value::as_str).map(str::to_owned) {
+    match error.field().map(str::to_owned) {
         Some(field) if error.pointer().is_none() => error.at(format!("{}{field}", request.output_pointer())),
         _ => error,
     }
@@ -461,13 +506,19 @@ fn large_enum_warnings(schema: &Value, base: &str, limits: &Limits) -> Vec<crate
     out
 }
 
+/// The compiled validator of a cached spec's schema (remembered per isolate).
 pub(crate) fn validator_for_spec(spec: &UiSpec) -> Option<Rc<jsonschema::Validator>> {
-    if let Some(found) = crate::cache::memo::validator(&spec.spec_hash) {
+    validator_for(spec, spec::OutputDigest::of(&spec.schema).ok()?)
+}
+
+/// [`validator_for_spec`] given the canonical digest of the spec's schema.
+fn validator_for(spec: &UiSpec, output: spec::OutputDigest) -> Option<Rc<jsonschema::Validator>> {
+    if let Some((_, found)) = crate::cache::memo::validator(&output) {
         return Some(found);
     }
     let draft: Draft = schema::draft_from_name(&spec.draft);
     let validator = Rc::new(schema::compile(&spec.schema, draft).ok()?);
-    crate::cache::memo::remember_validator(&spec.spec_hash, validator.clone());
+    crate::cache::memo::remember_validator(output, draft, validator.clone(), &spec.schema);
     Some(validator)
 }
 
@@ -480,6 +531,33 @@ impl Route {
     /// Whether the route needs an API key when keys are configured.
     pub fn needs_key(self) -> bool {
         needs_key(self)
+    }
+}
+
+impl HttpResponse {
+    /// Answers `Accept: application/jsonl` for an A2UI answer: its messages
+    /// one per line (A2UI's own stream transport); others are left as they are.
+    pub fn negotiate_jsonl(&mut self, accept: Option<&str>) {
+        if self.status != 200 || !crate::render::a2ui::wants_jsonl(accept) {
+            return;
+        }
+        if let Some(lines) = crate::render::a2ui::to_jsonl(&self.body) {
+            self.body = lines;
+            self.headers.push(("content-type".into(), "application/jsonl; charset=utf-8".into()));
+        }
+    }
+
+    /// Answers `Accept: text/tsx` (or `text/plain`) for a `format=react`
+    /// answer: the module's source alone; others are returned unchanged.
+    pub fn react_source_only(mut self, accept: Option<&str>) -> Self {
+        if self.status != 200 || !crate::render::react::wants_source(accept) {
+            return self;
+        }
+        if let Some(source) = crate::render::react::module_source(&self.body) {
+            self.body = source;
+            self.headers.push(("content-type".into(), "text/tsx; charset=utf-8".into()));
+        }
+        self
     }
 }
 

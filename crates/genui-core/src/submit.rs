@@ -8,16 +8,20 @@
 //! - an LMUI interaction (seed 003): `{"interaction": {"type":
 //!   "form_submission", "values"}, "specHash" | "output", "toolCallId"?}`,
 //!   whose flattened ids are unflattened back into nested data;
-//! - `{"specHash" | "output", "toolCallId"?, "data"}`.
+//! - `{"specHash" | "output", "toolCallId"?, "data"}`;
+//! - an A2UI v0.9 client message `{version, action}` as the renderer sends
+//!   it, from the submit button of a `format=a2ui` surface (read by
+//!   [`a2ui::read_client_message`]; its values are coerced to the schema's
+//!   types by [`a2ui::coerce`] before validation).
 //!
 //! The schema comes inline (`output`) or from the cache by `specHash` (the
 //! shell looks it up, as for generation). Validation checks formats and
 //! every `required` field (seed 001 §7 rule 5) and reports every violation
 //! with its JSON Pointer, so a client can show each one by its field.
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
 use crate::request::limits::Limits;
-use crate::render::lmui;
+use crate::render::{a2ui, lmui};
 use crate::request::invalid;
 use crate::schema;
 use crate::service::{validator_for_spec, CachePut, HttpResponse, Outcome};
@@ -39,10 +43,18 @@ pub struct SubmitJob {
     tool_call_id: Option<String>,
     contract: ContractSource,
     limits: Limits,
+    /// Written by an A2UI renderer: coerce to the schema's types first.
+    from_a2ui: bool,
 }
 
 /// Checks limits and parses a submission body.
 pub(crate) fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> {
+    prepare_submit_with(body, None, limits)
+}
+
+/// [`prepare_submit`], with the A2UI client data model a client sent in the
+/// `a2ui-client-data-model` header (A2UI's "transport metadata" over HTTP).
+pub(crate) fn prepare_submit_with(body: &[u8], data_model_header: Option<&str>, limits: &Limits) -> Result<SubmitJob> {
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
     let value: Value = serde_json::from_slice(body)
@@ -50,6 +62,16 @@ pub(crate) fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> 
     let Value::Object(mut body) = value else {
         return Err(invalid("", "a submission must be a JSON object"));
     };
+    let data_model = match data_model_header {
+        Some(text) => Some(serde_json::from_str::<Value>(text).map_err(|e| {
+            Error::new(ErrorCode::InvalidJson, format!("the a2ui-client-data-model header is not valid JSON: {e}")).at("a2ui-client-data-model")
+        })?),
+        None => None,
+    };
+    if let Some(a2ui) = a2ui::read_client_message(&body, data_model.as_ref())? {
+        let contract = ContractSource::Cached(a2ui.spec_hash);
+        return Ok(SubmitJob { data: a2ui.data, tool_call_id: a2ui.tool_call_id, contract, limits: *limits, from_a2ui: true });
+    }
     let metadata = body.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default();
     let field = |name: &str| body.get(name).or_else(|| metadata.get(name)).cloned();
     let tool_call_id = match field("toolCallId") {
@@ -69,7 +91,7 @@ pub(crate) fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> 
         (None, None) => return Err(invalid("", "name the form: `specHash` (from the generate answer) or `output` (the schema)")),
     };
     let data = submitted_data(&mut body)?;
-    Ok(SubmitJob { data, tool_call_id, contract, limits: *limits })
+    Ok(SubmitJob { data, tool_call_id, contract, limits: *limits, from_a2ui: false })
 }
 
 fn is_spec_hash(text: &str) -> bool {
@@ -118,7 +140,7 @@ impl SubmitJob {
     }
 
     /// Validates the data; `message_id` becomes the tool message's `id`.
-    pub fn finish(self, cached: Option<&str>, message_id: &str) -> Outcome {
+    pub fn finish(mut self, cached: Option<&str>, message_id: &str) -> Outcome {
         match self.validate(cached) {
             Ok(()) => Outcome {
                 response: HttpResponse::json(200, &self.tool_message(message_id)),
@@ -128,7 +150,7 @@ impl SubmitJob {
         }
     }
 
-    fn validate(&self, cached: Option<&str>) -> Result<()> {
+    fn validate(&mut self, cached: Option<&str>) -> Result<()> {
         let validator = match &self.contract {
             ContractSource::Inline(output) => Rc::new(schema::check_output(output, "/output", &self.limits)?.1),
             ContractSource::Cached(hash) => {
@@ -140,28 +162,28 @@ impl SubmitJob {
                 if spec.plan.is_display() {
                     return Err(crate::plan::display::no_submit());
                 }
+                if self.from_a2ui {
+                    self.data = a2ui::coerce(&spec.schema, &self.data, &self.limits);
+                }
                 validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?
             }
         };
         // One bounded run: every backtracking `pattern` match in this
         // submission shares one budget (schema/pattern.rs).
-        let errors: Vec<Value> = schema::bounded(|| {
+        let errors: Vec<FieldError> = schema::bounded(|| {
             validator
                 .iter_errors(&self.data)
-                .map(|e| json!({"pointer": field_pointer(&e), "message": e.to_string(), "keyword": e.kind().keyword()}))
+                .map(|e| FieldError { pointer: field_pointer(&e), message: e.to_string(), keyword: e.kind().keyword().to_owned() })
                 .collect()
         });
-        if errors.is_empty() {
-            return Ok(());
-        }
-        let first = &errors[0];
+        let Some(first) = errors.first() else { return Ok(()) };
         let message = format!(
             "the submitted data breaks the form's schema in {} place(s); first at {}: {}",
             errors.len(),
-            first["pointer"].as_str().filter(|p| !p.is_empty()).unwrap_or("the root"),
-            first["message"].as_str().unwrap_or_default(),
+            Some(first.pointer.as_str()).filter(|p| !p.is_empty()).unwrap_or("the root"),
+            first.message,
         );
-        Err(Error::new(ErrorCode::SubmissionInvalid, message).at("/data").with("errors", Value::Array(errors)))
+        Err(Error::new(ErrorCode::SubmissionInvalid, message).at("/data").with(Detail::Errors(errors)))
     }
 
     /// The AG-UI tool message (seed 002): the data as a JSON string.
@@ -192,6 +214,13 @@ impl SubmitJob {
     /// Parses a `/v1/submit` body and checks its limits ([`prepare_submit`]).
     pub fn prepare(body: &[u8], limits: &Limits) -> Result<Self> {
         prepare_submit(body, limits)
+    }
+
+    /// [`SubmitJob::prepare`], with the A2UI client data model a client
+    /// sent in the `a2ui-client-data-model` header (A2UI's "transport
+    /// metadata" over HTTP).
+    pub fn prepare_with(body: &[u8], data_model_header: Option<&str>, limits: &Limits) -> Result<Self> {
+        prepare_submit_with(body, data_model_header, limits)
     }
 }
 

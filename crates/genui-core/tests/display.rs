@@ -5,6 +5,8 @@
 //! no data, and a display takes no submission (its limits are tested in
 //! `src/plan/display/mod.rs`).
 
+mod a2ui_schema;
+
 use genui_core::Contract;
 use genui_core::{GenerateJob, Outcome, SubmitJob};
 use genui_core::Limits;
@@ -163,6 +165,23 @@ fn every_display_fixture_answers_in_every_format() {
         }
     }
     assert!(charts_checked >= 30, "only {charts_checked} charts were checked against Vega-Lite");
+}
+
+#[test]
+fn every_display_as_a2ui_is_tables_of_the_data_model_and_no_button() {
+    for (name, args) in fixtures() {
+        let answer = body_of(&generate(&json!({"tool": "generateUserInterface", "arguments": args, "format": "a2ui"}), None));
+        Contract::A2uiMessages.check(&answer).unwrap_or_else(|e| panic!("{name}: {e}"));
+        a2ui_schema::check_wrapper(&answer).unwrap_or_else(|e| panic!("{name} by A2UI's schemas: {e}"));
+        let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap();
+        assert!(components.iter().all(|c| !matches!(c["component"].as_str(), Some("Button" | "TextField"))), "{name}: a display takes no input");
+        let lists = components.iter().filter(|c| c["component"] == "List").count();
+        assert!(lists >= 1, "{name}: no table");
+        let model = &answer["messages"][2]["updateDataModel"]["value"];
+        if args["data"].is_object() {
+            assert_eq!(model, &args["data"], "{name}: the data model is the data");
+        }
+    }
 }
 
 fn answer_for(name: &str, format: &str) -> Value {

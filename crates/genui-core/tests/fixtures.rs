@@ -2,6 +2,8 @@
 //! `tests/fixtures/`: every generate fixture must produce a proven, complete
 //! form; every error fixture must fail with its documented code.
 
+mod a2ui_schema;
+
 use genui_core::Contract;
 use genui_core::{GenerateJob, Outcome};
 use genui_core::UiSpec;
@@ -135,7 +137,7 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         assert_eq!(hit_body["uiSchema"], response["uiSchema"], "{name}");
         assert_eq!(hit_body["initialData"], response["initialData"], "{name}");
 
-        for (format, contract) in [("rjsf", Contract::DguiForm), ("lmui", Contract::LmuiMessage)] {
+        for (format, contract) in [("rjsf", Contract::DguiForm), ("lmui", Contract::LmuiMessage), ("a2ui", Contract::A2uiMessages)] {
             let mut in_format = body.clone();
             in_format["format"] = json!(format);
             let projected = generate(&in_format, Some(&put.value));
@@ -143,10 +145,51 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
             assert_eq!(projected.response.status, 200, "{name} as {format}: {answer}");
             contract.check(&answer).unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
             assert!(projected.cache_put.is_none(), "{name}: switching format must be a cache hit");
+            if format == "a2ui" {
+                a2ui_schema::check_wrapper(&answer).unwrap_or_else(|e| panic!("{name} as a2ui, by A2UI's schemas: {e}"));
+                assert_a2ui_form(&name, &answer, &args, &put.value);
+            }
         }
 
         let reordered = generate(&reorder(&body), None);
         assert_eq!(body_of(&reordered)["meta"]["specHash"], response["meta"]["specHash"], "{name}: key order changed the hash");
+    }
+}
+
+/// An A2UI answer: every field of `output` bound by an input, the data only
+/// in `updateDataModel`, the submit button carrying the spec hash.
+fn assert_a2ui_form(name: &str, answer: &Value, args: &Value, cached: &str) {
+    let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap();
+    let ids: Vec<&str> = components.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "{name}: component ids repeat");
+    let text = serde_json::to_string(components).unwrap();
+    for (prop, _) in args["output"]["properties"].as_object().into_iter().flatten() {
+        let (bound, decided) = (format!("\"path\":\"/{}", genui_core::Pointer::escape(prop)), format!("\"decisionPath\":\"/{}", genui_core::Pointer::escape(prop)));
+        assert!(text.contains(&bound) || text.contains(&decided), "{name}: /{prop} is bound by no component");
+    }
+    // A field that may stay empty must pass its checks when empty: each
+    // check of a field without a plain `required` is or(not(required), ..).
+    for c in components.iter().filter(|c| c["component"] != "Button") {
+        let checks = c["checks"].as_array().cloned().unwrap_or_default();
+        if !checks.iter().any(|k| k["condition"]["call"] == "required") {
+            assert!(checks.iter().all(|k| k["condition"]["call"] == "or"), "{name}: {} has an unguarded check: {}", c["id"], c["checks"]);
+        }
+    }
+    let spec_hash = serde_json::from_str::<Value>(cached).unwrap()["specHash"].clone();
+    let submit = components.iter().find(|c| c["id"] == "submit" || c["id"] == "approve").unwrap_or_else(|| panic!("{name}: no submit button"));
+    assert_eq!(submit["action"]["event"]["context"]["specHash"], spec_hash, "{name}");
+    assert_eq!(submit["action"]["event"]["context"]["data"], json!({"path": "/"}), "{name}");
+    let data = args.get("data").cloned().unwrap_or(Value::Null);
+    // An approval's prompt shows the request's `action`, as in every format.
+    if data.is_object() && !text.contains("decisionPath") {
+        let mut values = Vec::new();
+        collect_strings(&data, &mut values);
+        for value in values.iter().filter(|v| v.len() > 3) {
+            assert!(!text.contains(value.as_str()) || cached.contains(value.as_str()), "{name}: data {value} in updateComponents");
+        }
     }
 }
 
@@ -539,4 +582,61 @@ fn lmui_carries_rows_and_rules() {
     let state = lmui["ui_components"].as_array().unwrap().iter().find(|c| c["id"] == "state").unwrap().clone();
     assert_eq!(state["rule"], json!({"effect": "show", "field": "country", "schema": {"const": "US"}}));
     assert_eq!(state["row"], "state");
+}
+
+#[test]
+fn a2ui_schemas_reject_what_a2ui_rejects() {
+    let answer = body_of(&generate(&json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"}), None));
+    a2ui_schema::check_wrapper(&answer).unwrap();
+    let mut with_meta = answer.clone();
+    with_meta["meta"] = json!({});
+    assert!(a2ui_schema::check_wrapper(&with_meta).is_err(), "the wrapper has no room for meta");
+    let mut titled = answer.clone();
+    titled["messages"][1]["updateComponents"]["components"][0]["title"] = json!("x");
+    assert!(a2ui_schema::check_wrapper(&titled).is_err(), "components take no unknown keys");
+    let action = json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": "s", "sourceComponentId": "submit",
+        "timestamp": "2026-11-25T04:03:44.839Z", "context": {"specHash": "ab", "data": {"name": "Ada"}}}});
+    a2ui_schema::check_client_message(&action).unwrap();
+    let mut three = action.clone();
+    three["metadata"] = json!({});
+    assert!(a2ui_schema::check_client_message(&three).is_err());
+}
+
+fn header<'a>(outcome: &'a Outcome, name: &str) -> &'a str {
+    outcome.response.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str()).unwrap_or_else(|| panic!("no {name} header"))
+}
+
+#[test]
+fn provenance_headers_carry_what_meta_carries_in_every_format() {
+    let output = json!({"type": "object", "properties": {"städte": {"type": "integer"}, "name": {"type": "string"}}});
+    let body = json!({"output": output, "data": {"städte": "viele", "name": "Ada"}});
+    let json_answer = generate(&body, None);
+    let meta = body_of(&json_answer)["meta"].clone();
+    assert_eq!(header(&json_answer, "x-genui-spec-hash"), meta["specHash"]);
+    let warnings: Value = serde_json::from_str(header(&json_answer, "x-genui-warnings")).unwrap();
+    assert_eq!(warnings, meta["warnings"], "the header is meta.warnings");
+    assert!(header(&json_answer, "x-genui-warnings").is_ascii());
+    for format in ["rjsf", "lmui", "a2ui"] {
+        let mut in_format = body.clone();
+        in_format["format"] = json!(format);
+        let answer = generate(&in_format, json_answer.cache_put.as_ref().map(|p| p.value.as_str()));
+        assert_eq!(header(&answer, "x-genui-spec-hash"), meta["specHash"], "{format}");
+        assert_eq!(serde_json::from_str::<Value>(header(&answer, "x-genui-warnings")).unwrap(), meta["warnings"], "{format}");
+    }
+    let clean = generate(&json!({"output": output}), None);
+    assert_eq!(header(&clean, "x-genui-warnings"), "[]");
+}
+
+#[test]
+fn a2ui_answers_come_one_message_per_line_when_asked() {
+    let mut outcome = generate(&json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"}), None);
+    let wrapper = body_of(&outcome);
+    outcome.response.negotiate_jsonl(Some("application/jsonl"));
+    let lines: Vec<Value> = outcome.response.body.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(Value::Array(lines), wrapper["messages"]);
+    assert_eq!(header(&outcome, "content-type"), "application/jsonl; charset=utf-8");
+    let mut json_forms = generate(&json!({"output": {"type": "string"}}), None);
+    let before = json_forms.response.body.clone();
+    json_forms.response.negotiate_jsonl(Some("application/jsonl"));
+    assert_eq!(json_forms.response.body, before, "only A2UI answers have lines");
 }

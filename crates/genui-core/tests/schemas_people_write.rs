@@ -98,3 +98,29 @@ fn objects_past_the_depth_limit_are_cut_not_refused() {
     }
     assert!((40..=60).contains(&deepest), "cut near the depth limit, at {deepest}");
 }
+
+/// The new formats take the same degradations: A2UI offers a 2,000-value
+/// enum as a filterable `ChoicePicker` and an external `$ref` as long text;
+/// React as a datalist search (zod's enum keeps it closed) and a JSON
+/// textarea read back with `asJson`.
+#[test]
+fn a2ui_and_react_take_large_enums_and_json_inputs() {
+    let values: Vec<String> = (0..2_000).map(|i| format!("rule-{i:04}")).collect();
+    let mut out = output();
+    out["properties"]["rule"] = json!({"type": "string", "enum": values});
+    let a2ui = generate(&json!({"output": out, "format": "a2ui"}));
+    let components = a2ui["messages"][1]["updateComponents"]["components"].as_array().unwrap();
+    let component = |id: &str| components.iter().find(|c| c["id"] == id).cloned().unwrap();
+    let rule = component("field:/rule");
+    assert_eq!((rule["component"].as_str(), rule["filterable"].as_bool()), (Some("ChoicePicker"), Some(true)));
+    assert_eq!(rule["options"].as_array().unwrap().len(), 2_000);
+    assert_eq!(component("field:/settings")["variant"], "longText");
+    assert!(component("field:/name")["checks"].to_string().contains("^(?!admin$)[a-z]+$"));
+    let react = generate(&json!({"output": out, "format": "react"}));
+    let module = react["module"].as_str().unwrap();
+    assert!(module.contains(r#"<input list={"rule-choices"} {...field(form, "rule", asText)} />"#), "{module}");
+    assert!(module.contains(r#"<datalist id={"rule-choices"}>"#) && module.contains(r#"<option value={"rule-1999"}>"#));
+    assert!(module.contains(r#"<textarea {...field(form, "settings", asJson)} placeholder={"JSON"} />"#));
+    let codes: Vec<&str> = react["meta"]["warnings"].as_array().unwrap().iter().filter_map(|w| w["code"].as_str()).collect();
+    assert!(codes.contains(&"unresolved_ref") && codes.contains(&"large_enum"), "{codes:?}");
+}

@@ -389,7 +389,7 @@ fn fit_control(control: &mut Control, ctx: &Context<'_>, fixes: &mut Vec<&'stati
         fixes.push("widget_replaced");
     }
     if control.label.trim().is_empty() {
-        control.label = genui_core::plain_text(&ctx.default_label(&control.pointer), Control::MAX_LABEL_CHARS);
+        control.label = Control::plain_text(&ctx.default_label(&control.pointer), Control::MAX_LABEL_CHARS);
         fixes.push("label_filled");
     }
 }

@@ -25,10 +25,10 @@ use crate::config::ModelConfig;
 use crate::fix::{self, Context};
 use crate::plan_schema::to_plan;
 use crate::prompt::{self, Prompt};
-use crate::providers::{self, AiCall, Call, ErrorKind, HttpRequest, Mode, ProviderError};
+use crate::providers::{self, failure, AiCall, Call, HttpRequest, Mode};
 use genui_core::{check_plan, Issue};
 use genui_core::Plan;
-use genui_core::{GenerateRequest, Limits};
+use genui_core::{Error, GenerateRequest, Limits, ModelFailure};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -86,13 +86,13 @@ pub enum LadderResult {
     /// The model failed; serve the deterministic plan (included).
     Fallback {
         /// Why.
-        reason: ProviderError,
+        reason: Error,
         /// The deterministic plan.
         plan: Plan,
     },
     /// The model failed and `generator: "model"` was forced: answer with a
-    /// `dgui_error` ([`ProviderError::to_dgui_error`]).
-    Failed(ProviderError),
+    /// `dgui_error` ([`Error::to_dgui_error`]).
+    Failed(Error),
 }
 
 /// The end of a generation, with its provenance.
@@ -190,7 +190,7 @@ impl Ladder {
     /// which the request would hit anyway. Check `output` against its
     /// meta-schema before.
     pub fn new(config: &ModelConfig, request: &GenerateRequest, limits: &Limits, now_ms: u64) -> genui_core::Result<Self> {
-        let deterministic = genui_core::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
+        let deterministic = genui_core::Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
         let fields = prompt::fields(&deterministic, &request.output, limits);
         let base_prompt = Prompt::new(&request.description, &fields).in_locale(request.locale.as_deref());
         Ok(Self {
@@ -260,7 +260,7 @@ impl Ladder {
             (Waiting::Response { timeout_ms }, Event::TimedOut) => {
                 self.spend(timeout_ms, true);
                 let message = format!("no answer within {timeout_ms} ms");
-                self.on_failure(ProviderError::new(ErrorKind::Timeout, message))
+                self.on_failure(failure(ModelFailure::Timeout, message))
             }
             (Waiting::Response { .. }, Event::NetworkError(message)) => {
                 self.on_failure(providers::network_error(self.config.provider, &message))
@@ -288,7 +288,7 @@ impl Ladder {
     fn send(&mut self) -> Step {
         if self.remaining_ms() < MIN_ATTEMPT_MS {
             let message = format!("the {} ms deadline left no time for another attempt", self.config.deadline_ms);
-            return self.fail(ProviderError::new(ErrorKind::Timeout, message));
+            return self.fail(failure(ModelFailure::Timeout, message));
         }
         let timeout_ms = self.config.attempt_timeout_ms.min(self.remaining_ms());
         self.provenance.attempts += 1;
@@ -354,20 +354,21 @@ impl Ladder {
             }
         }
         let message = format!("{what} after {} attempt(s): {}", self.provenance.attempts, codes.join(", "));
-        self.fail_with(ProviderError::new(ErrorKind::OutputInvalid, message), issues)
+        self.fail_with(failure(ModelFailure::OutputInvalid, message), issues)
     }
 
-    fn on_failure(&mut self, error: ProviderError) -> Step {
-        match error.kind {
-            ErrorKind::FormatUnsupported if self.mode == Mode::JsonSchema && self.uses_response_format() => {
+    fn on_failure(&mut self, error: Error) -> Step {
+        let Some(kind) = error.code().model_failure() else { return self.fail(error) };
+        match kind {
+            ModelFailure::FormatUnsupported if self.mode == Mode::JsonSchema && self.uses_response_format() => {
                 self.mode = Mode::JsonObject;
                 self.send()
             }
-            ErrorKind::RateLimited => self.after_rate_limit(error),
-            ErrorKind::Unavailable if error.status.is_none_or(|s| s >= 500) => self.after_server_error(error),
-            ErrorKind::OutputInvalid => {
-                let issue = Issue { code: "output_invalid", pointer: String::new(), message: error.message.clone() };
-                let raw = error.output.clone().unwrap_or_default();
+            ModelFailure::RateLimited => self.after_rate_limit(error),
+            ModelFailure::Unavailable if error.provider_status().is_none_or(|s| s >= 500) => self.after_server_error(error),
+            ModelFailure::OutputInvalid => {
+                let issue = Issue { code: "output_invalid", pointer: String::new(), message: error.message().to_owned() };
+                let raw = error.model_output().unwrap_or_default().to_owned();
                 self.on_bad_output(&raw, vec![issue], "the model gave no usable plan")
             }
             _ => self.fail(error),
@@ -378,7 +379,7 @@ impl Ladder {
         self.config.provider == crate::config::Provider::OpenAi
     }
 
-    fn after_rate_limit(&mut self, error: ProviderError) -> Step {
+    fn after_rate_limit(&mut self, error: Error) -> Step {
         let now = self.now_ms.saturating_add(self.spent_ms);
         let wait = error.retry_after_ms(now).unwrap_or(DEFAULT_RATE_LIMIT_WAIT_MS);
         let fits = self.remaining_ms() >= wait.saturating_add(MIN_ATTEMPT_MS);
@@ -386,14 +387,14 @@ impl Ladder {
             self.rate_waits += 1;
             return self.wait(wait);
         }
-        let mut error = error;
-        if !fits {
-            error.message = format!("{} (retry after {wait} ms is past the deadline)", error.message);
+        if fits {
+            return self.fail(error);
         }
-        self.fail(error)
+        let message = format!("{} (retry after {wait} ms is past the deadline)", error.message());
+        self.fail(error.with_message(message))
     }
 
-    fn after_server_error(&mut self, error: ProviderError) -> Step {
+    fn after_server_error(&mut self, error: Error) -> Step {
         let fits = self.remaining_ms() >= SERVER_ERROR_BACKOFF_MS + MIN_ATTEMPT_MS;
         if self.server_retries < 1 && fits {
             self.server_retries += 1;
@@ -403,14 +404,14 @@ impl Ladder {
     }
 
     /// Ends with the fallback, or the error when the model was forced.
-    fn fail(&mut self, error: ProviderError) -> Step {
+    fn fail(&mut self, error: Error) -> Step {
         self.fail_with(error, Vec::new())
     }
 
     /// [`Self::fail`], keeping the checker's issues on the last answer.
-    fn fail_with(&mut self, error: ProviderError, issues: Vec<Issue>) -> Step {
+    fn fail_with(&mut self, error: Error, issues: Vec<Issue>) -> Step {
         let error = error.without_secret(self.config.api_key.as_deref());
-        self.provenance.error = Some(error.code());
+        self.provenance.error = Some(error.code().as_str());
         self.provenance.fixes.clear();
         let result = if self.forced {
             LadderResult::Failed(error)
@@ -440,7 +441,7 @@ impl Ladder {
         if self.waiting == Waiting::Finished {
             return self.finished_step();
         }
-        self.fail(ProviderError::new(ErrorKind::Unavailable, format!("ladder misuse: {what}")))
+        self.fail(failure(ModelFailure::Unavailable, format!("ladder misuse: {what}")))
     }
 }
 

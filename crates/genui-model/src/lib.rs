@@ -38,4 +38,4 @@ pub mod providers;
 pub use config::{GeneratorChoice, ModelConfig, Provider};
 pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
 pub use prompt::{Prompt, PROMPT_VERSION};
-pub use providers::{AiCall, ErrorKind, HttpRequest, ModelReply, ProviderError};
+pub use providers::{AiCall, HttpRequest, ModelReply};

@@ -102,7 +102,7 @@ fn model_plan_of(outcome: &LadderOutcome) -> &Plan {
 
 fn fallback_code(outcome: &LadderOutcome) -> &'static str {
     match &outcome.result {
-        LadderResult::Fallback { reason, .. } => reason.code(),
+        LadderResult::Fallback { reason, .. } => reason.code().as_str(),
         other => panic!("expected a fallback, got {other:?}"),
     }
 }
@@ -341,7 +341,7 @@ fn rate_limit_past_the_deadline_falls_back() {
     let outcome = done(steps[1].clone());
     assert_eq!(fallback_code(&outcome), "model_rate_limited");
     let LadderResult::Fallback { reason, .. } = &outcome.result else { panic!() };
-    assert!(reason.message.contains("past the deadline"), "{}", reason.message);
+    assert!(reason.message().contains("past the deadline"), "{}", reason.message());
 }
 
 #[test]
@@ -392,7 +392,7 @@ fn timeout_falls_back_and_forced_timeout_fails() {
     let mut forced = ladder_for(Provider::OpenAi, &request).forced(true);
     let outcome = done(script(&mut forced, vec![Event::TimedOut]).pop().unwrap());
     let LadderResult::Failed(error) = &outcome.result else { panic!("{outcome:?}") };
-    assert_eq!((error.code(), error.http_status()), ("model_timeout", 504));
+    assert_eq!((error.code().as_str(), error.http_status()), ("model_timeout", 504));
     assert_eq!(error.to_dgui_error()["type"], "dgui_error");
     assert_eq!(outcome.plan(), None);
     assert_eq!(outcome.provenance.generator, "model");
@@ -444,7 +444,7 @@ fn auth_errors_are_not_retried_and_hide_the_key() {
     let message = format!("Incorrect API key provided: {KEY}.");
     let outcome = done(ladder.next(openai_error(401, &[], "invalid_request_error", &message)));
     let LadderResult::Failed(error) = &outcome.result else { panic!() };
-    assert_eq!(error.code(), "model_auth");
+    assert_eq!(error.code().as_str(), "model_auth");
     for text in [error.to_string(), format!("{outcome:?}"), error.to_dgui_error().to_string()] {
         assert!(!text.contains(KEY), "{text}");
     }

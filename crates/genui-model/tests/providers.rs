@@ -6,7 +6,8 @@
 use genui_core::generate;
 use genui_core::Limits;
 use genui_model::prompt::{self, Prompt};
-use genui_model::providers::{self, anthropic, openai, workers_ai, Call, ErrorKind, Mode, ProviderError};
+use genui_core::{Error, ErrorCode, ModelFailure};
+use genui_model::providers::{self, anthropic, openai, workers_ai, Call, Mode};
 use genui_model::{ModelConfig, Provider};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -37,7 +38,7 @@ fn headers(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-fn assert_no_key(error: &ProviderError) {
+fn assert_no_key(error: &Error) {
     for text in [error.to_string(), format!("{error:?}"), error.to_dgui_error().to_string()] {
         assert!(!text.contains(KEY), "{text}");
     }
@@ -92,30 +93,30 @@ mod openai_wire {
     #[test]
     fn refusal_and_truncation_are_invalid_output() {
         let refusal = openai::parse_response(200, &[], &fixture("openai/chat-completion-refusal.json")).unwrap_err();
-        assert_eq!(refusal.code(), "model_output_invalid");
-        assert!(refusal.message.contains("refused"));
+        assert_eq!(refusal.code().as_str(), "model_output_invalid");
+        assert!(refusal.message().contains("refused"));
         let cut = openai::parse_response(200, &[], &fixture("openai/chat-completion-length.json")).unwrap_err();
-        assert_eq!(cut.code(), "model_output_invalid");
-        assert!(cut.message.contains("cut off") && cut.output.as_deref().unwrap_or("").starts_with("{\"title\""));
+        assert_eq!(cut.code().as_str(), "model_output_invalid");
+        assert!(cut.message().contains("cut off") && cut.model_output().unwrap_or("").starts_with("{\"title\""));
         let garbage = openai::parse_response(200, &[], "<html>502</html>").unwrap_err();
-        assert_eq!(garbage.code(), "model_unavailable");
+        assert_eq!(garbage.code().as_str(), "model_unavailable");
     }
 
     #[test]
     fn error_bodies_map_to_codes() {
         let auth = openai::parse_response(401, &[], &fixture("openai/error-401.json")).unwrap_err();
-        assert_eq!((auth.code(), auth.http_status()), ("model_auth", 502));
-        assert!(auth.message.contains("invalid_request_error: Incorrect API key provided: [redacted]"), "{}", auth.message);
-        assert!(!auth.message.contains("sk-proj"));
+        assert_eq!((auth.code().as_str(), auth.http_status()), ("model_auth", 502));
+        assert!(auth.message().contains("invalid_request_error: Incorrect API key provided: [redacted]"), "{}", auth.message());
+        assert!(!auth.message().contains("sk-proj"));
         let limited = openai::parse_response(429, &headers(&[("retry-after", "20")]), &fixture("openai/error-429.json")).unwrap_err();
-        assert_eq!((limited.code(), limited.retry_after_ms(0)), ("model_rate_limited", Some(20_000)));
-        assert!(limited.message.contains("requests: Rate limit reached"));
+        assert_eq!((limited.code().as_str(), limited.retry_after_ms(0)), ("model_rate_limited", Some(20_000)));
+        assert!(limited.message().contains("requests: Rate limit reached"));
         let failed = openai::parse_response(500, &[], &fixture("openai/error-500.json")).unwrap_err();
-        assert_eq!((failed.code(), failed.status), ("model_unavailable", Some(500)));
+        assert_eq!((failed.code().as_str(), failed.provider_status()), ("model_unavailable", Some(500)));
         let format = openai::parse_response(400, &[], &fixture("openai/error-400-json-schema.json")).unwrap_err();
-        assert_eq!(format.kind, ErrorKind::FormatUnsupported);
+        assert_eq!(format.code(), ErrorCode::Model(ModelFailure::FormatUnsupported));
         let context = openai::parse_response(400, &[], &fixture("openai/error-400-context.json")).unwrap_err();
-        assert_eq!(context.kind, ErrorKind::Unavailable);
+        assert_eq!(context.code(), ErrorCode::Model(ModelFailure::Unavailable));
         for e in [auth, limited, failed, format, context] {
             assert_no_key(&e);
         }
@@ -159,10 +160,10 @@ mod anthropic_wire {
         assert_eq!(reply.plan_json, seed_plan());
         assert_eq!((reply.tokens_in, reply.tokens_out), (Some(1021), Some(231)));
         let cut = anthropic::parse_response(200, &[], &fixture("anthropic/message-max-tokens.json")).unwrap_err();
-        assert_eq!(cut.code(), "model_output_invalid");
-        assert!(cut.message.contains("max_tokens"));
+        assert_eq!(cut.code().as_str(), "model_output_invalid");
+        assert!(cut.message().contains("max_tokens"));
         let text = anthropic::parse_response(200, &[], &fixture("anthropic/message-text-only.json")).unwrap_err();
-        assert!(text.message.contains("no emit_ui_plan tool call"), "{}", text.message);
+        assert!(text.message().contains("no emit_ui_plan tool call"), "{}", text.message());
     }
 
     #[test]
@@ -175,8 +176,8 @@ mod anthropic_wire {
         ];
         for (status, file, code, message) in cases {
             let error = anthropic::parse_response(status, &headers(&[("retry-after", "7")]), &fixture(file)).unwrap_err();
-            assert_eq!(error.code(), code, "{file}");
-            assert!(error.message.contains(message), "{}", error.message);
+            assert_eq!(error.code().as_str(), code, "{file}");
+            assert!(error.message().contains(message), "{}", error.message());
             assert_no_key(&error);
         }
         let limited = anthropic::parse_response(429, &headers(&[("Retry-After", "7")]), &fixture("anthropic/error-429.json")).unwrap_err();
@@ -220,12 +221,12 @@ mod workers_ai_wire {
             assert_eq!(reply.tokens_in, Some(590), "{file}");
         }
         let auth = workers_ai::parse_response(401, &[], &fixture("workers-ai/rest-error-auth.json")).unwrap_err();
-        assert_eq!(auth.code(), "model_auth");
-        assert!(auth.message.contains("10000: Authentication error"));
+        assert_eq!(auth.code().as_str(), "model_auth");
+        assert!(auth.message().contains("10000: Authentication error"));
         let capacity = workers_ai::parse_response(200, &[], &fixture("workers-ai/rest-error-capacity.json")).unwrap_err();
-        assert!(capacity.message.contains("3040"));
-        assert_eq!(capacity.code(), "model_rate_limited");
-        assert_eq!(workers_ai::parse_response(200, &[], "{\"usage\": {}}").unwrap_err().code(), "model_output_invalid");
+        assert!(capacity.message().contains("3040"));
+        assert_eq!(capacity.code().as_str(), "model_rate_limited");
+        assert_eq!(workers_ai::parse_response(200, &[], "{\"usage\": {}}").unwrap_err().code().as_str(), "model_output_invalid");
     }
 
     #[test]
@@ -237,8 +238,8 @@ mod workers_ai_wire {
             ("AiError: 5007: No such model", "model_unavailable"),
         ];
         for (message, code) in cases {
-            assert_eq!(providers::network_error(Provider::WorkersAi, message).code(), code, "{message}");
+            assert_eq!(providers::network_error(Provider::WorkersAi, message).code().as_str(), code, "{message}");
         }
-        assert_eq!(providers::network_error(Provider::OpenAi, "connection refused").code(), "model_unavailable");
+        assert_eq!(providers::network_error(Provider::OpenAi, "connection refused").code().as_str(), "model_unavailable");
     }
 }

@@ -12,7 +12,13 @@ function byLabel(page, label) {
 
 /** The bounding box of the input labelled `label` (JSON Forms: by label; RJSF: by id). */
 async function inputBox(page, renderer, { label, id }) {
-  const loc = renderer === 'rjsf' ? page.locator(`#${id}`) : byLabel(page, label);
+  const loc =
+    renderer === 'rjsf'
+      ? page.locator(`#${id}`)
+      : renderer === 'a2ui'
+        ? // @a2ui/lit's labels are not associated with their inputs: the input inside the labelled element.
+          page.locator('a2ui-basic-textfield').filter({ has: page.getByText(label, { exact: true }) }).locator('input, textarea')
+        : byLabel(page, label);
   if (!(await loc.count())) return null;
   return loc.first().boundingBox();
 }

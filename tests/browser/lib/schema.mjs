@@ -4,6 +4,7 @@
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
 
 const DRAFT_2020 = /json-schema\.org\/draft\/2020-12\/schema/;
 
@@ -393,4 +394,39 @@ export async function settleAt(read, path, ok, ms = 2000) {
     await sleep(50);
   } while (Date.now() - t0 < ms);
   return { ok: false, value: v };
+}
+
+// ---------------------------------------------------------------- A2UI
+
+const A2UI_DIR = new URL('../../../schemas/vendor/a2ui-v0.9/', import.meta.url);
+const A2UI_BASE = 'https://a2ui.org/specification/v0_9/';
+let a2uiAjv = null;
+
+/**
+ * Validators for A2UI's published v0.9 schemas (vendored), loaded as
+ * upstream's validate.py does: the basic catalog also registered under the
+ * `catalog.json` URI its relative references resolve to.
+ */
+function a2ui() {
+  if (a2uiAjv) return a2uiAjv;
+  const read = (name) => JSON.parse(readFileSync(new URL(name, A2UI_DIR), 'utf8'));
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  ajv.addSchema({ ...read('catalogs/basic/catalog.json'), $id: `${A2UI_BASE}catalog.json` });
+  for (const name of ['common_types.json', 'server_to_client.json', 'server_to_client_list.json']) ajv.addSchema(read(name));
+  ajv.addSchema(read('client_to_server.json'), `${A2UI_BASE}client_to_server.json`);
+  a2uiAjv = { wrapper: ajv.compile(read('server_to_client_list_wrapper.json')), client: ajv.getSchema(`${A2UI_BASE}client_to_server.json`) };
+  return a2uiAjv;
+}
+
+/** Errors of an answer against server_to_client_list_wrapper.json ([] when valid). */
+export function a2uiWrapperErrors(answer) {
+  const v = a2ui().wrapper;
+  return v(answer) ? [] : v.errors.slice(0, 5).map((e) => `${e.instancePath} ${e.message}`);
+}
+
+/** Errors of a client message against client_to_server.json ([] when valid). */
+export function a2uiClientErrors(message) {
+  const v = a2ui().client;
+  return v(message) ? [] : v.errors.slice(0, 5).map((e) => `${e.instancePath} ${e.message}`);
 }

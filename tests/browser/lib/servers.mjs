@@ -57,6 +57,8 @@ export async function startWorker({ timeoutMs = 300_000, log = () => {} } = {}) 
       '--port', String(port),
       '--show-interactive-dev-session=false',
       '--persist-to', join(stateDir, 'state'),
+      // Every answer is checked against its contract inside the worker.
+      '--var', 'CHECK_CONTRACTS:true',
     ],
     { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );

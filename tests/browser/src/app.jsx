@@ -11,6 +11,7 @@
 //                             "No applicable renderer" texts seen since the
 //                             last render call
 //   window.jsonFormsErrors()  JSON Forms' own ajv errors of the current data
+//   window.renderA2ui(...)    the A2UI pane (src/a2ui.js)
 import React from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
@@ -19,6 +20,7 @@ import { createAjv } from '@jsonforms/core';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import './probe.js';
+import './a2ui.js';
 import { materialCells, materialRenderers } from '@jsonforms/material-renderers';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import CssBaseline from '@mui/material/CssBaseline';
@@ -196,4 +198,11 @@ window.currentData = () => (state.data === undefined ? undefined : JSON.parse(JS
 window.jsonFormsErrors = () =>
   state.errors.map((e) => ({ instancePath: e.instancePath, message: e.message, params: e.params }));
 window.collectUnknownRenderers = collectUnknownRenderers;
+// For panes that are not React (A2UI): a clean #root and a fresh record.
+window.unmountRoot = () => {
+  reset();
+  if (state.root) state.root.unmount();
+  state.root = null;
+  document.getElementById('root').innerHTML = '';
+};
 window.appReady = true;

@@ -201,6 +201,11 @@ impl WranglerDev {
         if let Some(c) = &opts.config {
             cmd.arg("--config").arg(c);
         }
+        // Every answer is checked against its contract inside the worker
+        // (a violation is a 500), unless a test sets the var itself.
+        if !opts.vars.iter().any(|(k, _)| k == "CHECK_CONTRACTS") {
+            cmd.arg("--var").arg("CHECK_CONTRACTS:true");
+        }
         for (k, v) in &opts.vars {
             cmd.arg("--var").arg(format!("{k}:{v}"));
         }

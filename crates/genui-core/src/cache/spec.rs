@@ -144,6 +144,10 @@ impl<'de> Deserialize<'de> for UiSpec {
 /// Canonical digests an isolate remembers (keyed by SHA-256 of `output`'s
 /// exact bytes; saves RFC 8785 canonicalisation on every repeat request).
 const DIGEST_ENTRIES: usize = 256;
+/// Bytes the digest memo holds at most: [`DIGEST_ENTRIES`] fixed-size
+/// entries (two 32-byte digests and the LRU's node, about 128 bytes).
+#[cfg(test)] // counted into the memos' total by its budget test
+pub(crate) const DIGEST_BYTES: usize = DIGEST_ENTRIES * 128;
 
 thread_local! {
     static DIGESTS: std::cell::RefCell<lru::LruCache<[u8; 32], [u8; 32]>> = std::cell::RefCell::new(lru_cache(DIGEST_ENTRIES));
@@ -177,7 +181,14 @@ impl OutputDigest {
     /// The canonical digest of `output`. Equal values give equal bytes from
     /// `serde_json`, so the exact-bytes digest is a sound memo key.
     pub(crate) fn of(output: &Value) -> Result<Self> {
-        let exact: [u8; 32] = Sha256::digest(serde_json::to_vec(output).unwrap_or_default()).into();
+        // Streamed into the hasher through a small buffer: no copy of a
+        // (possibly large) schema's bytes.
+        let mut hashing = Hashing(Sha256::new());
+        let mut buffered = std::io::BufWriter::with_capacity(4096, &mut hashing);
+        serde_json::to_writer(&mut buffered, output).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        std::io::Write::flush(&mut buffered).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        drop(buffered);
+        let exact: [u8; 32] = hashing.0.finalize().into();
         if let Some(found) = digest(&exact) {
             return Ok(Self(found));
         }
@@ -192,6 +203,20 @@ impl OutputDigest {
     /// Hex form.
     pub(crate) fn to_hex(self) -> String {
         hex::encode(self.0)
+    }
+}
+
+/// An `io::Write` that feeds SHA-256.
+struct Hashing(Sha256);
+
+impl std::io::Write for Hashing {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

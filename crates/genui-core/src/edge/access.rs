@@ -2,9 +2,10 @@
 //!
 //! Keys: when `API_KEYS` (a secret, comma-separated) is set,
 //! `/v1/generate`, `/v1/submit` and `/v1/tool` need `Authorization: Bearer
-//! <key>` (`Route::needs_key`); `/v1/webhook` is authenticated by its
-//! signature instead (`crate::edge::webhook`), and `/healthz`,
-//! `/openapi.json` and `/schemas/` stay public. Keys are compared as SHA-256
+//! <key>` (`Route::needs_key`; the scheme in any case, read by
+//! [`bearer_token`] here and in the shell's rate limiter); `/v1/webhook` is
+//! authenticated by its signature instead (`crate::edge::webhook`), and
+//! `/healthz`, `/openapi.json` and `/schemas/` stay public. Keys are compared as SHA-256
 //! digests with `subtle`'s constant-time equality, against every configured
 //! key, so timing says nothing about how much of a key matched or which.
 //! Unset means open: for local use only.
@@ -25,10 +26,7 @@ pub(crate) fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Resu
     if configured.is_empty() {
         return Ok(());
     }
-    let presented = authorization
-        .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
-        .map(str::trim)
-        .unwrap_or_default();
+    let presented = authorization.and_then(bearer_token).unwrap_or_default();
     let presented_digest = Sha256::digest(presented.as_bytes());
     let mut matched = subtle::Choice::from(0);
     for key in configured {
@@ -39,6 +37,17 @@ pub(crate) fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Resu
         return Err(Error::new(ErrorCode::Unauthorized, format!("this endpoint needs `Authorization: Bearer <key>`: {why}")));
     }
     Ok(())
+}
+
+/// The token of an `Authorization: Bearer <token>` header, for every
+/// reader of the header (keys here, rate-limit buckets in the shell). The
+/// scheme is case-insensitive (RFC 7235 §2.1: `bearer`, `BEARER` and
+/// `Bearer` are one scheme); the token is trimmed; an empty token or another
+/// scheme is `None`.
+pub(crate) fn bearer_token(authorization: &str) -> Option<&str> {
+    let (scheme, token) = authorization.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// A short, stable, non-reversible name for a key (rate-limit buckets, logs).
@@ -57,7 +66,7 @@ pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(
     vec![
         ("access-control-allow-origin".into(), origin.to_owned()),
         ("vary".into(), "Origin".into()),
-        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache".into()),
+        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache, x-genui-spec-hash, x-genui-warnings".into()),
     ]
 }
 
@@ -66,7 +75,7 @@ pub(crate) fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> 
     let mut headers = cors_headers(origin, allowed);
     if !headers.is_empty() {
         headers.push(("access-control-allow-methods".into(), "GET, POST, OPTIONS".into()));
-        headers.push(("access-control-allow-headers".into(), "authorization, content-type".into()));
+        headers.push(("access-control-allow-headers".into(), "authorization, content-type, a2ui-client-data-model".into()));
         headers.push(("access-control-max-age".into(), "86400".into()));
     }
     headers
@@ -81,6 +90,12 @@ impl Access {
     /// Checks an `Authorization` header against the configured keys.
     pub fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> {
         authorize(authorization, keys)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header (the scheme
+    /// in any case), the one parser for keys and rate-limit buckets.
+    pub fn bearer_token(authorization: &str) -> Option<&str> {
+        bearer_token(authorization)
     }
 
     /// A short, non-reversible name for a key (rate-limit buckets, logs).
@@ -102,6 +117,17 @@ impl Access {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bearer_scheme_is_case_insensitive() {
+        for header in ["Bearer k1", "bearer k1", "BEARER k1", "BeArEr   k1 "] {
+            assert_eq!(bearer_token(header), Some("k1"), "{header}");
+        }
+        for header in ["Basic k1", "Bearer", "Bearer ", "Bearerk1", "", "Token Bearer k1"] {
+            assert_eq!(bearer_token(header), None, "{header}");
+        }
+        assert!(authorize(Some("BEARER k2"), Some("k1, k2")).is_ok());
+    }
 
     #[test]
     fn keys() {

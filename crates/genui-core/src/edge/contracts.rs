@@ -3,6 +3,13 @@
 //! Each validator is compiled on first use and kept for the life of the
 //! process (in the worker: the isolate), never per request: compiling a
 //! schema costs milliseconds in wasm, validating against it microseconds.
+//!
+//! Checking every answer against its contract ([`checking`]) is a test-time
+//! proof, not a production step: it is on in debug builds (every native
+//! test) and in a worker started with the var `CHECK_CONTRACTS=true` (the
+//! e2e harness and the browser tests start it so), off in the shipped
+//! worker, where it cost a validation pass over every answer and the
+//! contract validators' compilation and memory per isolate.
 
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -46,6 +53,10 @@ contracts! {
     DguiForm => "dgui-form.schema.json",
     /// `POST /v1/generate` responses in the LMUI format.
     LmuiMessage => "lmui-message.schema.json",
+    /// `POST /v1/generate` responses in the A2UI format (v0.9 list wrapper).
+    A2uiMessages => "a2ui-messages.schema.json",
+    /// `POST /v1/generate` responses in the React format (a TSX module).
+    ReactModule => "react-module.schema.json",
     /// LMUI interactions accepted by `POST /v1/submit`.
     LmuiInteraction => "lmui-interaction.schema.json",
     /// DGUI responses accepted by `POST /v1/submit`.
@@ -58,7 +69,30 @@ contracts! {
     DguiError => "dgui-error.schema.json",
 }
 
+thread_local! {
+    static CHECKING: std::cell::Cell<bool> = const { std::cell::Cell::new(cfg!(debug_assertions)) };
+}
+
+/// Whether the service checks each answer against its contract before
+/// sending it (see the module documentation).
+pub(crate) fn checking() -> bool {
+    CHECKING.with(std::cell::Cell::get)
+}
+
+/// Turns the run-time contract checks on or off for this thread (the
+/// worker's shell sets it per request from `CHECK_CONTRACTS`).
+pub(crate) fn set_checking(on: bool) {
+    CHECKING.with(|cell| cell.set(on));
+}
+
 impl Contract {
+    /// Turns the run-time contract checks of answers on or off for this
+    /// thread (the shell sets it per request from `CHECK_CONTRACTS`; debug
+    /// builds, so every native test, check by default).
+    pub fn set_checking(on: bool) {
+        set_checking(on);
+    }
+
     /// The contract published under a file name.
     pub fn by_file_name(name: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|c| c.file_name() == name)
@@ -112,7 +146,7 @@ mod tests {
 
     #[test]
     fn every_error_code_is_in_the_contract() {
-        for code in crate::error::ErrorCode::ALL {
+        for code in crate::error::ErrorCode::all() {
             let e = crate::Error::new(code, "m").to_dgui_error();
             Contract::DguiError.check(&e).unwrap();
         }

@@ -100,12 +100,18 @@ fn openapi() -> Value {
         components.insert(component_name(contract), schema);
     }
     let mut generate_responses = error_responses();
-    generate_responses.insert("200".into(), json!({
-        "description": "The UI in the requested format",
-        "content": json_content(json!({"oneOf": [
-            schema_ref(Contract::JsonFormsResponse), schema_ref(Contract::DguiForm), schema_ref(Contract::LmuiMessage)
-        ]})),
-    }));
+    let mut content = json_content(json!({"oneOf": [
+        schema_ref(Contract::JsonFormsResponse), schema_ref(Contract::DguiForm), schema_ref(Contract::LmuiMessage), schema_ref(Contract::A2uiMessages), schema_ref(Contract::ReactModule)
+    ]}));
+    // `format=a2ui` with `Accept: application/jsonl`: the same messages, one per line.
+    content["application/jsonl"] = json!({"schema": {"description": "format=a2ui only: each line one message of A2UI's server_to_client.json (createSurface, updateComponents, updateDataModel)", "type": "string"}});
+    let headers = json!({
+        "x-genui-spec-hash": {"description": "meta.specHash (the cached spec; A2UI's submit button carries it too)", "schema": {"type": "string"}},
+        "x-genui-warnings": {"description": "meta.warnings as ASCII JSON (up to 4 KiB of whole warnings); [] when none", "schema": {"type": "string"}},
+        "x-genui-cache": {"description": "hit or miss", "schema": {"enum": ["hit", "miss"]}},
+        "x-genui-generator": {"description": "the generator that made the spec", "schema": {"type": "string"}},
+    });
+    generate_responses.insert("200".into(), json!({"description": "The UI in the requested format", "headers": headers, "content": content}));
     let mut submit_responses = error_responses();
     submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "content": json_content(schema_ref(Contract::ToolMessage))}));
     let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
@@ -114,17 +120,18 @@ fn openapi() -> Value {
         "info": {
             "title": "genui-worker",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "Generative-UI backend for AG-UI's generateUserInterface tool: a tool call in, a validated UI out (JSON Forms, RJSF/DGUI, LMUI); submissions validated against the output schema and returned as the tool message."
+            "description": "Generative-UI backend for AG-UI's generateUserInterface tool: a tool call in, a validated UI out (JSON Forms, RJSF/DGUI, LMUI, A2UI v0.9); submissions validated against the output schema and returned as the tool message."
         },
         "paths": {
             "/v1/generate": {"post": {
                 "summary": "Generate a UI for a generateUserInterface call",
-                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui"]}}],
+                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react"]}}],
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
                 "responses": generate_responses,
             }},
             "/v1/submit": {"post": {
                 "summary": "Validate a submission and get the tool message",
+                "parameters": [{"name": "a2ui-client-data-model", "in": "header", "required": false, "description": "A2UI's a2uiClientDataModel ({version, surfaces}) as JSON, for an A2UI action whose context has no data", "schema": {"type": "string"}}],
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::SubmitRequest))},
                 "responses": submit_responses,
             }},

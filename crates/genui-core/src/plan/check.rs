@@ -14,7 +14,7 @@
 //!   reads the field it hides, and never hides a field the schema requires
 //!   unconditionally (the user could not submit).
 
-use crate::plan::generate::widgets;
+use crate::plan::widgets;
 use crate::request::limits::Limits;
 use crate::plan::{Control, Effect, Node, Plan, Rule, Table, Widget};
 use crate::pointer;
@@ -82,7 +82,7 @@ fn check_control(doc: &SchemaDoc<'_>, base: &Value, control: &Control, full: &st
         return;
     };
     // A discriminator: each branch fixes one value, the control offers all.
-    let kind = crate::plan::generate::rules::control_kind(doc, base, &control.pointer, &view);
+    let kind = crate::plan::conditions::control_kind(doc, base, &control.pointer, &view);
     let items_node = doc.resolve_scope(node, "/items").filter(|n| n.is_object());
     let items = items_node.and_then(|n| doc.resolve(n).ok());
     let items_kind = items.as_ref().map(Resolved::kind);
@@ -112,7 +112,7 @@ fn covered(pointers: &[&str], field: &str) -> bool {
 /// that are shown through their children are checked the same way inside.
 #[allow(clippy::too_many_arguments)]
 fn check_required(doc: &SchemaDoc<'_>, raw: &Value, view: &Resolved, at: &str, pointers: &[&str], layer: &str, issues: &mut Vec<Issue>, seen_refs: &mut Vec<String>) {
-    for name in crate::plan::generate::rules::Analysis::of(doc, raw).required_names(view) {
+    for name in crate::plan::conditions::Analysis::of(doc, raw).required_names(view) {
         let field = pointer::property(at, &name);
         if !view.requires(&name) && !covered(pointers, &field) {
             let msg = format!("field `{name}` is required when a condition of the schema holds, and has no control");

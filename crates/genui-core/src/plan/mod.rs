@@ -14,10 +14,12 @@
 //! them like any other node.
 
 pub(crate) mod check;
+pub(crate) mod conditions;
 pub(crate) mod data;
 pub(crate) mod display;
 pub(crate) mod generate;
 pub(crate) mod sanitize;
+pub(crate) mod widgets;
 
 use serde::{Deserialize, Serialize};
 
@@ -126,6 +128,18 @@ impl Plan {
     pub fn is_display(&self) -> bool {
         !self.root.tables().is_empty()
     }
+
+    /// The deterministic plan for an `output` document laid out for
+    /// `device` (see [`generate`](crate::generate) for desktop).
+    pub fn generate_for(
+        output: &serde_json::Value,
+        description: &str,
+        confirm: bool,
+        device: crate::Device,
+        limits: &crate::Limits,
+    ) -> crate::Result<Plan> {
+        generate::generate_for(output, description, confirm, device, limits)
+    }
 }
 
 impl Control {
@@ -133,6 +147,12 @@ impl Control {
     /// rule or item detail, editable.
     pub fn new(pointer: impl Into<String>, label: impl Into<String>, widget: Widget) -> Self {
         Self { pointer: pointer.into(), label: label.into(), widget, help: None, placeholder: None, read_only: false, rule: None, detail: None }
+    }
+
+    /// The plain-text form of one piece of display text (a label, help or
+    /// placeholder): markup and unsafe links removed, at most `max_chars`.
+    pub fn plain_text(text: &str, max_chars: usize) -> String {
+        sanitize::plain_text(text, max_chars)
     }
 }
 
@@ -179,33 +199,6 @@ pub enum Widget {
     /// A nested object the renderer lays out itself (recursion cut-off,
     /// free-form maps).
     Object,
-}
-
-impl Widget {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Text => "text",
-            Self::Textarea => "textarea",
-            Self::Email => "email",
-            Self::Url => "url",
-            Self::Number => "number",
-            Self::Integer => "integer",
-            Self::Slider => "slider",
-            Self::Checkbox => "checkbox",
-            Self::Select => "select",
-            Self::Radio => "radio",
-            Self::MultiSelect => "multiSelect",
-            Self::Date => "date",
-            Self::DateTime => "dateTime",
-            Self::Time => "time",
-            Self::File => "file",
-            Self::Approval => "approval",
-            Self::Array => "array",
-            Self::Alternatives => "alternatives",
-            Self::Object => "object",
-        }
-    }
 }
 
 /// A condition on the data and what it does to a control or section.

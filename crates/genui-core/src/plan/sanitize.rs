@@ -118,7 +118,7 @@ fn squash(text: &str) -> String {
 }
 
 /// The plain-text form of one piece of display text.
-pub fn plain_text(text: &str, max_chars: usize) -> String {
+pub(crate) fn plain_text(text: &str, max_chars: usize) -> String {
     let mut current = text.to_owned();
     for _ in 0..4 {
         let next = drop_urls(&markdown_links(&strip_tags(&drop_blocks(&current))));

@@ -8,7 +8,7 @@
 
 use super::RenderInput;
 use crate::plan::display::table::{chart_id, charts};
-use crate::plan::{Control, Node, Plan, Rule, Table, Widget};
+use crate::plan::{Control, Node, Plan, Rule, Table};
 use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
@@ -28,7 +28,11 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     // is given into a new one, re-inserting each key of the schema and the
     // UI schema; moving or cloning is several times cheaper (benches).
     let mut message = Map::new();
-    message.insert("jsonSchema".into(), crate::cache::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || super::renderable::jsonforms_schema(&r.spec.schema).into_owned()).as_ref().clone());
+    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || match super::renderable::jsonforms_schema(&r.spec.schema) {
+        std::borrow::Cow::Owned(schema) => Some(schema),
+        std::borrow::Cow::Borrowed(_) => None,
+    });
+    message.insert("jsonSchema".into(), rewritten.as_deref().unwrap_or(&r.spec.schema).clone());
     message.insert("uiSchema".into(), ui);
     message.insert("initialData".into(), r.initial_data.clone());
     message.insert("meta".into(), Value::Object(r.meta()));
@@ -129,27 +133,8 @@ fn control(c: &Control) -> Value {
     out.insert("scope".into(), format!("#{}", c.pointer).into());
     out.insert("label".into(), c.label.clone().into());
     let mut options = Map::new();
-    match c.widget {
-        Widget::Textarea => {
-            options.insert("multi".into(), true.into());
-        }
-        Widget::Radio => {
-            options.insert("format".into(), "radio".into());
-        }
-        Widget::Slider => {
-            options.insert("slider".into(), true.into());
-        }
-        // JSON Forms saves times as HH:mm:ss; JSON Schema's `time` format
-        // (RFC 3339 full-time) needs an offset.
-        Widget::Time => {
-            options.insert("timeSaveFormat".into(), "HH:mm:ssZ".into());
-        }
-        Widget::Approval => {
-            options.insert("format".into(), "radio".into());
-            options.insert("approval".into(), json!({"approveLabel": "Approve", "rejectLabel": "Reject"}));
-        }
-        _ => {}
-    }
+    // The widget table says which options select its renderer.
+    options.extend(c.widget.jsonforms_options().iter().map(|(k, v)| (k.clone(), v.clone())));
     if c.read_only {
         options.insert("readonly".into(), true.into());
     }

@@ -128,7 +128,7 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
     let path = super::data_path(&control.pointer);
     let node = doc.resolve_scope(base, &control.pointer);
     let view = node.and_then(|n| doc.resolve(n).ok()).unwrap_or_default();
-    let kind = crate::plan::generate::rules::control_kind(doc, base, &control.pointer, &view);
+    let kind = crate::plan::conditions::control_kind(doc, base, &control.pointer, &view);
     let mut c = Map::new();
     c.insert("type".into(), component_type(control.widget, &kind).into());
     c.insert("id".into(), flatten_id(&path).into());
@@ -171,36 +171,21 @@ fn is_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
     parent.is_some_and(|p| doc.node_requires(p, &crate::pointer::unescape(name)))
 }
 
+/// The widget table's LMUI column, except that a widget on a field it
+/// cannot edit (a model's `select` without choices, an `array` control on
+/// something else) falls back to raw JSON.
 fn component_type(widget: Widget, kind: &FieldKind) -> &'static str {
     match widget {
-        Widget::Select if kind.choices.is_some() => "interactive_select",
-        Widget::MultiSelect => "interactive_select",
-        Widget::Radio => "radio_buttons",
-        Widget::Checkbox => "checkbox",
-        Widget::Slider => "slider",
-        Widget::Date => "date_picker",
-        Widget::DateTime => "datetime_picker",
-        Widget::Time => "time_picker",
-        Widget::File => "file_upload",
-        Widget::Approval => "button",
-        Widget::Array if kind.kind == crate::schema::Kind::Array => "repeating_group",
-        Widget::Array | Widget::Alternatives | Widget::Object | Widget::Select => "json_input",
+        Widget::Select if kind.choices.is_none() => "json_input",
+        Widget::Array if kind.kind != crate::schema::Kind::Array => "json_input",
         // An external `$ref`: any JSON (schema/external.rs).
         Widget::Textarea if kind.kind == crate::schema::Kind::Any => "json_input",
-        Widget::Text | Widget::Textarea | Widget::Email | Widget::Url | Widget::Number | Widget::Integer => "text_input",
+        _ => widget.row().lmui,
     }
 }
 
 fn add_specifics(c: &mut Map<String, Value>, doc: &SchemaDoc<'_>, control: &Control, view: &Resolved, kind: &FieldKind, node: Option<&Value>) {
-    let input_type = match control.widget {
-        Widget::Textarea => Some("textarea"),
-        Widget::Email => Some("email"),
-        Widget::Url => Some("url"),
-        Widget::Number => Some("number"),
-        Widget::Integer => Some("integer"),
-        Widget::Text => Some("text"),
-        _ => None,
-    };
+    let input_type = control.widget.row().lmui_input;
     if let Some(t) = input_type {
         c.insert("input_type".into(), t.into());
     }

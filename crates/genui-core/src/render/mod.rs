@@ -8,7 +8,10 @@
 //!   uiSchema, initialData, meta}`, plus `charts` for a display;
 //! - [`Format::Rjsf`] ([`rjsf`]): seed 001's DGUI `dgui_form` with an RJSF
 //!   `uiSchema`, plus `charts` for a display;
-//! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`.
+//! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`;
+//! - [`Format::A2ui`] ([`a2ui`]): A2UI v0.9 `{messages: [createSurface, updateComponents, updateDataModel]}`;
+//! - [`Format::React`] ([`react`]): seed 000's `ReactFormHookGenerator`, a
+//!   TSX module with its zod schema, wrapped with provenance.
 //!
 //! A compiler's input is a [`RenderInput`]: the spec, `data` merged over the
 //! schema's defaults ([`initial_data`], which drops what the schema rejects),
@@ -16,13 +19,15 @@
 //! `output` with the nullable idiom rewritten ([`renderable`]). The caller
 //! (`crate::service`) checks every answer against its format's [`Format::contract`].
 
+pub(crate) mod a2ui;
 pub(crate) mod initial_data;
 pub(crate) mod jsonforms;
 pub(crate) mod lmui;
+pub(crate) mod react;
 pub(crate) mod renderable;
 pub(crate) mod rjsf;
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::cache::spec::UiSpec;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -58,24 +63,30 @@ pub enum Format {
     Rjsf,
     /// LMUI `ui_components`.
     Lmui,
+    /// A2UI v0.9 messages for the basic catalog.
+    A2ui,
+    /// A TSX module (react-hook-form + zod), seed 000's `ReactFormHookGenerator`.
+    React,
 }
 
 impl Format {
     /// Every format, by wire name.
-    pub const NAMES: [&'static str; 3] = ["jsonforms", "rjsf", "lmui"];
+    pub const NAMES: [&'static str; 5] = ["jsonforms", "rjsf", "lmui", "a2ui", "react"];
 
-    /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`).
+    /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`, `a2ui`).
     pub fn parse(name: &str, pointer: &str) -> Result<Self> {
         match name {
             "jsonforms" => Ok(Self::JsonForms),
             "rjsf" | "dgui" => Ok(Self::Rjsf),
             "lmui" => Ok(Self::Lmui),
+            "a2ui" => Ok(Self::A2ui),
+            "react" => Ok(Self::React),
             other => Err(Error::new(
                 ErrorCode::UnsupportedFormat,
                 format!("format `{other}` is not one of {} (at {pointer})", Self::NAMES.join(", ")),
             )
             .at(pointer)
-            .with("format", other)),
+            .with(Detail::Format(other.to_owned()))),
         }
     }
 
@@ -86,6 +97,8 @@ impl Format {
             Self::JsonForms => Contract::JsonFormsResponse,
             Self::Rjsf => Contract::DguiForm,
             Self::Lmui => Contract::LmuiMessage,
+            Self::A2ui => Contract::A2uiMessages,
+            Self::React => Contract::ReactModule,
         }
     }
 }
@@ -172,6 +185,8 @@ pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
         Format::Lmui => lmui::render(rendered),
+        Format::A2ui => a2ui::render(rendered),
+        Format::React => react::render(rendered),
     }
 }
 

@@ -65,7 +65,11 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     message.insert("type".into(), "dgui_form".into());
     message.insert("title".into(), r.title().into());
     message.insert("description".into(), r.spec.description.clone().into());
-    message.insert("schema".into(), crate::cache::memo::renderer_schema(&r.spec.spec_hash, "rjsf", || super::renderable::rjsf_schema(&r.spec.schema).into_owned()).as_ref().clone());
+    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, "rjsf", || match super::renderable::rjsf_schema(&r.spec.schema) {
+        std::borrow::Cow::Owned(schema) => Some(schema),
+        std::borrow::Cow::Borrowed(_) => None,
+    });
+    message.insert("schema".into(), rewritten.as_deref().unwrap_or(&r.spec.schema).clone());
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
     message.insert("metadata".into(), Value::Object(metadata));
@@ -122,7 +126,7 @@ impl Layer<'_> {
         // discriminator) is set by its option selector.
         let own_widget = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some() || n.get("const").is_some());
         let mut ui = field_ui(control, !own_widget);
-        if crate::plan::generate::rules::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
+        if crate::plan::conditions::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
             // RJSF's option selector chooses the branch and sets its const;
             // the const's own text input would only repeat it.
             ui.insert("ui:widget".into(), "hidden".into());
@@ -275,14 +279,8 @@ fn field_ui(control: &Control, may_set_widget: bool) -> Map<String, Value> {
 }
 
 /// RJSF's built-in widget names where they differ from what RJSF picks by
-/// itself from the type and `format`; `None` leaves RJSF's choice.
+/// itself from the type and `format` (the widget table's RJSF column);
+/// `None` leaves RJSF's choice.
 fn widget_name(widget: Widget) -> Option<&'static str> {
-    Some(match widget {
-        Widget::Textarea => "textarea",
-        Widget::Slider => "range",
-        Widget::Radio | Widget::Approval => "radio",
-        Widget::MultiSelect => "checkboxes",
-        Widget::File => "file",
-        _ => return None,
-    })
+    widget.row().rjsf
 }

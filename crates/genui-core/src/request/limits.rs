@@ -6,7 +6,7 @@
 //! counts by one walk over the parsed `output` before it is validated or
 //! compiled. Generation itself bounds `$ref` expansion and nesting depth.
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use serde_json::Value;
 
 /// The limits in force. [`Limits::default`] is what the worker uses.
@@ -62,8 +62,8 @@ impl Limits {
                 ErrorCode::BodyTooLarge,
                 format!("request body is {len} bytes; the limit is {} bytes", self.max_body_bytes),
             )
-            .with("limit", self.max_body_bytes)
-            .with("actual", len));
+            .with(Detail::Limit(self.max_body_bytes))
+            .with(Detail::Actual(len)));
         }
         Ok(())
     }
@@ -97,8 +97,8 @@ impl Limits {
                                 self.max_body_depth
                             ),
                         )
-                        .with("limit", self.max_body_depth)
-                        .with("offset", offset));
+                        .with(Detail::Limit(self.max_body_depth))
+                        .with(Detail::Offset(offset)));
                     }
                 }
                 b']' | b'}' => depth = depth.saturating_sub(1),
@@ -148,7 +148,7 @@ fn too_large(what: &str, limit: usize, pointer: &str) -> Error {
         format!("output has more than {limit} {what} (exceeded at {pointer})"),
     )
     .at(pointer)
-    .with("limit", limit)
+    .with(Detail::Limit(limit))
 }
 
 #[cfg(test)]

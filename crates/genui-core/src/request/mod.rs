@@ -22,7 +22,7 @@
 
 pub(crate) mod limits;
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::plan::generate::Device;
 use crate::render::Format;
 use serde_json::{Map, Value};
@@ -74,8 +74,8 @@ impl GenerateRequest {
 pub(crate) fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
     let value: Value = serde_json::from_slice(body).map_err(|e| {
         Error::new(ErrorCode::InvalidJson, format!("request body is not valid JSON: {e}"))
-            .with("line", e.line())
-            .with("column", e.column())
+            .with(Detail::Line(e.line()))
+            .with(Detail::Column(e.column()))
     })?;
     from_value(value)
 }
@@ -225,7 +225,7 @@ fn check_tool(name: &str, pointer: &str) -> Result<()> {
         format!("this endpoint implements the tool `{TOOL_NAME}`, not `{name}` (at {pointer})"),
     )
     .at(pointer)
-    .with("tool", name))
+    .with(Detail::Tool(name.to_owned())))
 }
 
 /// Arguments may be an object or (as providers send them) a JSON string.
@@ -338,7 +338,7 @@ fn from_events(events: &[Value], base: &str) -> Result<GenerateRequest> {
                 format!("the arguments reassembled from the TOOL_CALL_ARGS deltas of `{id}` are not valid JSON: {e}"),
             )
             .at(base)
-            .with("toolCallId", id))
+            .with(Detail::ToolCallId(id.to_owned())))
         }
     };
     build(args, &format!("{base}/arguments"), Some(id))

@@ -31,7 +31,7 @@ pub(crate) use external::{encode_local_refs, external_refs_as_text, is_unresolva
 pub(crate) use pattern::bounded;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::request::limits::Limits;
 use serde_json::{Map, Value};
 
@@ -214,7 +214,7 @@ impl<'a> SchemaDoc<'a> {
                     ErrorCode::UnresolvedRef,
                     format!("`$ref` \"{reference}\" is part of a reference cycle or a chain longer than {}", self.max_ref_chain),
                 )
-                .with("ref", reference));
+                .with(Detail::Ref(reference.to_owned())));
             }
             let target = self.lookup(reference).ok_or_else(|| unresolved(reference))?;
             view.refs.push(reference.to_owned());
@@ -343,7 +343,7 @@ pub(crate) fn unresolved(reference: &str) -> Error {
     } else {
         "is not a local reference (only `#...` references inside `output` are resolved; nothing is fetched)"
     };
-    Error::new(ErrorCode::UnresolvedRef, format!("`$ref` \"{reference}\" {why}")).with("ref", reference)
+    Error::new(ErrorCode::UnresolvedRef, format!("`$ref` \"{reference}\" {why}")).with(Detail::Ref(reference.to_owned()))
 }
 
 /// `definitions`/`$defs` only hold targets for `$ref`, which [`SchemaDoc::lookup`]

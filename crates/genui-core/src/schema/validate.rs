@@ -9,7 +9,7 @@
 //! that compiled validator is returned for reuse.
 
 use super::{unresolved, SchemaDoc};
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::request::limits::Limits;
 use serde_json::Value;
 
@@ -113,32 +113,42 @@ fn meta_validate(output: &Value, base: &str) -> Result<Draft> {
     };
     let mut first_error = None;
     for draft in candidates {
-        match meta_validator(*draft).validate(output) {
-            Ok(()) => return Ok(*draft),
-            Err(e) => {
-                first_error.get_or_insert_with(|| {
-                    let at = format!("{base}{}", e.instance_path());
-                    Error::new(
-                        ErrorCode::InvalidSchema,
-                        format!("output is not a valid JSON Schema: {e} (at {at})"),
-                    )
+        let outcome = with_meta_validator(*draft, |meta| {
+            meta.validate(output).map_err(|e| {
+                let at = format!("{base}{}", e.instance_path());
+                Error::new(ErrorCode::InvalidSchema, format!("output is not a valid JSON Schema: {e} (at {at})"))
                     .at(at)
-                    .with("keyword", e.schema_path().to_string())
-                });
+                    .with(Detail::Keyword(e.schema_path().to_string()))
+            })
+        });
+        match outcome {
+            Ok(()) => return Ok(*draft),
+            Err(error) => {
+                first_error.get_or_insert(error);
             }
         }
     }
     Err(first_error.unwrap_or_else(|| Error::new(ErrorCode::InvalidSchema, "output is not a valid JSON Schema")))
 }
 
-fn meta_validator(draft: Draft) -> jsonschema::meta::MetaValidator<'static> {
-    match draft {
-        Draft::Draft4 => jsonschema::draft4::meta::validator(),
-        Draft::Draft6 => jsonschema::draft6::meta::validator(),
-        Draft::Draft7 => jsonschema::draft7::meta::validator(),
-        Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
-        _ => jsonschema::draft202012::meta::validator(),
-    }
+thread_local! {
+    /// One meta-schema validator per draft for the isolate's life. On wasm,
+    /// jsonschema builds a draft's meta validator anew on every call to
+    /// `draftX::meta::validator()` (natively it borrows a static), which
+    /// cost several milliseconds of every miss in the worker.
+    static META_VALIDATORS: [std::cell::OnceCell<jsonschema::meta::MetaValidator<'static>>; 5] = Default::default();
+}
+
+/// Runs `f` with the isolate's meta-schema validator for `draft`.
+fn with_meta_validator<R>(draft: Draft, f: impl FnOnce(&jsonschema::meta::MetaValidator<'static>) -> R) -> R {
+    let (index, build): (usize, fn() -> jsonschema::meta::MetaValidator<'static>) = match draft {
+        Draft::Draft4 => (0, jsonschema::draft4::meta::validator),
+        Draft::Draft6 => (1, jsonschema::draft6::meta::validator),
+        Draft::Draft7 => (2, jsonschema::draft7::meta::validator),
+        Draft::Draft201909 => (3, jsonschema::draft201909::meta::validator),
+        _ => (4, jsonschema::draft202012::meta::validator),
+    };
+    META_VALIDATORS.with(|cells| f(cells[index].get_or_init(build)))
 }
 
 /// Every `$ref` must be local, resolve, and not start a cycle.

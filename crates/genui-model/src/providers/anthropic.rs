@@ -6,8 +6,9 @@
 //! `input` of the `tool_use` content block. `stop_reason: "max_tokens"`
 //! means the plan was cut off.
 
-use super::error::{status_error, success_json};
-use super::{extract_json, tokens, ErrorKind, HttpRequest, ModelReply, ProviderError};
+use super::error::{failure, status_error, success_json};
+use super::{extract_json, tokens, HttpRequest, ModelReply};
+use genui_core::{Error, ModelFailure};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
@@ -43,7 +44,7 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 }
 
 /// Parses a Messages response, or an error response.
-pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
     let value = success_json(status, headers, body, "the provider's response")?;
     if value.get("type").and_then(Value::as_str) == Some("error") {
         return Err(status_error(502, headers, body));
@@ -56,19 +57,19 @@ pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> 
     let text: String = blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect();
     let raw = tool_input.map(Value::to_string).unwrap_or_else(|| text.clone());
     match value.get("stop_reason").and_then(Value::as_str) {
-        Some("max_tokens") => return Err(invalid("the plan was cut off at max_tokens").with_output(&raw)),
+        Some("max_tokens") => return Err(invalid("the plan was cut off at max_tokens").with_model_output(&raw)),
         Some("refusal") => return Err(invalid(&format!("the model refused: {text}"))),
         _ => {}
     }
     let plan_json = match tool_input {
         Some(input @ Value::Object(_)) => input.clone(),
-        Some(_) => return Err(invalid("the tool input is not an object").with_output(&raw)),
-        None => extract_json(&text).map_err(|why| invalid(&format!("no {TOOL_NAME} tool call; {why}")).with_output(&text))?,
+        Some(_) => return Err(invalid("the tool input is not an object").with_model_output(&raw)),
+        None => extract_json(&text).map_err(|why| invalid(&format!("no {TOOL_NAME} tool call; {why}")).with_model_output(&text))?,
     };
     let usage = value.get("usage").unwrap_or(&Value::Null);
     Ok(ModelReply { plan_json, tokens_in: tokens(usage, "input_tokens"), tokens_out: tokens(usage, "output_tokens") })
 }
 
-fn invalid(message: &str) -> ProviderError {
-    ProviderError::new(ErrorKind::OutputInvalid, message).with_status(200)
+fn invalid(message: &str) -> Error {
+    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
 }

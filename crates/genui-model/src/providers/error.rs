@@ -1,178 +1,47 @@
-//! Provider failures and their stable codes; HTTP error bodies of every
-//! provider; `Retry-After` (seconds or HTTP date, resolved against a `now`
-//! the caller passes).
+//! Provider failures as the core's one [`Error`] (a nested
+//! [`ModelFailure`] kind, typed details): HTTP error bodies of every
+//! provider, `Retry-After` (seconds or HTTP date, resolved later against a
+//! `now` the caller passes), and redaction of anything key-like. Codes,
+//! statuses and the `dgui_error` body are the core's (`genui_core::error`).
 
-use serde_json::{json, Value};
-use std::fmt;
+use genui_core::{Detail, Error, ModelFailure, RetryAfter};
+use serde_json::Value;
 
-/// What went wrong, by what the caller can do about it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// No answer in time (attempt timeout or overall deadline).
-    Timeout,
-    /// Unreachable, 5xx, or a request the server would not serve.
-    Unavailable,
-    /// 429: try again later.
-    RateLimited,
-    /// An answer, but no usable plan: not JSON, truncated, refused, or a
-    /// plan that failed its checks after the retry.
-    OutputInvalid,
-    /// 401/403: the key is missing, wrong or not allowed.
-    Auth,
-    /// The server rejected `response_format: json_schema`.
-    FormatUnsupported,
+/// A model failure whose message is redacted (providers echo masked keys).
+pub fn failure(kind: ModelFailure, message: impl Into<String>) -> Error {
+    Error::model(kind, redact(&message.into()))
 }
 
-impl ErrorKind {
-    /// The stable `dgui_error.code`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Self::Timeout => "model_timeout",
-            Self::Unavailable | Self::FormatUnsupported => "model_unavailable",
-            Self::RateLimited => "model_rate_limited",
-            Self::OutputInvalid => "model_output_invalid",
-            Self::Auth => "model_auth",
-        }
-    }
-
-    /// The HTTP status of a `dgui_error` with this code (the model is an
-    /// upstream: its failures are gateway errors, except rate limits).
-    pub fn http_status(self) -> u16 {
-        match self {
-            Self::Timeout => 504,
-            Self::RateLimited => 429,
-            _ => 502,
-        }
-    }
-}
-
-/// When a rate-limited request may be retried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RetryAfter {
-    /// After this many milliseconds.
-    Delay(u64),
-    /// At this Unix time in milliseconds (an HTTP date).
-    At(u64),
-}
-
-/// A provider failure. Messages come from the provider's error body where
-/// there is one, with anything that looks like a key redacted.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProviderError {
-    /// The kind (and through it the code).
-    pub kind: ErrorKind,
-    /// What happened, for logs and `dgui_error.message`.
-    pub message: String,
-    /// The HTTP status, when there was a response.
-    pub status: Option<u16>,
-    /// `Retry-After`, for rate limits.
-    pub retry_after: Option<RetryAfter>,
-    /// The model's raw output, when it answered with something unusable (fed
-    /// back in the retry turn; capped).
-    pub output: Option<String>,
-}
-
-/// Raw output kept for a retry is cut at this many bytes.
-const MAX_OUTPUT_BYTES: usize = 16 * 1024;
-
-impl ProviderError {
-    /// A new error; the message is redacted.
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, message: redact(&message.into()), status: None, retry_after: None, output: None }
-    }
-
-    /// Records the HTTP status.
-    pub fn with_status(mut self, status: u16) -> Self {
-        self.status = Some(status);
-        self
-    }
-
-    /// Records the model's raw output (cut to a bounded size).
-    pub fn with_output(mut self, output: &str) -> Self {
-        let mut end = output.len().min(MAX_OUTPUT_BYTES);
-        while !output.is_char_boundary(end) {
-            end -= 1;
-        }
-        self.output = Some(output[..end].to_owned());
-        self
-    }
-
-    /// The stable code.
-    pub fn code(&self) -> &'static str {
-        self.kind.code()
-    }
-
-    /// The HTTP status for a `dgui_error` of this error.
-    pub fn http_status(&self) -> u16 {
-        self.kind.http_status()
-    }
-
-    /// Milliseconds to wait before retrying, given the current time.
-    pub fn retry_after_ms(&self, now_ms: u64) -> Option<u64> {
-        match self.retry_after? {
-            RetryAfter::Delay(ms) => Some(ms),
-            RetryAfter::At(at) => Some(at.saturating_sub(now_ms)),
-        }
-    }
-
-    /// Removes every occurrence of `secret` (the configured key) from the
-    /// message and output.
-    pub fn without_secret(mut self, secret: Option<&str>) -> Self {
-        let Some(secret) = secret.filter(|s| s.len() >= 4) else { return self };
-        self.message = self.message.replace(secret, "[redacted]");
-        self.output = self.output.map(|o| o.replace(secret, "[redacted]"));
-        self
-    }
-
-    /// The `dgui_error` body.
-    pub fn to_dgui_error(&self) -> Value {
-        let mut payload = json!({"provider_status": self.status});
-        if let Some(RetryAfter::Delay(ms)) = self.retry_after {
-            payload["retry_after_ms"] = json!(ms);
-        }
-        json!({"type": "dgui_error", "code": self.code(), "message": self.message, "payload": payload})
-    }
-}
-
-impl fmt::Display for ProviderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code(), self.message)
-    }
-}
-
-impl std::error::Error for ProviderError {}
-
-/// The error for a non-2xx response, from its status, headers and body.
 /// The JSON of a 2xx answer: a non-2xx status is the provider's error
 /// (from its body and headers), and a body that is not JSON is an
 /// `Unavailable` error naming `what` it should have been.
-pub(crate) fn success_json(status: u16, headers: &[(String, String)], body: &str, what: &str) -> Result<Value, ProviderError> {
+pub(crate) fn success_json(status: u16, headers: &[(String, String)], body: &str, what: &str) -> Result<Value, Error> {
     if !(200..300).contains(&status) {
         return Err(status_error(status, headers, body));
     }
     serde_json::from_str(body)
-        .map_err(|e| ProviderError::new(ErrorKind::Unavailable, format!("{what} is not JSON: {e}")).with_status(status))
+        .map_err(|e| failure(ModelFailure::Unavailable, format!("{what} is not JSON: {e}")).with_provider_status(status))
 }
 
-pub(crate) fn status_error(status: u16, headers: &[(String, String)], body: &str) -> ProviderError {
+/// The error for a non-2xx response, from its status, headers and body.
+pub(crate) fn status_error(status: u16, headers: &[(String, String)], body: &str) -> Error {
     let detail = error_body_message(body).unwrap_or_else(|| format!("HTTP {status}"));
     let lower = detail.to_ascii_lowercase();
     let (kind, what) = match status {
-        401 | 403 => (ErrorKind::Auth, "the provider refused the credentials"),
-        408 => (ErrorKind::Timeout, "the provider timed out"),
-        429 => (ErrorKind::RateLimited, "the provider is rate limiting"),
+        401 | 403 => (ModelFailure::Auth, "the provider refused the credentials"),
+        408 => (ModelFailure::Timeout, "the provider timed out"),
+        429 => (ModelFailure::RateLimited, "the provider is rate limiting"),
         400 | 422 if lower.contains("response_format") || lower.contains("json_schema") => {
-            (ErrorKind::FormatUnsupported, "the server does not support response_format json_schema")
+            (ModelFailure::FormatUnsupported, "the server does not support response_format json_schema")
         }
-        500..=599 => (ErrorKind::Unavailable, "the provider failed"),
-        _ => (ErrorKind::Unavailable, "the provider rejected the request"),
+        500..=599 => (ModelFailure::Unavailable, "the provider failed"),
+        _ => (ModelFailure::Unavailable, "the provider rejected the request"),
     };
-    let mut error = ProviderError::new(kind, format!("{what} (HTTP {status}): {detail}")).with_status(status);
-    if kind == ErrorKind::RateLimited {
-        error.retry_after = retry_after(headers);
+    let error = failure(kind, format!("{what} (HTTP {status}): {detail}")).with_provider_status(status);
+    match retry_after(headers) {
+        Some(when) if kind == ModelFailure::RateLimited => error.with(Detail::RetryAfter(when)),
+        _ => error,
     }
-    error
 }
 
 /// The message of a provider error body: OpenAI `{"error": {"message",
@@ -308,7 +177,7 @@ mod tests {
         assert_eq!(retry_after(&h(&[("retry-after-ms", "150"), ("retry-after", "9")])), Some(RetryAfter::Delay(150)));
         let at = retry_after(&h(&[("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT")]));
         assert_eq!(at, Some(RetryAfter::At(784_111_777_000)));
-        let error = ProviderError { retry_after: at, ..ProviderError::new(ErrorKind::RateLimited, "x") };
+        let error = failure(ModelFailure::RateLimited, "x").with(Detail::RetryAfter(at.unwrap()));
         assert_eq!(error.retry_after_ms(784_111_775_500), Some(1500));
         assert_eq!(error.retry_after_ms(784_111_999_000), Some(0));
         assert_eq!(retry_after(&h(&[("retry-after", "soon")])), None);
@@ -317,15 +186,15 @@ mod tests {
 
     #[test]
     fn status_mapping() {
-        let kinds: Vec<ErrorKind> = [401, 403, 408, 429, 500, 503, 529, 404]
+        let kinds: Vec<Option<ModelFailure>> = [401, 403, 408, 429, 500, 503, 529, 404]
             .iter()
-            .map(|s| status_error(*s, &[], "").kind)
+            .map(|s| status_error(*s, &[], "").code().model_failure())
             .collect();
-        use ErrorKind::*;
-        assert_eq!(kinds, [Auth, Auth, Timeout, RateLimited, Unavailable, Unavailable, Unavailable, Unavailable]);
+        use ModelFailure::*;
+        assert_eq!(kinds, [Auth, Auth, Timeout, RateLimited, Unavailable, Unavailable, Unavailable, Unavailable].map(Some));
         let body = r#"{"error": {"message": "'response_format' of type 'json_schema' is not supported", "type": "invalid_request_error"}}"#;
-        assert_eq!(status_error(400, &[], body).kind, FormatUnsupported);
-        assert_eq!(status_error(400, &[], r#"{"error": {"message": "bad"}}"#).kind, Unavailable);
+        assert_eq!(status_error(400, &[], body).code(), genui_core::ErrorCode::Model(FormatUnsupported));
+        assert_eq!(status_error(400, &[], r#"{"error": {"message": "bad"}}"#).code(), genui_core::ErrorCode::Model(Unavailable));
     }
 
     #[test]
@@ -345,7 +214,7 @@ mod tests {
         assert!(!text.contains("sk-proj") && text.contains("[redacted]"), "{text}");
         assert_eq!(redact("Authorization: Bearer abc123"), "Authorization: Bearer [redacted]");
         assert_eq!(redact("plain words stay"), "plain words stay");
-        let e = ProviderError::new(ErrorKind::Auth, "key my-secret-value leaked").without_secret(Some("my-secret-value"));
+        let e = failure(ModelFailure::Auth, "key my-secret-value leaked").without_secret(Some("my-secret-value"));
         assert!(!e.to_string().contains("my-secret-value"));
         assert_eq!(e.to_string(), "model_auth: key [redacted] leaked");
     }

@@ -4,7 +4,7 @@
 //! One module per provider, all the same shape: `build_request(&ModelConfig,
 //! &Prompt)` and `parse_response(status, headers, body)`. [`build`] and
 //! [`parse_response`] here dispatch on [`Provider`]. Failures become a
-//! [`ProviderError`] with a stable code ([`ErrorKind::code`]); the API key
+//! core `Error` with a nested `ModelFailure` ([`failure`]); the API key
 //! never appears in an error, nor in `Debug` of a request.
 
 pub mod anthropic;
@@ -12,10 +12,11 @@ mod error;
 pub mod openai;
 pub mod workers_ai;
 
-pub use error::{retry_after, ErrorKind, ProviderError, RetryAfter};
+pub use error::{failure, retry_after};
 
 use crate::config::{ModelConfig, Provider};
 use crate::prompt::Prompt;
+use genui_core::{Error, ModelFailure};
 use serde_json::Value;
 use std::fmt;
 
@@ -118,14 +119,14 @@ pub trait ProviderWire: Sync {
     /// The request (or binding call) that asks for a plan.
     fn build(&self, config: &ModelConfig, prompt: &Prompt, mode: Mode) -> Call;
     /// The plan and token usage from an answer, or the provider's error.
-    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError>;
+    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error>;
     /// Names of the prompt and completion token counts under `usage`.
     fn usage_fields(&self) -> (&'static str, &'static str) {
         ("prompt_tokens", "completion_tokens")
     }
     /// The error for a request that could not be sent.
-    fn network_error(&self, message: &str) -> ProviderError {
-        ProviderError::new(ErrorKind::Unavailable, format!("could not reach the model: {message}"))
+    fn network_error(&self, message: &str) -> Error {
+        failure(ModelFailure::Unavailable, format!("could not reach the model: {message}"))
     }
 }
 
@@ -140,7 +141,7 @@ impl ProviderWire for OpenAiWire {
             Mode::JsonObject => openai::build_request_json_object(config, prompt),
         })
     }
-    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
         openai::parse_response(status, headers, body)
     }
 }
@@ -149,7 +150,7 @@ impl ProviderWire for AnthropicWire {
     fn build(&self, config: &ModelConfig, prompt: &Prompt, _mode: Mode) -> Call {
         Call::Http(anthropic::build_request(config, prompt))
     }
-    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
         anthropic::parse_response(status, headers, body)
     }
     fn usage_fields(&self) -> (&'static str, &'static str) {
@@ -167,10 +168,10 @@ impl ProviderWire for WorkersAiWire {
             Call::Http(workers_ai::build_request(config, prompt))
         }
     }
-    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
         workers_ai::parse_response(status, headers, body)
     }
-    fn network_error(&self, message: &str) -> ProviderError {
+    fn network_error(&self, message: &str) -> Error {
         workers_ai::error_from_message(message)
     }
 }
@@ -195,7 +196,7 @@ pub fn parse_response(
     status: u16,
     headers: &[(String, String)],
     body: &str,
-) -> Result<ModelReply, ProviderError> {
+) -> Result<ModelReply, Error> {
     wire(provider).parse_response(status, headers, body)
 }
 
@@ -211,7 +212,7 @@ pub fn usage(provider: Provider, body: &str) -> (Option<u64>, Option<u64>) {
 
 /// The error for a failed send (connection refused, DNS, a thrown binding
 /// error), by provider.
-pub fn network_error(provider: Provider, message: &str) -> ProviderError {
+pub fn network_error(provider: Provider, message: &str) -> Error {
     wire(provider).network_error(message)
 }
 

@@ -10,8 +10,9 @@
 //! No `temperature` or `max_tokens`: reasoning models reject both, and the
 //! plan is bounded by the field list.
 
-use super::error::{status_error, success_json};
-use super::{extract_json, tokens, ErrorKind, HttpRequest, ModelReply, ProviderError};
+use super::error::{failure, status_error, success_json};
+use super::{extract_json, tokens, HttpRequest, ModelReply};
+use genui_core::{Error, ModelFailure};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
@@ -43,7 +44,7 @@ fn request(config: &ModelConfig, prompt: &Prompt, response_format: Value) -> Htt
 }
 
 /// Parses a chat completion, or an error response.
-pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
     let value = success_json(status, headers, body, "the provider's response")?;
     if value.get("error").is_some_and(|e| !e.is_null()) {
         return Err(status_error(502, headers, body));
@@ -55,15 +56,15 @@ pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> 
     }
     let content = message.get("content").and_then(Value::as_str).unwrap_or_default();
     match choice.get("finish_reason").and_then(Value::as_str) {
-        Some("length") => return Err(invalid("the plan was cut off at the output limit").with_output(content)),
+        Some("length") => return Err(invalid("the plan was cut off at the output limit").with_model_output(content)),
         Some("content_filter") => return Err(invalid("the output was withheld by a content filter")),
         _ => {}
     }
-    let plan_json = extract_json(content).map_err(|why| invalid(&why).with_output(content))?;
+    let plan_json = extract_json(content).map_err(|why| invalid(&why).with_model_output(content))?;
     let usage = value.get("usage").unwrap_or(&Value::Null);
     Ok(ModelReply { plan_json, tokens_in: tokens(usage, "prompt_tokens"), tokens_out: tokens(usage, "completion_tokens") })
 }
 
-fn invalid(message: &str) -> ProviderError {
-    ProviderError::new(ErrorKind::OutputInvalid, message).with_status(200)
+fn invalid(message: &str) -> Error {
+    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
 }

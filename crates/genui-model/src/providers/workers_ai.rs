@@ -15,8 +15,9 @@
 //! `JSON.parse`: a nested `serde_json::Value` converted directly reaches JS
 //! as `Map`s, whose fields the binding drops (workers-rs issue 1050).
 
-use super::error::{error_body_message, success_json};
-use super::{extract_json, tokens, AiCall, ErrorKind, HttpRequest, ModelReply, ProviderError};
+use super::error::{error_body_message, failure, success_json};
+use super::{extract_json, tokens, AiCall, HttpRequest, ModelReply};
+use genui_core::{Error, ModelFailure};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
@@ -50,16 +51,16 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 
 /// Parses a binding result (serialised to JSON by the shell, status 200) or
 /// a REST response.
-pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, ProviderError> {
+pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
     let value = success_json(status, headers, body, "the Workers AI result")?;
     if value.get("success") == Some(&Value::Bool(false)) {
         let text = error_body_message(body).unwrap_or_else(|| "the call failed".to_owned());
-        return Err(error_from_message(&text).with_status(status));
+        return Err(error_from_message(&text).with_provider_status(status));
     }
     let result = value.get("result").filter(|r| r.is_object()).unwrap_or(&value);
     let plan_json = match result.get("response") {
         Some(object @ Value::Object(_)) => object.clone(),
-        Some(Value::String(text)) => extract_json(text).map_err(|why| invalid(&why).with_output(text))?,
+        Some(Value::String(text)) => extract_json(text).map_err(|why| invalid(&why).with_model_output(text))?,
         _ => return Err(invalid("the result has no `response`")),
     };
     let usage = result.get("usage").unwrap_or(&Value::Null);
@@ -68,22 +69,22 @@ pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> 
 
 /// Maps an error thrown by `env.AI.run` (`AiError: 3040: Capacity
 /// temporarily exceeded`, ...) to a provider error.
-pub fn error_from_message(message: &str) -> ProviderError {
+pub fn error_from_message(message: &str) -> Error {
     let lower = message.to_ascii_lowercase();
     let kind = if ["3040", "capacity", "rate limit", "3036", "neurons"].iter().any(|s| lower.contains(s)) {
-        ErrorKind::RateLimited
+        ModelFailure::RateLimited
     } else if lower.contains("timeout") || lower.contains("timed out") || lower.contains("3007") {
-        ErrorKind::Timeout
+        ModelFailure::Timeout
     } else if lower.contains("json mode couldn't be met") {
-        ErrorKind::OutputInvalid
+        ModelFailure::OutputInvalid
     } else if lower.contains("authentication") || lower.contains("unauthorized") || lower.contains("10000") {
-        ErrorKind::Auth
+        ModelFailure::Auth
     } else {
-        ErrorKind::Unavailable
+        ModelFailure::Unavailable
     };
-    ProviderError::new(kind, format!("Workers AI failed: {message}"))
+    failure(kind, format!("Workers AI failed: {message}"))
 }
 
-fn invalid(message: &str) -> ProviderError {
-    ProviderError::new(ErrorKind::OutputInvalid, message).with_status(200)
+fn invalid(message: &str) -> Error {
+    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
 }

@@ -25,7 +25,7 @@ pub(crate) mod chart;
 pub(crate) mod infer;
 pub(crate) mod table;
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::plan::{Control, Node, Plan, Table, Widget};
 use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
@@ -137,7 +137,7 @@ pub(crate) fn no_submit() -> Error {
         "this specHash names a read-only display (meta.kind = \"display\"): it has no submit; only forms take /v1/submit",
     )
     .at("/specHash")
-    .with("kind", "display")
+    .with(Detail::Kind("display"))
 }
 
 /// Data beyond a display limit, at its JSON Pointer in the body.
@@ -147,7 +147,7 @@ pub(crate) fn too_large(what: &str, limit: usize, pointer: String) -> Error {
         format!("data has more than {limit} {what} to display (exceeded at {pointer}); page, aggregate or summarise it first"),
     )
     .at(pointer)
-    .with("limit", limit)
+    .with(Detail::Limit(limit))
 }
 
 #[cfg(test)]

@@ -23,8 +23,9 @@ pub(crate) mod rules;
 mod sections;
 pub(crate) mod widgets;
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::request::limits::Limits;
+use crate::plan::conditions;
 use crate::plan::{Control, Node, Plan, Step};
 use crate::pointer;
 use crate::schema::{Kind, Resolved, SchemaDoc};
@@ -84,7 +85,7 @@ pub fn generate(output: &Value, description: &str, confirm: bool, limits: &Limit
 }
 
 /// Builds the plan for an `output` document laid out for `device`.
-pub fn generate_for(output: &Value, description: &str, confirm: bool, device: Device, limits: &Limits) -> Result<Plan> {
+pub(crate) fn generate_for(output: &Value, description: &str, confirm: bool, device: Device, limits: &Limits) -> Result<Plan> {
     let doc = SchemaDoc::new(output, limits);
     let mut walker = Walker { doc, limits, controls: 0 };
     let root = doc.resolve(output)?;
@@ -154,7 +155,7 @@ impl Walker<'_> {
         // `dependentSchemas`, a discriminated `oneOf`) still make a form of
         // fields: the checker
         // asks a control for every field a condition may require.
-        let analysis = rules::Analysis::of(&walker.doc, raw);
+        let analysis = conditions::Analysis::of(&walker.doc, raw);
         let conditional_fields = !analysis.extra_properties(root).is_empty() || analysis.discriminator.is_some();
         Ok(if has_properties(root) || conditional_fields {
         let mut ancestors = vec!["#".to_owned()];
@@ -187,7 +188,7 @@ impl<'a> Walker<'a> {
         // `object` can be resolved while `self` is borrowed mutably (no clone
         // of each property's subtree).
         let doc = self.doc;
-        let analysis = rules::Analysis::of(&doc, raw);
+        let analysis = conditions::Analysis::of(&doc, raw);
         let mut extra = analysis.extra_properties(object);
         // An object with properties of its own and a discriminated `oneOf`
         // (GeoJSON's geometries): the branches' fields join the form, each
@@ -206,7 +207,7 @@ impl<'a> Walker<'a> {
         let all: Vec<(&str, &Value)> = declared.chain(extra.iter().map(|(name, schema)| (name.as_str(), schema))).collect();
         for (name, schema) in all {
             let at = pointer::property(base, name);
-            let view = doc.resolve(schema).map_err(|e| e.with("field", at.clone()))?;
+            let view = doc.resolve(schema).map_err(|e| e.with(Detail::Field(at.clone())))?;
             let required = object.requires(name) || conditionally_required.iter().any(|n| n == name);
             if let Some(node) = self.field(name, &at, schema, view, required, ancestors, depth)? {
                 out.push((name.to_owned(), node));
@@ -253,7 +254,7 @@ impl<'a> Walker<'a> {
                 ErrorCode::SchemaTooLarge,
                 format!("the form would need more than {} inputs", self.limits.max_controls),
             )
-            .with("field", at.to_owned()));
+            .with(Detail::Field(at.to_owned())));
         }
         let kind = view.kind();
         let items = self.items_view(view)?;
@@ -296,7 +297,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The choice of a discriminated `oneOf`'s branch (radio up to 3).
-    fn discriminator_control(&mut self, at: &str, found: &rules::Discriminator) -> Node {
+    fn discriminator_control(&mut self, at: &str, found: &conditions::Discriminator) -> Node {
         self.controls += 1;
         let choices = found.branches.len();
         let label = found.title.clone().unwrap_or_else(|| labels::humanize(&found.name));
@@ -306,11 +307,11 @@ impl<'a> Walker<'a> {
 
     /// A discriminated `oneOf`: a group with the discriminator as a choice
     /// first, then every branch's fields (shown by rules for their branch).
-    fn discriminated(&mut self, label: String, at: &str, found: &rules::Discriminator, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+    fn discriminated(&mut self, label: String, at: &str, found: &conditions::Discriminator, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
         let mut elements = vec![self.discriminator_control(at, found)];
         for (name, schema) in found.fields() {
             let field_at = pointer::property(at, &name);
-            let view = self.doc.resolve(&schema).map_err(|e| e.with("field", field_at.clone()))?;
+            let view = self.doc.resolve(&schema).map_err(|e| e.with(Detail::Field(field_at.clone())))?;
             let required = found.branches.iter().any(|b| b.required.contains(&name));
             if let Some(node) = self.field(&name, &field_at, &schema, view, required, ancestors, depth)? {
                 elements.push(node);
@@ -358,12 +359,12 @@ fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
 }
 
 /// The discriminated `oneOf` of a field's merged view, if it has one.
-fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option<rules::Discriminator> {
+fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option<conditions::Discriminator> {
     // Most fields have no `oneOf`/`anyOf`: skip the owned copy of their view.
     if has_properties(view) || (view.get("oneOf").is_none() && view.get("anyOf").is_none()) {
         return None;
     }
-    rules::discriminator(doc, &Value::Object(view.to_schema()))
+    conditions::discriminator(doc, &Value::Object(view.to_schema()))
 }
 
 /// Long forms are easier in steps: many fields, several sections.

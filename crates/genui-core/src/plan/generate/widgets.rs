@@ -1,9 +1,9 @@
-//! Choosing a widget for a field, and knowing which widgets fit which field.
-//!
-//! [`choose`] is what the deterministic generator picks; [`fits`] is the rule
-//! the checker enforces on any plan, whoever wrote it.
+//! The widget the deterministic generator chooses for a field. Every
+//! choice must fit the field ([`crate::plan::widgets`], the checker's rule);
+//! the tests hold both to that.
 
 use super::labels::words;
+use crate::plan::widgets::is_file;
 use crate::plan::Widget;
 use crate::schema::{FieldKind, Kind, Resolved};
 
@@ -63,12 +63,6 @@ fn string_widget(name: &str, view: &Resolved, kind: &FieldKind) -> Widget {
     }
 }
 
-/// Strings that carry file content: `format: data-url`, or a declared
-/// `contentEncoding`/`contentMediaType`.
-fn is_file(view: &Resolved) -> bool {
-    view.str("format") == Some("data-url") || view.get("contentEncoding").is_some() || view.get("contentMediaType").is_some()
-}
-
 /// A slider needs both bounds, and JSON Forms also needs a default.
 fn is_bounded_with_default(view: &Resolved) -> bool {
     view.get("minimum").is_some_and(|v| v.is_number())
@@ -76,54 +70,7 @@ fn is_bounded_with_default(view: &Resolved) -> bool {
         && view.get("default").is_some_and(|v| v.is_number())
 }
 
-/// Formats with a widget of their own (see [`string_widget`]).
-fn has_widget(format: &str) -> bool {
-    matches!(format, "date" | "date-time" | "time" | "email" | "idn-email" | "uri" | "url" | "iri" | "data-url")
-}
-
-/// Whether `widget` can edit a field of this kind without producing values
-/// the schema rejects or hiding values it allows.
-pub(crate) fn fits(widget: Widget, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> bool {
-    let format = kind.format.as_deref();
-    match widget {
-        Widget::Select | Widget::Radio => kind.choices.is_some(),
-        Widget::MultiSelect => kind.kind == Kind::Array && items.is_some_and(|i| i.choices.is_some()),
-        Widget::Checkbox => kind.kind == Kind::Boolean,
-        Widget::Integer => kind.kind == Kind::Integer && kind.choices.is_none(),
-        Widget::Number => matches!(kind.kind, Kind::Number | Kind::Integer) && kind.choices.is_none(),
-        Widget::Slider => {
-            matches!(kind.kind, Kind::Number | Kind::Integer)
-                && view.get("minimum").is_some()
-                && view.get("maximum").is_some()
-        }
-        Widget::Text => kind.choices.is_none() && matches!(kind.kind, Kind::String | Kind::Any | Kind::Null),
-        // A format no widget serves (`content-security-policy`, `markdown`)
-        // constrains nothing a validator checks: any text fits.
-        Widget::Textarea => {
-            (kind.kind == Kind::String && kind.choices.is_none() && !format.is_some_and(has_widget))
-                || (kind.kind == Kind::Any && view.is_opaque())
-        }
-        Widget::Email => kind.kind == Kind::String && matches!(format, Some("email" | "idn-email")),
-        Widget::Url => kind.kind == Kind::String && matches!(format, Some("uri" | "url" | "iri")),
-        Widget::Date => kind.kind == Kind::String && format == Some("date"),
-        Widget::DateTime => kind.kind == Kind::String && format == Some("date-time"),
-        Widget::Time => kind.kind == Kind::String && format == Some("time"),
-        Widget::File => kind.kind == Kind::String && is_file(view),
-        Widget::Approval => {
-            (kind.kind == Kind::Boolean && kind.choices.is_none()) || kind.choices.as_ref().is_some_and(|c| c.len() == 2)
-        }
-        Widget::Array => kind.kind == Kind::Array,
-        Widget::Object => kind.kind == Kind::Object,
-        Widget::Alternatives => kind.kind == Kind::Alternatives,
-    }
-}
-
 impl Widget {
-    /// Whether this widget fits a field (the checker's rule; [`fits`]).
-    pub fn fits(self, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> bool {
-        fits(self, view, kind, items)
-    }
-
     /// The widget the deterministic generator gives a field ([`choose`]).
     pub fn choose(name: &str, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> Self {
         choose(name, view, kind, items)
@@ -133,6 +80,7 @@ impl Widget {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::widgets::fits;
     use serde_json::{json, Value};
 
     fn pick(name: &str, schema: Value) -> Widget {

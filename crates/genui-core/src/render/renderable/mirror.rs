@@ -8,7 +8,7 @@
 //! - RJSF shows the fields of draft-07 `dependencies` but not of
 //!   `dependentSchemas`: [`rjsf_schema`] writes the latter as the former.
 
-use crate::plan::generate::rules::discriminator;
+use crate::plan::conditions::discriminator;
 use crate::request::limits::Limits;
 use crate::schema::SchemaDoc;
 use serde_json::{json, Map, Value};

@@ -1,0 +1,158 @@
+// Merges the JSON of scripts/bench-wasm.sh's drivers into bench-results/wasm.md.
+//
+//   node report.mjs <run dir> <out.md>
+//
+// <run dir> holds: meta.json (machine, commands, sizes), native.json,
+// node.json, node-memory.json, workerd.json, and optionally matrix.json.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [runDir, outPath] = process.argv.slice(2);
+const load = (name) => (existsSync(join(runDir, name)) ? JSON.parse(readFileSync(join(runDir, name), 'utf8')) : null);
+const meta = load('meta.json');
+const native = load('native.json');
+const node = load('node.json');
+const nodeMemory = load('node-memory.json');
+const workerd = load('workerd.json');
+const matrix = load('matrix.json');
+
+const mean = (v) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
+const pct = (v, q) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length, Math.max(1, Math.ceil(q * s.length))) - 1] : NaN;
+};
+const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+const mib = (b) => (b / 1048576).toFixed(1);
+const byId = (run) => new Map((run?.results ?? []).map((r) => [r.id, r]));
+const nat = byId(native);
+const nod = byId(node);
+const configs = (workerd?.configs ?? []).map((c) => ({ ...c, map: byId(c) }));
+const statusOf = (r) => (r ? Object.keys(r.status).join('/') : '-');
+const above = (c, r) => (r ? mean(r.ms) - (r.floorMs ?? c.healthzMs) : NaN);
+
+const lines = [];
+const out = (s = '') => lines.push(s);
+
+out('# CPU and memory of the shipped wasm (issue 13)');
+out();
+out(`${meta.date} · ${meta.cpu} · nproc ${meta.nproc} · \`${meta.command}\``);
+out();
+out(`Shipped module \`build/index_bg.wasm\` (built by \`./scripts/build-wasm.sh\`, the exact artefact served below): ${meta.shipped.raw} bytes raw, ${meta.shipped.gzip} gzip -9. `
+  + `Node entry \`bench/wasm-node\` (same core, same profile: opt-level ${meta.nodeEntry.optLevel}, LTO, 1 codegen unit, \`wasm-opt ${meta.nodeEntry.wasmOpt}\`): ${meta.nodeEntry.raw} bytes raw, ${meta.nodeEntry.gzip} gzip.`);
+out();
+out(meta.note);
+out();
+out('## What each figure is');
+out();
+out('- **workerd, KV unbound** (the figure the targets use): `wrangler dev` serving `build/` with a wrangler config that has no `[[kv_namespaces]]`; the shell logs `kv_binding_missing` and carries on, so a miss never reads or writes KV and a hit comes from the isolate\'s memory. CPU = the sum over every thread of the `workerd` process (one process under wrangler; ' + (configs[0]?.process ?? '') + ') of `/proc/<pid>/task/*/schedstat` (ns on a CPU), read before and after each request, **minus the CPU of a `GET /healthz`** (the floor: for each form and worst-input case the median of 40 `/healthz` read just before it, since the floor drifts over a run; for the corpus the mean of 300 after it; workerd\'s HTTP and routing, wrangler\'s proxy worker, the JS glue and our router). What remains is our wasm, its JS glue for a larger body, and V8 work the request causes (GC, tier-up compilation on background threads).');
+out('- **workerd, local KV**: the same with Miniflare\'s local KV bound: a miss adds a KV read and a `waitUntil` write (Miniflare\'s KV runs in the same workerd process, so its CPU is counted here).');
+out('- **node (bare V8)**: the same core through `bench/wasm-node` (wasm-bindgen, `--target nodejs`), each call timed with `process.cpuUsage` (the node process\'s user + system CPU, V8\'s background threads included). No HTTP, no KV, no Workers runtime.');
+out('- **native**: the same calls natively (`cargo run --profile bench`, criterion\'s profile: opt-level z, no LTO), per-call thread CPU from `/proc/thread-self/schedstat`.');
+out('- Kinds: `hit` = the same body again, answered from the isolate\'s memory; `miss` = a new description each call (a new spec, but the same schema, so the memos of schema digest, proof and compiled validator answer: what the earlier bench measured); `coldmiss` = a new description and a new root `$comment` each call, so nothing is remembered; `submit` = an inline-schema submission (validator memo warm after the first).');
+out();
+out('Figures are means over the timed calls, in ms of CPU per request. Cloudflare bills the isolate thread\'s CPU time of a request; the closest local figure is **workerd, KV unbound, above `/healthz`**, since it runs the same module in the same runtime with the same glue; it slightly over-counts (background GC/compile threads, which Cloudflare does not bill per request, and the proxy worker\'s share beyond healthz for bigger bodies). The node figure is the wasm alone and is the lower bound.');
+out();
+
+out('## Forms by kind, size and format');
+out();
+const head = ['case', 'native', 'node wasm', 'wasm/native'];
+for (const c of configs) head.push(`workerd ${c.name} (above healthz)`);
+out(`| ${head.join(' | ')} |`);
+out(`|${head.map((_, i) => (i ? '---:' : '---')).join('|')}|`);
+for (const r of native?.results ?? []) {
+  if (!/^(hit|miss|coldmiss|submit)\//.test(r.id)) continue;
+  const n = mean(r.ms);
+  const w = nod.get(r.id) ? mean(nod.get(r.id).ms) : NaN;
+  const row = [`\`${r.id}\``, f(n, 3), f(w, 3), f(w / n, 1)];
+  for (const c of configs) row.push(f(above(c, c.map.get(r.id))));
+  out(`| ${row.join(' | ')} |`);
+}
+out();
+out(`\`/healthz\` itself: ${configs.map((c) => `${f(c.healthzMs)} ms (${c.name}, mean of 300; the per-case floors ranged ${f(Math.min(...c.results.filter((r) => r.floorMs).map((r) => r.floorMs)))}-${f(Math.max(...c.results.filter((r) => r.floorMs).map((r) => r.floorMs)))} ms)`).join(', ')} of workerd CPU per request.`);
+out();
+
+out('## The peer corpus (cold misses, one per schema)');
+out();
+const corpusIds = (native?.results ?? []).filter((r) => r.id.startsWith('corpus/'));
+const ok = corpusIds.filter((r) => r.status['200']).map((r) => r.id);
+out(`${corpusIds.length} SchemaStore schemas (bench/peer/corpus.py); ${ok.length} answered 200, the others were refused by our limits or proof (the same ones in every driver). Distribution over the answered ones, ms of CPU: the second pass (each schema again, with a new \`$comment\`: code warm), then the first pass (each schema's first run in a young isolate, while V8 still compiles and tiers up the module's functions):`);
+out();
+out('| driver | p50 | p90 | p99 | max |');
+out('|---|---:|---:|---:|---:|');
+const dist = (label, values) => out(`| ${label} | ${f(pct(values, 0.5))} | ${f(pct(values, 0.9))} | ${f(pct(values, 0.99))} | ${f(pct(values, 1))} |`);
+dist('native', ok.map((id) => nat.get(id).ms[0]));
+dist('node wasm', ok.map((id) => nod.get(`${id}#pass2`)?.ms[0]).filter(Number.isFinite));
+for (const c of configs) {
+  dist(`workerd ${c.name}, above healthz`, ok.map((id) => c.map.get(`${id}#pass2`)).filter(Boolean).map((r) => r.ms[0] - c.healthzMs));
+}
+// The first pass: each schema's first run in a young isolate (code still
+// being compiled and tiered up): what a freshly started worker sees.
+dist('node wasm, first pass', ok.map((id) => nod.get(`${id}#pass1`)?.ms[0]).filter(Number.isFinite));
+for (const c of configs) {
+  dist(`workerd ${c.name}, above healthz, first pass`, ok.map((id) => c.map.get(`${id}#pass1`)).filter(Boolean).map((r) => r.ms[0] - c.healthzMs));
+}
+out();
+const ratios = ok.map((id) => (nod.get(`${id}#pass2`)?.ms[0] ?? NaN) / nat.get(id).ms[0]).filter(Number.isFinite);
+out(`wasm/native per schema (node pass 2 / native): p50 ${f(pct(ratios, 0.5), 1)}, p90 ${f(pct(ratios, 0.9), 1)}.`);
+out();
+
+out('## Worst inputs (issue 13, "Bad input")');
+out();
+const wh = ['input', 'status', 'native', 'node wasm'];
+for (const c of configs) wh.push(`workerd ${c.name} (above healthz)`);
+out(`| ${wh.join(' | ')} |`);
+out(`|${wh.map((_, i) => (i > 1 ? '---:' : '---')).join('|')}|`);
+for (const r of native?.results ?? []) {
+  if (!r.id.startsWith('worst/')) continue;
+  const row = [`\`${r.id.slice(6)}\``, statusOf(r), f(mean(r.ms), 3), f(mean(nod.get(r.id)?.ms ?? []), 3)];
+  for (const c of configs) row.push(f(above(c, c.map.get(r.id))));
+  out(`| ${row.join(' | ')} |`);
+}
+out();
+out('A 4xx status is the early refusal with its `dgui_error` code (past a limit: 5,001 properties, 1,001 enum values, a 33-hop `$ref` chain; a backreference pattern; data that fails `^(a+)+$`).');
+out();
+
+out('## A fresh isolate\'s first request');
+out();
+for (const c of configs) {
+  out(`- workerd ${c.name}: the first \`/v1/generate\` (a miss of the 50-field form, after only \`/healthz\`): ${f(c.first.cpuMs)} ms CPU, ${f(c.first.wallMs)} ms wall; warm, the same kind costs ${f(mean(c.map.get('miss/jsonforms/50')?.ms ?? []) )} ms CPU.`);
+}
+if (node) out(`- node: loading and instantiating the module ${f(node.loadMs)} ms CPU; its first call (the same miss) ${f(node.first.ms)} ms; warm ${f(mean(nod.get('miss/jsonforms/50')?.ms ?? []))} ms.`);
+out();
+
+out('## Wasm linear memory');
+out();
+out('| after | ' + configs.map((c) => `workerd ${c.name}`).join(' | ') + (nodeMemory ? ' | node |' : ' |'));
+out('|---|' + configs.map(() => '---:').join('|') + (nodeMemory ? '|---:|' : '|'));
+const points = configs[0]?.memory ?? [];
+for (let i = 0; i < points.length; i++) {
+  const row = [points[i].after, ...configs.map((c) => `${mib(c.memory[i]?.bytes ?? NaN)} MiB`)];
+  if (nodeMemory) {
+    const match = nodeMemory.points.find((p) => p.after === points[i].after || (i === 0 && p.after === 'module instantiated'));
+    row.push(match ? `${mib(match.bytes)} MiB` : '-');
+  }
+  out(`| ${row.join(' | ')} |`);
+}
+out();
+out('workerd: `wasmMemoryBytes` of `GET /healthz` (`memory_size(0) * 65536`, read inside the isolate). The memory run is a fresh isolate: first request, then the corpus misses (each schema twice, with a new `$comment` the second time, 1,000 in all), then, after the timed cases, 10 misses of the largest accepted schema. node: the same sequence in a fresh process, without the timed cases in between.');
+out();
+
+if (matrix) {
+  out('## Size against CPU (node entry)');
+  out();
+  out('| opt-level | wasm-opt | gzip bytes | miss 50 | coldmiss 50 | hit 50 | corpus p90 |');
+  out('|---|---|---:|---:|---:|---:|---:|');
+  for (const m of matrix.rows) out(`| ${m.opt} | ${m.wasmOpt} | ${m.gzip} | ${f(m.miss50, 3)} | ${f(m.coldmiss50, 3)} | ${f(m.hit50, 3)} | ${f(m.corpusP90)} |`);
+  out();
+  out('Node CPU in ms (process.cpuUsage), the size is the node entry\'s module (gzip -9). In this filtered run `miss 50` is the first case, so it still carries V8\'s tier-up; `coldmiss 50` and the corpus p90 are the comparable columns.'
+    + (matrix.rows.length < 8 ? ` Only ${matrix.rows.length} of the 8 combinations were measured (opt-level ${[...new Set(matrix.rows.map((m) => m.opt))].join(', ')}); the run was stopped for time.` : ''));
+  out();
+}
+
+out('## Reproduce');
+out();
+for (const c of meta.commands) out(`- \`${c}\``);
+out();
+out('Raw per-call figures: `bench-results/wasm/*.json`.');
+writeFileSync(outPath, lines.join('\n') + '\n');
+console.error(`report.mjs: wrote ${outPath}`);
