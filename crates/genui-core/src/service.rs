@@ -391,6 +391,8 @@ impl GenerateJob {
         let (initial_data, mut warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
         warnings.extend(unresolved_ref_warnings(&spec.schema, &self.request.output_pointer()));
         warnings.extend(large_enum_warnings(&spec.schema, &self.request.output_pointer(), &self.limits));
+        warnings.extend(pattern_escaped_warnings(&spec.schema, &self.request.output_pointer()));
+        warnings.extend(collapsed_warnings(spec, &doc, &self.request.output_pointer()));
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -482,6 +484,46 @@ fn unresolved_ref_warnings(schema: &Value, base: &str) -> Vec<crate::render::War
         .map(|(pointer, reference)| crate::render::Warning {
             code: "unresolved_ref",
             message: format!("`$ref` \"{reference}\" is not fetched; the field takes any JSON"),
+            pointer: format!("{base}{pointer}"),
+        })
+        .collect()
+}
+
+/// One `subtree_collapsed` warning per optional object the plan edits as
+/// one JSON input instead of its fields: past the depth limit, or collapsed
+/// because the whole form needed more inputs than the limit
+/// (plan/generate). A required object cut this way is a recursion.
+fn collapsed_warnings(spec: &UiSpec, doc: &schema::SchemaDoc<'_>, base: &str) -> Vec<crate::render::Warning> {
+    let optional = |pointer: &str| {
+        let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
+        doc.resolve_scope(&spec.schema, parent).is_some_and(|p| !doc.node_requires(p, &crate::pointer::unescape(name)))
+    };
+    let has_fields = |pointer: &str| {
+        let view = doc.resolve_scope(&spec.schema, pointer).and_then(|n| doc.resolve(n).ok());
+        view.is_some_and(|v| v.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty()))
+    };
+    spec.plan
+        .root
+        .controls()
+        .into_iter()
+        .filter(|c| c.widget == crate::plan::Widget::Object && optional(&c.pointer) && has_fields(&c.pointer))
+        .map(|c| crate::render::Warning {
+            code: "subtree_collapsed",
+            message: "an optional object past the form's depth or input limit: one JSON input for all its fields".into(),
+            pointer: format!("{base}{}", c.pointer),
+        })
+        .collect()
+}
+
+/// One `pattern_escaped` warning per pattern written in ECMA-262's
+/// web-compatibility grammar: enforced and rendered with its lone `]`, `{`,
+/// `}` escaped (schema/annex_b.rs), which matches the same strings.
+fn pattern_escaped_warnings(schema: &Value, base: &str) -> Vec<crate::render::Warning> {
+    schema::annex_b_patterns(schema)
+        .into_iter()
+        .map(|pointer| crate::render::Warning {
+            code: "pattern_escaped",
+            message: "a `]`, `{` or `}` that closes nothing is escaped (the same strings match)".into(),
             pointer: format!("{base}{pointer}"),
         })
         .collect()

@@ -124,3 +124,62 @@ fn a2ui_and_react_take_large_enums_and_json_inputs() {
     let codes: Vec<&str> = react["meta"]["warnings"].as_array().unwrap().iter().filter_map(|w| w["code"].as_str()).collect();
     assert!(codes.contains(&"unresolved_ref") && codes.contains(&"large_enum"), "{codes:?}");
 }
+
+fn refusal(body: &Value) -> (u16, Value) {
+    let outcome = match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
+        Ok(job) => job.finish(None),
+        Err(e) => Outcome::failed(&e),
+    };
+    (outcome.response.status, serde_json::from_str(&outcome.response.body).unwrap())
+}
+
+/// `n` string fields named `f0`..; all required when `required`.
+fn object_of(n: usize, required: bool) -> Value {
+    let properties: serde_json::Map<String, Value> = (0..n).map(|i| (format!("f{i}"), json!({"type": "string"}))).collect();
+    let names: Vec<String> = if required { (0..n).map(|i| format!("f{i}")).collect() } else { Vec::new() };
+    json!({"type": "object", "properties": properties, "required": names})
+}
+
+#[test]
+fn a_form_over_the_input_limit_collapses_optional_objects_and_refuses_only_required_overflow() {
+    // 60 optional sections reusing one 100-field definition one level
+    // down (6,000 inputs, as SARIF's reused definitions need) beside 10
+    // required fields: the sections' inner objects collapse.
+    let sections: serde_json::Map<String, Value> = (0..60)
+        .map(|i| (format!("section{i}"), json!({"type": "object", "properties": {"inner": {"$ref": "#/$defs/inner"}, "note": {"type": "string"}}})))
+        .collect();
+    let mut schema = object_of(10, true);
+    schema["properties"].as_object_mut().unwrap().extend(sections);
+    schema["$defs"] = json!({"inner": object_of(100, false)});
+    let answer = generate(&json!({"output": schema}));
+    let collapsed: Vec<&str> = answer["meta"]["warnings"].as_array().unwrap().iter()
+        .filter(|w| w["code"] == "subtree_collapsed").filter_map(|w| w["pointer"].as_str()).collect();
+    assert!(!collapsed.is_empty() && collapsed.iter().all(|p| p.starts_with("/output/properties/section")), "{collapsed:?}");
+    // What the form cannot split is still validated as a whole on submit.
+    assert_eq!(submit(&schema, json!({"f0": "a", "f1": "a", "f2": "a", "f3": "a", "f4": "a", "f5": "a", "f6": "a", "f7": "a", "f8": "a", "f9": "a",
+        "section3": {"inner": {"f1": "x"}}})), 200);
+    assert_eq!(submit(&schema, json!({"section3": {"inner": {"f1": 1}}})), 422);
+    // The same sections all required: nothing optional to collapse, refused.
+    let names: Vec<String> = (0..60).map(|i| format!("section{i}")).collect();
+    for i in 0..60 {
+        schema["properties"][format!("section{i}")]["required"] = json!(["inner"]);
+    }
+    schema["required"] = json!(names);
+    let (status, error) = refusal(&json!({"output": schema}));
+    assert_eq!((status, error["code"].as_str()), (413, Some("schema_too_large")), "{error}");
+}
+
+#[test]
+fn annex_b_patterns_are_escaped_enforced_and_warned() {
+    // SARIF's language tag: a `]` that closes nothing (Annex B literal).
+    let output = json!({"type": "object", "properties": {"language": {"type": "string", "pattern": "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$"}}});
+    let answer = generate(&json!({"output": output}));
+    let warning = &answer["meta"]["warnings"][0];
+    assert_eq!((warning["code"].as_str(), warning["pointer"].as_str()), (Some("pattern_escaped"), Some("/output/properties/language/pattern")));
+    assert_eq!(answer["jsonSchema"]["properties"]["language"]["pattern"], "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$");
+    assert_eq!(submit(&output, json!({"language": "en-US]"})), 200);
+    assert_eq!(submit(&output, json!({"language": "1"})), 422);
+    // Still not ECMA-262 after the escape: refused with the pointer.
+    let (status, error) = refusal(&json!({"output": {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?i)a]"}}}}));
+    assert_eq!((status, error["payload"]["pointer"].as_str()), (422, Some("/output/properties/a/pattern")), "{error}");
+}

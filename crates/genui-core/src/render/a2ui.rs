@@ -761,7 +761,9 @@ fn check(condition: Value, message: &str) -> Value {
 }
 
 fn regex(path: &str, pattern: &str) -> Value {
-    call("regex", json!({"value": {"path": path}, "pattern": pattern}))
+    // A renderer may compile with `u`: an Annex B pattern goes escaped.
+    let escaped = crate::schema::annex_b_escaped(pattern);
+    call("regex", json!({"value": {"path": path}, "pattern": escaped.as_deref().unwrap_or(pattern)}))
 }
 
 fn length(path: &str, min: Option<u64>, max: Option<u64>) -> Value {

@@ -108,11 +108,16 @@ const FRAGMENT: &percent_encoding::AsciiSet =
 /// none needs it. Meta-schema validation, the compiled validator and the
 /// renderers read URIs; [`super::SchemaDoc::lookup`] percent-decodes, so
 /// the encoded reference names the same node.
+///
+/// Patterns in ECMA-262's web-compatibility grammar are escaped into the
+/// `u` grammar here too (super::annex_b), for the same readers.
 pub(crate) fn encode_local_refs(schema: &Value) -> Cow<'_, Value> {
-    if !needs_encoding(schema) {
-        return Cow::Borrowed(schema);
+    match (needs_encoding(schema), super::annex_b::has_annex_b(schema)) {
+        (false, false) => Cow::Borrowed(schema),
+        (true, false) => Cow::Owned(encode(schema)),
+        (false, true) => Cow::Owned(super::annex_b::escape_annex_b(schema)),
+        (true, true) => Cow::Owned(super::annex_b::escape_annex_b(&encode(schema))),
     }
-    Cow::Owned(encode(schema))
 }
 
 fn encoded(reference: &str) -> Option<String> {

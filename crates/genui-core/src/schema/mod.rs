@@ -20,6 +20,7 @@
 //! `@jsonforms/core`'s `resolveSchema` does, so a scope we accept is one the
 //! renderer can resolve.
 
+mod annex_b;
 mod external;
 mod kind;
 mod pattern;
@@ -27,6 +28,7 @@ mod validate;
 
 pub use kind::{FieldKind, Kind};
 pub use validate::check_output;
+pub(crate) use annex_b::{annex_b_patterns, escaped as annex_b_escaped};
 pub(crate) use external::{encode_local_refs, external_refs_as_text, is_unresolvable, unresolvable_refs, without_refs};
 pub(crate) use pattern::bounded;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};

@@ -74,6 +74,75 @@ pub(crate) fn ecma_error(pattern: &str) -> Option<String> {
         .then(|| format!("pattern \"{pattern}\" is not a valid ECMA-262 regular expression"))
 }
 
+/// `\d` and `\w` as ECMA-262 reads them (ASCII only, also with `u`), not as
+/// Rust's Unicode classes: the same matches as Ajv and the browser, and a
+/// `[\w.-]{0,127}` compiles to kilobytes instead of past the size limit.
+fn ascii_classes(translated: &str) -> String {
+    let mut out = String::with_capacity(translated.len() + 16);
+    let (mut chars, mut in_class) = (translated.chars(), false);
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('d') => out.push_str(if in_class { "0-9" } else { "[0-9]" }),
+                Some('w') => out.push_str(if in_class { "0-9A-Za-z_" } else { "[0-9A-Za-z_]" }),
+                Some('D') if !in_class => out.push_str("[^0-9]"),
+                Some('W') if !in_class => out.push_str("[^0-9A-Za-z_]"),
+                Some(next) => {
+                    out.push('\\');
+                    out.push(next);
+                }
+                None => out.push('\\'),
+            },
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `schema` with [`ascii_classes`] applied to every `patternProperties`
+/// key that has a `\d` or `\w` (the same ECMA-262 language, spelled so the
+/// Rust engine jsonschema compiles keys with reads it as ECMA does);
+/// borrowed when there is none. Only the compiled validator's copy.
+pub(crate) fn ascii_pattern_properties(schema: &Value) -> std::borrow::Cow<'_, Value> {
+    fn needs(key: &str) -> bool {
+        key.contains("\\d") || key.contains("\\w") || key.contains("\\D") || key.contains("\\W")
+    }
+    fn has(value: &Value) -> bool {
+        match value {
+            Value::Object(map) => {
+                map.get("patternProperties").and_then(Value::as_object).is_some_and(|p| p.keys().any(|k| needs(k))) || map.values().any(has)
+            }
+            Value::Array(items) => items.iter().any(has),
+            _ => false,
+        }
+    }
+    fn fix(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| match (k.as_str(), v) {
+                        ("patternProperties", Value::Object(p)) => {
+                            (k.clone(), Value::Object(p.iter().map(|(key, s)| (if needs(key) { ascii_classes(key) } else { key.clone() }, fix(s))).collect()))
+                        }
+                        _ => (k.clone(), fix(v)),
+                    })
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(fix).collect()),
+            other => other.clone(),
+        }
+    }
+    if has(schema) { std::borrow::Cow::Owned(fix(schema)) } else { std::borrow::Cow::Borrowed(schema) }
+}
+
 /// The two engines a pattern can run on.
 enum Engine {
     Linear(regex::Regex),
@@ -99,7 +168,7 @@ impl Pattern {
             return Err(why);
         }
         let unusable = || format!("pattern \"{source}\" cannot be compiled within the worker's regex limits");
-        let translated = jsonschema_regex::to_rust_regex(source).map_err(|()| unusable())?;
+        let translated = ascii_classes(&jsonschema_regex::to_rust_regex(source).map_err(|()| unusable())?);
         let linear = regex::RegexBuilder::new(&translated).size_limit(REGEX_SIZE_LIMIT).dfa_size_limit(REGEX_SIZE_LIMIT).build();
         let engine = match linear {
             Ok(regex) => Engine::Linear(regex),
@@ -196,6 +265,19 @@ mod tests {
         for bad in ["(?i)abc", "abc\\z", "a{2,1}", "(", "\\A"] {
             assert!(Pattern::new(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn digit_and_word_classes_are_ascii_as_in_ecma() {
+        // architect.yml: named groups, lookbehind and `[\w\.-]{0,127}`,
+        // past the size limit with Rust's Unicode `\w`.
+        let p = Pattern::new(r"^(?:(?<account>(?!-)[a-z0-9-]{1,32}(?<!-))\/)?(?<name>(?!-)[a-z0-9-]{1,32}(?<!-))(?:@(?<instance>[\w][\w\.-]{0,127}))?$").unwrap();
+        assert_eq!(p.find("acct/api@v1.2").ok(), Some(true));
+        assert_eq!(p.find("api-").ok(), Some(false));
+        assert_eq!(p.find("api@\u{e9}").ok(), Some(false));
+        let d = Pattern::new(r"^\d+[^\W]$").unwrap();
+        assert_eq!((d.find("12a").ok(), d.find("\u{663}a").ok(), d.find("1\u{e9}").ok()), (Some(true), Some(false), Some(false)));
+        assert_eq!(ascii_classes(r"[\w.-]\d\\w\W"), r"[0-9A-Za-z_.-][0-9]\\w[^0-9A-Za-z_]");
     }
 
     #[test]

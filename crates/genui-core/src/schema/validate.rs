@@ -38,6 +38,7 @@ pub(crate) fn compile(output: &Value, draft: Draft) -> std::result::Result<jsons
     // meta-schemas resolve from jsonschema's embedded registry.
     let output = super::encode_local_refs(output);
     let output = super::without_refs(&output, super::is_unresolvable);
+    let output = super::pattern::ascii_pattern_properties(&output);
     jsonschema::options()
         .with_draft(draft)
         .with_registry(&referencing::SPECIFICATIONS)

@@ -87,11 +87,10 @@ pub fn generate(output: &Value, description: &str, confirm: bool, limits: &Limit
 /// Builds the plan for an `output` document laid out for `device`.
 pub(crate) fn generate_for(output: &Value, description: &str, confirm: bool, device: Device, limits: &Limits) -> Result<Plan> {
     let doc = SchemaDoc::new(output, limits);
-    let mut walker = Walker { doc, limits, controls: 0 };
     let root = doc.resolve(output)?;
     let title = labels::form_title(root.str("title"), description);
     let decision = approval::find(&doc, &root, confirm);
-    let mut plan = walker.plan(&root, output, description, title)?;
+    let mut plan = plan_within_limits(doc, limits, &root, output, description, &title)?;
     if let Some(decision) = decision {
         make_approval(&mut plan.root, &decision.pointer);
     }
@@ -102,6 +101,27 @@ pub(crate) fn generate_for(output: &Value, description: &str, confirm: bool, dev
     crate::plan::sanitize::sanitize_plan(&mut plan);
     finish_plan(&mut plan, output, device, limits);
     Ok(plan)
+}
+
+/// Depths tried for optional objects when the whole form needs more inputs
+/// than `max_controls`: the deepest optional subtrees collapse first.
+const OPTIONAL_DEPTHS: [usize; 9] = [8, 7, 6, 5, 4, 3, 2, 1, 0];
+
+/// The walker's plan; a form over the input limit is laid out again with
+/// its optional objects below a depth collapsed into one JSON input each
+/// (listed in `meta.warnings` as `subtree_collapsed`), shallower each time.
+/// Refused only when even the required fields exceed the limit.
+fn plan_within_limits(doc: SchemaDoc<'_>, limits: &Limits, root: &Resolved, output: &Value, description: &str, title: &Option<String>) -> Result<Plan> {
+    let mut walker = Walker { doc, limits, controls: 0, optional_depth: usize::MAX, over_controls: false };
+    let mut result = walker.plan(root, output, description, title.clone());
+    for depth in OPTIONAL_DEPTHS {
+        if !walker.over_controls {
+            break;
+        }
+        walker = Walker { doc, limits, controls: 0, optional_depth: depth, over_controls: false };
+        result = walker.plan(root, output, description, title.clone());
+    }
+    result
 }
 
 /// The passes every plan goes through before the checker, whoever wrote
@@ -176,6 +196,10 @@ struct Walker<'a> {
     doc: SchemaDoc<'a>,
     limits: &'a Limits,
     controls: usize,
+    /// Optional objects at this depth or deeper are one input each.
+    optional_depth: usize,
+    /// Whether the walk stopped at `max_controls`.
+    over_controls: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -236,7 +260,10 @@ impl<'a> Walker<'a> {
         }
         // Past the depth limit an object is cut like a recursion: one input
         // the renderer lays out itself, instead of refusing the form.
-        if let (true, false, Some(depth)) = (is_object, recursive, self.deeper(depth)) {
+        // A form over the input limit collapses its deepest optional
+        // objects the same way (plan_within_limits).
+        let expand = required || depth < self.optional_depth;
+        if let (true, false, true, Some(depth)) = (is_object, recursive, expand, self.deeper(depth)) {
             let mark = ancestors.len();
             ancestors.extend(view.refs.iter().cloned());
             let fields = self.fields(&view, raw, at, ancestors, depth)?;
@@ -250,6 +277,7 @@ impl<'a> Walker<'a> {
     fn control(&mut self, at: &str, label: String, view: &Resolved, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
         self.controls += 1;
         if self.controls > self.limits.max_controls {
+            self.over_controls = true;
             return Err(Error::new(
                 ErrorCode::SchemaTooLarge,
                 format!("the form would need more than {} inputs", self.limits.max_controls),
