@@ -205,6 +205,8 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
         display
     });
     limits.check_schema_size(&request.output, &request.output_pointer())?;
+    // Embedded resources' `#` references read from the root (schema/embedded.rs).
+    request.output = schema::rebase_embedded(std::mem::take(&mut request.output));
     if request.description.len() > limits.max_string_bytes {
         let at = format!("{}/description", request.arguments_pointer);
         return Err(Error::new(ErrorCode::InvalidRequest, format!("`description` is longer than {} bytes (at {at})", limits.max_string_bytes)).at(at));
