@@ -183,3 +183,37 @@ fn annex_b_patterns_are_escaped_enforced_and_warned() {
     let (status, error) = refusal(&json!({"output": {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?i)a]"}}}}));
     assert_eq!((status, error["payload"]["pointer"].as_str()), (422, Some("/output/properties/a/pattern")), "{error}");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+
+    /// Issue 17, item 3: an enum over the count limit is answered in every
+    /// format with a `large_enum` warning while it fits the byte cap, and
+    /// refused with its pointer past it; a listed value submits, another
+    /// does not.
+    #[test]
+    fn large_enums_answer_in_every_format_or_refuse_past_the_byte_cap(n in 1_001usize..2_600, width in 1usize..160) {
+        let values: Vec<String> = (0..n).map(|i| format!("{i:0width$}")).collect();
+        let bytes: usize = values.iter().map(|v| v.len() + 3).sum();
+        let output = json!({"type": "object", "properties": {"v": {"type": "string", "enum": values}}});
+        let (status, answer) = refusal(&json!({"output": output}));
+        if bytes > Limits::default().max_enum_bytes {
+            proptest::prop_assert_eq!(status, 413, "{}", answer);
+            proptest::prop_assert_eq!(answer["payload"]["pointer"].as_str(), Some("/output/properties/v/enum"));
+        } else {
+            proptest::prop_assert_eq!(status, 200, "{}", answer);
+            for format in ["rjsf", "lmui", "a2ui", "react"] {
+                let (status, answer) = refusal(&json!({"output": output, "format": format}));
+                proptest::prop_assert_eq!(status, 200, "{}", format);
+                let warned = answer["meta"]["warnings"].as_array().or_else(|| answer["metadata"]["warnings"].as_array())
+                    .is_some_and(|w| w.iter().any(|w| w["code"] == "large_enum"));
+                // A2UI's body is the message list: its warnings travel in
+                // the x-genui-warnings header only.
+                proptest::prop_assert!(warned || format == "a2ui", "{}: no large_enum warning", format);
+            }
+            proptest::prop_assert_eq!(submit(&output, json!({"v": format!("{:0width$}", n - 1)})), 200);
+            proptest::prop_assert_eq!(submit(&output, json!({"v": format!("{:0width$}", n)})), 422);
+        }
+    }
+}
+

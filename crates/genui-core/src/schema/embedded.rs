@@ -141,4 +141,33 @@ mod tests {
             assert_eq!(before.is_valid(&data), after.is_valid(&data), "{data}");
         }
     }
+
+    fn scalar() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        prop_oneof![Just(Value::Null), any::<i32>().prop_map(Value::from), "[a-z]{0,3}".prop_map(Value::from), any::<bool>().prop_map(Value::from)]
+    }
+
+    proptest::proptest! {
+        /// Whatever the types inside and outside a resource, and whatever
+        /// the data, jsonschema accepts the same values before and after.
+        #[test]
+        fn rebasing_keeps_what_validates(
+            outer in proptest::sample::select(vec!["string", "integer", "boolean", "null"]),
+            inner in proptest::sample::select(vec!["string", "integer", "boolean", "null"]),
+            nested in proptest::bool::ANY,
+            a in scalar(), b in scalar(), c in scalar(),
+        ) {
+            let mut resource = json!({"$id": "https://x.example/r", "$ref": "#/$defs/T", "$defs": {"T": {"type": inner}}});
+            if nested {
+                resource["$defs"]["T"] = json!({"$id": "https://x.example/r2", "$ref": "#/$defs/U", "$defs": {"U": {"type": inner}}});
+            }
+            let schema = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                "$defs": {"R": resource, "T": {"type": outer}},
+                "properties": {"a": {"$ref": "#/$defs/R"}, "b": {"$ref": "https://x.example/r#/$defs/T"}, "c": {"$ref": "#/$defs/T"}}});
+            let before = jsonschema::validator_for(&schema).unwrap();
+            let after = jsonschema::validator_for(&rebase_embedded(schema.clone())).unwrap();
+            let data = json!({"a": a, "b": b, "c": c});
+            proptest::prop_assert_eq!(before.is_valid(&data), after.is_valid(&data), "{}", data);
+        }
+    }
 }

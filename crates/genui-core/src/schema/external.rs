@@ -122,8 +122,8 @@ pub(crate) fn encode_local_refs(schema: &Value) -> Cow<'_, Value> {
 
 fn encoded(reference: &str) -> Option<String> {
     let fragment = reference.strip_prefix('#')?;
-    let decoded = percent_encoding::percent_decode_str(fragment).decode_utf8().ok()?;
-    let again = percent_encoding::utf8_percent_encode(&decoded, FRAGMENT).to_string();
+    // Escapes already there (`%3A`) stay as written: `%` is not in the set.
+    let again = percent_encoding::utf8_percent_encode(fragment, FRAGMENT).to_string();
     (again != fragment).then(|| format!("#{again}"))
 }
 
@@ -174,6 +174,8 @@ mod tests {
         assert_eq!(fixed["properties"]["b"]["$ref"], "#/definitions/a%20b");
         assert_eq!(fixed["properties"]["c"]["$ref"], "#/definitions/x%7Cy");
         assert!(matches!(encode_local_refs(&json!({"$ref": "#/definitions/a%3Cb%3E"})), Cow::Borrowed(_)));
+        // An escape the author wrote is kept, not decoded and re-spelt.
+        assert!(matches!(encode_local_refs(&json!({"$ref": "#/definitions/a%3Ab%2B"})), Cow::Borrowed(_)));
     }
 
     #[test]

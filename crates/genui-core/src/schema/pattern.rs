@@ -280,6 +280,26 @@ mod tests {
         assert_eq!(ascii_classes(r"[\w.-]\d\\w\W"), r"[0-9A-Za-z_.-][0-9]\\w[^0-9A-Za-z_]");
     }
 
+    proptest::proptest! {
+        /// `\d`, `\w`, `\D`, `\W`, in and out of classes, match exactly the
+        /// ASCII sets ECMA-262 defines, whatever the text.
+        #[test]
+        fn class_escapes_match_ecma_sets(text in "[0-9a-zA-Z_ \\-\u{e9}\u{663}\u{3b1}]{0,8}", which in 0usize..6) {
+            let digit = |c: char| c.is_ascii_digit();
+            let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+            let (pattern, member): (&str, &dyn Fn(char) -> bool) = match which {
+                0 => ("^\\d*$", &digit),
+                1 => ("^\\w*$", &word),
+                2 => ("^\\D*$", &|c| !digit(c)),
+                3 => ("^\\W*$", &|c| !word(c)),
+                4 => ("^[\\w-]*$", &|c| word(c) || c == '-'),
+                _ => ("^[^\\d]*$", &|c| !digit(c)),
+            };
+            let p = Pattern::new(pattern).unwrap();
+            proptest::prop_assert_eq!(p.find(&text).ok(), Some(text.chars().all(member)), "{} on {:?}", pattern, text);
+        }
+    }
+
     #[test]
     fn lookahead_is_enforced_and_linear_patterns_stay_linear() {
         let p = Pattern::new("^(?!admin$)[a-z]+$").unwrap();
