@@ -142,17 +142,28 @@ impl SubmitJob {
     /// Validates the data; `message_id` becomes the tool message's `id`.
     pub fn finish(mut self, cached: Option<&str>, message_id: &str) -> Outcome {
         match self.validate(cached) {
-            Ok(()) => Outcome {
-                response: HttpResponse::json(200, &self.tool_message(message_id)),
-                cache_put: None::<CachePut>,
-            },
+            Ok(unchecked) => {
+                let mut response = HttpResponse::json(200, &self.tool_message(message_id));
+                // What the worker could not check: fields on a `$ref` it
+                // never fetches took any JSON (README, issue 17).
+                if !unchecked.is_empty() {
+                    response.headers.push(("x-genui-unchecked".into(), Value::from(unchecked).to_string()));
+                }
+                Outcome { response, cache_put: None::<CachePut> }
+            }
             Err(error) => Outcome::failed(&error),
         }
     }
 
-    fn validate(&mut self, cached: Option<&str>) -> Result<()> {
-        let validator = match &self.contract {
-            ContractSource::Inline(output) => Rc::new(schema::check_output(output, "/output", &self.limits)?.1),
+    fn validate(&mut self, cached: Option<&str>) -> Result<Vec<String>> {
+        let limits = self.limits;
+        // Fields on an external `$ref` were JSON text in the form (schema/opaque.rs).
+        let read_text = |schema: &Value, data: &mut Value| schema::read_json_text(schema, data, &schema::SchemaDoc::new(schema, &limits)).unchecked;
+        let (validator, unchecked) = match &self.contract {
+            ContractSource::Inline(output) => {
+                let validator = Rc::new(schema::check_output(output, "/output", &self.limits)?.1);
+                (validator, read_text(output, &mut self.data))
+            }
             ContractSource::Cached(hash) => {
                 let remembered = crate::cache::memo::spec(hash);
                 let spec = remembered.or_else(|| cached.and_then(|text| UiSpec::from_cached(text, hash)).map(Rc::new)).ok_or_else(|| {
@@ -165,7 +176,8 @@ impl SubmitJob {
                 if self.from_a2ui {
                     self.data = a2ui::coerce(&spec.schema, &self.data, &self.limits);
                 }
-                validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?
+                let unchecked = read_text(&spec.schema, &mut self.data);
+                (validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?, unchecked)
             }
         };
         // One bounded run: every backtracking `pattern` match in this
@@ -176,7 +188,7 @@ impl SubmitJob {
                 .map(|e| FieldError { pointer: field_pointer(&e), message: e.to_string(), keyword: e.kind().keyword().to_owned() })
                 .collect()
         });
-        let Some(first) = errors.first() else { return Ok(()) };
+        let Some(first) = errors.first() else { return Ok(unchecked) };
         let message = format!(
             "the submitted data breaks the form's schema in {} place(s); first at {}: {}",
             errors.len(),

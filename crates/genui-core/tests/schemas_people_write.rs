@@ -217,3 +217,27 @@ proptest::proptest! {
     }
 }
 
+
+/// Item 5: what the form lets a person enter submits. JSON Forms and RJSF
+/// send a JSON-text field as a string: read as JSON on a meta-schema
+/// field (then checked against the meta-schema) and on a remote `$ref`
+/// field (then not checked, which the answer's `x-genui-unchecked` says).
+#[test]
+fn json_text_from_the_form_submits_and_the_answer_names_what_was_not_checked() {
+    let out = output();
+    let answer = generate(&json!({"output": out}));
+    let spec_hash = answer["meta"]["specHash"].as_str().unwrap().to_owned();
+    let send = |data: Value| {
+        let body = serde_json::to_vec(&json!({"specHash": spec_hash, "data": data})).unwrap();
+        let job = SubmitJob::prepare(&body, &Limits::default()).unwrap();
+        job.finish(None, "m").response
+    };
+    let ok = send(json!({"name": "ada", "schema": "{\"type\": \"string\"}", "settings": "{\"a\": [1]}"}));
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    let content: Value = serde_json::from_str(serde_json::from_str::<Value>(&ok.body).unwrap()["content"].as_str().unwrap()).unwrap();
+    assert_eq!(content, json!({"name": "ada", "schema": {"type": "string"}, "settings": {"a": [1]}}));
+    let header = ok.headers.iter().find(|(k, _)| k == "x-genui-unchecked").map(|(_, v)| v.as_str());
+    assert_eq!(header, Some(r#"["/settings"]"#));
+    assert_eq!(send(json!({"name": "ada", "schema": "{\"type\": \"strng\"}"})).status, 422);
+    assert!(send(json!({"name": "ada"})).headers.iter().all(|(k, _)| k != "x-genui-unchecked"));
+}

@@ -23,6 +23,7 @@
 mod annex_b;
 mod embedded;
 mod external;
+mod opaque;
 mod kind;
 mod pattern;
 mod validate;
@@ -30,6 +31,7 @@ mod validate;
 pub use kind::{FieldKind, Kind};
 pub use validate::check_output;
 pub(crate) use embedded::rebase_embedded;
+pub(crate) use opaque::read_json_text;
 pub(crate) use annex_b::{annex_b_patterns, escaped as annex_b_escaped};
 pub(crate) use external::{encode_local_refs, external_refs_as_text, is_unresolvable, unresolvable_refs, without_refs};
 pub(crate) use pattern::bounded;
