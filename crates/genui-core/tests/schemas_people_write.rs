@@ -66,6 +66,10 @@ fn a_two_thousand_value_enum_is_a_searchable_choice_with_a_warning() {
     assert_eq!(answer["uiSchema"]["elements"][0]["options"]["autocomplete"], true, "{}", answer["uiSchema"]);
     let lmui = generate(&json!({"output": output, "format": "lmui"}));
     assert_eq!(lmui["ui_components"][0]["type"], "interactive_select");
+    // RJSF: a text input over the datalist its `examples` make.
+    let rjsf = generate(&json!({"output": output, "format": "rjsf"}));
+    assert_eq!(rjsf["uiSchema"]["rule"]["ui:widget"], "text");
+    assert_eq!(rjsf["schema"]["properties"]["rule"]["examples"].as_array().map(Vec::len), Some(2_000));
     assert_eq!(submit(&output, json!({"rule": "rule-1999"})), 200);
     assert_eq!(submit(&output, json!({"rule": "rule-2000"})), 422);
 }
