@@ -118,7 +118,7 @@ fn a2ui_and_react_take_large_enums_and_json_inputs() {
     let rule = component("field:/rule");
     assert_eq!((rule["component"].as_str(), rule["filterable"].as_bool()), (Some("ChoicePicker"), Some(true)));
     assert_eq!(rule["options"].as_array().unwrap().len(), 2_000);
-    assert_eq!(component("field:/settings")["variant"], "longText");
+    assert_eq!((component("field:/settings")["variant"].as_str(), component("field:/settings")["label"].as_str()), (Some("longText"), Some("Settings (JSON)")));
     assert!(component("field:/name")["checks"].to_string().contains("^(?!admin$)[a-z]+$"));
     let react = generate(&json!({"output": out, "format": "react"}));
     let module = react["module"].as_str().unwrap();

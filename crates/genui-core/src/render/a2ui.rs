@@ -486,7 +486,8 @@ impl<'s> Builder<'s> {
                 p.insert("label".into(), format!("{label} (one per line)").into());
                 "longText"
             }
-            (Widget::Alternatives | Widget::Object | Widget::Array, _) | (_, Kind::Object | Kind::Array | Kind::Alternatives) => {
+            // An external `$ref` (schema/external.rs) is any JSON: typed as JSON too.
+            (Widget::Alternatives | Widget::Object | Widget::Array, _) | (_, Kind::Object | Kind::Array | Kind::Alternatives) | (Widget::Textarea, Kind::Any) => {
                 self.adapt(tokens, Adapt::Json);
                 p.insert("label".into(), format!("{label} (JSON)").into());
                 "longText"
