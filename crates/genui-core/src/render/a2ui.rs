@@ -460,6 +460,11 @@ impl<'s> Builder<'s> {
                 p.insert("options".into(), options(choices));
                 p.insert("value".into(), binding);
                 p.insert("variant".into(), "mutuallyExclusive".into());
+                // An enum over the count limit (a `large_enum` warning):
+                // the basic catalog's search box over the options.
+                if choices.len() > Limits::default().max_enum_values {
+                    p.insert("filterable".into(), true.into());
+                }
                 "ChoicePicker"
             }
             Widget::MultiSelect => {
@@ -535,7 +540,8 @@ impl<'s> Builder<'s> {
                 p.insert("label".into(), format!("{label} (one per line)").into());
                 "longText"
             }
-            (Widget::Alternatives | Widget::Object | Widget::Array, _) | (_, Kind::Object | Kind::Array | Kind::Alternatives) => {
+            // An external `$ref` (schema/external.rs) is any JSON: typed as JSON too.
+            (Widget::Alternatives | Widget::Object | Widget::Array, _) | (_, Kind::Object | Kind::Array | Kind::Alternatives) | (Widget::Textarea, Kind::Any) => {
                 self.adapt(tokens, Adapt::Json);
                 p.insert("label".into(), format!("{label} (JSON)").into());
                 "longText"
@@ -828,7 +834,9 @@ fn check(condition: Value, message: &str) -> Value {
 }
 
 fn regex(path: &str, pattern: &str) -> Value {
-    call("regex", object([("value", bound(path)), ("pattern", pattern.into())]))
+    // A renderer may compile with `u`: an Annex B pattern goes escaped.
+    let escaped = crate::schema::annex_b_escaped(pattern);
+    call("regex", object([("value", bound(path)), ("pattern", escaped.as_deref().unwrap_or(pattern).into())]))
 }
 
 fn length(path: &str, min: Option<u64>, max: Option<u64>) -> Value {

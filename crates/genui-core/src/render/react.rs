@@ -323,6 +323,10 @@ impl Body<'_> {
                 let bounds = facts.bounds.iter().map(|(k, v)| format!(" {k}={{{v}}}")).collect::<String>();
                 format!("<input type=\"{kind}\" step={{{step}}}{bounds} {}{read_only}{placeholder} />", register(if facts.nullable { "asNumberOrNull" } else { "asNumber" }))
             }
+            // A textarea whose schema cannot be followed sits on a `$ref`
+            // that leaves the document (schema/external.rs): any JSON,
+            // written as JSON text like the other free JSON inputs.
+            Widget::Textarea if field_schema.is_none() => format!("<textarea {}{read_only} placeholder={{\"JSON\"}} />", register("asJson")),
             Widget::Textarea => format!("<textarea {}{read_only}{placeholder} />", register(text_how)),
             Widget::Email => format!("<input type=\"email\" {}{read_only}{placeholder} />", register(text_how)),
             Widget::Url => format!("<input type=\"url\" {}{read_only}{placeholder} />", register(text_how)),
@@ -347,6 +351,13 @@ impl Body<'_> {
     fn choice(&mut self, widget: Widget, facts: &Facts, name: &str, pad: &str) -> String {
         let how = if facts.choices.iter().all(Value::is_string) { "asText" } else { "asJson" };
         let register = format!("{{...field(form, {name}, {how})}}");
+        if widget == Widget::Select && facts.choices.len() > crate::request::limits::Limits::default().max_enum_values && how == "asText" {
+            // Too many values for a drop-down (a `large_enum` warning): a
+            // text input searching a datalist; zod's enum keeps it closed.
+            let list = js::string(&format!("{}-choices", name.trim_matches('"')));
+            let options: String = facts.choices.iter().map(|v| option(v, pad)).collect();
+            return format!("<input list={{{list}}} {register} />\n{pad}  <datalist id={{{list}}}>\n{options}{pad}  </datalist>");
+        }
         // react-hook-form reads a radio group as the checked value's string,
         // without `setValueAs`; only a select goes through `asJson`. So a
         // choice among numbers, booleans or objects is always a select.
