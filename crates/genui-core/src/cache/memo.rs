@@ -47,10 +47,13 @@ pub(crate) const TOTAL_BYTES: usize = crate::cache::spec::DIGEST_BYTES + VALIDAT
 /// the peer corpus; wasm32's narrower pointers make it smaller.
 pub(crate) const VALIDATOR_FACTOR: usize = 3;
 
+/// A projection's key: the spec (hash, or a key naming it) and the renderer.
+type ProjectionKey = (String, &'static str);
+
 thread_local! {
     static VALIDATORS: RefCell<ByteLru<OutputDigest, (Draft, Rc<jsonschema::Validator>)>> = RefCell::new(ByteLru::new(VALIDATOR_BYTES));
     static SPECS: RefCell<ByteLru<String, Rc<UiSpec>>> = RefCell::new(ByteLru::new(DEFAULT_SPEC_MEMORY_BYTES));
-    static PROJECTIONS: RefCell<ByteLru<(String, &'static str), Rc<dyn Any>>> = RefCell::new(ByteLru::new(RENDERER_SCHEMA_BYTES));
+    static PROJECTIONS: RefCell<ByteLru<ProjectionKey, Rc<dyn Any>>> = RefCell::new(ByteLru::new(RENDERER_SCHEMA_BYTES));
 }
 
 /// The draft and compiled validator remembered for a schema, by its
