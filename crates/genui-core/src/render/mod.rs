@@ -190,6 +190,16 @@ pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
     }
 }
 
+/// Projects a spec into a format, as the JSON text of the answer: what the
+/// service sends. A2UI assembles it from remembered text; the others
+/// serialise their value.
+pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String {
+    match format {
+        Format::A2ui => a2ui::render_text(rendered),
+        _ => render(format, rendered).to_string(),
+    }
+}
+
 /// The data path (property names) of a schema pointer such as
 /// `/properties/a/properties/b` -> `["a", "b"]`.
 pub(crate) fn data_path(pointer: &str) -> Vec<String> {
@@ -201,6 +211,12 @@ impl Format {
     /// Compiles a spec into this format ([`render`]).
     pub fn render(self, input: &RenderInput<'_>) -> Value {
         render(self, input)
+    }
+
+    /// Compiles a spec into this format's JSON text, as the worker sends
+    /// it ([`render_text`]).
+    pub fn render_text(self, input: &RenderInput<'_>) -> String {
+        render_text(self, input)
     }
 }
 

@@ -30,8 +30,6 @@ pub(super) struct Builder<'s> {
     adapts: Vec<(Vec<Step>, Adapt)>,
     /// The data path of the enclosing arrays, for [`Builder::adapts`].
     prefix: Vec<Step>,
-    /// Indices of the submit and decision buttons.
-    actions: Vec<usize>,
 }
 
 impl<'s> Builder<'s> {
@@ -43,7 +41,6 @@ impl<'s> Builder<'s> {
             submit_checks: Vec::new(),
             adapts: Vec::new(),
             prefix: Vec::new(),
-            actions: Vec::new(),
         }
     }
 
@@ -130,7 +127,6 @@ impl<'s> Builder<'s> {
         if !checks.is_empty() {
             p.insert("checks".into(), Value::Array(checks));
         }
-        self.actions.push(self.components.len());
         self.push(&id, "Button", p)
     }
 
@@ -440,7 +436,7 @@ impl<'s> Builder<'s> {
     /// The surface's components, adaptations and action buttons.
     pub(super) fn build(mut self, r: &Rendered<'s>) -> Projection {
         self.surface(r);
-        Projection { components: self.components, adapts: self.adapts, actions: self.actions }
+        Projection { components: Value::Array(self.components).to_string(), adapts: self.adapts }
     }
 }
 
