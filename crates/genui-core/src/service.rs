@@ -42,6 +42,8 @@ pub enum Route {
     Tool,
     /// `GET /openapi.json`.
     OpenApi,
+    /// `POST /mcp`: the MCP server (`crate::edge::mcp`).
+    Mcp,
     /// `GET /schemas/<file>`: one contract schema.
     Schema(crate::edge::contracts::Contract),
     /// Known path, other method; `allow` lists the methods it takes.
@@ -58,7 +60,7 @@ pub enum Route {
 /// Whether a route needs the bearer key when keys are configured (the
 /// `/v1` API; health, OpenAPI and schemas stay public).
 pub(crate) fn needs_key(route: Route) -> bool {
-    matches!(route, Route::Generate | Route::Submit | Route::Tool)
+    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Mcp)
 }
 
 /// Maps a request line to a route.
@@ -70,6 +72,7 @@ pub(crate) fn route(method: &str, path: &str) -> Route {
         "/v1/webhook" => ("POST", Route::Webhook),
         "/v1/tool" => ("GET, HEAD", Route::Tool),
         "/openapi.json" => ("GET, HEAD", Route::OpenApi),
+        "/mcp" => ("POST", Route::Mcp),
         _ => match path.strip_prefix("/schemas/").and_then(crate::edge::contracts::Contract::by_file_name) {
             Some(contract) => ("GET, HEAD", Route::Schema(contract)),
             None => return Route::NotFound,
