@@ -1,0 +1,46 @@
+// Builds the MCP App view ui://genui/form into dist/view.html: one static
+// HTML page with its script and style inline (the resource's CSP allows no
+// outside origin, and hosts load the page from a string), which the worker
+// embeds at compile time (src/shell/mcp.rs). The script bundles
+// @modelcontextprotocol/ext-apps's App (and its MCP SDK and zod
+// dependencies); their licences are kept in a comment at the top of the page.
+import { build } from "esbuild";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+
+const here = new URL(".", import.meta.url).pathname;
+const result = await build({
+  entryPoints: [`${here}src/view.js`],
+  bundle: true,
+  minify: true,
+  format: "iife",
+  target: "es2020",
+  platform: "browser",
+  write: false,
+  legalComments: "none",
+});
+const script = result.outputFiles[0].text.replaceAll("</script", "<\\/script");
+const style = readFileSync(`${here}src/view.css`, "utf8");
+const licence = (pkg) => readFileSync(`${here}node_modules/${pkg}/LICENSE`, "utf8").replaceAll("--", "- -");
+const notice = ["@modelcontextprotocol/ext-apps", "@modelcontextprotocol/client", "@modelcontextprotocol/core", "zod"]
+  .map((pkg) => `${pkg}:\n${licence(pkg)}`)
+  .join("\n");
+const html = `<!DOCTYPE html>
+<!-- genui-worker form view (ui://genui/form). Bundled third-party code and its licences:
+${notice}
+-->
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Form</title>
+<style>${style}</style>
+</head>
+<body>
+<main id="root" aria-live="polite"><p class="status">Waiting for the form…</p></main>
+<script>${script}</script>
+</body>
+</html>
+`;
+mkdirSync(`${here}dist`, { recursive: true });
+writeFileSync(`${here}dist/view.html`, html);
+console.log(`mcp-view: dist/view.html, ${html.length} bytes`);
