@@ -111,7 +111,10 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
         Err(response) => return response,
     };
     let data_model = header(req, "a2ui-client-data-model");
-    let job = match SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) {
+    // format=html's form, posted without script: fields named by JSON Pointer.
+    let form = header(req, "content-type").is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
+    let prepared = if form { SubmitJob::prepare_form(&body, None, None, &limits) } else { SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) };
+    let job = match prepared {
         Ok(job) => job,
         Err(error) => return HttpResponse::error(&error),
     };

@@ -414,7 +414,11 @@ impl GenerateJob {
         if crate::edge::contracts::checking() {
             format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
         }
-        let mut response = HttpResponse::json(200, &body);
+        let mut response = match format {
+            // Served as the page itself; the JSON shape was for the contract.
+            Format::Html => HttpResponse::html(200, body.get("html").and_then(Value::as_str).unwrap_or_default().to_owned()),
+            _ => HttpResponse::json(200, &body),
+        };
         // Provenance in headers too: for logs, and for clients that only look there.
         response.headers.push(("x-genui-generator".into(), generator));
         response.headers.push(("x-genui-cache".into(), json!(cache).as_str().unwrap_or_default().to_owned()));
@@ -559,5 +563,19 @@ impl GeneratorId {
     /// The deterministic generator's identity.
     pub fn deterministic() -> Self {
         deterministic_generator()
+    }
+}
+
+impl HttpResponse {
+    /// An HTML page (`format=html`, a hosted form) with the form's
+    /// Content-Security-Policy.
+    pub fn html(status: u16, page: String) -> Self {
+        let headers = vec![
+            ("content-type".into(), "text/html; charset=utf-8".into()),
+            ("content-security-policy".into(), crate::render::html::csp().to_owned()),
+            ("x-content-type-options".into(), "nosniff".into()),
+            ("referrer-policy".into(), "no-referrer".into()),
+        ];
+        Self { status, headers, body: page }
     }
 }

@@ -130,11 +130,11 @@ pub(crate) fn header_value(raw: &str) -> Option<String> {
     }
 }
 
-/// Standard base64, padded or not (`data-encoding`, already in the tree
-/// through `jsonschema`).
+/// Standard base64, padded or not (the `base64` crate the HTML projection
+/// also uses).
 fn decode_base64(text: &str) -> Option<Vec<u8>> {
-    let unpadded = text.trim_end_matches('=');
-    data_encoding::BASE64_NOPAD.decode(unpadded.as_bytes()).ok()
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD_NO_PAD.decode(text.trim_end_matches('=')).ok()
 }
 
 #[cfg(test)]
