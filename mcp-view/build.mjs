@@ -1,7 +1,8 @@
 // Builds the MCP App view ui://genui/form into dist/view.html: one static
 // HTML page with its script and style inline (the resource's CSP allows no
 // outside origin, and hosts load the page from a string), which the worker
-// embeds at compile time (src/shell/mcp.rs). The script bundles
+// embeds at compile time (src/shell/mcp.rs). It inlines format=html's form
+// style and script from genui-core, then a bundle of src/view.js with
 // @modelcontextprotocol/ext-apps's App (and its MCP SDK and zod
 // dependencies); their licences are kept in a comment at the top of the page.
 import { build } from "esbuild";
@@ -19,7 +20,11 @@ const result = await build({
   legalComments: "none",
 });
 const script = result.outputFiles[0].text.replaceAll("</script", "<\\/script");
-const style = readFileSync(`${here}src/view.css`, "utf8");
+// The form's own style and script, the same bytes format=html inlines
+// (genui-core's render/html/form.css and form.js: one source).
+const core = `${here}../crates/genui-core/src/render/html/`;
+const style = readFileSync(`${core}form.css`, "utf8") + readFileSync(`${here}src/view.css`, "utf8");
+const formScript = readFileSync(`${core}form.js`, "utf8").replaceAll("</script", "<\\/script");
 const licence = (pkg) => readFileSync(`${here}node_modules/${pkg}/LICENSE`, "utf8").replaceAll("--", "- -");
 const notice = ["@modelcontextprotocol/ext-apps", "@modelcontextprotocol/client", "@modelcontextprotocol/core", "zod"]
   .map((pkg) => `${pkg}:\n${licence(pkg)}`)
@@ -37,6 +42,7 @@ ${notice}
 </head>
 <body>
 <main id="root" aria-live="polite"><p class="status">Waiting for the form…</p></main>
+<script>${formScript}</script>
 <script>${script}</script>
 </body>
 </html>

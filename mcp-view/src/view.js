@@ -39,6 +39,11 @@ function status(text) {
   root.replaceChildren(Object.assign(document.createElement("p"), { className: "status", textContent: text }));
 }
 
+// The form's own script (format=html's HTML_SCRIPT, inlined before this
+// one by build.mjs) defines window.genuiForm = {init, fill, collect, rules}:
+// array rows, rules, typed values, exactly as on a hosted page.
+const genuiForm = () => window.genuiForm;
+
 function render() {
   const result = state.result;
   if (!result) return status("Making the form…");
@@ -46,84 +51,64 @@ function render() {
   if (result.isError || content.error) {
     return status(`The form could not be made: ${content.error?.message || textOf(result)}`);
   }
-  if (typeof content.markup !== "string") {
-    return status("This worker sent no form markup (format=html).");
+  if (typeof content.markup !== "string" || !content.markup) {
+    return status("The tool result carries no form markup.");
   }
   if (state.rendered) return;
   state.rendered = true;
   root.innerHTML = content.markup;
   const form = root.querySelector("form");
   if (!form) return status("The form markup holds no form.");
-  fill(form, state.input?.data);
+  genuiForm().init(form);
+  // The server checks every answer and its errors show beside their fields;
+  // the browser's own bubbles would show only the first, outside the page.
+  form.noValidate = true;
+  fillFrom(form, state.input?.data);
+  genuiForm().rules(form);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    submit(form, content.specHash);
+    submit(form, content.specHash, event.submitter);
   });
+}
+
+// Field by field from the top: genuiForm.fill(form, data) with the root
+// pointer "" also matches the form's unnamed buttons (issue 18's form.js).
+function fillFrom(form, data) {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return;
+  for (const [key, value] of Object.entries(data)) {
+    genuiForm().fill(form, value, `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+  }
 }
 
 function textOf(result) {
   return (result.content || []).filter((c) => c.type === "text").map((c) => c.text).join(" ");
 }
 
-// Form controls are named by their fields' JSON Pointers (format=html).
-function pointerGet(data, pointer) {
-  let value = data;
-  for (const token of pointer.split("/").slice(1)) {
-    if (value == null || typeof value !== "object") return undefined;
-    value = value[token.replaceAll("~1", "/").replaceAll("~0", "~")];
+// An approval's buttons carry the decision as their name (a JSON Pointer) and value.
+function withDecision(data, submitter) {
+  const name = submitter?.getAttribute("name");
+  if (!name?.startsWith("/")) return data;
+  let value = submitter.value;
+  try {
+    value = JSON.parse(value);
+  } catch {
+    // a plain string value
   }
-  return value;
-}
-
-function fill(form, data) {
-  if (!data || typeof data !== "object") return;
-  for (const control of form.elements) {
-    if (!control.name?.startsWith("/")) continue;
-    const value = pointerGet(data, control.name);
-    if (value === undefined || value === null) continue;
-    if (control.type === "checkbox") control.checked = value === true || (Array.isArray(value) && value.includes(control.value));
-    else if (control.type === "radio") control.checked = String(value) === control.value;
-    else if (control.tagName === "SELECT" && control.multiple && Array.isArray(value)) {
-      for (const option of control.options) option.selected = value.map(String).includes(option.value);
-    } else if (typeof value !== "object") control.value = String(value);
-  }
-}
-
-// Values by control type (number, checkbox, multi-select); empty controls
-// are left out so that `required` reports them. The server checks the rest.
-function collect(form) {
-  const data = {};
-  for (const control of form.elements) {
-    if (!control.name?.startsWith("/") || control.disabled) continue;
-    let value;
-    if (control.type === "checkbox") value = control.checked;
-    else if (control.type === "radio") {
-      if (!control.checked) continue;
-      value = control.value;
-    } else if (control.tagName === "SELECT" && control.multiple) value = [...control.selectedOptions].map((o) => o.value);
-    else if (control.value === "") continue;
-    else if (control.type === "number" || control.type === "range") value = Number(control.value);
-    else value = control.value;
-    pointerSet(data, control.name, value);
-  }
+  let node = data;
+  const tokens = name.split("/").slice(1).map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+  tokens.forEach((token, i) => {
+    if (i === tokens.length - 1) node[token] = value;
+    else node = node[token] ??= {};
+  });
   return data;
 }
 
-function pointerSet(data, pointer, value) {
-  const tokens = pointer.split("/").slice(1).map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
-  let node = data;
-  tokens.forEach((token, i) => {
-    if (i === tokens.length - 1) node[token] = value;
-    else node = node[token] ??= /^\d+$/.test(tokens[i + 1]) ? [] : {};
-  });
-}
-
-async function submit(form, specHash) {
+async function submit(form, specHash, submitter) {
   clearErrors(form);
-  const data = collect(form);
+  const data = withDecision(genuiForm().collect(form), submitter);
   let result;
   try {
-    result = await app.callServerTool({ name: SUBMIT_TOOL, arguments: { specHash, data, toolCallId: state.input?.toolCallId } });
+    result = await app.callServerTool({ name: SUBMIT_TOOL, arguments: { specHash, data, ...(state.input?.toolCallId ? { toolCallId: state.input.toolCallId } : {}) } });
   } catch (error) {
     return showSummary(form, [`The host could not send the form: ${error.message || error}`]);
   }
@@ -138,7 +123,7 @@ async function submit(form, specHash) {
 }
 
 function clearErrors(form) {
-  for (const node of form.querySelectorAll(".field-error, .summary")) node.remove();
+  for (const node of form.querySelectorAll(".mcp-error, .summary")) node.remove();
   for (const node of form.querySelectorAll("[aria-invalid]")) node.removeAttribute("aria-invalid");
 }
 
@@ -160,12 +145,12 @@ function showErrors(form, error, fallback) {
       continue;
     }
     const note = document.createElement("p");
-    note.className = "field-error";
-    note.id = `error-${entry.pointer}`;
+    note.className = "genui-error mcp-error";
+    note.id = `mcp-error-${entry.pointer}`;
     note.textContent = entry.message;
     control.setAttribute("aria-invalid", "true");
     control.setAttribute("aria-describedby", `${control.getAttribute("aria-describedby") || ""} ${note.id}`.trim());
-    control.insertAdjacentElement("afterend", note);
+    (control.closest(".genui-field") || control.parentElement).append(note);
   }
   if (unplaced.length || !fields.length) showSummary(form, unplaced.length ? unplaced : [error?.message || fallback]);
 }

@@ -81,6 +81,7 @@ for (const [name, { version, connect }] of Object.entries(clients)) {
         assert.match(result.structuredContent.specHash, /^[0-9a-f]{64}$/, file);
         assert.equal(result.structuredContent.format, 'jsonforms', file);
         assert.ok(result.structuredContent.spec.uiSchema, file);
+        assert.match(result.structuredContent.markup, /^<form class="genui-form"/, file);
         assert.match(result.content[0].text, /specHash/, file);
       }
     });

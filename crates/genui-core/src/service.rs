@@ -176,6 +176,9 @@ pub struct GenerateJob {
     limits: Limits,
     /// Set when the request asks for a read-only display (see [`crate::plan::display`]).
     display: Option<crate::plan::display::DisplaySpec>,
+    /// For an MCP tool call: also render the data-free HTML form markup
+    /// (in the [`crate::edge::mcp::FORM_MARKUP_HEADER`] of the answer).
+    pub(crate) form_markup: bool,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -221,6 +224,7 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
         key: String::new(),
         limits: *limits,
         display,
+        form_markup: false,
     };
     job.rekey(deterministic_generator())?;
     Ok(job)
@@ -425,6 +429,9 @@ impl GenerateJob {
         // What `meta` carries, for formats with no place for it (A2UI).
         response.headers.push(("x-genui-spec-hash".into(), spec.spec_hash.clone()));
         response.headers.push(("x-genui-warnings".into(), warnings_header(rendered.meta.get("warnings"))));
+        if self.form_markup {
+            response.headers.push(crate::edge::mcp::form_markup(spec));
+        }
         Ok(response)
     }
 }

@@ -293,7 +293,8 @@ fn call_tool(params: &Map<String, Value>, id: Value, version: Version, limits: &
     let tool_error = |error: Error| Mcp::Answer(McpCall { id: id.clone(), version, format: None }.finish(&HttpResponse::error(&error)));
     match name {
         tools::GENERATE => Ok(match GenerateJob::prepare(body.as_bytes(), None, limits) {
-            Ok(job) => {
+            Ok(mut job) => {
+                job.form_markup = true;
                 let format = format_name(job.request().format);
                 Mcp::Generate(job, McpCall { id, version, format: Some(format) })
             }
@@ -305,6 +306,17 @@ fn call_tool(params: &Map<String, Value>, id: Value, version: Version, limits: &
         }),
         _ => Err(fail(&id, &invalid_params("/params/name", &format!("unknown tool `{name}`: the tools are {} and {}", tools::GENERATE, tools::SUBMIT)))),
     }
+}
+
+/// Where the rendering hands the form markup to [`McpCall::finish`]
+/// (which takes it out: the header never leaves the worker).
+pub(crate) const FORM_MARKUP_HEADER: &str = "x-genui-mcp-form-markup";
+
+/// The data-free `format=html` form markup of a spec (the view fills it
+/// from the tool input), as the header [`McpCall::finish`] reads.
+pub(crate) fn form_markup(spec: &crate::cache::spec::UiSpec) -> (String, String) {
+    let input = crate::render::RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null };
+    (FORM_MARKUP_HEADER.to_owned(), input.html_form("#"))
 }
 
 fn format_name(format: crate::render::Format) -> &'static str {

@@ -189,6 +189,21 @@ fn generate_then_submit_valid_and_invalid() {
 }
 
 #[test]
+fn markup_is_data_free_and_html_is_a_format() {
+    let path = format!("{}/tests/fixtures/generate/bug-report.json", env!("CARGO_MANIFEST_DIR"));
+    let mut arguments: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let result = generate_call(V26, arguments.clone());
+    let markup = result["structuredContent"]["markup"].as_str().unwrap();
+    assert!(markup.starts_with("<form") && markup.contains(r#"name="/title""#), "{markup}");
+    assert!(!markup.contains("App crashes on launch"), "the pre-fill reaches the view only through the tool input");
+    assert_eq!(result["structuredContent"]["spec"]["initialData"]["title"], "App crashes on launch");
+    arguments["format"] = json!("html");
+    let result = generate_call("2025-11-25", arguments);
+    assert_eq!(result["structuredContent"]["spec"]["type"], "html_page");
+    assert!(result["structuredContent"]["spec"]["html"].as_str().unwrap().contains("App crashes on launch"));
+}
+
+#[test]
 fn bad_tool_arguments_are_tool_errors_with_pointers() {
     let result = generate_call(V26, json!({"description": "x", "output": {"type": "object", "properties": {"a": {"$ref": "#/nowhere"}}}}));
     assert_eq!(result["isError"], true);

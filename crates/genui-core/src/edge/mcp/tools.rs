@@ -3,8 +3,9 @@
 //! submission code, so MCP and `/v1` cannot drift apart).
 //!
 //! - `generate_user_interface`: the `/v1/generate` arguments; its result's
-//!   `structuredContent` carries the spec (the answer in the chosen format)
-//!   and its `specHash`. Its `_meta.ui.resourceUri` names the form view
+//!   `structuredContent` carries the spec (the answer in the chosen format),
+//!   its `specHash`, and the data-free form markup of `format=html` that
+//!   the view renders. Its `_meta.ui.resourceUri` names the form view
 //!   ([`super::view`]) so that MCP Apps hosts can fetch it before any call.
 //! - `submit_user_interface`: the `/v1/submit` arguments; the AG-UI tool
 //!   message, or the `dgui_error` with a JSON Pointer per field as a tool
@@ -52,9 +53,10 @@ fn generate_tool() -> Value {
                 "specHash": {"type": "string", "description": "Names the form in submit_user_interface."},
                 "format": {"type": "string"},
                 "spec": {"type": "object", "description": "The form in `format`, as POST /v1/generate answers it."},
+                "markup": {"type": "string", "description": "The form's data-free HTML markup (format=html's <form>), which the form view renders and fills from the tool input."},
                 "error": {"type": "object", "description": "The dgui_error when the form could not be made."}
             },
-            "anyOf": [{"required": ["specHash", "format", "spec"]}, {"required": ["error"]}]
+            "anyOf": [{"required": ["specHash", "format", "spec", "markup"]}, {"required": ["error"]}]
         },
         "annotations": {"readOnlyHint": true, "openWorldHint": false},
         "_meta": {"ui": {"resourceUri": super::view::URI, "visibility": ["model", "app"]}}
@@ -94,7 +96,13 @@ JSON Pointer and what is wrong with it.",
 /// The `CallToolResult` (without `resultType`) for a `/v1` answer.
 /// `format` is the generated spec's format (`None` for a submission).
 pub(crate) fn result(format: Option<&'static str>, v1: &HttpResponse) -> Map<String, Value> {
-    let body: Value = serde_json::from_str(&v1.body).unwrap_or(Value::Null);
+    let header = |wanted: &str| v1.headers.iter().find(|(name, _)| name == wanted).map(|(_, v)| v.as_str());
+    let body: Value = match serde_json::from_str(&v1.body) {
+        Ok(body) => body,
+        // format=html answers the page itself; as JSON it is an html_page.
+        Err(_) if v1.status == 200 && format == Some("html") => json!({"type": "html_page", "html": v1.body}),
+        Err(_) => Value::Null,
+    };
     if !(200..300).contains(&v1.status) || !body.is_object() {
         return failed(body, v1.status);
     }
@@ -102,12 +110,13 @@ pub(crate) fn result(format: Option<&'static str>, v1: &HttpResponse) -> Map<Str
         let text = format!("The submission is valid; the tool message carries the data: {}", body["content"].as_str().unwrap_or_default());
         return structured(json!({"toolMessage": body}), text, false);
     };
-    let hash = v1.headers.iter().find(|(name, _)| name == "x-genui-spec-hash").map(|(_, v)| v.as_str()).unwrap_or_default();
+    let hash = header("x-genui-spec-hash").unwrap_or_default();
+    let markup = header(super::FORM_MARKUP_HEADER).unwrap_or_default();
     let text = format!(
         "Made a {format} form (specHash {hash}). The user fills it in the form view; check an answer with \
 {SUBMIT} {{\"specHash\": \"{hash}\", \"data\": ...}}."
     );
-    structured(json!({"specHash": hash, "format": format, "spec": body}), text, false)
+    structured(json!({"specHash": hash, "format": format, "spec": body, "markup": markup}), text, false)
 }
 
 /// A failed call as a tool error carrying the `dgui_error`.
