@@ -160,7 +160,26 @@ fn handshake_initialize_and_ping() {
 }
 
 fn generate_call(version: &str, arguments: Value) -> Value {
-    ok(version, "tools/call", json!({"name": tools::GENERATE, "arguments": arguments}), "CallToolResult")
+    let result = ok(version, "tools/call", json!({"name": tools::GENERATE, "arguments": arguments}), "CallToolResult");
+    assert_output_schema(tools::GENERATE, &result);
+    result
+}
+
+/// A result's `structuredContent` matches its tool's `outputSchema`, as
+/// clients check (the TypeScript SDK does, with Ajv).
+fn assert_output_schema(tool: &str, result: &Value) {
+    let tools = tools::list();
+    let schema = &tools.iter().find(|t| t["name"] == tool).unwrap()["outputSchema"];
+    let validator = jsonschema::validator_for(schema).unwrap();
+    assert!(validator.is_valid(&result["structuredContent"]), "{tool}: {result:#}");
+}
+
+#[test]
+fn mcp_is_post_only_and_keyed_like_v1() {
+    use crate::service::Route;
+    assert!(Route::of("POST", "/mcp").needs_key());
+    assert_eq!(Route::of("GET", "/mcp"), Route::MethodNotAllowed { allow: "POST" });
+    assert_eq!(Route::of("DELETE", "/mcp"), Route::MethodNotAllowed { allow: "POST" });
 }
 
 #[test]
@@ -177,9 +196,11 @@ fn generate_then_submit_valid_and_invalid() {
             ok(version, "tools/call", json!({"name": tools::SUBMIT, "arguments": {"output": output, "data": data, "toolCallId": "c1"}}), "CallToolResult")
         };
         let valid = submit(json!({"email": "a@b.example", "age": 3}));
+        assert_output_schema(tools::SUBMIT, &valid);
         assert_eq!(valid.get("isError"), None);
         assert_eq!(valid["structuredContent"]["toolMessage"]["toolCallId"], "c1");
         let invalid = submit(json!({"email": "nope", "age": -1}));
+        assert_output_schema(tools::SUBMIT, &invalid);
         assert_eq!(invalid["isError"], true);
         let error = &invalid["structuredContent"]["error"];
         assert_eq!(error["code"], "submission_invalid");
