@@ -9,7 +9,23 @@ import { build } from "esbuild";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 const here = new URL(".", import.meta.url).pathname;
+// zod re-exports all its ~50 error-message languages as `z.locales`, which a
+// namespace import keeps in the bundle (264 KB of 723 KB); nothing here reads
+// them (zod's own default, English, is imported directly), so the index
+// resolves to English alone.
+const englishOnly = {
+  name: "zod-locales-english-only",
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes("/zod/") ? { path: "zod-locales", namespace: "zod-locales" } : undefined);
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, () => ({
+      contents: `export { default as en } from ${JSON.stringify(`${here}node_modules/zod/v4/locales/en.js`)};`,
+      resolveDir: here,
+    }));
+  },
+};
 const result = await build({
+  plugins: [englishOnly],
   entryPoints: [`${here}src/view.js`],
   bundle: true,
   minify: true,
