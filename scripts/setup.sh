@@ -80,3 +80,7 @@ npm_ci tests/browser "JSON Forms, RJSF, esbuild, playwright-core"
 
 # The playground served at / (built by scripts/build-playground.sh).
 npm_ci playground "React, JSON Forms, RJSF, esbuild"
+
+# The MCP form view (scripts/build-mcp-view.sh) and the MCP client tests.
+npm_ci mcp-view "@modelcontextprotocol/ext-apps, esbuild"
+npm_ci tests/mcp "MCP conformance suite, MCP SDKs"

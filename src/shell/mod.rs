@@ -1,9 +1,10 @@
 //! The fetch handler: route, read, look up, finish, respond, store.
 //!
 //! Routes: `POST /v1/generate`, `POST /v1/submit`, `GET /v1/tool`,
-//! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`.
+//! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`, `POST /mcp` ([`mcp`]).
 
 mod kv;
+mod mcp;
 mod model;
 mod rate_limit;
 mod respond;
@@ -69,6 +70,7 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
         Route::Webhook => webhook(&mut req, env, ctx).await,
         Route::Submit => submit(&mut req, env, request_id).await,
         Route::Tool => HttpResponse::tool_definition(),
+        Route::Mcp => mcp::handle(&mut req, env, ctx, request_id).await,
         Route::OpenApi => static_json(HttpResponse::openapi_json()),
         Route::Schema(contract) => static_json(contract.source()),
         Route::Preflight => {
@@ -109,7 +111,10 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
         Err(response) => return response,
     };
     let data_model = header(req, "a2ui-client-data-model");
-    let job = match SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) {
+    // format=html's form, posted without script: fields named by JSON Pointer.
+    let form = header(req, "content-type").is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
+    let prepared = if form { SubmitJob::prepare_form(&body, None, None, &limits) } else { SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) };
+    let job = match prepared {
         Ok(job) => job,
         Err(error) => return HttpResponse::error(&error),
     };

@@ -22,6 +22,7 @@ import { driveA2ui } from './lib/a2ui.mjs';
 import { driveCopilotKit } from './lib/copilotkit.mjs';
 import { bundleReact, driveReact } from './lib/react.mjs';
 import { checkPlacement, choose, pick, visible } from './lib/layout.mjs';
+import { driveMcpApp } from './lib/mcp-app.mjs';
 import { a2uiClientErrors, a2uiWrapperErrors, validate } from './lib/schema.mjs';
 import { BROWSER_DIR, CHROMIUM_ARGS, REPO_ROOT, postJson, startStatic, workerForTests } from './lib/servers.mjs';
 
@@ -674,3 +675,11 @@ if (RENDERERS.includes('a2ui')) {
     });
   });
 }
+
+// The MCP App view (ui://genui/form from POST /mcp) inside an MCP Apps host:
+// AppBridge around a sandboxed iframe (lib/mcp-app.mjs, src/mcp-host.js).
+describe('MCP App view in an AppBridge host', () => {
+  test('fills from the tool input, shows errors by field, submits through the host', { timeout: 60_000 }, async () => {
+    await driveMcpApp({ context: state.context, staticUrl: state.static.url, baseUrl: state.baseUrl, shots: SHOTS });
+  });
+});

@@ -126,6 +126,8 @@ code_enum! {
         InvalidSignature = "invalid_signature" => 401,
         /// The caller is over its request budget.
         RateLimited = "rate_limited" => 429,
+        /// `/mcp` asked through a `Host` or from an `Origin` it does not serve (DNS-rebinding protection).
+        Forbidden = "forbidden" => 403,
         /// No route for this path.
         NotFound = "not_found" => 404,
         /// The route exists but not for this method.
@@ -468,9 +470,9 @@ mod tests {
             assert!(code.as_str().chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{code}");
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 19 + 6);
+        assert_eq!(all.len(), 20 + 6);
         let codes = ErrorCode::codes();
-        assert_eq!(codes.len(), 19 + 5, "FormatUnsupported shares model_unavailable");
+        assert_eq!(codes.len(), 20 + 5, "FormatUnsupported shares model_unavailable");
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));
     }
 

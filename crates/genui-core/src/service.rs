@@ -42,6 +42,8 @@ pub enum Route {
     Tool,
     /// `GET /openapi.json`.
     OpenApi,
+    /// `POST /mcp`: the MCP server (`crate::edge::mcp`).
+    Mcp,
     /// `GET /schemas/<file>`: one contract schema.
     Schema(crate::edge::contracts::Contract),
     /// Known path, other method; `allow` lists the methods it takes.
@@ -58,7 +60,7 @@ pub enum Route {
 /// Whether a route needs the bearer key when keys are configured (the
 /// `/v1` API; health, OpenAPI and schemas stay public).
 pub(crate) fn needs_key(route: Route) -> bool {
-    matches!(route, Route::Generate | Route::Submit | Route::Tool)
+    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Mcp)
 }
 
 /// Maps a request line to a route.
@@ -70,6 +72,7 @@ pub(crate) fn route(method: &str, path: &str) -> Route {
         "/v1/webhook" => ("POST", Route::Webhook),
         "/v1/tool" => ("GET, HEAD", Route::Tool),
         "/openapi.json" => ("GET, HEAD", Route::OpenApi),
+        "/mcp" => ("POST", Route::Mcp),
         _ => match path.strip_prefix("/schemas/").and_then(crate::edge::contracts::Contract::by_file_name) {
             Some(contract) => ("GET, HEAD", Route::Schema(contract)),
             None => return Route::NotFound,
@@ -173,6 +176,9 @@ pub struct GenerateJob {
     limits: Limits,
     /// Set when the request asks for a read-only display (see [`crate::plan::display`]).
     display: Option<crate::plan::display::DisplaySpec>,
+    /// For an MCP tool call: also render the data-free HTML form markup
+    /// (in the [`crate::edge::mcp::FORM_MARKUP_HEADER`] of the answer).
+    pub(crate) form_markup: bool,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -220,6 +226,7 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
         key: String::new(),
         limits: *limits,
         display,
+        form_markup: false,
     };
     job.rekey(deterministic_generator())?;
     Ok(job)
@@ -413,18 +420,35 @@ impl GenerateJob {
         let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
         let format = self.request.format;
         let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data };
-        let body = render::render_text(format, &rendered);
-        if crate::edge::contracts::checking() {
-            let value: Value = serde_json::from_str(&body).map_err(|e| Error::new(ErrorCode::Internal, format!("the answer is not JSON: {e}")))?;
-            format.contract().check(&value).map_err(|why| Error::new(ErrorCode::Internal, why))?;
-        }
-        let mut response = HttpResponse { status: 200, headers: Vec::new(), body };
+        let check = |value: &Value| match crate::edge::contracts::checking() {
+            true => format.contract().check(value).map_err(|why| Error::new(ErrorCode::Internal, why)),
+            false => Ok(()),
+        };
+        let mut response = match format {
+            // Served as the page itself; the JSON shape is for the contract.
+            Format::Html => {
+                let page = render::render(format, &rendered);
+                check(&page)?;
+                HttpResponse::html(200, page.get("html").and_then(Value::as_str).unwrap_or_default().to_owned())
+            }
+            _ => {
+                let body = render::render_text(format, &rendered);
+                if crate::edge::contracts::checking() {
+                    let value: Value = serde_json::from_str(&body).map_err(|e| Error::new(ErrorCode::Internal, format!("the answer is not JSON: {e}")))?;
+                    check(&value)?;
+                }
+                HttpResponse { status: 200, headers: Vec::new(), body }
+            }
+        };
         // Provenance in headers too: for logs, and for clients that only look there.
         response.headers.push(("x-genui-generator".into(), generator));
         response.headers.push(("x-genui-cache".into(), json!(cache).as_str().unwrap_or_default().to_owned()));
         // What `meta` carries, for formats with no place for it (A2UI).
         response.headers.push(("x-genui-spec-hash".into(), spec.spec_hash.clone()));
         response.headers.push(("x-genui-warnings".into(), warnings_header(rendered.meta.get("warnings"))));
+        if self.form_markup {
+            response.headers.push(crate::edge::mcp::form_markup(spec));
+        }
         Ok(response)
     }
 }
@@ -635,5 +659,19 @@ impl GeneratorId {
     /// The deterministic generator's identity.
     pub fn deterministic() -> Self {
         deterministic_generator()
+    }
+}
+
+impl HttpResponse {
+    /// An HTML page (`format=html`, a hosted form) with the form's
+    /// Content-Security-Policy.
+    pub fn html(status: u16, page: String) -> Self {
+        let headers = vec![
+            ("content-type".into(), "text/html; charset=utf-8".into()),
+            ("content-security-policy".into(), crate::render::html::csp().to_owned()),
+            ("x-content-type-options".into(), "nosniff".into()),
+            ("referrer-policy".into(), "no-referrer".into()),
+        ];
+        Self { status, headers, body: page }
     }
 }

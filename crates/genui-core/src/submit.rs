@@ -46,6 +46,9 @@ pub struct SubmitJob {
     limits: Limits,
     /// Written by an A2UI renderer: coerce to the schema's types first.
     from_a2ui: bool,
+    /// A form post's fields (`format=html`), read into `data` by the
+    /// cached spec's schema.
+    form: Option<Vec<(String, String)>>,
 }
 
 /// Checks limits and parses a submission body.
@@ -71,7 +74,7 @@ pub(crate) fn prepare_submit_with(body: &[u8], data_model_header: Option<&str>, 
     };
     if let Some(a2ui) = a2ui::read_client_message(&body, data_model.as_ref())? {
         let contract = ContractSource::Cached(a2ui.spec_hash);
-        return Ok(SubmitJob { data: a2ui.data, tool_call_id: a2ui.tool_call_id, contract, limits: *limits, from_a2ui: true });
+        return Ok(SubmitJob { data: a2ui.data, tool_call_id: a2ui.tool_call_id, contract, limits: *limits, from_a2ui: true, form: None });
     }
     let metadata = body.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default();
     let field = |name: &str| body.get(name).or_else(|| metadata.get(name)).cloned();
@@ -92,7 +95,7 @@ pub(crate) fn prepare_submit_with(body: &[u8], data_model_header: Option<&str>, 
         (None, None) => return Err(invalid("", "name the form: `specHash` (from the generate answer) or `output` (the schema)")),
     };
     let data = submitted_data(&mut body)?;
-    Ok(SubmitJob { data, tool_call_id, contract, limits: *limits, from_a2ui: false })
+    Ok(SubmitJob { data, tool_call_id, contract, limits: *limits, from_a2ui: false, form: None })
 }
 
 fn is_spec_hash(text: &str) -> bool {
@@ -177,6 +180,9 @@ impl SubmitJob {
                 if self.from_a2ui {
                     self.data = a2ui::coerce(&spec.schema, &self.data, &self.limits);
                 }
+                if let Some(fields) = self.form.take() {
+                    self.data = crate::render::html::post::data(&spec.schema, &fields, &self.limits)?;
+                }
                 let unchecked = read_text(&spec.schema, &mut self.data);
                 (validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?, unchecked)
             }
@@ -227,6 +233,24 @@ impl SubmitJob {
     /// Parses a `/v1/submit` body and checks its limits ([`prepare_submit`]).
     pub fn prepare(body: &[u8], limits: &Limits) -> Result<Self> {
         prepare_submit(body, limits)
+    }
+
+    /// A form post of the `format=html` form (`application/x-www-form-urlencoded`,
+    /// fields named by JSON Pointer), read by the schema of the spec
+    /// `spec_hash` (when `None`: the post's hidden `_specHash`); the tool
+    /// call's id is `tool_call_id`, else the post's `_toolCallId`.
+    pub fn prepare_form(body: &[u8], spec_hash: Option<&str>, tool_call_id: Option<&str>, limits: &Limits) -> Result<Self> {
+        let (fields, meta) = crate::render::html::post::pairs(body, limits)?;
+        let hash = spec_hash.map(str::to_owned).or_else(|| meta.get("_specHash").and_then(Value::as_str).map(str::to_owned));
+        let hash = hash.filter(|h| is_spec_hash(h)).ok_or_else(|| invalid("/_specHash", "the form post names no form: `_specHash` must be the 64 hex digits of the spec"))?;
+        let tool_call_id = tool_call_id.map(str::to_owned).or_else(|| meta.get("_toolCallId").and_then(Value::as_str).map(str::to_owned)).filter(|id| !id.trim().is_empty());
+        Ok(SubmitJob { data: Value::Null, tool_call_id, contract: ContractSource::Cached(hash), limits: *limits, from_a2ui: false, form: Some(fields) })
+    }
+
+    /// The data of a validated (or rejected) submission: for a form post,
+    /// what its fields were read into.
+    pub fn data(&self) -> &Value {
+        &self.data
     }
 
     /// [`SubmitJob::prepare`], with the A2UI client data model a client

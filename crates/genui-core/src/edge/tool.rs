@@ -103,6 +103,8 @@ fn openapi() -> Value {
     let mut content = json_content(json!({"oneOf": [
         schema_ref(Contract::JsonFormsResponse), schema_ref(Contract::DguiForm), schema_ref(Contract::LmuiMessage), schema_ref(Contract::A2uiMessages), schema_ref(Contract::ReactModule)
     ]}));
+    // `format=html`: the page itself (html-page.schema.json describes it before it is served).
+    content["text/html"] = json!({"schema": {"description": "format=html: a self-contained page with a native form (fields named by JSON Pointer) and a strict Content-Security-Policy header", "type": "string"}});
     // `format=a2ui` with `Accept: application/jsonl`: the same messages, one per line.
     content["application/jsonl"] = json!({"schema": {"description": "format=a2ui only: each line one message of A2UI's server_to_client.json (createSurface, updateComponents, updateDataModel)", "type": "string"}});
     let headers = json!({
@@ -126,7 +128,7 @@ fn openapi() -> Value {
         "paths": {
             "/v1/generate": {"post": {
                 "summary": "Generate a UI for a generateUserInterface call",
-                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react"]}}],
+                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react", "html"]}}],
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
                 "responses": generate_responses,
             }},

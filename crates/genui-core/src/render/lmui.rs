@@ -165,7 +165,7 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
 }
 
 /// Whether the field at `pointer` is listed in its parent's `required`.
-fn is_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
+pub(crate) fn is_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
     let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
     let parent = doc.resolve_scope(base, parent);
     parent.is_some_and(|p| doc.node_requires(p, &crate::pointer::unescape(name)))

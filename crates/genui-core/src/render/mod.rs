@@ -20,6 +20,7 @@
 //! (`crate::service`) checks every answer against its format's [`Format::contract`].
 
 pub(crate) mod a2ui;
+pub(crate) mod html;
 pub(crate) mod initial_data;
 pub(crate) mod jsonforms;
 pub(crate) mod lmui;
@@ -67,11 +68,13 @@ pub enum Format {
     A2ui,
     /// A TSX module (react-hook-form + zod), seed 000's `ReactFormHookGenerator`.
     React,
+    /// A server-rendered HTML page with a native form ([`html`]).
+    Html,
 }
 
 impl Format {
     /// Every format, by wire name.
-    pub const NAMES: [&'static str; 5] = ["jsonforms", "rjsf", "lmui", "a2ui", "react"];
+    pub const NAMES: [&'static str; 6] = ["jsonforms", "rjsf", "lmui", "a2ui", "react", "html"];
 
     /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`, `a2ui`).
     pub fn parse(name: &str, pointer: &str) -> Result<Self> {
@@ -81,6 +84,7 @@ impl Format {
             "lmui" => Ok(Self::Lmui),
             "a2ui" => Ok(Self::A2ui),
             "react" => Ok(Self::React),
+            "html" => Ok(Self::Html),
             other => Err(Error::new(
                 ErrorCode::UnsupportedFormat,
                 format!("format `{other}` is not one of {} (at {pointer})", Self::NAMES.join(", ")),
@@ -99,6 +103,7 @@ impl Format {
             Self::Lmui => Contract::LmuiMessage,
             Self::A2ui => Contract::A2uiMessages,
             Self::React => Contract::ReactModule,
+            Self::Html => Contract::HtmlPage,
         }
     }
 }
@@ -187,6 +192,7 @@ pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
         Format::Lmui => lmui::render(rendered),
         Format::A2ui => a2ui::render(rendered),
         Format::React => react::render(rendered),
+        Format::Html => html::render(rendered),
     }
 }
 

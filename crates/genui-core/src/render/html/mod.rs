@@ -1,0 +1,185 @@
+//! The HTML projection (`format=html`): a self-contained, server-rendered
+//! page with a native `<form>` that works without JavaScript.
+//!
+//! - [`form`]: the `<form>` markup alone, no page chrome, reusable by any
+//!   page that wraps it (the hosted link's, an MCP App view's);
+//! - [`post`]: a form post (`application/x-www-form-urlencoded`, names
+//!   are JSON Pointers) read back into typed JSON data;
+//! - `form.css` and `form.js`: the page's only style and script, inline
+//!   and allowed by their hashes in a strict Content-Security-Policy
+//!   ([`csp`]); the script only enhances (array rows, rules, pre-fill from
+//!   the URL fragment) and the form works without it.
+//!
+//! As JSON, a `format=html` answer is `{type: "html_page", html, form,
+//! meta}` (`schemas/html-page.schema.json`); the service answers it as
+//! `text/html` with the CSP header ([`crate::HttpResponse`]).
+
+pub(crate) mod form;
+pub(crate) mod post;
+
+use super::RenderInput;
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+/// The page's style sheet.
+pub(crate) const STYLE: &str = include_str!("form.css");
+
+/// The page's script (progressive: the form works without it).
+pub(crate) const SCRIPT: &str = include_str!("form.js");
+
+/// The texts the worker writes itself on a form.
+#[derive(Debug, Clone)]
+pub(crate) struct Words {
+    pub(crate) submit: String,
+    pub(crate) approve: String,
+    pub(crate) reject: String,
+    pub(crate) add: String,
+    pub(crate) remove: String,
+    pub(crate) required: String,
+    pub(crate) choose: String,
+    pub(crate) error_summary: String,
+    pub(crate) json_hint: String,
+    pub(crate) form_label: String,
+    pub(crate) lang: String,
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Self {
+            submit: "Submit".into(),
+            approve: "Approve".into(),
+            reject: "Reject".into(),
+            add: "Add".into(),
+            remove: "Remove".into(),
+            required: "required".into(),
+            choose: "Choose…".into(),
+            error_summary: "There is a problem".into(),
+            json_hint: "Enter the value as JSON.".into(),
+            form_label: "Form".into(),
+            lang: "en".into(),
+        }
+    }
+}
+
+/// `sha256-<base64>` of a text, as CSP names an inline element.
+fn csp_hash(source: &str) -> String {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(source.as_bytes())))
+}
+
+/// The Content-Security-Policy of a page: nothing from anywhere, except
+/// the inline style and script by their hashes, and posting the form to
+/// the page's own origin.
+pub(crate) fn csp() -> &'static str {
+    static CSP: OnceLock<String> = OnceLock::new();
+    CSP.get_or_init(|| {
+        format!(
+            "default-src 'none'; style-src {}; script-src {}; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+            csp_hash(STYLE),
+            csp_hash(SCRIPT)
+        )
+    })
+}
+
+/// The `<form>` markup ([`form`]), with errors (data pointer, message)
+/// shown next to their fields and in a summary at the top.
+pub(crate) fn form_markup(r: &RenderInput<'_>, action: &str, errors: &[(String, String)], words: &Words) -> String {
+    let limits = crate::request::limits::Limits::default();
+    form::FormWriter::new(r, &limits, errors, words).form(r, action, errors)
+}
+
+/// A whole page around a form's markup.
+pub(crate) fn page(r: &RenderInput<'_>, body: &str, words: &Words) -> String {
+    let title = r.title();
+    let mut out = String::with_capacity(body.len() + STYLE.len() + SCRIPT.len() + 512);
+    let _ = write!(
+        out,
+        r#"<!doctype html><html lang="{}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{}</title><style>{STYLE}</style></head><body><main class="genui-page"><h1>{}</h1>"#,
+        form::attr(&words.lang),
+        form::text(&title),
+        form::text(&title)
+    );
+    if !r.spec.description.is_empty() && r.spec.plan.title.as_deref() != Some(r.spec.description.as_str()) {
+        let _ = write!(out, r#"<p class="genui-description">{}</p>"#, form::text(&r.spec.description));
+    }
+    out.push_str(body);
+    let _ = write!(out, "</main><script>{SCRIPT}</script></body></html>");
+    out
+}
+
+/// The `format=html` answer: `{type, html, form, meta}`. The form posts
+/// to `/v1/submit` with the spec's hash (and the tool call's id) as hidden
+/// fields; a hosted link's page posts to its own URL instead.
+pub(crate) fn render(r: &RenderInput<'_>) -> Value {
+    let words = Words::default();
+    let mut markup = form_markup(r, "/v1/submit", &[], &words);
+    if let Some(at) = markup.find('>') {
+        let mut hidden = format!(r#"<input type="hidden" name="_specHash" value="{}">"#, form::attr(&r.spec.spec_hash));
+        if let Some(id) = r.meta.get("toolCallId").and_then(Value::as_str) {
+            let _ = write!(hidden, r#"<input type="hidden" name="_toolCallId" value="{}">"#, form::attr(id));
+        }
+        markup.insert_str(at + 1, &hidden);
+    }
+    let html = page(r, &markup, &words);
+    let mut message = Map::new();
+    message.insert("type".into(), "html_page".into());
+    message.insert("html".into(), html.into());
+    message.insert("form".into(), markup.into());
+    message.insert("csp".into(), csp().into());
+    message.insert("meta".into(), Value::Object(r.meta()));
+    Value::Object(message)
+}
+
+/// Errors of a rejected submission as (data pointer, message) pairs.
+pub(crate) fn field_errors(error: &crate::Error) -> Vec<(String, String)> {
+    let listed = error.details().iter().find_map(|d| match d {
+        crate::error::Detail::Errors(list) => Some(list.iter().map(|e| (e.pointer.clone(), e.message.clone())).collect::<Vec<_>>()),
+        _ => None,
+    });
+    listed.unwrap_or_else(|| vec![(error.pointer().filter(|p| p.starts_with('/') && !p.starts_with("/data")).unwrap_or("").to_owned(), error.message().to_owned())])
+}
+
+impl RenderInput<'_> {
+    /// The `format=html` form markup alone (`<form class="genui-form"
+    /// method="post" action=...>`, no page chrome), posting to `action`:
+    /// what a page of one's own (an MCP App view, a hosted link) wraps.
+    /// Pass a `RenderInput` whose data is `null` for markup free of data,
+    /// and fill it in the browser with `window.genuiForm.fill(form, data)`
+    /// from [`Format::HTML_SCRIPT`]. The page around it must carry
+    /// [`Format::HTML_STYLE`] and [`Format::HTML_SCRIPT`] (allowed by
+    /// [`Format::html_csp`]'s hashes) for its look and enhancements.
+    pub fn html_form(&self, action: &str) -> String {
+        form_markup(self, action, &[], &Words::default())
+    }
+
+    /// [`RenderInput::html_form`] after a rejected submission: each error
+    /// of `error` (a `submission_invalid`'s list, or its one message) next
+    /// to its field and in a summary at the top.
+    pub fn html_form_with_errors(&self, action: &str, error: &crate::Error) -> String {
+        form_markup(self, action, &field_errors(error), &Words::default())
+    }
+
+    /// A whole page (doctype, title, description, style, script) around
+    /// `body`, for instance [`RenderInput::html_form`]'s markup.
+    pub fn html_page(&self, body: &str) -> String {
+        page(self, body, &Words::default())
+    }
+}
+
+impl super::Format {
+    /// The style sheet of the HTML form (inline in its page).
+    pub const HTML_STYLE: &'static str = STYLE;
+
+    /// The script of the HTML form: progressive enhancement (array rows,
+    /// rules, pre-fill). It defines `window.genuiForm = {init, fill,
+    /// collect, rules}` and initialises every `form.genui-form` it finds.
+    pub const HTML_SCRIPT: &'static str = SCRIPT;
+
+    /// The Content-Security-Policy of the HTML page: nothing but the
+    /// inline [`Format::HTML_STYLE`] and [`Format::HTML_SCRIPT`], by hash.
+    pub fn html_csp() -> &'static str {
+        csp()
+    }
+}
