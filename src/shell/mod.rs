@@ -113,7 +113,7 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
     let form = header(req, "content-type").is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
     let prepared = if form { SubmitJob::prepare_form(&body, None, None, &limits) } else { SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) };
     let job = match prepared {
-        Ok(job) => job,
+        Ok(job) => job.with_accept_language(header(req, "accept-language").as_deref()),
         Err(error) => return HttpResponse::error(&error),
     };
     let cached = match job.cache_key() {

@@ -406,7 +406,7 @@ impl GenerateJob {
         meta.extend(extra);
         let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
         let format = self.request.format;
-        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data };
+        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data, locale: self.request.locale.as_deref() };
         let body = render::render(format, &rendered);
         if crate::edge::contracts::checking() {
             format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
@@ -574,5 +574,16 @@ impl HttpResponse {
             ("referrer-policy".into(), "no-referrer".into()),
         ];
         Self { status, headers, body: page }
+    }
+}
+
+impl HttpResponse {
+    /// A hosted form's state page, or the page of a link that leads
+    /// nowhere, in `locale`'s language: `which` is `delivered`, `retrying`,
+    /// `failed`, `already_submitted`, `expired`, `not_found` or
+    /// `data_mismatch` (anything else: `not_found`).
+    pub fn form_notice(status: u16, locale: Option<&str>, which: &str) -> Self {
+        let page = crate::render::html::notice_page(locale, which).or_else(|| crate::render::html::notice_page(locale, "not_found"));
+        Self::html(status, page.unwrap_or_default())
     }
 }
