@@ -175,7 +175,7 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
 /// webhook; a failed delivery is logged.
 fn deliver_callback(ctx: &Context, url: worker::Url, body: String, secret: String, now_s: u64) {
     ctx.wait_until(async move {
-        let signature = Webhook::sign(&secret, now_s, body.as_bytes());
+        let signature = Webhook::sign_callback(&secret, now_s, body.as_bytes());
         let result = async {
             let headers = worker::Headers::new();
             headers.set("content-type", "application/json")?;
