@@ -1,8 +1,10 @@
 //! The fetch handler: route, read, look up, finish, respond, store.
 //!
 //! Routes: `POST /v1/generate`, `POST /v1/submit`, `GET /v1/tool`,
+//! `POST /v1/forms` and `GET`/`POST /f/<token>` (hosted forms, [`forms`]),
 //! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`.
 
+mod forms;
 mod kv;
 mod model;
 mod rate_limit;
@@ -49,7 +51,7 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
     let method = req.method().to_string();
     let path = req.path();
     let route = Route::of(&method, &path);
-    if route.needs_key() || route == Route::Webhook {
+    if route.needs_key() || matches!(route, Route::Webhook | Route::HostedForm) {
         if let Some(limited) = rate_limit::check(env, &req).await {
             return limited;
         }
@@ -69,6 +71,8 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
         Route::Webhook => webhook(&mut req, env, ctx).await,
         Route::Submit => submit(&mut req, env, request_id).await,
         Route::Tool => HttpResponse::tool_definition(),
+        Route::Forms => forms::create(&mut req, env, ctx, request_id).await,
+        Route::HostedForm => forms::hosted(&mut req, env, path.trim_start_matches("/f/"), request_id).await,
         Route::OpenApi => static_json(HttpResponse::openapi_json()),
         Route::Schema(contract) => static_json(contract.source()),
         Route::Preflight => {

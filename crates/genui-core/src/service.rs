@@ -40,6 +40,10 @@ pub enum Route {
     Webhook,
     /// `GET /v1/tool`: the tool definition to inject into an agent.
     Tool,
+    /// `POST /v1/forms`: a hosted form's link for a tool call.
+    Forms,
+    /// `GET`/`POST /f/<token>`: a hosted form (the token is the path's rest).
+    HostedForm,
     /// `GET /openapi.json`.
     OpenApi,
     /// `GET /schemas/<file>`: one contract schema.
@@ -58,7 +62,7 @@ pub enum Route {
 /// Whether a route needs the bearer key when keys are configured (the
 /// `/v1` API; health, OpenAPI and schemas stay public).
 pub(crate) fn needs_key(route: Route) -> bool {
-    matches!(route, Route::Generate | Route::Submit | Route::Tool)
+    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Forms)
 }
 
 /// Maps a request line to a route.
@@ -69,6 +73,8 @@ pub(crate) fn route(method: &str, path: &str) -> Route {
         "/v1/submit" => ("POST", Route::Submit),
         "/v1/webhook" => ("POST", Route::Webhook),
         "/v1/tool" => ("GET, HEAD", Route::Tool),
+        "/v1/forms" => ("POST", Route::Forms),
+        _ if path.starts_with("/f/") => ("GET, HEAD, POST", Route::HostedForm),
         "/openapi.json" => ("GET, HEAD", Route::OpenApi),
         _ => match path.strip_prefix("/schemas/").and_then(crate::edge::contracts::Contract::by_file_name) {
             Some(contract) => ("GET, HEAD", Route::Schema(contract)),
@@ -549,6 +555,12 @@ impl HttpResponse {
 }
 
 impl GenerateJob {
+    /// The spec this job answered with, as stored (JSON), while this
+    /// isolate remembers it (it does right after [`GenerateJob::finish`]).
+    pub fn spec_json(&self) -> Option<String> {
+        crate::cache::memo::spec(&self.spec_hash).map(|spec| spec.to_json())
+    }
+
     /// Checks limits, parses and hashes a body: everything before the
     /// cache ([`prepare_generate`]).
     pub fn prepare(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<Self> {

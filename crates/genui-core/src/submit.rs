@@ -147,12 +147,10 @@ impl SubmitJob {
 
     /// [`SubmitJob::finish`], also returning the data as read (a form
     /// post's fields typed by the schema), to show again beside the errors.
-    pub fn finish_with_data(mut self, cached: Option<&str>, message_id: &str) -> (Outcome, Value) {
-        let outcome = match self.validate(cached) {
-            Ok(()) => Outcome { response: HttpResponse::json(200, &self.tool_message(message_id)), cache_put: None },
-            Err(error) => Outcome::failed(&error),
-        };
-        (outcome, self.data)
+    /// The tool message's JSON, or the error.
+    pub fn finish_with_data(mut self, cached: Option<&str>, message_id: &str) -> (Result<String>, Value) {
+        let answer = self.validate(cached).map(|()| self.tool_message(message_id).to_string());
+        (answer, self.data)
     }
 
     /// Validates the data; `message_id` becomes the tool message's `id`.
