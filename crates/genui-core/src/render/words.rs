@@ -75,6 +75,10 @@ texts! {
     FieldMinimum => ["Enter {limit} or more.", "Geben Sie {limit} oder mehr ein.", "Saisissez {limit} ou plus.", "Introduzca {limit} o más.", "Insira {limit} ou mais.", "{limit} 以上を入力してください。", "请输入不小于 {limit} 的值。"],
     /// A number above its maximum.
     FieldMaximum => ["Enter {limit} or less.", "Geben Sie {limit} oder weniger ein.", "Saisissez {limit} ou moins.", "Introduzca {limit} o menos.", "Insira {limit} ou menos.", "{limit} 以下を入力してください。", "请输入不大于 {limit} 的值。"],
+    /// A number not above its exclusive minimum.
+    FieldAbove => ["Enter a value greater than {limit}.", "Geben Sie einen Wert größer als {limit} ein.", "Saisissez une valeur supérieure à {limit}.", "Introduzca un valor mayor que {limit}.", "Insira um valor maior que {limit}.", "{limit} より大きい値を入力してください。", "请输入大于 {limit} 的值。"],
+    /// A number not below its exclusive maximum.
+    FieldBelow => ["Enter a value less than {limit}.", "Geben Sie einen Wert kleiner als {limit} ein.", "Saisissez une valeur inférieure à {limit}.", "Introduzca un valor menor que {limit}.", "Insira um valor menor que {limit}.", "{limit} より小さい値を入力してください。", "请输入小于 {limit} 的值。"],
     /// A text too long.
     FieldTooLong => ["Use at most {limit} characters.", "Verwenden Sie höchstens {limit} Zeichen.", "Utilisez au plus {limit} caractères.", "Use como máximo {limit} caracteres.", "Use no máximo {limit} caracteres.", "{limit} 文字以内で入力してください。", "最多 {limit} 个字符。"],
     /// A text too short.
@@ -151,8 +155,10 @@ impl Lang {
             K::Required { .. } => self.text(Text::FieldRequired).to_owned(),
             K::Type { .. } => self.text(Text::FieldType).to_owned(),
             K::Format { format } => self.fill(Text::FieldFormat, &[("format", format)]),
-            K::Minimum { limit: l } | K::ExclusiveMinimum { limit: l } => self.fill(Text::FieldMinimum, &[("limit", &limit(l))]),
-            K::Maximum { limit: l } | K::ExclusiveMaximum { limit: l } => self.fill(Text::FieldMaximum, &[("limit", &limit(l))]),
+            K::Minimum { limit: l } => self.fill(Text::FieldMinimum, &[("limit", &limit(l))]),
+            K::Maximum { limit: l } => self.fill(Text::FieldMaximum, &[("limit", &limit(l))]),
+            K::ExclusiveMinimum { limit: l } => self.fill(Text::FieldAbove, &[("limit", &limit(l))]),
+            K::ExclusiveMaximum { limit: l } => self.fill(Text::FieldBelow, &[("limit", &limit(l))]),
             K::MaxLength { limit: l } => self.fill(Text::FieldTooLong, &[("limit", &limit(l))]),
             K::MinLength { limit: l } => self.fill(Text::FieldTooShort, &[("limit", &limit(l))]),
             K::Pattern { .. } => self.text(Text::FieldPattern).to_owned(),

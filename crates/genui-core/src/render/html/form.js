@@ -179,7 +179,7 @@
   // Pre-fill from data (a hosted link's URL fragment, an MCP host's input).
   function fill(form, data, base) {
     base = base || "";
-    var els = named(form, base);
+    var els = base === "" ? [] : named(form, base);
     if (els.length) {
       els.forEach(function (el) {
         var text = data === null || data === undefined ? "" : typeof data === "string" ? data : JSON.stringify(data);
@@ -221,6 +221,7 @@
     var apply = function () {
       if (frag) { try { fill(form, JSON.parse(frag.text)); } catch (e) { /* not JSON: nothing to fill */ } }
       rules(form);
+      form.setAttribute("data-ready", "true");
     };
     if (!expect) return apply();
     // Shown values matter: the fragment must be the data the link was made for.
