@@ -143,6 +143,22 @@ fn openapi() -> Value {
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
                 "responses": {"200": generate_responses["200"].clone(), "default": error_responses()["default"].clone()},
             }},
+            "/v1/forms": {"post": {
+                "summary": "A hosted form's link for a generateUserInterface call (needs callbackUrl; the answer is POSTed there, signed)",
+                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
+                "responses": {"201": {"description": "The link: url (/f/<token>, pre-fill in the #data= fragment), expiresAt, specHash",
+                    "content": json_content(json!({"type": "object", "required": ["url", "expiresAt", "specHash"], "properties": {"url": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"}, "specHash": {"type": "string"}}}))},
+                    "default": error_responses()["default"].clone()},
+            }},
+            "/f/{token}": {
+                "get": {"summary": "A hosted form's page (text/html); 404 forged, 410 expired",
+                    "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
+                    "responses": {"200": {"description": "The form, or the state of its answer", "content": {"text/html": {"schema": {"type": "string"}}}}}},
+                "post": {"summary": "A person's answer (application/x-www-form-urlencoded, fields named by JSON Pointer); the page again with errors (4xx), or its state (200 delivered, 202 retrying, 409 already submitted)",
+                    "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
+                    "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}}},
+                    "responses": {"200": {"description": "Delivered", "content": {"text/html": {"schema": {"type": "string"}}}}}},
+            },
             "/v1/tool": {"get": {
                 "summary": "The generateUserInterface tool definition",
                 "responses": {"200": {"description": "Tool definition", "content": json_content(json!({"type": "object", "required": ["name", "description", "parameters"]}))},
