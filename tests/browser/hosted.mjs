@@ -284,6 +284,21 @@ function writeReport() {
   const all = state.findings.flatMap((f) => f.violations.map((v) => ({ ...v, page: f.page, side: f.side })));
   const count = (impact) => all.filter((v) => v.impact === impact).length;
   lines.push(`${pages} pages checked; violations: critical ${count('critical')}, serious ${count('serious')}, moderate ${count('moderate')}, minor ${count('minor')}.`, '');
+  const bySide = new Map();
+  for (const f of state.findings) bySide.set(f.side, (bySide.get(f.side) ?? new Set()).add(f.page));
+  const tally = new Map();
+  for (const v of all) {
+    const key = `${v.side}|${v.id}|${v.impact}`;
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+  }
+  lines.push('| side | pages checked | pages with a serious or critical violation |', '|---|---|---|');
+  for (const [side, checked] of bySide) {
+    const bad = new Set(all.filter((v) => v.side === side && (v.impact === 'serious' || v.impact === 'critical')).map((v) => v.page));
+    lines.push(`| ${side} | ${checked.size} | ${bad.size} |`);
+  }
+  lines.push('', '| side | rule | impact | pages |', '|---|---|---|---|');
+  for (const [key, n] of [...tally].sort()) lines.push(`| ${key.split('|').join(' | ')} | ${n} |`);
+  lines.push('', '## Every violation', '');
   lines.push('| side | page | rule | impact | nodes | help |', '|---|---|---|---|---|---|');
   for (const v of all) lines.push(`| ${v.side} | ${v.page} | \`${v.id}\` | ${v.impact} | ${v.nodes} | ${v.help} |`);
   if (!all.length) lines.push('| - | - | none | - | - | - |');
