@@ -116,6 +116,9 @@ fn openapi() -> Value {
     generate_responses.insert("200".into(), json!({"description": "The UI in the requested format", "headers": headers, "content": content}));
     let mut submit_responses = error_responses();
     submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "content": json_content(schema_ref(Contract::ToolMessage))}));
+    // format=html's form posted without script: fields named by JSON Pointer, plus _specHash.
+    let mut submit_content = json_content(schema_ref(Contract::SubmitRequest));
+    submit_content["application/x-www-form-urlencoded"] = json!({"schema": {"type": "object", "required": ["_specHash"], "additionalProperties": {"type": "string"}}});
     let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
     json!({
         "openapi": "3.1.0",
@@ -134,7 +137,7 @@ fn openapi() -> Value {
             "/v1/submit": {"post": {
                 "summary": "Validate a submission and get the tool message",
                 "parameters": [{"name": "a2ui-client-data-model", "in": "header", "required": false, "description": "A2UI's a2uiClientDataModel ({version, surfaces}) as JSON, for an A2UI action whose context has no data", "schema": {"type": "string"}}],
-                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::SubmitRequest))},
+                "requestBody": {"required": true, "content": submit_content},
                 "responses": submit_responses,
             }},
             "/v1/webhook": {"post": {
@@ -153,11 +156,13 @@ fn openapi() -> Value {
             "/f/{token}": {
                 "get": {"summary": "A hosted form's page (text/html); 404 forged, 410 expired",
                     "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
-                    "responses": {"200": {"description": "The form, or the state of its answer", "content": {"text/html": {"schema": {"type": "string"}}}}}},
+                    "responses": {"200": {"description": "The form, or the state of its answer", "content": {"text/html": {"schema": {"type": "string"}}}},
+                        "default": {"description": "A page saying why: 404 not valid, 410 expired", "content": {"text/html": {"schema": {"type": "string"}}}}}},
                 "post": {"summary": "A person's answer (application/x-www-form-urlencoded, fields named by JSON Pointer); the page again with errors (4xx), or its state (200 delivered, 202 retrying, 409 already submitted)",
                     "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
                     "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}}},
-                    "responses": {"200": {"description": "Delivered", "content": {"text/html": {"schema": {"type": "string"}}}}}},
+                    "responses": {"200": {"description": "Delivered", "content": {"text/html": {"schema": {"type": "string"}}}},
+                        "default": {"description": "The form again with its errors (400, 413, 422), or the answer's state (202 retrying, 409 already submitted), or 404/410", "content": {"text/html": {"schema": {"type": "string"}}}}}},
             },
             "/v1/tool": {"get": {
                 "summary": "The generateUserInterface tool definition",
