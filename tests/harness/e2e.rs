@@ -1064,11 +1064,17 @@ impl Steps {
     }
 }
 
-/// Only the hosted-forms step, on one worker (`cargo test -p genui-harness
-/// --test e2e hosted_forms_only -- --ignored`), for a quick loop.
+/// Only the hosted-forms step, on one worker, for a quick loop:
+/// `GENUI_E2E_FORMS_ONLY=1 cargo test -p genui-harness --test e2e
+/// hosted_forms_only -- --ignored`. Without the variable it returns at
+/// once, so that test.sh's `--ignored` run (which also runs `e2e`, where
+/// this step is part of the guarded worker) never starts a second worker.
 #[test]
 #[ignore = "needs wrangler dev"]
 fn hosted_forms_only() {
+    if std::env::var_os("GENUI_E2E_FORMS_ONLY").is_none() {
+        return;
+    }
     let opts = Options::default()
         .var("API_KEYS", "key-one, key-two")
         .var("WEBHOOK_SECRET", "whsec-e2e")
