@@ -235,6 +235,22 @@ test('a link whose fragment was changed does not show the form', { timeout: 60_0
   await context.close();
 });
 
+test('an approval shows what is approved, from the checked fragment, and its button answers', { timeout: 60_000 }, async () => {
+  state.received.length = 0;
+  const made = await link({ description: 'A payment needs your approval', data: { action: 'Transfer 10 EUR to Bob <b>now</b>', importance: 'high' },
+    output: { type: 'object', required: ['approved'], properties: { approved: { type: 'boolean', title: 'Approve?' } } } }, { locale: 'fr' });
+  const { context, page } = await openPage();
+  await page.goto(made.url);
+  await page.locator('form.genui-form[data-ready="true"]').waitFor();
+  assert.equal(await page.locator('.genui-prompt').innerText(), 'Approbation requise (high) : Transfer 10 EUR to Bob <b>now</b>', 'shown as text');
+  await page.screenshot({ path: join(SHOTS, 'desktop-approval.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Approuver' }).click();
+  await page.locator('[data-state="delivered"]').waitFor();
+  const messages = await received(1);
+  assert.deepEqual(JSON.parse(JSON.parse(messages[0].body).content), { approved: true });
+  await context.close();
+});
+
 test('keyboard only: Tab, typing, Space and Enter fill and submit a hosted form', { timeout: 60_000 }, async () => {
   state.received.length = 0;
   const made = await link({ description: 'Sign up', output: { type: 'object', required: ['name', 'plan'], properties: {

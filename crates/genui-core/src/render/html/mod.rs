@@ -41,6 +41,8 @@ pub(crate) struct Words {
     pub(crate) error_summary: String,
     pub(crate) json_hint: String,
     pub(crate) form_label: String,
+    pub(crate) approval_needed: String,
+    pub(crate) approval_needed_level: String,
     pub(crate) lang: String,
 }
 
@@ -60,6 +62,8 @@ impl Words {
             error_summary: t(Text::ErrorSummary),
             json_hint: t(Text::JsonHint),
             form_label: t(Text::Form),
+            approval_needed: t(Text::ApprovalNeeded),
+            approval_needed_level: t(Text::ApprovalNeededLevel),
             lang: lang.tag().to_owned(),
         }
     }
