@@ -1,8 +1,10 @@
 //! The fetch handler: route, read, look up, finish, respond, store.
 //!
 //! Routes: `POST /v1/generate`, `POST /v1/submit`, `GET /v1/tool`,
+//! `POST /v1/forms` and `GET`/`POST /f/<token>` (hosted forms, [`forms`]),
 //! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`, `POST /mcp` ([`mcp`]).
 
+mod forms;
 mod kv;
 mod mcp;
 mod model;
@@ -50,7 +52,7 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
     let method = req.method().to_string();
     let path = req.path();
     let route = Route::of(&method, &path);
-    if route.needs_key() || route == Route::Webhook {
+    if route.needs_key() || matches!(route, Route::Webhook | Route::HostedForm) {
         if let Some(limited) = rate_limit::check(env, &req).await {
             return limited;
         }
@@ -71,6 +73,8 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
         Route::Submit => submit(&mut req, env, request_id).await,
         Route::Tool => HttpResponse::tool_definition(),
         Route::Mcp => mcp::handle(&mut req, env, ctx, request_id).await,
+        Route::Forms => forms::create(&mut req, env, ctx, request_id).await,
+        Route::HostedForm => forms::hosted(&mut req, env, path.trim_start_matches("/f/"), request_id).await,
         Route::OpenApi => static_json(HttpResponse::openapi_json()),
         Route::Schema(contract) => static_json(contract.source()),
         Route::Preflight => {
@@ -115,7 +119,7 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
     let form = header(req, "content-type").is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
     let prepared = if form { SubmitJob::prepare_form(&body, None, None, &limits) } else { SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) };
     let job = match prepared {
-        Ok(job) => job,
+        Ok(job) => job.with_accept_language(header(req, "accept-language").as_deref()),
         Err(error) => return HttpResponse::error(&error),
     };
     let cached = match job.cache_key() {
@@ -177,7 +181,7 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
 /// webhook; a failed delivery is logged.
 fn deliver_callback(ctx: &Context, url: worker::Url, body: String, secret: String, now_s: u64) {
     ctx.wait_until(async move {
-        let signature = Webhook::sign(&secret, now_s, body.as_bytes());
+        let signature = Webhook::sign_callback(&secret, now_s, body.as_bytes());
         let result = async {
             let headers = worker::Headers::new();
             headers.set("content-type", "application/json")?;

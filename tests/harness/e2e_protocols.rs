@@ -250,7 +250,7 @@ pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
         let (name, value) = l.split_once(':')?;
         name.eq_ignore_ascii_case(Webhook::SIGNATURE_HEADER).then(|| value.trim().to_owned())
     });
-    Webhook::verify(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
+    Webhook::verify_callback(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
     let delivered: Value = serde_json::from_str(payload).map_err(|e| e.to_string())?;
     ensure(delivered["meta"]["specHash"] == answer["meta"]["specHash"], || "the callback carried another answer".into())
 }

@@ -40,6 +40,10 @@ pub enum Route {
     Webhook,
     /// `GET /v1/tool`: the tool definition to inject into an agent.
     Tool,
+    /// `POST /v1/forms`: a hosted form's link for a tool call.
+    Forms,
+    /// `GET`/`POST /f/<token>`: a hosted form (the token is the path's rest).
+    HostedForm,
     /// `GET /openapi.json`.
     OpenApi,
     /// `POST /mcp`: the MCP server (`crate::edge::mcp`).
@@ -60,7 +64,7 @@ pub enum Route {
 /// Whether a route needs the bearer key when keys are configured (the
 /// `/v1` API; health, OpenAPI and schemas stay public).
 pub(crate) fn needs_key(route: Route) -> bool {
-    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Mcp)
+    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Forms | Route::Mcp)
 }
 
 /// Maps a request line to a route.
@@ -71,6 +75,8 @@ pub(crate) fn route(method: &str, path: &str) -> Route {
         "/v1/submit" => ("POST", Route::Submit),
         "/v1/webhook" => ("POST", Route::Webhook),
         "/v1/tool" => ("GET, HEAD", Route::Tool),
+        "/v1/forms" => ("POST", Route::Forms),
+        _ if path.starts_with("/f/") => ("GET, HEAD, POST", Route::HostedForm),
         "/openapi.json" => ("GET, HEAD", Route::OpenApi),
         "/mcp" => ("POST", Route::Mcp),
         _ => match path.strip_prefix("/schemas/").and_then(crate::edge::contracts::Contract::by_file_name) {
@@ -419,7 +425,7 @@ impl GenerateJob {
         meta.extend(extra);
         let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
         let format = self.request.format;
-        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data };
+        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data, locale: self.request.locale.as_deref() };
         let check = |value: &Value| match crate::edge::contracts::checking() {
             true => format.contract().check(value).map_err(|why| Error::new(ErrorCode::Internal, why)),
             false => Ok(()),
@@ -648,6 +654,12 @@ impl HttpResponse {
 }
 
 impl GenerateJob {
+    /// The spec this job answered with, as stored (JSON), while this
+    /// isolate remembers it (it does right after [`GenerateJob::finish`]).
+    pub fn spec_json(&self) -> Option<String> {
+        crate::cache::memo::spec(&self.spec_hash).map(|spec| spec.to_json())
+    }
+
     /// Checks limits, parses and hashes a body: everything before the
     /// cache ([`prepare_generate`]).
     pub fn prepare(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<Self> {
@@ -673,5 +685,33 @@ impl HttpResponse {
             ("referrer-policy".into(), "no-referrer".into()),
         ];
         Self { status, headers, body: page }
+    }
+}
+
+impl HttpResponse {
+    /// A hosted form's state page, or the page of a link that leads
+    /// nowhere, in `locale`'s language: `which` is `delivered`, `retrying`,
+    /// `failed`, `already_submitted`, `expired`, `not_found` or
+    /// `data_mismatch` (anything else: `not_found`).
+    pub fn form_notice(status: u16, locale: Option<&str>, which: &str) -> Self {
+        let page = crate::render::html::notice_page(locale, which).or_else(|| crate::render::html::notice_page(locale, "not_found"));
+        Self::html(status, page.unwrap_or_default())
+    }
+}
+
+impl HttpResponse {
+    /// A hosted form's page for the link `token` ([`crate::FormToken`]),
+    /// from the spec stored for it (its JSON); after a rejected post,
+    /// `posted` is the data as read and the error, shown by the fields
+    /// (status 422, or the error's own 4xx). A spec that does not read
+    /// back answers the link's 404 page.
+    pub fn hosted_form(token: &str, fields: &crate::FormToken, spec_json: &str, posted: Option<(&Value, &Error)>) -> Self {
+        let Some(spec) = UiSpec::from_cached(spec_json, &fields.spec_hash) else {
+            return Self::form_notice(404, fields.locale.as_deref(), "not_found");
+        };
+        let action = format!("/f/{token}");
+        let page = crate::render::html::hosted_page(&spec, &action, fields.locale.as_deref(), fields.data_hash.as_deref(), posted);
+        let status = posted.map_or(200, |(_, e)| e.http_status());
+        Self::html(status, page)
     }
 }

@@ -120,7 +120,7 @@ fn answer(outcome: &Outcome) -> Result<Value, Vec<String>> {
         let content: Value = serde_json::from_str(body["content"].as_str().unwrap()).unwrap();
         return Ok(normalise(&content).unwrap_or(json!({})));
     }
-    let mut pointers: Vec<String> = body["payload"]["errors"].as_array().map(|list| list.iter().map(|e| e["pointer"].as_str().unwrap().to_owned()).collect()).unwrap_or_else(|| vec![body["error"]["code"].to_string()]);
+    let mut pointers: Vec<String> = body["payload"]["errors"].as_array().map(|list| list.iter().map(|e| e["pointer"].as_str().unwrap().to_owned()).collect()).unwrap_or_else(|| vec![body["code"].to_string()]);
     pointers.sort();
     pointers.dedup();
     Err(pointers)

@@ -117,6 +117,9 @@ fn openapi() -> Value {
     let mut submit_responses = error_responses();
     let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of fields on a $ref the worker never fetches (any JSON accepted, not checked); absent when none", "schema": {"type": "string"}}});
     submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "headers": unchecked, "content": json_content(schema_ref(Contract::ToolMessage))}));
+    // format=html's form posted without script: fields named by JSON Pointer, plus _specHash.
+    let mut submit_content = json_content(schema_ref(Contract::SubmitRequest));
+    submit_content["application/x-www-form-urlencoded"] = json!({"schema": {"type": "object", "required": ["_specHash"], "additionalProperties": {"type": "string"}}});
     let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
     json!({
         "openapi": "3.1.0",
@@ -135,7 +138,7 @@ fn openapi() -> Value {
             "/v1/submit": {"post": {
                 "summary": "Validate a submission and get the tool message",
                 "parameters": [{"name": "a2ui-client-data-model", "in": "header", "required": false, "description": "A2UI's a2uiClientDataModel ({version, surfaces}) as JSON, for an A2UI action whose context has no data", "schema": {"type": "string"}}],
-                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::SubmitRequest))},
+                "requestBody": {"required": true, "content": submit_content},
                 "responses": submit_responses,
             }},
             "/v1/webhook": {"post": {
@@ -144,6 +147,24 @@ fn openapi() -> Value {
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
                 "responses": {"200": generate_responses["200"].clone(), "default": error_responses()["default"].clone()},
             }},
+            "/v1/forms": {"post": {
+                "summary": "A hosted form's link for a generateUserInterface call (needs callbackUrl; the answer is POSTed there, signed)",
+                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
+                "responses": {"201": {"description": "The link: url (/f/<token>, pre-fill in the #data= fragment), expiresAt, specHash",
+                    "content": json_content(json!({"type": "object", "required": ["url", "expiresAt", "specHash"], "properties": {"url": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"}, "specHash": {"type": "string"}}}))},
+                    "default": error_responses()["default"].clone()},
+            }},
+            "/f/{token}": {
+                "get": {"summary": "A hosted form's page (text/html); 404 forged, 410 expired",
+                    "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
+                    "responses": {"200": {"description": "The form, or the state of its answer", "content": {"text/html": {"schema": {"type": "string"}}}},
+                        "default": {"description": "A page saying why: 404 not valid, 410 expired", "content": {"text/html": {"schema": {"type": "string"}}}}}},
+                "post": {"summary": "A person's answer (application/x-www-form-urlencoded, fields named by JSON Pointer); the page again with errors (4xx), or its state (200 delivered, 202 retrying, 409 already submitted)",
+                    "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
+                    "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}}},
+                    "responses": {"200": {"description": "Delivered", "content": {"text/html": {"schema": {"type": "string"}}}},
+                        "default": {"description": "The form again with its errors (400, 413, 422), or the answer's state (202 retrying, 409 already submitted), or 404/410", "content": {"text/html": {"schema": {"type": "string"}}}}}},
+            },
             "/v1/tool": {"get": {
                 "summary": "The generateUserInterface tool definition",
                 "responses": {"200": {"description": "Tool definition", "content": json_content(json!({"type": "object", "required": ["name", "description", "parameters"]}))},

@@ -54,8 +54,8 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         Some(prompt) => {
             let id = flatten_id(&super::data_path(&prompt.pointer));
             components.retain(|c| c["id"] != id.as_str());
-            components.push(json!({"type": "button", "id": id, "label": "Approve", "action": "approve", "value": prompt.approve, "style": "primary"}));
-            components.push(json!({"type": "button", "id": id, "label": "Reject", "action": "reject", "value": prompt.reject, "style": "secondary"}));
+            components.push(json!({"type": "button", "id": id, "label": r.lang().text(super::words::Text::Approve), "action": "approve", "value": prompt.approve, "style": "primary"}));
+            components.push(json!({"type": "button", "id": id, "label": r.lang().text(super::words::Text::Reject), "action": "reject", "value": prompt.reject, "style": "secondary"}));
         }
         None => components.push(json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"})),
     }

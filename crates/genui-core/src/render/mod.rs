@@ -27,6 +27,7 @@ pub(crate) mod lmui;
 pub(crate) mod react;
 pub(crate) mod renderable;
 pub(crate) mod rjsf;
+pub(crate) mod words;
 
 use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::cache::spec::UiSpec;
@@ -120,6 +121,10 @@ pub struct RenderInput<'a> {
     pub meta: Map<String, Value>,
     /// The request's `data` as sent (for an approval's `action` and `importance`).
     pub raw_data: &'a Value,
+    /// The request's `locale` (BCP 47): the language of the texts the
+    /// worker writes itself (buttons, prompts), chosen at render time so
+    /// that one cached spec serves every language; `None` is English.
+    pub locale: Option<&'a str>,
 }
 
 /// What an approval form shows besides its buttons.
@@ -135,19 +140,21 @@ pub struct ApprovalPrompt {
     pub action: String,
     /// `data.importance` (low, medium, high, critical), when given.
     pub importance: Option<String>,
+    /// The language of [`ApprovalPrompt::text`].
+    lang: words::Lang,
 }
 
 impl ApprovalPrompt {
     /// One line for a person: the action, then the importance.
     pub fn text(&self) -> String {
         match &self.importance {
-            Some(level) => format!("Approval needed ({level}): {}", self.action),
-            None => format!("Approval needed: {}", self.action),
+            Some(level) => self.lang.fill(words::Text::ApprovalNeededLevel, &[("level", level), ("action", &self.action)]),
+            None => self.lang.fill(words::Text::ApprovalNeeded, &[("action", &self.action)]),
         }
     }
 }
 
-impl RenderInput<'_> {
+impl<'a> RenderInput<'a> {
     /// The provenance for the answer's meta; a display says `kind: "display"`.
     pub fn meta(&self) -> Map<String, Value> {
         let mut meta = self.meta.clone();
@@ -162,9 +169,20 @@ impl RenderInput<'_> {
         self.spec.plan.title.clone().unwrap_or_else(|| "Form".to_owned())
     }
 
-    /// Text of the submit button.
+    /// Text of the submit button, in the request's language.
     pub fn submit_label(&self) -> &'static str {
-        "Submit"
+        self.lang().text(words::Text::Submit)
+    }
+
+    /// The language of the worker's own texts ([`RenderInput::locale`]).
+    pub(crate) fn lang(&self) -> words::Lang {
+        words::Lang::pick(self.locale)
+    }
+
+    /// This input with the worker's own texts in `locale`'s language.
+    pub fn with_locale(mut self, locale: Option<&'a str>) -> Self {
+        self.locale = locale;
+        self
     }
 
     /// The approval this form asks for, if its plan has Approve/Reject buttons.
@@ -180,6 +198,7 @@ impl RenderInput<'_> {
             reject,
             action: action.unwrap_or_else(|| control.label.clone()),
             importance: text("importance"),
+            lang: self.lang(),
         })
     }
 }
@@ -232,6 +251,6 @@ impl<'a> RenderInput<'a> {
     /// dropped) and the provenance `meta`.
     pub fn new(spec: &'a UiSpec, raw_data: &'a Value, validator: Option<&jsonschema::Validator>, meta: Map<String, Value>) -> Self {
         let (initial_data, _) = initial_data::initial_data(&spec.defaults, raw_data, validator, true);
-        Self { spec, initial_data, meta, raw_data }
+        Self { spec, initial_data, meta, raw_data, locale: None }
     }
 }

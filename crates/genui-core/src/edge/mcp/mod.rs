@@ -315,7 +315,7 @@ pub(crate) const FORM_MARKUP_HEADER: &str = "x-genui-mcp-form-markup";
 /// The data-free `format=html` form markup of a spec (the view fills it
 /// from the tool input), as the header [`McpCall::finish`] reads.
 pub(crate) fn form_markup(spec: &crate::cache::spec::UiSpec) -> (String, String) {
-    let input = crate::render::RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null };
+    let input = crate::render::RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null, locale: None };
     (FORM_MARKUP_HEADER.to_owned(), input.html_form("#"))
 }
 

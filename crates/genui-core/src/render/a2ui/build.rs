@@ -99,12 +99,15 @@ impl<'s> Builder<'s> {
             Some(prompt) => {
                 let field = Scope::Root.path(&data_path(&prompt.pointer));
                 let mut buttons = Vec::new();
-                for (label, value, variant) in [("Approve", &prompt.approve, "primary"), ("Reject", &prompt.reject, "default")] {
+                let lang = r.lang();
+                let choices = [("approve", crate::render::words::Text::Approve, &prompt.approve, "primary"), ("reject", crate::render::words::Text::Reject, &prompt.reject, "default")];
+                for (hint, text, value, variant) in choices {
+                    let label = lang.text(text);
                     let mut context = context.clone();
                     context.insert("decisionPath".into(), field.clone().into());
                     // A context value is a DynamicValue: no null, no object.
                     context.insert("decision".into(), dynamic_literal(value));
-                    buttons.push(self.button(&label.to_lowercase(), label, variant, context, Vec::new()));
+                    buttons.push(self.button(hint, label, variant, context, Vec::new()));
                 }
                 let row = self.id("decision");
                 children.push(self.push(&row, "Row", props([("children", ids(buttons))])));

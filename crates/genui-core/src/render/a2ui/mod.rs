@@ -119,8 +119,9 @@ struct Projection {
 impl Projection {
     fn of(r: &Rendered<'_>) -> Rc<Self> {
         // Every per-request input the builder reads besides the spec goes
-        // into the key; `toolCallId` is added per request instead.
-        let key = format!("{}\u{0}{}", r.spec.spec_hash, r.submit_label());
+        // into the key (the language of the worker's own texts);
+        // `toolCallId` is added per request instead.
+        let key = format!("{}\u{0}{}", r.spec.spec_hash, r.lang().tag());
         crate::cache::memo::projection(&key, "a2ui", || Builder::new(r).build(r), Self::bytes)
     }
 

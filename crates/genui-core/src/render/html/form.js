@@ -179,7 +179,7 @@
   // Pre-fill from data (a hosted link's URL fragment, an MCP host's input).
   function fill(form, data, base) {
     base = base || "";
-    var els = named(form, base);
+    var els = base === "" ? [] : named(form, base);
     if (els.length) {
       els.forEach(function (el) {
         var text = data === null || data === undefined ? "" : typeof data === "string" ? data : JSON.stringify(data);
@@ -207,6 +207,14 @@
       Object.keys(data).forEach(function (k) { fill(form, data[k], base + "/" + esc(k)); });
     }
   }
+  // An approval's prompt shows what is to be approved (`data.action`), as text.
+  function prompt(form, data) {
+    var p = form.querySelector(".genui-prompt[data-template]");
+    if (!p || !data || typeof data.action !== "string") return;
+    var level = typeof data.importance === "string" ? data.importance : null;
+    var template = p.getAttribute(level ? "data-template-level" : "data-template");
+    p.textContent = template.split("{level}").join(level || "").split("{action}").join(data.action);
+  }
   function fragmentData() {
     var m = /^#data=(.*)$/.exec(location.hash);
     if (!m) return null;
@@ -219,8 +227,15 @@
     var frag = fragmentData();
     var expect = form.getAttribute("data-expect");
     var apply = function () {
-      if (frag) { try { fill(form, JSON.parse(frag.text)); } catch (e) { /* not JSON: nothing to fill */ } }
+      if (frag) {
+        try {
+          var data = JSON.parse(frag.text);
+          fill(form, data);
+          prompt(form, data);
+        } catch (e) { /* not JSON: nothing to fill */ }
+      }
       rules(form);
+      form.setAttribute("data-ready", "true");
     };
     if (!expect) return apply();
     // Shown values matter: the fragment must be the data the link was made for.

@@ -114,7 +114,15 @@ impl<'a> FormWriter<'a> {
         match approval {
             Some(prompt) => {
                 let name = attr(&join("", &crate::render::data_path(&prompt.pointer)));
-                let _ = write!(self.out, r#"<p class="genui-prompt">{}</p>"#, text(&prompt.text()));
+                // The templates let the script show `data.action` from a
+                // hosted link's fragment (checked against the token's hash).
+                let _ = write!(
+                    self.out,
+                    r#"<p class="genui-prompt" data-template="{}" data-template-level="{}">{}</p>"#,
+                    attr(&self.words.approval_needed),
+                    attr(&self.words.approval_needed_level),
+                    text(&prompt.text())
+                );
                 let _ = write!(self.out, r#"<button type="submit" name="{name}" value="{}" class="genui-primary">{}</button>"#, attr(&value_text(Some(&prompt.approve))), text(&self.words.approve));
                 let _ = write!(self.out, r#"<button type="submit" name="{name}" value="{}">{}</button>"#, attr(&value_text(Some(&prompt.reject))), text(&self.words.reject));
             }

@@ -41,23 +41,30 @@ pub(crate) struct Words {
     pub(crate) error_summary: String,
     pub(crate) json_hint: String,
     pub(crate) form_label: String,
+    pub(crate) approval_needed: String,
+    pub(crate) approval_needed_level: String,
     pub(crate) lang: String,
 }
 
-impl Default for Words {
-    fn default() -> Self {
+impl Words {
+    /// The texts in one language ([`super::words`]).
+    pub(crate) fn of(lang: super::words::Lang) -> Self {
+        use super::words::Text;
+        let t = |id| lang.text(id).to_owned();
         Self {
-            submit: "Submit".into(),
-            approve: "Approve".into(),
-            reject: "Reject".into(),
-            add: "Add".into(),
-            remove: "Remove".into(),
-            required: "required".into(),
-            choose: "Choose…".into(),
-            error_summary: "There is a problem".into(),
-            json_hint: "Enter the value as JSON.".into(),
-            form_label: "Form".into(),
-            lang: "en".into(),
+            submit: t(Text::Submit),
+            approve: t(Text::Approve),
+            reject: t(Text::Reject),
+            add: t(Text::Add),
+            remove: t(Text::Remove),
+            required: t(Text::Required),
+            choose: t(Text::Choose),
+            error_summary: t(Text::ErrorSummary),
+            json_hint: t(Text::JsonHint),
+            form_label: t(Text::Form),
+            approval_needed: t(Text::ApprovalNeeded),
+            approval_needed_level: t(Text::ApprovalNeededLevel),
+            lang: lang.tag().to_owned(),
         }
     }
 }
@@ -113,7 +120,7 @@ pub(crate) fn page(r: &RenderInput<'_>, body: &str, words: &Words) -> String {
 /// to `/v1/submit` with the spec's hash (and the tool call's id) as hidden
 /// fields; a hosted link's page posts to its own URL instead.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
-    let words = Words::default();
+    let words = Words::of(r.lang());
     let mut markup = form_markup(r, "/v1/submit", &[], &words);
     if let Some(at) = markup.find('>') {
         let mut hidden = format!(r#"<input type="hidden" name="_specHash" value="{}">"#, form::attr(&r.spec.spec_hash));
@@ -151,20 +158,20 @@ impl RenderInput<'_> {
     /// [`Format::HTML_STYLE`] and [`Format::HTML_SCRIPT`] (allowed by
     /// [`Format::html_csp`]'s hashes) for its look and enhancements.
     pub fn html_form(&self, action: &str) -> String {
-        form_markup(self, action, &[], &Words::default())
+        form_markup(self, action, &[], &Words::of(self.lang()))
     }
 
     /// [`RenderInput::html_form`] after a rejected submission: each error
     /// of `error` (a `submission_invalid`'s list, or its one message) next
     /// to its field and in a summary at the top.
     pub fn html_form_with_errors(&self, action: &str, error: &crate::Error) -> String {
-        form_markup(self, action, &field_errors(error), &Words::default())
+        form_markup(self, action, &field_errors(error), &Words::of(self.lang()))
     }
 
     /// A whole page (doctype, title, description, style, script) around
     /// `body`, for instance [`RenderInput::html_form`]'s markup.
     pub fn html_page(&self, body: &str) -> String {
-        page(self, body, &Words::default())
+        page(self, body, &Words::of(self.lang()))
     }
 }
 
@@ -182,4 +189,47 @@ impl super::Format {
     pub fn html_csp() -> &'static str {
         csp()
     }
+}
+
+/// The page of a hosted form's state (delivered, retrying, failed, already
+/// submitted) or of a link that leads nowhere (expired, not valid): one
+/// message in `locale`'s language, `role=status` (`alert` for failures).
+pub(crate) fn notice_page(locale: Option<&str>, which: &str) -> Option<String> {
+    use super::words::Text;
+    let lang = super::words::Lang::pick(locale);
+    let (id, role) = match which {
+        "delivered" => (Text::Delivered, "status"),
+        "retrying" => (Text::Retrying, "status"),
+        "failed" => (Text::Failed, "alert"),
+        "already_submitted" => (Text::AlreadySubmitted, "status"),
+        "expired" => (Text::Expired, "alert"),
+        "not_found" => (Text::NotFound, "alert"),
+        "data_mismatch" => (Text::DataMismatch, "alert"),
+        _ => return None,
+    };
+    let text = form::text(lang.text(id));
+    let title = form::text(lang.text(Text::Form));
+    Some(format!(
+        r#"<!doctype html><html lang="{}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{title}</title><style>{STYLE}</style></head><body><main class="genui-page"><p class="genui-notice" role="{role}" data-state="{which}">{text}</p></main></body></html>"#,
+        lang.tag()
+    ))
+}
+
+/// A hosted form's page (`/f/<token>`): the form posting to `action`, in
+/// `locale`'s language. Fresh, it is empty and the script fills it from
+/// the URL fragment, refusing a fragment whose SHA-256 is not `data_hash`;
+/// after a rejected post it shows the posted values and the errors.
+pub(crate) fn hosted_page(spec: &crate::UiSpec, action: &str, locale: Option<&str>, data_hash: Option<&str>, posted: Option<(&Value, &crate::Error)>) -> String {
+    let none = Value::Null;
+    let initial_data = posted.map_or(Value::Null, |(data, _)| data.clone());
+    let r = RenderInput { spec, initial_data, meta: Map::new(), raw_data: &none, locale };
+    let words = Words::of(r.lang());
+    let errors = posted.map(|(_, e)| field_errors(e)).unwrap_or_default();
+    let mut markup = form_markup(&r, action, &errors, &words);
+    if let (Some(hash), None) = (data_hash, posted) {
+        let mismatch = r.lang().text(super::words::Text::DataMismatch);
+        let attrs = format!(r#"<form data-expect="{}" data-mismatch="{}" "#, form::attr(hash), form::attr(mismatch));
+        markup = markup.replacen("<form ", &attrs, 1);
+    }
+    page(&r, &markup, &words)
 }
