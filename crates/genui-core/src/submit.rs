@@ -10,7 +10,8 @@
 //!   whose flattened ids are unflattened back into nested data;
 //! - `{"specHash" | "output", "toolCallId"?, "data"}`;
 //! - an A2UI v0.9 client message `{version, action}` as the renderer sends
-//!   it, from the submit button of a `format=a2ui` surface (read by
+//!   it, from the submit button of a `format=a2ui` surface, or the same
+//!   action as CopilotKit's renderer hands it, `{userAction}` (read by
 //!   [`a2ui::read_client_message`]; its values are coerced to the schema's
 //!   types by [`a2ui::coerce`] before validation).
 //!

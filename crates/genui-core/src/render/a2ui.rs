@@ -34,6 +34,7 @@ use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
 use crate::pointer::escape;
 use crate::request::limits::Limits;
 use crate::schema::{FieldKind, Kind, Resolved, SchemaDoc};
+use std::rc::Rc;
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 
@@ -58,14 +59,66 @@ pub(crate) fn render(r: &Rendered<'_>) -> Value {
 /// The three messages, in order.
 pub(crate) fn messages(r: &Rendered<'_>) -> Vec<Value> {
     let surface = surface_id(&r.meta);
-    let mut builder = Builder::new(r);
-    builder.surface(r);
-    let model = builder.data_model(&r.initial_data);
+    let projection = Projection::of(r);
+    let model = projection.data_model(&r.initial_data);
+    // A projection too large for the memo is not shared: take it whole.
+    let (mut components, actions) = match Rc::try_unwrap(projection) {
+        Ok(projection) => (projection.components, projection.actions),
+        Err(shared) => (shared.components.clone(), shared.actions.clone()),
+    };
+    if let Some(id) = r.meta.get("toolCallId") {
+        add_tool_call_id(&mut components, &actions, id);
+    }
     vec![
         envelope("createSurface", json!({"surfaceId": surface, "catalogId": BASIC_CATALOG_ID, "sendDataModel": true})),
-        envelope("updateComponents", json!({"surfaceId": surface, "components": builder.components})),
-        envelope("updateDataModel", json!({"surfaceId": surface, "path": "/", "value": model})),
+        envelope("updateComponents", object([("surfaceId", surface.clone().into()), ("components", Value::Array(components))])),
+        envelope("updateDataModel", object([("surfaceId", surface.into()), ("path", "/".into()), ("value", model)])),
     ]
+}
+
+/// Puts `toolCallId` second in each action button's context, after `specHash`.
+fn add_tool_call_id(components: &mut [Value], actions: &[usize], id: &Value) {
+    for &index in actions {
+        let context = components.get_mut(index).and_then(|c| c.pointer_mut("/action/event/context")).and_then(Value::as_object_mut);
+        if let Some(context) = context {
+            context.shift_insert(1, "toolCallId".into(), id.clone());
+        }
+    }
+}
+
+/// The data-free part of an answer: the components, and how the data
+/// model is adapted to them. It depends only on the spec and the texts the
+/// worker writes, so an isolate builds it once per spec (the memo key holds
+/// both) and each request only clones it, like JSON Forms' schema copy.
+struct Projection {
+    components: Vec<Value>,
+    adapts: Vec<(Vec<Step>, Adapt)>,
+    /// The buttons whose action context carries the request's `toolCallId`.
+    actions: Vec<usize>,
+}
+
+impl Projection {
+    fn of(r: &Rendered<'_>) -> Rc<Self> {
+        // Every per-request input the builder reads besides the spec goes
+        // into the key; `toolCallId` is added per request instead.
+        let key = format!("{}\u{0}{}", r.spec.spec_hash, r.submit_label());
+        crate::cache::memo::projection(&key, "a2ui", || Builder::new(r).build(r), Self::bytes)
+    }
+
+    fn bytes(&self) -> usize {
+        self.components.iter().map(crate::cache::memo::value_bytes).sum::<usize>()
+            + self.adapts.iter().map(|(steps, _)| 32 + steps.len() * 32).sum::<usize>()
+    }
+
+    /// The data model: the initial data, with values that a component
+    /// edits as text written as that text.
+    fn data_model(&self, data: &Value) -> Value {
+        let mut model = if data.is_null() { Value::Object(Map::new()) } else { data.clone() };
+        for (steps, how) in &self.adapts {
+            apply(&mut model, steps, *how);
+        }
+        model
+    }
 }
 
 /// The surface id: from the tool call when there is one, else from the
@@ -166,6 +219,8 @@ struct Builder<'s> {
     adapts: Vec<(Vec<Step>, Adapt)>,
     /// The data path of the enclosing arrays, for [`Builder::adapts`].
     prefix: Vec<Step>,
+    /// Indices of the submit and decision buttons.
+    actions: Vec<usize>,
 }
 
 impl<'s> Builder<'s> {
@@ -177,6 +232,7 @@ impl<'s> Builder<'s> {
             submit_checks: Vec::new(),
             adapts: Vec::new(),
             prefix: Vec::new(),
+            actions: Vec::new(),
         }
     }
 
@@ -210,7 +266,7 @@ impl<'s> Builder<'s> {
 
     fn column(&mut self, hint: &str, children: Vec<String>) -> String {
         let id = self.id(hint);
-        self.push(&id, "Column", props([("children", json!(children))]))
+        self.push(&id, "Column", props([("children", ids(children))]))
     }
 
     /// The root column: title, prompt, body, then the submit or decision
@@ -229,9 +285,6 @@ impl<'s> Builder<'s> {
         children.extend(body);
         let mut context = Map::new();
         context.insert("specHash".into(), r.spec.spec_hash.clone().into());
-        if let Some(id) = r.meta.get("toolCallId") {
-            context.insert("toolCallId".into(), id.clone());
-        }
         context.insert("data".into(), json!({"path": "/"}));
         match approval {
             _ if r.spec.plan.is_display() => {}
@@ -246,14 +299,14 @@ impl<'s> Builder<'s> {
                     buttons.push(self.button(&label.to_lowercase(), label, variant, context, Vec::new()));
                 }
                 let row = self.id("decision");
-                children.push(self.push(&row, "Row", props([("children", json!(buttons))])));
+                children.push(self.push(&row, "Row", props([("children", ids(buttons))])));
             }
             None => {
                 let checks = std::mem::take(&mut self.submit_checks);
                 children.push(self.button("submit", r.submit_label(), "primary", context, checks));
             }
         }
-        let mut root = props([("children", json!(children))]);
+        let mut root = props([("children", ids(children))]);
         root.insert("align".into(), "stretch".into());
         self.push("root", "Column", root);
     }
@@ -262,10 +315,11 @@ impl<'s> Builder<'s> {
         let text = self.text(&format!("{hint}-label"), label, None);
         let id = self.id(hint);
         let mut p = props([("child", text.into()), ("variant", variant.into())]);
-        p.insert("action".into(), json!({"event": {"name": SUBMIT_EVENT, "context": context}}));
+        p.insert("action".into(), event(SUBMIT_EVENT, Value::Object(context)));
         if !checks.is_empty() {
             p.insert("checks".into(), Value::Array(checks));
         }
+        self.actions.push(self.components.len());
         self.push(&id, "Button", p)
     }
 
@@ -276,7 +330,7 @@ impl<'s> Builder<'s> {
             Node::Horizontal { elements } => {
                 let children = self.nodes(base, elements, scope, rule);
                 let id = self.id("row");
-                let mut p = props([("children", json!(children))]);
+                let mut p = props([("children", ids(children))]);
                 p.insert("align".into(), "start".into());
                 vec![self.push(&id, "Row", p)]
             }
@@ -293,7 +347,7 @@ impl<'s> Builder<'s> {
                 for step in steps {
                     let children = self.nodes(base, &step.elements, scope, rule);
                     let child = self.column("step", children);
-                    tabs.push(json!({"title": step.label, "child": child}));
+                    tabs.push(object([("title", step.label.clone().into()), ("child", child.into())]));
                 }
                 if tabs.is_empty() {
                     return Vec::new();
@@ -319,21 +373,21 @@ impl<'s> Builder<'s> {
         let labels: Vec<String> = dataset.columns.iter().map(|c| c.label.clone()).collect();
         let header_cells: Vec<String> = labels.iter().map(|l| self.text("th", l, Some("caption"))).collect();
         let header_id = self.id("table-header");
-        let header = self.push(&header_id, "Row", props([("children", json!(header_cells))]));
+        let header = self.push(&header_id, "Row", props([("children", ids(header_cells))]));
         let cells: Vec<String> = dataset
             .columns
             .iter()
             .map(|c| {
                 let id = self.id("td");
                 let path = if dataset.shape == crate::plan::data::Shape::Numbers { ".".to_owned() } else { escape(&c.key) };
-                self.push(&id, "Text", props([("text", json!({"path": path}))]))
+                self.push(&id, "Text", props([("text", bound(&path))]))
             })
             .collect();
         let row_id = self.id("table-row");
-        let row = self.push(&row_id, "Row", props([("children", json!(cells))]));
+        let row = self.push(&row_id, "Row", props([("children", ids(cells))]));
         let list_id = self.id("table");
         let path = if dataset.data_pointer.is_empty() { "/".to_owned() } else { dataset.data_pointer.clone() };
-        let list = self.push(&list_id, "List", props([("children", json!({"componentId": row, "path": path}))]));
+        let list = self.push(&list_id, "List", props([("children", object([("componentId", row.into()), ("path", path.into())]))]));
         let mut out = vec![heading, header, list];
         if dataset.chart.is_some() {
             let text = format!("Chart \"{}\": not drawn (the A2UI basic catalog has no chart); its data is the table above.", dataset.title);
@@ -363,7 +417,7 @@ impl<'s> Builder<'s> {
                 Some(rule) if matches!(rule.effect, Effect::Show | Effect::Hide) => {
                     Required::When(self.conditional_required(base, c, rule, scope, &path))
                 }
-                _ if self.is_required(base, &c.pointer) => Required::Always(call("required", json!({"value": {"path": path}}))),
+                _ if self.is_required(base, &c.pointer) => Required::Always(call("required", object([("value", bound(&path))]))),
                 _ => Required::When(None),
             };
             self.input(&hint, c, &tokens, &path, &view, &kind, node, required, scope)
@@ -378,24 +432,24 @@ impl<'s> Builder<'s> {
     fn read_only(&mut self, hint: &str, c: &Control, path: &str) -> String {
         let label = self.text(&format!("{hint}-label"), &c.label, Some("caption"));
         let id = self.id(hint);
-        let value = self.push(&id, "Text", props([("text", json!({"path": path}))]));
+        let value = self.push(&id, "Text", props([("text", bound(path))]));
         self.column(&format!("{hint}-group"), vec![label, value])
     }
 
     #[allow(clippy::too_many_arguments)]
     fn input(&mut self, hint: &str, c: &Control, tokens: &[String], path: &str, view: &Resolved<'s>, kind: &FieldKind, node: Option<&'s Value>, required: Required, scope: Scope) -> String {
-        let bound = json!({"path": path});
+        let binding = bound(path);
         let mut p = props([("label", c.label.clone().into())]);
         let mut checks = Vec::new();
         let (optional, required) = match required {
             Required::Always(check) => (false, Some(check)),
             Required::When(check) => (true, check),
         };
-        let guard = |check: Value| if optional { call("or", json!({"values": [call("not", json!({"value": call("required", json!({"value": {"path": path}}))})), check]})) } else { check };
+        let guard = |check: Value| if optional { call("or", object([("values", Value::Array(vec![call("not", object([("value", call("required", object([("value", bound(path))])))])), check]))])) } else { check };
         let component = match c.widget {
             Widget::Checkbox => {
                 self.adapt(tokens, Adapt::False);
-                p.insert("value".into(), bound);
+                p.insert("value".into(), binding);
                 "CheckBox"
             }
             Widget::Select | Widget::Radio if kind.choices.is_some() => {
@@ -404,7 +458,7 @@ impl<'s> Builder<'s> {
                     self.adapt(tokens, Adapt::Choice);
                 }
                 p.insert("options".into(), options(choices));
-                p.insert("value".into(), bound);
+                p.insert("value".into(), binding);
                 p.insert("variant".into(), "mutuallyExclusive".into());
                 // An enum over the count limit (a `large_enum` warning):
                 // the basic catalog's search box over the options.
@@ -421,7 +475,7 @@ impl<'s> Builder<'s> {
                 }
                 self.adapt(tokens, Adapt::NoItems);
                 p.insert("options".into(), options(&choices));
-                p.insert("value".into(), bound);
+                p.insert("value".into(), binding);
                 p.insert("variant".into(), "multipleSelection".into());
                 let (min, max) = (count(view.get("minItems")), count(view.get("maxItems")));
                 if min.is_some() || max.is_some() {
@@ -430,13 +484,13 @@ impl<'s> Builder<'s> {
                 "ChoicePicker"
             }
             Widget::Date | Widget::DateTime | Widget::Time => {
-                p.insert("value".into(), bound);
+                p.insert("value".into(), binding);
                 p.insert("enableDate".into(), (c.widget != Widget::Time).into());
                 p.insert("enableTime".into(), (c.widget != Widget::Date).into());
                 "DateTimeInput"
             }
             Widget::Slider if number(view.get("maximum")).is_some() => {
-                p.insert("value".into(), bound);
+                p.insert("value".into(), binding);
                 p.insert("min".into(), number(view.get("minimum")).unwrap_or(0.0).into());
                 p.insert("max".into(), number(view.get("maximum")).unwrap_or_default().into());
                 "Slider"
@@ -465,7 +519,7 @@ impl<'s> Builder<'s> {
     /// A `TextField` and its variant and checks.
     #[allow(clippy::too_many_arguments)]
     fn text_field(&mut self, c: &Control, tokens: &[String], view: &Resolved<'s>, kind: &FieldKind, path: &str, p: &mut Map<String, Value>, checks: &mut Vec<Value>, guard: &dyn Fn(Value) -> Value) {
-        p.insert("value".into(), json!({"path": path}));
+        p.insert("value".into(), bound(path));
         self.adapt(tokens, Adapt::Empty);
         let label = &c.label;
         let variant = match (c.widget, kind.kind) {
@@ -506,7 +560,7 @@ impl<'s> Builder<'s> {
                 checks.push(check(guard(regex(path, pattern)), &format!("{label} does not have the expected form")));
             }
             if c.widget == Widget::Email || kind.format.as_deref() == Some("email") {
-                checks.push(check(guard(call("email", json!({"value": {"path": path}}))), &format!("{label}: enter an e-mail address")));
+                checks.push(check(guard(call("email", object([("value", bound(path))]))), &format!("{label}: enter an e-mail address")));
             }
         }
     }
@@ -528,19 +582,19 @@ impl<'s> Builder<'s> {
             let remove_text = self.text(&format!("{hint}-remove-label"), "Remove", None);
             let remove = self.id(&format!("{hint}-remove"));
             let absolute = if scope == Scope::Root { path.to_owned() } else { String::new() };
-            let context = json!({"array": absolute, "item": {"path": "."}});
+            let context = object([("array", absolute.clone().into()), ("item", bound("."))]);
             let mut p = props([("child", remove_text.into()), ("variant", "borderless".into())]);
-            p.insert("action".into(), json!({"event": {"name": REMOVE_ITEM_EVENT, "context": context}}));
+            p.insert("action".into(), event(REMOVE_ITEM_EVENT, context));
             fields.push(self.push(&remove, "Button", p));
             let template = self.column(&format!("{hint}-item"), fields);
             let card = self.id(&format!("{hint}-card"));
             let card = self.push(&card, "Card", props([("child", template.into())]));
             let list = self.id(hint);
-            children.push(self.push(&list, "List", props([("children", json!({"componentId": card, "path": path}))])));
+            children.push(self.push(&list, "List", props([("children", object([("componentId", card.into()), ("path", path.into())]))])));
             let add_text = self.text(&format!("{hint}-add-label"), &format!("Add {}", c.label), None);
             let add = self.id(&format!("{hint}-add"));
             let mut p = props([("child", add_text.into()), ("variant", "default".into())]);
-            p.insert("action".into(), json!({"event": {"name": ADD_ITEM_EVENT, "context": {"array": absolute}}}));
+            p.insert("action".into(), event(ADD_ITEM_EVENT, object([("array", absolute.into())])));
             children.push(self.push(&add, "Button", p));
         }
         self.column(&format!("{hint}-group"), children)
@@ -567,19 +621,15 @@ impl<'s> Builder<'s> {
             return None;
         }
         let holds = condition(&rule.schema, &super::data_path(&rule.pointer), scope)?;
-        let shown = if rule.effect == Effect::Show { holds } else { call("not", json!({"value": holds})) };
-        let hidden = call("not", json!({"value": shown}));
-        Some(call("or", json!({"values": [hidden, call("required", json!({"value": {"path": path}}))]})))
+        let shown = if rule.effect == Effect::Show { holds } else { call("not", object([("value", holds)])) };
+        let hidden = call("not", object([("value", shown)]));
+        Some(call("or", object([("values", Value::Array(vec![hidden, call("required", object([("value", bound(path))]))]))])))
     }
 
-    /// The data model: the initial data, with values that a component
-    /// edits as text written as that text.
-    fn data_model(&self, data: &Value) -> Value {
-        let mut model = if data.is_null() { Value::Object(Map::new()) } else { data.clone() };
-        for (steps, how) in &self.adapts {
-            apply(&mut model, steps, *how);
-        }
-        model
+    /// The surface's components, adaptations and action buttons.
+    fn build(mut self, r: &Rendered<'s>) -> Projection {
+        self.surface(r);
+        Projection { components: self.components, adapts: self.adapts, actions: self.actions }
     }
 }
 
@@ -675,12 +725,12 @@ fn condition(schema: &Value, at: &[String], scope: Scope) -> Option<Value> {
         match key.as_str() {
             "const" => parts.push(regex(&path, &alternatives(std::slice::from_ref(value))?)),
             "enum" => parts.push(regex(&path, &alternatives(value.as_array()?)?)),
-            "not" => parts.push(call("not", json!({"value": condition(value, at, scope)?}))),
+            "not" => parts.push(call("not", object([("value", condition(value, at, scope)?)]))),
             "required" => {
                 for name in value.as_array()? {
                     let mut field = at.to_vec();
                     field.push(name.as_str()?.to_owned());
-                    parts.push(call("required", json!({"value": {"path": scope.path(&field)}})));
+                    parts.push(call("required", object([("value", bound(&scope.path(&field)))])));
                 }
             }
             "properties" => {
@@ -697,7 +747,7 @@ fn condition(schema: &Value, at: &[String], scope: Scope) -> Option<Value> {
     match parts.len() {
         0 => None,
         1 => parts.pop(),
-        _ => Some(call("and", json!({"values": parts}))),
+        _ => Some(call("and", object([("values", Value::Array(parts))]))),
     }
 }
 
@@ -744,7 +794,7 @@ fn dynamic_literal(value: &Value) -> Value {
 fn options(choices: &[(Value, Option<String>)]) -> Value {
     let list = choices.iter().map(|(value, title)| {
         let text = value_text(value);
-        json!({"label": title.clone().unwrap_or_else(|| text.clone()), "value": text})
+        object([("label", title.clone().unwrap_or_else(|| text.clone()).into()), ("value", text.into())])
     });
     Value::Array(list.collect())
 }
@@ -753,29 +803,51 @@ fn props<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
     pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
 }
 
+/// A JSON object from owned values. `json!` would copy every embedded
+/// `Value` through the serializer, which made this projection 17x slower
+/// than JSON Forms.
+fn object<const N: usize>(pairs: [(&str, Value); N]) -> Value {
+    Value::Object(props(pairs))
+}
+
+/// A data binding, `{"path": ...}`.
+fn bound(path: &str) -> Value {
+    object([("path", path.into())])
+}
+
+/// A list of component ids.
+fn ids(children: Vec<String>) -> Value {
+    Value::Array(children.into_iter().map(Value::String).collect())
+}
+
+/// A button's action: an event with its context.
+fn event(name: &str, context: Value) -> Value {
+    object([("event", object([("name", name.into()), ("context", context)]))])
+}
+
 fn call(name: &str, args: Value) -> Value {
-    json!({"call": name, "args": args})
+    object([("call", name.into()), ("args", args)])
 }
 
 fn check(condition: Value, message: &str) -> Value {
-    json!({"condition": condition, "message": message})
+    object([("condition", condition), ("message", message.into())])
 }
 
 fn regex(path: &str, pattern: &str) -> Value {
     // A renderer may compile with `u`: an Annex B pattern goes escaped.
     let escaped = crate::schema::annex_b_escaped(pattern);
-    call("regex", json!({"value": {"path": path}, "pattern": escaped.as_deref().unwrap_or(pattern)}))
+    call("regex", object([("value", bound(path)), ("pattern", escaped.as_deref().unwrap_or(pattern).into())]))
 }
 
 fn length(path: &str, min: Option<u64>, max: Option<u64>) -> Value {
-    let mut args = props([("value", json!({"path": path}))]);
+    let mut args = props([("value", bound(path))]);
     min.map(|m| args.insert("min".into(), m.into()));
     max.map(|m| args.insert("max".into(), m.into()));
     call("length", Value::Object(args))
 }
 
 fn numeric(path: &str, min: Option<f64>, max: Option<f64>) -> Value {
-    let mut args = props([("value", json!({"path": path}))]);
+    let mut args = props([("value", bound(path))]);
     min.map(|m| args.insert("min".into(), m.into()));
     max.map(|m| args.insert("max".into(), m.into()));
     call("numeric", Value::Object(args))
@@ -819,6 +891,9 @@ pub(crate) struct ClientSubmission {
 /// object from a transport header) supplies the data when the action's
 /// context has no `data`.
 pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<&Value>) -> Result<Option<ClientSubmission>> {
+    if body.contains_key("userAction") && !body.contains_key("action") && !body.contains_key("error") {
+        return read_user_action(body, data_model).map(Some);
+    }
     if !body.contains_key("action") && !body.contains_key("error") {
         return Ok(None);
     }
@@ -830,37 +905,56 @@ pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<
         Some(other) => return Err(bad("/version", &format!("`version` must be \"{VERSION}\", not {other}"))),
         None => return Err(bad("/version", &format!("an A2UI client message needs `version: \"{VERSION}\"`"))),
     }
-    let action = match (body.get("action"), body.get("error")) {
-        (Some(_), Some(_)) => return Err(bad("", "an A2UI client message carries `action` or `error`, not both")),
-        (None, Some(error)) => return Err(client_error(error)),
-        (Some(Value::Object(action)), None) => action,
-        (Some(_), None) | (None, None) => return Err(bad("/action", "`action` must be an object")),
-    };
-    let text = |key: &str| match action.get(key) {
+    match (body.get("action"), body.get("error")) {
+        (Some(_), Some(_)) => Err(bad("", "an A2UI client message carries `action` or `error`, not both")),
+        (None, Some(error)) => Err(client_error(error)),
+        (Some(Value::Object(action)), None) => read_action(body, action, "action", data_model).map(Some),
+        (Some(_), None) | (None, None) => Err(bad("/action", "`action` must be an object")),
+    }
+}
+
+/// CopilotKit's shape: `@copilotkit/a2ui-renderer` hands its host
+/// `{userAction}` (the v0.8 wrapper) for a v0.9 surface's action, and
+/// CopilotKit forwards it as is, so it is read like `{version, action}`.
+fn read_user_action(body: &Map<String, Value>, data_model: Option<&Value>) -> Result<ClientSubmission> {
+    if let Some(key) = body.keys().find(|k| !matches!(k.as_str(), "userAction" | "metadata")) {
+        return Err(bad(&format!("/{}", escape(key)), "a CopilotKit A2UI action is exactly {userAction} (plus `metadata` for the data model)"));
+    }
+    match body.get("userAction") {
+        Some(Value::Object(action)) => read_action(body, action, "userAction", data_model),
+        _ => Err(bad("/userAction", "`userAction` must be an object")),
+    }
+}
+
+/// The submission an action carries; `key` is where it sits in the body
+/// (`action` or `userAction`), for the pointers of its errors.
+fn read_action(body: &Map<String, Value>, action: &Map<String, Value>, key: &str, data_model: Option<&Value>) -> Result<ClientSubmission> {
+    let at = |field: &str| format!("/{key}/{field}");
+    let text = |field: &str| match action.get(field) {
         Some(Value::String(s)) if !s.is_empty() => Ok(s.as_str()),
-        _ => Err(bad(&format!("/action/{key}"), &format!("`action.{key}` must be a non-empty string"))),
+        _ => Err(bad(&at(field), &format!("`{key}.{field}` must be a non-empty string"))),
     };
     let (name, surface, _source, timestamp) = (text("name")?, text("surfaceId")?, text("sourceComponentId")?, text("timestamp")?);
     if !looks_like_date_time(timestamp) {
-        return Err(bad("/action/timestamp", "`action.timestamp` must be an ISO 8601 date-time"));
+        return Err(bad(&at("timestamp"), &format!("`{key}.timestamp` must be an ISO 8601 date-time")));
     }
     let Some(Value::Object(context)) = action.get("context") else {
-        return Err(bad("/action/context", "`action.context` must be an object"));
+        return Err(bad(&at("context"), &format!("`{key}.context` must be an object")));
     };
     if context.len() > MAX_CONTEXT_KEYS {
-        return Err(bad("/action/context", &format!("`action.context` has {} keys; a submit button's context has at most {MAX_CONTEXT_KEYS}", context.len())));
+        return Err(bad(&at("context"), &format!("`{key}.context` has {} keys; a submit button's context has at most {MAX_CONTEXT_KEYS}", context.len())));
     }
     if name != SUBMIT_EVENT {
-        return Err(bad("/action/name", &format!("the action `{name}` is not a submission: only `{SUBMIT_EVENT}` is ({ADD_ITEM_EVENT} and {REMOVE_ITEM_EVENT} are for the host to apply)")));
+        return Err(bad(&at("name"), &format!("the action `{name}` is not a submission: only `{SUBMIT_EVENT}` is ({ADD_ITEM_EVENT} and {REMOVE_ITEM_EVENT} are for the host to apply)")));
     }
     let spec_hash = match context.get("specHash") {
         Some(Value::String(h)) if h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) => h.clone(),
-        _ => return Err(bad("/action/context/specHash", "`action.context.specHash` must be the 64 hex digits the submit button carries")),
+        _ => return Err(bad(&at("context/specHash"), &format!("`{key}.context.specHash` must be the 64 hex digits the submit button carries"))),
     };
     let tool_call_id = match context.get("toolCallId") {
         None => None,
         Some(Value::String(id)) => Some(id.clone()),
-        Some(_) => return Err(bad("/action/context/toolCallId", "`action.context.toolCallId` must be a string")),
+        Some(_) => return Err(bad(&at("context/toolCallId"), &format!("`{key}.context.toolCallId` must be a string"))),
     };
     let mut meta = Map::new();
     meta.insert("specHash".into(), spec_hash.clone().into());
@@ -869,7 +963,7 @@ pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<
     }
     if surface != surface_id(&meta) {
         return Err(Error::new(ErrorCode::SpecNotFound, format!("surface `{surface}` was not made for this spec (its surface is `{}`)", surface_id(&meta)))
-            .at("/action/surfaceId"));
+            .at(&at("surfaceId")));
     }
     let mut data = match context.get("data") {
         Some(data) => data.clone(),
@@ -877,11 +971,11 @@ pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<
     };
     if let Some(path) = context.get("decisionPath") {
         let (Some(path), Some(decision)) = (path.as_str(), context.get("decision")) else {
-            return Err(bad("/action/context/decisionPath", "an approval's context has a `decisionPath` string and its `decision`"));
+            return Err(bad(&at("context/decisionPath"), "an approval's context has a `decisionPath` string and its `decision`"));
         };
-        set_path(&mut data, path, decision.clone()).ok_or_else(|| bad("/action/context/decisionPath", "`decisionPath` must be a JSON Pointer into an object"))?;
+        set_path(&mut data, path, decision.clone()).ok_or_else(|| bad(&at("context/decisionPath"), "`decisionPath` must be a JSON Pointer into an object"))?;
     }
-    Ok(Some(ClientSubmission { spec_hash, tool_call_id, data }))
+    Ok(ClientSubmission { spec_hash, tool_call_id, data })
 }
 
 /// The surface's data from an `a2uiClientDataModel`

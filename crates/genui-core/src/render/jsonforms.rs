@@ -32,7 +32,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         std::borrow::Cow::Owned(schema) => Some(schema),
         std::borrow::Cow::Borrowed(_) => None,
     });
-    message.insert("jsonSchema".into(), rewritten.as_deref().unwrap_or(&r.spec.schema).clone());
+    message.insert("jsonSchema".into(), (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone());
     message.insert("uiSchema".into(), ui);
     message.insert("initialData".into(), r.initial_data.clone());
     message.insert("meta".into(), Value::Object(r.meta()));

@@ -69,7 +69,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         std::borrow::Cow::Owned(schema) => Some(schema),
         std::borrow::Cow::Borrowed(_) => None,
     });
-    message.insert("schema".into(), rewritten.as_deref().unwrap_or(&r.spec.schema).clone());
+    message.insert("schema".into(), (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone());
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
     message.insert("metadata".into(), Value::Object(metadata));
