@@ -8,7 +8,7 @@
 //!
 //! - the bench forms of 5, 50 and 500 fields (`benches/support`, the ones
 //!   criterion times), by kind (`hit`, `miss`, `coldmiss`, `submit`) and
-//!   format (`jsonforms`, `rjsf`, `lmui`);
+//!   format (`jsonforms`, `rjsf`, `lmui`, `a2ui`, `react`);
 //! - one cold miss per schema of the peer corpus (`bench/peer/corpus.py`);
 //! - the worst inputs of issue 13's "Bad input" list, each accepted at the
 //!   limit or refused just past it.
@@ -86,7 +86,7 @@ fn inputs(corpus: &Path) -> Value {
             json!({"tool": "generateUserInterface", "toolCallId": "call_bench",
                    "arguments": {"description": description, "data": c.valid, "output": output}})
         };
-        for format in ["jsonforms", "rjsf", "lmui"] {
+        for format in ["jsonforms", "rjsf", "lmui", "a2ui", "react"] {
             let id = |kind: &str| format!("{kind}/{format}/{size}");
             cases.push(case(id("hit"), "forms", "hit", format, "generate", body(c.description.to_owned(), false), n_hit, 200));
             let fresh = format!("{} {FRESH}", c.description);
