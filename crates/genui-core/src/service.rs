@@ -183,7 +183,7 @@ pub struct GenerateJob {
     /// Set when the request asks for a read-only display (see [`crate::plan::display`]).
     display: Option<crate::plan::display::DisplaySpec>,
     /// For an MCP tool call: also render the data-free HTML form markup
-    /// (in the [`crate::edge::mcp::FORM_MARKUP_HEADER`] of the answer).
+    /// (in the [`FORM_MARKUP_HEADER`] of the answer).
     pub(crate) form_markup: bool,
 }
 
@@ -453,11 +453,18 @@ impl GenerateJob {
         response.headers.push(("x-genui-spec-hash".into(), spec.spec_hash.clone()));
         response.headers.push(("x-genui-warnings".into(), warnings_header(rendered.meta.get("warnings"))));
         if self.form_markup {
-            response.headers.push(crate::edge::mcp::form_markup(spec));
+            // Data-free: the MCP view fills it from the tool input.
+            let bare = RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null, locale: None };
+            response.headers.push((FORM_MARKUP_HEADER.to_owned(), bare.html_form("#")));
         }
         Ok(response)
     }
 }
+
+/// The header that carries, for the MCP server's `generate_user_interface`
+/// (`crate::edge::mcp`), the data-free `format=html` form markup of the spec;
+/// `McpCall::finish` takes it out, so the header never leaves the worker.
+pub(crate) const FORM_MARKUP_HEADER: &str = "x-genui-mcp-form-markup";
 
 /// Longest `x-genui-warnings` value: proxies drop headers much past 8 KB.
 const MAX_WARNINGS_HEADER: usize = 4096;

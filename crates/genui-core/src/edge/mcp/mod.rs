@@ -308,17 +308,6 @@ fn call_tool(params: &Map<String, Value>, id: Value, version: Version, limits: &
     }
 }
 
-/// Where the rendering hands the form markup to [`McpCall::finish`]
-/// (which takes it out: the header never leaves the worker).
-pub(crate) const FORM_MARKUP_HEADER: &str = "x-genui-mcp-form-markup";
-
-/// The data-free `format=html` form markup of a spec (the view fills it
-/// from the tool input), as the header [`McpCall::finish`] reads.
-pub(crate) fn form_markup(spec: &crate::cache::spec::UiSpec) -> (String, String) {
-    let input = crate::render::RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null, locale: None };
-    (FORM_MARKUP_HEADER.to_owned(), input.html_form("#"))
-}
-
 fn format_name(format: crate::render::Format) -> &'static str {
     crate::render::Format::NAMES.into_iter().find(|n| crate::render::Format::parse(n, "").ok() == Some(format)).unwrap_or("jsonforms")
 }

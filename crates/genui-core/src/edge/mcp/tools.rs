@@ -111,7 +111,7 @@ pub(crate) fn result(format: Option<&'static str>, v1: &HttpResponse) -> Map<Str
         return structured(json!({"toolMessage": body}), text, false);
     };
     let hash = header("x-genui-spec-hash").unwrap_or_default();
-    let markup = header(super::FORM_MARKUP_HEADER).unwrap_or_default();
+    let markup = header(crate::service::FORM_MARKUP_HEADER).unwrap_or_default();
     let text = format!(
         "Made a {format} form (specHash {hash}). The user fills it in the form view; check an answer with \
 {SUBMIT} {{\"specHash\": \"{hash}\", \"data\": ...}}."
