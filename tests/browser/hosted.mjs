@@ -24,9 +24,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { BROWSER_DIR, CHROMIUM_ARGS, REPO_ROOT, postJson, workerForTests } from './lib/servers.mjs';
+import { BROWSER_DIR, BROWSER_WEBHOOK_SECRET, CHROMIUM_ARGS, REPO_ROOT, postJson, workerForTests } from './lib/servers.mjs';
 
-const SECRET = 'whsec-browser';
+const SECRET = BROWSER_WEBHOOK_SECRET;
 const SHOTS = join(BROWSER_DIR, 'screenshots', 'hosted');
 const FIXTURE_DIR = join(REPO_ROOT, 'crates', 'genui-core', 'tests', 'fixtures', 'generate');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

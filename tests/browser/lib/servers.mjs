@@ -15,6 +15,9 @@ export const BROWSER_DIR = resolve(here, '..');
 /** The repository root (two levels above tests/browser/). */
 export const REPO_ROOT = resolve(BROWSER_DIR, '..', '..');
 
+/** The webhook secret of the browser layer's worker (hosted.mjs checks callbacks with it). */
+export const BROWSER_WEBHOOK_SECRET = 'whsec-browser';
+
 /** A free TCP port on 127.0.0.1. */
 export function freePort() {
   return new Promise((ok, fail) => {
