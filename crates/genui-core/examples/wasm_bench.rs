@@ -136,8 +136,8 @@ fn worst() -> Vec<Value> {
     let strings = |n: usize| (0..n).map(|i| (format!("f{i:04}"), json!({"type": "string"}))).collect::<Map<_, _>>();
     let mut out = vec![
         gen("largest-schema-under-limits", largest_schema(&limits), json!({}), 200, 3),
-        gen("5000-properties", object(strings(limits.max_schema_properties)), json!({}), 200, 3),
-        gen("5001-properties", object(strings(limits.max_schema_properties + 1)), json!({}), 0, 3),
+        gen("5000-properties", object(strings(limits.max_controls)), json!({}), 200, 3),
+        gen("5001-properties", object(strings(limits.max_controls + 1)), json!({}), 0, 3),
     ];
     let choices = |n: usize| (0..n).map(|i| format!("choice {i}")).collect::<Vec<_>>();
     // Issue 17: an enum over the count limit is a searchable choice while
@@ -193,7 +193,7 @@ fn worst() -> Vec<Value> {
 /// A flat form of string fields with long descriptions, sized to just
 /// under the body limit (and under the property, node and control limits).
 fn largest_schema(limits: &Limits) -> Value {
-    let fields = limits.max_controls.min(limits.max_schema_properties) * 4 / 5;
+    let fields = limits.max_controls * 4 / 5;
     let per_field = (limits.max_body_bytes - 16 * 1024) / fields;
     let filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(per_field / 57 + 1);
     let overhead = r#""f0000":{"type":"string","title":"Field 0000","description":""},"#.len();

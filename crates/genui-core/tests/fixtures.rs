@@ -400,10 +400,18 @@ fn limits_fail_before_parsing_with_their_codes() {
     let deep = format!("{{\"output\":{}{}}}", "[".repeat(200), "]".repeat(200));
     let e = GenerateJob::prepare(deep.as_bytes(), None, &limits).unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_deep", 413));
+    // Over 50,000 JSON values: refused before anything is laid out.
+    let props: Map<String, Value> = (0..25_001).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+    let huge = json!({"output": {"type": "object", "properties": props}});
+    let e = GenerateJob::prepare(huge.to_string().as_bytes(), None, &limits).unwrap_err();
+    assert_eq!(e.code().as_str(), "schema_too_large");
+    // 5,001 optional text fields: no count refuses them up front; the
+    // layout does, since nothing optional folds and they need 5,001 inputs.
     let props: Map<String, Value> = (0..5001).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
     let wide = json!({"output": {"type": "object", "properties": props}});
-    let e = GenerateJob::prepare(wide.to_string().as_bytes(), None, &limits).unwrap_err();
-    assert_eq!((e.code().as_str(), e.pointer()), ("schema_too_large", Some("/output")));
+    let outcome = GenerateJob::prepare(wide.to_string().as_bytes(), None, &limits).unwrap().finish(None);
+    assert_eq!(outcome.response.status, 413, "{}", &outcome.response.body[..200.min(outcome.response.body.len())]);
+    assert!(outcome.response.body.contains("schema_too_large"));
 }
 
 /// A deterministic mutation sweep over every fixture: truncations and byte

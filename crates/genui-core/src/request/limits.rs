@@ -18,8 +18,6 @@ pub struct Limits {
     pub max_body_depth: usize,
     /// Maximum number of JSON values inside `output`.
     pub max_schema_nodes: usize,
-    /// Maximum number of entries in all `properties` maps of `output` together.
-    pub max_schema_properties: usize,
     /// Number of values in one `enum` above which it must also fit
     /// [`Limits::max_enum_bytes`] (the form then offers it as a searchable
     /// choice, with a warning).
@@ -42,7 +40,6 @@ impl Default for Limits {
             max_body_bytes: 1024 * 1024,
             max_body_depth: 128,
             max_schema_nodes: 50_000,
-            max_schema_properties: 5_000,
             max_enum_values: 1_000,
             max_enum_bytes: 256 * 1024,
             max_field_depth: 48,
@@ -108,21 +105,17 @@ impl Limits {
         Ok(())
     }
 
-    /// Counts nodes, properties and enum sizes of `output` in one walk.
+    /// Counts nodes, string and enum sizes of `output` in one walk.
     /// `base` is the JSON Pointer of `output` in the request body.
     pub fn check_schema_size(&self, output: &Value, base: &str) -> Result<()> {
+        // No count of properties: the node count bounds the work, and a form
+        // with more fields than `max_controls` folds its optional objects
+        // into JSON inputs (`subtree_collapsed`) before it is refused.
         let mut nodes = 0usize;
-        let mut properties = 0usize;
         crate::pointer::walk(output, base, |value, pointer| {
             nodes += 1;
             if nodes > self.max_schema_nodes {
                 return Err(too_large("JSON values", self.max_schema_nodes, pointer));
-            }
-            if let Some(Value::Object(props)) = value.get("properties") {
-                properties += props.len();
-                if properties > self.max_schema_properties {
-                    return Err(too_large("properties", self.max_schema_properties, pointer));
-                }
             }
             if let Value::String(text) = value {
                 if text.len() > self.max_string_bytes {
@@ -182,11 +175,14 @@ mod tests {
 
     #[test]
     fn schema_counts() {
-        let limits = Limits { max_schema_properties: 2, max_enum_values: 3, ..Limits::default() };
+        let limits = Limits { max_schema_nodes: 8, max_enum_values: 3, ..Limits::default() };
         let ok = json!({"properties": {"a": {}, "b": {"enum": [1, 2, 3]}}});
         assert!(limits.check_schema_size(&ok, "/output").is_ok());
-        let many = json!({"properties": {"a": {}, "b": {}, "c": {}}});
+        // Many properties are no refusal by themselves (the form folds what
+        // is over max_controls); many JSON values are.
+        let many = json!({"properties": {"a": {}, "b": {}, "c": {}, "d": {}, "e": {}, "f": {}, "g": {}}});
         assert_eq!(limits.check_schema_size(&many, "/output").unwrap_err().code(), ErrorCode::SchemaTooLarge);
+        let limits = Limits { max_schema_nodes: 50_000, ..limits };
         // Over the count, an enum is kept while it fits the byte cap.
         let big_enum = json!({"properties": {"a": {"enum": [1, 2, 3, 4]}}});
         assert!(limits.check_schema_size(&big_enum, "/output").is_ok());
