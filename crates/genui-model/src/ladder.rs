@@ -273,6 +273,16 @@ impl Ladder {
         }
     }
 
+    /// Ends the generation now, as a timeout (the fallback, or the error
+    /// when forced): the caller's wall clock passed the deadline that the
+    /// ladder's own bookkeeping (which never sees cache reads) had not.
+    pub fn give_up(&mut self, why: &str) -> Step {
+        if self.waiting == Waiting::Finished {
+            return self.finished_step();
+        }
+        self.fail(failure(ModelFailure::Timeout, why.to_owned()))
+    }
+
     fn spend(&mut self, ms: u64, model_time: bool) {
         self.spent_ms = self.spent_ms.saturating_add(ms);
         if model_time {
