@@ -28,6 +28,7 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod agui;
 pub mod config;
 pub mod fix;
 pub mod ladder;

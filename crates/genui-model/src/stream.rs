@@ -50,6 +50,18 @@ pub fn apply(doc: &mut Value, patch: &Value) -> Result<(), String> {
     json_patch::patch(doc, &patch).map_err(|e| e.to_string())
 }
 
+/// Writes a generation's updates as SSE frames: `/v1/generate`'s events
+/// ([`GenerateEvents`]) or AG-UI's (`crate::agui::AgentEvents`).
+pub trait Encoder {
+    /// What opens the stream, before any update (empty by default).
+    fn open(&mut self) -> String {
+        String::new()
+    }
+
+    /// The frames for one update (may be empty).
+    fn frames(&mut self, update: &Update) -> String;
+}
+
 /// Turns the machine's updates into `/v1/generate`'s events, remembering
 /// the last complete answer so that a refinement goes out as a patch.
 #[derive(Debug, Default)]
@@ -57,9 +69,9 @@ pub struct GenerateEvents {
     last_ui: Option<Value>,
 }
 
-impl GenerateEvents {
+impl Encoder for GenerateEvents {
     /// The frames for one update (empty when a refinement changes nothing).
-    pub fn frames(&mut self, update: &Update) -> String {
+    fn frames(&mut self, update: &Update) -> String {
         match update {
             Update::Ui(response) => {
                 let body = body_value(&response.body);

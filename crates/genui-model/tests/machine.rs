@@ -6,7 +6,7 @@
 
 use genui_core::{Format, GenerateJob, IsolateMemory, Limits};
 use genui_model::plan_schema::from_plan;
-use genui_model::stream::{self, GenerateEvents};
+use genui_model::stream::{self, Encoder, GenerateEvents};
 use genui_model::{Effect, Event, Generation, Input, Mode, ModelConfig, Provider, Summary, Update};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};

@@ -35,6 +35,10 @@
 //! | `unauthorized` | 401 |
 //! | `refusal` | a refusal |
 //!
+//! A `[delay:<ms>]` tag in the description (at most 30000) delays every
+//! answer by that long: a slow model, for the streaming tests and
+//! scripts/bench-stream.sh.
+//!
 //! "Per prompt" counts calls with the same scenario and the same first user
 //! message, so a retry (which repeats it) is the second call.
 //!
@@ -385,6 +389,14 @@ fn scenario_tag(prompt: &str) -> Option<String> {
     Some(prompt[start..start + len].to_owned())
 }
 
+/// The `<ms>` of a `[delay:<ms>]` tag in the prompt, capped at 30 s.
+fn delay_tag(prompt: &str) -> Option<Duration> {
+    let start = prompt.find("[delay:")? + "[delay:".len();
+    let len = prompt[start..].find(']')?;
+    let ms: u64 = prompt[start..start + len].trim().parse().ok()?;
+    Some(Duration::from_millis(ms.min(30_000)))
+}
+
 /// Records the request, then plays its scenario.
 fn model_call(request: &Request, server: &Server, wire: Wire) -> Response {
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
@@ -412,6 +424,9 @@ fn model_call(request: &Request, server: &Server, wire: Wire) -> Response {
         .or_else(|| model.strip_prefix("scenario:").map(str::to_owned))
         .unwrap_or_else(|| "good".to_owned());
     let call = next_call(server, &format!("{scenario}\u{0}{prompt}"));
+    if let Some(delay) = delay_tag(&prompt) {
+        thread::sleep(delay);
+    }
     let fields = parse_fields(&prompt);
     let ctx = Ctx {
         wire,
