@@ -303,8 +303,11 @@ fn activity_of(body: &Value) -> (String, String, Value) {
         return (message_id, A2UI_ACTIVITY_TYPE.to_owned(), json!({ A2UI_OPERATIONS_KEY: messages }));
     }
     let format = format_of(body);
-    let call = body.pointer("/meta/toolCallId").and_then(Value::as_str).map(str::to_owned);
-    let hash = body.pointer("/meta/specHash").and_then(Value::as_str).unwrap_or_default().chars().take(16).collect::<String>();
+    // Provenance is `meta`, or `metadata` in the RJSF and LMUI answers.
+    let meta = body.get("meta").or_else(|| body.get("metadata"));
+    let field = |key: &str| meta.and_then(|m| m.get(key)).and_then(Value::as_str);
+    let call = field("toolCallId").map(str::to_owned);
+    let hash = field("specHash").unwrap_or_default().chars().take(16).collect::<String>();
     let message_id = format!("genui-{}", call.unwrap_or(hash));
     let content = if body.is_object() { body.clone() } else { json!({ "answer": body }) };
     (message_id, format!("genui.{format}"), content)
@@ -317,7 +320,7 @@ fn format_of(body: &Value) -> &'static str {
         Some("dgui_form") => "rjsf",
         _ if has("uiSchema") && has("jsonSchema") => "jsonforms",
         _ if has("ui_components") => "lmui",
-        _ if has("source") || has("module") => "react",
+        _ if has("module") => "react",
         _ => "ui",
     }
 }

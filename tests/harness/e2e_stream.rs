@@ -1,0 +1,138 @@
+//! Streaming end to end: ONE wrangler dev with a model configured against
+//! the scripted model server, then
+//! - the real clients of tests/agui (`node --test`: @ag-ui/client's
+//!   HttpAgent on /v1/agent, a plain SSE client on /v1/generate);
+//! - a hanging model: the stream still ends by MODEL_DEADLINE_MS, `done`
+//!   saying it fell back;
+//! - a client that leaves after the first event: no 5xx, no panic, and
+//!   the model's proven spec is still cached;
+//! - auth: a streaming request without the key is a plain 401.
+
+use genui_harness::{project_root, ModelServer, Options, WranglerDev};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const MODEL_KEY: &str = "sk-test-stream-0123456789";
+const API_KEY: &str = "genui-stream-test-key";
+const DEADLINE_MS: u64 = 4000;
+
+fn output() -> Value {
+    json!({"type": "object", "required": ["firstName"], "properties": {
+        "firstName": {"type": "string", "title": "First Name"},
+        "country": {"type": "string", "enum": ["GB", "US"]}}})
+}
+
+/// POSTs with `Accept: text/event-stream` over a raw socket and reads
+/// frames; `stop_after` closes the connection after that many events.
+fn stream(dev: &WranglerDev, body: &Value, key: Option<&str>, stop_after: Option<usize>) -> (u16, Vec<(String, Value)>) {
+    let mut socket = TcpStream::connect(("127.0.0.1", dev.port())).expect("connect");
+    socket.set_read_timeout(Some(Duration::from_secs(30))).ok();
+    let body = body.to_string();
+    let auth = key.map(|k| format!("authorization: Bearer {k}\r\n")).unwrap_or_default();
+    let head = format!(
+        "POST /v1/generate HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\ncontent-type: application/json\r\n{auth}content-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    socket.write_all(head.as_bytes()).expect("write");
+    let mut reader = BufReader::new(socket);
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).ok();
+    let status: u16 = status_line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let mut line = String::new();
+    while reader.read_line(&mut line).map(|n| n > 0).unwrap_or(false) && line != "\r\n" {
+        line.clear();
+    }
+    let mut events = Vec::new();
+    let mut event = String::new();
+    for line in reader.lines() {
+        let Ok(line) = line else { break };
+        // Chunked transfer: frame lines arrive between chunk-size lines.
+        if let Some(name) = line.strip_prefix("event: ") {
+            event = name.to_owned();
+        } else if let Some(data) = line.strip_prefix("data: ") {
+            events.push((std::mem::take(&mut event), serde_json::from_str(data).unwrap_or(Value::Null)));
+            if stop_after == Some(events.len()) {
+                break;
+            }
+        }
+    }
+    (status, events)
+}
+
+#[test]
+#[ignore = "needs wrangler dev; run by scripts/test.sh with --ignored"]
+fn streaming_end_to_end() {
+    let server = ModelServer::start(Path::new(env!("CARGO_BIN_EXE_model-server")), MODEL_KEY, &["--lifetime-secs", "600"])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options::default()
+        .var("MODEL_PROVIDER", "openai")
+        .var("MODEL_NAME", "ui-model-1")
+        .var("MODEL_BASE_URL", format!("{}/v1", server.base()))
+        .var("MODEL_API_KEY", MODEL_KEY)
+        .var("MODEL_TIMEOUT_MS", "3000")
+        .var("MODEL_DEADLINE_MS", DEADLINE_MS.to_string())
+        .var("API_KEYS", API_KEY);
+    let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
+    let run = std::process::id();
+    let mut failures = Vec::new();
+
+    // The real clients, against this worker.
+    let agui = project_root().join("tests/agui");
+    let node = Command::new("node")
+        .args(["--test"])
+        .current_dir(&agui)
+        .env("GENUI_BASE", dev.base_url())
+        .env("GENUI_API_KEY", API_KEY)
+        .output()
+        .expect("node runs");
+    if !node.status.success() {
+        failures.push(format!("tests/agui failed:\n{}\n{}", String::from_utf8_lossy(&node.stdout), String::from_utf8_lossy(&node.stderr)));
+    }
+
+    // A model that hangs: the stream ends by the deadline, falling back.
+    let hang = json!({"description": format!("Sign up. [scenario:hang] {run}"), "output": output()});
+    let started = Instant::now();
+    let (status, events) = stream(&dev, &hang, Some(API_KEY), None);
+    let took = started.elapsed();
+    let names: Vec<&str> = events.iter().map(|(e, _)| e.as_str()).collect();
+    if status != 200 || names != ["ui", "patch", "done"] || events[2].1["fellBack"] != true {
+        failures.push(format!("hang: status {status}, events {events:?}"));
+    }
+    if took > Duration::from_millis(DEADLINE_MS + 1500) {
+        failures.push(format!("hang: the stream took {took:?}, past the {DEADLINE_MS} ms deadline"));
+    }
+
+    // A client that leaves after the first ui: the proven spec is still stored.
+    let gone = json!({"description": format!("Sign up. [delay:1500] gone {run}"), "output": output()});
+    let (status, events) = stream(&dev, &gone, Some(API_KEY), Some(1));
+    if status != 200 || events.len() != 1 || events[0].0 != "ui" {
+        failures.push(format!("client gone: status {status}, events {events:?}"));
+    }
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let mut stored = false;
+    while Instant::now() < deadline && !stored {
+        std::thread::sleep(Duration::from_millis(500));
+        stored = dev.kv_list().iter().filter_map(|key| dev.kv_get(key)).any(|spec| spec.contains("\"model\"") && spec.contains(&format!("gone {run}")));
+    }
+    if !stored {
+        failures.push("client gone: the model's spec was never stored".into());
+    }
+
+    // Auth as on the JSON route: no key, a plain 401 before any stream.
+    let (status, events) = stream(&dev, &gone, None, None);
+    if status != 401 || !events.is_empty() {
+        failures.push(format!("no key: status {status}, events {events:?}"));
+    }
+
+    let log = std::fs::read_to_string(dev.log_path()).unwrap_or_default();
+    for bad in ["panicked", "\"status\":500", "\"status\":502", MODEL_KEY] {
+        if log.contains(bad) {
+            failures.push(format!("the wrangler log contains {bad:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} failure(s):\n{}\nlog tail:\n{}", failures.len(), failures.join("\n"), dev.log_tail(4000));
+}
