@@ -10,8 +10,6 @@
 
 use genui_harness::{project_root, ModelServer, Options, WranglerDev};
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -26,41 +24,12 @@ fn output() -> Value {
         "country": {"type": "string", "enum": ["GB", "US"]}}})
 }
 
-/// POSTs with `Accept: text/event-stream` over a raw socket and reads
-/// frames; `stop_after` closes the connection after that many events.
+/// `POST /v1/generate` as an event stream: the status and (event, data) pairs.
 fn stream(dev: &WranglerDev, body: &Value, key: Option<&str>, stop_after: Option<usize>) -> (u16, Vec<(String, Value)>) {
-    let mut socket = TcpStream::connect(("127.0.0.1", dev.port())).expect("connect");
-    socket.set_read_timeout(Some(Duration::from_secs(30))).ok();
-    let body = body.to_string();
-    let auth = key.map(|k| format!("authorization: Bearer {k}\r\n")).unwrap_or_default();
-    let head = format!(
-        "POST /v1/generate HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\ncontent-type: application/json\r\n{auth}content-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    socket.write_all(head.as_bytes()).expect("write");
-    let mut reader = BufReader::new(socket);
-    let mut status_line = String::new();
-    reader.read_line(&mut status_line).ok();
-    let status: u16 = status_line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let mut line = String::new();
-    while reader.read_line(&mut line).map(|n| n > 0).unwrap_or(false) && line != "\r\n" {
-        line.clear();
-    }
-    let mut events = Vec::new();
-    let mut event = String::new();
-    for line in reader.lines() {
-        let Ok(line) = line else { break };
-        // Chunked transfer: frame lines arrive between chunk-size lines.
-        if let Some(name) = line.strip_prefix("event: ") {
-            event = name.to_owned();
-        } else if let Some(data) = line.strip_prefix("data: ") {
-            events.push((std::mem::take(&mut event), serde_json::from_str(data).unwrap_or(Value::Null)));
-            if stop_after == Some(events.len()) {
-                break;
-            }
-        }
-    }
-    (status, events)
+    let auth = key.map(|k| format!("Bearer {k}"));
+    let headers: Vec<(&str, &str)> = auth.as_deref().map(|a| ("authorization", a)).into_iter().collect();
+    let (status, events) = dev.post_sse("/v1/generate", body, &headers, stop_after);
+    (status, events.into_iter().map(|e| (e.event, e.data)).collect())
 }
 
 #[test]
