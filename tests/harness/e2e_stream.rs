@@ -2,6 +2,8 @@
 //! the scripted model server, then
 //! - the real clients of tests/agui (`node --test`: @ag-ui/client's
 //!   HttpAgent on /v1/agent, a plain SSE client on /v1/generate);
+//! - tests/browser/stream.mjs in Chromium: the first form typed into before
+//!   the model finishes, the patch applied in place keeping the typing;
 //! - a hanging model: the stream still ends by MODEL_DEADLINE_MS, `done`
 //!   saying it fell back;
 //! - a client that leaves after the first event: no 5xx, no panic, and
@@ -60,6 +62,22 @@ fn streaming_end_to_end() {
         .expect("node runs");
     if !node.status.success() {
         failures.push(format!("tests/agui failed:\n{}\n{}", String::from_utf8_lossy(&node.stdout), String::from_utf8_lossy(&node.stderr)));
+    }
+
+    // A real browser: the first form is typed into before the model has
+    // finished, and the patch keeps what was typed (tests/browser/stream.mjs).
+    let browser = project_root().join("tests/browser");
+    let built = Command::new("node").arg("build.mjs").current_dir(&browser).output().expect("node runs");
+    let page = Command::new("node")
+        .args(["--test", "stream.mjs"])
+        .current_dir(&browser)
+        .env("GENUI_BASE_URL", dev.base_url())
+        .env("GENUI_API_KEY", API_KEY)
+        .output()
+        .expect("node runs");
+    if !built.status.success() || !page.status.success() {
+        let out = |o: &std::process::Output| format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        failures.push(format!("tests/browser/stream.mjs failed:\n{}{}", out(&built), out(&page)));
     }
 
     // A model that hangs: the stream ends by the deadline, falling back.
