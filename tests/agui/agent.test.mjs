@@ -36,14 +36,14 @@ function args(tag, extra = {}) {
 }
 
 /** Runs /v1/agent with HttpAgent; returns the events and the agent. */
-async function runAgent({ messages = [], forwardedProps = {} }) {
+async function runAgent({ messages = [], forwardedProps = {}, context = [] }) {
   const agent = new HttpAgent({ url: `${BASE}/v1/agent`, headers: AUTH, threadId: `thread-${RUN}`, initialMessages: messages });
   const events = [];
   const warnings = [];
   const warn = console.warn;
   console.warn = (...a) => { warnings.push(a.join(' ')); };
   try {
-    await agent.runAgent({ runId: `run-${RUN}-${Math.random().toString(36).slice(2)}`, forwardedProps }, {
+    await agent.runAgent({ runId: `run-${RUN}-${Math.random().toString(36).slice(2)}`, forwardedProps, context }, {
       onEvent({ event }) { events.push(event); },
     });
   } finally {
@@ -106,8 +106,14 @@ test('HttpAgent: format=a2ui is the A2UI middleware\'s activity, refined by a de
 
 test('HttpAgent: a user action on our surface is a submission, answered with the tool message or the field errors', async () => {
   const callArgs = args('submit');
-  const { agent } = await runAgent({ messages: toolCallMessage('call_sub', callArgs), forwardedProps: { format: 'a2ui' } });
+  // A CopilotKit frontend sends its registered catalog (still under the id
+  // from before A2UI's restructure) as a context entry: the surface uses it.
+  const catalogId = 'https://a2ui.org/specification/v0_9/basic_catalog.json';
+  const description = 'A2UI Component Schema — available components for generating UI surfaces. Use these component names and properties when creating A2UI operations.';
+  const catalogContext = [{ description, value: JSON.stringify({ catalogId, components: {} }) }];
+  const { agent } = await runAgent({ messages: toolCallMessage('call_sub', callArgs), forwardedProps: { format: 'a2ui' }, context: catalogContext });
   const ops = agent.messages.find((m) => m.role === 'activity').content.a2ui_operations;
+  assert.equal(ops[0].createSurface.catalogId, catalogId);
   const surfaceId = ops[0].createSurface.surfaceId;
   const button = ops[1].updateComponents.components.find((c) => c.action?.event);
   const context = { ...button.action.event.context, data: { firstName: 'Ada', country: 'GB' } };

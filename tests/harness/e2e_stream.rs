@@ -8,6 +8,7 @@
 //!   saying it fell back;
 //! - a client that leaves after the first event: no 5xx, no panic, and
 //!   the model's proven spec is still cached;
+//! - the signed webhook streams too (a bad signature is a plain 401);
 //! - auth: a streaming request without the key is a plain 401.
 
 use genui_harness::{project_root, ModelServer, Options, WranglerDev};
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 const MODEL_KEY: &str = "sk-test-stream-0123456789";
 const API_KEY: &str = "genui-stream-test-key";
 const DEADLINE_MS: u64 = 4000;
+const WEBHOOK_SECRET: &str = "whsec-stream-test";
 
 fn output() -> Value {
     json!({"type": "object", "required": ["firstName"], "properties": {
@@ -46,7 +48,8 @@ fn streaming_end_to_end() {
         .var("MODEL_API_KEY", MODEL_KEY)
         .var("MODEL_TIMEOUT_MS", "3000")
         .var("MODEL_DEADLINE_MS", DEADLINE_MS.to_string())
-        .var("API_KEYS", API_KEY);
+        .var("API_KEYS", API_KEY)
+        .var("WEBHOOK_SECRET", WEBHOOK_SECRET);
     let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
     let run = std::process::id();
     let mut failures = Vec::new();
@@ -107,6 +110,20 @@ fn streaming_end_to_end() {
     }
     if !stored {
         failures.push("client gone: the model's spec was never stored".into());
+    }
+
+    // The signed webhook streams the same way; a bad signature is a plain 401.
+    let hook = json!({"description": format!("Sign up. [delay:500] hook {run}"), "output": output()});
+    let now_s = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let signature = genui_core::Webhook::sign(WEBHOOK_SECRET, now_s, hook.to_string().as_bytes());
+    let (status, events) = dev.post_sse("/v1/webhook", &hook, &[(genui_core::Webhook::SIGNATURE_HEADER, &signature)], None);
+    let names: Vec<&str> = events.iter().map(|e| e.event.as_str()).collect();
+    if status != 200 || names != ["ui", "patch", "done"] {
+        failures.push(format!("webhook stream: status {status}, events {names:?}"));
+    }
+    let (status, events) = dev.post_sse("/v1/webhook", &hook, &[(genui_core::Webhook::SIGNATURE_HEADER, "t=1,v1=00")], None);
+    if status != 401 || !events.is_empty() {
+        failures.push(format!("webhook, bad signature: status {status}, {} events", events.len()));
     }
 
     // Auth as on the JSON route: no key, a plain 401 before any stream.

@@ -38,6 +38,10 @@ use serde_json::{json, Map, Value};
 pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
 /// The key of the A2UI messages in the middleware's activity content.
 pub const A2UI_OPERATIONS_KEY: &str = "a2ui_operations";
+/// The `context` entry in which a CopilotKit frontend sends its registered
+/// A2UI catalog (`{catalogId, components}` as a JSON string), from
+/// `@ag-ui/a2ui-middleware`.
+pub const A2UI_SCHEMA_CONTEXT_DESCRIPTION: &str = "A2UI Component Schema \u{2014} available components for generating UI surfaces. Use these component names and properties when creating A2UI operations.";
 
 /// What a run asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +72,10 @@ pub struct RunInput {
     pub run_id: String,
     /// What the run asks for.
     pub call: Call,
+    /// The catalog id the frontend registered (CopilotKit's basic catalog
+    /// still has the id from before A2UI's restructure), stamped on our
+    /// surfaces' `createSurface` so its renderer finds the catalog.
+    pub catalog_id: Option<String>,
 }
 
 fn invalid(at: &str, message: &str) -> Error {
@@ -96,7 +104,8 @@ impl RunInput {
             Some(call) => call,
             None => find_in_messages(input.get("messages"), &run_id)?,
         };
-        Ok(Self { thread_id, run_id, call: with_format(call, props.get("format")) })
+        let catalog_id = frontend_catalog_id(input.get("context"));
+        Ok(Self { thread_id, run_id, call: with_format(call, props.get("format")), catalog_id })
     }
 
     /// A generate body as bytes, for `GenerateJob::prepare`.
@@ -185,6 +194,14 @@ fn find_in_messages(messages: Option<&Value>, _run_id: &str) -> Result<Call, Err
     Ok(Call::Generate { body: call.clone(), at: format!("/messages/{index}/toolCalls/{at}") })
 }
 
+/// The `catalogId` of the frontend's A2UI schema context entry, if any.
+fn frontend_catalog_id(context: Option<&Value>) -> Option<String> {
+    let entries = context?.as_array()?;
+    let entry = entries.iter().find(|e| e.get("description").and_then(Value::as_str) == Some(A2UI_SCHEMA_CONTEXT_DESCRIPTION))?;
+    let value: Value = serde_json::from_str(entry.get("value")?.as_str()?).ok()?;
+    value.get("catalogId").and_then(Value::as_str).filter(|id| !id.is_empty()).map(str::to_owned)
+}
+
 /// `forwardedProps.format` chooses the format when the call names none
 /// (top-level options win in every generate shape).
 fn with_format(call: Call, format: Option<&Value>) -> Call {
@@ -204,13 +221,15 @@ pub struct AgentEvents {
     run_id: String,
     started: bool,
     ended: bool,
+    catalog_id: Option<String>,
     activity: Option<(String, String, Value)>,
 }
 
 impl AgentEvents {
     /// For one run.
     pub fn new(input: &RunInput) -> Self {
-        Self { thread_id: input.thread_id.clone(), run_id: input.run_id.clone(), started: false, ended: false, activity: None }
+        let (thread_id, run_id, catalog_id) = (input.thread_id.clone(), input.run_id.clone(), input.catalog_id.clone());
+        Self { thread_id, run_id, started: false, ended: false, catalog_id, activity: None }
     }
 
     /// `RUN_STARTED`, once.
@@ -222,7 +241,7 @@ impl AgentEvents {
     }
 
     fn snapshot(&mut self, response: &HttpResponse) -> String {
-        let (message_id, activity_type, content) = activity_of(&body_value(&response.body));
+        let (message_id, activity_type, content) = self.activity_of(response);
         let text = event(json!({"type": "ACTIVITY_SNAPSHOT", "messageId": message_id, "activityType": activity_type, "content": content, "replace": true}));
         self.activity = Some((message_id, activity_type, content));
         text
@@ -230,13 +249,22 @@ impl AgentEvents {
 
     fn delta(&mut self, response: &HttpResponse) -> String {
         let Some((message_id, activity_type, last)) = self.activity.take() else { return self.snapshot(response) };
-        let (_, _, content) = activity_of(&body_value(&response.body));
+        let (_, _, content) = self.activity_of(response);
         let patch = diff(&last, &content);
         self.activity = Some((message_id.clone(), activity_type.clone(), content));
         if patch.as_array().is_some_and(Vec::is_empty) {
             return String::new();
         }
         event(json!({"type": "ACTIVITY_DELTA", "messageId": message_id, "activityType": activity_type, "patch": patch}))
+    }
+
+    /// The activity of an answer, with the frontend's catalog id stamped.
+    fn activity_of(&self, response: &HttpResponse) -> (String, String, Value) {
+        let (message_id, activity_type, mut content) = activity_of(&body_value(&response.body));
+        if let (Some(id), Some(Value::Object(surface))) = (&self.catalog_id, content.pointer_mut("/a2ui_operations/0/createSurface")) {
+            surface.insert("catalogId".into(), Value::String(id.clone()));
+        }
+        (message_id, activity_type, content)
     }
 
     /// A submission's answer: the tool message, or the field errors.
@@ -360,6 +388,19 @@ mod tests {
         let action = json!({"name": "genui.submit", "surfaceId": "genui-x", "sourceComponentId": "submit", "timestamp": "2026-11-25T00:00:00Z", "context": {}});
         let input = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"a2uiAction": {"userAction": action}}})).unwrap();
         assert!(matches!(input.call, Call::Submit { .. }));
+    }
+
+    #[test]
+    fn the_frontends_catalog_id_is_stamped_on_the_surface() {
+        let context = json!([{"description": A2UI_SCHEMA_CONTEXT_DESCRIPTION, "value": json!({"catalogId": "old-id", "components": {}}).to_string()}]);
+        let input = read(json!({"threadId": "t", "runId": "r", "context": context, "forwardedProps": {"generateUserInterface": args()}})).unwrap();
+        assert_eq!(input.catalog_id.as_deref(), Some("old-id"));
+        let body = json!({"messages": [{"version": "v0.9", "createSurface": {"surfaceId": "genui-r", "catalogId": "spec-id"}}]});
+        let mut events = AgentEvents::new(&input);
+        let text = events.frames(&Update::Ui(HttpResponse::json(200, &body)));
+        assert!(text.contains("\"catalogId\":\"old-id\"") && text.contains("\"messageId\":\"a2ui-surface-r\""), "{text}");
+        let plain = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"generateUserInterface": args()}})).unwrap();
+        assert_eq!(plain.catalog_id, None);
     }
 
     #[test]
