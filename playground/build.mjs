@@ -3,7 +3,9 @@
 //
 //   dist/index.html   copied from src/index.html
 //   dist/app.js       src/main.jsx and everything it imports (React, JSON
-//                     Forms, MUI, RJSF, the example fixtures) in one IIFE
+//                     Forms, MUI, RJSF, the example fixtures), an ES module
+//   dist/chunks/      what the page loads on demand: the A2UI renderer and
+//                     the React pane's compiler (sucrase, react-hook-form, zod)
 //   dist/app.css      src/styles.css
 //
 // Cheap when nothing changed: it compares the newest input (src/, this file,
@@ -11,7 +13,7 @@
 // file .build-stamp and exits in milliseconds. `--force` rebuilds anyway, `--watch`
 // rebuilds on every change (wrangler dev picks up new assets by itself).
 import { context, build } from 'esbuild';
-import { copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,9 +38,12 @@ const inputs = [join(here, 'src'), join(here, 'build.mjs'), join(here, 'package-
 
 const options = {
   entryPoints: [join(here, 'src', 'main.jsx')],
-  outfile: join(dist, 'app.js'),
+  outdir: dist,
+  entryNames: 'app',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
-  format: 'iife',
+  format: 'esm',
   platform: 'browser',
   target: ['chrome120', 'firefox120', 'safari16'],
   jsx: 'automatic',
@@ -74,6 +79,8 @@ if (args.has('--watch')) {
     process.exit(0);
   }
   const t0 = Date.now();
+  // Chunk names carry content hashes: drop the last build's.
+  await rm(join(dist, 'chunks'), { recursive: true, force: true });
   await build(options);
   await copyStatic();
   await writeFile(stamp, new Date().toISOString() + '\n');

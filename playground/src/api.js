@@ -64,3 +64,8 @@ export function submit({ specHash, toolCallId, data }, { apiKey, label }) {
   if (toolCallId) body.toolCallId = toolCallId;
   return post('/v1/submit', body, { apiKey, label });
 }
+
+/** POST /v1/submit with an A2UI surface's client message, as its renderer fired it. */
+export function submitA2ui(message, { apiKey, label }) {
+  return post('/v1/submit', message, { apiKey, label });
+}

@@ -1,27 +1,30 @@
 // The genui-worker playground, served by the worker itself at `/`.
 //
 // One page, one state object (App): the request on the left; on the right
-// the answer rendered by JSON Forms and by RJSF side by side, the result of
+// the answer rendered by JSON Forms, RJSF, A2UI (@a2ui/lit) and as the
+// format=react module side by side (the last two load on demand), the result of
 // the last submission, the raw spec and the provenance of every request.
 //
 // Generate: POST /v1/generate?format=<chosen> first (its JSON is the "raw
-// spec"), then the JSON Forms and RJSF projections the renderers need that
-// were not the chosen format (cache hits of the same spec).
+// spec"), then the JSON Forms, RJSF, A2UI and React projections the panes
+// need that were not the chosen format (cache hits of the same spec).
 // Submit (either renderer): POST /v1/submit {type: "dgui_response",
 // specHash, toolCallId, data}.
 import React, { useCallback, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import { EXAMPLES } from './examples.js';
-import { generate, isDguiError, submit } from './api.js';
+import { generate, isDguiError, submit, submitA2ui } from './api.js';
 import { fieldErrors } from './errors.js';
 import { Boundary } from './components/Boundary.jsx';
 import { ErrorBox } from './components/ErrorBox.jsx';
+import { A2uiPane } from './components/A2uiPane.jsx';
 import { JsonFormsPane } from './components/JsonFormsPane.jsx';
 import { JsonView } from './components/JsonView.jsx';
 import { LmuiList } from './components/LmuiList.jsx';
 import { Provenance, metaOf } from './components/Provenance.jsx';
 import { RequestPanel } from './components/RequestPanel.jsx';
+import { ReactPane } from './components/ReactPane.jsx';
 import { RjsfPane } from './components/RjsfPane.jsx';
 import { SubmissionPanel } from './components/SubmissionPanel.jsx';
 
@@ -37,7 +40,7 @@ const pretty = (v) => JSON.stringify(v, null, 2);
 function App() {
   const [request, setRequest] = useState({ exampleId: first.id, text: pretty(first.body), format: first.format ?? 'jsonforms', generator: 'auto', apiKey: '' });
   const [busy, setBusy] = useState(false);
-  // result of the last Generate: {run, calls, primary, format, jsonforms, rjsf, lmui}
+  // result of the last Generate: {run, calls, primary, format, jsonforms, rjsf, a2ui, react, lmui}
   // or {run, error}; `run` counts generations (it keys the renderers, so
   // each answer mounts fresh forms, and tells tests a new answer is in)
   const [result, setResult] = useState(null);
@@ -67,7 +70,7 @@ function App() {
       const calls = [primary];
       const specs = { [request.format]: primary.ok && !isDguiError(primary.body) ? primary.body : undefined };
       if (specs[request.format]) {
-        for (const format of ['jsonforms', 'rjsf']) {
+        for (const format of ['jsonforms', 'rjsf', 'a2ui', 'react']) {
           if (specs[format]) continue;
           const r = await generate(parsed, { ...opts, format });
           calls.push(r);
@@ -95,6 +98,20 @@ function App() {
     }
   }
 
+  // Stable, so the A2UI surface is mounted once per answer.
+  const apiKey = request.apiKey;
+  const onA2uiAction = useCallback(async (message) => {
+    setBusy(true);
+    try {
+      const record = await submitA2ui(message, { apiKey, label: 'submit A2UI' });
+      setSubmission({ from: 'A2UI', record });
+    } catch (e) {
+      setSubmission({ from: 'A2UI', error: e.message });
+    } finally {
+      setBusy(false);
+    }
+  }, [apiKey]);
+
   // Stable arrays, so the renderers do not re-validate on every render of the page.
   const submissionErrors = useMemo(() => (submission?.record && !submission.record.ok ? fieldErrors(submission.record.body) : NONE), [submission]);
   const errorsFor = (from) => (submission?.from === from ? submissionErrors : NONE);
@@ -105,7 +122,7 @@ function App() {
       <header className="top">
         <h1>genui-worker playground</h1>
         <p>
-          A <code>generateUserInterface</code> tool call in, a form out: rendered with JSON Forms and RJSF, submitted back as an AG-UI tool message.{' '}
+          A <code>generateUserInterface</code> tool call in, a form out: rendered with JSON Forms, RJSF, A2UI and as a React module, submitted back as an AG-UI tool message.{' '}
           <a href="/openapi.json">OpenAPI</a> · <a href="/v1/tool">tool definition</a> · <a href="/healthz">health</a>
         </p>
       </header>
@@ -148,6 +165,30 @@ function App() {
                   </Boundary>
                 ) : (
                   <p className="muted">No RJSF projection (see provenance).</p>
+                )}
+              </article>
+              <article className="card" aria-labelledby="h-a2ui" data-testid="pane-a2ui">
+                <h3 id="h-a2ui">
+                  A2UI <span className="muted">v0.9, @a2ui/lit</span>
+                </h3>
+                {result.a2ui ? (
+                  <Boundary name="A2UI">
+                    <A2uiPane answer={result.a2ui} onAction={onA2uiAction} />
+                  </Boundary>
+                ) : (
+                  <p className="muted">No A2UI projection (see provenance).</p>
+                )}
+              </article>
+              <article className="card" aria-labelledby="h-react" data-testid="pane-react">
+                <h3 id="h-react">
+                  React <span className="muted">react-hook-form + zod module</span>
+                </h3>
+                {result.react ? (
+                  <Boundary name="React">
+                    <ReactPane answer={result.react} onSubmit={(d) => onSubmit('React', d)} />
+                  </Boundary>
+                ) : (
+                  <p className="muted">No React projection (see provenance).</p>
                 )}
               </article>
             </div>

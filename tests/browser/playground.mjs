@@ -268,6 +268,50 @@ describe('playground', () => {
     assert.deepEqual(takeProblems(), []);
   });
 
+  test('the A2UI pane: the surface renders and its own submit button submits', async () => {
+    const page = state.page;
+    await openPlayground();
+    await pickAndGenerate('seed002-bad-schema');
+    const pane = page.getByTestId('pane-a2ui');
+    await pane.locator('a2ui-surface').waitFor();
+    for (const label of ['X', 'Y']) {
+      await pane.locator('a2ui-basic-textfield').filter({ has: page.getByText(label, { exact: true }) }).locator('input').fill(`${label} value`);
+    }
+    await pane.locator('a2ui-basic-button button').filter({ hasText: 'Submit' }).click();
+    await page.getByTestId('tool-message').waitFor();
+    const message = JSON.parse(await page.getByTestId('tool-message-json').innerText());
+    assert.deepEqual(JSON.parse(message.content), { x: 'X value', y: 'Y value' });
+    assert.match(await page.getByTestId('tool-message').innerText(), /Tool message from A2UI/);
+    await page.screenshot({ path: join(SHOTS, 'a2ui-submit.png'), fullPage: true });
+    assert.deepEqual(takeProblems(), []);
+  });
+
+  test('the React pane: the module source with a copy button, the module rendered and submitted', async () => {
+    const page = state.page;
+    await openPlayground();
+    await pickAndGenerate('seed000-shipping-address');
+    const pane = page.getByTestId('pane-react');
+    await pane.getByRole('button', { name: 'Copy source' }).waitFor();
+    const source = await pane.getByTestId('react-source').textContent();
+    assert.match(source, /export const \w+Schema = z\./, 'the source exports the zod schema');
+    assert.match(source, /export default function \w+\(\{ initialData, meta, respond \}: Props\)/, 'the default export has the seed\'s props');
+    const form = pane.locator('form');
+    await form.waitFor();
+    assert.equal(await form.locator('[name="firstName"]').inputValue(), 'Ada', 'pre-filled from initialData');
+    await form.locator('[name="street"]').fill('12 St James Square');
+    await form.locator('[name="postalCode"]').fill('SW1Y 4LB');
+    await form.locator('[name="country"]').selectOption('GB');
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await page.getByTestId('tool-message').waitFor();
+    const message = JSON.parse(await page.getByTestId('tool-message-json').innerText());
+    const data = JSON.parse(message.content);
+    assert.equal(data.street, '12 St James Square');
+    assert.equal(data.firstName, 'Ada');
+    assert.match(await page.getByTestId('tool-message').innerText(), /Tool message from React/);
+    await page.screenshot({ path: join(SHOTS, 'react-submit.png'), fullPage: true });
+    assert.deepEqual(takeProblems(), []);
+  });
+
   test('an invalid submission: 422 field errors next to the fields and raw', async () => {
     const page = state.page;
     await openPlayground();

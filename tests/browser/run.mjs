@@ -19,6 +19,8 @@ import { chromium } from 'playwright-core';
 import { driveJsonForms } from './lib/jsonforms.mjs';
 import { driveRjsf } from './lib/rjsf.mjs';
 import { driveA2ui } from './lib/a2ui.mjs';
+import { driveCopilotKit } from './lib/copilotkit.mjs';
+import { bundleReact, driveReact } from './lib/react.mjs';
 import { checkPlacement, choose, pick, visible } from './lib/layout.mjs';
 import { a2uiClientErrors, a2uiWrapperErrors, validate } from './lib/schema.mjs';
 import { BROWSER_DIR, CHROMIUM_ARGS, REPO_ROOT, postJson, startStatic, workerForTests } from './lib/servers.mjs';
@@ -72,7 +74,7 @@ const DEFAULT_FIXTURES = [
   'long-application-form',
 ];
 
-const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf,a2ui').split(',').map((s) => s.trim()).filter(Boolean);
+const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf,a2ui,copilotkit,react').split(',').map((s) => s.trim()).filter(Boolean);
 const FIXTURES = (() => {
   const env = process.env.GENUI_BROWSER_FIXTURES;
   if (!env) return DEFAULT_FIXTURES;
@@ -244,7 +246,7 @@ function step(t, renderer, name, stepName, fn) {
   return t.test(stepName, known && !STRICT ? { todo: known } : {}, fn);
 }
 
-for (const renderer of RENDERERS) {
+for (const renderer of RENDERERS.filter((r) => r !== 'react')) {
   describe(renderer, () => {
     for (const name of FIXTURES) {
       test(name, { timeout: 120_000 }, async (t) => {
@@ -262,7 +264,7 @@ for (const renderer of RENDERERS) {
             assert.equal(r.status, 200, `POST /v1/generate: ${JSON.stringify(r.body).slice(0, 500)}`);
             assert.ok(r.body.jsonSchema && r.body.uiSchema, 'answer has jsonSchema and uiSchema');
             spec = r.body;
-          } else if (renderer === 'a2ui') {
+          } else if (renderer === 'a2ui' || renderer === 'copilotkit') {
             const r = await postJson(`${state.baseUrl}/v1/generate?format=a2ui`, body);
             assert.equal(r.status, 200, `POST /v1/generate?format=a2ui: ${JSON.stringify(r.body).slice(0, 500)}`);
             assert.deepEqual(a2uiWrapperErrors(r.body), [], 'the answer validates against A2UI v0.9 server_to_client_list_wrapper.json');
@@ -293,7 +295,9 @@ for (const renderer of RENDERERS) {
               ? state.page.evaluate((r) => window.renderJsonForms(r), spec)
               : renderer === 'a2ui'
                 ? state.page.evaluate((w) => window.renderA2ui(w), spec)
-                : state.page.evaluate((f) => window.renderRjsf(f), spec);
+                : renderer === 'copilotkit'
+                  ? state.page.evaluate((w) => window.renderCopilotKit(w), spec)
+                  : state.page.evaluate((f) => window.renderRjsf(f), spec);
           const outcome = await Promise.race([run.then(() => 'done', (e) => e), sleep(RENDER_LIMIT_MS).then(() => 'timeout')]);
           if (outcome !== 'done') {
             const why = outcome === 'timeout' ? `did not finish within ${RENDER_LIMIT_MS / 1000} s (a render loop?)` : `failed: ${outcome.message.split('\n')[0]}`;
@@ -320,7 +324,9 @@ for (const renderer of RENDERERS) {
                 ? await driveJsonForms(state.page, spec, { fixture: name })
                 : renderer === 'a2ui'
                   ? await driveA2ui(state.page, spec, output)
-                  : await driveRjsf(state.page, spec);
+                  : renderer === 'copilotkit'
+                    ? await driveCopilotKit(state.page, spec, output)
+                    : await driveRjsf(state.page, spec);
           } finally {
             await state.page.screenshot({ path: join(SHOTS, `${name}-${renderer}.png`), fullPage: true }).catch(() => {});
           }
@@ -335,7 +341,7 @@ for (const renderer of RENDERERS) {
           assert.deepEqual(drive.failures, [], `${drive.failures.length} field problem(s):\n${drive.failures.join('\n')}`);
           assert.deepEqual(later, [], `problems while filling:\n${later.join('\n')}`);
           if (renderer === 'rjsf') assert.ok(drive.submitted, 'RJSF onSubmit fired with data');
-          if (renderer === 'a2ui') assert.ok(drive.message, "the surface's submit button fired its action");
+          if (renderer === 'a2ui' || renderer === 'copilotkit') assert.ok(drive.message, "the surface's submit button fired its action");
           rec.steps.fields = 'pass';
         });
         if (!drive || !rec.steps.fields) {
@@ -345,12 +351,15 @@ for (const renderer of RENDERERS) {
           await t.test('submit', (s) => s.skip(why));
           return;
         }
-        if (renderer === 'a2ui') {
+        if (renderer === 'a2ui' || renderer === 'copilotkit') {
           // The surface's own action goes to /v1/submit as the renderer sent
           // it; the worker coerces the renderer's value types, validates
           // against output, and the tool message carries the data.
+          // CopilotKit hands its host {userAction}: the same action, wrapped
+          // the v0.8 way, which the worker reads alike.
           await step(t, renderer, name, 'valid', async () => {
-            assert.deepEqual(a2uiClientErrors(drive.message), [], 'the action validates against A2UI v0.9 client_to_server.json');
+            const message = renderer === 'a2ui' ? drive.message : { version: 'v0.9', action: drive.message.userAction };
+            assert.deepEqual(a2uiClientErrors(message), [], 'the action validates against A2UI v0.9 client_to_server.json');
             rec.steps.valid = 'pass';
           });
           await step(t, renderer, name, 'submit', async () => {
@@ -397,6 +406,97 @@ for (const renderer of RENDERERS) {
   });
 }
 
+// ---------------------------------------------------------------- react
+// format=react: the TSX module bundled with esbuild against the real
+// packages, mounted with the answer's initialData, submitted with a required
+// field empty (the error shows beside it, respond stays silent), then filled
+// and submitted; what respond receives must satisfy output and /v1/submit.
+if (RENDERERS.includes('react')) {
+  describe('react', () => {
+    for (const name of FIXTURES) {
+      test(name, { timeout: 120_000 }, async (t) => {
+        const body = fixture(name);
+        const output = outputOf(body);
+        const rec = { renderer: 'react', fixture: name, steps: {}, problems: [], failures: [], notes: [] };
+        state.report.results.push(rec);
+        const started = Date.now();
+        let answer;
+        let drive;
+        await step(t, 'react', name, 'generate', async () => {
+          const r = await postJson(`${state.baseUrl}/v1/generate?format=react`, body);
+          assert.equal(r.status, 200, `POST /v1/generate?format=react: ${JSON.stringify(r.body).slice(0, 500)}`);
+          assert.equal(typeof r.body.module, 'string', 'the answer carries the module');
+          answer = r.body;
+          rec.steps.generate = 'pass';
+        });
+        if (!answer) return;
+        const seen = [];
+        const onConsole = (m) => m.type() === 'error' && seen.push(`console-error: ${m.text()}`);
+        const onError = (e) => seen.push(`uncaught: ${e.message}`);
+        state.page.on('console', onConsole);
+        state.page.on('pageerror', onError);
+        try {
+          await step(t, 'react', name, 'render', async () => {
+            const path = await bundleReact(answer, name, join(BROWSER_DIR, 'dist'));
+            await state.page.goto(`${state.static.url}${path}`);
+            await state.page.waitForFunction(() => window.formReady === true);
+            await state.page.evaluate((d) => window.mountForm(d), answer.initialData);
+            await state.page.locator('form').first().waitFor();
+            await sleep(200);
+            rec.problems.push(...seen);
+            assert.deepEqual(seen, [], `render problems:\n${seen.join('\n')}`);
+            rec.steps.render = 'pass';
+          });
+          if (!rec.steps.render) return;
+          await step(t, 'react', name, 'fields', async (s) => {
+            try {
+              drive = await driveReact(state.page, output);
+            } finally {
+              await state.page.screenshot({ path: join(SHOTS, `${name}-react.png`), fullPage: true }).catch(() => {});
+            }
+            rec.failures.push(...drive.failures);
+            rec.notes.push(...drive.notes);
+            rec.fields = drive.fields;
+            rec.fills = drive.fills;
+            rec.invalid = drive.invalid;
+            for (const n of drive.notes) s.diagnostic(n);
+            const later = seen.filter((p) => !rec.problems.includes(p));
+            rec.problems.push(...later);
+            assert.ok(drive.fields > 0, 'no field found to fill');
+            assert.deepEqual(drive.failures, [], `${drive.failures.length} field problem(s):\n${drive.failures.join('\n')}`);
+            assert.deepEqual(later, [], `problems while filling:\n${later.join('\n')}`);
+            rec.steps.fields = 'pass';
+          });
+        } finally {
+          state.page.off('console', onConsole);
+          state.page.off('pageerror', onError);
+        }
+        if (!drive?.data) {
+          await t.test('valid', (s) => s.skip('respond received nothing'));
+          await t.test('submit', (s) => s.skip('respond received nothing'));
+          return;
+        }
+        rec.data = drive.data;
+        await step(t, 'react', name, 'valid', async () => {
+          const errors = validate(output, drive.data);
+          assert.deepEqual(errors, [], `respond received data that breaks output (ajv): ${JSON.stringify(errors)}\ndata: ${JSON.stringify(drive.data)}`);
+          rec.steps.valid = 'pass';
+        });
+        await step(t, 'react', name, 'submit', async () => {
+          const r = await postJson(`${state.baseUrl}/v1/submit`, { specHash: answer.meta.specHash, toolCallId: 'call_react', data: drive.data });
+          rec.submit = { status: r.status, body: r.body };
+          assert.equal(r.status, 200, `POST /v1/submit: ${JSON.stringify(r.body).slice(0, 800)}`);
+          assert.equal(r.body.role, 'tool');
+          // As JSON: a field respond holds as undefined is not in JSON at all.
+          assert.deepEqual(JSON.parse(r.body.content), JSON.parse(JSON.stringify(drive.data)), 'the tool message carries what respond received');
+          rec.steps.submit = 'pass';
+        });
+        rec.ms = Date.now() - started;
+      });
+    }
+  });
+}
+
 // ---------------------------------------------------------------- layout
 // Rows side by side, one column on mobile, fields that appear and disappear
 // with the field that controls them, and wizard steps, in both renderers.
@@ -416,7 +516,7 @@ async function renderFixture(renderer, name) {
 
 const field = (label, id) => ({ label, id: `root_${id}` });
 
-for (const renderer of RENDERERS.filter((r) => r !== 'a2ui')) {
+for (const renderer of RENDERERS.filter((r) => r === 'jsonforms' || r === 'rjsf')) {
   describe(`${renderer} layout`, () => {
     test('rows sit side by side; mobile is one column', { timeout: 60_000 }, async () => {
       await renderFixture(renderer, 'name-address-rows');
@@ -543,6 +643,24 @@ if (RENDERERS.includes('a2ui')) {
       const text = JSON.stringify(answer.messages[1]);
       assert.match(text, /"call":"or"/, 'a conditional requirement is an or(not(condition), required) check');
       await state.page.screenshot({ path: join(SHOTS, 'layout-if-then-a2ui.png'), fullPage: true }).catch(() => {});
+    });
+
+    test('array items: Add appends an empty item, Remove drops the item of its row', { timeout: 60_000 }, async () => {
+      await renderA2ui('invoice-line-items');
+      const items = async () => (await state.page.evaluate(() => Object.values(window.a2uiDataModel().surfaces)[0])).lineItems;
+      const removes = () => state.page.locator('a2ui-basic-button button').filter({ hasText: /^\s*Remove\s*$/ });
+      assert.equal((await items()).length, 2, 'the two pre-filled line items');
+      assert.equal(await removes().count(), 2, 'a Remove button per item');
+      await state.page.locator('a2ui-basic-button button').filter({ hasText: /^\s*Add / }).first().click();
+      await sleep(300);
+      assert.equal((await items()).length, 3, 'Add appended an item');
+      assert.equal(await removes().count(), 3, 'the new item has its row and Remove button');
+      await removes().first().click();
+      await sleep(300);
+      const left = await items();
+      assert.equal(left.length, 2, 'Remove dropped one item');
+      assert.equal(left[0].name, 'Travel', "Remove dropped the first row's item, not another");
+      await state.page.screenshot({ path: join(SHOTS, 'layout-array-a2ui.png'), fullPage: true }).catch(() => {});
     });
 
     test('long forms are tabs', { timeout: 60_000 }, async () => {

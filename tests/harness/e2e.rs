@@ -32,6 +32,8 @@ type Step = Result<(), String>;
 
 #[path = "e2e_protocols.rs"]
 mod e2e_protocols;
+#[path = "e2e_schemas.rs"]
+mod e2e_schemas;
 #[path = "../../crates/genui-core/tests/a2ui_schema/mod.rs"]
 mod a2ui_schema;
 
@@ -72,6 +74,7 @@ fn e2e() {
     steps.run("submissions become tool messages", || e2e_protocols::submissions(&dev, &tag));
     steps.run("approval round trip", || e2e_protocols::approval_round_trip(&dev, &tag));
     steps.run("A2UI round trip", || e2e_protocols::a2ui_round_trip(&dev, &tag));
+    steps.run("schemas people write (issue 17)", || e2e_schemas::schemas_people_write(&dev, &tag));
     steps.run("tool, openapi and schemas", || e2e_protocols::published_documents(&dev));
     steps.run("healthz after all", || healthz(&dev));
     steps.run("no panic in wrangler log", || no_panic_in_log(&dev));
@@ -432,16 +435,27 @@ fn error_codes(dev: &WranglerDev) -> Step {
             status: 422,
             code: "unresolved_ref",
         },
+        // A `$ref` to an external URL is a JSON input since issue 17
+        // (e2e_schemas.rs); a reference cycle and a pattern that is not
+        // ECMA-262 are still refused.
         ErrorCase {
-            name: "$ref to an external URL",
+            name: "$ref cycle",
             method: "POST",
             path: GENERATE,
             body: bytes(args(
                 json!("x"),
-                json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/address.schema.json"}}}),
+                json!({"type": "object", "$defs": {"a": {"$ref": "#/$defs/a"}}, "properties": {"x": {"$ref": "#/$defs/a"}}}),
             )),
             status: 422,
             code: "unresolved_ref",
+        },
+        ErrorCase {
+            name: "pattern that is not ECMA-262",
+            method: "POST",
+            path: GENERATE,
+            body: bytes(args(json!("x"), json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "(?i)^a$"}}}))),
+            status: 422,
+            code: "invalid_schema",
         },
         ErrorCase {
             name: "unknown path (GET)",

@@ -1,5 +1,5 @@
 //! The format compilers, spec (with initial data) in, message out:
-//! `render/{jsonforms,rjsf,lmui,a2ui}/<size>`. Each response is also validated
+//! `render/{jsonforms,rjsf,lmui,a2ui,react}/<size>`. Each response is also validated
 //! against its published contract by the service; `render/contract/<size>`
 //! times that check for the JSON Forms answer.
 
@@ -13,7 +13,7 @@ fn compilers(c: &mut Criterion) {
     let mut group = c.benchmark_group("render");
     for case in support::cases() {
         let prepared = case.prepare();
-        for (name, format) in [("jsonforms", Format::JsonForms), ("rjsf", Format::Rjsf), ("lmui", Format::Lmui), ("a2ui", Format::A2ui)] {
+        for (name, format) in [("jsonforms", Format::JsonForms), ("rjsf", Format::Rjsf), ("lmui", Format::Lmui), ("a2ui", Format::A2ui), ("react", Format::React)] {
             let rendered = prepared.rendered(&case.valid);
             let message = format.render(&rendered);
             format.contract().check(&message).unwrap_or_else(|why| panic!("{name}/{}: {why}", case.name));

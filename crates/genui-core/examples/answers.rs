@@ -106,7 +106,9 @@ fn answer(text: &mut String, dir: &Path, name: &str, format: &str, body: &[u8], 
     let _ = writeln!(text, "--- stored under {}\n{}", put.key, put.value);
     std::fs::write(dir.join(format!("{name}.{format}.spec")), &put.value).expect("write spec");
     // The hit path reads the stored spec: ours, or the one another revision stored.
-    let stored = match stored_elsewhere {
+    // A request the other revision refused (issue 17 answers more) has no
+    // spec stored there: ours stands in, and the diff shows the refusal.
+    let stored = match stored_elsewhere.filter(|path| path.exists()) {
         Some(path) => String::from_utf8(read(path)).expect("specs are UTF-8"),
         None => put.value,
     };

@@ -8,7 +8,7 @@
 //!
 //! - the bench forms of 5, 50 and 500 fields (`benches/support`, the ones
 //!   criterion times), by kind (`hit`, `miss`, `coldmiss`, `submit`) and
-//!   format (`jsonforms`, `rjsf`, `lmui`);
+//!   format (`jsonforms`, `rjsf`, `lmui`, `a2ui`, `react`);
 //! - one cold miss per schema of the peer corpus (`bench/peer/corpus.py`);
 //! - the worst inputs of issue 13's "Bad input" list, each accepted at the
 //!   limit or refused just past it.
@@ -86,7 +86,7 @@ fn inputs(corpus: &Path) -> Value {
             json!({"tool": "generateUserInterface", "toolCallId": "call_bench",
                    "arguments": {"description": description, "data": c.valid, "output": output}})
         };
-        for format in ["jsonforms", "rjsf", "lmui"] {
+        for format in ["jsonforms", "rjsf", "lmui", "a2ui", "react"] {
             let id = |kind: &str| format!("{kind}/{format}/{size}");
             cases.push(case(id("hit"), "forms", "hit", format, "generate", body(c.description.to_owned(), false), n_hit, 200));
             let fresh = format!("{} {FRESH}", c.description);
@@ -140,24 +140,53 @@ fn worst() -> Vec<Value> {
         gen("5001-properties", object(strings(limits.max_schema_properties + 1)), json!({}), 0, 3),
     ];
     let choices = |n: usize| (0..n).map(|i| format!("choice {i}")).collect::<Vec<_>>();
-    for (id, n, expect) in [("1000-enum-values", limits.max_enum_values, 200), ("1001-enum-values", limits.max_enum_values + 1, 0)] {
+    // Issue 17: an enum over the count limit is a searchable choice while
+    // it fits the byte cap (2,000 short values), refused past the cap.
+    let long_choices = |n: usize, width: usize| (0..n).map(|i| format!("{i:0width$}")).collect::<Vec<_>>();
+    let width = limits.max_enum_bytes / (limits.max_enum_values * 2) + 1;
+    for (id, n, expect) in [
+        ("1000-enum-values", limits.max_enum_values, 200),
+        ("1001-enum-values", limits.max_enum_values + 1, 200),
+        ("2000-enum-values", 2_000, 200),
+    ] {
         let mut p = Map::new();
         p.insert("choice".into(), json!({"type": "string", "enum": choices(n)}));
         out.push(gen(id, object(p), json!({}), expect, 5));
     }
+    let mut p = Map::new();
+    p.insert("choice".into(), json!({"type": "string", "enum": long_choices(limits.max_enum_values * 2, width)}));
+    out.push(gen("enum-over-byte-cap", object(p), json!({}), 413, 5));
+    // A form over the input limit: optional sections reusing a 100-field
+    // definition (6,000 inputs) collapse into JSON inputs (issue 17).
+    let sections: Map<String, Value> =
+        (0..60).map(|i| (format!("s{i:02}"), json!({"type": "object", "properties": {"inner": {"$ref": "#/$defs/inner"}}}))).collect();
+    let mut huge = object(sections);
+    huge["$defs"] = json!({"inner": object(strings(100))});
+    out.push(gen("6000-inputs-collapsed", huge, json!({}), 200, 3));
     for (id, hops, expect) in [("ref-chain-32", limits.max_ref_chain, 200), ("ref-chain-33", limits.max_ref_chain + 1, 0)] {
         out.push(gen(id, ref_chain(hops), json!({}), expect, 5));
     }
     // The ReDoS patterns of the security tests (schema/validate.rs): a
     // nested quantifier, answered in linear time by the regex crate, and a
-    // backreference, which needs backtracking and is refused.
+    // backreference, on the bounded backtracking engine (issue 17).
     let redos = json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a+)+$"}}});
     out.push(gen("redos-nested-quantifier", redos.clone(), json!({}), 200, 5));
     let backref = json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "(a+)+\\1"}}});
-    out.push(gen("redos-backreference", backref, json!({}), 0, 5));
+    out.push(gen("redos-backreference", backref, json!({}), 200, 5));
     let evil = format!("{}!", "a".repeat(4096));
     let submit = json!({"type": "dgui_response", "toolCallId": "call_bench", "output": redos, "data": {"code": evil}});
     out.push(case("worst/redos-submit-4k-a".into(), "worst", "submit", "", "submit", submit, 5, 0));
+    // Hostile lookaround/backreference patterns (issue 17): the form, and
+    // 10,000 hostile strings in one submission against the per-request
+    // backtrack budget (every one refused, none hangs).
+    let hostile = json!({"type": "object", "properties": {
+        "tags": {"type": "array", "items": {"type": "string", "pattern": "^(?:(a)\\1?|a)*b$"}},
+        "name": {"type": "string", "pattern": "^(?!(?:a+)+!)(?=.*\\d)(?<=^)[a-z0-9!]*$"},
+        "sarif": {"type": "string", "pattern": "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$"}}});
+    out.push(gen("hostile-patterns", hostile.clone(), json!({}), 200, 5));
+    let tags: Vec<String> = (0..10_000).map(|i| format!("{}!", "a".repeat(30 + i % 10))).collect();
+    let submit = json!({"type": "dgui_response", "toolCallId": "call_bench", "output": hostile, "data": {"tags": tags}});
+    out.push(case("worst/hostile-submit-10k".into(), "worst", "submit", "", "submit", submit, 3, 422));
     out
 }
 

@@ -208,6 +208,8 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
         display
     });
     limits.check_schema_size(&request.output, &request.output_pointer())?;
+    // Embedded resources' `#` references read from the root (schema/embedded.rs).
+    request.output = schema::rebase_embedded(std::mem::take(&mut request.output));
     if request.description.len() > limits.max_string_bytes {
         let at = format!("{}/description", request.arguments_pointer);
         return Err(Error::new(ErrorCode::InvalidRequest, format!("`description` is longer than {} bytes (at {at})", limits.max_string_bytes)).at(at));
@@ -391,7 +393,11 @@ impl GenerateJob {
         let data = form_data(spec, &self.request.data);
         let doc = schema::SchemaDoc::new(&spec.schema, &self.limits);
         let object_form = doc.resolve(&spec.schema).is_ok_and(|root| root.kind().kind == schema::Kind::Object);
-        let (initial_data, warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
+        let (initial_data, mut warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
+        warnings.extend(unresolved_ref_warnings(&spec.schema, &self.request.output_pointer()));
+        warnings.extend(large_enum_warnings(&spec.schema, &self.request.output_pointer(), &self.limits));
+        warnings.extend(pattern_escaped_warnings(&spec.schema, &self.request.output_pointer()));
+        warnings.extend(collapsed_warnings(spec, &doc, &self.request.output_pointer()));
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -473,6 +479,78 @@ fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
         Some(field) if error.pointer().is_none() => error.at(format!("{}{field}", request.output_pointer())),
         _ => error,
     }
+}
+
+/// One `unresolved_ref` warning per `$ref` that leaves the document and is
+/// not a meta-schema: its field accepts any JSON, edited as JSON text.
+fn unresolved_ref_warnings(schema: &Value, base: &str) -> Vec<crate::render::Warning> {
+    schema::unresolvable_refs(schema)
+        .into_iter()
+        .map(|(pointer, reference)| crate::render::Warning {
+            code: "unresolved_ref",
+            message: format!("`$ref` \"{reference}\" is not fetched; the field takes any JSON"),
+            pointer: format!("{base}{pointer}"),
+        })
+        .collect()
+}
+
+/// One `subtree_collapsed` warning per optional object the plan edits as
+/// one JSON input instead of its fields: past the depth limit, or collapsed
+/// because the whole form needed more inputs than the limit
+/// (plan/generate). A required object cut this way is a recursion.
+fn collapsed_warnings(spec: &UiSpec, doc: &schema::SchemaDoc<'_>, base: &str) -> Vec<crate::render::Warning> {
+    let optional = |pointer: &str| {
+        let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
+        doc.resolve_scope(&spec.schema, parent).is_some_and(|p| !doc.node_requires(p, &crate::pointer::unescape(name)))
+    };
+    let has_fields = |pointer: &str| {
+        let view = doc.resolve_scope(&spec.schema, pointer).and_then(|n| doc.resolve(n).ok());
+        view.is_some_and(|v| v.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty()))
+    };
+    spec.plan
+        .root
+        .controls()
+        .into_iter()
+        .filter(|c| c.widget == crate::plan::Widget::Object && optional(&c.pointer) && has_fields(&c.pointer))
+        .map(|c| crate::render::Warning {
+            code: "subtree_collapsed",
+            message: "an optional object past the form's depth or input limit: one JSON input for all its fields".into(),
+            pointer: format!("{base}{}", c.pointer),
+        })
+        .collect()
+}
+
+/// One `pattern_escaped` warning per pattern written in ECMA-262's
+/// web-compatibility grammar: enforced and rendered with its lone `]`, `{`,
+/// `}` escaped (schema/annex_b.rs), which matches the same strings.
+fn pattern_escaped_warnings(schema: &Value, base: &str) -> Vec<crate::render::Warning> {
+    schema::annex_b_patterns(schema)
+        .into_iter()
+        .map(|pointer| crate::render::Warning {
+            code: "pattern_escaped",
+            message: "a `]`, `{` or `}` that closes nothing is escaped (the same strings match)".into(),
+            pointer: format!("{base}{pointer}"),
+        })
+        .collect()
+}
+
+/// One `large_enum` warning per `enum` over the count limit (kept because
+/// it fits the byte cap): the form offers it as a searchable single choice.
+fn large_enum_warnings(schema: &Value, base: &str, limits: &Limits) -> Vec<crate::render::Warning> {
+    let mut out = Vec::new();
+    let _ = crate::pointer::walk(schema, "", |node, pointer| {
+        if let Some(Value::Array(values)) = node.get("enum").filter(|_| !pointer.contains("/enum/")) {
+            if values.len() > limits.max_enum_values {
+                out.push(crate::render::Warning {
+                    code: "large_enum",
+                    message: format!("{} values (over {}): offered as a searchable choice", values.len(), limits.max_enum_values),
+                    pointer: format!("{base}{pointer}/enum"),
+                });
+            }
+        }
+        Ok::<(), ()>(())
+    });
+    out
 }
 
 /// The compiled validator of a cached spec's schema (remembered per isolate).

@@ -10,7 +10,8 @@
 //!   whose flattened ids are unflattened back into nested data;
 //! - `{"specHash" | "output", "toolCallId"?, "data"}`;
 //! - an A2UI v0.9 client message `{version, action}` as the renderer sends
-//!   it, from the submit button of a `format=a2ui` surface (read by
+//!   it, from the submit button of a `format=a2ui` surface, or the same
+//!   action as CopilotKit's renderer hands it, `{userAction}` (read by
 //!   [`a2ui::read_client_message`]; its values are coerced to the schema's
 //!   types by [`a2ui::coerce`] before validation).
 //!
@@ -142,17 +143,28 @@ impl SubmitJob {
     /// Validates the data; `message_id` becomes the tool message's `id`.
     pub fn finish(mut self, cached: Option<&str>, message_id: &str) -> Outcome {
         match self.validate(cached) {
-            Ok(()) => Outcome {
-                response: HttpResponse::json(200, &self.tool_message(message_id)),
-                cache_put: None::<CachePut>,
-            },
+            Ok(unchecked) => {
+                let mut response = HttpResponse::json(200, &self.tool_message(message_id));
+                // What the worker could not check: fields on a `$ref` it
+                // never fetches took any JSON (README, issue 17).
+                if !unchecked.is_empty() {
+                    response.headers.push(("x-genui-unchecked".into(), Value::from(unchecked).to_string()));
+                }
+                Outcome { response, cache_put: None::<CachePut> }
+            }
             Err(error) => Outcome::failed(&error),
         }
     }
 
-    fn validate(&mut self, cached: Option<&str>) -> Result<()> {
-        let validator = match &self.contract {
-            ContractSource::Inline(output) => Rc::new(schema::check_output(output, "/output", &self.limits)?.1),
+    fn validate(&mut self, cached: Option<&str>) -> Result<Vec<String>> {
+        let limits = self.limits;
+        // Fields on an external `$ref` were JSON text in the form (schema/opaque.rs).
+        let read_text = |schema: &Value, data: &mut Value| schema::read_json_text(schema, data, &schema::SchemaDoc::new(schema, &limits)).unchecked;
+        let (validator, unchecked) = match &self.contract {
+            ContractSource::Inline(output) => {
+                let validator = Rc::new(schema::check_output(output, "/output", &self.limits)?.1);
+                (validator, read_text(output, &mut self.data))
+            }
             ContractSource::Cached(hash) => {
                 let remembered = crate::cache::memo::spec(hash);
                 let spec = remembered.or_else(|| cached.and_then(|text| UiSpec::from_cached(text, hash)).map(Rc::new)).ok_or_else(|| {
@@ -165,14 +177,19 @@ impl SubmitJob {
                 if self.from_a2ui {
                     self.data = a2ui::coerce(&spec.schema, &self.data, &self.limits);
                 }
-                validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?
+                let unchecked = read_text(&spec.schema, &mut self.data);
+                (validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?, unchecked)
             }
         };
-        let errors: Vec<FieldError> = validator
-            .iter_errors(&self.data)
-            .map(|e| FieldError { pointer: field_pointer(&e), message: e.to_string(), keyword: e.kind().keyword().to_owned() })
-            .collect();
-        let Some(first) = errors.first() else { return Ok(()) };
+        // One bounded run: every backtracking `pattern` match in this
+        // submission shares one budget (schema/pattern.rs).
+        let errors: Vec<FieldError> = schema::bounded(|| {
+            validator
+                .iter_errors(&self.data)
+                .map(|e| FieldError { pointer: field_pointer(&e), message: e.to_string(), keyword: e.kind().keyword().to_owned() })
+                .collect()
+        });
+        let Some(first) = errors.first() else { return Ok(unchecked) };
         let message = format!(
             "the submitted data breaks the form's schema in {} place(s); first at {}: {}",
             errors.len(),
@@ -278,5 +295,29 @@ mod tests {
         assert_eq!(submit(json!({"specHash": "xyz", "data": {}})).response.status, 400);
         assert_eq!(submit(json!({"output": output()})).response.status, 400);
         assert_eq!(submit(json!({"output": {"type": "strng"}, "data": {}})).response.status, 422);
+    }
+
+    /// 10,000 hostile strings against a backtracking pattern in one
+    /// submission: every one is refused (no hang, no pass), the first ones
+    /// at the per-match limit, the rest once the request's budget is spent.
+    /// The time is printed (`--nocapture`), not asserted.
+    #[test]
+    fn hostile_strings_share_one_budget() {
+        let output = json!({"type": "object", "properties": {"tags": {"type": "array",
+            "items": {"type": "string", "pattern": "^(?:(a)\\1?|a)*b$"}}}});
+        let tags: Vec<String> = (0..10_000).map(|i| format!("{}!", "a".repeat(30 + i % 10))).collect();
+        let started = std::time::Instant::now();
+        let out = submit(json!({"output": output, "data": {"tags": tags}}));
+        println!("10,000 hostile strings: {:?}", started.elapsed());
+        assert_eq!(out.response.status, 422);
+        let error: Value = serde_json::from_str(&out.response.body).unwrap();
+        let errors = error["payload"]["errors"].as_array().unwrap();
+        assert_eq!(errors.len(), 10_000);
+        let said = |needle: &str| errors.iter().filter(|e| e["message"].as_str().unwrap().contains(needle)).count();
+        assert!(said("backtracking steps, so the value") > 0 && said("pattern-matching budget") > 9_000);
+        // Ordinary values in the same shape pass, and a lookahead is enforced.
+        let output = json!({"type": "object", "properties": {"name": {"type": "string", "pattern": "^(?!admin$)[a-z]+$"}}});
+        assert_eq!(submit(json!({"output": output, "data": {"name": "ada"}})).response.status, 200);
+        assert_eq!(submit(json!({"output": output, "data": {"name": "admin"}})).response.status, 422);
     }
 }

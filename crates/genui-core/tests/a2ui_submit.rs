@@ -111,6 +111,28 @@ fn the_data_model_may_come_from_metadata_or_the_header() {
     assert_eq!(submit(&other_surface, &cached).0, 400);
 }
 
+/// CopilotKit's renderer hands its host `{userAction}` for the same action;
+/// it is read exactly like `{version, action}`, pointers under `/userAction`.
+#[test]
+fn copilotkits_user_action_is_the_same_submission() {
+    let (answer, cached) = surface(json!({"output": output(), "toolCallId": "call_ck"}));
+    let model = json!({"name": "Ada", "age": "36", "size": ["m"], "when": "2026-12-01T09:30:00"});
+    let v09 = action(&answer, "submit", &model);
+    let copilotkit = json!({"userAction": v09["action"]});
+    Contract::SubmitRequest.check(&copilotkit).unwrap();
+    let (status, reply) = submit(&copilotkit, &cached);
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(content(&reply), content(&submit(&v09, &cached).1));
+    let mut stray = copilotkit.clone();
+    stray["version"] = json!("v0.9");
+    let (status, error) = submit(&stray, &cached);
+    assert_eq!((status, error["payload"]["pointer"].as_str()), (400, Some("/version")), "{error}");
+    let mut no_hash = copilotkit.clone();
+    no_hash["userAction"]["context"].as_object_mut().unwrap().remove("specHash");
+    let (status, error) = submit(&no_hash, &cached);
+    assert_eq!((status, error["payload"]["pointer"].as_str()), (400, Some("/userAction/context/specHash")), "{error}");
+}
+
 #[test]
 fn approvals_submit_their_decision() {
     let body = json!({"output": {"type": "object", "required": ["approved"], "properties": {"approved": {"type": "boolean"}}},
@@ -195,4 +217,33 @@ fn malformed_actions_are_400_with_the_pointer() {
         assert_eq!(status, 400, "{pointer}: {body}");
         assert_eq!(body["payload"]["pointer"], pointer, "{body}");
     }
+}
+
+/// The components are remembered per spec; each request still gets its own
+/// `toolCallId` in the action context, second after `specHash`, and an
+/// answer from the memo equals one built fresh.
+#[test]
+fn remembered_surfaces_carry_each_requests_tool_call() {
+    let answer = |body: Value| {
+        let outcome = GenerateJob::prepare(body.to_string().as_bytes(), Some("a2ui"), &Limits::default()).unwrap().finish(None);
+        let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
+        a2ui_schema::check_wrapper(&answer).unwrap();
+        (answer, ())
+    };
+    let call = |id: &str| json!({"toolCallId": id, "description": "Order", "data": {"name": "Al"}, "output": output()});
+    let (first, _) = answer(call("call_a"));
+    let (second, _) = answer(call("call_b"));
+    let context = |answer: &Value| {
+        let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap().clone();
+        components.into_iter().find(|c| c["id"] == "submit").unwrap()["action"]["event"]["context"].clone()
+    };
+    let keys: Vec<String> = context(&second).as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys, ["specHash", "toolCallId", "data"]);
+    assert_eq!(context(&first)["toolCallId"], "call_a");
+    assert_eq!(context(&second)["toolCallId"], "call_b");
+    genui_core::IsolateMemory::forget_projections();
+    let (fresh, _) = answer(call("call_b"));
+    assert_eq!(fresh, second);
+    let (bare, _) = answer(json!({"description": "Order", "data": {"name": "Al"}, "output": output()}));
+    assert!(context(&bare).get("toolCallId").is_none());
 }

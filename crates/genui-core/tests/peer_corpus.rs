@@ -43,3 +43,42 @@ fn no_generated_plan_fails_the_checker() {
     assert!(entries.len() > 100, "the corpus looks truncated: {} schemas", entries.len());
     assert!(failures.is_empty(), "{} of {} schemas fail our own checker:\n{}", failures.len(), entries.len(), failures.join("\n"));
 }
+
+/// Issue 17's measure: how many corpus schemas get a form, and every
+/// refusal with its code and reason, as markdown on stdout
+/// (`-- --ignored --nocapture refusals_by_code`; bench-results/corpus.md).
+#[test]
+#[ignore = "needs the downloaded corpus: ./scripts/peer.sh fetches it"]
+fn refusals_by_code() {
+    let dir = corpus_dir();
+    let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("corpus manifest")).unwrap();
+    let limits = Limits::default();
+    let entries = manifest["schemas"].as_array().unwrap();
+    let (mut forms, mut refusals) = (0usize, Vec::new());
+    let mut by_code = std::collections::BTreeMap::<String, usize>::new();
+    for entry in entries {
+        let schema: Value = serde_json::from_slice(&std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap()).unwrap();
+        let body = serde_json::to_vec(&json!({"output": schema})).unwrap();
+        let outcome = match GenerateJob::prepare(&body, None, &limits) {
+            Ok(job) => job.finish(None),
+            Err(e) => genui_core::Outcome::failed(&e),
+        };
+        if outcome.response.status == 200 {
+            forms += 1;
+            continue;
+        }
+        let error: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
+        let code = error["code"].as_str().unwrap_or("?").to_owned();
+        *by_code.entry(code.clone()).or_default() += 1;
+        let message = error["message"].as_str().unwrap_or_default().replace('|', "\\|").chars().take(160).collect::<String>();
+        refusals.push(format!("| {} | `{code}` ({}) | {message} |", entry["name"].as_str().unwrap_or("?"), outcome.response.status));
+    }
+    let share = 100.0 * forms as f64 / entries.len() as f64;
+    println!("forms: {forms} of {} ({share:.1} %)\n", entries.len());
+    println!("| code | count |\n|---|---:|");
+    for (code, n) in &by_code {
+        println!("| `{code}` | {n} |");
+    }
+    println!("\n| schema | refusal | reason |\n|---|---|---|\n{}", refusals.join("\n"));
+    assert!(!by_code.contains_key("internal_error"), "internal errors in the corpus");
+}

@@ -94,3 +94,48 @@ proptest! {
         prop_assert!(issues.is_empty(), "{:?}\nschema: {}", issues, output);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Issue 17, item 4: a form over the input limit collapses its optional
+    /// objects into one input each, deepest first, and is refused exactly
+    /// when the required fields alone need more inputs than the limit.
+    #[test]
+    fn forms_over_the_input_limit_collapse_or_refuse_only_required_overflow(
+        sections in 1usize..10, fields in 1usize..10, mask in any::<u16>(), scalars in 0usize..6, max in 4usize..60,
+    ) {
+        let inner: Map<String, Value> = (0..fields).map(|i| (format!("f{i}"), json!({"type": "string"}))).collect();
+        let is_required = |i: usize| mask & (1 << i) != 0;
+        let mut properties = Map::new();
+        let mut required: Vec<String> = (0..scalars).map(|i| format!("s{i}")).collect();
+        for name in &required {
+            properties.insert(name.clone(), json!({"type": "string"}));
+        }
+        for i in 0..sections {
+            let inner_required: Vec<&str> = if is_required(i) { vec!["inner"] } else { vec![] };
+            properties.insert(format!("o{i}"), json!({"type": "object", "required": inner_required,
+                "properties": {"inner": {"$ref": "#/$defs/inner"}, "x": {"type": "string"}}}));
+            if is_required(i) {
+                required.push(format!("o{i}"));
+            }
+        }
+        let output = json!({"type": "object", "properties": properties, "required": required, "$defs": {"inner": {"type": "object", "properties": inner}}});
+        let limits = Limits { max_controls: max, ..Limits::default() };
+        // What cannot collapse: the scalars, and each required section's
+        // inner fields plus its `x`; an optional section is one input.
+        let least = scalars + (0..sections).map(|i| if is_required(i) { fields + 1 } else { 1 }).sum::<usize>();
+        match generate(&output, "", false, &limits) {
+            Ok(plan) => {
+                prop_assert!(least <= max, "answered although {least} required inputs > {max}");
+                prop_assert!(plan.root.controls().len() <= max);
+                let issues = check_plan(&plan, &output, &limits);
+                prop_assert!(issues.is_empty(), "{issues:?}");
+            }
+            Err(e) => {
+                prop_assert_eq!(e.code(), genui_core::ErrorCode::SchemaTooLarge);
+                prop_assert!(least > max, "refused although {least} required inputs fit {max}");
+            }
+        }
+    }
+}

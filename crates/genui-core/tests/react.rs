@@ -80,14 +80,26 @@ fn the_module_holds_no_request_data() {
 }
 
 #[test]
-fn a_pattern_javascript_cannot_compile_rejects_rather_than_accepts() {
+fn a_lookahead_pattern_travels_as_a_literal() {
     let answer = answer(HOSTILE);
     let module = answer["module"].as_str().expect("module source");
-    // `(?i)` is a Rust inline flag, a syntax error in JavaScript: the
-    // module compiles it inside `pattern()`, which answers null, and
-    // `matches(null, s)` is false.
-    assert!(module.contains(r#"pattern("(?i)^PWN$")"#), "{module}");
+    // A lookahead is ECMA-262: the module compiles it inside `pattern()`
+    // from a string literal, so its `${` never reaches a template.
+    assert!(module.contains(r#"pattern("^(?!\\$\\{)PWN$")"#), "{module}");
     assert!(module.contains("const matches = (re: RegExp | null, s: string): boolean => re !== null && re.test(s)"));
+}
+
+#[test]
+fn a_pattern_javascript_cannot_compile_is_refused_before_the_module() {
+    // `(?i)` is a Rust inline flag, a syntax error in JavaScript: refused
+    // with its pointer (issue 17), so no module ever holds it.
+    let body = HOSTILE.replace(r#""^(?!\\$\\{)PWN$""#, r#""(?i)^PWN$""#);
+    assert_ne!(body, HOSTILE);
+    let outcome = GenerateJob::prepare(body.as_bytes(), Some("react"), &Limits::default()).expect("parses").finish(None);
+    assert_eq!(outcome.response.status, 422, "{}", outcome.response.body);
+    let error: Value = serde_json::from_str(&outcome.response.body).expect("JSON");
+    assert_eq!(error["code"], "invalid_schema");
+    assert!(error["payload"]["pointer"].as_str().is_some_and(|p| p.ends_with("/properties/code/pattern")), "{error}");
 }
 
 #[test]

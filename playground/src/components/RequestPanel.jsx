@@ -47,6 +47,8 @@ export function RequestPanel({ state, set, onPick, onGenerate, busy }) {
             <option value="jsonforms">jsonforms</option>
             <option value="rjsf">rjsf (dgui_form)</option>
             <option value="lmui">lmui</option>
+            <option value="a2ui">a2ui (v0.9 messages)</option>
+            <option value="react">react (TSX module)</option>
           </select>
         </div>
         <div>

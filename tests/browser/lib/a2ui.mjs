@@ -21,7 +21,7 @@ const INPUTS = {
 };
 
 /** The schema at an absolute data path such as "/address/city". */
-function schemaAt(output, path) {
+export function schemaAt(output, path) {
   let s = output;
   for (const token of path.split('/').slice(1).map(decodeToken)) {
     s = propertySchema(s, token, output);
@@ -34,7 +34,7 @@ function schemaAt(output, path) {
  * Components reachable only through a List template (item scope), each
  * with the absolute data path of its List's array.
  */
-function templated(components) {
+export function templated(components) {
   const byId = new Map(components.map((c) => [c.id, c]));
   const out = new Map();
   const visit = (id, list) => {
@@ -48,13 +48,13 @@ function templated(components) {
 }
 
 /** The item schema of the array at an absolute data path. */
-function itemSchemaAt(output, path) {
+export function itemSchemaAt(output, path) {
   const array = schemaAt(output, path);
   return array?.items ? effective(array.items, output).schema : undefined;
 }
 
 /** The schema at a path relative to an item schema ("name", "a/b"). */
-function relativeSchema(item, path, output) {
+export function relativeSchema(item, path, output) {
   let s = item;
   for (const token of path.split('/').map(decodeToken)) {
     s = s && propertySchema(s, token, output);
@@ -64,7 +64,7 @@ function relativeSchema(item, path, output) {
 }
 
 /** A value as a person types it into the component. */
-function typed(comp, schema, value) {
+export function typed(comp, schema, value) {
   if (comp.label.endsWith('(one per line)')) return (Array.isArray(value) ? value : [value]).join('\n');
   if (comp.label.endsWith('(JSON)')) return JSON.stringify(value);
   return String(value);
@@ -95,7 +95,7 @@ function sampleAny(schema, label, output, depth = 0) {
 }
 
 /** A valid value for the field (lists: at least one item). */
-function valueFor(schema, comp, output) {
+export function valueFor(schema, comp, output) {
   const s = schema ?? {};
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   if (type === 'array' || comp.variant === 'multipleSelection') {

@@ -14,6 +14,7 @@
 //   window.renderA2ui(...)    the A2UI pane (src/a2ui.js)
 //   window.refineJsonForms(r) a streamed refinement, in place, keeping the
 //                             data typed so far (stream.mjs)
+//   window.renderCopilotKit(...) the same answer in CopilotKit's A2UI renderer (src/copilotkit.jsx)
 import React from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
@@ -23,6 +24,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import './probe.js';
 import './a2ui.js';
+import './copilotkit.jsx';
 import { materialCells, materialRenderers } from '@jsonforms/material-renderers';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import CssBaseline from '@mui/material/CssBaseline';

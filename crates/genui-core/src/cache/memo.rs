@@ -14,7 +14,7 @@
 //! |---|---|---|---|
 //! | validators | canonical digest of `output` | proving and compiling `output` | [`VALIDATOR_BYTES`] |
 //! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
-//! | renderer schemas | spec hash, renderer | rewriting `output` for JSON Forms / RJSF | [`RENDERER_SCHEMA_BYTES`] |
+//! | projections | spec hash, renderer | rewriting `output` for JSON Forms / RJSF; A2UI's components | [`RENDERER_SCHEMA_BYTES`] |
 //!
 //! Together at most [`TOTAL_BYTES`] (26 MiB with the default spec memory),
 //! well under the isolate's 128 MB and issue 13's 48 MiB target for the
@@ -28,6 +28,7 @@ use crate::schema::Draft;
 use crate::cache::spec::{OutputDigest, UiSpec};
 use lru::LruCache;
 use serde_json::Value;
+use std::any::Any;
 use std::cell::RefCell;
 use std::hash::Hash;
 use std::rc::Rc;
@@ -46,10 +47,13 @@ pub(crate) const TOTAL_BYTES: usize = crate::cache::spec::DIGEST_BYTES + VALIDAT
 /// the peer corpus; wasm32's narrower pointers make it smaller.
 pub(crate) const VALIDATOR_FACTOR: usize = 3;
 
+/// A projection's key: the spec (hash, or a key naming it) and the renderer.
+type ProjectionKey = (String, &'static str);
+
 thread_local! {
     static VALIDATORS: RefCell<ByteLru<OutputDigest, (Draft, Rc<jsonschema::Validator>)>> = RefCell::new(ByteLru::new(VALIDATOR_BYTES));
     static SPECS: RefCell<ByteLru<String, Rc<UiSpec>>> = RefCell::new(ByteLru::new(DEFAULT_SPEC_MEMORY_BYTES));
-    static RENDERER_SCHEMAS: RefCell<ByteLru<(String, &'static str), Option<Rc<Value>>>> = RefCell::new(ByteLru::new(RENDERER_SCHEMA_BYTES));
+    static PROJECTIONS: RefCell<ByteLru<ProjectionKey, Rc<dyn Any>>> = RefCell::new(ByteLru::new(RENDERER_SCHEMA_BYTES));
 }
 
 /// The draft and compiled validator remembered for a schema, by its
@@ -65,19 +69,28 @@ pub(crate) fn remember_validator(output: OutputDigest, draft: Draft, validator: 
     VALIDATORS.with(|memo| memo.borrow_mut().put(output, (draft, validator), bytes));
 }
 
-/// The copy of a spec's `output` that `renderer` (`"jsonforms"`, `"rjsf"`)
-/// is given, made by `make` the first time this isolate renders the spec
-/// that way (the copies rewrite the whole schema; see `render::renderable`).
-/// `None` when the renderer is given `output` as it is: no copy is kept.
-pub(crate) fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> Option<Value>) -> Option<Rc<Value>> {
+/// What `renderer` (`"jsonforms"`, `"rjsf"`, `"a2ui"`) made of a spec that
+/// holds no request data: the renderers' rewritten copies of `output` (they
+/// rewrite the whole schema; see `render::renderable`) and A2UI's component
+/// tree. `make` runs the first time this isolate renders the spec that way;
+/// `bytes` estimates what the result holds. Entries are typed per renderer,
+/// so one LRU serves every kind.
+pub(crate) fn projection<T: 'static>(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> T, bytes: impl FnOnce(&T) -> usize) -> Rc<T> {
     let key = (spec_hash.to_owned(), renderer);
-    if let Some(found) = RENDERER_SCHEMAS.with(|memo| memo.borrow_mut().get(&key)) {
+    let found = PROJECTIONS.with(|memo| memo.borrow_mut().get(&key));
+    if let Some(found) = found.and_then(|any| any.downcast::<T>().ok()) {
         return found;
     }
-    let made = make().map(Rc::new);
-    let bytes = made.as_deref().map_or(0, value_bytes) + key.0.len() + 64;
-    RENDERER_SCHEMAS.with(|memo| memo.borrow_mut().put(key, made.clone(), bytes));
+    let made = Rc::new(make());
+    let size = bytes(&made) + key.0.len() + 64;
+    PROJECTIONS.with(|memo| memo.borrow_mut().put(key, made.clone() as Rc<dyn Any>, size));
     made
+}
+
+/// The copy of a spec's `output` that `renderer` is given, or `None` when
+/// it is given `output` as it is (no copy is kept).
+pub(crate) fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> Option<Value>) -> Rc<Option<Value>> {
+    projection(spec_hash, renderer, make, |made| made.as_ref().map_or(0, value_bytes))
 }
 
 /// The proven spec remembered under a spec hash.
@@ -152,6 +165,11 @@ impl<K: Hash + Eq, V: Clone> ByteLru<K, V> {
         self.shrink();
     }
 
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.bytes = 0;
+    }
+
     fn shrink(&mut self) {
         while self.bytes > self.budget {
             match self.entries.pop_lru() {
@@ -179,6 +197,12 @@ impl IsolateMemory {
     /// Forgets the canonical digests of `output` schemas.
     pub fn forget_digests() {
         crate::cache::spec::forget_digests();
+    }
+
+    /// Forgets what the renderers made of specs (their schema copies and
+    /// A2UI's components), so the next answer builds them afresh.
+    pub fn forget_projections() {
+        PROJECTIONS.with(|memo| memo.borrow_mut().clear());
     }
 }
 

@@ -66,7 +66,7 @@ pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(
     vec![
         ("access-control-allow-origin".into(), origin.to_owned()),
         ("vary".into(), "Origin".into()),
-        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache, x-genui-spec-hash, x-genui-warnings".into()),
+        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache, x-genui-spec-hash, x-genui-warnings, x-genui-unchecked".into()),
     ]
 }
 

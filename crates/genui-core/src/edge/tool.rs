@@ -115,7 +115,8 @@ fn openapi() -> Value {
     });
     generate_responses.insert("200".into(), json!({"description": "The UI in the requested format", "headers": headers, "content": content}));
     let mut submit_responses = error_responses();
-    submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "content": json_content(schema_ref(Contract::ToolMessage))}));
+    let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of fields on a $ref the worker never fetches (any JSON accepted, not checked); absent when none", "schema": {"type": "string"}}});
+    submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "headers": unchecked, "content": json_content(schema_ref(Contract::ToolMessage))}));
     let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
     json!({
         "openapi": "3.1.0",

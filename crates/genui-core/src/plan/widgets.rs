@@ -48,7 +48,9 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     // A format no widget serves (`content-security-policy`, `markdown`)
     // constrains nothing a validator checks: any text fits.
     WidgetRow { widget: Widget::Textarea, wire: "textarea", jsonforms_options: r#"{"multi":true}"#, rjsf: Some("textarea"), lmui: "text_input", lmui_input: Some("textarea"),
-        fits: |_, kind, _| kind.kind == Kind::String && kind.choices.is_none() && !kind.format.as_deref().is_some_and(has_widget) },
+        // An external `$ref` (schema/external.rs) is any JSON, edited as JSON text.
+        fits: |view, kind, _| (kind.kind == Kind::String && kind.choices.is_none() && !kind.format.as_deref().is_some_and(has_widget))
+            || (kind.kind == Kind::Any && view.is_opaque()) },
     WidgetRow { widget: Widget::Email, wire: "email", jsonforms_options: NONE, rjsf: None, lmui: "text_input", lmui_input: Some("email"),
         fits: |_, kind, _| kind.kind == Kind::String && matches!(kind.format.as_deref(), Some("email" | "idn-email")) },
     WidgetRow { widget: Widget::Url, wire: "url", jsonforms_options: NONE, rjsf: None, lmui: "text_input", lmui_input: Some("url"),

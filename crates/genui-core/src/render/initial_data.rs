@@ -74,7 +74,9 @@ pub(crate) fn initial_data(defaults: &Value, data: &Value, validator: Option<&js
 /// not allowed as properties at all.
 fn ill_typed(validator: &jsonschema::Validator, instance: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for error in validator.iter_errors(instance) {
+    // A bounded run (schema/pattern.rs): pre-fill data is as untrusted as a submission.
+    let errors: Vec<_> = crate::schema::bounded(|| validator.iter_errors(instance).collect());
+    for error in errors {
         let at = error.instance_path().as_str().to_owned();
         match error.kind() {
             ValidationErrorKind::Type { .. }

@@ -14,6 +14,10 @@ use serde_json::{json, Map, Value};
 /// The whole answer: schema, UI schema, initial data and provenance.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut ui = ui_schema(&r.spec.plan);
+    let warnings = r.meta.get("warnings").and_then(Value::as_array);
+    if warnings.into_iter().flatten().any(|w| w["code"] == "large_enum") {
+        mark_searchable(&mut ui, &r.spec.schema);
+    }
     if let (Some(prompt), Some(elements)) = (r.approval(), ui.get_mut("elements").and_then(Value::as_array_mut)) {
         // JSON Forms' standard renderers have no buttons: the prompt is a
         // Label, the decision a radio group (or checkbox), and
@@ -28,7 +32,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         std::borrow::Cow::Owned(schema) => Some(schema),
         std::borrow::Cow::Borrowed(_) => None,
     });
-    message.insert("jsonSchema".into(), rewritten.as_deref().unwrap_or(&r.spec.schema).clone());
+    message.insert("jsonSchema".into(), (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone());
     message.insert("uiSchema".into(), ui);
     message.insert("initialData".into(), r.initial_data.clone());
     message.insert("meta".into(), Value::Object(r.meta()));
@@ -37,6 +41,30 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         message.insert("charts".into(), charts(&tables, &r.initial_data));
     }
     Value::Object(message)
+}
+
+/// Controls over an enum too long for a drop-down get JSON Forms'
+/// `autocomplete` option (a searchable single choice). Runs only when a
+/// `large_enum` warning says there is one (a warning may point at a
+/// definition a `$ref` reaches, so each control's own choices decide).
+fn mark_searchable(ui: &mut Value, schema: &Value) {
+    let limits = crate::request::limits::Limits::default();
+    let doc = crate::schema::SchemaDoc::new(schema, &limits);
+    let mut stack = vec![ui];
+    while let Some(node) = stack.pop() {
+        let Value::Object(map) = node else { continue };
+        let scope = map.get("scope").and_then(Value::as_str).and_then(|s| s.strip_prefix('#'));
+        let target = scope.and_then(|pointer| doc.resolve_scope(schema, pointer)).and_then(|n| doc.resolve(n).ok());
+        let long = target.and_then(|view| view.kind().choices).is_some_and(|c| c.len() > limits.max_enum_values);
+        if long {
+            if let Value::Object(options) = map.entry("options").or_insert_with(|| json!({})) {
+                options.insert("autocomplete".into(), true.into());
+            }
+        }
+        if let Some(Value::Array(children)) = map.get_mut("elements") {
+            stack.extend(children.iter_mut());
+        }
+    }
 }
 
 /// A display table: JSON Forms' material renderer draws a read-only array

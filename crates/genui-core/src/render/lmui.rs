@@ -178,6 +178,8 @@ fn component_type(widget: Widget, kind: &FieldKind) -> &'static str {
     match widget {
         Widget::Select if kind.choices.is_none() => "json_input",
         Widget::Array if kind.kind != crate::schema::Kind::Array => "json_input",
+        // An external `$ref`: any JSON (schema/external.rs).
+        Widget::Textarea if kind.kind == crate::schema::Kind::Any => "json_input",
         _ => widget.row().lmui,
     }
 }

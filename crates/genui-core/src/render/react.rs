@@ -32,7 +32,10 @@ const TAKEN: &[&str] = &["React", "Props", "FormInput", "Field", "Choice", "Form
 
 /// The whole answer.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
-    let built = module(&r.spec.plan, &r.spec.schema, &r.spec.defaults, &r.spec.spec_hash);
+    // The module holds no request data, so an isolate builds it once per
+    // spec and each answer copies the text.
+    let spec = &r.spec;
+    let built = crate::cache::memo::projection(&spec.spec_hash, "react", || module(&spec.plan, &spec.schema, &spec.defaults, &spec.spec_hash), Module::bytes);
     let mut meta = r.meta();
     if !built.warnings.is_empty() {
         let list = meta.entry("warnings").or_insert_with(|| json!([]));
@@ -44,7 +47,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     }
     let packages: Map<String, Value> = PACKAGES.iter().map(|(name, version)| ((*name).to_owned(), Value::from(*version))).collect();
     let mut answer = Map::new();
-    answer.insert("module".into(), built.source.into());
+    answer.insert("module".into(), built.source.clone().into());
     answer.insert("fileName".into(), format!("{}.tsx", built.component).into());
     answer.insert("packages".into(), Value::Object(packages));
     answer.insert("initialData".into(), r.initial_data.clone());
@@ -72,6 +75,13 @@ pub(crate) struct Module {
     pub(crate) source: String,
     pub(crate) component: String,
     pub(crate) warnings: Vec<(String, String)>,
+}
+
+impl Module {
+    /// The heap it holds, for the memo's bound.
+    fn bytes(&self) -> usize {
+        self.source.len() + self.component.len() + self.warnings.iter().map(|(p, w)| p.len() + w.len() + 48).sum::<usize>()
+    }
 }
 
 /// The TSX module for a plan over `schema` (`defaults`: the schema's own
@@ -300,7 +310,10 @@ impl Body<'_> {
             Widget::Checkbox => format!("<input type=\"checkbox\" {}{read_only} />", format_args!("{{...field(form, {name})}}")),
             Widget::Select | Widget::Radio | Widget::Approval if !facts.choices.is_empty() => self.choice(c.widget, &facts, &name, pad),
             Widget::Approval => format!("<input type=\"checkbox\" {{...field(form, {name})}} />"),
-            Widget::MultiSelect if !facts.item_choices.is_empty() => {
+            // A multiple select reads as its options' strings (no
+            // `setValueAs`), so only string items are offered as options;
+            // other items are typed, one per line or as JSON, below.
+            Widget::MultiSelect if !facts.item_choices.is_empty() && facts.item_choices.iter().all(Value::is_string) => {
                 let options: String = facts.item_choices.iter().map(|v| option(v, pad)).collect();
                 format!("<select multiple {{...field(form, {name})}}>\n{options}{pad}  </select>")
             }
@@ -310,6 +323,10 @@ impl Body<'_> {
                 let bounds = facts.bounds.iter().map(|(k, v)| format!(" {k}={{{v}}}")).collect::<String>();
                 format!("<input type=\"{kind}\" step={{{step}}}{bounds} {}{read_only}{placeholder} />", register(if facts.nullable { "asNumberOrNull" } else { "asNumber" }))
             }
+            // A textarea whose schema cannot be followed sits on a `$ref`
+            // that leaves the document (schema/external.rs): any JSON,
+            // written as JSON text like the other free JSON inputs.
+            Widget::Textarea if field_schema.is_none() => format!("<textarea {}{read_only} placeholder={{\"JSON\"}} />", register("asJson")),
             Widget::Textarea => format!("<textarea {}{read_only}{placeholder} />", register(text_how)),
             Widget::Email => format!("<input type=\"email\" {}{read_only}{placeholder} />", register(text_how)),
             Widget::Url => format!("<input type=\"url\" {}{read_only}{placeholder} />", register(text_how)),
@@ -317,7 +334,7 @@ impl Body<'_> {
             Widget::DateTime => format!("<input type=\"datetime-local\" {}{read_only} />", register("asDateTime")),
             Widget::Time => format!("<input type=\"time\" step={{1}} {}{read_only} />", register("asTime")),
             Widget::Array if c.detail.is_some() => return self.list(c, &name, scope, pad),
-            Widget::Array if facts.item_scalar.is_some() => {
+            Widget::Array | Widget::MultiSelect if facts.item_scalar.is_some() => {
                 let how = if facts.item_scalar == Some("string") { "asLines" } else { "asNumberLines" };
                 format!("<textarea {}{read_only} placeholder={{\"One per line\"}} />", register(how))
             }
@@ -334,7 +351,17 @@ impl Body<'_> {
     fn choice(&mut self, widget: Widget, facts: &Facts, name: &str, pad: &str) -> String {
         let how = if facts.choices.iter().all(Value::is_string) { "asText" } else { "asJson" };
         let register = format!("{{...field(form, {name}, {how})}}");
-        if widget == Widget::Select {
+        if widget == Widget::Select && facts.choices.len() > crate::request::limits::Limits::default().max_enum_values && how == "asText" {
+            // Too many values for a drop-down (a `large_enum` warning): a
+            // text input searching a datalist; zod's enum keeps it closed.
+            let list = js::string(&format!("{}-choices", name.trim_matches('"')));
+            let options: String = facts.choices.iter().map(|v| option(v, pad)).collect();
+            return format!("<input list={{{list}}} {register} />\n{pad}  <datalist id={{{list}}}>\n{options}{pad}  </datalist>");
+        }
+        // react-hook-form reads a radio group as the checked value's string,
+        // without `setValueAs`; only a select goes through `asJson`. So a
+        // choice among numbers, booleans or objects is always a select.
+        if widget == Widget::Select || how == "asJson" {
             let options: String = facts.choices.iter().map(|v| option(v, pad)).collect();
             return format!("<select {register}>\n{pad}    <option value=\"\">{{\"Choose…\"}}</option>\n{options}{pad}  </select>");
         }

@@ -15,7 +15,18 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// The renderer's copy of `schema` (borrowed when nothing needs rewriting).
+/// External `$ref`s are text fields there (`schema::external`).
 pub(crate) fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
+    let encoded = crate::schema::encode_local_refs(schema);
+    let text = match encoded {
+        Cow::Borrowed(schema) => crate::schema::external_refs_as_text(schema),
+        Cow::Owned(encoded) => Cow::Owned(crate::schema::external_refs_as_text(&encoded).into_owned()),
+    };
+    let schema = match text {
+        Cow::Borrowed(schema) => schema,
+        Cow::Owned(text) if needs_rewrite(&text) => return Cow::Owned(rewrite(&text)),
+        owned => return owned,
+    };
     if !needs_rewrite(schema) {
         return Cow::Borrowed(schema);
     }
@@ -40,9 +51,45 @@ pub(crate) fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
 /// [`mirror::rjsf_schema`]). Same accepted values.
 pub(crate) fn rjsf_schema(schema: &Value) -> Cow<'_, Value> {
     let renderable = renderable_schema(schema);
-    match mirror::rjsf_schema(&renderable) {
+    let mirrored = match mirror::rjsf_schema(&renderable) {
         Some(mirrored) => Cow::Owned(mirrored),
         None => renderable,
+    };
+    if !has_large_enum(&mirrored) {
+        return mirrored;
+    }
+    let mut owned = mirrored.into_owned();
+    add_large_enum_examples(&mut owned);
+    Cow::Owned(owned)
+}
+
+/// Whether a string enum over the count limit is there (issue 17).
+fn is_large_enum(map: &Map<String, Value>) -> bool {
+    let limit = crate::request::limits::Limits::default().max_enum_values;
+    map.get("enum").and_then(Value::as_array).is_some_and(|e| e.len() > limit && e.iter().all(Value::is_string)) && !map.contains_key("examples")
+}
+
+fn has_large_enum(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => is_large_enum(map) || map.values().any(has_large_enum),
+        Value::Array(items) => items.iter().any(has_large_enum),
+        _ => false,
+    }
+}
+
+/// RJSF's text input lists a field's `examples` in a `<datalist>`: a large
+/// enum's values go there too, so its text widget is a searchable choice.
+fn add_large_enum_examples(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if is_large_enum(map) {
+                let values = map["enum"].clone();
+                map.insert("examples".into(), values);
+            }
+            map.values_mut().for_each(add_large_enum_examples);
+        }
+        Value::Array(items) => items.iter_mut().for_each(add_large_enum_examples),
+        _ => {}
     }
 }
 

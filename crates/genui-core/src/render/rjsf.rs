@@ -69,7 +69,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         std::borrow::Cow::Owned(schema) => Some(schema),
         std::borrow::Cow::Borrowed(_) => None,
     });
-    message.insert("schema".into(), rewritten.as_deref().unwrap_or(&r.spec.schema).clone());
+    message.insert("schema".into(), (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone());
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
     message.insert("metadata".into(), Value::Object(metadata));
@@ -126,6 +126,13 @@ impl Layer<'_> {
         // discriminator) is set by its option selector.
         let own_widget = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some() || n.get("const").is_some());
         let mut ui = field_ui(control, !own_widget);
+        // An enum over the count limit (a `large_enum` warning): a text
+        // input over RJSF's datalist of the schema's `examples` (the rjsf
+        // copy lists the values there); the enum still validates.
+        let choices = node.and_then(|n| self.doc.resolve(n).ok()).and_then(|v| v.kind().choices);
+        if choices.is_some_and(|c| c.len() > crate::request::limits::Limits::default().max_enum_values && c.iter().all(|(v, _)| v.is_string())) {
+            ui.insert("ui:widget".into(), "text".into());
+        }
         if crate::plan::conditions::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
             // RJSF's option selector chooses the branch and sets its const;
             // the const's own text input would only repeat it.

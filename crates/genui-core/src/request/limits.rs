@@ -20,8 +20,12 @@ pub struct Limits {
     pub max_schema_nodes: usize,
     /// Maximum number of entries in all `properties` maps of `output` together.
     pub max_schema_properties: usize,
-    /// Maximum number of values in one `enum`.
+    /// Number of values in one `enum` above which it must also fit
+    /// [`Limits::max_enum_bytes`] (the form then offers it as a searchable
+    /// choice, with a warning).
     pub max_enum_values: usize,
+    /// Maximum size in bytes (as JSON) of an `enum` over `max_enum_values`.
+    pub max_enum_bytes: usize,
     /// Maximum nesting of rendered objects, counting `$ref` expansion.
     pub max_field_depth: usize,
     /// Maximum number of `$ref` hops to reach a non-reference schema.
@@ -40,6 +44,7 @@ impl Default for Limits {
             max_schema_nodes: 50_000,
             max_schema_properties: 5_000,
             max_enum_values: 1_000,
+            max_enum_bytes: 256 * 1024,
             max_field_depth: 48,
             max_ref_chain: 32,
             max_controls: 5_000,
@@ -126,7 +131,10 @@ impl Limits {
             }
             if let Some(Value::Array(values)) = value.get("enum") {
                 if values.len() > self.max_enum_values {
-                    return Err(too_large("enum values", self.max_enum_values, &format!("{pointer}/enum")));
+                    let bytes: usize = values.iter().map(|v| v.to_string().len() + 1).sum();
+                    if bytes > self.max_enum_bytes {
+                        return Err(too_large("bytes in one enum (of over max_enum_values values)", self.max_enum_bytes, &format!("{pointer}/enum")));
+                    }
                 }
             }
             Ok(())
@@ -179,7 +187,10 @@ mod tests {
         assert!(limits.check_schema_size(&ok, "/output").is_ok());
         let many = json!({"properties": {"a": {}, "b": {}, "c": {}}});
         assert_eq!(limits.check_schema_size(&many, "/output").unwrap_err().code(), ErrorCode::SchemaTooLarge);
+        // Over the count, an enum is kept while it fits the byte cap.
         let big_enum = json!({"properties": {"a": {"enum": [1, 2, 3, 4]}}});
+        assert!(limits.check_schema_size(&big_enum, "/output").is_ok());
+        let limits = Limits { max_enum_bytes: 7, ..limits };
         let err = limits.check_schema_size(&big_enum, "/output").unwrap_err();
         assert_eq!(err.pointer(), Some("/output/properties/a/enum"));
     }

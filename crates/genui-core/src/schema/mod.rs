@@ -20,11 +20,21 @@
 //! `@jsonforms/core`'s `resolveSchema` does, so a scope we accept is one the
 //! renderer can resolve.
 
+mod annex_b;
+mod embedded;
+mod external;
+mod opaque;
 mod kind;
+mod pattern;
 mod validate;
 
 pub use kind::{FieldKind, Kind};
 pub use validate::check_output;
+pub(crate) use embedded::rebase_embedded;
+pub(crate) use opaque::read_json_text;
+pub(crate) use annex_b::{annex_b_patterns, escaped as annex_b_escaped};
+pub(crate) use external::{encode_local_refs, external_refs_as_text, is_unresolvable, unresolvable_refs, without_refs};
+pub(crate) use pattern::bounded;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 
 use crate::error::{Detail, Error, ErrorCode, Result};
@@ -116,6 +126,12 @@ impl<'a> Resolved<'a> {
         out
     }
 
+    /// Whether the view ends in a `$ref` that leaves the document (a
+    /// meta-schema or an unresolvable reference): an opaque JSON value.
+    pub fn is_opaque(&self) -> bool {
+        self.refs.last().is_some_and(|r| external::is_external(r))
+    }
+
     /// The field kind of this view.
     pub fn kind(&self) -> FieldKind {
         FieldKind::of(self)
@@ -194,7 +210,11 @@ impl<'a> SchemaDoc<'a> {
             view.nullable = true;
             self.merge_into(member, view, merges, hops, false)?;
         }
-        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str).filter(|r| external::is_external(r)) {
+            // Nothing is fetched: the field is an opaque JSON value
+            // (schema/external.rs), kept with its annotations.
+            view.refs.push(reference.to_owned());
+        } else if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
             if hops >= self.max_ref_chain || view.refs.iter().any(|r| r == reference) {
                 return Err(Error::new(
                     ErrorCode::UnresolvedRef,
@@ -271,8 +291,9 @@ impl<'a> SchemaDoc<'a> {
             return None;
         }
         let node = match node.get("$ref").and_then(Value::as_str) {
-            Some(reference) => self.follow_refs(reference)?,
-            None => node,
+            // An external `$ref` is an opaque value: the node is the field.
+            Some(reference) if !external::is_external(reference) => self.follow_refs(reference)?,
+            _ => node,
         };
         self.walk_steps(node, tokens, hops)
     }
@@ -314,8 +335,8 @@ impl<'a> SchemaDoc<'a> {
         for _ in 0..self.max_ref_chain {
             let node = self.lookup(reference)?;
             match node.get("$ref").and_then(Value::as_str) {
-                Some(next) => reference = next,
-                None => return Some(node),
+                Some(next) if !external::is_external(next) => reference = next,
+                _ => return Some(node),
             }
         }
         None

@@ -15,13 +15,14 @@ use serde_json::Value;
 
 pub(crate) use jsonschema::Draft;
 
-/// Compiled regexes may use at most this many bytes each.
-const REGEX_SIZE_LIMIT: usize = 1 << 20;
+/// Backtracks one `patternProperties` match may take (see `pattern.rs` for `pattern`).
+const PROPERTY_NAME_BACKTRACKS: usize = 10_000;
 
 /// Validates `output` and returns the draft it was proven under and its
 /// compiled validator. `base` is the JSON Pointer of `output` in the body.
 pub fn check_output(output: &Value, base: &str, limits: &Limits) -> Result<(Draft, jsonschema::Validator)> {
-    let draft = meta_validate(output, base)?;
+    // `$ref`s that a URI must percent-encode are read encoded (external.rs).
+    let draft = meta_validate(&super::encode_local_refs(output), base)?;
     check_refs(output, base, limits)?;
     let validator = compile(output, draft).map_err(|e| {
         Error::new(ErrorCode::InvalidSchema, format!("output does not compile as a JSON Schema: {e}"))
@@ -33,12 +34,26 @@ pub fn check_output(output: &Value, base: &str, limits: &Limits) -> Result<(Draf
 /// Compiles a schema already known to be valid (for example one read back
 /// from the cache) with the same options as [`check_output`].
 pub(crate) fn compile(output: &Value, draft: Draft) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
+    // An unresolvable `$ref` accepts any JSON (schema/external.rs); the
+    // meta-schemas resolve from jsonschema's embedded registry.
+    let output = super::encode_local_refs(output);
+    let output = super::without_refs(&output, super::is_unresolvable);
+    let output = super::pattern::ascii_pattern_properties(&output);
     jsonschema::options()
         .with_draft(draft)
-        .with_pattern_options(jsonschema::PatternOptions::regex().size_limit(REGEX_SIZE_LIMIT))
+        .with_registry(&referencing::SPECIFICATIONS)
+        .with_keyword("pattern", super::pattern::factory)
+        // `patternProperties` keys match property names, which the request
+        // body bounds; a name that needs more backtracking fails to match.
+        .with_pattern_options(
+            jsonschema::PatternOptions::fancy_regex()
+                .backtrack_limit(PROPERTY_NAME_BACKTRACKS)
+                .size_limit(super::pattern::REGEX_SIZE_LIMIT)
+                .dfa_size_limit(super::pattern::REGEX_SIZE_LIMIT),
+        )
         .should_validate_formats(true)
         .with_format("time", is_time)
-        .build(output)
+        .build(&output)
 }
 
 /// `format: time` as the renderers' own validator (ajv-formats) reads it:
@@ -76,6 +91,9 @@ pub(super) fn declared_draft(output: &Value) -> Result<Option<Draft>, String> {
     let Some(uri) = uri.as_str() else { return Err("`$schema` must be a string".into()) };
     let normalized = uri.trim_end_matches('#').replace("https://", "http://");
     Ok(Some(match normalized.as_str() {
+        // "The latest draft", as older tools wrote it: no draft named, so
+        // the same candidates as a schema without `$schema`.
+        "http://json-schema.org/schema" => return Ok(None),
         "http://json-schema.org/draft-04/schema" => Draft::Draft4,
         "http://json-schema.org/draft-06/schema" => Draft::Draft6,
         "http://json-schema.org/draft-07/schema" => Draft::Draft7,
@@ -140,6 +158,9 @@ fn check_refs(output: &Value, base: &str, limits: &Limits) -> Result<()> {
     crate::pointer::walk(output, base, |node, pointer| {
         let Some(reference) = node.get("$ref").and_then(Value::as_str) else { return Ok(()) };
         let at = format!("{pointer}/$ref");
+        if super::external::is_external(reference) {
+            return Ok(()); // a meta-schema, or any JSON (schema/external.rs)
+        }
         if doc.lookup(reference).is_none() {
             return Err(unresolved(reference).at(at));
         }
@@ -183,6 +204,8 @@ mod tests {
         assert!(check(json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_ok());
         assert!(check(json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"x": {"type": "string"}},
             "properties": {"a": {"$ref": "#/definitions/x"}}})).is_ok());
+        // "http://json-schema.org/schema#" (the latest draft, unnamed): as no `$schema`.
+        assert!(check(json!({"$schema": "http://json-schema.org/schema#", "properties": {"a": {"type": "string"}}})).is_ok());
         // draft-07 tuple items without $schema: not 2020-12, but draft-07 is fine.
         assert!(check(json!({"type": "array", "items": [{"type": "string"}]})).is_ok());
     }
@@ -196,8 +219,11 @@ mod tests {
         assert_eq!(e.pointer(), Some("/output/$schema"));
         let e = check(json!({"properties": {"a": {"$ref": "#/$defs/missing"}}})).unwrap_err();
         assert_eq!((e.code(), e.pointer()), (ErrorCode::UnresolvedRef, Some("/output/properties/a/$ref")));
-        let e = check(json!({"properties": {"a": {"$ref": "https://example.com/s.json"}}})).unwrap_err();
-        assert_eq!(e.code(), ErrorCode::UnresolvedRef);
+        // A remote `$ref` is any JSON; a meta-schema `$ref` is enforced.
+        let v = check(json!({"properties": {"a": {"$ref": "https://example.com/s.json"}}})).unwrap();
+        assert!(v.is_valid(&json!({"a": {"anything": [1]}})));
+        let v = check(json!({"properties": {"s": {"$ref": "http://json-schema.org/draft-07/schema#"}}})).unwrap();
+        assert!(v.is_valid(&json!({"s": {"type": "string"}})) && !v.is_valid(&json!({"s": {"type": "strng"}})));
         let e = check(json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "properties": {"x": {"$ref": "#/$defs/a"}}})).unwrap_err();
         assert_eq!(e.code(), ErrorCode::UnresolvedRef);
     }
@@ -214,9 +240,14 @@ mod tests {
 
     #[test]
     fn patterns_compile_linear_time_or_fail_cleanly() {
-        // Backreferences need a backtracking engine: rejected, not hung.
-        let e = check(json!({"type": "string", "pattern": "(a+)+\\1"})).unwrap_err();
-        assert_eq!(e.code(), ErrorCode::InvalidSchema);
+        // Backreferences run on the bounded backtracking engine; what is
+        // not ECMA-262 is refused even where a Rust engine would take it.
+        let v = check(json!({"type": "string", "pattern": "^(a+)-\\1$"})).unwrap();
+        assert!(v.is_valid(&json!("aa-aa")) && !v.is_valid(&json!("aa-a")));
+        for bad in ["(?i)abc", "abc\\z"] {
+            let e = check(json!({"properties": {"a": {"type": "string", "pattern": bad}}})).unwrap_err();
+            assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidSchema, Some("/output/properties/a/pattern")), "{bad}");
+        }
         let v = check(json!({"type": "string", "pattern": "^(a+)+$"})).unwrap();
         assert!(!v.is_valid(&json!("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!")));
     }

@@ -87,11 +87,10 @@ pub fn generate(output: &Value, description: &str, confirm: bool, limits: &Limit
 /// Builds the plan for an `output` document laid out for `device`.
 pub(crate) fn generate_for(output: &Value, description: &str, confirm: bool, device: Device, limits: &Limits) -> Result<Plan> {
     let doc = SchemaDoc::new(output, limits);
-    let mut walker = Walker { doc, limits, controls: 0 };
     let root = doc.resolve(output)?;
     let title = labels::form_title(root.str("title"), description);
     let decision = approval::find(&doc, &root, confirm);
-    let mut plan = walker.plan(&root, output, description, title)?;
+    let mut plan = plan_within_limits(doc, limits, &root, output, description, &title)?;
     if let Some(decision) = decision {
         make_approval(&mut plan.root, &decision.pointer);
     }
@@ -102,6 +101,27 @@ pub(crate) fn generate_for(output: &Value, description: &str, confirm: bool, dev
     crate::plan::sanitize::sanitize_plan(&mut plan);
     finish_plan(&mut plan, output, device, limits);
     Ok(plan)
+}
+
+/// Depths tried for optional objects when the whole form needs more inputs
+/// than `max_controls`: the deepest optional subtrees collapse first.
+const OPTIONAL_DEPTHS: [usize; 9] = [8, 7, 6, 5, 4, 3, 2, 1, 0];
+
+/// The walker's plan; a form over the input limit is laid out again with
+/// its optional objects below a depth collapsed into one JSON input each
+/// (listed in `meta.warnings` as `subtree_collapsed`), shallower each time.
+/// Refused only when even the required fields exceed the limit.
+fn plan_within_limits(doc: SchemaDoc<'_>, limits: &Limits, root: &Resolved, output: &Value, description: &str, title: &Option<String>) -> Result<Plan> {
+    let mut walker = Walker { doc, limits, controls: 0, optional_depth: usize::MAX, over_controls: false };
+    let mut result = walker.plan(root, output, description, title.clone());
+    for depth in OPTIONAL_DEPTHS {
+        if !walker.over_controls {
+            break;
+        }
+        walker = Walker { doc, limits, controls: 0, optional_depth: depth, over_controls: false };
+        result = walker.plan(root, output, description, title.clone());
+    }
+    result
 }
 
 /// The passes every plan goes through before the checker, whoever wrote
@@ -176,6 +196,10 @@ struct Walker<'a> {
     doc: SchemaDoc<'a>,
     limits: &'a Limits,
     controls: usize,
+    /// Optional objects at this depth or deeper are one input each.
+    optional_depth: usize,
+    /// Whether the walk stopped at `max_controls`.
+    over_controls: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -225,15 +249,21 @@ impl<'a> Walker<'a> {
         let label = view.str("title").map(str::to_owned).unwrap_or_else(|| labels::humanize(name));
         let recursive = view.refs.iter().any(|r| ancestors.contains(r));
         if let Some(found) = view_discriminator(&self.doc, &view).filter(|_| !recursive) {
-            let depth = self.deeper(depth, at)?;
-            return self.discriminated(label, at, &found, ancestors, depth).map(Some);
+            return match self.deeper(depth) {
+                Some(depth) => self.discriminated(label, at, &found, ancestors, depth).map(Some),
+                None => self.control(at, label, &view, ancestors, depth).map(Some),
+            };
         }
         let is_object = has_properties(&view) && view.kind().choices.is_none();
         if is_object && recursive && !required {
             return Ok(None);
         }
-        if is_object && !recursive {
-            let depth = self.deeper(depth, at)?;
+        // Past the depth limit an object is cut like a recursion: one input
+        // the renderer lays out itself, instead of refusing the form.
+        // A form over the input limit collapses its deepest optional
+        // objects the same way (plan_within_limits).
+        let expand = required || depth < self.optional_depth;
+        if let (true, false, true, Some(depth)) = (is_object, recursive, expand, self.deeper(depth)) {
             let mark = ancestors.len();
             ancestors.extend(view.refs.iter().cloned());
             let fields = self.fields(&view, raw, at, ancestors, depth)?;
@@ -247,6 +277,7 @@ impl<'a> Walker<'a> {
     fn control(&mut self, at: &str, label: String, view: &Resolved, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
         self.controls += 1;
         if self.controls > self.limits.max_controls {
+            self.over_controls = true;
             return Err(Error::new(
                 ErrorCode::SchemaTooLarge,
                 format!("the form would need more than {} inputs", self.limits.max_controls),
@@ -260,7 +291,7 @@ impl<'a> Walker<'a> {
         let widget = widgets::choose(&pointer::unescape(name), view, &kind, items_kind.as_ref());
         let detail = match &items {
             Some(item) if kind.kind == Kind::Array && has_properties(item) && items_kind.as_ref().is_some_and(|k| k.choices.is_none()) => {
-                self.item_detail(item, view.get("items").unwrap_or(&Value::Null), at, ancestors, depth)?
+                self.item_detail(item, view.get("items").unwrap_or(&Value::Null), ancestors, depth)?
             }
             _ => None,
         };
@@ -280,11 +311,11 @@ impl<'a> Walker<'a> {
     /// `raw` is `items` as written: its conditionals (behind `$ref`s and in
     /// every `allOf` member) are read from there, since a merged view keeps
     /// only the first `if`/`then` it meets.
-    fn item_detail(&mut self, item: &Resolved, raw: &Value, at: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Box<Node>>> {
+    fn item_detail(&mut self, item: &Resolved, raw: &Value, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Box<Node>>> {
         if item.refs.iter().any(|r| ancestors.contains(r)) {
             return Ok(None);
         }
-        let depth = self.deeper(depth, at)?;
+        let Some(depth) = self.deeper(depth) else { return Ok(None) };
         let mark = ancestors.len();
         ancestors.extend(item.refs.iter().cloned());
         let fields = self.fields(item, raw, "", ancestors, depth)?;
@@ -331,16 +362,10 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn deeper(&self, depth: usize, at: &str) -> Result<usize> {
-        if depth + 1 > self.limits.max_field_depth {
-            return Err(Error::new(
-                ErrorCode::SchemaTooDeep,
-                format!("output nests objects more than {} levels deep (at schema path {at})", self.limits.max_field_depth),
-            )
-            .with(Detail::Field(at.to_owned()))
-            .with(Detail::Limit(self.limits.max_field_depth)));
-        }
-        Ok(depth + 1)
+    /// One level deeper, unless that passes the depth limit (the caller
+    /// then cuts the subtree as it cuts a recursion).
+    fn deeper(&self, depth: usize) -> Option<usize> {
+        (depth < self.limits.max_field_depth).then_some(depth + 1)
     }
 }
 

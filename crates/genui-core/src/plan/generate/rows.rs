@@ -96,7 +96,7 @@ fn rows(elements: Vec<Node>) -> Vec<Node> {
 fn flush(run: &mut Vec<Node>, out: &mut Vec<Node>) {
     match run.len() {
         0 => {}
-        1 => out.extend(run.drain(..)),
+        1 => out.append(run),
         _ => out.push(Node::Horizontal { elements: std::mem::take(run) }),
     }
 }

@@ -21,6 +21,9 @@ const PROSE_WORDS: [&str; 16] = [
 
 /// The widget the deterministic generator uses for a field.
 pub(crate) fn choose(name: &str, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> Widget {
+    if view.is_opaque() && kind.kind == Kind::Any {
+        return Widget::Textarea; // JSON text (schema/external.rs)
+    }
     if let Some(choices) = &kind.choices {
         return if choices.len() <= MAX_RADIO_OPTIONS { Widget::Radio } else { Widget::Select };
     }

@@ -238,6 +238,9 @@ impl<'a> Zod<'a> {
 
     /// Hoists a pattern to a module constant; the name is returned.
     fn pattern(&mut self, source: &str) -> String {
+        // The module compiles with `u`: an Annex B pattern is escaped first.
+        let escaped = crate::schema::annex_b_escaped(source);
+        let source = escaped.as_deref().unwrap_or(source);
         if let Some((name, _)) = self.patterns.iter().find(|(_, s)| s == source) {
             return name.clone();
         }

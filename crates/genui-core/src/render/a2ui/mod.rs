@@ -1,0 +1,181 @@
+//! The A2UI v0.9 projection: `{"messages": [createSurface,
+//! updateComponents, updateDataModel]}`, A2UI's own
+//! `server_to_client_list_wrapper` (vendored in `schemas/vendor/a2ui-v0.9/`),
+//! built from the basic catalog only.
+//!
+//! The split matches ours: `updateComponents` is a pure function of the
+//! cached plan and schema (no data), `updateDataModel` carries the request's
+//! data. Provenance cannot travel in the messages (every envelope is
+//! `additionalProperties: false`), so it goes in the `x-genui-*` headers.
+//!
+//! - Surface id: `genui-` + the request's `toolCallId` when it has one, else
+//!   `genui-` + the first 16 hex digits of the `specHash`.
+//! - Every input is bound to its data path (`/a/b`; inside a `List`
+//!   template, relative to the item). Constraints of `output` become
+//!   `checks` (`required`, `regex`, `length`, `numeric`, `email`), optional
+//!   fields' checks wrapped as `or(not(required(v)), check)`. Required
+//!   checks are mirrored on the submit `Button`, which the renderer keeps
+//!   disabled until they pass.
+//! - The submit `Button` fires the event [`SUBMIT_EVENT`] with the context
+//!   `{specHash, toolCallId?, data: {"path": "/"}}`: the renderer resolves
+//!   `data` to the whole data model, and `/v1/submit` finds the spec by hash.
+//! - A2UI v0.9 has no visibility: fields that a rule would show or hide stay
+//!   visible; a rule that makes a field required is a check
+//!   `or(not(condition), required(v))`, when its condition is a `const`,
+//!   `enum` or `required` test (others are left to `/v1/submit`).
+//!
+//! Renderers write some values in their own types (a `TextField` writes
+//! strings, a single `ChoicePicker` writes `["x"]`); [`coerce`] turns them
+//! back by the schema before `/v1/submit` validates.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `mod.rs` | the messages, the surface id, the per-spec memo of the components |
+//! | `build.rs` | the component tree built from the plan |
+//! | `calls.rs` | the JSON the components carry: bindings, function calls, checks, rule conditions |
+//! | `model.rs` | the data model both ways: adapted to the components on the way out, coerced back on submit |
+//! | `client.rs` | reading a client's action (`{version, action}`, CopilotKit's `{userAction}`) as a submission |
+
+mod build;
+mod calls;
+mod client;
+mod model;
+
+pub(crate) use client::read_client_message;
+pub(crate) use model::coerce;
+
+use super::RenderInput as Rendered;
+use build::Builder;
+use calls::object;
+use model::{apply, Adapt, Step};
+use serde_json::{json, Map, Value};
+use std::rc::Rc;
+
+/// The protocol version every envelope names.
+pub(crate) const VERSION: &str = "v0.9";
+/// The basic catalog's `catalogId` (and `$id`).
+pub(crate) const BASIC_CATALOG_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+/// The event the submit (and approval) buttons fire.
+pub(crate) const SUBMIT_EVENT: &str = "genui.submit";
+/// The event an array's Add button fires; context `{array: "/path"}`.
+pub(crate) const ADD_ITEM_EVENT: &str = "genui.addItem";
+/// The event an item's Remove button fires; context `{array, item}`.
+pub(crate) const REMOVE_ITEM_EVENT: &str = "genui.removeItem";
+
+/// The whole answer: the list wrapper.
+pub(crate) fn render(r: &Rendered<'_>) -> Value {
+    let mut wrapper = Map::new();
+    wrapper.insert("messages".into(), Value::Array(messages(r)));
+    Value::Object(wrapper)
+}
+
+/// The three messages, in order.
+pub(crate) fn messages(r: &Rendered<'_>) -> Vec<Value> {
+    let surface = surface_id(&r.meta);
+    let projection = Projection::of(r);
+    let model = projection.data_model(&r.initial_data);
+    // A projection too large for the memo is not shared: take it whole.
+    let (mut components, actions) = match Rc::try_unwrap(projection) {
+        Ok(projection) => (projection.components, projection.actions),
+        Err(shared) => (shared.components.clone(), shared.actions.clone()),
+    };
+    if let Some(id) = r.meta.get("toolCallId") {
+        add_tool_call_id(&mut components, &actions, id);
+    }
+    vec![
+        envelope("createSurface", json!({"surfaceId": surface, "catalogId": BASIC_CATALOG_ID, "sendDataModel": true})),
+        envelope("updateComponents", object([("surfaceId", surface.clone().into()), ("components", Value::Array(components))])),
+        envelope("updateDataModel", object([("surfaceId", surface.into()), ("path", "/".into()), ("value", model)])),
+    ]
+}
+
+/// Puts `toolCallId` second in each action button's context, after `specHash`.
+fn add_tool_call_id(components: &mut [Value], actions: &[usize], id: &Value) {
+    for &index in actions {
+        let context = components.get_mut(index).and_then(|c| c.pointer_mut("/action/event/context")).and_then(Value::as_object_mut);
+        if let Some(context) = context {
+            context.shift_insert(1, "toolCallId".into(), id.clone());
+        }
+    }
+}
+
+/// The data-free part of an answer: the components, and how the data
+/// model is adapted to them. It depends only on the spec and the texts the
+/// worker writes, so an isolate builds it once per spec (the memo key holds
+/// both) and each request only clones it, like JSON Forms' schema copy.
+struct Projection {
+    components: Vec<Value>,
+    adapts: Vec<(Vec<Step>, Adapt)>,
+    /// The buttons whose action context carries the request's `toolCallId`.
+    actions: Vec<usize>,
+}
+
+impl Projection {
+    fn of(r: &Rendered<'_>) -> Rc<Self> {
+        // Every per-request input the builder reads besides the spec goes
+        // into the key; `toolCallId` is added per request instead.
+        let key = format!("{}\u{0}{}", r.spec.spec_hash, r.submit_label());
+        crate::cache::memo::projection(&key, "a2ui", || Builder::new(r).build(r), Self::bytes)
+    }
+
+    fn bytes(&self) -> usize {
+        self.components.iter().map(crate::cache::memo::value_bytes).sum::<usize>()
+            + self.adapts.iter().map(|(steps, _)| 32 + steps.len() * 32).sum::<usize>()
+    }
+
+    /// The data model: the initial data, with values that a component
+    /// edits as text written as that text.
+    fn data_model(&self, data: &Value) -> Value {
+        let mut model = if data.is_null() { Value::Object(Map::new()) } else { data.clone() };
+        for (steps, how) in &self.adapts {
+            apply(&mut model, steps, *how);
+        }
+        model
+    }
+}
+
+/// The surface id: from the tool call when there is one, else from the
+/// spec hash (so two answers for one call update the same surface).
+pub(crate) fn surface_id(meta: &Map<String, Value>) -> String {
+    match meta.get("toolCallId").and_then(Value::as_str) {
+        Some(id) => format!("genui-{id}"),
+        None => {
+            let hash = meta.get("specHash").and_then(Value::as_str).unwrap_or_default();
+            format!("genui-{}", hash.chars().take(16).collect::<String>())
+        }
+    }
+}
+
+/// The same messages one per line (`Accept: application/jsonl`, A2UI's
+/// stream transport); `None` when `body` is not a list wrapper.
+pub(crate) fn to_jsonl(body: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(body).ok()?;
+    let messages = value.get("messages")?.as_array()?;
+    Some(messages.iter().map(|m| format!("{m}\n")).collect())
+}
+
+/// Whether an `Accept` header asks for JSON Lines (`application/jsonl`).
+pub(crate) fn wants_jsonl(accept: Option<&str>) -> bool {
+    accept.is_some_and(|a| a.split(',').any(|t| t.trim().starts_with("application/jsonl")))
+}
+
+fn envelope(kind: &str, body: Value) -> Value {
+    let mut out = Map::new();
+    out.insert("version".into(), VERSION.into());
+    out.insert(kind.into(), body);
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn surface_ids_follow_the_tool_call_else_the_hash() {
+        let mut meta = Map::new();
+        meta.insert("specHash".into(), "0123456789abcdef0123".into());
+        assert_eq!(surface_id(&meta), "genui-0123456789abcdef");
+        meta.insert("toolCallId".into(), "call_1".into());
+        assert_eq!(surface_id(&meta), "genui-call_1");
+    }
+}
