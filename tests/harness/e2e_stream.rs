@@ -36,6 +36,13 @@ fn stream(dev: &WranglerDev, body: &Value, key: Option<&str>, stop_after: Option
     (status, events.into_iter().map(|e| (e.event, e.data)).collect())
 }
 
+/// `POST /v1/generate` as plain JSON with the API key; `Null` on failure.
+fn json_with_key(dev: &WranglerDev, body: &Value) -> Value {
+    let url = format!("{}/v1/generate", dev.base_url());
+    let sent = dev.agent().post(&url).header("authorization", &format!("Bearer {API_KEY}")).header("content-type", "application/json").send(&body.to_string());
+    sent.ok().and_then(|mut r| r.body_mut().read_to_string().ok()).and_then(|text| serde_json::from_str(&text).ok()).unwrap_or(Value::Null)
+}
+
 #[test]
 #[ignore = "needs wrangler dev; run by scripts/test.sh with --ignored"]
 fn streaming_end_to_end() {
@@ -48,6 +55,7 @@ fn streaming_end_to_end() {
         .var("MODEL_API_KEY", MODEL_KEY)
         .var("MODEL_TIMEOUT_MS", "3000")
         .var("MODEL_DEADLINE_MS", DEADLINE_MS.to_string())
+        .var("SPEC_MEMORY_BYTES", "0")
         .var("API_KEYS", API_KEY)
         .var("WEBHOOK_SECRET", WEBHOOK_SECRET);
     let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
@@ -102,11 +110,14 @@ fn streaming_end_to_end() {
     if status != 200 || events.len() != 1 || events[0].0 != "ui" {
         failures.push(format!("client gone: status {status}, events {events:?}"));
     }
-    let deadline = Instant::now() + Duration::from_secs(15);
+    // The same request as JSON, read from KV (SPEC_MEMORY_BYTES=0: no
+    // isolate memory in front of it), is the model's spec once stored.
+    let deadline = Instant::now() + Duration::from_secs(20);
     let mut stored = false;
     while Instant::now() < deadline && !stored {
         std::thread::sleep(Duration::from_millis(500));
-        stored = dev.kv_list().iter().filter_map(|key| dev.kv_get(key)).any(|spec| spec.contains("\"model\"") && spec.contains(&format!("gone {run}")));
+        let reply = json_with_key(&dev, &gone);
+        stored = reply["meta"]["cache"] == "hit" && reply["meta"]["generator"] == "model";
     }
     if !stored {
         failures.push("client gone: the model's spec was never stored".into());
