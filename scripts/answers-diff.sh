@@ -44,7 +44,7 @@ fi
 rm -rf "$out/head"
 cargo run --quiet -p genui-core --example answers -- "$out/head" "$corpus" --cached-from "$out/base"
 if diff -r "$out/base" "$out/head" >"$out/diff.txt"; then
-  echo "answers-diff: no difference from $base_rev ($(find "$out/head" -name '*.txt' | wc -l) requests x 3 formats)"
+  echo "answers-diff: no difference from $base_rev ($(find "$out/head" -name '*.txt' | wc -l) requests x 5 formats)"
 else
   echo "answers-diff: answers differ from $base_rev ($(grep -c '^diff ' "$out/diff.txt" || true) files); see $out/diff.txt" >&2
   head -n 40 "$out/diff.txt" >&2

@@ -18,6 +18,8 @@ source scripts/lib/env.sh
 
 # The playground is part of what wrangler serves (wrangler.toml [assets]).
 ./scripts/build-playground.sh
+# The MCP form view, embedded in the wasm (src/shell/mcp.rs).
+./scripts/build-mcp-view.sh
 
 if rustup_has_wasm_target; then
   echo "build-wasm: rustup toolchain with wasm32 std" >&2

@@ -81,3 +81,7 @@ npm_ci tests/agui "@ag-ui/client, @ag-ui/core: the streaming layer's real client
 
 # The playground served at / (built by scripts/build-playground.sh).
 npm_ci playground "React, JSON Forms, RJSF, esbuild"
+
+# The MCP form view (scripts/build-mcp-view.sh) and the MCP client tests.
+npm_ci mcp-view "@modelcontextprotocol/ext-apps, esbuild"
+npm_ci tests/mcp "MCP conformance suite, MCP SDKs"

@@ -9,6 +9,7 @@
 #     harness, real HTTP requests, KV read back;
 #  4. real renderers (@jsonforms/react, @rjsf/core) in headless Chromium:
 #     generate, render, fill, submit, screenshots;
+#  4b. MCP: the official conformance suite and the SDK clients against /mcp;
 #  5. bounded fuzzing of the core (cargo-fuzz, FUZZ_SECONDS per target);
 #  6. API fuzzing with schemathesis against /openapi.json (bounded);
 #  7. a bounded load test (wrk at concurrency 1, 32, 128; 0 failures, KV intact).
@@ -80,6 +81,9 @@ cargo test -p genui-harness --test e2e-stream -- --ignored
 
 step "4/7 real renderers in headless Chromium"
 (cd tests/browser && npm test)
+
+step "4b/7 MCP: the conformance suite and the SDK clients against /mcp (one wrangler dev)"
+tests/mcp/run.sh
 
 step "5/7 bounded fuzzing (cargo-fuzz)"
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then

@@ -64,6 +64,11 @@ impl SpecCache {
         }
     }
 
+    /// The time to live of stored specs, in seconds.
+    pub(super) fn ttl_seconds(&self) -> u64 {
+        self.ttl_seconds
+    }
+
     /// Writes after the response has been sent (`ctx.waitUntil`).
     pub(super) fn put_after_response(&self, ctx: &Context, put: CachePut) {
         let Some(store) = self.store.clone() else { return };

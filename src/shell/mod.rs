@@ -1,11 +1,14 @@
 //! The fetch handler: route, read, look up, finish, respond, store.
 //!
 //! Routes: `POST /v1/generate`, `POST /v1/submit`, `GET /v1/tool`,
-//! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`.
+//! `POST /v1/forms` and `GET`/`POST /f/<token>` (hosted forms, [`forms`]),
+//! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`, `POST /mcp` ([`mcp`]).
 
 mod agent;
 mod drive;
+mod forms;
 mod kv;
+mod mcp;
 mod model;
 mod rate_limit;
 mod respond;
@@ -55,7 +58,7 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str, ss
     let method = req.method().to_string();
     let path = req.path();
     let route = Route::of(&method, &path);
-    if route.needs_key() || route == Route::Webhook {
+    if route.needs_key() || matches!(route, Route::Webhook | Route::HostedForm) {
         if let Some(limited) = rate_limit::check(env, &req).await {
             return limited;
         }
@@ -76,6 +79,9 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str, ss
         Route::Agent => agent::run(&mut req, env, ctx, request_id, sse).await,
         Route::Submit => submit(&mut req, env, request_id).await,
         Route::Tool => HttpResponse::tool_definition(),
+        Route::Mcp => mcp::handle(&mut req, env, ctx, request_id).await,
+        Route::Forms => forms::create(&mut req, env, ctx, request_id).await,
+        Route::HostedForm => forms::hosted(&mut req, env, path.trim_start_matches("/f/"), request_id).await,
         Route::OpenApi => static_json(HttpResponse::openapi_json()),
         Route::Schema(contract) => static_json(contract.source()),
         Route::Preflight => {
@@ -116,8 +122,11 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
         Err(response) => return response,
     };
     let data_model = header(req, "a2ui-client-data-model");
-    let job = match SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) {
-        Ok(job) => job,
+    // format=html's form, posted without script: fields named by JSON Pointer.
+    let form = header(req, "content-type").is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
+    let prepared = if form { SubmitJob::prepare_form(&body, None, None, &limits) } else { SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) };
+    let job = match prepared {
+        Ok(job) => job.with_accept_language(header(req, "accept-language").as_deref()),
         Err(error) => return HttpResponse::error(&error),
     };
     let cached = match job.cache_key() {
@@ -187,7 +196,7 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<d
 /// `ctx.wait_until`), signed like the webhook; a failed delivery is logged.
 async fn post_callback(url: worker::Url, body: String, secret: String, now_s: u64) {
     {
-        let signature = Webhook::sign(&secret, now_s, body.as_bytes());
+        let signature = Webhook::sign_callback(&secret, now_s, body.as_bytes());
         let result = async {
             let headers = worker::Headers::new();
             headers.set("content-type", "application/json")?;

@@ -14,6 +14,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { driveJsonForms } from './lib/jsonforms.mjs';
@@ -22,6 +23,7 @@ import { driveA2ui } from './lib/a2ui.mjs';
 import { driveCopilotKit } from './lib/copilotkit.mjs';
 import { bundleReact, driveReact } from './lib/react.mjs';
 import { checkPlacement, choose, pick, visible } from './lib/layout.mjs';
+import { driveMcpApp } from './lib/mcp-app.mjs';
 import { a2uiClientErrors, a2uiWrapperErrors, validate } from './lib/schema.mjs';
 import { BROWSER_DIR, CHROMIUM_ARGS, REPO_ROOT, postJson, startStatic, workerForTests } from './lib/servers.mjs';
 
@@ -130,6 +132,16 @@ const state = {
 };
 
 const t0 = Date.now();
+
+// axe-core over the rendering (inside #root: the renderer's markup from the
+// worker's spec, not this test app's page); hosted.mjs reports the findings
+// in bench-results/a11y.md.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function axeRoot(page) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() => window.axe.run({ include: ['#root'] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }));
+  return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
+}
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -313,6 +325,7 @@ for (const renderer of RENDERERS.filter((r) => r !== 'react')) {
         });
 
         const fatal = rec.problems.some((p) => /^(render-error|uncaught|render did not|render failed)/.test(p));
+        if (rendered && !fatal) rec.axe = await axeRoot(state.page).catch((e) => [{ id: 'axe-failed', impact: 'n/a', help: String(e).split('\n')[0], nodes: 0 }]);
         if (!rendered || fatal) {
           for (const n of ['fields', 'valid', 'submit']) await t.test(n, (s) => s.skip('the render step failed'));
           return;
@@ -674,3 +687,11 @@ if (RENDERERS.includes('a2ui')) {
     });
   });
 }
+
+// The MCP App view (ui://genui/form from POST /mcp) inside an MCP Apps host:
+// AppBridge around a sandboxed iframe (lib/mcp-app.mjs, src/mcp-host.js).
+describe('MCP App view in an AppBridge host', () => {
+  test('fills from the tool input, shows errors by field, submits through the host', { timeout: 60_000 }, async () => {
+    await driveMcpApp({ context: state.context, staticUrl: state.static.url, baseUrl: state.baseUrl, shots: SHOTS });
+  });
+});

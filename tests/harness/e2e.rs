@@ -30,6 +30,7 @@ macro_rules! ensure {
 
 type Step = Result<(), String>;
 
+mod e2e_forms;
 #[path = "e2e_protocols.rs"]
 mod e2e_protocols;
 #[path = "e2e_schemas.rs"]
@@ -78,7 +79,7 @@ fn e2e() {
     steps.run("tool, openapi and schemas", || e2e_protocols::published_documents(&dev));
     steps.run("healthz after all", || healthz(&dev));
     steps.run("no panic in wrangler log", || no_panic_in_log(&dev));
-    steps.run("API keys, CORS and signed webhooks (a second worker with them set)", || {
+    steps.run("API keys, CORS, signed webhooks and hosted forms (a second worker with them set)", || {
         let opts = Options::default()
             .var("API_KEYS", "key-one, key-two")
             .var("ALLOWED_ORIGINS", "https://app.example")
@@ -86,7 +87,8 @@ fn e2e() {
             .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
         let guarded = WranglerDev::start(opts)?;
         e2e_protocols::keys_and_cors(&guarded)?;
-        e2e_protocols::signed_webhooks(&guarded, "whsec-e2e")
+        e2e_protocols::signed_webhooks(&guarded, "whsec-e2e")?;
+        e2e_forms::hosted_forms(&guarded, "whsec-e2e")
     });
     steps.run("rate limits (a worker with the RATE_LIMITER binding)", || {
         let opts = Options { config: Some("tests/harness/fixtures/rate-limited/wrangler.toml".into()), ..Options::default() };
@@ -1073,5 +1075,26 @@ impl Steps {
             self.passed + self.failures.len()
         );
         self.failures
+    }
+}
+
+/// Only the hosted-forms step, on one worker, for a quick loop:
+/// `GENUI_E2E_FORMS_ONLY=1 cargo test -p genui-harness --test e2e
+/// hosted_forms_only -- --ignored`. Without the variable it returns at
+/// once, so that test.sh's `--ignored` run (which also runs `e2e`, where
+/// this step is part of the guarded worker) never starts a second worker.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn hosted_forms_only() {
+    if std::env::var_os("GENUI_E2E_FORMS_ONLY").is_none() {
+        return;
+    }
+    let opts = Options::default()
+        .var("API_KEYS", "key-one, key-two")
+        .var("WEBHOOK_SECRET", "whsec-e2e")
+        .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
+    let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_forms::hosted_forms(&dev, "whsec-e2e") {
+        panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
     }
 }

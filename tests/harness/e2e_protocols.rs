@@ -58,8 +58,8 @@ pub fn formats_share_one_spec(dev: &WranglerDev, tag: &str) -> Step {
     ensure(lmui["metadata"]["cache"] == "hit", || format!("lmui must be a hit: {lmui}"))?;
     let types: Vec<&str> = lmui["ui_components"].as_array().into_iter().flatten().filter_map(|c| c["type"].as_str()).collect();
     ensure(types == ["text_input", "date_picker", "date_picker", "button"], || format!("components: {types:?}"))?;
-    let bad = dev.post_json("/v1/generate?format=html", &body);
-    ensure(bad.status == 400 && bad.json()["code"] == "unsupported_format", || format!("format=html: {}", bad.body_excerpt()))
+    let bad = dev.post_json("/v1/generate?format=svg", &body);
+    ensure(bad.status == 400 && bad.json()["code"] == "unsupported_format", || format!("format=svg: {}", bad.body_excerpt()))
 }
 
 /// The seed 002 event stream, reassembled; broken streams say where.
@@ -250,7 +250,7 @@ pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
         let (name, value) = l.split_once(':')?;
         name.eq_ignore_ascii_case(Webhook::SIGNATURE_HEADER).then(|| value.trim().to_owned())
     });
-    Webhook::verify(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
+    Webhook::verify_callback(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
     let delivered: Value = serde_json::from_str(payload).map_err(|e| e.to_string())?;
     ensure(delivered["meta"]["specHash"] == answer["meta"]["specHash"], || "the callback carried another answer".into())
 }

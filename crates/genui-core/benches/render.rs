@@ -1,4 +1,5 @@
-//! The format compilers, spec (with initial data) in, message out:
+//! The format compilers, spec (with initial data) in, the answer's JSON
+//! text out, as the service sends it (`Format::render_text`):
 //! `render/{jsonforms,rjsf,lmui,a2ui,react}/<size>`. Each response is also validated
 //! against its published contract by the service; `render/contract/<size>`
 //! times that check for the JSON Forms answer.
@@ -18,7 +19,7 @@ fn compilers(c: &mut Criterion) {
             let message = format.render(&rendered);
             format.contract().check(&message).unwrap_or_else(|why| panic!("{name}/{}: {why}", case.name));
             group.bench_with_input(BenchmarkId::new(name, case.name), &rendered, |b, rendered| {
-                b.iter(|| format.render(black_box(rendered)))
+                b.iter(|| format.render_text(black_box(rendered)))
             });
         }
         let message = Format::JsonForms.render(&prepared.rendered(&case.valid));

@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-const FORMATS: [&str; 3] = ["jsonforms", "rjsf", "lmui"];
+const FORMATS: [&str; 5] = ["jsonforms", "rjsf", "lmui", "a2ui", "react"];
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();

@@ -126,8 +126,12 @@ code_enum! {
         InvalidSignature = "invalid_signature" => 401,
         /// The caller is over its request budget.
         RateLimited = "rate_limited" => 429,
+        /// `/mcp` asked through a `Host` or from an `Origin` it does not serve (DNS-rebinding protection).
+        Forbidden = "forbidden" => 403,
         /// No route for this path.
         NotFound = "not_found" => 404,
+        /// A hosted form's link (`/f/<token>`) has expired.
+        FormExpired = "form_expired" => 410,
         /// The route exists but not for this method.
         MethodNotAllowed = "method_not_allowed" => 405,
         /// A bug: the worker produced something its own contract rejects.
@@ -468,9 +472,9 @@ mod tests {
             assert!(code.as_str().chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{code}");
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 19 + 6);
+        assert_eq!(all.len(), 21 + 6);
         let codes = ErrorCode::codes();
-        assert_eq!(codes.len(), 19 + 5, "FormatUnsupported shares model_unavailable");
+        assert_eq!(codes.len(), 21 + 5, "FormatUnsupported shares model_unavailable");
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));
     }
 

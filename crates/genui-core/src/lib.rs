@@ -32,7 +32,8 @@
 //!   [`generate`] ([`Plan::generate_for`] for a device); the checker
 //!   [`check_plan`], [`Issue`], [`markup_in`]; [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
-//! - **Edge:** [`Access`], [`Webhook`].
+//! - **Edge:** [`Access`], [`Webhook`], [`FormToken`] (hosted form links),
+//!   [`Mcp`] and [`McpCall`] (`POST /mcp`).
 //! - **Errors:** [`Error`], [`ErrorCode`], [`Result`].
 
 #![deny(missing_docs, unreachable_pub)]
@@ -70,5 +71,7 @@ pub use render::{Format, RenderInput};
 
 pub use edge::access::Access;
 pub use edge::webhook::Webhook;
+pub use edge::forms::FormToken;
+pub use edge::mcp::{Mcp, McpCall};
 
 pub use error::{Detail, Error, ErrorCode, ModelFailure, Result, RetryAfter};

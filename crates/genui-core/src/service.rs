@@ -42,8 +42,14 @@ pub enum Route {
     Agent,
     /// `GET /v1/tool`: the tool definition to inject into an agent.
     Tool,
+    /// `POST /v1/forms`: a hosted form's link for a tool call.
+    Forms,
+    /// `GET`/`POST /f/<token>`: a hosted form (the token is the path's rest).
+    HostedForm,
     /// `GET /openapi.json`.
     OpenApi,
+    /// `POST /mcp`: the MCP server (`crate::edge::mcp`).
+    Mcp,
     /// `GET /schemas/<file>`: one contract schema.
     Schema(crate::edge::contracts::Contract),
     /// Known path, other method; `allow` lists the methods it takes.
@@ -60,7 +66,7 @@ pub enum Route {
 /// Whether a route needs the bearer key when keys are configured (the
 /// `/v1` API; health, OpenAPI and schemas stay public).
 pub(crate) fn needs_key(route: Route) -> bool {
-    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Agent)
+    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Agent | Route::Forms | Route::Mcp)
 }
 
 /// Maps a request line to a route.
@@ -72,7 +78,10 @@ pub(crate) fn route(method: &str, path: &str) -> Route {
         "/v1/webhook" => ("POST", Route::Webhook),
         "/v1/agent" => ("POST", Route::Agent),
         "/v1/tool" => ("GET, HEAD", Route::Tool),
+        "/v1/forms" => ("POST", Route::Forms),
+        _ if path.starts_with("/f/") => ("GET, HEAD, POST", Route::HostedForm),
         "/openapi.json" => ("GET, HEAD", Route::OpenApi),
+        "/mcp" => ("POST", Route::Mcp),
         _ => match path.strip_prefix("/schemas/").and_then(crate::edge::contracts::Contract::by_file_name) {
             Some(contract) => ("GET, HEAD", Route::Schema(contract)),
             None => return Route::NotFound,
@@ -176,6 +185,9 @@ pub struct GenerateJob {
     limits: Limits,
     /// Set when the request asks for a read-only display (see [`crate::plan::display`]).
     display: Option<crate::plan::display::DisplaySpec>,
+    /// For an MCP tool call: also render the data-free HTML form markup
+    /// (in the [`FORM_MARKUP_HEADER`] of the answer).
+    pub(crate) form_markup: bool,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -223,6 +235,7 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
         key: String::new(),
         limits: *limits,
         display,
+        form_markup: false,
     };
     job.rekey(deterministic_generator())?;
     Ok(job)
@@ -415,21 +428,46 @@ impl GenerateJob {
         meta.extend(extra);
         let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
         let format = self.request.format;
-        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data };
-        let body = render::render(format, &rendered);
-        if crate::edge::contracts::checking() {
-            format.contract().check(&body).map_err(|why| Error::new(ErrorCode::Internal, why))?;
-        }
-        let mut response = HttpResponse::json(200, &body);
+        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data, locale: self.request.locale.as_deref() };
+        let check = |value: &Value| match crate::edge::contracts::checking() {
+            true => format.contract().check(value).map_err(|why| Error::new(ErrorCode::Internal, why)),
+            false => Ok(()),
+        };
+        let mut response = match format {
+            // Served as the page itself; the JSON shape is for the contract.
+            Format::Html => {
+                let page = render::render(format, &rendered);
+                check(&page)?;
+                HttpResponse::html(200, page.get("html").and_then(Value::as_str).unwrap_or_default().to_owned())
+            }
+            _ => {
+                let body = render::render_text(format, &rendered);
+                if crate::edge::contracts::checking() {
+                    let value: Value = serde_json::from_str(&body).map_err(|e| Error::new(ErrorCode::Internal, format!("the answer is not JSON: {e}")))?;
+                    check(&value)?;
+                }
+                HttpResponse { status: 200, headers: Vec::new(), body }
+            }
+        };
         // Provenance in headers too: for logs, and for clients that only look there.
         response.headers.push(("x-genui-generator".into(), generator));
         response.headers.push(("x-genui-cache".into(), json!(cache).as_str().unwrap_or_default().to_owned()));
         // What `meta` carries, for formats with no place for it (A2UI).
         response.headers.push(("x-genui-spec-hash".into(), spec.spec_hash.clone()));
         response.headers.push(("x-genui-warnings".into(), warnings_header(rendered.meta.get("warnings"))));
+        if self.form_markup {
+            // Data-free: the MCP view fills it from the tool input.
+            let bare = RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null, locale: None };
+            response.headers.push((FORM_MARKUP_HEADER.to_owned(), bare.html_form("#")));
+        }
         Ok(response)
     }
 }
+
+/// The header that carries, for the MCP server's `generate_user_interface`
+/// (`crate::edge::mcp`), the data-free `format=html` form markup of the spec;
+/// `McpCall::finish` takes it out, so the header never leaves the worker.
+pub(crate) const FORM_MARKUP_HEADER: &str = "x-genui-mcp-form-markup";
 
 /// Longest `x-genui-warnings` value: proxies drop headers much past 8 KB.
 const MAX_WARNINGS_HEADER: usize = 4096;
@@ -626,6 +664,12 @@ impl HttpResponse {
 }
 
 impl GenerateJob {
+    /// The spec this job answered with, as stored (JSON), while this
+    /// isolate remembers it (it does right after [`GenerateJob::finish`]).
+    pub fn spec_json(&self) -> Option<String> {
+        crate::cache::memo::spec(&self.spec_hash).map(|spec| spec.to_json())
+    }
+
     /// Checks limits, parses and hashes a body: everything before the
     /// cache ([`prepare_generate`]).
     pub fn prepare(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<Self> {
@@ -637,5 +681,47 @@ impl GeneratorId {
     /// The deterministic generator's identity.
     pub fn deterministic() -> Self {
         deterministic_generator()
+    }
+}
+
+impl HttpResponse {
+    /// An HTML page (`format=html`, a hosted form) with the form's
+    /// Content-Security-Policy.
+    pub fn html(status: u16, page: String) -> Self {
+        let headers = vec![
+            ("content-type".into(), "text/html; charset=utf-8".into()),
+            ("content-security-policy".into(), crate::render::html::csp().to_owned()),
+            ("x-content-type-options".into(), "nosniff".into()),
+            ("referrer-policy".into(), "no-referrer".into()),
+        ];
+        Self { status, headers, body: page }
+    }
+}
+
+impl HttpResponse {
+    /// A hosted form's state page, or the page of a link that leads
+    /// nowhere, in `locale`'s language: `which` is `delivered`, `retrying`,
+    /// `failed`, `already_submitted`, `expired`, `not_found` or
+    /// `data_mismatch` (anything else: `not_found`).
+    pub fn form_notice(status: u16, locale: Option<&str>, which: &str) -> Self {
+        let page = crate::render::html::notice_page(locale, which).or_else(|| crate::render::html::notice_page(locale, "not_found"));
+        Self::html(status, page.unwrap_or_default())
+    }
+}
+
+impl HttpResponse {
+    /// A hosted form's page for the link `token` ([`crate::FormToken`]),
+    /// from the spec stored for it (its JSON); after a rejected post,
+    /// `posted` is the data as read and the error, shown by the fields
+    /// (status 422, or the error's own 4xx). A spec that does not read
+    /// back answers the link's 404 page.
+    pub fn hosted_form(token: &str, fields: &crate::FormToken, spec_json: &str, posted: Option<(&Value, &Error)>) -> Self {
+        let Some(spec) = UiSpec::from_cached(spec_json, &fields.spec_hash) else {
+            return Self::form_notice(404, fields.locale.as_deref(), "not_found");
+        };
+        let action = format!("/f/{token}");
+        let page = crate::render::html::hosted_page(&spec, &action, fields.locale.as_deref(), fields.data_hash.as_deref(), posted);
+        let status = posted.map_or(200, |(_, e)| e.http_status());
+        Self::html(status, page)
     }
 }

@@ -46,6 +46,12 @@ pub struct SubmitJob {
     limits: Limits,
     /// Written by an A2UI renderer: coerce to the schema's types first.
     from_a2ui: bool,
+    /// A form post's fields (`format=html`), read into `data` by the
+    /// cached spec's schema.
+    form: Option<Vec<(String, String)>>,
+    /// The language of the messages for a person (`None`: the validator's
+    /// own English messages, as the API always answered).
+    lang: Option<crate::render::words::Lang>,
 }
 
 /// Checks limits and parses a submission body.
@@ -71,7 +77,7 @@ pub(crate) fn prepare_submit_with(body: &[u8], data_model_header: Option<&str>, 
     };
     if let Some(a2ui) = a2ui::read_client_message(&body, data_model.as_ref())? {
         let contract = ContractSource::Cached(a2ui.spec_hash);
-        return Ok(SubmitJob { data: a2ui.data, tool_call_id: a2ui.tool_call_id, contract, limits: *limits, from_a2ui: true });
+        return Ok(SubmitJob { data: a2ui.data, tool_call_id: a2ui.tool_call_id, contract, limits: *limits, from_a2ui: true, form: None, lang: None });
     }
     let metadata = body.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default();
     let field = |name: &str| body.get(name).or_else(|| metadata.get(name)).cloned();
@@ -92,7 +98,7 @@ pub(crate) fn prepare_submit_with(body: &[u8], data_model_header: Option<&str>, 
         (None, None) => return Err(invalid("", "name the form: `specHash` (from the generate answer) or `output` (the schema)")),
     };
     let data = submitted_data(&mut body)?;
-    Ok(SubmitJob { data, tool_call_id, contract, limits: *limits, from_a2ui: false })
+    Ok(SubmitJob { data, tool_call_id, contract, limits: *limits, from_a2ui: false, form: None, lang: None })
 }
 
 fn is_spec_hash(text: &str) -> bool {
@@ -140,6 +146,14 @@ impl SubmitJob {
         }
     }
 
+    /// [`SubmitJob::finish`], also returning the data as read (a form
+    /// post's fields typed by the schema), to show again beside the errors.
+    /// The tool message's JSON, or the error.
+    pub fn finish_with_data(mut self, cached: Option<&str>, message_id: &str) -> (Result<String>, Value) {
+        let answer = self.validate(cached).map(|_unchecked| self.tool_message(message_id).to_string());
+        (answer, self.data)
+    }
+
     /// Validates the data; `message_id` becomes the tool message's `id`.
     pub fn finish(mut self, cached: Option<&str>, message_id: &str) -> Outcome {
         match self.validate(cached) {
@@ -177,6 +191,9 @@ impl SubmitJob {
                 if self.from_a2ui {
                     self.data = a2ui::coerce(&spec.schema, &self.data, &self.limits);
                 }
+                if let Some(fields) = self.form.take() {
+                    self.data = crate::render::html::post::data(&spec.schema, &fields, &self.limits)?;
+                }
                 let unchecked = read_text(&spec.schema, &mut self.data);
                 (validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?, unchecked)
             }
@@ -186,10 +203,20 @@ impl SubmitJob {
         let errors: Vec<FieldError> = schema::bounded(|| {
             validator
                 .iter_errors(&self.data)
-                .map(|e| FieldError { pointer: field_pointer(&e), message: e.to_string(), keyword: e.kind().keyword().to_owned() })
+                .map(|e| FieldError {
+                    pointer: field_pointer(&e),
+                    message: self.lang.map_or_else(|| e.to_string(), |lang| lang.field_message(&e)),
+                    keyword: e.kind().keyword().to_owned(),
+                })
                 .collect()
         });
         let Some(first) = errors.first() else { return Ok(unchecked) };
+        if let Some(lang) = self.lang {
+            let at = Some(first.pointer.as_str()).filter(|p| !p.is_empty()).unwrap_or("/");
+            let count = errors.len().to_string();
+            let message = lang.fill(crate::render::words::Text::SubmissionInvalid, &[("count", &count), ("pointer", at), ("message", &first.message)]);
+            return Err(Error::new(ErrorCode::SubmissionInvalid, message).at("/data").with(Detail::Errors(errors)));
+        }
         let message = format!(
             "the submitted data breaks the form's schema in {} place(s); first at {}: {}",
             errors.len(),
@@ -227,6 +254,39 @@ impl SubmitJob {
     /// Parses a `/v1/submit` body and checks its limits ([`prepare_submit`]).
     pub fn prepare(body: &[u8], limits: &Limits) -> Result<Self> {
         prepare_submit(body, limits)
+    }
+
+    /// A form post of the `format=html` form (`application/x-www-form-urlencoded`,
+    /// fields named by JSON Pointer), read by the schema of the spec
+    /// `spec_hash` (when `None`: the post's hidden `_specHash`); the tool
+    /// call's id is `tool_call_id`, else the post's `_toolCallId`.
+    pub fn prepare_form(body: &[u8], spec_hash: Option<&str>, tool_call_id: Option<&str>, limits: &Limits) -> Result<Self> {
+        let (fields, meta) = crate::render::html::post::pairs(body, limits)?;
+        let hash = spec_hash.map(str::to_owned).or_else(|| meta.get("_specHash").and_then(Value::as_str).map(str::to_owned));
+        let hash = hash.filter(|h| is_spec_hash(h)).ok_or_else(|| invalid("/_specHash", "the form post names no form: `_specHash` must be the 64 hex digits of the spec"))?;
+        let tool_call_id = tool_call_id.map(str::to_owned).or_else(|| meta.get("_toolCallId").and_then(Value::as_str).map(str::to_owned)).filter(|id| !id.trim().is_empty());
+        Ok(SubmitJob { data: Value::Null, tool_call_id, contract: ContractSource::Cached(hash), limits: *limits, from_a2ui: false, form: Some(fields), lang: None })
+    }
+
+    /// Messages for a person in `locale`'s language (BCP 47; falls back to
+    /// the language, then English), the stable `code`s unchanged.
+    pub fn with_locale(mut self, locale: Option<&str>) -> Self {
+        self.lang = Some(crate::render::words::Lang::pick(locale));
+        self
+    }
+
+    /// Messages for a person in the first shipped language of an
+    /// `Accept-Language` header; without one that names a shipped
+    /// language, the validator's own messages, as before.
+    pub fn with_accept_language(mut self, header: Option<&str>) -> Self {
+        self.lang = header.and_then(crate::render::words::Lang::from_accept_language).or(self.lang);
+        self
+    }
+
+    /// The data of a validated (or rejected) submission: for a form post,
+    /// what its fields were read into.
+    pub fn data(&self) -> &Value {
+        &self.data
     }
 
     /// [`SubmitJob::prepare`], with the A2UI client data model a client

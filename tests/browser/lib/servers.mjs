@@ -15,6 +15,9 @@ export const BROWSER_DIR = resolve(here, '..');
 /** The repository root (two levels above tests/browser/). */
 export const REPO_ROOT = resolve(BROWSER_DIR, '..', '..');
 
+/** The webhook secret of the browser layer's worker (hosted.mjs checks callbacks with it). */
+export const BROWSER_WEBHOOK_SECRET = 'whsec-browser';
+
 /** A free TCP port on 127.0.0.1. */
 export function freePort() {
   return new Promise((ok, fail) => {
@@ -33,7 +36,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * Starts `wrangler dev` from the repository root on a free port, in its own
  * process group, and waits for GET /healthz. Returns {baseUrl, stop, logPath}.
  */
-export async function startWorker({ timeoutMs = 300_000, log = () => {} } = {}) {
+export async function startWorker({ timeoutMs = 300_000, log = () => {}, vars = {} } = {}) {
   const wrangler = join(REPO_ROOT, 'node_modules', '.bin', 'wrangler');
   if (!existsSync(wrangler)) {
     throw new Error(`${wrangler} is missing: run \`npm install\` in the repository root (or set GENUI_BASE_URL)`);
@@ -59,6 +62,7 @@ export async function startWorker({ timeoutMs = 300_000, log = () => {} } = {}) 
       '--persist-to', join(stateDir, 'state'),
       // Every answer is checked against its contract inside the worker.
       '--var', 'CHECK_CONTRACTS:true',
+      ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
     ],
     { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -136,11 +140,11 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; ch
  * GENUI_BROWSER_STARTUP_SECS, 300 by default). `worker` is null when not
  * ours to stop.
  */
-export async function workerForTests() {
+export async function workerForTests(vars = {}) {
   const given = process.env.GENUI_BASE_URL?.replace(/\/$/, '');
   if (given) return { worker: null, baseUrl: given };
   const secs = Number(process.env.GENUI_BROWSER_STARTUP_SECS ?? 300);
-  const worker = await startWorker({ timeoutMs: secs * 1000, log: (m) => console.log(m) });
+  const worker = await startWorker({ timeoutMs: secs * 1000, log: (m) => console.log(m), vars });
   return { worker, baseUrl: worker.baseUrl };
 }
 

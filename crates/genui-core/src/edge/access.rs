@@ -75,7 +75,7 @@ pub(crate) fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> 
     let mut headers = cors_headers(origin, allowed);
     if !headers.is_empty() {
         headers.push(("access-control-allow-methods".into(), "GET, POST, OPTIONS".into()));
-        headers.push(("access-control-allow-headers".into(), "authorization, content-type, a2ui-client-data-model".into()));
+        headers.push(("access-control-allow-headers".into(), "authorization, content-type, a2ui-client-data-model, mcp-protocol-version, mcp-method, mcp-name".into()));
         headers.push(("access-control-max-age".into(), "86400".into()));
     }
     headers

@@ -57,6 +57,8 @@ contracts! {
     A2uiMessages => "a2ui-messages.schema.json",
     /// `POST /v1/generate` responses in the React format (a TSX module).
     ReactModule => "react-module.schema.json",
+    /// `POST /v1/generate` responses in the HTML format, as JSON (served as `text/html`).
+    HtmlPage => "html-page.schema.json",
     /// LMUI interactions accepted by `POST /v1/submit`.
     LmuiInteraction => "lmui-interaction.schema.json",
     /// DGUI responses accepted by `POST /v1/submit`.

@@ -1,9 +1,11 @@
 //! The worker's edge, beside the pipeline: who may call ([`access`]),
-//! signed agent webhooks ([`webhook`]), what the worker publishes about
-//! itself ([`tool`]) and the contract schemas it answers with
-//! ([`contracts`]).
+//! signed agent webhooks ([`webhook`]), hosted form links ([`forms`]),
+//! what the worker publishes about itself ([`tool`]), the contract schemas
+//! it answers with ([`contracts`]), and the MCP server at `/mcp` ([`mcp`]).
 
 pub(crate) mod access;
 pub(crate) mod contracts;
+pub(crate) mod forms;
+pub(crate) mod mcp;
 pub(crate) mod tool;
 pub(crate) mod webhook;

@@ -103,6 +103,8 @@ fn openapi() -> Value {
     let mut content = json_content(json!({"oneOf": [
         schema_ref(Contract::JsonFormsResponse), schema_ref(Contract::DguiForm), schema_ref(Contract::LmuiMessage), schema_ref(Contract::A2uiMessages), schema_ref(Contract::ReactModule)
     ]}));
+    // `format=html`: the page itself (html-page.schema.json describes it before it is served).
+    content["text/html"] = json!({"schema": {"description": "format=html: a self-contained page with a native form (fields named by JSON Pointer) and a strict Content-Security-Policy header", "type": "string"}});
     // `format=a2ui` with `Accept: application/jsonl`: the same messages, one per line.
     content["application/jsonl"] = json!({"schema": {"description": "format=a2ui only: each line one message of A2UI's server_to_client.json (createSurface, updateComponents, updateDataModel)", "type": "string"}});
     // `Accept: text/event-stream` (issue 16; README "Streaming"): ui, patch, done, error events.
@@ -117,6 +119,9 @@ fn openapi() -> Value {
     let mut submit_responses = error_responses();
     let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of fields on a $ref the worker never fetches (any JSON accepted, not checked); absent when none", "schema": {"type": "string"}}});
     submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "headers": unchecked, "content": json_content(schema_ref(Contract::ToolMessage))}));
+    // format=html's form posted without script: fields named by JSON Pointer, plus _specHash.
+    let mut submit_content = json_content(schema_ref(Contract::SubmitRequest));
+    submit_content["application/x-www-form-urlencoded"] = json!({"schema": {"type": "object", "required": ["_specHash"], "additionalProperties": {"type": "string"}}});
     let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
     json!({
         "openapi": "3.1.0",
@@ -128,14 +133,14 @@ fn openapi() -> Value {
         "paths": {
             "/v1/generate": {"post": {
                 "summary": "Generate a UI for a generateUserInterface call",
-                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react"]}}],
+                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react", "html"]}}],
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
                 "responses": generate_responses,
             }},
             "/v1/submit": {"post": {
                 "summary": "Validate a submission and get the tool message",
                 "parameters": [{"name": "a2ui-client-data-model", "in": "header", "required": false, "description": "A2UI's a2uiClientDataModel ({version, surfaces}) as JSON, for an A2UI action whose context has no data", "schema": {"type": "string"}}],
-                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::SubmitRequest))},
+                "requestBody": {"required": true, "content": submit_content},
                 "responses": submit_responses,
             }},
             "/v1/webhook": {"post": {
@@ -151,6 +156,24 @@ fn openapi() -> Value {
                 "responses": {"200": {"description": "AG-UI events as SSE data frames: RUN_STARTED, ACTIVITY_SNAPSHOT, ACTIVITY_DELTA, RUN_FINISHED or RUN_ERROR; TOOL_CALL_RESULT for a submission",
                     "content": {"text/event-stream": {"schema": {"type": "string"}}}}, "default": error_responses()["default"].clone()},
             }},
+            "/v1/forms": {"post": {
+                "summary": "A hosted form's link for a generateUserInterface call (needs callbackUrl; the answer is POSTed there, signed)",
+                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
+                "responses": {"201": {"description": "The link: url (/f/<token>, pre-fill in the #data= fragment), expiresAt, specHash",
+                    "content": json_content(json!({"type": "object", "required": ["url", "expiresAt", "specHash"], "properties": {"url": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"}, "specHash": {"type": "string"}}}))},
+                    "default": error_responses()["default"].clone()},
+            }},
+            "/f/{token}": {
+                "get": {"summary": "A hosted form's page (text/html); 404 forged, 410 expired",
+                    "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
+                    "responses": {"200": {"description": "The form, or the state of its answer", "content": {"text/html": {"schema": {"type": "string"}}}},
+                        "default": {"description": "A page saying why: 404 not valid, 410 expired", "content": {"text/html": {"schema": {"type": "string"}}}}}},
+                "post": {"summary": "A person's answer (application/x-www-form-urlencoded, fields named by JSON Pointer); the page again with errors (4xx), or its state (200 delivered, 202 retrying, 409 already submitted)",
+                    "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
+                    "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}}},
+                    "responses": {"200": {"description": "Delivered", "content": {"text/html": {"schema": {"type": "string"}}}},
+                        "default": {"description": "The form again with its errors (400, 413, 422), or the answer's state (202 retrying, 409 already submitted), or 404/410", "content": {"text/html": {"schema": {"type": "string"}}}}}},
+            },
             "/v1/tool": {"get": {
                 "summary": "The generateUserInterface tool definition",
                 "responses": {"200": {"description": "Tool definition", "content": json_content(json!({"type": "object", "required": ["name", "description", "parameters"]}))},

@@ -5,7 +5,10 @@
 //! The header `X-Genui-Signature: t=<unix seconds>,v1=<hex>` carries the
 //! timestamp and one or more signatures (several `v1` during a secret
 //! rotation); each is HMAC-SHA256 under `WEBHOOK_SECRET` of
-//! `"<t>.<raw body>"`. A signature is accepted within 300 s of the worker's
+//! `"<purpose>.<t>.<raw body>"`, the purpose `genui-webhook` for requests
+//! to `/v1/webhook`, `genui-callback` for the worker's callbacks and
+//! `genui-form-token` for hosted form links ([`Purpose`]): one secret, and
+//! a signature made for one use is never accepted for another. A signature is accepted within 300 s of the worker's
 //! clock; comparison is constant time (`hmac`'s `verify_slice`). The clock
 //! is an argument: this module never reads it.
 //!
@@ -28,23 +31,49 @@ pub(crate) const TOLERANCE_SECONDS: u64 = 300;
 
 type HmacSha256 = Hmac<Sha256>;
 
-fn mac(secret: &str, timestamp: u64, body: &[u8]) -> HmacSha256 {
+/// What a signature is for. The label is the first of the signed bytes,
+/// so a signature made for one use never verifies for another, under the
+/// one `WEBHOOK_SECRET`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    /// An agent's request to `POST /v1/webhook`.
+    Webhook,
+    /// The worker's POST to an agent's `callbackUrl`.
+    Callback,
+    /// A hosted form's link token ([`crate::edge::forms`]).
+    FormToken,
+}
+
+impl Purpose {
+    fn label(self) -> &'static [u8] {
+        match self {
+            Self::Webhook => b"genui-webhook",
+            Self::Callback => b"genui-callback",
+            Self::FormToken => b"genui-form-token",
+        }
+    }
+}
+
+/// HMAC-SHA256 of `"<purpose>.<timestamp>.<body>"`.
+pub(crate) fn mac(purpose: Purpose, secret: &str, timestamp: u64, body: &[u8]) -> HmacSha256 {
     // HMAC takes keys of any length; `new_from_slice` cannot fail for it.
     let mut mac = <HmacSha256 as KeyInit>::new_from_slice(secret.as_bytes()).expect("HMAC accepts any key length");
+    mac.update(purpose.label());
+    mac.update(b".");
     mac.update(timestamp.to_string().as_bytes());
     mac.update(b".");
     mac.update(body);
     mac
 }
 
-/// The header value signing `body` at `timestamp`.
-pub(crate) fn sign(secret: &str, timestamp: u64, body: &[u8]) -> String {
-    let digest = mac(secret, timestamp, body).finalize().into_bytes();
+/// The header value signing `body` at `timestamp` for `purpose`.
+pub(crate) fn sign(purpose: Purpose, secret: &str, timestamp: u64, body: &[u8]) -> String {
+    let digest = mac(purpose, secret, timestamp, body).finalize().into_bytes();
     format!("t={timestamp},v1={}", hex::encode(digest))
 }
 
 /// Verifies a signature header against the raw body at time `now` (Unix s).
-pub(crate) fn verify(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+pub(crate) fn verify(purpose: Purpose, header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
     let header = header.ok_or_else(|| bad(&format!("the `{SIGNATURE_HEADER}` header is missing")))?;
     let mut timestamp = None;
     let mut signatures = Vec::new();
@@ -59,7 +88,7 @@ pub(crate) fn verify(header: Option<&str>, body: &[u8], secret: &str, now: u64) 
     if now.abs_diff(timestamp) > TOLERANCE_SECONDS {
         return Err(bad(&format!("the signature timestamp is {}s from now; at most {TOLERANCE_SECONDS}s is allowed", now.abs_diff(timestamp))));
     }
-    let valid = signatures.iter().any(|sig| mac(secret, timestamp, body).verify_slice(sig).is_ok());
+    let valid = signatures.iter().any(|sig| mac(purpose, secret, timestamp, body).verify_slice(sig).is_ok());
     if !valid {
         return Err(bad("no `v1=` signature matches the body"));
     }
@@ -120,14 +149,25 @@ impl Webhook {
     /// The signature header.
     pub const SIGNATURE_HEADER: &'static str = SIGNATURE_HEADER;
 
-    /// `t=<timestamp>,v1=<hex HMAC>` for `body`.
+    /// `t=<timestamp>,v1=<hex HMAC>` for a webhook request's `body`.
     pub fn sign(secret: &str, timestamp: u64, body: &[u8]) -> String {
-        sign(secret, timestamp, body)
+        sign(Purpose::Webhook, secret, timestamp, body)
     }
 
-    /// Checks a signature header against `body` at the clock `now` (seconds).
+    /// Checks a webhook request's signature header against `body` at the
+    /// clock `now` (seconds).
     pub fn verify(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
-        verify(header, body, secret, now)
+        verify(Purpose::Webhook, header, body, secret, now)
+    }
+
+    /// The signature header of a callback the worker POSTs to an agent.
+    pub fn sign_callback(secret: &str, timestamp: u64, body: &[u8]) -> String {
+        sign(Purpose::Callback, secret, timestamp, body)
+    }
+
+    /// Checks a callback's signature (what an agent's endpoint does).
+    pub fn verify_callback(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+        verify(Purpose::Callback, header, body, secret, now)
     }
 
     /// A callback URL the worker may POST to.
@@ -142,8 +182,13 @@ mod tests {
 
     #[test]
     fn signatures_round_trip_within_tolerance() {
-        let header = sign("s3cret", 1_000_000, b"{\"a\":1}");
+        let header = Webhook::sign("s3cret", 1_000_000, b"{\"a\":1}");
+        let verify = |h: Option<&str>, b: &[u8], s: &str, now| Webhook::verify(h, b, s, now);
         assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_100).is_ok());
+        let callback = Webhook::sign_callback("s3cret", 1_000_000, b"{\"a\":1}");
+        assert!(verify(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "a callback's signature is no webhook's");
+        assert!(Webhook::verify_callback(Some(&header), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "nor the other way round");
+        assert!(Webhook::verify_callback(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_ok());
         assert!(verify(Some(&header), b"{\"a\":2}", "s3cret", 1_000_100).is_err(), "body changed");
         assert!(verify(Some(&header), b"{\"a\":1}", "other", 1_000_100).is_err(), "wrong secret");
         assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_301).is_err(), "too late");

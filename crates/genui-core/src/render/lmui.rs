@@ -54,8 +54,8 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         Some(prompt) => {
             let id = flatten_id(&super::data_path(&prompt.pointer));
             components.retain(|c| c["id"] != id.as_str());
-            components.push(json!({"type": "button", "id": id, "label": "Approve", "action": "approve", "value": prompt.approve, "style": "primary"}));
-            components.push(json!({"type": "button", "id": id, "label": "Reject", "action": "reject", "value": prompt.reject, "style": "secondary"}));
+            components.push(json!({"type": "button", "id": id, "label": r.lang().text(super::words::Text::Approve), "action": "approve", "value": prompt.approve, "style": "primary"}));
+            components.push(json!({"type": "button", "id": id, "label": r.lang().text(super::words::Text::Reject), "action": "reject", "value": prompt.reject, "style": "secondary"}));
         }
         None => components.push(json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"})),
     }
@@ -165,7 +165,7 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
 }
 
 /// Whether the field at `pointer` is listed in its parent's `required`.
-fn is_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
+pub(crate) fn is_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
     let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
     let parent = doc.resolve_scope(base, parent);
     parent.is_some_and(|p| doc.node_requires(p, &crate::pointer::unescape(name)))

@@ -20,12 +20,14 @@
 //! (`crate::service`) checks every answer against its format's [`Format::contract`].
 
 pub(crate) mod a2ui;
+pub(crate) mod html;
 pub(crate) mod initial_data;
 pub(crate) mod jsonforms;
 pub(crate) mod lmui;
 pub(crate) mod react;
 pub(crate) mod renderable;
 pub(crate) mod rjsf;
+pub(crate) mod words;
 
 use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::cache::spec::UiSpec;
@@ -67,11 +69,13 @@ pub enum Format {
     A2ui,
     /// A TSX module (react-hook-form + zod), seed 000's `ReactFormHookGenerator`.
     React,
+    /// A server-rendered HTML page with a native form ([`html`]).
+    Html,
 }
 
 impl Format {
     /// Every format, by wire name.
-    pub const NAMES: [&'static str; 5] = ["jsonforms", "rjsf", "lmui", "a2ui", "react"];
+    pub const NAMES: [&'static str; 6] = ["jsonforms", "rjsf", "lmui", "a2ui", "react", "html"];
 
     /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`, `a2ui`).
     pub fn parse(name: &str, pointer: &str) -> Result<Self> {
@@ -81,6 +85,7 @@ impl Format {
             "lmui" => Ok(Self::Lmui),
             "a2ui" => Ok(Self::A2ui),
             "react" => Ok(Self::React),
+            "html" => Ok(Self::Html),
             other => Err(Error::new(
                 ErrorCode::UnsupportedFormat,
                 format!("format `{other}` is not one of {} (at {pointer})", Self::NAMES.join(", ")),
@@ -99,6 +104,7 @@ impl Format {
             Self::Lmui => Contract::LmuiMessage,
             Self::A2ui => Contract::A2uiMessages,
             Self::React => Contract::ReactModule,
+            Self::Html => Contract::HtmlPage,
         }
     }
 }
@@ -115,6 +121,10 @@ pub struct RenderInput<'a> {
     pub meta: Map<String, Value>,
     /// The request's `data` as sent (for an approval's `action` and `importance`).
     pub raw_data: &'a Value,
+    /// The request's `locale` (BCP 47): the language of the texts the
+    /// worker writes itself (buttons, prompts), chosen at render time so
+    /// that one cached spec serves every language; `None` is English.
+    pub locale: Option<&'a str>,
 }
 
 /// What an approval form shows besides its buttons.
@@ -130,19 +140,21 @@ pub struct ApprovalPrompt {
     pub action: String,
     /// `data.importance` (low, medium, high, critical), when given.
     pub importance: Option<String>,
+    /// The language of [`ApprovalPrompt::text`].
+    lang: words::Lang,
 }
 
 impl ApprovalPrompt {
     /// One line for a person: the action, then the importance.
     pub fn text(&self) -> String {
         match &self.importance {
-            Some(level) => format!("Approval needed ({level}): {}", self.action),
-            None => format!("Approval needed: {}", self.action),
+            Some(level) => self.lang.fill(words::Text::ApprovalNeededLevel, &[("level", level), ("action", &self.action)]),
+            None => self.lang.fill(words::Text::ApprovalNeeded, &[("action", &self.action)]),
         }
     }
 }
 
-impl RenderInput<'_> {
+impl<'a> RenderInput<'a> {
     /// The provenance for the answer's meta; a display says `kind: "display"`.
     pub fn meta(&self) -> Map<String, Value> {
         let mut meta = self.meta.clone();
@@ -157,9 +169,20 @@ impl RenderInput<'_> {
         self.spec.plan.title.clone().unwrap_or_else(|| "Form".to_owned())
     }
 
-    /// Text of the submit button.
+    /// Text of the submit button, in the request's language.
     pub fn submit_label(&self) -> &'static str {
-        "Submit"
+        self.lang().text(words::Text::Submit)
+    }
+
+    /// The language of the worker's own texts ([`RenderInput::locale`]).
+    pub(crate) fn lang(&self) -> words::Lang {
+        words::Lang::pick(self.locale)
+    }
+
+    /// This input with the worker's own texts in `locale`'s language.
+    pub fn with_locale(mut self, locale: Option<&'a str>) -> Self {
+        self.locale = locale;
+        self
     }
 
     /// The approval this form asks for, if its plan has Approve/Reject buttons.
@@ -175,6 +198,7 @@ impl RenderInput<'_> {
             reject,
             action: action.unwrap_or_else(|| control.label.clone()),
             importance: text("importance"),
+            lang: self.lang(),
         })
     }
 }
@@ -187,6 +211,17 @@ pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
         Format::Lmui => lmui::render(rendered),
         Format::A2ui => a2ui::render(rendered),
         Format::React => react::render(rendered),
+        Format::Html => html::render(rendered),
+    }
+}
+
+/// Projects a spec into a format, as the JSON text of the answer: what the
+/// service sends. A2UI assembles it from remembered text; the others
+/// serialise their value.
+pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String {
+    match format {
+        Format::A2ui => a2ui::render_text(rendered),
+        _ => render(format, rendered).to_string(),
     }
 }
 
@@ -202,6 +237,12 @@ impl Format {
     pub fn render(self, input: &RenderInput<'_>) -> Value {
         render(self, input)
     }
+
+    /// Compiles a spec into this format's JSON text, as the worker sends
+    /// it ([`render_text`]).
+    pub fn render_text(self, input: &RenderInput<'_>) -> String {
+        render_text(self, input)
+    }
 }
 
 impl<'a> RenderInput<'a> {
@@ -210,6 +251,6 @@ impl<'a> RenderInput<'a> {
     /// dropped) and the provenance `meta`.
     pub fn new(spec: &'a UiSpec, raw_data: &'a Value, validator: Option<&jsonschema::Validator>, meta: Map<String, Value>) -> Self {
         let (initial_data, _) = initial_data::initial_data(&spec.defaults, raw_data, validator, true);
-        Self { spec, initial_data, meta, raw_data }
+        Self { spec, initial_data, meta, raw_data, locale: None }
     }
 }

@@ -47,7 +47,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         if let Some(field) = field {
             field.insert("ui:description".into(), prompt.text().into());
         }
-        submit_text = "Confirm";
+        submit_text = r.lang().text(super::words::Text::Confirm);
     }
     // A display takes no submission.
     let tables = r.spec.plan.root.tables();

@@ -85,4 +85,21 @@ mod tests {
         unchecked.sort();
         assert_eq!(unchecked, ["/list/0", "/list/1", "/r"]);
     }
+
+    proptest::proptest! {
+        /// Any text on an external-`$ref` field: read as JSON exactly when
+        /// it parses, kept as written otherwise; other fields untouched.
+        #[test]
+        fn text_is_read_as_json_exactly_when_it_parses(text in "[ -~]{0,16}", other in "[ -~]{0,16}") {
+            let schema = json!({"properties": {"r": {"$ref": "https://x.example/a.json"}, "t": {"type": "string"}}});
+            let limits = Limits::default();
+            let doc = SchemaDoc::new(&schema, &limits);
+            let mut data = json!({"r": text.clone(), "t": other.clone()});
+            let found = read_json_text(&schema, &mut data, &doc);
+            let expected = serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text.clone()));
+            proptest::prop_assert_eq!(&data["r"], &expected);
+            proptest::prop_assert_eq!(&data["t"], &Value::String(other));
+            proptest::prop_assert_eq!(found.unchecked, vec!["/r".to_owned()]);
+        }
+    }
 }

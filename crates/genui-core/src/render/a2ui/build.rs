@@ -30,8 +30,6 @@ pub(super) struct Builder<'s> {
     adapts: Vec<(Vec<Step>, Adapt)>,
     /// The data path of the enclosing arrays, for [`Builder::adapts`].
     prefix: Vec<Step>,
-    /// Indices of the submit and decision buttons.
-    actions: Vec<usize>,
 }
 
 impl<'s> Builder<'s> {
@@ -43,7 +41,6 @@ impl<'s> Builder<'s> {
             submit_checks: Vec::new(),
             adapts: Vec::new(),
             prefix: Vec::new(),
-            actions: Vec::new(),
         }
     }
 
@@ -102,12 +99,15 @@ impl<'s> Builder<'s> {
             Some(prompt) => {
                 let field = Scope::Root.path(&data_path(&prompt.pointer));
                 let mut buttons = Vec::new();
-                for (label, value, variant) in [("Approve", &prompt.approve, "primary"), ("Reject", &prompt.reject, "default")] {
+                let lang = r.lang();
+                let choices = [("approve", crate::render::words::Text::Approve, &prompt.approve, "primary"), ("reject", crate::render::words::Text::Reject, &prompt.reject, "default")];
+                for (hint, text, value, variant) in choices {
+                    let label = lang.text(text);
                     let mut context = context.clone();
                     context.insert("decisionPath".into(), field.clone().into());
                     // A context value is a DynamicValue: no null, no object.
                     context.insert("decision".into(), dynamic_literal(value));
-                    buttons.push(self.button(&label.to_lowercase(), label, variant, context, Vec::new()));
+                    buttons.push(self.button(hint, label, variant, context, Vec::new()));
                 }
                 let row = self.id("decision");
                 children.push(self.push(&row, "Row", props([("children", ids(buttons))])));
@@ -130,7 +130,6 @@ impl<'s> Builder<'s> {
         if !checks.is_empty() {
             p.insert("checks".into(), Value::Array(checks));
         }
-        self.actions.push(self.components.len());
         self.push(&id, "Button", p)
     }
 
@@ -440,7 +439,7 @@ impl<'s> Builder<'s> {
     /// The surface's components, adaptations and action buttons.
     pub(super) fn build(mut self, r: &Rendered<'s>) -> Projection {
         self.surface(r);
-        Projection { components: self.components, adapts: self.adapts, actions: self.actions }
+        Projection { components: Value::Array(self.components).to_string(), adapts: self.adapts }
     }
 }
 

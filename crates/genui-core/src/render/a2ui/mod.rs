@@ -46,9 +46,8 @@ pub(crate) use model::coerce;
 
 use super::RenderInput as Rendered;
 use build::Builder;
-use calls::object;
 use model::{apply, Adapt, Step};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::rc::Rc;
 
 /// The protocol version every envelope names.
@@ -62,65 +61,72 @@ pub(crate) const ADD_ITEM_EVENT: &str = "genui.addItem";
 /// The event an item's Remove button fires; context `{array, item}`.
 pub(crate) const REMOVE_ITEM_EVENT: &str = "genui.removeItem";
 
-/// The whole answer: the list wrapper.
-pub(crate) fn render(r: &Rendered<'_>) -> Value {
-    let mut wrapper = Map::new();
-    wrapper.insert("messages".into(), Value::Array(messages(r)));
-    Value::Object(wrapper)
-}
-
-/// The three messages, in order.
-pub(crate) fn messages(r: &Rendered<'_>) -> Vec<Value> {
-    let surface = surface_id(&r.meta);
+/// The whole answer, the list wrapper, as JSON text: the shipped path.
+///
+/// The components are the bulk of an answer and hold no request data, so
+/// an isolate keeps them as text per spec ([`Projection`]); an answer is
+/// that text with the request's surface id, `toolCallId` and data model
+/// around it. Copying and re-serialising the component tree instead made
+/// a remembered 500-field answer cost 3.5 times JSON Forms' in wasm.
+pub(crate) fn render_text(r: &Rendered<'_>) -> String {
+    let surface = Value::String(surface_id(&r.meta)).to_string();
     let projection = Projection::of(r);
-    let model = projection.data_model(&r.initial_data);
-    // A projection too large for the memo is not shared: take it whole.
-    let (mut components, actions) = match Rc::try_unwrap(projection) {
-        Ok(projection) => (projection.components, projection.actions),
-        Err(shared) => (shared.components.clone(), shared.actions.clone()),
+    let model = projection.data_model(&r.initial_data).to_string();
+    let components = match r.meta.get("toolCallId") {
+        Some(id) => with_tool_call_id(&projection.components, &r.spec.spec_hash, id),
+        None => projection.components.clone(),
     };
-    if let Some(id) = r.meta.get("toolCallId") {
-        add_tool_call_id(&mut components, &actions, id);
-    }
-    vec![
-        envelope("createSurface", json!({"surfaceId": surface, "catalogId": BASIC_CATALOG_ID, "sendDataModel": true})),
-        envelope("updateComponents", object([("surfaceId", surface.clone().into()), ("components", Value::Array(components))])),
-        envelope("updateDataModel", object([("surfaceId", surface.into()), ("path", "/".into()), ("value", model)])),
-    ]
+    // Keys in the order the vendored schemas list them, as `render` has them.
+    format!(
+        concat!(
+            r#"{{"messages":["#,
+            r#"{{"version":"{version}","createSurface":{{"surfaceId":{surface},"catalogId":"{catalog}","sendDataModel":true}}}},"#,
+            r#"{{"version":"{version}","updateComponents":{{"surfaceId":{surface},"components":{components}}}}},"#,
+            r#"{{"version":"{version}","updateDataModel":{{"surfaceId":{surface},"path":"/","value":{model}}}}}"#,
+            r#"]}}"#
+        ),
+        version = VERSION,
+        surface = surface,
+        catalog = BASIC_CATALOG_ID,
+        components = components,
+        model = model,
+    )
 }
 
-/// Puts `toolCallId` second in each action button's context, after `specHash`.
-fn add_tool_call_id(components: &mut [Value], actions: &[usize], id: &Value) {
-    for &index in actions {
-        let context = components.get_mut(index).and_then(|c| c.pointer_mut("/action/event/context")).and_then(Value::as_object_mut);
-        if let Some(context) = context {
-            context.shift_insert(1, "toolCallId".into(), id.clone());
-        }
-    }
+/// The whole answer as a value (benches, and callers that edit it).
+pub(crate) fn render(r: &Rendered<'_>) -> Value {
+    serde_json::from_str(&render_text(r)).unwrap_or(Value::Null)
 }
 
-/// The data-free part of an answer: the components, and how the data
-/// model is adapted to them. It depends only on the spec and the texts the
-/// worker writes, so an isolate builds it once per spec (the memo key holds
-/// both) and each request only clones it, like JSON Forms' schema copy.
+/// Puts `toolCallId` second in each action button's context, after
+/// `specHash`. In the components' JSON text, `"specHash":"<hash>",` occurs
+/// only as an action context's first entry: a string value holding those
+/// characters would have its quotes escaped.
+fn with_tool_call_id(components: &str, spec_hash: &str, id: &Value) -> String {
+    let entry = format!("\"specHash\":{},", Value::String(spec_hash.to_owned()));
+    components.replace(&entry, &format!("{entry}\"toolCallId\":{id},"))
+}
+
+/// The data-free part of an answer: the components as JSON text, and how
+/// the data model is adapted to them. It depends only on the spec and the
+/// texts the worker writes, so an isolate builds it once per spec (the memo
+/// key holds both).
 struct Projection {
-    components: Vec<Value>,
+    components: String,
     adapts: Vec<(Vec<Step>, Adapt)>,
-    /// The buttons whose action context carries the request's `toolCallId`.
-    actions: Vec<usize>,
 }
 
 impl Projection {
     fn of(r: &Rendered<'_>) -> Rc<Self> {
         // Every per-request input the builder reads besides the spec goes
-        // into the key; `toolCallId` is added per request instead.
-        let key = format!("{}\u{0}{}", r.spec.spec_hash, r.submit_label());
+        // into the key (the language of the worker's own texts);
+        // `toolCallId` is added per request instead.
+        let key = format!("{}\u{0}{}", r.spec.spec_hash, r.lang().tag());
         crate::cache::memo::projection(&key, "a2ui", || Builder::new(r).build(r), Self::bytes)
     }
 
     fn bytes(&self) -> usize {
-        self.components.iter().map(crate::cache::memo::value_bytes).sum::<usize>()
-            + self.adapts.iter().map(|(steps, _)| 32 + steps.len() * 32).sum::<usize>()
+        self.components.len() + self.adapts.iter().map(|(steps, _)| 32 + steps.len() * 32).sum::<usize>()
     }
 
     /// The data model: the initial data, with values that a component
@@ -159,12 +165,6 @@ pub(crate) fn wants_jsonl(accept: Option<&str>) -> bool {
     accept.is_some_and(|a| a.split(',').any(|t| t.trim().starts_with("application/jsonl")))
 }
 
-fn envelope(kind: &str, body: Value) -> Value {
-    let mut out = Map::new();
-    out.insert("version".into(), VERSION.into());
-    out.insert(kind.into(), body);
-    Value::Object(out)
-}
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,141 @@
+//! The two MCP tools: their definitions for `tools/list`, and their results
+//! made from the `/v1` answers the shell computes (the same generation and
+//! submission code, so MCP and `/v1` cannot drift apart).
+//!
+//! - `generate_user_interface`: the `/v1/generate` arguments; its result's
+//!   `structuredContent` carries the spec (the answer in the chosen format),
+//!   its `specHash`, and the data-free form markup of `format=html` that
+//!   the view renders. Its `_meta.ui.resourceUri` names the form view
+//!   ([`super::view`]) so that MCP Apps hosts can fetch it before any call.
+//! - `submit_user_interface`: the `/v1/submit` arguments; the AG-UI tool
+//!   message, or the `dgui_error` with a JSON Pointer per field as a tool
+//!   error (`isError: true`) the model and the form both read. The view may
+//!   call it (`_meta.ui.visibility` includes `app`).
+//!
+//! Failures of the work itself (a bad schema, invalid data, a model that
+//! failed) are tool errors, not JSON-RPC errors, so the model sees them and
+//! can correct its call; error pointers point into the tool's `arguments`.
+
+use crate::render::Format;
+use crate::service::HttpResponse;
+use serde_json::{json, Map, Value};
+
+pub(crate) const GENERATE: &str = "generate_user_interface";
+pub(crate) const SUBMIT: &str = "submit_user_interface";
+
+/// The tools, in the fixed order `tools/list` answers (the spec asks for a
+/// deterministic order).
+pub(crate) fn list() -> Vec<Value> {
+    vec![generate_tool(), submit_tool()]
+}
+
+fn generate_tool() -> Value {
+    let definition = crate::edge::tool::tool_definition();
+    let mut input = definition["parameters"].clone();
+    if let Some(properties) = input["properties"].as_object_mut() {
+        properties.insert("format".into(), json!({
+            "type": "string", "enum": Format::NAMES,
+            "description": "The spec's format (default jsonforms)."
+        }));
+        properties.insert("locale".into(), json!({
+            "type": "string",
+            "description": "BCP 47 tag (e.g. de-DE): the language of labels a model writes."
+        }));
+    }
+    json!({
+        "name": GENERATE,
+        "title": "Generate a form",
+        "description": definition["description"],
+        "inputSchema": input,
+        "outputSchema": {
+            "type": "object",
+            "properties": {
+                "specHash": {"type": "string", "description": "Names the form in submit_user_interface."},
+                "format": {"type": "string"},
+                "spec": {"type": "object", "description": "The form in `format`, as POST /v1/generate answers it."},
+                "markup": {"type": "string", "description": "The form's data-free HTML markup (format=html's <form>), which the form view renders and fills from the tool input."},
+                "error": {"type": "object", "description": "The dgui_error when the form could not be made."}
+            },
+            "anyOf": [{"required": ["specHash", "format", "spec", "markup"]}, {"required": ["error"]}]
+        },
+        "annotations": {"readOnlyHint": true, "openWorldHint": false},
+        "_meta": {"ui": {"resourceUri": super::view::URI, "visibility": ["model", "app"]}}
+    })
+}
+
+fn submit_tool() -> Value {
+    json!({
+        "name": SUBMIT,
+        "title": "Submit a form",
+        "description": "Check the user's answer to a form made by generate_user_interface against its \
+output schema. Valid: the AG-UI tool message for the agent. Invalid: an error listing each field's \
+JSON Pointer and what is wrong with it.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "specHash": {"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "From generate_user_interface's result."},
+                "output": {"type": "object", "description": "The output JSON Schema itself, instead of specHash."},
+                "data": {"description": "The user's answer."},
+                "toolCallId": {"type": "string", "description": "The agent's tool call to answer."}
+            },
+            "required": ["data"]
+        },
+        "outputSchema": {
+            "type": "object",
+            "properties": {
+                "toolMessage": {"type": "object", "description": "The AG-UI tool message carrying the valid data."},
+                "error": {"type": "object", "description": "The dgui_error: payload.errors has one entry per field."}
+            },
+            "anyOf": [{"required": ["toolMessage"]}, {"required": ["error"]}]
+        },
+        "annotations": {"readOnlyHint": true, "openWorldHint": false},
+        "_meta": {"ui": {"visibility": ["model", "app"]}}
+    })
+}
+
+/// The `CallToolResult` (without `resultType`) for a `/v1` answer.
+/// `format` is the generated spec's format (`None` for a submission).
+pub(crate) fn result(format: Option<&'static str>, v1: &HttpResponse) -> Map<String, Value> {
+    let header = |wanted: &str| v1.headers.iter().find(|(name, _)| name == wanted).map(|(_, v)| v.as_str());
+    let body: Value = match serde_json::from_str(&v1.body) {
+        Ok(body) => body,
+        // format=html answers the page itself; as JSON it is an html_page.
+        Err(_) if v1.status == 200 && format == Some("html") => json!({"type": "html_page", "html": v1.body}),
+        Err(_) => Value::Null,
+    };
+    if !(200..300).contains(&v1.status) || !body.is_object() {
+        return failed(body, v1.status);
+    }
+    let Some(format) = format else {
+        let text = format!("The submission is valid; the tool message carries the data: {}", body["content"].as_str().unwrap_or_default());
+        return structured(json!({"toolMessage": body}), text, false);
+    };
+    let hash = header("x-genui-spec-hash").unwrap_or_default();
+    let markup = header(crate::service::FORM_MARKUP_HEADER).unwrap_or_default();
+    let text = format!(
+        "Made a {format} form (specHash {hash}). The user fills it in the form view; check an answer with \
+{SUBMIT} {{\"specHash\": \"{hash}\", \"data\": ...}}."
+    );
+    structured(json!({"specHash": hash, "format": format, "spec": body, "markup": markup}), text, false)
+}
+
+/// A failed call as a tool error carrying the `dgui_error`.
+fn failed(body: Value, status: u16) -> Map<String, Value> {
+    let error = if body.get("type") == Some(&json!("dgui_error")) {
+        body
+    } else {
+        json!({"type": "dgui_error", "code": "internal_error", "message": format!("the call failed with HTTP {status}"), "payload": {}})
+    };
+    let text = format!("{}: {}", error["code"].as_str().unwrap_or_default(), error["message"].as_str().unwrap_or_default());
+    structured(json!({"error": error}), text, true)
+}
+
+fn structured(content: Value, text: String, is_error: bool) -> Map<String, Value> {
+    let mut result = Map::new();
+    result.insert("content".into(), json!([{"type": "text", "text": text}]));
+    result.insert("structuredContent".into(), content);
+    if is_error {
+        result.insert("isError".into(), true.into());
+    }
+    result
+}

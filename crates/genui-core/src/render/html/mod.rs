@@ -1,0 +1,235 @@
+//! The HTML projection (`format=html`): a self-contained, server-rendered
+//! page with a native `<form>` that works without JavaScript.
+//!
+//! - [`form`]: the `<form>` markup alone, no page chrome, reusable by any
+//!   page that wraps it (the hosted link's, an MCP App view's);
+//! - [`post`]: a form post (`application/x-www-form-urlencoded`, names
+//!   are JSON Pointers) read back into typed JSON data;
+//! - `form.css` and `form.js`: the page's only style and script, inline
+//!   and allowed by their hashes in a strict Content-Security-Policy
+//!   ([`csp`]); the script only enhances (array rows, rules, pre-fill from
+//!   the URL fragment) and the form works without it.
+//!
+//! As JSON, a `format=html` answer is `{type: "html_page", html, form,
+//! meta}` (`schemas/html-page.schema.json`); the service answers it as
+//! `text/html` with the CSP header ([`crate::HttpResponse`]).
+
+pub(crate) mod form;
+pub(crate) mod post;
+
+use super::RenderInput;
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+/// The page's style sheet.
+pub(crate) const STYLE: &str = include_str!("form.css");
+
+/// The page's script (progressive: the form works without it).
+pub(crate) const SCRIPT: &str = include_str!("form.js");
+
+/// The texts the worker writes itself on a form.
+#[derive(Debug, Clone)]
+pub(crate) struct Words {
+    pub(crate) submit: String,
+    pub(crate) approve: String,
+    pub(crate) reject: String,
+    pub(crate) add: String,
+    pub(crate) remove: String,
+    pub(crate) required: String,
+    pub(crate) choose: String,
+    pub(crate) error_summary: String,
+    pub(crate) json_hint: String,
+    pub(crate) form_label: String,
+    pub(crate) approval_needed: String,
+    pub(crate) approval_needed_level: String,
+    pub(crate) lang: String,
+}
+
+impl Words {
+    /// The texts in one language ([`super::words`]).
+    pub(crate) fn of(lang: super::words::Lang) -> Self {
+        use super::words::Text;
+        let t = |id| lang.text(id).to_owned();
+        Self {
+            submit: t(Text::Submit),
+            approve: t(Text::Approve),
+            reject: t(Text::Reject),
+            add: t(Text::Add),
+            remove: t(Text::Remove),
+            required: t(Text::Required),
+            choose: t(Text::Choose),
+            error_summary: t(Text::ErrorSummary),
+            json_hint: t(Text::JsonHint),
+            form_label: t(Text::Form),
+            approval_needed: t(Text::ApprovalNeeded),
+            approval_needed_level: t(Text::ApprovalNeededLevel),
+            lang: lang.tag().to_owned(),
+        }
+    }
+}
+
+/// `sha256-<base64>` of a text, as CSP names an inline element.
+fn csp_hash(source: &str) -> String {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(source.as_bytes())))
+}
+
+/// The Content-Security-Policy of a page: nothing from anywhere, except
+/// the inline style and script by their hashes, and posting the form to
+/// the page's own origin.
+pub(crate) fn csp() -> &'static str {
+    static CSP: OnceLock<String> = OnceLock::new();
+    CSP.get_or_init(|| {
+        format!(
+            "default-src 'none'; style-src {}; script-src {}; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+            csp_hash(STYLE),
+            csp_hash(SCRIPT)
+        )
+    })
+}
+
+/// The `<form>` markup ([`form`]), with errors (data pointer, message)
+/// shown next to their fields and in a summary at the top.
+pub(crate) fn form_markup(r: &RenderInput<'_>, action: &str, errors: &[(String, String)], words: &Words) -> String {
+    let limits = crate::request::limits::Limits::default();
+    form::FormWriter::new(r, &limits, errors, words).form(r, action, errors)
+}
+
+/// A whole page around a form's markup.
+pub(crate) fn page(r: &RenderInput<'_>, body: &str, words: &Words) -> String {
+    let title = r.title();
+    let mut out = String::with_capacity(body.len() + STYLE.len() + SCRIPT.len() + 512);
+    let _ = write!(
+        out,
+        r#"<!doctype html><html lang="{}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{}</title><style>{STYLE}</style></head><body><main class="genui-page"><h1>{}</h1>"#,
+        form::attr(&words.lang),
+        form::text(&title),
+        form::text(&title)
+    );
+    if !r.spec.description.is_empty() && r.spec.plan.title.as_deref() != Some(r.spec.description.as_str()) {
+        let _ = write!(out, r#"<p class="genui-description">{}</p>"#, form::text(&r.spec.description));
+    }
+    out.push_str(body);
+    let _ = write!(out, "</main><script>{SCRIPT}</script></body></html>");
+    out
+}
+
+/// The `format=html` answer: `{type, html, form, meta}`. The form posts
+/// to `/v1/submit` with the spec's hash (and the tool call's id) as hidden
+/// fields; a hosted link's page posts to its own URL instead.
+pub(crate) fn render(r: &RenderInput<'_>) -> Value {
+    let words = Words::of(r.lang());
+    let mut markup = form_markup(r, "/v1/submit", &[], &words);
+    if let Some(at) = markup.find('>') {
+        let mut hidden = format!(r#"<input type="hidden" name="_specHash" value="{}">"#, form::attr(&r.spec.spec_hash));
+        if let Some(id) = r.meta.get("toolCallId").and_then(Value::as_str) {
+            let _ = write!(hidden, r#"<input type="hidden" name="_toolCallId" value="{}">"#, form::attr(id));
+        }
+        markup.insert_str(at + 1, &hidden);
+    }
+    let html = page(r, &markup, &words);
+    let mut message = Map::new();
+    message.insert("type".into(), "html_page".into());
+    message.insert("html".into(), html.into());
+    message.insert("form".into(), markup.into());
+    message.insert("csp".into(), csp().into());
+    message.insert("meta".into(), Value::Object(r.meta()));
+    Value::Object(message)
+}
+
+/// Errors of a rejected submission as (data pointer, message) pairs.
+pub(crate) fn field_errors(error: &crate::Error) -> Vec<(String, String)> {
+    let listed = error.details().iter().find_map(|d| match d {
+        crate::error::Detail::Errors(list) => Some(list.iter().map(|e| (e.pointer.clone(), e.message.clone())).collect::<Vec<_>>()),
+        _ => None,
+    });
+    listed.unwrap_or_else(|| vec![(error.pointer().filter(|p| p.starts_with('/') && !p.starts_with("/data")).unwrap_or("").to_owned(), error.message().to_owned())])
+}
+
+impl RenderInput<'_> {
+    /// The `format=html` form markup alone (`<form class="genui-form"
+    /// method="post" action=...>`, no page chrome), posting to `action`:
+    /// what a page of one's own (an MCP App view, a hosted link) wraps.
+    /// Pass a `RenderInput` whose data is `null` for markup free of data,
+    /// and fill it in the browser with `window.genuiForm.fill(form, data)`
+    /// from [`Format::HTML_SCRIPT`]. The page around it must carry
+    /// [`Format::HTML_STYLE`] and [`Format::HTML_SCRIPT`] (allowed by
+    /// [`Format::html_csp`]'s hashes) for its look and enhancements.
+    pub fn html_form(&self, action: &str) -> String {
+        form_markup(self, action, &[], &Words::of(self.lang()))
+    }
+
+    /// [`RenderInput::html_form`] after a rejected submission: each error
+    /// of `error` (a `submission_invalid`'s list, or its one message) next
+    /// to its field and in a summary at the top.
+    pub fn html_form_with_errors(&self, action: &str, error: &crate::Error) -> String {
+        form_markup(self, action, &field_errors(error), &Words::of(self.lang()))
+    }
+
+    /// A whole page (doctype, title, description, style, script) around
+    /// `body`, for instance [`RenderInput::html_form`]'s markup.
+    pub fn html_page(&self, body: &str) -> String {
+        page(self, body, &Words::of(self.lang()))
+    }
+}
+
+impl super::Format {
+    /// The style sheet of the HTML form (inline in its page).
+    pub const HTML_STYLE: &'static str = STYLE;
+
+    /// The script of the HTML form: progressive enhancement (array rows,
+    /// rules, pre-fill). It defines `window.genuiForm = {init, fill,
+    /// collect, rules}` and initialises every `form.genui-form` it finds.
+    pub const HTML_SCRIPT: &'static str = SCRIPT;
+
+    /// The Content-Security-Policy of the HTML page: nothing but the
+    /// inline [`Format::HTML_STYLE`] and [`Format::HTML_SCRIPT`], by hash.
+    pub fn html_csp() -> &'static str {
+        csp()
+    }
+}
+
+/// The page of a hosted form's state (delivered, retrying, failed, already
+/// submitted) or of a link that leads nowhere (expired, not valid): one
+/// message in `locale`'s language, `role=status` (`alert` for failures).
+pub(crate) fn notice_page(locale: Option<&str>, which: &str) -> Option<String> {
+    use super::words::Text;
+    let lang = super::words::Lang::pick(locale);
+    let (id, role) = match which {
+        "delivered" => (Text::Delivered, "status"),
+        "retrying" => (Text::Retrying, "status"),
+        "failed" => (Text::Failed, "alert"),
+        "already_submitted" => (Text::AlreadySubmitted, "status"),
+        "expired" => (Text::Expired, "alert"),
+        "not_found" => (Text::NotFound, "alert"),
+        "data_mismatch" => (Text::DataMismatch, "alert"),
+        _ => return None,
+    };
+    let text = form::text(lang.text(id));
+    let title = form::text(lang.text(Text::Form));
+    Some(format!(
+        r#"<!doctype html><html lang="{}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{title}</title><style>{STYLE}</style></head><body><main class="genui-page"><p class="genui-notice" role="{role}" data-state="{which}">{text}</p></main></body></html>"#,
+        lang.tag()
+    ))
+}
+
+/// A hosted form's page (`/f/<token>`): the form posting to `action`, in
+/// `locale`'s language. Fresh, it is empty and the script fills it from
+/// the URL fragment, refusing a fragment whose SHA-256 is not `data_hash`;
+/// after a rejected post it shows the posted values and the errors.
+pub(crate) fn hosted_page(spec: &crate::UiSpec, action: &str, locale: Option<&str>, data_hash: Option<&str>, posted: Option<(&Value, &crate::Error)>) -> String {
+    let none = Value::Null;
+    let initial_data = posted.map_or(Value::Null, |(data, _)| data.clone());
+    let r = RenderInput { spec, initial_data, meta: Map::new(), raw_data: &none, locale };
+    let words = Words::of(r.lang());
+    let errors = posted.map(|(_, e)| field_errors(e)).unwrap_or_default();
+    let mut markup = form_markup(&r, action, &errors, &words);
+    if let (Some(hash), None) = (data_hash, posted) {
+        let mismatch = r.lang().text(super::words::Text::DataMismatch);
+        let attrs = format!(r#"<form data-expect="{}" data-mismatch="{}" "#, form::attr(hash), form::attr(mismatch));
+        markup = markup.replacen("<form ", &attrs, 1);
+    }
+    page(&r, &markup, &words)
+}

@@ -1,0 +1,47 @@
+//! `POST /mcp`: the shell's half of the MCP server. The core reads and
+//! answers the protocol (`genui_core::Mcp`); a tool call comes back as the
+//! same generate or submit job `/v1` runs, which this module runs with the
+//! same effects (isolate memory, KV, the model ladder) before the core wraps
+//! the answer as the tool's result.
+
+use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp};
+use worker::{Context, Env, Request};
+
+/// The form view `ui://genui/form`, built by scripts/build-mcp-view.sh
+/// (which scripts/build-wasm.sh runs first).
+const VIEW_HTML: &str = include_str!("../../mcp-view/dist/view.html");
+
+pub(super) async fn handle(req: &mut Request, env: &Env, ctx: &Context, request_id: &str) -> HttpResponse {
+    Mcp::set_view(VIEW_HTML);
+    let limits = Limits::default();
+    let body = match read_body(req, &limits).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let header = |name: &str| super::header(req, name);
+    let hosts = super::setting(env, "MCP_ALLOWED_HOSTS");
+    let origins = super::setting(env, "ALLOWED_ORIGINS");
+    match Mcp::read(&body, &header, hosts.as_deref(), origins.as_deref(), &limits) {
+        Mcp::Answer(response) => response,
+        Mcp::Generate(job, call) => call.finish(&super::generate_job(job, env, ctx).await),
+        Mcp::Submit(job, call) => {
+            let cached = match job.cache_key() {
+                Some(key) => super::kv::SpecCache::open(env).get(&key).await,
+                None => None,
+            };
+            call.finish(&job.finish(cached.as_deref(), request_id).response)
+        }
+    }
+}
+
+
+/// The body, refusing an announced oversize body before reading it; a
+/// refusal is a JSON-RPC error (413 for size).
+async fn read_body(req: &mut Request, limits: &Limits) -> Result<Vec<u8>, HttpResponse> {
+    if let Some(length) = super::header(req, "content-length").and_then(|v| v.parse::<usize>().ok()) {
+        limits.check_body_size(length).map_err(|e| Mcp::refuse(&e))?;
+    }
+    req.bytes()
+        .await
+        .map_err(|e| Mcp::refuse(&Error::new(ErrorCode::InvalidRequest, format!("the request body could not be read: {e}"))))
+}
