@@ -77,6 +77,7 @@ npm_ci . "wrangler, binaryen, node 22"
 # renderers' npm project.
 apt_install chromium wrk
 npm_ci tests/browser "JSON Forms, RJSF, esbuild, playwright-core"
+npm_ci tests/agui "@ag-ui/client, @ag-ui/core: the streaming layer's real clients"
 
 # The playground served at / (built by scripts/build-playground.sh).
 npm_ci playground "React, JSON Forms, RJSF, esbuild"

@@ -76,6 +76,8 @@ cargo test -p genui-harness --test selftest -- --ignored
 cargo test -p genui-harness --test e2e -- --ignored
 # The model path against the scripted provider server (OpenAI and Anthropic wire formats).
 cargo test -p genui-harness --test e2e-model -- --ignored
+# Streaming (SSE, AG-UI /v1/agent) with the real clients of tests/agui, on one wrangler dev.
+cargo test -p genui-harness --test e2e-stream -- --ignored
 
 step "4/7 real renderers in headless Chromium"
 (cd tests/browser && npm test)

@@ -72,15 +72,23 @@ impl SpecCache {
     /// Writes after the response has been sent (`ctx.waitUntil`).
     pub(super) fn put_after_response(&self, ctx: &Context, put: CachePut) {
         let Some(store) = self.store.clone() else { return };
-        let ttl = self.ttl_seconds;
-        ctx.wait_until(async move {
-            let result = match store.put(&put.key, put.value) {
-                Ok(builder) => builder.expiration_ttl(ttl).execute().await,
-                Err(e) => Err(e),
-            };
-            if let Err(e) = result {
-                console_error!("{{\"event\":\"kv_put_failed\",\"key\":{:?},\"error\":{:?}}}", put.key, e.to_string());
-            }
-        });
+        ctx.wait_until(write(store, self.ttl_seconds, put));
+    }
+
+    /// Writes now (from work that already runs under `ctx.waitUntil`).
+    pub(super) async fn put(&self, put: CachePut) {
+        if let Some(store) = self.store.clone() {
+            write(store, self.ttl_seconds, put).await;
+        }
+    }
+}
+
+async fn write(store: KvStore, ttl: u64, put: CachePut) {
+    let result = match store.put(&put.key, put.value) {
+        Ok(builder) => builder.expiration_ttl(ttl).execute().await,
+        Err(e) => Err(e),
+    };
+    if let Err(e) = result {
+        console_error!("{{\"event\":\"kv_put_failed\",\"key\":{:?},\"error\":{:?}}}", put.key, e.to_string());
     }
 }

@@ -4,6 +4,8 @@
 //! `POST /v1/forms` and `GET`/`POST /f/<token>` (hosted forms, [`forms`]),
 //! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`, `POST /mcp` ([`mcp`]).
 
+mod agent;
+mod drive;
 mod forms;
 mod kv;
 mod mcp;
@@ -11,8 +13,8 @@ mod model;
 mod rate_limit;
 mod respond;
 
-use genui_core::{Access, Error, ErrorCode, GenerateJob, GeneratorId, HttpResponse, Outcome, Route, SubmitJob, Webhook};
-use genui_model::{GeneratorChoice, Ladder, LadderResult, ModelConfig};
+use genui_core::{Access, Error, ErrorCode, GenerateJob, HttpResponse, Route, SubmitJob, Webhook};
+use genui_model::{Generation, Mode};
 use genui_core::Limits;
 use respond::{into_response, log_line, RequestInfo};
 use worker::{event, Context, Date, Env, Request, Response, Result};
@@ -30,11 +32,15 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     // Test runs check every answer against its contract (genui_core::contracts).
     genui_core::Contract::set_checking(env.var("CHECK_CONTRACTS").is_ok_and(|v| v.to_string() == "true"));
     let accept = header(&req, "accept");
-    let mut response = handle(req, &env, &ctx, &info.id).await;
+    let mut sse = None;
+    let mut response = handle(req, &env, &ctx, &info.id, &mut sse).await;
     response.negotiate_jsonl(accept.as_deref());
     response.headers.extend(Access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
     log_line(&info, &response);
-    into_response(response, &info)
+    match sse {
+        Some(body) => drive::into_sse_response(response, body, &info.id),
+        None => into_response(response, &info),
+    }
 }
 
 /// A header's value.
@@ -48,7 +54,7 @@ fn setting(env: &Env, name: &str) -> Option<String> {
     Some(value.trim().to_owned()).filter(|v| !v.is_empty())
 }
 
-async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) -> HttpResponse {
+async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str, sse: &mut Option<drive::SseBody>) -> HttpResponse {
     let method = req.method().to_string();
     let path = req.path();
     let route = Route::of(&method, &path);
@@ -68,8 +74,9 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str) ->
     let static_json = |body: &str| HttpResponse { status: 200, headers: Vec::new(), body: body.to_owned() };
     match route {
         Route::Healthz => with_wasm_memory(HttpResponse::healthz()),
-        Route::Generate => generate(&mut req, env, ctx).await,
-        Route::Webhook => webhook(&mut req, env, ctx).await,
+        Route::Generate => generate(&mut req, env, ctx, sse).await,
+        Route::Webhook => webhook(&mut req, env, ctx, sse).await,
+        Route::Agent => agent::run(&mut req, env, ctx, request_id, sse).await,
         Route::Submit => submit(&mut req, env, request_id).await,
         Route::Tool => HttpResponse::tool_definition(),
         Route::Mcp => mcp::handle(&mut req, env, ctx, request_id).await,
@@ -129,23 +136,27 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
     job.finish(cached.as_deref(), request_id).response
 }
 
-async fn generate(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
+async fn generate(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<drive::SseBody>) -> HttpResponse {
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
         Err(response) => return response,
     };
-    let response = match prepare(&body, query_param(req, "format").as_deref()) {
-        Ok(job) => generate_job(job, env, ctx).await,
-        Err(response) => response,
+    let job = match prepare(&body, query_param(req, "format").as_deref()) {
+        Ok(job) => job,
+        Err(response) => return response,
     };
+    if genui_model::stream::wants_event_stream(header(req, "accept").as_deref()) {
+        return stream_job(job, env, ctx, None, sse).await;
+    }
+    let response = generate_job(job, env, ctx).await;
     // format=react with `Accept: text/tsx` (or text/plain): the module alone.
     response.react_source_only(header(req, "accept").as_deref())
 }
 
 /// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`;
 /// the answer is returned and, with `callbackUrl`, also POSTed there signed.
-async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
+async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<drive::SseBody>) -> HttpResponse {
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
         let error = Error::new(ErrorCode::NotFound, "the webhook is not configured (set the WEBHOOK_SECRET secret)");
         return HttpResponse::error(&error);
@@ -170,17 +181,21 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context) -> HttpResponse {
         },
         None => None,
     };
+    if genui_model::stream::wants_event_stream(header(req, "accept").as_deref()) {
+        let on_answer = callback.map(|url| -> drive::OnAnswer { Box::new(move |body| Box::pin(post_callback(url, body, secret, now_s))) });
+        return stream_job(job, env, ctx, on_answer, sse).await;
+    }
     let response = generate_job(job, env, ctx).await;
     if let (Some(url), true) = (callback, response.status == 200) {
-        deliver_callback(ctx, url, response.body.clone(), secret, now_s);
+        ctx.wait_until(post_callback(url, response.body.clone(), secret, now_s));
     }
     response
 }
 
-/// POSTs an answer to a callback URL after the response, signed like the
-/// webhook; a failed delivery is logged.
-fn deliver_callback(ctx: &Context, url: worker::Url, body: String, secret: String, now_s: u64) {
-    ctx.wait_until(async move {
+/// POSTs an answer to a callback URL (after the response, under
+/// `ctx.wait_until`), signed like the webhook; a failed delivery is logged.
+async fn post_callback(url: worker::Url, body: String, secret: String, now_s: u64) {
+    {
         let signature = Webhook::sign_callback(&secret, now_s, body.as_bytes());
         let result = async {
             let headers = worker::Headers::new();
@@ -198,7 +213,7 @@ fn deliver_callback(ctx: &Context, url: worker::Url, body: String, secret: Strin
             Ok(status) => worker::console_error!("{{\"event\":\"callback_failed\",\"host\":{:?},\"status\":{status}}}", url.host_str().unwrap_or_default()),
             Err(e) => worker::console_error!("{{\"event\":\"callback_failed\",\"host\":{:?},\"error\":{:?}}}", url.host_str().unwrap_or_default(), e.to_string()),
         }
-    });
+    }
 }
 
 /// Limits, parsing and the cache key of a generate body.
@@ -206,80 +221,24 @@ fn prepare(body: &[u8], format: Option<&str>) -> std::result::Result<GenerateJob
     GenerateJob::prepare(body, format, &Limits::default()).map_err(|e| HttpResponse::error(&e))
 }
 
-/// Answers a parsed generate request with the model or the deterministic
-/// generator, and stores a new spec after the response.
-async fn generate_job(mut job: GenerateJob, env: &Env, ctx: &Context) -> HttpResponse {
-    let limits = Limits::default();
-    let choice = match GeneratorChoice::of(job.request()) {
-        Ok(choice) => choice,
-        Err(why) => return HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")),
-    };
-    let config = model::config(env);
-    let use_model = match choice.use_model(config.is_some()) {
-        Ok(use_model) => use_model,
-        Err(why) => return HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, why).at("/generator")),
-    };
-    // Displays (tables, charts) are laid out deterministically; no model.
-    let use_model = use_model && !job.is_display();
-    let cache = kv::SpecCache::open(env);
-    let outcome = match config.filter(|_| use_model) {
-        Some(config) => generate_with_model(&mut job, config, choice.is_forced(), &cache, env, &limits).await,
-        None => match job.remembered() {
-            Some(outcome) => outcome,
-            None => {
-                let cached = cache.get(job.cache_key()).await;
-                job.finish(cached.as_deref())
-            }
-        },
-    };
-    if let Some(put) = outcome.cache_put {
-        cache.put_after_response(ctx, put);
-    }
-    outcome.response
+/// Answers a parsed generate request: a loop over the core's generation
+/// machine (genui_model::machine), which decides generator, cache keys,
+/// fallback and what to store.
+async fn generate_job(job: GenerateJob, env: &Env, ctx: &Context) -> HttpResponse {
+    let generation = Generation::new(job, model::config(env), Mode::Answer, &Limits::default(), now_ms() as u64);
+    drive::answer(generation, env, ctx).await
 }
 
-/// The model path: the model's own cache key, then the ladder; a proven
-/// model plan is cached under the model's key, a fallback under the
-/// deterministic key (it is exactly the deterministic spec, and the model is
-/// asked again next time).
-async fn generate_with_model(
-    job: &mut GenerateJob,
-    config: ModelConfig,
-    forced: bool,
-    cache: &kv::SpecCache,
-    env: &Env,
-    limits: &Limits,
-) -> Outcome {
-    let model_id = GeneratorId { generator: "model".into(), generator_version: config.cache_identity() };
-    if let Err(error) = job.rekey(model_id) {
-        return Outcome::failed(&error);
-    }
-    if let Some(hit) = job.remembered() {
-        return hit;
-    }
-    if let Some(hit) = job.hit(cache.get(job.cache_key()).await.as_deref()) {
-        return hit;
-    }
-    let proven = match job.prove_schema() {
-        Ok(proven) => proven,
-        Err(error) => return Outcome::failed(&error),
-    };
-    let ladder = match Ladder::new(&config, job.request(), limits, now_ms() as u64) {
-        Ok(ladder) => ladder.forced(forced),
-        Err(error) => return Outcome::failed(&error),
-    };
-    let outcome = model::run(env, ladder).await;
-    let provenance = match serde_json::to_value(&outcome.provenance) {
-        Ok(serde_json::Value::Object(map)) => map,
-        _ => serde_json::Map::new(),
-    };
-    match outcome.result {
-        LadderResult::Model(plan) => job.complete(plan, &proven, provenance),
-        LadderResult::Fallback { plan, .. } => match job.rekey(GeneratorId::deterministic()) {
-            Ok(()) => job.complete(plan, &proven, provenance),
-            Err(error) => Outcome::failed(&error),
-        },
-        LadderResult::Failed(error) => Outcome::failed(&error),
+/// The same request as an event stream (`Accept: text/event-stream`); an
+/// error before the first event is a plain `dgui_error` answer.
+async fn stream_job(job: GenerateJob, env: &Env, ctx: &Context, on_answer: Option<drive::OnAnswer>, sse: &mut Option<drive::SseBody>) -> HttpResponse {
+    let generation = Generation::new(job, model::config(env), Mode::Stream, &Limits::default(), now_ms() as u64);
+    match drive::stream(generation, genui_model::stream::GenerateEvents::default(), env, ctx, on_answer).await {
+        Ok((head, body)) => {
+            *sse = Some(body);
+            head
+        }
+        Err(response) => response,
     }
 }
 

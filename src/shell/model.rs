@@ -1,10 +1,10 @@
 //! The model path's effects: configuration from vars and secrets, and the
-//! loop that performs what `genui_model::Ladder` asks for (HTTP requests
-//! with a per-attempt timeout, Workers AI binding calls, waits) and feeds the
-//! results back. Every decision stays in the ladder.
+//! provider calls the generation machine asks for (HTTP requests with a
+//! per-attempt timeout, Workers AI binding calls); `drive` feeds the
+//! results back. Every decision stays in genui-model.
 
 use futures::future::{select, Either};
-use genui_model::{AiCall, Event, HttpRequest, Ladder, LadderOutcome, ModelConfig, Step};
+use genui_model::{AiCall, Event, HttpRequest, ModelConfig};
 use std::time::Duration;
 use worker::js_sys::{self, Function, Promise, Reflect};
 use worker::wasm_bindgen::{JsCast, JsValue};
@@ -31,24 +31,8 @@ pub(super) fn config(env: &Env) -> Option<ModelConfig> {
     }
 }
 
-/// Runs a ladder to its end.
-pub(super) async fn run(env: &Env, mut ladder: Ladder) -> LadderOutcome {
-    let mut step = ladder.start();
-    loop {
-        step = match step {
-            Step::Done(outcome) => return *outcome,
-            Step::Send(request, timeout_ms) => ladder.next(send(request, timeout_ms).await),
-            Step::RunAi(call, timeout_ms) => ladder.next(run_ai(env, call, timeout_ms).await),
-            Step::Wait(ms) => {
-                Delay::from(Duration::from_millis(ms)).await;
-                ladder.next(Event::Waited)
-            }
-        };
-    }
-}
-
 /// Sends a provider request, aborting it when the timeout fires first.
-async fn send(request: HttpRequest, timeout_ms: u64) -> Event {
+pub(super) async fn send(request: HttpRequest, timeout_ms: u64) -> Event {
     let started = super::now_ms();
     let worker_request = match to_worker_request(&request) {
         Ok(r) => r,
@@ -91,7 +75,7 @@ fn to_worker_request(request: &HttpRequest) -> worker::Result<Request> {
 /// Calls `env.AI.run(model, inputs)` with inputs parsed from JSON text, so
 /// the binding sees plain objects (workers-rs issue 1050), and reports the
 /// result as a 200 response carrying its JSON.
-async fn run_ai(env: &Env, call: AiCall, timeout_ms: u64) -> Event {
+pub(super) async fn run_ai(env: &Env, call: AiCall, timeout_ms: u64) -> Event {
     let started = super::now_ms();
     let invocation = async {
         let ai = Reflect::get(env, &JsValue::from_str(AI_BINDING))?;

@@ -153,6 +153,12 @@ fn model_path_end_to_end() {
         record!(check(&dev, "hang", &run, none.clone(), ok("fallback", None, Some("model_timeout"))));
         record!(check(&dev, "bad-then-good", &run, none.clone(), ok("model", Some(2), None)));
         record!(check(&dev, "json-schema-unsupported", &run, none.clone(), ok("model", Some(2), None)));
+        // As vLLM, Ollama, LM Studio and llama.cpp answer: accepted first time.
+        record!(check(&dev, "tool-call-args", &run, none.clone(), ok("model", Some(1), None)));
+        record!(check(&dev, "content-parts", &run, none.clone(), ok("model", Some(1), None)));
+        record!(check(&dev, "refusal", &run, none.clone(), ok("fallback", Some(2), Some("model_output_invalid"))).and_then(|b| {
+            if b["meta"]["reason"] == "refusal" { Ok(b) } else { Err(format!("refusal: no reason in {}", b["meta"])) }
+        }));
         record!(check(&dev, "unauthorized", &run, none.clone(), ok("fallback", None, Some("model_auth"))));
         // Forced model: failures are errors; forced deterministic: no call.
         let forced = json!({"generator": "model"});
@@ -190,8 +196,8 @@ fn model_path_end_to_end() {
         }
         wait_for_kv(&dev, 6);
         match kv_holds_only_proven_specs(&dev) {
-            Ok(8) => {}
-            Ok(models) => failures.push(format!("KV holds {models} model specs; want 8 (one per successful scenario)")),
+            Ok(10) => {}
+            Ok(models) => failures.push(format!("KV holds {models} model specs; want 10 (one per successful scenario)")),
             Err(e) => failures.push(e),
         }
         if std::fs::read_to_string(dev.log_path()).unwrap_or_default().contains(API_KEY) {

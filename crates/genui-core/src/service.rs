@@ -38,6 +38,8 @@ pub enum Route {
     Submit,
     /// `POST /v1/webhook`: a signed generate request from an agent runtime.
     Webhook,
+    /// `POST /v1/agent`: an AG-UI run (`RunAgentInput`) answered as AG-UI events.
+    Agent,
     /// `GET /v1/tool`: the tool definition to inject into an agent.
     Tool,
     /// `POST /v1/forms`: a hosted form's link for a tool call.
@@ -64,7 +66,7 @@ pub enum Route {
 /// Whether a route needs the bearer key when keys are configured (the
 /// `/v1` API; health, OpenAPI and schemas stay public).
 pub(crate) fn needs_key(route: Route) -> bool {
-    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Forms | Route::Mcp)
+    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Agent | Route::Forms | Route::Mcp)
 }
 
 /// Maps a request line to a route.
@@ -74,6 +76,7 @@ pub(crate) fn route(method: &str, path: &str) -> Route {
         "/v1/generate" => ("POST", Route::Generate),
         "/v1/submit" => ("POST", Route::Submit),
         "/v1/webhook" => ("POST", Route::Webhook),
+        "/v1/agent" => ("POST", Route::Agent),
         "/v1/tool" => ("GET, HEAD", Route::Tool),
         "/v1/forms" => ("POST", Route::Forms),
         _ if path.starts_with("/f/") => ("GET, HEAD, POST", Route::HostedForm),

@@ -150,6 +150,10 @@ pub struct Provenance {
     /// The error code that caused a fallback or failure.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<&'static str>,
+    /// What lies behind `error` when the code alone does not say:
+    /// `refusal` (the model declined; `error` is `model_output_invalid`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
 }
 
 /// What the ladder is waiting for.
@@ -175,6 +179,8 @@ pub struct Ladder {
     prompt: Prompt,
     mode: Mode,
     repair_used: bool,
+    /// The last answer was a refusal.
+    refused: bool,
     server_retries: u32,
     rate_waits: u32,
     spent_ms: u64,
@@ -205,6 +211,7 @@ impl Ladder {
                 tokens_in: None,
                 tokens_out: None,
                 error: None,
+                reason: None,
             },
             config: config.clone(),
             output: request.output.clone(),
@@ -217,6 +224,7 @@ impl Ladder {
             base_prompt,
             mode: Mode::JsonSchema,
             repair_used: false,
+            refused: false,
             server_retries: 0,
             rate_waits: 0,
             spent_ms: 0,
@@ -273,6 +281,16 @@ impl Ladder {
         }
     }
 
+    /// Ends the generation now, as a timeout (the fallback, or the error
+    /// when forced): the caller's wall clock passed the deadline that the
+    /// ladder's own bookkeeping (which never sees cache reads) had not.
+    pub fn give_up(&mut self, why: &str) -> Step {
+        if self.waiting == Waiting::Finished {
+            return self.finished_step();
+        }
+        self.fail(failure(ModelFailure::Timeout, why.to_owned()))
+    }
+
     fn spend(&mut self, ms: u64, model_time: bool) {
         self.spent_ms = self.spent_ms.saturating_add(ms);
         if model_time {
@@ -310,7 +328,9 @@ impl Ladder {
             add_tokens(&mut self.provenance.tokens_in, tokens_in);
             add_tokens(&mut self.provenance.tokens_out, tokens_out);
         }
-        match providers::parse_response(self.config.provider, status, headers, body) {
+        let parsed = providers::parse_response(self.config.provider, status, headers, body);
+        self.refused = parsed.as_ref().err().is_some_and(providers::chat::is_refusal);
+        match parsed {
             Ok(reply) => self.on_plan(reply.plan_json),
             Err(error) => self.on_failure(error),
         }
@@ -412,6 +432,7 @@ impl Ladder {
     fn fail_with(&mut self, error: Error, issues: Vec<Issue>) -> Step {
         let error = error.without_secret(self.config.api_key.as_deref());
         self.provenance.error = Some(error.code().as_str());
+        self.provenance.reason = self.refused.then_some("refusal");
         self.provenance.fixes.clear();
         let result = if self.forced {
             LadderResult::Failed(error)

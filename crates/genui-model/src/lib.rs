@@ -28,14 +28,18 @@
 
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod agui;
 pub mod config;
 pub mod fix;
 pub mod ladder;
+pub mod machine;
 pub mod plan_schema;
 pub mod prompt;
 pub mod providers;
+pub mod stream;
 
 pub use config::{GeneratorChoice, ModelConfig, Provider};
 pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
+pub use machine::{Effect, Generation, Input, Mode, Summary, Update};
 pub use prompt::{Prompt, PROMPT_VERSION};
 pub use providers::{AiCall, HttpRequest, ModelReply};

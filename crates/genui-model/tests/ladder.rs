@@ -612,3 +612,43 @@ fn model_plans_get_conditional_fields_rules_and_the_device_layout() {
     assert!(!has_rows(&plan.root), "mobile: one column");
     proven(plan, &request);
 }
+
+/// An OpenAI chat completion with this `message`.
+fn openai_message(message: Value, finish: &str) -> Event {
+    let body = json!({"id": "c", "object": "chat.completion", "created": 1, "model": "m-1",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}]});
+    response(200, &[], body.to_string(), 80)
+}
+
+#[test]
+fn plans_in_tool_call_arguments_and_text_parts_are_accepted() {
+    let request = seed();
+    let plan = good_plan().to_string();
+    let tool_call = json!({"role": "assistant", "content": null,
+        "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "emit_ui_plan", "arguments": plan}}]});
+    let parts = json!({"role": "assistant", "content": [{"type": "text", "text": &plan[..10]}, {"type": "text", "text": &plan[10..]}]});
+    for message in [tool_call, parts] {
+        let mut ladder = ladder_for(Provider::OpenAi, &request);
+        sent(ladder.start());
+        let outcome = done(ladder.next(openai_message(message, "stop")));
+        proven(model_plan_of(&outcome), &request);
+        assert_eq!(outcome.provenance.attempts, 1);
+    }
+}
+
+#[test]
+fn a_refusal_falls_back_with_its_own_reason() {
+    let request = seed();
+    let mut ladder = ladder_for(Provider::OpenAi, &request);
+    let refusal = || openai_message(json!({"role": "assistant", "content": null, "refusal": "I can't help with that."}), "stop");
+    let steps = script(&mut ladder, vec![refusal(), refusal()]);
+    let outcome = done(steps.last().unwrap().clone());
+    assert_eq!(fallback_code(&outcome), "model_output_invalid");
+    assert_eq!(outcome.provenance.reason, Some("refusal"));
+    let meta = serde_json::to_value(&outcome.provenance).unwrap();
+    assert_eq!(meta["reason"], "refusal");
+    // Other invalid output has no reason.
+    let mut ladder = ladder_for(Provider::OpenAi, &request);
+    let steps = script(&mut ladder, vec![openai("nope", "stop"), openai("nope", "stop")]);
+    assert_eq!(done(steps.last().unwrap().clone()).provenance.reason, None);
+}

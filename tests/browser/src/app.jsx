@@ -12,6 +12,8 @@
 //                             last render call
 //   window.jsonFormsErrors()  JSON Forms' own ajv errors of the current data
 //   window.renderA2ui(...)    the A2UI pane (src/a2ui.js)
+//   window.refineJsonForms(r) a streamed refinement, in place, keeping the
+//                             data typed so far (stream.mjs)
 //   window.renderCopilotKit(...) the same answer in CopilotKit's A2UI renderer (src/copilotkit.jsx)
 import React from 'react';
 import { createRoot } from 'react-dom/client';
@@ -142,18 +144,14 @@ function ajvFor(schema) {
   return { ajv: createAjv(), dialect: 'draft-07 (JSON Forms default)' };
 }
 
-window.renderJsonForms = (response, options = {}) => {
-  reset();
-  const { ajv, dialect } = options.defaultAjv ? { ajv: undefined, dialect: 'JSON Forms default' } : ajvFor(response.jsonSchema);
-  window.ajvDialect = dialect;
-  state.data = response.initialData;
-  return mount(
+function jsonFormsView(response, data, ajv) {
+  return (
     <div style={{ padding: 16, maxWidth: 900 }}>
       {response.meta && response.meta.title ? <h2 id="form-title">{response.meta.title}</h2> : null}
       <JsonForms
         schema={response.jsonSchema}
         uischema={response.uiSchema}
-        data={response.initialData}
+        data={data}
         renderers={materialRenderers}
         cells={materialCells}
         ajv={ajv}
@@ -164,6 +162,31 @@ window.renderJsonForms = (response, options = {}) => {
       />
     </div>
   );
+}
+
+window.renderJsonForms = (response, options = {}) => {
+  reset();
+  const { ajv, dialect } = options.defaultAjv ? { ajv: undefined, dialect: 'JSON Forms default' } : ajvFor(response.jsonSchema);
+  window.ajvDialect = dialect;
+  state.data = response.initialData;
+  state.ajv = ajv;
+  return mount(jsonFormsView(response, response.initialData, ajv));
+};
+
+// A streamed refinement (issue 16, tests/browser/stream.mjs): the patched
+// answer rendered into the same React root, in place, with the data the
+// person holds (state.data), not the answer's initialData: a patch changes
+// the form, never what was typed.
+window.refineJsonForms = (response) => {
+  flushSync(() => {
+    state.root.render(
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <Boundary>{jsonFormsView(response, state.data, state.ajv)}</Boundary>
+      </ThemeProvider>
+    );
+  });
+  return new Promise((resolve) => setTimeout(() => resolve(true), 50));
 };
 
 // Same for RJSF: validator-ajv8 uses draft-07 unless given Ajv2020.

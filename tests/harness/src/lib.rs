@@ -134,6 +134,17 @@ impl std::fmt::Display for Reply {
     }
 }
 
+/// One server-sent event as received ([`WranglerDev::post_sse`]).
+#[derive(Debug, Clone)]
+pub struct SseEvent {
+    /// The `event:` name (empty for `data:`-only frames, as AG-UI sends).
+    pub event: String,
+    /// The `data:` line, parsed (`Null` if it is not JSON).
+    pub data: Value,
+    /// When it arrived, from just before the request was sent.
+    pub at: Duration,
+}
+
 /// A running `wrangler dev`, stopped on drop.
 #[derive(Debug)]
 pub struct WranglerDev {
@@ -355,6 +366,52 @@ impl WranglerDev {
     pub fn post_json(&self, path: &str, body: &Value) -> Reply {
         let bytes = serde_json::to_vec(body).expect("a Value always serialises");
         self.post_raw(path, &bytes, "application/json")
+    }
+
+    /// `POST path` asking for an event stream (`Accept: text/event-stream`)
+    /// over a raw socket, so each event is timed as it arrives; extra
+    /// headers are `name: value` pairs. `stop_after` closes the connection
+    /// after that many events (a client that leaves). Returns the status
+    /// and the events (comments skipped).
+    pub fn post_sse(&self, path: &str, body: &Value, headers: &[(&str, &str)], stop_after: Option<usize>) -> (u16, Vec<SseEvent>) {
+        use std::io::{BufRead, BufReader, Write};
+        let started = Instant::now();
+        let Ok(mut socket) = std::net::TcpStream::connect(("127.0.0.1", self.port)) else { return (0, Vec::new()) };
+        socket.set_read_timeout(Some(REQUEST_TIMEOUT)).ok();
+        let body = body.to_string();
+        let extra: String = headers.iter().map(|(n, v)| format!("{n}: {v}\r\n")).collect();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\ncontent-type: application/json\r\n{extra}content-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        if socket.write_all(head.as_bytes()).is_err() {
+            return (0, Vec::new());
+        }
+        let mut reader = BufReader::new(socket);
+        let mut line = String::new();
+        reader.read_line(&mut line).ok();
+        let status = line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        line.clear();
+        while reader.read_line(&mut line).map(|n| n > 0).unwrap_or(false) && line != "\r\n" {
+            line.clear();
+        }
+        let mut events = Vec::new();
+        let mut event = String::new();
+        // Chunked transfer: frame lines arrive between chunk-size lines,
+        // which start with neither `event: ` nor `data: `.
+        for line in reader.lines() {
+            let Ok(line) = line else { break };
+            if let Some(name) = line.strip_prefix("event: ") {
+                event = name.to_owned();
+            } else if let Some(data) = line.strip_prefix("data: ") {
+                let data = serde_json::from_str(data).unwrap_or(Value::Null);
+                events.push(SseEvent { event: std::mem::take(&mut event), data, at: started.elapsed() });
+                if stop_after == Some(events.len()) {
+                    break;
+                }
+            }
+        }
+        (status, events)
     }
 
     /// `POST path` with these exact bytes and `Content-Type`.

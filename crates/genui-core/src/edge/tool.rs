@@ -107,6 +107,8 @@ fn openapi() -> Value {
     content["text/html"] = json!({"schema": {"description": "format=html: a self-contained page with a native form (fields named by JSON Pointer) and a strict Content-Security-Policy header", "type": "string"}});
     // `format=a2ui` with `Accept: application/jsonl`: the same messages, one per line.
     content["application/jsonl"] = json!({"schema": {"description": "format=a2ui only: each line one message of A2UI's server_to_client.json (createSurface, updateComponents, updateDataModel)", "type": "string"}});
+    // `Accept: text/event-stream` (issue 16; README "Streaming"): ui, patch, done, error events.
+    content["text/event-stream"] = json!({"schema": {"description": "Server-Sent Events: `ui` (a complete answer as above), `patch` (RFC 6902 operations from the last ui to the model's proven answer), `done` ({generator, cache, fellBack, timings, provenance?}), `error` (a dgui_error); `: heartbeat` comments while the model works", "type": "string"}});
     let headers = json!({
         "x-genui-spec-hash": {"description": "meta.specHash (the cached spec; A2UI's submit button carries it too)", "schema": {"type": "string"}},
         "x-genui-warnings": {"description": "meta.warnings as ASCII JSON (up to 4 KiB of whole warnings); [] when none", "schema": {"type": "string"}},
@@ -146,6 +148,13 @@ fn openapi() -> Value {
                 "parameters": [{"name": "x-genui-signature", "in": "header", "required": true, "schema": {"type": "string"}}],
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
                 "responses": {"200": generate_responses["200"].clone(), "default": error_responses()["default"].clone()},
+            }},
+            "/v1/agent": {"post": {
+                "summary": "An AG-UI 1.0 run (RunAgentInput) answered as AG-UI events: the generateUserInterface call's UI as an activity, or an A2UI user action checked as a submission",
+                "requestBody": {"required": true, "content": json_content(json!({"type": "object", "required": ["threadId", "runId"],
+                    "properties": {"threadId": {"type": "string"}, "runId": {"type": "string"}, "messages": {"type": "array"}, "forwardedProps": {"type": "object"}}}))},
+                "responses": {"200": {"description": "AG-UI events as SSE data frames: RUN_STARTED, ACTIVITY_SNAPSHOT, ACTIVITY_DELTA, RUN_FINISHED or RUN_ERROR; TOOL_CALL_RESULT for a submission",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}}}, "default": error_responses()["default"].clone()},
             }},
             "/v1/forms": {"post": {
                 "summary": "A hosted form's link for a generateUserInterface call (needs callbackUrl; the answer is POSTed there, signed)",

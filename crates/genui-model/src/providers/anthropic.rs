@@ -58,7 +58,7 @@ pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> 
     let raw = tool_input.map(Value::to_string).unwrap_or_else(|| text.clone());
     match value.get("stop_reason").and_then(Value::as_str) {
         Some("max_tokens") => return Err(invalid("the plan was cut off at max_tokens").with_model_output(&raw)),
-        Some("refusal") => return Err(invalid(&format!("the model refused: {text}"))),
+        Some("refusal") => return Err(super::chat::refused(&text)),
         _ => {}
     }
     let plan_json = match tool_input {

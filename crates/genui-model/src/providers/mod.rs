@@ -8,6 +8,7 @@
 //! never appears in an error, nor in `Debug` of a request.
 
 pub mod anthropic;
+pub mod chat;
 mod error;
 pub mod openai;
 pub mod workers_ai;

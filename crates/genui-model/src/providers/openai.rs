@@ -5,13 +5,14 @@
 //! strict: true, schema}}`; for servers that reject `json_schema` (a 400
 //! naming `response_format`), [`build_request_json_object`] asks for
 //! `{type: "json_object"}` instead; the system message carries the shape.
-//! The plan is the JSON string in `choices[0].message.content`.
+//! The plan is in `choices[0].message`, read by [`chat::message_plan`]
+//! (content string or text parts, else the first tool call's arguments).
 //!
 //! No `temperature` or `max_tokens`: reasoning models reject both, and the
 //! plan is bounded by the field list.
 
 use super::error::{failure, status_error, success_json};
-use super::{extract_json, tokens, HttpRequest, ModelReply};
+use super::{chat, tokens, HttpRequest, ModelReply};
 use genui_core::{Error, ModelFailure};
 use crate::config::ModelConfig;
 use crate::plan_schema;
@@ -51,16 +52,15 @@ pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> 
     }
     let choice = value.pointer("/choices/0").ok_or_else(|| invalid("the response has no choices"))?;
     let message = choice.get("message").unwrap_or(&Value::Null);
-    if let Some(refusal) = message.get("refusal").and_then(Value::as_str) {
-        return Err(invalid(&format!("the model refused: {refusal}")));
+    if let Some(refusal) = message.get("refusal").and_then(Value::as_str).filter(|r| !r.trim().is_empty()) {
+        return Err(chat::refused(refusal));
     }
-    let content = message.get("content").and_then(Value::as_str).unwrap_or_default();
     match choice.get("finish_reason").and_then(Value::as_str) {
-        Some("length") => return Err(invalid("the plan was cut off at the output limit").with_model_output(content)),
+        Some("length") => return Err(invalid("the plan was cut off at the output limit").with_model_output(&chat::message_text(message))),
         Some("content_filter") => return Err(invalid("the output was withheld by a content filter")),
         _ => {}
     }
-    let plan_json = extract_json(content).map_err(|why| invalid(&why).with_model_output(content))?;
+    let plan_json = chat::message_plan(message)?;
     let usage = value.get("usage").unwrap_or(&Value::Null);
     Ok(ModelReply { plan_json, tokens_in: tokens(usage, "prompt_tokens"), tokens_out: tokens(usage, "completion_tokens") })
 }

@@ -34,6 +34,12 @@
 //! | `json-schema-unsupported` | OpenAI: 400 for `response_format: json_schema`, good for `json_object` |
 //! | `unauthorized` | 401 |
 //! | `refusal` | a refusal |
+//! | `tool-call-args` | OpenAI: the good plan in `tool_calls[0].function.arguments`, `content: null` (vLLM, Ollama) |
+//! | `content-parts` | OpenAI: the good plan as `content: [{type: text}, ...]` parts (LM Studio, llama.cpp) |
+//!
+//! A `[delay:<ms>]` tag in the description (at most 30000) delays every
+//! answer by that long: a slow model, for the streaming tests and
+//! scripts/bench-stream.sh.
 //!
 //! "Per prompt" counts calls with the same scenario and the same first user
 //! message, so a retry (which repeats it) is the second call.
@@ -385,6 +391,14 @@ fn scenario_tag(prompt: &str) -> Option<String> {
     Some(prompt[start..start + len].to_owned())
 }
 
+/// The `<ms>` of a `[delay:<ms>]` tag in the prompt, capped at 30 s.
+fn delay_tag(prompt: &str) -> Option<Duration> {
+    let start = prompt.find("[delay:")? + "[delay:".len();
+    let len = prompt[start..].find(']')?;
+    let ms: u64 = prompt[start..start + len].trim().parse().ok()?;
+    Some(Duration::from_millis(ms.min(30_000)))
+}
+
 /// Records the request, then plays its scenario.
 fn model_call(request: &Request, server: &Server, wire: Wire) -> Response {
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
@@ -412,6 +426,9 @@ fn model_call(request: &Request, server: &Server, wire: Wire) -> Response {
         .or_else(|| model.strip_prefix("scenario:").map(str::to_owned))
         .unwrap_or_else(|| "good".to_owned());
     let call = next_call(server, &format!("{scenario}\u{0}{prompt}"));
+    if let Some(delay) = delay_tag(&prompt) {
+        thread::sleep(delay);
+    }
     let fields = parse_fields(&prompt);
     let ctx = Ctx {
         wire,
@@ -572,6 +589,8 @@ fn play(scenario: &str, call: u32, ctx: &Ctx<'_>) -> Response {
         ("json-schema-unsupported", _) => json_schema_unsupported(ctx),
         ("unauthorized", _) => unauthorized(ctx.wire),
         ("refusal", _) => refusal(ctx),
+        ("tool-call-args" | "content-parts", _) if ctx.wire == Wire::OpenAi => openai_shaped(ctx, scenario, &good_plan(ctx)),
+        ("tool-call-args" | "content-parts", _) => plan_reply(ctx, &good_plan(ctx)),
         (other, _) => error(
             ctx.wire,
             400,
@@ -786,6 +805,27 @@ fn openai_completion(
     Response::json(200, &body)
         .with_header("x-request-id", "req_scripted")
         .with_header("openai-processing-ms", "5")
+}
+
+/// A completion as some OpenAI-compatible servers shape it: the plan in a
+/// tool call's arguments, or split over text parts.
+fn openai_shaped(ctx: &Ctx<'_>, scenario: &str, plan: &Value) -> Response {
+    let text = plan.to_string();
+    let (message, finish) = if scenario == "tool-call-args" {
+        let call = json!({"id": "call_scripted", "type": "function", "function": {"name": "emit_ui_plan", "arguments": text}});
+        (json!({"role": "assistant", "content": null, "tool_calls": [call]}), "tool_calls")
+    } else {
+        let middle = text.len() / 2;
+        let split = (middle..text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+        let parts = json!([{"type": "text", "text": &text[..split]}, {"type": "text", "text": &text[split..]}]);
+        (json!({"role": "assistant", "content": parts}), "stop")
+    };
+    let body = json!({
+        "id": format!("chatcmpl-scripted{}", unix_secs()), "object": "chat.completion", "created": unix_secs(), "model": ctx.model,
+        "choices": [{"index": 0, "message": message, "logprobs": null, "finish_reason": finish}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": text.len() / 4, "total_tokens": 100 + text.len() / 4},
+    });
+    Response::json(200, &body)
 }
 
 fn anthropic_message(ctx: &Ctx<'_>, content: Value, stop: &str, output_bytes: usize) -> Response {

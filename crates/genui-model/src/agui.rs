@@ -1,0 +1,416 @@
+//! `POST /v1/agent`: the worker as an AG-UI 1.0 agent.
+//!
+//! In: AG-UI's `RunAgentInput` (`threadId`, `runId`, `messages`, `tools`,
+//! `state`, `context`, `forwardedProps`). [`RunInput::read`] finds what the
+//! run asks for, first match wins:
+//!
+//! 1. `forwardedProps.a2uiAction.userAction`: a button pressed on an A2UI
+//!    surface, as `@ag-ui/a2ui-middleware` / CopilotKit send it: a
+//!    submission, checked like `/v1/submit` (an A2UI `{version, action}`);
+//! 2. `forwardedProps.generateUserInterface`: the tool's arguments;
+//! 3. `forwardedProps.events`: AG-UI tool-call events that assemble into
+//!    the call (`TOOL_CALL_START`, `TOOL_CALL_ARGS`, `TOOL_CALL_END`);
+//! 4. the last assistant message's last `generateUserInterface` tool call.
+//!
+//! Out: SSE `data:` frames of AG-UI events ([`AgentEvents`]):
+//! `RUN_STARTED`, `ACTIVITY_SNAPSHOT` (the UI), `ACTIVITY_DELTA` (the JSON
+//! Patch to the model's proven UI), `RUN_FINISHED` (result: the `done`
+//! facts); or `RUN_ERROR` with the `dgui_error` code and message.
+//!
+//! Activities: `format=a2ui` is exactly what `@ag-ui/a2ui-middleware`
+//! emits, `activityType: "a2ui-surface"`, content `{"a2ui_operations":
+//! [A2UI v0.9 messages]}`, `messageId: "a2ui-surface-<toolCallId>"`, so
+//! CopilotKit's A2UI renderer shows it unchanged. Every other format is
+//! `activityType: "genui.<format>"` with the `/v1/generate` answer as
+//! content, `messageId: "genui-<toolCallId>"`.
+//!
+//! A submission answers `TOOL_CALL_RESULT` (the tool message for the call
+//! that generated the surface) then `RUN_FINISHED`; invalid data answers
+//! `RUN_FINISHED` with `result: {"accepted": false, "error": dgui_error}`,
+//! whose `payload.errors` name each field by its JSON Pointer.
+
+use crate::machine::Update;
+use crate::stream::{body_value, diff, Encoder};
+use genui_core::{Error, ErrorCode, HttpResponse, Limits};
+use serde_json::{json, Map, Value};
+
+/// The A2UI middleware's activity type.
+pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
+/// The key of the A2UI messages in the middleware's activity content.
+pub const A2UI_OPERATIONS_KEY: &str = "a2ui_operations";
+/// The `context` entry in which a CopilotKit frontend sends its registered
+/// A2UI catalog (`{catalogId, components}` as a JSON string), from
+/// `@ag-ui/a2ui-middleware`.
+pub const A2UI_SCHEMA_CONTEXT_DESCRIPTION: &str = "A2UI Component Schema \u{2014} available components for generating UI surfaces. Use these component names and properties when creating A2UI operations.";
+
+/// What a run asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call {
+    /// A `/v1/generate` body (any accepted shape); `at` is where it sits in
+    /// the `RunAgentInput`, for error pointers.
+    Generate {
+        /// The generate body.
+        body: Value,
+        /// Its JSON Pointer in the run input.
+        at: String,
+    },
+    /// A `/v1/submit` body (an A2UI client message).
+    Submit {
+        /// The submit body.
+        body: Value,
+        /// Where the user action sits in the run input.
+        at: String,
+    },
+}
+
+/// A parsed `RunAgentInput`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunInput {
+    /// `threadId`.
+    pub thread_id: String,
+    /// `runId`.
+    pub run_id: String,
+    /// What the run asks for.
+    pub call: Call,
+    /// The catalog id the frontend registered (CopilotKit's basic catalog
+    /// still has the id from before A2UI's restructure), stamped on our
+    /// surfaces' `createSurface` so its renderer finds the catalog.
+    pub catalog_id: Option<String>,
+}
+
+fn invalid(at: &str, message: &str) -> Error {
+    Error::new(ErrorCode::InvalidRequest, format!("{message} (at {})", if at.is_empty() { "the root" } else { at })).at(at)
+}
+
+impl RunInput {
+    /// Reads a `RunAgentInput` body within the request limits.
+    pub fn read(body: &[u8], limits: &Limits) -> Result<Self, Error> {
+        limits.check_body_size(body.len())?;
+        limits.check_body_depth(body)?;
+        let value: Value = serde_json::from_slice(body)
+            .map_err(|e| Error::new(ErrorCode::InvalidJson, format!("request body is not valid JSON: {e}")))?;
+        let Value::Object(input) = value else { return Err(invalid("", "a RunAgentInput must be a JSON object")) };
+        let id = |key: &str| match input.get(key) {
+            Some(Value::String(id)) if !id.is_empty() => Ok(id.clone()),
+            _ => Err(invalid(&format!("/{key}"), &format!("`{key}` must be a non-empty string"))),
+        };
+        let (thread_id, run_id) = (id("threadId")?, id("runId")?);
+        let props = match input.get("forwardedProps") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(props)) => props.clone(),
+            Some(_) => return Err(invalid("/forwardedProps", "`forwardedProps` must be an object")),
+        };
+        let call = match find_in_props(&props, &run_id)? {
+            Some(call) => call,
+            None => find_in_messages(input.get("messages"), &run_id)?,
+        };
+        let catalog_id = frontend_catalog_id(input.get("context"));
+        Ok(Self { thread_id, run_id, call: with_format(call, props.get("format")), catalog_id })
+    }
+
+    /// A generate body as bytes, for `GenerateJob::prepare`.
+    pub fn body_bytes(&self) -> Vec<u8> {
+        match &self.call {
+            Call::Generate { body, .. } | Call::Submit { body, .. } => serde_json::to_vec(body).unwrap_or_default(),
+        }
+    }
+
+    /// An error of the inner body, with its pointer moved to where that
+    /// body sits in the run input.
+    pub fn locate(&self, error: Error) -> Error {
+        let (at, strip) = match &self.call {
+            Call::Generate { at, .. } => (at.as_str(), ""),
+            Call::Submit { at, .. } => (at.as_str(), "/action"),
+        };
+        match error.pointer().map(str::to_owned) {
+            Some(inner) if inner.is_empty() || inner.starts_with('/') => {
+                let inner = inner.strip_prefix(strip).filter(|_| !strip.is_empty()).unwrap_or(&inner).to_owned();
+                error.at(format!("{at}{inner}"))
+            }
+            _ => error,
+        }
+    }
+
+    /// [`Self::locate`] for an error already turned into a response (one
+    /// the generation machine answered before the stream started).
+    pub fn locate_response(&self, mut response: HttpResponse) -> HttpResponse {
+        let Call::Generate { at, .. } = &self.call else { return response };
+        let Ok(mut body) = serde_json::from_str::<Value>(&response.body) else { return response };
+        if let Some(Value::String(pointer)) = body.pointer_mut("/payload/pointer") {
+            if pointer.is_empty() || pointer.starts_with('/') {
+                *pointer = format!("{at}{pointer}");
+                response.body = body.to_string();
+            }
+        }
+        response
+    }
+}
+
+fn find_in_props(props: &Map<String, Value>, run_id: &str) -> Result<Option<Call>, Error> {
+    if let Some(action) = props.get("a2uiAction") {
+        let at = "/forwardedProps/a2uiAction/userAction".to_owned();
+        let Some(user_action) = action.get("userAction").filter(|a| a.is_object()) else {
+            return Err(invalid(&at, "`a2uiAction.userAction` must be an object"));
+        };
+        return Ok(Some(Call::Submit { body: json!({"version": "v0.9", "action": user_action}), at }));
+    }
+    if let Some(args) = props.get("generateUserInterface") {
+        let at = "/forwardedProps/generateUserInterface".to_owned();
+        let Value::Object(args) = args else { return Err(invalid(&at, "`generateUserInterface` must be the tool's arguments object")) };
+        let mut body = args.clone();
+        // The surface and the activity are named after the call.
+        body.entry("toolCallId").or_insert_with(|| Value::String(run_id.to_owned()));
+        return Ok(Some(Call::Generate { body: Value::Object(body), at }));
+    }
+    if let Some(events) = props.get("events") {
+        if !events.is_array() {
+            return Err(invalid("/forwardedProps/events", "`events` must be an array of AG-UI tool-call events"));
+        }
+        return Ok(Some(Call::Generate { body: json!({"events": events}), at: "/forwardedProps".into() }));
+    }
+    Ok(None)
+}
+
+fn find_in_messages(messages: Option<&Value>, _run_id: &str) -> Result<Call, Error> {
+    let messages = match messages {
+        None | Some(Value::Null) => &Vec::new(),
+        Some(Value::Array(messages)) => messages,
+        Some(_) => return Err(invalid("/messages", "`messages` must be an array")),
+    };
+    let none = || invalid("/messages", "the run carries no generateUserInterface call: none in the last assistant message's toolCalls, nor in forwardedProps (generateUserInterface, events, a2uiAction)");
+    let (index, message) = messages.iter().enumerate().rev().find(|(_, m)| m.get("role").and_then(Value::as_str) == Some("assistant")).ok_or_else(none)?;
+    let calls = match message.get("toolCalls") {
+        Some(Value::Array(calls)) => calls,
+        None | Some(Value::Null) => return Err(none()),
+        Some(_) => return Err(invalid(&format!("/messages/{index}/toolCalls"), "`toolCalls` must be an array")),
+    };
+    let name = |call: &Value| call.pointer("/function/name").and_then(Value::as_str).map(str::to_owned);
+    let (at, call) = calls
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, call)| name(call).as_deref() == Some("generateUserInterface"))
+        .ok_or_else(none)?;
+    Ok(Call::Generate { body: call.clone(), at: format!("/messages/{index}/toolCalls/{at}") })
+}
+
+/// The `catalogId` of the frontend's A2UI schema context entry, if any.
+fn frontend_catalog_id(context: Option<&Value>) -> Option<String> {
+    let entries = context?.as_array()?;
+    let entry = entries.iter().find(|e| e.get("description").and_then(Value::as_str) == Some(A2UI_SCHEMA_CONTEXT_DESCRIPTION))?;
+    let value: Value = serde_json::from_str(entry.get("value")?.as_str()?).ok()?;
+    value.get("catalogId").and_then(Value::as_str).filter(|id| !id.is_empty()).map(str::to_owned)
+}
+
+/// `forwardedProps.format` chooses the format when the call names none
+/// (top-level options win in every generate shape).
+fn with_format(call: Call, format: Option<&Value>) -> Call {
+    match (call, format) {
+        (Call::Generate { body: Value::Object(mut body), at }, Some(Value::String(format))) => {
+            body.entry("format").or_insert_with(|| Value::String(format.clone()));
+            Call::Generate { body: Value::Object(body), at }
+        }
+        (call, _) => call,
+    }
+}
+
+/// Writes the machine's updates as AG-UI events.
+#[derive(Debug)]
+pub struct AgentEvents {
+    thread_id: String,
+    run_id: String,
+    started: bool,
+    ended: bool,
+    catalog_id: Option<String>,
+    activity: Option<(String, String, Value)>,
+}
+
+impl AgentEvents {
+    /// For one run.
+    pub fn new(input: &RunInput) -> Self {
+        let (thread_id, run_id, catalog_id) = (input.thread_id.clone(), input.run_id.clone(), input.catalog_id.clone());
+        Self { thread_id, run_id, started: false, ended: false, catalog_id, activity: None }
+    }
+
+    /// `RUN_STARTED`, once.
+    fn start(&mut self) -> String {
+        if std::mem::replace(&mut self.started, true) {
+            return String::new();
+        }
+        event(json!({"type": "RUN_STARTED", "threadId": self.thread_id, "runId": self.run_id}))
+    }
+
+    fn snapshot(&mut self, response: &HttpResponse) -> String {
+        let (message_id, activity_type, content) = self.activity_of(response);
+        let text = event(json!({"type": "ACTIVITY_SNAPSHOT", "messageId": message_id, "activityType": activity_type, "content": content, "replace": true}));
+        self.activity = Some((message_id, activity_type, content));
+        text
+    }
+
+    fn delta(&mut self, response: &HttpResponse) -> String {
+        let Some((message_id, activity_type, last)) = self.activity.take() else { return self.snapshot(response) };
+        let (_, _, content) = self.activity_of(response);
+        let patch = diff(&last, &content);
+        self.activity = Some((message_id.clone(), activity_type.clone(), content));
+        if patch.as_array().is_some_and(Vec::is_empty) {
+            return String::new();
+        }
+        event(json!({"type": "ACTIVITY_DELTA", "messageId": message_id, "activityType": activity_type, "patch": patch}))
+    }
+
+    /// The activity of an answer, with the frontend's catalog id stamped.
+    fn activity_of(&self, response: &HttpResponse) -> (String, String, Value) {
+        let (message_id, activity_type, mut content) = activity_of(&body_value(&response.body));
+        if let (Some(id), Some(Value::Object(surface))) = (&self.catalog_id, content.pointer_mut("/a2ui_operations/0/createSurface")) {
+            surface.insert("catalogId".into(), Value::String(id.clone()));
+        }
+        (message_id, activity_type, content)
+    }
+
+    /// A submission's answer: the tool message, or the field errors.
+    pub fn submission(&mut self, response: &HttpResponse) -> String {
+        let mut text = self.start();
+        let body = body_value(&response.body);
+        if response.status == 200 {
+            let message_id = body.get("id").cloned().unwrap_or(Value::Null);
+            let tool_call_id = body.get("toolCallId").cloned().unwrap_or(Value::Null);
+            let content = body.get("content").cloned().unwrap_or(Value::Null);
+            text.push_str(&event(json!({"type": "TOOL_CALL_RESULT", "messageId": message_id, "toolCallId": tool_call_id, "content": content, "role": "tool"})));
+            text.push_str(&self.finished(json!({"accepted": true})));
+        } else if body.get("code").and_then(Value::as_str) == Some(ErrorCode::SubmissionInvalid.as_str()) {
+            text.push_str(&self.finished(json!({"accepted": false, "error": body})));
+        } else {
+            text.push_str(&self.error(&body));
+        }
+        text
+    }
+
+    fn finished(&mut self, result: Value) -> String {
+        self.ended = true;
+        event(json!({"type": "RUN_FINISHED", "threadId": self.thread_id, "runId": self.run_id, "result": result}))
+    }
+
+    fn error(&mut self, dgui_error: &Value) -> String {
+        self.ended = true;
+        let message = dgui_error.get("message").and_then(Value::as_str).unwrap_or("the run failed");
+        let code = dgui_error.get("code").and_then(Value::as_str).unwrap_or(ErrorCode::Internal.as_str());
+        event(json!({"type": "RUN_ERROR", "message": message, "code": code}))
+    }
+}
+
+impl Encoder for AgentEvents {
+    fn open(&mut self) -> String {
+        self.start()
+    }
+
+    fn frames(&mut self, update: &Update) -> String {
+        if self.ended {
+            return String::new();
+        }
+        let mut text = self.start();
+        text.push_str(&match update {
+            Update::Ui(response) => self.snapshot(response),
+            Update::Refined(response) => self.delta(response),
+            Update::Error(response) => self.error(&body_value(&response.body)),
+            Update::Done(summary) => self.finished(summary.to_json()),
+        });
+        text
+    }
+}
+
+/// The activity of an answer: A2UI as the middleware shapes it, other
+/// formats as `genui.<format>` with the answer as content.
+fn activity_of(body: &Value) -> (String, String, Value) {
+    if let Some(messages) = body.get("messages").filter(|_| body.as_object().is_some_and(|b| b.len() == 1)) {
+        let surface = messages.pointer("/0/createSurface/surfaceId").and_then(Value::as_str).unwrap_or("genui");
+        // Our surface id is `genui-<toolCallId>` (or of the spec hash).
+        let message_id = match surface.strip_prefix("genui-") {
+            Some(call) => format!("a2ui-surface-{call}"),
+            None => format!("a2ui-surface-{surface}"),
+        };
+        return (message_id, A2UI_ACTIVITY_TYPE.to_owned(), json!({ A2UI_OPERATIONS_KEY: messages }));
+    }
+    let format = format_of(body);
+    // Provenance is `meta`, or `metadata` in the RJSF and LMUI answers.
+    let meta = body.get("meta").or_else(|| body.get("metadata"));
+    let field = |key: &str| meta.and_then(|m| m.get(key)).and_then(Value::as_str);
+    let call = field("toolCallId").map(str::to_owned);
+    let hash = field("specHash").unwrap_or_default().chars().take(16).collect::<String>();
+    let message_id = format!("genui-{}", call.unwrap_or(hash));
+    let content = if body.is_object() { body.clone() } else { json!({ "answer": body }) };
+    (message_id, format!("genui.{format}"), content)
+}
+
+/// The format an answer was rendered in, from its shape.
+fn format_of(body: &Value) -> &'static str {
+    let has = |key: &str| body.get(key).is_some();
+    match body.get("type").and_then(Value::as_str) {
+        Some("dgui_form") => "rjsf",
+        _ if has("uiSchema") && has("jsonSchema") => "jsonforms",
+        _ if has("ui_components") => "lmui",
+        _ if has("module") => "react",
+        _ => "ui",
+    }
+}
+
+/// One AG-UI event as an SSE frame (AG-UI clients read `data:` only).
+fn event(value: Value) -> String {
+    crate::stream::frame("", &value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(value: Value) -> Result<RunInput, Error> {
+        RunInput::read(&serde_json::to_vec(&value).unwrap(), &Limits::default())
+    }
+
+    fn args() -> Value {
+        json!({"description": "d", "output": {"type": "object", "properties": {"a": {"type": "string"}}}})
+    }
+
+    #[test]
+    fn finds_the_last_assistant_tool_call() {
+        let call = json!({"id": "call_9", "type": "function", "function": {"name": "generateUserInterface", "arguments": args().to_string()}});
+        let input = read(json!({"threadId": "t", "runId": "r", "messages": [
+            {"id": "1", "role": "user", "content": "hi"},
+            {"id": "2", "role": "assistant", "toolCalls": [call]}]}))
+        .unwrap();
+        assert_eq!(input.call, Call::Generate { body: call, at: "/messages/1/toolCalls/0".into() });
+    }
+
+    #[test]
+    fn forwarded_props_win_and_name_the_call() {
+        let input = read(json!({"threadId": "t", "runId": "r", "messages": [], "forwardedProps": {"generateUserInterface": args(), "format": "a2ui"}})).unwrap();
+        let Call::Generate { body, .. } = &input.call else { panic!() };
+        assert_eq!((body["toolCallId"].as_str(), body["format"].as_str()), (Some("r"), Some("a2ui")));
+        let action = json!({"name": "genui.submit", "surfaceId": "genui-x", "sourceComponentId": "submit", "timestamp": "2026-11-25T00:00:00Z", "context": {}});
+        let input = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"a2uiAction": {"userAction": action}}})).unwrap();
+        assert!(matches!(input.call, Call::Submit { .. }));
+    }
+
+    #[test]
+    fn the_frontends_catalog_id_is_stamped_on_the_surface() {
+        let context = json!([{"description": A2UI_SCHEMA_CONTEXT_DESCRIPTION, "value": json!({"catalogId": "old-id", "components": {}}).to_string()}]);
+        let input = read(json!({"threadId": "t", "runId": "r", "context": context, "forwardedProps": {"generateUserInterface": args()}})).unwrap();
+        assert_eq!(input.catalog_id.as_deref(), Some("old-id"));
+        let body = json!({"messages": [{"version": "v0.9", "createSurface": {"surfaceId": "genui-r", "catalogId": "spec-id"}}]});
+        let mut events = AgentEvents::new(&input);
+        let text = events.frames(&Update::Ui(HttpResponse::json(200, &body)));
+        assert!(text.contains("\"catalogId\":\"old-id\"") && text.contains("\"messageId\":\"a2ui-surface-r\""), "{text}");
+        let plain = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"generateUserInterface": args()}})).unwrap();
+        assert_eq!(plain.catalog_id, None);
+    }
+
+    #[test]
+    fn missing_and_malformed_calls_name_the_place() {
+        let no_call = read(json!({"threadId": "t", "runId": "r", "messages": [{"id": "1", "role": "assistant", "content": "x"}]})).unwrap_err();
+        assert_eq!((no_call.code(), no_call.pointer()), (ErrorCode::InvalidRequest, Some("/messages")));
+        assert_eq!(read(json!({"runId": "r"})).unwrap_err().pointer(), Some("/threadId"));
+        assert_eq!(read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"events": 3}})).unwrap_err().pointer(), Some("/forwardedProps/events"));
+        let input = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"generateUserInterface": args()}})).unwrap();
+        let located = input.locate(Error::new(ErrorCode::InvalidRequest, "x").at("/output/type"));
+        assert_eq!(located.pointer(), Some("/forwardedProps/generateUserInterface/output/type"));
+    }
+}

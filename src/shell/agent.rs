@@ -1,0 +1,53 @@
+//! `POST /v1/agent`: an AG-UI run answered as AG-UI events over SSE
+//! (genui_model::agui decides; this performs). A generate call streams
+//! through the same machine as `/v1/generate`; a submission from one of
+//! our A2UI surfaces is checked like `/v1/submit`. Errors before the
+//! stream starts (a malformed `RunAgentInput`, no call, a bad body) are
+//! plain `dgui_error` responses with the pointer into the run input.
+
+use super::drive::{self, SseBody};
+use super::{kv, model, now_ms, query_param, read_body};
+use genui_core::{GenerateJob, HttpResponse, Limits, SubmitJob};
+use genui_model::agui::{AgentEvents, Call, RunInput};
+use genui_model::{Generation, Mode};
+use worker::{Context, Env, Request};
+
+pub(super) async fn run(req: &mut Request, env: &Env, ctx: &Context, request_id: &str, sse: &mut Option<SseBody>) -> HttpResponse {
+    let limits = Limits::default();
+    let body = match read_body(req, &limits).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let input = match RunInput::read(&body, &limits) {
+        Ok(input) => input,
+        Err(error) => return HttpResponse::error(&error),
+    };
+    let started = match &input.call {
+        Call::Submit { .. } => submission(&input, env, request_id, &limits).await,
+        Call::Generate { .. } => generation(&input, req, env, ctx, &limits).await,
+    };
+    match started {
+        Ok((head, body)) => {
+            *sse = Some(body);
+            head
+        }
+        Err(response) => response,
+    }
+}
+
+async fn generation(input: &RunInput, req: &Request, env: &Env, ctx: &Context, limits: &Limits) -> Result<(HttpResponse, SseBody), HttpResponse> {
+    let job = GenerateJob::prepare(&input.body_bytes(), query_param(req, "format").as_deref(), limits)
+        .map_err(|error| HttpResponse::error(&input.locate(error)))?;
+    let generation = Generation::new(job, model::config(env), Mode::Stream, limits, now_ms() as u64);
+    drive::stream(generation, AgentEvents::new(input), env, ctx, None).await.map_err(|response| input.locate_response(response))
+}
+
+async fn submission(input: &RunInput, env: &Env, request_id: &str, limits: &Limits) -> Result<(HttpResponse, SseBody), HttpResponse> {
+    let job = SubmitJob::prepare(&input.body_bytes(), limits).map_err(|error| HttpResponse::error(&input.locate(error)))?;
+    let cached = match job.cache_key() {
+        Some(key) => kv::SpecCache::open(env).get(&key).await,
+        None => None,
+    };
+    let response = job.finish(cached.as_deref(), request_id).response;
+    Ok(drive::written(AgentEvents::new(input).submission(&response)))
+}
