@@ -6,7 +6,7 @@
 //! is `tests/react/run.sh`.
 
 use genui_core::{GenerateJob, Limits};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 const HOSTILE: &str = include_str!("../../../tests/react/fixtures/hostile-text.json");
 
@@ -109,4 +109,21 @@ fn switching_to_react_keeps_the_spec_hash() {
     let jsonforms: Value = serde_json::from_str(&job.finish(None).response.body).expect("JSON");
     assert_eq!(react["meta"]["specHash"], jsonforms["meta"]["specHash"]);
     assert_eq!(react["packages"]["zod"], "^4.6.0");
+}
+
+/// Past 12 objects and arrays deep, TypeScript may stop inferring the
+/// schema's type (TS2589): the first level past it is typed unknown, once,
+/// and still validated by zod.
+#[test]
+fn types_stop_at_twelve_levels_and_validation_does_not() {
+    let mut schema = json!({"type": "object", "properties": {"leaf": {"type": "string", "minLength": 2}}, "required": ["leaf"]});
+    for _ in 0..15 {
+        schema = json!({"type": "object", "properties": {"next": schema}, "required": ["next"]});
+    }
+    let body = json!({"output": schema}).to_string();
+    let module = answer(&body)["module"].as_str().unwrap().to_owned();
+    assert_eq!(module.matches("as z.ZodType<unknown>)").count(), 1, "{module}");
+    assert!(module.contains("chars(s) >= 2"), "the deepest field is still checked");
+    let shallow = json!({"output": {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}}}}).to_string();
+    assert!(!answer(&shallow)["module"].as_str().unwrap().contains("z.ZodType<unknown>"));
 }

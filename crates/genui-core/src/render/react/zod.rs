@@ -96,11 +96,21 @@ pub(crate) struct Zod<'a> {
     pub(crate) patterns: Vec<(String, String)>,
     /// Object nesting, for indenting one property per line.
     depth: usize,
+    /// Objects and arrays around the expression being built, for
+    /// [`MAX_TYPED_NESTING`].
+    nesting: usize,
 }
+
+/// How many objects and arrays deep the module's types are inferred. Past
+/// it TypeScript may give up inferring the schema's type (TS2589,
+/// "excessively deep", seen at 18 on a SchemaStore schema), so the subtree
+/// there is typed `z.ZodType<unknown>`: zod still validates all of it, and
+/// the form reaches its fields by path as everywhere.
+pub(crate) const MAX_TYPED_NESTING: usize = 12;
 
 impl<'a> Zod<'a> {
     pub(crate) fn new(root: &'a Value) -> Self {
-        Self { root, stack: Vec::new(), names: BTreeMap::new(), unenforced: Vec::new(), patterns: Vec::new(), depth: 0 }
+        Self { root, stack: Vec::new(), names: BTreeMap::new(), unenforced: Vec::new(), patterns: Vec::new(), depth: 0, nesting: 0 }
     }
 
     /// The zod expression for `schema` found at `at` (a schema pointer).
@@ -272,6 +282,23 @@ impl<'a> Zod<'a> {
     }
 
     fn array(&mut self, map: &Map<String, Value>, at: &str) -> String {
+        self.nesting += 1;
+        let out = self.array_of(map, at);
+        self.nesting -= 1;
+        self.typed_up_to_limit(out)
+    }
+
+    /// Past [`MAX_TYPED_NESTING`], the expression typed as unknown: only at
+    /// the first level past it (its enclosing objects and arrays, now
+    /// `self.nesting`, are exactly the limit); deeper ones are inside it.
+    fn typed_up_to_limit(&self, expr: String) -> String {
+        match self.nesting == MAX_TYPED_NESTING {
+            true => format!("({expr} as z.ZodType<unknown>)"),
+            false => expr,
+        }
+    }
+
+    fn array_of(&mut self, map: &Map<String, Value>, at: &str) -> String {
         let prefix = match (map.get("prefixItems"), map.get("items")) {
             (Some(Value::Array(p)), _) => Some((p, "prefixItems", map.get("items"), "items")),
             (None, Some(Value::Array(p))) => Some((p, "items", map.get("additionalItems"), "additionalItems")),
@@ -310,6 +337,13 @@ impl<'a> Zod<'a> {
     }
 
     fn object(&mut self, map: &Map<String, Value>, at: &str) -> String {
+        self.nesting += 1;
+        let out = self.object_of(map, at);
+        self.nesting -= 1;
+        self.typed_up_to_limit(out)
+    }
+
+    fn object_of(&mut self, map: &Map<String, Value>, at: &str) -> String {
         let required: Vec<&str> = map.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
         let empty = Map::new();
         let properties = map.get("properties").and_then(Value::as_object).unwrap_or(&empty);
