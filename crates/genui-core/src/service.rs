@@ -407,10 +407,7 @@ impl GenerateJob {
         let doc = schema::SchemaDoc::new(&spec.schema, &self.limits);
         let object_form = doc.resolve(&spec.schema).is_ok_and(|root| root.kind().kind == schema::Kind::Object);
         let (initial_data, mut warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
-        warnings.extend(unresolved_ref_warnings(&spec.schema, &self.request.output_pointer()));
-        warnings.extend(large_enum_warnings(&spec.schema, &self.request.output_pointer(), &self.limits));
-        warnings.extend(pattern_escaped_warnings(&spec.schema, &self.request.output_pointer()));
-        warnings.extend(collapsed_warnings(spec, &doc, &self.request.output_pointer()));
+        warnings.extend(self.spec_warnings(spec, &doc).iter().cloned());
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -516,6 +513,27 @@ fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
     match error.field().map(str::to_owned) {
         Some(field) if error.pointer().is_none() => error.at(format!("{}{field}", request.output_pointer())),
         _ => error,
+    }
+}
+
+impl GenerateJob {
+    /// The warnings the spec gives whatever the data (unresolved refs,
+    /// large enums, escaped patterns, collapsed subtrees): four walks of the
+    /// schema, so an isolate makes them once per spec, request shape (their
+    /// pointers start at `output`'s place in the body) and enum limit, and a
+    /// hit only copies them.
+    fn spec_warnings(&self, spec: &UiSpec, doc: &schema::SchemaDoc<'_>) -> Rc<Vec<crate::render::Warning>> {
+        let base = self.request.output_pointer();
+        let key = format!("{}\u{0}{base}\u{0}{}", spec.spec_hash, self.limits.max_enum_values);
+        let make = || {
+            let mut warnings = unresolved_ref_warnings(&spec.schema, &base);
+            warnings.extend(large_enum_warnings(&spec.schema, &base, &self.limits));
+            warnings.extend(pattern_escaped_warnings(&spec.schema, &base));
+            warnings.extend(collapsed_warnings(spec, doc, &base));
+            warnings
+        };
+        let bytes = |warnings: &Vec<crate::render::Warning>| warnings.iter().map(|w| 64 + w.message.len() + w.pointer.len()).sum();
+        crate::cache::memo::projection(&key, "warnings", make, bytes)
     }
 }
 
