@@ -33,21 +33,73 @@ pub(crate) fn tokens(pointer: &str) -> Option<Vec<String>> {
 /// Visits every value under `root` (depth first, explicit stack, so deep
 /// documents cannot overflow the call stack) with its JSON Pointer, which is
 /// `base` followed by the path inside `root`. Stops at the first error.
+///
+/// Children are visited last first (as a stack of values pops them), and
+/// the pointer is one buffer that grows and shrinks along the path: a walk
+/// over every node of a schema runs on every request, and a string per node
+/// cost more than the walk itself in wasm.
 pub(crate) fn walk<'a, E>(root: &'a Value, base: &str, mut visit: impl FnMut(&'a Value, &str) -> Result<(), E>) -> Result<(), E> {
-    let mut stack = vec![(root, base.to_owned())];
-    while let Some((value, pointer)) = stack.pop() {
-        visit(value, &pointer)?;
-        match value {
-            Value::Object(map) => {
-                stack.extend(map.iter().map(|(key, child)| (child, format!("{pointer}/{}", escape(key)))));
-            }
-            Value::Array(items) => {
-                stack.extend(items.iter().enumerate().map(|(i, child)| (child, format!("{pointer}/{i}"))));
-            }
-            _ => {}
-        }
+    let mut pointer = base.to_owned();
+    visit(root, &pointer)?;
+    let mut frames: Vec<(Children<'a>, usize)> = Vec::new();
+    frames.extend(Children::of(root).map(|children| (children, pointer.len())));
+    while let Some((children, len)) = frames.last_mut() {
+        pointer.truncate(*len);
+        let Some(child) = children.next_into(&mut pointer) else {
+            frames.pop();
+            continue;
+        };
+        visit(child, &pointer)?;
+        frames.extend(Children::of(child).map(|children| (children, pointer.len())));
     }
     Ok(())
+}
+
+/// The children of an object or array still to visit, last first.
+enum Children<'a> {
+    Object(std::iter::Rev<serde_json::map::Iter<'a>>),
+    Array(std::iter::Rev<std::iter::Enumerate<std::slice::Iter<'a, Value>>>),
+}
+
+impl<'a> Children<'a> {
+    fn of(value: &'a Value) -> Option<Self> {
+        match value {
+            Value::Object(map) => Some(Self::Object(map.iter().rev())),
+            Value::Array(items) => Some(Self::Array(items.iter().enumerate().rev())),
+            _ => None,
+        }
+    }
+
+    /// The next child, with its reference token appended to `pointer`.
+    fn next_into(&mut self, pointer: &mut String) -> Option<&'a Value> {
+        pointer.push('/');
+        match self {
+            Self::Object(entries) => entries.next().map(|(key, child)| {
+                push_escaped(pointer, key);
+                child
+            }),
+            Self::Array(items) => items.next().map(|(i, child)| {
+                use std::fmt::Write;
+                let _ = write!(pointer, "{i}");
+                child
+            }),
+        }
+    }
+}
+
+/// Appends `token` escaped ([`escape`]) to `pointer`.
+fn push_escaped(pointer: &mut String, token: &str) {
+    if !token.contains(['~', '/']) {
+        pointer.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
 }
 
 /// Appends `/properties/<name>` to a schema pointer.
@@ -98,5 +150,17 @@ mod tests {
         assert_eq!(tokens("").unwrap(), Vec::<String>::new());
         assert!(tokens("a").is_none());
         assert_eq!(property("", "x/y"), "/properties/x~1y");
+    }
+
+    #[test]
+    fn walk_visits_every_value_last_child_first() {
+        let doc = serde_json::json!({"a": [1, {"b/c": 2}], "d~": {}});
+        let mut seen = Vec::new();
+        walk::<()>(&doc, "/base", |_, pointer| {
+            seen.push(pointer.to_owned());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, ["/base", "/base/d~0", "/base/a", "/base/a/1", "/base/a/1/b~1c", "/base/a/0"]);
     }
 }
