@@ -4,7 +4,7 @@ use serde_json::Value;
 
 /// Escapes one reference token: `~` becomes `~0` and `/` becomes `~1`.
 pub(crate) fn escape(token: &str) -> String {
-    if token.contains(['~', '/']) {
+    if token.bytes().any(|b| b == b'~' || b == b'/') {
         token.replace('~', "~0").replace('/', "~1")
     } else {
         token.to_owned()
@@ -89,7 +89,7 @@ impl<'a> Children<'a> {
 
 /// Appends `token` escaped ([`escape`]) to `pointer`.
 fn push_escaped(pointer: &mut String, token: &str) {
-    if !token.contains(['~', '/']) {
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
         pointer.push_str(token);
         return;
     }

@@ -23,6 +23,8 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashSet;
 
+use crate::plan::condition_proof;
+
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Issue {
@@ -41,6 +43,7 @@ pub fn check_plan(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Issue> {
     let doc = SchemaDoc::new(output, limits);
     let mut issues = Vec::new();
     check_text("", plan.title.as_deref(), &mut issues);
+    condition_proof::prove_together(&plan.root);
     check_layer(&doc, output, &plan.root, "", &mut issues, 0);
     issues
 }
@@ -194,11 +197,19 @@ fn invalid_condition(schema: &Value) -> Option<String> {
     if !schema.is_object() && !schema.is_boolean() {
         return Some("is not a JSON Schema".to_owned());
     }
-    if schema.to_string().contains("\"$ref\"") {
+    let text = schema.to_string();
+    if text.contains("\"$ref\"") {
         return Some("uses `$ref`, which cannot resolve outside the form's schema".to_owned());
     }
+    if condition_proof::compiled(&text) {
+        return None;
+    }
     // The worker's own compile: linear-time regexes with a size limit.
-    crate::schema::compile(schema, jsonschema::Draft::Draft202012).err().map(|e| format!("is not a valid JSON Schema: {e}"))
+    let why = crate::schema::compile(schema, jsonschema::Draft::Draft202012).err().map(|e| format!("is not a valid JSON Schema: {e}"));
+    if why.is_none() {
+        condition_proof::remember(text);
+    }
+    why
 }
 
 /// Whether the field at `pointer` is listed in `required` of its parent

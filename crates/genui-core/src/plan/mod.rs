@@ -14,6 +14,7 @@
 //! them like any other node.
 
 pub(crate) mod check;
+mod condition_proof;
 pub(crate) mod conditions;
 pub(crate) mod data;
 pub(crate) mod display;
