@@ -345,10 +345,11 @@ impl GenerateJob {
         if let Some((draft, validator)) = crate::cache::memo::validator(&self.output_digest).filter(|_| memoised) {
             return Ok(ProvenSchema { draft, validator });
         }
-        let (draft, validator) = schema::check_output(&self.request.output, &self.request.output_pointer(), &self.limits)?;
+        let (proven, kept) = crate::cache::heap::kept_by(|| schema::check_output(&self.request.output, &self.request.output_pointer(), &self.limits));
+        let (draft, validator) = proven?;
         let validator = Rc::new(validator);
         if memoised {
-            crate::cache::memo::remember_validator(self.output_digest, draft, validator.clone(), &self.request.output);
+            crate::cache::memo::remember_validator(self.output_digest, draft, validator.clone(), &self.request.output, kept);
         }
         Ok(ProvenSchema { draft, validator })
     }
@@ -620,8 +621,9 @@ fn validator_for(spec: &UiSpec, output: spec::OutputDigest) -> Option<Rc<jsonsch
         return Some(found);
     }
     let draft: Draft = schema::draft_from_name(&spec.draft);
-    let validator = Rc::new(schema::compile(&spec.schema, draft).ok()?);
-    crate::cache::memo::remember_validator(output, draft, validator.clone(), &spec.schema);
+    let (compiled, kept) = crate::cache::heap::kept_by(|| schema::compile(&spec.schema, draft));
+    let validator = Rc::new(compiled.ok()?);
+    crate::cache::memo::remember_validator(output, draft, validator.clone(), &spec.schema, kept);
     Some(validator)
 }
 

@@ -16,13 +16,16 @@
 //! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
 //! | projections | spec hash, renderer | rewriting `output` for JSON Forms / RJSF; A2UI's components | [`RENDERER_SCHEMA_BYTES`] |
 //!
-//! Together at most [`TOTAL_BYTES`] (26 MiB with the default spec memory),
+//! Together at most [`TOTAL_BYTES`] (18 MiB with the default spec memory),
 //! well under the isolate's 128 MB and issue 13's 48 MiB target for the
-//! whole linear memory. An entry is charged an estimate of the heap it
-//! holds ([`value_bytes`] for JSON trees; a compiled validator
-//! [`VALIDATOR_FACTOR`] times its schema's tree, measured over the peer
-//! corpus), and an entry over a quarter of its memo's budget is not kept,
-//! so one huge form cannot flush the rest.
+//! whole linear memory, which must also hold the largest request's peak
+//! (about 25 MiB for the corpus's CityJSON schema, half of it its compiled
+//! validator). An entry is charged the heap it holds: a compiled validator
+//! the bytes its compile left allocated, counted in wasm
+//! ([`crate::cache::heap`]; natively estimated as [`VALIDATOR_FACTOR`]
+//! times its schema's tree), JSON trees an estimate ([`value_bytes`]); an
+//! entry over a quarter of its memo's budget is not kept, so one huge form
+//! cannot flush the rest.
 
 use crate::schema::Draft;
 use crate::cache::spec::{OutputDigest, UiSpec};
@@ -33,18 +36,19 @@ use std::cell::RefCell;
 use std::hash::Hash;
 use std::rc::Rc;
 
-/// Estimated bytes of compiled validators kept.
-pub(crate) const VALIDATOR_BYTES: usize = 12 * 1024 * 1024;
+/// Bytes of compiled validators kept (counted in wasm).
+pub(crate) const VALIDATOR_BYTES: usize = 6 * 1024 * 1024;
 /// Estimated bytes of renderer copies of `output` kept.
-pub(crate) const RENDERER_SCHEMA_BYTES: usize = 6 * 1024 * 1024;
+pub(crate) const RENDERER_SCHEMA_BYTES: usize = 4 * 1024 * 1024;
 /// Default estimated bytes of specs kept (`SPEC_MEMORY_BYTES` sets it).
 pub(crate) const DEFAULT_SPEC_MEMORY_BYTES: usize = 8 * 1024 * 1024;
 /// The memos' total with the default spec memory.
 #[cfg(test)] // the budget test holds the sum under 32 MiB
 pub(crate) const TOTAL_BYTES: usize = crate::cache::spec::DIGEST_BYTES + VALIDATOR_BYTES + RENDERER_SCHEMA_BYTES + DEFAULT_SPEC_MEMORY_BYTES;
-/// A compiled validator's heap over its schema's [`value_bytes`]: natively
-/// (64-bit) the ratio is 1.7 at the median and 2 at the 90th percentile of
-/// the peer corpus; wasm32's narrower pointers make it smaller.
+/// A compiled validator's heap over its schema's [`value_bytes`], where the
+/// heap is not counted (natively): 1.7 at the median and 2 at the 90th
+/// percentile of the peer corpus (64-bit), but over 8 for schemas made of
+/// many `$ref`s, which is why wasm charges the counted bytes instead.
 pub(crate) const VALIDATOR_FACTOR: usize = 3;
 
 /// A projection's key: the spec (hash, or a key naming it) and the renderer.
@@ -63,9 +67,11 @@ pub(crate) fn validator(output: &OutputDigest) -> Option<(Draft, Rc<jsonschema::
 }
 
 /// Remembers a schema's draft and compiled validator; `schema` is the
-/// schema it was compiled from (for its size).
-pub(crate) fn remember_validator(output: OutputDigest, draft: Draft, validator: Rc<jsonschema::Validator>, schema: &Value) {
-    let bytes = VALIDATOR_FACTOR.saturating_mul(value_bytes(schema));
+/// schema it was compiled from. It is charged `kept`, the heap bytes the
+/// compile left allocated (counted in wasm, `cache::heap`), or else an
+/// estimate from the schema's size.
+pub(crate) fn remember_validator(output: OutputDigest, draft: Draft, validator: Rc<jsonschema::Validator>, schema: &Value, kept: Option<usize>) {
+    let bytes = kept.unwrap_or_else(|| VALIDATOR_FACTOR.saturating_mul(value_bytes(schema)));
     VALIDATORS.with(|memo| memo.borrow_mut().put(output, (draft, validator), bytes));
 }
 

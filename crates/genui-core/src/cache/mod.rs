@@ -2,5 +2,6 @@
 //! under ([`spec`]), and what an isolate remembers between requests
 //! ([`memo`]).
 
+pub(crate) mod heap;
 pub(crate) mod memo;
 pub(crate) mod spec;
