@@ -310,7 +310,7 @@ impl GenerateJob {
             // at a large form's peak (linear memory never shrinks).
             Ok((plan, proven)) => {
                 let output = std::mem::take(&mut self.request.output);
-                self.complete_with(plan, &proven, Map::new(), output)
+                self.complete_with(plan, proven, Map::new(), output)
             }
             Err(error) => Outcome::failed(&error),
         }
@@ -364,16 +364,18 @@ impl GenerateJob {
     /// cached under this job's key. `meta` adds provenance to the answer
     /// (and may override `generator`, as a model fallback does).
     pub fn complete(&self, plan: Plan, proven: &ProvenSchema, meta: Map<String, Value>) -> Outcome {
-        self.complete_with(plan, proven, meta, self.request.output.clone())
+        self.complete_with(plan, proven.clone(), meta, self.request.output.clone())
     }
 
-    /// [`Self::complete`] with the spec's copy of `output` given.
-    fn complete_with(&self, plan: Plan, proven: &ProvenSchema, meta: Map<String, Value>, output: Value) -> Outcome {
-        let spec = match self.build_spec(plan, proven, output) {
+    /// [`Self::complete`] with the spec's copy of `output` given, and the
+    /// proof handed over, so its validator (when no memo keeps it) is freed
+    /// before rendering.
+    fn complete_with(&self, plan: Plan, proven: ProvenSchema, meta: Map<String, Value>, output: Value) -> Outcome {
+        let spec = match self.build_spec(plan, &proven, output) {
             Ok(spec) => spec,
             Err(error) => return Outcome::failed(&error),
         };
-        match self.respond(&spec, CacheStatus::Miss, Some(proven.validator.clone()), meta) {
+        match self.respond(&spec, CacheStatus::Miss, Some(proven.validator), meta) {
             Ok(response) => {
                 let value = spec.to_json();
                 crate::cache::memo::remember_spec(Rc::new(spec), value.len());
@@ -418,6 +420,9 @@ impl GenerateJob {
         let doc = schema::SchemaDoc::new(&spec.schema, &self.limits);
         let object_form = doc.resolve(&spec.schema).is_ok_and(|root| root.kind().kind == schema::Kind::Object);
         let (initial_data, mut warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
+        // Not needed past the pre-fill: a large form's validator that no
+        // memo keeps is freed before the renderers copy the schema.
+        drop(validator);
         warnings.extend(self.spec_warnings(spec, &doc).iter().cloned());
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
