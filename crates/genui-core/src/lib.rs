@@ -24,7 +24,8 @@
 //! - **Service** (what the shell drives): [`Route`], [`GenerateJob`],
 //!   [`SubmitJob`], [`Outcome`], [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`], [`KeyOptions`],
-//!   [`spec_hash`], [`IsolateMemory`].
+//!   [`spec_hash`], [`IsolateMemory`]; the operator's [`Catalog`]s
+//!   (configured per isolate; their hash is part of the key).
 //! - **Schema views** (what the generator and the checker read):
 //!   [`check_output`], [`SchemaDoc`], [`Resolved`], [`FieldKind`], [`Kind`],
 //!   [`Pointer`].
@@ -39,6 +40,7 @@
 #![deny(missing_docs, unreachable_pub)]
 
 mod cache;
+mod catalog;
 mod edge;
 mod error;
 mod plan;
@@ -57,6 +59,7 @@ pub use service::{CachePut, GenerateJob, HttpResponse, Outcome, Route};
 pub use submit::SubmitJob;
 
 pub use cache::memo::IsolateMemory;
+pub use catalog::Catalog;
 pub use cache::spec::{spec_hash, GeneratorId, KeyOptions, UiSpec};
 
 pub use pointer::Pointer;

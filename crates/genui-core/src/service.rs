@@ -188,6 +188,8 @@ pub struct GenerateJob {
     /// For an MCP tool call: also render the data-free HTML form markup
     /// (in the [`FORM_MARKUP_HEADER`] of the answer).
     pub(crate) form_markup: bool,
+    /// The operator catalog the request names (`catalog`), when it does.
+    catalog: Option<Rc<crate::catalog::Catalog>>,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -226,8 +228,10 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
         let at = format!("{}/description", request.arguments_pointer);
         return Err(Error::new(ErrorCode::InvalidRequest, format!("`description` is longer than {} bytes (at {at})", limits.max_string_bytes)).at(at));
     }
+    let catalog = request.catalog.as_ref().map(|(name, at)| crate::catalog::Catalog::named(name, at)).transpose()?;
     let output_digest = spec::OutputDigest::of(&request.output)?;
     let mut job = GenerateJob {
+        catalog,
         output_digest,
         request,
         generator: deterministic_generator(),
@@ -281,6 +285,7 @@ impl GenerateJob {
                 mobile: request.device == generate::Device::Mobile,
                 locale: request.locale.as_deref().filter(|_| writes_text),
                 display: None,
+                catalog: self.catalog.as_deref().map(crate::catalog::Catalog::hash),
             },
         };
         self.spec_hash = spec::spec_hash_of(self.output_digest, &request.description, options, &generator)?;
@@ -300,8 +305,11 @@ impl GenerateJob {
                 return Ok((crate::plan::display::plan(display, &self.request.output, &self.request.description), proven));
             }
             let request = &self.request;
-            let plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
+            let mut plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
                 .map_err(|e| with_output_pointer(e, &self.request))?;
+            if let Some(catalog) = &self.catalog {
+                crate::catalog::bind::suggest(&mut plan, &request.output, catalog, &self.limits);
+            }
             Ok((plan, proven))
         });
         match generated {
@@ -329,7 +337,7 @@ impl GenerateJob {
     }
 
     fn hit_outcome(&self, spec: &UiSpec) -> Outcome {
-        match self.respond(spec, CacheStatus::Hit, None, Map::new()) {
+        match self.respond(spec, CacheStatus::Hit, None, Map::new(), &[]) {
             Ok(response) => Outcome { response, cache_put: None },
             Err(error) => Outcome::failed(&error),
         }
@@ -357,11 +365,11 @@ impl GenerateJob {
     /// cached under this job's key. `meta` adds provenance to the answer
     /// (and may override `generator`, as a model fallback does).
     pub fn complete(&self, plan: Plan, proven: &ProvenSchema, meta: Map<String, Value>) -> Outcome {
-        let spec = match self.build_spec(plan, proven) {
-            Ok(spec) => spec,
+        let (spec, repairs) = match self.build_spec(plan, proven) {
+            Ok(built) => built,
             Err(error) => return Outcome::failed(&error),
         };
-        match self.respond(&spec, CacheStatus::Miss, Some(proven.validator.clone()), meta) {
+        match self.respond(&spec, CacheStatus::Miss, Some(proven.validator.clone()), meta, &repairs) {
             Ok(response) => {
                 let value = spec.to_json();
                 crate::cache::memo::remember_spec(Rc::new(spec), value.len());
@@ -371,8 +379,11 @@ impl GenerateJob {
         }
     }
 
-    fn build_spec(&self, plan: Plan, proven: &ProvenSchema) -> Result<UiSpec> {
+    /// The proven spec, and a warning per catalog binding that was refused
+    /// (and repaired to its built-in widget) on the way.
+    fn build_spec(&self, mut plan: Plan, proven: &ProvenSchema) -> Result<(UiSpec, Vec<crate::render::Warning>)> {
         let output = &self.request.output;
+        let repairs = crate::catalog::bind::prove(&mut plan, output, self.catalog.as_deref(), &self.limits, &self.request.output_pointer());
         let issues = check_plan(&plan, output, &self.limits);
         if !issues.is_empty() {
             return Err(Error::new(ErrorCode::Internal, "the plan failed its checks")
@@ -392,11 +403,11 @@ impl GenerateJob {
             let as_json = serde_json::to_value(&spec).unwrap_or_default();
             Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
         }
-        Ok(spec)
+        Ok((spec, repairs))
     }
 
     /// Renders the requested format for a spec and this request's data.
-    fn respond(&self, spec: &UiSpec, cache: CacheStatus, validator: Option<Rc<jsonschema::Validator>>, extra: Map<String, Value>) -> Result<HttpResponse> {
+    fn respond(&self, spec: &UiSpec, cache: CacheStatus, validator: Option<Rc<jsonschema::Validator>>, extra: Map<String, Value>, repairs: &[crate::render::Warning]) -> Result<HttpResponse> {
         let has_values = !self.request.data.is_null() || !spec.defaults.is_null();
         let validator = match (validator, has_values) {
             (Some(v), _) => Some(v),
@@ -408,6 +419,7 @@ impl GenerateJob {
         let object_form = doc.resolve(&spec.schema).is_ok_and(|root| root.kind().kind == schema::Kind::Object);
         let (initial_data, mut warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
         warnings.extend(self.spec_warnings(spec, &doc).iter().cloned());
+        warnings.extend(repairs.iter().cloned());
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -425,7 +437,7 @@ impl GenerateJob {
         meta.extend(extra);
         let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
         let format = self.request.format;
-        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data, locale: self.request.locale.as_deref() };
+        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data, locale: self.request.locale.as_deref(), catalog: self.catalog.as_deref() };
         let check = |value: &Value| match crate::edge::contracts::checking() {
             true => format.contract().check(value).map_err(|why| Error::new(ErrorCode::Internal, why)),
             false => Ok(()),
@@ -454,7 +466,7 @@ impl GenerateJob {
         response.headers.push(("x-genui-warnings".into(), warnings_header(rendered.meta.get("warnings"))));
         if self.form_markup {
             // Data-free: the MCP view fills it from the tool input.
-            let bare = RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null, locale: None };
+            let bare = RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null, locale: None, catalog: None };
             response.headers.push((FORM_MARKUP_HEADER.to_owned(), bare.html_form("#")));
         }
         Ok(response)

@@ -442,6 +442,8 @@ mod tests {
             read_only: false,
             rule: None,
             detail: None,
+            component: None,
+            component_props: None,
         }
     }
 

@@ -4,7 +4,7 @@
 //! of exactly the inputs that decide the spec: the SHA-256 of `output`'s own
 //! canonical JSON, `description`, the generator's id and version, and the
 //! [`KeyOptions`] that change the plan (`kind: confirm`, `device: mobile`,
-//! and a model's `locale`). `data` is never part of the key or the value, so one cached spec serves every
+//! a model's `locale`, the named catalog's hash). `data` is never part of the key or the value, so one cached spec serves every
 //! user of the same form and no personal data sits in the shared cache. JCS
 //! sorts keys and normalises numbers, so reordered keys or other whitespace
 //! give the same key.
@@ -235,6 +235,9 @@ pub struct KeyOptions<'a> {
     /// A read-only display's spec (its data's shape; see `display`):
     /// keyed with `kind: "display"`, since the chart depends on the shape.
     pub display: Option<&'a Value>,
+    /// The content hash of the operator catalog the request names: a
+    /// changed catalog never serves a form proven against the old one.
+    pub catalog: Option<&'a str>,
 }
 
 /// The canonical hash of a request's data-free part.
@@ -262,6 +265,9 @@ pub(crate) fn spec_hash_of(output: OutputDigest, description: &str, options: Key
     }
     if let Some(locale) = options.locale {
         keyed["locale"] = json!(locale);
+    }
+    if let Some(catalog) = options.catalog {
+        keyed["catalogSha256"] = json!(catalog);
     }
     let canonical = serde_jcs::to_vec(&keyed)
         .map_err(|e| Error::new(ErrorCode::Internal, format!("the key envelope cannot be canonicalised: {e}")))?;

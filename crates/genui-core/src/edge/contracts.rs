@@ -69,6 +69,8 @@ contracts! {
     ToolMessage => "tool-message.schema.json",
     /// Errors.
     DguiError => "dgui-error.schema.json",
+    /// An operator's component catalog (`catalogs/`).
+    Catalog => "catalog.schema.json",
 }
 
 thread_local! {

@@ -14,7 +14,8 @@
 //! `callbackUrl` (webhooks), `device` (`desktop`, `mobile`: the layout) and
 //! `locale` (a BCP 47 tag such as `de-DE`: the language a model writes
 //! labels and help in; the deterministic generator keeps the schema's own
-//! titles).
+//! titles), and `catalog` (the name of a configured operator catalog,
+//! `crate::catalog`; never a catalog itself).
 //!
 //! Errors carry a JSON Pointer into the body as received. For the OpenAI shape
 //! the arguments are a JSON *string*; pointers into it are written
@@ -56,6 +57,9 @@ pub struct GenerateRequest {
     /// `locale`: a canonical BCP 47 tag (`de-DE`); `None` for English, the
     /// default (any `en` tag counts as English).
     pub locale: Option<String>,
+    /// `catalog`: the name of a configured operator catalog, with the JSON
+    /// Pointer it was given at (for the 400 when no catalog has that name).
+    pub catalog: Option<(String, String)>,
 }
 
 impl GenerateRequest {
@@ -102,9 +106,16 @@ struct Options {
     callback_url: Option<String>,
     device: Option<(String, String)>,
     locale: Option<(String, String)>,
+    catalog: Option<(String, String)>,
 }
 
 fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
+    if map.get("catalog").is_some_and(Value::is_object) {
+        // A catalog names components the operator's frontend registered: a
+        // caller cannot know them, and an inline one could bind fields to
+        // components the frontend does not have.
+        return Err(invalid(&format!("{base}/catalog"), "`catalog` names a catalog configured in the worker; inline catalogs are refused"));
+    }
     let mut take = |key: &str| -> Result<Option<String>> {
         match map.remove(key) {
             None | Some(Value::Null) => Ok(None),
@@ -119,6 +130,7 @@ fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
         callback_url: take("callbackUrl")?,
         device: take("device")?.map(|d| (d, format!("{base}/device"))),
         locale: take("locale")?.map(|l| (l, format!("{base}/locale"))),
+        catalog: take("catalog")?.map(|c| (c, format!("{base}/catalog"))),
     })
 }
 
@@ -131,6 +143,7 @@ impl GenerateRequest {
         self.generator = options.generator.or(self.generator.take());
         self.kind = options.kind.or(self.kind.take());
         self.callback_url = options.callback_url.or(self.callback_url.take());
+        self.catalog = options.catalog.or(self.catalog.take());
         if let Some((name, pointer)) = options.device {
             self.device = Device::parse(&name)
                 .ok_or_else(|| invalid(&pointer, &format!("`device` must be one of {}, not `{name}`", Device::NAMES.join(", "))))?;
@@ -280,6 +293,7 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
         callback_url: None,
         device: Device::default(),
         locale: None,
+        catalog: None,
     };
     request.apply(options)?;
     Ok(request)
