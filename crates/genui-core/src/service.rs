@@ -308,7 +308,7 @@ impl GenerateJob {
             let mut plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
                 .map_err(|e| with_output_pointer(e, &self.request))?;
             if let Some(catalog) = &self.catalog {
-                crate::catalog::bind::suggest(&mut plan, &request.output, catalog, &self.limits);
+                catalog.bind_requested(&mut plan, &request.output, &self.limits);
             }
             Ok((plan, proven))
         });

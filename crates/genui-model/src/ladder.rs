@@ -196,9 +196,15 @@ impl Ladder {
     /// which the request would hit anyway. Check `output` against its
     /// meta-schema before.
     pub fn new(config: &ModelConfig, request: &GenerateRequest, limits: &Limits, now_ms: u64) -> genui_core::Result<Self> {
-        let deterministic = genui_core::Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
+        let mut deterministic = genui_core::Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
+        // The operator's catalog: fields that ask for a component keep it
+        // (the model's default controls), and the model is offered the rest.
+        let catalog = request.catalog.as_ref().and_then(|(name, _)| genui_core::Catalog::configured(name));
+        if let Some(catalog) = &catalog {
+            catalog.bind_requested(&mut deterministic, &request.output, limits);
+        }
         let fields = prompt::fields(&deterministic, &request.output, limits);
-        let base_prompt = Prompt::new(&request.description, &fields).in_locale(request.locale.as_deref());
+        let base_prompt = Prompt::new(&request.description, &fields).in_locale(request.locale.as_deref()).with_catalog(catalog.as_deref());
         Ok(Self {
             provenance: Provenance {
                 generator: "model",

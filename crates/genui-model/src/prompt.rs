@@ -54,6 +54,9 @@ const MAX_DESCRIPTION_CHARS: usize = 2000;
 const MIN_OUTPUT_TOKENS: u32 = 1024;
 const MAX_OUTPUT_TOKENS: u32 = 8192;
 
+/// At most this many bytes of catalog components are shown to the model.
+const MAX_CATALOG_BYTES: usize = 4096;
+
 /// Previous output longer than this is cut in the retry turn.
 const MAX_PREVIOUS_CHARS: usize = 8000;
 
@@ -135,6 +138,23 @@ impl Prompt {
             self.system.push_str(&format!(
                 "\n- Language: write title, section labels, labels, help and placeholders in {tag} (BCP 47); keep pointers and enum values as they are."
             ));
+        }
+        self
+    }
+
+    /// The same prompt offering the operator catalog's components (name,
+    /// description, `fits`; at most 4 KiB of them, whole entries): the
+    /// model may bind a field to one with an override's `component`. The
+    /// binding is proven like any other (genui-core's catalog module); the
+    /// catalog's hash is in the cache key, so no version bump covers it.
+    pub fn with_catalog(mut self, catalog: Option<&genui_core::Catalog>) -> Self {
+        let Some(catalog) = catalog else { return self };
+        self.system.push_str(
+            "\n- Components: an override's \"component\" (else null) may name one of the listed components, only for a field whose schema satisfies the component's fits; keep the field's widget, which stands in where the component cannot show.",
+        );
+        if let Some(first) = self.turns.first_mut() {
+            first.content.push_str("Components (one JSON object per line: name, description, fits):\n");
+            first.content.push_str(&catalog.prompt_lines(MAX_CATALOG_BYTES));
         }
         self
     }

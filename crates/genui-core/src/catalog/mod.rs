@@ -168,6 +168,20 @@ impl Catalog {
         })
     }
 
+    /// The configured catalog named `name`, when there is one (a request's
+    /// `catalog` was already checked when its job was prepared).
+    pub fn configured(name: &str) -> Option<Rc<Catalog>> {
+        Catalog::named(name, "").ok()
+    }
+
+    /// Binds the controls of `plan` whose field asks for one of this
+    /// catalog's components (`x-genui-widget`, or a `format` an entry
+    /// lists), as the deterministic generator does; every binding is still
+    /// proven when the plan is completed.
+    pub fn bind_requested(&self, plan: &mut crate::Plan, output: &Value, limits: &crate::Limits) {
+        bind::suggest(plan, output, self, limits);
+    }
+
     /// The catalog's name.
     pub fn name(&self) -> &str {
         &self.name
