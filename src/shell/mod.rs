@@ -5,6 +5,7 @@
 //! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`, `POST /mcp` ([`mcp`]).
 
 mod agent;
+mod catalogs;
 mod drive;
 mod forms;
 mod kv;
@@ -22,6 +23,7 @@ use worker::{event, Context, Date, Env, Request, Response, Result};
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();
+    catalogs::configure();
 }
 
 #[event(fetch)]
