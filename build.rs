@@ -1,8 +1,8 @@
 //! Embeds the operator's component catalogs (`catalogs/*.json`, except the
 //! frontends' own `*.a2ui-catalog.json`) into the worker: a catalog is an
 //! asset versioned and deployed with the code (README "Component
-//! catalogs"). The shell validates them once per isolate at start
-//! (`src/shell/catalogs.rs`); `cargo test` validates them against
+//! catalogs"). The shell validates them once per isolate
+//! (`src/shell/catalogs.rs`, on its first request); `cargo test` validates them against
 //! `schemas/catalog.schema.json` before a deploy (crates/genui-core/tests/catalog.rs).
 
 use std::fmt::Write as _;

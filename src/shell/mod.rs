@@ -23,7 +23,6 @@ use worker::{event, Context, Date, Env, Request, Response, Result};
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();
-    catalogs::configure();
 }
 
 #[event(fetch)]
@@ -33,6 +32,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
     // Test runs check every answer against its contract (genui_core::contracts).
     genui_core::Contract::set_checking(env.var("CHECK_CONTRACTS").is_ok_and(|v| v.to_string() == "true"));
+    catalogs::configure_once();
     let accept = header(&req, "accept");
     let mut sse = None;
     let mut response = handle(req, &env, &ctx, &info.id, &mut sse).await;
