@@ -12,6 +12,7 @@
 //! cache/    -> canonical hash, cache key -> (hit? the stored UiSpec)
 //! schema/   -> prove `output` (meta-schema, references, compile)
 //! plan/     -> generate (or a display's tables, or a model's plan) -> check
+//! catalog/  (the operator's components: bindings proven, or repaired to built-ins)
 //! render/   -> JSON Forms | RJSF | LMUI, with the request's data -> response
 //! submit.rs    /v1/submit: data checked against the stored contract
 //! service.rs   the generate request, driven through the stages above

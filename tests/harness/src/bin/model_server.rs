@@ -36,6 +36,7 @@
 //! | `refusal` | a refusal |
 //! | `tool-call-args` | OpenAI: the good plan in `tool_calls[0].function.arguments`, `content: null` (vLLM, Ollama) |
 //! | `content-parts` | OpenAI: the good plan as `content: [{type: text}, ...]` parts (LM Studio, llama.cpp) |
+//! | `bind-components` | the good plan binding each field to the first catalog component the prompt lists whose `fits.type` is the field's type (naively: bounds and formats unread, so the worker's proof must refuse what does not fit) |
 //!
 //! A `[delay:<ms>]` tag in the description (at most 30000) delays every
 //! answer by that long: a slow model, for the streaming tests and
@@ -591,6 +592,7 @@ fn play(scenario: &str, call: u32, ctx: &Ctx<'_>) -> Response {
         ("refusal", _) => refusal(ctx),
         ("tool-call-args" | "content-parts", _) if ctx.wire == Wire::OpenAi => openai_shaped(ctx, scenario, &good_plan(ctx)),
         ("tool-call-args" | "content-parts", _) => plan_reply(ctx, &good_plan(ctx)),
+        ("bind-components", _) => plan_reply(ctx, &bound_plan(ctx)),
         (other, _) => error(
             ctx.wire,
             400,
@@ -627,6 +629,22 @@ fn pointers(ctx: &Ctx<'_>) -> Vec<String> {
 
 fn good_plan(ctx: &Ctx<'_>) -> Value {
     plan_of(ctx, pointers(ctx), Vec::new())
+}
+
+/// The good plan, each field bound to the first listed catalog component
+/// (the prompt's `Components` lines: JSON with `name` and `fits`) whose
+/// `fits.type` names the field's type.
+fn bound_plan(ctx: &Ctx<'_>) -> Value {
+    let prompt = first_user_text(ctx.body, ctx.wire);
+    let components: Vec<Value> = prompt.lines().skip_while(|l| !l.starts_with("Components")).skip(1)
+        .filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let overrides = ctx.fields.iter().filter_map(|f| {
+        let c = components.iter().find(|c| c["fits"]["type"].as_str() == Some(f.kind.as_str()))?;
+        let mut entry = change(&f.pointer, None, None);
+        entry["component"] = c["name"].clone();
+        Some(entry)
+    });
+    plan_of(ctx, pointers(ctx), overrides.collect())
 }
 
 /// Bare and `#`-prefixed pointers, a duplicate, a misfit widget, and the
