@@ -198,7 +198,14 @@ impl Ladder {
     pub fn new(config: &ModelConfig, request: &GenerateRequest, limits: &Limits, now_ms: u64) -> genui_core::Result<Self> {
         let deterministic = genui_core::Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
         let fields = prompt::fields(&deterministic, &request.output, limits);
-        let base_prompt = Prompt::new(&request.description, &fields).in_locale(request.locale.as_deref());
+        let operator = config.instructions.as_deref();
+        let mut base_prompt = Prompt::new(&request.description, &fields)
+            .in_locale(request.locale.as_deref())
+            .with_instructions(operator, request.instructions.as_deref());
+        if config.provider == crate::config::Provider::Http {
+            // SEAM(catalog): the lead passes the request's bound catalog here at merge.
+            base_prompt.call = crate::providers::http::data_free(&config.model, request, operator, &fields, None);
+        }
         Ok(Self {
             provenance: Provenance {
                 generator: "model",
@@ -312,7 +319,13 @@ impl Ladder {
         self.provenance.attempts += 1;
         self.waiting = Waiting::Response { timeout_ms };
         match providers::build(&self.config, &self.prompt, self.mode) {
-            Call::Http(request) => Step::Send(request, timeout_ms),
+            Call::Http(mut request) => {
+                if let (crate::config::Provider::Http, Some(secret)) = (self.config.provider, &self.config.api_key) {
+                    let now_s = self.now_ms.saturating_add(self.spent_ms) / 1000;
+                    crate::providers::http::sign(&mut request, secret, now_s);
+                }
+                Step::Send(request, timeout_ms)
+            }
             Call::Ai(call) => Step::RunAi(call, timeout_ms),
         }
     }
