@@ -188,3 +188,11 @@ fn instructions_key_the_model_path_only() {
     let plain = ModelConfig::new(Provider::Http, "mine");
     assert_ne!(plain.cache_identity(), ModelConfig { instructions: Some("x".into()), ..plain.clone() }.cache_identity());
 }
+
+#[test]
+fn the_readme_shows_the_example_generator_the_e2e_runs() {
+    let readme = include_str!("../../../README.md");
+    let example = include_str!("../../../examples/http-generator.mjs");
+    assert!(readme.contains(&format!("```js\n{example}```")), "README's example differs from examples/http-generator.mjs");
+    assert!(example.contains("genui-generator."), "the example checks the generator purpose label");
+}
