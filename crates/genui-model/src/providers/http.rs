@@ -15,10 +15,17 @@
 //! `Webhook::sign_generator`, its own purpose label, so a generator request
 //! can never be replayed as a webhook or a callback).
 //!
-//! The answer (2xx, JSON; a fenced or chatty body is read like a model's):
-//! a plan in the model-plan shape (`schemas/model-plan.schema.json`), bare
-//! or as `{"plan": ...}`; or a JSON Forms UI schema, bare or as
-//! `{"uischema": ...}`, converted here to the same shape ([`from_uischema`]).
+//! The answer (2xx, JSON; a fenced or chatty body is read like a model's),
+//! any of:
+//! - a plan in the model-plan shape (`schemas/model-plan.schema.json`),
+//!   bare or as `{"plan": ...}`;
+//! - a plan in the IR (`schemas/plan.schema.json`, `{"root": ...}`), bare
+//!   or under `plan`, read strictly and turned into the model-plan shape
+//!   (`plan_schema::from_plan`, every control's text kept as an override);
+//! - a JSON Forms UI schema, bare or as `{"uischema": ...}`, converted here
+//!   to the same shape ([`from_uischema`]);
+//! - an OpenAI-style chat completion (a generator that fronts a model),
+//!   read by [`super::chat::message_plan`].
 //! Either then goes through the ladder like a model's answer: the sanitiser,
 //! the repairs, the proof, one retry with the problems fed back, the
 //! deadline, and the deterministic fallback. Errors (non-2xx) are read like
@@ -104,8 +111,16 @@ fn plan_in(value: Value) -> Result<Value, String> {
             return from_uischema(&ui);
         }
     }
-    if let Some(plan) = map.remove("plan") {
-        return Ok(plan);
+    if let Some(message) = map.get("choices").and_then(|c| c.pointer("/0/message")) {
+        return super::chat::message_plan(message).map_err(|e| e.message().to_owned());
+    }
+    let map = match map.remove("plan") {
+        Some(Value::Object(plan)) => plan,
+        Some(other) => return Ok(other),
+        None => map,
+    };
+    if map.contains_key("root") {
+        return from_ir(Value::Object(map));
     }
     if map.get("type").and_then(Value::as_str).is_some_and(|t| LAYOUTS.contains(&t) || t == "Control") {
         return from_uischema(&Value::Object(map));
@@ -114,6 +129,13 @@ fn plan_in(value: Value) -> Result<Value, String> {
         return Ok(Value::Object(map));
     }
     Err("the generator's answer is neither a plan (`sections`) nor a JSON Forms `uischema`".into())
+}
+
+/// An IR plan (`schemas/plan.schema.json`) in the model-plan shape, so it
+/// takes the same repairs and proof as every other answer.
+fn from_ir(value: Value) -> Result<Value, String> {
+    let plan: genui_core::Plan = serde_json::from_value(value).map_err(|e| format!("the generator's plan does not fit schemas/plan.schema.json: {e}"))?;
+    Ok(crate::plan_schema::from_plan(&plan, true))
 }
 
 /// JSON Forms layouts read as sections.
@@ -221,6 +243,21 @@ mod tests {
         assert_eq!(parse_response(200, &[], &plan.to_string()).unwrap().plan_json, plan);
         assert_eq!(parse_response(200, &[], &json!({"plan": plan}).to_string()).unwrap().plan_json, plan);
         assert_eq!(parse_response(200, &[], &format!("```json\n{plan}\n```")).unwrap().plan_json, plan);
+    }
+
+    #[test]
+    fn ir_plans_and_chat_completions() {
+        let ir = json!({"title": "T", "root": {"type": "vertical", "elements": [
+            {"type": "group", "label": "Who", "elements": [{"type": "control", "pointer": "/properties/a", "label": "A", "widget": "text"}]}]}});
+        let plan = parse_response(200, &[], &ir.to_string()).unwrap().plan_json;
+        assert_eq!(plan["sections"][0]["label"], "Who");
+        assert_eq!(plan["sections"][0]["fields"], json!(["/properties/a"]));
+        assert_eq!(parse_response(200, &[], &json!({"plan": ir}).to_string()).unwrap().plan_json, plan);
+        let bad = parse_response(200, &[], &json!({"root": {"type": "nonsense"}}).to_string()).unwrap_err();
+        assert!(bad.message().contains("plan.schema.json"), "{}", bad.message());
+        let model = json!({"title": null, "steps": false, "sections": [], "overrides": []});
+        let chat = json!({"choices": [{"message": {"role": "assistant", "content": format!("```json\n{model}\n```")}}]});
+        assert_eq!(parse_response(200, &[], &chat.to_string()).unwrap().plan_json, model);
     }
 
     #[test]
