@@ -12,6 +12,10 @@
 //! | `MODEL_API_KEY` | secret; never printed by `Debug` |
 //! | `MODEL_TIMEOUT_MS` | per-attempt timeout, default 15000 |
 //! | `MODEL_DEADLINE_MS` | overall deadline for one generation, default 30000 |
+//!
+//! The operator's `http` generators (`GENUI_GENERATORS`) and standing
+//! instructions (`GENUI_INSTRUCTIONS`) are read with these into the one
+//! generator table, [`crate::registry`].
 
 use std::fmt;
 
