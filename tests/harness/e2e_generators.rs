@@ -10,7 +10,7 @@
 //!   deterministic path ignores them and keeps its key;
 //! - AG-UI `context` instructions reach the model on `/v1/agent`;
 //! - the example generator answers (signed requests only), the faults
-//!   (slow, hang, garbage, misfit, down) end within the deadline in a
+//!   (slow, hang, garbage, invented fields, misfit, down) end within the deadline in a
 //!   proven form, with the reason in the provenance; no request carries data;
 //! - an unknown or misconfigured generator is a 400 at `/generator`, and a
 //!   malformed entry is one log line.
@@ -271,11 +271,12 @@ fn faults(dev: &WranglerDev, server: &ModelServer, run: u32, f: &mut Vec<String>
         (reply, started.elapsed())
     };
     // name, generator, error, attempts
-    let cases: [(&str, &str, Option<&str>, Option<u64>); 7] = [
+    let cases: [(&str, &str, Option<&str>, Option<u64>); 8] = [
         ("good", "model", None, Some(1)),
         ("uischema", "model", None, Some(1)),
         ("misfit", "model", None, Some(1)),
         ("garbage", "fallback", Some("model_output_invalid"), Some(2)),
+        ("invented", "fallback", Some("model_output_invalid"), Some(2)),
         ("slow", "fallback", Some("model_timeout"), None),
         ("hang", "fallback", Some("model_timeout"), None),
         ("server-error", "fallback", Some("model_unavailable"), Some(2)),

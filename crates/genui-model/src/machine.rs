@@ -13,6 +13,10 @@
 //! } }                                             None: finished
 //! ```
 //!
+//! Which generator runs is the request's `generator`, picked from the
+//! isolate's table ([`Generators::pick`]); a model provider and an
+//! operator's `http` generator take the same path below ("a model").
+//!
 //! The paths:
 //! - no model (or a display, or `generator: "deterministic"`): the
 //!   deterministic key, a hit or a generated spec, one answer;

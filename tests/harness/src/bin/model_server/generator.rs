@@ -12,6 +12,7 @@
 //! | `hang` | nothing for 60 s |
 //! | `garbage` | an HTML page with status 200, every time |
 //! | `misfit` | the good plan with a `checkbox` on the first string field, every time |
+//! | `invented` | a plan of fields the schema does not have, every time |
 //! | `server-error` | 503, every time |
 
 use super::{record, scenario_tag, Request, Response, Server, HANG};
@@ -69,6 +70,10 @@ pub(super) fn call(request: &Request, server: &Server) -> Response {
                 misfit["overrides"] = json!([{"pointer": pointer, "label": null, "widget": "checkbox", "help": null, "placeholder": null}]);
             }
             Response::json(200, &misfit)
+        }
+        "invented" => {
+            let invented: Vec<String> = (0..fields.len().max(1)).map(|i| format!("/properties/invented{i}")).collect();
+            Response::json(200, &json!({"title": null, "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": invented}], "overrides": []}))
         }
         "server-error" => Response::json(503, &json!({"error": "the generator is down"})),
         other => Response::json(400, &json!({"error": format!("no scenario {other}")})),
