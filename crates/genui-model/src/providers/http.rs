@@ -26,7 +26,8 @@
 //!   to the same shape ([`from_uischema`]);
 //! - an OpenAI-style chat completion (a generator that fronts a model),
 //!   read by [`super::chat::message_plan`].
-//! Either then goes through the ladder like a model's answer: the sanitiser,
+//!
+//! Any of them then goes through the ladder like a model's answer: the sanitiser,
 //! the repairs, the proof, one retry with the problems fed back, the
 //! deadline, and the deterministic fallback. Errors (non-2xx) are read like
 //! a provider's: 429 waits, 5xx is retried once, anything else falls back.
