@@ -196,3 +196,21 @@ fn the_readme_shows_the_example_generator_the_e2e_runs() {
     assert!(readme.contains(&format!("```js\n{example}```")), "README's example differs from examples/http-generator.mjs");
     assert!(example.contains("genui-generator."), "the example checks the generator purpose label");
 }
+
+#[test]
+fn a_stream_gets_the_deterministic_form_first_then_the_generators() {
+    let mut generation = Generation::with_generators(job(&body(json!({"generator": "mine"}))), &table(), Mode::Stream, &Limits::default(), NOW_MS);
+    let plan = json!({"title": "Theirs", "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": ["/properties/email", "/properties/name"]}], "overrides": []});
+    let mut kinds = Vec::new();
+    while let Some(effect) = generation.poll() {
+        match effect {
+            Effect::CacheGet(_) => generation.input(Input::Cached(None), NOW_MS),
+            Effect::Send(..) => generation.input(Input::Provider(answer(&plan, 10)), NOW_MS + 10),
+            Effect::Emit(Update::Ui(r)) => kinds.push(("ui", serde_json::from_str::<Value>(&r.body).unwrap()["meta"]["generator"].clone())),
+            Effect::Emit(Update::Refined(r)) => kinds.push(("refined", serde_json::from_str::<Value>(&r.body).unwrap()["meta"]["title"].clone())),
+            Effect::Emit(Update::Done(summary)) => kinds.push(("done", json!(summary.generator))),
+            other => assert!(matches!(other, Effect::CachePut(_)), "{other:?}"),
+        }
+    }
+    assert_eq!(kinds, [("ui", json!("deterministic")), ("refined", json!("Theirs")), ("done", json!("model"))]);
+}
