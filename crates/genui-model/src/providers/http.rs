@@ -42,6 +42,10 @@ use serde_json::{json, Map, Value};
 /// Version of the request and answer shapes; part of the cache identity.
 pub const WIRE_VERSION: u32 = 1;
 
+/// A longer answer is refused unread: a plan for the largest form the
+/// limits allow fits well within it, and nothing larger is parsed.
+pub const MAX_ANSWER_BYTES: usize = 1024 * 1024;
+
 /// The data-free request for `request` (see the module docs). `catalog` is
 /// the operator's component catalog bound to the request, when one is.
 pub fn data_free(name: &str, request: &GenerateRequest, operator: Option<&str>, fields: &[Field], catalog: Option<&Value>) -> Value {
@@ -97,6 +101,9 @@ pub fn sign(request: &mut HttpRequest, secret: &str, now_s: u64) {
 pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
     if !(200..300).contains(&status) {
         return Err(status_error(status, headers, body));
+    }
+    if body.len() > MAX_ANSWER_BYTES {
+        return Err(invalid(&format!("the generator's answer is {} bytes; at most {MAX_ANSWER_BYTES} are read", body.len())));
     }
     let value = extract_json(body.trim_start_matches('\u{feff}')).map_err(|why| invalid(&format!("the generator's answer: {why}")).with_model_output(body))?;
     let plan_json = plan_in(value).map_err(|why| invalid(&why).with_model_output(body))?;
@@ -270,6 +277,8 @@ mod tests {
         assert_eq!(parse_response(200, &[], "[1]").unwrap_err().code().as_str(), "model_output_invalid");
         let down = parse_response(503, &[], "busy").unwrap_err();
         assert_eq!((down.code().model_failure(), down.provider_status()), (Some(ModelFailure::Unavailable), Some(503)));
+        let huge = format!("{{\"sections\": [], \"pad\": \"{}\"}}", "x".repeat(MAX_ANSWER_BYTES));
+        assert!(parse_response(200, &[], &huge).unwrap_err().message().contains("at most"));
         let limited = parse_response(429, &[("retry-after".into(), "2".into())], "{}").unwrap_err();
         assert_eq!(limited.code().model_failure(), Some(ModelFailure::RateLimited));
     }
