@@ -16,6 +16,7 @@
 //! render/   -> JSON Forms | RJSF | LMUI, with the request's data -> response
 //! submit.rs    /v1/submit: data checked against the stored contract
 //! service.rs   the generate request, driven through the stages above
+//! generator.rs an embedder's own plan generator, proven like a model's
 //! edge/        access keys and CORS, signed webhooks, tool and OpenAPI documents
 //! ```
 //!
@@ -31,7 +32,8 @@
 //!   [`check_output`], [`SchemaDoc`], [`Resolved`], [`FieldKind`], [`Kind`],
 //!   [`Pointer`].
 //! - **Plan:** [`Plan`], [`Node`], [`Step`], [`Control`], [`Widget`];
-//!   [`generate`] ([`Plan::generate_for`] for a device); the checker
+//!   [`generate`] ([`Plan::generate_for`] for a device); an embedder's own
+//!   [`Generator`] (`GenerateJob::run_generator`); the checker
 //!   [`check_plan`], [`Issue`], [`markup_in`]; [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`], [`FormToken`] (hosted form links),
@@ -44,6 +46,7 @@ mod cache;
 mod catalog;
 mod edge;
 mod error;
+mod generator;
 mod plan;
 mod pointer;
 mod render;
@@ -68,6 +71,7 @@ pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
 
 pub use plan::check::{check_plan, markup_in, Issue};
 pub use plan::generate::generate;
+pub use generator::Generator;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
 pub use edge::contracts::Contract;

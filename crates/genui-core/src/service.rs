@@ -178,11 +178,11 @@ impl Outcome {
 #[derive(Debug, Clone)]
 pub struct GenerateJob {
     request: GenerateRequest,
-    generator: GeneratorId,
+    pub(crate) generator: GeneratorId,
     output_digest: spec::OutputDigest,
     spec_hash: String,
     key: String,
-    limits: Limits,
+    pub(crate) limits: Limits,
     /// Set when the request asks for a read-only display (see [`crate::plan::display`]).
     display: Option<crate::plan::display::DisplaySpec>,
     /// For an MCP tool call: also render the data-free HTML form markup
@@ -211,6 +211,7 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
     let mut request = request::parse_generate(body)?;
+    request.check_instructions(limits)?;
     if let Some(name) = query_format {
         request.format = Format::parse(name, "?format")?;
     }
@@ -286,6 +287,7 @@ impl GenerateJob {
                 locale: request.locale.as_deref().filter(|_| writes_text),
                 display: None,
                 catalog: self.catalog.as_deref().map(crate::catalog::Catalog::hash),
+                instructions: request.instructions.as_deref().filter(|_| writes_text),
             },
         };
         self.spec_hash = spec::spec_hash_of(self.output_digest, &request.description, options, &generator)?;
@@ -433,6 +435,11 @@ impl GenerateJob {
         }
         if !warnings.is_empty() {
             meta.insert("warnings".into(), serde_json::to_value(&warnings).unwrap_or_default());
+        }
+        if self.request.instructions.is_some() {
+            // The deterministic plan never reads them (nor keys on them): say so.
+            let used = if spec.generator.generator == GENERATOR_ID { "ignored" } else { "sent" };
+            meta.insert("instructions".into(), used.into());
         }
         meta.extend(extra);
         let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();

@@ -204,7 +204,15 @@ impl Ladder {
             catalog.bind_requested(&mut deterministic, &request.output, limits);
         }
         let fields = prompt::fields(&deterministic, &request.output, limits);
-        let base_prompt = Prompt::new(&request.description, &fields).in_locale(request.locale.as_deref()).with_catalog(catalog.as_deref());
+        let operator = config.instructions.as_deref();
+        let mut base_prompt = Prompt::new(&request.description, &fields)
+            .in_locale(request.locale.as_deref())
+            .with_catalog(catalog.as_deref())
+            .with_instructions(operator, request.instructions.as_deref());
+        if config.provider == crate::config::Provider::Http {
+            let components = catalog.as_deref().map(genui_core::Catalog::for_generators);
+            base_prompt.call = crate::providers::http::data_free(&config.model, request, operator, &fields, components.as_ref());
+        }
         Ok(Self {
             provenance: Provenance {
                 generator: "model",
@@ -318,7 +326,13 @@ impl Ladder {
         self.provenance.attempts += 1;
         self.waiting = Waiting::Response { timeout_ms };
         match providers::build(&self.config, &self.prompt, self.mode) {
-            Call::Http(request) => Step::Send(request, timeout_ms),
+            Call::Http(mut request) => {
+                if let (crate::config::Provider::Http, Some(secret)) = (self.config.provider, &self.config.api_key) {
+                    let now_s = self.now_ms.saturating_add(self.spent_ms) / 1000;
+                    crate::providers::http::sign(&mut request, secret, now_s);
+                }
+                Step::Send(request, timeout_ms)
+            }
             Call::Ai(call) => Step::RunAi(call, timeout_ms),
         }
     }

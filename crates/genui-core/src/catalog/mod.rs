@@ -207,6 +207,18 @@ impl Catalog {
         &self.entries
     }
 
+    /// The catalog as an `http` generator is sent it: its name, hash and
+    /// each component's name, description, `fits` and `propsSchema` (what a
+    /// generator needs to bind fields; the per-format names stay here).
+    pub fn for_generators(&self) -> Value {
+        let components: Vec<Value> = self
+            .entries
+            .iter()
+            .map(|e| serde_json::json!({"name": e.name, "description": e.description, "fits": e.fits, "propsSchema": e.props_schema}))
+            .collect();
+        serde_json::json!({"name": self.name, "sha256": self.hash, "components": components})
+    }
+
     /// The components as the model is shown them (name, description,
     /// `fits`), at most `max_bytes` of JSON lines: whole entries only.
     pub fn prompt_lines(&self, max_bytes: usize) -> String {

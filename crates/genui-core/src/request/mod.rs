@@ -14,8 +14,10 @@
 //! `callbackUrl` (webhooks), `device` (`desktop`, `mobile`: the layout) and
 //! `locale` (a BCP 47 tag such as `de-DE`: the language a model writes
 //! labels and help in; the deterministic generator keeps the schema's own
-//! titles), and `catalog` (the name of a configured operator catalog,
-//! `crate::catalog`; never a catalog itself).
+//! titles), `catalog` (the name of a configured operator catalog,
+//! `crate::catalog`; never a catalog itself) and `instructions` (the caller's own words for a model or an
+//! `http` generator, at most `Limits::max_instructions_bytes`; quoted as
+//! data below the prompt's rules, see genui-model's `prompt`).
 //!
 //! Errors carry a JSON Pointer into the body as received. For the OpenAI shape
 //! the arguments are a JSON *string*; pointers into it are written
@@ -60,6 +62,11 @@ pub struct GenerateRequest {
     /// `catalog`: the name of a configured operator catalog, with the JSON
     /// Pointer it was given at (for the 400 when no catalog has that name).
     pub catalog: Option<(String, String)>,
+    /// `instructions`: the caller's extra words for a model or an `http`
+    /// generator (layout, order, wording); never for the deterministic one.
+    pub instructions: Option<String>,
+    /// Where `instructions` sat in the body, for the size error.
+    pub(crate) instructions_at: String,
 }
 
 impl GenerateRequest {
@@ -107,6 +114,7 @@ struct Options {
     device: Option<(String, String)>,
     locale: Option<(String, String)>,
     catalog: Option<(String, String)>,
+    instructions: Option<(String, String)>,
 }
 
 fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
@@ -131,6 +139,7 @@ fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
         device: take("device")?.map(|d| (d, format!("{base}/device"))),
         locale: take("locale")?.map(|l| (l, format!("{base}/locale"))),
         catalog: take("catalog")?.map(|c| (c, format!("{base}/catalog"))),
+        instructions: take("instructions")?.map(|i| (i, format!("{base}/instructions"))),
     })
 }
 
@@ -153,7 +162,28 @@ impl GenerateRequest {
                 .ok_or_else(|| invalid(&pointer, &format!("`locale` must be a BCP 47 language tag such as `de-DE`, not `{tag}`")))?;
             self.locale = (!is_english(&canonical)).then_some(canonical);
         }
+        if let Some((text, pointer)) = options.instructions {
+            // Blank instructions are none: they must not split the model's cache.
+            self.instructions = Some(text).filter(|t| !t.trim().is_empty());
+            self.instructions_at = pointer;
+        }
         Ok(())
+    }
+
+    /// Refuses `instructions` over the byte limit (before any model call).
+    pub(crate) fn check_instructions(&self, limits: &limits::Limits) -> Result<()> {
+        let Some(text) = &self.instructions else { return Ok(()) };
+        if text.len() <= limits.max_instructions_bytes {
+            return Ok(());
+        }
+        let at = &self.instructions_at;
+        Err(Error::new(
+            ErrorCode::InstructionsTooLarge,
+            format!("`instructions` is {} bytes; the limit is {} bytes (at {at})", text.len(), limits.max_instructions_bytes),
+        )
+        .at(at.clone())
+        .with(Detail::Limit(limits.max_instructions_bytes))
+        .with(Detail::Actual(text.len())))
     }
 }
 
@@ -294,6 +324,8 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
         device: Device::default(),
         locale: None,
         catalog: None,
+        instructions: None,
+        instructions_at: String::new(),
     };
     request.apply(options)?;
     Ok(request)
@@ -486,6 +518,27 @@ mod tests {
         let mut bare = args();
         bare["format"] = json!("nope");
         assert_eq!(from_value(bare).unwrap_err().code(), ErrorCode::UnsupportedFormat);
+    }
+
+    #[test]
+    fn instructions_are_bounded_where_they_sit_and_ignored_by_the_deterministic_key() {
+        use crate::{GenerateJob, Limits};
+        let r = from_value(json!({"tool": "generateUserInterface", "instructions": "Country first.", "arguments": args()})).unwrap();
+        assert_eq!(r.instructions.as_deref(), Some("Country first."));
+        let mut inner = args();
+        inner["instructions"] = json!("  ");
+        assert_eq!(from_value(inner).unwrap().instructions, None, "blank is none");
+        assert_eq!(from_value(json!({"instructions": 3, "output": {}})).unwrap_err().pointer(), Some("/instructions"));
+        let limits = Limits { max_instructions_bytes: 8, ..Limits::default() };
+        let mut body = json!({"tool": "generateUserInterface", "arguments": args()});
+        body["arguments"]["instructions"] = json!("far too many words");
+        let e = GenerateJob::prepare(body.to_string().as_bytes(), None, &limits).unwrap_err();
+        assert_eq!((e.code(), e.pointer(), e.http_status()), (ErrorCode::InstructionsTooLarge, Some("/arguments/instructions"), 413));
+        let told = GenerateJob::prepare(body.to_string().as_bytes(), None, &Limits::default()).unwrap();
+        let plain = GenerateJob::prepare(json!({"tool": "generateUserInterface", "arguments": args()}).to_string().as_bytes(), None, &Limits::default()).unwrap();
+        assert_eq!(told.cache_key(), plain.cache_key(), "the deterministic key ignores instructions");
+        let answer: Value = serde_json::from_str(&told.finish(None).response.body).unwrap();
+        assert_eq!((answer["meta"]["generator"].as_str(), answer["meta"]["instructions"].as_str()), (Some("deterministic"), Some("ignored")));
     }
 
     #[test]
