@@ -72,3 +72,38 @@ fn find<'a>(ui: &'a Value, scope: &str) -> Option<&'a Value> {
     }
     ui.get("elements").and_then(Value::as_array).into_iter().flatten().find_map(|e| find(e, scope))
 }
+
+/// An operator's `http` generator is sent the catalog the request names
+/// (never the data), and a binding it answers is proven like a model's:
+/// the 0-10 rating on the field up to 11 is refused with a warning.
+#[test]
+fn an_http_generator_is_sent_the_catalog_and_its_misfit_binding_is_refused() {
+    use genui_model::registry::{Generators, Pick};
+    configure();
+    let vars = [("GENUI_GENERATORS", r#"{"mine": {"url": "https://gen.example.com/plan"}}"#), ("WEBHOOK_SECRET", "whsec-catalog-test")];
+    let (generators, problems) = Generators::from_vars(|name| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()));
+    assert!(problems.is_empty(), "{problems:?}");
+    let Ok(Pick::Generator { config, .. }) = generators.pick(Some("mine")) else { panic!("mine is an http generator") };
+    let job = GenerateJob::prepare(body().to_string().as_bytes(), Some("rjsf"), &Limits::default()).unwrap();
+    let mut ladder = Ladder::new(&config, job.request(), &Limits::default(), 0).unwrap();
+    let Step::Send(sent, _) = ladder.start() else { panic!("expected a generator call") };
+    let call: Value = serde_json::from_str(&sent.body).unwrap();
+    assert_eq!(call["catalog"]["name"], "example");
+    let rating = call["catalog"]["components"].as_array().unwrap().iter().find(|c| c["name"] == "starRating").unwrap();
+    assert_eq!(rating["fits"]["maximum"], 10, "each component with its fits");
+
+    let plan = json!({"title": "Paints", "steps": false,
+        "sections": [{"label": null, "layout": "vertical", "fields": ["/properties/gloss", "/properties/finish", "/properties/note", "/properties/shade"]}],
+        "overrides": [bind("/properties/gloss", "starRating"), bind("/properties/finish", "starRating")]});
+    let answer = Event::Response { status: 200, headers: Vec::new(), body: plan.to_string(), elapsed_ms: 5 };
+    let Step::Done(outcome) = ladder.next(answer) else { panic!("expected the end") };
+    let LadderResult::Model(plan) = outcome.result.clone() else { panic!("expected the generator's plan: {:?}", outcome.result) };
+    let done = job.complete(plan, &job.prove_schema().unwrap(), Map::new());
+    assert_eq!(done.response.status, 200, "{}", done.response.body);
+    let forms: Value = serde_json::from_str(&done.response.body).unwrap();
+    let refused: Vec<&str> = forms["metadata"]["warnings"].as_array().unwrap().iter()
+        .filter(|w| w["code"] == "component_refused").map(|w| w["pointer"].as_str().unwrap()).collect();
+    assert_eq!(refused, ["/output/properties/gloss"]);
+    assert_eq!(forms["uiSchema"]["finish"]["ui:widget"], "starRating", "the fitting binding stays: {}", forms["uiSchema"]);
+    assert_ne!(forms["uiSchema"]["gloss"]["ui:widget"], "starRating");
+}
