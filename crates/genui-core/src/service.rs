@@ -420,8 +420,12 @@ impl GenerateJob {
         let doc = schema::SchemaDoc::new(&spec.schema, &self.limits);
         let object_form = doc.resolve(&spec.schema).is_ok_and(|root| root.kind().kind == schema::Kind::Object);
         let (initial_data, mut warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
-        warnings.extend(self.spec_warnings(spec, &doc).iter().cloned());
-        warnings.extend(repairs.iter().cloned());
+        let from_spec = self.spec_warnings(spec, &doc);
+        // A refused binding the schema asked for is also a spec warning (so
+        // a cache hit still says so): listed once.
+        let new = |r: &&crate::render::Warning| !from_spec.iter().any(|w| w.code == r.code && w.pointer == r.pointer);
+        warnings.extend(from_spec.iter().cloned());
+        warnings.extend(repairs.iter().filter(new).cloned());
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -549,6 +553,9 @@ impl GenerateJob {
             warnings.extend(large_enum_warnings(&spec.schema, &base, &self.limits));
             warnings.extend(pattern_escaped_warnings(&spec.schema, &base));
             warnings.extend(collapsed_warnings(spec, doc, &base));
+            if let Some(catalog) = &self.catalog {
+                warnings.extend(crate::catalog::bind::refused_requests(&spec.plan, &spec.schema, catalog, &self.limits, &base));
+            }
             warnings
         };
         let bytes = |warnings: &Vec<crate::render::Warning>| warnings.iter().map(|w| 64 + w.message.len() + w.pointer.len()).sum();

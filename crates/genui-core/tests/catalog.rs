@@ -108,13 +108,17 @@ fn a2ui_names_the_operator_catalog_and_validates_against_it() {
 #[test]
 fn a_rating_up_to_eleven_is_refused_and_shown_with_the_built_in_widget() {
     configure();
-    let (status, forms, _) = generate(request(11), "jsonforms");
+    let (status, forms, cached) = generate(request(11), "jsonforms");
     assert_eq!(status, 200, "{forms}");
     let warnings = forms["meta"]["warnings"].as_array().unwrap();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert_eq!((warnings[0]["code"].as_str(), warnings[0]["pointer"].as_str()), (Some("component_refused"), Some("/output/properties/stars")));
     let stars = forms["uiSchema"]["elements"].as_array().unwrap().iter().find(|c| c["scope"] == "#/properties/stars").unwrap().clone();
     assert!(stars.get("options").is_none_or(|o| o.get("genui").is_none()), "{stars}");
+    // A cache hit says so too (the stored plan keeps only proven bindings).
+    let job = GenerateJob::prepare(request(11).to_string().as_bytes(), Some("jsonforms"), &Limits::default()).unwrap();
+    let hit: Value = serde_json::from_str(&job.hit(cached.as_deref()).expect("a hit").response.body).unwrap();
+    assert_eq!((hit["meta"]["cache"].as_str(), hit["meta"]["warnings"].as_array().map(Vec::len)), (Some("hit"), Some(1)), "{}", hit["meta"]);
     let (_, answer, _) = generate(request(11), "a2ui");
     assert!(!answer.to_string().contains("StarRating"));
     assert!(answer["messages"][0]["createSurface"]["catalogId"] != "https://genui-worker.dev/catalogs/example/a2ui-catalog.json" || answer.to_string().contains("ColorPicker"));

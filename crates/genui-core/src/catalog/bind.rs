@@ -58,6 +58,41 @@ pub(crate) fn prove(plan: &mut Plan, output: &Value, catalog: Option<&Catalog>, 
     warnings
 }
 
+/// The warnings for the bindings a spec's schema asks for (as [`suggest`]
+/// binds them) that its plan does not have because [`prove`] refused them:
+/// what a cache hit says, since the stored plan keeps only proven bindings.
+pub(crate) fn refused_requests(plan: &Plan, output: &Value, catalog: &Catalog, limits: &Limits, output_at: &str) -> Vec<Warning> {
+    let doc = SchemaDoc::new(output, limits);
+    let mut bound = Vec::new();
+    let mut stored = plan.clone();
+    walk(&doc, output, &mut stored.root, "", 0, &mut |c, _, full| {
+        if c.component.is_some() {
+            bound.push(format!("{output_at}{full}"));
+        }
+    });
+    let mut asked = stored;
+    strip(&mut asked.root);
+    suggest(&mut asked, output, catalog, limits);
+    let mut warnings = prove(&mut asked, output, Some(catalog), limits, output_at);
+    warnings.retain(|w| !bound.contains(&w.pointer));
+    warnings
+}
+
+/// Removes every binding (item details included).
+fn strip(node: &mut Node) {
+    match node {
+        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => elements.iter_mut().for_each(strip),
+        Node::Steps { steps } => steps.iter_mut().flat_map(|s| s.elements.iter_mut()).for_each(strip),
+        Node::Control(control) => {
+            control.component = None;
+            if let Some(detail) = control.detail.as_deref_mut() {
+                strip(detail);
+            }
+        }
+        Node::Table(_) => {}
+    }
+}
+
 fn proven(catalog: Option<&Catalog>, name: &str, props: Option<&Map<String, Value>>, view: Option<&Resolved<'_>>) -> Result<(), String> {
     let catalog = catalog.ok_or("the request names no catalog")?;
     let entry = catalog.entry(name).ok_or_else(|| format!("catalog `{}` has no such component", catalog.name()))?;

@@ -285,7 +285,25 @@ mod tests {
             })
     }
 
+    /// Small JSON values, schemas or not, nested a few levels.
+    fn any_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![Just(json!(null)), any::<bool>().prop_map(Value::from), (-20i64..20).prop_map(Value::from),
+            prop_oneof![Just("integer"), Just("number"), Just("string"), Just("array"), Just("x")].prop_map(Value::from)];
+        leaf.prop_recursive(3, 24, 4, |inner| prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((prop_oneof![Just("type"), Just("minimum"), Just("maximum"), Just("enum"), Just("const"),
+                Just("items"), Just("multipleOf"), Just("exclusiveMinimum"), Just("format"), Just("not"), Just("$ref")], inner), 0..4)
+                .prop_map(|pairs| Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
+        ])
+    }
+
     proptest! {
+        /// Whatever the two documents, the check answers (never panics).
+        #[test]
+        fn any_pair_of_documents_gets_an_answer(field in any_json(), fits in any_json()) {
+            let _ = satisfies(&field, &fits);
+        }
+
         /// Soundness: when the check says yes, every instance the field
         /// accepts (over a window of integers) is accepted by `fits`.
         #[test]
