@@ -38,7 +38,7 @@ pub(super) async fn run(req: &mut Request, env: &Env, ctx: &Context, request_id:
 async fn generation(input: &RunInput, req: &Request, env: &Env, ctx: &Context, limits: &Limits) -> Result<(HttpResponse, SseBody), HttpResponse> {
     let job = GenerateJob::prepare(&input.body_bytes(), query_param(req, "format").as_deref(), limits)
         .map_err(|error| HttpResponse::error(&input.locate(error)))?;
-    let generation = Generation::new(job, model::config(env), Mode::Stream, limits, now_ms() as u64);
+    let generation = Generation::with_generators(job, &model::generators(env), Mode::Stream, limits, now_ms() as u64);
     drive::stream(generation, AgentEvents::new(input), env, ctx, None).await.map_err(|response| input.locate_response(response))
 }
 

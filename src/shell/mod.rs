@@ -5,6 +5,7 @@
 //! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`, `POST /mcp` ([`mcp`]).
 
 mod agent;
+mod catalogs;
 mod drive;
 mod forms;
 mod kv;
@@ -31,6 +32,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
     // Test runs check every answer against its contract (genui_core::contracts).
     genui_core::Contract::set_checking(env.var("CHECK_CONTRACTS").is_ok_and(|v| v.to_string() == "true"));
+    catalogs::configure_once();
     let accept = header(&req, "accept");
     let mut sse = None;
     let mut response = handle(req, &env, &ctx, &info.id, &mut sse).await;
@@ -225,14 +227,14 @@ fn prepare(body: &[u8], format: Option<&str>) -> std::result::Result<GenerateJob
 /// machine (genui_model::machine), which decides generator, cache keys,
 /// fallback and what to store.
 async fn generate_job(job: GenerateJob, env: &Env, ctx: &Context) -> HttpResponse {
-    let generation = Generation::new(job, model::config(env), Mode::Answer, &Limits::default(), now_ms() as u64);
+    let generation = Generation::with_generators(job, &model::generators(env), Mode::Answer, &Limits::default(), now_ms() as u64);
     drive::answer(generation, env, ctx).await
 }
 
 /// The same request as an event stream (`Accept: text/event-stream`); an
 /// error before the first event is a plain `dgui_error` answer.
 async fn stream_job(job: GenerateJob, env: &Env, ctx: &Context, on_answer: Option<drive::OnAnswer>, sse: &mut Option<drive::SseBody>) -> HttpResponse {
-    let generation = Generation::new(job, model::config(env), Mode::Stream, &Limits::default(), now_ms() as u64);
+    let generation = Generation::with_generators(job, &model::generators(env), Mode::Stream, &Limits::default(), now_ms() as u64);
     match drive::stream(generation, genui_model::stream::GenerateEvents::default(), env, ctx, on_answer).await {
         Ok((head, body)) => {
             *sse = Some(body);

@@ -4,7 +4,9 @@
 //! results back. Every decision stays in genui-model.
 
 use futures::future::{select, Either};
-use genui_model::{AiCall, Event, HttpRequest, ModelConfig};
+use genui_model::registry::VARIABLES;
+use genui_model::{AiCall, Event, Generators, HttpRequest};
+use std::cell::RefCell;
 use std::time::Duration;
 use worker::js_sys::{self, Function, Promise, Reflect};
 use worker::wasm_bindgen::{JsCast, JsValue};
@@ -14,21 +16,35 @@ use worker::{console_error, AbortController, Delay, Env, Fetch, Headers, Method,
 /// The Workers AI binding name (wrangler.toml `[ai] binding = "AI"`).
 const AI_BINDING: &str = "AI";
 
-/// Reads `MODEL_*` vars and the `MODEL_API_KEY` secret. A broken
-/// configuration is logged (never the key) and treated as none, so the
-/// worker keeps answering with the deterministic generator.
-pub(super) fn config(env: &Env) -> Option<ModelConfig> {
+thread_local! {
+    /// The generator table, with the variable values it was read from: a
+    /// Worker has no start-up hook, so it is validated on the first request
+    /// of an isolate and again only when a variable changes.
+    static GENERATORS: RefCell<Option<(Vec<Option<String>>, Generators)>> = const { RefCell::new(None) };
+}
+
+/// The generator registry from the `MODEL_*`, `GENUI_*` vars and secrets.
+/// A broken part is logged once (never a secret) and left out, so the
+/// worker keeps answering (at worst with the deterministic generator).
+pub(super) fn generators(env: &Env) -> Generators {
     let get = |name: &str| {
         let secret = env.secret(name).ok().map(|s| s.to_string());
         secret.or_else(|| env.var(name).ok().map(|v| v.to_string()))
     };
-    match ModelConfig::from_vars(get) {
-        Ok(config) => config,
-        Err(why) => {
-            console_error!("{{\"event\":\"model_config_invalid\",\"error\":{why:?}}}");
-            None
+    let values: Vec<Option<String>> = VARIABLES.iter().map(|name| get(name)).collect();
+    GENERATORS.with(|cell| {
+        let mut cached = cell.borrow_mut();
+        if let Some((_, generators)) = cached.as_ref().filter(|(seen, _)| *seen == values) {
+            return generators.clone();
         }
-    }
+        let lookup = |name: &str| VARIABLES.iter().position(|v| *v == name).and_then(|at| values[at].clone());
+        let (generators, problems) = Generators::from_vars(lookup);
+        for why in problems {
+            console_error!("{{\"event\":\"generator_config_invalid\",\"error\":{why:?}}}");
+        }
+        *cached = Some((values, generators.clone()));
+        generators
+    })
 }
 
 /// Sends a provider request, aborting it when the timeout fires first.

@@ -160,6 +160,17 @@ fn model_path_end_to_end() {
             if b["meta"]["reason"] == "refusal" { Ok(b) } else { Err(format!("refusal: no reason in {}", b["meta"])) }
         }));
         record!(check(&dev, "unauthorized", &run, none.clone(), ok("fallback", None, Some("model_auth"))));
+        // The operator's catalog: the model binds naively (every integer to
+        // the 0-10 rating); the proof keeps what fits and refuses the rest.
+        let rated = json!({"catalog": "example", "output": {"type": "object", "required": ["stars"], "properties": {
+            "stars": {"type": "integer", "minimum": 0, "maximum": 10, "title": "Stars"},
+            "gloss": {"type": "integer", "minimum": 0, "maximum": 11, "title": "Gloss"}}}});
+        let b = dev.post_json("/v1/generate", &request("bind-components", &run, rated)).json();
+        let bound = b["uiSchema"].to_string().matches("\"genui\":\"starRating\"").count();
+        let refused = b["meta"]["warnings"].as_array().is_some_and(|w| w.iter().any(|w| w["code"] == "component_refused" && w["pointer"] == "/output/properties/gloss"));
+        if b["meta"]["generator"] != "model" || bound != 1 || !refused {
+            failures.push(format!("bind-components: {bound} bound, refused {refused}: {b}"));
+        }
         // Forced model: failures are errors; forced deterministic: no call.
         let forced = json!({"generator": "model"});
         record!(check(&dev, "invalid-json", &format!("{run}-forced"), forced, Expect { status: 502, generator: "", attempts: None, error: Some("model_output_invalid") }));
@@ -196,8 +207,8 @@ fn model_path_end_to_end() {
         }
         wait_for_kv(&dev, 6);
         match kv_holds_only_proven_specs(&dev) {
-            Ok(10) => {}
-            Ok(models) => failures.push(format!("KV holds {models} model specs; want 10 (one per successful scenario)")),
+            Ok(11) => {}
+            Ok(models) => failures.push(format!("KV holds {models} model specs; want 11 (one per successful scenario)")),
             Err(e) => failures.push(e),
         }
         if std::fs::read_to_string(dev.log_path()).unwrap_or_default().contains(API_KEY) {

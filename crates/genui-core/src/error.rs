@@ -110,6 +110,8 @@ code_enum! {
         BodyTooDeep = "body_too_deep" => 413,
         /// `output` has more nodes, properties or enum values than allowed.
         SchemaTooLarge = "schema_too_large" => 413,
+        /// A request's `instructions` are over `Limits::max_instructions_bytes`.
+        InstructionsTooLarge = "instructions_too_large" => 413,
         /// `output` nests objects deeper than allowed (counting `$ref` expansion).
         SchemaTooDeep = "schema_too_deep" => 422,
         /// `format` names no supported output format.
@@ -472,9 +474,9 @@ mod tests {
             assert!(code.as_str().chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{code}");
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 21 + 6);
+        assert_eq!(all.len(), 22 + 6);
         let codes = ErrorCode::codes();
-        assert_eq!(codes.len(), 21 + 5, "FormatUnsupported shares model_unavailable");
+        assert_eq!(codes.len(), 22 + 5, "FormatUnsupported shares model_unavailable");
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));
     }
 

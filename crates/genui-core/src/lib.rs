@@ -12,9 +12,11 @@
 //! cache/    -> canonical hash, cache key -> (hit? the stored UiSpec)
 //! schema/   -> prove `output` (meta-schema, references, compile)
 //! plan/     -> generate (or a display's tables, or a model's plan) -> check
+//! catalog/  (the operator's components: bindings proven, or repaired to built-ins)
 //! render/   -> JSON Forms | RJSF | LMUI, with the request's data -> response
 //! submit.rs    /v1/submit: data checked against the stored contract
 //! service.rs   the generate request, driven through the stages above
+//! generator.rs an embedder's own plan generator, proven like a model's
 //! edge/        access keys and CORS, signed webhooks, tool and OpenAPI documents
 //! ```
 //!
@@ -24,12 +26,14 @@
 //! - **Service** (what the shell drives): [`Route`], [`GenerateJob`],
 //!   [`SubmitJob`], [`Outcome`], [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`], [`KeyOptions`],
-//!   [`spec_hash`], [`IsolateMemory`].
+//!   [`spec_hash`], [`IsolateMemory`]; the operator's [`Catalog`]s
+//!   (configured per isolate; their hash is part of the key).
 //! - **Schema views** (what the generator and the checker read):
 //!   [`check_output`], [`SchemaDoc`], [`Resolved`], [`FieldKind`], [`Kind`],
 //!   [`Pointer`].
 //! - **Plan:** [`Plan`], [`Node`], [`Step`], [`Control`], [`Widget`];
-//!   [`generate`] ([`Plan::generate_for`] for a device); the checker
+//!   [`generate`] ([`Plan::generate_for`] for a device); an embedder's own
+//!   [`Generator`] (`GenerateJob::run_generator`); the checker
 //!   [`check_plan`], [`Issue`], [`markup_in`]; [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`], [`FormToken`] (hosted form links),
@@ -39,8 +43,10 @@
 #![deny(missing_docs, unreachable_pub)]
 
 mod cache;
+mod catalog;
 mod edge;
 mod error;
+mod generator;
 mod plan;
 mod pointer;
 mod render;
@@ -57,6 +63,7 @@ pub use service::{CachePut, GenerateJob, HttpResponse, Outcome, Route};
 pub use submit::SubmitJob;
 
 pub use cache::memo::IsolateMemory;
+pub use catalog::Catalog;
 pub use cache::spec::{spec_hash, GeneratorId, KeyOptions, UiSpec};
 
 pub use pointer::Pointer;
@@ -64,6 +71,7 @@ pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
 
 pub use plan::check::{check_plan, markup_in, Issue};
 pub use plan::generate::generate;
+pub use generator::Generator;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
 pub use edge::contracts::Contract;

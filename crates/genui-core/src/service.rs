@@ -178,16 +178,18 @@ impl Outcome {
 #[derive(Debug, Clone)]
 pub struct GenerateJob {
     request: GenerateRequest,
-    generator: GeneratorId,
+    pub(crate) generator: GeneratorId,
     output_digest: spec::OutputDigest,
     spec_hash: String,
     key: String,
-    limits: Limits,
+    pub(crate) limits: Limits,
     /// Set when the request asks for a read-only display (see [`crate::plan::display`]).
     display: Option<crate::plan::display::DisplaySpec>,
     /// For an MCP tool call: also render the data-free HTML form markup
     /// (in the [`FORM_MARKUP_HEADER`] of the answer).
     pub(crate) form_markup: bool,
+    /// The operator catalog the request names (`catalog`), when it does.
+    catalog: Option<Rc<crate::catalog::Catalog>>,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -209,6 +211,7 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
     let mut request = request::parse_generate(body)?;
+    request.check_instructions(limits)?;
     if let Some(name) = query_format {
         request.format = Format::parse(name, "?format")?;
     }
@@ -226,8 +229,10 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
         let at = format!("{}/description", request.arguments_pointer);
         return Err(Error::new(ErrorCode::InvalidRequest, format!("`description` is longer than {} bytes (at {at})", limits.max_string_bytes)).at(at));
     }
+    let catalog = request.catalog.as_ref().map(|(name, at)| crate::catalog::Catalog::named(name, at)).transpose()?;
     let output_digest = spec::OutputDigest::of(&request.output)?;
     let mut job = GenerateJob {
+        catalog,
         output_digest,
         request,
         generator: deterministic_generator(),
@@ -281,6 +286,8 @@ impl GenerateJob {
                 mobile: request.device == generate::Device::Mobile,
                 locale: request.locale.as_deref().filter(|_| writes_text),
                 display: None,
+                catalog: self.catalog.as_deref().map(crate::catalog::Catalog::hash),
+                instructions: request.instructions.as_deref().filter(|_| writes_text),
             },
         };
         self.spec_hash = spec::spec_hash_of(self.output_digest, &request.description, options, &generator)?;
@@ -300,8 +307,11 @@ impl GenerateJob {
                 return Ok((crate::plan::display::plan(display, &self.request.output, &self.request.description), proven));
             }
             let request = &self.request;
-            let plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
+            let mut plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
                 .map_err(|e| with_output_pointer(e, &self.request))?;
+            if let Some(catalog) = &self.catalog {
+                catalog.bind_requested(&mut plan, &request.output, &self.limits);
+            }
             Ok((plan, proven))
         });
         match generated {
@@ -335,7 +345,7 @@ impl GenerateJob {
     }
 
     fn hit_outcome(&self, spec: &UiSpec) -> Outcome {
-        match self.respond(spec, CacheStatus::Hit, None, Map::new()) {
+        match self.respond(spec, CacheStatus::Hit, None, Map::new(), &[]) {
             Ok(response) => Outcome { response, cache_put: None },
             Err(error) => Outcome::failed(&error),
         }
@@ -371,11 +381,11 @@ impl GenerateJob {
     /// proof handed over, so its validator (when no memo keeps it) is freed
     /// before rendering.
     fn complete_with(&self, plan: Plan, proven: ProvenSchema, meta: Map<String, Value>, output: Value) -> Outcome {
-        let spec = match self.build_spec(plan, &proven, output) {
-            Ok(spec) => spec,
+        let (spec, repairs) = match self.build_spec(plan, &proven, output) {
+            Ok(built) => built,
             Err(error) => return Outcome::failed(&error),
         };
-        match self.respond(&spec, CacheStatus::Miss, Some(proven.validator), meta) {
+        match self.respond(&spec, CacheStatus::Miss, Some(proven.validator), meta, &repairs) {
             Ok(response) => {
                 let value = spec.to_json();
                 crate::cache::memo::remember_spec(Rc::new(spec), value.len());
@@ -385,7 +395,10 @@ impl GenerateJob {
         }
     }
 
-    fn build_spec(&self, plan: Plan, proven: &ProvenSchema, output: Value) -> Result<UiSpec> {
+    /// The proven spec, and a warning per catalog binding that was refused
+    /// (and repaired to its built-in widget) on the way.
+    fn build_spec(&self, mut plan: Plan, proven: &ProvenSchema, output: Value) -> Result<(UiSpec, Vec<crate::render::Warning>)> {
+        let repairs = crate::catalog::bind::prove(&mut plan, &output, self.catalog.as_deref(), &self.limits, &self.request.output_pointer());
         let issues = check_plan(&plan, &output, &self.limits);
         if !issues.is_empty() {
             return Err(Error::new(ErrorCode::Internal, "the plan failed its checks")
@@ -405,11 +418,11 @@ impl GenerateJob {
             let as_json = serde_json::to_value(&spec).unwrap_or_default();
             Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
         }
-        Ok(spec)
+        Ok((spec, repairs))
     }
 
     /// Renders the requested format for a spec and this request's data.
-    fn respond(&self, spec: &UiSpec, cache: CacheStatus, validator: Option<Rc<jsonschema::Validator>>, extra: Map<String, Value>) -> Result<HttpResponse> {
+    fn respond(&self, spec: &UiSpec, cache: CacheStatus, validator: Option<Rc<jsonschema::Validator>>, extra: Map<String, Value>, repairs: &[crate::render::Warning]) -> Result<HttpResponse> {
         let has_values = !self.request.data.is_null() || !spec.defaults.is_null();
         let validator = match (validator, has_values) {
             (Some(v), _) => Some(v),
@@ -423,7 +436,12 @@ impl GenerateJob {
         // Not needed past the pre-fill: a large form's validator that no
         // memo keeps is freed before the renderers copy the schema.
         drop(validator);
-        warnings.extend(self.spec_warnings(spec, &doc).iter().cloned());
+        let from_spec = self.spec_warnings(spec, &doc);
+        // A refused binding the schema asked for is also a spec warning (so
+        // a cache hit still says so): listed once.
+        let new = |r: &&crate::render::Warning| !from_spec.iter().any(|w| w.code == r.code && w.pointer == r.pointer);
+        warnings.extend(from_spec.iter().cloned());
+        warnings.extend(repairs.iter().filter(new).cloned());
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
@@ -438,10 +456,15 @@ impl GenerateJob {
         if !warnings.is_empty() {
             meta.insert("warnings".into(), serde_json::to_value(&warnings).unwrap_or_default());
         }
+        if self.request.instructions.is_some() {
+            // The deterministic plan never reads them (nor keys on them): say so.
+            let used = if spec.generator.generator == GENERATOR_ID { "ignored" } else { "sent" };
+            meta.insert("instructions".into(), used.into());
+        }
         meta.extend(extra);
         let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
         let format = self.request.format;
-        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data, locale: self.request.locale.as_deref() };
+        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data, locale: self.request.locale.as_deref(), catalog: self.catalog.as_deref() };
         let check = |value: &Value| match crate::edge::contracts::checking() {
             true => format.contract().check(value).map_err(|why| Error::new(ErrorCode::Internal, why)),
             false => Ok(()),
@@ -470,7 +493,7 @@ impl GenerateJob {
         response.headers.push(("x-genui-warnings".into(), warnings_header(rendered.meta.get("warnings"))));
         if self.form_markup {
             // Data-free: the MCP view fills it from the tool input.
-            let bare = RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null, locale: None };
+            let bare = RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null, locale: None, catalog: None };
             response.headers.push((FORM_MARKUP_HEADER.to_owned(), bare.html_form("#")));
         }
         Ok(response)
@@ -546,6 +569,9 @@ impl GenerateJob {
             warnings.extend(large_enum_warnings(&spec.schema, &base, &self.limits));
             warnings.extend(pattern_escaped_warnings(&spec.schema, &base));
             warnings.extend(collapsed_warnings(spec, doc, &base));
+            if let Some(catalog) = &self.catalog {
+                warnings.extend(crate::catalog::bind::refused_requests(&spec.plan, &spec.schema, catalog, &self.limits, &base));
+            }
             warnings
         };
         let bytes = |warnings: &Vec<crate::render::Warning>| warnings.iter().map(|w| 64 + w.message.len() + w.pointer.len()).sum();

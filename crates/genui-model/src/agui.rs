@@ -24,6 +24,15 @@
 //! `activityType: "genui.<format>"` with the `/v1/generate` answer as
 //! content, `messageId: "genui-<toolCallId>"`.
 //!
+//! Instructions: `context` entries whose `description` is `instructions`
+//! or `genui:instructions` (any case; what `useCopilotReadable({description:
+//! "instructions", value})` sends) carry the caller's instructions: their
+//! string `value`s, joined by blank lines, become the call's `instructions`
+//! unless the call carries its own at its top level. No other entry is
+//! read as instructions: CopilotKit sends app state as context too, and
+//! that is data, not words for the generator. They are bounded like a
+//! request's (`instructions_too_large`, 413, pointer `/context/<i>/value`).
+//!
 //! A submission answers `TOOL_CALL_RESULT` (the tool message for the call
 //! that generated the surface) then `RUN_FINISHED`; invalid data answers
 //! `RUN_FINISHED` with `result: {"accepted": false, "error": dgui_error}`,
@@ -38,6 +47,10 @@ use serde_json::{json, Map, Value};
 pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
 /// The key of the A2UI messages in the middleware's activity content.
 pub const A2UI_OPERATIONS_KEY: &str = "a2ui_operations";
+/// The `description`s of the `context` entries read as the caller's
+/// instructions (compared without case; see the module docs).
+pub const INSTRUCTION_CONTEXT_DESCRIPTIONS: [&str; 2] = ["instructions", "genui:instructions"];
+
 /// The `context` entry in which a CopilotKit frontend sends its registered
 /// A2UI catalog (`{catalogId, components}` as a JSON string), from
 /// `@ag-ui/a2ui-middleware`.
@@ -105,7 +118,9 @@ impl RunInput {
             None => find_in_messages(input.get("messages"), &run_id)?,
         };
         let catalog_id = frontend_catalog_id(input.get("context"));
-        Ok(Self { thread_id, run_id, call: with_format(call, props.get("format")), catalog_id })
+        let instructions = context_instructions(input.get("context"), limits)?;
+        let call = with_instructions(with_format(call, props.get("format")), instructions);
+        Ok(Self { thread_id, run_id, call, catalog_id })
     }
 
     /// A generate body as bytes, for `GenerateJob::prepare`.
@@ -200,6 +215,39 @@ fn frontend_catalog_id(context: Option<&Value>) -> Option<String> {
     let entry = entries.iter().find(|e| e.get("description").and_then(Value::as_str) == Some(A2UI_SCHEMA_CONTEXT_DESCRIPTION))?;
     let value: Value = serde_json::from_str(entry.get("value")?.as_str()?).ok()?;
     value.get("catalogId").and_then(Value::as_str).filter(|id| !id.is_empty()).map(str::to_owned)
+}
+
+/// The caller's instructions from `context` (see the module docs).
+fn context_instructions(context: Option<&Value>, limits: &Limits) -> Result<Option<String>, Error> {
+    let Some(entries) = context.and_then(Value::as_array) else { return Ok(None) };
+    let mut texts: Vec<&str> = Vec::new();
+    let mut bytes = 0usize;
+    for (index, entry) in entries.iter().enumerate() {
+        let description = entry.get("description").and_then(Value::as_str).unwrap_or_default().trim();
+        if !INSTRUCTION_CONTEXT_DESCRIPTIONS.iter().any(|d| d.eq_ignore_ascii_case(description)) {
+            continue;
+        }
+        let Some(text) = entry.get("value").and_then(Value::as_str).map(str::trim).filter(|t| !t.is_empty()) else { continue };
+        bytes += text.len() + if texts.is_empty() { 0 } else { 2 };
+        if bytes > limits.max_instructions_bytes {
+            let at = format!("/context/{index}/value");
+            let message = format!("the instructions in `context` come to over {} bytes (at {at})", limits.max_instructions_bytes);
+            return Err(Error::new(ErrorCode::InstructionsTooLarge, message).at(at));
+        }
+        texts.push(text);
+    }
+    Ok((!texts.is_empty()).then(|| texts.join("\n\n")))
+}
+
+/// The context's instructions on a generate call that has none of its own.
+fn with_instructions(call: Call, instructions: Option<String>) -> Call {
+    match (call, instructions) {
+        (Call::Generate { body: Value::Object(mut body), at }, Some(text)) => {
+            body.entry("instructions").or_insert(Value::String(text));
+            Call::Generate { body: Value::Object(body), at }
+        }
+        (call, _) => call,
+    }
 }
 
 /// `forwardedProps.format` chooses the format when the call names none
@@ -401,6 +449,25 @@ mod tests {
         assert!(text.contains("\"catalogId\":\"old-id\"") && text.contains("\"messageId\":\"a2ui-surface-r\""), "{text}");
         let plain = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"generateUserInterface": args()}})).unwrap();
         assert_eq!(plain.catalog_id, None);
+    }
+
+    #[test]
+    fn instructions_come_from_named_context_entries_only() {
+        let context = json!([
+            {"description": "The user's cart", "value": "{\"items\": 3}"},
+            {"description": "Instructions", "value": "Put the country first."},
+            {"description": "genui:instructions", "value": "Short labels."}]);
+        let input = read(json!({"threadId": "t", "runId": "r", "context": context, "forwardedProps": {"generateUserInterface": args()}})).unwrap();
+        let Call::Generate { body, .. } = &input.call else { panic!() };
+        assert_eq!(body["instructions"], "Put the country first.\n\nShort labels.");
+        let mut own = args();
+        own["instructions"] = json!("Mine.");
+        let input = read(json!({"threadId": "t", "runId": "r", "context": context, "forwardedProps": {"generateUserInterface": own}})).unwrap();
+        let Call::Generate { body, .. } = &input.call else { panic!() };
+        assert_eq!(body["instructions"], "Mine.", "the call's own win");
+        let long = json!([{"description": "instructions", "value": "x".repeat(5000)}]);
+        let e = read(json!({"threadId": "t", "runId": "r", "context": long, "forwardedProps": {"generateUserInterface": args()}})).unwrap_err();
+        assert_eq!((e.code(), e.pointer(), e.http_status()), (ErrorCode::InstructionsTooLarge, Some("/context/0/value"), 413));
     }
 
     #[test]

@@ -12,6 +12,10 @@
 //! | `MODEL_API_KEY` | secret; never printed by `Debug` |
 //! | `MODEL_TIMEOUT_MS` | per-attempt timeout, default 15000 |
 //! | `MODEL_DEADLINE_MS` | overall deadline for one generation, default 30000 |
+//!
+//! The operator's `http` generators (`GENUI_GENERATORS`) and standing
+//! instructions (`GENUI_INSTRUCTIONS`) are read with these into the one
+//! generator table, [`crate::registry`].
 
 use std::fmt;
 
@@ -29,6 +33,9 @@ pub enum Provider {
     Anthropic,
     /// Cloudflare Workers AI (the `AI` binding, or its REST API).
     WorkersAi,
+    /// An operator's own `http` generator (`GENUI_GENERATORS`, see
+    /// [`crate::registry`]): never chosen by `MODEL_PROVIDER`.
+    Http,
 }
 
 impl Provider {
@@ -38,6 +45,7 @@ impl Provider {
             Self::OpenAi => "openai",
             Self::Anthropic => "anthropic",
             Self::WorkersAi => "workers-ai",
+            Self::Http => "http",
         }
     }
 
@@ -57,7 +65,7 @@ impl Provider {
         match self {
             Self::OpenAi => "https://api.openai.com/v1",
             Self::Anthropic => "https://api.anthropic.com",
-            Self::WorkersAi => "",
+            Self::WorkersAi | Self::Http => "",
         }
     }
 }
@@ -83,6 +91,10 @@ pub struct ModelConfig {
     pub attempt_timeout_ms: u64,
     /// Deadline of the whole generation (all attempts and waits).
     pub deadline_ms: u64,
+    /// The operator's standing instructions (`GENUI_INSTRUCTIONS`), set by
+    /// the registry on every model and `http` generator; part of
+    /// [`Self::cache_identity`].
+    pub instructions: Option<String>,
 }
 
 impl fmt::Debug for ModelConfig {
@@ -94,6 +106,7 @@ impl fmt::Debug for ModelConfig {
             .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
             .field("attempt_timeout_ms", &self.attempt_timeout_ms)
             .field("deadline_ms", &self.deadline_ms)
+            .field("instructions_bytes", &self.instructions.as_ref().map(String::len))
             .finish()
     }
 }
@@ -108,6 +121,7 @@ impl ModelConfig {
             api_key: None,
             attempt_timeout_ms: DEFAULT_ATTEMPT_TIMEOUT_MS,
             deadline_ms: DEFAULT_DEADLINE_MS,
+            instructions: None,
         }
     }
 
@@ -134,9 +148,20 @@ impl ModelConfig {
     }
 
     /// What identifies this model in cache keys and provenance:
-    /// `provider/model/prompt version`.
+    /// `provider/model/prompt version`; an `http` generator's is
+    /// `http/name/url/wire version`. Standing instructions add
+    /// `/i<digest>`, so changing them never serves an old form.
     pub fn cache_identity(&self) -> String {
-        format!("{}/{}/p{}", self.provider, self.model, crate::prompt::PROMPT_VERSION)
+        let mut identity = match self.provider {
+            Provider::Http => format!("http/{}/{}/h{}", self.model, self.base_url, crate::providers::http::WIRE_VERSION),
+            provider => format!("{provider}/{}/p{}", self.model, crate::prompt::PROMPT_VERSION),
+        };
+        if let Some(instructions) = &self.instructions {
+            use sha2::Digest;
+            let digest = hex::encode(sha2::Sha256::digest(instructions.as_bytes()));
+            identity.push_str(&format!("/i{}", &digest[..16]));
+        }
+        identity
     }
 }
 

@@ -177,6 +177,8 @@ impl Context<'_> {
             read_only: view.as_ref().is_some_and(|v| v.get("readOnly") == Some(&Value::Bool(true)) || v.get("const").is_some()),
             rule: None,
             detail: None,
+            component: None,
+            component_props: None,
         }
     }
 }

@@ -196,9 +196,23 @@ impl Ladder {
     /// which the request would hit anyway. Check `output` against its
     /// meta-schema before.
     pub fn new(config: &ModelConfig, request: &GenerateRequest, limits: &Limits, now_ms: u64) -> genui_core::Result<Self> {
-        let deterministic = genui_core::Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
+        let mut deterministic = genui_core::Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
+        // The operator's catalog: fields that ask for a component keep it
+        // (the model's default controls), and the model is offered the rest.
+        let catalog = request.catalog.as_ref().and_then(|(name, _)| genui_core::Catalog::configured(name));
+        if let Some(catalog) = &catalog {
+            catalog.bind_requested(&mut deterministic, &request.output, limits);
+        }
         let fields = prompt::fields(&deterministic, &request.output, limits);
-        let base_prompt = Prompt::new(&request.description, &fields).in_locale(request.locale.as_deref());
+        let operator = config.instructions.as_deref();
+        let mut base_prompt = Prompt::new(&request.description, &fields)
+            .in_locale(request.locale.as_deref())
+            .with_catalog(catalog.as_deref())
+            .with_instructions(operator, request.instructions.as_deref());
+        if config.provider == crate::config::Provider::Http {
+            let components = catalog.as_deref().map(genui_core::Catalog::for_generators);
+            base_prompt.call = crate::providers::http::data_free(&config.model, request, operator, &fields, components.as_ref());
+        }
         Ok(Self {
             provenance: Provenance {
                 generator: "model",
@@ -312,7 +326,13 @@ impl Ladder {
         self.provenance.attempts += 1;
         self.waiting = Waiting::Response { timeout_ms };
         match providers::build(&self.config, &self.prompt, self.mode) {
-            Call::Http(request) => Step::Send(request, timeout_ms),
+            Call::Http(mut request) => {
+                if let (crate::config::Provider::Http, Some(secret)) = (self.config.provider, &self.config.api_key) {
+                    let now_s = self.now_ms.saturating_add(self.spent_ms) / 1000;
+                    crate::providers::http::sign(&mut request, secret, now_s);
+                }
+                Step::Send(request, timeout_ms)
+            }
             Call::Ai(call) => Step::RunAi(call, timeout_ms),
         }
     }

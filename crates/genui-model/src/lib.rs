@@ -36,6 +36,7 @@ pub mod machine;
 pub mod plan_schema;
 pub mod prompt;
 pub mod providers;
+pub mod registry;
 pub mod stream;
 
 pub use config::{GeneratorChoice, ModelConfig, Provider};
@@ -43,3 +44,4 @@ pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
 pub use machine::{Effect, Generation, Input, Mode, Summary, Update};
 pub use prompt::{Prompt, PROMPT_VERSION};
 pub use providers::{AiCall, HttpRequest, ModelReply};
+pub use registry::{Generators, Pick};

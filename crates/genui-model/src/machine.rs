@@ -13,6 +13,10 @@
 //! } }                                             None: finished
 //! ```
 //!
+//! Which generator runs is the request's `generator`, picked from the
+//! isolate's table ([`Generators::pick`]); a model provider and an
+//! operator's `http` generator take the same path below ("a model").
+//!
 //! The paths:
 //! - no model (or a display, or `generator: "deterministic"`): the
 //!   deterministic key, a hit or a generated spec, one answer;
@@ -32,7 +36,8 @@
 //! sequence of stages as before the machine existed, so its bytes did not
 //! change.
 
-use crate::config::{GeneratorChoice, ModelConfig};
+use crate::config::ModelConfig;
+use crate::registry::{Generators, Pick};
 use crate::ladder::{Event, Ladder, LadderOutcome, LadderResult, Step};
 use crate::providers::{AiCall, HttpRequest};
 use genui_core::{CachePut, Error, ErrorCode, GenerateJob, GeneratorId, HttpResponse, Limits, Outcome};
@@ -164,7 +169,13 @@ impl Generation {
     /// Starts a request. `model` is the configured model, if any; the
     /// request's `generator` option and its kind decide whether it runs.
     pub fn new(job: GenerateJob, model: Option<ModelConfig>, mode: Mode, limits: &Limits, now_ms: u64) -> Self {
-        let deadline_ms = model.as_ref().map_or(0, |config| config.deadline_ms);
+        Self::with_generators(job, &Generators::with_model(model), mode, limits, now_ms)
+    }
+
+    /// Starts a request with the isolate's generator table: the request's
+    /// `generator` picks among them ([`Generators::pick`]), its kind may
+    /// rule a generator out (a display is deterministic).
+    pub fn with_generators(job: GenerateJob, generators: &Generators, mode: Mode, limits: &Limits, now_ms: u64) -> Self {
         let mut generation = Self {
             job,
             mode,
@@ -174,11 +185,11 @@ impl Generation {
             put_keys: Vec::new(),
             client_gone: false,
             started_ms: now_ms,
-            deadline_at_ms: now_ms.saturating_add(deadline_ms),
+            deadline_at_ms: now_ms,
             first_ui_ms: None,
             sent_ui: false,
         };
-        generation.begin(model, now_ms);
+        generation.begin(generators, now_ms);
         generation
     }
 
@@ -230,19 +241,19 @@ impl Generation {
         }
     }
 
-    fn begin(&mut self, model: Option<ModelConfig>, now_ms: u64) {
-        let at_generator = |why: String| Error::new(ErrorCode::InvalidRequest, why).at("/generator");
-        let choice = match GeneratorChoice::of(self.job.request()) {
-            Ok(choice) => choice,
-            Err(why) => return self.fail(&at_generator(why), now_ms),
+    fn begin(&mut self, generators: &Generators, now_ms: u64) {
+        let pick = match generators.pick(self.job.request().generator.as_deref()) {
+            Ok(pick) => pick,
+            Err(why) => return self.fail(&Error::new(ErrorCode::InvalidRequest, why).at("/generator"), now_ms),
         };
-        let use_model = match choice.use_model(model.is_some()) {
-            Ok(use_model) => use_model,
-            Err(why) => return self.fail(&at_generator(why), now_ms),
+        let (model, forced) = match pick {
+            Pick::Generator { config, forced } => (Some(config), forced),
+            Pick::Deterministic => (None, false),
         };
+        self.deadline_at_ms = now_ms.saturating_add(model.as_ref().map_or(0, |config| config.deadline_ms));
         // Displays (tables, charts) are laid out deterministically; no model.
-        match model.filter(|_| use_model && !self.job.is_display()) {
-            Some(config) => self.ask_model_key(config, choice.is_forced(), now_ms),
+        match model.filter(|_| !self.job.is_display()) {
+            Some(config) => self.ask_model_key(config, forced, now_ms),
             None => match self.job.remembered() {
                 Some(outcome) => self.answer(outcome, None, now_ms),
                 None => self.get(State::Deterministic),

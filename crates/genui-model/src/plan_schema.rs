@@ -59,7 +59,7 @@ pub const WIDGETS: [Widget; 19] = [
 /// Keys each object level of the model plan may carry.
 const ROOT_KEYS: [&str; 4] = ["title", "steps", "sections", "overrides"];
 const SECTION_KEYS: [&str; 3] = ["label", "layout", "fields"];
-const OVERRIDE_KEYS: [&str; 5] = ["pointer", "label", "widget", "help", "placeholder"];
+const OVERRIDE_KEYS: [&str; 6] = ["pointer", "label", "widget", "help", "placeholder", "component"];
 
 /// The published schema, parsed once.
 pub fn schema() -> &'static Value {
@@ -204,6 +204,8 @@ struct Override {
     widget: Option<Widget>,
     help: Option<String>,
     placeholder: Option<String>,
+    /// A catalog component (genui-core proves the binding).
+    component: Option<String>,
 }
 
 fn section(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Section> {
@@ -285,6 +287,7 @@ fn one_override(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Over
         widget,
         help: optional_text(map, "help", at, issues),
         placeholder: optional_text(map, "placeholder", at, issues),
+        component: optional_text(map, "component", at, issues),
     })
 }
 
@@ -315,6 +318,9 @@ fn apply(mut control: Control, change: Option<&Override>) -> Control {
     }
     if change.placeholder.is_some() {
         control.placeholder = change.placeholder.clone();
+    }
+    if change.component.is_some() {
+        control.component = change.component.clone();
     }
     control
 }
@@ -414,6 +420,7 @@ fn full_override(control: &Control) -> Value {
         "widget": control.widget.as_str(),
         "help": control.help,
         "placeholder": control.placeholder,
+        "component": control.component,
     })
 }
 
@@ -442,6 +449,8 @@ mod tests {
             read_only: false,
             rule: None,
             detail: None,
+            component: None,
+            component_props: None,
         }
     }
 

@@ -10,6 +10,7 @@
 //   window.a2uiDataModel()         the surface's data model (sendDataModel)
 import { MessageProcessor } from '@a2ui/web_core/v0_9';
 import { basicCatalog } from '@a2ui/lit/v0_9';
+import { exampleA2uiCatalog } from './catalog.jsx';
 
 let processor = null;
 
@@ -23,7 +24,8 @@ window.renderA2ui = async (wrapper) => {
   host.style.padding = '16px';
   host.style.maxWidth = '900px';
   document.getElementById('root').append(host);
-  processor = new MessageProcessor([basicCatalog], (action) => {
+  // The app's own catalog beside the basic one: surfaces name which they use.
+  processor = new MessageProcessor([basicCatalog, exampleA2uiCatalog], (action) => {
     // The handler gets the inner action, its context resolved; the client
     // message is {version, action} (client_to_server.json).
     window.a2uiActions.push(JSON.parse(JSON.stringify({ version: 'v0.9', action })));

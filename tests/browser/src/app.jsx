@@ -25,6 +25,7 @@ import addFormats from 'ajv-formats';
 import './probe.js';
 import './a2ui.js';
 import './copilotkit.jsx';
+import { catalogRenderers, catalogWidgets } from './catalog.jsx';
 import { materialCells, materialRenderers } from '@jsonforms/material-renderers';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import CssBaseline from '@mui/material/CssBaseline';
@@ -86,6 +87,8 @@ class Boundary extends React.Component {
 }
 
 const theme = createTheme();
+// The operator's components (catalogs/example.json) beside Material's, as an app registers them.
+const renderers = [...materialRenderers, ...catalogRenderers];
 
 function mount(element) {
   const container = document.getElementById('root');
@@ -152,7 +155,7 @@ function jsonFormsView(response, data, ajv) {
         schema={response.jsonSchema}
         uischema={response.uiSchema}
         data={data}
-        renderers={materialRenderers}
+        renderers={renderers}
         cells={materialCells}
         ajv={ajv}
         onChange={({ data, errors }) => {
@@ -204,6 +207,7 @@ window.renderRjsf = (form) => {
         uiSchema={form.uiSchema || {}}
         formData={form.formData}
         validator={rjsfValidatorFor(form.schema)}
+        widgets={catalogWidgets}
         onChange={(e) => {
           state.data = e.formData;
         }}

@@ -172,7 +172,7 @@ impl Prepared {
         meta.insert("cache".into(), "hit".into());
         meta.insert("generator".into(), self.spec.generator.generator.clone().into());
         meta.insert("generatorVersion".into(), self.spec.generator.generator_version.clone().into());
-        RenderInput { spec: &self.spec, initial_data: self.initial_data.clone(), meta, raw_data, locale: None }
+        RenderInput { spec: &self.spec, initial_data: self.initial_data.clone(), meta, raw_data, locale: None, catalog: None }
     }
 }
 

@@ -4,7 +4,7 @@
 //! of exactly the inputs that decide the spec: the SHA-256 of `output`'s own
 //! canonical JSON, `description`, the generator's id and version, and the
 //! [`KeyOptions`] that change the plan (`kind: confirm`, `device: mobile`,
-//! and a model's `locale`). `data` is never part of the key or the value, so one cached spec serves every
+//! a model's `locale` and `instructions`, the named catalog's hash). `data` is never part of the key or the value, so one cached spec serves every
 //! user of the same form and no personal data sits in the shared cache. JCS
 //! sorts keys and normalises numbers, so reordered keys or other whitespace
 //! give the same key.
@@ -235,6 +235,13 @@ pub struct KeyOptions<'a> {
     /// A read-only display's spec (its data's shape; see `display`):
     /// keyed with `kind: "display"`, since the chart depends on the shape.
     pub display: Option<&'a Value>,
+    /// The content hash of the operator catalog the request names: a
+    /// changed catalog never serves a form proven against the old one.
+    pub catalog: Option<&'a str>,
+    /// A request's `instructions`, for generators that read them (models,
+    /// `http` generators); the deterministic generator ignores them, so its
+    /// callers pass `None` and its key is unchanged.
+    pub instructions: Option<&'a str>,
 }
 
 /// The canonical hash of a request's data-free part.
@@ -262,6 +269,12 @@ pub(crate) fn spec_hash_of(output: OutputDigest, description: &str, options: Key
     }
     if let Some(locale) = options.locale {
         keyed["locale"] = json!(locale);
+    }
+    if let Some(catalog) = options.catalog {
+        keyed["catalogSha256"] = json!(catalog);
+    }
+    if let Some(instructions) = options.instructions {
+        keyed["instructions"] = json!(instructions);
     }
     let canonical = serde_jcs::to_vec(&keyed)
         .map_err(|e| Error::new(ErrorCode::Internal, format!("the key envelope cannot be canonicalised: {e}")))?;
@@ -322,6 +335,8 @@ mod tests {
         let german = KeyOptions { locale: Some("de-DE"), ..plain };
         assert_ne!(spec_hash(&a, "d", mobile, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
         assert_ne!(spec_hash(&a, "d", german, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
+        let told = KeyOptions { instructions: Some("fewest sections"), ..plain };
+        assert_ne!(spec_hash(&a, "d", told, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
         let (bars, lines) = (json!({"chart": "bar"}), json!({"chart": "line"}));
         let (bar, line) = (KeyOptions { display: Some(&bars), ..plain }, KeyOptions { display: Some(&lines), ..plain });
         assert_ne!(spec_hash(&a, "d", bar, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());

@@ -69,6 +69,8 @@ contracts! {
     ToolMessage => "tool-message.schema.json",
     /// Errors.
     DguiError => "dgui-error.schema.json",
+    /// An operator's component catalog (`catalogs/`).
+    Catalog => "catalog.schema.json",
 }
 
 thread_local! {
@@ -102,7 +104,8 @@ impl Contract {
 
     /// The compiled validator (compiled on first use, kept for the isolate).
     pub fn validator(self) -> &'static jsonschema::Validator {
-        static CELLS: [OnceLock<jsonschema::Validator>; 16] = [const { OnceLock::new() }; 16];
+        // One cell per contract, sized by the table, so a new row never indexes past it.
+        static CELLS: [OnceLock<jsonschema::Validator>; Contract::ALL.len()] = [const { OnceLock::new() }; Contract::ALL.len()];
         CELLS[self as usize].get_or_init(|| {
             let schema: Value = serde_json::from_str(self.source()).unwrap_or(Value::Bool(false));
             // The contracts are ours and tested; a broken one rejects

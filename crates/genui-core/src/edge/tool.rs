@@ -38,6 +38,11 @@ pub(crate) fn tool_definition() -> Value {
                 "output": {
                     "type": "object",
                     "description": "JSON Schema of the object the user must send back; leave out to only show `data`."
+                },
+                "instructions": {
+                    "type": "string",
+                    "maxLength": 4096,
+                    "description": "Optional wishes for the layout and wording (order, grouping, tone); they never change the fields."
                 }
             },
             "required": ["description"]

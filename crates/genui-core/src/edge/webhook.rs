@@ -7,7 +7,8 @@
 //! rotation); each is HMAC-SHA256 under `WEBHOOK_SECRET` of
 //! `"<purpose>.<t>.<raw body>"`, the purpose `genui-webhook` for requests
 //! to `/v1/webhook`, `genui-callback` for the worker's callbacks and
-//! `genui-form-token` for hosted form links ([`Purpose`]): one secret, and
+//! `genui-form-token` for hosted form links, `genui-generator` for the
+//! worker's requests to an operator's `http` generators ([`Purpose`]): one secret, and
 //! a signature made for one use is never accepted for another. A signature is accepted within 300 s of the worker's
 //! clock; comparison is constant time (`hmac`'s `verify_slice`). The clock
 //! is an argument: this module never reads it.
@@ -42,6 +43,9 @@ pub(crate) enum Purpose {
     Callback,
     /// A hosted form's link token ([`crate::edge::forms`]).
     FormToken,
+    /// The worker's POST of a data-free request to an operator's `http`
+    /// generator (genui-model's `providers::http`).
+    Generator,
 }
 
 impl Purpose {
@@ -50,6 +54,7 @@ impl Purpose {
             Self::Webhook => b"genui-webhook",
             Self::Callback => b"genui-callback",
             Self::FormToken => b"genui-form-token",
+            Self::Generator => b"genui-generator",
         }
     }
 }
@@ -170,6 +175,17 @@ impl Webhook {
         verify(Purpose::Callback, header, body, secret, now)
     }
 
+    /// The signature header of a data-free request the worker POSTs to an
+    /// operator's `http` generator (its own purpose label).
+    pub fn sign_generator(secret: &str, timestamp: u64, body: &[u8]) -> String {
+        sign(Purpose::Generator, secret, timestamp, body)
+    }
+
+    /// Checks a generator request's signature (what an `http` generator does).
+    pub fn verify_generator(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+        verify(Purpose::Generator, header, body, secret, now)
+    }
+
     /// A callback URL the worker may POST to.
     pub fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
         callback_target(raw, allow_http)
@@ -189,6 +205,10 @@ mod tests {
         assert!(verify(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "a callback's signature is no webhook's");
         assert!(Webhook::verify_callback(Some(&header), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "nor the other way round");
         assert!(Webhook::verify_callback(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_ok());
+        let generator = Webhook::sign_generator("s3cret", 1_000_000, b"{\"a\":1}");
+        assert!(Webhook::verify_generator(Some(&generator), b"{\"a\":1}", "s3cret", 1_000_100).is_ok());
+        assert!(Webhook::verify_generator(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "a callback's signature is no generator request's");
+        assert!(verify(Some(&generator), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "nor a webhook's");
         assert!(verify(Some(&header), b"{\"a\":2}", "s3cret", 1_000_100).is_err(), "body changed");
         assert!(verify(Some(&header), b"{\"a\":1}", "other", 1_000_100).is_err(), "wrong secret");
         assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_301).is_err(), "too late");

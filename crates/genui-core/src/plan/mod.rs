@@ -121,6 +121,14 @@ pub struct Control {
     /// the item schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Box<Node>>,
+    /// A component of the request's operator catalog that shows this field
+    /// instead of `widget` where the format can (see `crate::catalog`);
+    /// `widget` stays the built-in stand-in. Proven before use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component: Option<String>,
+    /// The bound component's static props (`None`: the catalog entry's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub component_props: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl Plan {
@@ -147,7 +155,7 @@ impl Control {
     /// A control with only its field, label and widget: no help, placeholder,
     /// rule or item detail, editable.
     pub fn new(pointer: impl Into<String>, label: impl Into<String>, widget: Widget) -> Self {
-        Self { pointer: pointer.into(), label: label.into(), widget, help: None, placeholder: None, read_only: false, rule: None, detail: None }
+        Self { pointer: pointer.into(), label: label.into(), widget, help: None, placeholder: None, read_only: false, rule: None, detail: None, component: None, component_props: None }
     }
 
     /// The plain-text form of one piece of display text (a label, help or

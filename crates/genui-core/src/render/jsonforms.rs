@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
-    let mut ui = ui_schema(&r.spec.plan);
+    let mut ui = node(&r.spec.plan.root, r.catalog);
     let warnings = r.meta.get("warnings").and_then(Value::as_array);
     if warnings.into_iter().flatten().any(|w| w["code"] == "large_enum") {
         mark_searchable(&mut ui, &r.spec.schema);
@@ -69,8 +69,8 @@ fn mark_searchable(ui: &mut Value, schema: &Value) {
 
 /// A display table: JSON Forms' material renderer draws a read-only array
 /// of flat objects as a table; `charts` names the charts that belong here.
-fn table(t: &Table) -> Value {
-    let mut element = control(&t.control);
+fn table(t: &Table, cat: Cat<'_>) -> Value {
+    let mut element = control(&t.control, cat);
     if let Some(Value::Object(options)) = element.as_object_mut().map(|e| e.entry("options").or_insert_with(|| json!({}))) {
         options.insert("readonly".into(), true.into());
         options.insert("disableAdd".into(), true.into());
@@ -83,38 +83,41 @@ fn table(t: &Table) -> Value {
 
 /// The `uiSchema` for a plan.
 pub(crate) fn ui_schema(plan: &Plan) -> Value {
-    node(&plan.root)
+    node(&plan.root, None)
 }
+
+/// The request's operator catalog, which compiles the plan's bindings.
+type Cat<'c> = Option<&'c crate::Catalog>;
 
 // Built as maps rather than with `json!`: `json!` turns an expression into a
 // value by serialising it, so `json!({"elements": children})` deep-copied
 // every subtree once per enclosing layout.
-fn node(node: &Node) -> Value {
+fn node(node: &Node, cat: Cat<'_>) -> Value {
     match node {
-        Node::Vertical { elements } => layout("VerticalLayout", None, elements),
-        Node::Horizontal { elements } => layout("HorizontalLayout", None, elements),
+        Node::Vertical { elements } => layout("VerticalLayout", None, elements, cat),
+        Node::Horizontal { elements } => layout("HorizontalLayout", None, elements, cat),
         Node::Group { label, elements, rule } => {
-            let mut group = layout_with("Group", Some(label), elements.iter().map(self::node).collect());
+            let mut group = layout_with("Group", Some(label), elements.iter().map(|n| self::node(n, cat)).collect());
             if let Some(rule) = rule {
                 group.insert("rule".into(), compile_rule(rule));
             }
             Value::Object(group)
         }
         Node::Steps { steps } => {
-            let mut out = layout_with("Categorization", None, steps.iter().map(|s| layout("Category", Some(&s.label), &s.elements)).collect());
+            let mut out = layout_with("Categorization", None, steps.iter().map(|s| layout("Category", Some(&s.label), &s.elements, cat)).collect());
             out.insert("options".into(), json!({"variant": "stepper", "showNavButtons": true}));
             Value::Object(out)
         }
-        Node::Control(c) => control(c),
-        Node::Table(t) => table(t),
+        Node::Control(c) => control(c, cat),
+        Node::Table(t) => table(t, cat),
     }
 }
 
 /// `{type, label?, elements}`. Built by hand, not with `json!`: the macro
 /// would serialise the already built children into a copy at every level,
 /// so a deep form's UI schema was copied once per ancestor.
-fn layout(kind: &str, label: Option<&str>, elements: &[Node]) -> Value {
-    Value::Object(layout_with(kind, label, elements.iter().map(node).collect()))
+fn layout(kind: &str, label: Option<&str>, elements: &[Node], cat: Cat<'_>) -> Value {
+    Value::Object(layout_with(kind, label, elements.iter().map(|n| node(n, cat)).collect()))
 }
 
 fn layout_with(kind: &str, label: Option<&str>, elements: Vec<Value>) -> Map<String, Value> {
@@ -127,7 +130,7 @@ fn layout_with(kind: &str, label: Option<&str>, elements: Vec<Value>) -> Map<Str
     out
 }
 
-fn control(c: &Control) -> Value {
+fn control(c: &Control, cat: Cat<'_>) -> Value {
     let mut out = Map::new();
     out.insert("type".into(), "Control".into());
     out.insert("scope".into(), format!("#{}", c.pointer).into());
@@ -139,7 +142,16 @@ fn control(c: &Control) -> Value {
         options.insert("readonly".into(), true.into());
     }
     if let Some(detail) = &c.detail {
-        options.insert("detail".into(), node(detail));
+        options.insert("detail".into(), node(detail, cat));
+    }
+    // A bound component: the options its custom renderer's tester reads,
+    // and its props; the stand-in's options go (they select another renderer).
+    if let Some(entry) = c.component.as_deref().zip(cat).and_then(|(name, cat)| cat.entry(name)) {
+        c.widget.jsonforms_options().keys().for_each(|k| drop(options.remove(k)));
+        options.extend(entry.jsonforms.options.iter().map(|(k, v)| (k.clone(), v.clone())));
+        if let Some(props) = entry.props_for(c.component_props.as_ref()) {
+            options.insert("props".into(), Value::Object(props.clone()));
+        }
     }
     if let Some(text) = &c.placeholder {
         options.insert("placeholder".into(), text.clone().into());

@@ -125,6 +125,10 @@ pub struct RenderInput<'a> {
     /// worker writes itself (buttons, prompts), chosen at render time so
     /// that one cached spec serves every language; `None` is English.
     pub locale: Option<&'a str>,
+    /// The operator catalog the request names: the formats that can show
+    /// its components compile the plan's bindings with it (the others, and
+    /// a `None` here, show each bound field's built-in stand-in).
+    pub catalog: Option<&'a crate::Catalog>,
 }
 
 /// What an approval form shows besides its buttons.
@@ -253,6 +257,6 @@ impl<'a> RenderInput<'a> {
     /// dropped) and the provenance `meta`.
     pub fn new(spec: &'a UiSpec, raw_data: &'a Value, validator: Option<&jsonschema::Validator>, meta: Map<String, Value>) -> Self {
         let (initial_data, _) = initial_data::initial_data(&spec.defaults, raw_data, validator, true);
-        Self { spec, initial_data, meta, raw_data, locale: None }
+        Self { spec, initial_data, meta, raw_data, locale: None, catalog: None }
     }
 }

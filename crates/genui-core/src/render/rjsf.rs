@@ -33,7 +33,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut ui = Map::new();
     let limits = crate::request::limits::Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
-    let layer = Layer { doc: &doc, base: &r.spec.schema };
+    let layer = Layer { doc: &doc, base: &r.spec.schema, catalog: r.catalog };
     layer.add(&r.spec.plan.root, &mut ui);
     add_group_titles(&r.spec.plan.root, &mut ui);
     if let Some(steps) = step_hint(&r.spec.plan.root) {
@@ -98,6 +98,8 @@ fn read_only_table(t: &Table, ui: &mut Map<String, Value>) {
 struct Layer<'a> {
     doc: &'a SchemaDoc<'a>,
     base: &'a Value,
+    /// The request's operator catalog, which compiles the plan's bindings.
+    catalog: Option<&'a crate::Catalog>,
 }
 
 impl Layer<'_> {
@@ -133,6 +135,13 @@ impl Layer<'_> {
         if choices.is_some_and(|c| c.len() > crate::request::limits::Limits::default().max_enum_values && c.iter().all(|(v, _)| v.is_string())) {
             ui.insert("ui:widget".into(), "text".into());
         }
+        // A bound component: the `ui:widget` name the app registers, its props as `ui:options`.
+        if let Some(entry) = control.component.as_deref().zip(self.catalog).and_then(|(name, cat)| cat.entry(name)) {
+            ui.insert("ui:widget".into(), entry.rjsf.widget.clone().into());
+            if let Some(props) = entry.props_for(control.component_props.as_ref()) {
+                ui.insert("ui:options".into(), Value::Object(props.clone()));
+            }
+        }
         if crate::plan::conditions::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
             // RJSF's option selector chooses the branch and sets its const;
             // the const's own text input would only repeat it.
@@ -140,7 +149,7 @@ impl Layer<'_> {
         }
         if let (Some(detail), Some(items)) = (&control.detail, node.and_then(|n| self.doc.resolve_scope(n, "/items"))) {
             let mut item_ui = Map::new();
-            Layer { doc: self.doc, base: items }.add(detail, &mut item_ui);
+            Layer { doc: self.doc, base: items, catalog: self.catalog }.add(detail, &mut item_ui);
             ui.insert("items".into(), Value::Object(item_ui));
         }
         if control.widget == Widget::Array {

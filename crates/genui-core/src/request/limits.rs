@@ -32,6 +32,9 @@ pub struct Limits {
     pub max_controls: usize,
     /// Maximum length in bytes of any string inside `output`, and of `description`.
     pub max_string_bytes: usize,
+    /// Maximum size in bytes of a request's `instructions` (checked before
+    /// any generator runs; the operator's own are bounded apart).
+    pub max_instructions_bytes: usize,
 }
 
 impl Default for Limits {
@@ -46,6 +49,7 @@ impl Default for Limits {
             max_ref_chain: 32,
             max_controls: 5_000,
             max_string_bytes: 16 * 1024,
+            max_instructions_bytes: 4 * 1024,
         }
     }
 }

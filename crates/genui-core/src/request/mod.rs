@@ -14,7 +14,10 @@
 //! `callbackUrl` (webhooks), `device` (`desktop`, `mobile`: the layout) and
 //! `locale` (a BCP 47 tag such as `de-DE`: the language a model writes
 //! labels and help in; the deterministic generator keeps the schema's own
-//! titles).
+//! titles), `catalog` (the name of a configured operator catalog,
+//! `crate::catalog`; never a catalog itself) and `instructions` (the caller's own words for a model or an
+//! `http` generator, at most `Limits::max_instructions_bytes`; quoted as
+//! data below the prompt's rules, see genui-model's `prompt`).
 //!
 //! Errors carry a JSON Pointer into the body as received. For the OpenAI shape
 //! the arguments are a JSON *string*; pointers into it are written
@@ -56,6 +59,14 @@ pub struct GenerateRequest {
     /// `locale`: a canonical BCP 47 tag (`de-DE`); `None` for English, the
     /// default (any `en` tag counts as English).
     pub locale: Option<String>,
+    /// `catalog`: the name of a configured operator catalog, with the JSON
+    /// Pointer it was given at (for the 400 when no catalog has that name).
+    pub catalog: Option<(String, String)>,
+    /// `instructions`: the caller's extra words for a model or an `http`
+    /// generator (layout, order, wording); never for the deterministic one.
+    pub instructions: Option<String>,
+    /// Where `instructions` sat in the body, for the size error.
+    pub(crate) instructions_at: String,
 }
 
 impl GenerateRequest {
@@ -102,9 +113,17 @@ struct Options {
     callback_url: Option<String>,
     device: Option<(String, String)>,
     locale: Option<(String, String)>,
+    catalog: Option<(String, String)>,
+    instructions: Option<(String, String)>,
 }
 
 fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
+    if map.get("catalog").is_some_and(Value::is_object) {
+        // A catalog names components the operator's frontend registered: a
+        // caller cannot know them, and an inline one could bind fields to
+        // components the frontend does not have.
+        return Err(invalid(&format!("{base}/catalog"), "`catalog` names a catalog configured in the worker; inline catalogs are refused"));
+    }
     let mut take = |key: &str| -> Result<Option<String>> {
         match map.remove(key) {
             None | Some(Value::Null) => Ok(None),
@@ -119,6 +138,8 @@ fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
         callback_url: take("callbackUrl")?,
         device: take("device")?.map(|d| (d, format!("{base}/device"))),
         locale: take("locale")?.map(|l| (l, format!("{base}/locale"))),
+        catalog: take("catalog")?.map(|c| (c, format!("{base}/catalog"))),
+        instructions: take("instructions")?.map(|i| (i, format!("{base}/instructions"))),
     })
 }
 
@@ -131,6 +152,7 @@ impl GenerateRequest {
         self.generator = options.generator.or(self.generator.take());
         self.kind = options.kind.or(self.kind.take());
         self.callback_url = options.callback_url.or(self.callback_url.take());
+        self.catalog = options.catalog.or(self.catalog.take());
         if let Some((name, pointer)) = options.device {
             self.device = Device::parse(&name)
                 .ok_or_else(|| invalid(&pointer, &format!("`device` must be one of {}, not `{name}`", Device::NAMES.join(", "))))?;
@@ -140,7 +162,28 @@ impl GenerateRequest {
                 .ok_or_else(|| invalid(&pointer, &format!("`locale` must be a BCP 47 language tag such as `de-DE`, not `{tag}`")))?;
             self.locale = (!is_english(&canonical)).then_some(canonical);
         }
+        if let Some((text, pointer)) = options.instructions {
+            // Blank instructions are none: they must not split the model's cache.
+            self.instructions = Some(text).filter(|t| !t.trim().is_empty());
+            self.instructions_at = pointer;
+        }
         Ok(())
+    }
+
+    /// Refuses `instructions` over the byte limit (before any model call).
+    pub(crate) fn check_instructions(&self, limits: &limits::Limits) -> Result<()> {
+        let Some(text) = &self.instructions else { return Ok(()) };
+        if text.len() <= limits.max_instructions_bytes {
+            return Ok(());
+        }
+        let at = &self.instructions_at;
+        Err(Error::new(
+            ErrorCode::InstructionsTooLarge,
+            format!("`instructions` is {} bytes; the limit is {} bytes (at {at})", text.len(), limits.max_instructions_bytes),
+        )
+        .at(at.clone())
+        .with(Detail::Limit(limits.max_instructions_bytes))
+        .with(Detail::Actual(text.len())))
     }
 }
 
@@ -280,6 +323,9 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
         callback_url: None,
         device: Device::default(),
         locale: None,
+        catalog: None,
+        instructions: None,
+        instructions_at: String::new(),
     };
     request.apply(options)?;
     Ok(request)
@@ -472,6 +518,27 @@ mod tests {
         let mut bare = args();
         bare["format"] = json!("nope");
         assert_eq!(from_value(bare).unwrap_err().code(), ErrorCode::UnsupportedFormat);
+    }
+
+    #[test]
+    fn instructions_are_bounded_where_they_sit_and_ignored_by_the_deterministic_key() {
+        use crate::{GenerateJob, Limits};
+        let r = from_value(json!({"tool": "generateUserInterface", "instructions": "Country first.", "arguments": args()})).unwrap();
+        assert_eq!(r.instructions.as_deref(), Some("Country first."));
+        let mut inner = args();
+        inner["instructions"] = json!("  ");
+        assert_eq!(from_value(inner).unwrap().instructions, None, "blank is none");
+        assert_eq!(from_value(json!({"instructions": 3, "output": {}})).unwrap_err().pointer(), Some("/instructions"));
+        let limits = Limits { max_instructions_bytes: 8, ..Limits::default() };
+        let mut body = json!({"tool": "generateUserInterface", "arguments": args()});
+        body["arguments"]["instructions"] = json!("far too many words");
+        let e = GenerateJob::prepare(body.to_string().as_bytes(), None, &limits).unwrap_err();
+        assert_eq!((e.code(), e.pointer(), e.http_status()), (ErrorCode::InstructionsTooLarge, Some("/arguments/instructions"), 413));
+        let told = GenerateJob::prepare(body.to_string().as_bytes(), None, &Limits::default()).unwrap();
+        let plain = GenerateJob::prepare(json!({"tool": "generateUserInterface", "arguments": args()}).to_string().as_bytes(), None, &Limits::default()).unwrap();
+        assert_eq!(told.cache_key(), plain.cache_key(), "the deterministic key ignores instructions");
+        let answer: Value = serde_json::from_str(&told.finish(None).response.body).unwrap();
+        assert_eq!((answer["meta"]["generator"].as_str(), answer["meta"]["instructions"].as_str()), (Some("deterministic"), Some("ignored")));
     }
 
     #[test]

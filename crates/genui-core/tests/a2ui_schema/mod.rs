@@ -20,9 +20,15 @@ fn vendored(name: &str) -> Value {
 
 fn registry() -> &'static Registry<'static> {
     static REGISTRY: OnceLock<Registry<'static>> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
+    REGISTRY.get_or_init(|| registry_with(None))
+}
+
+/// The vendored schemas with `catalog.json` bound to `custom` (an
+/// operator's A2UI catalog), or to the basic catalog.
+fn registry_with(custom: Option<&Value>) -> Registry<'static> {
+    {
         let catalog = vendored("catalogs/basic/catalog.json");
-        let mut aliased = catalog.clone();
+        let mut aliased = custom.cloned().unwrap_or_else(|| catalog.clone());
         aliased["$id"] = json!(format!("{BASE}catalog.json"));
         let mut builder = Registry::new()
             .add(format!("{BASE}catalogs/basic/catalog.json"), Resource::from_contents(catalog))
@@ -35,12 +41,36 @@ fn registry() -> &'static Registry<'static> {
             builder = builder.add(format!("{BASE}{name}"), Resource::from_contents(vendored(name))).unwrap();
         }
         builder.prepare().unwrap()
-    })
+    }
+}
+
+/// Checks an answer against `server_to_client_list_wrapper.json` with
+/// `catalog.json` bound to an operator's custom A2UI catalog.
+#[allow(dead_code)] // shared test module: only catalog.rs has a custom catalog
+pub fn check_wrapper_with(answer: &Value, custom: &Value) -> Result<(), String> {
+    let registry = registry_with(Some(custom));
+    let validator = build_in(&registry, "server_to_client_list_wrapper.json");
+    if validator.is_valid(answer) {
+        return Ok(());
+    }
+    let component = build_in(&registry, "catalog.json#/$defs/anyComponent");
+    let mut found: Vec<String> = answer["messages"].as_array().into_iter().flatten()
+        .flat_map(|m| m["updateComponents"]["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|c| { let e = errors(&component, &c); (!e.is_empty()).then(|| format!("{c}: {}", e.join("; "))) })
+        .collect();
+    if found.is_empty() {
+        found = errors(&validator, answer);
+    }
+    Err(found.join("\n"))
 }
 
 fn build(reference: &str) -> Validator {
+    build_in(registry(), reference)
+}
+
+fn build_in(registry: &Registry<'static>, reference: &str) -> Validator {
     jsonschema::options()
-        .with_registry(registry())
+        .with_registry(registry)
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
         .offline()

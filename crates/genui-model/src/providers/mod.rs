@@ -10,6 +10,7 @@
 pub mod anthropic;
 pub mod chat;
 mod error;
+pub mod http;
 pub mod openai;
 pub mod workers_ai;
 
@@ -134,6 +135,20 @@ pub trait ProviderWire: Sync {
 struct OpenAiWire;
 struct AnthropicWire;
 struct WorkersAiWire;
+struct HttpWire;
+
+impl ProviderWire for HttpWire {
+    /// The data-free request; the ladder signs it (it holds the clock).
+    fn build(&self, config: &ModelConfig, prompt: &Prompt, _mode: Mode) -> Call {
+        Call::Http(http::build_request(config, prompt))
+    }
+    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
+        http::parse_response(status, headers, body)
+    }
+    fn network_error(&self, message: &str) -> Error {
+        http::network_error(message)
+    }
+}
 
 impl ProviderWire for OpenAiWire {
     fn build(&self, config: &ModelConfig, prompt: &Prompt, mode: Mode) -> Call {
@@ -183,6 +198,7 @@ pub fn wire(provider: Provider) -> &'static dyn ProviderWire {
         Provider::OpenAi => &OpenAiWire,
         Provider::Anthropic => &AnthropicWire,
         Provider::WorkersAi => &WorkersAiWire,
+        Provider::Http => &HttpWire,
     }
 }
 

@@ -3,14 +3,15 @@
 //! included), and plays a scenario chosen per request by the `model` name.
 //!
 //! ```text
-//! model-server [--port N] [--require-key KEY] [--max-requests N] [--lifetime-secs N]
+//! model-server [--port N] [--require-key KEY] [--max-requests N] [--lifetime-secs N] [--generator-secret S]
 //! ```
 //!
 //! Prints `listening on <port>` on stdout once bound (`--port 0`, the
 //! default, picks a free port).
 //!
 //! Routes: `POST /v1/chat/completions` and `/chat/completions` (OpenAI),
-//! `POST /v1/messages` (Anthropic), `GET /__requests` (every request so far,
+//! `POST /v1/messages` (Anthropic), `POST /generator` (an operator's
+//! `http` generator, see `model_server/generator.rs`), `GET /__requests` (every request so far,
 //! as JSON: `seq`, `at_ms` since start, `method`, `path`, `headers` with
 //! lower-case names, `body`), `POST /__reset` (forget requests and counters).
 //!
@@ -36,6 +37,7 @@
 //! | `refusal` | a refusal |
 //! | `tool-call-args` | OpenAI: the good plan in `tool_calls[0].function.arguments`, `content: null` (vLLM, Ollama) |
 //! | `content-parts` | OpenAI: the good plan as `content: [{type: text}, ...]` parts (LM Studio, llama.cpp) |
+//! | `bind-components` | the good plan binding each field to the first catalog component the prompt lists whose `fits.type` is the field's type (naively: bounds and formats unread, so the worker's proof must refuse what does not fit) |
 //!
 //! A `[delay:<ms>]` tag in the description (at most 30000) delays every
 //! answer by that long: a slow model, for the streaming tests and
@@ -55,6 +57,9 @@
 //! Bounded: at most `--max-requests` requests (default 10000) and
 //! `--lifetime-secs` seconds (default 900), 64 connections at once, 64 KiB of
 //! headers and 8 MiB of body per request, 10 s socket timeouts.
+
+#[path = "model_server/generator.rs"]
+mod generator;
 
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -76,6 +81,8 @@ struct Options {
     require_key: Option<String>,
     max_requests: usize,
     lifetime_secs: u64,
+    /// Checks the signature of `POST /generator` requests.
+    generator_secret: Option<String>,
 }
 
 struct Server {
@@ -170,6 +177,7 @@ fn parse_args(args: Vec<String>) -> Result<Options, String> {
         require_key: None,
         max_requests: 10_000,
         lifetime_secs: 900,
+        generator_secret: None,
     };
     let mut args = args.into_iter();
     while let Some(flag) = args.next() {
@@ -189,6 +197,7 @@ fn parse_args(args: Vec<String>) -> Result<Options, String> {
                 options.max_requests = usize::try_from(number()?).unwrap_or(usize::MAX)
             }
             "--lifetime-secs" => options.lifetime_secs = number()?,
+            "--generator-secret" => options.generator_secret = Some(value.clone()),
             other => return Err(format!("unknown flag {other}")),
         }
     }
@@ -377,6 +386,7 @@ fn route(request: &Request, server: &Server) -> Response {
             model_call(request, server, Wire::OpenAi)
         }
         ("POST", "/v1/messages") => model_call(request, server, Wire::Anthropic),
+        ("POST", "/generator") => generator::call(request, server),
         _ => Response::json(
             404,
             &json!({"error": {"message": format!("Unknown request URL: {} {}", request.method, request.path), "type": "invalid_request_error", "param": null, "code": "unknown_url"}}),
@@ -435,6 +445,7 @@ fn model_call(request: &Request, server: &Server, wire: Wire) -> Response {
         model,
         fields,
         description: description(&prompt),
+        instructions: instructions(&prompt),
         body: &body,
     };
     play(&scenario, call, &ctx)
@@ -562,6 +573,8 @@ struct Ctx<'a> {
     model: String,
     fields: Vec<Field>,
     description: String,
+    /// The quoted instructions after the field list, decoded, one per line.
+    instructions: String,
     body: &'a Value,
 }
 
@@ -591,6 +604,7 @@ fn play(scenario: &str, call: u32, ctx: &Ctx<'_>) -> Response {
         ("refusal", _) => refusal(ctx),
         ("tool-call-args" | "content-parts", _) if ctx.wire == Wire::OpenAi => openai_shaped(ctx, scenario, &good_plan(ctx)),
         ("tool-call-args" | "content-parts", _) => plan_reply(ctx, &good_plan(ctx)),
+        ("bind-components", _) => plan_reply(ctx, &bound_plan(ctx)),
         (other, _) => error(
             ctx.wire,
             400,
@@ -626,7 +640,70 @@ fn pointers(ctx: &Ctx<'_>) -> Vec<String> {
 }
 
 fn good_plan(ctx: &Ctx<'_>) -> Value {
-    plan_of(ctx, pointers(ctx), Vec::new())
+    obey(ctx, plan_of(ctx, pointers(ctx), Vec::new()))
+}
+
+/// The instructions block after the field list (`genui_model::prompt`),
+/// each quoted line decoded.
+fn instructions(prompt: &str) -> String {
+    let Some((_, block)) = prompt.split_once(genui_model::prompt::INSTRUCTIONS_HEADER) else {
+        return String::new();
+    };
+    block
+        .lines()
+        .filter_map(|line| line.split_once(": ").and_then(|(_, quoted)| serde_json::from_str::<String>(quoted).ok()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A model that does what the instructions say, the hostile parts too:
+/// `[order:reverse]` reverses the fields and labels the section; "password"
+/// adds a field of that name; "ignore the schema" writes its own schema;
+/// markup in the instructions goes into every label.
+fn obey(ctx: &Ctx<'_>, mut plan: Value) -> Value {
+    let said = ctx.instructions.to_lowercase();
+    if said.is_empty() {
+        return plan;
+    }
+    if said.contains("[order:reverse]") {
+        if let Some(fields) = plan["sections"][0]["fields"].as_array_mut() {
+            fields.reverse();
+        }
+        plan["sections"][0]["label"] = json!("Reversed as instructed");
+    }
+    if said.contains("password") {
+        if let Some(fields) = plan["sections"][0]["fields"].as_array_mut() {
+            fields.push(json!("/properties/password"));
+        }
+        plan["overrides"] = json!([change("/properties/password", Some("Password"), Some("text"))]);
+    }
+    if said.contains("ignore the schema") {
+        plan["jsonSchema"] = json!({"type": "object", "required": ["password"], "properties": {"password": {"type": "string"}}});
+    }
+    if let Some(start) = ctx.instructions.find('<') {
+        let markup: String = ctx.instructions[start..].chars().take(60).collect();
+        let labels: Vec<Value> = ctx.fields.iter().map(|f| change(&f.pointer, Some(&format!("{markup} {}", f.pointer)), None)).collect();
+        if let Some(overrides) = plan["overrides"].as_array_mut() {
+            overrides.extend(labels);
+        }
+    }
+    plan
+}
+
+/// The good plan, each field bound to the first listed catalog component
+/// (the prompt's `Components` lines: JSON with `name` and `fits`) whose
+/// `fits.type` names the field's type.
+fn bound_plan(ctx: &Ctx<'_>) -> Value {
+    let prompt = first_user_text(ctx.body, ctx.wire);
+    let components: Vec<Value> = prompt.lines().skip_while(|l| !l.starts_with("Components")).skip(1)
+        .filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let overrides = ctx.fields.iter().filter_map(|f| {
+        let c = components.iter().find(|c| c["fits"]["type"].as_str() == Some(f.kind.as_str()))?;
+        let mut entry = change(&f.pointer, None, None);
+        entry["component"] = c["name"].clone();
+        Some(entry)
+    });
+    plan_of(ctx, pointers(ctx), overrides.collect())
 }
 
 /// Bare and `#`-prefixed pointers, a duplicate, a misfit widget, and the

@@ -304,6 +304,8 @@ impl<'a> Walker<'a> {
             read_only: view.get("readOnly") == Some(&Value::Bool(true)) || kind.constant.is_some(),
             rule: None,
             detail,
+            component: None,
+            component_props: None,
         }))
     }
 

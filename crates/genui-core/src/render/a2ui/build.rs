@@ -30,6 +30,11 @@ pub(super) struct Builder<'s> {
     adapts: Vec<(Vec<Step>, Adapt)>,
     /// The data path of the enclosing arrays, for [`Builder::adapts`].
     prefix: Vec<Step>,
+    /// The request's operator catalog, when it has an A2UI `catalogId`.
+    catalog: Option<&'s crate::Catalog>,
+    /// Whether a component of that catalog was used (the surface then
+    /// names its `catalogId` instead of the basic one).
+    used_catalog: bool,
 }
 
 impl<'s> Builder<'s> {
@@ -41,6 +46,8 @@ impl<'s> Builder<'s> {
             submit_checks: Vec::new(),
             adapts: Vec::new(),
             prefix: Vec::new(),
+            catalog: r.catalog.filter(|c| c.a2ui_catalog_id().is_some()),
+            used_catalog: false,
         }
     }
 
@@ -256,7 +263,16 @@ impl<'s> Builder<'s> {
             Required::When(check) => (true, check),
         };
         let guard = |check: Value| if optional { call("or", object([("values", Value::Array(vec![call("not", object([("value", call("required", object([("value", bound(path))])))])), check]))])) } else { check };
-        let component = match c.widget {
+        let custom = c.component.as_deref().zip(self.catalog).and_then(|(name, cat)| cat.entry(name)).and_then(|e| Some((e, e.a2ui.as_ref()?)));
+        let component: std::borrow::Cow<'static, str> = if let Some((entry, a2ui)) = custom {
+            // An operator component: props first, so the value and label it binds win.
+            let mut own: Map<String, Value> = entry.props_for(c.component_props.as_ref()).cloned().unwrap_or_default();
+            own.insert(a2ui.label_property.clone(), c.label.clone().into());
+            own.insert(a2ui.value_property.clone(), binding);
+            p = own;
+            self.used_catalog = true;
+            a2ui.component.clone().into()
+        } else { match c.widget {
             Widget::Checkbox => {
                 self.adapt(tokens, Adapt::False);
                 p.insert("value".into(), binding);
@@ -312,7 +328,7 @@ impl<'s> Builder<'s> {
                 self.text_field(c, tokens, view, kind, path, &mut p, &mut checks, &guard);
                 "TextField"
             }
-        };
+        }.into() };
         if let Some(required) = required {
             checks.insert(0, check(required, &format!("{} is required", c.label)));
         }
@@ -323,7 +339,7 @@ impl<'s> Builder<'s> {
             p.insert("checks".into(), Value::Array(checks));
         }
         let id = self.id(hint);
-        self.push(&id, component, p)
+        self.push(&id, &component, p)
     }
 
     /// A `TextField` and its variant and checks.
@@ -439,7 +455,8 @@ impl<'s> Builder<'s> {
     /// The surface's components, adaptations and action buttons.
     pub(super) fn build(mut self, r: &Rendered<'s>) -> Projection {
         self.surface(r);
-        Projection { components: Value::Array(self.components).to_string(), adapts: self.adapts }
+        let catalog_id = self.catalog.filter(|_| self.used_catalog).and_then(|c| c.a2ui_catalog_id()).map(str::to_owned);
+        Projection { components: Value::Array(self.components).to_string(), adapts: self.adapts, catalog_id }
     }
 }
 

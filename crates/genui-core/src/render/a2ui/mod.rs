@@ -1,7 +1,8 @@
 //! The A2UI v0.9 projection: `{"messages": [createSurface,
 //! updateComponents, updateDataModel]}`, A2UI's own
 //! `server_to_client_list_wrapper` (vendored in `schemas/vendor/a2ui-v0.9/`),
-//! built from the basic catalog only.
+//! built from the basic catalog, plus the operator catalog's components
+//! for controls bound to them (the surface then names that `catalogId`).
 //!
 //! The split matches ours: `updateComponents` is a pure function of the
 //! cached plan and schema (no data), `updateDataModel` carries the request's
@@ -87,7 +88,7 @@ pub(crate) fn render_text(r: &Rendered<'_>) -> String {
         ),
         version = VERSION,
         surface = surface,
-        catalog = BASIC_CATALOG_ID,
+        catalog = projection.catalog_id.as_deref().unwrap_or(BASIC_CATALOG_ID),
         components = components,
         model = model,
     )
@@ -114,6 +115,9 @@ fn with_tool_call_id(components: &str, spec_hash: &str, id: &Value) -> String {
 struct Projection {
     components: String,
     adapts: Vec<(Vec<Step>, Adapt)>,
+    /// The operator catalog's `catalogId` when a component of it is used
+    /// (`None`: the basic catalog).
+    catalog_id: Option<String>,
 }
 
 impl Projection {
@@ -121,7 +125,7 @@ impl Projection {
         // Every per-request input the builder reads besides the spec goes
         // into the key (the language of the worker's own texts);
         // `toolCallId` is added per request instead.
-        let key = format!("{}\u{0}{}", r.spec.spec_hash, r.lang().tag());
+        let key = format!("{}\u{0}{}\u{0}{}", r.spec.spec_hash, r.lang().tag(), r.catalog.map(crate::Catalog::hash).unwrap_or_default());
         crate::cache::memo::projection(&key, "a2ui", || Builder::new(r).build(r), Self::bytes)
     }
 

@@ -222,7 +222,7 @@ pub(crate) fn notice_page(locale: Option<&str>, which: &str) -> Option<String> {
 pub(crate) fn hosted_page(spec: &crate::UiSpec, action: &str, locale: Option<&str>, data_hash: Option<&str>, posted: Option<(&Value, &crate::Error)>) -> String {
     let none = Value::Null;
     let initial_data = posted.map_or(Value::Null, |(data, _)| data.clone());
-    let r = RenderInput { spec, initial_data, meta: Map::new(), raw_data: &none, locale };
+    let r = RenderInput { spec, initial_data, meta: Map::new(), raw_data: &none, locale, catalog: None };
     let words = Words::of(r.lang());
     let errors = posted.map(|(_, e)| field_errors(e)).unwrap_or_default();
     let mut markup = form_markup(&r, action, &errors, &words);

@@ -1,0 +1,336 @@
+//! The operator's component catalogs (`schemas/catalog.schema.json`): their
+//! own frontend components, which a plan's control may be bound to.
+//!
+//! A catalog is configured in the worker, never sent by a caller: it names
+//! components the operator's frontend has registered, which a caller cannot
+//! know. The shell hands the configured catalogs' texts to
+//! [`Catalog::configure`] once per isolate; each is validated (its schema,
+//! then what a schema cannot say: unique names, compilable `fits` and
+//! `propsSchema`, props that validate) and a malformed one is refused with
+//! the reason, so requests fall back to the built-in widgets instead of
+//! failing. A request names one by `catalog`; its content hash enters the
+//! cache key, so changing a catalog never serves an old form.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `mod.rs` | the catalog, its validation and hash, the isolate's configured set |
+//! | `fits.rs` | the proof that a field's schema satisfies a component's `fits` |
+//! | `bind.rs` | binding controls to components, and proving every binding in a plan |
+
+pub(crate) mod bind;
+pub(crate) mod fits;
+
+use crate::edge::contracts::Contract;
+use crate::error::{Error, ErrorCode, Result};
+use crate::plan::Widget;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// One operator catalog, validated.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    name: String,
+    /// Hex SHA-256 of the catalog's canonical (JCS) JSON.
+    hash: String,
+    a2ui_catalog_id: Option<String>,
+    entries: Vec<Entry>,
+}
+
+/// One component of a catalog (see `schemas/catalog.schema.json`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Entry {
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) fits: Value,
+    #[serde(default)]
+    pub(crate) formats: Vec<String>,
+    #[serde(default)]
+    pub(crate) props_schema: Option<Value>,
+    #[serde(default)]
+    pub(crate) props: Option<Map<String, Value>>,
+    pub(crate) stand_in: Widget,
+    pub(crate) jsonforms: JsonFormsName,
+    pub(crate) rjsf: RjsfName,
+    #[serde(default)]
+    pub(crate) a2ui: Option<A2uiName>,
+}
+
+/// What a JSON Forms custom renderer's tester reads.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct JsonFormsName {
+    pub(crate) options: Map<String, Value>,
+}
+
+/// RJSF's `ui:widget` name.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct RjsfName {
+    pub(crate) widget: String,
+}
+
+/// The component in the operator's A2UI catalog.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct A2uiName {
+    pub(crate) component: String,
+    #[serde(default = "value_property")]
+    pub(crate) value_property: String,
+    #[serde(default = "label_property")]
+    pub(crate) label_property: String,
+}
+
+fn value_property() -> String {
+    "value".into()
+}
+
+fn label_property() -> String {
+    "label".into()
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Stored {
+    name: String,
+    #[serde(default)]
+    a2ui: Option<A2uiCatalog>,
+    components: Vec<Entry>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct A2uiCatalog {
+    catalog_id: String,
+}
+
+thread_local! {
+    /// The isolate's configured catalogs, with the hash of the texts they
+    /// were validated from (so configuring the same texts again is free).
+    static CONFIGURED: RefCell<(String, Vec<Rc<Catalog>>)> = const { RefCell::new((String::new(), Vec::new())) };
+}
+
+impl Catalog {
+    /// Validates one catalog document; the error says what is wrong, with
+    /// a JSON Pointer into the document.
+    pub fn parse(text: &str) -> std::result::Result<Catalog, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        Contract::Catalog.check(&value)?;
+        let hash = serde_jcs::to_vec(&value).map(|c| hex::encode(Sha256::digest(&c))).map_err(|e| e.to_string())?;
+        let stored: Stored = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        for (index, entry) in stored.components.iter().enumerate() {
+            entry.validate(&stored.components[..index]).map_err(|why| format!("{why} (at /components/{index})"))?;
+        }
+        Ok(Catalog { name: stored.name, hash, a2ui_catalog_id: stored.a2ui.map(|a| a.catalog_id), entries: stored.components })
+    }
+
+    /// Configures this isolate's catalogs from their texts (`(source,
+    /// text)`, the source naming a file for the log). Valid catalogs
+    /// replace the configured set; each malformed one is left out, and the
+    /// returned lines say why, for the shell to log. The same texts again
+    /// cost one hash and no validation.
+    pub fn configure(sources: &[(&str, &str)]) -> Vec<String> {
+        let mut hasher = Sha256::new();
+        for (source, text) in sources {
+            hasher.update(source.as_bytes());
+            hasher.update([0]);
+            hasher.update(text.as_bytes());
+            hasher.update([0]);
+        }
+        let digest = hex::encode(hasher.finalize());
+        if CONFIGURED.with(|c| c.borrow().0 == digest) {
+            return Vec::new();
+        }
+        let mut catalogs: Vec<Rc<Catalog>> = Vec::new();
+        let mut refused = Vec::new();
+        for (source, text) in sources {
+            match Catalog::parse(text) {
+                Ok(c) if catalogs.iter().any(|o| o.name == c.name) => refused.push(format!("catalog {source}: the name `{}` is taken by another catalog; refused", c.name)),
+                Ok(c) => catalogs.push(Rc::new(c)),
+                Err(why) => refused.push(format!("catalog {source} is malformed and refused (its requests use the built-in widgets): {why}")),
+            }
+        }
+        CONFIGURED.with(|c| *c.borrow_mut() = (digest, catalogs));
+        refused
+    }
+
+    /// The configured catalog a request names by `catalog` (at `pointer`):
+    /// an unknown name is a 400 naming the configured ones.
+    pub(crate) fn named(name: &str, pointer: &str) -> Result<Rc<Catalog>> {
+        let (found, names) = CONFIGURED.with(|c| {
+            let c = c.borrow();
+            (c.1.iter().find(|k| k.name == name).cloned(), c.1.iter().map(|k| k.name.clone()).collect::<Vec<_>>())
+        });
+        found.ok_or_else(|| {
+            let known = if names.is_empty() { "none is configured".to_owned() } else { format!("configured: {}", names.join(", ")) };
+            Error::new(ErrorCode::InvalidRequest, format!("`catalog` names no configured catalog: `{name}` ({known}) (at {pointer})")).at(pointer)
+        })
+    }
+
+    /// The configured catalog named `name`, when there is one (a request's
+    /// `catalog` was already checked when its job was prepared).
+    pub fn configured(name: &str) -> Option<Rc<Catalog>> {
+        Catalog::named(name, "").ok()
+    }
+
+    /// Binds the controls of `plan` whose field asks for one of this
+    /// catalog's components (`x-genui-widget`, or a `format` an entry
+    /// lists), as the deterministic generator does; every binding is still
+    /// proven when the plan is completed.
+    pub fn bind_requested(&self, plan: &mut crate::Plan, output: &Value, limits: &crate::Limits) {
+        bind::suggest(plan, output, self, limits);
+    }
+
+    /// The catalog's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Hex SHA-256 of the catalog's canonical JSON (part of the cache key).
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// The operator's A2UI `catalogId`, when the catalog has one.
+    pub(crate) fn a2ui_catalog_id(&self) -> Option<&str> {
+        self.a2ui_catalog_id.as_deref()
+    }
+
+    /// The entry named `name`.
+    pub(crate) fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// The entries, in catalog order.
+    pub(crate) fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The catalog as an `http` generator is sent it: its name, hash and
+    /// each component's name, description, `fits` and `propsSchema` (what a
+    /// generator needs to bind fields; the per-format names stay here).
+    pub fn for_generators(&self) -> Value {
+        let components: Vec<Value> = self
+            .entries
+            .iter()
+            .map(|e| serde_json::json!({"name": e.name, "description": e.description, "fits": e.fits, "propsSchema": e.props_schema}))
+            .collect();
+        serde_json::json!({"name": self.name, "sha256": self.hash, "components": components})
+    }
+
+    /// The components as the model is shown them (name, description,
+    /// `fits`), at most `max_bytes` of JSON lines: whole entries only.
+    pub fn prompt_lines(&self, max_bytes: usize) -> String {
+        let mut out = String::new();
+        for entry in &self.entries {
+            let line = serde_json::json!({"name": entry.name, "description": entry.description, "fits": entry.fits}).to_string();
+            if out.len() + line.len() + 1 > max_bytes {
+                break;
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl Entry {
+    /// What the catalog schema cannot say: a unique name, `fits` and
+    /// `propsSchema` that compile, default props that validate.
+    fn validate(&self, before: &[Entry]) -> std::result::Result<(), String> {
+        if before.iter().any(|e| e.name == self.name) {
+            return Err(format!("component `{}` is listed twice", self.name));
+        }
+        compile(&self.fits).map_err(|e| format!("`fits` of `{}` is not a valid JSON Schema: {e}", self.name))?;
+        if let Some(schema) = &self.props_schema {
+            let validator = compile(schema).map_err(|e| format!("`propsSchema` of `{}` is not a valid JSON Schema: {e}", self.name))?;
+            if let Some(props) = &self.props {
+                let props = Value::Object(props.clone());
+                let first = validator.iter_errors(&props).next().map(|e| format!("{e} at {}", e.instance_path()));
+                if let Some(error) = first {
+                    return Err(format!("`props` of `{}` do not validate against its `propsSchema`: {error}", self.name));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks props for this component (`None`: its default props).
+    pub(crate) fn check_props(&self, props: Option<&Map<String, Value>>) -> std::result::Result<(), String> {
+        let (Some(schema), Some(props)) = (&self.props_schema, props.or(self.props.as_ref())) else {
+            return match props {
+                Some(p) if !p.is_empty() && self.props_schema.is_none() => Err(format!("`{}` takes no props", self.name)),
+                _ => Ok(()),
+            };
+        };
+        let validator = compile(schema).map_err(|e| e.to_string())?;
+        let props = Value::Object(props.clone());
+        let first = validator.iter_errors(&props).next().map(|e| format!("{e} at {}", e.instance_path()));
+        match first {
+            Some(error) => Err(format!("its props do not validate: {error}")),
+            None => Ok(()),
+        }
+    }
+
+    /// The props a binding shows: its own, else the entry's defaults.
+    pub(crate) fn props_for<'a>(&'a self, own: Option<&'a Map<String, Value>>) -> Option<&'a Map<String, Value>> {
+        own.or(self.props.as_ref()).filter(|p| !p.is_empty())
+    }
+}
+
+fn compile(schema: &Value) -> std::result::Result<jsonschema::Validator, String> {
+    jsonschema::options().with_draft(jsonschema::Draft::Draft202012).build(schema).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// The example catalog shipped in `catalogs/`, configured for this thread.
+    pub(crate) fn example() -> Rc<Catalog> {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../catalogs/example.json")).unwrap();
+        assert!(Catalog::configure(&[("example.json", &text)]).is_empty());
+        Catalog::named("example", "/catalog").unwrap()
+    }
+
+    #[test]
+    fn the_example_catalog_is_valid_and_hashed() {
+        let catalog = example();
+        assert_eq!(catalog.entries().len(), 2);
+        assert_eq!(catalog.hash().len(), 64);
+        assert_eq!(catalog.entry("starRating").unwrap().stand_in, Widget::Integer);
+        assert!(catalog.prompt_lines(4096).contains("\"starRating\""));
+        assert_eq!(catalog.prompt_lines(10), "");
+    }
+
+    #[test]
+    fn malformed_catalogs_are_refused_with_the_reason() {
+        let good = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../catalogs/example.json")).unwrap();
+        let mut twice: Value = serde_json::from_str(&good).unwrap();
+        let first = twice["components"][0].clone();
+        twice["components"].as_array_mut().unwrap().push(first);
+        let mut bad_props: Value = serde_json::from_str(&good).unwrap();
+        bad_props["components"][0]["props"] = serde_json::json!({"stars": 99});
+        let mut bad_fits: Value = serde_json::from_str(&good).unwrap();
+        bad_fits["components"][0]["fits"] = serde_json::json!({"type": "integer", "minimum": "zero"});
+        let mut unknown_widget: Value = serde_json::from_str(&good).unwrap();
+        unknown_widget["components"][0]["standIn"] = serde_json::json!("stars");
+        for (bad, expect) in [
+            ("{".to_owned(), "not JSON"),
+            (twice.to_string(), "listed twice"),
+            (bad_props.to_string(), "/components/0"),
+            (bad_fits.to_string(), "`fits` of `starRating`"),
+            (unknown_widget.to_string(), "standIn"),
+        ] {
+            let why = Catalog::parse(&bad).unwrap_err();
+            assert!(why.contains(expect), "{expect}: {why}");
+        }
+        let log = Catalog::configure(&[("good.json", &good), ("bad.json", "[]")]);
+        assert_eq!(log.len(), 1);
+        assert!(log[0].contains("bad.json") && log[0].contains("built-in widgets"), "{}", log[0]);
+        assert!(Catalog::named("example", "/catalog").is_ok(), "the valid one still serves");
+        let unknown = Catalog::named("nope", "/catalog").unwrap_err();
+        assert_eq!((unknown.code(), unknown.pointer(), unknown.http_status()), (ErrorCode::InvalidRequest, Some("/catalog"), 400));
+    }
+}
