@@ -16,9 +16,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { sleep } from './lib/schema.mjs';
-import { BROWSER_DIR, CHROMIUM_ARGS, postJson, startStatic, workerForTests } from './lib/servers.mjs';
+import { BROWSER_DIR, postJson, startAppPage, stopAppPage } from './lib/servers.mjs';
 
 const SHOTS = join(BROWSER_DIR, 'screenshots');
 const CATALOG_ID = 'https://genui-worker.dev/catalogs/example/a2ui-catalog.json';
@@ -38,24 +37,10 @@ const state = {};
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  Object.assign(state, await workerForTests());
-  state.static = await startStatic();
-  state.browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  state.context = await state.browser.newContext({ viewport: { width: 1000, height: 700 }, timezoneId: 'UTC', locale: 'en-US' });
-  await state.context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
-  state.page = await state.context.newPage();
-  state.page.setDefaultTimeout(8000);
-  state.errors = [];
-  state.page.on('pageerror', (e) => state.errors.push(e.message));
-  await state.page.goto(state.static.url);
-  await state.page.waitForFunction(() => window.appReady === true);
+  Object.assign(state, await startAppPage({ height: 700 }));
 }, { timeout: 400_000 });
 
-after(async () => {
-  await state.browser?.close().catch(() => {});
-  await state.static?.close().catch(() => {});
-  await state.worker?.stop().catch(() => {});
-});
+after(() => stopAppPage(state));
 
 /** /v1/submit accepts what the form produced. */
 async function accepted(specHash, data) {

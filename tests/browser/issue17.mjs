@@ -14,9 +14,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { a2uiWrapperErrors, sleep } from './lib/schema.mjs';
-import { BROWSER_DIR, CHROMIUM_ARGS, postJson, startStatic, workerForTests } from './lib/servers.mjs';
+import { BROWSER_DIR, postJson, startAppPage, stopAppPage } from './lib/servers.mjs';
 
 const SHOTS = join(BROWSER_DIR, 'screenshots');
 const RULES = Array.from({ length: 2000 }, (_, i) => `rule-${String(i).padStart(4, '0')}`);
@@ -37,24 +36,10 @@ const state = {};
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  Object.assign(state, await workerForTests());
-  state.static = await startStatic();
-  state.browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  state.context = await state.browser.newContext({ viewport: { width: 1000, height: 900 }, timezoneId: 'UTC', locale: 'en-US' });
-  await state.context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
-  state.page = await state.context.newPage();
-  state.page.setDefaultTimeout(8000);
-  state.errors = [];
-  state.page.on('pageerror', (e) => state.errors.push(e.message));
-  await state.page.goto(state.static.url);
-  await state.page.waitForFunction(() => window.appReady === true);
+  Object.assign(state, await startAppPage({ height: 900 }));
 }, { timeout: 400_000 });
 
-after(async () => {
-  await state.browser?.close().catch(() => {});
-  await state.static?.close().catch(() => {});
-  await state.worker?.stop().catch(() => {});
-});
+after(() => stopAppPage(state));
 
 /** The answer's warnings carry the two degradations, with pointers. */
 function assertWarnings(meta) {

@@ -8,6 +8,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** tests/browser/ */
@@ -221,4 +222,32 @@ async function postJsonOnce(url, body) {
     parsed = text;
   }
   return { status: r.status, body: parsed, headers: r.headers };
+}
+
+/**
+ * The worker, the built app served statically and one Chromium page on it,
+ * ready (`window.appReady`), for a test file that drives the app like a
+ * person. Requests off 127.0.0.1 are aborted; page errors are collected in
+ * `errors`. Stop everything with `stopAppPage`.
+ */
+export async function startAppPage({ width = 1000, height = 700 } = {}) {
+  const state = { ...(await workerForTests()) };
+  state.static = await startStatic();
+  state.browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  state.context = await state.browser.newContext({ viewport: { width, height }, timezoneId: 'UTC', locale: 'en-US' });
+  await state.context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
+  state.page = await state.context.newPage();
+  state.page.setDefaultTimeout(8000);
+  state.errors = [];
+  state.page.on('pageerror', (e) => state.errors.push(e.message));
+  await state.page.goto(state.static.url);
+  await state.page.waitForFunction(() => window.appReady === true);
+  return state;
+}
+
+/** Stops what `startAppPage` started; never throws. */
+export async function stopAppPage(state) {
+  await state.browser?.close().catch(() => {});
+  await state.static?.close().catch(() => {});
+  await state.worker?.stop().catch(() => {});
 }
