@@ -158,11 +158,12 @@ impl Catalog {
     /// The configured catalog a request names by `catalog` (at `pointer`):
     /// an unknown name is a 400 naming the configured ones.
     pub(crate) fn named(name: &str, pointer: &str) -> Result<Rc<Catalog>> {
-        let (found, names) = CONFIGURED.with(|c| {
+        CONFIGURED.with(|c| {
             let c = c.borrow();
-            (c.1.iter().find(|k| k.name == name).cloned(), c.1.iter().map(|k| k.name.clone()).collect::<Vec<_>>())
-        });
-        found.ok_or_else(|| {
+            // The configured names are listed only for the error, not on every lookup.
+            c.1.iter().find(|k| k.name == name).cloned().ok_or_else(|| c.1.iter().map(|k| k.name.clone()).collect::<Vec<_>>())
+        })
+        .map_err(|names| {
             let known = if names.is_empty() { "none is configured".to_owned() } else { format!("configured: {}", names.join(", ")) };
             Error::new(ErrorCode::InvalidRequest, format!("`catalog` names no configured catalog: `{name}` ({known}) (at {pointer})")).at(pointer)
         })
