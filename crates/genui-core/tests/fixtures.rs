@@ -211,6 +211,29 @@ fn a_remembered_spec_answers_exactly_like_the_stored_one() {
     }
 }
 
+/// JSON Forms answers are assembled around the data-free parts kept as text
+/// per spec: the bytes are those of the whole answer built as a value, the
+/// first time (text written) and the next (text remembered), warnings,
+/// approvals and displays included.
+#[test]
+fn json_forms_text_is_the_serialised_answer() {
+    for (name, args) in fixtures("generate") {
+        let body = json!({"tool": "generateUserInterface", "arguments": args});
+        let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), None, &Limits::default()).unwrap();
+        let miss = job.clone().finish(None);
+        let put = miss.cache_put.as_ref().unwrap_or_else(|| panic!("{name}: no spec stored"));
+        let spec = UiSpec::from_cached(&put.value, job.spec_hash()).expect("the stored spec reads back");
+        let answer = body_of(&miss);
+        let meta = answer["meta"].as_object().cloned().unwrap_or_default();
+        let input = genui_core::RenderInput { spec: &spec, initial_data: answer["initialData"].clone(), meta, raw_data: &args["data"], locale: None, catalog: None };
+        let whole = serde_json::to_string(&genui_core::Format::JsonForms.render(&input)).unwrap();
+        for pass in ["first", "remembered"] {
+            assert_eq!(genui_core::Format::JsonForms.render_text(&input), whole, "{name}: {pass} text");
+        }
+        assert_eq!(miss.response.body, whole, "{name}: the service's answer");
+    }
+}
+
 /// No string value of the request data (longer than a few characters, so
 /// that enum values or defaults that happen to match don't count) appears in
 /// the cached spec unless the schema or description itself contains it.

@@ -13,11 +13,7 @@ use serde_json::{json, Map, Value};
 
 /// The whole answer: schema, UI schema, initial data and provenance.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
-    let mut ui = node(&r.spec.plan.root, r.catalog);
-    let warnings = r.meta.get("warnings").and_then(Value::as_array);
-    if warnings.into_iter().flatten().any(|w| w["code"] == "large_enum") {
-        mark_searchable(&mut ui, &r.spec.schema);
-    }
+    let mut ui = data_free_ui_schema(r);
     if let (Some(prompt), Some(elements)) = (r.approval(), ui.get_mut("elements").and_then(Value::as_array_mut)) {
         // JSON Forms' standard renderers have no buttons: the prompt is a
         // Label, the decision a radio group (or checkbox), and
@@ -41,6 +37,70 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         message.insert("charts".into(), charts(&tables, &r.initial_data));
     }
     Value::Object(message)
+}
+
+/// The whole answer as the JSON text the service sends, the same bytes as
+/// [`render`]'s value serialised. `jsonSchema` and `uiSchema` depend on the
+/// spec alone (and the catalog), so an isolate writes them once per spec and
+/// each answer only writes its data and provenance around them: on a hit,
+/// cloning the schema, building the UI schema and serialising both were
+/// most of the work. An approval's prompt comes from the request's data,
+/// so such a form is built whole each time.
+pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
+    if r.approval().is_some() {
+        return serde_json::to_string(&render(r)).unwrap_or_default();
+    }
+    let parts = DataFree::of(r);
+    let mut out = String::with_capacity(parts.json_schema.len() + parts.ui_schema.len() + 256);
+    let mut field = |name: &str, text: &str| {
+        out.push_str(if out.is_empty() { "{\"" } else { ",\"" });
+        out.push_str(name);
+        out.push_str("\":");
+        out.push_str(text);
+    };
+    field("jsonSchema", &parts.json_schema);
+    field("uiSchema", &parts.ui_schema);
+    field("initialData", &serde_json::to_string(&r.initial_data).unwrap_or_default());
+    field("meta", &serde_json::to_string(&r.meta()).unwrap_or_default());
+    let tables = r.spec.plan.root.tables();
+    if !tables.is_empty() {
+        field("charts", &serde_json::to_string(&charts(&tables, &r.initial_data)).unwrap_or_default());
+    }
+    out.push('}');
+    out
+}
+
+/// The data-free half of an answer, as JSON text.
+struct DataFree {
+    json_schema: String,
+    ui_schema: String,
+}
+
+impl DataFree {
+    fn of(r: &RenderInput<'_>) -> std::rc::Rc<Self> {
+        // Every input the two parts read besides the spec is in the key.
+        let key = format!("{}\u{0}{}\u{0}{}", r.spec.spec_hash, r.catalog.map(crate::Catalog::hash).unwrap_or_default(), has_large_enum(r));
+        let make = || DataFree {
+            json_schema: serde_json::to_string(&super::renderable::jsonforms_schema(&r.spec.schema)).unwrap_or_default(),
+            ui_schema: serde_json::to_string(&data_free_ui_schema(r)).unwrap_or_default(),
+        };
+        crate::cache::memo::projection(&key, "jsonforms-text", make, |parts| parts.json_schema.len() + parts.ui_schema.len())
+    }
+}
+
+/// The UI schema before an approval's prompt is added.
+fn data_free_ui_schema(r: &RenderInput<'_>) -> Value {
+    let mut ui = node(&r.spec.plan.root, r.catalog);
+    if has_large_enum(r) {
+        mark_searchable(&mut ui, &r.spec.schema);
+    }
+    ui
+}
+
+/// Whether the spec's warnings name an enum too long for a drop-down.
+fn has_large_enum(r: &RenderInput<'_>) -> bool {
+    let warnings = r.meta.get("warnings").and_then(Value::as_array);
+    warnings.into_iter().flatten().any(|w| w["code"] == "large_enum")
 }
 
 /// Controls over an enum too long for a drop-down get JSON Forms'
