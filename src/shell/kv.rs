@@ -31,7 +31,7 @@ impl SpecCache {
     /// Opens the binding, and sizes the isolate's memory of specs from
     /// `SPEC_MEMORY_BYTES` (0 = every hit reads KV).
     pub(super) fn open(env: &Env) -> Self {
-        let memory = env.var("SPEC_MEMORY_BYTES").ok().and_then(|v| v.to_string().trim().parse::<usize>().ok());
+        let memory = super::settings::setting(env, "SPEC_MEMORY_BYTES").and_then(|v| v.parse::<usize>().ok());
         genui_core::IsolateMemory::set_spec_bytes(memory.unwrap_or(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES));
         let store = match env.kv(BINDING) {
             Ok(store) => Some(store),
@@ -44,10 +44,8 @@ impl SpecCache {
                 None
             }
         };
-        let ttl_seconds = env
-            .var("SPEC_TTL_SECONDS")
-            .ok()
-            .and_then(|v| v.to_string().parse::<u64>().ok())
+        let ttl_seconds = super::settings::setting(env, "SPEC_TTL_SECONDS")
+            .and_then(|v| v.parse::<u64>().ok())
             .map(|ttl| ttl.max(60))
             .unwrap_or(DEFAULT_TTL_SECONDS);
         Self { store, ttl_seconds }

@@ -13,11 +13,13 @@ mod mcp;
 mod model;
 mod rate_limit;
 mod respond;
+mod settings;
 
 use genui_core::{Access, Error, ErrorCode, GenerateJob, HttpResponse, Route, SubmitJob, Webhook};
 use genui_model::{Generation, Mode};
 use genui_core::Limits;
 use respond::{into_response, log_line, RequestInfo};
+use settings::setting;
 use worker::{event, Context, Date, Env, Request, Response, Result};
 
 #[event(start)]
@@ -31,7 +33,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let origin = header(&req, "origin");
     let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
     // Test runs check every answer against its contract (genui_core::contracts).
-    genui_core::Contract::set_checking(env.var("CHECK_CONTRACTS").is_ok_and(|v| v.to_string() == "true"));
+    genui_core::Contract::set_checking(setting(&env, "CHECK_CONTRACTS").as_deref() == Some("true"));
     catalogs::configure_once();
     let accept = header(&req, "accept");
     let mut sse = None;
@@ -50,11 +52,6 @@ fn header(req: &Request, name: &str) -> Option<String> {
     req.headers().get(name).ok().flatten()
 }
 
-/// A secret or var (secrets win), trimmed; `None` when unset or blank.
-fn setting(env: &Env, name: &str) -> Option<String> {
-    let value = env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok()?;
-    Some(value.trim().to_owned()).filter(|v| !v.is_empty())
-}
 
 async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str, sse: &mut Option<drive::SseBody>) -> HttpResponse {
     let method = req.method().to_string();

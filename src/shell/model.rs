@@ -17,33 +17,27 @@ use worker::{console_error, AbortController, Delay, Env, Fetch, Headers, Method,
 const AI_BINDING: &str = "AI";
 
 thread_local! {
-    /// The generator table, with the variable values it was read from: a
-    /// Worker has no start-up hook, so it is validated on the first request
-    /// of an isolate and again only when a variable changes.
-    static GENERATORS: RefCell<Option<(Vec<Option<String>>, Generators)>> = const { RefCell::new(None) };
+    /// The generator table: a Worker has no start-up hook, so it is read and
+    /// validated on the first request of an isolate (its vars and secrets
+    /// are fixed for the isolate's life, see `settings`).
+    static GENERATORS: RefCell<Option<Generators>> = const { RefCell::new(None) };
 }
 
 /// The generator registry from the `MODEL_*`, `GENUI_*` vars and secrets.
 /// A broken part is logged once (never a secret) and left out, so the
 /// worker keeps answering (at worst with the deterministic generator).
 pub(super) fn generators(env: &Env) -> Generators {
-    let get = |name: &str| {
-        let secret = env.secret(name).ok().map(|s| s.to_string());
-        secret.or_else(|| env.var(name).ok().map(|v| v.to_string()))
-    };
-    let values: Vec<Option<String>> = VARIABLES.iter().map(|name| get(name)).collect();
     GENERATORS.with(|cell| {
         let mut cached = cell.borrow_mut();
-        if let Some((_, generators)) = cached.as_ref().filter(|(seen, _)| *seen == values) {
-            return generators.clone();
-        }
-        let lookup = |name: &str| VARIABLES.iter().position(|v| *v == name).and_then(|at| values[at].clone());
-        let (generators, problems) = Generators::from_vars(lookup);
-        for why in problems {
-            console_error!("{{\"event\":\"generator_config_invalid\",\"error\":{why:?}}}");
-        }
-        *cached = Some((values, generators.clone()));
-        generators
+        let generators = cached.get_or_insert_with(|| {
+            let lookup = |name: &str| VARIABLES.iter().find(|v| **v == name).and_then(|v| super::settings::raw(env, v));
+            let (generators, problems) = Generators::from_vars(lookup);
+            for why in problems {
+                console_error!("{{\"event\":\"generator_config_invalid\",\"error\":{why:?}}}");
+            }
+            generators
+        });
+        generators.clone()
     })
 }
 
