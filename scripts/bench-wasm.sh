@@ -7,7 +7,9 @@
 #  2. natively (criterion's profile), per call;
 #  3. in a bare V8: bench/wasm-node built with the shipped profile, run by
 #     node 22 (bench/wasm-node/run.mjs), per call, plus its linear memory;
-#  4. in workerd: `wrangler dev` serving the exact build/ artefact of
+#  4. in workerd: workerd alone serving the exact upload (`wrangler deploy
+#     --dry-run --outdir`, no bindings: the figure closest to the bill),
+#     then `wrangler dev` serving the exact build/ artefact of
 #     ./scripts/build-wasm.sh, with KV unbound and with local KV
 #     (tests/harness/src/bin/bench_wasm.rs), CPU per request from /proc.
 # About 10 minutes on 2 cores once the builds are cached. Not part of
@@ -89,8 +91,15 @@ sed -e '/^\[build\]/,/^$/d' -e "s#^main = \"build/#main = \"$PWD/build/#" \
   -e "s#^directory = \"./playground#directory = \"$PWD/playground#" wrangler.toml > "$RUN/wrangler.kv.toml"
 sed -e '/^\[\[kv_namespaces\]\]/,/^$/d' "$RUN/wrangler.kv.toml" > "$RUN/wrangler.nokv.toml"
 grep -q kv_namespaces "$RUN/wrangler.nokv.toml" && { echo "bench-wasm.sh: the KV binding survived in wrangler.nokv.toml" >&2; exit 1; }
+# workerd alone: the exact upload (`wrangler deploy --dry-run --outdir`,
+# KV unbound, no assets) served by the workerd binary itself, with no
+# wrangler, Miniflare or dev proxy in front (tests/harness/src/workerd.rs).
+sed -e '/^\[assets\]/,/^$/d' "$RUN/wrangler.nokv.toml" > "$RUN/wrangler.upload.toml"
+rm -rf "$RUN/upload"
+node_modules/.bin/wrangler deploy --dry-run --config "$RUN/wrangler.upload.toml" --outdir "$PWD/$RUN/upload" > "$RUN/upload.log" 2>&1 ||
+  { cat "$RUN/upload.log" >&2; exit 1; }
 cargo run --quiet --profile bench -p genui-harness --bin bench-wasm -- "$RUN/inputs.json" "$OUT/workerd.json" \
-  "KV unbound=$RUN/wrangler.nokv.toml" "local KV=$RUN/wrangler.kv.toml"
+  "alone=$PWD/$RUN/upload" "KV unbound=$RUN/wrangler.nokv.toml" "local KV=$RUN/wrangler.kv.toml"
 
 fi
 

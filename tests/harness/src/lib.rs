@@ -43,6 +43,9 @@
 
 #![deny(missing_docs)]
 
+mod workerd;
+pub use workerd::Workerd;
+
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom};
 use std::net::TcpListener;

@@ -34,10 +34,11 @@
 //! A benchmark: it asserts no time. It fails only when a form request does
 //! not answer as expected (status, `meta.cache` hit or miss).
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use genui_harness::{Options, WranglerDev};
+use genui_harness::{Options, Workerd, WranglerDev};
 use serde_json::{json, Map, Value};
 
 /// Bound on one configuration's run.
@@ -98,19 +99,19 @@ fn main() -> ExitCode {
 /// One configuration's figures and its count of unexpected answers.
 fn run(name: &str, config: &str, inputs: &Value) -> Result<(Value, usize), String> {
     eprintln!("bench-wasm: {name} ({config})");
-    let dev = WranglerDev::start(Options { config: Some(config.into()), startup_timeout: Some(Duration::from_secs(120)), ..Options::default() })?;
-    let wrangler = dev.pid().ok_or("wrangler is not running")?;
+    let server = Server::start(config)?;
+    let root = server.pid().ok_or("the worker is not running")?;
     let mut b = Bench {
         agent: ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(Duration::from_secs(30))).build().into(),
-        base: dev.base_url(),
-        workerd: workerd_pids(wrangler),
+        base: server.base_url(),
+        workerd: workerd_pids(root),
         placeholder: inputs["placeholder"].as_str().ok_or("inputs: placeholder")?.to_owned(),
         fresh: 0,
         deadline: Instant::now() + BUDGET,
         failures: Vec::new(),
     };
     if b.workerd.is_empty() {
-        return Err(format!("no workerd process under wrangler (pid {wrangler})"));
+        return Err(format!("no workerd process at or under pid {root}"));
     }
     let cases = inputs["cases"].as_array().ok_or("inputs: cases")?;
     let find = |id: &str| cases.iter().find(|c| c["id"] == id).ok_or(format!("inputs: no case {id}"));
@@ -145,11 +146,73 @@ fn run(name: &str, config: &str, inputs: &Value) -> Result<(Value, usize), Strin
     let failures = b.failures.len();
     let figures = json!({
         "name": name, "config": config,
-        "process": format!("workerd pid(s) {:?} under wrangler pid {wrangler}, {threads} threads, CPU from /proc/<pid>/task/*/schedstat", b.workerd),
+        "process": format!("workerd pid(s) {:?} ({}, pid {root}), {threads} threads, CPU from /proc/<pid>/task/*/schedstat", b.workerd, server.kind()),
         "healthzMs": healthz, "first": first, "memory": memory, "results": results, "failures": b.failures,
     });
-    drop(dev);
+    drop(server);
     Ok((figures, failures))
+}
+
+/// The worker under test: `wrangler dev` with a wrangler configuration, or
+/// workerd alone serving an upload directory (`wrangler deploy --dry-run
+/// --outdir`) with the project's compatibility date and `[vars]`.
+enum Server {
+    Dev(WranglerDev),
+    Alone(Workerd),
+}
+
+impl Server {
+    fn start(config: &str) -> Result<Server, String> {
+        let path = Path::new(config);
+        if !path.is_dir() {
+            let options = Options { config: Some(config.into()), startup_timeout: Some(Duration::from_secs(120)), ..Options::default() };
+            return WranglerDev::start(options).map(Server::Dev);
+        }
+        let toml = std::fs::read_to_string(genui_harness::project_root().join("wrangler.toml")).map_err(|e| format!("wrangler.toml: {e}"))?;
+        let (date, vars) = wrangler_settings(&toml);
+        let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        Workerd::start(path, &date.ok_or("wrangler.toml has no compatibility_date")?, &vars).map(Server::Alone)
+    }
+
+    fn base_url(&self) -> String {
+        match self {
+            Server::Dev(dev) => dev.base_url(),
+            Server::Alone(workerd) => workerd.base_url(),
+        }
+    }
+
+    fn pid(&self) -> Option<u32> {
+        match self {
+            Server::Dev(dev) => dev.pid(),
+            Server::Alone(workerd) => Some(workerd.pid()),
+        }
+    }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            Server::Dev(_) => "under wrangler dev",
+            Server::Alone(_) => "workerd alone",
+        }
+    }
+}
+
+/// `compatibility_date` and the plain `KEY = "value"` lines of `[vars]`
+/// (the only shapes this project's wrangler.toml uses there).
+fn wrangler_settings(toml: &str) -> (Option<String>, Vec<(String, String)>) {
+    let quoted = |line: &str| line.split_once('=').map(|(k, v)| (k.trim().to_owned(), v.trim().trim_matches('"').to_owned()));
+    let mut date = None;
+    let mut vars = Vec::new();
+    let mut section = "";
+    for line in toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if line.starts_with("compatibility_date") && section.is_empty() {
+            date = quoted(line).map(|(_, v)| v);
+        } else if section == "[vars]" && !line.starts_with('#') && line.contains('=') {
+            vars.extend(quoted(line));
+        }
+    }
+    (date, vars)
 }
 
 struct Bench {
@@ -187,7 +250,18 @@ impl Bench {
         let url = format!("{}{path}", self.base);
         let before = self.cpu_ns();
         let t = Instant::now();
-        let mut resp = self.agent.post(&url).header("content-type", "application/json").send(body.as_bytes()).map_err(|e| format!("{path}: {e}"))?;
+        let sent = self.agent.post(&url).header("content-type", "application/json").send(body.as_bytes());
+        let mut resp = match sent {
+            Ok(resp) => resp,
+            // workerd alone answers 413 from `content-length` and closes
+            // while a large body is still being written (wrangler's proxy
+            // reads it all first): the refusal happened, its status is lost.
+            Err(ureq::Error::Io(e)) if matches!(e.kind(), std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset) => {
+                let cpu_ms = (self.cpu_ns() - before) as f64 / 1e6;
+                return Ok(Call { cpu_ms, wall_ms: t.elapsed().as_secs_f64() * 1e3, status: 0, cache: String::new() });
+            }
+            Err(e) => return Err(format!("{path}: {e}")),
+        };
         let bytes = resp.body_mut().with_config().limit(64 << 20).read_to_vec().map_err(|e| format!("{path}: {e}"))?;
         let wall_ms = t.elapsed().as_secs_f64() * 1e3;
         let cpu_ms = (self.cpu_ns() - before) as f64 / 1e6;
