@@ -14,9 +14,9 @@
 //! |---|---|---|---|
 //! | validators | canonical digest of `output` | proving and compiling `output` | [`VALIDATOR_BYTES`] |
 //! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
-//! | projections | spec hash, renderer | rewriting `output` for JSON Forms / RJSF; A2UI's components | [`RENDERER_SCHEMA_BYTES`] |
+//! | projections | spec hash, renderer | rewriting `output` for RJSF; JSON Forms' schema and UI schema and A2UI's components as text | [`RENDERER_SCHEMA_BYTES`] |
 //!
-//! Together at most [`TOTAL_BYTES`] (18 MiB with the default spec memory),
+//! Together at most [`TOTAL_BYTES`] (16 MiB with the default spec memory),
 //! well under the isolate's 128 MB and issue 13's 48 MiB target for the
 //! whole linear memory, which must also hold the largest request's peak
 //! (the corpus's CityJSON schema: its compiled validator alone is 12.9 MiB,
@@ -41,7 +41,7 @@ pub(crate) const VALIDATOR_BYTES: usize = 6 * 1024 * 1024;
 /// Estimated bytes of renderer copies of `output` kept.
 pub(crate) const RENDERER_SCHEMA_BYTES: usize = 4 * 1024 * 1024;
 /// Default estimated bytes of specs kept (`SPEC_MEMORY_BYTES` sets it).
-pub(crate) const DEFAULT_SPEC_MEMORY_BYTES: usize = 8 * 1024 * 1024;
+pub(crate) const DEFAULT_SPEC_MEMORY_BYTES: usize = 6 * 1024 * 1024;
 /// The memos' total with the default spec memory.
 #[cfg(test)] // the budget test holds the sum under 32 MiB
 pub(crate) const TOTAL_BYTES: usize = crate::cache::spec::DIGEST_BYTES + VALIDATOR_BYTES + RENDERER_SCHEMA_BYTES + DEFAULT_SPEC_MEMORY_BYTES;
