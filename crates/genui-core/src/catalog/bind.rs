@@ -41,6 +41,9 @@ pub(crate) fn suggest(plan: &mut Plan, output: &Value, catalog: &Catalog, limits
 /// every binding is refused); refused bindings are removed, each with a
 /// `component_refused` warning whose pointer is `output_at` + the field.
 pub(crate) fn prove(plan: &mut Plan, output: &Value, catalog: Option<&Catalog>, limits: &Limits, output_at: &str) -> Vec<Warning> {
+    if !binds_any(&plan.root) {
+        return Vec::new(); // nothing to prove, and the walk resolves every field
+    }
     let doc = SchemaDoc::new(output, limits);
     let mut warnings = Vec::new();
     walk(&doc, output, &mut plan.root, "", 0, &mut |control, view, full| {
@@ -76,6 +79,16 @@ pub(crate) fn refused_requests(plan: &Plan, output: &Value, catalog: &Catalog, l
     let mut warnings = prove(&mut asked, output, Some(catalog), limits, output_at);
     warnings.retain(|w| !bound.contains(&w.pointer));
     warnings
+}
+
+/// Whether any control (item details included) names a component.
+fn binds_any(node: &Node) -> bool {
+    match node {
+        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => elements.iter().any(binds_any),
+        Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).any(binds_any),
+        Node::Control(control) => control.component.is_some() || control.detail.as_deref().is_some_and(binds_any),
+        Node::Table(_) => false,
+    }
 }
 
 /// Removes every binding (item details included).
