@@ -211,26 +211,40 @@ fn a_remembered_spec_answers_exactly_like_the_stored_one() {
     }
 }
 
-/// JSON Forms answers are assembled around the data-free parts kept as text
-/// per spec: the bytes are those of the whole answer built as a value, the
-/// first time (text written) and the next (text remembered), warnings,
-/// approvals and displays included.
+/// JSON Forms and RJSF answers are assembled around the data-free parts
+/// kept as text per spec: the bytes are those of the whole answer built as
+/// a value, the first time (text written) and the next (text remembered),
+/// warnings, approvals and displays included.
 #[test]
-fn json_forms_text_is_the_serialised_answer() {
-    for (name, args) in fixtures("generate") {
-        let body = json!({"tool": "generateUserInterface", "arguments": args});
-        let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), None, &Limits::default()).unwrap();
-        let miss = job.clone().finish(None);
-        let put = miss.cache_put.as_ref().unwrap_or_else(|| panic!("{name}: no spec stored"));
-        let spec = UiSpec::from_cached(&put.value, job.spec_hash()).expect("the stored spec reads back");
-        let answer = body_of(&miss);
-        let meta = answer["meta"].as_object().cloned().unwrap_or_default();
-        let input = genui_core::RenderInput { spec: &spec, initial_data: answer["initialData"].clone(), meta, raw_data: &args["data"], locale: None, catalog: None };
-        let whole = serde_json::to_string(&genui_core::Format::JsonForms.render(&input)).unwrap();
-        for pass in ["first", "remembered"] {
-            assert_eq!(genui_core::Format::JsonForms.render_text(&input), whole, "{name}: {pass} text");
+fn text_answers_are_the_serialised_values() {
+    let all = fixtures("generate").into_iter().chain(fixtures("display"));
+    for (name, args) in all {
+        let mut stored = None;
+        // The spec is a miss for the first format, remembered for the next.
+        for (format, data_key, meta_key) in [("jsonforms", "initialData", "meta"), ("rjsf", "formData", "metadata")] {
+            let body = json!({"tool": "generateUserInterface", "arguments": args});
+            let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), Some(format), &Limits::default()).unwrap();
+            let outcome = job.clone().finish(None);
+            if let Some(put) = &outcome.cache_put {
+                stored = Some(put.value.clone());
+            }
+            let stored = stored.as_deref().unwrap_or_else(|| panic!("{name}: no spec stored"));
+            let spec = UiSpec::from_cached(stored, job.spec_hash()).expect("the stored spec reads back");
+            let answer = body_of(&outcome);
+            let mut meta = answer[meta_key].as_object().cloned().unwrap_or_default();
+            // RJSF's metadata adds these to the provenance it is given.
+            meta.remove("version");
+            if format == "rjsf" {
+                meta.remove("kind");
+            }
+            let input = genui_core::RenderInput { spec: &spec, initial_data: answer[data_key].clone(), meta, raw_data: &args["data"], locale: None, catalog: None };
+            let format = genui_core::Format::parse(format, "/format").unwrap();
+            let whole = serde_json::to_string(&format.render(&input)).unwrap();
+            for pass in ["first", "remembered"] {
+                assert_eq!(format.render_text(&input), whole, "{name} {format:?}: {pass} text");
+            }
+            assert_eq!(outcome.response.body, whole, "{name} {format:?}: the service's answer");
         }
-        assert_eq!(miss.response.body, whole, "{name}: the service's answer");
     }
 }
 

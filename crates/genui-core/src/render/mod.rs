@@ -220,12 +220,13 @@ pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
 }
 
 /// Projects a spec into a format, as the JSON text of the answer: what the
-/// service sends. A2UI and JSON Forms assemble it around remembered text;
-/// the others serialise their value.
+/// service sends. A2UI, JSON Forms and RJSF assemble it around remembered
+/// text; the others serialise their value.
 pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String {
     match format {
         Format::A2ui => a2ui::render_text(rendered),
         Format::JsonForms => jsonforms::render_text(rendered),
+        Format::Rjsf => rjsf::render_text(rendered),
         // Straight into bytes: `Value`'s `Display` goes through `fmt` for
         // every token, which cost a sixth of a hit in wasm. Same text.
         _ => serde_json::to_string(&render(format, rendered)).unwrap_or_default(),

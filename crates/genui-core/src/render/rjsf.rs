@@ -30,35 +30,8 @@ use serde_json::{json, Map, Value};
 
 /// The `dgui_form` message.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
-    let mut ui = Map::new();
-    let limits = crate::request::limits::Limits::default();
-    let doc = SchemaDoc::new(&r.spec.schema, &limits);
-    let layer = Layer { doc: &doc, base: &r.spec.schema, catalog: r.catalog };
-    layer.add(&r.spec.plan.root, &mut ui);
-    add_group_titles(&r.spec.plan.root, &mut ui);
-    if let Some(steps) = step_hint(&r.spec.plan.root) {
-        ui.insert("ui:options".into(), json!({"steps": steps}));
-    }
-    let mut submit_text = r.submit_label();
-    if let Some(prompt) = r.approval() {
-        let field = super::data_path(&prompt.pointer).iter().try_fold(&mut ui, |map, name| {
-            map.get_mut(name.as_str()).and_then(Value::as_object_mut)
-        });
-        if let Some(field) = field {
-            field.insert("ui:description".into(), prompt.text().into());
-        }
-        submit_text = r.lang().text(super::words::Text::Confirm);
-    }
-    // A display takes no submission.
+    let ui = ui_schema(r, r.approval());
     let tables = r.spec.plan.root.tables();
-    let submit = if tables.is_empty() { json!({"submitText": submit_text}) } else { json!({"norender": true}) };
-    ui.insert("ui:submitButtonOptions".into(), submit);
-    tables.iter().for_each(|t| read_only_table(t, &mut ui));
-    let mut metadata = r.meta.clone();
-    metadata.insert("version".into(), "0.1".into());
-    if !tables.is_empty() {
-        metadata.insert("kind".into(), "display".into());
-    }
     // Built by hand, not with `json!`, which would serialise the schema and
     // the UI schema into new values instead of moving or cloning them.
     let mut message = Map::new();
@@ -72,11 +45,90 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     message.insert("schema".into(), (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone());
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
-    message.insert("metadata".into(), Value::Object(metadata));
+    message.insert("metadata".into(), Value::Object(metadata(r, !tables.is_empty())));
     if !tables.is_empty() {
         message.insert("charts".into(), charts(&tables, &r.initial_data));
     }
     Value::Object(message)
+}
+
+/// The message as the JSON text the service sends, the same bytes as
+/// [`render`]'s value serialised. Everything before `formData` depends on
+/// the spec alone (and the catalog and language), so an isolate writes it
+/// once per spec and each answer only writes its data and metadata after
+/// it. An approval's prompt comes from the request's data, so such a form
+/// is built whole each time.
+pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
+    if r.approval().is_some() {
+        return serde_json::to_string(&render(r)).unwrap_or_default();
+    }
+    let key = format!("{}\u{0}{}\u{0}{}", r.spec.spec_hash, r.catalog.map(crate::Catalog::hash).unwrap_or_default(), r.lang().tag());
+    let head = crate::cache::memo::projection(&key, "rjsf-text", || data_free_head(r), String::len);
+    let tables = r.spec.plan.root.tables();
+    let mut out = String::with_capacity(head.len() + 256);
+    out.push_str(&head);
+    out.push_str(",\"formData\":");
+    out.push_str(&serde_json::to_string(&r.initial_data).unwrap_or_default());
+    out.push_str(",\"metadata\":");
+    out.push_str(&serde_json::to_string(&metadata(r, !tables.is_empty())).unwrap_or_default());
+    if !tables.is_empty() {
+        out.push_str(",\"charts\":");
+        out.push_str(&serde_json::to_string(&charts(&tables, &r.initial_data)).unwrap_or_default());
+    }
+    out.push('}');
+    out
+}
+
+/// `{"type", "title", "description", "schema", "uiSchema"` of a form
+/// without an approval, as JSON text (the object left open).
+fn data_free_head(r: &RenderInput<'_>) -> String {
+    let mut head = Map::new();
+    head.insert("type".into(), "dgui_form".into());
+    head.insert("title".into(), r.title().into());
+    head.insert("description".into(), r.spec.description.clone().into());
+    let text = serde_json::to_string(&head).unwrap_or_default();
+    let schema = serde_json::to_string(&super::renderable::rjsf_schema(&r.spec.schema)).unwrap_or_default();
+    let ui = serde_json::to_string(&ui_schema(r, None)).unwrap_or_default();
+    format!("{},\"schema\":{schema},\"uiSchema\":{ui}", text.trim_end_matches('}'))
+}
+
+/// The UI schema, with an approval's prompt when the form asks for one.
+fn ui_schema(r: &RenderInput<'_>, approval: Option<super::ApprovalPrompt>) -> Map<String, Value> {
+    let mut ui = Map::new();
+    let limits = crate::request::limits::Limits::default();
+    let doc = SchemaDoc::new(&r.spec.schema, &limits);
+    let layer = Layer { doc: &doc, base: &r.spec.schema, catalog: r.catalog };
+    layer.add(&r.spec.plan.root, &mut ui);
+    add_group_titles(&r.spec.plan.root, &mut ui);
+    if let Some(steps) = step_hint(&r.spec.plan.root) {
+        ui.insert("ui:options".into(), json!({"steps": steps}));
+    }
+    let mut submit_text = r.submit_label();
+    if let Some(prompt) = approval {
+        let field = super::data_path(&prompt.pointer).iter().try_fold(&mut ui, |map, name| {
+            map.get_mut(name.as_str()).and_then(Value::as_object_mut)
+        });
+        if let Some(field) = field {
+            field.insert("ui:description".into(), prompt.text().into());
+        }
+        submit_text = r.lang().text(super::words::Text::Confirm);
+    }
+    // A display takes no submission.
+    let tables = r.spec.plan.root.tables();
+    let submit = if tables.is_empty() { json!({"submitText": submit_text}) } else { json!({"norender": true}) };
+    ui.insert("ui:submitButtonOptions".into(), submit);
+    tables.iter().for_each(|t| read_only_table(t, &mut ui));
+    ui
+}
+
+/// The provenance, with the DGUI version (and `kind` for a display).
+fn metadata(r: &RenderInput<'_>, display: bool) -> Map<String, Value> {
+    let mut metadata = r.meta.clone();
+    metadata.insert("version".into(), "0.1".into());
+    if display {
+        metadata.insert("kind".into(), "display".into());
+    }
+    metadata
 }
 
 /// A display table's field: read-only, no adding, removing or ordering,
