@@ -197,7 +197,28 @@ pub struct GenerateJob {
 #[derive(Debug, Clone)]
 pub struct ProvenSchema {
     draft: Draft,
-    validator: Rc<jsonschema::Validator>,
+    pub(crate) validator: Rc<jsonschema::Validator>,
+}
+
+/// Proves `output` (at `at` in the body) and compiles it, unless the
+/// isolate remembers it by its canonical `digest`: the proof depends on
+/// nothing but the schema and the limits, and compiling costs milliseconds
+/// in wasm (jsonschema builds a meta-schema validator inside every compile
+/// there). Only proofs under the default limits are remembered. Generate
+/// requests and inline submissions share the memory, so a form's
+/// submissions do not each prove its schema again.
+pub(crate) fn prove_output(output: &Value, digest: Option<spec::OutputDigest>, at: &str, limits: &Limits) -> Result<ProvenSchema> {
+    let digest = digest.filter(|_| *limits == Limits::default());
+    if let Some((draft, validator)) = digest.as_ref().and_then(crate::cache::memo::validator) {
+        return Ok(ProvenSchema { draft, validator });
+    }
+    let (proven, kept) = crate::cache::heap::kept_by(|| schema::check_output(output, at, limits));
+    let (draft, validator) = proven?;
+    let validator = Rc::new(validator);
+    if let Some(digest) = digest {
+        crate::cache::memo::remember_validator(digest, draft, validator.clone(), output, kept);
+    }
+    Ok(ProvenSchema { draft, validator })
 }
 
 /// The deterministic generator's identity.
@@ -357,17 +378,7 @@ impl GenerateJob {
     /// its canonical digest names, and compiling costs milliseconds in wasm
     /// (jsonschema builds a meta-schema validator inside every compile there).
     pub fn prove_schema(&self) -> Result<ProvenSchema> {
-        let memoised = self.limits == Limits::default();
-        if let Some((draft, validator)) = crate::cache::memo::validator(&self.output_digest).filter(|_| memoised) {
-            return Ok(ProvenSchema { draft, validator });
-        }
-        let (proven, kept) = crate::cache::heap::kept_by(|| schema::check_output(&self.request.output, &self.request.output_pointer(), &self.limits));
-        let (draft, validator) = proven?;
-        let validator = Rc::new(validator);
-        if memoised {
-            crate::cache::memo::remember_validator(self.output_digest, draft, validator.clone(), &self.request.output, kept);
-        }
-        Ok(ProvenSchema { draft, validator })
+        prove_output(&self.request.output, Some(self.output_digest), &self.request.output_pointer(), &self.limits)
     }
 
     /// Proves a plan, builds and renders its spec, and asks for it to be

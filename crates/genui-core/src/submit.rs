@@ -176,7 +176,8 @@ impl SubmitJob {
         let read_text = |schema: &Value, data: &mut Value| schema::read_json_text(schema, data, &schema::SchemaDoc::new(schema, &limits)).unchecked;
         let (validator, unchecked) = match &self.contract {
             ContractSource::Inline(output) => {
-                let validator = Rc::new(schema::check_output(output, "/output", &self.limits)?.1);
+                let digest = spec::OutputDigest::of(output).ok();
+                let validator = crate::service::prove_output(output, digest, "/output", &self.limits)?.validator;
                 (validator, read_text(output, &mut self.data))
             }
             ContractSource::Cached(hash) => {
@@ -361,6 +362,24 @@ mod tests {
     /// submission: every one is refused (no hang, no pass), the first ones
     /// at the per-match limit, the rest once the request's budget is spent.
     /// The time is printed (`--nocapture`), not asserted.
+    #[test]
+    fn an_inline_schema_is_proven_once_per_isolate() {
+        let output = json!({"type": "object", "$comment": "proven once", "properties": {"n": {"type": "integer", "minimum": 1}}});
+        let digest = spec::OutputDigest::of(&output).unwrap();
+        assert!(crate::cache::memo::validator(&digest).is_none());
+        assert_eq!(submit(json!({"output": output, "data": {"n": 2}})).response.status, 200);
+        assert!(crate::cache::memo::validator(&digest).is_some(), "the proof is remembered by the schema's digest");
+        // The remembered validator still refuses, with the pointer.
+        let out = submit(json!({"output": output, "data": {"n": 0}}));
+        assert_eq!(out.response.status, 422);
+        assert!(out.response.body.contains("\"/n\""), "{}", out.response.body);
+        // A schema that is not valid is refused every time (never remembered).
+        let bad = json!({"properties": {"n": {"type": "integr"}}});
+        for _ in 0..2 {
+            assert_eq!(submit(json!({"output": bad, "data": {"n": 1}})).response.status, 422);
+        }
+    }
+
     #[test]
     fn hostile_strings_share_one_budget() {
         let output = json!({"type": "object", "properties": {"tags": {"type": "array",
