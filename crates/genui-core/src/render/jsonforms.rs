@@ -24,11 +24,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     // is given into a new one, re-inserting each key of the schema and the
     // UI schema; moving or cloning is several times cheaper (benches).
     let mut message = Map::new();
-    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, "jsonforms", || match super::renderable::jsonforms_schema(&r.spec.schema) {
-        std::borrow::Cow::Owned(schema) => Some(schema),
-        std::borrow::Cow::Borrowed(_) => None,
-    });
-    message.insert("jsonSchema".into(), (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone());
+    message.insert("jsonSchema".into(), super::renderer_schema(r, "jsonforms", super::renderable::jsonforms_schema));
     message.insert("uiSchema".into(), ui);
     message.insert("initialData".into(), r.initial_data.clone());
     message.insert("meta".into(), Value::Object(r.meta()));
@@ -50,42 +46,16 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
     if r.approval().is_some() {
         return serde_json::to_string(&render(r)).unwrap_or_default();
     }
-    let parts = DataFree::of(r);
-    let mut out = String::with_capacity(parts.json_schema.len() + parts.ui_schema.len() + 256);
-    let mut field = |name: &str, text: &str| {
-        out.push_str(if out.is_empty() { "{\"" } else { ",\"" });
-        out.push_str(name);
-        out.push_str("\":");
-        out.push_str(text);
-    };
-    field("jsonSchema", &parts.json_schema);
-    field("uiSchema", &parts.ui_schema);
-    field("initialData", &serde_json::to_string(&r.initial_data).unwrap_or_default());
-    field("meta", &serde_json::to_string(&r.meta()).unwrap_or_default());
-    let tables = r.spec.plan.root.tables();
-    if !tables.is_empty() {
-        field("charts", &serde_json::to_string(&charts(&tables, &r.initial_data)).unwrap_or_default());
-    }
-    out.push('}');
-    out
+    let head = super::remembered_head(r, "jsonforms-text", if has_large_enum(r) { "large enum" } else { "" }, || data_free_head(r));
+    super::answer_text(&head, ("initialData", &r.initial_data), ("meta", &r.meta()), r)
 }
 
-/// The data-free half of an answer, as JSON text.
-struct DataFree {
-    json_schema: String,
-    ui_schema: String,
-}
-
-impl DataFree {
-    fn of(r: &RenderInput<'_>) -> std::rc::Rc<Self> {
-        // Every input the two parts read besides the spec is in the key.
-        let key = format!("{}\u{0}{}\u{0}{}", r.spec.spec_hash, r.catalog.map(crate::Catalog::hash).unwrap_or_default(), has_large_enum(r));
-        let make = || DataFree {
-            json_schema: serde_json::to_string(&super::renderable::jsonforms_schema(&r.spec.schema)).unwrap_or_default(),
-            ui_schema: serde_json::to_string(&data_free_ui_schema(r)).unwrap_or_default(),
-        };
-        crate::cache::memo::projection(&key, "jsonforms-text", make, |parts| parts.json_schema.len() + parts.ui_schema.len())
-    }
+/// `{"jsonSchema", "uiSchema"` of a form without an approval, as JSON text
+/// (the object left open).
+fn data_free_head(r: &RenderInput<'_>) -> String {
+    let schema = serde_json::to_string(&super::renderable::jsonforms_schema(&r.spec.schema)).unwrap_or_default();
+    let ui = serde_json::to_string(&data_free_ui_schema(r)).unwrap_or_default();
+    format!("{{\"jsonSchema\":{schema},\"uiSchema\":{ui}")
 }
 
 /// The UI schema before an approval's prompt is added.

@@ -233,6 +233,49 @@ pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String 
     }
 }
 
+/// `output` as `renderer` is given it: the copy `rewrite` makes (remembered
+/// per spec), or the schema itself when nothing is rewritten.
+pub(crate) fn renderer_schema(r: &RenderInput<'_>, renderer: &'static str, rewrite: fn(&Value) -> std::borrow::Cow<'_, Value>) -> Value {
+    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, renderer, || match rewrite(&r.spec.schema) {
+        std::borrow::Cow::Owned(schema) => Some(schema),
+        std::borrow::Cow::Borrowed(_) => None,
+    });
+    (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone()
+}
+
+/// The data-free head of a text answer (see [`answer_text`]), written by
+/// `write` once per spec per isolate; `extra` names every input besides the
+/// spec and the catalog that the head reads.
+pub(crate) fn remembered_head(r: &RenderInput<'_>, renderer: &'static str, extra: &str, write: impl FnOnce() -> String) -> std::rc::Rc<String> {
+    let catalog = r.catalog.map(crate::Catalog::hash).unwrap_or_default();
+    let key = format!("{}\u{0}{catalog}\u{0}{extra}", r.spec.spec_hash);
+    crate::cache::memo::projection(&key, renderer, write, String::len)
+}
+
+/// An answer as JSON text: `head`, the data-free fields already written
+/// (the object left open), then the request's data and provenance under
+/// the format's names, and a display's charts; the same bytes as the
+/// answer built as a value and serialised, since serde_json writes each
+/// field of an object the same way on its own.
+pub(crate) fn answer_text(head: &str, data: (&str, &Value), meta: (&str, &Map<String, Value>), r: &RenderInput<'_>) -> String {
+    let mut out = String::with_capacity(head.len() + 256);
+    out.push_str(head);
+    let mut field = |name: &str, text: serde_json::Result<String>| {
+        out.push_str(",\"");
+        out.push_str(name);
+        out.push_str("\":");
+        out.push_str(&text.unwrap_or_default());
+    };
+    field(data.0, serde_json::to_string(data.1));
+    field(meta.0, serde_json::to_string(meta.1));
+    let tables = r.spec.plan.root.tables();
+    if !tables.is_empty() {
+        field("charts", serde_json::to_string(&crate::plan::display::table::charts(&tables, &r.initial_data)));
+    }
+    out.push('}');
+    out
+}
+
 /// The data path (property names) of a schema pointer such as
 /// `/properties/a/properties/b` -> `["a", "b"]`.
 pub(crate) fn data_path(pointer: &str) -> Vec<String> {

@@ -38,11 +38,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     message.insert("type".into(), "dgui_form".into());
     message.insert("title".into(), r.title().into());
     message.insert("description".into(), r.spec.description.clone().into());
-    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, "rjsf", || match super::renderable::rjsf_schema(&r.spec.schema) {
-        std::borrow::Cow::Owned(schema) => Some(schema),
-        std::borrow::Cow::Borrowed(_) => None,
-    });
-    message.insert("schema".into(), (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone());
+    message.insert("schema".into(), super::renderer_schema(r, "rjsf", super::renderable::rjsf_schema));
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
     message.insert("metadata".into(), Value::Object(metadata(r, !tables.is_empty())));
@@ -62,21 +58,9 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
     if r.approval().is_some() {
         return serde_json::to_string(&render(r)).unwrap_or_default();
     }
-    let key = format!("{}\u{0}{}\u{0}{}", r.spec.spec_hash, r.catalog.map(crate::Catalog::hash).unwrap_or_default(), r.lang().tag());
-    let head = crate::cache::memo::projection(&key, "rjsf-text", || data_free_head(r), String::len);
-    let tables = r.spec.plan.root.tables();
-    let mut out = String::with_capacity(head.len() + 256);
-    out.push_str(&head);
-    out.push_str(",\"formData\":");
-    out.push_str(&serde_json::to_string(&r.initial_data).unwrap_or_default());
-    out.push_str(",\"metadata\":");
-    out.push_str(&serde_json::to_string(&metadata(r, !tables.is_empty())).unwrap_or_default());
-    if !tables.is_empty() {
-        out.push_str(",\"charts\":");
-        out.push_str(&serde_json::to_string(&charts(&tables, &r.initial_data)).unwrap_or_default());
-    }
-    out.push('}');
-    out
+    let head = super::remembered_head(r, "rjsf-text", r.lang().tag(), || data_free_head(r));
+    let display = !r.spec.plan.root.tables().is_empty();
+    super::answer_text(&head, ("formData", &r.initial_data), ("metadata", &metadata(r, display)), r)
 }
 
 /// `{"type", "title", "description", "schema", "uiSchema"` of a form
