@@ -55,7 +55,7 @@ impl Workerd {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    /// The process id (the npm launcher execs the native binary in place).
+    /// The process id (`node_modules/.bin/workerd` is the native binary itself).
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
