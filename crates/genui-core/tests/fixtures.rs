@@ -248,6 +248,35 @@ fn text_answers_are_the_serialised_values() {
     }
 }
 
+/// LMUI components are kept per spec without their values: an answer from
+/// the kept components carries this request's values, exactly as one built
+/// afresh for it does (the first request's data must not leak into the
+/// next, and a value the new data lacks must be absent).
+#[test]
+fn remembered_lmui_components_carry_each_requests_values() {
+    for (name, args) in fixtures("generate") {
+        let answer = |data: &Value| {
+            let mut args = args.clone();
+            args["data"] = data.clone();
+            let body = json!({"tool": "generateUserInterface", "arguments": args});
+            let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), Some("lmui"), &Limits::default()).unwrap();
+            body_of(&job.finish(None))
+        };
+        let first = args["data"].clone();
+        let other = match &first {
+            Value::Object(map) => Value::Object(map.iter().skip(1).map(|(k, v)| (k.clone(), v.clone())).collect()),
+            _ => Value::Null,
+        };
+        // Built and kept with `first`; then answered from the kept components with `other`.
+        genui_core::IsolateMemory::forget_projections();
+        answer(&first);
+        let remembered = answer(&other);
+        genui_core::IsolateMemory::forget_projections();
+        let fresh = answer(&other);
+        assert_eq!(remembered["ui_components"], fresh["ui_components"], "{name}");
+    }
+}
+
 /// No string value of the request data (longer than a few characters, so
 /// that enum values or defaults that happen to match don't count) appears in
 /// the cached spec unless the schema or description itself contains it.

@@ -23,6 +23,11 @@
 //! `~` is written `~0` and `.` is written `~1` (as in JSON Pointer), so ids
 //! are reversible: [`unflatten`] turns submitted `values` back into data.
 //! Items of a `repeating_group` use ids relative to the item.
+//!
+//! A layout without tables is the same for every request of a spec but for
+//! the components' `value`s, so its components are kept per spec as JSON
+//! text without them ([`data_free_components`], in the isolate's projection
+//! memo) and each answer splices the request's values in ([`render_text`]).
 
 use super::RenderInput;
 use crate::request::limits::Limits;
@@ -67,6 +72,83 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     Value::Object(message)
 }
 
+/// The LMUI message as JSON text: the same bytes as [`render`] serialised.
+/// A form without tables or a decision (the answers whose components do not
+/// depend on the data but for their values) is written from its components'
+/// text kept per spec ([`data_free_components`]) with this request's values
+/// spliced in; any other is rendered as a value.
+pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
+    let approval = r.approval();
+    if approval.is_some() || has_table(&r.spec.plan.root) {
+        return serde_json::to_string(&render(r)).unwrap_or_default();
+    }
+    let response_text = if r.spec.description.is_empty() { r.title() } else { r.spec.description.clone() };
+    let submit = json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"});
+    let slots = data_free_components(r);
+    let mut out = String::with_capacity(slots.iter().map(|(text, _)| text.len() + 32).sum::<usize>() + 512);
+    out.push_str("{\"response_text\":");
+    out.push_str(&serde_json::to_string(&response_text).unwrap_or_default());
+    out.push_str(",\"ui_components\":[");
+    for (text, path) in slots.iter() {
+        // `text` is the component without its closing brace; `value` is its last field.
+        out.push_str(text);
+        if let Some(value) = value_at(&r.initial_data, path) {
+            out.push_str(",\"value\":");
+            out.push_str(&serde_json::to_string(value).unwrap_or_default());
+        }
+        out.push_str("},");
+    }
+    out.push_str(&serde_json::to_string(&submit).unwrap_or_default());
+    out.push_str("],\"metadata\":");
+    out.push_str(&serde_json::to_string(&r.meta()).unwrap_or_default());
+    out.push('}');
+    out
+}
+
+/// A control's component as JSON text without its `value` and closing
+/// brace, and the data path its value is read from.
+type Slot = (String, Vec<String>);
+
+/// The components of a spec without tables, written once per spec: resolving
+/// every control's schema node (kind, choices, required) and serialising it
+/// was most of an LMUI hit, and none of it depends on the request's data.
+fn data_free_components(r: &RenderInput<'_>) -> std::rc::Rc<Vec<Slot>> {
+    let make = || {
+        let limits = Limits::default();
+        let doc = SchemaDoc::new(&r.spec.schema, &limits);
+        let mut slots = Vec::new();
+        controls(&doc, &r.spec.schema, &r.spec.plan.root, &Place::default(), &mut slots);
+        slots
+    };
+    let bytes = |slots: &Vec<Slot>| slots.iter().map(|(text, path)| text.len() + 48 + path.iter().map(|p| p.len() + 24).sum::<usize>()).sum();
+    crate::cache::memo::projection(&r.spec.spec_hash, "lmui", make, bytes)
+}
+
+/// Whether a table (whose rows and chart come from the data) sits in the
+/// form's layout; array items' details are drawn without data.
+fn has_table(node: &Node) -> bool {
+    match node {
+        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => elements.iter().any(has_table),
+        Node::Steps { steps } => steps.iter().any(|step| step.elements.iter().any(has_table)),
+        Node::Control(_) => false,
+        Node::Table(_) => true,
+    }
+}
+
+/// [`layer`] for a layout without tables, keeping each component's data path.
+fn controls<'p>(doc: &SchemaDoc<'_>, base: &Value, node: &'p Node, place: &Place<'p>, out: &mut Vec<Slot>) {
+    match node {
+        Node::Control(control) => {
+            let (component, path) = data_free_component(doc, base, control, place);
+            let mut text = serde_json::to_string(&component).unwrap_or_default();
+            text.pop(); // the closing brace: the request's `value` may follow
+            out.push((text, path));
+        }
+        Node::Table(_) => {}
+        _ => children(node, place, &mut |child, inner| controls(doc, base, child, inner, out)),
+    }
+}
+
 /// Where a control sits: enclosing section, wizard step, row, and the rule
 /// of an enclosing section.
 #[derive(Debug, Clone, Default)]
@@ -80,22 +162,6 @@ struct Place<'p> {
 /// Appends the components of one layer.
 fn layer<'p>(doc: &SchemaDoc<'_>, base: &Value, node: &'p Node, data: &Value, place: &Place<'p>, out: &mut Vec<Value>) {
     match node {
-        Node::Vertical { elements } => elements.iter().for_each(|n| layer(doc, base, n, data, place, out)),
-        Node::Horizontal { elements } => {
-            let first = elements.first().and_then(|n| n.controls().first().map(|c| flatten_id(&super::data_path(&c.pointer))));
-            let inner = Place { row: first, ..place.clone() };
-            elements.iter().for_each(|n| layer(doc, base, n, data, &inner, out));
-        }
-        Node::Group { label, elements, rule } => {
-            let inner = Place { group: Some(label), rule: rule.as_ref().or(place.rule), ..place.clone() };
-            elements.iter().for_each(|n| layer(doc, base, n, data, &inner, out));
-        }
-        Node::Steps { steps } => {
-            for (index, step) in steps.iter().enumerate() {
-                let inner = Place { group: Some(&step.label), step: Some(index + 1), ..place.clone() };
-                step.elements.iter().for_each(|n| layer(doc, base, n, data, &inner, out));
-            }
-        }
         Node::Control(control) => out.push(component(doc, base, control, data, place)),
         Node::Table(t) => {
             // LMUI has no array renderer to draw a table with: our `table`
@@ -105,6 +171,30 @@ fn layer<'p>(doc: &SchemaDoc<'_>, base: &Value, node: &'p Node, data: &Value, pl
                 out.push(json!({"type": "chart", "id": id, "label": t.dataset.title, "vega_lite": spec}));
             }
         }
+        _ => children(node, place, &mut |child, inner| layer(doc, base, child, data, inner, out)),
+    }
+}
+
+/// Calls `visit` on each child of a container node with the place it sits in.
+fn children<'p>(node: &'p Node, place: &Place<'p>, visit: &mut dyn FnMut(&'p Node, &Place<'p>)) {
+    match node {
+        Node::Vertical { elements } => elements.iter().for_each(|n| visit(n, place)),
+        Node::Horizontal { elements } => {
+            let first = elements.first().and_then(|n| n.controls().first().map(|c| flatten_id(&super::data_path(&c.pointer))));
+            let inner = Place { row: first, ..place.clone() };
+            elements.iter().for_each(|n| visit(n, &inner));
+        }
+        Node::Group { label, elements, rule } => {
+            let inner = Place { group: Some(label), rule: rule.as_ref().or(place.rule), ..place.clone() };
+            elements.iter().for_each(|n| visit(n, &inner));
+        }
+        Node::Steps { steps } => {
+            for (index, step) in steps.iter().enumerate() {
+                let inner = Place { group: Some(&step.label), step: Some(index + 1), ..place.clone() };
+                step.elements.iter().for_each(|n| visit(n, &inner));
+            }
+        }
+        Node::Control(_) | Node::Table(_) => {}
     }
 }
 
@@ -125,6 +215,15 @@ fn rule_json(rule: &Rule) -> Value {
 }
 
 fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value, place: &Place<'_>) -> Value {
+    let (mut c, path) = data_free_component(doc, base, control, place);
+    if let Some(value) = value_at(data, &path) {
+        c.insert("value".into(), value.clone());
+    }
+    Value::Object(c)
+}
+
+/// A control's component without its `value`, and the value's data path.
+fn data_free_component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, place: &Place<'_>) -> (Map<String, Value>, Vec<String>) {
     let path = super::data_path(&control.pointer);
     let node = doc.resolve_scope(base, &control.pointer);
     let view = node.and_then(|n| doc.resolve(n).ok()).unwrap_or_default();
@@ -158,10 +257,7 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
     if let Some(group) = place.group {
         c.insert("group".into(), group.into());
     }
-    if let Some(value) = value_at(data, &path) {
-        c.insert("value".into(), value.clone());
-    }
-    Value::Object(c)
+    (c, path)
 }
 
 /// Whether the field at `pointer` is listed in its parent's `required`.
@@ -289,6 +385,31 @@ fn insert_path(target: &mut Value, path: &[String], value: Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The text answer written from the kept components is the serialised
+    /// value [`render`] builds, for every generate fixture, first and
+    /// remembered, with the fixture's data and with none.
+    #[test]
+    fn text_from_kept_components_is_the_serialised_value() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generate");
+        let mut spliced = 0;
+        for file in std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")) {
+            let args: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+            let body = json!({"tool": "generateUserInterface", "arguments": args});
+            let job = crate::GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), Some("lmui"), &Limits::default()).unwrap();
+            let Some(put) = job.clone().finish(None).cache_put else { continue };
+            let spec = crate::UiSpec::from_cached(&put.value, job.spec_hash()).unwrap();
+            for data in [args["data"].clone(), Value::Null] {
+                let input = RenderInput { spec: &spec, initial_data: data.clone(), meta: Map::new(), raw_data: &data, locale: None, catalog: None };
+                let whole = serde_json::to_string(&render(&input)).unwrap();
+                for pass in ["first", "remembered"] {
+                    assert_eq!(render_text(&input), whole, "{} {pass}", file.display());
+                }
+                spliced += usize::from(input.approval().is_none() && !has_table(&spec.plan.root));
+            }
+        }
+        assert!(spliced > 20, "only {spliced} answers were written from kept components");
+    }
 
     #[test]
     fn ids_round_trip() {

@@ -227,6 +227,7 @@ pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String 
         Format::A2ui => a2ui::render_text(rendered),
         Format::JsonForms => jsonforms::render_text(rendered),
         Format::Rjsf => rjsf::render_text(rendered),
+        Format::Lmui => lmui::render_text(rendered),
         // Straight into bytes: `Value`'s `Display` goes through `fmt` for
         // every token, which cost a sixth of a hit in wasm. Same text.
         _ => serde_json::to_string(&render(format, rendered)).unwrap_or_default(),
