@@ -381,15 +381,18 @@ mod tests {
                     "meta": {"$ref": "http://json-schema.org/draft-07/schema#"}}}),
              Draft::Draft7, vec![json!({"r": "ab", "t": [1, 2], "meta": {"type": "strng"}}), json!({"r": 3, "t": ["x"]})]),
         ];
+        let mut refused = 0;
         for (schema, draft, instances) in cases {
             let (ours, theirs) = (build(&schema, draft, MetaCheck::Needed).unwrap(), direct(&schema, draft));
             for instance in instances {
                 let expected = errors(&theirs, &instance);
-                assert!(!expected.is_empty() || theirs.is_valid(&instance), "{schema}");
+                refused += usize::from(!expected.is_empty());
                 assert_eq!(errors(&ours, &instance), expected, "{schema} on {instance}");
                 assert_eq!(ours.is_valid(&instance), theirs.is_valid(&instance), "{schema} on {instance}");
             }
         }
+        // The first instance of every case is written to fail: the lists compared are not empty.
+        assert!(refused >= 5, "only {refused} instances were refused");
     }
 
     #[test]
