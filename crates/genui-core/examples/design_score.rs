@@ -45,7 +45,8 @@ fn main() {
          ## Deterministic generator\n\n{}\n\
          ## The reference layout as a plan\n\n\
          The generator's controls laid out in the reference's sections and rows with its title, proven and rendered as a model's plan \
-         is: what a plan can reach today. Option labels and the lead text are not part of a plan, so they stay as the generator's.\n\n{}\n\
+         is: what a plan can reach today. Option labels and the lead text are not part of a plan, so they stay as the generator's. \
+         (A model writes a smaller plan format, without rows inside sections: its figures are in bench-results/design-model.md.)\n\n{}\n\
          ## Deterministic generator, per case\n\n{}",
         cases.len(),
         cases.len() - held_out,
