@@ -152,7 +152,7 @@ pub(crate) fn healthz() -> HttpResponse {
 /// A KV write the shell performs after responding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CachePut {
-    /// The KV key (`spec:v2:<hash>`).
+    /// The KV key (`spec:v3:<hash>`).
     pub key: String,
     /// The data-free spec, JSON.
     pub value: String,

@@ -96,7 +96,7 @@ fn table_control(dataset: &Dataset) -> Control {
     Control { read_only: true, ..Control::new(dataset.schema_pointer.clone(), dataset.title.clone(), Widget::Array) }
 }
 
-/// A display plan in its stored form (`spec:v2`, `schemas/ui-spec.schema.json`):
+/// A display plan in its stored form (`spec:v3`, `schemas/ui-spec.schema.json`):
 /// each table written as its control, the datasets beside the plan as the
 /// spec's `display`. A form's plan is returned as it is. Keeping this form
 /// lets workers of either side of the change read each other's cache.
