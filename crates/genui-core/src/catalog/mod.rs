@@ -33,7 +33,7 @@ use std::rc::Rc;
 #[derive(Debug, Clone)]
 pub struct Catalog {
     name: String,
-    /// Hex SHA-256 of the catalog's canonical (JCS) JSON.
+    /// Hex SHA-256 of the catalog's canonical JSON (`cache::canonical`).
     hash: String,
     a2ui_catalog_id: Option<String>,
     entries: Vec<Entry>,
