@@ -18,8 +18,10 @@
 //!    `table` and `chart` components, and `kind: "display"` in the meta. A
 //!    display has no submit.
 //!
-//! The spec (and so KV) holds only the shape: column names, types, formats,
-//! mark and encodings. Data values only ever enter a response.
+//! The spec holds only the shape: column names, types, formats, mark and
+//! encodings. Data values only ever enter a response. The shape's names
+//! are the request's own words, so a display's spec is never written to
+//! KV (`crate::service`): only the isolate that built it remembers it.
 
 pub(crate) mod chart;
 pub(crate) mod infer;
