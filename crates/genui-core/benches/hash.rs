@@ -1,11 +1,13 @@
-//! The cache key (`genui_core::spec_hash`): SHA-256 of a small JCS
-//! envelope holding the SHA-256 of `output`'s RFC 8785 canonical JSON. Every
-//! request pays it, hit or miss. Two cases per size:
+//! The cache key (`genui_core::spec_hash`): SHA-256 of a small canonical
+//! envelope holding the SHA-256 of `output`'s canonical JSON (RFC 8785 with
+//! exact integers, `cache/canonical.rs`). Every request pays it, hit or
+//! miss. Two cases per size:
 //!
 //! - `hash/<size>`: a form this isolate has seen (the canonical digest is
-//!   remembered by the digest of the exact bytes; JCS is skipped);
+//!   remembered by the digest of the exact bytes; canonicalisation is skipped);
 //! - `hash_fresh/<size>`: a form it has not (the memo is emptied first, so
-//!   JCS runs, as on the first request for a form in a new isolate).
+//!   canonicalisation runs, as on the first request for a form in a new
+//!   isolate).
 
 mod support;
 

@@ -43,11 +43,10 @@ impl GenerateJob {
     /// by its name and identity, so its specs are cached apart; `cached`
     /// is what the cache held under [`GenerateJob::cache_key`] after the
     /// rekey (pass `None` to skip the cache). A display is always laid out
-    /// deterministically.
+    /// deterministically, and never read from the cache.
     pub fn run_generator(mut self, generator: &dyn Generator, cached: impl FnOnce(&str) -> Option<String>) -> Outcome {
         if self.is_display() {
-            let key = self.cache_key().to_owned();
-            return self.finish(cached(&key).as_deref());
+            return self.finish(None);
         }
         let id = GeneratorId { generator: "model".into(), generator_version: format!("{}/{}", generator.name(), generator.identity()) };
         if let Err(error) = self.rekey(id) {

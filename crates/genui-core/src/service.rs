@@ -12,6 +12,11 @@
 //!
 //! Effects are data ([`CachePut`]), so the whole service is tested natively
 //! with an in-memory map standing in for KV.
+//!
+//! A read-only display ([`crate::plan::display`]) never touches KV: no
+//! read, no [`CachePut`]. Its spec is its data's shape, whose dataset and
+//! column names are the request's own words, and the shared cache keeps
+//! none of those; the isolate's memory of specs still serves a repeat.
 
 use crate::plan::check::check_plan;
 use crate::edge::contracts::Contract;
@@ -152,7 +157,7 @@ pub(crate) fn healthz() -> HttpResponse {
 /// A KV write the shell performs after responding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CachePut {
-    /// The KV key (`spec:v2:<hash>`).
+    /// The KV key (`spec:v3:<hash>`).
     pub key: String,
     /// The data-free spec, JSON.
     pub value: String,
@@ -400,10 +405,26 @@ impl GenerateJob {
             Ok(response) => {
                 let value = spec.to_json();
                 crate::cache::memo::remember_spec(Rc::new(spec), value.len());
-                Outcome { response, cache_put: Some(CachePut { key: self.key.clone(), value }) }
+                Outcome { response, cache_put: self.kv_put(value) }
             }
             Err(error) => Outcome::failed(&error),
         }
+    }
+
+    /// The KV write for a spec built for this job. A display writes none:
+    /// its spec is the shape of the request's data, and that shape is
+    /// words (dataset and column names such as `customer_<id>_ssn`) the
+    /// shared cache must not keep; building a display again costs little
+    /// (the inference runs on every request anyway), and this isolate
+    /// still remembers it.
+    fn kv_put(&self, value: String) -> Option<CachePut> {
+        self.display.is_none().then(|| CachePut { key: self.key.clone(), value })
+    }
+
+    /// Whether this job reads and writes KV: a display does neither
+    /// (see [`Self::kv_put`]).
+    pub fn uses_kv(&self) -> bool {
+        self.display.is_none()
     }
 
     /// The proven spec, and a warning per catalog binding that was refused

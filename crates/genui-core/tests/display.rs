@@ -1,8 +1,9 @@
 //! Display UIs (no `output`, data with records or series) over the corpus
 //! in `tests/fixtures/display/`: every answer in every format meets its
 //! contract, every chart validates against Vega-Lite's published schema
-//! (vendored in `schemas/vendor/`, native tests only), the cached spec holds
-//! no data, and a display takes no submission (its limits are tested in
+//! (vendored in `schemas/vendor/`, native tests only), the spec holds no
+//! data and is never written to KV (not even its column names), and a
+//! display takes no submission (its limits are tested in
 //! `src/plan/display/mod.rs`).
 
 mod a2ui_schema;
@@ -43,6 +44,11 @@ fn generate(body: &Value, cached: Option<&str>) -> Outcome {
         Ok(job) => job.finish(cached),
         Err(e) => Outcome::failed(&e),
     }
+}
+
+/// The spec this isolate remembers for a request, as JSON.
+fn remembered_spec(body: &Value) -> String {
+    GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()).unwrap().spec_json().unwrap_or_else(|| panic!("the isolate remembers the spec for {body}"))
 }
 
 fn body_of(outcome: &Outcome) -> Value {
@@ -106,7 +112,7 @@ fn leaves(value: &Value, out: &mut Vec<String>) {
 
 #[test]
 fn every_display_fixture_answers_in_every_format() {
-    genui_core::IsolateMemory::set_spec_bytes(0);
+    // No KV: repeats and other formats are served from the isolate's memory.
     let all = fixtures();
     assert!(all.len() >= 10, "display corpus shrank to {}", all.len());
     let mut charts_checked = 0;
@@ -126,15 +132,17 @@ fn every_display_fixture_answers_in_every_format() {
             assert_eq!(element["options"]["readonly"], true, "{name}: {element}");
         }
 
-        let put = miss.cache_put.clone().expect("a miss stores its spec");
-        Contract::UiSpec.check(&serde_json::from_str(&put.value).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(miss.cache_put, None, "{name}: a display is never written to KV");
+        let spec = remembered_spec(&body);
+        Contract::UiSpec.check(&serde_json::from_str(&spec).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut values = Vec::new();
         leaves(&args["data"], &mut values);
         for value in values {
-            assert!(!put.value.contains(&value), "{name}: data value {value} leaked into the cached spec");
+            assert!(!spec.contains(&value), "{name}: data value {value} leaked into the remembered spec");
         }
 
-        let hit = generate(&body, Some(&put.value));
+        // This isolate remembers the spec: a repeat is a hit.
+        let hit = generate(&body, None);
         assert_eq!(body_of(&hit)["meta"]["cache"], "hit", "{name}");
         assert_eq!(body_of(&hit)["charts"], answer["charts"], "{name}");
 
@@ -142,7 +150,7 @@ fn every_display_fixture_answers_in_every_format() {
         for (format, contract) in [("rjsf", Contract::DguiForm), ("lmui", Contract::LmuiMessage)] {
             let mut in_format = body.clone();
             in_format["format"] = json!(format);
-            let projected = generate(&in_format, Some(&put.value));
+            let projected = generate(&in_format, None);
             let answer = body_of(&projected);
             assert_eq!(projected.response.status, 200, "{name} as {format}: {answer}");
             contract.check(&answer).unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
@@ -243,8 +251,8 @@ fn the_key_is_the_shape_not_the_values() {
 #[test]
 fn a_display_takes_no_submission() {
     let outcome = generate(&json!({"data": [1, 2, 3]}), None);
-    let stored = outcome.cache_put.unwrap().value;
-    let hash = body_of(&generate(&json!({"data": [1, 2, 3]}), Some(&stored)))["meta"]["specHash"].as_str().unwrap().to_owned();
+    let hash = body_of(&outcome)["meta"]["specHash"].as_str().unwrap().to_owned();
+    let stored = remembered_spec(&json!({"data": [1, 2, 3]}));
     let submit = SubmitJob::prepare(json!({"specHash": hash, "data": [4]}).to_string().as_bytes(), &Limits::default()).unwrap();
     let answer = submit.finish(Some(&stored), "r1");
     let error = body_of(&answer);
@@ -318,4 +326,31 @@ fn shown_texts(value: &Value, out: &mut Vec<String>) {
         Value::Array(items) => items.iter().for_each(|v| shown_texts(v, out)),
         _ => {}
     }
+}
+
+/// Column and dataset names are the request's words: a display writes
+/// nothing to KV, in any format, so no name reaches the shared cache.
+#[test]
+fn a_display_leaves_no_column_name_for_kv() {
+    let secret = "customer_4417123456789113_ssn_123456789";
+    let body = json!({"description": "Accounts", "data": {"accounts_of_acme_merger": [{secret: "x", "balance": 12.5}, {secret: "y", "balance": 3}]}});
+    for format in ["jsonforms", "rjsf", "lmui", "a2ui", "html"] {
+        let mut in_format = body.clone();
+        in_format["format"] = json!(format);
+        let job = GenerateJob::prepare(&serde_json::to_vec(&in_format).unwrap(), None, &Limits::default()).unwrap();
+        assert!(!job.uses_kv(), "a display reads no KV");
+        let outcome = job.finish(None);
+        assert_eq!(outcome.response.status, 200, "{format}: {}", outcome.response.body);
+        assert!(outcome.response.body.contains(secret) || format == "html", "{format}: the column is still shown");
+        assert_eq!(outcome.cache_put, None, "{format}: nothing is put to KV");
+    }
+    // Without the isolate's memory a display is simply built again.
+    genui_core::IsolateMemory::set_spec_bytes(0);
+    let (first, again) = (generate(&body, None), generate(&body, None));
+    assert_eq!(body_of(&again)["meta"]["cache"], "miss");
+    assert_eq!(body_of(&first)["uiSchema"], body_of(&again)["uiSchema"]);
+    assert_eq!(again.cache_put, None);
+    // A form still is cached.
+    let form = generate(&json!({"output": {"type": "object", "properties": {"n": {"type": "integer"}}}}), None);
+    assert!(form.cache_put.is_some());
 }

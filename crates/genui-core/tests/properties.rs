@@ -139,3 +139,102 @@ proptest! {
         }
     }
 }
+
+/// A number as JSON text: integers around 2^53 and at the ends of the
+/// u64 and i64 ranges, integers beyond u64 (serde_json holds those as the
+/// nearest double), whole doubles beyond 2^53, and any double.
+fn number_text() -> impl Strategy<Value = String> {
+    let two_53 = 1_i64 << 53;
+    prop_oneof![
+        (-1000_i64..1000).prop_map(|n| n.to_string()),
+        (two_53 - 8..two_53 + 8).prop_map(|n| n.to_string()),
+        (-two_53 - 8..-two_53 + 8).prop_map(|n| n.to_string()),
+        (u64::MAX - 16..=u64::MAX).prop_map(|n| n.to_string()),
+        (i64::MIN..i64::MIN + 16).prop_map(|n| n.to_string()),
+        (i64::MAX - 8..=i64::MAX).prop_map(|n| n.to_string()),
+        any::<u64>().prop_map(|n| n.to_string()),
+        any::<i64>().prop_map(|n| n.to_string()),
+        (0_u32..32).prop_map(|n| (u128::from(u64::MAX) + u128::from(n)).to_string()),
+        (two_53..two_53 + 8).prop_map(|n| format!("{n}.0")),
+        (u64::MAX - 4096..=u64::MAX).prop_map(|n| format!("{n}.0")),
+        (-1000_i64..1000).prop_map(|n| format!("{n}.0")),
+        any::<f64>().prop_filter("finite", |x| x.is_finite()).prop_map(|x| format!("{x:?}")),
+    ]
+}
+
+/// A number as an exact integer, when it is a whole one.
+fn whole(number: &serde_json::Number) -> Option<i128> {
+    let float = || number.as_f64().filter(|x| x.fract() == 0.0 && x.abs() < 1e38).map(|x| x as i128);
+    number.as_u64().map(i128::from).or_else(|| number.as_i64().map(i128::from)).or_else(float)
+}
+
+/// Whether two numbers serde_json holds have the same value, exactly.
+fn same_value(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+    match (whole(a), whole(b)) {
+        (Some(a), Some(b)) => a == b,
+        (None, None) => a.as_f64() == b.as_f64(),
+        _ => false,
+    }
+}
+
+/// The spec hash of a request body, through the real parser.
+fn key_of(body: &str) -> String {
+    GenerateJob::prepare(body.as_bytes(), None, &Limits::default()).unwrap().spec_hash().to_owned()
+}
+
+/// Where a number is put in a schema (`N`).
+const NUMBER_SLOTS: [&str; 4] = [
+    r#"{"description":"Pay","output":{"type":"object","required":["id"],"properties":{"id":{"type":"integer","const":N}}}}"#,
+    r#"{"description":"Pay","output":{"type":"integer","maximum":N}}"#,
+    r#"{"description":"Pay","output":{"type":"object","properties":{"amount":{"enum":[1,N,"x"]}}}}"#,
+    r#"{"description":"Pay","output":{"type":"object","properties":{"n":{"type":"number","default":N,"multipleOf":0.5}}}}"#,
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Two schemas that differ only in one number share a key exactly when
+    /// serde_json holds the same value for both (1 and 1.0 may share one;
+    /// 2^53 and 2^53 + 1, u64::MAX and u64::MAX - 1 may not).
+    #[test]
+    fn numbers_of_other_values_get_other_keys(a in number_text(), b in number_text(), slot in 0..NUMBER_SLOTS.len()) {
+        let (body_a, body_b) = (NUMBER_SLOTS[slot].replace('N', &a), NUMBER_SLOTS[slot].replace('N', &b));
+        let held = |text: &str| serde_json::from_str::<serde_json::Number>(text).unwrap();
+        let same = same_value(&held(&a), &held(&b));
+        prop_assert_eq!(key_of(&body_a) == key_of(&body_b), same, "{} vs {} (same value: {})", a, b, same);
+    }
+
+    /// A schema that differs in one string (a title, a property name or
+    /// the description) gets another key.
+    #[test]
+    fn strings_and_names_that_differ_get_other_keys(output in schema(), a in any::<String>(), b in "[a-z\u{e000}\u{1f600}]{0,3}") {
+        prop_assume!(a != b);
+        let id = GeneratorId::deterministic();
+        let key = |output: &Value, description: &str| spec_hash(output, description, KeyOptions::default(), &id).unwrap();
+        let titled = |title: &str| { let mut o = output.clone(); o["title"] = json!(title); o };
+        prop_assert_ne!(key(&titled(&a), ""), key(&titled(&b), ""));
+        let named = |name: &str| { let mut o = output.clone(); o["properties"][name] = json!({"type": "string"}); o };
+        prop_assume!(output["properties"].get(&a).is_none() && output["properties"].get(&b).is_none());
+        prop_assert_ne!(key(&named(&a), ""), key(&named(&b), ""));
+        prop_assert_ne!(key(&output, &a), key(&output, &b));
+    }
+
+    /// One value in other spellings (`1000`, `1e3`, `1000.0`, `10E+2`;
+    /// `2.5`, `25e-1`), other key order and other whitespace: one key.
+    #[test]
+    fn spellings_of_one_value_share_a_key(m in 0_i64..1_000_000, k in 0_u32..4, negative in any::<bool>()) {
+        let sign = if negative { "-" } else { "" };
+        let n = m * 10_i64.pow(k);
+        let whole = [format!("{sign}{n}"), format!("{sign}{n}.0"), format!("{sign}{m}e{k}"), format!("{sign}{m}.0E+{k}"), format!("{sign}{n}00e-2")];
+        let half = [format!("{sign}{m}.5"), format!("{sign}{}e-1", m * 10 + 5), format!("{sign}{m}.50")];
+        for spellings in [&whole[..], &half[..]] {
+            let compact = |n: &str| format!(r#"{{"description":"d","output":{{"type":"object","properties":{{"n":{{"type":"number","maximum":{n}}}}}}}}}"#);
+            let spaced = |n: &str| format!("{{ \"output\" : {{ \"properties\" : {{ \"n\" : {{ \"maximum\" : {n} ,\n \"type\" : \"number\" }} }} , \"type\" : \"object\" }} ,\t\"description\" : \"d\" }}");
+            let first = key_of(&compact(&spellings[0]));
+            for spelling in spellings {
+                prop_assert_eq!(&key_of(&compact(spelling)), &first, "{}", spelling);
+                prop_assert_eq!(&key_of(&spaced(spelling)), &first, "{} spaced", spelling);
+            }
+        }
+    }
+}

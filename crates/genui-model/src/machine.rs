@@ -256,6 +256,8 @@ impl Generation {
             Some(config) => self.ask_model_key(config, forced, now_ms),
             None => match self.job.remembered() {
                 Some(outcome) => self.answer(outcome, None, now_ms),
+                // A display is never in KV (genui_core::service): built again.
+                None if !self.job.uses_kv() => self.answer(self.job.clone().finish(None), None, now_ms),
                 None => self.get(State::Deterministic),
             },
         }

@@ -331,3 +331,23 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
     }
     assert!(checked >= 200, "only {checked} fixture x format pairs were compared");
 }
+
+/// A display's spec is its data's shape, whose column names are request
+/// words: with or without a model configured, the machine neither reads
+/// nor writes KV for it, and a repeat without the isolate's memory is
+/// simply built again.
+#[test]
+fn a_display_neither_reads_nor_writes_kv() {
+    IsolateMemory::set_spec_bytes(0);
+    let secret = "customer_4417123456789113_ssn_123456789";
+    let body = json!({"description": "Accounts", "data": [{secret: "x", "balance": 12.5}, {secret: "y", "balance": 3}]});
+    let mut kv = HashMap::new();
+    for (model, mode) in [(None, Mode::Answer), (Some(config()), Mode::Stream), (None, Mode::Stream)] {
+        let run = drive(generation(&body, model, mode), &mut kv, vec![], None);
+        assert_eq!(run.kinds(), ["ui", "done"]);
+        assert_eq!(run.ui_bodies()[0]["meta"]["kind"], "display");
+        assert_eq!(run.summary().cache, "miss", "built again, not read");
+        assert_eq!((run.gets.len(), run.puts.len(), run.sends.len()), (0, 0, 0));
+    }
+    assert!(kv.is_empty(), "KV holds nothing of the display: {:?}", kv.keys());
+}

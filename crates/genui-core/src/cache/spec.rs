@@ -1,20 +1,42 @@
 //! The data-free UI spec that is cached, and the key it is cached under.
 //!
-//! The key is `spec:v2:` + SHA-256 (hex) of the RFC 8785 (JCS) canonical JSON
-//! of exactly the inputs that decide the spec: the SHA-256 of `output`'s own
-//! canonical JSON, `description`, the generator's id and version, and the
-//! [`KeyOptions`] that change the plan (`kind: confirm`, `device: mobile`,
-//! a model's `locale` and `instructions`, the named catalog's hash). `data` is never part of the key or the value, so one cached spec serves every
-//! user of the same form and no personal data sits in the shared cache. JCS
-//! sorts keys and normalises numbers, so reordered keys or other whitespace
-//! give the same key.
+//! The key is `spec:v3:` + the spec hash: the hex SHA-256 of the canonical
+//! JSON ([`canonical`]) of an envelope holding exactly the inputs that
+//! decide the spec:
 //!
-//! Canonicalising `output` is the dearest step of a cache hit (JCS costs
-//! about 30x a plain serialisation), so it is done once per request (the
+//! | member                   | value                                                       |
+//! |--------------------------|-------------------------------------------------------------|
+//! | `outputSha256`           | hex SHA-256 of `output`'s canonical JSON ([`OutputDigest`]) |
+//! | `description`            | the request's description                                   |
+//! | `generator`              | the generator's id (`deterministic`, `model`)               |
+//! | `generatorVersion`       | its version (a model's provider, model and prompt version)  |
+//! | `kind`                   | `confirm` or `display`, when asked                          |
+//! | `display`                | a display's shape (datasets, columns, chart)                |
+//! | `device`                 | `mobile`, when asked                                        |
+//! | `locale`, `instructions` | when the generator writes text (models)                     |
+//! | `catalogSha256`          | the named catalog's content hash (of its canonical JSON)    |
+//!
+//! The canonical JSON is RFC 8785 (JCS) with one change: integers are
+//! written with all their digits, where JCS rounds them to a double. So
+//! reordered keys, other whitespace and other spellings of one value (`1`,
+//! `1.0`, `1e0`) share a key, while schemas that differ in any string,
+//! name or number value (`9007199254740993` and `9007199254740992`,
+//! `u64::MAX` and `u64::MAX - 1`) never do. For schemas without integers
+//! beyond 2^53 the hash is the plain JCS one. `spec:v2:` keys were hashed
+//! over plain JCS, under which such integers collided; they are never read.
+//!
+//! `data` is never part of the key or the value, so one cached spec serves
+//! every user of the same form and no personal data sits in the shared
+//! cache. A display's spec is never written to KV at all: its shape is the
+//! data's column names, which are request words (see `service`).
+//!
+//! Canonicalising `output` is the dearest step of a cache hit (sorting
+//! every object's members), so it is done once per request (the
 //! model path re-keys from the same [`OutputDigest`]) and remembered per
 //! isolate by the digest of `output`'s exact serialisation: a client that
-//! sends the same form again skips JCS entirely.
+//! sends the same form again skips canonicalisation entirely.
 
+use super::canonical::{self, Hashing};
 use crate::error::{Error, ErrorCode, Result};
 use crate::plan::Plan;
 use serde::de::IgnoredAny;
@@ -25,9 +47,10 @@ use sha2::{Digest, Sha256};
 /// Version of the spec format.
 pub(crate) const SPEC_VERSION: u32 = 1;
 
-/// Prefix of every spec key in KV (v2: `output` enters the key as its
-/// canonical digest).
-pub(crate) const KEY_PREFIX: &str = "spec:v2:";
+/// Prefix of every spec key in KV (v3: integers beyond 2^53 are keyed by
+/// their exact digits; a v2 key may name a spec cached for another
+/// schema, so none is read).
+pub(crate) const KEY_PREFIX: &str = "spec:v3:";
 
 /// Identity of a generator, as recorded in keys and provenance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,7 +165,7 @@ impl<'de> Deserialize<'de> for UiSpec {
 }
 
 /// Canonical digests an isolate remembers (keyed by SHA-256 of `output`'s
-/// exact bytes; saves RFC 8785 canonicalisation on every repeat request).
+/// exact bytes; saves canonicalisation on every repeat request).
 const DIGEST_ENTRIES: usize = 256;
 /// Bytes the digest memo holds at most: [`DIGEST_ENTRIES`] fixed-size
 /// entries (two 32-byte digests and the LRU's node, about 128 bytes).
@@ -173,7 +196,7 @@ pub(crate) fn forget_digests() {
     DIGESTS.with(|memo| memo.borrow_mut().clear());
 }
 
-/// SHA-256 of an `output` schema's RFC 8785 canonical JSON.
+/// SHA-256 of an `output` schema's canonical JSON ([`canonical`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct OutputDigest([u8; 32]);
 
@@ -192,10 +215,7 @@ impl OutputDigest {
         if let Some(found) = digest(&exact) {
             return Ok(Self(found));
         }
-        let canonical = serde_jcs::to_vec(output).map_err(|e| {
-            Error::new(ErrorCode::InvalidRequest, format!("output cannot be canonicalised (RFC 8785): {e}"))
-        })?;
-        let digest = Self(Sha256::digest(&canonical).into());
+        let digest = Self(canonical::sha256(output)?);
         remember_digest(exact, digest.0);
         Ok(digest)
     }
@@ -203,20 +223,6 @@ impl OutputDigest {
     /// Hex form.
     pub(crate) fn to_hex(self) -> String {
         hex::encode(self.0)
-    }
-}
-
-/// An `io::Write` that feeds SHA-256.
-struct Hashing(Sha256);
-
-impl std::io::Write for Hashing {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.update(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }
 
@@ -276,9 +282,7 @@ pub(crate) fn spec_hash_of(output: OutputDigest, description: &str, options: Key
     if let Some(instructions) = options.instructions {
         keyed["instructions"] = json!(instructions);
     }
-    let canonical = serde_jcs::to_vec(&keyed)
-        .map_err(|e| Error::new(ErrorCode::Internal, format!("the key envelope cannot be canonicalised: {e}")))?;
-    Ok(hex::encode(Sha256::digest(&canonical)))
+    Ok(hex::encode(canonical::sha256(&keyed)?))
 }
 
 /// The KV key for a spec hash.
@@ -341,6 +345,35 @@ mod tests {
         let (bar, line) = (KeyOptions { display: Some(&bars), ..plain }, KeyOptions { display: Some(&lines), ..plain });
         assert_ne!(spec_hash(&a, "d", bar, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
         assert_ne!(spec_hash(&a, "d", bar, &id()).unwrap(), spec_hash(&a, "d", line, &id()).unwrap());
+    }
+
+    /// The two `output`s of the cache-poisoning report: integers a JCS
+    /// canonicaliser rounds to one f64 (2^53 + 1 and 2^53; u64::MAX and
+    /// u64::MAX - 1).
+    #[test]
+    fn integers_beyond_2_pow_53_get_their_own_keys() {
+        let key = |text: &str| {
+            let body: Value = serde_json::from_str(text).unwrap();
+            spec_hash(&body["output"], body["description"].as_str().unwrap(), KeyOptions::default(), &id()).unwrap()
+        };
+        let pay = |id: &str| format!(r#"{{"description":"Pay","output":{{"type":"object","required":["id"],"properties":{{"id":{{"type":"integer","const":{id}}}}}}}}}"#);
+        assert_ne!(key(&pay("9007199254740993")), key(&pay("9007199254740992")));
+        let most = |n: &str| format!(r#"{{"description":"Pay","output":{{"type":"integer","maximum":{n}}}}}"#);
+        assert_ne!(key(&most("18446744073709551615")), key(&most("18446744073709551614")));
+        assert_ne!(key(&most("-9223372036854775808")), key(&most("-9223372036854775807")));
+    }
+
+    /// Schemas without integers beyond 2^53 keep the hash they had under
+    /// plain RFC 8785 (pinned from `serde_jcs`), so only the prefix moved.
+    #[test]
+    fn ordinary_schemas_keep_their_hash() {
+        let output: Value = serde_json::from_str(
+            r#"{"type":"object","required":["n"],"properties":{"n":{"type":"number","minimum":-1.5,"maximum":1e21,"multipleOf":0.01},
+                "\u00e9t\u00e9":{"type":"string","pattern":"^[a-z]\\d\n\t\"/$","maxLength":9007199254740992},
+                "\ud83d\ude00":{"const":null},"\uff61":{"enum":[true,false,1e-7,123456789012]}}}"#,
+        )
+        .unwrap();
+        assert_eq!(spec_hash(&output, "Pay \u{1}", KeyOptions::default(), &id()).unwrap(), "1fc3220fb6d0e03cc779515aa97610a4b9292feec9bf94072e80b04238f358f3");
     }
 
     #[test]

@@ -33,7 +33,7 @@ use std::rc::Rc;
 #[derive(Debug, Clone)]
 pub struct Catalog {
     name: String,
-    /// Hex SHA-256 of the catalog's canonical (JCS) JSON.
+    /// Hex SHA-256 of the catalog's canonical JSON (`cache::canonical`).
     hash: String,
     a2ui_catalog_id: Option<String>,
     entries: Vec<Entry>,
@@ -117,7 +117,7 @@ impl Catalog {
     pub fn parse(text: &str) -> std::result::Result<Catalog, String> {
         let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         Contract::Catalog.check(&value)?;
-        let hash = serde_jcs::to_vec(&value).map(|c| hex::encode(Sha256::digest(&c))).map_err(|e| e.to_string())?;
+        let hash = crate::cache::canonical::sha256(&value).map(hex::encode).map_err(|e| e.to_string())?;
         let stored: Stored = serde_json::from_value(value).map_err(|e| e.to_string())?;
         for (index, entry) in stored.components.iter().enumerate() {
             entry.validate(&stored.components[..index]).map_err(|why| format!("{why} (at /components/{index})"))?;

@@ -18,8 +18,10 @@
 //!    `table` and `chart` components, and `kind: "display"` in the meta. A
 //!    display has no submit.
 //!
-//! The spec (and so KV) holds only the shape: column names, types, formats,
-//! mark and encodings. Data values only ever enter a response.
+//! The spec holds only the shape: column names, types, formats, mark and
+//! encodings. Data values only ever enter a response. The shape's names
+//! are the request's own words, so a display's spec is never written to
+//! KV (`crate::service`): only the isolate that built it remembers it.
 
 pub(crate) mod chart;
 pub(crate) mod infer;
@@ -96,7 +98,7 @@ fn table_control(dataset: &Dataset) -> Control {
     Control { read_only: true, ..Control::new(dataset.schema_pointer.clone(), dataset.title.clone(), Widget::Array) }
 }
 
-/// A display plan in its stored form (`spec:v2`, `schemas/ui-spec.schema.json`):
+/// A display plan in its stored form (`spec:v3`, `schemas/ui-spec.schema.json`):
 /// each table written as its control, the datasets beside the plan as the
 /// spec's `display`. A form's plan is returned as it is. Keeping this form
 /// lets workers of either side of the change read each other's cache.
