@@ -33,7 +33,7 @@ pub use validate::check_output;
 pub(crate) use embedded::rebase_embedded;
 pub(crate) use opaque::read_json_text;
 pub(crate) use annex_b::{annex_b_patterns, escaped as annex_b_escaped};
-pub(crate) use external::{encode_local_refs, external_refs_as_text, is_unresolvable, unresolvable_refs, without_refs};
+pub(crate) use external::{encode_local_refs, external_refs_as_text, unheld_refs, without_unheld, Unheld};
 pub(crate) use pattern::bounded;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 

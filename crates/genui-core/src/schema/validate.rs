@@ -75,12 +75,12 @@ const WRAPPER_SCHEMA: &str = "http://json-schema.org/draft-04/schema#";
 /// that embeds resources with their own `$schema` is built directly, so
 /// each keeps the meta-schema check of its own draft that jsonschema makes.
 fn build(output: &Value, draft: Draft, meta: MetaCheck) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
-    // An unresolvable `$ref` accepts any JSON (schema/external.rs); the
-    // meta-schemas resolve from jsonschema's embedded registry.
+    // A `$ref` to a document not held accepts any JSON (schema/external.rs);
+    // the document's own resources and the meta-schemas resolve.
     let output = super::encode_local_refs(output);
-    let output = super::without_refs(&output, super::is_unresolvable);
+    let output = super::without_unheld(&output, &super::unheld_refs(&output, draft));
     let output = super::pattern::ascii_pattern_properties(&output);
-    if !output.is_object() || declares_nested_schema(&output) {
+    if !output.is_object() || declares_nested_schema(&output) || uses_dynamic_scope(&output) {
         return options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output);
     }
     if meta == MetaCheck::Needed {
@@ -114,6 +114,19 @@ fn options<'a>(draft: Draft) -> jsonschema::ValidationOptions<'a> {
         )
         .should_validate_formats(true)
         .with_format("time", is_time)
+}
+
+/// Whether `schema` resolves references by dynamic scope (`$dynamicRef`,
+/// `$recursiveRef` and their anchors): the wrapper would be the outermost
+/// scope, where the document's root must be, so such a schema is built
+/// directly (and pays jsonschema's own meta-schema check).
+fn uses_dynamic_scope(schema: &Value) -> bool {
+    const DYNAMIC: [&str; 4] = ["$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"];
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, child)| DYNAMIC.contains(&key.as_str()) || uses_dynamic_scope(child)),
+        Value::Array(items) => items.iter().any(uses_dynamic_scope),
+        _ => false,
+    }
 }
 
 /// Whether `$schema` appears anywhere below the root (jsonschema's own
@@ -339,7 +352,7 @@ mod tests {
     /// [`build`]'s wrapper must agree with.
     fn direct(output: &Value, draft: Draft) -> jsonschema::Validator {
         let output = crate::schema::encode_local_refs(output);
-        let output = crate::schema::without_refs(&output, crate::schema::is_unresolvable);
+        let output = crate::schema::without_unheld(&output, &crate::schema::unheld_refs(&output, draft));
         let output = crate::schema::pattern::ascii_pattern_properties(&output);
         options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output).unwrap()
     }
@@ -447,7 +460,7 @@ mod tests {
             instances.extend(output.get("examples").and_then(Value::as_array).into_iter().flatten().cloned());
             let direct = {
                 let output = crate::schema::encode_local_refs(&output);
-                let output = crate::schema::without_refs(&output, crate::schema::is_unresolvable);
+                let output = crate::schema::without_unheld(&output, &crate::schema::unheld_refs(&output, draft));
                 let output = crate::schema::pattern::ascii_pattern_properties(&output);
                 options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output)
             };
