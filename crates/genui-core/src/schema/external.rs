@@ -142,19 +142,45 @@ fn child_places(map: &Map<String, Value>) -> HashMap<*const Value, String> {
     places
 }
 
+/// The schema an unheld reference points to instead when the document
+/// reads `unevaluatedProperties`/`unevaluatedItems`: it accepts any JSON and,
+/// as the unknown target might, evaluates every property and item, so the
+/// keywords beside the reference refuse nothing it could have allowed.
+const UNHELD_ID: &str = "urn:genui:unheld";
+
 /// `schema` without its unheld reference keywords (borrowed when there are
 /// none): what a validator can compile, each such place accepting any JSON.
-pub(crate) fn without_unheld<'a>(schema: &'a Value, unheld: &[Unheld]) -> Cow<'a, Value> {
+/// Under 2019-09 and 2020-12, where `unevaluated*` keywords see what a
+/// reference evaluated, such a reference points to [`UNHELD_ID`] instead.
+pub(crate) fn without_unheld<'a>(schema: &'a Value, draft: Draft, unheld: &[Unheld]) -> Cow<'a, Value> {
     if unheld.is_empty() {
         return Cow::Borrowed(schema);
     }
+    let evaluates = matches!(draft, Draft::Draft201909 | Draft::Draft202012) && mentions_unevaluated(schema);
     let mut out = schema.clone();
     for place in unheld {
         if let Some(Value::Object(map)) = out.pointer_mut(&place.pointer) {
-            map.remove(place.keyword);
+            match evaluates {
+                true => map.insert(place.keyword.to_owned(), UNHELD_ID.into()),
+                false => map.remove(place.keyword),
+            };
+        }
+    }
+    if let (true, Value::Object(root)) = (evaluates, &mut out) {
+        let defs = root.entry("$defs").or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(defs) = defs {
+            defs.insert(UNHELD_ID.into(), serde_json::json!({"$id": UNHELD_ID, "additionalProperties": true, "items": true}));
         }
     }
     Cow::Owned(out)
+}
+
+fn mentions_unevaluated(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.iter().any(|(k, v)| k == "unevaluatedProperties" || k == "unevaluatedItems" || mentions_unevaluated(v)),
+        Value::Array(items) => items.iter().any(mentions_unevaluated),
+        _ => false,
+    }
 }
 
 /// The renderers' copy: every external `$ref` (renderers' own validators
@@ -299,10 +325,10 @@ mod tests {
         let schema = json!({"properties": {"a": {"$ref": "https://x/y.json", "title": "A"}, "b": {"$ref": "#/$defs/b"}}, "$defs": {"b": {}}});
         let found = unheld_refs(&schema, Draft::Draft202012);
         assert_eq!(found, [Unheld { pointer: "/properties/a".into(), keyword: "$ref", reference: "https://x/y.json".into() }]);
-        let stripped = without_unheld(&schema, &found);
+        let stripped = without_unheld(&schema, Draft::Draft202012, &found);
         assert_eq!(stripped["properties"]["a"], json!({"title": "A"}));
         assert_eq!(stripped["properties"]["b"]["$ref"], "#/$defs/b");
-        assert!(matches!(without_unheld(&json!({"type": "string"}), &[]), Cow::Borrowed(_)));
+        assert!(matches!(without_unheld(&json!({"type": "string"}), Draft::Draft202012, &[]), Cow::Borrowed(_)));
         let text = external_refs_as_text(&schema);
         assert_eq!(text["properties"]["a"], json!({"title": "A", "type": "string"}));
     }

@@ -78,7 +78,7 @@ fn build(output: &Value, draft: Draft, meta: MetaCheck) -> std::result::Result<j
     // A `$ref` to a document not held accepts any JSON (schema/external.rs);
     // the document's own resources and the meta-schemas resolve.
     let output = super::encode_local_refs(output);
-    let output = super::without_unheld(&output, &super::unheld_refs(&output, draft));
+    let output = super::without_unheld(&output, draft, &super::unheld_refs(&output, draft));
     let output = super::pattern::ascii_pattern_properties(&output);
     if !output.is_object() || declares_nested_schema(&output) || uses_dynamic_scope(&output) {
         return options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output);
@@ -352,7 +352,7 @@ mod tests {
     /// [`build`]'s wrapper must agree with.
     fn direct(output: &Value, draft: Draft) -> jsonschema::Validator {
         let output = crate::schema::encode_local_refs(output);
-        let output = crate::schema::without_unheld(&output, &crate::schema::unheld_refs(&output, draft));
+        let output = crate::schema::without_unheld(&output, draft, &crate::schema::unheld_refs(&output, draft));
         let output = crate::schema::pattern::ascii_pattern_properties(&output);
         options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output).unwrap()
     }
@@ -460,7 +460,7 @@ mod tests {
             instances.extend(output.get("examples").and_then(Value::as_array).into_iter().flatten().cloned());
             let direct = {
                 let output = crate::schema::encode_local_refs(&output);
-                let output = crate::schema::without_unheld(&output, &crate::schema::unheld_refs(&output, draft));
+                let output = crate::schema::without_unheld(&output, draft, &crate::schema::unheld_refs(&output, draft));
                 let output = crate::schema::pattern::ascii_pattern_properties(&output);
                 options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output)
             };
