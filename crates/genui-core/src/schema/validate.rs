@@ -2,8 +2,10 @@
 //!
 //! Three checks, cheapest first: `$schema` names a draft we know; the
 //! document validates against that draft's meta-schema (jsonschema's
-//! meta validators, built once per isolate here); every `$ref` is local,
-//! resolves and is not a cycle. Then the schema is compiled into a
+//! meta validators, built once per isolate here); every `#` reference of
+//! the root resource resolves and is not a cycle. Then the schema is
+//! compiled (every other reference the document holds resolved by
+//! jsonschema's registry, schema/external.rs) into a
 //! [`jsonschema::Validator`] with the linear-time `regex` engine (so a
 //! hostile `pattern` cannot backtrack) and a size limit on compiled regexes;
 //! that compiled validator is returned for reuse. The compile is part of the
@@ -248,20 +250,40 @@ fn with_meta_validator<R>(draft: Draft, f: impl FnOnce(&jsonschema::meta::MetaVa
     META_VALIDATORS.with(|cells| f(cells[index].get_or_init(build)))
 }
 
-/// Every `$ref` must be local, resolve, and not start a cycle.
+/// Every `#` reference of the root resource must resolve and not start a
+/// cycle in the document's views ([`SchemaDoc`], which read `#` from the
+/// root). A reference through a URI, and any reference inside an embedded
+/// resource (where `#` means that resource), is resolved by jsonschema's
+/// registry when the schema compiles, which refuses one that names nothing.
 fn check_refs(output: &Value, base: &str, limits: &Limits) -> Result<()> {
     let doc = SchemaDoc::new(output, limits);
+    let embedded = embedded_resources(output, base);
+    let inside_embedded = |pointer: &str| embedded.iter().any(|at| pointer.strip_prefix(at.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')));
     crate::pointer::walk(output, base, |node, pointer| {
         let Some(reference) = node.get("$ref").and_then(Value::as_str) else { return Ok(()) };
         let at = format!("{pointer}/$ref");
-        if super::external::is_external(reference) {
-            return Ok(()); // a meta-schema, or any JSON (schema/external.rs)
+        if super::external::is_external(reference) || inside_embedded(pointer) {
+            return Ok(()); // resolved (or left unchecked) at compile time (schema/external.rs)
         }
         if doc.lookup(reference).is_none() {
             return Err(unresolved(reference).at(at));
         }
         doc.resolve(node).map(drop).map_err(|e| e.at(at))
     })
+}
+
+/// The pointers (after `base`) of the objects below the root that name a
+/// resource of their own (`$id`, or draft-04's `id`, not a bare fragment).
+fn embedded_resources(output: &Value, base: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let _ = crate::pointer::walk(output, base, |node, pointer| {
+        let names_resource = |key: &str| node.get(key).and_then(Value::as_str).is_some_and(|id| !id.starts_with('#'));
+        if pointer != base && (names_resource("$id") || names_resource("id")) {
+            found.push(pointer.to_owned());
+        }
+        Ok::<(), ()>(())
+    });
+    found
 }
 
 /// The name a draft is recorded under in a spec.
@@ -322,6 +344,19 @@ mod tests {
         assert!(v.is_valid(&json!({"s": {"type": "string"}})) && !v.is_valid(&json!({"s": {"type": "strng"}})));
         let e = check(json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "properties": {"x": {"$ref": "#/$defs/a"}}})).unwrap_err();
         assert_eq!(e.code(), ErrorCode::UnresolvedRef);
+    }
+
+    #[test]
+    fn references_inside_embedded_resources_and_anchors_resolve() {
+        // `#` inside a resource with a relative `$id` means that resource.
+        let v = check(json!({"$id": "http://example.com/a.json", "$ref": "b.json",
+            "properties": {"foo": {"$id": "b.json", "$defs": {"inner": {"properties": {"bar": {"type": "string"}}}}, "$ref": "#/$defs/inner"}}})).unwrap();
+        assert!(v.is_valid(&json!({"bar": "x"})) && !v.is_valid(&json!({"bar": 1})));
+        // draft-04's fragment `id` and 2020-12's `$dynamicAnchor` are anchors.
+        let v = check(json!({"$schema": "http://json-schema.org/draft-04/schema#", "allOf": [{"$ref": "#foo"}], "definitions": {"a": {"id": "#foo", "type": "integer"}}})).unwrap();
+        assert!(v.is_valid(&json!(1)) && !v.is_valid(&json!("a")));
+        let v = check(json!({"properties": {"n": {"$ref": "#items"}}, "$defs": {"i": {"$dynamicAnchor": "items", "type": "integer"}}})).unwrap();
+        assert!(v.is_valid(&json!({"n": 1})) && !v.is_valid(&json!({"n": "a"})));
     }
 
     #[test]
