@@ -201,7 +201,7 @@ pub struct GenerateJob {
 /// compiled validator.
 #[derive(Debug, Clone)]
 pub struct ProvenSchema {
-    draft: Draft,
+    pub(crate) draft: Draft,
     pub(crate) validator: Rc<jsonschema::Validator>,
 }
 
@@ -597,7 +597,7 @@ impl GenerateJob {
         let base = self.request.output_pointer();
         let key = format!("{}\u{0}{base}\u{0}{}", spec.spec_hash, self.limits.max_enum_values);
         let make = || {
-            let mut warnings = unresolved_ref_warnings(&spec.schema, &base);
+            let mut warnings = unresolved_ref_warnings(&spec.schema, schema::draft_from_name(&spec.draft), &base);
             warnings.extend(large_enum_warnings(&spec.schema, &base, &self.limits));
             warnings.extend(pattern_escaped_warnings(&spec.schema, &base));
             warnings.extend(collapsed_warnings(spec, doc, &base));
@@ -611,12 +611,12 @@ impl GenerateJob {
     }
 }
 
-/// One `unresolved_ref` warning per `$ref` that leaves the document and is
-/// not a meta-schema: its field accepts any JSON, edited as JSON text.
-fn unresolved_ref_warnings(schema: &Value, base: &str) -> Vec<crate::render::Warning> {
-    schema::unresolvable_refs(schema)
+/// One `unresolved_ref` warning per `$ref` to a document the worker does
+/// not hold: its field accepts any JSON, edited as JSON text.
+fn unresolved_ref_warnings(schema: &Value, draft: schema::Draft, base: &str) -> Vec<crate::render::Warning> {
+    schema::unheld_refs(schema, draft)
         .into_iter()
-        .map(|(pointer, reference)| crate::render::Warning {
+        .map(|schema::Unheld { pointer, reference, .. }| crate::render::Warning {
             code: "unresolved_ref",
             message: format!("`$ref` \"{reference}\" is not fetched; the field takes any JSON"),
             pointer: format!("{base}{pointer}"),

@@ -150,7 +150,7 @@ impl SubmitJob {
     /// post's fields typed by the schema), to show again beside the errors.
     /// The tool message's JSON, or the error.
     pub fn finish_with_data(mut self, cached: Option<&str>, message_id: &str) -> (Result<String>, Value) {
-        let answer = self.validate(cached).map(|_unchecked| self.tool_message(message_id).to_string());
+        let answer = self.validate(cached).map(|unchecked| self.tool_message(message_id, &unchecked).to_string());
         (answer, self.data)
     }
 
@@ -158,9 +158,10 @@ impl SubmitJob {
     pub fn finish(mut self, cached: Option<&str>, message_id: &str) -> Outcome {
         match self.validate(cached) {
             Ok(unchecked) => {
-                let mut response = HttpResponse::json(200, &self.tool_message(message_id));
-                // What the worker could not check: fields on a `$ref` it
-                // never fetches took any JSON (README, issue 17).
+                let mut response = HttpResponse::json(200, &self.tool_message(message_id, &unchecked));
+                // What the worker could not check: places on a `$ref` to a
+                // document it does not hold took any JSON. The tool message
+                // names them for the agent; the header for HTTP clients.
                 if !unchecked.is_empty() {
                     response.headers.push(("x-genui-unchecked".into(), Value::from(unchecked).to_string()));
                 }
@@ -173,12 +174,12 @@ impl SubmitJob {
     fn validate(&mut self, cached: Option<&str>) -> Result<Vec<String>> {
         let limits = self.limits;
         // Fields on an external `$ref` were JSON text in the form (schema/opaque.rs).
-        let read_text = |schema: &Value, data: &mut Value| schema::read_json_text(schema, data, &schema::SchemaDoc::new(schema, &limits)).unchecked;
+        let read_text = |schema: &Value, draft, data: &mut Value| schema::read_json_text(schema, draft, data, &schema::SchemaDoc::new(schema, &limits)).unchecked;
         let (validator, unchecked) = match &self.contract {
             ContractSource::Inline(output) => {
                 let digest = spec::OutputDigest::of(output).ok();
-                let validator = crate::service::prove_output(output, digest, "/output", &self.limits)?.validator;
-                (validator, read_text(output, &mut self.data))
+                let proven = crate::service::prove_output(output, digest, "/output", &self.limits)?;
+                (proven.validator, read_text(output, proven.draft, &mut self.data))
             }
             ContractSource::Cached(hash) => {
                 let remembered = crate::cache::memo::spec(hash);
@@ -195,7 +196,7 @@ impl SubmitJob {
                 if let Some(fields) = self.form.take() {
                     self.data = crate::render::html::post::data(&spec.schema, &fields, &self.limits)?;
                 }
-                let unchecked = read_text(&spec.schema, &mut self.data);
+                let unchecked = read_text(&spec.schema, schema::draft_from_name(&spec.draft), &mut self.data);
                 (validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?, unchecked)
             }
         };
@@ -227,15 +228,21 @@ impl SubmitJob {
         Err(Error::new(ErrorCode::SubmissionInvalid, message).at("/data").with(Detail::Errors(errors)))
     }
 
-    /// The AG-UI tool message (seed 002): the data as a JSON string.
-    fn tool_message(&self, message_id: &str) -> Value {
+    /// The AG-UI tool message: the data as a JSON string, and in
+    /// `metadata.genuiUnchecked` the data pointers of places the worker
+    /// could not check (absent when it checked everything).
+    fn tool_message(&self, message_id: &str, unchecked: &[String]) -> Value {
         let tool_call_id = self.tool_call_id.clone().unwrap_or_else(|| format!("call_{message_id}"));
-        json!({
+        let mut message = json!({
             "id": format!("result_{message_id}"),
             "role": "tool",
             "toolCallId": tool_call_id,
             "content": self.data.to_string(),
-        })
+        });
+        if !unchecked.is_empty() {
+            message["metadata"] = json!({"genuiUnchecked": unchecked});
+        }
+        message
     }
 }
 
@@ -324,6 +331,33 @@ mod tests {
         assert_eq!(message["toolCallId"], "call_9");
         let content: Value = serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
         assert_eq!(content["name"], "Ada");
+    }
+
+    #[test]
+    fn references_into_the_document_by_id_are_checked() {
+        let status = |output: Value, data: Value| submit(json!({"output": output, "data": data})).response.status;
+        let by_root_id = json!({"$id": "https://example.com/r.json", "type": "object",
+            "properties": {"x": {"$ref": "https://example.com/r.json#/$defs/n"}}, "$defs": {"n": {"type": "integer"}}});
+        assert_eq!((status(by_root_id.clone(), json!({"x": "str"})), status(by_root_id, json!({"x": 1}))), (422, 200));
+        let embedded = json!({"$id": "https://example.com/root.json", "type": "object",
+            "properties": {"age": {"$ref": "urn:example:age"}, "qty": {"$ref": "defs/qty.json"}},
+            "$defs": {"age": {"$id": "urn:example:age", "type": "integer"}, "qty": {"$id": "defs/qty.json", "type": "integer", "minimum": 1}}});
+        assert_eq!(status(embedded.clone(), json!({"age": "old"})), 422);
+        assert_eq!(status(embedded.clone(), json!({"qty": 0})), 422);
+        let out = submit(json!({"output": embedded, "data": {"age": 30, "qty": 2}}));
+        assert_eq!(out.response.status, 200);
+        assert!(out.response.headers.iter().all(|(k, _)| k != "x-genui-unchecked"));
+    }
+
+    #[test]
+    fn the_tool_message_names_what_was_not_checked() {
+        let output = json!({"type": "object", "properties": {"far": {"$ref": "https://elsewhere.example/s.json"}, "n": {"type": "integer"}}});
+        let out = submit(json!({"output": output, "data": {"far": {"any": 1}, "n": 2}}));
+        let message: Value = serde_json::from_str(&out.response.body).unwrap();
+        Contract::ToolMessage.check(&message).unwrap();
+        assert_eq!(message["metadata"]["genuiUnchecked"], json!(["/far"]));
+        let plain: Value = serde_json::from_str(&submit(json!({"output": output, "data": {"n": 2}})).response.body).unwrap();
+        assert!(plain.get("metadata").is_none());
     }
 
     #[test]

@@ -238,7 +238,9 @@ fn json_text_from_the_form_submits_and_the_answer_names_what_was_not_checked() {
     };
     let ok = send(json!({"name": "ada", "schema": "{\"type\": \"string\"}", "settings": "{\"a\": [1]}"}));
     assert_eq!(ok.status, 200, "{}", ok.body);
-    let content: Value = serde_json::from_str(serde_json::from_str::<Value>(&ok.body).unwrap()["content"].as_str().unwrap()).unwrap();
+    let message: Value = serde_json::from_str(&ok.body).unwrap();
+    assert_eq!(message["metadata"], json!({"genuiUnchecked": ["/settings"]}), "the agent reads it in the tool message");
+    let content: Value = serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
     assert_eq!(content, json!({"name": "ada", "schema": {"type": "string"}, "settings": {"a": [1]}}));
     let header = ok.headers.iter().find(|(k, _)| k == "x-genui-unchecked").map(|(_, v)| v.as_str());
     assert_eq!(header, Some(r#"["/settings"]"#));

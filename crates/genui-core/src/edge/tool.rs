@@ -122,7 +122,7 @@ fn openapi() -> Value {
     });
     generate_responses.insert("200".into(), json!({"description": "The UI in the requested format", "headers": headers, "content": content}));
     let mut submit_responses = error_responses();
-    let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of fields on a $ref the worker never fetches (any JSON accepted, not checked); absent when none", "schema": {"type": "string"}}});
+    let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of places on a $ref to a document the worker does not hold and never fetches (any JSON accepted, not checked), as in the tool message's metadata.genuiUnchecked; absent when none", "schema": {"type": "string"}}});
     submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "headers": unchecked, "content": json_content(schema_ref(Contract::ToolMessage))}));
     // format=html's form posted without script: fields named by JSON Pointer, plus _specHash.
     let mut submit_content = json_content(schema_ref(Contract::SubmitRequest));

@@ -1,18 +1,25 @@
-//! `$ref`s that leave the document: the standard meta-schemas, and the rest.
+//! `$ref`s that leave their schema object: which documents the worker holds.
 //!
-//! Nothing is ever fetched. A reference to one of the five standard
-//! meta-schemas (draft-04 to 2020-12) resolves when the schema is compiled,
-//! from the copies jsonschema embeds (its `referencing` registry), so a field
-//! whose value must itself be a JSON Schema is validated as one. Any other
-//! non-local reference cannot be resolved: the field it sits on accepts any
-//! JSON (the compiled validator sees it without its `$ref`), the form shows
-//! it as a free JSON input, and `meta.warnings` says so (`unresolved_ref`).
+//! Nothing is ever fetched. The worker holds `output` itself, every
+//! resource embedded in it (each `$id`, resolved against the base it sits
+//! in, as jsonschema's `referencing` registry resolves it), and the standard
+//! meta-schemas, which jsonschema embeds. A `$ref` or `$dynamicRef` into any
+//! of these, by JSON Pointer, anchor, absolute or relative URI or URN,
+//! resolves when the schema is compiled and is checked like any other
+//! keyword. Only a reference to another document ([`unheld_refs`]) cannot
+//! be resolved: its schema object is compiled without it
+//! ([`without_unheld`]), so the place accepts any JSON, the submission's
+//! tool message names it (`metadata.genuiUnchecked`), and `meta.warnings`
+//! says so at generation (`unresolved_ref`).
 //!
-//! In views ([`super::SchemaDoc::resolve`]) both kinds are opaque: the field
-//! is an unconstrained value, edited as JSON text.
+//! In views ([`super::SchemaDoc::resolve`]) every reference that is not a
+//! `#` fragment is opaque: the field is an unconstrained value, edited as
+//! JSON text.
 
+use jsonschema::Draft;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 /// The meta-schemas jsonschema embeds, by URI without the fragment.
 const META_SCHEMAS: [&str; 5] = [
@@ -23,7 +30,14 @@ const META_SCHEMAS: [&str; 5] = [
     "json-schema.org/draft/2020-12/schema",
 ];
 
-/// Whether `reference` leaves the document (does not start with `#`).
+/// The keywords that name another schema by URI reference (`$recursiveRef`
+/// is always `#`, inside the document).
+const REFERENCE_KEYWORDS: [&str; 2] = ["$ref", "$dynamicRef"];
+
+/// The base URI jsonschema gives a document without an `$id`.
+const DEFAULT_BASE: &str = "json-schema:///";
+
+/// Whether `reference` leaves its schema object's resource (does not start with `#`).
 pub(crate) fn is_external(reference: &str) -> bool {
     !reference.starts_with('#')
 }
@@ -36,31 +50,137 @@ pub(crate) fn is_meta_schema(reference: &str) -> bool {
     META_SCHEMAS.contains(&bare)
 }
 
-/// Whether `reference` can never be resolved here: external and not a
-/// meta-schema.
-pub(crate) fn is_unresolvable(reference: &str) -> bool {
-    is_external(reference) && !is_meta_schema(reference)
+/// A reference keyword, in a schema object, to a document the worker does
+/// not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Unheld {
+    /// The schema object's JSON Pointer in `output`.
+    pub(crate) pointer: String,
+    /// `$ref` or `$dynamicRef`.
+    pub(crate) keyword: &'static str,
+    /// The reference as written.
+    pub(crate) reference: String,
 }
 
-/// Schema pointers (relative to `output`) of every unresolvable `$ref`.
-pub(crate) fn unresolvable_refs(schema: &Value) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    let _ = crate::pointer::walk(schema, "", |node, pointer| {
-        if let Some(reference) = node.get("$ref").and_then(Value::as_str).filter(|r| is_unresolvable(r)) {
-            found.push((pointer.to_owned(), reference.to_owned()));
+/// Every reference in `schema` (read under `draft`, or the draft an embedded
+/// `$schema` names) to a document that is neither `schema`, nor a resource
+/// embedded in it, nor a meta-schema jsonschema embeds. Only schema
+/// positions count (a `$ref` inside `const` or `enum` is data).
+pub(crate) fn unheld_refs(schema: &Value, draft: Draft) -> Vec<Unheld> {
+    if !names_other_resource(schema) {
+        return Vec::new();
+    }
+    let Ok(base) = referencing::uri::from_str(DEFAULT_BASE) else { return Vec::new() };
+    let mut walk = ResourceWalk::default();
+    walk.visit(schema, &base, draft, String::new());
+    let held = |uri: &str| walk.held.contains(uri) || referencing::SPECIFICATIONS.contains_resource(uri);
+    walk.references.into_iter().filter(|(_, document)| !document.as_deref().is_some_and(held)).map(|(unheld, _)| unheld).collect()
+}
+
+/// Whether any reference keyword in `value` is not a bare `#` fragment (the
+/// common schema has none and costs one walk).
+fn names_other_resource(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => {
+            REFERENCE_KEYWORDS.iter().any(|k| map.get(*k).and_then(Value::as_str).is_some_and(is_external)) || map.values().any(names_other_resource)
         }
-        Ok::<(), ()>(())
-    });
-    found
+        Value::Array(items) => items.iter().any(names_other_resource),
+        _ => false,
+    }
 }
 
-/// `schema` with the `$ref` of every schema node matching `drop` removed
-/// (borrowed when there is none): what a validator can compile.
-pub(crate) fn without_refs(schema: &Value, drop: fn(&str) -> bool) -> Cow<'_, Value> {
-    if !has_ref(schema, drop) {
+/// The documents a schema holds, and its references with the document each names.
+#[derive(Default)]
+struct ResourceWalk {
+    /// Every resource's URI, without fragment.
+    held: HashSet<String>,
+    /// Each non-fragment reference and the document it names (`None`: not a URI reference).
+    references: Vec<(Unheld, Option<String>)>,
+}
+
+impl ResourceWalk {
+    fn visit(&mut self, node: &Value, base: &referencing::Uri<String>, draft: Draft, pointer: String) {
+        let Value::Object(map) = node else { return };
+        let draft = draft.detect(node);
+        let resolved = draft.create_resource_ref(node).id().and_then(|id| referencing::uri::resolve_against(&base.borrow(), id).ok());
+        let base = resolved.as_ref().unwrap_or(base);
+        if pointer.is_empty() || resolved.is_some() {
+            self.held.insert(document_of(base.as_str()));
+        }
+        for keyword in REFERENCE_KEYWORDS {
+            let Some(reference) = map.get(keyword).and_then(Value::as_str).filter(|r| is_external(r)) else { continue };
+            let document = referencing::uri::resolve_against(&base.borrow(), reference).ok().map(|uri| document_of(uri.as_str()));
+            self.references.push((Unheld { pointer: pointer.clone(), keyword, reference: reference.to_owned() }, document));
+        }
+        let places = child_places(map);
+        for child in draft.subresources_of(node) {
+            if let Some(suffix) = places.get(&(child as *const Value)) {
+                self.visit(child, base, draft, format!("{pointer}{suffix}"));
+            }
+        }
+    }
+}
+/// The URI of the document `uri` names (without its fragment).
+fn document_of(uri: &str) -> String {
+    uri.split_once('#').map_or(uri, |(document, _)| document).to_owned()
+}
+
+/// Where each child and grandchild of a schema object sits below it
+/// (`/properties/a`, `/allOf/0`, `/items`), by address: the places
+/// [`Draft::subresources_of`] can hand back.
+fn child_places(map: &Map<String, Value>) -> HashMap<*const Value, String> {
+    let mut places = HashMap::new();
+    for (key, value) in map {
+        let at = format!("/{}", crate::pointer::Pointer::escape(key));
+        match value {
+            Value::Object(children) => places.extend(children.iter().map(|(k, v)| (v as *const Value, format!("{at}/{}", crate::pointer::Pointer::escape(k))))),
+            Value::Array(items) => places.extend(items.iter().enumerate().map(|(i, v)| (v as *const Value, format!("{at}/{i}")))),
+            _ => {}
+        }
+        places.insert(value as *const Value, at);
+    }
+    places
+}
+
+/// The schema an unheld reference points to instead when the document
+/// reads `unevaluatedProperties`/`unevaluatedItems`: it accepts any JSON and,
+/// as the unknown target might, evaluates every property and item, so the
+/// keywords beside the reference refuse nothing it could have allowed.
+const UNHELD_ID: &str = "urn:genui:unheld";
+
+/// `schema` without its unheld reference keywords (borrowed when there are
+/// none): what a validator can compile, each such place accepting any JSON.
+/// Under 2019-09 and 2020-12, where `unevaluated*` keywords see what a
+/// reference evaluated, such a reference points to [`UNHELD_ID`] instead.
+pub(crate) fn without_unheld<'a>(schema: &'a Value, draft: Draft, unheld: &[Unheld]) -> Cow<'a, Value> {
+    if unheld.is_empty() {
         return Cow::Borrowed(schema);
     }
-    Cow::Owned(strip(schema, drop, false))
+    let evaluates = matches!(draft, Draft::Draft201909 | Draft::Draft202012) && mentions_unevaluated(schema);
+    let mut out = schema.clone();
+    for place in unheld {
+        if let Some(Value::Object(map)) = out.pointer_mut(&place.pointer) {
+            match evaluates {
+                true => map.insert(place.keyword.to_owned(), UNHELD_ID.into()),
+                false => map.remove(place.keyword),
+            };
+        }
+    }
+    if let (true, Value::Object(root)) = (evaluates, &mut out) {
+        let defs = root.entry("$defs").or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(defs) = defs {
+            defs.insert(UNHELD_ID.into(), serde_json::json!({"$id": UNHELD_ID, "additionalProperties": true, "items": true}));
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn mentions_unevaluated(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.iter().any(|(k, v)| k == "unevaluatedProperties" || k == "unevaluatedItems" || mentions_unevaluated(v)),
+        Value::Array(items) => items.iter().any(mentions_unevaluated),
+        _ => false,
+    }
 }
 
 /// The renderers' copy: every external `$ref` (renderers' own validators
@@ -154,15 +274,37 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn unheld(schema: &Value, draft: Draft) -> Vec<(String, String)> {
+        unheld_refs(schema, draft).into_iter().map(|u| (u.pointer, u.reference)).collect()
+    }
+
     #[test]
-    fn meta_schemas_are_known_by_uri() {
+    fn meta_schemas_are_held() {
         for uri in ["http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-04/schema"] {
-            assert!(is_meta_schema(uri) && !is_unresolvable(uri), "{uri}");
+            assert!(is_meta_schema(uri), "{uri}");
+            assert!(unheld(&json!({"properties": {"s": {"$ref": uri}}}), Draft::Draft202012).is_empty(), "{uri}");
         }
-        for uri in ["https://json.schemastore.org/base.json", "other.json#/definitions/a", "http://json-schema.org/draft-07/schema#/definitions/x"] {
-            assert!(is_unresolvable(uri), "{uri}");
+        for uri in ["https://json.schemastore.org/base.json", "other.json#/definitions/a"] {
+            assert_eq!(unheld(&json!({"properties": {"s": {"$ref": uri}}}), Draft::Draft202012).len(), 1, "{uri}");
         }
         assert!(!is_external("#/definitions/a"));
+    }
+
+    #[test]
+    fn references_by_id_are_held() {
+        // The root's own `$id`, absolute.
+        let root = json!({"$id": "https://example.com/r.json", "properties": {"x": {"$ref": "https://example.com/r.json#/$defs/n"}}, "$defs": {"n": {"type": "integer"}}});
+        assert!(unheld(&root, Draft::Draft202012).is_empty());
+        // An embedded URN, and a relative `$id` resolved against the root's.
+        let root = json!({"$id": "https://example.com/root.json", "properties": {"age": {"$ref": "urn:example:age"}, "qty": {"$ref": "defs/qty.json"},
+            "far": {"$ref": "https://example.com/other.json"}},
+            "$defs": {"age": {"$id": "urn:example:age", "type": "integer"}, "qty": {"$id": "defs/qty.json", "minimum": 1}}});
+        assert_eq!(unheld(&root, Draft::Draft202012), [("/properties/far".to_owned(), "https://example.com/other.json".to_owned())]);
+        // draft-04 names resources with `id`; beside `$ref` an `id` changes nothing.
+        let root = json!({"id": "http://x.example/a.json", "properties": {"p": {"$ref": "a.json#/definitions/d"}, "q": {"id": "b.json", "$ref": "b.json"}}, "definitions": {"d": {}}});
+        assert_eq!(unheld(&root, Draft::Draft4), [("/properties/q".to_owned(), "b.json".to_owned())]);
+        // A `$ref` inside `const` is data, not a reference.
+        assert!(unheld(&json!({"const": {"$ref": "https://x.example/y"}}), Draft::Draft202012).is_empty());
     }
 
     #[test]
@@ -180,12 +322,13 @@ mod tests {
 
     #[test]
     fn stripping_keeps_everything_else() {
-        let schema = json!({"properties": {"a": {"$ref": "https://x/y.json", "title": "A"}, "b": {"$ref": "#/$defs/b"}}});
-        assert_eq!(unresolvable_refs(&schema), [("/properties/a".to_owned(), "https://x/y.json".to_owned())]);
-        let stripped = without_refs(&schema, is_unresolvable);
+        let schema = json!({"properties": {"a": {"$ref": "https://x/y.json", "title": "A"}, "b": {"$ref": "#/$defs/b"}}, "$defs": {"b": {}}});
+        let found = unheld_refs(&schema, Draft::Draft202012);
+        assert_eq!(found, [Unheld { pointer: "/properties/a".into(), keyword: "$ref", reference: "https://x/y.json".into() }]);
+        let stripped = without_unheld(&schema, Draft::Draft202012, &found);
         assert_eq!(stripped["properties"]["a"], json!({"title": "A"}));
         assert_eq!(stripped["properties"]["b"]["$ref"], "#/$defs/b");
-        assert!(matches!(without_refs(&json!({"type": "string"}), is_unresolvable), Cow::Borrowed(_)));
+        assert!(matches!(without_unheld(&json!({"type": "string"}), Draft::Draft202012, &[]), Cow::Borrowed(_)));
         let text = external_refs_as_text(&schema);
         assert_eq!(text["properties"]["a"], json!({"title": "A", "type": "string"}));
     }

@@ -33,7 +33,7 @@ pub use validate::check_output;
 pub(crate) use embedded::rebase_embedded;
 pub(crate) use opaque::read_json_text;
 pub(crate) use annex_b::{annex_b_patterns, escaped as annex_b_escaped};
-pub(crate) use external::{encode_local_refs, external_refs_as_text, is_unresolvable, unresolvable_refs, without_refs};
+pub(crate) use external::{encode_local_refs, external_refs_as_text, unheld_refs, without_unheld, Unheld};
 pub(crate) use pattern::bounded;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 
@@ -157,7 +157,7 @@ impl<'a> SchemaDoc<'a> {
     }
 
     /// Finds the target of a local reference: `#`, `#/json/pointer`
-    /// (percent-decoded) or `#anchor` (`$anchor`, or a draft-07 `$id: "#anchor"`).
+    /// (percent-decoded) or `#anchor` (`$anchor`, `$dynamicAnchor`, or a fragment-only `$id`/`id`).
     pub fn lookup(&self, reference: &str) -> Option<&'a Value> {
         let fragment = reference.strip_prefix('#')?;
         let fragment = percent_encoding::percent_decode_str(fragment).decode_utf8().ok()?;
@@ -398,9 +398,11 @@ fn nullable_member(members: &[Value]) -> Option<&Value> {
 fn find_anchor<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
     match node {
         Value::Object(map) => {
-            let anchor = map.get("$anchor").and_then(Value::as_str);
-            let legacy_id = map.get("$id").and_then(Value::as_str).and_then(|id| id.strip_prefix('#'));
-            if anchor == Some(name) || legacy_id == Some(name) {
+            // `$anchor`, 2020-12's `$dynamicAnchor` (also a plain anchor),
+            // and the fragment-only `$id` (drafts 6-7) or `id` (draft-04).
+            let named = ["$anchor", "$dynamicAnchor"].iter().any(|key| map.get(*key).and_then(Value::as_str) == Some(name))
+                || ["$id", "id"].iter().any(|key| map.get(*key).and_then(Value::as_str).and_then(|id| id.strip_prefix('#')) == Some(name));
+            if named {
                 return Some(node);
             }
             map.values().find_map(|child| find_anchor(child, name))

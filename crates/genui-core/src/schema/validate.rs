@@ -2,8 +2,10 @@
 //!
 //! Three checks, cheapest first: `$schema` names a draft we know; the
 //! document validates against that draft's meta-schema (jsonschema's
-//! meta validators, built once per isolate here); every `$ref` is local,
-//! resolves and is not a cycle. Then the schema is compiled into a
+//! meta validators, built once per isolate here); every `#` reference of
+//! the root resource resolves and is not a cycle. Then the schema is
+//! compiled (every other reference the document holds resolved by
+//! jsonschema's registry, schema/external.rs) into a
 //! [`jsonschema::Validator`] with the linear-time `regex` engine (so a
 //! hostile `pattern` cannot backtrack) and a size limit on compiled regexes;
 //! that compiled validator is returned for reuse. The compile is part of the
@@ -75,12 +77,12 @@ const WRAPPER_SCHEMA: &str = "http://json-schema.org/draft-04/schema#";
 /// that embeds resources with their own `$schema` is built directly, so
 /// each keeps the meta-schema check of its own draft that jsonschema makes.
 fn build(output: &Value, draft: Draft, meta: MetaCheck) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
-    // An unresolvable `$ref` accepts any JSON (schema/external.rs); the
-    // meta-schemas resolve from jsonschema's embedded registry.
+    // A `$ref` to a document not held accepts any JSON (schema/external.rs);
+    // the document's own resources and the meta-schemas resolve.
     let output = super::encode_local_refs(output);
-    let output = super::without_refs(&output, super::is_unresolvable);
+    let output = super::without_unheld(&output, draft, &super::unheld_refs(&output, draft));
     let output = super::pattern::ascii_pattern_properties(&output);
-    if !output.is_object() || declares_nested_schema(&output) {
+    if !output.is_object() || declares_nested_schema(&output) || uses_dynamic_scope(&output) {
         return options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output);
     }
     if meta == MetaCheck::Needed {
@@ -114,6 +116,19 @@ fn options<'a>(draft: Draft) -> jsonschema::ValidationOptions<'a> {
         )
         .should_validate_formats(true)
         .with_format("time", is_time)
+}
+
+/// Whether `schema` resolves references by dynamic scope (`$dynamicRef`,
+/// `$recursiveRef` and their anchors): the wrapper would be the outermost
+/// scope, where the document's root must be, so such a schema is built
+/// directly (and pays jsonschema's own meta-schema check).
+fn uses_dynamic_scope(schema: &Value) -> bool {
+    const DYNAMIC: [&str; 4] = ["$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"];
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, child)| DYNAMIC.contains(&key.as_str()) || uses_dynamic_scope(child)),
+        Value::Array(items) => items.iter().any(uses_dynamic_scope),
+        _ => false,
+    }
 }
 
 /// Whether `$schema` appears anywhere below the root (jsonschema's own
@@ -235,20 +250,40 @@ fn with_meta_validator<R>(draft: Draft, f: impl FnOnce(&jsonschema::meta::MetaVa
     META_VALIDATORS.with(|cells| f(cells[index].get_or_init(build)))
 }
 
-/// Every `$ref` must be local, resolve, and not start a cycle.
+/// Every `#` reference of the root resource must resolve and not start a
+/// cycle in the document's views ([`SchemaDoc`], which read `#` from the
+/// root). A reference through a URI, and any reference inside an embedded
+/// resource (where `#` means that resource), is resolved by jsonschema's
+/// registry when the schema compiles, which refuses one that names nothing.
 fn check_refs(output: &Value, base: &str, limits: &Limits) -> Result<()> {
     let doc = SchemaDoc::new(output, limits);
+    let embedded = embedded_resources(output, base);
+    let inside_embedded = |pointer: &str| embedded.iter().any(|at| pointer.strip_prefix(at.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')));
     crate::pointer::walk(output, base, |node, pointer| {
         let Some(reference) = node.get("$ref").and_then(Value::as_str) else { return Ok(()) };
         let at = format!("{pointer}/$ref");
-        if super::external::is_external(reference) {
-            return Ok(()); // a meta-schema, or any JSON (schema/external.rs)
+        if super::external::is_external(reference) || inside_embedded(pointer) {
+            return Ok(()); // resolved (or left unchecked) at compile time (schema/external.rs)
         }
         if doc.lookup(reference).is_none() {
             return Err(unresolved(reference).at(at));
         }
         doc.resolve(node).map(drop).map_err(|e| e.at(at))
     })
+}
+
+/// The pointers (after `base`) of the objects below the root that name a
+/// resource of their own (`$id`, or draft-04's `id`, not a bare fragment).
+fn embedded_resources(output: &Value, base: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let _ = crate::pointer::walk(output, base, |node, pointer| {
+        let names_resource = |key: &str| node.get(key).and_then(Value::as_str).is_some_and(|id| !id.starts_with('#'));
+        if pointer != base && (names_resource("$id") || names_resource("id")) {
+            found.push(pointer.to_owned());
+        }
+        Ok::<(), ()>(())
+    });
+    found
 }
 
 /// The name a draft is recorded under in a spec.
@@ -312,6 +347,19 @@ mod tests {
     }
 
     #[test]
+    fn references_inside_embedded_resources_and_anchors_resolve() {
+        // `#` inside a resource with a relative `$id` means that resource.
+        let v = check(json!({"$id": "http://example.com/a.json", "$ref": "b.json",
+            "properties": {"foo": {"$id": "b.json", "$defs": {"inner": {"properties": {"bar": {"type": "string"}}}}, "$ref": "#/$defs/inner"}}})).unwrap();
+        assert!(v.is_valid(&json!({"bar": "x"})) && !v.is_valid(&json!({"bar": 1})));
+        // draft-04's fragment `id` and 2020-12's `$dynamicAnchor` are anchors.
+        let v = check(json!({"$schema": "http://json-schema.org/draft-04/schema#", "allOf": [{"$ref": "#foo"}], "definitions": {"a": {"id": "#foo", "type": "integer"}}})).unwrap();
+        assert!(v.is_valid(&json!(1)) && !v.is_valid(&json!("a")));
+        let v = check(json!({"properties": {"n": {"$ref": "#items"}}, "$defs": {"i": {"$dynamicAnchor": "items", "type": "integer"}}})).unwrap();
+        assert!(v.is_valid(&json!({"n": 1})) && !v.is_valid(&json!({"n": "a"})));
+    }
+
+    #[test]
     fn times_with_or_without_offset() {
         for ok in ["08:30:00", "08:30:00Z", "23:59:60+01:00", "08:30:00.123-05:30"] {
             assert!(is_time(ok), "{ok}");
@@ -339,7 +387,7 @@ mod tests {
     /// [`build`]'s wrapper must agree with.
     fn direct(output: &Value, draft: Draft) -> jsonschema::Validator {
         let output = crate::schema::encode_local_refs(output);
-        let output = crate::schema::without_refs(&output, crate::schema::is_unresolvable);
+        let output = crate::schema::without_unheld(&output, draft, &crate::schema::unheld_refs(&output, draft));
         let output = crate::schema::pattern::ascii_pattern_properties(&output);
         options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output).unwrap()
     }
@@ -447,7 +495,7 @@ mod tests {
             instances.extend(output.get("examples").and_then(Value::as_array).into_iter().flatten().cloned());
             let direct = {
                 let output = crate::schema::encode_local_refs(&output);
-                let output = crate::schema::without_refs(&output, crate::schema::is_unresolvable);
+                let output = crate::schema::without_unheld(&output, draft, &crate::schema::unheld_refs(&output, draft));
                 let output = crate::schema::pattern::ascii_pattern_properties(&output);
                 options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output)
             };

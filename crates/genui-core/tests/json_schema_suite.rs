@@ -1,0 +1,179 @@
+//! The JSON Schema Test Suite through `/v1/submit`'s code path.
+//!
+//! Every case of the suite's required tests (tests/vendor/JSON-Schema-Test-Suite,
+//! drafts 4, 6, 7, 2019-09 and 2020-12) is posted as `{"output": schema,
+//! "data": instance}` to the core's submit ([`SubmitJob`]), exactly as the
+//! worker's `/v1/submit` takes it. The draft is told as a caller tells it:
+//! the suite's folder names it, so a schema without `$schema` gets that
+//! draft's `$schema` at its root (as the suite's official runners do).
+//!
+//! Each case ends as one of:
+//! - agreed: 200 for a valid instance, 422 `submission_invalid` for an invalid one;
+//! - remote: the answer names an unchecked place (`metadata.genuiUnchecked`):
+//!   a `$ref` to a document the worker does not hold (the suite's `remotes/`,
+//!   which the worker never fetches), so the case is not judged;
+//! - format-excepted: a valid instance refused only by `format` (the worker
+//!   asserts formats, which the suite leaves to its optional tests);
+//! - refused: the schema itself was refused (any other error). This set may
+//!   shrink but never grow: it is pinned in `json_schema_suite/refused.txt`
+//!   (first computed on the code before references by `$id` were resolved:
+//!   114 cases; since then 82, boolean schemas and custom meta-schemas);
+//! - disagreed: anything else. There must be none.
+//!
+//! `cargo test -p genui-core --test json_schema_suite -- --nocapture` prints
+//! the table per draft. `GENUI_SUITE_PIN=1` rewrites the pinned refused list.
+
+use genui_core::{Limits, SubmitJob};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The suite's draft folders, and the `$schema` a caller names each with.
+const DRAFTS: [(&str, &str); 5] = [
+    ("draft4", "http://json-schema.org/draft-04/schema#"),
+    ("draft6", "http://json-schema.org/draft-06/schema#"),
+    ("draft7", "http://json-schema.org/draft-07/schema#"),
+    ("draft2019-09", "https://json-schema.org/draft/2019-09/schema"),
+    ("draft2020-12", "https://json-schema.org/draft/2020-12/schema"),
+];
+
+/// How one case ended.
+#[derive(Debug, Clone, PartialEq)]
+enum Verdict {
+    Agreed,
+    Disagreed(String),
+    Refused(String),
+    Remote,
+    FormatExcepted,
+}
+
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    agreed: usize,
+    refused: Vec<String>,
+    remote: Vec<String>,
+    format_excepted: Vec<String>,
+    disagreed: Vec<String>,
+}
+
+fn suite_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vendor/JSON-Schema-Test-Suite/tests")
+}
+
+fn pinned_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/json_schema_suite/refused.txt")
+}
+
+/// The schema as a caller names its draft: `$schema` added at an object root without one.
+fn with_draft(schema: &Value, meta: &str) -> Value {
+    match schema {
+        Value::Object(map) if !map.contains_key("$schema") => {
+            let mut map = map.clone();
+            map.insert("$schema".into(), meta.into());
+            Value::Object(map)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Posts one case through the core's submit and says how it ended.
+fn judge(schema: &Value, data: &Value, valid: bool) -> Verdict {
+    let body = serde_json::to_vec(&json!({"output": schema, "data": data})).expect("a JSON body");
+    let job = match SubmitJob::prepare(&body, &Limits::default()) {
+        Ok(job) => job,
+        Err(error) => return Verdict::Refused(format!("{:?}: {}", error.code(), error.message())),
+    };
+    let response = job.finish(None, "suite").response;
+    let answer: Value = serde_json::from_str(&response.body).unwrap_or_default();
+    match response.status {
+        200 => {
+            let marked = answer["metadata"]["genuiUnchecked"].as_array().is_some_and(|p| !p.is_empty());
+            if marked || response.headers.iter().any(|(k, _)| k == "x-genui-unchecked") {
+                Verdict::Remote
+            } else if valid {
+                Verdict::Agreed
+            } else {
+                Verdict::Disagreed("accepted an invalid instance".into())
+            }
+        }
+        422 if answer["code"] == "submission_invalid" => {
+            let errors = answer["payload"]["errors"].as_array().cloned().unwrap_or_default();
+            if !valid {
+                Verdict::Agreed
+            } else if !errors.is_empty() && errors.iter().all(|e| e["keyword"] == "format") {
+                Verdict::FormatExcepted
+            } else {
+                Verdict::Disagreed(format!("refused a valid instance: {}", answer["message"]))
+            }
+        }
+        status => Verdict::Refused(format!("{status} {}: {}", answer["code"], answer["message"])),
+    }
+}
+
+fn run_draft(folder: &str, meta: &str) -> Tally {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(suite_root().join(folder)).expect("the vendored suite").flatten().map(|e| e.path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    files.sort();
+    let mut tally = Tally::default();
+    for file in files {
+        let name = format!("{folder}/{}", file.file_name().unwrap().to_string_lossy());
+        let groups: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        for group in groups.as_array().unwrap() {
+            let schema = with_draft(&group["schema"], meta);
+            for case in group["tests"].as_array().unwrap() {
+                let label = format!("{name} :: {} :: {}", group["description"].as_str().unwrap(), case["description"].as_str().unwrap());
+                tally.cases += 1;
+                match judge(&schema, &case["data"], case["valid"] == true) {
+                    Verdict::Agreed => tally.agreed += 1,
+                    Verdict::Refused(why) => tally.refused.push(format!("{label} [{why}]")),
+                    Verdict::Remote => tally.remote.push(label),
+                    Verdict::FormatExcepted => tally.format_excepted.push(label),
+                    Verdict::Disagreed(why) => tally.disagreed.push(format!("{label}: {why}")),
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// The label of a refused entry, without the reason in brackets.
+fn label_of(entry: &str) -> &str {
+    entry.rsplit_once(" [").map_or(entry, |(label, _)| label)
+}
+
+#[test]
+fn the_suite_agrees_through_submit() {
+    let mut refused = BTreeSet::new();
+    let mut disagreed = Vec::new();
+    println!("| draft | cases | judged | agreed | agreed % | refused | remote | format-excepted |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (folder, meta) in DRAFTS {
+        let tally = run_draft(folder, meta);
+        let judged = tally.agreed + tally.disagreed.len();
+        let percent = if judged == 0 { 100.0 } else { 100.0 * tally.agreed as f64 / judged as f64 };
+        println!(
+            "| {folder} | {} | {judged} | {} | {percent:.1} | {} | {} | {} |",
+            tally.cases,
+            tally.agreed,
+            tally.refused.len(),
+            tally.remote.len(),
+            tally.format_excepted.len()
+        );
+        for list in [("refused", &tally.refused), ("remote", &tally.remote), ("format-excepted", &tally.format_excepted)] {
+            for entry in list.1 {
+                eprintln!("{}: {entry}", list.0);
+            }
+        }
+        refused.extend(tally.refused.iter().map(|e| label_of(e).to_owned()));
+        disagreed.extend(tally.disagreed);
+    }
+    if std::env::var_os("GENUI_SUITE_PIN").is_some() {
+        let text: String = refused.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(pinned_path(), text).unwrap();
+    }
+    let pinned: BTreeSet<String> = std::fs::read_to_string(pinned_path()).expect("the pinned refused list").lines().map(str::to_owned).collect();
+    let grown: Vec<&String> = refused.difference(&pinned).collect();
+    assert!(grown.is_empty(), "{} case(s) refused that were not refused before:\n{}", grown.len(), grown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    assert!(disagreed.is_empty(), "{} case(s) disagree with the suite:\n{}", disagreed.len(), disagreed.join("\n"));
+}
