@@ -13,16 +13,15 @@
 //! clock; comparison is constant time (`hmac`'s `verify_slice`). The clock
 //! is an argument: this module never reads it.
 //!
-//! Callbacks go only to `https` URLs (`http` when a dev setting allows it),
-//! never to loopback, private, link-local or otherwise internal addresses
-//! written as IP literals or well-known local names. (A hostname that
-//! resolves to such an address cannot be seen from a Worker; Cloudflare's
-//! egress does not reach private networks.)
+//! Callbacks go only to `https` URLs with a public destination
+//! ([`callback_target`], the one check every callback URL passes; the
+//! tables are [`super::destination`]'s). The dev setting
+//! `WEBHOOK_ALLOW_HTTP_CALLBACKS` allows `http` and local destinations.
 
 use crate::error::{Error, ErrorCode, Result};
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
-use std::net::IpAddr;
+use super::destination;
 
 /// The signature header.
 pub(crate) const SIGNATURE_HEADER: &str = "x-genui-signature";
@@ -104,10 +103,13 @@ fn bad(why: &str) -> Error {
     Error::new(ErrorCode::InvalidSignature, format!("webhook signature rejected: {why}"))
 }
 
-/// Checks a callback URL: https (or http with `allow_http`), and no
-/// loopback or private destination.
+/// Checks a callback URL: https (or http with `allow_http`), no
+/// credentials, and a public destination (any destination with
+/// `allow_http`, the dev setting). Every callback URL passes here.
 pub(crate) fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
-    let refuse = |why: &str| Error::new(ErrorCode::InvalidRequest, format!("callbackUrl {raw:?} is refused: {why}")).at("/callbackUrl");
+    let refuse = |why: &str| {
+        Error::new(ErrorCode::InvalidRequest, format!("/callbackUrl {raw:?} is refused: {why}")).at("/callbackUrl")
+    };
     let url = url::Url::parse(raw).map_err(|e| refuse(&e.to_string()))?;
     match url.scheme() {
         "https" => {}
@@ -117,33 +119,12 @@ pub(crate) fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
     if !url.username().is_empty() || url.password().is_some() {
         return Err(refuse("credentials in the URL are not allowed"));
     }
-    let internal = match url.host() {
-        None => true,
-        Some(url::Host::Domain(name)) => {
-            let name = name.trim_end_matches('.').to_ascii_lowercase();
-            name == "localhost" || name.ends_with(".localhost") || name.ends_with(".local") || name.ends_with(".internal")
+    if !allow_http {
+        if let Some(why) = destination::why_not_public(url.host()) {
+            return Err(refuse(&format!("{why}; callbacks go only to public destinations")));
         }
-        Some(url::Host::Ipv4(ip)) => is_internal(IpAddr::V4(ip)),
-        Some(url::Host::Ipv6(ip)) => is_internal(IpAddr::V6(ip)),
-    };
-    if internal && !allow_http {
-        return Err(refuse("loopback, private and internal destinations are not allowed"));
     }
     Ok(url)
-}
-
-fn is_internal(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            v4.is_loopback() || v4.is_private() || v4.is_link_local() || v4.is_unspecified() || v4.is_broadcast()
-                || v4.octets()[0] == 100 && (64..128).contains(&v4.octets()[1]) // carrier-grade NAT
-        }
-        IpAddr::V6(v6) => {
-            let first = v6.segments()[0];
-            v6.is_loopback() || v6.is_unspecified() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80
-                || v6.to_ipv4_mapped().is_some_and(|v4| is_internal(IpAddr::V4(v4)))
-        }
-    }
 }
 
 /// Signed agent webhooks (this module's functions, as the shell calls them).
@@ -224,9 +205,18 @@ mod tests {
         assert!(callback_target("https://agent.example.com/hook", false).is_ok());
         for refused in ["http://agent.example.com/hook", "https://127.0.0.1/x", "https://10.1.2.3/", "https://[::1]/",
             "https://localhost:8443/", "https://169.254.169.254/latest", "https://user:pw@agent.example.com/", "ftp://x/",
-            "https://[::ffff:192.168.0.1]/", "https://100.64.0.1/"] {
+            "https://[::ffff:192.168.0.1]/", "https://100.64.0.1/", "https://[::127.0.0.1]/", "https://[::ffff:0:127.0.0.1]/",
+            "https://[64:ff9b::a9fe:a9fe]/", "https://[2002:7f00:1::]/", "https://[fec0::1]/", "https://[ff02::1]/",
+            "https://0.0.0.1/", "https://198.18.0.1/", "https://192.0.0.1/", "https://metadata/", "https://localhost./",
+            "http://2130706433/"] {
             assert!(callback_target(refused, false).is_err(), "{refused} must be refused");
         }
+        let error = callback_target("https://[64:ff9b::a9fe:a9fe]/latest", false).unwrap_err();
+        let body = error.to_dgui_error();
+        assert_eq!((error.code(), error.http_status()), (ErrorCode::InvalidRequest, 400));
+        assert_eq!(body["payload"]["pointer"], "/callbackUrl");
+        let message = body["message"].as_str().unwrap_or_default();
+        assert!(message.starts_with("/callbackUrl ") && message.contains("169.254.169.254"), "{message}");
         assert!(callback_target("http://127.0.0.1:9000/hook", true).is_ok(), "a dev setting allows local http");
     }
 }
