@@ -126,6 +126,8 @@ code_enum! {
         Unauthorized = "unauthorized" => 401,
         /// A webhook whose signature is missing, wrong or too old.
         InvalidSignature = "invalid_signature" => 401,
+        /// A signed webhook request whose signature was already accepted once.
+        WebhookReplayed = "webhook_replayed" => 409,
         /// The caller is over its request budget.
         RateLimited = "rate_limited" => 429,
         /// `/mcp` asked through a `Host` or from an `Origin` it does not serve (DNS-rebinding protection).

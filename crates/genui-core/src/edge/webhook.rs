@@ -9,9 +9,12 @@
 //! to `/v1/webhook`, `genui-callback` for the worker's callbacks and
 //! `genui-form-token` for hosted form links, `genui-generator` for the
 //! worker's requests to an operator's `http` generators ([`Purpose`]): one secret, and
-//! a signature made for one use is never accepted for another. A signature is accepted within 300 s of the worker's
-//! clock; comparison is constant time (`hmac`'s `verify_slice`). The clock
-//! is an argument: this module never reads it.
+//! a signature made for one use is never accepted for another. A signature is accepted for 300 s after its
+//! timestamp, and from 30 s before it (clocks differ a little; a signature
+//! is not made for later); comparison is constant time (`hmac`'s
+//! `verify_slice`). A webhook request is also accepted only once: the
+//! signature that verified becomes a [`ReplayClaim`] the shell makes once
+//! ([`super::replay`]). The clock is an argument: this module never reads it.
 //!
 //! Callbacks go only to `https` URLs with a public destination
 //! ([`callback_target`], the one check every callback URL passes; the
@@ -22,12 +25,17 @@ use crate::error::{Error, ErrorCode, Result};
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 use super::destination;
+use super::replay::ReplayClaim;
 
 /// The signature header.
 pub(crate) const SIGNATURE_HEADER: &str = "x-genui-signature";
 
-/// How far a signature's timestamp may be from now, in seconds.
+/// How long after its timestamp a signature is accepted, in seconds.
 pub(crate) const TOLERANCE_SECONDS: u64 = 300;
+
+/// How far ahead of the worker's clock a signature's timestamp may be, in
+/// seconds: the signer's clock may run a little fast.
+pub(crate) const MAX_CLOCK_SKEW_SECONDS: u64 = 30;
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -78,6 +86,12 @@ pub(crate) fn sign(purpose: Purpose, secret: &str, timestamp: u64, body: &[u8]) 
 
 /// Verifies a signature header against the raw body at time `now` (Unix s).
 pub(crate) fn verify(purpose: Purpose, header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+    verified_mac(purpose, header, body, secret, now).map(|_| ())
+}
+
+/// Verifies like [`verify`] and returns the timestamp and the `v1` MAC
+/// that matched (the one a replay would carry again).
+fn verified_mac(purpose: Purpose, header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<(u64, Vec<u8>)> {
     let header = header.ok_or_else(|| bad(&format!("the `{SIGNATURE_HEADER}` header is missing")))?;
     let mut timestamp = None;
     let mut signatures = Vec::new();
@@ -89,12 +103,22 @@ pub(crate) fn verify(purpose: Purpose, header: Option<&str>, body: &[u8], secret
         }
     }
     let timestamp = timestamp.ok_or_else(|| bad("the signature header has no valid `t=` timestamp"))?;
-    if now.abs_diff(timestamp) > TOLERANCE_SECONDS {
-        return Err(bad(&format!("the signature timestamp is {}s from now; at most {TOLERANCE_SECONDS}s is allowed", now.abs_diff(timestamp))));
+    check_fresh(timestamp, now)?;
+    let matched = signatures.into_iter().find(|sig| mac(purpose, secret, timestamp, body).verify_slice(sig).is_ok());
+    let matched = matched.ok_or_else(|| bad("no `v1=` signature matches the body"))?;
+    Ok((timestamp, matched))
+}
+
+/// A timestamp at most [`TOLERANCE_SECONDS`] old and at most
+/// [`MAX_CLOCK_SKEW_SECONDS`] ahead of `now`.
+fn check_fresh(timestamp: u64, now: u64) -> Result<()> {
+    if timestamp > now.saturating_add(MAX_CLOCK_SKEW_SECONDS) {
+        let ahead = timestamp - now;
+        return Err(bad(&format!("the signature timestamp is {ahead}s ahead of the worker's clock; at most {MAX_CLOCK_SKEW_SECONDS}s is allowed")));
     }
-    let valid = signatures.iter().any(|sig| mac(purpose, secret, timestamp, body).verify_slice(sig).is_ok());
-    if !valid {
-        return Err(bad("no `v1=` signature matches the body"));
+    let age = now.saturating_sub(timestamp);
+    if age > TOLERANCE_SECONDS {
+        return Err(bad(&format!("the signature timestamp is {age}s old; at most {TOLERANCE_SECONDS}s is allowed")));
     }
     Ok(())
 }
@@ -146,6 +170,14 @@ impl Webhook {
         verify(Purpose::Webhook, header, body, secret, now)
     }
 
+    /// Checks a webhook request like [`Webhook::verify`] and returns the
+    /// claim the shell must make before answering: the request is accepted
+    /// only if its signature was not accepted before ([`ReplayClaim`]).
+    pub fn verify_once(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<ReplayClaim> {
+        let (timestamp, mac) = verified_mac(Purpose::Webhook, header, body, secret, now)?;
+        Ok(ReplayClaim::new(&mac, timestamp))
+    }
+
     /// The signature header of a callback the worker POSTs to an agent.
     pub fn sign_callback(secret: &str, timestamp: u64, body: &[u8]) -> String {
         sign(Purpose::Callback, secret, timestamp, body)
@@ -192,7 +224,10 @@ mod tests {
         assert!(verify(Some(&generator), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "nor a webhook's");
         assert!(verify(Some(&header), b"{\"a\":2}", "s3cret", 1_000_100).is_err(), "body changed");
         assert!(verify(Some(&header), b"{\"a\":1}", "other", 1_000_100).is_err(), "wrong secret");
+        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_300).is_ok(), "the window's last second");
         assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_301).is_err(), "too late");
+        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_000 - 30).is_ok(), "30 s ahead: clocks differ");
+        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_000 - 31).is_err(), "more than 30 s ahead");
         assert!(verify(None, b"", "s3cret", 0).is_err());
         let rotated = format!("{},v1=00ff", header.replace("v1=", "v1=abcd,v1="));
         assert!(verify(Some(&rotated), b"{\"a\":1}", "s3cret", 1_000_000).is_ok(), "any v1 may match");
