@@ -12,6 +12,7 @@ mod kv;
 mod mcp;
 mod model;
 mod rate_limit;
+mod replay;
 mod respond;
 mod settings;
 
@@ -153,8 +154,9 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<
     response.react_source_only(header(req, "accept").as_deref())
 }
 
-/// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`;
-/// the answer is returned and, with `callbackUrl`, also POSTed there signed.
+/// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`,
+/// accepted once; the answer is returned and, with `callbackUrl`, also
+/// POSTed there signed.
 async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<drive::SseBody>) -> HttpResponse {
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
         let error = Error::new(ErrorCode::NotFound, "the webhook is not configured (set the WEBHOOK_SECRET secret)");
@@ -166,8 +168,13 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<d
         Err(response) => return response,
     };
     let now_s = (now_ms() / 1000.0) as u64;
-    if let Err(error) = Webhook::verify(header(req, Webhook::SIGNATURE_HEADER).as_deref(), &body, &secret, now_s) {
-        return HttpResponse::error(&error);
+    let claim = match Webhook::verify_once(header(req, Webhook::SIGNATURE_HEADER).as_deref(), &body, &secret, now_s) {
+        Ok(claim) => claim,
+        Err(error) => return HttpResponse::error(&error),
+    };
+    // Once only: a signature already accepted is a replay (replay.rs).
+    if let Err(response) = replay::claim_once(env, &claim).await {
+        return response;
     }
     let job = match prepare(&body, query_param(req, "format").as_deref()) {
         Ok(job) => job,

@@ -1098,3 +1098,20 @@ fn hosted_forms_only() {
         panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
     }
 }
+
+/// Only the signed-webhook step (once-only, skew, signed callback), on one
+/// worker: `GENUI_E2E_WEBHOOKS_ONLY=1 cargo test -p genui-harness --test e2e
+/// webhooks_only -- --ignored`. Without the variable it returns at once,
+/// like `hosted_forms_only`.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn webhooks_only() {
+    if std::env::var_os("GENUI_E2E_WEBHOOKS_ONLY").is_none() {
+        return;
+    }
+    let opts = Options::default().var("WEBHOOK_SECRET", "whsec-e2e").var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
+    let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_protocols::signed_webhooks(&dev, "whsec-e2e") {
+        panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
+    }
+}

@@ -252,7 +252,33 @@ pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
     });
     Webhook::verify_callback(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
     let delivered: Value = serde_json::from_str(payload).map_err(|e| e.to_string())?;
-    ensure(delivered["meta"]["specHash"] == answer["meta"]["specHash"], || "the callback carried another answer".into())
+    ensure(delivered["meta"]["specHash"] == answer["meta"]["specHash"], || "the callback carried another answer".into())?;
+    webhooks_once_and_fresh(dev, secret, &body, now)
+}
+
+/// A signed webhook is accepted once (the same request again, even with its
+/// header reordered, is `webhook_replayed`), and a timestamp ahead of the
+/// worker's clock only within the 30 s skew.
+fn webhooks_once_and_fresh(dev: &WranglerDev, secret: &str, signed_body: &Value, now: u64) -> Step {
+    use genui_core::Webhook;
+    let post = |body: &Value, signature: &str| request_with(dev, "POST", "/v1/webhook", body, &[(Webhook::SIGNATURE_HEADER, signature)]);
+    let signature = Webhook::sign(secret, now, signed_body.to_string().as_bytes());
+    let replayed = post(signed_body, &signature)?;
+    let error = conforms(&replayed, Contract::DguiError)?;
+    ensure(replayed.status == 409 && error["code"] == "webhook_replayed", || format!("the same signed request again: {} {error}", replayed.status))?;
+    let (t, v1) = signature.split_once(',').ok_or("a signature header has two parts")?;
+    let reordered = post(signed_body, &format!("{v1},{t}"))?;
+    ensure(reordered.status == 409, || format!("the same signature, header reordered: {}", reordered.status))?;
+    // Fresh requests without a callback: the skew.
+    let body = json!({"tool": "generateUserInterface", "arguments": {"description": "webhook skew", "output": {"type": "object", "properties": {"a": {"type": "string"}}}}});
+    let bytes = body.to_string();
+    let ahead_60 = post(&body, &Webhook::sign(secret, now + 60, bytes.as_bytes()))?;
+    let error = conforms(&ahead_60, Contract::DguiError)?;
+    ensure(ahead_60.status == 401 && error["code"] == "invalid_signature", || format!("+60 s: {} {error}", ahead_60.status))?;
+    let ahead_10 = post(&body, &Webhook::sign(secret, now + 10, bytes.as_bytes()))?;
+    ensure(ahead_10.status == 200, || format!("+10 s must be accepted: {}", ahead_10.body_excerpt()))?;
+    let again = post(&body, &Webhook::sign(secret, now + 10, bytes.as_bytes()))?;
+    ensure(again.status == 409, || format!("+10 s again: {}", again.status))
 }
 
 /// The rate-limiting binding: five requests a minute per caller, then 429.

@@ -126,6 +126,8 @@ code_enum! {
         Unauthorized = "unauthorized" => 401,
         /// A webhook whose signature is missing, wrong or too old.
         InvalidSignature = "invalid_signature" => 401,
+        /// A signed webhook request whose signature was already accepted once.
+        WebhookReplayed = "webhook_replayed" => 409,
         /// The caller is over its request budget.
         RateLimited = "rate_limited" => 429,
         /// `/mcp` asked through a `Host` or from an `Origin` it does not serve (DNS-rebinding protection).
@@ -474,9 +476,9 @@ mod tests {
             assert!(code.as_str().chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{code}");
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 22 + 6);
+        assert_eq!(all.len(), 23 + 6);
         let codes = ErrorCode::codes();
-        assert_eq!(codes.len(), 22 + 5, "FormatUnsupported shares model_unavailable");
+        assert_eq!(codes.len(), 23 + 5, "FormatUnsupported shares model_unavailable");
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));
     }
 

@@ -36,8 +36,8 @@
 //!   [`Generator`] (`GenerateJob::run_generator`); the checker
 //!   [`check_plan`], [`Issue`], [`markup_in`]; [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
-//! - **Edge:** [`Access`], [`Webhook`], [`FormToken`] (hosted form links),
-//!   [`Mcp`] and [`McpCall`] (`POST /mcp`).
+//! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
+//!   [`FormToken`] (hosted form links), [`Mcp`] and [`McpCall`] (`POST /mcp`).
 //! - **Errors:** [`Error`], [`ErrorCode`], [`Result`].
 
 #![deny(missing_docs, unreachable_pub)]
@@ -79,6 +79,7 @@ pub use render::{Format, RenderInput};
 
 pub use edge::access::Access;
 pub use edge::webhook::Webhook;
+pub use edge::replay::ReplayClaim;
 pub use edge::forms::FormToken;
 pub use edge::mcp::{Mcp, McpCall};
 

@@ -149,7 +149,7 @@ fn openapi() -> Value {
                 "responses": submit_responses,
             }},
             "/v1/webhook": {"post": {
-                "summary": "A generate request signed by the agent runtime (X-Genui-Signature: t=..,v1=..)",
+                "summary": "A generate request signed by the agent runtime (X-Genui-Signature: t=..,v1=..), accepted once (a repeat is 409 webhook_replayed)",
                 "parameters": [{"name": "x-genui-signature", "in": "header", "required": true, "schema": {"type": "string"}}],
                 "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
                 "responses": {"200": generate_responses["200"].clone(), "default": error_responses()["default"].clone()},

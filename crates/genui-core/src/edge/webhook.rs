@@ -9,26 +9,33 @@
 //! to `/v1/webhook`, `genui-callback` for the worker's callbacks and
 //! `genui-form-token` for hosted form links, `genui-generator` for the
 //! worker's requests to an operator's `http` generators ([`Purpose`]): one secret, and
-//! a signature made for one use is never accepted for another. A signature is accepted within 300 s of the worker's
-//! clock; comparison is constant time (`hmac`'s `verify_slice`). The clock
-//! is an argument: this module never reads it.
+//! a signature made for one use is never accepted for another. A signature is accepted for 300 s after its
+//! timestamp, and from 30 s before it (clocks differ a little; a signature
+//! is not made for later); comparison is constant time (`hmac`'s
+//! `verify_slice`). A webhook request is also accepted only once: the
+//! signature that verified becomes a [`ReplayClaim`] the shell makes once
+//! ([`super::replay`]). The clock is an argument: this module never reads it.
 //!
-//! Callbacks go only to `https` URLs (`http` when a dev setting allows it),
-//! never to loopback, private, link-local or otherwise internal addresses
-//! written as IP literals or well-known local names. (A hostname that
-//! resolves to such an address cannot be seen from a Worker; Cloudflare's
-//! egress does not reach private networks.)
+//! Callbacks go only to `https` URLs with a public destination
+//! ([`callback_target`], the one check every callback URL passes; the
+//! tables are [`super::destination`]'s). The dev setting
+//! `WEBHOOK_ALLOW_HTTP_CALLBACKS` allows `http` and local destinations.
 
 use crate::error::{Error, ErrorCode, Result};
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
-use std::net::IpAddr;
+use super::destination;
+use super::replay::ReplayClaim;
 
 /// The signature header.
 pub(crate) const SIGNATURE_HEADER: &str = "x-genui-signature";
 
-/// How far a signature's timestamp may be from now, in seconds.
+/// How long after its timestamp a signature is accepted, in seconds.
 pub(crate) const TOLERANCE_SECONDS: u64 = 300;
+
+/// How far ahead of the worker's clock a signature's timestamp may be, in
+/// seconds: the signer's clock may run a little fast.
+pub(crate) const MAX_CLOCK_SKEW_SECONDS: u64 = 30;
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -79,6 +86,12 @@ pub(crate) fn sign(purpose: Purpose, secret: &str, timestamp: u64, body: &[u8]) 
 
 /// Verifies a signature header against the raw body at time `now` (Unix s).
 pub(crate) fn verify(purpose: Purpose, header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+    verified_mac(purpose, header, body, secret, now).map(|_| ())
+}
+
+/// Verifies like [`verify`] and returns the timestamp and the `v1` MAC
+/// that matched (the one a replay would carry again).
+fn verified_mac(purpose: Purpose, header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<(u64, Vec<u8>)> {
     let header = header.ok_or_else(|| bad(&format!("the `{SIGNATURE_HEADER}` header is missing")))?;
     let mut timestamp = None;
     let mut signatures = Vec::new();
@@ -90,12 +103,22 @@ pub(crate) fn verify(purpose: Purpose, header: Option<&str>, body: &[u8], secret
         }
     }
     let timestamp = timestamp.ok_or_else(|| bad("the signature header has no valid `t=` timestamp"))?;
-    if now.abs_diff(timestamp) > TOLERANCE_SECONDS {
-        return Err(bad(&format!("the signature timestamp is {}s from now; at most {TOLERANCE_SECONDS}s is allowed", now.abs_diff(timestamp))));
+    check_fresh(timestamp, now)?;
+    let matched = signatures.into_iter().find(|sig| mac(purpose, secret, timestamp, body).verify_slice(sig).is_ok());
+    let matched = matched.ok_or_else(|| bad("no `v1=` signature matches the body"))?;
+    Ok((timestamp, matched))
+}
+
+/// A timestamp at most [`TOLERANCE_SECONDS`] old and at most
+/// [`MAX_CLOCK_SKEW_SECONDS`] ahead of `now`.
+fn check_fresh(timestamp: u64, now: u64) -> Result<()> {
+    if timestamp > now.saturating_add(MAX_CLOCK_SKEW_SECONDS) {
+        let ahead = timestamp - now;
+        return Err(bad(&format!("the signature timestamp is {ahead}s ahead of the worker's clock; at most {MAX_CLOCK_SKEW_SECONDS}s is allowed")));
     }
-    let valid = signatures.iter().any(|sig| mac(purpose, secret, timestamp, body).verify_slice(sig).is_ok());
-    if !valid {
-        return Err(bad("no `v1=` signature matches the body"));
+    let age = now.saturating_sub(timestamp);
+    if age > TOLERANCE_SECONDS {
+        return Err(bad(&format!("the signature timestamp is {age}s old; at most {TOLERANCE_SECONDS}s is allowed")));
     }
     Ok(())
 }
@@ -104,10 +127,13 @@ fn bad(why: &str) -> Error {
     Error::new(ErrorCode::InvalidSignature, format!("webhook signature rejected: {why}"))
 }
 
-/// Checks a callback URL: https (or http with `allow_http`), and no
-/// loopback or private destination.
+/// Checks a callback URL: https (or http with `allow_http`), no
+/// credentials, and a public destination (any destination with
+/// `allow_http`, the dev setting). Every callback URL passes here.
 pub(crate) fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
-    let refuse = |why: &str| Error::new(ErrorCode::InvalidRequest, format!("callbackUrl {raw:?} is refused: {why}")).at("/callbackUrl");
+    let refuse = |why: &str| {
+        Error::new(ErrorCode::InvalidRequest, format!("/callbackUrl {raw:?} is refused: {why}")).at("/callbackUrl")
+    };
     let url = url::Url::parse(raw).map_err(|e| refuse(&e.to_string()))?;
     match url.scheme() {
         "https" => {}
@@ -117,33 +143,12 @@ pub(crate) fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
     if !url.username().is_empty() || url.password().is_some() {
         return Err(refuse("credentials in the URL are not allowed"));
     }
-    let internal = match url.host() {
-        None => true,
-        Some(url::Host::Domain(name)) => {
-            let name = name.trim_end_matches('.').to_ascii_lowercase();
-            name == "localhost" || name.ends_with(".localhost") || name.ends_with(".local") || name.ends_with(".internal")
+    if !allow_http {
+        if let Some(why) = destination::why_not_public(url.host()) {
+            return Err(refuse(&format!("{why}; callbacks go only to public destinations")));
         }
-        Some(url::Host::Ipv4(ip)) => is_internal(IpAddr::V4(ip)),
-        Some(url::Host::Ipv6(ip)) => is_internal(IpAddr::V6(ip)),
-    };
-    if internal && !allow_http {
-        return Err(refuse("loopback, private and internal destinations are not allowed"));
     }
     Ok(url)
-}
-
-fn is_internal(ip: IpAddr) -> bool {
-    match ip {
-        IpAddr::V4(v4) => {
-            v4.is_loopback() || v4.is_private() || v4.is_link_local() || v4.is_unspecified() || v4.is_broadcast()
-                || v4.octets()[0] == 100 && (64..128).contains(&v4.octets()[1]) // carrier-grade NAT
-        }
-        IpAddr::V6(v6) => {
-            let first = v6.segments()[0];
-            v6.is_loopback() || v6.is_unspecified() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80
-                || v6.to_ipv4_mapped().is_some_and(|v4| is_internal(IpAddr::V4(v4)))
-        }
-    }
 }
 
 /// Signed agent webhooks (this module's functions, as the shell calls them).
@@ -163,6 +168,14 @@ impl Webhook {
     /// clock `now` (seconds).
     pub fn verify(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
         verify(Purpose::Webhook, header, body, secret, now)
+    }
+
+    /// Checks a webhook request like [`Webhook::verify`] and returns the
+    /// claim the shell must make before answering: the request is accepted
+    /// only if its signature was not accepted before ([`ReplayClaim`]).
+    pub fn verify_once(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<ReplayClaim> {
+        let (timestamp, mac) = verified_mac(Purpose::Webhook, header, body, secret, now)?;
+        Ok(ReplayClaim::new(&mac, timestamp))
     }
 
     /// The signature header of a callback the worker POSTs to an agent.
@@ -211,7 +224,10 @@ mod tests {
         assert!(verify(Some(&generator), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "nor a webhook's");
         assert!(verify(Some(&header), b"{\"a\":2}", "s3cret", 1_000_100).is_err(), "body changed");
         assert!(verify(Some(&header), b"{\"a\":1}", "other", 1_000_100).is_err(), "wrong secret");
+        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_300).is_ok(), "the window's last second");
         assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_301).is_err(), "too late");
+        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_000 - 30).is_ok(), "30 s ahead: clocks differ");
+        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_000 - 31).is_err(), "more than 30 s ahead");
         assert!(verify(None, b"", "s3cret", 0).is_err());
         let rotated = format!("{},v1=00ff", header.replace("v1=", "v1=abcd,v1="));
         assert!(verify(Some(&rotated), b"{\"a\":1}", "s3cret", 1_000_000).is_ok(), "any v1 may match");
@@ -224,9 +240,18 @@ mod tests {
         assert!(callback_target("https://agent.example.com/hook", false).is_ok());
         for refused in ["http://agent.example.com/hook", "https://127.0.0.1/x", "https://10.1.2.3/", "https://[::1]/",
             "https://localhost:8443/", "https://169.254.169.254/latest", "https://user:pw@agent.example.com/", "ftp://x/",
-            "https://[::ffff:192.168.0.1]/", "https://100.64.0.1/"] {
+            "https://[::ffff:192.168.0.1]/", "https://100.64.0.1/", "https://[::127.0.0.1]/", "https://[::ffff:0:127.0.0.1]/",
+            "https://[64:ff9b::a9fe:a9fe]/", "https://[2002:7f00:1::]/", "https://[fec0::1]/", "https://[ff02::1]/",
+            "https://0.0.0.1/", "https://198.18.0.1/", "https://192.0.0.1/", "https://metadata/", "https://localhost./",
+            "http://2130706433/"] {
             assert!(callback_target(refused, false).is_err(), "{refused} must be refused");
         }
+        let error = callback_target("https://[64:ff9b::a9fe:a9fe]/latest", false).unwrap_err();
+        let body = error.to_dgui_error();
+        assert_eq!((error.code(), error.http_status()), (ErrorCode::InvalidRequest, 400));
+        assert_eq!(body["payload"]["pointer"], "/callbackUrl");
+        let message = body["message"].as_str().unwrap_or_default();
+        assert!(message.starts_with("/callbackUrl ") && message.contains("169.254.169.254"), "{message}");
         assert!(callback_target("http://127.0.0.1:9000/hook", true).is_ok(), "a dev setting allows local http");
     }
 }
