@@ -6,6 +6,7 @@
 pub(crate) mod access;
 pub(crate) mod contracts;
 pub(crate) mod forms;
+pub(crate) mod outbox;
 pub(crate) mod mcp;
 pub(crate) mod tool;
 pub(crate) mod webhook;
