@@ -38,6 +38,12 @@ pub(crate) const ATTEMPT_TIMEOUT_MS: u64 = 30_000;
 /// its isolate (the attempt's own timeout would have ended it sooner).
 pub(crate) const LOST_AFTER_MS: u64 = ATTEMPT_TIMEOUT_MS + 15_000;
 
+// A receiver that keeps the documented deadline is never timed out (and
+// so never sent the answer twice), and an attempt is not presumed lost
+// while it may still end: checked when the crate compiles.
+const _: () = assert!(ATTEMPT_TIMEOUT_MS >= 3 * RECEIVER_DEADLINE_MS);
+const _: () = assert!(LOST_AFTER_MS > ATTEMPT_TIMEOUT_MS);
+
 /// The wait before the first retry; each next one doubles, up to [`MAX_RETRY_DELAY_MS`].
 pub(crate) const FIRST_RETRY_DELAY_MS: u64 = 5_000;
 
@@ -379,12 +385,6 @@ mod tests {
         let (now, _) = fire(&mut outbox);
         assert_eq!(ended(&mut outbox, 7, AttemptResult::Timeout, now), vec![]);
         assert!(matches!(outbox.delivery, Delivery::Delivering { attempt: 1, .. }));
-    }
-
-    #[test]
-    fn our_timeout_leaves_room_above_the_documented_deadline() {
-        assert!(ATTEMPT_TIMEOUT_MS >= 3 * RECEIVER_DEADLINE_MS);
-        assert!(LOST_AFTER_MS > ATTEMPT_TIMEOUT_MS, "an attempt is not presumed lost while it may still end");
     }
 
     #[test]
