@@ -1,32 +1,35 @@
 //! Hosted forms: `POST /v1/forms` makes a signed link, `GET /f/<token>`
-//! serves its page, `POST /f/<token>` takes the person's answer.
+//! serves its page, `POST /f/<token>` takes the person's answer; and the
+//! outbox of every signed POST the worker makes (a hosted form's answer,
+//! a webhook's `callbackUrl` answer).
 //!
-//! Each link has one Durable Object ([`FormObject`], SQLite-backed, named
-//! by the token's hash). It holds the spec from the moment the link is
-//! made (so the link works at once, whatever KV's propagation), and it is
-//! the once-only record and the outbox of the answer: a valid submission
-//! is stored there first, then POSTed, signed, to `callbackUrl`; a failed
-//! delivery is retried with backoff by the object's alarm. The stored
-//! answer is deleted once delivered; everything is deleted at expiry.
-//! The object is single-threaded, so two posts cannot both be first.
+//! Each link has one Durable Object ([`FormObject`], SQLite-backed), named
+//! by the link's random id ([`FormToken::object_name`]). It holds the link's
+//! [`FormRecord`] and spec from the moment the link is made (so the link
+//! works at once, whatever KV's propagation), and it is the once-only
+//! record and the outbox of the answer: a valid submission is stored
+//! there with its [`Outbox`] and an alarm at once, and the person is
+//! answered; the alarm then POSTs it, signed, to `callbackUrl`, and keeps
+//! retrying by the core's schedule until it is taken or the link expires.
+//! A webhook's callback gets an object of its own (a random name) with
+//! the same outbox. The object only performs the outbox's effects; the
+//! machine (genui_core's `Outbox`) decides. The object is single-threaded,
+//! so two posts cannot both be first.
 
+use super::deliver::{post_signed, random_bytes};
 use super::{now_ms, read_body, setting};
-use genui_core::{Error, ErrorCode, FormToken, GenerateJob, HttpResponse, Limits, SubmitJob, Webhook};
+use genui_core::{Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits, Outbox, OutboxEffect, OutboxInput, Prefill, SubmitJob, Webhook};
 use serde_json::{json, Value};
 use worker::{durable_object, DurableObject, Env, Method, Request, RequestInit, Response, Result, State};
 
 /// The Durable Object binding (wrangler.toml).
 const BINDING: &str = "FORMS";
 
-/// Delivery attempts before the answer is marked failed (kept until expiry).
-const MAX_ATTEMPTS: u64 = 10;
+/// An alarm this far past its time is taken as lost (and set again).
+const OVERDUE_MS: i64 = 5_000;
 
-/// The first retry's delay; each next one doubles, up to [`MAX_DELAY_MS`].
-const FIRST_DELAY_MS: u64 = 2_000;
-const MAX_DELAY_MS: u64 = 600_000;
-
-/// How long one delivery attempt may take.
-const ATTEMPT_TIMEOUT_MS: u64 = 8_000;
+/// How long a webhook's callback is retried, in ms.
+const CALLBACK_LIFETIME_MS: u64 = 24 * 3600 * 1000;
 
 fn allow_http(env: &Env) -> bool {
     setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")
@@ -43,7 +46,7 @@ fn now_s() -> u64 {
 
 /// `POST /v1/forms`: a generate request plus `callbackUrl` in, `{url,
 /// expiresAt}` out, after the spec is stored in the link's object.
-pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context, request_id: &str) -> HttpResponse {
+pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) -> HttpResponse {
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
         return HttpResponse::error(&Error::new(ErrorCode::NotFound, "hosted forms are not configured (set the WEBHOOK_SECRET secret)"));
     };
@@ -77,32 +80,38 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context, 
     let Some(spec) = outcome.cache_put.as_ref().map(|p| p.value.clone()).or(cached).or_else(|| job.spec_json()) else {
         return HttpResponse::error(&Error::new(ErrorCode::Internal, "the form's spec could not be kept"));
     };
-    let fragment = FormToken::fragment(&request.data);
-    let token = FormToken {
+    let Ok(random) = random_bytes::<{ FormToken::ID_BYTES + Prefill::SALT_BYTES }>() else {
+        return HttpResponse::error(&Error::new(ErrorCode::Internal, "no random bytes for the form's link"));
+    };
+    let (id, salt) = random.split_at(FormToken::ID_BYTES);
+    let (Ok(id), Ok(salt)) = (id.try_into(), salt.try_into()) else {
+        return HttpResponse::error(&Error::new(ErrorCode::Internal, "no random bytes for the form's link"));
+    };
+    let fragment = Prefill::of(&request.data, salt);
+    let record = FormRecord {
         spec_hash,
         tool_call_id: request.tool_call_id.clone(),
         callback_url: callback.to_string(),
         expires_at: FormToken::expiry(now_s(), cache.ttl_seconds()),
         locale: request.locale.clone(),
-        data_hash: fragment.as_ref().map(|(_, hash)| hash.clone()),
-        nonce: request_id.to_owned(),
+        prefill: fragment.as_ref().map(|(_, prefill)| prefill.clone()),
     };
-    let signed = token.sign(&secret);
-    let init = json!({"spec": spec, "expiresAt": token.expires_at, "callbackUrl": token.callback_url});
-    if let Err(e) = call_object(env, &signed, Method::Post, "init", Some(init)).await {
+    let token = FormToken::new(id, record.expires_at);
+    let init = json!({"spec": spec, "record": record});
+    if let Err(e) = call_object(env, &token.object_name(), Method::Post, "init", Some(init)).await {
         return HttpResponse::error(&Error::new(ErrorCode::Internal, format!("the form could not be stored: {e}")));
     }
     if let Some(put) = outcome.cache_put {
         cache.put_after_response(ctx, put);
     }
     let origin = req.url().map(|u| u.origin().ascii_serialization()).unwrap_or_default();
-    let url = format!("{origin}{}", FormToken::path(&signed, fragment.as_ref().map(|(text, _)| text.as_str())));
-    HttpResponse::json(201, &json!({"url": url, "expiresAt": token.expires_at_text(), "specHash": token.spec_hash}))
+    let url = format!("{origin}{}", FormToken::path(&token.sign(&secret), fragment.as_ref().map(|(text, _)| text.as_str())));
+    HttpResponse::json(201, &json!({"url": url, "expiresAt": token.expires_at_text(), "specHash": record.spec_hash}))
 }
 
-/// Asks the link's object; its JSON answer and status.
-async fn call_object(env: &Env, token: &str, method: Method, action: &str, body: Option<Value>) -> Result<(u16, Value)> {
-    let stub = env.durable_object(BINDING)?.get_by_name(&FormToken::object_name(token))?;
+/// Asks the object `name`; its JSON answer and status.
+async fn call_object(env: &Env, name: &str, method: Method, action: &str, body: Option<Value>) -> Result<(u16, Value)> {
+    let stub = env.durable_object(BINDING)?.get_by_name(name)?;
     let mut init = RequestInit::new();
     init.with_method(method);
     if let Some(body) = body {
@@ -120,19 +129,21 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str, request_id
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
         return HttpResponse::form_notice(404, None, "not_found");
     };
-    let fields = match FormToken::verify(token, &secret, now_s()) {
-        Ok(fields) => fields,
+    let link = match FormToken::verify(token, &secret, now_s()) {
+        Ok(link) => link,
         Err(error) if error.http_status() == 410 => return HttpResponse::form_notice(410, None, "expired"),
         Err(_) => return HttpResponse::form_notice(404, None, "not_found"),
     };
-    let locale = fields.locale.as_deref();
-    let (status, state) = match call_object(env, token, Method::Get, "state", None).await {
+    let name = link.object_name();
+    let (status, state) = match call_object(env, &name, Method::Get, "state", None).await {
         Ok(answer) => answer,
-        Err(_) => return HttpResponse::form_notice(503, locale, "retrying"),
+        Err(_) => return HttpResponse::form_notice(503, None, "retrying"),
     };
-    let Some(spec) = state["spec"].as_str().filter(|_| status == 200) else {
-        return HttpResponse::form_notice(404, locale, "not_found");
+    let record = serde_json::from_value::<FormRecord>(state["record"].clone()).ok().filter(|_| status == 200);
+    let (Some(record), Some(spec)) = (record, state["spec"].as_str()) else {
+        return HttpResponse::form_notice(404, None, "not_found");
     };
+    let locale = record.locale.as_deref();
     let phase = state["state"].as_str().unwrap_or("open");
     let is_post = req.method() == Method::Post;
     if phase != "open" {
@@ -141,46 +152,77 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str, request_id
         return HttpResponse::form_notice(status, locale, if is_post { "already_submitted" } else { notice_of(phase) });
     }
     if !is_post {
-        return HttpResponse::hosted_form(token, &fields, spec, None);
+        return HttpResponse::hosted_form(token, &record, spec, None);
     }
     let limits = Limits::default();
     // An oversized post: the form again, with the limit in its summary.
     let announced = req.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<usize>().ok()).unwrap_or(0);
     if let Err(error) = limits.check_body_size(announced) {
-        return HttpResponse::hosted_form(token, &fields, spec, Some((&Value::Null, &error)));
+        return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error)));
     }
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
-        Err(_) => return HttpResponse::hosted_form(token, &fields, spec, Some((&Value::Null, &Error::new(ErrorCode::InvalidRequest, "the form post could not be read")))),
+        Err(_) => return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &Error::new(ErrorCode::InvalidRequest, "the form post could not be read")))),
     };
-    let job = match SubmitJob::prepare_form(&body, Some(&fields.spec_hash), fields.tool_call_id.as_deref(), &limits) {
+    let job = match SubmitJob::prepare_form(&body, Some(&record.spec_hash), record.tool_call_id.as_deref(), &limits) {
         Ok(job) => job.with_locale(locale),
-        Err(error) => return HttpResponse::hosted_form(token, &fields, spec, Some((&Value::Null, &error))),
+        Err(error) => return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error))),
     };
     let message = match job.finish_with_data(Some(spec), request_id) {
         (Ok(message), _) => message,
-        (Err(error), data) => return HttpResponse::hosted_form(token, &fields, spec, Some((&data, &error))),
+        (Err(error), data) => return HttpResponse::hosted_form(token, &record, spec, Some((&data, &error))),
     };
-    match call_object(env, token, Method::Post, "submit", Some(json!({"message": message}))).await {
+    // Accepted once stored: the object keeps it and sets its alarm, and the
+    // person is answered at once; the delivery is the alarm's.
+    let delivery_id = serde_json::from_str::<Value>(&message).ok().and_then(|m| m["id"].as_str().map(str::to_owned)).unwrap_or_else(|| request_id.to_owned());
+    match call_object(env, &name, Method::Post, "submit", Some(json!({"message": message, "deliveryId": delivery_id}))).await {
         Ok((409, _)) => HttpResponse::form_notice(409, locale, "already_submitted"),
-        Ok((_, answer)) => {
-            let phase = answer["state"].as_str().unwrap_or("retrying");
+        Ok((200, answer)) => {
+            let phase = answer["state"].as_str().unwrap_or("received");
             HttpResponse::form_notice(if phase == "delivered" { 200 } else { 202 }, locale, notice_of(phase))
         }
-        Err(_) => HttpResponse::form_notice(503, locale, "retrying"),
+        _ => HttpResponse::form_notice(503, locale, "retrying"),
     }
+}
+
+/// Puts a webhook's answer in an outbox of its own, to be POSTed, signed,
+/// to `url` and retried like a hosted form's answer. A store that fails
+/// is logged (the caller has the answer in its response anyway).
+pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
+    let stored = async {
+        let id = hex_id(&random_bytes::<{ FormToken::ID_BYTES }>()?);
+        let delivery_id = format!("callback_{id}");
+        let expires_at = now_ms() as u64 + CALLBACK_LIFETIME_MS;
+        let record = json!({"callbackUrl": url.as_str(), "message": body, "deliveryId": delivery_id, "expiresAt": expires_at});
+        call_object(&env, &format!("callback-{id}"), Method::Post, "enqueue", Some(record)).await
+    };
+    match stored.await {
+        Ok((200, _)) => {}
+        Ok((status, _)) => worker::console_error!("{}", json!({"event": "callback_not_stored", "host": url.host_str(), "status": status})),
+        Err(e) => worker::console_error!("{}", json!({"event": "callback_not_stored", "host": url.host_str(), "error": e.to_string()})),
+    }
+}
+
+fn hex_id(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The notice for a stored answer's state.
 fn notice_of(phase: &str) -> &'static str {
     match phase {
+        "received" => "received",
         "delivered" => "delivered",
         "failed" => "failed",
         _ => "retrying",
     }
 }
 
-/// One hosted form's record and outbox.
+/// One hosted form's record and outbox, or one webhook callback's outbox.
+///
+/// Storage: `record` (a form's [`FormRecord`], JSON) and `spec`; for an
+/// answer, `callbackUrl`, `message` and `outbox` (the core's [`Outbox`],
+/// JSON). Before an answer, the alarm is the link's expiry; after, it is
+/// the outbox's.
 #[durable_object]
 pub struct FormObject {
     state: State,
@@ -198,35 +240,45 @@ impl DurableObject for FormObject {
         match (req.method(), action.as_str()) {
             (Method::Post, "/init") => {
                 let body: Value = req.json().await?;
-                if storage.get::<String>("spec").await?.is_none() {
+                let record: FormRecord = serde_json::from_value(body["record"].clone()).map_err(|e| worker::Error::RustError(e.to_string()))?;
+                if storage.get::<String>("record").await?.is_none() {
                     storage.put("spec", body["spec"].as_str().unwrap_or_default()).await?;
-                    storage.put("expiresAt", body["expiresAt"].as_u64().unwrap_or_default()).await?;
-                    storage.put("callbackUrl", body["callbackUrl"].as_str().unwrap_or_default()).await?;
-                    storage.put("state", "open").await?;
-                    storage.set_alarm(offset_to(body["expiresAt"].as_u64().unwrap_or_default() * 1000)).await?;
+                    storage.put("record", serde_json::to_string(&record)?).await?;
+                    storage.set_alarm(offset_to(record.expires_at * 1000)).await?;
                 }
                 Response::from_json(&json!({"ok": true}))
             }
             (Method::Get, "/state") => {
-                let spec = storage.get::<String>("spec").await?;
-                let phase = storage.get::<String>("state").await?.unwrap_or_else(|| "open".into());
-                match spec {
-                    Some(spec) => Response::from_json(&json!({"spec": spec, "state": phase})),
-                    None => Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404)),
+                let (Some(spec), Some(record)) = (storage.get::<String>("spec").await?, storage.get::<String>("record").await?) else {
+                    return Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404));
+                };
+                let outbox = self.outbox().await?;
+                if let Some(outbox) = &outbox {
+                    self.rearm(outbox).await?;
                 }
+                let phase = outbox.as_ref().map_or("open", Outbox::phase);
+                let record: Value = serde_json::from_str(&record)?;
+                Response::from_json(&json!({"spec": spec, "record": record, "state": phase}))
             }
             (Method::Post, "/submit") => {
                 let body: Value = req.json().await?;
                 // Check and claim with no other await between: the object
                 // takes no other event while its storage call runs.
-                let phase = storage.get::<String>("state").await?.unwrap_or_default();
-                if phase != "open" {
-                    return Ok(Response::from_json(&json!({"state": phase}))?.with_status(409));
+                if let Some(outbox) = self.outbox().await? {
+                    return Ok(Response::from_json(&json!({"state": outbox.phase()}))?.with_status(409));
                 }
-                storage.put("state", "pending").await?;
-                storage.put("message", body["message"].as_str().unwrap_or_default()).await?;
-                storage.put("attempts", 0u64).await?;
-                let phase = self.deliver().await?;
+                let Some(record) = storage.get::<String>("record").await?.and_then(|r| serde_json::from_str::<FormRecord>(&r).ok()) else {
+                    return Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404));
+                };
+                let phase = self.store(&record.callback_url, &body, record.expires_at * 1000).await?;
+                Response::from_json(&json!({"state": phase}))
+            }
+            (Method::Post, "/enqueue") => {
+                let body: Value = req.json().await?;
+                if let Some(outbox) = self.outbox().await? {
+                    return Response::from_json(&json!({"state": outbox.phase()}));
+                }
+                let phase = self.store(body["callbackUrl"].as_str().unwrap_or_default(), &body, body["expiresAt"].as_u64().unwrap_or_default()).await?;
                 Response::from_json(&json!({"state": phase}))
             }
             _ => Ok(Response::from_json(&json!({"state": "unknown"}))?.with_status(404)),
@@ -234,74 +286,105 @@ impl DurableObject for FormObject {
     }
 
     async fn alarm(&self) -> Result<Response> {
-        let storage = self.state.storage();
-        let expires_at = storage.get::<u64>("expiresAt").await?.unwrap_or_default();
-        if now_s() >= expires_at {
-            // Expired: the spec, and any answer never delivered, go.
-            storage.delete_all().await?;
-            return Response::ok("expired");
-        }
-        if storage.get::<String>("state").await?.as_deref() == Some("retrying") {
-            self.deliver().await?;
+        let now = now_ms() as u64;
+        match self.outbox().await? {
+            Some(outbox) => self.run(outbox, vec![], Some(OutboxInput::Alarm { now })).await?,
+            None => self.expire_link(now).await?,
         }
         Response::ok("ok")
     }
 }
 
 impl FormObject {
-    /// One delivery attempt of the stored answer; schedules the next one
-    /// (or the expiry) with the alarm. Returns the new state.
-    async fn deliver(&self) -> Result<String> {
+    /// The stored outbox, if an answer was stored.
+    async fn outbox(&self) -> Result<Option<Outbox>> {
+        let text = self.state.storage().get::<String>("outbox").await?;
+        Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    }
+
+    /// Stores `body`'s message for `callback_url` with a new outbox, whose
+    /// first effect is an alarm at once; the phase a person is told.
+    async fn store(&self, callback_url: &str, body: &Value, expires_at_ms: u64) -> Result<&'static str> {
         let storage = self.state.storage();
-        let message = storage.get::<String>("message").await?.unwrap_or_default();
-        let url = storage.get::<String>("callbackUrl").await?.unwrap_or_default();
-        let expires_at = storage.get::<u64>("expiresAt").await?.unwrap_or_default();
-        let attempts = storage.get::<u64>("attempts").await?.unwrap_or_default() + 1;
-        let delivered = match setting(&self.env, "WEBHOOK_SECRET") {
-            Some(secret) => post_signed(&url, &message, &secret).await,
-            None => false,
-        };
-        let phase = match (delivered, attempts >= MAX_ATTEMPTS) {
-            (true, _) => "delivered",
-            (false, true) => "failed",
-            (false, false) => "retrying",
-        };
-        storage.put("state", phase).await?;
-        storage.put("attempts", attempts).await?;
-        if delivered {
-            // Delivered: the person's answer is not kept.
-            storage.delete("message").await?;
+        let delivery_id = body["deliveryId"].as_str().unwrap_or_default();
+        storage.put("callbackUrl", callback_url).await?;
+        storage.put("message", body["message"].as_str().unwrap_or_default()).await?;
+        let (outbox, effects) = Outbox::store(delivery_id, now_ms() as u64, expires_at_ms);
+        let phase = outbox.phase();
+        self.run(outbox, effects, None).await?;
+        Ok(phase)
+    }
+
+    /// A link without an answer: deleted at its expiry (an early alarm is set again).
+    async fn expire_link(&self, now_ms: u64) -> Result<()> {
+        let storage = self.state.storage();
+        let record = storage.get::<String>("record").await?.and_then(|r| serde_json::from_str::<FormRecord>(&r).ok());
+        match record {
+            Some(record) if now_ms < record.expires_at * 1000 => storage.set_alarm(offset_to(record.expires_at * 1000)).await,
+            _ => storage.delete_all().await,
         }
-        let next = match phase {
-            "retrying" => (now_ms() as u64 + (FIRST_DELAY_MS << (attempts - 1).min(20)).min(MAX_DELAY_MS)).min(expires_at * 1000),
-            _ => expires_at * 1000,
-        };
-        storage.set_alarm(offset_to(next)).await?;
-        worker::console_log!("{{\"event\":\"form_delivery\",\"state\":\"{phase}\",\"attempt\":{attempts}}}");
-        Ok(phase.to_owned())
+    }
+
+    /// Sets the outbox's alarm again when none is set or the one set is
+    /// overdue (an alarm lost with a restart, or never set): a request to
+    /// the object is enough to move a stuck answer on.
+    async fn rearm(&self, outbox: &Outbox) -> Result<()> {
+        let storage = self.state.storage();
+        let Some(due) = outbox.alarm_at() else { return Ok(()) };
+        let overdue = |at: i64| at.saturating_add(OVERDUE_MS) < now_ms() as i64;
+        if storage.get_alarm().await?.is_none_or(overdue) {
+            worker::console_log!("{}", json!({"event": "delivery_rearmed", "state": outbox.phase()}));
+            storage.set_alarm(offset_to(due)).await?;
+        }
+        Ok(())
+    }
+
+    /// Performs `effects`, then feeds `input` and performs its effects, and
+    /// so on while an attempt reports back: the outbox is persisted before
+    /// each batch, so a death mid-delivery leaves `delivering` and its alarm.
+    async fn run(&self, mut outbox: Outbox, mut effects: Vec<OutboxEffect>, mut input: Option<OutboxInput>) -> Result<()> {
+        let storage = self.state.storage();
+        loop {
+            if let Some(next) = input.take() {
+                effects = outbox.handle(next);
+            }
+            storage.put("outbox", serde_json::to_string(&outbox)?).await?;
+            for effect in std::mem::take(&mut effects) {
+                match effect {
+                    OutboxEffect::SetAlarm(at) => storage.set_alarm(offset_to(at)).await?,
+                    OutboxEffect::DropMessage => {
+                        storage.delete("message").await?;
+                    }
+                    OutboxEffect::DeleteAll => storage.delete_all().await?,
+                    OutboxEffect::Post { attempt } => {
+                        let result = self.attempt(&outbox).await?;
+                        worker::console_log!("{}", json!({"event": "delivery_attempt", "attempt": attempt, "result": result.label()}));
+                        input = Some(OutboxInput::AttemptEnded { attempt, result, now: now_ms() as u64 });
+                    }
+                }
+            }
+            if input.is_none() {
+                break;
+            }
+            // Another event may have moved the outbox while the attempt ran.
+            if let Some(current) = self.outbox().await? {
+                outbox = current;
+            }
+        }
+        if !outbox.is_open() && outbox.phase() != "expired" {
+            worker::console_log!("{}", json!({"event": "delivery_done", "state": outbox.phase(), "attempts": outbox.attempts, "last": outbox.last_result.map(|r| r.label())}));
+        }
+        Ok(())
+    }
+
+    /// One signed POST of the stored message.
+    async fn attempt(&self, outbox: &Outbox) -> Result<genui_core::AttemptResult> {
+        let storage = self.state.storage();
+        let url = storage.get::<String>("callbackUrl").await?.unwrap_or_default();
+        let message = storage.get::<String>("message").await?.unwrap_or_default();
+        Ok(match setting(&self.env, "WEBHOOK_SECRET") {
+            Some(secret) => post_signed(&url, &message, &outbox.delivery_id, &secret, now_s()).await,
+            None => genui_core::AttemptResult::NetworkError,
+        })
     }
 }
-
-/// POSTs the tool message to the callback, signed; whether it was taken (2xx).
-async fn post_signed(url: &str, message: &str, secret: &str) -> bool {
-    let signature = Webhook::sign_callback(secret, now_s(), message.as_bytes());
-    let attempt = async {
-        let headers = worker::Headers::new();
-        headers.set("content-type", "application/json")?;
-        headers.set(Webhook::SIGNATURE_HEADER, &signature)?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post).with_headers(headers).with_body(Some(message.to_owned().into()));
-        let response = worker::Fetch::Request(Request::new_with_init(url, &init)?).send().await?;
-        Ok::<bool, worker::Error>(response.status_code() < 300)
-    };
-    // A slow endpoint must not hold the person's page: past the timeout the
-    // attempt counts as failed and the alarm tries again (the message's
-    // `id` stays the same, so an agent can tell a repeat).
-    let timeout = worker::Delay::from(std::time::Duration::from_millis(ATTEMPT_TIMEOUT_MS));
-    futures::pin_mut!(attempt);
-    match futures::future::select(attempt, timeout).await {
-        futures::future::Either::Left((result, _)) => result.unwrap_or(false),
-        futures::future::Either::Right(_) => false,
-    }
-}
-

@@ -6,6 +6,7 @@
 
 mod agent;
 mod catalogs;
+mod deliver;
 mod drive;
 mod forms;
 mod kv;
@@ -80,7 +81,7 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str, ss
         Route::Submit => submit(&mut req, env, request_id).await,
         Route::Tool => HttpResponse::tool_definition(),
         Route::Mcp => mcp::handle(&mut req, env, ctx, request_id).await,
-        Route::Forms => forms::create(&mut req, env, ctx, request_id).await,
+        Route::Forms => forms::create(&mut req, env, ctx).await,
         Route::HostedForm => forms::hosted(&mut req, env, path.trim_start_matches("/f/"), request_id).await,
         Route::OpenApi => static_json(HttpResponse::openapi_json()),
         Route::Schema(contract) => static_json(contract.source()),
@@ -156,7 +157,8 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<
 
 /// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`,
 /// accepted once; the answer is returned and, with `callbackUrl`, also
-/// POSTed there signed.
+/// POSTed there signed, through an outbox that retries it
+/// ([`forms::enqueue_callback`]).
 async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<drive::SseBody>) -> HttpResponse {
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
         let error = Error::new(ErrorCode::NotFound, "the webhook is not configured (set the WEBHOOK_SECRET secret)");
@@ -188,38 +190,16 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<d
         None => None,
     };
     if genui_model::stream::wants_event_stream(header(req, "accept").as_deref()) {
-        let on_answer = callback.map(|url| -> drive::OnAnswer { Box::new(move |body| Box::pin(post_callback(url, body, secret, now_s))) });
+        let outbox_env = env.clone();
+        let on_answer = callback.map(|url| -> drive::OnAnswer { Box::new(move |body| Box::pin(forms::enqueue_callback(outbox_env, url, body))) });
         return stream_job(job, env, ctx, on_answer, sse).await;
     }
     let response = generate_job(job, env, ctx).await;
     if let (Some(url), true) = (callback, response.status == 200) {
-        ctx.wait_until(post_callback(url, response.body.clone(), secret, now_s));
+        // Stored before the answer goes back; delivered and retried by its outbox.
+        forms::enqueue_callback(env.clone(), url, response.body.clone()).await;
     }
     response
-}
-
-/// POSTs an answer to a callback URL (after the response, under
-/// `ctx.wait_until`), signed like the webhook; a failed delivery is logged.
-async fn post_callback(url: worker::Url, body: String, secret: String, now_s: u64) {
-    {
-        let signature = Webhook::sign_callback(&secret, now_s, body.as_bytes());
-        let result = async {
-            let headers = worker::Headers::new();
-            headers.set("content-type", "application/json")?;
-            headers.set(Webhook::SIGNATURE_HEADER, &signature)?;
-            let mut init = worker::RequestInit::new();
-            init.with_method(worker::Method::Post).with_headers(headers).with_body(Some(body.into()));
-            let request = Request::new_with_init(url.as_str(), &init)?;
-            let response = worker::Fetch::Request(request).send().await?;
-            Ok::<u16, worker::Error>(response.status_code())
-        }
-        .await;
-        match result {
-            Ok(status) if status < 300 => {}
-            Ok(status) => worker::console_error!("{{\"event\":\"callback_failed\",\"host\":{:?},\"status\":{status}}}", url.host_str().unwrap_or_default()),
-            Err(e) => worker::console_error!("{{\"event\":\"callback_failed\",\"host\":{:?},\"error\":{:?}}}", url.host_str().unwrap_or_default(), e.to_string()),
-        }
-    }
 }
 
 /// Limits, parsing and the cache key of a generate body.

@@ -21,7 +21,9 @@ impl RequestInfo {
             .ok()
             .flatten()
             .unwrap_or_else(|| format!("{:x}-{:x}", started_ms as u64, next_counter()));
-        Self { id, method: req.method().to_string(), path: req.path(), started_ms }
+        // A hosted form's path is its link (a capability): never logged.
+        let path = genui_core::FormToken::redact_path(&req.path()).into_owned();
+        Self { id, method: req.method().to_string(), path, started_ms }
     }
 }
 

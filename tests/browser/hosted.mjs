@@ -45,7 +45,7 @@ function startEndpoint(port = 0) {
       const parts = Object.fromEntries(header.split(',').map((p) => p.split('=')));
       const mac = crypto.createHmac('sha256', SECRET).update(`genui-callback.${parts.t}.`).update(body).digest('hex');
       const ok = parts.v1 && crypto.timingSafeEqual(Buffer.from(mac), Buffer.from(parts.v1.padEnd(mac.length, '0').slice(0, mac.length)));
-      state.received.push({ ok: Boolean(ok), body: body.toString('utf8') });
+      state.received.push({ ok: Boolean(ok), body: body.toString('utf8'), deliveryId: req.headers['x-genui-delivery-id'] });
       res.writeHead(ok ? 204 : 401).end();
     });
   });
@@ -185,12 +185,13 @@ test('a person: invalid, errors by the fields, fixed, delivered; replay and expi
     await page.getByLabel('Amount (EUR)').fill('10');
     await page.getByLabel('Reference').fill('Rent');
     await page.getByRole('button', { name: 'Submit' }).click();
-    await page.locator('[data-state="delivered"]').waitFor();
+    await page.locator('[data-state="received"]').waitFor();
     await page.screenshot({ path: join(SHOTS, 'desktop-confirmation.png'), fullPage: true });
     const messages = await received(1);
     assert.equal(messages.length, 1);
     assert.ok(messages[0].ok, 'the callback signature checks out');
     const message = JSON.parse(messages[0].body);
+    assert.equal(messages[0].deliveryId, message.id, 'the delivery id header is the message id');
     assert.equal(message.toolCallId, 'call_browser');
     assert.deepEqual(JSON.parse(message.content), { to: 'Bob', amount: 10, reference: 'Rent' });
     // A replay: back, and submit again.
@@ -213,12 +214,16 @@ test('a person: invalid, errors by the fields, fixed, delivered; replay and expi
   await page.screenshot({ path: join(SHOTS, 'mobile-errors.png'), fullPage: true });
   await page.getByLabel('Amount (EUR)').fill('3');
   await page.getByRole('button', { name: 'Submit' }).click();
-  await page.locator('[data-state="delivered"]').waitFor();
+  await page.locator('[data-state="received"]').waitFor();
   await page.screenshot({ path: join(SHOTS, 'mobile-confirmation.png'), fullPage: true });
   // An expired link, signed like the worker signs (purpose label first).
-  const fields = { s: 'a'.repeat(64), u: 'https://agent.example.com/', e: Math.floor(Date.now() / 1000) - 1, n: 'x' };
-  const payload = Buffer.from(JSON.stringify(fields)).toString('base64url');
-  const signature = crypto.createHmac('sha256', SECRET).update(`genui-form-token.${fields.e}.${payload}`).digest('base64url');
+  // (The payload: the record's 16 random bytes, then expiresAt as 8 bytes big-endian.)
+  const expiresAt = Math.floor(Date.now() / 1000) - 1;
+  const bytes = Buffer.alloc(24);
+  crypto.randomFillSync(bytes, 0, 16);
+  bytes.writeBigUInt64BE(BigInt(expiresAt), 16);
+  const payload = bytes.toString('base64url');
+  const signature = crypto.createHmac('sha256', SECRET).update(`genui-form-token.${expiresAt}.${payload}`).digest('base64url');
   const expired = await page.goto(`${state.baseUrl}/f/${payload}.${signature}`);
   assert.equal(expired.status(), 410);
   const forged = await page.goto(`${state.baseUrl}/f/${payload}.${signature.slice(1)}A`);
@@ -245,7 +250,7 @@ test('an approval shows what is approved, from the checked fragment, and its but
   assert.equal(await page.locator('.genui-prompt').innerText(), 'Approbation requise (high) : Transfer 10 EUR to Bob <b>now</b>', 'shown as text');
   await page.screenshot({ path: join(SHOTS, 'desktop-approval.png'), fullPage: true });
   await page.getByRole('button', { name: 'Approuver' }).click();
-  await page.locator('[data-state="delivered"]').waitFor();
+  await page.locator('[data-state="received"]').waitFor();
   const messages = await received(1);
   assert.deepEqual(JSON.parse(JSON.parse(messages[0].body).content), { approved: true });
   await context.close();
@@ -275,7 +280,7 @@ test('keyboard only: Tab, typing, Space and Enter fill and submit a hosted form'
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Absenden');
   await page.keyboard.press('Enter');
-  await page.locator('[data-state="delivered"]').waitFor();
+  await page.locator('[data-state="received"]').waitFor();
   const messages = await received(1);
   assert.equal(messages.length, 1);
   assert.deepEqual(JSON.parse(JSON.parse(messages[0].body).content), { name: 'Ada', plan, news: true });

@@ -1115,3 +1115,27 @@ fn webhooks_only() {
         panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
     }
 }
+
+/// A hosted form's answer survives killing the worker mid-delivery: two
+/// `wrangler dev` runs on one `--persist-to` directory (a restart), a
+/// callback that hangs on the first attempt; the answer arrives after the
+/// restart with the same delivery id.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn hosted_form_delivery_survives_a_restart() {
+    let state = genui_harness::project_root().join("target").join("e2e-state").join(format!("restart-{}", std::process::id()));
+    let start = || {
+        let opts = Options { state_dir: Some(state.clone()), ..Options::default() }
+            .var("API_KEYS", "key-one")
+            .var("WEBHOOK_SECRET", "whsec-e2e")
+            .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
+        WranglerDev::start(opts)
+    };
+    let result = e2e_forms::survives_a_restart(&start, "whsec-e2e");
+    if result.is_ok() {
+        let _ = std::fs::remove_dir_all(&state);
+    }
+    if let Err(e) = result {
+        panic!("{e}\n(state and both wrangler logs kept in {})", state.display());
+    }
+}

@@ -204,7 +204,6 @@ fn request_with(dev: &WranglerDev, method: &str, path: &str, body: &Value, heade
 /// callback to a listener on 127.0.0.1 (`WEBHOOK_ALLOW_HTTP_CALLBACKS`).
 pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
     use genui_core::Webhook;
-    use std::io::{Read, Write};
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
@@ -223,35 +222,21 @@ pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
     ensure(forged.status == 401, || format!("forged: {}", forged.status))?;
     let signed = post(Some(Webhook::sign(secret, now, bytes.as_bytes())))?;
     let answer = conforms(&signed, Contract::JsonFormsResponse)?;
-    // The callback: one signed POST carrying the same answer.
+    // The callback: a signed POST carrying the same answer; the endpoint
+    // fails the first attempt, and the outbox sends it again, same id.
     listener.set_nonblocking(false).map_err(|e| e.to_string())?;
-    let (mut stream, _) = listener.accept().map_err(|e| format!("no callback arrived: {e}"))?;
-    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).map_err(|e| e.to_string())?;
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
-        raw.extend_from_slice(&buf[..n]);
-        let text = String::from_utf8_lossy(&raw);
-        if let Some(split) = text.find("\r\n\r\n") {
-            let length = text[..split].lines().find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap_or(0)));
-            if n == 0 || raw.len() >= split + 4 + length.unwrap_or(0) {
-                break;
-            }
-        }
-        if n == 0 {
-            break;
-        }
-    }
-    let _ = stream.write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n");
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, payload) = text.split_once("\r\n\r\n").ok_or("malformed callback")?;
-    let signature = head.lines().find_map(|l| {
+    let (first_head, first) = read_one_callback(&listener, b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")?;
+    let (head, payload) = read_one_callback(&listener, b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")?;
+    let header = |head: &str, wanted: &str| head.lines().find_map(|l| {
         let (name, value) = l.split_once(':')?;
-        name.eq_ignore_ascii_case(Webhook::SIGNATURE_HEADER).then(|| value.trim().to_owned())
+        name.eq_ignore_ascii_case(wanted).then(|| value.trim().to_owned())
     });
+    let signature = header(&head, Webhook::SIGNATURE_HEADER);
     Webhook::verify_callback(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
-    let delivered: Value = serde_json::from_str(payload).map_err(|e| e.to_string())?;
+    let delivery_id = header(&head, "x-genui-delivery-id");
+    ensure(first == payload && delivery_id.is_some() && header(&first_head, "x-genui-delivery-id") == delivery_id,
+        || format!("a failed callback is retried with the same body and delivery id: {delivery_id:?}"))?;
+    let delivered: Value = serde_json::from_str(&payload).map_err(|e| e.to_string())?;
     ensure(delivered["meta"]["specHash"] == answer["meta"]["specHash"], || "the callback carried another answer".into())?;
     webhooks_once_and_fresh(dev, secret, &body, now)
 }
@@ -279,6 +264,34 @@ fn webhooks_once_and_fresh(dev: &WranglerDev, secret: &str, signed_body: &Value,
     ensure(ahead_10.status == 200, || format!("+10 s must be accepted: {}", ahead_10.body_excerpt()))?;
     let again = post(&body, &Webhook::sign(secret, now + 10, bytes.as_bytes()))?;
     ensure(again.status == 409, || format!("+10 s again: {}", again.status))
+}
+
+/// Accepts one callback on `listener` (blocking, up to 30 s for the data),
+/// answers it with `reply`; its head and body.
+fn read_one_callback(listener: &std::net::TcpListener, reply: &[u8]) -> Result<(String, String), String> {
+    use std::io::{Read, Write};
+    let (mut stream, _) = listener.accept().map_err(|e| format!("no callback arrived: {e}"))?;
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).map_err(|e| e.to_string())?;
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = stream.read(&mut buf).map_err(|e| e.to_string())?;
+        raw.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&raw);
+        if let Some(split) = text.find("\r\n\r\n") {
+            let length = text[..split].lines().find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap_or(0)));
+            if n == 0 || raw.len() >= split + 4 + length.unwrap_or(0) {
+                break;
+            }
+        }
+        if n == 0 {
+            break;
+        }
+    }
+    let _ = stream.write_all(reply);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, payload) = text.split_once("\r\n\r\n").ok_or("malformed callback")?;
+    Ok((head.to_owned(), payload.to_owned()))
 }
 
 /// The rate-limiting binding: five requests a minute per caller, then 429.

@@ -79,8 +79,9 @@ pub use render::{Format, RenderInput};
 
 pub use edge::access::Access;
 pub use edge::webhook::Webhook;
+pub use edge::forms::{FormRecord, FormToken, Prefill};
+pub use edge::outbox::{AttemptResult, Delivery, Effect as OutboxEffect, Input as OutboxInput, Outbox};
 pub use edge::replay::ReplayClaim;
-pub use edge::forms::FormToken;
 pub use edge::mcp::{Mcp, McpCall};
 
 pub use error::{Detail, Error, ErrorCode, ModelFailure, Result, RetryAfter};

@@ -804,16 +804,16 @@ impl HttpResponse {
 
 impl HttpResponse {
     /// A hosted form's page for the link `token` ([`crate::FormToken`]),
-    /// from the spec stored for it (its JSON); after a rejected post,
-    /// `posted` is the data as read and the error, shown by the fields
-    /// (status 422, or the error's own 4xx). A spec that does not read
-    /// back answers the link's 404 page.
-    pub fn hosted_form(token: &str, fields: &crate::FormToken, spec_json: &str, posted: Option<(&Value, &Error)>) -> Self {
-        let Some(spec) = UiSpec::from_cached(spec_json, &fields.spec_hash) else {
-            return Self::form_notice(404, fields.locale.as_deref(), "not_found");
+    /// from its record and the spec stored for it (its JSON); after a
+    /// rejected post, `posted` is the data as read and the error, shown by
+    /// the fields (status 422, or the error's own 4xx). A spec that does
+    /// not read back answers the link's 404 page.
+    pub fn hosted_form(token: &str, record: &crate::FormRecord, spec_json: &str, posted: Option<(&Value, &Error)>) -> Self {
+        let Some(spec) = UiSpec::from_cached(spec_json, &record.spec_hash) else {
+            return Self::form_notice(404, record.locale.as_deref(), "not_found");
         };
         let action = format!("/f/{token}");
-        let page = crate::render::html::hosted_page(&spec, &action, fields.locale.as_deref(), fields.data_hash.as_deref(), posted);
+        let page = crate::render::html::hosted_page(&spec, &action, record.locale.as_deref(), record.prefill.as_ref(), posted);
         let status = posted.map_or(200, |(_, e)| e.http_status());
         Self::html(status, page)
     }

@@ -265,3 +265,23 @@ fn bad_posts_are_4xx_with_the_field_named() {
     assert_eq!(SubmitJob::prepare_form(b"%2Fn=1", None, None, &Limits::default()).unwrap_err().http_status(), 400, "no spec named");
 }
 
+
+/// A hosted page takes its pre-fill check from the link's record: the
+/// salted digest and its salt, never the values; after a post, the person
+/// reads that the answer was received (before any delivery).
+#[test]
+fn a_hosted_page_checks_its_fragment_against_the_records_salted_digest() {
+    use genui_core::{FormRecord, Prefill};
+    let body = json!({"tool": "generateUserInterface", "arguments": {"description": "Transfer money", "output": {"type": "object", "required": ["to"], "properties": {"to": {"type": "string", "title": "Recipient"}}}}});
+    let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), Some("html"), &Limits::default()).unwrap();
+    let outcome = job.clone().finish(None);
+    let spec = outcome.cache_put.map(|put| put.value).or_else(|| job.spec_json()).expect("a spec to keep");
+    let (_, prefill) = Prefill::of(&json!({"to": "Bob"}), [5; Prefill::SALT_BYTES]).unwrap();
+    let record = FormRecord { spec_hash: job.spec_hash().to_owned(), tool_call_id: None, callback_url: "https://agent.example.com/".into(), expires_at: 2_000, locale: Some("de".into()), prefill: Some(prefill.clone()) };
+    let page = HttpResponse::hosted_form("tok", &record, &spec, None);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains(&format!(r#"data-expect="{}" data-salt="{}""#, prefill.digest, prefill.salt)), "the record's digest and salt");
+    assert!(!page.body.contains("Bob") && page.body.contains(r#"action="/f/tok""#));
+    let received = HttpResponse::form_notice(202, Some("de"), "received");
+    assert!(received.body.contains(r#"data-state="received""#) && received.body.contains("Ihre Antwort ist eingegangen"), "{}", received.body);
+}

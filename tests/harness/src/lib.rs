@@ -82,6 +82,10 @@ pub struct Options {
     /// (passed as `--config`; relative paths are from the project root).
     /// The harness's own self-test uses this to run a small JS worker.
     pub config: Option<PathBuf>,
+    /// A `--persist-to` directory of the caller's, kept on drop: a second
+    /// `wrangler dev` started on it finds the first one's Durable Objects,
+    /// alarms and KV (a restart). `None`: a fresh directory, removed on drop.
+    pub state_dir: Option<PathBuf>,
 }
 
 impl Options {
@@ -156,6 +160,7 @@ pub struct WranglerDev {
     root: PathBuf,
     config: Option<PathBuf>,
     state_dir: PathBuf,
+    keep_state: bool,
     log_path: PathBuf,
     agent: ureq::Agent,
 }
@@ -189,10 +194,13 @@ impl WranglerDev {
                 .unwrap_or(DEFAULT_STARTUP_TIMEOUT)
         });
 
-        let state_dir = root.join("target").join("e2e-state").join(unique_name());
+        let keep_state = opts.state_dir.is_some();
+        let state_dir = opts.state_dir.clone().unwrap_or_else(|| root.join("target").join("e2e-state").join(unique_name()));
         fs::create_dir_all(&state_dir)
             .map_err(|e| format!("creating {}: {e}", state_dir.display()))?;
-        let log_path = state_dir.join("wrangler.log");
+        // A restart on a kept directory keeps the earlier run's log beside its own.
+        let log_name = if keep_state { format!("wrangler-{}.log", unique_name()) } else { "wrangler.log".to_owned() };
+        let log_path = state_dir.join(log_name);
         let log =
             File::create(&log_path).map_err(|e| format!("creating {}: {e}", log_path.display()))?;
         let log2 = log
@@ -265,6 +273,7 @@ impl WranglerDev {
             root,
             config: opts.config.clone(),
             state_dir,
+            keep_state,
             log_path,
             agent,
         };
@@ -594,7 +603,7 @@ impl Drop for WranglerDev {
                 "genui-harness: kept {} (wrangler.log inside)",
                 self.state_dir.display()
             );
-        } else {
+        } else if !self.keep_state {
             let _ = fs::remove_dir_all(&self.state_dir);
         }
     }

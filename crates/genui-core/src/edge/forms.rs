@@ -1,16 +1,23 @@
-//! Hosted forms: the signed link a person opens (`/f/<token>`) and the
-//! pages the worker serves there, sans-IO (the shell keeps the spec and
-//! the submission in the token's Durable Object and does the delivery).
+//! Hosted forms: the signed link a person opens (`/f/<token>`), the record
+//! it names, and the pages the worker serves there, sans-IO (the shell keeps
+//! the record, the spec and the answer's [`crate::Outbox`] in the link's
+//! Durable Object, and does the delivery).
 //!
-//! A token is `<payload>.<signature>`, both base64url without padding: the
-//! payload is compact JSON of a [`FormToken`], the signature HMAC-SHA256
-//! under `WEBHOOK_SECRET` of `"genui-form-token.<expiresAt>.<payload>"`
+//! A token is `<payload>.<signature>`, both base64url without padding. The
+//! payload is [`ID_BYTES`] random bytes, the record's id (the shell draws
+//! them from the platform's CSPRNG and passes them in), then `expiresAt` as
+//! 8 bytes big-endian; the signature is HMAC-SHA256 under `WEBHOOK_SECRET`
+//! of `"genui-form-token.<expiresAt>.<payload>"`
 //! ([`crate::edge::webhook::Purpose::FormToken`]), so a webhook's or a
-//! callback's signature never passes for a token. Nothing a person fills
-//! in is in the token: pre-fill travels in the URL fragment (`#data=`),
-//! which browsers never send; where the shown values matter, the token
-//! carries the SHA-256 of that fragment's JSON text and the page refuses a
-//! fragment that differs.
+//! callback's signature never passes for a token, and a forged or expired
+//! link is refused without waking any object. The token says nothing about
+//! the form: the callback, the tool call, the language and the pre-fill's
+//! digest live in the [`FormRecord`] it names, so every link has the same
+//! short length whatever the request. Pre-fill travels in the URL fragment
+//! (`#data=`), which browsers never send; where the shown values matter,
+//! the record keeps a salted SHA-256 of that fragment's JSON text
+//! ([`Prefill`], a random salt per record) and the page refuses a fragment
+//! that differs.
 
 use crate::edge::webhook::{mac, Purpose};
 use crate::error::{Error, ErrorCode, Result};
@@ -18,6 +25,15 @@ use base64::Engine as _;
 use hmac::Mac as _;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// Random bytes naming a link's record (128 bits).
+pub(crate) const ID_BYTES: usize = 16;
+
+/// Random bytes salting a record's pre-fill digest.
+pub(crate) const SALT_BYTES: usize = 16;
+
+/// The payload: the id, then `expiresAt` big-endian.
+const PAYLOAD_BYTES: usize = ID_BYTES + 8;
 
 /// Longest token accepted (a longer one is refused unread).
 pub(crate) const MAX_TOKEN_CHARS: usize = 4096;
@@ -27,30 +43,44 @@ pub(crate) const MAX_LIFETIME_SECONDS: u64 = 24 * 3600;
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-/// What a hosted form's link carries, signed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What a hosted form's link carries, signed: the record's random id and
+/// the link's expiry.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FormToken {
+    id: [u8; ID_BYTES],
+    /// Unix seconds after which the link is refused (410).
+    pub expires_at: u64,
+}
+
+/// A salted digest of the pre-fill's JSON text: the page shows the
+/// fragment's values only when `SHA-256(salt ++ text)` is `digest`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prefill {
+    /// The record's random salt, hex.
+    pub salt: String,
+    /// SHA-256 (hex) of the salt's hex text followed by the fragment's JSON text.
+    pub digest: String,
+}
+
+/// What a link's Durable Object keeps about it (beside the spec).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormRecord {
     /// The spec's hash (`meta.specHash`).
-    #[serde(rename = "s")]
     pub spec_hash: String,
     /// The tool call the answer goes back to.
-    #[serde(rename = "t", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
     /// Where the signed tool message is POSTed.
-    #[serde(rename = "u")]
     pub callback_url: String,
-    /// Unix seconds after which the link is refused (410).
-    #[serde(rename = "e")]
+    /// Unix seconds after which the link is refused and the record deleted.
     pub expires_at: u64,
     /// The language of the page (BCP 47).
-    #[serde(rename = "l", default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub locale: Option<String>,
-    /// SHA-256 (hex) of the fragment's JSON text, when the shown values matter.
-    #[serde(rename = "d", default, skip_serializing_if = "Option::is_none")]
-    pub data_hash: Option<String>,
-    /// Makes two links for the same call distinct (the shell's random id).
-    #[serde(rename = "n")]
-    pub nonce: String,
+    /// The pre-fill's salted digest, when the shown values matter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefill: Option<Prefill>,
 }
 
 /// Why a token is refused: `not_found` (404) for a forged, malformed or
@@ -63,9 +93,25 @@ fn refused(expired: bool) -> Error {
 }
 
 impl FormToken {
+    /// Random bytes naming a link's record (128 bits).
+    pub const ID_BYTES: usize = ID_BYTES;
+
+    /// A link to the record named by `id` (random bytes from the platform's
+    /// CSPRNG), valid until `expires_at` (Unix seconds).
+    pub fn new(id: [u8; ID_BYTES], expires_at: u64) -> Self {
+        Self { id, expires_at }
+    }
+
+    fn payload(&self) -> String {
+        let mut bytes = [0u8; PAYLOAD_BYTES];
+        bytes[..ID_BYTES].copy_from_slice(&self.id);
+        bytes[ID_BYTES..].copy_from_slice(&self.expires_at.to_be_bytes());
+        B64.encode(bytes)
+    }
+
     /// The signed token.
     pub fn sign(&self, secret: &str) -> String {
-        let payload = B64.encode(serde_json::to_vec(self).unwrap_or_default());
+        let payload = self.payload();
         let digest = mac(Purpose::FormToken, secret, self.expires_at, payload.as_bytes()).finalize().into_bytes();
         format!("{payload}.{}", B64.encode(digest))
     }
@@ -78,7 +124,9 @@ impl FormToken {
         }
         let (payload, signature) = token.split_once('.').ok_or_else(|| refused(false))?;
         let signature = B64.decode(signature).map_err(|_| refused(false))?;
-        let fields: FormToken = B64.decode(payload).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok()).ok_or_else(|| refused(false))?;
+        let bytes: [u8; PAYLOAD_BYTES] = B64.decode(payload).ok().and_then(|b| b.try_into().ok()).ok_or_else(|| refused(false))?;
+        let (id, expiry) = bytes.split_at(ID_BYTES);
+        let fields = Self { id: id.try_into().map_err(|_| refused(false))?, expires_at: u64::from_be_bytes(expiry.try_into().map_err(|_| refused(false))?) };
         // Constant-time comparison (`verify_slice`), over the payload as sent.
         mac(Purpose::FormToken, secret, fields.expires_at, payload.as_bytes()).verify_slice(&signature).map_err(|_| refused(false))?;
         if now >= fields.expires_at {
@@ -87,23 +135,9 @@ impl FormToken {
         Ok(fields)
     }
 
-    /// The name of the token's Durable Object: the hex SHA-256 of the
-    /// whole token (one object per link).
-    pub fn object_name(token: &str) -> String {
-        use sha2::Digest as _;
-        hex::encode(sha2::Sha256::digest(token.as_bytes()))
-    }
-
-    /// The fragment's JSON text for `data` and its hash: what the link
-    /// carries after `#data=`, and what the token binds.
-    pub fn fragment(data: &Value) -> Option<(String, String)> {
-        use sha2::Digest as _;
-        if data.is_null() {
-            return None;
-        }
-        let text = data.to_string();
-        let hash = hex::encode(sha2::Sha256::digest(text.as_bytes()));
-        Some((text, hash))
+    /// The name of the link's Durable Object: its id, hex.
+    pub fn object_name(&self) -> String {
+        hex::encode(self.id)
     }
 
     /// The link's path and fragment: `/f/<token>#data=<JSON, percent-encoded>`.
@@ -111,6 +145,15 @@ impl FormToken {
         match fragment {
             Some(text) => format!("/f/{token}#data={}", percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC)),
             None => format!("/f/{token}"),
+        }
+    }
+
+    /// A request path with any hosted-form token replaced by `<token>`, for
+    /// logs: a link is a capability and never lands in a log line.
+    pub fn redact_path(path: &str) -> std::borrow::Cow<'_, str> {
+        match path.starts_with("/f/") {
+            true => "/f/<token>".into(),
+            false => path.into(),
         }
     }
 
@@ -123,6 +166,24 @@ impl FormToken {
     /// `expiresAt` as an RFC 3339 UTC timestamp.
     pub fn expires_at_text(&self) -> String {
         rfc3339(self.expires_at)
+    }
+}
+
+impl Prefill {
+    /// Random bytes salting a record's pre-fill digest.
+    pub const SALT_BYTES: usize = SALT_BYTES;
+
+    /// The fragment's JSON text for `data` and its digest under `salt`
+    /// (random bytes from the platform's CSPRNG); `None` without data.
+    pub fn of(data: &Value, salt: [u8; SALT_BYTES]) -> Option<(String, Self)> {
+        use sha2::Digest as _;
+        if data.is_null() {
+            return None;
+        }
+        let text = data.to_string();
+        let salt = hex::encode(salt);
+        let digest = hex::encode(sha2::Sha256::new().chain_update(salt.as_bytes()).chain_update(text.as_bytes()).finalize());
+        Some((text, Self { salt, digest }))
     }
 }
 
@@ -147,15 +208,7 @@ mod tests {
     use super::*;
 
     fn token() -> FormToken {
-        FormToken {
-            spec_hash: "a".repeat(64),
-            tool_call_id: Some("call_1".into()),
-            callback_url: "https://agent.example.com/hook".into(),
-            expires_at: 2_000,
-            locale: Some("de-AT".into()),
-            data_hash: None,
-            nonce: "n1".into(),
-        }
+        FormToken::new([7; ID_BYTES], 2_000)
     }
 
     #[test]
@@ -164,13 +217,12 @@ mod tests {
         assert_eq!(FormToken::verify(&signed, "s3cret", 1_000).unwrap(), token());
         assert_eq!(FormToken::verify(&signed, "other", 1_000).unwrap_err().http_status(), 404);
         assert_eq!(FormToken::verify(&signed, "s3cret", 2_000).unwrap_err().http_status(), 410);
-        // Another payload under the old signature: a later expiry, another callback.
+        // Another payload under the old signature: a later expiry, another id.
         let (_, signature) = signed.split_once('.').unwrap();
-        let mut forged = token();
-        forged.expires_at = 9_999;
-        let forged_payload = B64.encode(serde_json::to_vec(&forged).unwrap());
-        assert_eq!(FormToken::verify(&format!("{forged_payload}.{signature}"), "s3cret", 1_000).unwrap_err().http_status(), 404);
-        for bad in ["", ".", "x.y", "%%%.%%%", &"a".repeat(MAX_TOKEN_CHARS + 1)] {
+        for forged in [FormToken::new([7; ID_BYTES], 9_999), FormToken::new([8; ID_BYTES], 2_000)] {
+            assert_eq!(FormToken::verify(&format!("{}.{signature}", forged.payload()), "s3cret", 1_000).unwrap_err().http_status(), 404);
+        }
+        for bad in ["", ".", "x.y", "%%%.%%%", &"a".repeat(MAX_TOKEN_CHARS + 1), &format!("{}AA.{signature}", token().payload())] {
             assert_eq!(FormToken::verify(bad, "s3cret", 1_000).unwrap_err().http_status(), 404, "{bad:.20}");
         }
     }
@@ -178,7 +230,7 @@ mod tests {
     #[test]
     fn a_webhook_or_callback_signature_is_no_token() {
         let t = token();
-        let payload = B64.encode(serde_json::to_vec(&t).unwrap());
+        let payload = t.payload();
         for purpose in [Purpose::Webhook, Purpose::Callback] {
             let digest = mac(purpose, "s3cret", t.expires_at, payload.as_bytes()).finalize().into_bytes();
             let other = format!("{payload}.{}", B64.encode(digest));
@@ -187,11 +239,43 @@ mod tests {
     }
 
     #[test]
-    fn links_carry_data_in_the_fragment_and_times_in_utc() {
-        let (text, hash) = FormToken::fragment(&serde_json::json!({"to": "Bob", "eur": 10})).unwrap();
+    fn a_token_is_short_opaque_and_names_its_record_by_its_random_id() {
+        let signed = FormToken::new([0xab; ID_BYTES], 1_795_564_800).sign("s3cret");
+        // 24 payload bytes and 32 signature bytes, base64url: 32 + 1 + 43.
+        assert_eq!(signed.len(), 76, "{signed}");
+        let payload = B64.decode(signed.split_once('.').unwrap().0).unwrap();
+        assert_eq!(&payload[..ID_BYTES], &[0xab; ID_BYTES], "only the id and the expiry");
+        assert_eq!(FormToken::verify(&signed, "s3cret", 0).unwrap().object_name(), "ab".repeat(ID_BYTES));
+        assert_ne!(FormToken::new([1; ID_BYTES], 5).object_name(), FormToken::new([2; ID_BYTES], 5).object_name());
+    }
+
+    #[test]
+    fn the_prefill_is_neither_in_the_token_nor_recoverable_from_an_unsalted_hash() {
+        use sha2::Digest as _;
+        let data = serde_json::json!({"to": "Bob", "amount": 10});
+        let (text, prefill) = Prefill::of(&data, [1; SALT_BYTES]).unwrap();
+        let unsalted = hex::encode(sha2::Sha256::digest(text.as_bytes()));
+        assert_ne!(prefill.digest, unsalted, "salted");
+        let (_, other) = Prefill::of(&data, [2; SALT_BYTES]).unwrap();
+        assert_ne!(prefill.digest, other.digest, "a salt per record");
+        let expected = hex::encode(sha2::Sha256::digest(format!("{}{text}", "01".repeat(SALT_BYTES))));
+        assert_eq!(prefill.digest, expected, "what the page's script computes");
+        let record = FormRecord { spec_hash: "a".repeat(64), tool_call_id: Some("c".repeat(3_500)), callback_url: format!("https://agent.example.com/{}", "p".repeat(3_000)),
+            expires_at: 2_000, locale: None, prefill: Some(prefill) };
+        let signed = FormToken::new([3; ID_BYTES], record.expires_at).sign("s3cret");
+        assert!(signed.len() < 100 && !signed.contains("Bob"), "the link's length does not grow with the record: {}", signed.len());
+        assert!(FormToken::verify(&signed, "s3cret", 1_000).is_ok(), "a long tool call id still gives a link that opens");
+        assert_eq!(serde_json::from_value::<FormRecord>(serde_json::to_value(&record).unwrap()).unwrap(), record);
+        assert_eq!(Prefill::of(&Value::Null, [1; SALT_BYTES]), None);
+    }
+
+    #[test]
+    fn links_carry_data_in_the_fragment_times_in_utc_and_logs_no_token() {
+        let (text, _) = Prefill::of(&serde_json::json!({"to": "Bob", "eur": 10}), [0; SALT_BYTES]).unwrap();
         assert_eq!(text, r#"{"to":"Bob","eur":10}"#);
-        assert_eq!(hash.len(), 64);
         assert_eq!(FormToken::path("tok", Some(&text)), "/f/tok#data=%7B%22to%22%3A%22Bob%22%2C%22eur%22%3A10%7D");
+        assert_eq!(FormToken::redact_path("/f/abc.def"), "/f/<token>");
+        assert_eq!(FormToken::redact_path("/v1/forms"), "/v1/forms");
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(1795564800), "2026-11-25T00:00:00Z");
         assert_eq!(FormToken::expiry(100, 60), 160);

@@ -9,6 +9,7 @@ pub(crate) mod access;
 pub(crate) mod contracts;
 pub(crate) mod destination;
 pub(crate) mod forms;
+pub(crate) mod outbox;
 pub(crate) mod mcp;
 pub(crate) mod replay;
 pub(crate) mod tool;

@@ -91,6 +91,8 @@ texts! {
     FieldInvalid => ["This value is not valid.", "Dieser Wert ist ungültig.", "Cette valeur n'est pas valide.", "Este valor no es válido.", "Este valor não é válido.", "この値は無効です。", "此值无效。"],
     /// `/v1/submit`'s message for `submission_invalid`.
     SubmissionInvalid => ["The submitted data has {count} problem(s); the first at {pointer}: {message}", "Die gesendeten Daten haben {count} Fehler; der erste bei {pointer}: {message}", "Les données envoyées comportent {count} erreur(s) ; la première à {pointer} : {message}", "Los datos enviados tienen {count} error(es); el primero en {pointer}: {message}", "Os dados enviados têm {count} erro(s); o primeiro em {pointer}: {message}", "送信データに {count} 件の問題があります。最初は {pointer}: {message}", "提交的数据有 {count} 处错误；第一处在 {pointer}：{message}"],
+    /// A hosted form's answer, stored and on its way (before the first attempt ends).
+    Received => ["Thank you. Your answer has been received and is being sent.", "Vielen Dank. Ihre Antwort ist eingegangen und wird gesendet.", "Merci. Votre réponse a été reçue et est en cours d'envoi.", "Gracias. Su respuesta se ha recibido y se está enviando.", "Obrigado. A sua resposta foi recebida e está a ser enviada.", "ありがとうございます。回答を受け付けました。送信しています。", "谢谢。您的回答已收到，正在发送。"],
     /// A hosted form's answer was delivered.
     Delivered => ["Thank you. Your answer has been sent.", "Vielen Dank. Ihre Antwort wurde gesendet.", "Merci. Votre réponse a été envoyée.", "Gracias. Su respuesta se ha enviado.", "Obrigado. A sua resposta foi enviada.", "ありがとうございます。回答を送信しました。", "谢谢。您的回答已发送。"],
     /// A hosted form's answer is kept and retried.

@@ -226,6 +226,7 @@
   function prefill(form) {
     var frag = fragmentData();
     var expect = form.getAttribute("data-expect");
+    var salt = form.getAttribute("data-salt") || "";
     var apply = function () {
       if (frag) {
         try {
@@ -238,9 +239,10 @@
       form.setAttribute("data-ready", "true");
     };
     if (!expect) return apply();
-    // Shown values matter: the fragment must be the data the link was made for.
+    // Shown values matter: the fragment must be the data the link was made
+    // for (its digest salted with the record's salt).
     var text = frag ? frag.text : "";
-    crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (d) {
+    crypto.subtle.digest("SHA-256", new TextEncoder().encode(salt + text)).then(function (d) {
       if (hex(d) === expect) return apply();
       var p = document.createElement("p");
       p.className = "genui-error";

@@ -198,6 +198,7 @@ pub(crate) fn notice_page(locale: Option<&str>, which: &str) -> Option<String> {
     use super::words::Text;
     let lang = super::words::Lang::pick(locale);
     let (id, role) = match which {
+        "received" => (Text::Received, "status"),
         "delivered" => (Text::Delivered, "status"),
         "retrying" => (Text::Retrying, "status"),
         "failed" => (Text::Failed, "alert"),
@@ -217,18 +218,19 @@ pub(crate) fn notice_page(locale: Option<&str>, which: &str) -> Option<String> {
 
 /// A hosted form's page (`/f/<token>`): the form posting to `action`, in
 /// `locale`'s language. Fresh, it is empty and the script fills it from
-/// the URL fragment, refusing a fragment whose SHA-256 is not `data_hash`;
-/// after a rejected post it shows the posted values and the errors.
-pub(crate) fn hosted_page(spec: &crate::UiSpec, action: &str, locale: Option<&str>, data_hash: Option<&str>, posted: Option<(&Value, &crate::Error)>) -> String {
+/// the URL fragment, refusing a fragment whose salted SHA-256 is not the
+/// record's `prefill` digest; after a rejected post it shows the posted
+/// values and the errors.
+pub(crate) fn hosted_page(spec: &crate::UiSpec, action: &str, locale: Option<&str>, prefill: Option<&crate::Prefill>, posted: Option<(&Value, &crate::Error)>) -> String {
     let none = Value::Null;
     let initial_data = posted.map_or(Value::Null, |(data, _)| data.clone());
     let r = RenderInput { spec, initial_data, meta: Map::new(), raw_data: &none, locale, catalog: None };
     let words = Words::of(r.lang());
     let errors = posted.map(|(_, e)| field_errors(e)).unwrap_or_default();
     let mut markup = form_markup(&r, action, &errors, &words);
-    if let (Some(hash), None) = (data_hash, posted) {
+    if let (Some(prefill), None) = (prefill, posted) {
         let mismatch = r.lang().text(super::words::Text::DataMismatch);
-        let attrs = format!(r#"<form data-expect="{}" data-mismatch="{}" "#, form::attr(hash), form::attr(mismatch));
+        let attrs = format!(r#"<form data-expect="{}" data-salt="{}" data-mismatch="{}" "#, form::attr(&prefill.digest), form::attr(&prefill.salt), form::attr(mismatch));
         markup = markup.replacen("<form ", &attrs, 1);
     }
     page(&r, &markup, &words)
