@@ -160,7 +160,7 @@ impl SubmitJob {
             Ok(unchecked) => {
                 let mut response = HttpResponse::json(200, &self.tool_message(message_id));
                 // What the worker could not check: fields on a `$ref` it
-                // never fetches took any JSON (README, issue 17).
+                // never fetches took any JSON (docs/api.md, "Submissions").
                 if !unchecked.is_empty() {
                     response.headers.push(("x-genui-unchecked".into(), Value::from(unchecked).to_string()));
                 }
