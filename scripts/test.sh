@@ -80,6 +80,8 @@ cargo test -p genui-harness --test e2e-model -- --ignored
 cargo test -p genui-harness --test e2e-generators -- --ignored
 # Streaming (SSE, AG-UI /v1/agent) with the real clients of tests/agui, on one wrangler dev.
 cargo test -p genui-harness --test e2e-stream -- --ignored
+# The documentation's requests (README.md, docs/*.md) run as written; answers as shown.
+cargo test -p genui-harness --test e2e-docs -- --ignored
 
 step "4/7 real renderers in headless Chromium"
 (cd tests/browser && npm test)
