@@ -1,6 +1,6 @@
 //! Embeds the operator's component catalogs (`catalogs/*.json`, except the
 //! frontends' own `*.a2ui-catalog.json`) into the worker: a catalog is an
-//! asset versioned and deployed with the code (README "Component
+//! asset versioned and deployed with the code (docs/operator.md "Component
 //! catalogs"). The build refuses a catalog that is not JSON, has no `name`
 //! or no `components`, or repeats another's name; `cargo test` validates
 //! every catalog against `schemas/catalog.schema.json` and the core's loader

@@ -1,4 +1,4 @@
-// An operator's own `http` generator for genui-worker (README: "Generators").
+// An operator's own `http` generator for genui-worker (docs/operator.md, "http generators").
 // Run: WEBHOOK_SECRET=... node examples/http-generator.mjs [port]
 // It checks the worker's signature, then answers a plan: required fields
 // first, the optional ones in a section of their own. The worker proves it.

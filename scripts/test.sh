@@ -76,10 +76,12 @@ cargo test -p genui-harness --test selftest -- --ignored
 cargo test -p genui-harness --test e2e -- --ignored
 # The model path against the scripted provider server (OpenAI and Anthropic wire formats).
 cargo test -p genui-harness --test e2e-model -- --ignored
-# Instructions and the generator registry: the README's example http generator (node) and faults.
+# Instructions and the generator registry: the example http generator of docs/operator.md (node) and faults.
 cargo test -p genui-harness --test e2e-generators -- --ignored
 # Streaming (SSE, AG-UI /v1/agent) with the real clients of tests/agui, on one wrangler dev.
 cargo test -p genui-harness --test e2e-stream -- --ignored
+# The documentation's requests (README.md, docs/*.md) run as written; answers as shown.
+cargo test -p genui-harness --test e2e-docs -- --ignored
 
 step "4/7 real renderers in headless Chromium"
 (cd tests/browser && npm test)

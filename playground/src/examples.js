@@ -1,18 +1,19 @@
 // The example tool calls offered by the playground's picker.
 //
-// Every example of the four seed documents (/work/shared/seeds in the
-// project's brief; the AG-UI generative-UI draft, DGUI, AG-UI tools, LMUI)
-// that is a tool call or a schema is here, written as the request a frontend
-// would POST to /v1/generate, in the different shapes the worker accepts
-// (AG-UI tool call, bare arguments, OpenAI tool call, AG-UI event stream).
-// Where the test fixtures already hold the seed's form, the fixture is
-// imported, so the playground and the tests cannot drift apart. A few more
-// fixtures show nested groups, arrays, a wizard and an approval.
+// Examples from the public protocols the worker serves (AG-UI's
+// generative-UI tool call and its tool guide, DGUI's questions, LMUI), each
+// written as the request a frontend would POST to /v1/generate, in the
+// different shapes the worker accepts (AG-UI tool call, bare arguments,
+// OpenAI tool call, AG-UI event stream). Where a test fixture already holds
+// the form, the fixture is imported, so the playground and the tests cannot
+// drift apart. A few more fixtures show nested groups, arrays, a wizard and
+// an approval.
 //
-// Fields: id (stable, used by the browser tests), group, title, source (where
-// the example comes from), format (the format preselected, optional), body.
-import seedAddress from '../../crates/genui-core/tests/fixtures/generate/seed-address.json';
-import seedFlight from '../../crates/genui-core/tests/fixtures/generate/seed-flight.json';
+// Fields: id (stable, used by the browser tests), group, title (what the
+// form is), source (where the example comes from), format (the format
+// preselected, optional), body.
+import shippingAddress from '../../crates/genui-core/tests/fixtures/generate/seed-address.json';
+import flightJapan from '../../crates/genui-core/tests/fixtures/generate/seed-flight.json';
 import meeting from '../../crates/genui-core/tests/fixtures/generate/meeting-scheduler.json';
 import usedCar from '../../crates/genui-core/tests/fixtures/generate/used-car-search.json';
 import notifications from '../../crates/genui-core/tests/fixtures/generate/notification-settings.json';
@@ -25,13 +26,13 @@ import invoice from '../../crates/genui-core/tests/fixtures/generate/invoice-lin
 import jobApplication from '../../crates/genui-core/tests/fixtures/generate/job-application.json';
 import approval from '../../crates/genui-core/tests/fixtures/generate/approval-confirmation.json';
 
-/** Seed 000's shape: {"tool": "generateUserInterface", "arguments": {...}}. */
+/** AG-UI's tool call: {"tool": "generateUserInterface", "arguments": {...}}. */
 const agui = (args, toolCallId) => ({ tool: 'generateUserInterface', ...(toolCallId ? { toolCallId } : {}), arguments: args });
 
 /** An OpenAI tool call: arguments as a JSON string. */
 const openai = (id, args) => ({ id, type: 'function', function: { name: 'generateUserInterface', arguments: JSON.stringify(args) } });
 
-/** Seed 002's lifecycle: START, ARGS deltas (the JSON cut in pieces), END. */
+/** AG-UI's tool call lifecycle: START, ARGS deltas (the JSON cut in pieces), END. */
 function eventStream(toolCallId, args, pieces = 3) {
   const text = JSON.stringify(args);
   const size = Math.ceil(text.length / pieces);
@@ -44,7 +45,7 @@ function eventStream(toolCallId, args, pieces = 3) {
   ];
 }
 
-// Seed 002's tools, their `parameters` used as the `output` a person fills.
+// Tools from AG-UI's tool guide, their `parameters` used as the `output` a person fills.
 const sendEmailParameters = {
   type: 'object',
   properties: {
@@ -56,42 +57,42 @@ const sendEmailParameters = {
 };
 
 export const EXAMPLES = [
-  // --- seed 000: the AG-UI generative-UI draft
+  // --- AG-UI generative UI
   {
-    id: 'seed000-shipping-address',
-    group: 'Seed 000 · AG-UI generative UI',
-    title: 'Shipping address (the draft\'s example tool call)',
-    source: 'seed 000, "Example Tool Call"',
-    body: agui(seedAddress),
+    id: 'agui-shipping-address',
+    group: 'AG-UI generative UI',
+    title: 'Shipping address',
+    source: 'AG-UI\'s generative-UI example tool call',
+    body: agui(shippingAddress),
   },
-  // --- seed 001: DGUI
+  // --- DGUI questions
   {
-    id: 'seed001-flight-japan',
-    group: 'Seed 001 · DGUI',
-    title: 'Book a flight to Japan (§3.2 dgui_form schema)',
-    source: 'seed 001 §3.2, the dgui_form\'s schema',
+    id: 'dgui-flight-japan',
+    group: 'DGUI questions',
+    title: 'Flight booking to Japan',
+    source: 'DGUI\'s dgui_form example',
     format: 'rjsf',
-    body: { ...seedFlight, description: 'Book a Flight to Japan. ' + seedFlight.description },
+    body: { ...flightJapan, description: 'Book a Flight to Japan. ' + flightJapan.description },
   },
   {
-    id: 'seed001-meeting',
-    group: 'Seed 001 · DGUI',
-    title: 'Schedule a meeting (ask_question example 1)',
-    source: 'seed 001 §4 ask_question, example 1',
+    id: 'dgui-meeting',
+    group: 'DGUI questions',
+    title: 'Meeting scheduler',
+    source: 'DGUI\'s ask_question examples',
     body: meeting,
   },
   {
-    id: 'seed001-used-car',
-    group: 'Seed 001 · DGUI',
-    title: 'Used car search (ask_question example 2)',
-    source: 'seed 001 §4 ask_question, example 2',
+    id: 'dgui-used-car',
+    group: 'DGUI questions',
+    title: 'Used car search',
+    source: 'DGUI\'s ask_question examples',
     body: usedCar,
   },
   {
-    id: 'seed001-update-address',
-    group: 'Seed 001 · DGUI',
-    title: 'Update my shipping address (ask_question example 3)',
-    source: 'seed 001 §4 ask_question, example 3',
+    id: 'dgui-update-address',
+    group: 'DGUI questions',
+    title: 'Address update with a ZIP code pattern',
+    source: 'DGUI\'s ask_question examples',
     body: {
       description: 'My shipping address is wrong, I moved recently: update the address.',
       data: {},
@@ -108,17 +109,17 @@ export const EXAMPLES = [
     },
   },
   {
-    id: 'seed001-notifications',
-    group: 'Seed 001 · DGUI',
-    title: 'Notification settings (ask_question example 4)',
-    source: 'seed 001 §4 ask_question, example 4',
+    id: 'dgui-notifications',
+    group: 'DGUI questions',
+    title: 'Notification settings',
+    source: 'DGUI\'s ask_question examples',
     body: notifications,
   },
   {
-    id: 'seed001-flight-next-week',
-    group: 'Seed 001 · DGUI',
-    title: 'Book a flight next week (ask_question example 5)',
-    source: 'seed 001 §4 ask_question, example 5',
+    id: 'dgui-flight-next-week',
+    group: 'DGUI questions',
+    title: 'Flight booking next week',
+    source: 'DGUI\'s ask_question examples',
     body: {
       description: 'Book a flight for me next week.',
       data: {},
@@ -136,31 +137,31 @@ export const EXAMPLES = [
     },
   },
   {
-    id: 'seed001-weekend-getaway',
-    group: 'Seed 001 · DGUI',
-    title: 'Weekend getaway (ask_question example 6)',
-    source: 'seed 001 §4 ask_question, example 6',
+    id: 'dgui-weekend-getaway',
+    group: 'DGUI questions',
+    title: 'Weekend getaway',
+    source: 'DGUI\'s ask_question examples',
     body: getaway,
   },
   {
-    id: 'seed001-profile',
-    group: 'Seed 001 · DGUI',
-    title: 'Set up my profile (ask_question example 7)',
-    source: 'seed 001 §4 ask_question, example 7',
+    id: 'dgui-profile',
+    group: 'DGUI questions',
+    title: 'Profile set-up',
+    source: 'DGUI\'s ask_question examples',
     body: profile,
   },
   {
-    id: 'seed001-rectangle',
-    group: 'Seed 001 · DGUI',
-    title: 'Area of a rectangle (ask_question example 8)',
-    source: 'seed 001 §4 ask_question, example 8',
+    id: 'dgui-rectangle',
+    group: 'DGUI questions',
+    title: 'Area of a rectangle',
+    source: 'DGUI\'s ask_question examples',
     body: rectangle,
   },
   {
-    id: 'seed001-which-item',
-    group: 'Seed 001 · DGUI',
-    title: '"How much does it cost?" which item (ask_question example 9)',
-    source: 'seed 001 §4 ask_question, example 9',
+    id: 'dgui-which-item',
+    group: 'DGUI questions',
+    title: 'Which item? (a single choice)',
+    source: 'DGUI\'s ask_question examples',
     body: {
       description: 'How much does it cost? Confirm which item you mean.',
       data: {},
@@ -173,19 +174,19 @@ export const EXAMPLES = [
       },
     },
   },
-  // --- seed 002: AG-UI tools
+  // --- AG-UI tools
   {
-    id: 'seed002-send-email',
-    group: 'Seed 002 · AG-UI tools',
-    title: 'sendEmail parameters (OpenAI tool call shape)',
-    source: 'seed 002, "Tool Structure" (sendEmail)',
+    id: 'agui-tools-send-email',
+    group: 'AG-UI tool parameters',
+    title: 'Send an e-mail (OpenAI tool call shape)',
+    source: 'AG-UI\'s tool guide',
     body: openai('call_send_email', { description: 'Send an email to someone.', data: {}, output: sendEmailParameters }),
   },
   {
-    id: 'seed002-event-stream',
-    group: 'Seed 002 · AG-UI tools',
-    title: 'Tool call lifecycle: START, ARGS deltas, END (event stream)',
-    source: 'seed 002, "Tool Call Lifecycle"',
+    id: 'agui-tools-event-stream',
+    group: 'AG-UI tool parameters',
+    title: 'Send an e-mail, pre-filled (AG-UI event stream)',
+    source: 'AG-UI\'s tool guide',
     body: eventStream('call_123', {
       description: 'Send an email to someone.',
       data: { to: 'bob@example.com', subject: 'Hi' },
@@ -193,17 +194,17 @@ export const EXAMPLES = [
     }),
   },
   {
-    id: 'seed002-confirm-action',
-    group: 'Seed 002 · AG-UI tools',
-    title: 'confirmAction: approve "Delete 500 old files"',
-    source: 'seed 002, "Human-in-the-Loop" (confirmAction)',
+    id: 'agui-tools-confirm-action',
+    group: 'AG-UI tool parameters',
+    title: 'Approve "Delete 500 old files"',
+    source: 'AG-UI\'s tool guide',
     body: agui(confirmAction, 'call_confirm'),
   },
   {
-    id: 'seed002-fetch-user-data',
-    group: 'Seed 002 · AG-UI tools',
-    title: 'fetchUserData parameters',
-    source: 'seed 002, "Common Tool Types" 2',
+    id: 'agui-tools-fetch-user-data',
+    group: 'AG-UI tool parameters',
+    title: 'User lookup',
+    source: 'AG-UI\'s tool guide',
     body: {
       description: 'Get information about a user.',
       data: {},
@@ -215,10 +216,10 @@ export const EXAMPLES = [
     },
   },
   {
-    id: 'seed002-navigate-to',
-    group: 'Seed 002 · AG-UI tools',
-    title: 'navigateTo parameters',
-    source: 'seed 002, "Common Tool Types" 3',
+    id: 'agui-tools-navigate-to',
+    group: 'AG-UI tool parameters',
+    title: 'Navigate to a page',
+    source: 'AG-UI\'s tool guide',
     body: {
       description: 'Go to a different page.',
       data: {},
@@ -226,10 +227,10 @@ export const EXAMPLES = [
     },
   },
   {
-    id: 'seed002-generate-image',
-    group: 'Seed 002 · AG-UI tools',
-    title: 'generateImage parameters (nested dimensions)',
-    source: 'seed 002, "Common Tool Types" 5',
+    id: 'agui-tools-generate-image',
+    group: 'AG-UI tool parameters',
+    title: 'Image generation (nested dimensions)',
+    source: 'AG-UI\'s tool guide',
     body: {
       description: 'Create an image from description.',
       data: {},
@@ -245,10 +246,10 @@ export const EXAMPLES = [
     },
   },
   {
-    id: 'seed002-confirm-deletion',
-    group: 'Seed 002 · AG-UI tools',
-    title: 'confirmDeletion parameters (files and reason)',
-    source: 'seed 002, "Complete Example: Delete Files Workflow"',
+    id: 'agui-tools-confirm-deletion',
+    group: 'AG-UI tool parameters',
+    title: 'Confirm a file deletion (files and reason)',
+    source: 'AG-UI\'s tool guide',
     body: {
       description: 'Ask user to confirm file deletion.',
       data: { files: ['old-report.pdf', 'draft-v1.docx'] },
@@ -263,10 +264,10 @@ export const EXAMPLES = [
     },
   },
   {
-    id: 'seed002-good-schema',
-    group: 'Seed 002 · AG-UI tools',
-    title: '"Good schema": importance and deadline',
-    source: 'seed 002, "Parameter Schema Tips" (good)',
+    id: 'agui-tools-good-schema',
+    group: 'AG-UI tool parameters',
+    title: 'Importance and deadline (described fields)',
+    source: 'AG-UI\'s tool guide',
     body: {
       description: 'Set the importance and deadline of this action.',
       data: {},
@@ -281,22 +282,22 @@ export const EXAMPLES = [
     },
   },
   {
-    id: 'seed002-bad-schema',
-    group: 'Seed 002 · AG-UI tools',
-    title: '"Bad schema": x and y, no descriptions',
-    source: 'seed 002, "Parameter Schema Tips" (bad)',
+    id: 'agui-tools-bad-schema',
+    group: 'AG-UI tool parameters',
+    title: 'x and y (fields without descriptions)',
+    source: 'AG-UI\'s tool guide',
     body: {
       description: 'Fill in x and y.',
       data: {},
       output: { type: 'object', properties: { x: { type: 'string' }, y: { type: 'string' } }, required: ['x', 'y'] },
     },
   },
-  // --- seed 003: LMUI
+  // --- LMUI
   {
-    id: 'seed003-lmui-flight',
-    group: 'Seed 003 · LMUI',
+    id: 'lmui-flight',
+    group: 'LMUI',
     title: 'Flight: departure city and travel class',
-    source: 'seed 003, "Example Protocol Payloads"',
+    source: 'LMUI\'s example payloads',
     format: 'lmui',
     body: {
       description: 'I can help with that! Please provide the details for your flight.',
@@ -322,33 +323,31 @@ export const EXAMPLES = [
   // --- fixtures: what the generator does with bigger forms
   {
     id: 'fixture-company-nested',
-    group: 'More forms (test fixtures)',
+    group: 'Bigger forms',
     title: 'Nested groups: company, headquarters, coordinates',
-    source: 'fixture company-nested-3-levels',
+    source: 'the test fixtures',
     body: company,
   },
   {
     id: 'fixture-invoice-arrays',
-    group: 'More forms (test fixtures)',
+    group: 'Bigger forms',
     title: 'Arrays of objects: invoice line items',
-    source: 'fixture invoice-line-items',
+    source: 'the test fixtures',
     body: invoice,
   },
   {
     id: 'fixture-job-wizard',
-    group: 'More forms (test fixtures)',
+    group: 'Bigger forms',
     title: 'Wizard steps: job application',
-    source: 'fixture job-application, description asking for a wizard',
+    source: 'the test fixtures, with a description asking for a wizard',
     body: { ...jobApplication, description: 'A step-by-step wizard: ' + jobApplication.description },
   },
   {
     id: 'fixture-approval',
-    group: 'More forms (test fixtures)',
+    group: 'Bigger forms',
     title: 'Approval: delete 14 stale branches',
-    source: 'fixture approval-confirmation',
+    source: 'the test fixtures',
     body: approval,
   },
 ];
 
-/** Whether an example comes from one of the seed documents. */
-export const isSeed = (example) => example.id.startsWith('seed');

@@ -1,5 +1,5 @@
 // Browser tests of the playground the worker serves at `/` (playground/):
-// in Debian's headless Chromium, for every example of the seed documents
+// in Debian's headless Chromium, for every example of the protocols' documents
 // (and the few fixture examples): pick it, Generate, see JSON Forms and RJSF
 // render, fill the required fields like a person (in RJSF, whose native
 // inputs are found by id), submit, and see the AG-UI tool message. Plus a
@@ -183,8 +183,8 @@ describe('playground', () => {
     assert.equal(health.status, 200);
     assert.equal((await health.json()).status, 'ok');
     const ids = await exampleIds();
-    for (const seed of ['seed000', 'seed001', 'seed002', 'seed003']) {
-      assert.ok(ids.some((id) => id.startsWith(seed)), `the picker offers an example of ${seed}`);
+    for (const protocol of ['agui-', 'agui-tools-', 'dgui-', 'lmui-']) {
+      assert.ok(ids.some((id) => id.startsWith(protocol)), `the picker offers an example with the id prefix ${protocol}`);
     }
     // one column on a phone, without sideways scrolling
     await state.page.setViewportSize({ width: 400, height: 800 });
@@ -255,7 +255,7 @@ describe('playground', () => {
   test('a JSON Forms submission: fill by label, submit, tool message', async () => {
     const page = state.page;
     await openPlayground();
-    await pickAndGenerate('seed002-bad-schema');
+    await pickAndGenerate('agui-tools-bad-schema');
     const jf = page.getByTestId('pane-jsonforms');
     await jf.getByRole('textbox', { name: 'X' }).fill('first value');
     await jf.getByRole('textbox', { name: 'Y' }).fill('second value');
@@ -271,7 +271,7 @@ describe('playground', () => {
   test('the A2UI pane: the surface renders and its own submit button submits', async () => {
     const page = state.page;
     await openPlayground();
-    await pickAndGenerate('seed002-bad-schema');
+    await pickAndGenerate('agui-tools-bad-schema');
     const pane = page.getByTestId('pane-a2ui');
     await pane.locator('a2ui-surface').waitFor();
     for (const label of ['X', 'Y']) {
@@ -289,12 +289,12 @@ describe('playground', () => {
   test('the React pane: the module source with a copy button, the module rendered and submitted', async () => {
     const page = state.page;
     await openPlayground();
-    await pickAndGenerate('seed000-shipping-address');
+    await pickAndGenerate('agui-shipping-address');
     const pane = page.getByTestId('pane-react');
     await pane.getByRole('button', { name: 'Copy source' }).waitFor();
     const source = await pane.getByTestId('react-source').textContent();
     assert.match(source, /export const \w+Schema = z\./, 'the source exports the zod schema');
-    assert.match(source, /export default function \w+\(\{ initialData, meta, respond \}: Props\)/, 'the default export has the seed\'s props');
+    assert.match(source, /export default function \w+\(\{ initialData, meta, respond \}: Props\)/, 'the default export has the generator\'s props');
     const form = pane.locator('form');
     await form.waitFor();
     assert.equal(await form.locator('[name="firstName"]').inputValue(), 'Ada', 'pre-filled from initialData');
@@ -315,7 +315,7 @@ describe('playground', () => {
   test('an invalid submission: 422 field errors next to the fields and raw', async () => {
     const page = state.page;
     await openPlayground();
-    await pickAndGenerate('seed000-shipping-address');
+    await pickAndGenerate('agui-shipping-address');
     const jf = page.getByTestId('pane-jsonforms');
     // street, postalCode and country are required and empty: submit anyway
     await jf.getByRole('button', { name: 'Submit (JSON Forms)' }).click();

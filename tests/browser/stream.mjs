@@ -3,7 +3,7 @@
 // model has finished; the `patch` (the model's proven form) then updates
 // it in place and what the person typed stays.
 //
-// How a patch meets typed input (README, "Streaming"): a patch changes the
+// How a patch meets typed input (docs/streaming.md): a patch changes the
 // form (schema, layout, labels, provenance), never the person's data. The
 // client applies it to the answer it holds and re-renders with the data it
 // already has (here JSON Forms' current data); the answer's initialData only

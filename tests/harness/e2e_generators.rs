@@ -1,5 +1,5 @@
 //! The generator registry and instructions end to end: one `wrangler dev`
-//! configured with the scripted model server (OpenAI wire), the README's
+//! configured with the scripted model server (OpenAI wire), the docs' (docs/operator.md)
 //! example `http` generator (`examples/http-generator.mjs`, run with node)
 //! and the scripted server's own `http` generator route playing faults.
 //!
@@ -28,7 +28,7 @@ const SECRET: &str = "whsec-e2e-generators-secret";
 const OPERATOR: &str = "House style: sentence case.";
 const PERSON: &str = "Ada";
 
-/// The README's example generator, killed on drop.
+/// The example generator of docs/operator.md, killed on drop.
 struct Example {
     child: Child,
     port: u16,
@@ -240,7 +240,7 @@ fn agent_context(dev: &WranglerDev, server: &ModelServer, run: u32, f: &mut Vec<
     expect(f, "agent context", status == 200 && finished && sent, format!("status {status}, finished {finished}, reached the model {sent}"));
 }
 
-/// The README's example: signed requests get its plan, others a 401.
+/// The docs' example: signed requests get its plan, others a 401.
 fn example_generator(dev: &WranglerDev, example: &Example, run: u32, f: &mut Vec<String>) {
     let reply = dev.post_json("/v1/generate", &request(&format!("A sign-up form. example {run}"), json!({"generator": "example"})));
     match proven(&reply, "example") {

@@ -12,7 +12,7 @@
 //!
 //! The list of codes is derived: [`ErrorCode::all`] and [`ErrorCode::codes`]
 //! come from the same declaration as the enum, so a new variant cannot miss
-//! `schemas/dgui-error.schema.json` or the README's table (both are tested
+//! `schemas/dgui-error.schema.json` or the table in `docs/api.md` (both are tested
 //! against the list).
 
 use serde::Serialize;
@@ -149,7 +149,7 @@ code_enum! {
 
 impl ErrorCode {
     /// Every distinct wire code, in declaration order: what the contract
-    /// schema's `code` enum and the README's error table must list.
+    /// schema's `code` enum and the error table in `docs/api.md` must list.
     pub fn codes() -> Vec<&'static str> {
         let mut codes: Vec<&'static str> = Vec::new();
         for code in Self::all() {

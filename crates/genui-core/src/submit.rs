@@ -161,7 +161,8 @@ impl SubmitJob {
                 let mut response = HttpResponse::json(200, &self.tool_message(message_id, &unchecked));
                 // What the worker could not check: places on a `$ref` to a
                 // document it does not hold took any JSON. The tool message
-                // names them for the agent; the header for HTTP clients.
+                // names them for the agent; the header for HTTP clients
+                // (docs/api.md, "Submissions").
                 if !unchecked.is_empty() {
                     response.headers.push(("x-genui-unchecked".into(), Value::from(unchecked).to_string()));
                 }

@@ -1,6 +1,6 @@
 //! The error codes are derived from `ErrorCode` (`ErrorCode::codes`), and
 //! two documents list them by hand: the `code` enum of
-//! `schemas/dgui-error.schema.json` and the README's error table. Both must
+//! `schemas/dgui-error.schema.json` and the error table of `docs/api.md`. Both must
 //! name exactly the derived codes, once each, and the table must give each
 //! code's status and stay one Markdown table (a blank line inside it ends
 //! the table in rendered Markdown).
@@ -31,11 +31,11 @@ fn expected_table() -> String {
     derived().iter().map(|(code, status)| format!("| `{code}` | {status} | ... |\n")).collect()
 }
 
-/// The rows of the table under `### Errors`: `(code, status)`, in order.
+/// The rows of the table under `## Errors` in `docs/api.md`: `(code, status)`, in order.
 /// Panics when a row of the section stands outside the one table.
-fn readme_rows() -> Vec<(String, u16)> {
-    let readme = repo_file("README.md");
-    let section = readme.split("\n### Errors\n").nth(1).expect("README has a ### Errors section");
+fn documented_rows() -> Vec<(String, u16)> {
+    let page = repo_file("docs/api.md");
+    let section = page.split("\n## Errors\n").nth(1).expect("docs/api.md has a ## Errors section");
     let section = section.split("\n## ").next().unwrap_or_default();
     let lines: Vec<&str> = section.lines().collect();
     let header = lines.iter().position(|l| l.starts_with("| code | status |")).expect("the error table's header");
@@ -44,7 +44,7 @@ fn readme_rows() -> Vec<(String, u16)> {
     let after = &lines[header + 2 + rows.len()..];
     assert!(
         !after.iter().any(|l| l.starts_with('|')),
-        "a row after a break in the README's error table; one table is:\n{}",
+        "a row after a break in the error table of docs/api.md; one table is:\n{}",
         expected_table()
     );
     rows.iter()
@@ -58,17 +58,17 @@ fn readme_rows() -> Vec<(String, u16)> {
 }
 
 #[test]
-fn the_readme_table_lists_every_code_once_with_its_status() {
+fn the_documented_table_lists_every_code_once_with_its_status() {
     let derived = derived();
-    let rows = readme_rows();
+    let rows = documented_rows();
     let mut seen = BTreeMap::new();
     for (code, status) in &rows {
-        assert!(seen.insert(code.clone(), *status).is_none(), "`{code}` twice in the README's error table");
-        let Some(&expected) = derived.get(code.as_str()) else { panic!("the README lists `{code}`, which ErrorCode does not have") };
-        assert_eq!(*status, expected, "README status of `{code}`");
+        assert!(seen.insert(code.clone(), *status).is_none(), "`{code}` twice in the error table of docs/api.md");
+        let Some(&expected) = derived.get(code.as_str()) else { panic!("docs/api.md lists `{code}`, which ErrorCode does not have") };
+        assert_eq!(*status, expected, "docs/api.md status of `{code}`");
     }
     let missing: Vec<&&str> = derived.keys().filter(|c| !seen.contains_key(**c)).collect();
-    assert!(missing.is_empty(), "codes missing from the README's error table: {missing:?}; the table's codes are:\n{}", expected_table());
+    assert!(missing.is_empty(), "codes missing from the error table of docs/api.md: {missing:?}; the table's codes are:\n{}", expected_table());
 }
 
 #[test]

@@ -190,10 +190,10 @@ fn instructions_key_the_model_path_only() {
 }
 
 #[test]
-fn the_readme_shows_the_example_generator_the_e2e_runs() {
-    let readme = include_str!("../../../README.md");
+fn the_docs_show_the_example_generator_the_e2e_runs() {
+    let page = include_str!("../../../docs/operator.md");
     let example = include_str!("../../../examples/http-generator.mjs");
-    assert!(readme.contains(&format!("```js\n{example}```")), "README's example differs from examples/http-generator.mjs");
+    assert!(page.contains(&format!("```js\n{example}```")), "the example in docs/operator.md differs from examples/http-generator.mjs");
     assert!(example.contains("genui-generator."), "the example checks the generator purpose label");
 }
 

@@ -1,4 +1,4 @@
-// The LMUI answer (seed 003) needs no renderer: its components as a list.
+// The LMUI answer needs no renderer: its components as a list.
 import React from 'react';
 
 export function LmuiList({ message }) {

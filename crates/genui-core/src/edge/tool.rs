@@ -112,7 +112,7 @@ fn openapi() -> Value {
     content["text/html"] = json!({"schema": {"description": "format=html: a self-contained page with a native form (fields named by JSON Pointer) and a strict Content-Security-Policy header", "type": "string"}});
     // `format=a2ui` with `Accept: application/jsonl`: the same messages, one per line.
     content["application/jsonl"] = json!({"schema": {"description": "format=a2ui only: each line one message of A2UI's server_to_client.json (createSurface, updateComponents, updateDataModel)", "type": "string"}});
-    // `Accept: text/event-stream` (issue 16; README "Streaming"): ui, patch, done, error events.
+    // `Accept: text/event-stream` (docs/streaming.md): ui, patch, done, error events.
     content["text/event-stream"] = json!({"schema": {"description": "Server-Sent Events: `ui` (a complete answer as above), `patch` (RFC 6902 operations from the last ui to the model's proven answer), `done` ({generator, cache, fellBack, timings, provenance?}), `error` (a dgui_error); `: heartbeat` comments while the model works", "type": "string"}});
     let headers = json!({
         "x-genui-spec-hash": {"description": "meta.specHash (the cached spec; A2UI's submit button carries it too)", "schema": {"type": "string"}},
