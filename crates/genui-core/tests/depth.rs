@@ -227,3 +227,26 @@ fn prefill_as_deep_as_the_body_allows_renders_in_every_format() {
     let e = GenerateJob::prepare(deeper.to_string().as_bytes(), None, &Limits::default()).unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_deep", 413));
 }
+
+/// The schema side: a walk that follows `$ref`s (the React module's zod
+/// schema) meets a chain of distinct definitions, each nesting the next,
+/// 2,000 long (a request of about 110 KB; 200 overflowed a test thread). It stops expanding at the
+/// depth limit and says so; every other format lays such a schema out
+/// within `Limits::max_field_depth`.
+#[test]
+fn a_chain_of_references_is_expanded_only_to_the_limit() {
+    let chain = 2_000;
+    let mut defs = serde_json::Map::new();
+    for i in 0..chain {
+        defs.insert(format!("d{i}"), json!({"properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}}));
+    }
+    defs.insert(format!("d{chain}"), json!({"type": "string"}));
+    let body = json!({"output": {"type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}, "$defs": defs}});
+    for format in ["jsonforms", "rjsf", "lmui", "a2ui", "html", "react"] {
+        let outcome = GenerateJob::prepare(body.to_string().as_bytes(), Some(format), &Limits::default()).unwrap().finish(None);
+        assert_eq!(outcome.response.status, 200, "{format}: {}", &outcome.response.body[..300.min(outcome.response.body.len())]);
+        if format == "react" {
+            assert!(outcome.response.body.contains("a reference nested deeper than 127 schemas"), "the module says what it does not enforce");
+        }
+    }
+}
