@@ -69,13 +69,8 @@ pub(crate) fn prepare_submit_with(body: &[u8], data_model_header: Option<&str>, 
     let Value::Object(mut body) = value else {
         return Err(invalid("", "a submission must be a JSON object"));
     };
-    let data_model = match data_model_header {
-        Some(text) => Some(serde_json::from_str::<Value>(text).map_err(|e| {
-            Error::new(ErrorCode::InvalidJson, format!("the a2ui-client-data-model header is not valid JSON: {e}")).at("a2ui-client-data-model")
-        })?),
-        None => None,
-    };
-    if let Some(a2ui) = a2ui::read_client_message(&body, data_model.as_ref())? {
+    let data_model = data_model_header.map(|text| read_data_model_header(text, limits)).transpose()?;
+    if let Some(a2ui) = a2ui::read_client_message(&body, data_model.as_ref(), limits)? {
         let contract = ContractSource::Cached(a2ui.spec_hash);
         return Ok(SubmitJob { data: a2ui.data, tool_call_id: a2ui.tool_call_id, contract, limits: *limits, from_a2ui: true, form: None, lang: None });
     }
@@ -97,8 +92,16 @@ pub(crate) fn prepare_submit_with(body: &[u8], data_model_header: Option<&str>, 
         (Some(_), None) => return Err(invalid("/specHash", "`specHash` must be the 64 hex digits from `meta.specHash`")),
         (None, None) => return Err(invalid("", "name the form: `specHash` (from the generate answer) or `output` (the schema)")),
     };
-    let data = submitted_data(&mut body)?;
+    let data = submitted_data(&mut body, limits)?;
     Ok(SubmitJob { data, tool_call_id, contract, limits: *limits, from_a2ui: false, form: None, lang: None })
+}
+
+/// The A2UI client data model from its transport header, within the
+/// body's depth limit.
+fn read_data_model_header(text: &str, limits: &Limits) -> Result<Value> {
+    const HEADER: &str = "a2ui-client-data-model";
+    limits.check_body_depth(text.as_bytes()).map_err(|e| e.at(HEADER))?;
+    serde_json::from_str(text).map_err(|e| Error::new(ErrorCode::InvalidJson, format!("the {HEADER} header is not valid JSON: {e}")).at(HEADER))
 }
 
 fn is_spec_hash(text: &str) -> bool {
@@ -106,7 +109,7 @@ fn is_spec_hash(text: &str) -> bool {
 }
 
 /// The data, from whichever shape carried it.
-fn submitted_data(body: &mut Map<String, Value>) -> Result<Value> {
+fn submitted_data(body: &mut Map<String, Value>, limits: &Limits) -> Result<Value> {
     if let Some(interaction) = body.remove("interaction") {
         let mut values = match interaction.get("values") {
             Some(Value::Object(values)) => values.clone(),
@@ -121,11 +124,12 @@ fn submitted_data(body: &mut Map<String, Value>) -> Result<Value> {
                 let (Some(id), Some(value)) = (id, interaction.get("value")) else {
                     return Err(invalid("/interaction", "a `button_click` needs the button's `id` and `value`"));
                 };
+                limits.check_value_depth(value, lmui::id_depth(id), "/interaction/id")?;
                 values.insert(id.to_owned(), value.clone());
             }
             _ => return Err(invalid("/interaction/type", "interactions are `form_submission` or `button_click`")),
         }
-        return Ok(lmui::unflatten(&values));
+        return lmui::unflatten(&values, "/interaction/values", 0, limits);
     }
     if let Some(kind) = body.get("type") {
         if kind != "dgui_response" {
@@ -201,6 +205,9 @@ impl SubmitJob {
                 (validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?, unchecked)
             }
         };
+        // JSON text read out of strings (above) nests its value where the
+        // string was; the whole stays within the body's depth limit.
+        self.limits.check_value_depth(&self.data, 0, "/data")?;
         // One bounded run: every backtracking `pattern` match in this
         // submission shares one budget (schema/pattern.rs).
         let errors: Vec<FieldError> = schema::bounded(|| {

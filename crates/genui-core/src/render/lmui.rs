@@ -30,6 +30,7 @@
 //! memo) and each answer splices the request's values in ([`render_text`]).
 
 use super::RenderInput;
+use crate::error::Result;
 use crate::request::limits::Limits;
 use crate::plan::{Control, Effect, Node, Rule, Widget};
 use crate::plan::display::table;
@@ -344,23 +345,46 @@ pub(crate) fn split_id(id: &str) -> Vec<String> {
     id.split('.').map(|part| part.replace("~1", ".").replace("~0", "~")).collect()
 }
 
+/// How many objects an id nests its value in: one per `.`-separated name
+/// (none for the root id `value`).
+pub(crate) fn id_depth(id: &str) -> usize {
+    if id == "value" {
+        0
+    } else {
+        id.bytes().filter(|&b| b == b'.').count() + 1
+    }
+}
+
 /// Rebuilds nested data from LMUI `values` keyed by component id. Values of
 /// a `repeating_group` are arrays of objects keyed by item-relative ids.
-pub(crate) fn unflatten(values: &Map<String, Value>) -> Value {
+///
+/// `at` is the pointer of `values` in the request body and `above` the
+/// number of arrays and objects the rebuilt object sits in. Each id's depth
+/// is counted before its objects are made: one too deep for
+/// `limits` is refused (`body_too_deep`, at that id's pointer).
+pub(crate) fn unflatten(values: &Map<String, Value>, at: &str, above: usize, limits: &Limits) -> Result<Value> {
+    limits.check_built_depth(above + 1, at)?;
     let mut out = Value::Object(Map::new());
     for (id, value) in values {
+        let pointer = format!("{at}/{}", crate::pointer::escape(id));
+        let depth = above + id_depth(id);
         let value = match value {
-            Value::Array(items) if items.iter().all(Value::is_object) && !items.is_empty() => Value::Array(
-                items.iter().map(|item| unflatten(item.as_object().expect("checked is_object"))).collect(),
-            ),
-            other => other.clone(),
+            Value::Array(items) if items.iter().all(Value::is_object) && !items.is_empty() => {
+                limits.check_built_depth(depth + 1, &pointer)?;
+                let rows = items.iter().filter_map(Value::as_object).enumerate();
+                Value::Array(rows.map(|(i, item)| unflatten(item, &format!("{pointer}/{i}"), depth + 1, limits)).collect::<Result<_>>()?)
+            }
+            other => {
+                limits.check_value_depth(other, depth, &pointer)?;
+                other.clone()
+            }
         };
         if id == "value" {
-            return value;
+            return Ok(value);
         }
         insert_path(&mut out, &split_id(id), value);
     }
-    out
+    Ok(out)
 }
 
 fn insert_path(target: &mut Value, path: &[String], value: Value) {
@@ -422,7 +446,7 @@ mod tests {
     fn unflattens_nested_and_repeating_values() {
         let values = json!({"name": "Ada", "address.city": "London", "address.geo.lat": 1.5,
             "items": [{"name": "x", "qty": 2}], "odd~1key": true});
-        let data = unflatten(values.as_object().unwrap());
+        let data = unflatten(values.as_object().unwrap(), "/interaction/values", 0, &Limits::default()).unwrap();
         assert_eq!(data, json!({"name": "Ada", "address": {"city": "London", "geo": {"lat": 1.5}},
             "items": [{"name": "x", "qty": 2}], "odd.key": true}));
     }

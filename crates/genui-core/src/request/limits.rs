@@ -5,6 +5,14 @@
 //! recursion never runs deep), and the schema's node, property and enum
 //! counts by one walk over the parsed `output` before it is validated or
 //! compiled. Generation itself bounds `$ref` expansion and nesting depth.
+//!
+//! The same depth limit holds for values the worker builds from request
+//! input rather than parses: data nested from LMUI dotted ids, A2UI and
+//! form-post JSON Pointers, and JSON text read out of strings. Each builder
+//! counts the levels it is about to create ([`Limits::check_built_depth`])
+//! before it creates them, so no value deeper than the limit ever exists
+//! (dropping, cloning or validating one recurses once per level, and a
+//! wasm isolate's stack is small).
 
 use crate::error::{Detail, Error, ErrorCode, Result};
 use serde_json::Value;
@@ -14,7 +22,10 @@ use serde_json::Value;
 pub struct Limits {
     /// Maximum request body size in bytes.
     pub max_body_bytes: usize,
-    /// Maximum nesting of arrays and objects in the body.
+    /// Maximum nesting of arrays and objects in the body, and in any value
+    /// built from it. The default, 127, is what serde_json parses (its
+    /// recursion limit of 128 refuses the 128th level), so a body the scan
+    /// passes always parses, and nothing built is deeper than a parsed value.
     pub max_body_depth: usize,
     /// Maximum number of JSON values inside `output`.
     pub max_schema_nodes: usize,
@@ -41,7 +52,7 @@ impl Default for Limits {
     fn default() -> Self {
         Self {
             max_body_bytes: 1024 * 1024,
-            max_body_depth: 128,
+            max_body_depth: 127,
             max_schema_nodes: 50_000,
             max_enum_values: 1_000,
             max_enum_bytes: 256 * 1024,
@@ -109,6 +120,39 @@ impl Limits {
         Ok(())
     }
 
+    /// Refuses a value that would nest `depth` arrays and objects deep
+    /// (counted as [`Limits::check_body_depth`] counts them), built from
+    /// the request input at `pointer`. Call before building it.
+    pub(crate) fn check_built_depth(&self, depth: usize, pointer: &str) -> Result<()> {
+        if depth <= self.max_body_depth {
+            return Ok(());
+        }
+        let limit = self.max_body_depth;
+        let message = format!("the value at {} would nest {depth} levels deep; the limit is {limit}", clip_pointer(pointer));
+        Err(Error::new(ErrorCode::BodyTooDeep, message).at(pointer).with(Detail::Limit(limit)).with(Detail::Actual(depth)))
+    }
+
+    /// Refuses a value nesting deeper than the limit once placed `above`
+    /// levels deep; the pointer names its first container over the limit,
+    /// below `base`. The walk uses no recursion.
+    pub(crate) fn check_value_depth(&self, value: &Value, above: usize, base: &str) -> Result<()> {
+        let depth = above + nesting(value);
+        if depth <= self.max_body_depth {
+            return Ok(());
+        }
+        let mut first_over = base.to_owned();
+        let _ = crate::pointer::walk(value, base, |node, pointer| {
+            // Escaped tokens hold no `/`: the count of `/` is the level.
+            let level = above + pointer[base.len()..].bytes().filter(|&b| b == b'/').count() + 1;
+            if (node.is_object() || node.is_array()) && level > self.max_body_depth {
+                first_over = pointer.to_owned();
+                return Err(());
+            }
+            Ok(())
+        });
+        self.check_built_depth(depth, &first_over)
+    }
+
     /// Counts nodes, string and enum sizes of `output` in one walk.
     /// `base` is the JSON Pointer of `output` in the request body.
     pub fn check_schema_size(&self, output: &Value, base: &str) -> Result<()> {
@@ -139,6 +183,33 @@ impl Limits {
     }
 }
 
+/// How many arrays and objects nest in `value` (0 for a scalar), counted
+/// without recursion.
+pub(crate) fn nesting(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 1usize)];
+    let containers = |c: &&Value| c.is_object() || c.is_array();
+    while let Some((value, level)) = stack.pop() {
+        match value {
+            Value::Object(map) => stack.extend(map.values().filter(containers).map(|c| (c, level + 1))),
+            Value::Array(items) => stack.extend(items.iter().filter(containers).map(|c| (c, level + 1))),
+            _ => continue,
+        }
+        deepest = deepest.max(level);
+    }
+    deepest
+}
+
+/// A pointer short enough for a message (the payload keeps it whole).
+fn clip_pointer(pointer: &str) -> String {
+    const SHOWN: usize = 96;
+    match pointer.char_indices().nth(SHOWN) {
+        Some((end, _)) => format!("{}… ({} bytes)", &pointer[..end], pointer.len()),
+        None if pointer.is_empty() => "the root".to_owned(),
+        None => pointer.to_owned(),
+    }
+}
+
 fn too_large(what: &str, limit: usize, pointer: &str) -> Error {
     Error::new(
         ErrorCode::SchemaTooLarge,
@@ -160,6 +231,24 @@ mod tests {
         assert!(limits.check_body_depth(br#"{"a": [1]}"#).is_ok());
         let err = limits.check_body_depth(br#"{"a": [[1]]}"#).unwrap_err();
         assert_eq!(err.code(), ErrorCode::BodyTooDeep);
+    }
+
+    #[test]
+    fn built_values_are_refused_where_they_cross_the_depth_limit() {
+        let limits = Limits { max_body_depth: 3, ..Limits::default() };
+        assert_eq!((nesting(&json!(1)), nesting(&json!([])), nesting(&json!({"a": [1, {"b": {}}], "c": {}}))), (0, 1, 4));
+        assert!(limits.check_value_depth(&json!({"a": [{}]}), 0, "/data").is_ok());
+        assert!(limits.check_value_depth(&json!([1]), 2, "/data").is_ok());
+        let e = limits.check_value_depth(&json!({"a": 1, "b": [{"c": 1}, {"d": {}}]}), 0, "/data").unwrap_err();
+        assert_eq!((e.code(), e.http_status(), e.pointer()), (ErrorCode::BodyTooDeep, 413, Some("/data/b/1/d")));
+        // A scalar placed too deep is refused where it was to be placed.
+        let e = limits.check_value_depth(&json!("x"), 4, "/values/a.b.c.d").unwrap_err();
+        assert_eq!(e.pointer(), Some("/values/a.b.c.d"));
+        assert!(e.message().contains("4 levels deep; the limit is 3"), "{}", e.message());
+        // A long pointer is cut in the message, kept whole in the payload.
+        let long = "/a".repeat(500);
+        let e = limits.check_built_depth(500, &long).unwrap_err();
+        assert!(e.message().len() < 300 && e.pointer() == Some(long.as_str()));
     }
 
     #[test]

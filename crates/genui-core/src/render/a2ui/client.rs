@@ -5,6 +5,7 @@
 use super::{surface_id, ADD_ITEM_EVENT, REMOVE_ITEM_EVENT, SUBMIT_EVENT, VERSION};
 use crate::error::{Error, ErrorCode, Result};
 use crate::pointer::escape;
+use crate::request::limits::Limits;
 use serde_json::{Map, Value};
 
 /// Most keys an action's context may have: ours has at most five
@@ -27,9 +28,9 @@ pub(crate) struct ClientSubmission {
 /// message, `metadata.a2uiClientDataModel` (or `data_model`, the same
 /// object from a transport header) supplies the data when the action's
 /// context has no `data`.
-pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<&Value>) -> Result<Option<ClientSubmission>> {
+pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<&Value>, limits: &Limits) -> Result<Option<ClientSubmission>> {
     if body.contains_key("userAction") && !body.contains_key("action") && !body.contains_key("error") {
-        return read_user_action(body, data_model).map(Some);
+        return read_user_action(body, data_model, limits).map(Some);
     }
     if !body.contains_key("action") && !body.contains_key("error") {
         return Ok(None);
@@ -45,7 +46,7 @@ pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<
     match (body.get("action"), body.get("error")) {
         (Some(_), Some(_)) => Err(bad("", "an A2UI client message carries `action` or `error`, not both")),
         (None, Some(error)) => Err(client_error(error)),
-        (Some(Value::Object(action)), None) => read_action(body, action, "action", data_model).map(Some),
+        (Some(Value::Object(action)), None) => read_action(body, action, "action", data_model, limits).map(Some),
         (Some(_), None) | (None, None) => Err(bad("/action", "`action` must be an object")),
     }
 }
@@ -53,19 +54,19 @@ pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<
 /// CopilotKit's shape: `@copilotkit/a2ui-renderer` hands its host
 /// `{userAction}` (the v0.8 wrapper) for a v0.9 surface's action, and
 /// CopilotKit forwards it as is, so it is read like `{version, action}`.
-fn read_user_action(body: &Map<String, Value>, data_model: Option<&Value>) -> Result<ClientSubmission> {
+fn read_user_action(body: &Map<String, Value>, data_model: Option<&Value>, limits: &Limits) -> Result<ClientSubmission> {
     if let Some(key) = body.keys().find(|k| !matches!(k.as_str(), "userAction" | "metadata")) {
         return Err(bad(&format!("/{}", escape(key)), "a CopilotKit A2UI action is exactly {userAction} (plus `metadata` for the data model)"));
     }
     match body.get("userAction") {
-        Some(Value::Object(action)) => read_action(body, action, "userAction", data_model),
+        Some(Value::Object(action)) => read_action(body, action, "userAction", data_model, limits),
         _ => Err(bad("/userAction", "`userAction` must be an object")),
     }
 }
 
 /// The submission an action carries; `key` is where it sits in the body
 /// (`action` or `userAction`), for the pointers of its errors.
-fn read_action(body: &Map<String, Value>, action: &Map<String, Value>, key: &str, data_model: Option<&Value>) -> Result<ClientSubmission> {
+fn read_action(body: &Map<String, Value>, action: &Map<String, Value>, key: &str, data_model: Option<&Value>, limits: &Limits) -> Result<ClientSubmission> {
     let at = |field: &str| format!("/{key}/{field}");
     let text = |field: &str| match action.get(field) {
         Some(Value::String(s)) if !s.is_empty() => Ok(s.as_str()),
@@ -110,7 +111,9 @@ fn read_action(body: &Map<String, Value>, action: &Map<String, Value>, key: &str
         let (Some(path), Some(decision)) = (path.as_str(), context.get("decision")) else {
             return Err(bad(&at("context/decisionPath"), "an approval's context has a `decisionPath` string and its `decision`"));
         };
-        set_path(&mut data, path, decision.clone()).ok_or_else(|| bad(&at("context/decisionPath"), "`decisionPath` must be a JSON Pointer into an object"))?;
+        let tokens = path_tokens(path).ok_or_else(|| bad(&at("context/decisionPath"), "`decisionPath` must be a JSON Pointer into an object"))?;
+        limits.check_value_depth(decision, tokens.len(), &at("context/decisionPath"))?;
+        set_path(&mut data, &tokens, decision.clone()).ok_or_else(|| bad(&at("context/decisionPath"), "`decisionPath` must be a JSON Pointer into an object"))?;
     }
     Ok(ClientSubmission { spec_hash, tool_call_id, data })
 }
@@ -158,11 +161,19 @@ fn looks_like_date_time(text: &str) -> bool {
         && [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15].iter().all(|&i| b[i].is_ascii_digit())
 }
 
-/// Sets `value` at a JSON Pointer, creating objects on the way; `None`
-/// when the pointer is malformed or crosses a non-object.
-fn set_path(target: &mut Value, pointer: &str, value: Value) -> Option<()> {
+/// The tokens of an A2UI data path; `None` when it is no JSON Pointer.
+fn path_tokens(pointer: &str) -> Option<Vec<String>> {
     // A2UI names the data model's root `/` (JSON Pointer's `""`).
-    let tokens = if pointer == "/" { Vec::new() } else { crate::pointer::tokens(pointer)? };
+    if pointer == "/" {
+        Some(Vec::new())
+    } else {
+        crate::pointer::tokens(pointer)
+    }
+}
+
+/// Sets `value` at a data path (its tokens), creating objects on the way;
+/// `None` when the path crosses a non-object. The caller bounds its depth.
+fn set_path(target: &mut Value, tokens: &[String], value: Value) -> Option<()> {
     let Some((last, parents)) = tokens.split_last() else {
         *target = value;
         return Some(());

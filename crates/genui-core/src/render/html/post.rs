@@ -74,6 +74,8 @@ pub(crate) fn data(schema: &Value, fields: &[(String, String)], limits: &Limits)
         let tokens = crate::pointer::tokens(name).filter(|_| !name.is_empty()).ok_or_else(|| {
             invalid("", format!("the form field `{}` is not a field of this form (names are JSON Pointers such as /name)", clip(name)))
         })?;
+        // Each token nests one level (a recursive schema has no end).
+        limits.check_built_depth(tokens.len(), name)?;
         let kind = kind_at(&doc, schema, &tokens).ok_or_else(|| invalid(name, format!("the form field `{}` is not a field of this form", clip(name))))?;
         let count = seen.entry(name.as_str()).or_default();
         *count += 1;

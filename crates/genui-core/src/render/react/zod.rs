@@ -99,7 +99,18 @@ pub(crate) struct Zod<'a> {
     /// Objects and arrays around the expression being built, for
     /// [`MAX_TYPED_NESTING`].
     nesting: usize,
+    /// Schemas around the expression being built (each is a call of
+    /// [`Zod::expr`]), for [`MAX_EXPANDED_NESTING`].
+    open: usize,
 }
+
+/// How many schemas deep a `$ref` is still expanded. A parsed schema nests
+/// less than this by itself (the body's depth limit); only a chain of
+/// distinct definitions, each `$ref`-ing the next, goes further, and there
+/// each level is a few stack frames. Past it the reference is
+/// `z.unknown()`, reported as not enforced (the server's validation of a
+/// submission still checks all of it).
+pub(crate) const MAX_EXPANDED_NESTING: usize = 127;
 
 /// How many objects and arrays deep the module's types are inferred. Past
 /// it TypeScript may give up inferring the schema's type (TS2589,
@@ -110,17 +121,20 @@ pub(crate) const MAX_TYPED_NESTING: usize = 12;
 
 impl<'a> Zod<'a> {
     pub(crate) fn new(root: &'a Value) -> Self {
-        Self { root, stack: Vec::new(), names: BTreeMap::new(), unenforced: Vec::new(), patterns: Vec::new(), depth: 0, nesting: 0 }
+        Self { root, stack: Vec::new(), names: BTreeMap::new(), unenforced: Vec::new(), patterns: Vec::new(), depth: 0, nesting: 0, open: 0 }
     }
 
     /// The zod expression for `schema` found at `at` (a schema pointer).
     pub(crate) fn expr(&mut self, schema: &Value, at: &str) -> String {
-        match schema {
+        self.open += 1;
+        let expr = match schema {
             Value::Bool(true) => "z.unknown()".into(),
             Value::Bool(false) => "z.never()".into(),
             Value::Object(map) => self.object_schema(map, at),
             _ => "z.never()".into(),
-        }
+        };
+        self.open -= 1;
+        expr
     }
 
     /// Declarations of the recursive definitions the expressions refer to
@@ -493,6 +507,10 @@ impl<'a> Zod<'a> {
             self.skip(at, "$ref", "a reference that does not resolve by JSON Pointer");
             return "z.unknown()".into();
         };
+        if self.open >= MAX_EXPANDED_NESTING {
+            self.skip(at, "$ref", &format!("a reference nested deeper than {MAX_EXPANDED_NESTING} schemas"));
+            return "z.unknown()".into();
+        }
         if self.stack.contains(&pointer) || self.names.contains_key(&pointer) {
             let next = format!("Ref{}", self.names.len());
             let name = self.names.entry(pointer).or_insert(next).clone();
