@@ -82,6 +82,9 @@ cargo test -p genui-harness --test e2e-generators -- --ignored
 cargo test -p genui-harness --test e2e-stream -- --ignored
 # The documentation's requests (README.md, docs/*.md) run as written; answers as shown.
 cargo test -p genui-harness --test e2e-docs -- --ignored
+# Hostile inputs: the deepest value each route builds answers 413 and the
+# isolate lives on.
+cargo test -p genui-harness --test e2e-hostile -- --ignored
 
 step "4/7 real renderers in headless Chromium"
 (cd tests/browser && npm test)
