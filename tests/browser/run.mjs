@@ -74,6 +74,8 @@ const DEFAULT_FIXTURES = [
   'draft07-dependencies',
   'contact-method-discriminated',
   'long-application-form',
+  // hostile text: markup and javascript: links in the description and choice titles
+  'hostile-text-description-and-choices',
 ];
 
 const RENDERERS = (process.env.GENUI_BROWSER_RENDERERS ?? 'jsonforms,rjsf,a2ui,copilotkit,react').split(',').map((s) => s.trim()).filter(Boolean);
@@ -129,6 +131,8 @@ const state = {
   rjsfAvailable: false,
   rjsfProbe: null,
   report: { startedAt: new Date().toISOString(), results: [], upstream: [], capabilities: {} },
+  // Dialogs opened since the last look: a script from the spec's text ran.
+  dialogs: [],
 };
 
 const t0 = Date.now();
@@ -174,6 +178,12 @@ async function openPage() {
   await state.context.route(/^(?!http:\/\/127\.0\.0\.1[:/])/, (route) => route.abort());
   state.page = await state.context.newPage();
   state.page.setDefaultTimeout(5000);
+  // alert()/confirm()/prompt(): only a script smuggled in through text
+  // (a description, a choice title) opens one; each is a render problem.
+  state.page.on('dialog', (dialog) => {
+    state.dialogs.push(`script-ran: ${dialog.type()} ${JSON.stringify(dialog.message())}`);
+    dialog.dismiss().catch(() => {});
+  });
   await state.page.goto(state.static.url);
   await state.page.waitForFunction(() => window.appReady === true);
 }
@@ -231,8 +241,8 @@ async function problems() {
     window.collectUnknownRenderers();
     return { console: window.renderProblems, visible: window.bt.renderFailures() };
   });
-  const out = [];
-  const seen = new Set();
+  const out = state.dialogs.splice(0);
+  const seen = new Set(out);
   for (const p of raw.console) {
     const noise = UPSTREAM_NOISE.find((n) => n.test(p.text));
     if (noise) {
@@ -456,6 +466,7 @@ if (RENDERERS.includes('react')) {
             await state.page.evaluate((d) => window.mountForm(d), answer.initialData);
             await state.page.locator('form').first().waitFor();
             await sleep(200);
+            seen.push(...state.dialogs.splice(0));
             rec.problems.push(...seen);
             assert.deepEqual(seen, [], `render problems:\n${seen.join('\n')}`);
             rec.steps.render = 'pass';
@@ -473,6 +484,7 @@ if (RENDERERS.includes('react')) {
             rec.fills = drive.fills;
             rec.invalid = drive.invalid;
             for (const n of drive.notes) s.diagnostic(n);
+            seen.push(...state.dialogs.splice(0));
             const later = seen.filter((p) => !rec.problems.includes(p));
             rec.problems.push(...later);
             assert.ok(drive.fields > 0, 'no field found to fill');

@@ -430,8 +430,14 @@ impl GenerateJob {
     /// The proven spec, and a warning per catalog binding that was refused
     /// (and repaired to its built-in widget) on the way.
     fn build_spec(&self, mut plan: Plan, proven: &ProvenSchema, output: Value) -> Result<(UiSpec, Vec<crate::render::Warning>)> {
-        let repairs = crate::catalog::bind::prove(&mut plan, &output, self.catalog.as_deref(), &self.limits, &self.request.output_pointer());
-        let issues = check_plan(&plan, &output, &self.limits);
+        let output_at = self.request.output_pointer();
+        let mut repairs = crate::catalog::bind::prove(&mut plan, &output, self.catalog.as_deref(), &self.limits, &output_at);
+        let mut issues = check_plan(&plan, &output, &self.limits);
+        if issues.iter().any(|i| i.code == "widget_mismatch") {
+            // A widget that does not fit is shown as the plain one (plan/repair.rs).
+            repairs.extend(crate::plan::repair::plain_widgets_where_misfit(&mut plan, &output, &self.limits, &output_at));
+            issues = check_plan(&plan, &output, &self.limits);
+        }
         if !issues.is_empty() {
             return Err(Error::new(ErrorCode::Internal, "the plan failed its checks")
                 .with(Detail::Issues(issues.into_iter().map(|i| PlanIssue { code: i.code, pointer: i.pointer, message: i.message }).collect())));

@@ -82,3 +82,35 @@ fn refusals_by_code() {
     println!("\n| schema | refusal | reason |\n|---|---|---|\n{}", refusals.join("\n"));
     assert!(!by_code.contains_key("internal_error"), "internal errors in the corpus");
 }
+
+/// Every corpus schema through the deterministic generator in every
+/// format: a form or a refusal of the schema, never a 500
+/// (`-- --ignored every_format`; `PEER_CORPUS_EVERY=10` takes every tenth
+/// schema, a deterministic sample, since the whole corpus in six formats
+/// takes long on a small machine).
+#[test]
+#[ignore = "needs the downloaded corpus: ./scripts/peer.sh fetches it"]
+fn every_format_answers_without_internal_error() {
+    let dir = corpus_dir();
+    let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("corpus manifest")).unwrap();
+    let limits = Limits::default();
+    let entries = manifest["schemas"].as_array().unwrap();
+    let every: usize = std::env::var("PEER_CORPUS_EVERY").ok().and_then(|n| n.parse().ok()).filter(|n| *n > 0).unwrap_or(1);
+    let mut failures = Vec::new();
+    for entry in entries.iter().step_by(every) {
+        let schema: Value = serde_json::from_slice(&std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap()).unwrap();
+        for format in genui_core::Format::NAMES {
+            let body = serde_json::to_vec(&json!({"output": schema, "format": format})).unwrap();
+            let outcome = match GenerateJob::prepare(&body, None, &limits) {
+                Ok(job) => job.finish(None),
+                Err(e) => genui_core::Outcome::failed(&e),
+            };
+            if outcome.response.status >= 500 {
+                let body: String = outcome.response.body.chars().take(300).collect();
+                failures.push(format!("{} ({}) as {format}: {} {body}", entry["name"], entry["id"], outcome.response.status));
+            }
+        }
+    }
+    assert!(entries.len() > 100, "the corpus looks truncated: {} schemas", entries.len());
+    assert!(failures.is_empty(), "{} answers of {} schemas were 500s:\n{}", failures.len(), entries.len(), failures.join("\n"));
+}

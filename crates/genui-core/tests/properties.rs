@@ -29,6 +29,10 @@ fn leaf() -> impl Strategy<Value = Value> {
         Just(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})),
         Just(json!({"const": "fixed"})),
         Just(json!({"type": "string", "readOnly": true, "title": "Read <only>"})),
+        // A discriminated `oneOf` behind an `allOf` member and behind a `$ref`
+        // (how generated configuration schemas write a tagged union).
+        Just(json!({"description": "Where to send", "allOf": [{"$ref": "#/$defs/sink"}]})),
+        Just(json!({"$ref": "#/$defs/sink"})),
     ]
 }
 
@@ -53,7 +57,13 @@ fn schema() -> impl Strategy<Value = Value> {
         ]
     });
     object(tree.boxed()).prop_map(|mut root| {
-        root["$defs"] = json!({"shared": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}, "required": ["city"]}});
+        root["$defs"] = json!({
+            "shared": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}, "required": ["city"]},
+            "sink": {"oneOf": [
+                {"type": "object", "properties": {"type": {"type": "string", "const": "http"}, "uri": {"type": "string"}}, "required": ["type", "uri"]},
+                {"type": "object", "properties": {"type": {"type": "string", "enum": ["file"]}, "path": {"type": "string"}}, "required": ["type"]},
+            ]},
+        });
         root
     })
 }
@@ -237,4 +247,72 @@ proptest! {
             }
         }
     }
+}
+
+/// The deterministic generator's answer for `output` in `format`: the
+/// status and the error code, if any.
+fn answer(output: &Value, format: &str) -> (u16, Option<String>) {
+    let body = serde_json::to_vec(&json!({"output": output, "format": format})).unwrap();
+    let outcome = match GenerateJob::prepare(&body, None, &Limits::default()) {
+        Ok(job) => job.finish(None),
+        Err(e) => genui_core::Outcome::failed(&e),
+    };
+    let parsed: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
+    (outcome.response.status, parsed["code"].as_str().map(str::to_owned))
+}
+
+/// A tagged union behind `allOf: [{$ref}]` inside array items, as Vector's
+/// configuration schema writes its sinks: the generator offered the tag as
+/// a radio group that the checker, reading only the raw node's `oneOf`,
+/// saw as a plain string, and the answer was a 500.
+#[test]
+fn a_tagged_union_behind_all_of_in_array_items_is_answered_in_every_format() {
+    let output = json!({"type": "object", "properties": {"sinks": {"type": "array", "items": {"type": "object",
+        "properties": {"sink": {"description": "Where to send", "allOf": [{"$ref": "#/definitions/sink"}]}}}}},
+        "definitions": {"sink": {"oneOf": [
+            {"type": "object", "properties": {"type": {"type": "string", "const": "http"}, "uri": {"type": "string"}}, "required": ["type", "uri"]},
+            {"type": "object", "properties": {"type": {"type": "string", "const": "file"}, "path": {"type": "string"}}, "required": ["type"]}]}}});
+    let limits = Limits::default();
+    let plan = generate(&output, "", false, &limits).unwrap();
+    assert_eq!(check_plan(&plan, &output, &limits), []);
+    for format in genui_core::Format::NAMES {
+        assert_eq!(answer(&output, format), (200, None), "{format}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Whatever the schema, the deterministic generator's answer in any
+    /// format is a form or a refusal of the schema, never `internal_error`.
+    #[test]
+    fn no_format_answers_a_generated_schema_with_internal_error(output in schema()) {
+        for format in genui_core::Format::NAMES {
+            let (status, code) = answer(&output, format);
+            prop_assert!(code.as_deref() != Some("internal_error") && status < 500, "{format}: {status} {code:?}\nschema: {output}");
+        }
+    }
+}
+
+/// The safety net: a plan with a widget that does not fit its field is
+/// answered with the plain widget and a `widget_replaced` warning, not a 500.
+#[test]
+fn a_misfit_widget_is_answered_with_the_plain_widget_and_a_warning() {
+    let output = json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+    let body = serde_json::to_vec(&json!({"output": output, "format": "jsonforms"})).unwrap();
+    let job = GenerateJob::prepare(&body, None, &Limits::default()).unwrap();
+    let proven = job.prove_schema().unwrap();
+    let mut plan = generate(&output, "", false, &Limits::default()).unwrap();
+    let Some(genui_core::Node::Control(control)) = (match &mut plan.root {
+        genui_core::Node::Vertical { elements } => elements.first_mut(),
+        _ => None,
+    }) else {
+        panic!("one control: {plan:?}")
+    };
+    control.widget = genui_core::Widget::Slider;
+    let outcome = job.complete(plan, &proven, Map::new());
+    assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
+    let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
+    let warnings = answer["meta"]["warnings"].as_array().cloned().unwrap_or_default();
+    assert!(warnings.iter().any(|w| w["code"] == "widget_replaced" && w["pointer"] == "/output/properties/name"), "{answer}");
 }

@@ -343,8 +343,21 @@ fn single_value(doc: &SchemaDoc<'_>, view: &Resolved, name: &str) -> Option<Valu
 pub(crate) fn discriminator_choices(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> Option<Vec<(Value, Option<String>)>> {
     let (parent, name) = pointer.rsplit_once("/properties/")?;
     let object = doc.resolve_scope(base, parent)?;
-    let found = discriminator(doc, object)?;
+    // The generator finds a field's discriminator in its merged view (behind
+    // `allOf` members and `$ref` chains), an object's in its own `oneOf`:
+    // the checker accepts either, so it sees every choice the generator offers.
+    let found = discriminator(doc, object).or_else(|| view_discriminator(doc, &doc.resolve(object).ok()?))?;
     (found.name == pointer::unescape(name)).then(|| found.choices())
+}
+
+/// The discriminated `oneOf` of a field's merged view (its `$ref`s and
+/// `allOf` members followed), if it has one.
+pub(crate) fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option<Discriminator> {
+    // Most fields have no `oneOf`/`anyOf`: skip the owned copy of their view.
+    if view.properties().next().is_some() || (view.get("oneOf").is_none() && view.get("anyOf").is_none()) {
+        return None;
+    }
+    discriminator(doc, &Value::Object(view.to_schema()))
 }
 
 /// The kind of the field a control at `pointer` (relative to `base`) edits:

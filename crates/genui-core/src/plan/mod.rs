@@ -19,6 +19,7 @@ pub(crate) mod conditions;
 pub(crate) mod data;
 pub(crate) mod display;
 pub(crate) mod generate;
+pub(crate) mod repair;
 pub(crate) mod sanitize;
 pub(crate) mod widgets;
 

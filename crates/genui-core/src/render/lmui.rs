@@ -49,6 +49,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         None if r.spec.description.is_empty() => r.title(),
         None => r.spec.description.clone(),
     };
+    response_text = crate::render::text::plain(&response_text).into_owned();
     let tables = r.spec.plan.root.tables();
     if !tables.is_empty() && tables.iter().all(|t| table::rows(&t.dataset, &r.initial_data).is_empty()) {
         response_text = format!("{}: no data to display.", response_text.trim_end_matches('.'));
@@ -84,6 +85,7 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
         return serde_json::to_string(&render(r)).unwrap_or_default();
     }
     let response_text = if r.spec.description.is_empty() { r.title() } else { r.spec.description.clone() };
+    let response_text = crate::render::text::plain(&response_text);
     let submit = json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"});
     let slots = data_free_components(r);
     let mut out = String::with_capacity(slots.iter().map(|(text, _)| text.len() + 32).sum::<usize>() + 512);
@@ -317,10 +319,11 @@ fn options(choices: &[(Value, Option<String>)]) -> Value {
     let list: Vec<Value> = choices
         .iter()
         .map(|(value, title)| {
-            let text = title.clone().unwrap_or_else(|| match value {
+            let value_text = match value {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
-            });
+            };
+            let text = crate::render::text::option_label(title.as_deref(), &value_text);
             json!({"text": text, "value": value})
         })
         .collect();

@@ -27,6 +27,7 @@ pub(crate) mod lmui;
 pub(crate) mod react;
 pub(crate) mod renderable;
 pub(crate) mod rjsf;
+pub(crate) mod text;
 pub(crate) mod words;
 
 use crate::error::{Detail, Error, ErrorCode, Result};

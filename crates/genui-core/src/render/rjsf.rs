@@ -37,7 +37,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut message = Map::new();
     message.insert("type".into(), "dgui_form".into());
     message.insert("title".into(), r.title().into());
-    message.insert("description".into(), r.spec.description.clone().into());
+    message.insert("description".into(), crate::render::text::plain(&r.spec.description).into());
     message.insert("schema".into(), super::renderer_schema(r, "rjsf", super::renderable::rjsf_schema));
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
@@ -69,7 +69,7 @@ fn data_free_head(r: &RenderInput<'_>) -> String {
     let mut head = Map::new();
     head.insert("type".into(), "dgui_form".into());
     head.insert("title".into(), r.title().into());
-    head.insert("description".into(), r.spec.description.clone().into());
+    head.insert("description".into(), crate::render::text::plain(&r.spec.description).into());
     let text = serde_json::to_string(&head).unwrap_or_default();
     let schema = serde_json::to_string(&super::renderable::rjsf_schema(&r.spec.schema)).unwrap_or_default();
     let ui = serde_json::to_string(&ui_schema(r, None)).unwrap_or_default();
@@ -93,7 +93,7 @@ fn ui_schema(r: &RenderInput<'_>, approval: Option<super::ApprovalPrompt>) -> Ma
             map.get_mut(name.as_str()).and_then(Value::as_object_mut)
         });
         if let Some(field) = field {
-            field.insert("ui:description".into(), prompt.text().into());
+            field.insert("ui:description".into(), crate::render::text::plain(&prompt.text()).into());
         }
         submit_text = r.lang().text(super::words::Text::Confirm);
     }

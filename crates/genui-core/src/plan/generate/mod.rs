@@ -248,7 +248,7 @@ impl<'a> Walker<'a> {
     fn field(&mut self, name: &str, at: &str, raw: &Value, view: Resolved, required: bool, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Node>> {
         let label = view.str("title").map(str::to_owned).unwrap_or_else(|| labels::humanize(name));
         let recursive = view.refs.iter().any(|r| ancestors.contains(r));
-        if let Some(found) = view_discriminator(&self.doc, &view).filter(|_| !recursive) {
+        if let Some(found) = conditions::view_discriminator(&self.doc, &view).filter(|_| !recursive) {
             return match self.deeper(depth) {
                 Some(depth) => self.discriminated(label, at, &found, ancestors, depth).map(Some),
                 None => self.control(at, label, &view, ancestors, depth).map(Some),
@@ -386,15 +386,6 @@ fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
         }
     }
     Node::Vertical { elements }
-}
-
-/// The discriminated `oneOf` of a field's merged view, if it has one.
-fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option<conditions::Discriminator> {
-    // Most fields have no `oneOf`/`anyOf`: skip the owned copy of their view.
-    if has_properties(view) || (view.get("oneOf").is_none() && view.get("anyOf").is_none()) {
-        return None;
-    }
-    conditions::discriminator(doc, &Value::Object(view.to_schema()))
 }
 
 /// Long forms are easier in steps: many fields, several sections.

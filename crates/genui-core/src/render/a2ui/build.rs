@@ -72,7 +72,7 @@ impl<'s> Builder<'s> {
     fn text(&mut self, hint: &str, text: &str, variant: Option<&str>) -> String {
         let id = self.id(hint);
         let mut props = Map::new();
-        props.insert("text".into(), text.into());
+        props.insert("text".into(), crate::render::text::markdown(text).into());
         if let Some(variant) = variant {
             props.insert("variant".into(), variant.into());
         }

@@ -124,7 +124,8 @@ pub(super) fn dynamic_literal(value: &Value) -> Value {
 pub(super) fn options(choices: &[(Value, Option<String>)]) -> Value {
     let list = choices.iter().map(|(value, title)| {
         let text = value_text(value);
-        object([("label", title.clone().unwrap_or_else(|| text.clone()).into()), ("value", text.into())])
+        let label = crate::render::text::option_label(title.as_deref(), &text);
+        object([("label", label.into()), ("value", text.into())])
     });
     Value::Array(list.collect())
 }

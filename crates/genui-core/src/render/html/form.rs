@@ -29,15 +29,9 @@ pub(crate) const EMPTY_ROWS: usize = 2;
 /// a `<template>`'s content is inert).
 pub(crate) const TEMPLATE_INDEX: &str = "__N__";
 
-/// Escapes text content.
-pub(crate) fn text(s: &str) -> String {
-    html_escape::encode_text(s).into_owned()
-}
-
-/// Escapes a double-quoted attribute value.
-pub(crate) fn attr(s: &str) -> String {
-    html_escape::encode_double_quoted_attribute(s).into_owned()
-}
+/// Escapes text content and double-quoted attribute values
+/// ([`crate::render::text`] owns every format's escaping).
+pub(crate) use crate::render::text::{html as text, html_attribute as attr};
 
 /// The element id of a data pointer: `f` then the pointer with `/` as
 /// `.` and every other character outside `[A-Za-z0-9_]` as `-` and its

@@ -1,4 +1,5 @@
-//! JavaScript literals for text that comes from the schema or a model.
+//! JavaScript literals for text that comes from the schema or a model
+//! (strings through [`crate::render::text`], which owns every target's escaping).
 //!
 //! Every label, description, enum value and pattern is hostile until it is
 //! written here: as a JSON string (quotes, backslashes and control
@@ -10,26 +11,12 @@
 
 use serde_json::Value;
 
-/// A double-quoted JavaScript string literal of `text`.
-pub(crate) fn string(text: &str) -> String {
-    harden(serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned()))
-}
+pub(crate) use crate::render::text::{js_string as string, jsx as text};
+use crate::render::text::js_harden as harden;
 
 /// A JavaScript literal of a JSON value (JSON is JavaScript, once hardened).
 pub(crate) fn value(value: &Value) -> String {
     harden(serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned()))
-}
-
-/// JSX text: `{"..."}`.
-pub(crate) fn text(text: &str) -> String {
-    format!("{{{}}}", string(text))
-}
-
-fn harden(json: String) -> String {
-    if !json.contains(['\u{2028}', '\u{2029}']) && !json.contains("</") && !json.contains("<!--") {
-        return json;
-    }
-    json.replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029").replace("</", "<\\/").replace("<!--", "<\\!--")
 }
 
 /// Text safe inside a `//` comment: one line, no terminators.
