@@ -11,7 +11,8 @@
 //! - agreed: 200 for a valid instance, 422 `submission_invalid` for an invalid one;
 //! - remote: the answer names an unchecked place (`metadata.genuiUnchecked`):
 //!   a `$ref` to a document the worker does not hold (the suite's `remotes/`,
-//!   which the worker never fetches), so the case is not judged;
+//!   which the worker never fetches), so the case is not judged; pinned in
+//!   `json_schema_suite/remote.txt`, which may shrink but never grow;
 //! - format-excepted: a valid instance refused only by `format` (the worker
 //!   asserts formats, which the suite leaves to its optional tests);
 //! - refused: the schema itself was refused (any other error). This set may
@@ -21,7 +22,7 @@
 //! - disagreed: anything else. There must be none.
 //!
 //! `cargo test -p genui-core --test json_schema_suite -- --nocapture` prints
-//! the table per draft. `GENUI_SUITE_PIN=1` rewrites the pinned refused list.
+//! the table per draft. `GENUI_SUITE_PIN=1` rewrites the pinned refused and remote lists.
 
 use genui_core::{Limits, SubmitJob};
 use serde_json::{json, Value};
@@ -63,6 +64,24 @@ fn suite_root() -> PathBuf {
 
 fn pinned_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/json_schema_suite/refused.txt")
+}
+
+/// The cases left unjudged as remote: each names a document of the suite's
+/// `remotes/`, which the worker never fetches. Pinned like the refused
+/// ones, so a case the worker wrongly leaves unchecked cannot hide there.
+fn pinned_remote_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/json_schema_suite/remote.txt")
+}
+
+/// Pinned labels from `path`.
+fn pinned(path: &Path) -> BTreeSet<String> {
+    std::fs::read_to_string(path).expect("a pinned list").lines().map(str::to_owned).collect()
+}
+
+/// Writes labels to a pinned list (`GENUI_SUITE_PIN=1`).
+fn pin(path: &Path, labels: &BTreeSet<String>) {
+    let text: String = labels.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(path, text).expect("writing a pinned list");
 }
 
 /// The schema as a caller names its draft: `$schema` added at an object root without one.
@@ -145,6 +164,7 @@ fn label_of(entry: &str) -> &str {
 #[test]
 fn the_suite_agrees_through_submit() {
     let mut refused = BTreeSet::new();
+    let mut remote = BTreeSet::new();
     let mut disagreed = Vec::new();
     println!("| draft | cases | judged | agreed | agreed % | refused | remote | format-excepted |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
@@ -166,14 +186,17 @@ fn the_suite_agrees_through_submit() {
             }
         }
         refused.extend(tally.refused.iter().map(|e| label_of(e).to_owned()));
+        remote.extend(tally.remote.iter().cloned());
         disagreed.extend(tally.disagreed);
     }
     if std::env::var_os("GENUI_SUITE_PIN").is_some() {
-        let text: String = refused.iter().map(|l| format!("{l}\n")).collect();
-        std::fs::write(pinned_path(), text).unwrap();
+        pin(&pinned_path(), &refused);
+        pin(&pinned_remote_path(), &remote);
     }
-    let pinned: BTreeSet<String> = std::fs::read_to_string(pinned_path()).expect("the pinned refused list").lines().map(str::to_owned).collect();
-    let grown: Vec<&String> = refused.difference(&pinned).collect();
-    assert!(grown.is_empty(), "{} case(s) refused that were not refused before:\n{}", grown.len(), grown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    for (what, found, path) in [("refused", &refused, pinned_path()), ("left unchecked as remote", &remote, pinned_remote_path())] {
+        let before = pinned(&path);
+        let grown: Vec<&String> = found.difference(&before).collect();
+        assert!(grown.is_empty(), "{} case(s) {what} that were not before:\n{}", grown.len(), grown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    }
     assert!(disagreed.is_empty(), "{} case(s) disagree with the suite:\n{}", disagreed.len(), disagreed.join("\n"));
 }
