@@ -79,7 +79,7 @@ pub(crate) fn unheld_refs(schema: &Value, draft: Draft) -> Vec<Unheld> {
 
 /// Whether any reference keyword in `value` is not a bare `#` fragment (the
 /// common schema has none and costs one walk).
-fn names_other_resource(value: &Value) -> bool {
+pub(crate) fn names_other_resource(value: &Value) -> bool {
     match value {
         Value::Object(map) => {
             REFERENCE_KEYWORDS.iter().any(|k| map.get(*k).and_then(Value::as_str).is_some_and(is_external)) || map.values().any(names_other_resource)

@@ -16,6 +16,7 @@
 use super::external::{self, Unheld};
 use super::{Draft, SchemaDoc};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// What [`read_json_text`] found: the data pointers of places on an unheld
 /// `$ref` (not checked beyond "JSON"); `""` when such a reference sits
@@ -30,25 +31,33 @@ pub(crate) struct Opaque {
 /// or unheld `$ref`, and the pointers of those the worker cannot check.
 pub(crate) fn read_json_text(schema: &Value, draft: Draft, data: &mut Value, doc: &SchemaDoc<'_>) -> Opaque {
     let mut found = Opaque::default();
-    if !external_refs_in(schema) {
+    if !external::names_other_resource(schema) {
         return found;
     }
     let unheld = external::unheld_refs(schema, draft);
-    let mut walk = Walk { doc, schema, unheld: &unheld, reached: vec![false; unheld.len()], found: &mut found };
+    let mut walk = Walk { doc, schema, nodes: unheld_nodes(schema, &unheld), reached: vec![false; unheld.len()], found: &mut found };
     walk.visit(data, "", "");
-    let off_path = unheld.iter().zip(&walk.reached).any(|(place, reached)| !reached && !on_data_path(&place.pointer));
-    if off_path && !found.unchecked.iter().any(String::is_empty) {
+    if !walk.reached.iter().zip(&unheld).all(|(reached, place)| *reached || met_by_the_data_walk(place)) && !found.unchecked.iter().any(String::is_empty) {
         found.unchecked.insert(0, String::new());
     }
     found
 }
 
-fn external_refs_in(value: &Value) -> bool {
-    match value {
-        Value::Object(map) => map.get("$ref").and_then(Value::as_str).is_some_and(external::is_external) || map.values().any(external_refs_in),
-        Value::Array(items) => items.iter().any(external_refs_in),
-        _ => false,
-    }
+/// Each unheld `$ref`'s schema node, by address, with its index in
+/// `unheld`: looked up once per data node instead of resolving every
+/// unheld pointer again for each.
+fn unheld_nodes(schema: &Value, unheld: &[Unheld]) -> HashMap<*const Value, usize> {
+    let refs = unheld.iter().enumerate().filter(|(_, place)| place.keyword == "$ref");
+    refs.filter_map(|(index, place)| Some((schema.pointer(&place.pointer)? as *const Value, index))).collect()
+}
+
+/// Whether an unheld reference the data did not reach left nothing of this
+/// submission unchecked: a `$ref` on the data's properties and items path
+/// (where the data walk meets it when the data holds that place). A
+/// `$dynamicRef` resolves by the dynamic scope, not by position, so one
+/// that leaves the document always marks the submission as not fully checked.
+fn met_by_the_data_walk(place: &Unheld) -> bool {
+    place.keyword == "$ref" && on_data_path(&place.pointer)
 }
 
 /// Whether a schema pointer steps only through `properties` and `items`,
@@ -69,8 +78,9 @@ fn on_data_path(pointer: &str) -> bool {
 struct Walk<'w, 'a> {
     doc: &'w SchemaDoc<'a>,
     schema: &'a Value,
-    unheld: &'w [Unheld],
-    /// Which of `unheld` the data reached.
+    /// The unheld `$ref` nodes, by address, with their index in `reached`.
+    nodes: HashMap<*const Value, usize>,
+    /// Which unheld references the data reached.
     reached: Vec<bool>,
     found: &'w mut Opaque,
 }
@@ -78,7 +88,7 @@ struct Walk<'w, 'a> {
 impl Walk<'_, '_> {
     /// The index in `unheld` of the `$ref` on `node`, if it is one.
     fn unheld_at(&self, node: &Value) -> Option<usize> {
-        self.unheld.iter().position(|place| place.keyword == "$ref" && self.schema.pointer(&place.pointer).is_some_and(|n| std::ptr::eq(n, node)))
+        self.nodes.get(&(node as *const Value)).copied()
     }
 
     fn visit(&mut self, data: &mut Value, scope: &str, at: &str) {
@@ -149,6 +159,31 @@ mod tests {
         let plain = json!({"properties": {"r": {"$ref": "https://x.example/a.json"}}});
         let found = read_json_text(&plain, Draft::Draft202012, &mut json!({"s": 1}), &SchemaDoc::new(&plain, &limits));
         assert!(found.unchecked.is_empty(), "a field the data does not hold is not named");
+    }
+
+    #[test]
+    fn an_unheld_dynamic_ref_names_the_submission_unchecked() {
+        let schema = json!({"properties": {"x": {"$dynamicRef": "https://o.example/s#m"}}});
+        let limits = Limits::default();
+        let mut data = json!({"x": "anything"});
+        let found = read_json_text(&schema, Draft::Draft202012, &mut data, &SchemaDoc::new(&schema, &limits));
+        assert_eq!(found.unchecked, [""], "a $dynamicRef out of the document is not checked, and the answer says so");
+    }
+
+    #[test]
+    fn each_data_node_finds_its_unheld_ref_by_address() {
+        let mut defs = serde_json::Map::new();
+        for i in 0..2_000 {
+            defs.insert(format!("d{i}"), json!({"$ref": format!("https://x.example/{i}.json")}));
+        }
+        let schema = json!({"type": "array", "items": {"$ref": "https://x.example/item.json"}, "$defs": defs});
+        let limits = Limits::default();
+        let mut data = Value::Array((0..2_000).map(|i| json!(i)).collect());
+        let found = read_json_text(&schema, Draft::Draft202012, &mut data, &SchemaDoc::new(&schema, &limits));
+        // The unreached `$defs` entries sit off the data's path.
+        assert_eq!(found.unchecked.len(), 2_001);
+        assert_eq!(found.unchecked[0], "");
+        assert_eq!(found.unchecked[2_000], "/1999");
     }
 
     proptest::proptest! {
