@@ -89,8 +89,9 @@ pub(crate) struct FormWriter<'a> {
     errors: HashMap<String, Vec<String>>,
     words: &'a Words,
     out: String,
-    /// The names of the controls written so far.
-    names: std::collections::HashSet<String>,
+    /// The names of the controls written so far, in order (the names
+    /// under a pointer are one range: [`FormWriter::carry`] asks per value).
+    names: std::collections::BTreeSet<String>,
     /// Controls written so far, the most this try may write (past it the
     /// writer stops and [`FormWriter::form`] gives nothing), and the most
     /// a form may hold ([`crate::Limits::max_controls`]).
@@ -250,7 +251,7 @@ impl<'a> FormWriter<'a> {
             return;
         }
         let below = format!("{pointer}/");
-        let inside = self.names.iter().any(|n| n.starts_with(&below));
+        let inside = self.names.range(below.clone()..).next().is_some_and(|n| n.starts_with(&below));
         match value {
             Value::Object(map) if inside || pointer.is_empty() => {
                 for (key, item) in map {
