@@ -285,3 +285,79 @@ fn a_hosted_page_checks_its_fragment_against_the_records_salted_digest() {
     let received = HttpResponse::form_notice(202, Some("de"), "received");
     assert!(received.body.contains(r#"data-state="received""#) && received.body.contains("Ihre Antwort ist eingegangen"), "{}", received.body);
 }
+
+/// Arrays of objects nested `levels` deep, each item a name and the next
+/// array: every array's rows (its spare empty rows and its template row)
+/// hold the next array's rows, so the rows multiply by three per level.
+fn nested_arrays(levels: usize) -> Value {
+    let mut array = json!({"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}});
+    for _ in 0..levels {
+        array = json!({"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "rows": array}}});
+    }
+    json!({"type": "object", "properties": {"rows": array}})
+}
+
+/// The controls a page writes (inputs, text areas, selects), template
+/// rows included (an HTML parser keeps a `<template>`'s content apart).
+fn controls_in(html: &str) -> usize {
+    let inputs = html.matches("<input ").count() - html.matches(r#"<input type="hidden""#).count();
+    inputs + html.matches("<textarea ").count() + html.matches("<select ").count()
+}
+
+/// Nested arrays of objects: the page holds at most as many controls as
+/// any format's form may (`max_controls`), the arrays nested deepest each
+/// becoming one JSON input, instead of three rows per level (3^9 rows for
+/// eight levels).
+#[test]
+fn nested_arrays_write_at_most_the_control_limit() {
+    let body = json!({"description": "Nested lists", "output": nested_arrays(8)});
+    let page = generate(&body, "html", None).response;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let controls = controls_in(&page.body);
+    assert!(controls <= Limits::default().max_controls, "{controls} controls");
+    // The shallow arrays keep their rows; a deep one is one JSON input.
+    assert!(page.body.contains(r#"name="/rows/0/name""#) && page.body.contains(r#"name="/rows/0/rows/0/name""#));
+    assert!(page.body.contains(r#"data-kind="json""#), "the deepest arrays are edited as JSON text");
+}
+
+/// The shape of ESLint's configuration schema: an array whose items hold
+/// the same array again by `$ref` (`overrides`), which the plan follows to
+/// its depth limit (48 levels of rows).
+#[test]
+fn a_recursive_array_writes_at_most_the_control_limit() {
+    let schema = json!({"type": "object", "properties": {"overrides": {"type": "array", "items": {
+        "type": "object", "required": ["files"], "additionalProperties": false, "properties": {
+            "files": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+            "processor": {"type": "string"},
+            "overrides": {"$ref": "#/properties/overrides"}}}}}});
+    let page = generate(&json!({"description": "Config", "output": schema}), "html", None).response;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let controls = controls_in(&page.body);
+    assert!(controls <= Limits::default().max_controls, "{controls} controls");
+    assert!(page.body.contains(r#"name="/overrides/0/processor""#), "the first rows keep their fields");
+}
+
+/// A JSON input that stands for a collapsed array is read back as the
+/// array: a post through it gives the data the JSON formats would submit.
+#[test]
+fn a_collapsed_array_posts_its_json_text() {
+    let body = json!({"description": "Nested lists", "output": nested_arrays(8)});
+    let first = generate(&body, "jsonforms", None);
+    let spec = first.cache_put.unwrap().value;
+    let hash = serde_json::from_str::<Value>(&first.response.body).unwrap()["meta"]["specHash"].as_str().unwrap().to_owned();
+    let page = generate(&body, "html", Some(&spec)).response.body;
+    let dom = scraper::Html::parse_document(&without_templates(&page));
+    let collapsed = dom
+        .select(&sel(r#"textarea[data-kind="json"]"#))
+        .filter_map(|t| t.value().attr("name"))
+        .find(|n| n.split('/').all(|t| t.is_empty() || t == "rows" || t == "0"))
+        .expect("a collapsed array in the first rows")
+        .to_owned();
+    let mut post = form_urlencoded::Serializer::new(String::new());
+    post.append_pair(&collapsed, r#"[{"name": "deep"}]"#);
+    let response = SubmitJob::prepare_form(post.finish().as_bytes(), Some(&hash), None, &Limits::default()).unwrap().finish(Some(&spec), "r").response;
+    assert_eq!(response.status, 200, "{}", response.body);
+    let content: Value = serde_json::from_str(serde_json::from_str::<Value>(&response.body).unwrap()["content"].as_str().unwrap()).unwrap();
+    let at: String = collapsed.split('/').skip(1).map(|t| format!("/{t}")).collect();
+    assert_eq!(content.pointer(&at), Some(&json!([{"name": "deep"}])), "{content}");
+}

@@ -12,6 +12,12 @@
 //! and remove buttons that stay `hidden` until the script shows them. Rules
 //! travel as `data-rule` attributes the script evaluates; without it every
 //! field is shown. Every text is HTML-escaped by [`text`] and [`attr`].
+//!
+//! Rows repeat their item's controls, so arrays nested in arrays multiply
+//! them (three rows a level when empty). A form holds at most as many
+//! controls as a plan may ([`crate::Limits::max_controls`]): past that it
+//! is written again with the arrays nested deepest edited as one JSON
+//! input each ([`markup`]), as the plan collapses its deepest objects.
 
 use super::Words;
 use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
@@ -50,6 +56,32 @@ pub(crate) fn id_of(pointer: &str) -> String {
     out
 }
 
+/// The deepest array nesting tried first when a form with every array as
+/// rows would hold more than `max_controls` controls: arrays inside this
+/// many other arrays' rows become one JSON input each; then one level
+/// less each try, down to 0 (every array one JSON input: the form holds
+/// only the plan's own controls).
+const FIRST_ROWS_NEST: usize = 8;
+
+/// The `<form>` markup of `r`'s plan, posting to `action`, with `errors`
+/// (data pointer, message) next to their fields: every array as rows if
+/// the form then holds at most `max_controls` controls, else with the
+/// arrays nested deepest collapsed ([`FIRST_ROWS_NEST`]). Each try stops
+/// as soon as it passes the limit, so the work is bounded by the limit.
+pub(crate) fn markup(r: &RenderInput<'_>, limits: &crate::Limits, action: &str, errors: &[(String, String)], words: &Words) -> String {
+    let mut writer = FormWriter::new(r, limits, errors, words);
+    let mut nest = usize::MAX;
+    loop {
+        writer.restart(nest);
+        if let Some(markup) = writer.form(r, action, errors) {
+            return markup;
+        }
+        // A try allowing deeper rows than this one met would stop at the
+        // same place: skip to the depth of the deepest array it met.
+        nest = nest.saturating_sub(1).min(FIRST_ROWS_NEST).min(writer.deepest_rows);
+    }
+}
+
 /// The writer of one form.
 pub(crate) struct FormWriter<'a> {
     doc: SchemaDoc<'a>,
@@ -57,8 +89,34 @@ pub(crate) struct FormWriter<'a> {
     errors: HashMap<String, Vec<String>>,
     words: &'a Words,
     out: String,
-    /// The names of the controls written so far.
-    names: std::collections::HashSet<String>,
+    /// The names of the controls written so far, in order (the names
+    /// under a pointer are one range: [`FormWriter::carry`] asks per value).
+    names: std::collections::BTreeSet<String>,
+    /// Controls written so far, the most this try may write (past it the
+    /// writer stops and [`FormWriter::form`] gives nothing), and the most
+    /// a form may hold ([`crate::Limits::max_controls`]).
+    controls: usize,
+    max_controls: usize,
+    limit: usize,
+    /// Arrays inside this many array rows are one JSON input each.
+    rows_nest: usize,
+    /// The array rows the writer is inside now, and the most rows any
+    /// array it wrote as rows was inside.
+    in_rows: usize,
+    deepest_rows: usize,
+    /// What the schema says of each control, by the schema node its
+    /// pointer starts from (an array's items) and that pointer.
+    schemas: HashMap<(*const Value, String), ControlSchema<'a>>,
+}
+
+/// What the schema says of one control: the same in every row of an
+/// array, so found once per form (resolving a large `allOf` is costly).
+#[derive(Clone)]
+struct ControlSchema<'a> {
+    node: Option<&'a Value>,
+    view: Resolved<'a>,
+    kind: FieldKind,
+    required: bool,
 }
 
 /// Appends `pointer` (a data path of names) to a data pointer.
@@ -88,11 +146,64 @@ impl<'a> FormWriter<'a> {
         for (pointer, message) in errors {
             by_field.entry(pointer.clone()).or_default().push(message.clone());
         }
-        Self { doc: SchemaDoc::new(&r.spec.schema, limits), data: &r.initial_data, errors: by_field, words, out: String::new(), names: Default::default() }
+        Self {
+            doc: SchemaDoc::new(&r.spec.schema, limits),
+            data: &r.initial_data,
+            errors: by_field,
+            words,
+            out: String::new(),
+            names: Default::default(),
+            controls: 0,
+            max_controls: limits.max_controls,
+            limit: limits.max_controls,
+            rows_nest: usize::MAX,
+            in_rows: 0,
+            deepest_rows: 0,
+            schemas: HashMap::new(),
+        }
     }
 
-    /// The whole `<form>`: error summary, fields, buttons.
-    pub(crate) fn form(mut self, r: &'a RenderInput<'a>, action: &str, errors: &[(String, String)]) -> String {
+    /// The schema of the control at `pointer` below `base` ([`ControlSchema`]).
+    fn control_schema(&mut self, base: &'a Value, pointer: &str) -> ControlSchema<'a> {
+        let key = (base as *const Value, pointer.to_owned());
+        if let Some(found) = self.schemas.get(&key) {
+            return found.clone();
+        }
+        let node = self.doc.resolve_scope(base, pointer);
+        let view = node.and_then(|n| self.doc.resolve(n).ok()).unwrap_or_default();
+        let kind = crate::plan::conditions::control_kind(&self.doc, base, pointer, &view);
+        let required = crate::render::lmui::is_required(&self.doc, base, pointer);
+        let found = ControlSchema { node, view, kind, required };
+        self.schemas.insert(key, found.clone());
+        found
+    }
+
+    /// Starts the form again, with arrays in `rows_nest` rows collapsed;
+    /// with none as rows (0), the form holds only the plan's controls, so
+    /// it is written whole. What is known of the schema is kept.
+    fn restart(&mut self, rows_nest: usize) {
+        self.out.clear();
+        self.names.clear();
+        self.controls = 0;
+        self.in_rows = 0;
+        self.deepest_rows = 0;
+        self.rows_nest = rows_nest;
+        self.max_controls = if rows_nest == 0 { usize::MAX } else { self.limit };
+    }
+
+    /// Counts one control; false once the form holds too many.
+    fn take_control(&mut self) -> bool {
+        self.controls += 1;
+        self.controls <= self.max_controls
+    }
+
+    fn over_limit(&self) -> bool {
+        self.controls > self.max_controls
+    }
+
+    /// The whole `<form>`: error summary, fields, buttons; `None` if it
+    /// would hold more than `max_controls` controls.
+    fn form(&mut self, r: &'a RenderInput<'a>, action: &str, errors: &[(String, String)]) -> Option<String> {
         let root = &r.spec.plan.root;
         let _ = write!(self.out, r#"<form class="genui-form" method="post" action="{}" accept-charset="utf-8""#, attr(action));
         let _ = write!(self.out, r#" data-spec-hash="{}">"#, attr(&r.spec.spec_hash));
@@ -100,6 +211,9 @@ impl<'a> FormWriter<'a> {
         let base = &r.spec.schema;
         let approval = r.approval();
         self.node(base, root, "");
+        if self.over_limit() {
+            return None;
+        }
         if let Some(prompt) = &approval {
             self.names.insert(join("", &crate::render::data_path(&prompt.pointer)));
         }
@@ -126,7 +240,7 @@ impl<'a> FormWriter<'a> {
             }
         }
         self.out.push_str("</div></form>");
-        self.out
+        Some(std::mem::take(&mut self.out))
     }
 
     /// Hidden inputs for the values of `data` no control shows (a field
@@ -137,7 +251,7 @@ impl<'a> FormWriter<'a> {
             return;
         }
         let below = format!("{pointer}/");
-        let inside = self.names.iter().any(|n| n.starts_with(&below));
+        let inside = self.names.range(below.clone()..).next().is_some_and(|n| n.starts_with(&below));
         match value {
             Value::Object(map) if inside || pointer.is_empty() => {
                 for (key, item) in map {
@@ -179,6 +293,9 @@ impl<'a> FormWriter<'a> {
     }
 
     fn node(&mut self, base: &'a Value, node: &Node, prefix: &str) {
+        if self.over_limit() {
+            return;
+        }
         match node {
             Node::Vertical { elements } => elements.iter().for_each(|n| self.node(base, n, prefix)),
             Node::Horizontal { elements } => {
@@ -227,18 +344,12 @@ impl<'a> FormWriter<'a> {
         if control.widget == Widget::Approval {
             return; // its buttons end the form
         }
+        if !self.take_control() {
+            return;
+        }
         let pointer = join(prefix, &crate::render::data_path(&control.pointer));
-        let node = self.doc.resolve_scope(base, &control.pointer);
-        let view = node.and_then(|n| self.doc.resolve(n).ok()).unwrap_or_default();
-        let kind = crate::plan::conditions::control_kind(&self.doc, base, &control.pointer, &view);
-        let field = Field {
-            required: crate::render::lmui::is_required(&self.doc, base, &control.pointer),
-            in_item: prefix_has_index(prefix),
-            pointer,
-            control,
-            view,
-            kind,
-        };
+        let ControlSchema { node, view, kind, required } = self.control_schema(base, &control.pointer);
+        let field = Field { required, in_item: prefix_has_index(prefix), pointer, control, view, kind };
         self.out.push_str(r#"<div class="genui-field""#);
         if let Some(rule) = &control.rule {
             self.rule_attrs(rule, prefix);
@@ -249,7 +360,7 @@ impl<'a> FormWriter<'a> {
             (Widget::Select, k) if k.choices.is_some() => self.select(&field),
             (Widget::Radio, k) if k.choices.is_some() => self.radios(&field),
             (Widget::MultiSelect, _) => self.multi(&field, node),
-            (Widget::Array, k) if k.kind == Kind::Array => self.array(&field, node),
+            (Widget::Array, k) if k.kind == Kind::Array && self.in_rows < self.rows_nest => self.array(&field, node),
             (Widget::Alternatives | Widget::Object | Widget::Select | Widget::Radio | Widget::Array, _) => self.json(&field),
             (Widget::Textarea | Widget::File, _) => self.textarea(&field),
             _ => self.input(&field),
@@ -480,11 +591,14 @@ impl<'a> FormWriter<'a> {
         let (help, _) = self.help_and_error(f, &id);
         self.out.push_str(&help);
         self.out.push_str(r#"<ol class="genui-items">"#);
+        self.deepest_rows = self.deepest_rows.max(self.in_rows);
+        self.in_rows += 1;
         for index in 0..rows {
             self.row(f, items, &index.to_string(), index + 1);
         }
         self.out.push_str("</ol><template>");
         self.row(f, items, TEMPLATE_INDEX, 0);
+        self.in_rows -= 1;
         let _ = write!(
             self.out,
             r#"</template><button type="button" class="genui-add" hidden>{} <span class="genui-hidden">({})</span></button></fieldset>"#,
@@ -503,6 +617,7 @@ impl<'a> FormWriter<'a> {
         let item_kind = item_view.kind();
         match &f.control.detail {
             Some(detail) => self.node(items, detail, &prefix),
+            None if !self.take_control() => {}
             None => {
                 let widget = item_widget(&item_kind);
                 let mut control = Control::new("", format!("{} {}", f.control.label, if number == 0 { String::new() } else { number.to_string() }).trim_end(), widget);

@@ -94,7 +94,7 @@ pub(crate) fn csp() -> &'static str {
 /// shown next to their fields and in a summary at the top.
 pub(crate) fn form_markup(r: &RenderInput<'_>, action: &str, errors: &[(String, String)], words: &Words) -> String {
     let limits = crate::request::limits::Limits::default();
-    form::FormWriter::new(r, &limits, errors, words).form(r, action, errors)
+    form::markup(r, &limits, action, errors, words)
 }
 
 /// A whole page around a form's markup.
