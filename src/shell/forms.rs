@@ -125,7 +125,7 @@ async fn call_object(env: &Env, name: &str, method: Method, action: &str, body: 
 }
 
 /// `GET`/`POST /f/<token>`.
-pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str, request_id: &str) -> HttpResponse {
+pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpResponse {
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
         return HttpResponse::form_notice(404, None, "not_found");
     };
@@ -168,13 +168,13 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str, request_id
         Ok(job) => job.with_locale(locale),
         Err(error) => return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error))),
     };
-    let message = match job.finish_with_data(Some(spec), request_id) {
+    let message = match job.finish_with_data(Some(spec), &link.answer_id()) {
         (Ok(message), _) => message,
         (Err(error), data) => return HttpResponse::hosted_form(token, &record, spec, Some((&data, &error))),
     };
     // Accepted once stored: the object keeps it and sets its alarm, and the
     // person is answered at once; the delivery is the alarm's.
-    let delivery_id = serde_json::from_str::<Value>(&message).ok().and_then(|m| m["id"].as_str().map(str::to_owned)).unwrap_or_else(|| request_id.to_owned());
+    let delivery_id = format!("result_{}", link.answer_id());
     match call_object(env, &name, Method::Post, "submit", Some(json!({"message": message, "deliveryId": delivery_id}))).await {
         Ok((409, _)) => HttpResponse::form_notice(409, locale, "already_submitted"),
         Ok((200, answer)) => {
@@ -270,7 +270,11 @@ impl DurableObject for FormObject {
                 let Some(record) = storage.get::<String>("record").await?.and_then(|r| serde_json::from_str::<FormRecord>(&r).ok()) else {
                     return Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404));
                 };
-                let phase = self.store(&record.callback_url, &body, record.expires_at * 1000).await?;
+                // The outbox outlives a link that expires soon: an answer
+                // stored a minute before the link's end still gets a day
+                // of retries.
+                let expires_at_ms = (record.expires_at * 1000).max(now_ms() as u64 + CALLBACK_LIFETIME_MS);
+                let phase = self.store(&record.callback_url, &body, expires_at_ms).await?;
                 Response::from_json(&json!({"state": phase}))
             }
             (Method::Post, "/enqueue") => {

@@ -82,7 +82,7 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str, ss
         Route::Tool => HttpResponse::tool_definition(),
         Route::Mcp => mcp::handle(&mut req, env, ctx, request_id).await,
         Route::Forms => forms::create(&mut req, env, ctx).await,
-        Route::HostedForm => forms::hosted(&mut req, env, path.trim_start_matches("/f/"), request_id).await,
+        Route::HostedForm => forms::hosted(&mut req, env, path.trim_start_matches("/f/")).await,
         Route::OpenApi => static_json(HttpResponse::openapi_json()),
         Route::Schema(contract) => static_json(contract.source()),
         Route::Preflight => {

@@ -22,7 +22,8 @@
 //! - disagreed: anything else. There must be none.
 //!
 //! `cargo test -p genui-core --test json_schema_suite -- --nocapture` prints
-//! the table per draft. `GENUI_SUITE_PIN=1` rewrites the pinned refused and remote lists.
+//! the table per draft. `GENUI_SUITE_PIN=1` rewrites the pinned lists (refused,
+//! remote, format-excepted).
 
 use genui_core::{Limits, SubmitJob};
 use serde_json::{json, Value};
@@ -71,6 +72,13 @@ fn pinned_path() -> PathBuf {
 /// ones, so a case the worker wrongly leaves unchecked cannot hide there.
 fn pinned_remote_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/json_schema_suite/remote.txt")
+}
+
+/// The valid instances refused by `format` alone (the worker asserts
+/// formats; the suite leaves them to its optional tests). Pinned too, so a
+/// format check that starts refusing other valid values fails here.
+fn pinned_format_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/json_schema_suite/format-excepted.txt")
 }
 
 /// Pinned labels from `path`.
@@ -165,6 +173,7 @@ fn label_of(entry: &str) -> &str {
 fn the_suite_agrees_through_submit() {
     let mut refused = BTreeSet::new();
     let mut remote = BTreeSet::new();
+    let mut format_excepted = BTreeSet::new();
     let mut disagreed = Vec::new();
     println!("| draft | cases | judged | agreed | agreed % | refused | remote | format-excepted |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
@@ -187,13 +196,20 @@ fn the_suite_agrees_through_submit() {
         }
         refused.extend(tally.refused.iter().map(|e| label_of(e).to_owned()));
         remote.extend(tally.remote.iter().cloned());
+        format_excepted.extend(tally.format_excepted.iter().cloned());
         disagreed.extend(tally.disagreed);
     }
     if std::env::var_os("GENUI_SUITE_PIN").is_some() {
         pin(&pinned_path(), &refused);
         pin(&pinned_remote_path(), &remote);
+        pin(&pinned_format_path(), &format_excepted);
     }
-    for (what, found, path) in [("refused", &refused, pinned_path()), ("left unchecked as remote", &remote, pinned_remote_path())] {
+    let pinned_lists = [
+        ("refused", &refused, pinned_path()),
+        ("left unchecked as remote", &remote, pinned_remote_path()),
+        ("refused by format alone", &format_excepted, pinned_format_path()),
+    ];
+    for (what, found, path) in pinned_lists {
         let before = pinned(&path);
         let grown: Vec<&String> = found.difference(&before).collect();
         assert!(grown.is_empty(), "{} case(s) {what} that were not before:\n{}", grown.len(), grown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));

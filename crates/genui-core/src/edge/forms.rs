@@ -140,6 +140,16 @@ impl FormToken {
         hex::encode(self.id)
     }
 
+    /// The id of this link's answer (the tool message's `result_<id>` and
+    /// the delivery id): derived from the link's random id, so unique
+    /// across isolates and stable across retries, and not the id itself
+    /// (a receiver's log of it names no record).
+    pub fn answer_id(&self) -> String {
+        use sha2::Digest as _;
+        let digest = sha2::Sha256::new().chain_update(b"genui-answer.").chain_update(self.id).finalize();
+        hex::encode(&digest[..16])
+    }
+
     /// The link's path and fragment: `/f/<token>#data=<JSON, percent-encoded>`.
     pub fn path(token: &str, fragment: Option<&str>) -> String {
         match fragment {
@@ -236,6 +246,15 @@ mod tests {
             let other = format!("{payload}.{}", B64.encode(digest));
             assert_eq!(FormToken::verify(&other, "s3cret", 1_000).unwrap_err().http_status(), 404);
         }
+    }
+
+    #[test]
+    fn an_answer_id_is_per_link_and_not_the_link_id() {
+        let (one, two) = (FormToken::new([1; ID_BYTES], 10), FormToken::new([2; ID_BYTES], 10));
+        assert_eq!(one.answer_id(), FormToken::new([1; ID_BYTES], 99).answer_id(), "stable for a link");
+        assert_ne!(one.answer_id(), two.answer_id());
+        assert_eq!(one.answer_id().len(), 32);
+        assert!(!one.object_name().contains(&one.answer_id()) && !one.answer_id().contains(&one.object_name()[..8]));
     }
 
     #[test]

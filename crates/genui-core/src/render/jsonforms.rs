@@ -18,7 +18,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         // JSON Forms' standard renderers have no buttons: the prompt is a
         // Label, the decision a radio group (or checkbox), and
         // `options.approval` tells custom renderers to draw buttons.
-        elements.insert(0, json!({"type": "Label", "text": prompt.text()}));
+        elements.insert(0, json!({"type": "Label", "text": crate::render::text::plain(&prompt.text())}));
     }
     // Built by hand, not with `json!`: the macro serialises every value it
     // is given into a new one, re-inserting each key of the schema and the

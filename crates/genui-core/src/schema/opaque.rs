@@ -75,6 +75,18 @@ fn on_data_path(pointer: &str) -> bool {
     true
 }
 
+/// `text` parsed as JSON when it is JSON and, placed at `at`, nests no
+/// deeper than the body limit: its depth is scanned before anything is
+/// built, so no value deeper than the limit is ever made. Otherwise `None`
+/// (the string stays a string, and is judged as one).
+fn json_text_within_depth(text: &str, at: &str) -> Option<Value> {
+    let defaults = crate::request::limits::Limits::default();
+    let above = at.matches('/').count();
+    let within = crate::request::limits::Limits { max_body_depth: defaults.max_body_depth.checked_sub(above)?, ..defaults };
+    within.check_body_depth(text.as_bytes()).ok()?;
+    serde_json::from_str(text).ok()
+}
+
 struct Walk<'w, 'a> {
     doc: &'w SchemaDoc<'a>,
     schema: &'a Value,
@@ -97,7 +109,7 @@ impl Walk<'_, '_> {
             let unheld = self.unheld_at(node);
             if unheld.is_some() || external::is_meta_schema(reference) {
                 if let Value::String(text) = data {
-                    if let Ok(parsed) = serde_json::from_str::<Value>(text) {
+                    if let Some(parsed) = json_text_within_depth(text, at) {
                         *data = parsed;
                     }
                 }
@@ -159,6 +171,20 @@ mod tests {
         let plain = json!({"properties": {"r": {"$ref": "https://x.example/a.json"}}});
         let found = read_json_text(&plain, Draft::Draft202012, &mut json!({"s": 1}), &SchemaDoc::new(&plain, &limits));
         assert!(found.unchecked.is_empty(), "a field the data does not hold is not named");
+    }
+
+    #[test]
+    fn json_text_is_read_only_within_the_depth_limit() {
+        let schema = json!({"properties": {"r": {"$ref": "https://x.example/a.json"}}});
+        let limits = Limits::default();
+        let deep = format!("{}1{}", "[".repeat(127), "]".repeat(127));
+        let mut data = json!({"r": deep});
+        read_json_text(&schema, Draft::Draft202012, &mut data, &SchemaDoc::new(&schema, &limits));
+        assert_eq!(data["r"], json!(deep), "127 levels under one property would nest 128: kept as text");
+        let fits = format!("{}1{}", "[".repeat(126), "]".repeat(126));
+        let mut data = json!({"r": fits});
+        read_json_text(&schema, Draft::Draft202012, &mut data, &SchemaDoc::new(&schema, &limits));
+        assert!(data["r"].is_array(), "126 levels under one property fit");
     }
 
     #[test]
