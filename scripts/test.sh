@@ -85,6 +85,9 @@ cargo test -p genui-harness --test e2e-docs -- --ignored
 # Hostile inputs: the deepest value each route builds answers 413 and the
 # isolate lives on.
 cargo test -p genui-harness --test e2e-hostile -- --ignored
+# The JSON Schema Test Suite through the real /v1/submit: every case answered
+# as the native core answers it (which the native layer holds to the suite).
+cargo test -p genui-harness --test e2e-suite -- --ignored
 
 step "4/7 real renderers in headless Chromium"
 (cd tests/browser && npm test)
