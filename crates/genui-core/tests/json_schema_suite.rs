@@ -25,19 +25,14 @@
 //! the table per draft. `GENUI_SUITE_PIN=1` rewrites the pinned lists (refused,
 //! remote, format-excepted).
 
+#[path = "json_schema_suite/cases.rs"]
+mod cases;
+
+use cases::DRAFTS;
 use genui_core::{Limits, SubmitJob};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-/// The suite's draft folders, and the `$schema` a caller names each with.
-const DRAFTS: [(&str, &str); 5] = [
-    ("draft4", "http://json-schema.org/draft-04/schema#"),
-    ("draft6", "http://json-schema.org/draft-06/schema#"),
-    ("draft7", "http://json-schema.org/draft-07/schema#"),
-    ("draft2019-09", "https://json-schema.org/draft/2019-09/schema"),
-    ("draft2020-12", "https://json-schema.org/draft/2020-12/schema"),
-];
 
 /// How one case ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,18 +87,6 @@ fn pin(path: &Path, labels: &BTreeSet<String>) {
     std::fs::write(path, text).expect("writing a pinned list");
 }
 
-/// The schema as a caller names its draft: `$schema` added at an object root without one.
-fn with_draft(schema: &Value, meta: &str) -> Value {
-    match schema {
-        Value::Object(map) if !map.contains_key("$schema") => {
-            let mut map = map.clone();
-            map.insert("$schema".into(), meta.into());
-            Value::Object(map)
-        }
-        other => other.clone(),
-    }
-}
-
 /// Posts one case through the core's submit and says how it ended.
 fn judge(schema: &Value, data: &Value, valid: bool) -> Verdict {
     let body = serde_json::to_vec(&json!({"output": schema, "data": data})).expect("a JSON body");
@@ -139,26 +122,15 @@ fn judge(schema: &Value, data: &Value, valid: bool) -> Verdict {
 }
 
 fn run_draft(folder: &str, meta: &str) -> Tally {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(suite_root().join(folder)).expect("the vendored suite").flatten().map(|e| e.path()).collect();
-    files.retain(|p| p.extension().is_some_and(|e| e == "json"));
-    files.sort();
     let mut tally = Tally::default();
-    for file in files {
-        let name = format!("{folder}/{}", file.file_name().unwrap().to_string_lossy());
-        let groups: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-        for group in groups.as_array().unwrap() {
-            let schema = with_draft(&group["schema"], meta);
-            for case in group["tests"].as_array().unwrap() {
-                let label = format!("{name} :: {} :: {}", group["description"].as_str().unwrap(), case["description"].as_str().unwrap());
-                tally.cases += 1;
-                match judge(&schema, &case["data"], case["valid"] == true) {
-                    Verdict::Agreed => tally.agreed += 1,
-                    Verdict::Refused(why) => tally.refused.push(format!("{label} [{why}]")),
-                    Verdict::Remote => tally.remote.push(label),
-                    Verdict::FormatExcepted => tally.format_excepted.push(label),
-                    Verdict::Disagreed(why) => tally.disagreed.push(format!("{label}: {why}")),
-                }
-            }
+    for case in cases::cases(&suite_root(), folder, meta) {
+        tally.cases += 1;
+        match judge(&case.schema, &case.data, case.valid) {
+            Verdict::Agreed => tally.agreed += 1,
+            Verdict::Refused(why) => tally.refused.push(format!("{} [{why}]", case.label)),
+            Verdict::Remote => tally.remote.push(case.label),
+            Verdict::FormatExcepted => tally.format_excepted.push(case.label),
+            Verdict::Disagreed(why) => tally.disagreed.push(format!("{}: {why}", case.label)),
         }
     }
     tally
