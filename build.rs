@@ -25,25 +25,41 @@ fn main() {
     let mut out = String::from("&[\n");
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let file = format!("catalogs/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or_default());
+        let file = format!(
+            "catalogs/{}",
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+        );
         let name = checked_name(path, &file);
         if names.contains(&name) {
             panic!("{file}: the catalog name `{name}` is taken by another file of catalogs/");
         }
         names.push(name);
-        let _ = writeln!(out, "    ({file:?}, include_str!({:?})),", path.display().to_string());
+        let _ = writeln!(
+            out,
+            "    ({file:?}, include_str!({:?})),",
+            path.display().to_string()
+        );
     }
     out.push(']');
-    let target = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("catalogs.rs");
+    let target =
+        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("catalogs.rs");
     std::fs::write(target, out).expect("OUT_DIR is writable");
 }
 
 /// The catalog's `name`, or a build failure saying what is wrong.
 fn checked_name(path: &Path, file: &str) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{file}: {e}"));
-    let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file} is not JSON: {e}"));
-    if !value["components"].as_array().is_some_and(|c| !c.is_empty()) {
-        panic!("{file}: a catalog needs a non-empty `components` array (schemas/catalog.schema.json)");
+    let value: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file} is not JSON: {e}"));
+    if !value["components"]
+        .as_array()
+        .is_some_and(|c| !c.is_empty())
+    {
+        panic!(
+            "{file}: a catalog needs a non-empty `components` array (schemas/catalog.schema.json)"
+        );
     }
     match value["name"].as_str() {
         Some(name) if !name.is_empty() => name.to_owned(),

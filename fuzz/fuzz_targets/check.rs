@@ -9,8 +9,14 @@ use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(Value::Array(pair)) = serde_json::from_slice::<Value>(data) else { return };
-    let [plan, output] = pair.as_slice() else { return };
-    let Ok(plan) = serde_json::from_value::<Plan>(plan.clone()) else { return };
+    let Ok(Value::Array(pair)) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    let [plan, output] = pair.as_slice() else {
+        return;
+    };
+    let Ok(plan) = serde_json::from_value::<Plan>(plan.clone()) else {
+        return;
+    };
     let _ = check_plan(&plan, output, &Limits::default());
 });

@@ -3,8 +3,8 @@
 //! input, the answer is a 200 meeting its contract or a non-5xx dgui_error.
 #![no_main]
 
-use genui_core::{GenerateJob, Outcome};
 use genui_core::Limits;
+use genui_core::{GenerateJob, Outcome};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,10 +13,15 @@ fuzz_target!(|data: &[u8]| {
             Ok(job) => job.finish(None),
             Err(e) => Outcome::failed(&e),
         };
-        assert!(outcome.response.status < 500, "5xx: {}", outcome.response.body);
+        assert!(
+            outcome.response.status < 500,
+            "5xx: {}",
+            outcome.response.body
+        );
         if let Some(put) = &outcome.cache_put {
             // The cached spec renders again from cache, as a hit.
-            let job = GenerateJob::prepare(data, format, &Limits::default()).expect("parsed once already");
+            let job = GenerateJob::prepare(data, format, &Limits::default())
+                .expect("parsed once already");
             let hit = job.finish(Some(&put.value));
             assert_eq!(hit.response.status, 200);
         }

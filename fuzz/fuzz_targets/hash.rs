@@ -8,16 +8,29 @@ use serde_json::Value;
 
 fn reversed(value: &Value) -> Value {
     match value {
-        Value::Object(map) => Value::Object(map.iter().rev().map(|(k, v)| (k.clone(), reversed(v))).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .rev()
+                .map(|(k, v)| (k.clone(), reversed(v)))
+                .collect(),
+        ),
         Value::Array(items) => Value::Array(items.iter().map(reversed).collect()),
         other => other.clone(),
     }
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(value) = serde_json::from_slice::<Value>(data) else { return };
-    let id = GeneratorId { generator: "deterministic".into(), generator_version: "fuzz".into() };
-    let Ok(a) = spec_hash(&value, "d", Default::default(), &id) else { return };
-    let again: Value = serde_json::from_str(&serde_json::to_string_pretty(&reversed(&value)).unwrap()).unwrap();
+    let Ok(value) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    let id = GeneratorId {
+        generator: "deterministic".into(),
+        generator_version: "fuzz".into(),
+    };
+    let Ok(a) = spec_hash(&value, "d", Default::default(), &id) else {
+        return;
+    };
+    let again: Value =
+        serde_json::from_str(&serde_json::to_string_pretty(&reversed(&value)).unwrap()).unwrap();
     assert_eq!(a, spec_hash(&again, "d", Default::default(), &id).unwrap());
 });

@@ -12,7 +12,13 @@ use genui_model::agui::{AgentEvents, Call, RunInput};
 use genui_model::{Generation, Mode};
 use worker::{Context, Env, Request};
 
-pub(super) async fn run(req: &mut Request, env: &Env, ctx: &Context, request_id: &str, sse: &mut Option<SseBody>) -> HttpResponse {
+pub(super) async fn run(
+    req: &mut Request,
+    env: &Env,
+    ctx: &Context,
+    request_id: &str,
+    sse: &mut Option<SseBody>,
+) -> HttpResponse {
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
@@ -35,19 +41,45 @@ pub(super) async fn run(req: &mut Request, env: &Env, ctx: &Context, request_id:
     }
 }
 
-async fn generation(input: &RunInput, req: &Request, env: &Env, ctx: &Context, limits: &Limits) -> Result<(HttpResponse, SseBody), HttpResponse> {
-    let job = GenerateJob::prepare(&input.body_bytes(), query_param(req, "format").as_deref(), limits)
-        .map_err(|error| HttpResponse::error(&input.locate(error)))?;
-    let generation = Generation::with_generators(job, &model::generators(env), Mode::Stream, limits, now_ms() as u64);
-    drive::stream(generation, AgentEvents::new(input), env, ctx, None).await.map_err(|response| input.locate_response(response))
+async fn generation(
+    input: &RunInput,
+    req: &Request,
+    env: &Env,
+    ctx: &Context,
+    limits: &Limits,
+) -> Result<(HttpResponse, SseBody), HttpResponse> {
+    let job = GenerateJob::prepare(
+        &input.body_bytes(),
+        query_param(req, "format").as_deref(),
+        limits,
+    )
+    .map_err(|error| HttpResponse::error(&input.locate(error)))?;
+    let generation = Generation::with_generators(
+        job,
+        &model::generators(env),
+        Mode::Stream,
+        limits,
+        now_ms() as u64,
+    );
+    drive::stream(generation, AgentEvents::new(input), env, ctx, None)
+        .await
+        .map_err(|response| input.locate_response(response))
 }
 
-async fn submission(input: &RunInput, env: &Env, request_id: &str, limits: &Limits) -> Result<(HttpResponse, SseBody), HttpResponse> {
-    let job = SubmitJob::prepare(&input.body_bytes(), limits).map_err(|error| HttpResponse::error(&input.locate(error)))?;
+async fn submission(
+    input: &RunInput,
+    env: &Env,
+    request_id: &str,
+    limits: &Limits,
+) -> Result<(HttpResponse, SseBody), HttpResponse> {
+    let job = SubmitJob::prepare(&input.body_bytes(), limits)
+        .map_err(|error| HttpResponse::error(&input.locate(error)))?;
     let cached = match job.cache_key() {
         Some(key) => kv::SpecCache::open(env).get(&key).await,
         None => None,
     };
     let response = job.finish(cached.as_deref(), request_id).response;
-    Ok(drive::written(AgentEvents::new(input).submission(&response)))
+    Ok(drive::written(
+        AgentEvents::new(input).submission(&response),
+    ))
 }

@@ -22,6 +22,9 @@ pub(super) fn configure_once() {
         return;
     }
     for why in genui_core::Catalog::configure(CATALOGS) {
-        worker::console_error!("{}", serde_json::json!({"event": "catalog_refused", "reason": why}));
+        worker::console_error!(
+            "{}",
+            serde_json::json!({"event": "catalog_refused", "reason": why})
+        );
     }
 }

@@ -5,12 +5,15 @@ use genui_core::{AttemptResult, Outbox, Webhook};
 use std::time::Duration;
 use worker::js_sys::{Function, Reflect, Uint8Array};
 use worker::wasm_bindgen::{JsCast, JsValue};
-use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit, RequestRedirect};
+use worker::{
+    AbortController, Delay, Fetch, Headers, Method, Request, RequestInit, RequestRedirect,
+};
 
 /// `N` bytes from the platform's CSPRNG (Web Crypto's `getRandomValues`).
 pub(super) fn random_bytes<const N: usize>() -> worker::Result<[u8; N]> {
     let crypto = Reflect::get(&worker::js_sys::global(), &JsValue::from_str("crypto"))?;
-    let fill: Function = Reflect::get(&crypto, &JsValue::from_str("getRandomValues"))?.dyn_into()?;
+    let fill: Function =
+        Reflect::get(&crypto, &JsValue::from_str("getRandomValues"))?.dyn_into()?;
     let array = Uint8Array::new_with_length(N as u32);
     fill.call1(&crypto, &array)?;
     let mut bytes = [0u8; N];
@@ -22,7 +25,13 @@ pub(super) fn random_bytes<const N: usize>() -> worker::Result<[u8; N]> {
 /// with the delivery id header; a redirect is answered as its own 3xx,
 /// never followed (a signed body must not go where the callback check
 /// never looked). Ends within [`Outbox::ATTEMPT_TIMEOUT_MS`].
-pub(super) async fn post_signed(url: &str, message: &str, delivery_id: &str, secret: &str, now_s: u64) -> AttemptResult {
+pub(super) async fn post_signed(
+    url: &str,
+    message: &str,
+    delivery_id: &str,
+    secret: &str,
+    now_s: u64,
+) -> AttemptResult {
     let signature = Webhook::sign_callback(secret, now_s, message.as_bytes());
     let request = match signed_request(url, message, delivery_id, &signature) {
         Ok(request) => request,
@@ -30,7 +39,12 @@ pub(super) async fn post_signed(url: &str, message: &str, delivery_id: &str, sec
     };
     let controller = AbortController::default();
     let signal = controller.signal();
-    let exchange = async { Fetch::Request(request).send_with_signal(&signal).await.map(|response| response.status_code()) };
+    let exchange = async {
+        Fetch::Request(request)
+            .send_with_signal(&signal)
+            .await
+            .map(|response| response.status_code())
+    };
     let timeout = Delay::from(Duration::from_millis(Outbox::ATTEMPT_TIMEOUT_MS));
     // Bound to a local so the losing future is dropped before `signal`.
     let raced = futures::future::select(Box::pin(exchange), Box::pin(timeout)).await;
@@ -44,12 +58,20 @@ pub(super) async fn post_signed(url: &str, message: &str, delivery_id: &str, sec
     }
 }
 
-fn signed_request(url: &str, message: &str, delivery_id: &str, signature: &str) -> worker::Result<Request> {
+fn signed_request(
+    url: &str,
+    message: &str,
+    delivery_id: &str,
+    signature: &str,
+) -> worker::Result<Request> {
     let headers = Headers::new();
     headers.set("content-type", "application/json")?;
     headers.set(Webhook::SIGNATURE_HEADER, signature)?;
     headers.set(Outbox::DELIVERY_ID_HEADER, delivery_id)?;
     let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_headers(headers).with_redirect(RequestRedirect::Manual).with_body(Some(message.to_owned().into()));
+    init.with_method(Method::Post)
+        .with_headers(headers)
+        .with_redirect(RequestRedirect::Manual)
+        .with_body(Some(message.to_owned().into()));
     Request::new_with_init(url, &init)
 }

@@ -32,7 +32,9 @@ pub(super) async fn answer(mut generation: Generation, env: &Env, ctx: &Context)
     let mut answer = None;
     while let Some(effect) = generation.poll() {
         match effect {
-            Effect::Emit(Update::Ui(response) | Update::Refined(response) | Update::Error(response)) => answer = Some(response),
+            Effect::Emit(
+                Update::Ui(response) | Update::Refined(response) | Update::Error(response),
+            ) => answer = Some(response),
             Effect::Emit(Update::Done(_)) => {}
             Effect::CachePut(put) => cache.put_after_response(ctx, put),
             other => {
@@ -41,7 +43,12 @@ pub(super) async fn answer(mut generation: Generation, env: &Env, ctx: &Context)
             }
         }
     }
-    answer.unwrap_or_else(|| HttpResponse::error(&Error::new(ErrorCode::Internal, "the generation ended without an answer")))
+    answer.unwrap_or_else(|| {
+        HttpResponse::error(&Error::new(
+            ErrorCode::Internal,
+            "the generation ended without an answer",
+        ))
+    })
 }
 
 /// Runs a generation as an event stream: `Err` is a plain response (an
@@ -76,7 +83,14 @@ pub(super) async fn stream<E: Encoder + 'static>(
     let _ = tx.unbounded_send(events.open() + &first);
     match pending {
         Some(effect) => {
-            let rest = Rest { env: env.clone(), cache, events, tx, last_body, on_answer };
+            let rest = Rest {
+                env: env.clone(),
+                cache,
+                events,
+                tx,
+                last_body,
+                on_answer,
+            };
             ctx.wait_until(rest.run(generation, effect));
         }
         None => {
@@ -97,7 +111,11 @@ pub(super) fn written(text: String) -> (HttpResponse, SseBody) {
 }
 
 fn stream_head() -> HttpResponse {
-    HttpResponse { status: 200, headers: vec![("content-type".into(), sse::CONTENT_TYPE.into())], body: String::new() }
+    HttpResponse {
+        status: 200,
+        headers: vec![("content-type".into(), sse::CONTENT_TYPE.into())],
+        body: String::new(),
+    }
 }
 
 /// The part of a stream that runs after the response has started.
@@ -126,7 +144,8 @@ impl<E: Encoder> Rest<E> {
                 }
                 Effect::CachePut(put) => puts.push(put),
                 other => {
-                    let input = with_heartbeats(perform(other, &self.env, &self.cache), &self.tx).await;
+                    let input =
+                        with_heartbeats(perform(other, &self.env, &self.cache), &self.tx).await;
                     generation.input(input, now());
                 }
             }
@@ -152,20 +171,29 @@ fn remember_body(update: &Update, last: &mut Option<String>) {
 async fn perform(effect: Effect, env: &Env, cache: &SpecCache) -> Input {
     match effect {
         Effect::CacheGet(key) => Input::Cached(cache.get(&key).await),
-        Effect::Send(request, timeout_ms) => Input::Provider(model::send(request, timeout_ms).await),
-        Effect::RunAi(call, timeout_ms) => Input::Provider(model::run_ai(env, call, timeout_ms).await),
+        Effect::Send(request, timeout_ms) => {
+            Input::Provider(model::send(request, timeout_ms).await)
+        }
+        Effect::RunAi(call, timeout_ms) => {
+            Input::Provider(model::run_ai(env, call, timeout_ms).await)
+        }
         Effect::Wait(ms) => {
             Delay::from(Duration::from_millis(ms)).await;
             Input::Provider(Event::Waited)
         }
         // Emits and puts are the caller's: the machine reports the misuse.
-        Effect::Emit(_) | Effect::CachePut(_) => Input::Provider(Event::NetworkError("the shell performed an emit or a put as a call".into())),
+        Effect::Emit(_) | Effect::CachePut(_) => Input::Provider(Event::NetworkError(
+            "the shell performed an emit or a put as a call".into(),
+        )),
     }
 }
 
 /// Writes a comment every few seconds while `work` runs, so proxies and
 /// clients keep an idle stream open.
-async fn with_heartbeats(work: impl std::future::Future<Output = Input>, tx: &UnboundedSender<String>) -> Input {
+async fn with_heartbeats(
+    work: impl std::future::Future<Output = Input>,
+    tx: &UnboundedSender<String>,
+) -> Input {
     let beats = async {
         loop {
             Delay::from(Duration::from_millis(sse::HEARTBEAT_MS)).await;
@@ -181,7 +209,11 @@ async fn with_heartbeats(work: impl std::future::Future<Output = Input>, tx: &Un
 
 /// The worker response of a stream: the head's headers (CORS, content
 /// type) and the frames as they come.
-pub(super) fn into_sse_response(head: HttpResponse, body: SseBody, request_id: &str) -> worker::Result<Response> {
+pub(super) fn into_sse_response(
+    head: HttpResponse,
+    body: SseBody,
+    request_id: &str,
+) -> worker::Result<Response> {
     let headers = Headers::new();
     headers.set("cache-control", "no-store")?;
     headers.set("x-request-id", request_id)?;
@@ -189,7 +221,9 @@ pub(super) fn into_sse_response(head: HttpResponse, body: SseBody, request_id: &
         headers.set(name, value)?;
     }
     let frames = body.map(|text| Ok::<Vec<u8>, worker::Error>(text.into_bytes()));
-    Ok(Response::from_stream(frames)?.with_status(head.status).with_headers(headers))
+    Ok(Response::from_stream(frames)?
+        .with_status(head.status)
+        .with_headers(headers))
 }
 
 fn now() -> u64 {

@@ -18,9 +18,14 @@
 
 use super::deliver::{post_signed, random_bytes};
 use super::{now_ms, read_body, setting};
-use genui_core::{Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits, Outbox, OutboxEffect, OutboxInput, Prefill, SubmitJob, Webhook};
+use genui_core::{
+    Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits, Outbox,
+    OutboxEffect, OutboxInput, Prefill, SubmitJob, Webhook,
+};
 use serde_json::{json, Value};
-use worker::{durable_object, DurableObject, Env, Method, Request, RequestInit, Response, Result, State};
+use worker::{
+    durable_object, DurableObject, Env, Method, Request, RequestInit, Response, Result, State,
+};
 
 /// The Durable Object binding (wrangler.toml).
 const BINDING: &str = "FORMS";
@@ -48,7 +53,10 @@ fn now_s() -> u64 {
 /// expiresAt}` out, after the spec is stored in the link's object.
 pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) -> HttpResponse {
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
-        return HttpResponse::error(&Error::new(ErrorCode::NotFound, "hosted forms are not configured (set the WEBHOOK_SECRET secret)"));
+        return HttpResponse::error(&Error::new(
+            ErrorCode::NotFound,
+            "hosted forms are not configured (set the WEBHOOK_SECRET secret)",
+        ));
     };
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
@@ -61,14 +69,26 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
     };
     let request = job.request().clone();
     let Some(raw) = request.callback_url.as_deref() else {
-        return HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, "a hosted form needs `callbackUrl`, where the answer is sent").at("/callbackUrl"));
+        return HttpResponse::error(
+            &Error::new(
+                ErrorCode::InvalidRequest,
+                "a hosted form needs `callbackUrl`, where the answer is sent",
+            )
+            .at("/callbackUrl"),
+        );
     };
     let callback = match Webhook::callback_target(raw, allow_http(env)) {
         Ok(url) => url,
         Err(error) => return HttpResponse::error(&error),
     };
     if job.is_display() {
-        return HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, "a display takes no answer; a hosted form needs `output`").at("/output"));
+        return HttpResponse::error(
+            &Error::new(
+                ErrorCode::InvalidRequest,
+                "a display takes no answer; a hosted form needs `output`",
+            )
+            .at("/output"),
+        );
     }
     let cache = super::kv::SpecCache::open(env);
     let cached = cache.get(job.cache_key()).await;
@@ -77,15 +97,30 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
     if outcome.response.status != 200 {
         return outcome.response;
     }
-    let Some(spec) = outcome.cache_put.as_ref().map(|p| p.value.clone()).or(cached).or_else(|| job.spec_json()) else {
-        return HttpResponse::error(&Error::new(ErrorCode::Internal, "the form's spec could not be kept"));
+    let Some(spec) = outcome
+        .cache_put
+        .as_ref()
+        .map(|p| p.value.clone())
+        .or(cached)
+        .or_else(|| job.spec_json())
+    else {
+        return HttpResponse::error(&Error::new(
+            ErrorCode::Internal,
+            "the form's spec could not be kept",
+        ));
     };
     let Ok(random) = random_bytes::<{ FormToken::ID_BYTES + Prefill::SALT_BYTES }>() else {
-        return HttpResponse::error(&Error::new(ErrorCode::Internal, "no random bytes for the form's link"));
+        return HttpResponse::error(&Error::new(
+            ErrorCode::Internal,
+            "no random bytes for the form's link",
+        ));
     };
     let (id, salt) = random.split_at(FormToken::ID_BYTES);
     let (Ok(id), Ok(salt)) = (id.try_into(), salt.try_into()) else {
-        return HttpResponse::error(&Error::new(ErrorCode::Internal, "no random bytes for the form's link"));
+        return HttpResponse::error(&Error::new(
+            ErrorCode::Internal,
+            "no random bytes for the form's link",
+        ));
     };
     let fragment = Prefill::of(&request.data, salt);
     let record = FormRecord {
@@ -99,18 +134,39 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
     let token = FormToken::new(id, record.expires_at);
     let init = json!({"spec": spec, "record": record});
     if let Err(e) = call_object(env, &token.object_name(), Method::Post, "init", Some(init)).await {
-        return HttpResponse::error(&Error::new(ErrorCode::Internal, format!("the form could not be stored: {e}")));
+        return HttpResponse::error(&Error::new(
+            ErrorCode::Internal,
+            format!("the form could not be stored: {e}"),
+        ));
     }
     if let Some(put) = outcome.cache_put {
         cache.put_after_response(ctx, put);
     }
-    let origin = req.url().map(|u| u.origin().ascii_serialization()).unwrap_or_default();
-    let url = format!("{origin}{}", FormToken::path(&token.sign(&secret), fragment.as_ref().map(|(text, _)| text.as_str())));
-    HttpResponse::json(201, &json!({"url": url, "expiresAt": token.expires_at_text(), "specHash": record.spec_hash}))
+    let origin = req
+        .url()
+        .map(|u| u.origin().ascii_serialization())
+        .unwrap_or_default();
+    let url = format!(
+        "{origin}{}",
+        FormToken::path(
+            &token.sign(&secret),
+            fragment.as_ref().map(|(text, _)| text.as_str())
+        )
+    );
+    HttpResponse::json(
+        201,
+        &json!({"url": url, "expiresAt": token.expires_at_text(), "specHash": record.spec_hash}),
+    )
 }
 
 /// Asks the object `name`; its JSON answer and status.
-async fn call_object(env: &Env, name: &str, method: Method, action: &str, body: Option<Value>) -> Result<(u16, Value)> {
+async fn call_object(
+    env: &Env,
+    name: &str,
+    method: Method,
+    action: &str,
+    body: Option<Value>,
+) -> Result<(u16, Value)> {
     let stub = env.durable_object(BINDING)?.get_by_name(name)?;
     let mut init = RequestInit::new();
     init.with_method(method);
@@ -131,7 +187,9 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
     };
     let link = match FormToken::verify(token, &secret, now_s()) {
         Ok(link) => link,
-        Err(error) if error.http_status() == 410 => return HttpResponse::form_notice(410, None, "expired"),
+        Err(error) if error.http_status() == 410 => {
+            return HttpResponse::form_notice(410, None, "expired")
+        }
         Err(_) => return HttpResponse::form_notice(404, None, "not_found"),
     };
     let name = link.object_name();
@@ -139,7 +197,9 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
         Ok(answer) => answer,
         Err(_) => return HttpResponse::form_notice(503, None, "retrying"),
     };
-    let record = serde_json::from_value::<FormRecord>(state["record"].clone()).ok().filter(|_| status == 200);
+    let record = serde_json::from_value::<FormRecord>(state["record"].clone())
+        .ok()
+        .filter(|_| status == 200);
     let (Some(record), Some(spec)) = (record, state["spec"].as_str()) else {
         return HttpResponse::form_notice(404, None, "not_found");
     };
@@ -149,37 +209,82 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
     if phase != "open" {
         // A replay, or a second look: the answer's state, never the form again.
         let status = if is_post { 409 } else { 200 };
-        return HttpResponse::form_notice(status, locale, if is_post { "already_submitted" } else { notice_of(phase) });
+        return HttpResponse::form_notice(
+            status,
+            locale,
+            if is_post {
+                "already_submitted"
+            } else {
+                notice_of(phase)
+            },
+        );
     }
     if !is_post {
         return HttpResponse::hosted_form(token, &record, spec, None);
     }
     let limits = Limits::default();
     // An oversized post: the form again, with the limit in its summary.
-    let announced = req.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<usize>().ok()).unwrap_or(0);
+    let announced = req
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(0);
     if let Err(error) = limits.check_body_size(announced) {
         return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error)));
     }
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
-        Err(_) => return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &Error::new(ErrorCode::InvalidRequest, "the form post could not be read")))),
+        Err(_) => {
+            return HttpResponse::hosted_form(
+                token,
+                &record,
+                spec,
+                Some((
+                    &Value::Null,
+                    &Error::new(ErrorCode::InvalidRequest, "the form post could not be read"),
+                )),
+            )
+        }
     };
-    let job = match SubmitJob::prepare_form(&body, Some(&record.spec_hash), record.tool_call_id.as_deref(), &limits) {
+    let job = match SubmitJob::prepare_form(
+        &body,
+        Some(&record.spec_hash),
+        record.tool_call_id.as_deref(),
+        &limits,
+    ) {
         Ok(job) => job.with_locale(locale),
-        Err(error) => return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error))),
+        Err(error) => {
+            return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error)))
+        }
     };
     let message = match job.finish_with_data(Some(spec), &link.answer_id()) {
         (Ok(message), _) => message,
-        (Err(error), data) => return HttpResponse::hosted_form(token, &record, spec, Some((&data, &error))),
+        (Err(error), data) => {
+            return HttpResponse::hosted_form(token, &record, spec, Some((&data, &error)))
+        }
     };
     // Accepted once stored: the object keeps it and sets its alarm, and the
     // person is answered at once; the delivery is the alarm's.
     let delivery_id = format!("result_{}", link.answer_id());
-    match call_object(env, &name, Method::Post, "submit", Some(json!({"message": message, "deliveryId": delivery_id}))).await {
+    match call_object(
+        env,
+        &name,
+        Method::Post,
+        "submit",
+        Some(json!({"message": message, "deliveryId": delivery_id})),
+    )
+    .await
+    {
         Ok((409, _)) => HttpResponse::form_notice(409, locale, "already_submitted"),
         Ok((200, answer)) => {
             let phase = answer["state"].as_str().unwrap_or("received");
-            HttpResponse::form_notice(if phase == "delivered" { 200 } else { 202 }, locale, notice_of(phase))
+            HttpResponse::form_notice(
+                if phase == "delivered" { 200 } else { 202 },
+                locale,
+                notice_of(phase),
+            )
         }
         _ => HttpResponse::form_notice(503, locale, "retrying"),
     }
@@ -194,12 +299,25 @@ pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
         let delivery_id = format!("callback_{id}");
         let expires_at = now_ms() as u64 + CALLBACK_LIFETIME_MS;
         let record = json!({"callbackUrl": url.as_str(), "message": body, "deliveryId": delivery_id, "expiresAt": expires_at});
-        call_object(&env, &format!("callback-{id}"), Method::Post, "enqueue", Some(record)).await
+        call_object(
+            &env,
+            &format!("callback-{id}"),
+            Method::Post,
+            "enqueue",
+            Some(record),
+        )
+        .await
     };
     match stored.await {
         Ok((200, _)) => {}
-        Ok((status, _)) => worker::console_error!("{}", json!({"event": "callback_not_stored", "host": url.host_str(), "status": status})),
-        Err(e) => worker::console_error!("{}", json!({"event": "callback_not_stored", "host": url.host_str(), "error": e.to_string()})),
+        Ok((status, _)) => worker::console_error!(
+            "{}",
+            json!({"event": "callback_not_stored", "host": url.host_str(), "status": status})
+        ),
+        Err(e) => worker::console_error!(
+            "{}",
+            json!({"event": "callback_not_stored", "host": url.host_str(), "error": e.to_string()})
+        ),
     }
 }
 
@@ -240,16 +358,26 @@ impl DurableObject for FormObject {
         match (req.method(), action.as_str()) {
             (Method::Post, "/init") => {
                 let body: Value = req.json().await?;
-                let record: FormRecord = serde_json::from_value(body["record"].clone()).map_err(|e| worker::Error::RustError(e.to_string()))?;
+                let record: FormRecord = serde_json::from_value(body["record"].clone())
+                    .map_err(|e| worker::Error::RustError(e.to_string()))?;
                 if storage.get::<String>("record").await?.is_none() {
-                    storage.put("spec", body["spec"].as_str().unwrap_or_default()).await?;
-                    storage.put("record", serde_json::to_string(&record)?).await?;
-                    storage.set_alarm(offset_to(record.expires_at * 1000)).await?;
+                    storage
+                        .put("spec", body["spec"].as_str().unwrap_or_default())
+                        .await?;
+                    storage
+                        .put("record", serde_json::to_string(&record)?)
+                        .await?;
+                    storage
+                        .set_alarm(offset_to(record.expires_at * 1000))
+                        .await?;
                 }
                 Response::from_json(&json!({"ok": true}))
             }
             (Method::Get, "/state") => {
-                let (Some(spec), Some(record)) = (storage.get::<String>("spec").await?, storage.get::<String>("record").await?) else {
+                let (Some(spec), Some(record)) = (
+                    storage.get::<String>("spec").await?,
+                    storage.get::<String>("record").await?,
+                ) else {
                     return Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404));
                 };
                 let outbox = self.outbox().await?;
@@ -265,16 +393,25 @@ impl DurableObject for FormObject {
                 // Check and claim with no other await between: the object
                 // takes no other event while its storage call runs.
                 if let Some(outbox) = self.outbox().await? {
-                    return Ok(Response::from_json(&json!({"state": outbox.phase()}))?.with_status(409));
+                    return Ok(
+                        Response::from_json(&json!({"state": outbox.phase()}))?.with_status(409)
+                    );
                 }
-                let Some(record) = storage.get::<String>("record").await?.and_then(|r| serde_json::from_str::<FormRecord>(&r).ok()) else {
+                let Some(record) = storage
+                    .get::<String>("record")
+                    .await?
+                    .and_then(|r| serde_json::from_str::<FormRecord>(&r).ok())
+                else {
                     return Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404));
                 };
                 // The outbox outlives a link that expires soon: an answer
                 // stored a minute before the link's end still gets a day
                 // of retries.
-                let expires_at_ms = (record.expires_at * 1000).max(now_ms() as u64 + CALLBACK_LIFETIME_MS);
-                let phase = self.store(&record.callback_url, &body, expires_at_ms).await?;
+                let expires_at_ms =
+                    (record.expires_at * 1000).max(now_ms() as u64 + CALLBACK_LIFETIME_MS);
+                let phase = self
+                    .store(&record.callback_url, &body, expires_at_ms)
+                    .await?;
                 Response::from_json(&json!({"state": phase}))
             }
             (Method::Post, "/enqueue") => {
@@ -282,7 +419,13 @@ impl DurableObject for FormObject {
                 if let Some(outbox) = self.outbox().await? {
                     return Response::from_json(&json!({"state": outbox.phase()}));
                 }
-                let phase = self.store(body["callbackUrl"].as_str().unwrap_or_default(), &body, body["expiresAt"].as_u64().unwrap_or_default()).await?;
+                let phase = self
+                    .store(
+                        body["callbackUrl"].as_str().unwrap_or_default(),
+                        &body,
+                        body["expiresAt"].as_u64().unwrap_or_default(),
+                    )
+                    .await?;
                 Response::from_json(&json!({"state": phase}))
             }
             _ => Ok(Response::from_json(&json!({"state": "unknown"}))?.with_status(404)),
@@ -292,7 +435,10 @@ impl DurableObject for FormObject {
     async fn alarm(&self) -> Result<Response> {
         let now = now_ms() as u64;
         match self.outbox().await? {
-            Some(outbox) => self.run(outbox, vec![], Some(OutboxInput::Alarm { now })).await?,
+            Some(outbox) => {
+                self.run(outbox, vec![], Some(OutboxInput::Alarm { now }))
+                    .await?
+            }
             None => self.expire_link(now).await?,
         }
         Response::ok("ok")
@@ -308,11 +454,18 @@ impl FormObject {
 
     /// Stores `body`'s message for `callback_url` with a new outbox, whose
     /// first effect is an alarm at once; the phase a person is told.
-    async fn store(&self, callback_url: &str, body: &Value, expires_at_ms: u64) -> Result<&'static str> {
+    async fn store(
+        &self,
+        callback_url: &str,
+        body: &Value,
+        expires_at_ms: u64,
+    ) -> Result<&'static str> {
         let storage = self.state.storage();
         let delivery_id = body["deliveryId"].as_str().unwrap_or_default();
         storage.put("callbackUrl", callback_url).await?;
-        storage.put("message", body["message"].as_str().unwrap_or_default()).await?;
+        storage
+            .put("message", body["message"].as_str().unwrap_or_default())
+            .await?;
         let (outbox, effects) = Outbox::store(delivery_id, now_ms() as u64, expires_at_ms);
         let phase = outbox.phase();
         self.run(outbox, effects, None).await?;
@@ -322,9 +475,14 @@ impl FormObject {
     /// A link without an answer: deleted at its expiry (an early alarm is set again).
     async fn expire_link(&self, now_ms: u64) -> Result<()> {
         let storage = self.state.storage();
-        let record = storage.get::<String>("record").await?.and_then(|r| serde_json::from_str::<FormRecord>(&r).ok());
+        let record = storage
+            .get::<String>("record")
+            .await?
+            .and_then(|r| serde_json::from_str::<FormRecord>(&r).ok());
         match record {
-            Some(record) if now_ms < record.expires_at * 1000 => storage.set_alarm(offset_to(record.expires_at * 1000)).await,
+            Some(record) if now_ms < record.expires_at * 1000 => {
+                storage.set_alarm(offset_to(record.expires_at * 1000)).await
+            }
             _ => storage.delete_all().await,
         }
     }
@@ -334,10 +492,15 @@ impl FormObject {
     /// the object is enough to move a stuck answer on.
     async fn rearm(&self, outbox: &Outbox) -> Result<()> {
         let storage = self.state.storage();
-        let Some(due) = outbox.alarm_at() else { return Ok(()) };
+        let Some(due) = outbox.alarm_at() else {
+            return Ok(());
+        };
         let overdue = |at: i64| at.saturating_add(OVERDUE_MS) < now_ms() as i64;
         if storage.get_alarm().await?.is_none_or(overdue) {
-            worker::console_log!("{}", json!({"event": "delivery_rearmed", "state": outbox.phase()}));
+            worker::console_log!(
+                "{}",
+                json!({"event": "delivery_rearmed", "state": outbox.phase()})
+            );
             storage.set_alarm(offset_to(due)).await?;
         }
         Ok(())
@@ -346,13 +509,20 @@ impl FormObject {
     /// Performs `effects`, then feeds `input` and performs its effects, and
     /// so on while an attempt reports back: the outbox is persisted before
     /// each batch, so a death mid-delivery leaves `delivering` and its alarm.
-    async fn run(&self, mut outbox: Outbox, mut effects: Vec<OutboxEffect>, mut input: Option<OutboxInput>) -> Result<()> {
+    async fn run(
+        &self,
+        mut outbox: Outbox,
+        mut effects: Vec<OutboxEffect>,
+        mut input: Option<OutboxInput>,
+    ) -> Result<()> {
         let storage = self.state.storage();
         loop {
             if let Some(next) = input.take() {
                 effects = outbox.handle(next);
             }
-            storage.put("outbox", serde_json::to_string(&outbox)?).await?;
+            storage
+                .put("outbox", serde_json::to_string(&outbox)?)
+                .await?;
             for effect in std::mem::take(&mut effects) {
                 match effect {
                     OutboxEffect::SetAlarm(at) => storage.set_alarm(offset_to(at)).await?,
@@ -362,8 +532,15 @@ impl FormObject {
                     OutboxEffect::DeleteAll => storage.delete_all().await?,
                     OutboxEffect::Post { attempt } => {
                         let result = self.attempt(&outbox).await?;
-                        worker::console_log!("{}", json!({"event": "delivery_attempt", "attempt": attempt, "result": result.label()}));
-                        input = Some(OutboxInput::AttemptEnded { attempt, result, now: now_ms() as u64 });
+                        worker::console_log!(
+                            "{}",
+                            json!({"event": "delivery_attempt", "attempt": attempt, "result": result.label()})
+                        );
+                        input = Some(OutboxInput::AttemptEnded {
+                            attempt,
+                            result,
+                            now: now_ms() as u64,
+                        });
                     }
                 }
             }
@@ -376,7 +553,10 @@ impl FormObject {
             }
         }
         if !outbox.is_open() && outbox.phase() != "expired" {
-            worker::console_log!("{}", json!({"event": "delivery_done", "state": outbox.phase(), "attempts": outbox.attempts, "last": outbox.last_result.map(|r| r.label())}));
+            worker::console_log!(
+                "{}",
+                json!({"event": "delivery_done", "state": outbox.phase(), "attempts": outbox.attempts, "last": outbox.last_result.map(|r| r.label())})
+            );
         }
         Ok(())
     }
@@ -384,10 +564,15 @@ impl FormObject {
     /// One signed POST of the stored message.
     async fn attempt(&self, outbox: &Outbox) -> Result<genui_core::AttemptResult> {
         let storage = self.state.storage();
-        let url = storage.get::<String>("callbackUrl").await?.unwrap_or_default();
+        let url = storage
+            .get::<String>("callbackUrl")
+            .await?
+            .unwrap_or_default();
         let message = storage.get::<String>("message").await?.unwrap_or_default();
         Ok(match setting(&self.env, "WEBHOOK_SECRET") {
-            Some(secret) => post_signed(&url, &message, &outbox.delivery_id, &secret, now_s()).await,
+            Some(secret) => {
+                post_signed(&url, &message, &outbox.delivery_id, &secret, now_s()).await
+            }
             None => genui_core::AttemptResult::NetworkError,
         })
     }

@@ -31,8 +31,11 @@ impl SpecCache {
     /// Opens the binding, and sizes the isolate's memory of specs from
     /// `SPEC_MEMORY_BYTES` (0 = every hit reads KV).
     pub(super) fn open(env: &Env) -> Self {
-        let memory = super::settings::setting(env, "SPEC_MEMORY_BYTES").and_then(|v| v.parse::<usize>().ok());
-        genui_core::IsolateMemory::set_spec_bytes(memory.unwrap_or(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES));
+        let memory = super::settings::setting(env, "SPEC_MEMORY_BYTES")
+            .and_then(|v| v.parse::<usize>().ok());
+        genui_core::IsolateMemory::set_spec_bytes(
+            memory.unwrap_or(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES),
+        );
         let store = match env.kv(BINDING) {
             Ok(store) => Some(store),
             Err(e) => {
@@ -53,10 +56,18 @@ impl SpecCache {
 
     pub(super) async fn get(&self, key: &str) -> Option<String> {
         let store = self.store.as_ref()?;
-        match store.get(key).cache_ttl(READ_CACHE_TTL_SECONDS).text().await {
+        match store
+            .get(key)
+            .cache_ttl(READ_CACHE_TTL_SECONDS)
+            .text()
+            .await
+        {
             Ok(value) => value,
             Err(e) => {
-                console_error!("{{\"event\":\"kv_get_failed\",\"key\":{key:?},\"error\":{:?}}}", e.to_string());
+                console_error!(
+                    "{{\"event\":\"kv_get_failed\",\"key\":{key:?},\"error\":{:?}}}",
+                    e.to_string()
+                );
                 None
             }
         }
@@ -69,7 +80,9 @@ impl SpecCache {
 
     /// Writes after the response has been sent (`ctx.waitUntil`).
     pub(super) fn put_after_response(&self, ctx: &Context, put: CachePut) {
-        let Some(store) = self.store.clone() else { return };
+        let Some(store) = self.store.clone() else {
+            return;
+        };
         ctx.wait_until(write(store, self.ttl_seconds, put));
     }
 
@@ -87,6 +100,10 @@ async fn write(store: KvStore, ttl: u64, put: CachePut) {
         Err(e) => Err(e),
     };
     if let Err(e) = result {
-        console_error!("{{\"event\":\"kv_put_failed\",\"key\":{:?},\"error\":{:?}}}", put.key, e.to_string());
+        console_error!(
+            "{{\"event\":\"kv_put_failed\",\"key\":{:?},\"error\":{:?}}}",
+            put.key,
+            e.to_string()
+        );
     }
 }

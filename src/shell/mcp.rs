@@ -11,7 +11,12 @@ use worker::{Context, Env, Request};
 /// (which scripts/build-wasm.sh runs first).
 const VIEW_HTML: &str = include_str!("../../mcp-view/dist/view.html");
 
-pub(super) async fn handle(req: &mut Request, env: &Env, ctx: &Context, request_id: &str) -> HttpResponse {
+pub(super) async fn handle(
+    req: &mut Request,
+    env: &Env,
+    ctx: &Context,
+    request_id: &str,
+) -> HttpResponse {
     Mcp::set_view(VIEW_HTML);
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
@@ -21,7 +26,13 @@ pub(super) async fn handle(req: &mut Request, env: &Env, ctx: &Context, request_
     let header = |name: &str| super::header(req, name);
     let hosts = super::setting(env, "MCP_ALLOWED_HOSTS");
     let origins = super::setting(env, "ALLOWED_ORIGINS");
-    match Mcp::read(&body, &header, hosts.as_deref(), origins.as_deref(), &limits) {
+    match Mcp::read(
+        &body,
+        &header,
+        hosts.as_deref(),
+        origins.as_deref(),
+        &limits,
+    ) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&super::generate_job(job, env, ctx).await),
         Mcp::Submit(job, call) => {
@@ -34,14 +45,19 @@ pub(super) async fn handle(req: &mut Request, env: &Env, ctx: &Context, request_
     }
 }
 
-
 /// The body, refusing an announced oversize body before reading it; a
 /// refusal is a JSON-RPC error (413 for size).
 async fn read_body(req: &mut Request, limits: &Limits) -> Result<Vec<u8>, HttpResponse> {
-    if let Some(length) = super::header(req, "content-length").and_then(|v| v.parse::<usize>().ok()) {
-        limits.check_body_size(length).map_err(|e| Mcp::refuse(&e))?;
+    if let Some(length) = super::header(req, "content-length").and_then(|v| v.parse::<usize>().ok())
+    {
+        limits
+            .check_body_size(length)
+            .map_err(|e| Mcp::refuse(&e))?;
     }
-    req.bytes()
-        .await
-        .map_err(|e| Mcp::refuse(&Error::new(ErrorCode::InvalidRequest, format!("the request body could not be read: {e}"))))
+    req.bytes().await.map_err(|e| {
+        Mcp::refuse(&Error::new(
+            ErrorCode::InvalidRequest,
+            format!("the request body could not be read: {e}"),
+        ))
+    })
 }

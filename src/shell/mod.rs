@@ -17,9 +17,9 @@ mod replay;
 mod respond;
 mod settings;
 
+use genui_core::Limits;
 use genui_core::{Access, Error, ErrorCode, GenerateJob, HttpResponse, Route, SubmitJob, Webhook};
 use genui_model::{Generation, Mode};
-use genui_core::Limits;
 use respond::{into_response, log_line, RequestInfo};
 use settings::setting;
 use worker::{event, Context, Date, Env, Request, Response, Result};
@@ -41,7 +41,10 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let mut sse = None;
     let mut response = handle(req, &env, &ctx, &info.id, &mut sse).await;
     response.negotiate_jsonl(accept.as_deref());
-    response.headers.extend(Access::cors_headers(origin.as_deref(), allowed_origins.as_deref()));
+    response.headers.extend(Access::cors_headers(
+        origin.as_deref(),
+        allowed_origins.as_deref(),
+    ));
     log_line(&info, &response);
     match sse {
         Some(body) => drive::into_sse_response(response, body, &info.id),
@@ -54,8 +57,13 @@ fn header(req: &Request, name: &str) -> Option<String> {
     req.headers().get(name).ok().flatten()
 }
 
-
-async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str, sse: &mut Option<drive::SseBody>) -> HttpResponse {
+async fn handle(
+    mut req: Request,
+    env: &Env,
+    ctx: &Context,
+    request_id: &str,
+    sse: &mut Option<drive::SseBody>,
+) -> HttpResponse {
     let method = req.method().to_string();
     let path = req.path();
     let route = Route::of(&method, &path);
@@ -66,13 +74,21 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str, ss
     }
     if route.needs_key() {
         let keys = setting(env, "API_KEYS");
-        if let Err(error) = Access::authorize(header(&req, "authorization").as_deref(), keys.as_deref()) {
+        if let Err(error) =
+            Access::authorize(header(&req, "authorization").as_deref(), keys.as_deref())
+        {
             let mut response = HttpResponse::error(&error);
-            response.headers.push(("www-authenticate".into(), "Bearer".into()));
+            response
+                .headers
+                .push(("www-authenticate".into(), "Bearer".into()));
             return response;
         }
     }
-    let static_json = |body: &str| HttpResponse { status: 200, headers: Vec::new(), body: body.to_owned() };
+    let static_json = |body: &str| HttpResponse {
+        status: 200,
+        headers: Vec::new(),
+        body: body.to_owned(),
+    };
     match route {
         Route::Healthz => with_wasm_memory(HttpResponse::healthz()),
         Route::Generate => generate(&mut req, env, ctx, sse).await,
@@ -87,10 +103,19 @@ async fn handle(mut req: Request, env: &Env, ctx: &Context, request_id: &str, ss
         Route::Schema(contract) => static_json(contract.source()),
         Route::Preflight => {
             let origin = header(&req, "origin");
-            let headers = Access::preflight_headers(origin.as_deref(), setting(env, "ALLOWED_ORIGINS").as_deref());
-            HttpResponse { status: 204, headers, body: String::new() }
+            let headers = Access::preflight_headers(
+                origin.as_deref(),
+                setting(env, "ALLOWED_ORIGINS").as_deref(),
+            );
+            HttpResponse {
+                status: 204,
+                headers,
+                body: String::new(),
+            }
         }
-        Route::MethodNotAllowed { allow } => HttpResponse::method_not_allowed(&method, &path, allow),
+        Route::MethodNotAllowed { allow } => {
+            HttpResponse::method_not_allowed(&method, &path, allow)
+        }
         Route::NotFound => HttpResponse::not_found(&path),
     }
 }
@@ -107,12 +132,26 @@ fn with_wasm_memory(mut response: HttpResponse) -> HttpResponse {
 }
 
 /// Reads the body, refusing an announced oversize body before reading it.
-async fn read_body(req: &mut Request, limits: &Limits) -> std::result::Result<Vec<u8>, HttpResponse> {
-    if let Some(length) = req.headers().get("content-length").ok().flatten().and_then(|v| v.parse::<usize>().ok()) {
-        limits.check_body_size(length).map_err(|e| HttpResponse::error(&e))?;
+async fn read_body(
+    req: &mut Request,
+    limits: &Limits,
+) -> std::result::Result<Vec<u8>, HttpResponse> {
+    if let Some(length) = req
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        limits
+            .check_body_size(length)
+            .map_err(|e| HttpResponse::error(&e))?;
     }
     req.bytes().await.map_err(|e| {
-        HttpResponse::error(&Error::new(ErrorCode::InvalidRequest, format!("the request body could not be read: {e}")))
+        HttpResponse::error(&Error::new(
+            ErrorCode::InvalidRequest,
+            format!("the request body could not be read: {e}"),
+        ))
     })
 }
 
@@ -124,8 +163,13 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
     };
     let data_model = header(req, "a2ui-client-data-model");
     // format=html's form, posted without script: fields named by JSON Pointer.
-    let form = header(req, "content-type").is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
-    let prepared = if form { SubmitJob::prepare_form(&body, None, None, &limits) } else { SubmitJob::prepare_with(&body, data_model.as_deref(), &limits) };
+    let form = header(req, "content-type")
+        .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
+    let prepared = if form {
+        SubmitJob::prepare_form(&body, None, None, &limits)
+    } else {
+        SubmitJob::prepare_with(&body, data_model.as_deref(), &limits)
+    };
     let job = match prepared {
         Ok(job) => job.with_accept_language(header(req, "accept-language").as_deref()),
         Err(error) => return HttpResponse::error(&error),
@@ -137,7 +181,12 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
     job.finish(cached.as_deref(), request_id).response
 }
 
-async fn generate(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<drive::SseBody>) -> HttpResponse {
+async fn generate(
+    req: &mut Request,
+    env: &Env,
+    ctx: &Context,
+    sse: &mut Option<drive::SseBody>,
+) -> HttpResponse {
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
@@ -159,9 +208,17 @@ async fn generate(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<
 /// accepted once; the answer is returned and, with `callbackUrl`, also
 /// POSTed there signed, through an outbox that retries it
 /// ([`forms::enqueue_callback`]).
-async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<drive::SseBody>) -> HttpResponse {
+async fn webhook(
+    req: &mut Request,
+    env: &Env,
+    ctx: &Context,
+    sse: &mut Option<drive::SseBody>,
+) -> HttpResponse {
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
-        let error = Error::new(ErrorCode::NotFound, "the webhook is not configured (set the WEBHOOK_SECRET secret)");
+        let error = Error::new(
+            ErrorCode::NotFound,
+            "the webhook is not configured (set the WEBHOOK_SECRET secret)",
+        );
         return HttpResponse::error(&error);
     };
     let limits = Limits::default();
@@ -170,7 +227,12 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<d
         Err(response) => return response,
     };
     let now_s = (now_ms() / 1000.0) as u64;
-    let claim = match Webhook::verify_once(header(req, Webhook::SIGNATURE_HEADER).as_deref(), &body, &secret, now_s) {
+    let claim = match Webhook::verify_once(
+        header(req, Webhook::SIGNATURE_HEADER).as_deref(),
+        &body,
+        &secret,
+        now_s,
+    ) {
         Ok(claim) => claim,
         Err(error) => return HttpResponse::error(&error),
     };
@@ -183,7 +245,10 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<d
         Err(response) => return response,
     };
     let callback = match job.request().callback_url.as_deref() {
-        Some(raw) => match Webhook::callback_target(raw, setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")) {
+        Some(raw) => match Webhook::callback_target(
+            raw,
+            setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true"),
+        ) {
             Ok(url) => Some(url),
             Err(error) => return HttpResponse::error(&error),
         },
@@ -191,7 +256,9 @@ async fn webhook(req: &mut Request, env: &Env, ctx: &Context, sse: &mut Option<d
     };
     if genui_model::stream::wants_event_stream(header(req, "accept").as_deref()) {
         let outbox_env = env.clone();
-        let on_answer = callback.map(|url| -> drive::OnAnswer { Box::new(move |body| Box::pin(forms::enqueue_callback(outbox_env, url, body))) });
+        let on_answer = callback.map(|url| -> drive::OnAnswer {
+            Box::new(move |body| Box::pin(forms::enqueue_callback(outbox_env, url, body)))
+        });
         return stream_job(job, env, ctx, on_answer, sse).await;
     }
     let response = generate_job(job, env, ctx).await;
@@ -211,15 +278,41 @@ fn prepare(body: &[u8], format: Option<&str>) -> std::result::Result<GenerateJob
 /// machine (genui_model::machine), which decides generator, cache keys,
 /// fallback and what to store.
 async fn generate_job(job: GenerateJob, env: &Env, ctx: &Context) -> HttpResponse {
-    let generation = Generation::with_generators(job, &model::generators(env), Mode::Answer, &Limits::default(), now_ms() as u64);
+    let generation = Generation::with_generators(
+        job,
+        &model::generators(env),
+        Mode::Answer,
+        &Limits::default(),
+        now_ms() as u64,
+    );
     drive::answer(generation, env, ctx).await
 }
 
 /// The same request as an event stream (`Accept: text/event-stream`); an
 /// error before the first event is a plain `dgui_error` answer.
-async fn stream_job(job: GenerateJob, env: &Env, ctx: &Context, on_answer: Option<drive::OnAnswer>, sse: &mut Option<drive::SseBody>) -> HttpResponse {
-    let generation = Generation::with_generators(job, &model::generators(env), Mode::Stream, &Limits::default(), now_ms() as u64);
-    match drive::stream(generation, genui_model::stream::GenerateEvents::default(), env, ctx, on_answer).await {
+async fn stream_job(
+    job: GenerateJob,
+    env: &Env,
+    ctx: &Context,
+    on_answer: Option<drive::OnAnswer>,
+    sse: &mut Option<drive::SseBody>,
+) -> HttpResponse {
+    let generation = Generation::with_generators(
+        job,
+        &model::generators(env),
+        Mode::Stream,
+        &Limits::default(),
+        now_ms() as u64,
+    );
+    match drive::stream(
+        generation,
+        genui_model::stream::GenerateEvents::default(),
+        env,
+        ctx,
+        on_answer,
+    )
+    .await
+    {
         Ok((head, body)) => {
             *sse = Some(body);
             head
@@ -231,7 +324,9 @@ async fn stream_job(job: GenerateJob, env: &Env, ctx: &Context, on_answer: Optio
 /// The first value of a query parameter.
 fn query_param(req: &Request, name: &str) -> Option<String> {
     let url = req.url().ok()?;
-    url.query_pairs().find(|(key, _)| key == name).map(|(_, value)| value.into_owned())
+    url.query_pairs()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.into_owned())
 }
 
 /// Milliseconds since the epoch, from the runtime's clock.

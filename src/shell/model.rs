@@ -11,7 +11,9 @@ use std::time::Duration;
 use worker::js_sys::{self, Function, Promise, Reflect};
 use worker::wasm_bindgen::{JsCast, JsValue};
 use worker::wasm_bindgen_futures::JsFuture;
-use worker::{console_error, AbortController, Delay, Env, Fetch, Headers, Method, Request, RequestInit};
+use worker::{
+    console_error, AbortController, Delay, Env, Fetch, Headers, Method, Request, RequestInit,
+};
 
 /// The Workers AI binding name (wrangler.toml `[ai] binding = "AI"`).
 const AI_BINDING: &str = "AI";
@@ -30,7 +32,12 @@ pub(super) fn generators(env: &Env) -> Generators {
     GENERATORS.with(|cell| {
         let mut cached = cell.borrow_mut();
         let generators = cached.get_or_insert_with(|| {
-            let lookup = |name: &str| VARIABLES.iter().find(|v| **v == name).and_then(|v| super::settings::raw(env, v));
+            let lookup = |name: &str| {
+                VARIABLES
+                    .iter()
+                    .find(|v| **v == name)
+                    .and_then(|v| super::settings::raw(env, v))
+            };
             let (generators, problems) = Generators::from_vars(lookup);
             for why in problems {
                 console_error!("{{\"event\":\"generator_config_invalid\",\"error\":{why:?}}}");
@@ -51,7 +58,9 @@ pub(super) async fn send(request: HttpRequest, timeout_ms: u64) -> Event {
     let controller = AbortController::default();
     let signal = controller.signal();
     let exchange = async {
-        let mut response = Fetch::Request(worker_request).send_with_signal(&signal).await?;
+        let mut response = Fetch::Request(worker_request)
+            .send_with_signal(&signal)
+            .await?;
         let headers: Vec<(String, String)> = response.headers().entries().collect();
         let body = response.text().await?;
         Ok::<_, worker::Error>((response.status_code(), headers, body))
@@ -62,7 +71,12 @@ pub(super) async fn send(request: HttpRequest, timeout_ms: u64) -> Event {
     match raced {
         Either::Left((Ok((status, headers, body)), _)) => {
             let elapsed_ms = (super::now_ms() - started).max(0.0) as u64;
-            Event::Response { status, headers, body, elapsed_ms }
+            Event::Response {
+                status,
+                headers,
+                body,
+                elapsed_ms,
+            }
         }
         Either::Left((Err(e), _)) => Event::NetworkError(e.to_string()),
         Either::Right(_) => {
@@ -78,7 +92,9 @@ fn to_worker_request(request: &HttpRequest) -> worker::Result<Request> {
         headers.set(name, value)?;
     }
     let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_headers(headers).with_body(Some(JsValue::from_str(&request.body)));
+    init.with_method(Method::Post)
+        .with_headers(headers)
+        .with_body(Some(JsValue::from_str(&request.body)));
     Request::new_with_init(&request.url, &init)
 }
 
@@ -94,7 +110,9 @@ pub(super) async fn run_ai(env: &Env, call: AiCall, timeout_ms: u64) -> Event {
         }
         let run: Function = Reflect::get(&ai, &JsValue::from_str("run"))?.dyn_into()?;
         let inputs = js_sys::JSON::parse(&call.inputs_as_json_string())?;
-        let promise: Promise = run.call2(&ai, &JsValue::from_str(&call.model), &inputs)?.dyn_into()?;
+        let promise: Promise = run
+            .call2(&ai, &JsValue::from_str(&call.model), &inputs)?
+            .dyn_into()?;
         let result = JsFuture::from(promise).await?;
         js_sys::JSON::stringify(&result).map(String::from)
     };
@@ -103,9 +121,16 @@ pub(super) async fn run_ai(env: &Env, call: AiCall, timeout_ms: u64) -> Event {
     match raced {
         Either::Left((Ok(body), _)) => {
             let elapsed_ms = (super::now_ms() - started).max(0.0) as u64;
-            Event::Response { status: 200, headers: Vec::new(), body, elapsed_ms }
+            Event::Response {
+                status: 200,
+                headers: Vec::new(),
+                body,
+                elapsed_ms,
+            }
         }
-        Either::Left((Err(e), _)) => Event::NetworkError(e.as_string().unwrap_or_else(|| format!("{e:?}"))),
+        Either::Left((Err(e), _)) => {
+            Event::NetworkError(e.as_string().unwrap_or_else(|| format!("{e:?}")))
+        }
         Either::Right(_) => Event::TimedOut,
     }
 }

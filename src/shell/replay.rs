@@ -13,36 +13,53 @@
 use super::now_ms;
 use genui_core::{Error, ErrorCode, HttpResponse, ReplayClaim};
 use serde_json::json;
-use worker::{durable_object, DurableObject, Env, Method, ObjectNamespace, Request, RequestInit, Response, Result, SqlStorage, State};
+use worker::{
+    durable_object, DurableObject, Env, Method, ObjectNamespace, Request, RequestInit, Response,
+    Result, SqlStorage, State,
+};
 
 /// The Durable Object binding (wrangler.toml).
 const BINDING: &str = "REPLAY_GUARD";
 
 /// Claims a verified webhook signature: `Ok` the first time; otherwise the
 /// answer to send (`webhook_replayed`, or the guard missing or failing).
-pub(super) async fn claim_once(env: &Env, claim: &ReplayClaim) -> std::result::Result<(), HttpResponse> {
+pub(super) async fn claim_once(
+    env: &Env,
+    claim: &ReplayClaim,
+) -> std::result::Result<(), HttpResponse> {
     let Ok(namespace) = env.durable_object(BINDING) else {
         let why = "the webhook is not configured (bind the REPLAY_GUARD Durable Object, which accepts each signed request once)";
         return Err(HttpResponse::error(&Error::new(ErrorCode::NotFound, why)));
     };
     let seen = ask(&namespace, claim).await.map_err(|e| {
-        HttpResponse::error(&Error::new(ErrorCode::Internal, format!("the webhook's replay check could not be made: {e}")))
+        HttpResponse::error(&Error::new(
+            ErrorCode::Internal,
+            format!("the webhook's replay check could not be made: {e}"),
+        ))
     })?;
-    claim.answer(seen).map_err(|error| HttpResponse::error(&error))
+    claim
+        .answer(seen)
+        .map_err(|error| HttpResponse::error(&error))
 }
 
 /// Asks the claim's shard; whether it had seen the claim.
 async fn ask(namespace: &ObjectNamespace, claim: &ReplayClaim) -> Result<bool> {
     let stub = namespace.get_by_name(&claim.shard())?;
     let mut init = RequestInit::new();
-    init.with_method(Method::Post).with_body(Some(serde_json::to_string(claim)?.into()));
+    init.with_method(Method::Post)
+        .with_body(Some(serde_json::to_string(claim)?.into()));
     let request = Request::new_with_init("https://replay.internal/claim", &init)?;
     let mut response = stub.fetch_with_request(request).await?;
     if response.status_code() != 200 {
-        return Err(worker::Error::RustError(format!("the replay guard answered {}", response.status_code())));
+        return Err(worker::Error::RustError(format!(
+            "the replay guard answered {}",
+            response.status_code()
+        )));
     }
     let answer: serde_json::Value = response.json().await?;
-    answer["seen"].as_bool().ok_or_else(|| worker::Error::RustError("the replay guard's answer has no `seen`".into()))
+    answer["seen"]
+        .as_bool()
+        .ok_or_else(|| worker::Error::RustError("the replay guard's answer has no `seen`".into()))
 }
 
 fn now_s() -> u64 {
@@ -71,16 +88,25 @@ impl DurableObject for ReplayGuard {
         }
         let claim: ReplayClaim = match req.json().await {
             Ok(claim) => claim,
-            Err(_) => return Ok(Response::from_json(&json!({"error": "not a claim"}))?.with_status(400)),
+            Err(_) => {
+                return Ok(Response::from_json(&json!({"error": "not a claim"}))?.with_status(400))
+            }
         };
         let now = now_s();
         let sql = self.table()?;
         // Check and remember with no await between: nothing else runs here.
         forget_old(&sql, now)?;
-        let stored = first_forget_at(&sql, "SELECT forget_at FROM seen WHERE key = ?", vec![claim.key().into()])?;
+        let stored = first_forget_at(
+            &sql,
+            "SELECT forget_at FROM seen WHERE key = ?",
+            vec![claim.key().into()],
+        )?;
         let seen = ReplayClaim::seen(stored, now);
         if !seen {
-            sql.exec("INSERT OR REPLACE INTO seen (key, forget_at) VALUES (?, ?)", vec![claim.key().into(), sql_int(claim.forget_at())])?;
+            sql.exec(
+                "INSERT OR REPLACE INTO seen (key, forget_at) VALUES (?, ?)",
+                vec![claim.key().into(), sql_int(claim.forget_at())],
+            )?;
             let storage = self.state.storage();
             if storage.get_alarm().await?.is_none() {
                 storage.set_alarm(offset_ms(claim.forget_at())).await?;
@@ -92,7 +118,9 @@ impl DurableObject for ReplayGuard {
     async fn alarm(&self) -> Result<Response> {
         let sql = self.table()?;
         forget_old(&sql, now_s())?;
-        if let Some(next) = first_forget_at(&sql, "SELECT MIN(forget_at) AS forget_at FROM seen", None)? {
+        if let Some(next) =
+            first_forget_at(&sql, "SELECT MIN(forget_at) AS forget_at FROM seen", None)?
+        {
             self.state.storage().set_alarm(offset_ms(next)).await?;
         }
         Response::ok("ok")
@@ -103,7 +131,10 @@ impl ReplayGuard {
     /// The shard's one table, created on first use.
     fn table(&self) -> Result<SqlStorage> {
         let sql = self.state.storage().sql();
-        sql.exec("CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY, forget_at INTEGER NOT NULL)", None)?;
+        sql.exec(
+            "CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY, forget_at INTEGER NOT NULL)",
+            None,
+        )?;
         Ok(sql)
     }
 }
@@ -115,10 +146,17 @@ fn forget_old(sql: &SqlStorage, now: u64) -> Result<()> {
 }
 
 /// The `forget_at` of a query's first row, if any.
-fn first_forget_at(sql: &SqlStorage, query: &str, bindings: impl Into<Option<Vec<worker::SqlStorageValue>>>) -> Result<Option<u64>> {
+fn first_forget_at(
+    sql: &SqlStorage,
+    query: &str,
+    bindings: impl Into<Option<Vec<worker::SqlStorageValue>>>,
+) -> Result<Option<u64>> {
     // SQLite integers arrive as JS numbers; MIN over no rows is null.
     let rows: Vec<serde_json::Value> = sql.exec(query, bindings)?.to_array()?;
-    Ok(rows.first().and_then(|row| row["forget_at"].as_f64()).map(|at| at as u64))
+    Ok(rows
+        .first()
+        .and_then(|row| row["forget_at"].as_f64())
+        .map(|at| at as u64))
 }
 
 /// An alarm at Unix second `at`, as workers-rs takes it: milliseconds from now.

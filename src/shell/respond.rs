@@ -23,7 +23,12 @@ impl RequestInfo {
             .unwrap_or_else(|| format!("{:x}-{:x}", started_ms as u64, next_counter()));
         // A hosted form's path is its link (a capability): never logged.
         let path = genui_core::FormToken::redact_path(&req.path()).into_owned();
-        Self { id, method: req.method().to_string(), path, started_ms }
+        Self {
+            id,
+            method: req.method().to_string(),
+            path,
+            started_ms,
+        }
     }
 }
 
@@ -60,7 +65,13 @@ pub(super) fn into_response(response: HttpResponse, info: &RequestInfo) -> Resul
 /// One JSON line per request: no bodies, no data, no secrets.
 pub(super) fn log_line(info: &RequestInfo, response: &HttpResponse) {
     // Provenance travels in the answer's headers; the log reads it there.
-    let header = |wanted: &str| response.headers.iter().find(|(name, _)| name == wanted).map(|(_, v)| v.as_str());
+    let header = |wanted: &str| {
+        response
+            .headers
+            .iter()
+            .find(|(name, _)| name == wanted)
+            .map(|(_, v)| v.as_str())
+    };
     let (generator, cache) = (header("x-genui-generator"), header("x-genui-cache"));
     let line = json!({
         "requestId": info.id,

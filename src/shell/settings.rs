@@ -20,12 +20,18 @@ pub(super) fn raw(env: &Env, name: &'static str) -> Option<String> {
     if let Some(seen) = SEEN.with(|seen| seen.borrow().get(name).cloned()) {
         return seen;
     }
-    let value = env.secret(name).map(|s| s.to_string()).or_else(|_| env.var(name).map(|v| v.to_string())).ok();
+    let value = env
+        .secret(name)
+        .map(|s| s.to_string())
+        .or_else(|_| env.var(name).map(|v| v.to_string()))
+        .ok();
     SEEN.with(|seen| seen.borrow_mut().insert(name, value.clone()));
     value
 }
 
 /// [`raw`], trimmed; `None` when unset or blank.
 pub(super) fn setting(env: &Env, name: &'static str) -> Option<String> {
-    raw(env, name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+    raw(env, name)
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
 }

@@ -30,13 +30,13 @@ macro_rules! ensure {
 
 type Step = Result<(), String>;
 
+#[path = "../../crates/genui-core/tests/a2ui_schema/mod.rs"]
+mod a2ui_schema;
 mod e2e_forms;
 #[path = "e2e_protocols.rs"]
 mod e2e_protocols;
 #[path = "e2e_schemas.rs"]
 mod e2e_schemas;
-#[path = "../../crates/genui-core/tests/a2ui_schema/mod.rs"]
-mod a2ui_schema;
 
 const GENERATE: &str = "/v1/generate";
 const SEED_DESCRIPTION: &str = "A form that collects a user's shipping address.";
@@ -70,31 +70,54 @@ fn e2e() {
         parallel_requests(&dev, &tag)
     });
     steps.run("malformed bodies never 5xx", || fuzz_sweep(&dev, &tag));
-    steps.run("formats share one spec", || e2e_protocols::formats_share_one_spec(&dev, &tag));
-    steps.run("AG-UI event streams", || e2e_protocols::event_streams(&dev, &tag));
-    steps.run("submissions become tool messages", || e2e_protocols::submissions(&dev, &tag));
-    steps.run("approval round trip", || e2e_protocols::approval_round_trip(&dev, &tag));
-    steps.run("A2UI round trip", || e2e_protocols::a2ui_round_trip(&dev, &tag));
-    steps.run("schemas people write (issue 17)", || e2e_schemas::schemas_people_write(&dev, &tag));
-    steps.run("tool, openapi and schemas", || e2e_protocols::published_documents(&dev));
+    steps.run("formats share one spec", || {
+        e2e_protocols::formats_share_one_spec(&dev, &tag)
+    });
+    steps.run("AG-UI event streams", || {
+        e2e_protocols::event_streams(&dev, &tag)
+    });
+    steps.run("submissions become tool messages", || {
+        e2e_protocols::submissions(&dev, &tag)
+    });
+    steps.run("approval round trip", || {
+        e2e_protocols::approval_round_trip(&dev, &tag)
+    });
+    steps.run("A2UI round trip", || {
+        e2e_protocols::a2ui_round_trip(&dev, &tag)
+    });
+    steps.run("schemas people write (issue 17)", || {
+        e2e_schemas::schemas_people_write(&dev, &tag)
+    });
+    steps.run("tool, openapi and schemas", || {
+        e2e_protocols::published_documents(&dev)
+    });
     steps.run("healthz after all", || healthz(&dev));
     steps.run("no panic in wrangler log", || no_panic_in_log(&dev));
-    steps.run("API keys, CORS, signed webhooks and hosted forms (a second worker with them set)", || {
-        let opts = Options::default()
-            .var("API_KEYS", "key-one, key-two")
-            .var("ALLOWED_ORIGINS", "https://app.example")
-            .var("WEBHOOK_SECRET", "whsec-e2e")
-            .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
-        let guarded = WranglerDev::start(opts)?;
-        e2e_protocols::keys_and_cors(&guarded)?;
-        e2e_protocols::signed_webhooks(&guarded, "whsec-e2e")?;
-        e2e_forms::hosted_forms(&guarded, "whsec-e2e")
-    });
-    steps.run("rate limits (a worker with the RATE_LIMITER binding)", || {
-        let opts = Options { config: Some("tests/harness/fixtures/rate-limited/wrangler.toml".into()), ..Options::default() };
-        let limited = WranglerDev::start(opts)?;
-        e2e_protocols::rate_limits(&limited)
-    });
+    steps.run(
+        "API keys, CORS, signed webhooks and hosted forms (a second worker with them set)",
+        || {
+            let opts = Options::default()
+                .var("API_KEYS", "key-one, key-two")
+                .var("ALLOWED_ORIGINS", "https://app.example")
+                .var("WEBHOOK_SECRET", "whsec-e2e")
+                .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
+            let guarded = WranglerDev::start(opts)?;
+            e2e_protocols::keys_and_cors(&guarded)?;
+            e2e_protocols::signed_webhooks(&guarded, "whsec-e2e")?;
+            e2e_forms::hosted_forms(&guarded, "whsec-e2e")
+        },
+    );
+    steps.run(
+        "rate limits (a worker with the RATE_LIMITER binding)",
+        || {
+            let opts = Options {
+                config: Some("tests/harness/fixtures/rate-limited/wrangler.toml".into()),
+                ..Options::default()
+            };
+            let limited = WranglerDev::start(opts)?;
+            e2e_protocols::rate_limits(&limited)
+        },
+    );
 
     let failures = steps.finish();
     if !failures.is_empty() {
@@ -265,7 +288,8 @@ fn data_not_in_kv(dev: &WranglerDev, tag: &str) -> Step {
     let keys = dev.kv_list();
     ensure!(keys.contains(&key), "kv list lacks {key}: {keys:?}");
     ensure!(
-        keys.iter().all(|k| k.starts_with(genui_core::UiSpec::KEY_PREFIX)),
+        keys.iter()
+            .all(|k| k.starts_with(genui_core::UiSpec::KEY_PREFIX)),
         "unexpected keys in KV: {keys:?}"
     );
 
@@ -455,7 +479,10 @@ fn error_codes(dev: &WranglerDev) -> Step {
             name: "pattern that is not ECMA-262",
             method: "POST",
             path: GENERATE,
-            body: bytes(args(json!("x"), json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "(?i)^a$"}}}))),
+            body: bytes(args(
+                json!("x"),
+                json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "(?i)^a$"}}}),
+            )),
             status: 422,
             code: "invalid_schema",
         },
@@ -1109,7 +1136,9 @@ fn webhooks_only() {
     if std::env::var_os("GENUI_E2E_WEBHOOKS_ONLY").is_none() {
         return;
     }
-    let opts = Options::default().var("WEBHOOK_SECRET", "whsec-e2e").var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
+    let opts = Options::default()
+        .var("WEBHOOK_SECRET", "whsec-e2e")
+        .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
     let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
     if let Err(e) = e2e_protocols::signed_webhooks(&dev, "whsec-e2e") {
         panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
@@ -1123,12 +1152,18 @@ fn webhooks_only() {
 #[test]
 #[ignore = "needs wrangler dev"]
 fn hosted_form_delivery_survives_a_restart() {
-    let state = genui_harness::project_root().join("target").join("e2e-state").join(format!("restart-{}", std::process::id()));
+    let state = genui_harness::project_root()
+        .join("target")
+        .join("e2e-state")
+        .join(format!("restart-{}", std::process::id()));
     let start = || {
-        let opts = Options { state_dir: Some(state.clone()), ..Options::default() }
-            .var("API_KEYS", "key-one")
-            .var("WEBHOOK_SECRET", "whsec-e2e")
-            .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
+        let opts = Options {
+            state_dir: Some(state.clone()),
+            ..Options::default()
+        }
+        .var("API_KEYS", "key-one")
+        .var("WEBHOOK_SECRET", "whsec-e2e")
+        .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
         WranglerDev::start(opts)
     };
     let result = e2e_forms::survives_a_restart(&start, "whsec-e2e");
@@ -1136,6 +1171,9 @@ fn hosted_form_delivery_survives_a_restart() {
         let _ = std::fs::remove_dir_all(&state);
     }
     if let Err(e) = result {
-        panic!("{e}\n(state and both wrangler logs kept in {})", state.display());
+        panic!(
+            "{e}\n(state and both wrangler logs kept in {})",
+            state.display()
+        );
     }
 }

@@ -69,7 +69,12 @@ fn fences(text: &str) -> Vec<Fence> {
             }
             (None, true) => {
                 let lang = line.trim_start().trim_start_matches('`').trim().to_owned();
-                open = Some(Fence { lang, line: index + 1, text: String::new(), marker: skip_reason(last_line) });
+                open = Some(Fence {
+                    lang,
+                    line: index + 1,
+                    text: String::new(),
+                    marker: skip_reason(last_line),
+                });
             }
             (None, false) => {}
         }
@@ -82,9 +87,19 @@ fn fences(text: &str) -> Vec<Fence> {
 
 /// `Some(reason)` for `<!-- docs-test: skip (reason) -->`.
 fn skip_reason(line: &str) -> Option<String> {
-    let inner = line.trim().strip_prefix("<!--")?.strip_suffix("-->")?.trim();
+    let inner = line
+        .trim()
+        .strip_prefix("<!--")?
+        .strip_suffix("-->")?
+        .trim();
     let reason = inner.strip_prefix("docs-test: skip")?.trim();
-    Some(reason.trim_start_matches('(').trim_end_matches(')').trim().to_owned())
+    Some(
+        reason
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .trim()
+            .to_owned(),
+    )
 }
 
 /// The request blocks of one page: a `sh` block calling `curl` whose next
@@ -93,7 +108,9 @@ fn examples(page: &str, text: &str) -> Vec<Example> {
     let blocks = fences(text);
     blocks
         .windows(2)
-        .filter(|pair| pair[0].lang == "sh" && pair[0].text.contains("curl ") && pair[1].lang == "json")
+        .filter(|pair| {
+            pair[0].lang == "sh" && pair[0].text.contains("curl ") && pair[1].lang == "json"
+        })
         .map(|pair| Example {
             place: format!("{page}:{}", pair[0].line),
             command: pair[0].text.clone(),
@@ -108,14 +125,22 @@ fn examples(page: &str, text: &str) -> Vec<Example> {
 fn all_examples(root: &Path) -> Vec<Example> {
     let mut pages = vec![root.join("README.md")];
     let mut docs: Vec<_> = std::fs::read_dir(root.join("docs"))
-        .map(|dir| dir.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "md")).collect())
+        .map(|dir| {
+            dir.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                .collect()
+        })
         .unwrap_or_default();
     docs.sort();
     pages.extend(docs);
     pages
         .iter()
         .flat_map(|path| {
-            let name = path.strip_prefix(root).unwrap_or(path).display().to_string();
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(path)
+                .display()
+                .to_string();
             let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{name}: {e}"));
             examples(&name, &text)
         })
@@ -125,22 +150,38 @@ fn all_examples(root: &Path) -> Vec<Example> {
 /// `Ok` when the answer a page shows matches the real one (see the module
 /// docs); otherwise the JSON Pointer of the first difference and both values.
 fn matches(shown: &Value, real: &Value, pointer: &str) -> Result<(), String> {
-    let differ = || Err(format!("at {}: the page shows {shown}, the worker answered {real}", if pointer.is_empty() { "/" } else { pointer }));
+    let differ = || {
+        Err(format!(
+            "at {}: the page shows {shown}, the worker answered {real}",
+            if pointer.is_empty() { "/" } else { pointer }
+        ))
+    };
     match (shown, real) {
         (Value::Object(shown), Value::Object(real)) => shown.iter().try_for_each(|(key, value)| {
             let here = format!("{pointer}/{key}");
             match real.get(key) {
-                None => Err(format!("at {here}: the page shows {value}, the worker's answer has no such key")),
+                None => Err(format!(
+                    "at {here}: the page shows {value}, the worker's answer has no such key"
+                )),
                 Some(_) if VARYING_KEYS.contains(&key.as_str()) => Ok(()),
                 Some(actual) => matches(value, actual, &here),
             }
         }),
-        (Value::Array(shown), Value::Array(real)) if shown.len() == real.len() => {
-            shown.iter().zip(real).enumerate().try_for_each(|(i, (s, r))| matches(s, r, &format!("{pointer}/{i}")))
-        }
+        (Value::Array(shown), Value::Array(real)) if shown.len() == real.len() => shown
+            .iter()
+            .zip(real)
+            .enumerate()
+            .try_for_each(|(i, (s, r))| matches(s, r, &format!("{pointer}/{i}"))),
         (Value::String(shown), Value::String(real)) if shown.contains('…') => {
             let (head, tail) = shown.split_once('…').unwrap_or_default();
-            if real.starts_with(head) && real.ends_with(tail) && real.len() >= head.len() + tail.len() { Ok(()) } else { differ() }
+            if real.starts_with(head)
+                && real.ends_with(tail)
+                && real.len() >= head.len() + tail.len()
+            {
+                Ok(())
+            } else {
+                differ()
+            }
         }
         _ if shown == real => Ok(()),
         _ => differ(),
@@ -150,9 +191,17 @@ fn matches(shown: &Value, real: &Value, pointer: &str) -> Result<(), String> {
 /// Runs one block with `sh` against `base`; the body it printed.
 fn run(command: &str, base: &str) -> Result<String, String> {
     let command = command.replace(DOCS_ORIGIN, base);
-    let output = Command::new("sh").arg("-c").arg(&command).output().map_err(|e| format!("sh: {e}"))?;
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(&command)
+        .output()
+        .map_err(|e| format!("sh: {e}"))?;
     if !output.status.success() {
-        return Err(format!("exit {}: {}", output.status, String::from_utf8_lossy(&output.stderr)));
+        return Err(format!(
+            "exit {}: {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
@@ -162,7 +211,8 @@ fn run(command: &str, base: &str) -> Result<String, String> {
 /// stands for the worker's in the answer shown too (hosted form links).
 fn check(example: &Example, base: &str) -> Result<(), String> {
     let shown = example.shown.replace(DOCS_ORIGIN, base);
-    let shown: Value = serde_json::from_str(&shown).map_err(|e| format!("the answer shown is not JSON: {e}"))?;
+    let shown: Value =
+        serde_json::from_str(&shown).map_err(|e| format!("the answer shown is not JSON: {e}"))?;
     let mut body = run(&example.command, base)?;
     for _ in 0..10 {
         if !body.contains("\"spec_not_found\"") {
@@ -171,7 +221,8 @@ fn check(example: &Example, base: &str) -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(300));
         body = run(&example.command, base)?;
     }
-    let real: Value = serde_json::from_str(&body).map_err(|e| format!("the worker's answer is not JSON ({e}): {body}"))?;
+    let real: Value = serde_json::from_str(&body)
+        .map_err(|e| format!("the worker's answer is not JSON ({e}): {body}"))?;
     matches(&shown, &real, "")
 }
 
@@ -181,7 +232,9 @@ fn every_documented_request_answers_as_shown() {
     let examples = all_examples(&project_root());
     // The settings the pages tell a reader to set for what they show
     // (hosted forms need WEBHOOK_SECRET).
-    let opts = Options::default().var("CHECK_CONTRACTS", "true").var("WEBHOOK_SECRET", "docs-test-secret");
+    let opts = Options::default()
+        .var("CHECK_CONTRACTS", "true")
+        .var("WEBHOOK_SECRET", "docs-test-secret");
     let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
     let base = dev.base_url();
     let mut failures = Vec::new();
@@ -196,21 +249,45 @@ fn every_documented_request_answers_as_shown() {
             failures.push(format!("{}: {why}", example.place));
         }
     }
-    eprintln!("docs: {ran} request blocks run, {} skipped: {skipped:?}", skipped.len());
+    eprintln!(
+        "docs: {ran} request blocks run, {} skipped: {skipped:?}",
+        skipped.len()
+    );
     assert!(ran > 0, "no request block found");
-    assert!(failures.is_empty(), "documented answers that differ from the worker's:\n{}\n\nwrangler log:\n{}", failures.join("\n"), dev.log_tail(4000));
+    assert!(
+        failures.is_empty(),
+        "documented answers that differ from the worker's:\n{}\n\nwrangler log:\n{}",
+        failures.join("\n"),
+        dev.log_tail(4000)
+    );
 }
 
 #[test]
 fn the_pages_hold_request_blocks_with_their_answers() {
     let examples = all_examples(&project_root());
     let places: Vec<&str> = examples.iter().map(|e| e.place.as_str()).collect();
-    for page in ["README.md", "docs/api.md", "docs/formats.md", "docs/hosted-forms.md"] {
-        assert!(places.iter().any(|p| p.starts_with(&format!("{page}:"))), "{page} has a request block followed by its answer: {places:?}");
+    for page in [
+        "README.md",
+        "docs/api.md",
+        "docs/formats.md",
+        "docs/hosted-forms.md",
+    ] {
+        assert!(
+            places.iter().any(|p| p.starts_with(&format!("{page}:"))),
+            "{page} has a request block followed by its answer: {places:?}"
+        );
     }
     for example in &examples {
-        assert!(serde_json::from_str::<Value>(&example.shown).is_ok(), "{}: the answer shown is not JSON", example.place);
-        assert!(example.command.contains(DOCS_ORIGIN) || example.skip.is_some(), "{}: a request block not against {DOCS_ORIGIN}", example.place);
+        assert!(
+            serde_json::from_str::<Value>(&example.shown).is_ok(),
+            "{}: the answer shown is not JSON",
+            example.place
+        );
+        assert!(
+            example.command.contains(DOCS_ORIGIN) || example.skip.is_some(),
+            "{}: a request block not against {DOCS_ORIGIN}",
+            example.place
+        );
     }
 }
 
@@ -232,9 +309,23 @@ fn a_block_pairs_with_the_next_json_block_and_keeps_its_skip_marker() {
 fn an_answer_matches_when_what_it_shows_agrees() {
     let real: Value = serde_json::json!({"id": "result_6f0c12", "meta": {"cache": "hit", "specHash": "ab", "title": "T"}, "list": [1, 2], "extra": true});
     let shown = |text: &str| serde_json::from_str::<Value>(text).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(matches(&shown(r#"{"id": "result_6f0c…", "meta": {"cache": "miss", "specHash": "ab"}, "list": [1, 2]}"#), &real, ""), Ok(()));
+    assert_eq!(
+        matches(
+            &shown(
+                r#"{"id": "result_6f0c…", "meta": {"cache": "miss", "specHash": "ab"}, "list": [1, 2]}"#
+            ),
+            &real,
+            ""
+        ),
+        Ok(())
+    );
     let stale = matches(&shown(r#"{"meta": {"specHash": "cd"}}"#), &real, "");
-    assert!(stale.as_ref().is_err_and(|e| e.starts_with("at /meta/specHash:")), "{stale:?}");
+    assert!(
+        stale
+            .as_ref()
+            .is_err_and(|e| e.starts_with("at /meta/specHash:")),
+        "{stale:?}"
+    );
     assert!(matches(&shown(r#"{"id": "other…"}"#), &real, "").is_err());
     assert!(matches(&shown(r#"{"list": [1]}"#), &real, "").is_err());
     assert!(matches(&shown(r#"{"missing": 1}"#), &real, "").is_err());

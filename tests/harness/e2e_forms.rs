@@ -18,24 +18,52 @@ use std::net::TcpListener;
 use std::time::Duration;
 
 fn ensure(cond: bool, what: impl FnOnce() -> String) -> Step {
-    if cond { Ok(()) } else { Err(what()) }
+    if cond {
+        Ok(())
+    } else {
+        Err(what())
+    }
 }
 
 fn now() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default()
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default()
 }
 
-fn send(dev: &WranglerDev, method: &str, path: &str, body: Vec<u8>, headers: &[(&str, &str)]) -> Result<Reply, String> {
-    let mut builder = ureq::http::Request::builder().method(method).uri(format!("{}{path}", dev.base_url()));
+fn send(
+    dev: &WranglerDev,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+    headers: &[(&str, &str)],
+) -> Result<Reply, String> {
+    let mut builder = ureq::http::Request::builder()
+        .method(method)
+        .uri(format!("{}{path}", dev.base_url()));
     for (name, value) in headers {
         builder = builder.header(*name, *value);
     }
     let request = builder.body(body).map_err(|e| e.to_string())?;
     let mut response = dev.agent().run(request).map_err(|e| e.to_string())?;
     let status = response.status().as_u16();
-    let headers = response.headers().iter().map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap_or_default().to_owned())).collect();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                v.to_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
     let body = response.body_mut().read_to_string().unwrap_or_default();
-    Ok(Reply { status, headers, body })
+    Ok(Reply {
+        status,
+        headers,
+        body,
+    })
 }
 
 fn post_form(dev: &WranglerDev, path: &str, pairs: &[(&str, &str)]) -> Result<Reply, String> {
@@ -43,7 +71,13 @@ fn post_form(dev: &WranglerDev, path: &str, pairs: &[(&str, &str)]) -> Result<Re
     pairs.iter().for_each(|(k, v)| {
         encoder.append_pair(k, v);
     });
-    send(dev, "POST", path, encoder.finish().into_bytes(), &[("content-type", "application/x-www-form-urlencoded")])
+    send(
+        dev,
+        "POST",
+        path,
+        encoder.finish().into_bytes(),
+        &[("content-type", "application/x-www-form-urlencoded")],
+    )
 }
 
 /// Makes a link whose answer goes to `port`; its path (no origin, no fragment).
@@ -52,18 +86,52 @@ fn make_link(dev: &WranglerDev, port: u16, data: Value) -> Result<(String, Value
 }
 
 /// [`make_link`] for the tool call `tool_call_id`.
-fn make_link_for(dev: &WranglerDev, port: u16, data: Value, tool_call_id: &str) -> Result<(String, Value), String> {
+fn make_link_for(
+    dev: &WranglerDev,
+    port: u16,
+    data: Value,
+    tool_call_id: &str,
+) -> Result<(String, Value), String> {
     let body = json!({"tool": "generateUserInterface", "toolCallId": tool_call_id, "callbackUrl": format!("http://127.0.0.1:{port}/hook"),
         "locale": "de-AT", "arguments": {"description": "Transfer money", "data": data, "output": {"type": "object", "required": ["to", "amount"],
             "properties": {"to": {"type": "string", "title": "Recipient"}, "amount": {"type": "integer", "minimum": 1, "title": "Amount (EUR)"}}}}});
-    let unauthorised = send(dev, "POST", "/v1/forms", body.to_string().into_bytes(), &[("content-type", "application/json")])?;
-    ensure(unauthorised.status == 401, || format!("/v1/forms without a key: {}", unauthorised.status))?;
-    let made = send(dev, "POST", "/v1/forms", body.to_string().into_bytes(), &[("content-type", "application/json"), ("authorization", "Bearer key-one")])?;
+    let unauthorised = send(
+        dev,
+        "POST",
+        "/v1/forms",
+        body.to_string().into_bytes(),
+        &[("content-type", "application/json")],
+    )?;
+    ensure(unauthorised.status == 401, || {
+        format!("/v1/forms without a key: {}", unauthorised.status)
+    })?;
+    let made = send(
+        dev,
+        "POST",
+        "/v1/forms",
+        body.to_string().into_bytes(),
+        &[
+            ("content-type", "application/json"),
+            ("authorization", "Bearer key-one"),
+        ],
+    )?;
     let answer = made.try_json()?;
-    ensure(made.status == 201 && answer["expiresAt"].as_str().is_some_and(|t| t.ends_with('Z')), || format!("/v1/forms: {}", made.body_excerpt()))?;
+    ensure(
+        made.status == 201
+            && answer["expiresAt"]
+                .as_str()
+                .is_some_and(|t| t.ends_with('Z')),
+        || format!("/v1/forms: {}", made.body_excerpt()),
+    )?;
     let url = answer["url"].as_str().unwrap_or_default();
-    let path = url.split_once("/f/").map(|(_, rest)| format!("/f/{rest}")).ok_or_else(|| format!("url: {url}"))?;
-    let (path, fragment) = path.split_once('#').map(|(p, f)| (p.to_owned(), Some(f.to_owned()))).unwrap_or((path.clone(), None));
+    let path = url
+        .split_once("/f/")
+        .map(|(_, rest)| format!("/f/{rest}"))
+        .ok_or_else(|| format!("url: {url}"))?;
+    let (path, fragment) = path
+        .split_once('#')
+        .map(|(p, f)| (p.to_owned(), Some(f.to_owned())))
+        .unwrap_or((path.clone(), None));
     Ok((path, json!({"fragment": fragment, "answer": answer})))
 }
 
@@ -129,7 +197,11 @@ impl Endpoint {
                 }
             }
         });
-        Ok(Self { stop, thread: Some(thread), received })
+        Ok(Self {
+            stop,
+            thread: Some(thread),
+            received,
+        })
     }
 
     fn next(&self, wait: Duration) -> Result<Option<String>, String> {
@@ -155,7 +227,9 @@ impl Endpoint {
 /// One callback request: its body, after checking its signature.
 fn read_callback(stream: &mut std::net::TcpStream, secret: &str) -> Result<Callback, String> {
     stream.set_nonblocking(false).map_err(|e| e.to_string())?;
-    stream.set_read_timeout(Some(Duration::from_secs(10))).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .map_err(|e| e.to_string())?;
     let mut raw = Vec::new();
     let mut buf = [0u8; 8192];
     loop {
@@ -163,7 +237,11 @@ fn read_callback(stream: &mut std::net::TcpStream, secret: &str) -> Result<Callb
         raw.extend_from_slice(&buf[..n]);
         let text = String::from_utf8_lossy(&raw).into_owned();
         let complete = text.find("\r\n\r\n").is_some_and(|split| {
-            let length = text[..split].lines().find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap_or(0)));
+            let length = text[..split].lines().find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+            });
             raw.len() >= split + 4 + length.unwrap_or(0)
         });
         if n == 0 || complete {
@@ -172,14 +250,24 @@ fn read_callback(stream: &mut std::net::TcpStream, secret: &str) -> Result<Callb
     }
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, payload) = text.split_once("\r\n\r\n").ok_or("malformed callback")?;
-    let header = |wanted: &str| head.lines().find_map(|l| {
-        let (name, value) = l.split_once(':')?;
-        name.eq_ignore_ascii_case(wanted).then(|| value.trim().to_owned())
-    });
+    let header = |wanted: &str| {
+        head.lines().find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case(wanted)
+                .then(|| value.trim().to_owned())
+        })
+    };
     let signature = header(Webhook::SIGNATURE_HEADER);
-    Webhook::verify_callback(signature.as_deref(), payload.as_bytes(), secret, now()).map_err(|e| format!("callback signature: {e}"))?;
-    ensure(Webhook::verify(signature.as_deref(), payload.as_bytes(), secret, now()).is_err(), || "a callback signature must not pass as a webhook's".into())?;
-    Ok(Callback { body: payload.to_owned(), delivery_id: header("x-genui-delivery-id") })
+    Webhook::verify_callback(signature.as_deref(), payload.as_bytes(), secret, now())
+        .map_err(|e| format!("callback signature: {e}"))?;
+    ensure(
+        Webhook::verify(signature.as_deref(), payload.as_bytes(), secret, now()).is_err(),
+        || "a callback signature must not pass as a webhook's".into(),
+    )?;
+    Ok(Callback {
+        body: payload.to_owned(),
+        delivery_id: header("x-genui-delivery-id"),
+    })
 }
 
 /// Polls the page at `path` until it shows `state` (up to `wait`).
@@ -191,7 +279,11 @@ fn page_reaches(dev: &WranglerDev, path: &str, state: &str, wait: Duration) -> S
             return Ok(());
         }
         if std::time::Instant::now() > deadline {
-            return Err(format!("the page never showed {state}: {} {}", page.status, page.body_excerpt()));
+            return Err(format!(
+                "the page never showed {state}: {} {}",
+                page.status,
+                page.body_excerpt()
+            ));
         }
         std::thread::sleep(Duration::from_millis(250));
     }
@@ -203,64 +295,185 @@ pub fn hosted_forms(dev: &WranglerDev, secret: &str) -> Step {
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     let endpoint = Endpoint::start(listener, secret)?;
     let (path, link) = make_link(dev, port, json!({"to": "Bob", "amount": 10}))?;
-    ensure(link["fragment"].as_str().is_some_and(|f| f.starts_with("data=")), || format!("pre-fill rides in the fragment: {link}"))?;
+    ensure(
+        link["fragment"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("data=")),
+        || format!("pre-fill rides in the fragment: {link}"),
+    )?;
 
     let page = send(dev, "GET", &path, Vec::new(), &[])?;
-    ensure(page.status == 200 && page.header("content-type").is_some_and(|t| t.starts_with("text/html")), || format!("GET: {}", page.body_excerpt()))?;
-    ensure(page.header("content-security-policy").is_some_and(|c| c.starts_with("default-src 'none'")), || "the page's CSP".into())?;
-    ensure(page.body.contains(r#"<html lang="de">"#) && page.body.contains("Absenden") && page.body.contains("data-expect="), || "a German page bound to its data".into())?;
-    ensure(!page.body.contains("Bob"), || "the pre-fill never reaches the server".into())?;
+    ensure(
+        page.status == 200
+            && page
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("text/html")),
+        || format!("GET: {}", page.body_excerpt()),
+    )?;
+    ensure(
+        page.header("content-security-policy")
+            .is_some_and(|c| c.starts_with("default-src 'none'")),
+        || "the page's CSP".into(),
+    )?;
+    ensure(
+        page.body.contains(r#"<html lang="de">"#)
+            && page.body.contains("Absenden")
+            && page.body.contains("data-expect="),
+        || "a German page bound to its data".into(),
+    )?;
+    ensure(!page.body.contains("Bob"), || {
+        "the pre-fill never reaches the server".into()
+    })?;
 
     let invalid = post_form(dev, &path, &[("/to", ""), ("/amount", "0")])?;
-    ensure(invalid.status == 422 && invalid.body.contains("genui-summary") && invalid.body.contains("Dieses Feld ist erforderlich.") && invalid.body.contains("Geben Sie 1 oder mehr ein."),
-        || format!("invalid: {} {}", invalid.status, invalid.body_excerpt()))?;
-    ensure(invalid.body.contains(r#"aria-invalid="true""#) && invalid.body.contains(r#"value="0""#), || "errors by their fields, values kept".into())?;
-    let unknown = post_form(dev, &path, &[("/to", "Bob"), ("/amount", "10"), ("/admin", "1")])?;
-    ensure(unknown.status == 400, || format!("unknown field: {}", unknown.status))?;
+    ensure(
+        invalid.status == 422
+            && invalid.body.contains("genui-summary")
+            && invalid.body.contains("Dieses Feld ist erforderlich.")
+            && invalid.body.contains("Geben Sie 1 oder mehr ein."),
+        || format!("invalid: {} {}", invalid.status, invalid.body_excerpt()),
+    )?;
+    ensure(
+        invalid.body.contains(r#"aria-invalid="true""#) && invalid.body.contains(r#"value="0""#),
+        || "errors by their fields, values kept".into(),
+    )?;
+    let unknown = post_form(
+        dev,
+        &path,
+        &[("/to", "Bob"), ("/amount", "10"), ("/admin", "1")],
+    )?;
+    ensure(unknown.status == 400, || {
+        format!("unknown field: {}", unknown.status)
+    })?;
     // (An oversized post is answered 413 before its body is read; the
     // client here would block writing it, so tests/html.rs covers that.)
 
     // Accepted once stored: the person is answered before any delivery.
     let valid = post_form(dev, &path, &[("/to", "Bob"), ("/amount", "10")])?;
-    ensure(valid.status == 202 && valid.body.contains(r#"data-state="received""#), || format!("valid: {} {}", valid.status, valid.body_excerpt()))?;
-    let delivered = endpoint.next_callback(Duration::from_secs(10))?.ok_or("no callback")?;
+    ensure(
+        valid.status == 202 && valid.body.contains(r#"data-state="received""#),
+        || format!("valid: {} {}", valid.status, valid.body_excerpt()),
+    )?;
+    let delivered = endpoint
+        .next_callback(Duration::from_secs(10))?
+        .ok_or("no callback")?;
     let message: Value = serde_json::from_str(&delivered.body).map_err(|e| e.to_string())?;
-    let content: Value = serde_json::from_str(message["content"].as_str().unwrap_or_default()).map_err(|e| e.to_string())?;
-    ensure(message["toolCallId"] == "call_form_e2e" && content == json!({"to": "Bob", "amount": 10}), || format!("message: {message}"))?;
-    ensure(delivered.delivery_id.is_some() && delivered.delivery_id.as_deref() == message["id"].as_str(), || format!("the delivery id is the message's id: {:?} {message}", delivered.delivery_id))?;
+    let content: Value = serde_json::from_str(message["content"].as_str().unwrap_or_default())
+        .map_err(|e| e.to_string())?;
+    ensure(
+        message["toolCallId"] == "call_form_e2e" && content == json!({"to": "Bob", "amount": 10}),
+        || format!("message: {message}"),
+    )?;
+    ensure(
+        delivered.delivery_id.is_some()
+            && delivered.delivery_id.as_deref() == message["id"].as_str(),
+        || {
+            format!(
+                "the delivery id is the message's id: {:?} {message}",
+                delivered.delivery_id
+            )
+        },
+    )?;
     page_reaches(dev, &path, "delivered", Duration::from_secs(5))?;
 
     let replay = post_form(dev, &path, &[("/to", "Eve"), ("/amount", "99")])?;
-    ensure(replay.status == 409 && replay.body.contains("already_submitted"), || format!("replay: {}", replay.status))?;
-    ensure(endpoint.next(Duration::from_secs(2))?.is_none(), || "a replay must deliver nothing".into())?;
+    ensure(
+        replay.status == 409 && replay.body.contains("already_submitted"),
+        || format!("replay: {}", replay.status),
+    )?;
+    ensure(endpoint.next(Duration::from_secs(2))?.is_none(), || {
+        "a replay must deliver nothing".into()
+    })?;
 
     let forged = send(dev, "GET", &format!("{path}x"), Vec::new(), &[])?;
-    ensure(forged.status == 404 && forged.header("content-type").is_some_and(|t| t.starts_with("text/html")), || format!("forged: {}", forged.status))?;
+    ensure(
+        forged.status == 404
+            && forged
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("text/html")),
+        || format!("forged: {}", forged.status),
+    )?;
     let expired = FormToken::new([9; FormToken::ID_BYTES], now() - 1);
-    let expired = send(dev, "GET", &format!("/f/{}", expired.sign(secret)), Vec::new(), &[])?;
-    ensure(expired.status == 410, || format!("expired: {}", expired.status))?;
-    let long = send(dev, "GET", &format!("/f/{}", "a".repeat(5000)), Vec::new(), &[])?;
-    ensure(long.status == 404, || format!("oversized token: {}", long.status))?;
+    let expired = send(
+        dev,
+        "GET",
+        &format!("/f/{}", expired.sign(secret)),
+        Vec::new(),
+        &[],
+    )?;
+    ensure(expired.status == 410, || {
+        format!("expired: {}", expired.status)
+    })?;
+    let long = send(
+        dev,
+        "GET",
+        &format!("/f/{}", "a".repeat(5000)),
+        Vec::new(),
+        &[],
+    )?;
+    ensure(long.status == 404, || {
+        format!("oversized token: {}", long.status)
+    })?;
 
-    let unknown_id = send(dev, "GET", &format!("/f/{}", FormToken::new([9; FormToken::ID_BYTES], now() + 600).sign(secret)), Vec::new(), &[])?;
-    ensure(unknown_id.status == 404, || format!("a signed link naming no record: {}", unknown_id.status))?;
+    let unknown_id = send(
+        dev,
+        "GET",
+        &format!(
+            "/f/{}",
+            FormToken::new([9; FormToken::ID_BYTES], now() + 600).sign(secret)
+        ),
+        Vec::new(),
+        &[],
+    )?;
+    ensure(unknown_id.status == 404, || {
+        format!("a signed link naming no record: {}", unknown_id.status)
+    })?;
 
     // A very long tool call id: the link stays short and opens.
-    let (long_path, _) = make_link_for(dev, port, Value::Null, &format!("call_{}", "x".repeat(3_500)))?;
-    ensure(long_path.len() < 100, || format!("a link's length does not grow with the request: {}", long_path.len()))?;
+    let (long_path, _) = make_link_for(
+        dev,
+        port,
+        Value::Null,
+        &format!("call_{}", "x".repeat(3_500)),
+    )?;
+    ensure(long_path.len() < 100, || {
+        format!(
+            "a link's length does not grow with the request: {}",
+            long_path.len()
+        )
+    })?;
     let opened = send(dev, "GET", &long_path, Vec::new(), &[])?;
-    ensure(opened.status == 200 && opened.body.contains("<form"), || format!("a long tool call id's link: {} {}", opened.status, opened.body_excerpt()))?;
+    ensure(
+        opened.status == 200 && opened.body.contains("<form"),
+        || {
+            format!(
+                "a long tool call id's link: {} {}",
+                opened.status,
+                opened.body_excerpt()
+            )
+        },
+    )?;
 
     // The agent's endpoint is down: the answer is kept and retried.
     endpoint.stop();
     let (path, _) = make_link(dev, port, Value::Null)?;
     let kept = post_form(dev, &path, &[("/to", "Carol"), ("/amount", "5")])?;
-    ensure(kept.status == 202 && kept.body.contains(r#"data-state="received""#), || format!("listener down: {} {}", kept.status, kept.body_excerpt()))?;
+    ensure(
+        kept.status == 202 && kept.body.contains(r#"data-state="received""#),
+        || format!("listener down: {} {}", kept.status, kept.body_excerpt()),
+    )?;
     page_reaches(dev, &path, "retrying", Duration::from_secs(10))?;
-    let endpoint = Endpoint::start(TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("rebinding {port}: {e}"))?, secret)?;
-    let arrived = endpoint.next(Duration::from_secs(30))?.ok_or("the kept answer never arrived")?;
+    let endpoint = Endpoint::start(
+        TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("rebinding {port}: {e}"))?,
+        secret,
+    )?;
+    let arrived = endpoint
+        .next(Duration::from_secs(30))?
+        .ok_or("the kept answer never arrived")?;
     ensure(arrived.contains("Carol"), || format!("arrived: {arrived}"))?;
-    ensure(endpoint.next(Duration::from_secs(6))?.is_none(), || "the kept answer arrived twice".into())?;
+    ensure(endpoint.next(Duration::from_secs(6))?.is_none(), || {
+        "the kept answer arrived twice".into()
+    })?;
     endpoint.stop();
     page_reaches(dev, &path, "delivered", Duration::from_secs(5))?;
     redirects_are_not_followed(dev, secret)
@@ -277,11 +490,27 @@ fn redirects_are_not_followed(dev: &WranglerDev, secret: &str) -> Step {
     let redirecting = Endpoint::start_as(listener, secret, Behaviour::Redirect(target_port))?;
     let (path, _) = make_link(dev, port, Value::Null)?;
     let posted = post_form(dev, &path, &[("/to", "Dave"), ("/amount", "7")])?;
-    ensure(posted.status == 202, || format!("redirect case: {}", posted.status))?;
-    let first = redirecting.next_callback(Duration::from_secs(10))?.ok_or("the redirecting endpoint got nothing")?;
-    let again = redirecting.next_callback(Duration::from_secs(15))?.ok_or("a redirect is a failure that is retried")?;
-    ensure(first.delivery_id.is_some() && first.delivery_id == again.delivery_id, || format!("one delivery id across attempts: {:?} {:?}", first.delivery_id, again.delivery_id))?;
-    ensure(stolen.next(Duration::from_secs(1))?.is_none(), || "the signed answer followed a redirect".into())?;
+    ensure(posted.status == 202, || {
+        format!("redirect case: {}", posted.status)
+    })?;
+    let first = redirecting
+        .next_callback(Duration::from_secs(10))?
+        .ok_or("the redirecting endpoint got nothing")?;
+    let again = redirecting
+        .next_callback(Duration::from_secs(15))?
+        .ok_or("a redirect is a failure that is retried")?;
+    ensure(
+        first.delivery_id.is_some() && first.delivery_id == again.delivery_id,
+        || {
+            format!(
+                "one delivery id across attempts: {:?} {:?}",
+                first.delivery_id, again.delivery_id
+            )
+        },
+    )?;
+    ensure(stolen.next(Duration::from_secs(1))?.is_none(), || {
+        "the signed answer followed a redirect".into()
+    })?;
     page_reaches(dev, &path, "retrying", Duration::from_secs(5))?;
     redirecting.stop();
     stolen.stop();
@@ -299,8 +528,12 @@ pub fn survives_a_restart(start: &dyn Fn() -> Result<WranglerDev, String>, secre
     let mut first = start()?;
     let (path, _) = make_link(&first, port, Value::Null)?;
     let posted = post_form(&first, &path, &[("/to", "Erin"), ("/amount", "3")])?;
-    ensure(posted.status == 202, || format!("post: {} {}", posted.status, posted.body_excerpt()))?;
-    let held = hanging.next_callback(Duration::from_secs(15))?.ok_or("the first attempt never came")?;
+    ensure(posted.status == 202, || {
+        format!("post: {} {}", posted.status, posted.body_excerpt())
+    })?;
+    let held = hanging
+        .next_callback(Duration::from_secs(15))?
+        .ok_or("the first attempt never came")?;
     // Mid-delivery: the attempt is under way and unanswered.
     first.stop();
     let second = start()?;
@@ -311,13 +544,33 @@ pub fn survives_a_restart(start: &dyn Fn() -> Result<WranglerDev, String>, secre
         Some(callback) => (callback, "the restored alarm"),
         None => {
             send(&second, "GET", &path, Vec::new(), &[])?;
-            (hanging.next_callback(Duration::from_secs(75))?.ok_or("the answer was lost across the restart")?, "a request re-arming the alarm")
+            (
+                hanging
+                    .next_callback(Duration::from_secs(75))?
+                    .ok_or("the answer was lost across the restart")?,
+                "a request re-arming the alarm",
+            )
         }
     };
-    eprintln!("hosted forms: after a restart mid-delivery the answer arrived {:.0} s later, by {how}", started.elapsed().as_secs_f64());
-    ensure(again.body == held.body && again.delivery_id.is_some() && again.delivery_id == held.delivery_id, || format!("the same message and delivery id: {:?} vs {:?}", held.delivery_id, again.delivery_id))?;
+    eprintln!(
+        "hosted forms: after a restart mid-delivery the answer arrived {:.0} s later, by {how}",
+        started.elapsed().as_secs_f64()
+    );
+    ensure(
+        again.body == held.body
+            && again.delivery_id.is_some()
+            && again.delivery_id == held.delivery_id,
+        || {
+            format!(
+                "the same message and delivery id: {:?} vs {:?}",
+                held.delivery_id, again.delivery_id
+            )
+        },
+    )?;
     page_reaches(&second, &path, "delivered", Duration::from_secs(5))?;
-    ensure(hanging.next(Duration::from_secs(3))?.is_none(), || "delivered once taken, then no more".into())?;
+    ensure(hanging.next(Duration::from_secs(3))?.is_none(), || {
+        "delivered once taken, then no more".into()
+    })?;
     hanging.stop();
     Ok(())
 }

@@ -35,21 +35,49 @@ fn nested(n: usize) -> String {
     format!("{}1{}", "[".repeat(n), "]".repeat(n))
 }
 
-fn send(dev: &WranglerDev, path: &str, body: &[u8], headers: &[(&str, &str)]) -> Result<Reply, String> {
-    let mut builder = ureq::http::Request::builder().method("POST").uri(format!("{}{path}", dev.base_url()));
+fn send(
+    dev: &WranglerDev,
+    path: &str,
+    body: &[u8],
+    headers: &[(&str, &str)],
+) -> Result<Reply, String> {
+    let mut builder = ureq::http::Request::builder()
+        .method("POST")
+        .uri(format!("{}{path}", dev.base_url()));
     for (name, value) in headers {
         builder = builder.header(*name, *value);
     }
     let request = builder.body(body.to_vec()).map_err(|e| e.to_string())?;
-    let mut response = dev.agent().run(request).map_err(|e| format!("{path}: no answer: {e}"))?;
+    let mut response = dev
+        .agent()
+        .run(request)
+        .map_err(|e| format!("{path}: no answer: {e}"))?;
     let status = response.status().as_u16();
-    let headers = response.headers().iter().map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap_or_default().to_owned())).collect();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                v.to_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
     let body = response.body_mut().read_to_string().unwrap_or_default();
-    Ok(Reply { status, headers, body })
+    Ok(Reply {
+        status,
+        headers,
+        body,
+    })
 }
 
 fn json_post(dev: &WranglerDev, path: &str, body: &Value) -> Result<Reply, String> {
-    send(dev, path, body.to_string().as_bytes(), &[("content-type", "application/json")])
+    send(
+        dev,
+        path,
+        body.to_string().as_bytes(),
+        &[("content-type", "application/json")],
+    )
 }
 
 /// The isolate lives on: a normal generate answers 200, promptly.
@@ -59,7 +87,11 @@ fn alive(dev: &WranglerDev, after: &str) -> Step {
     let reply = json_post(dev, "/v1/generate", &body)?;
     let took = started.elapsed();
     if reply.status != 200 || took > PROMPT {
-        return Err(format!("after {after}, a normal request answered {} in {took:?}: {}", reply.status, reply.body_excerpt()));
+        return Err(format!(
+            "after {after}, a normal request answered {} in {took:?}: {}",
+            reply.status,
+            reply.body_excerpt()
+        ));
     }
     Ok(())
 }
@@ -69,19 +101,33 @@ fn alive(dev: &WranglerDev, after: &str) -> Step {
 fn refused(dev: &WranglerDev, what: &str, reply: Result<Reply, String>) -> Step {
     let reply = reply?;
     let shown = reply.body_excerpt();
-    eprintln!("    {what}: {} {}", reply.status, &shown[..shown.len().min(160)]);
+    eprintln!(
+        "    {what}: {} {}",
+        reply.status,
+        &shown[..shown.len().min(160)]
+    );
     let is_4xx = (400..500).contains(&reply.status);
     let mcp_error = reply.status == 200 && reply.json()["result"]["isError"] == true;
     if !(is_4xx || mcp_error) || !reply.body.contains("body_too_deep") {
-        return Err(format!("{what}: expected a 4xx body_too_deep, got {}: {shown}", reply.status));
+        return Err(format!(
+            "{what}: expected a 4xx body_too_deep, got {}: {shown}",
+            reply.status
+        ));
     }
     alive(dev, what)
 }
 
 /// Generates `output` in `format`; the answer and its spec hash.
 fn generate(dev: &WranglerDev, output: &Value, format: &str) -> Result<(Value, String), String> {
-    let reply = json_post(dev, &format!("/v1/generate?format={format}"), &json!({"output": output, "description": format!("hostile {format}")}))?;
-    let hash = reply.header("x-genui-spec-hash").map(str::to_owned).ok_or_else(|| format!("{format}: no spec hash: {reply}"))?;
+    let reply = json_post(
+        dev,
+        &format!("/v1/generate?format={format}"),
+        &json!({"output": output, "description": format!("hostile {format}")}),
+    )?;
+    let hash = reply
+        .header("x-genui-spec-hash")
+        .map(str::to_owned)
+        .ok_or_else(|| format!("{format}: no spec hash: {reply}"))?;
     if reply.status != 200 {
         return Err(format!("{format}: {reply}"));
     }
@@ -110,67 +156,172 @@ fn run(dev: &WranglerDev) -> Step {
     let (_, lmui_hash) = generate(dev, &open, "lmui")?;
     for n in [WORST_BY_HASH, WORST] {
         let by_hash = json!({"specHash": lmui_hash, "interaction": lmui_values(n)});
-        refused(dev, &format!("LMUI form_submission by specHash, {n} segments"), json_post(dev, "/v1/submit", &by_hash))?;
+        refused(
+            dev,
+            &format!("LMUI form_submission by specHash, {n} segments"),
+            json_post(dev, "/v1/submit", &by_hash),
+        )?;
     }
     let inline = json!({"output": open, "interaction": lmui_values(WORST)});
-    refused(dev, "LMUI form_submission inline", json_post(dev, "/v1/submit", &inline))?;
+    refused(
+        dev,
+        "LMUI form_submission inline",
+        json_post(dev, "/v1/submit", &inline),
+    )?;
     let click = json!({"specHash": lmui_hash, "interaction": {"type": "button_click", "id": dotted(WORST), "value": true}});
-    refused(dev, "LMUI button_click", json_post(dev, "/v1/submit", &click))?;
+    refused(
+        dev,
+        "LMUI button_click",
+        json_post(dev, "/v1/submit", &click),
+    )?;
 
     // /v1/submit with deep data (the body scan) by specHash and inline.
-    let raw = format!("{{\"specHash\":\"{lmui_hash}\",\"data\":{}}}", nested(WORST));
-    refused(dev, "dgui_response data by specHash", send(dev, "/v1/submit", raw.as_bytes(), &[("content-type", "application/json")]))?;
+    let raw = format!(
+        "{{\"specHash\":\"{lmui_hash}\",\"data\":{}}}",
+        nested(WORST)
+    );
+    refused(
+        dev,
+        "dgui_response data by specHash",
+        send(
+            dev,
+            "/v1/submit",
+            raw.as_bytes(),
+            &[("content-type", "application/json")],
+        ),
+    )?;
     let raw = format!("{{\"output\":{open},\"data\":{}}}", nested(WORST));
-    refused(dev, "data inline", send(dev, "/v1/submit", raw.as_bytes(), &[("content-type", "application/json")]))?;
+    refused(
+        dev,
+        "data inline",
+        send(
+            dev,
+            "/v1/submit",
+            raw.as_bytes(),
+            &[("content-type", "application/json")],
+        ),
+    )?;
 
     // A2UI action: a data path, and the data model header.
     let (answer, a2ui_hash) = generate(dev, &open, "a2ui")?;
     let surface = answer["messages"][0]["createSurface"]["surfaceId"].clone();
     let action = |context: Value| {
         let mut full = json!({"specHash": a2ui_hash});
-        full.as_object_mut().map(|m| m.extend(context.as_object().cloned().unwrap_or_default()));
+        full.as_object_mut()
+            .map(|m| m.extend(context.as_object().cloned().unwrap_or_default()));
         json!({"name": "genui.submit", "surfaceId": surface, "sourceComponentId": "submit", "timestamp": "2026-11-27T06:00:00.000Z", "context": full})
     };
     let message = json!({"version": "v0.9", "action": action(json!({"data": {}, "decisionPath": slashed(WORST), "decision": true}))});
-    refused(dev, "A2UI action decisionPath", json_post(dev, "/v1/submit", &message))?;
-    let header = format!("{{\"version\":\"v0.9\",\"surfaces\":{{{surface}:{}}}}}", nested(WORST));
+    refused(
+        dev,
+        "A2UI action decisionPath",
+        json_post(dev, "/v1/submit", &message),
+    )?;
+    let header = format!(
+        "{{\"version\":\"v0.9\",\"surfaces\":{{{surface}:{}}}}}",
+        nested(WORST)
+    );
     let bare = json!({"version": "v0.9", "action": action(json!({}))});
-    let with_header = send(dev, "/v1/submit", bare.to_string().as_bytes(), &[("content-type", "application/json"), ("a2ui-client-data-model", &header)]);
+    let with_header = send(
+        dev,
+        "/v1/submit",
+        bare.to_string().as_bytes(),
+        &[
+            ("content-type", "application/json"),
+            ("a2ui-client-data-model", &header),
+        ],
+    );
     refused(dev, "A2UI data model header", with_header)?;
 
     // A form post whose field pointer a recursive schema accepts at any depth.
-    let recursive = json!({"type": "object", "properties": {"name": {"type": "string"}, "a": {"$ref": "#"}}});
+    let recursive =
+        json!({"type": "object", "properties": {"name": {"type": "string"}, "a": {"$ref": "#"}}});
     let (_, html_hash) = generate(dev, &recursive, "html")?;
     let pointer = format!("{}/name", slashed(WORST));
-    let form: String = form_urlencoded::Serializer::new(String::new()).append_pair("_specHash", &html_hash).append_pair(&pointer, "x").finish();
-    refused(dev, "form post", send(dev, "/v1/submit", form.as_bytes(), &[("content-type", "application/x-www-form-urlencoded")]))?;
+    let form: String = form_urlencoded::Serializer::new(String::new())
+        .append_pair("_specHash", &html_hash)
+        .append_pair(&pointer, "x")
+        .finish();
+    refused(
+        dev,
+        "form post",
+        send(
+            dev,
+            "/v1/submit",
+            form.as_bytes(),
+            &[("content-type", "application/x-www-form-urlencoded")],
+        ),
+    )?;
 
     // /v1/generate with deep data.
-    let raw = format!("{{\"output\":{open},\"data\":{{\"name\":{}}}}}", nested(WORST));
-    refused(dev, "generate with deep data", send(dev, "/v1/generate", raw.as_bytes(), &[("content-type", "application/json")]))?;
+    let raw = format!(
+        "{{\"output\":{open},\"data\":{{\"name\":{}}}}}",
+        nested(WORST)
+    );
+    refused(
+        dev,
+        "generate with deep data",
+        send(
+            dev,
+            "/v1/generate",
+            raw.as_bytes(),
+            &[("content-type", "application/json")],
+        ),
+    )?;
 
     // /v1/agent: a submission run carrying the A2UI action.
     let run = json!({"threadId": "t-hostile", "runId": "r-hostile", "messages": [], "tools": [], "context": [], "state": {},
         "forwardedProps": {"a2uiAction": {"userAction": action(json!({"data": {}, "decisionPath": slashed(WORST), "decision": true}))}}});
-    refused(dev, "/v1/agent submission run", json_post(dev, "/v1/agent", &run))?;
+    refused(
+        dev,
+        "/v1/agent submission run",
+        json_post(dev, "/v1/agent", &run),
+    )?;
 
     // /mcp tools/call submit_user_interface.
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "submit_user_interface", "arguments": {"specHash": lmui_hash, "interaction": lmui_values(WORST)}}});
-    let mcp = send(dev, "/mcp", call.to_string().as_bytes(), &[("content-type", "application/json"), ("accept", "application/json, text/event-stream"), ("mcp-protocol-version", "2025-11-25")]);
+    let mcp = send(
+        dev,
+        "/mcp",
+        call.to_string().as_bytes(),
+        &[
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-protocol-version", "2025-11-25"),
+        ],
+    );
     refused(dev, "/mcp tools/call submit", mcp)?;
 
     // The schema side: a chain of distinct definitions, each nesting the
     // next by `$ref`, rendered as a React module (a walk that follows refs).
     let chain = 10_000;
     let defs: serde_json::Map<String, Value> = (0..=chain)
-        .map(|i| (format!("d{i}"), if i == chain { json!({"type": "string"}) } else { json!({"properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}}) }))
+        .map(|i| {
+            (
+                format!("d{i}"),
+                if i == chain {
+                    json!({"type": "string"})
+                } else {
+                    json!({"properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}})
+                },
+            )
+        })
         .collect();
-    let chained = json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}, "$defs": defs});
+    let chained =
+        json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}, "$defs": defs});
     for format in ["react", "jsonforms", "rjsf", "lmui", "a2ui", "html"] {
         let started = Instant::now();
-        let reply = json_post(dev, &format!("/v1/generate?format={format}"), &json!({"output": chained, "description": format!("chain {format}")}))?;
-        eprintln!("    {format} of a {chain}-definition $ref chain: {} in {:?}", reply.status, started.elapsed());
+        let reply = json_post(
+            dev,
+            &format!("/v1/generate?format={format}"),
+            &json!({"output": chained, "description": format!("chain {format}")}),
+        )?;
+        eprintln!(
+            "    {format} of a {chain}-definition $ref chain: {} in {:?}",
+            reply.status,
+            started.elapsed()
+        );
         if reply.status >= 500 {
             return Err(format!("a $ref chain as {format}: {reply}"));
         }

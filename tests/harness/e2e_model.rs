@@ -5,8 +5,8 @@
 
 use genui_core::check_plan;
 use genui_core::Contract;
-use genui_core::UiSpec;
 use genui_core::Limits;
+use genui_core::UiSpec;
 use genui_harness::{ModelServer, Options, WranglerDev};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -54,19 +54,31 @@ struct Expect {
     error: Option<&'static str>,
 }
 
-fn check(dev: &WranglerDev, scenario: &str, run: &str, extra: Value, expect: Expect) -> Result<Value, String> {
+fn check(
+    dev: &WranglerDev,
+    scenario: &str,
+    run: &str,
+    extra: Value,
+    expect: Expect,
+) -> Result<Value, String> {
     let reply = dev.post_json("/v1/generate", &request(scenario, run, extra));
     let body = reply.try_json()?;
     if reply.body.contains(API_KEY) {
         return Err(format!("{scenario}: the API key appears in the answer"));
     }
     if reply.status != expect.status {
-        return Err(format!("{scenario}: status {} (want {}): {}", reply.status, expect.status, reply.body_excerpt()));
+        return Err(format!(
+            "{scenario}: status {} (want {}): {}",
+            reply.status,
+            expect.status,
+            reply.body_excerpt()
+        ));
     }
     if expect.status != 200 {
         Contract::DguiError.check(&body)?;
         // A model failure's payload is in the core's key style (camelCase).
-        let in_core_style = body["payload"].get("providerStatus").is_some() && body["payload"].get("provider_status").is_none();
+        let in_core_style = body["payload"].get("providerStatus").is_some()
+            && body["payload"].get("provider_status").is_none();
         return match expect.error {
             Some(code) if body["code"] == code && in_core_style => Ok(body),
             _ => Err(format!("{scenario}: error {body}")),
@@ -76,14 +88,23 @@ fn check(dev: &WranglerDev, scenario: &str, run: &str, extra: Value, expect: Exp
     let meta = &body["meta"];
     let attempts_ok = expect.attempts.is_none_or(|n| meta["attempts"] == n);
     let error_ok = expect.error.is_none_or(|code| meta["error"] == code);
-    if meta["generator"] != expect.generator || !attempts_ok || !error_ok || body["jsonSchema"] != output() {
+    if meta["generator"] != expect.generator
+        || !attempts_ok
+        || !error_ok
+        || body["jsonSchema"] != output()
+    {
         return Err(format!("{scenario}: meta {meta}"));
     }
     Ok(body)
 }
 
 fn ok(generator: &'static str, attempts: Option<u64>, error: Option<&'static str>) -> Expect {
-    Expect { status: 200, generator, attempts, error }
+    Expect {
+        status: 200,
+        generator,
+        attempts,
+        error,
+    }
 }
 
 fn labels_are_plain(body: &Value) -> bool {
@@ -119,8 +140,12 @@ fn wait_for_kv(dev: &WranglerDev, at_least: usize) {
 #[test]
 #[ignore = "needs wrangler dev; run by scripts/test.sh with --ignored"]
 fn model_path_end_to_end() {
-    let server = ModelServer::start(Path::new(env!("CARGO_BIN_EXE_model-server")), API_KEY, &["--lifetime-secs", "600"])
-        .unwrap_or_else(|e| panic!("{e}"));
+    let server = ModelServer::start(
+        Path::new(env!("CARGO_BIN_EXE_model-server")),
+        API_KEY,
+        &["--lifetime-secs", "600"],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let run = format!("{}", std::process::id());
     let mut failures: Vec<String> = Vec::new();
     fn record_into(failures: &mut Vec<String>, r: Result<Value, String>) {
@@ -136,46 +161,186 @@ fn model_path_end_to_end() {
     {
         let dev = worker("openai", &server);
         let none = json!({});
-        record!(check(&dev, "good", &run, none.clone(), ok("model", Some(1), None)));
-        record!(check(&dev, "fixable", &run, none.clone(), ok("model", None, None)).and_then(|b| {
-            if b["meta"]["fixes"].as_array().is_some_and(|f| !f.is_empty()) { Ok(b) } else { Err(format!("fixable: no fixes in {}", b["meta"])) }
+        record!(check(
+            &dev,
+            "good",
+            &run,
+            none.clone(),
+            ok("model", Some(1), None)
+        ));
+        record!(
+            check(&dev, "fixable", &run, none.clone(), ok("model", None, None)).and_then(|b| {
+                if b["meta"]["fixes"].as_array().is_some_and(|f| !f.is_empty()) {
+                    Ok(b)
+                } else {
+                    Err(format!("fixable: no fixes in {}", b["meta"]))
+                }
+            })
+        );
+        record!(check(
+            &dev,
+            "invalid-json",
+            &run,
+            none.clone(),
+            ok("fallback", Some(2), Some("model_output_invalid"))
+        ));
+        record!(check(
+            &dev,
+            "truncated",
+            &run,
+            none.clone(),
+            ok("fallback", None, Some("model_output_invalid"))
+        ));
+        record!(check(
+            &dev,
+            "unknown-pointers",
+            &run,
+            none.clone(),
+            ok("fallback", Some(2), Some("model_output_invalid"))
+        ));
+        record!(check(
+            &dev,
+            "invented-fields",
+            &run,
+            none.clone(),
+            ok("model", None, None)
+        ));
+        record!(check(
+            &dev,
+            "html-labels",
+            &run,
+            none.clone(),
+            ok("model", None, None)
+        )
+        .and_then(|b| {
+            if labels_are_plain(&b) {
+                Ok(b)
+            } else {
+                Err(format!("html-labels: markup survived: {}", b["uiSchema"]))
+            }
         }));
-        record!(check(&dev, "invalid-json", &run, none.clone(), ok("fallback", Some(2), Some("model_output_invalid"))));
-        record!(check(&dev, "truncated", &run, none.clone(), ok("fallback", None, Some("model_output_invalid"))));
-        record!(check(&dev, "unknown-pointers", &run, none.clone(), ok("fallback", Some(2), Some("model_output_invalid"))));
-        record!(check(&dev, "invented-fields", &run, none.clone(), ok("model", None, None)));
-        record!(check(&dev, "html-labels", &run, none.clone(), ok("model", None, None)).and_then(|b| {
-            if labels_are_plain(&b) { Ok(b) } else { Err(format!("html-labels: markup survived: {}", b["uiSchema"])) }
-        }));
-        record!(check(&dev, "rate-limited", &run, none.clone(), ok("model", Some(2), None)));
-        record!(check(&dev, "server-error", &run, none.clone(), ok("model", Some(2), None)));
-        record!(check(&dev, "server-error-always", &run, none.clone(), ok("fallback", None, Some("model_unavailable"))));
-        record!(check(&dev, "hang", &run, none.clone(), ok("fallback", None, Some("model_timeout"))));
-        record!(check(&dev, "bad-then-good", &run, none.clone(), ok("model", Some(2), None)));
-        record!(check(&dev, "json-schema-unsupported", &run, none.clone(), ok("model", Some(2), None)));
+        record!(check(
+            &dev,
+            "rate-limited",
+            &run,
+            none.clone(),
+            ok("model", Some(2), None)
+        ));
+        record!(check(
+            &dev,
+            "server-error",
+            &run,
+            none.clone(),
+            ok("model", Some(2), None)
+        ));
+        record!(check(
+            &dev,
+            "server-error-always",
+            &run,
+            none.clone(),
+            ok("fallback", None, Some("model_unavailable"))
+        ));
+        record!(check(
+            &dev,
+            "hang",
+            &run,
+            none.clone(),
+            ok("fallback", None, Some("model_timeout"))
+        ));
+        record!(check(
+            &dev,
+            "bad-then-good",
+            &run,
+            none.clone(),
+            ok("model", Some(2), None)
+        ));
+        record!(check(
+            &dev,
+            "json-schema-unsupported",
+            &run,
+            none.clone(),
+            ok("model", Some(2), None)
+        ));
         // As vLLM, Ollama, LM Studio and llama.cpp answer: accepted first time.
-        record!(check(&dev, "tool-call-args", &run, none.clone(), ok("model", Some(1), None)));
-        record!(check(&dev, "content-parts", &run, none.clone(), ok("model", Some(1), None)));
-        record!(check(&dev, "refusal", &run, none.clone(), ok("fallback", Some(2), Some("model_output_invalid"))).and_then(|b| {
-            if b["meta"]["reason"] == "refusal" { Ok(b) } else { Err(format!("refusal: no reason in {}", b["meta"])) }
+        record!(check(
+            &dev,
+            "tool-call-args",
+            &run,
+            none.clone(),
+            ok("model", Some(1), None)
+        ));
+        record!(check(
+            &dev,
+            "content-parts",
+            &run,
+            none.clone(),
+            ok("model", Some(1), None)
+        ));
+        record!(check(
+            &dev,
+            "refusal",
+            &run,
+            none.clone(),
+            ok("fallback", Some(2), Some("model_output_invalid"))
+        )
+        .and_then(|b| {
+            if b["meta"]["reason"] == "refusal" {
+                Ok(b)
+            } else {
+                Err(format!("refusal: no reason in {}", b["meta"]))
+            }
         }));
-        record!(check(&dev, "unauthorized", &run, none.clone(), ok("fallback", None, Some("model_auth"))));
+        record!(check(
+            &dev,
+            "unauthorized",
+            &run,
+            none.clone(),
+            ok("fallback", None, Some("model_auth"))
+        ));
         // The operator's catalog: the model binds naively (every integer to
         // the 0-10 rating); the proof keeps what fits and refuses the rest.
         let rated = json!({"catalog": "example", "output": {"type": "object", "required": ["stars"], "properties": {
             "stars": {"type": "integer", "minimum": 0, "maximum": 10, "title": "Stars"},
             "gloss": {"type": "integer", "minimum": 0, "maximum": 11, "title": "Gloss"}}}});
-        let b = dev.post_json("/v1/generate", &request("bind-components", &run, rated)).json();
-        let bound = b["uiSchema"].to_string().matches("\"genui\":\"starRating\"").count();
-        let refused = b["meta"]["warnings"].as_array().is_some_and(|w| w.iter().any(|w| w["code"] == "component_refused" && w["pointer"] == "/output/properties/gloss"));
+        let b = dev
+            .post_json("/v1/generate", &request("bind-components", &run, rated))
+            .json();
+        let bound = b["uiSchema"]
+            .to_string()
+            .matches("\"genui\":\"starRating\"")
+            .count();
+        let refused = b["meta"]["warnings"].as_array().is_some_and(|w| {
+            w.iter().any(|w| {
+                w["code"] == "component_refused" && w["pointer"] == "/output/properties/gloss"
+            })
+        });
         if b["meta"]["generator"] != "model" || bound != 1 || !refused {
-            failures.push(format!("bind-components: {bound} bound, refused {refused}: {b}"));
+            failures.push(format!(
+                "bind-components: {bound} bound, refused {refused}: {b}"
+            ));
         }
         // Forced model: failures are errors; forced deterministic: no call.
         let forced = json!({"generator": "model"});
-        record!(check(&dev, "invalid-json", &format!("{run}-forced"), forced, Expect { status: 502, generator: "", attempts: None, error: Some("model_output_invalid") }));
+        record!(check(
+            &dev,
+            "invalid-json",
+            &format!("{run}-forced"),
+            forced,
+            Expect {
+                status: 502,
+                generator: "",
+                attempts: None,
+                error: Some("model_output_invalid")
+            }
+        ));
         let before = server.requests().len();
-        record!(check(&dev, "good", &format!("{run}-det"), json!({"generator": "deterministic"}), ok("deterministic", None, None)));
+        record!(check(
+            &dev,
+            "good",
+            &format!("{run}-det"),
+            json!({"generator": "deterministic"}),
+            ok("deterministic", None, None)
+        ));
         if server.requests().len() != before {
             failures.push("generator: deterministic still called the model".into());
         }
@@ -194,39 +359,81 @@ fn model_path_end_to_end() {
             failures.push("the good model spec never became a cache hit".into());
         }
         // The rate-limited retry waited for Retry-After (1 s).
-        let tagged: Vec<f64> = server.requests().iter()
+        let tagged: Vec<f64> = server
+            .requests()
+            .iter()
             .filter(|r| r["body"].to_string().contains("[scenario:rate-limited]"))
-            .filter_map(|r| r["at_ms"].as_f64()).collect();
+            .filter_map(|r| r["at_ms"].as_f64())
+            .collect();
         if tagged.len() != 2 || tagged[1] - tagged[0] < 900.0 {
-            failures.push(format!("rate-limited: requests at {tagged:?} ms, Retry-After not honoured"));
+            failures.push(format!(
+                "rate-limited: requests at {tagged:?} ms, Retry-After not honoured"
+            ));
         }
         // The key went to the provider, in its header, and nowhere else.
-        let auth_ok = server.requests().iter().all(|r| r["headers"]["authorization"] == format!("Bearer {API_KEY}"));
+        let auth_ok = server
+            .requests()
+            .iter()
+            .all(|r| r["headers"]["authorization"] == format!("Bearer {API_KEY}"));
         if !auth_ok {
             failures.push("a request reached the provider without the bearer key".into());
         }
         wait_for_kv(&dev, 6);
         match kv_holds_only_proven_specs(&dev) {
             Ok(11) => {}
-            Ok(models) => failures.push(format!("KV holds {models} model specs; want 11 (one per successful scenario)")),
+            Ok(models) => failures.push(format!(
+                "KV holds {models} model specs; want 11 (one per successful scenario)"
+            )),
             Err(e) => failures.push(e),
         }
-        if std::fs::read_to_string(dev.log_path()).unwrap_or_default().contains(API_KEY) {
+        if std::fs::read_to_string(dev.log_path())
+            .unwrap_or_default()
+            .contains(API_KEY)
+        {
             failures.push("the API key appears in the wrangler log".into());
         }
     }
     {
         let dev = worker("anthropic", &server);
-        record!(check(&dev, "good", &format!("{run}-a"), json!({}), ok("model", Some(1), None)).and_then(|b| {
-            if b["meta"]["provider"] == "anthropic" { Ok(b) } else { Err(format!("anthropic: {}", b["meta"])) }
+        record!(check(
+            &dev,
+            "good",
+            &format!("{run}-a"),
+            json!({}),
+            ok("model", Some(1), None)
+        )
+        .and_then(|b| {
+            if b["meta"]["provider"] == "anthropic" {
+                Ok(b)
+            } else {
+                Err(format!("anthropic: {}", b["meta"]))
+            }
         }));
-        record!(check(&dev, "server-error-always", &format!("{run}-a"), json!({}), ok("fallback", None, Some("model_unavailable"))));
+        record!(check(
+            &dev,
+            "server-error-always",
+            &format!("{run}-a"),
+            json!({}),
+            ok("fallback", None, Some("model_unavailable"))
+        ));
         let sent = server.requests();
-        let anthropic = sent.iter().filter(|r| r["path"] == "/v1/messages").collect::<Vec<_>>();
-        let headers_ok = !anthropic.is_empty() && anthropic.iter().all(|r| r["headers"]["x-api-key"] == API_KEY && r["headers"]["anthropic-version"].is_string());
+        let anthropic = sent
+            .iter()
+            .filter(|r| r["path"] == "/v1/messages")
+            .collect::<Vec<_>>();
+        let headers_ok = !anthropic.is_empty()
+            && anthropic.iter().all(|r| {
+                r["headers"]["x-api-key"] == API_KEY
+                    && r["headers"]["anthropic-version"].is_string()
+            });
         if !headers_ok {
             failures.push("anthropic requests lack x-api-key or anthropic-version".into());
         }
     }
-    assert!(failures.is_empty(), "{} model scenario(s) failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} model scenario(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

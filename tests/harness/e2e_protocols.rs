@@ -9,12 +9,18 @@ use genui_harness::{Reply, WranglerDev};
 use serde_json::{json, Value};
 
 fn ensure(cond: bool, what: impl FnOnce() -> String) -> Step {
-    if cond { Ok(()) } else { Err(what()) }
+    if cond {
+        Ok(())
+    } else {
+        Err(what())
+    }
 }
 
 fn conforms(reply: &Reply, contract: Contract) -> Result<Value, String> {
     let value = reply.try_json()?;
-    contract.check(&value).map_err(|e| format!("{e}: {}", reply.body_excerpt()))?;
+    contract
+        .check(&value)
+        .map_err(|e| format!("{e}: {}", reply.body_excerpt()))?;
     Ok(value)
 }
 
@@ -44,22 +50,50 @@ pub fn formats_share_one_spec(dev: &WranglerDev, tag: &str) -> Step {
     let jsonforms = conforms(&first, Contract::JsonFormsResponse)?;
     let hash = jsonforms["meta"]["specHash"].clone();
     poll_hit(dev, body.to_string().as_bytes())?;
-    let rjsf = conforms(&dev.post_json("/v1/generate?format=rjsf", &body), Contract::DguiForm)?;
-    ensure(rjsf["type"] == "dgui_form" && rjsf["metadata"]["cache"] == "hit" && rjsf["metadata"]["specHash"] == hash, || {
-        format!("rjsf must be a hit on the same spec: {rjsf}")
-    })?;
-    ensure(rjsf["formData"] == json!({"destinationCity": "Tokyo", "returnDate": "2026-01-10"}), || format!("formData: {}", rjsf["formData"]))?;
+    let rjsf = conforms(
+        &dev.post_json("/v1/generate?format=rjsf", &body),
+        Contract::DguiForm,
+    )?;
+    ensure(
+        rjsf["type"] == "dgui_form"
+            && rjsf["metadata"]["cache"] == "hit"
+            && rjsf["metadata"]["specHash"] == hash,
+        || format!("rjsf must be a hit on the same spec: {rjsf}"),
+    )?;
+    ensure(
+        rjsf["formData"] == json!({"destinationCity": "Tokyo", "returnDate": "2026-01-10"}),
+        || format!("formData: {}", rjsf["formData"]),
+    )?;
     // RJSF picks the date input from `format` itself; the uiSchema only titles it.
     let departure = &rjsf["uiSchema"]["departureDate"];
-    ensure(departure["ui:title"] == "Departure Date" && departure.get("ui:widget").is_none(), || format!("uiSchema: {}", rjsf["uiSchema"]))?;
+    ensure(
+        departure["ui:title"] == "Departure Date" && departure.get("ui:widget").is_none(),
+        || format!("uiSchema: {}", rjsf["uiSchema"]),
+    )?;
     let mut in_body = body.clone();
     in_body["format"] = json!("lmui");
-    let lmui = conforms(&dev.post_json("/v1/generate", &in_body), Contract::LmuiMessage)?;
-    ensure(lmui["metadata"]["cache"] == "hit", || format!("lmui must be a hit: {lmui}"))?;
-    let types: Vec<&str> = lmui["ui_components"].as_array().into_iter().flatten().filter_map(|c| c["type"].as_str()).collect();
-    ensure(types == ["text_input", "date_picker", "date_picker", "button"], || format!("components: {types:?}"))?;
+    let lmui = conforms(
+        &dev.post_json("/v1/generate", &in_body),
+        Contract::LmuiMessage,
+    )?;
+    ensure(lmui["metadata"]["cache"] == "hit", || {
+        format!("lmui must be a hit: {lmui}")
+    })?;
+    let types: Vec<&str> = lmui["ui_components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["type"].as_str())
+        .collect();
+    ensure(
+        types == ["text_input", "date_picker", "date_picker", "button"],
+        || format!("components: {types:?}"),
+    )?;
     let bad = dev.post_json("/v1/generate?format=svg", &body);
-    ensure(bad.status == 400 && bad.json()["code"] == "unsupported_format", || format!("format=svg: {}", bad.body_excerpt()))
+    ensure(
+        bad.status == 400 && bad.json()["code"] == "unsupported_format",
+        || format!("format=svg: {}", bad.body_excerpt()),
+    )
 }
 
 /// The seed 002 event stream, reassembled; broken streams say where.
@@ -72,8 +106,13 @@ pub fn event_streams(dev: &WranglerDev, tag: &str) -> Step {
         {"type": "TOOL_CALL_ARGS", "toolCallId": "call_123", "delta": b},
         {"type": "TOOL_CALL_END", "toolCallId": "call_123"}
     ]);
-    let ok = conforms(&dev.post_json("/v1/generate", &events), Contract::JsonFormsResponse)?;
-    ensure(ok["meta"]["toolCallId"] == "call_123", || format!("toolCallId not echoed: {}", ok["meta"]))?;
+    let ok = conforms(
+        &dev.post_json("/v1/generate", &events),
+        Contract::JsonFormsResponse,
+    )?;
+    ensure(ok["meta"]["toolCallId"] == "call_123", || {
+        format!("toolCallId not echoed: {}", ok["meta"])
+    })?;
     let mut no_end = events.clone();
     no_end.as_array_mut().map(Vec::pop);
     let mut mismatched = events.clone();
@@ -87,16 +126,18 @@ pub fn event_streams(dev: &WranglerDev, tag: &str) -> Step {
     ] {
         let reply = dev.post_json("/v1/generate", &broken);
         let error = conforms(&reply, Contract::DguiError)?;
-        ensure(reply.status == 400 && error["code"] == code && error["payload"]["pointer"] == pointer, || {
-            format!("{name}: {} {error}", reply.status)
-        })?;
+        ensure(
+            reply.status == 400 && error["code"] == code && error["payload"]["pointer"] == pointer,
+            || format!("{name}: {} {error}", reply.status),
+        )?;
     }
     Ok(())
 }
 
 fn tool_content(reply: &Reply) -> Result<Value, String> {
     let message = conforms(reply, Contract::ToolMessage)?;
-    serde_json::from_str(message["content"].as_str().unwrap_or_default()).map_err(|e| format!("content is not JSON: {e}"))
+    serde_json::from_str(message["content"].as_str().unwrap_or_default())
+        .map_err(|e| format!("content is not JSON: {e}"))
 }
 
 /// dgui_response by specHash (schema read back from KV), LMUI values
@@ -107,27 +148,58 @@ pub fn submissions(dev: &WranglerDev, tag: &str) -> Step {
     let hash = generated["meta"]["specHash"].clone();
     poll_hit(dev, body.to_string().as_bytes())?;
     let data = json!({"destinationCity": "Tokyo", "departureDate": "2025-12-25", "returnDate": "2026-01-10"});
-    let by_hash = dev.post_json("/v1/submit", &json!({"type": "dgui_response", "specHash": hash, "toolCallId": "call_7", "data": data}));
-    ensure(tool_content(&by_hash)? == data, || format!("dgui_response: {}", by_hash.body_excerpt()))?;
-    ensure(by_hash.json()["toolCallId"] == "call_7", || "toolCallId not kept".into())?;
+    let by_hash = dev.post_json(
+        "/v1/submit",
+        &json!({"type": "dgui_response", "specHash": hash, "toolCallId": "call_7", "data": data}),
+    );
+    ensure(tool_content(&by_hash)? == data, || {
+        format!("dgui_response: {}", by_hash.body_excerpt())
+    })?;
+    ensure(by_hash.json()["toolCallId"] == "call_7", || {
+        "toolCallId not kept".into()
+    })?;
 
     let values = json!({"destinationCity": "Osaka", "departureDate": "2025-12-24"});
-    let lmui = dev.post_json("/v1/submit", &json!({"interaction": {"type": "form_submission", "values": values}, "specHash": hash}));
-    ensure(tool_content(&lmui)? == values, || format!("lmui: {}", lmui.body_excerpt()))?;
+    let lmui = dev.post_json(
+        "/v1/submit",
+        &json!({"interaction": {"type": "form_submission", "values": values}, "specHash": hash}),
+    );
+    ensure(tool_content(&lmui)? == values, || {
+        format!("lmui: {}", lmui.body_excerpt())
+    })?;
 
     let output = body["arguments"]["output"].clone();
     let inline = dev.post_json("/v1/submit", &json!({"output": output, "data": data}));
-    ensure(tool_content(&inline)? == data, || format!("inline: {}", inline.body_excerpt()))?;
-
-    let invalid = dev.post_json("/v1/submit", &json!({"specHash": hash, "data": {"departureDate": "25/12/2025"}}));
-    let error = conforms(&invalid, Contract::DguiError)?;
-    let mut pointers: Vec<&str> = error["payload"]["errors"].as_array().into_iter().flatten().filter_map(|e| e["pointer"].as_str()).collect();
-    pointers.sort();
-    ensure(invalid.status == 422 && error["code"] == "submission_invalid" && pointers == ["/departureDate", "/destinationCity"], || {
-        format!("invalid submission: {} {error}", invalid.status)
+    ensure(tool_content(&inline)? == data, || {
+        format!("inline: {}", inline.body_excerpt())
     })?;
-    let unknown = dev.post_json("/v1/submit", &json!({"specHash": "0".repeat(64), "data": {}}));
-    ensure(unknown.status == 404 && unknown.json()["code"] == "spec_not_found", || format!("unknown hash: {}", unknown.body_excerpt()))
+
+    let invalid = dev.post_json(
+        "/v1/submit",
+        &json!({"specHash": hash, "data": {"departureDate": "25/12/2025"}}),
+    );
+    let error = conforms(&invalid, Contract::DguiError)?;
+    let mut pointers: Vec<&str> = error["payload"]["errors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["pointer"].as_str())
+        .collect();
+    pointers.sort();
+    ensure(
+        invalid.status == 422
+            && error["code"] == "submission_invalid"
+            && pointers == ["/departureDate", "/destinationCity"],
+        || format!("invalid submission: {} {error}", invalid.status),
+    )?;
+    let unknown = dev.post_json(
+        "/v1/submit",
+        &json!({"specHash": "0".repeat(64), "data": {}}),
+    );
+    ensure(
+        unknown.status == 404 && unknown.json()["code"] == "spec_not_found",
+        || format!("unknown hash: {}", unknown.body_excerpt()),
+    )
 }
 
 /// The approval round trip: buttons in LMUI, the button's value submitted.
@@ -135,27 +207,56 @@ pub fn approval_round_trip(dev: &WranglerDev, tag: &str) -> Step {
     let body = json!({"description": format!("Ask before deleting. {tag}"), "data": {"action": "Delete 500 old files", "importance": "high"},
         "output": {"type": "string", "enum": ["approved", "rejected"]}, "format": "lmui"});
     let lmui = conforms(&dev.post_json("/v1/generate", &body), Contract::LmuiMessage)?;
-    let approve = lmui["ui_components"].as_array().into_iter().flatten().find(|c| c["action"] == "approve").cloned().unwrap_or_default();
-    ensure(approve["type"] == "button" && lmui["response_text"].as_str().is_some_and(|t| t.contains("Delete 500 old files")), || {
-        format!("no approve button: {lmui}")
-    })?;
-    let submitted = dev.post_json("/v1/submit", &json!({"output": body["output"],
-        "interaction": {"type": "button_click", "id": approve["id"], "value": approve["value"]}}));
-    ensure(tool_content(&submitted)? == json!("approved"), || format!("approval: {}", submitted.body_excerpt()))
+    let approve = lmui["ui_components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["action"] == "approve")
+        .cloned()
+        .unwrap_or_default();
+    ensure(
+        approve["type"] == "button"
+            && lmui["response_text"]
+                .as_str()
+                .is_some_and(|t| t.contains("Delete 500 old files")),
+        || format!("no approve button: {lmui}"),
+    )?;
+    let submitted = dev.post_json(
+        "/v1/submit",
+        &json!({"output": body["output"],
+        "interaction": {"type": "button_click", "id": approve["id"], "value": approve["value"]}}),
+    );
+    ensure(tool_content(&submitted)? == json!("approved"), || {
+        format!("approval: {}", submitted.body_excerpt())
+    })
 }
 
 /// GET /v1/tool, /openapi.json and /schemas/*.
 pub fn published_documents(dev: &WranglerDev) -> Step {
     let tool = dev.get("/v1/tool").try_json()?;
     let description = tool["description"].as_str().unwrap_or_default();
-    ensure(tool["name"] == "generateUserInterface" && !description.is_empty() && description.len() <= 1024, || format!("tool: {tool}"))?;
-    ensure(!tool.to_string().contains("$ref") && !tool.to_string().contains("oneOf"), || "tool parameters use $ref/oneOf".into())?;
+    ensure(
+        tool["name"] == "generateUserInterface"
+            && !description.is_empty()
+            && description.len() <= 1024,
+        || format!("tool: {tool}"),
+    )?;
+    ensure(
+        !tool.to_string().contains("$ref") && !tool.to_string().contains("oneOf"),
+        || "tool parameters use $ref/oneOf".into(),
+    )?;
     let openapi = dev.get("/openapi.json").try_json()?;
-    ensure(openapi["openapi"] == "3.1.0" && openapi["paths"]["/v1/submit"].is_object(), || "openapi.json incomplete".into())?;
+    ensure(
+        openapi["openapi"] == "3.1.0" && openapi["paths"]["/v1/submit"].is_object(),
+        || "openapi.json incomplete".into(),
+    )?;
     for &contract in Contract::ALL {
         let served = dev.get(&format!("/schemas/{}", contract.file_name()));
-        let same = served.try_json()? == serde_json::from_str::<Value>(contract.source()).map_err(|e| e.to_string())?;
-        ensure(served.status == 200 && same, || format!("/schemas/{} differs", contract.file_name()))?;
+        let same = served.try_json()?
+            == serde_json::from_str::<Value>(contract.source()).map_err(|e| e.to_string())?;
+        ensure(served.status == 200 && same, || {
+            format!("/schemas/{} differs", contract.file_name())
+        })?;
     }
     Ok(())
 }
@@ -166,78 +267,182 @@ pub fn keys_and_cors(dev: &WranglerDev) -> Step {
     let body = json!({"output": {"type": "object", "properties": {"a": {"type": "string"}}}});
     let anonymous = dev.post_json("/v1/generate", &body);
     let error = conforms(&anonymous, Contract::DguiError)?;
-    ensure(anonymous.status == 401 && error["code"] == "unauthorized" && anonymous.header("www-authenticate").is_some(), || {
-        format!("no key: {} {error}", anonymous.status)
+    ensure(
+        anonymous.status == 401
+            && error["code"] == "unauthorized"
+            && anonymous.header("www-authenticate").is_some(),
+        || format!("no key: {} {error}", anonymous.status),
+    )?;
+    let wrong = request_with(
+        dev,
+        "POST",
+        "/v1/generate",
+        &body,
+        &[("authorization", "Bearer nope")],
+    )?;
+    ensure(wrong.status == 401, || {
+        format!("wrong key: {}", wrong.status)
     })?;
-    let wrong = request_with(dev, "POST", "/v1/generate", &body, &[("authorization", "Bearer nope")])?;
-    ensure(wrong.status == 401, || format!("wrong key: {}", wrong.status))?;
-    let right = request_with(dev, "POST", "/v1/generate", &body, &[("authorization", "Bearer key-two"), ("origin", "https://app.example")])?;
-    ensure(right.status == 200 && right.header("access-control-allow-origin") == Some("https://app.example"), || {
-        format!("good key + allowed origin: {} {:?}", right.status, right.headers)
-    })?;
-    let evil = request_with(dev, "POST", "/v1/generate", &body, &[("authorization", "Bearer key-one"), ("origin", "https://evil.example")])?;
-    ensure(evil.status == 200 && evil.header("access-control-allow-origin").is_none(), || "a disallowed origin got CORS headers".into())?;
-    let preflight = request_with(dev, "OPTIONS", "/v1/generate", &Value::Null, &[("origin", "https://app.example"), ("access-control-request-method", "POST")])?;
-    ensure(preflight.status == 204 && preflight.header("access-control-allow-methods").is_some(), || {
-        format!("preflight: {} {:?}", preflight.status, preflight.headers)
-    })?;
+    let right = request_with(
+        dev,
+        "POST",
+        "/v1/generate",
+        &body,
+        &[
+            ("authorization", "Bearer key-two"),
+            ("origin", "https://app.example"),
+        ],
+    )?;
+    ensure(
+        right.status == 200
+            && right.header("access-control-allow-origin") == Some("https://app.example"),
+        || {
+            format!(
+                "good key + allowed origin: {} {:?}",
+                right.status, right.headers
+            )
+        },
+    )?;
+    let evil = request_with(
+        dev,
+        "POST",
+        "/v1/generate",
+        &body,
+        &[
+            ("authorization", "Bearer key-one"),
+            ("origin", "https://evil.example"),
+        ],
+    )?;
+    ensure(
+        evil.status == 200 && evil.header("access-control-allow-origin").is_none(),
+        || "a disallowed origin got CORS headers".into(),
+    )?;
+    let preflight = request_with(
+        dev,
+        "OPTIONS",
+        "/v1/generate",
+        &Value::Null,
+        &[
+            ("origin", "https://app.example"),
+            ("access-control-request-method", "POST"),
+        ],
+    )?;
+    ensure(
+        preflight.status == 204 && preflight.header("access-control-allow-methods").is_some(),
+        || format!("preflight: {} {:?}", preflight.status, preflight.headers),
+    )?;
     let health = dev.get("/healthz");
     ensure(health.status == 200, || "healthz must stay public".into())
 }
 
-fn request_with(dev: &WranglerDev, method: &str, path: &str, body: &Value, headers: &[(&str, &str)]) -> Result<Reply, String> {
+fn request_with(
+    dev: &WranglerDev,
+    method: &str,
+    path: &str,
+    body: &Value,
+    headers: &[(&str, &str)],
+) -> Result<Reply, String> {
     let url = format!("{}{path}", dev.base_url());
     let mut builder = ureq::http::Request::builder().method(method).uri(&url);
     for (name, value) in headers {
         builder = builder.header(*name, *value);
     }
-    let payload = if body.is_null() { Vec::new() } else { body.to_string().into_bytes() };
+    let payload = if body.is_null() {
+        Vec::new()
+    } else {
+        body.to_string().into_bytes()
+    };
     let request = builder.body(payload).map_err(|e| e.to_string())?;
     let mut response = dev.agent().run(request).map_err(|e| e.to_string())?;
     let status = response.status().as_u16();
-    let headers = response.headers().iter().map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap_or_default().to_owned())).collect();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                v.to_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
     let body = response.body_mut().read_to_string().unwrap_or_default();
-    Ok(Reply { status, headers, body })
+    Ok(Reply {
+        status,
+        headers,
+        body,
+    })
 }
 
 /// Signed webhooks (`WEBHOOK_SECRET` set on the guarded worker) and a signed
 /// callback to a listener on 127.0.0.1 (`WEBHOOK_ALLOW_HTTP_CALLBACKS`).
 pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
     use genui_core::Webhook;
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or_default();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     let body = json!({"tool": "generateUserInterface", "callbackUrl": format!("http://127.0.0.1:{port}/hook"),
         "arguments": {"description": "webhook", "output": {"type": "object", "properties": {"a": {"type": "string"}}}}});
     let bytes = body.to_string();
     let post = |signature: Option<String>| {
-        let headers: Vec<(&str, &str)> = signature.as_deref().map(|s| vec![(Webhook::SIGNATURE_HEADER, s)]).unwrap_or_default();
+        let headers: Vec<(&str, &str)> = signature
+            .as_deref()
+            .map(|s| vec![(Webhook::SIGNATURE_HEADER, s)])
+            .unwrap_or_default();
         request_with(dev, "POST", "/v1/webhook", &body, &headers)
     };
     let unsigned = post(None)?;
-    ensure(unsigned.status == 401 && unsigned.json()["code"] == "invalid_signature", || format!("unsigned: {}", unsigned.body_excerpt()))?;
+    ensure(
+        unsigned.status == 401 && unsigned.json()["code"] == "invalid_signature",
+        || format!("unsigned: {}", unsigned.body_excerpt()),
+    )?;
     let stale = post(Some(Webhook::sign(secret, now - 301, bytes.as_bytes())))?;
     ensure(stale.status == 401, || format!("stale: {}", stale.status))?;
     let forged = post(Some(Webhook::sign("not-the-secret", now, bytes.as_bytes())))?;
-    ensure(forged.status == 401, || format!("forged: {}", forged.status))?;
+    ensure(forged.status == 401, || {
+        format!("forged: {}", forged.status)
+    })?;
     let signed = post(Some(Webhook::sign(secret, now, bytes.as_bytes())))?;
     let answer = conforms(&signed, Contract::JsonFormsResponse)?;
     // The callback: a signed POST carrying the same answer; the endpoint
     // fails the first attempt, and the outbox sends it again, same id.
     listener.set_nonblocking(false).map_err(|e| e.to_string())?;
-    let (first_head, first) = read_one_callback(&listener, b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")?;
-    let (head, payload) = read_one_callback(&listener, b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")?;
-    let header = |head: &str, wanted: &str| head.lines().find_map(|l| {
-        let (name, value) = l.split_once(':')?;
-        name.eq_ignore_ascii_case(wanted).then(|| value.trim().to_owned())
-    });
+    let (first_head, first) = read_one_callback(
+        &listener,
+        b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+    )?;
+    let (head, payload) = read_one_callback(
+        &listener,
+        b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n",
+    )?;
+    let header = |head: &str, wanted: &str| {
+        head.lines().find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case(wanted)
+                .then(|| value.trim().to_owned())
+        })
+    };
     let signature = header(&head, Webhook::SIGNATURE_HEADER);
-    Webhook::verify_callback(signature.as_deref(), payload.as_bytes(), secret, now).map_err(|e| format!("callback signature: {e}"))?;
+    Webhook::verify_callback(signature.as_deref(), payload.as_bytes(), secret, now)
+        .map_err(|e| format!("callback signature: {e}"))?;
     let delivery_id = header(&head, "x-genui-delivery-id");
-    ensure(first == payload && delivery_id.is_some() && header(&first_head, "x-genui-delivery-id") == delivery_id,
-        || format!("a failed callback is retried with the same body and delivery id: {delivery_id:?}"))?;
+    ensure(
+        first == payload
+            && delivery_id.is_some()
+            && header(&first_head, "x-genui-delivery-id") == delivery_id,
+        || {
+            format!(
+                "a failed callback is retried with the same body and delivery id: {delivery_id:?}"
+            )
+        },
+    )?;
     let delivered: Value = serde_json::from_str(&payload).map_err(|e| e.to_string())?;
-    ensure(delivered["meta"]["specHash"] == answer["meta"]["specHash"], || "the callback carried another answer".into())?;
+    ensure(
+        delivered["meta"]["specHash"] == answer["meta"]["specHash"],
+        || "the callback carried another answer".into(),
+    )?;
     webhooks_once_and_fresh(dev, secret, &body, now)
 }
 
@@ -246,32 +451,61 @@ pub fn signed_webhooks(dev: &WranglerDev, secret: &str) -> Step {
 /// worker's clock only within the 30 s skew.
 fn webhooks_once_and_fresh(dev: &WranglerDev, secret: &str, signed_body: &Value, now: u64) -> Step {
     use genui_core::Webhook;
-    let post = |body: &Value, signature: &str| request_with(dev, "POST", "/v1/webhook", body, &[(Webhook::SIGNATURE_HEADER, signature)]);
+    let post = |body: &Value, signature: &str| {
+        request_with(
+            dev,
+            "POST",
+            "/v1/webhook",
+            body,
+            &[(Webhook::SIGNATURE_HEADER, signature)],
+        )
+    };
     let signature = Webhook::sign(secret, now, signed_body.to_string().as_bytes());
     let replayed = post(signed_body, &signature)?;
     let error = conforms(&replayed, Contract::DguiError)?;
-    ensure(replayed.status == 409 && error["code"] == "webhook_replayed", || format!("the same signed request again: {} {error}", replayed.status))?;
-    let (t, v1) = signature.split_once(',').ok_or("a signature header has two parts")?;
+    ensure(
+        replayed.status == 409 && error["code"] == "webhook_replayed",
+        || format!("the same signed request again: {} {error}", replayed.status),
+    )?;
+    let (t, v1) = signature
+        .split_once(',')
+        .ok_or("a signature header has two parts")?;
     let reordered = post(signed_body, &format!("{v1},{t}"))?;
-    ensure(reordered.status == 409, || format!("the same signature, header reordered: {}", reordered.status))?;
+    ensure(reordered.status == 409, || {
+        format!("the same signature, header reordered: {}", reordered.status)
+    })?;
     // Fresh requests without a callback: the skew.
     let body = json!({"tool": "generateUserInterface", "arguments": {"description": "webhook skew", "output": {"type": "object", "properties": {"a": {"type": "string"}}}}});
     let bytes = body.to_string();
     let ahead_60 = post(&body, &Webhook::sign(secret, now + 60, bytes.as_bytes()))?;
     let error = conforms(&ahead_60, Contract::DguiError)?;
-    ensure(ahead_60.status == 401 && error["code"] == "invalid_signature", || format!("+60 s: {} {error}", ahead_60.status))?;
+    ensure(
+        ahead_60.status == 401 && error["code"] == "invalid_signature",
+        || format!("+60 s: {} {error}", ahead_60.status),
+    )?;
     let ahead_10 = post(&body, &Webhook::sign(secret, now + 10, bytes.as_bytes()))?;
-    ensure(ahead_10.status == 200, || format!("+10 s must be accepted: {}", ahead_10.body_excerpt()))?;
+    ensure(ahead_10.status == 200, || {
+        format!("+10 s must be accepted: {}", ahead_10.body_excerpt())
+    })?;
     let again = post(&body, &Webhook::sign(secret, now + 10, bytes.as_bytes()))?;
-    ensure(again.status == 409, || format!("+10 s again: {}", again.status))
+    ensure(again.status == 409, || {
+        format!("+10 s again: {}", again.status)
+    })
 }
 
 /// Accepts one callback on `listener` (blocking, up to 30 s for the data),
 /// answers it with `reply`; its head and body.
-fn read_one_callback(listener: &std::net::TcpListener, reply: &[u8]) -> Result<(String, String), String> {
+fn read_one_callback(
+    listener: &std::net::TcpListener,
+    reply: &[u8],
+) -> Result<(String, String), String> {
     use std::io::{Read, Write};
-    let (mut stream, _) = listener.accept().map_err(|e| format!("no callback arrived: {e}"))?;
-    stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).map_err(|e| e.to_string())?;
+    let (mut stream, _) = listener
+        .accept()
+        .map_err(|e| format!("no callback arrived: {e}"))?;
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .map_err(|e| e.to_string())?;
     let mut raw = Vec::new();
     let mut buf = [0u8; 8192];
     loop {
@@ -279,7 +513,11 @@ fn read_one_callback(listener: &std::net::TcpListener, reply: &[u8]) -> Result<(
         raw.extend_from_slice(&buf[..n]);
         let text = String::from_utf8_lossy(&raw);
         if let Some(split) = text.find("\r\n\r\n") {
-            let length = text[..split].lines().find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse::<usize>().unwrap_or(0)));
+            let length = text[..split].lines().find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+            });
             if n == 0 || raw.len() >= split + 4 + length.unwrap_or(0) {
                 break;
             }
@@ -297,15 +535,35 @@ fn read_one_callback(listener: &std::net::TcpListener, reply: &[u8]) -> Result<(
 /// The rate-limiting binding: five requests a minute per caller, then 429.
 pub fn rate_limits(dev: &WranglerDev) -> Step {
     let body = json!({"output": {"type": "object", "properties": {"a": {"type": "string"}}}});
-    let statuses: Vec<u16> = (0..8).map(|_| dev.post_json("/v1/generate", &body).status).collect();
-    ensure(statuses[..5].iter().all(|s| *s == 200), || format!("the first five must pass: {statuses:?}"))?;
+    let statuses: Vec<u16> = (0..8)
+        .map(|_| dev.post_json("/v1/generate", &body).status)
+        .collect();
+    ensure(statuses[..5].iter().all(|s| *s == 200), || {
+        format!("the first five must pass: {statuses:?}")
+    })?;
     let limited = dev.post_json("/v1/generate", &body);
     let error = conforms(&limited, Contract::DguiError)?;
-    ensure(limited.status == 429 && error["code"] == "rate_limited" && limited.header("retry-after").is_some(), || {
-        format!("over budget: {} {error} (statuses {statuses:?})", limited.status)
-    })?;
-    let other_key = request_with(dev, "POST", "/v1/generate", &body, &[("authorization", "Bearer another-caller")])?;
-    ensure(other_key.status == 200, || format!("another caller has its own budget: {}", other_key.status))
+    ensure(
+        limited.status == 429
+            && error["code"] == "rate_limited"
+            && limited.header("retry-after").is_some(),
+        || {
+            format!(
+                "over budget: {} {error} (statuses {statuses:?})",
+                limited.status
+            )
+        },
+    )?;
+    let other_key = request_with(
+        dev,
+        "POST",
+        "/v1/generate",
+        &body,
+        &[("authorization", "Bearer another-caller")],
+    )?;
+    ensure(other_key.status == 200, || {
+        format!("another caller has its own budget: {}", other_key.status)
+    })
 }
 
 /// `format=a2ui` over HTTP: the list wrapper A2UI's own schemas accept,
@@ -314,24 +572,42 @@ pub fn rate_limits(dev: &WranglerDev) -> Step {
 /// the renderer's value types (text for numbers, `["x"]` for a choice).
 pub fn a2ui_round_trip(dev: &WranglerDev, tag: &str) -> Step {
     let mut body = flight(tag);
-    body["arguments"]["output"]["properties"]["passengers"] = json!({"type": "integer", "minimum": 1, "title": "Passengers"});
-    body["arguments"]["output"]["properties"]["cabin"] = json!({"type": "string", "enum": ["economy", "business"]});
-    body["arguments"]["output"]["required"] = json!(["destinationCity", "departureDate", "passengers"]);
+    body["arguments"]["output"]["properties"]["passengers"] =
+        json!({"type": "integer", "minimum": 1, "title": "Passengers"});
+    body["arguments"]["output"]["properties"]["cabin"] =
+        json!({"type": "string", "enum": ["economy", "business"]});
+    body["arguments"]["output"]["required"] =
+        json!(["destinationCity", "departureDate", "passengers"]);
     let first = dev.post_json("/v1/generate?format=a2ui", &body);
     let answer = conforms(&first, Contract::A2uiMessages)?;
-    super::a2ui_schema::check_wrapper(&answer).map_err(|e| format!("A2UI's schemas reject the answer: {e}"))?;
-    let hash = first.header("x-genui-spec-hash").unwrap_or_default().to_owned();
-    ensure(hash.len() == 64 && first.header("x-genui-warnings") == Some("[]"), || format!("provenance headers: {:?}", first.headers))?;
+    super::a2ui_schema::check_wrapper(&answer)
+        .map_err(|e| format!("A2UI's schemas reject the answer: {e}"))?;
+    let hash = first
+        .header("x-genui-spec-hash")
+        .unwrap_or_default()
+        .to_owned();
+    ensure(
+        hash.len() == 64 && first.header("x-genui-warnings") == Some("[]"),
+        || format!("provenance headers: {:?}", first.headers),
+    )?;
     let messages = answer["messages"].clone();
     // The request's data, and "" for the empty text field (see render/a2ui.rs: `Adapt::Empty`).
-    ensure(messages[2]["updateDataModel"]["value"] == json!({"destinationCity": "Tokyo", "returnDate": "2026-01-10", "passengers": ""}), || {
-        format!("data model: {}", messages[2])
-    })?;
+    ensure(
+        messages[2]["updateDataModel"]["value"]
+            == json!({"destinationCity": "Tokyo", "returnDate": "2026-01-10", "passengers": ""}),
+        || format!("data model: {}", messages[2]),
+    )?;
     poll_hit(dev, body.to_string().as_bytes())?;
     let again = dev.post_json("/v1/generate?format=a2ui", &body);
-    ensure(again.header("x-genui-cache") == Some("hit") && again.json()["messages"][1] == messages[1], || {
-        format!("the second a2ui answer must be a hit with the same components: {}", again.body_excerpt())
-    })?;
+    ensure(
+        again.header("x-genui-cache") == Some("hit") && again.json()["messages"][1] == messages[1],
+        || {
+            format!(
+                "the second a2ui answer must be a hit with the same components: {}",
+                again.body_excerpt()
+            )
+        },
+    )?;
     let url = format!("{}/v1/generate?format=a2ui", dev.base_url());
     let mut lines = dev
         .agent()
@@ -340,34 +616,71 @@ pub fn a2ui_round_trip(dev: &WranglerDev, tag: &str) -> Step {
         .header("accept", "application/jsonl")
         .send(body.to_string().as_bytes())
         .map_err(|e| format!("jsonl request: {e}"))?;
-    let content_type = lines.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
-    let text = lines.body_mut().read_to_string().map_err(|e| e.to_string())?;
-    let parsed: Vec<Value> = text.lines().map(serde_json::from_str).collect::<Result<_, _>>().map_err(|e| format!("jsonl: {e}: {text}"))?;
-    ensure(content_type.starts_with("application/jsonl") && Value::Array(parsed) == messages, || format!("jsonl ({content_type}): {text}"))?;
+    let content_type = lines
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let text = lines
+        .body_mut()
+        .read_to_string()
+        .map_err(|e| e.to_string())?;
+    let parsed: Vec<Value> = text
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("jsonl: {e}: {text}"))?;
+    ensure(
+        content_type.starts_with("application/jsonl") && Value::Array(parsed) == messages,
+        || format!("jsonl ({content_type}): {text}"),
+    )?;
 
-    let components = messages[1]["updateComponents"]["components"].as_array().cloned().unwrap_or_default();
-    let submit = components.iter().find(|c| c["id"] == "submit").ok_or("no submit button")?;
+    let components = messages[1]["updateComponents"]["components"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let submit = components
+        .iter()
+        .find(|c| c["id"] == "submit")
+        .ok_or("no submit button")?;
     let mut context = submit["action"]["event"]["context"].clone();
-    ensure(context["specHash"] == hash.as_str() && context["data"] == json!({"path": "/"}), || format!("submit context: {context}"))?;
+    ensure(
+        context["specHash"] == hash.as_str() && context["data"] == json!({"path": "/"}),
+        || format!("submit context: {context}"),
+    )?;
     context["data"] = json!({"destinationCity": "Osaka", "departureDate": "2026-01-03", "passengers": "2", "cabin": ["business"]});
     let action = json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": messages[0]["createSurface"]["surfaceId"],
         "sourceComponentId": "submit", "timestamp": "2026-11-25T04:03:44.839Z", "context": context}});
     super::a2ui_schema::check_client_message(&action)?;
     let reply = conforms(&dev.post_json("/v1/submit", &action), Contract::ToolMessage)?;
-    let content: Value = serde_json::from_str(reply["content"].as_str().unwrap_or_default()).map_err(|e| e.to_string())?;
-    ensure(content == json!({"destinationCity": "Osaka", "departureDate": "2026-01-03", "passengers": 2, "cabin": "business"}), || {
-        format!("submitted content: {content}")
-    })?;
+    let content: Value = serde_json::from_str(reply["content"].as_str().unwrap_or_default())
+        .map_err(|e| e.to_string())?;
+    ensure(
+        content
+            == json!({"destinationCity": "Osaka", "departureDate": "2026-01-03", "passengers": 2, "cabin": "business"}),
+        || format!("submitted content: {content}"),
+    )?;
     let mut invalid = action.clone();
     invalid["action"]["context"]["data"]["passengers"] = json!("0");
     let rejected = dev.post_json("/v1/submit", &invalid);
-    ensure(rejected.status == 422 && rejected.json()["payload"]["errors"][0]["pointer"] == "/passengers", || format!("422: {}", rejected.body_excerpt()))?;
+    ensure(
+        rejected.status == 422
+            && rejected.json()["payload"]["errors"][0]["pointer"] == "/passengers",
+        || format!("422: {}", rejected.body_excerpt()),
+    )?;
     let error = json!({"version": "v0.9", "error": {"code": "VALIDATION_FAILED", "surfaceId": "s", "path": "/x", "message": "bad"}});
     let refused = dev.post_json("/v1/submit", &error);
-    ensure(refused.status == 400 && refused.json()["payload"]["pointer"] == "/error", || format!("client error: {}", refused.body_excerpt()))?;
+    ensure(
+        refused.status == 400 && refused.json()["payload"]["pointer"] == "/error",
+        || format!("client error: {}", refused.body_excerpt()),
+    )?;
     let mut unknown = action.clone();
     unknown["action"]["context"]["specHash"] = json!("0".repeat(64));
     unknown["action"]["surfaceId"] = json!("genui-0000000000000000");
     let missing = dev.post_json("/v1/submit", &unknown);
-    ensure(missing.status == 404 && missing.json()["code"] == "spec_not_found", || format!("unknown hash: {}", missing.body_excerpt()))
+    ensure(
+        missing.status == 404 && missing.json()["code"] == "spec_not_found",
+        || format!("unknown hash: {}", missing.body_excerpt()),
+    )
 }

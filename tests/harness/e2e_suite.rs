@@ -15,9 +15,9 @@
 mod suite;
 
 use genui_core::{HttpResponse, Limits, SubmitJob};
-use suite::DRAFTS;
 use genui_harness::{project_root, Options, WranglerDev};
 use serde_json::{json, Value};
+use suite::DRAFTS;
 
 /// What a submission's answer says, for comparing two answers.
 #[derive(Debug, PartialEq)]
@@ -30,7 +30,11 @@ struct Verdict {
 impl Verdict {
     fn of(status: u16, body: &str) -> Verdict {
         let answer: Value = serde_json::from_str(body).unwrap_or_default();
-        Verdict { status, code: answer["code"].clone(), unchecked: answer["metadata"]["genuiUnchecked"].clone() }
+        Verdict {
+            status,
+            code: answer["code"].clone(),
+            unchecked: answer["metadata"]["genuiUnchecked"].clone(),
+        }
     }
 }
 
@@ -57,11 +61,25 @@ fn the_worker_judges_the_suite_as_the_core_does() {
             let reply = dev.post_json("/v1/submit", &body);
             let (worker, core) = (Verdict::of(reply.status, &reply.body), native(&body));
             if worker != core {
-                differ.push(format!("{} (valid: {}): worker {worker:?}, core {core:?}", case.label, case.valid));
+                differ.push(format!(
+                    "{} (valid: {}): worker {worker:?}, core {core:?}",
+                    case.label, case.valid
+                ));
             }
         }
     }
-    println!("{cases} suite cases through /v1/submit in workerd; {} differ from the core", differ.len());
-    assert!(cases > 4_000, "the vendored suite went missing: {cases} cases");
-    assert!(differ.is_empty(), "{} case(s) answered otherwise by the worker:\n{}", differ.len(), differ.join("\n"));
+    println!(
+        "{cases} suite cases through /v1/submit in workerd; {} differ from the core",
+        differ.len()
+    );
+    assert!(
+        cases > 4_000,
+        "the vendored suite went missing: {cases} cases"
+    );
+    assert!(
+        differ.is_empty(),
+        "{} case(s) answered otherwise by the worker:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
 }

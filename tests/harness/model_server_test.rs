@@ -8,10 +8,10 @@
 //! fix on every fixture form.
 
 use genui_core::{GenerateRequest, Limits};
+use genui_harness::ModelServer;
 use genui_model::providers::{self, anthropic, openai, HttpRequest};
 use genui_model::{Event, Ladder, LadderOutcome, LadderResult, ModelConfig, Provider, Step};
 use serde_json::{json, Value};
-use genui_harness::ModelServer;
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -20,7 +20,12 @@ const KEY: &str = "sk-scripted-test-key-7";
 /// Starts the scripted server for these tests.
 fn start_server() -> ModelServer {
     let binary = Path::new(env!("CARGO_BIN_EXE_model-server"));
-    ModelServer::start(binary, KEY, &["--lifetime-secs", "300", "--max-requests", "2000"]).unwrap_or_else(|e| panic!("{e}"))
+    ModelServer::start(
+        binary,
+        KEY,
+        &["--lifetime-secs", "300", "--max-requests", "2000"],
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A provider configuration pointing at the scripted server.
@@ -40,9 +45,7 @@ impl ScriptedConfig for ModelServer {
             ..ModelConfig::new(provider, format!("scenario:{scenario}"))
         }
     }
-
 }
-
 
 /// Status, headers and body of an answer.
 type Answer = (u16, Vec<(String, String)>, String);
@@ -129,7 +132,10 @@ fn drive(mut ladder: Ladder) -> LadderOutcome {
 /// The seed-000 address form (genui-core's fixture) under another
 /// description and with no data.
 fn seed(description: &str) -> GenerateRequest {
-    let mut args: Value = serde_json::from_str(include_str!("../../crates/genui-core/tests/fixtures/generate/seed-address.json")).expect("fixture");
+    let mut args: Value = serde_json::from_str(include_str!(
+        "../../crates/genui-core/tests/fixtures/generate/seed-address.json"
+    ))
+    .expect("fixture");
     args["description"] = json!(description);
     args.as_object_mut().map(|a| a.remove("data"));
     GenerateRequest::from_value(args).expect("a valid request")
@@ -339,7 +345,11 @@ fn forced_model_failures_are_errors_without_the_key() {
             let LadderResult::Failed(error) = &outcome.result else {
                 panic!("{provider} {scenario}: {:?}", outcome.result)
             };
-            assert_eq!(error.code().as_str(), expected, "{provider} {scenario}: {error}");
+            assert_eq!(
+                error.code().as_str(),
+                expected,
+                "{provider} {scenario}: {error}"
+            );
             let shown = format!("{error} {error:?} {} {outcome:?}", error.to_dgui_error());
             assert!(!shown.contains(KEY), "{shown}");
         }
@@ -430,7 +440,9 @@ fn good_plans_from_the_prompt_are_proven_on_every_fixture() {
             );
             // A hostile fixture's titles carry markup, which the good plan
             // copies from the prompt: the ladder must strip it, and say so.
-            let hostile = file.file_name().is_some_and(|n| n.to_string_lossy().starts_with("hostile-"));
+            let hostile = file
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("hostile-"));
             let expected: &[&str] = if hostile { &["text_sanitized"] } else { &[] };
             assert_eq!(
                 outcome.provenance.fixes, expected,

@@ -11,8 +11,8 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use genui_core::{GenerateJob, IsolateMemory, Outcome, SubmitJob};
 use genui_core::Limits;
+use genui_core::{GenerateJob, IsolateMemory, Outcome, SubmitJob};
 use std::sync::atomic::{AtomicU32, Ordering};
 use wasm_bindgen::prelude::*;
 
@@ -64,7 +64,13 @@ pub fn last_outcome() -> u32 {
 /// as the shell hands it to `Response`).
 fn summary(outcome: Outcome) -> String {
     let response = outcome.response;
-    let hit = response.headers.iter().any(|(k, v)| k == "x-genui-cache" && v == "hit");
-    LAST.store(u32::from(response.status) + if hit { 1000 } else { 0 }, Ordering::Relaxed);
+    let hit = response
+        .headers
+        .iter()
+        .any(|(k, v)| k == "x-genui-cache" && v == "hit");
+    LAST.store(
+        u32::from(response.status) + if hit { 1000 } else { 0 },
+        Ordering::Relaxed,
+    );
     response.body
 }

@@ -14,7 +14,8 @@ fn checker(c: &mut Criterion) {
         let prepared = case.prepare();
         group.bench_function(case.name, |b| {
             b.iter(|| {
-                let issues = check_plan(black_box(&prepared.plan), black_box(&case.output), &limits);
+                let issues =
+                    check_plan(black_box(&prepared.plan), black_box(&case.output), &limits);
                 debug_assert!(issues.is_empty());
                 issues
             })

@@ -14,7 +14,15 @@ fn generator(c: &mut Criterion) {
     for case in support::cases() {
         case.prepare();
         group.bench_function(case.name, |b| {
-            b.iter(|| generate(black_box(&case.output), black_box(case.description), false, &limits).expect("generates"))
+            b.iter(|| {
+                generate(
+                    black_box(&case.output),
+                    black_box(case.description),
+                    false,
+                    &limits,
+                )
+                .expect("generates")
+            })
         });
     }
     group.finish();

@@ -21,7 +21,15 @@ fn hash(c: &mut Criterion) {
     for case in support::cases() {
         case.prepare();
         group.bench_function(case.name, |b| {
-            b.iter(|| spec_hash(black_box(&case.output), black_box(case.description), KeyOptions::default(), &generator).expect("hashes"))
+            b.iter(|| {
+                spec_hash(
+                    black_box(&case.output),
+                    black_box(case.description),
+                    KeyOptions::default(),
+                    &generator,
+                )
+                .expect("hashes")
+            })
         });
     }
     group.finish();
@@ -30,7 +38,13 @@ fn hash(c: &mut Criterion) {
         group.bench_function(case.name, |b| {
             b.iter(|| {
                 genui_core::IsolateMemory::forget_digests();
-                spec_hash(black_box(&case.output), black_box(case.description), KeyOptions::default(), &generator).expect("hashes")
+                spec_hash(
+                    black_box(&case.output),
+                    black_box(case.description),
+                    KeyOptions::default(),
+                    &generator,
+                )
+                .expect("hashes")
             })
         });
     }

@@ -25,8 +25,8 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
-use genui_core::SchemaDoc;
 use genui_core::GenerateJob;
+use genui_core::SchemaDoc;
 use genui_core::UiSpec;
 use std::hint::black_box;
 use support::{run_generate, Case, Prepared};
@@ -41,15 +41,31 @@ fn service(c: &mut Criterion) {
             b.iter(|| run_generate(black_box(body), None).response.body)
         });
         group.bench_with_input(BenchmarkId::new("hit_kv", case.name), body, |b, body| {
-            b.iter(|| run_generate(black_box(body), Some(&prepared.cached)).response.body)
+            b.iter(|| {
+                run_generate(black_box(body), Some(&prepared.cached))
+                    .response
+                    .body
+            })
         });
         genui_core::IsolateMemory::set_spec_bytes(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES);
         group.bench_with_input(BenchmarkId::new("hit", case.name), body, |b, body| {
-            b.iter(|| run_generate(black_box(body), Some(&prepared.cached)).response.body)
+            b.iter(|| {
+                run_generate(black_box(body), Some(&prepared.cached))
+                    .response
+                    .body
+            })
         });
         let (cold_body, cold_cached) = cold_hit(&case, &prepared, 0);
         let outcome = run_generate(&cold_body, Some(&cold_cached));
-        assert!(outcome.response.headers.iter().any(|(k, v)| k == "x-genui-cache" && v == "hit"), "hit_cold/{}", case.name);
+        assert!(
+            outcome
+                .response
+                .headers
+                .iter()
+                .any(|(k, v)| k == "x-genui-cache" && v == "hit"),
+            "hit_cold/{}",
+            case.name
+        );
         let mut n = 0;
         group.bench_function(BenchmarkId::new("hit_cold", case.name), |b| {
             b.iter_batched(
@@ -71,7 +87,9 @@ fn service(c: &mut Criterion) {
 fn cold_hit(case: &Case, prepared: &Prepared, n: u64) -> (Vec<u8>, String) {
     let body = case.generate_body_with(&format!("{} (#{n})", case.description));
     let job = GenerateJob::prepare(&body, None, &support::limits()).expect("prepares");
-    let cached = prepared.cached.replace(&prepared.spec_hash, job.spec_hash());
+    let cached = prepared
+        .cached
+        .replace(&prepared.spec_hash, job.spec_hash());
     (body, cached)
 }
 
@@ -80,16 +98,34 @@ fn hit_parts(c: &mut Criterion) {
     let mut group = c.benchmark_group("hit_parts");
     for case in support::cases() {
         let prepared = case.prepare();
-        group.bench_with_input(BenchmarkId::new("prepare", case.name), &prepared.body, |b, body| {
-            b.iter(|| GenerateJob::prepare(black_box(body), None, &limits).expect("prepares"))
-        });
-        group.bench_with_input(BenchmarkId::new("from_cached", case.name), &prepared.cached, |b, cached| {
-            b.iter(|| UiSpec::from_cached(black_box(cached), &prepared.spec_hash).expect("reads back"))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("prepare", case.name),
+            &prepared.body,
+            |b, body| {
+                b.iter(|| GenerateJob::prepare(black_box(body), None, &limits).expect("prepares"))
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("from_cached", case.name),
+            &prepared.cached,
+            |b, cached| {
+                b.iter(|| {
+                    UiSpec::from_cached(black_box(cached), &prepared.spec_hash).expect("reads back")
+                })
+            },
+        );
         let schema = &prepared.spec.schema;
-        group.bench_with_input(BenchmarkId::new("resolve_root", case.name), schema, |b, schema| {
-            b.iter(|| SchemaDoc::new(schema, &limits).resolve(black_box(schema)).expect("resolves"))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("resolve_root", case.name),
+            schema,
+            |b, schema| {
+                b.iter(|| {
+                    SchemaDoc::new(schema, &limits)
+                        .resolve(black_box(schema))
+                        .expect("resolves")
+                })
+            },
+        );
     }
     group.finish();
 }

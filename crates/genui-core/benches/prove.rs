@@ -12,7 +12,9 @@ fn prove(c: &mut Criterion) {
     let mut group = c.benchmark_group("prove");
     for case in support::cases() {
         case.prepare();
-        group.bench_function(case.name, |b| b.iter(|| check_output(black_box(&case.output), "/output", &limits).expect("proves")));
+        group.bench_function(case.name, |b| {
+            b.iter(|| check_output(black_box(&case.output), "/output", &limits).expect("proves"))
+        });
     }
     group.finish();
 }

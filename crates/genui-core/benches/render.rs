@@ -14,19 +14,38 @@ fn compilers(c: &mut Criterion) {
     let mut group = c.benchmark_group("render");
     for case in support::cases() {
         let prepared = case.prepare();
-        for (name, format) in [("jsonforms", Format::JsonForms), ("rjsf", Format::Rjsf), ("lmui", Format::Lmui), ("a2ui", Format::A2ui), ("react", Format::React)] {
+        for (name, format) in [
+            ("jsonforms", Format::JsonForms),
+            ("rjsf", Format::Rjsf),
+            ("lmui", Format::Lmui),
+            ("a2ui", Format::A2ui),
+            ("react", Format::React),
+        ] {
             let rendered = prepared.rendered(&case.valid);
             let message = format.render(&rendered);
-            format.contract().check(&message).unwrap_or_else(|why| panic!("{name}/{}: {why}", case.name));
-            group.bench_with_input(BenchmarkId::new(name, case.name), &rendered, |b, rendered| {
-                b.iter(|| format.render_text(black_box(rendered)))
-            });
+            format
+                .contract()
+                .check(&message)
+                .unwrap_or_else(|why| panic!("{name}/{}: {why}", case.name));
+            group.bench_with_input(
+                BenchmarkId::new(name, case.name),
+                &rendered,
+                |b, rendered| b.iter(|| format.render_text(black_box(rendered))),
+            );
         }
         let message = Format::JsonForms.render(&prepared.rendered(&case.valid));
         let contract = Format::JsonForms.contract();
-        group.bench_with_input(BenchmarkId::new("contract", case.name), &message, |b, message| {
-            b.iter(|| contract.check(black_box(message)).expect("meets the contract"))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("contract", case.name),
+            &message,
+            |b, message| {
+                b.iter(|| {
+                    contract
+                        .check(black_box(message))
+                        .expect("meets the contract")
+                })
+            },
+        );
     }
     group.finish();
 }

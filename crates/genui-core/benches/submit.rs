@@ -31,10 +31,20 @@ fn submissions(c: &mut Criterion) {
         let valid = case.submit_body(&prepared.spec_hash, &case.valid);
         let invalid = case.submit_body(&prepared.spec_hash, &case.invalid);
         let inline = case.submit_inline_body();
-        for (name, body, cached, status) in [("valid", &valid, cached, 200), ("invalid", &invalid, cached, 422), ("inline", &inline, None, 200)] {
+        for (name, body, cached, status) in [
+            ("valid", &valid, cached, 200),
+            ("invalid", &invalid, cached, 422),
+            ("inline", &inline, None, 200),
+        ] {
             let outcome = run(body, cached);
-            assert_eq!(outcome.response.status, status, "submit/{name}/{}: {}", case.name, outcome.response.body);
-            group.bench_with_input(BenchmarkId::new(name, case.name), body, |b, body| b.iter(|| run(black_box(body), cached)));
+            assert_eq!(
+                outcome.response.status, status,
+                "submit/{name}/{}: {}",
+                case.name, outcome.response.body
+            );
+            group.bench_with_input(BenchmarkId::new(name, case.name), body, |b, body| {
+                b.iter(|| run(black_box(body), cached))
+            });
         }
     }
     group.finish();

@@ -63,12 +63,17 @@ fn usage() -> ! {
 
 /// The corpus schemas, each sent as `{"output": schema}`.
 fn corpus_answers(out: &Path, cached_from: Option<&Path>, corpus: &Path) -> usize {
-    let manifest: Value = serde_json::from_slice(&read(&corpus.join("manifest.json"))).expect("manifest.json is JSON");
+    let manifest: Value = serde_json::from_slice(&read(&corpus.join("manifest.json")))
+        .expect("manifest.json is JSON");
     let mut count = 0;
-    for entry in manifest["schemas"].as_array().expect("manifest lists schemas") {
+    for entry in manifest["schemas"]
+        .as_array()
+        .expect("manifest lists schemas")
+    {
         let id = entry["id"].as_str().expect("ids are strings");
         let file = corpus.join(entry["file"].as_str().expect("files are strings"));
-        let schema: Value = serde_json::from_slice(&read(&file)).expect("the corpus holds only JSON");
+        let schema: Value =
+            serde_json::from_slice(&read(&file)).expect("the corpus holds only JSON");
         let body = serde_json::to_vec(&json!({"output": schema})).expect("serialises");
         count += answer_all(out, cached_from, "peer", id, &body);
     }
@@ -76,19 +81,40 @@ fn corpus_answers(out: &Path, cached_from: Option<&Path>, corpus: &Path) -> usiz
 }
 
 /// Writes `<out>/<group>/<name>.txt` with every format's answers.
-fn answer_all(out: &Path, cached_from: Option<&Path>, group: &str, name: &str, body: &[u8]) -> usize {
+fn answer_all(
+    out: &Path,
+    cached_from: Option<&Path>,
+    group: &str,
+    name: &str,
+    body: &[u8],
+) -> usize {
     let dir = out.join(group);
     std::fs::create_dir_all(&dir).expect("create out dir");
     let mut text = String::new();
     for format in FORMATS {
-        let stored_elsewhere = cached_from.map(|d| d.join(group).join(format!("{name}.{format}.spec")));
-        answer(&mut text, &dir, name, format, body, stored_elsewhere.as_deref());
+        let stored_elsewhere =
+            cached_from.map(|d| d.join(group).join(format!("{name}.{format}.spec")));
+        answer(
+            &mut text,
+            &dir,
+            name,
+            format,
+            body,
+            stored_elsewhere.as_deref(),
+        );
     }
     std::fs::write(dir.join(format!("{name}.txt")), text).expect("write answers");
     1
 }
 
-fn answer(text: &mut String, dir: &Path, name: &str, format: &str, body: &[u8], stored_elsewhere: Option<&Path>) {
+fn answer(
+    text: &mut String,
+    dir: &Path,
+    name: &str,
+    format: &str,
+    body: &[u8],
+    stored_elsewhere: Option<&Path>,
+) {
     let limits = genui_core::Limits::default();
     let _ = writeln!(text, "=== {format}");
     let job = match genui_core::GenerateJob::prepare(body, Some(format), &limits) {
@@ -112,16 +138,28 @@ fn answer(text: &mut String, dir: &Path, name: &str, format: &str, body: &[u8], 
         Some(path) => String::from_utf8(read(path)).expect("specs are UTF-8"),
         None => put.value,
     };
-    let job = genui_core::GenerateJob::prepare(body, Some(format), &limits).expect("prepared once already");
+    let job = genui_core::GenerateJob::prepare(body, Some(format), &limits)
+        .expect("prepared once already");
     response(text, "hit", &job.finish(Some(&stored)).response);
     submit(text, body, &spec_hash, &stored, &limits);
 }
 
 /// Submits the request's own `data` against the stored spec.
-fn submit(text: &mut String, body: &[u8], spec_hash: &str, stored: &str, limits: &genui_core::Limits) {
+fn submit(
+    text: &mut String,
+    body: &[u8],
+    spec_hash: &str,
+    stored: &str,
+    limits: &genui_core::Limits,
+) {
     let request: Value = serde_json::from_slice(body).unwrap_or_default();
-    let data = request.get("data").or_else(|| request.pointer("/arguments/data")).cloned().unwrap_or(json!({}));
-    let submission = serde_json::to_vec(&json!({"specHash": spec_hash, "data": data})).expect("serialises");
+    let data = request
+        .get("data")
+        .or_else(|| request.pointer("/arguments/data"))
+        .cloned()
+        .unwrap_or(json!({}));
+    let submission =
+        serde_json::to_vec(&json!({"specHash": spec_hash, "data": data})).expect("serialises");
     let outcome = match genui_core::SubmitJob::prepare(&submission, limits) {
         Ok(job) => job.finish(Some(stored), "message-id"),
         Err(e) => genui_core::Outcome::failed(&e),
@@ -143,7 +181,15 @@ fn json_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| (p.file_stem().expect("a file name").to_string_lossy().into_owned(), read(&p)))
+        .map(|p| {
+            (
+                p.file_stem()
+                    .expect("a file name")
+                    .to_string_lossy()
+                    .into_owned(),
+                read(&p),
+            )
+        })
         .collect();
     files.sort();
     files

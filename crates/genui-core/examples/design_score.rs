@@ -22,9 +22,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn main() {
-    let out = std::env::args().nth(1).map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench-results/design.md")
-    });
+    let out = std::env::args()
+        .nth(1)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench-results/design.md")
+        });
     let started = Instant::now();
     let cases = load(&dev_dir());
     let mut ours = Vec::new();

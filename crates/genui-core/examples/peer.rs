@@ -36,7 +36,8 @@ fn main() {
         std::process::exit(2);
     };
     let (corpus, run) = (Path::new(corpus), Path::new(run));
-    let manifest: Value = serde_json::from_slice(&read(&corpus.join("manifest.json"))).expect("manifest.json is JSON");
+    let manifest: Value = serde_json::from_slice(&read(&corpus.join("manifest.json")))
+        .expect("manifest.json is JSON");
     std::fs::create_dir_all(run.join("ours-ui")).expect("create run dir");
     let limits = Limits::default();
     // The pipeline figure is a cache miss: with the isolate's spec memory on,
@@ -49,9 +50,14 @@ fn main() {
         .map(|entry| one_schema(corpus, run, entry, &limits))
         .collect();
     let failed = results.iter().filter(|r| r.get("error").is_some()).count();
-    let out = json!({"generator": "genui-core deterministic", "profile": profile(), "results": results});
+    let out =
+        json!({"generator": "genui-core deterministic", "profile": profile(), "results": results});
     std::fs::write(run.join("ours.json"), out.to_string()).expect("write ours.json");
-    println!("ours: {} schemas, {failed} failed in generate -> {}", results.len(), run.join("ours.json").display());
+    println!(
+        "ours: {} schemas, {failed} failed in generate -> {}",
+        results.len(),
+        run.join("ours.json").display()
+    );
     // A plan that fails our own checker is a 500 a user would hit: a bug,
     // not a result (tests/peer_corpus.rs checks the same without timing).
     let internal: Vec<&str> = results
@@ -60,7 +66,11 @@ fn main() {
         .filter_map(|r| r["id"].as_str())
         .collect();
     if !internal.is_empty() {
-        eprintln!("peer: internal_error (plan failed our checker) on {}: {}", internal.len(), internal.join(", "));
+        eprintln!(
+            "peer: internal_error (plan failed our checker) on {}: {}",
+            internal.len(),
+            internal.join(", ")
+        );
         std::process::exit(1);
     }
 }
@@ -73,7 +83,11 @@ fn one_schema(corpus: &Path, run: &Path, entry: &Value, limits: &Limits) -> Valu
     let mut record = json!({"id": id});
     match generate_ui(&schema, limits) {
         Ok(ui) => {
-            std::fs::write(run.join("ours-ui").join(format!("{id}.json")), ui.to_string()).expect("write uiSchema");
+            std::fs::write(
+                run.join("ours-ui").join(format!("{id}.json")),
+                ui.to_string(),
+            )
+            .expect("write uiSchema");
             let (ns, reps) = median_ns(|| generate_ui(&schema, limits));
             record["ns"] = json!(ns);
             record["reps"] = json!(reps);
@@ -114,7 +128,10 @@ fn pipeline(body: &[u8], limits: &Limits) -> Result<(), (String, Value)> {
         return Ok(());
     }
     let error: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
-    Err((error["code"].as_str().unwrap_or("unknown").to_owned(), error["payload"].clone()))
+    Err((
+        error["code"].as_str().unwrap_or("unknown").to_owned(),
+        error["payload"].clone(),
+    ))
 }
 
 /// Median nanoseconds per call, as bench/peer/timing.mjs measures it.
@@ -140,7 +157,11 @@ fn median_ns<T>(mut f: impl FnMut() -> T) -> (f64, usize) {
 }
 
 fn profile() -> &'static str {
-    if cfg!(debug_assertions) { "debug" } else { "release" }
+    if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    }
 }
 
 fn read(path: &Path) -> Vec<u8> {

@@ -17,7 +17,11 @@ fn main() {
     let limits = genui_core::Limits::default();
     let mut failed = false;
     for path in args {
-        let stem = Path::new(&path).file_stem().and_then(|s| s.to_str()).unwrap_or("form").to_owned();
+        let stem = Path::new(&path)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("form")
+            .to_owned();
         let body = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let outcome = match genui_core::GenerateJob::prepare(&body, Some("react"), &limits) {
             Ok(job) => job.finish(None),
@@ -35,7 +39,11 @@ fn main() {
             continue;
         };
         let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        let output = request.pointer("/arguments/output").or_else(|| request.get("output")).cloned().unwrap_or(Value::Null);
+        let output = request
+            .pointer("/arguments/output")
+            .or_else(|| request.get("output"))
+            .cloned()
+            .unwrap_or(Value::Null);
         let case = json!({
             "name": stem,
             "fileName": answer["fileName"],
@@ -45,8 +53,13 @@ fn main() {
             "specHash": answer.pointer("/meta/specHash"),
         });
         let dir = Path::new(&out_dir);
-        std::fs::write(dir.join(format!("{stem}.tsx")), module).unwrap_or_else(|e| panic!("{out_dir}: {e}"));
-        std::fs::write(dir.join(format!("{stem}.case.json")), serde_json::to_string_pretty(&case).unwrap_or_default()).unwrap_or_else(|e| panic!("{out_dir}: {e}"));
+        std::fs::write(dir.join(format!("{stem}.tsx")), module)
+            .unwrap_or_else(|e| panic!("{out_dir}: {e}"));
+        std::fs::write(
+            dir.join(format!("{stem}.case.json")),
+            serde_json::to_string_pretty(&case).unwrap_or_default(),
+        )
+        .unwrap_or_else(|e| panic!("{out_dir}: {e}"));
     }
     if failed {
         std::process::exit(1);

@@ -31,8 +31,8 @@
 #[allow(dead_code)]
 mod support;
 
-use genui_core::{GenerateJob, IsolateMemory, Outcome, SubmitJob};
 use genui_core::Limits;
+use genui_core::{GenerateJob, IsolateMemory, Outcome, SubmitJob};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
@@ -41,28 +41,50 @@ const FRESH: &str = "@@N@@";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         ["inputs", corpus, out] => write_json(Path::new(out), &inputs(Path::new(corpus))),
         ["time", inputs, out] => {
-            let inputs: Value = serde_json::from_slice(&std::fs::read(inputs).expect("read inputs")).expect("inputs are JSON");
+            let inputs: Value =
+                serde_json::from_slice(&std::fs::read(inputs).expect("read inputs"))
+                    .expect("inputs are JSON");
             write_json(Path::new(out), &time(&inputs));
         }
         _ => {
-            eprintln!("usage: wasm_bench inputs <corpus dir> <out.json> | time <inputs.json> <out.json>");
+            eprintln!(
+                "usage: wasm_bench inputs <corpus dir> <out.json> | time <inputs.json> <out.json>"
+            );
             std::process::exit(2);
         }
     }
 }
 
 fn write_json(path: &Path, value: &Value) {
-    std::fs::write(path, serde_json::to_string_pretty(value).expect("serialises")).expect("write output");
+    std::fs::write(
+        path,
+        serde_json::to_string_pretty(value).expect("serialises"),
+    )
+    .expect("write output");
     eprintln!("wasm_bench: wrote {}", path.display());
 }
 
 // ------------------------------------------------------------------ inputs
 
 /// One request kind: what the drivers need to send it `n` times.
-fn case(id: String, group: &str, kind: &str, format: &str, route: &str, body: Value, n: usize, expect: u16) -> Value {
+fn case(
+    id: String,
+    group: &str,
+    kind: &str,
+    format: &str,
+    route: &str,
+    body: Value,
+    n: usize,
+    expect: u16,
+) -> Value {
     json!({"id": id, "group": group, "kind": kind, "format": format, "route": route,
            "body": body.to_string(), "n": n, "warmup": (n / 5).max(1), "expect": expect})
 }
@@ -88,13 +110,49 @@ fn inputs(corpus: &Path) -> Value {
         };
         for format in ["jsonforms", "rjsf", "lmui", "a2ui", "react"] {
             let id = |kind: &str| format!("{kind}/{format}/{size}");
-            cases.push(case(id("hit"), "forms", "hit", format, "generate", body(c.description.to_owned(), false), n_hit, 200));
+            cases.push(case(
+                id("hit"),
+                "forms",
+                "hit",
+                format,
+                "generate",
+                body(c.description.to_owned(), false),
+                n_hit,
+                200,
+            ));
             let fresh = format!("{} {FRESH}", c.description);
-            cases.push(case(id("miss"), "forms", "miss", format, "generate", body(fresh.clone(), false), n_miss, 200));
-            cases.push(case(id("coldmiss"), "forms", "coldmiss", format, "generate", body(fresh, true), n_miss, 200));
+            cases.push(case(
+                id("miss"),
+                "forms",
+                "miss",
+                format,
+                "generate",
+                body(fresh.clone(), false),
+                n_miss,
+                200,
+            ));
+            cases.push(case(
+                id("coldmiss"),
+                "forms",
+                "coldmiss",
+                format,
+                "generate",
+                body(fresh, true),
+                n_miss,
+                200,
+            ));
         }
         let submit = json!({"type": "dgui_response", "toolCallId": "call_bench", "output": c.output, "data": c.valid});
-        cases.push(case(format!("submit/inline/{size}"), "forms", "submit", "", "submit", submit, n_hit, 200));
+        cases.push(case(
+            format!("submit/inline/{size}"),
+            "forms",
+            "submit",
+            "",
+            "submit",
+            submit,
+            n_hit,
+            200,
+        ));
     }
     cases.extend(worst());
     cases.extend(corpus_cases(corpus));
@@ -104,9 +162,13 @@ fn inputs(corpus: &Path) -> Value {
 /// One request per corpus schema, a cold miss: the drivers send each once
 /// per pass, so the figures are a distribution over schemas.
 fn corpus_cases(corpus: &Path) -> Vec<Value> {
-    let manifest: Value = serde_json::from_slice(&std::fs::read(corpus.join("manifest.json")).expect("read manifest.json"))
-        .expect("manifest.json is JSON");
-    let entries = manifest["schemas"].as_array().expect("manifest lists schemas");
+    let manifest: Value = serde_json::from_slice(
+        &std::fs::read(corpus.join("manifest.json")).expect("read manifest.json"),
+    )
+    .expect("manifest.json is JSON");
+    let entries = manifest["schemas"]
+        .as_array()
+        .expect("manifest lists schemas");
     entries
         .iter()
         .map(|entry| {
@@ -130,19 +192,52 @@ fn worst() -> Vec<Value> {
         let mut output = output;
         output["$comment"] = json!(FRESH);
         let body = json!({"description": format!("{id} {FRESH}"), "data": data, "output": output});
-        case(format!("worst/{id}"), "worst", "coldmiss", "jsonforms", "generate", body, n, expect)
+        case(
+            format!("worst/{id}"),
+            "worst",
+            "coldmiss",
+            "jsonforms",
+            "generate",
+            body,
+            n,
+            expect,
+        )
     };
-    let object = |properties: Map<String, Value>| json!({"type": "object", "properties": properties});
-    let strings = |n: usize| (0..n).map(|i| (format!("f{i:04}"), json!({"type": "string"}))).collect::<Map<_, _>>();
+    let object =
+        |properties: Map<String, Value>| json!({"type": "object", "properties": properties});
+    let strings = |n: usize| {
+        (0..n)
+            .map(|i| (format!("f{i:04}"), json!({"type": "string"})))
+            .collect::<Map<_, _>>()
+    };
     let mut out = vec![
-        gen("largest-schema-under-limits", largest_schema(&limits), json!({}), 200, 3),
-        gen("5000-properties", object(strings(limits.max_controls)), json!({}), 200, 3),
-        gen("5001-properties", object(strings(limits.max_controls + 1)), json!({}), 0, 3),
+        gen(
+            "largest-schema-under-limits",
+            largest_schema(&limits),
+            json!({}),
+            200,
+            3,
+        ),
+        gen(
+            "5000-properties",
+            object(strings(limits.max_controls)),
+            json!({}),
+            200,
+            3,
+        ),
+        gen(
+            "5001-properties",
+            object(strings(limits.max_controls + 1)),
+            json!({}),
+            0,
+            3,
+        ),
     ];
     let choices = |n: usize| (0..n).map(|i| format!("choice {i}")).collect::<Vec<_>>();
     // Issue 17: an enum over the count limit is a searchable choice while
     // it fits the byte cap (2,000 short values), refused past the cap.
-    let long_choices = |n: usize, width: usize| (0..n).map(|i| format!("{i:0width$}")).collect::<Vec<_>>();
+    let long_choices =
+        |n: usize, width: usize| (0..n).map(|i| format!("{i:0width$}")).collect::<Vec<_>>();
     let width = limits.max_enum_bytes / (limits.max_enum_values * 2) + 1;
     for (id, n, expect) in [
         ("1000-enum-values", limits.max_enum_values, 200),
@@ -150,32 +245,63 @@ fn worst() -> Vec<Value> {
         ("2000-enum-values", 2_000, 200),
     ] {
         let mut p = Map::new();
-        p.insert("choice".into(), json!({"type": "string", "enum": choices(n)}));
+        p.insert(
+            "choice".into(),
+            json!({"type": "string", "enum": choices(n)}),
+        );
         out.push(gen(id, object(p), json!({}), expect, 5));
     }
     let mut p = Map::new();
-    p.insert("choice".into(), json!({"type": "string", "enum": long_choices(limits.max_enum_values * 2, width)}));
+    p.insert(
+        "choice".into(),
+        json!({"type": "string", "enum": long_choices(limits.max_enum_values * 2, width)}),
+    );
     out.push(gen("enum-over-byte-cap", object(p), json!({}), 413, 5));
     // A form over the input limit: optional sections reusing a 100-field
     // definition (6,000 inputs) collapse into JSON inputs (issue 17).
-    let sections: Map<String, Value> =
-        (0..60).map(|i| (format!("s{i:02}"), json!({"type": "object", "properties": {"inner": {"$ref": "#/$defs/inner"}}}))).collect();
+    let sections: Map<String, Value> = (0..60)
+        .map(|i| {
+            (
+                format!("s{i:02}"),
+                json!({"type": "object", "properties": {"inner": {"$ref": "#/$defs/inner"}}}),
+            )
+        })
+        .collect();
     let mut huge = object(sections);
     huge["$defs"] = json!({"inner": object(strings(100))});
     out.push(gen("6000-inputs-collapsed", huge, json!({}), 200, 3));
-    for (id, hops, expect) in [("ref-chain-32", limits.max_ref_chain, 200), ("ref-chain-33", limits.max_ref_chain + 1, 0)] {
+    for (id, hops, expect) in [
+        ("ref-chain-32", limits.max_ref_chain, 200),
+        ("ref-chain-33", limits.max_ref_chain + 1, 0),
+    ] {
         out.push(gen(id, ref_chain(hops), json!({}), expect, 5));
     }
     // The ReDoS patterns of the security tests (schema/validate.rs): a
     // nested quantifier, answered in linear time by the regex crate, and a
     // backreference, on the bounded backtracking engine (issue 17).
-    let redos = json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a+)+$"}}});
-    out.push(gen("redos-nested-quantifier", redos.clone(), json!({}), 200, 5));
+    let redos =
+        json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a+)+$"}}});
+    out.push(gen(
+        "redos-nested-quantifier",
+        redos.clone(),
+        json!({}),
+        200,
+        5,
+    ));
     let backref = json!({"type": "object", "properties": {"code": {"type": "string", "pattern": "(a+)+\\1"}}});
     out.push(gen("redos-backreference", backref, json!({}), 200, 5));
     let evil = format!("{}!", "a".repeat(4096));
     let submit = json!({"type": "dgui_response", "toolCallId": "call_bench", "output": redos, "data": {"code": evil}});
-    out.push(case("worst/redos-submit-4k-a".into(), "worst", "submit", "", "submit", submit, 5, 0));
+    out.push(case(
+        "worst/redos-submit-4k-a".into(),
+        "worst",
+        "submit",
+        "",
+        "submit",
+        submit,
+        5,
+        0,
+    ));
     // Hostile lookaround/backreference patterns (issue 17): the form, and
     // 10,000 hostile strings in one submission against the per-request
     // backtrack budget (every one refused, none hangs).
@@ -184,9 +310,20 @@ fn worst() -> Vec<Value> {
         "name": {"type": "string", "pattern": "^(?!(?:a+)+!)(?=.*\\d)(?<=^)[a-z0-9!]*$"},
         "sarif": {"type": "string", "pattern": "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$"}}});
     out.push(gen("hostile-patterns", hostile.clone(), json!({}), 200, 5));
-    let tags: Vec<String> = (0..10_000).map(|i| format!("{}!", "a".repeat(30 + i % 10))).collect();
+    let tags: Vec<String> = (0..10_000)
+        .map(|i| format!("{}!", "a".repeat(30 + i % 10)))
+        .collect();
     let submit = json!({"type": "dgui_response", "toolCallId": "call_bench", "output": hostile, "data": {"tags": tags}});
-    out.push(case("worst/hostile-submit-10k".into(), "worst", "submit", "", "submit", submit, 3, 422));
+    out.push(case(
+        "worst/hostile-submit-10k".into(),
+        "worst",
+        "submit",
+        "",
+        "submit",
+        submit,
+        3,
+        422,
+    ));
     out
 }
 
@@ -195,11 +332,17 @@ fn worst() -> Vec<Value> {
 fn largest_schema(limits: &Limits) -> Value {
     let fields = limits.max_controls * 4 / 5;
     let per_field = (limits.max_body_bytes - 16 * 1024) / fields;
-    let filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(per_field / 57 + 1);
+    let filler =
+        "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(per_field / 57 + 1);
     let overhead = r#""f0000":{"type":"string","title":"Field 0000","description":""},"#.len();
     let text = &filler[..per_field.saturating_sub(overhead)];
     let properties: Map<String, Value> = (0..fields)
-        .map(|i| (format!("f{i:04}"), json!({"type": "string", "title": format!("Field {i:04}"), "description": text})))
+        .map(|i| {
+            (
+                format!("f{i:04}"),
+                json!({"type": "string", "title": format!("Field {i:04}"), "description": text}),
+            )
+        })
         .collect();
     json!({"type": "object", "properties": properties})
 }
@@ -208,7 +351,10 @@ fn largest_schema(limits: &Limits) -> Value {
 fn ref_chain(hops: usize) -> Value {
     let mut defs = Map::new();
     for i in 0..hops - 1 {
-        defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+        defs.insert(
+            format!("d{i}"),
+            json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+        );
     }
     defs.insert(format!("d{}", hops - 1), json!({"type": "string"}));
     json!({"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}})
@@ -230,7 +376,10 @@ fn thread_cpu_ns() -> u64 {
         fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
     }
     const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut t = Timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut t = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: a valid out-pointer to a timespec-shaped struct.
     let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut t) };
     assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
@@ -252,7 +401,11 @@ fn call(route: &str, format: &str, body: &[u8], limits: &Limits) -> (u16, bool) 
             Err(e) => Outcome::failed(&e),
         }
     };
-    let hit = outcome.response.headers.iter().any(|(k, v)| k == "x-genui-cache" && v == "hit");
+    let hit = outcome
+        .response
+        .headers
+        .iter()
+        .any(|(k, v)| k == "x-genui-cache" && v == "hit");
     std::hint::black_box(&outcome.response.body);
     (outcome.response.status, hit)
 }
@@ -264,9 +417,17 @@ fn time(inputs: &Value) -> Value {
     let mut fresh = 0u64;
     let mut results = Vec::new();
     for c in inputs["cases"].as_array().expect("cases") {
-        let (route, format, body) = (c["route"].as_str().unwrap(), c["format"].as_str().unwrap(), c["body"].as_str().unwrap());
+        let (route, format, body) = (
+            c["route"].as_str().unwrap(),
+            c["format"].as_str().unwrap(),
+            c["body"].as_str().unwrap(),
+        );
         let n = c["n"].as_u64().unwrap() as usize;
-        let warmup = if c["group"] == "corpus" { 0 } else { c["warmup"].as_u64().unwrap() as usize };
+        let warmup = if c["group"] == "corpus" {
+            0
+        } else {
+            c["warmup"].as_u64().unwrap() as usize
+        };
         let mut samples = Vec::with_capacity(n);
         let mut statuses = Map::new();
         let mut hits = 0;
@@ -278,7 +439,13 @@ fn time(inputs: &Value) -> Value {
             let spent = thread_cpu_ns() - t;
             if i >= warmup {
                 samples.push(spent as f64 / 1e6);
-                *statuses.entry(status.to_string()).or_insert(json!(0)) = json!(statuses.get(&status.to_string()).and_then(Value::as_u64).unwrap_or(0) + 1);
+                *statuses.entry(status.to_string()).or_insert(json!(0)) = json!(
+                    statuses
+                        .get(&status.to_string())
+                        .and_then(Value::as_u64)
+                        .unwrap_or(0)
+                        + 1
+                );
                 hits += usize::from(hit);
             }
         }

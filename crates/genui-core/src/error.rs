@@ -319,7 +319,11 @@ pub struct Error {
 impl Error {
     /// A new error without details.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), details: Vec::new() }
+        Self {
+            code,
+            message: message.into(),
+            details: Vec::new(),
+        }
     }
 
     /// A model failure; its payload always says the provider's status
@@ -365,7 +369,9 @@ impl Error {
     /// Removes every occurrence of `secret` (a configured key of at least
     /// four characters) from the message and the kept model output.
     pub fn without_secret(mut self, secret: Option<&str>) -> Self {
-        let Some(secret) = secret.filter(|s| s.len() >= 4) else { return self };
+        let Some(secret) = secret.filter(|s| s.len() >= 4) else {
+            return self;
+        };
         self.message = self.message.replace(secret, "[redacted]");
         for detail in &mut self.details {
             if let Detail::ModelOutput(output) = detail {
@@ -434,7 +440,11 @@ impl Error {
 
     /// The payload object: each answered detail under its key.
     pub fn payload(&self) -> Map<String, Value> {
-        self.details.iter().filter_map(Detail::entry).map(|(k, v)| (k.to_owned(), v)).collect()
+        self.details
+            .iter()
+            .filter_map(Detail::entry)
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect()
     }
 
     /// The HTTP status for this error.
@@ -473,12 +483,21 @@ mod tests {
         let all: Vec<ErrorCode> = ErrorCode::all().collect();
         for (i, code) in all.iter().enumerate() {
             assert!(!all[..i].contains(code), "{code:?} twice");
-            assert!(code.as_str().chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{code}");
+            assert!(
+                code.as_str()
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{code}"
+            );
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
         assert_eq!(all.len(), 23 + 6);
         let codes = ErrorCode::codes();
-        assert_eq!(codes.len(), 23 + 5, "FormatUnsupported shares model_unavailable");
+        assert_eq!(
+            codes.len(),
+            23 + 5,
+            "FormatUnsupported shares model_unavailable"
+        );
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));
     }
 
@@ -488,7 +507,10 @@ mod tests {
         assert_eq!(status(ModelFailure::Timeout), 504);
         assert_eq!(status(ModelFailure::RateLimited), 429);
         assert_eq!(status(ModelFailure::Auth), 502);
-        assert_eq!(ErrorCode::Model(ModelFailure::FormatUnsupported).as_str(), "model_unavailable");
+        assert_eq!(
+            ErrorCode::Model(ModelFailure::FormatUnsupported).as_str(),
+            "model_unavailable"
+        );
     }
 
     #[test]
@@ -503,11 +525,20 @@ mod tests {
 
     #[test]
     fn details_keep_their_order_and_replace_in_place() {
-        let e = Error::new(ErrorCode::SchemaTooDeep, "deep").with(Detail::Field("/a".into())).with(Detail::Limit(48)).at("/output/a");
-        assert_eq!(e.to_dgui_error()["payload"].to_string(), r#"{"field":"/a","limit":48,"pointer":"/output/a"}"#);
+        let e = Error::new(ErrorCode::SchemaTooDeep, "deep")
+            .with(Detail::Field("/a".into()))
+            .with(Detail::Limit(48))
+            .at("/output/a");
+        assert_eq!(
+            e.to_dgui_error()["payload"].to_string(),
+            r#"{"field":"/a","limit":48,"pointer":"/output/a"}"#
+        );
         let e = e.with(Detail::Field("/b".into()));
         assert_eq!(e.field(), Some("/b"));
-        assert_eq!(e.payload().keys().collect::<Vec<_>>(), ["field", "limit", "pointer"]);
+        assert_eq!(
+            e.payload().keys().collect::<Vec<_>>(),
+            ["field", "limit", "pointer"]
+        );
     }
 
     #[test]
@@ -516,11 +547,24 @@ mod tests {
             .with_provider_status(429)
             .with(Detail::RetryAfter(RetryAfter::Delay(2000)))
             .with_model_output("not for clients");
-        assert_eq!(e.to_dgui_error()["payload"].to_string(), r#"{"providerStatus":429,"retryAfterMs":2000}"#);
-        assert_eq!((e.http_status(), e.provider_status(), e.model_output()), (429, Some(429), Some("not for clients")));
-        let dated = Error::model(ModelFailure::RateLimited, "x").with(Detail::RetryAfter(RetryAfter::At(10_000)));
-        assert_eq!(dated.to_dgui_error()["payload"].to_string(), r#"{"providerStatus":null}"#);
-        assert_eq!((dated.retry_after_ms(8_500), dated.retry_after_ms(11_000)), (Some(1500), Some(0)));
+        assert_eq!(
+            e.to_dgui_error()["payload"].to_string(),
+            r#"{"providerStatus":429,"retryAfterMs":2000}"#
+        );
+        assert_eq!(
+            (e.http_status(), e.provider_status(), e.model_output()),
+            (429, Some(429), Some("not for clients"))
+        );
+        let dated = Error::model(ModelFailure::RateLimited, "x")
+            .with(Detail::RetryAfter(RetryAfter::At(10_000)));
+        assert_eq!(
+            dated.to_dgui_error()["payload"].to_string(),
+            r#"{"providerStatus":null}"#
+        );
+        assert_eq!(
+            (dated.retry_after_ms(8_500), dated.retry_after_ms(11_000)),
+            (Some(1500), Some(0))
+        );
     }
 
     #[test]
@@ -530,7 +574,10 @@ mod tests {
             .without_secret(Some("my-secret-value"));
         assert_eq!(e.to_string(), "model_auth: key [redacted] leaked");
         assert_eq!(e.model_output(), Some("echo [redacted]"));
-        let cut = Error::model(ModelFailure::OutputInvalid, "x").with_model_output(&"é".repeat(MAX_MODEL_OUTPUT_BYTES));
-        assert!(cut.model_output().is_some_and(|o| o.len() <= MAX_MODEL_OUTPUT_BYTES));
+        let cut = Error::model(ModelFailure::OutputInvalid, "x")
+            .with_model_output(&"é".repeat(MAX_MODEL_OUTPUT_BYTES));
+        assert!(cut
+            .model_output()
+            .is_some_and(|o| o.len() <= MAX_MODEL_OUTPUT_BYTES));
     }
 }

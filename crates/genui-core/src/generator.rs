@@ -44,16 +44,26 @@ impl GenerateJob {
     /// is what the cache held under [`GenerateJob::cache_key`] after the
     /// rekey (pass `None` to skip the cache). A display is always laid out
     /// deterministically, and never read from the cache.
-    pub fn run_generator(mut self, generator: &dyn Generator, cached: impl FnOnce(&str) -> Option<String>) -> Outcome {
+    pub fn run_generator(
+        mut self,
+        generator: &dyn Generator,
+        cached: impl FnOnce(&str) -> Option<String>,
+    ) -> Outcome {
         if self.is_display() {
             return self.finish(None);
         }
-        let id = GeneratorId { generator: "model".into(), generator_version: format!("{}/{}", generator.name(), generator.identity()) };
+        let id = GeneratorId {
+            generator: "model".into(),
+            generator_version: format!("{}/{}", generator.name(), generator.identity()),
+        };
         if let Err(error) = self.rekey(id) {
             return Outcome::failed(&error);
         }
         let key = self.cache_key().to_owned();
-        if let Some(hit) = self.remembered().or_else(|| self.hit(cached(&key).as_deref())) {
+        if let Some(hit) = self
+            .remembered()
+            .or_else(|| self.hit(cached(&key).as_deref()))
+        {
             return hit;
         }
         let proven = match self.prove_schema() {
@@ -61,7 +71,13 @@ impl GenerateJob {
             Err(error) => return Outcome::failed(&error),
         };
         let request = self.request();
-        let deterministic = match Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits) {
+        let deterministic = match Plan::generate_for(
+            &request.output,
+            &request.description,
+            request.wants_confirm(),
+            request.device,
+            &self.limits,
+        ) {
             Ok(plan) => plan,
             Err(error) => return Outcome::failed(&error),
         };
@@ -81,7 +97,11 @@ impl GenerateJob {
         match self.proven_plan(generator.plan(&asked, &deterministic)) {
             Ok(plan) => self.complete(plan, &proven, provenance("model", None)),
             Err(error) => match self.rekey(GeneratorId::deterministic()) {
-                Ok(()) => self.complete(deterministic, &proven, provenance("fallback", Some(error.message().to_owned()))),
+                Ok(()) => self.complete(
+                    deterministic,
+                    &proven,
+                    provenance("fallback", Some(error.message().to_owned())),
+                ),
                 Err(error) => Outcome::failed(&error),
             },
         }
@@ -98,7 +118,13 @@ impl GenerateJob {
             None => Ok(plan),
             Some(first) => Err(Error::new(
                 ErrorCode::InvalidRequest,
-                format!("the generator's plan failed its checks ({} issue(s); first {} at {:?}: {})", issues.len(), first.code, first.pointer, first.message),
+                format!(
+                    "the generator's plan failed its checks ({} issue(s); first {} at {:?}: {})",
+                    issues.len(),
+                    first.code,
+                    first.pointer,
+                    first.message
+                ),
             )),
         }
     }
@@ -133,8 +159,13 @@ mod tests {
     fn first_control(node: &mut Node) -> Option<&mut crate::plan::Control> {
         match node {
             Node::Control(control) => Some(control),
-            Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => elements.iter_mut().find_map(first_control),
-            Node::Steps { steps } => steps.iter_mut().flat_map(|s| s.elements.iter_mut()).find_map(first_control),
+            Node::Vertical { elements }
+            | Node::Horizontal { elements }
+            | Node::Group { elements, .. } => elements.iter_mut().find_map(first_control),
+            Node::Steps { steps } => steps
+                .iter_mut()
+                .flat_map(|s| s.elements.iter_mut())
+                .find_map(first_control),
             Node::Table(_) => None,
         }
     }
@@ -154,7 +185,11 @@ mod tests {
         let outcome = job().run_generator(&Fixed(None), |_| None);
         assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
         let meta = meta(&outcome);
-        assert_eq!((meta["generator"].as_str(), meta["title"].as_str()), (Some("model"), Some("Mine")), "{meta}");
+        assert_eq!(
+            (meta["generator"].as_str(), meta["title"].as_str()),
+            (Some("model"), Some("Mine")),
+            "{meta}"
+        );
         let put = outcome.cache_put.unwrap();
         assert_ne!(put.key, deterministic_key);
     }
@@ -165,7 +200,17 @@ mod tests {
         assert_eq!(outcome.response.status, 200);
         let meta = meta(&outcome);
         assert_eq!(meta["generator"], "fallback", "{meta}");
-        assert!(meta["reason"].as_str().unwrap().contains("failed its checks"), "{meta}");
-        assert_eq!(outcome.cache_put.unwrap().key, job().cache_key(), "the fallback is the deterministic spec, under its key");
+        assert!(
+            meta["reason"]
+                .as_str()
+                .unwrap()
+                .contains("failed its checks"),
+            "{meta}"
+        );
+        assert_eq!(
+            outcome.cache_put.unwrap().key,
+            job().cache_key(),
+            "the fallback is the deterministic spec, under its key"
+        );
     }
 }

@@ -55,33 +55,35 @@ mod schema;
 mod service;
 mod submit;
 
+pub use plan::generate::Device;
 pub use request::limits::Limits;
 pub use request::GenerateRequest;
-pub use plan::generate::Device;
 
 pub use service::{CachePut, GenerateJob, HttpResponse, Outcome, Route};
 pub use submit::SubmitJob;
 
 pub use cache::memo::IsolateMemory;
-pub use catalog::Catalog;
 pub use cache::spec::{spec_hash, GeneratorId, KeyOptions, UiSpec};
+pub use catalog::Catalog;
 
 pub use pointer::Pointer;
 pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
 
+pub use generator::Generator;
 pub use plan::check::{check_plan, markup_in, Issue};
 pub use plan::generate::generate;
-pub use generator::Generator;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
 pub use edge::contracts::Contract;
 pub use render::{Format, RenderInput};
 
 pub use edge::access::Access;
-pub use edge::webhook::Webhook;
 pub use edge::forms::{FormRecord, FormToken, Prefill};
-pub use edge::outbox::{AttemptResult, Delivery, Effect as OutboxEffect, Input as OutboxInput, Outbox};
-pub use edge::replay::ReplayClaim;
 pub use edge::mcp::{Mcp, McpCall};
+pub use edge::outbox::{
+    AttemptResult, Delivery, Effect as OutboxEffect, Input as OutboxInput, Outbox,
+};
+pub use edge::replay::ReplayClaim;
+pub use edge::webhook::Webhook;
 
 pub use error::{Detail, Error, ErrorCode, ModelFailure, Result, RetryAfter};

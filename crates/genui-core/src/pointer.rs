@@ -38,7 +38,11 @@ pub(crate) fn tokens(pointer: &str) -> Option<Vec<String>> {
 /// the pointer is one buffer that grows and shrinks along the path: a walk
 /// over every node of a schema runs on every request, and a string per node
 /// cost more than the walk itself in wasm.
-pub(crate) fn walk<'a, E>(root: &'a Value, base: &str, mut visit: impl FnMut(&'a Value, &str) -> Result<(), E>) -> Result<(), E> {
+pub(crate) fn walk<'a, E>(
+    root: &'a Value,
+    base: &str,
+    mut visit: impl FnMut(&'a Value, &str) -> Result<(), E>,
+) -> Result<(), E> {
     let mut pointer = base.to_owned();
     visit(root, &pointer)?;
     let mut frames: Vec<(Children<'a>, usize)> = Vec::new();
@@ -133,7 +137,11 @@ impl Pointer {
     }
 
     /// Visits every value below `root`, with its pointer (prefixed by `base`).
-    pub fn walk<'a, E>(root: &'a Value, base: &str, visit: impl FnMut(&'a Value, &str) -> std::result::Result<(), E>) -> std::result::Result<(), E> {
+    pub fn walk<'a, E>(
+        root: &'a Value,
+        base: &str,
+        visit: impl FnMut(&'a Value, &str) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
         walk(root, base, visit)
     }
 }
@@ -161,6 +169,16 @@ mod tests {
             Ok(())
         })
         .unwrap();
-        assert_eq!(seen, ["/base", "/base/d~0", "/base/a", "/base/a/1", "/base/a/1/b~1c", "/base/a/0"]);
+        assert_eq!(
+            seen,
+            [
+                "/base",
+                "/base/d~0",
+                "/base/a",
+                "/base/a/1",
+                "/base/a/1/b~1c",
+                "/base/a/0"
+            ]
+        );
     }
 }

@@ -18,17 +18,17 @@
 //! column names are the request's own words, and the shared cache keeps
 //! none of those; the isolate's memory of specs still serves a repeat.
 
-use crate::plan::check::check_plan;
+use crate::cache::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
 use crate::edge::contracts::Contract;
 use crate::error::{Detail, Error, ErrorCode, PlanIssue, Result};
+use crate::plan::check::check_plan;
 use crate::plan::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
-use crate::request::limits::Limits;
+use crate::plan::Plan;
 use crate::render::initial_data::{initial_data, schema_defaults};
 use crate::render::{self, CacheStatus, Format, RenderInput};
+use crate::request::limits::Limits;
 use crate::request::{self, GenerateRequest};
 use crate::schema::{self, Draft};
-use crate::plan::Plan;
-use crate::cache::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -71,7 +71,10 @@ pub enum Route {
 /// Whether a route needs the bearer key when keys are configured (the
 /// `/v1` API; health, OpenAPI and schemas stay public).
 pub(crate) fn needs_key(route: Route) -> bool {
-    matches!(route, Route::Generate | Route::Submit | Route::Tool | Route::Agent | Route::Forms | Route::Mcp)
+    matches!(
+        route,
+        Route::Generate | Route::Submit | Route::Tool | Route::Agent | Route::Forms | Route::Mcp
+    )
 }
 
 /// Maps a request line to a route.
@@ -87,7 +90,10 @@ pub(crate) fn route(method: &str, path: &str) -> Route {
         _ if path.starts_with("/f/") => ("GET, HEAD, POST", Route::HostedForm),
         "/openapi.json" => ("GET, HEAD", Route::OpenApi),
         "/mcp" => ("POST", Route::Mcp),
-        _ => match path.strip_prefix("/schemas/").and_then(crate::edge::contracts::Contract::by_file_name) {
+        _ => match path
+            .strip_prefix("/schemas/")
+            .and_then(crate::edge::contracts::Contract::by_file_name)
+        {
             Some(contract) => ("GET, HEAD", Route::Schema(contract)),
             None => return Route::NotFound,
         },
@@ -115,7 +121,11 @@ pub struct HttpResponse {
 impl HttpResponse {
     /// A JSON response.
     pub fn json(status: u16, body: &Value) -> Self {
-        Self { status, headers: Vec::new(), body: body.to_string() }
+        Self {
+            status,
+            headers: Vec::new(),
+            body: body.to_string(),
+        }
     }
 
     /// The `dgui_error` response for an error.
@@ -126,14 +136,21 @@ impl HttpResponse {
     /// 404 for a path no route serves.
     pub fn not_found(path: &str) -> Self {
         Self::error(
-            &Error::new(ErrorCode::NotFound, format!("no route for {path}; see GET /openapi.json for the API")).with(Detail::Path(path.to_owned())),
+            &Error::new(
+                ErrorCode::NotFound,
+                format!("no route for {path}; see GET /openapi.json for the API"),
+            )
+            .with(Detail::Path(path.to_owned())),
         )
     }
 
     /// 405 for a known path asked with another method, with `Allow`.
     pub fn method_not_allowed(method: &str, path: &str, allow: &str) -> Self {
-        let error = Error::new(ErrorCode::MethodNotAllowed, format!("{path} does not take {method}; it takes {allow}"))
-            .with(Detail::Allow(allow.to_owned()));
+        let error = Error::new(
+            ErrorCode::MethodNotAllowed,
+            format!("{path} does not take {method}; it takes {allow}"),
+        )
+        .with(Detail::Allow(allow.to_owned()));
         let mut response = Self::error(&error);
         response.headers.push(("allow".into(), allow.into()));
         response
@@ -175,7 +192,10 @@ pub struct Outcome {
 impl Outcome {
     /// An outcome that is only an error response.
     pub fn failed(error: &Error) -> Self {
-        Self { response: HttpResponse::error(error), cache_put: None }
+        Self {
+            response: HttpResponse::error(error),
+            cache_put: None,
+        }
     }
 }
 
@@ -212,7 +232,12 @@ pub struct ProvenSchema {
 /// there). Only proofs under the default limits are remembered. Generate
 /// requests and inline submissions share the memory, so a form's
 /// submissions do not each prove its schema again.
-pub(crate) fn prove_output(output: &Value, digest: Option<spec::OutputDigest>, at: &str, limits: &Limits) -> Result<ProvenSchema> {
+pub(crate) fn prove_output(
+    output: &Value,
+    digest: Option<spec::OutputDigest>,
+    at: &str,
+    limits: &Limits,
+) -> Result<ProvenSchema> {
     let digest = digest.filter(|_| *limits == Limits::default());
     if let Some((draft, validator)) = digest.as_ref().and_then(crate::cache::memo::validator) {
         return Ok(ProvenSchema { draft, validator });
@@ -228,12 +253,19 @@ pub(crate) fn prove_output(output: &Value, digest: Option<spec::OutputDigest>, a
 
 /// The deterministic generator's identity.
 pub(crate) fn deterministic_generator() -> GeneratorId {
-    GeneratorId { generator: GENERATOR_ID.to_owned(), generator_version: GENERATOR_VERSION.to_owned() }
+    GeneratorId {
+        generator: GENERATOR_ID.to_owned(),
+        generator_version: GENERATOR_VERSION.to_owned(),
+    }
 }
 
 /// Checks limits, parses and hashes a body: everything before the cache.
 /// `query_format` is the `format` query parameter, which wins over the body's.
-pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<GenerateJob> {
+pub(crate) fn prepare_generate(
+    body: &[u8],
+    query_format: Option<&str>,
+    limits: &Limits,
+) -> Result<GenerateJob> {
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
     let mut request = request::parse_generate(body)?;
@@ -243,7 +275,13 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
     }
     // A display: no `output`, data to show -> the inferred schema stands in for `output`.
     let data_at = format!("{}/data", request.arguments_pointer);
-    let display = crate::plan::display::detect(&request.output, &request.data, &request.description, &data_at, limits)?;
+    let display = crate::plan::display::detect(
+        &request.output,
+        &request.data,
+        &request.description,
+        &data_at,
+        limits,
+    )?;
     let display = display.map(|(display, schema)| {
         request.output = schema;
         display
@@ -253,9 +291,20 @@ pub(crate) fn prepare_generate(body: &[u8], query_format: Option<&str>, limits: 
     request.output = schema::rebase_embedded(std::mem::take(&mut request.output));
     if request.description.len() > limits.max_string_bytes {
         let at = format!("{}/description", request.arguments_pointer);
-        return Err(Error::new(ErrorCode::InvalidRequest, format!("`description` is longer than {} bytes (at {at})", limits.max_string_bytes)).at(at));
+        return Err(Error::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "`description` is longer than {} bytes (at {at})",
+                limits.max_string_bytes
+            ),
+        )
+        .at(at));
     }
-    let catalog = request.catalog.as_ref().map(|(name, at)| crate::catalog::Catalog::named(name, at)).transpose()?;
+    let catalog = request
+        .catalog
+        .as_ref()
+        .map(|(name, at)| crate::catalog::Catalog::named(name, at))
+        .transpose()?;
     let output_digest = spec::OutputDigest::of(&request.output)?;
     let mut job = GenerateJob {
         catalog,
@@ -304,9 +353,17 @@ impl GenerateJob {
         let writes_text = generator.generator != GENERATOR_ID;
         // A display is keyed by its data's shape alone (it has no confirm,
         // rows or model text).
-        let display = self.display.as_ref().map(serde_json::to_value).transpose().map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        let display = self
+            .display
+            .as_ref()
+            .map(serde_json::to_value)
+            .transpose()
+            .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
         let options = match &display {
-            Some(display) => spec::KeyOptions { display: Some(display), ..Default::default() },
+            Some(display) => spec::KeyOptions {
+                display: Some(display),
+                ..Default::default()
+            },
             None => spec::KeyOptions {
                 confirm: request.wants_confirm(),
                 mobile: request.device == generate::Device::Mobile,
@@ -316,7 +373,12 @@ impl GenerateJob {
                 instructions: request.instructions.as_deref().filter(|_| writes_text),
             },
         };
-        self.spec_hash = spec::spec_hash_of(self.output_digest, &request.description, options, &generator)?;
+        self.spec_hash = spec::spec_hash_of(
+            self.output_digest,
+            &request.description,
+            options,
+            &generator,
+        )?;
         self.key = spec::cache_key(&self.spec_hash);
         self.generator = generator;
         Ok(())
@@ -330,11 +392,24 @@ impl GenerateJob {
         }
         let generated = self.prove_schema().and_then(|proven| {
             if let Some(display) = &self.display {
-                return Ok((crate::plan::display::plan(display, &self.request.output, &self.request.description), proven));
+                return Ok((
+                    crate::plan::display::plan(
+                        display,
+                        &self.request.output,
+                        &self.request.description,
+                    ),
+                    proven,
+                ));
             }
             let request = &self.request;
-            let mut plan = generate::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &self.limits)
-                .map_err(|e| with_output_pointer(e, &self.request))?;
+            let mut plan = generate::generate_for(
+                &request.output,
+                &request.description,
+                request.wants_confirm(),
+                request.device,
+                &self.limits,
+            )
+            .map_err(|e| with_output_pointer(e, &self.request))?;
             if let Some(catalog) = &self.catalog {
                 catalog.bind_requested(&mut plan, &request.output, &self.limits);
             }
@@ -365,14 +440,21 @@ impl GenerateJob {
             return Some(outcome);
         }
         let text = cached?;
-        let spec = Rc::new(UiSpec::from_cached_for(text, &self.spec_hash, &self.request.output)?);
+        let spec = Rc::new(UiSpec::from_cached_for(
+            text,
+            &self.spec_hash,
+            &self.request.output,
+        )?);
         crate::cache::memo::remember_spec(spec.clone(), text.len());
         Some(self.hit_outcome(&spec))
     }
 
     fn hit_outcome(&self, spec: &UiSpec) -> Outcome {
         match self.respond(spec, CacheStatus::Hit, None, Map::new(), &[]) {
-            Ok(response) => Outcome { response, cache_put: None },
+            Ok(response) => Outcome {
+                response,
+                cache_put: None,
+            },
             Err(error) => Outcome::failed(&error),
         }
     }
@@ -383,7 +465,12 @@ impl GenerateJob {
     /// its canonical digest names, and compiling costs milliseconds in wasm
     /// (jsonschema builds a meta-schema validator inside every compile there).
     pub fn prove_schema(&self) -> Result<ProvenSchema> {
-        prove_output(&self.request.output, Some(self.output_digest), &self.request.output_pointer(), &self.limits)
+        prove_output(
+            &self.request.output,
+            Some(self.output_digest),
+            &self.request.output_pointer(),
+            &self.limits,
+        )
     }
 
     /// Proves a plan, builds and renders its spec, and asks for it to be
@@ -396,16 +483,31 @@ impl GenerateJob {
     /// [`Self::complete`] with the spec's copy of `output` given, and the
     /// proof handed over, so its validator (when no memo keeps it) is freed
     /// before rendering.
-    fn complete_with(&self, plan: Plan, proven: ProvenSchema, meta: Map<String, Value>, output: Value) -> Outcome {
+    fn complete_with(
+        &self,
+        plan: Plan,
+        proven: ProvenSchema,
+        meta: Map<String, Value>,
+        output: Value,
+    ) -> Outcome {
         let (spec, repairs) = match self.build_spec(plan, &proven, output) {
             Ok(built) => built,
             Err(error) => return Outcome::failed(&error),
         };
-        match self.respond(&spec, CacheStatus::Miss, Some(proven.validator), meta, &repairs) {
+        match self.respond(
+            &spec,
+            CacheStatus::Miss,
+            Some(proven.validator),
+            meta,
+            &repairs,
+        ) {
             Ok(response) => {
                 let value = spec.to_json();
                 crate::cache::memo::remember_spec(Rc::new(spec), value.len());
-                Outcome { response, cache_put: self.kv_put(value) }
+                Outcome {
+                    response,
+                    cache_put: self.kv_put(value),
+                }
             }
             Err(error) => Outcome::failed(&error),
         }
@@ -418,7 +520,10 @@ impl GenerateJob {
     /// (the inference runs on every request anyway), and this isolate
     /// still remembers it.
     fn kv_put(&self, value: String) -> Option<CachePut> {
-        self.display.is_none().then(|| CachePut { key: self.key.clone(), value })
+        self.display.is_none().then(|| CachePut {
+            key: self.key.clone(),
+            value,
+        })
     }
 
     /// Whether this job reads and writes KV: a display does neither
@@ -429,18 +534,44 @@ impl GenerateJob {
 
     /// The proven spec, and a warning per catalog binding that was refused
     /// (and repaired to its built-in widget) on the way.
-    fn build_spec(&self, mut plan: Plan, proven: &ProvenSchema, output: Value) -> Result<(UiSpec, Vec<crate::render::Warning>)> {
+    fn build_spec(
+        &self,
+        mut plan: Plan,
+        proven: &ProvenSchema,
+        output: Value,
+    ) -> Result<(UiSpec, Vec<crate::render::Warning>)> {
         let output_at = self.request.output_pointer();
-        let mut repairs = crate::catalog::bind::prove(&mut plan, &output, self.catalog.as_deref(), &self.limits, &output_at);
+        let mut repairs = crate::catalog::bind::prove(
+            &mut plan,
+            &output,
+            self.catalog.as_deref(),
+            &self.limits,
+            &output_at,
+        );
         let mut issues = check_plan(&plan, &output, &self.limits);
         if issues.iter().any(|i| i.code == "widget_mismatch") {
             // A widget that does not fit is shown as the plain one (plan/repair.rs).
-            repairs.extend(crate::plan::repair::plain_widgets_where_misfit(&mut plan, &output, &self.limits, &output_at));
+            repairs.extend(crate::plan::repair::plain_widgets_where_misfit(
+                &mut plan,
+                &output,
+                &self.limits,
+                &output_at,
+            ));
             issues = check_plan(&plan, &output, &self.limits);
         }
         if !issues.is_empty() {
-            return Err(Error::new(ErrorCode::Internal, "the plan failed its checks")
-                .with(Detail::Issues(issues.into_iter().map(|i| PlanIssue { code: i.code, pointer: i.pointer, message: i.message }).collect())));
+            return Err(
+                Error::new(ErrorCode::Internal, "the plan failed its checks").with(Detail::Issues(
+                    issues
+                        .into_iter()
+                        .map(|i| PlanIssue {
+                            code: i.code,
+                            pointer: i.pointer,
+                            message: i.message,
+                        })
+                        .collect(),
+                )),
+            );
         }
         let spec = UiSpec {
             spec_version: SPEC_VERSION,
@@ -454,13 +585,22 @@ impl GenerateJob {
         };
         if crate::edge::contracts::checking() {
             let as_json = serde_json::to_value(&spec).unwrap_or_default();
-            Contract::UiSpec.check(&as_json).map_err(|why| Error::new(ErrorCode::Internal, why))?;
+            Contract::UiSpec
+                .check(&as_json)
+                .map_err(|why| Error::new(ErrorCode::Internal, why))?;
         }
         Ok((spec, repairs))
     }
 
     /// Renders the requested format for a spec and this request's data.
-    fn respond(&self, spec: &UiSpec, cache: CacheStatus, validator: Option<Rc<jsonschema::Validator>>, extra: Map<String, Value>, repairs: &[crate::render::Warning]) -> Result<HttpResponse> {
+    fn respond(
+        &self,
+        spec: &UiSpec,
+        cache: CacheStatus,
+        validator: Option<Rc<jsonschema::Validator>>,
+        extra: Map<String, Value>,
+        repairs: &[crate::render::Warning],
+    ) -> Result<HttpResponse> {
         let has_values = !self.request.data.is_null() || !spec.defaults.is_null();
         let validator = match (validator, has_values) {
             (Some(v), _) => Some(v),
@@ -469,22 +609,32 @@ impl GenerateJob {
         };
         let data = form_data(spec, &self.request.data);
         let doc = schema::SchemaDoc::new(&spec.schema, &self.limits);
-        let object_form = doc.resolve(&spec.schema).is_ok_and(|root| root.kind().kind == schema::Kind::Object);
-        let (initial_data, mut warnings) = initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
+        let object_form = doc
+            .resolve(&spec.schema)
+            .is_ok_and(|root| root.kind().kind == schema::Kind::Object);
+        let (initial_data, mut warnings) =
+            initial_data(&spec.defaults, &data, validator.as_deref(), object_form);
         // Not needed past the pre-fill: a large form's validator that no
         // memo keeps is freed before the renderers copy the schema.
         drop(validator);
         let from_spec = self.spec_warnings(spec, &doc);
         // A refused binding the schema asked for is also a spec warning (so
         // a cache hit still says so): listed once.
-        let new = |r: &&crate::render::Warning| !from_spec.iter().any(|w| w.code == r.code && w.pointer == r.pointer);
+        let new = |r: &&crate::render::Warning| {
+            !from_spec
+                .iter()
+                .any(|w| w.code == r.code && w.pointer == r.pointer)
+        };
         warnings.extend(from_spec.iter().cloned());
         warnings.extend(repairs.iter().filter(new).cloned());
         let mut meta = Map::new();
         meta.insert("specHash".into(), spec.spec_hash.clone().into());
         meta.insert("cache".into(), json!(cache));
         meta.insert("generator".into(), spec.generator.generator.clone().into());
-        meta.insert("generatorVersion".into(), spec.generator.generator_version.clone().into());
+        meta.insert(
+            "generatorVersion".into(),
+            spec.generator.generator_version.clone().into(),
+        );
         if let Some(title) = &spec.plan.title {
             meta.insert("title".into(), title.clone().into());
         }
@@ -492,19 +642,40 @@ impl GenerateJob {
             meta.insert("toolCallId".into(), id.clone().into());
         }
         if !warnings.is_empty() {
-            meta.insert("warnings".into(), serde_json::to_value(&warnings).unwrap_or_default());
+            meta.insert(
+                "warnings".into(),
+                serde_json::to_value(&warnings).unwrap_or_default(),
+            );
         }
         if self.request.instructions.is_some() {
             // The deterministic plan never reads them (nor keys on them): say so.
-            let used = if spec.generator.generator == GENERATOR_ID { "ignored" } else { "sent" };
+            let used = if spec.generator.generator == GENERATOR_ID {
+                "ignored"
+            } else {
+                "sent"
+            };
             meta.insert("instructions".into(), used.into());
         }
         meta.extend(extra);
-        let generator = meta.get("generator").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let generator = meta
+            .get("generator")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
         let format = self.request.format;
-        let rendered = RenderInput { spec, initial_data, meta, raw_data: &self.request.data, locale: self.request.locale.as_deref(), catalog: self.catalog.as_deref() };
+        let rendered = RenderInput {
+            spec,
+            initial_data,
+            meta,
+            raw_data: &self.request.data,
+            locale: self.request.locale.as_deref(),
+            catalog: self.catalog.as_deref(),
+        };
         let check = |value: &Value| match crate::edge::contracts::checking() {
-            true => format.contract().check(value).map_err(|why| Error::new(ErrorCode::Internal, why)),
+            true => format
+                .contract()
+                .check(value)
+                .map_err(|why| Error::new(ErrorCode::Internal, why)),
             false => Ok(()),
         };
         let mut response = match format {
@@ -512,27 +683,58 @@ impl GenerateJob {
             Format::Html => {
                 let page = render::render(format, &rendered);
                 check(&page)?;
-                HttpResponse::html(200, page.get("html").and_then(Value::as_str).unwrap_or_default().to_owned())
+                HttpResponse::html(
+                    200,
+                    page.get("html")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                )
             }
             _ => {
                 let body = render::render_text(format, &rendered);
                 if crate::edge::contracts::checking() {
-                    let value: Value = serde_json::from_str(&body).map_err(|e| Error::new(ErrorCode::Internal, format!("the answer is not JSON: {e}")))?;
+                    let value: Value = serde_json::from_str(&body).map_err(|e| {
+                        Error::new(ErrorCode::Internal, format!("the answer is not JSON: {e}"))
+                    })?;
                     check(&value)?;
                 }
-                HttpResponse { status: 200, headers: Vec::new(), body }
+                HttpResponse {
+                    status: 200,
+                    headers: Vec::new(),
+                    body,
+                }
             }
         };
         // Provenance in headers too: for logs, and for clients that only look there.
-        response.headers.push(("x-genui-generator".into(), generator));
-        response.headers.push(("x-genui-cache".into(), json!(cache).as_str().unwrap_or_default().to_owned()));
+        response
+            .headers
+            .push(("x-genui-generator".into(), generator));
+        response.headers.push((
+            "x-genui-cache".into(),
+            json!(cache).as_str().unwrap_or_default().to_owned(),
+        ));
         // What `meta` carries, for formats with no place for it (A2UI).
-        response.headers.push(("x-genui-spec-hash".into(), spec.spec_hash.clone()));
-        response.headers.push(("x-genui-warnings".into(), warnings_header(rendered.meta.get("warnings"))));
+        response
+            .headers
+            .push(("x-genui-spec-hash".into(), spec.spec_hash.clone()));
+        response.headers.push((
+            "x-genui-warnings".into(),
+            warnings_header(rendered.meta.get("warnings")),
+        ));
         if self.form_markup {
             // Data-free: the MCP view fills it from the tool input.
-            let bare = RenderInput { spec, initial_data: Value::Null, meta: Map::new(), raw_data: &Value::Null, locale: None, catalog: None };
-            response.headers.push((FORM_MARKUP_HEADER.to_owned(), bare.html_form("#")));
+            let bare = RenderInput {
+                spec,
+                initial_data: Value::Null,
+                meta: Map::new(),
+                raw_data: &Value::Null,
+                locale: None,
+                catalog: None,
+            };
+            response
+                .headers
+                .push((FORM_MARKUP_HEADER.to_owned(), bare.html_form("#")));
         }
         Ok(response)
     }
@@ -574,21 +776,42 @@ fn warnings_header(warnings: Option<&Value>) -> String {
 /// The request data that pre-fills fields. An approval's `action` and
 /// `importance` are shown, not filled, unless the schema has such fields.
 fn form_data(spec: &UiSpec, data: &Value) -> Value {
-    let is_approval = spec.plan.root.controls().iter().any(|c| c.widget == crate::plan::Widget::Approval);
-    let Value::Object(map) = data else { return data.clone() };
+    let is_approval = spec
+        .plan
+        .root
+        .controls()
+        .iter()
+        .any(|c| c.widget == crate::plan::Widget::Approval);
+    let Value::Object(map) = data else {
+        return data.clone();
+    };
     if !is_approval {
         return data.clone();
     }
-    let declared = |key: &str| spec.schema.get("properties").and_then(|p| p.get(key)).is_some();
-    let kept: Map<String, Value> =
-        map.iter().filter(|(k, _)| !matches!(k.as_str(), "action" | "importance") || declared(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-    if kept.is_empty() { Value::Null } else { Value::Object(kept) }
+    let declared = |key: &str| {
+        spec.schema
+            .get("properties")
+            .and_then(|p| p.get(key))
+            .is_some()
+    };
+    let kept: Map<String, Value> = map
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "action" | "importance") || declared(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if kept.is_empty() {
+        Value::Null
+    } else {
+        Value::Object(kept)
+    }
 }
 
 /// Generation errors name schema paths; add where `output` sits in the body.
 fn with_output_pointer(error: Error, request: &GenerateRequest) -> Error {
     match error.field().map(str::to_owned) {
-        Some(field) if error.pointer().is_none() => error.at(format!("{}{field}", request.output_pointer())),
+        Some(field) if error.pointer().is_none() => {
+            error.at(format!("{}{field}", request.output_pointer()))
+        }
         _ => error,
     }
 }
@@ -599,34 +822,61 @@ impl GenerateJob {
     /// schema, so an isolate makes them once per spec, request shape (their
     /// pointers start at `output`'s place in the body) and enum limit, and a
     /// hit only copies them.
-    fn spec_warnings(&self, spec: &UiSpec, doc: &schema::SchemaDoc<'_>) -> Rc<Vec<crate::render::Warning>> {
+    fn spec_warnings(
+        &self,
+        spec: &UiSpec,
+        doc: &schema::SchemaDoc<'_>,
+    ) -> Rc<Vec<crate::render::Warning>> {
         let base = self.request.output_pointer();
-        let key = format!("{}\u{0}{base}\u{0}{}", spec.spec_hash, self.limits.max_enum_values);
+        let key = format!(
+            "{}\u{0}{base}\u{0}{}",
+            spec.spec_hash, self.limits.max_enum_values
+        );
         let make = || {
-            let mut warnings = unresolved_ref_warnings(&spec.schema, schema::draft_from_name(&spec.draft), &base);
+            let mut warnings =
+                unresolved_ref_warnings(&spec.schema, schema::draft_from_name(&spec.draft), &base);
             warnings.extend(large_enum_warnings(&spec.schema, &base, &self.limits));
             warnings.extend(pattern_escaped_warnings(&spec.schema, &base));
             warnings.extend(collapsed_warnings(spec, doc, &base));
             if let Some(catalog) = &self.catalog {
-                warnings.extend(crate::catalog::bind::refused_requests(&spec.plan, &spec.schema, catalog, &self.limits, &base));
+                warnings.extend(crate::catalog::bind::refused_requests(
+                    &spec.plan,
+                    &spec.schema,
+                    catalog,
+                    &self.limits,
+                    &base,
+                ));
             }
             warnings
         };
-        let bytes = |warnings: &Vec<crate::render::Warning>| warnings.iter().map(|w| 64 + w.message.len() + w.pointer.len()).sum();
+        let bytes = |warnings: &Vec<crate::render::Warning>| {
+            warnings
+                .iter()
+                .map(|w| 64 + w.message.len() + w.pointer.len())
+                .sum()
+        };
         crate::cache::memo::projection(&key, "warnings", make, bytes)
     }
 }
 
 /// One `unresolved_ref` warning per `$ref` to a document the worker does
 /// not hold: its field accepts any JSON, edited as JSON text.
-fn unresolved_ref_warnings(schema: &Value, draft: schema::Draft, base: &str) -> Vec<crate::render::Warning> {
+fn unresolved_ref_warnings(
+    schema: &Value,
+    draft: schema::Draft,
+    base: &str,
+) -> Vec<crate::render::Warning> {
     schema::unheld_refs(schema, draft)
         .into_iter()
-        .map(|schema::Unheld { pointer, reference, .. }| crate::render::Warning {
-            code: "unresolved_ref",
-            message: format!("`$ref` \"{reference}\" is not fetched; the field takes any JSON"),
-            pointer: format!("{base}{pointer}"),
-        })
+        .map(
+            |schema::Unheld {
+                 pointer, reference, ..
+             }| crate::render::Warning {
+                code: "unresolved_ref",
+                message: format!("`$ref` \"{reference}\" is not fetched; the field takes any JSON"),
+                pointer: format!("{base}{pointer}"),
+            },
+        )
         .collect()
 }
 
@@ -634,14 +884,27 @@ fn unresolved_ref_warnings(schema: &Value, draft: schema::Draft, base: &str) -> 
 /// one JSON input instead of its fields: past the depth limit, or collapsed
 /// because the whole form needed more inputs than the limit
 /// (plan/generate). A required object cut this way is a recursion.
-fn collapsed_warnings(spec: &UiSpec, doc: &schema::SchemaDoc<'_>, base: &str) -> Vec<crate::render::Warning> {
+fn collapsed_warnings(
+    spec: &UiSpec,
+    doc: &schema::SchemaDoc<'_>,
+    base: &str,
+) -> Vec<crate::render::Warning> {
     let optional = |pointer: &str| {
-        let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
-        doc.resolve_scope(&spec.schema, parent).is_some_and(|p| !doc.node_requires(p, &crate::pointer::unescape(name)))
+        let Some((parent, name)) = pointer.rsplit_once("/properties/") else {
+            return false;
+        };
+        doc.resolve_scope(&spec.schema, parent)
+            .is_some_and(|p| !doc.node_requires(p, &crate::pointer::unescape(name)))
     };
     let has_fields = |pointer: &str| {
-        let view = doc.resolve_scope(&spec.schema, pointer).and_then(|n| doc.resolve(n).ok());
-        view.is_some_and(|v| v.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty()))
+        let view = doc
+            .resolve_scope(&spec.schema, pointer)
+            .and_then(|n| doc.resolve(n).ok());
+        view.is_some_and(|v| {
+            v.get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| !p.is_empty())
+        })
     };
     spec.plan
         .root
@@ -664,7 +927,8 @@ fn pattern_escaped_warnings(schema: &Value, base: &str) -> Vec<crate::render::Wa
         .into_iter()
         .map(|pointer| crate::render::Warning {
             code: "pattern_escaped",
-            message: "a `]`, `{` or `}` that closes nothing is escaped (the same strings match)".into(),
+            message: "a `]`, `{` or `}` that closes nothing is escaped (the same strings match)"
+                .into(),
             pointer: format!("{base}{pointer}"),
         })
         .collect()
@@ -675,11 +939,16 @@ fn pattern_escaped_warnings(schema: &Value, base: &str) -> Vec<crate::render::Wa
 fn large_enum_warnings(schema: &Value, base: &str, limits: &Limits) -> Vec<crate::render::Warning> {
     let mut out = Vec::new();
     let _ = crate::pointer::walk(schema, "", |node, pointer| {
-        if let Some(Value::Array(values)) = node.get("enum").filter(|_| !pointer.contains("/enum/")) {
+        if let Some(Value::Array(values)) = node.get("enum").filter(|_| !pointer.contains("/enum/"))
+        {
             if values.len() > limits.max_enum_values {
                 out.push(crate::render::Warning {
                     code: "large_enum",
-                    message: format!("{} values (over {}): offered as a searchable choice", values.len(), limits.max_enum_values),
+                    message: format!(
+                        "{} values (over {}): offered as a searchable choice",
+                        values.len(),
+                        limits.max_enum_values
+                    ),
                     pointer: format!("{base}{pointer}/enum"),
                 });
             }
@@ -727,7 +996,10 @@ impl HttpResponse {
         }
         if let Some(lines) = crate::render::a2ui::to_jsonl(&self.body) {
             self.body = lines;
-            self.headers.push(("content-type".into(), "application/jsonl; charset=utf-8".into()));
+            self.headers.push((
+                "content-type".into(),
+                "application/jsonl; charset=utf-8".into(),
+            ));
         }
     }
 
@@ -739,7 +1011,8 @@ impl HttpResponse {
         }
         if let Some(source) = crate::render::react::module_source(&self.body) {
             self.body = source;
-            self.headers.push(("content-type".into(), "text/tsx; charset=utf-8".into()));
+            self.headers
+                .push(("content-type".into(), "text/tsx; charset=utf-8".into()));
         }
         self
     }
@@ -789,11 +1062,18 @@ impl HttpResponse {
     pub fn html(status: u16, page: String) -> Self {
         let headers = vec![
             ("content-type".into(), "text/html; charset=utf-8".into()),
-            ("content-security-policy".into(), crate::render::html::csp().to_owned()),
+            (
+                "content-security-policy".into(),
+                crate::render::html::csp().to_owned(),
+            ),
             ("x-content-type-options".into(), "nosniff".into()),
             ("referrer-policy".into(), "no-referrer".into()),
         ];
-        Self { status, headers, body: page }
+        Self {
+            status,
+            headers,
+            body: page,
+        }
     }
 }
 
@@ -803,7 +1083,8 @@ impl HttpResponse {
     /// `failed`, `already_submitted`, `expired`, `not_found` or
     /// `data_mismatch` (anything else: `not_found`).
     pub fn form_notice(status: u16, locale: Option<&str>, which: &str) -> Self {
-        let page = crate::render::html::notice_page(locale, which).or_else(|| crate::render::html::notice_page(locale, "not_found"));
+        let page = crate::render::html::notice_page(locale, which)
+            .or_else(|| crate::render::html::notice_page(locale, "not_found"));
         Self::html(status, page.unwrap_or_default())
     }
 }
@@ -814,12 +1095,23 @@ impl HttpResponse {
     /// rejected post, `posted` is the data as read and the error, shown by
     /// the fields (status 422, or the error's own 4xx). A spec that does
     /// not read back answers the link's 404 page.
-    pub fn hosted_form(token: &str, record: &crate::FormRecord, spec_json: &str, posted: Option<(&Value, &Error)>) -> Self {
+    pub fn hosted_form(
+        token: &str,
+        record: &crate::FormRecord,
+        spec_json: &str,
+        posted: Option<(&Value, &Error)>,
+    ) -> Self {
         let Some(spec) = UiSpec::from_cached(spec_json, &record.spec_hash) else {
             return Self::form_notice(404, record.locale.as_deref(), "not_found");
         };
         let action = format!("/f/{token}");
-        let page = crate::render::html::hosted_page(&spec, &action, record.locale.as_deref(), record.prefill.as_ref(), posted);
+        let page = crate::render::html::hosted_page(
+            &spec,
+            &action,
+            record.locale.as_deref(),
+            record.prefill.as_ref(),
+            posted,
+        );
         let status = posted.map_or(200, |(_, e)| e.http_status());
         Self::html(status, page)
     }

@@ -20,13 +20,13 @@
 //! every `required` field (seed 001 §7 rule 5) and reports every violation
 //! with its JSON Pointer, so a client can show each one by its field.
 
+use crate::cache::spec::{self, UiSpec};
 use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
-use crate::request::limits::Limits;
 use crate::render::{a2ui, lmui};
 use crate::request::invalid;
+use crate::request::limits::Limits;
 use crate::schema;
 use crate::service::{validator_for_spec, CachePut, HttpResponse, Outcome};
-use crate::cache::spec::{self, UiSpec};
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -61,20 +61,42 @@ pub(crate) fn prepare_submit(body: &[u8], limits: &Limits) -> Result<SubmitJob> 
 
 /// [`prepare_submit`], with the A2UI client data model a client sent in the
 /// `a2ui-client-data-model` header (A2UI's "transport metadata" over HTTP).
-pub(crate) fn prepare_submit_with(body: &[u8], data_model_header: Option<&str>, limits: &Limits) -> Result<SubmitJob> {
+pub(crate) fn prepare_submit_with(
+    body: &[u8],
+    data_model_header: Option<&str>,
+    limits: &Limits,
+) -> Result<SubmitJob> {
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| Error::new(ErrorCode::InvalidJson, format!("request body is not valid JSON: {e}")))?;
+    let value: Value = serde_json::from_slice(body).map_err(|e| {
+        Error::new(
+            ErrorCode::InvalidJson,
+            format!("request body is not valid JSON: {e}"),
+        )
+    })?;
     let Value::Object(mut body) = value else {
         return Err(invalid("", "a submission must be a JSON object"));
     };
-    let data_model = data_model_header.map(|text| read_data_model_header(text, limits)).transpose()?;
+    let data_model = data_model_header
+        .map(|text| read_data_model_header(text, limits))
+        .transpose()?;
     if let Some(a2ui) = a2ui::read_client_message(&body, data_model.as_ref(), limits)? {
         let contract = ContractSource::Cached(a2ui.spec_hash);
-        return Ok(SubmitJob { data: a2ui.data, tool_call_id: a2ui.tool_call_id, contract, limits: *limits, from_a2ui: true, form: None, lang: None });
+        return Ok(SubmitJob {
+            data: a2ui.data,
+            tool_call_id: a2ui.tool_call_id,
+            contract,
+            limits: *limits,
+            from_a2ui: true,
+            form: None,
+            lang: None,
+        });
     }
-    let metadata = body.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default();
+    let metadata = body
+        .get("metadata")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
     let field = |name: &str| body.get(name).or_else(|| metadata.get(name)).cloned();
     let tool_call_id = match field("toolCallId") {
         None | Some(Value::Null) => None,
@@ -89,23 +111,52 @@ pub(crate) fn prepare_submit_with(body: &[u8], data_model_header: Option<&str>, 
         }
         (_, Some(_)) => return Err(invalid("/output", "`output` must be a JSON Schema object")),
         (Some(Value::String(hash)), None) if is_spec_hash(&hash) => ContractSource::Cached(hash),
-        (Some(_), None) => return Err(invalid("/specHash", "`specHash` must be the 64 hex digits from `meta.specHash`")),
-        (None, None) => return Err(invalid("", "name the form: `specHash` (from the generate answer) or `output` (the schema)")),
+        (Some(_), None) => {
+            return Err(invalid(
+                "/specHash",
+                "`specHash` must be the 64 hex digits from `meta.specHash`",
+            ))
+        }
+        (None, None) => {
+            return Err(invalid(
+                "",
+                "name the form: `specHash` (from the generate answer) or `output` (the schema)",
+            ))
+        }
     };
     let data = submitted_data(&mut body, limits)?;
-    Ok(SubmitJob { data, tool_call_id, contract, limits: *limits, from_a2ui: false, form: None, lang: None })
+    Ok(SubmitJob {
+        data,
+        tool_call_id,
+        contract,
+        limits: *limits,
+        from_a2ui: false,
+        form: None,
+        lang: None,
+    })
 }
 
 /// The A2UI client data model from its transport header, within the
 /// body's depth limit.
 fn read_data_model_header(text: &str, limits: &Limits) -> Result<Value> {
     const HEADER: &str = "a2ui-client-data-model";
-    limits.check_body_depth(text.as_bytes()).map_err(|e| e.at(HEADER))?;
-    serde_json::from_str(text).map_err(|e| Error::new(ErrorCode::InvalidJson, format!("the {HEADER} header is not valid JSON: {e}")).at(HEADER))
+    limits
+        .check_body_depth(text.as_bytes())
+        .map_err(|e| e.at(HEADER))?;
+    serde_json::from_str(text).map_err(|e| {
+        Error::new(
+            ErrorCode::InvalidJson,
+            format!("the {HEADER} header is not valid JSON: {e}"),
+        )
+        .at(HEADER)
+    })
 }
 
 fn is_spec_hash(text: &str) -> bool {
-    text.len() == 64 && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    text.len() == 64
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// The data, from whichever shape carried it.
@@ -114,7 +165,12 @@ fn submitted_data(body: &mut Map<String, Value>, limits: &Limits) -> Result<Valu
         let mut values = match interaction.get("values") {
             Some(Value::Object(values)) => values.clone(),
             None => Map::new(),
-            _ => return Err(invalid("/interaction/values", "`values` must be an object keyed by component id")),
+            _ => {
+                return Err(invalid(
+                    "/interaction/values",
+                    "`values` must be an object keyed by component id",
+                ))
+            }
         };
         match interaction.get("type").and_then(Value::as_str) {
             Some("form_submission") => {}
@@ -122,12 +178,20 @@ fn submitted_data(body: &mut Map<String, Value>, limits: &Limits) -> Result<Valu
             Some("button_click") => {
                 let id = interaction.get("id").and_then(Value::as_str);
                 let (Some(id), Some(value)) = (id, interaction.get("value")) else {
-                    return Err(invalid("/interaction", "a `button_click` needs the button's `id` and `value`"));
+                    return Err(invalid(
+                        "/interaction",
+                        "a `button_click` needs the button's `id` and `value`",
+                    ));
                 };
                 limits.check_value_depth(value, lmui::id_depth(id), "/interaction/id")?;
                 values.insert(id.to_owned(), value.clone());
             }
-            _ => return Err(invalid("/interaction/type", "interactions are `form_submission` or `button_click`")),
+            _ => {
+                return Err(invalid(
+                    "/interaction/type",
+                    "interactions are `form_submission` or `button_click`",
+                ))
+            }
         }
         return lmui::unflatten(&values, "/interaction/values", 0, limits);
     }
@@ -136,7 +200,8 @@ fn submitted_data(body: &mut Map<String, Value>, limits: &Limits) -> Result<Valu
             return Err(invalid("/type", "`type` must be `dgui_response`"));
         }
     }
-    body.remove("data").ok_or_else(|| invalid("/data", "the submission has no `data`"))
+    body.remove("data")
+        .ok_or_else(|| invalid("/data", "the submission has no `data`"))
 }
 
 impl SubmitJob {
@@ -144,7 +209,9 @@ impl SubmitJob {
     /// for an inline `output`, or when this isolate remembers the spec).
     pub fn cache_key(&self) -> Option<String> {
         match &self.contract {
-            ContractSource::Cached(hash) if crate::cache::memo::spec(hash).is_none() => Some(spec::cache_key(hash)),
+            ContractSource::Cached(hash) if crate::cache::memo::spec(hash).is_none() => {
+                Some(spec::cache_key(hash))
+            }
             ContractSource::Cached(_) => None,
             ContractSource::Inline(_) => None,
         }
@@ -153,8 +220,14 @@ impl SubmitJob {
     /// [`SubmitJob::finish`], also returning the data as read (a form
     /// post's fields typed by the schema), to show again beside the errors.
     /// The tool message's JSON, or the error.
-    pub fn finish_with_data(mut self, cached: Option<&str>, message_id: &str) -> (Result<String>, Value) {
-        let answer = self.validate(cached).map(|unchecked| self.tool_message(message_id, &unchecked).to_string());
+    pub fn finish_with_data(
+        mut self,
+        cached: Option<&str>,
+        message_id: &str,
+    ) -> (Result<String>, Value) {
+        let answer = self
+            .validate(cached)
+            .map(|unchecked| self.tool_message(message_id, &unchecked).to_string());
         (answer, self.data)
     }
 
@@ -162,15 +235,22 @@ impl SubmitJob {
     pub fn finish(mut self, cached: Option<&str>, message_id: &str) -> Outcome {
         match self.validate(cached) {
             Ok(unchecked) => {
-                let mut response = HttpResponse::json(200, &self.tool_message(message_id, &unchecked));
+                let mut response =
+                    HttpResponse::json(200, &self.tool_message(message_id, &unchecked));
                 // What the worker could not check: places on a `$ref` to a
                 // document it does not hold took any JSON. The tool message
                 // names them for the agent; the header for HTTP clients
                 // (docs/api.md, "Submissions").
                 if !unchecked.is_empty() {
-                    response.headers.push(("x-genui-unchecked".into(), Value::from(unchecked).to_string()));
+                    response.headers.push((
+                        "x-genui-unchecked".into(),
+                        Value::from(unchecked).to_string(),
+                    ));
                 }
-                Outcome { response, cache_put: None::<CachePut> }
+                Outcome {
+                    response,
+                    cache_put: None::<CachePut>,
+                }
             }
             Err(error) => Outcome::failed(&error),
         }
@@ -179,12 +259,23 @@ impl SubmitJob {
     fn validate(&mut self, cached: Option<&str>) -> Result<Vec<String>> {
         let limits = self.limits;
         // Fields on an external `$ref` were JSON text in the form (schema/opaque.rs).
-        let read_text = |schema: &Value, draft, data: &mut Value| schema::read_json_text(schema, draft, data, &schema::SchemaDoc::new(schema, &limits)).unchecked;
+        let read_text = |schema: &Value, draft, data: &mut Value| {
+            schema::read_json_text(
+                schema,
+                draft,
+                data,
+                &schema::SchemaDoc::new(schema, &limits),
+            )
+            .unchecked
+        };
         let (validator, unchecked) = match &self.contract {
             ContractSource::Inline(output) => {
                 let digest = spec::OutputDigest::of(output).ok();
                 let proven = crate::service::prove_output(output, digest, "/output", &self.limits)?;
-                (proven.validator, read_text(output, proven.draft, &mut self.data))
+                (
+                    proven.validator,
+                    read_text(output, proven.draft, &mut self.data),
+                )
             }
             ContractSource::Cached(hash) => {
                 let remembered = crate::cache::memo::spec(hash);
@@ -199,10 +290,20 @@ impl SubmitJob {
                     self.data = a2ui::coerce(&spec.schema, &self.data, &self.limits);
                 }
                 if let Some(fields) = self.form.take() {
-                    self.data = crate::render::html::post::data(&spec.schema, &fields, &self.limits)?;
+                    self.data =
+                        crate::render::html::post::data(&spec.schema, &fields, &self.limits)?;
                 }
-                let unchecked = read_text(&spec.schema, schema::draft_from_name(&spec.draft), &mut self.data);
-                (validator_for_spec(&spec).ok_or_else(|| Error::new(ErrorCode::Internal, "the cached schema no longer compiles"))?, unchecked)
+                let unchecked = read_text(
+                    &spec.schema,
+                    schema::draft_from_name(&spec.draft),
+                    &mut self.data,
+                );
+                (
+                    validator_for_spec(&spec).ok_or_else(|| {
+                        Error::new(ErrorCode::Internal, "the cached schema no longer compiles")
+                    })?,
+                    unchecked,
+                )
             }
         };
         // JSON text read out of strings (above) nests its value where the
@@ -215,32 +316,54 @@ impl SubmitJob {
                 .iter_errors(&self.data)
                 .map(|e| FieldError {
                     pointer: field_pointer(&e),
-                    message: self.lang.map_or_else(|| e.to_string(), |lang| lang.field_message(&e)),
+                    message: self
+                        .lang
+                        .map_or_else(|| e.to_string(), |lang| lang.field_message(&e)),
                     keyword: e.kind().keyword().to_owned(),
                 })
                 .collect()
         });
-        let Some(first) = errors.first() else { return Ok(unchecked) };
+        let Some(first) = errors.first() else {
+            return Ok(unchecked);
+        };
         if let Some(lang) = self.lang {
-            let at = Some(first.pointer.as_str()).filter(|p| !p.is_empty()).unwrap_or("/");
+            let at = Some(first.pointer.as_str())
+                .filter(|p| !p.is_empty())
+                .unwrap_or("/");
             let count = errors.len().to_string();
-            let message = lang.fill(crate::render::words::Text::SubmissionInvalid, &[("count", &count), ("pointer", at), ("message", &first.message)]);
-            return Err(Error::new(ErrorCode::SubmissionInvalid, message).at("/data").with(Detail::Errors(errors)));
+            let message = lang.fill(
+                crate::render::words::Text::SubmissionInvalid,
+                &[
+                    ("count", &count),
+                    ("pointer", at),
+                    ("message", &first.message),
+                ],
+            );
+            return Err(Error::new(ErrorCode::SubmissionInvalid, message)
+                .at("/data")
+                .with(Detail::Errors(errors)));
         }
         let message = format!(
             "the submitted data breaks the form's schema in {} place(s); first at {}: {}",
             errors.len(),
-            Some(first.pointer.as_str()).filter(|p| !p.is_empty()).unwrap_or("the root"),
+            Some(first.pointer.as_str())
+                .filter(|p| !p.is_empty())
+                .unwrap_or("the root"),
             first.message,
         );
-        Err(Error::new(ErrorCode::SubmissionInvalid, message).at("/data").with(Detail::Errors(errors)))
+        Err(Error::new(ErrorCode::SubmissionInvalid, message)
+            .at("/data")
+            .with(Detail::Errors(errors)))
     }
 
     /// The AG-UI tool message: the data as a JSON string, and in
     /// `metadata.genuiUnchecked` the data pointers of places the worker
     /// could not check (absent when it checked everything).
     fn tool_message(&self, message_id: &str, unchecked: &[String]) -> Value {
-        let tool_call_id = self.tool_call_id.clone().unwrap_or_else(|| format!("call_{message_id}"));
+        let tool_call_id = self
+            .tool_call_id
+            .clone()
+            .unwrap_or_else(|| format!("call_{message_id}"));
         let mut message = json!({
             "id": format!("result_{message_id}"),
             "role": "tool",
@@ -259,7 +382,9 @@ impl SubmitJob {
 fn field_pointer(error: &jsonschema::ValidationError<'_>) -> String {
     let at = error.instance_path().as_str();
     match error.kind() {
-        jsonschema::error::ValidationErrorKind::Required { property: Value::String(name) } => {
+        jsonschema::error::ValidationErrorKind::Required {
+            property: Value::String(name),
+        } => {
             format!("{at}/{}", crate::pointer::escape(name))
         }
         _ => at.to_owned(),
@@ -276,12 +401,41 @@ impl SubmitJob {
     /// fields named by JSON Pointer), read by the schema of the spec
     /// `spec_hash` (when `None`: the post's hidden `_specHash`); the tool
     /// call's id is `tool_call_id`, else the post's `_toolCallId`.
-    pub fn prepare_form(body: &[u8], spec_hash: Option<&str>, tool_call_id: Option<&str>, limits: &Limits) -> Result<Self> {
+    pub fn prepare_form(
+        body: &[u8],
+        spec_hash: Option<&str>,
+        tool_call_id: Option<&str>,
+        limits: &Limits,
+    ) -> Result<Self> {
         let (fields, meta) = crate::render::html::post::pairs(body, limits)?;
-        let hash = spec_hash.map(str::to_owned).or_else(|| meta.get("_specHash").and_then(Value::as_str).map(str::to_owned));
-        let hash = hash.filter(|h| is_spec_hash(h)).ok_or_else(|| invalid("/_specHash", "the form post names no form: `_specHash` must be the 64 hex digits of the spec"))?;
-        let tool_call_id = tool_call_id.map(str::to_owned).or_else(|| meta.get("_toolCallId").and_then(Value::as_str).map(str::to_owned)).filter(|id| !id.trim().is_empty());
-        Ok(SubmitJob { data: Value::Null, tool_call_id, contract: ContractSource::Cached(hash), limits: *limits, from_a2ui: false, form: Some(fields), lang: None })
+        let hash = spec_hash.map(str::to_owned).or_else(|| {
+            meta.get("_specHash")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
+        let hash = hash.filter(|h| is_spec_hash(h)).ok_or_else(|| {
+            invalid(
+                "/_specHash",
+                "the form post names no form: `_specHash` must be the 64 hex digits of the spec",
+            )
+        })?;
+        let tool_call_id = tool_call_id
+            .map(str::to_owned)
+            .or_else(|| {
+                meta.get("_toolCallId")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .filter(|id| !id.trim().is_empty());
+        Ok(SubmitJob {
+            data: Value::Null,
+            tool_call_id,
+            contract: ContractSource::Cached(hash),
+            limits: *limits,
+            from_a2ui: false,
+            form: Some(fields),
+            lang: None,
+        })
     }
 
     /// Messages for a person in `locale`'s language (BCP 47; falls back to
@@ -295,7 +449,9 @@ impl SubmitJob {
     /// `Accept-Language` header; without one that names a shipped
     /// language, the validator's own messages, as before.
     pub fn with_accept_language(mut self, header: Option<&str>) -> Self {
-        self.lang = header.and_then(crate::render::words::Lang::from_accept_language).or(self.lang);
+        self.lang = header
+            .and_then(crate::render::words::Lang::from_accept_language)
+            .or(self.lang);
         self
     }
 
@@ -308,7 +464,11 @@ impl SubmitJob {
     /// [`SubmitJob::prepare`], with the A2UI client data model a client
     /// sent in the `a2ui-client-data-model` header (A2UI's "transport
     /// metadata" over HTTP).
-    pub fn prepare_with(body: &[u8], data_model_header: Option<&str>, limits: &Limits) -> Result<Self> {
+    pub fn prepare_with(
+        body: &[u8],
+        data_model_header: Option<&str>,
+        limits: &Limits,
+    ) -> Result<Self> {
         prepare_submit_with(body, data_model_header, limits)
     }
 }
@@ -333,7 +493,9 @@ mod tests {
 
     #[test]
     fn valid_data_becomes_a_tool_message() {
-        let out = submit(json!({"output": output(), "toolCallId": "call_9", "data": {"name": "Ada", "email": "ada@example.com"}}));
+        let out = submit(
+            json!({"output": output(), "toolCallId": "call_9", "data": {"name": "Ada", "email": "ada@example.com"}}),
+        );
         let message: Value = serde_json::from_str(&out.response.body).unwrap();
         Contract::ToolMessage.check(&message).unwrap();
         assert_eq!(message["toolCallId"], "call_9");
@@ -343,10 +505,20 @@ mod tests {
 
     #[test]
     fn references_into_the_document_by_id_are_checked() {
-        let status = |output: Value, data: Value| submit(json!({"output": output, "data": data})).response.status;
+        let status = |output: Value, data: Value| {
+            submit(json!({"output": output, "data": data}))
+                .response
+                .status
+        };
         let by_root_id = json!({"$id": "https://example.com/r.json", "type": "object",
             "properties": {"x": {"$ref": "https://example.com/r.json#/$defs/n"}}, "$defs": {"n": {"type": "integer"}}});
-        assert_eq!((status(by_root_id.clone(), json!({"x": "str"})), status(by_root_id, json!({"x": 1}))), (422, 200));
+        assert_eq!(
+            (
+                status(by_root_id.clone(), json!({"x": "str"})),
+                status(by_root_id, json!({"x": 1}))
+            ),
+            (422, 200)
+        );
         let embedded = json!({"$id": "https://example.com/root.json", "type": "object",
             "properties": {"age": {"$ref": "urn:example:age"}, "qty": {"$ref": "defs/qty.json"}},
             "$defs": {"age": {"$id": "urn:example:age", "type": "integer"}, "qty": {"$id": "defs/qty.json", "type": "integer", "minimum": 1}}});
@@ -354,7 +526,11 @@ mod tests {
         assert_eq!(status(embedded.clone(), json!({"qty": 0})), 422);
         let out = submit(json!({"output": embedded, "data": {"age": 30, "qty": 2}}));
         assert_eq!(out.response.status, 200);
-        assert!(out.response.headers.iter().all(|(k, _)| k != "x-genui-unchecked"));
+        assert!(out
+            .response
+            .headers
+            .iter()
+            .all(|(k, _)| k != "x-genui-unchecked"));
     }
 
     #[test]
@@ -364,25 +540,39 @@ mod tests {
         let message: Value = serde_json::from_str(&out.response.body).unwrap();
         Contract::ToolMessage.check(&message).unwrap();
         assert_eq!(message["metadata"]["genuiUnchecked"], json!(["/far"]));
-        let plain: Value = serde_json::from_str(&submit(json!({"output": output, "data": {"n": 2}})).response.body).unwrap();
+        let plain: Value = serde_json::from_str(
+            &submit(json!({"output": output, "data": {"n": 2}}))
+                .response
+                .body,
+        )
+        .unwrap();
         assert!(plain.get("metadata").is_none());
     }
 
     #[test]
     fn every_violation_is_listed_with_its_pointer() {
-        let out = submit(json!({"type": "dgui_response", "output": output(), "data": {"email": "not-an-email", "address": {"city": 3}}}));
+        let out = submit(
+            json!({"type": "dgui_response", "output": output(), "data": {"email": "not-an-email", "address": {"city": 3}}}),
+        );
         assert_eq!(out.response.status, 422);
         let error: Value = serde_json::from_str(&out.response.body).unwrap();
         Contract::DguiError.check(&error).unwrap();
-        let mut pointers: Vec<&str> = error["payload"]["errors"].as_array().unwrap().iter().map(|e| e["pointer"].as_str().unwrap()).collect();
+        let mut pointers: Vec<&str> = error["payload"]["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["pointer"].as_str().unwrap())
+            .collect();
         pointers.sort();
         assert_eq!(pointers, ["/address/city", "/email", "/name"]);
     }
 
     #[test]
     fn lmui_values_are_unflattened() {
-        let out = submit(json!({"output": output(), "interaction": {"type": "form_submission",
-            "values": {"name": "Ada", "email": "a@b.co", "address.city": "London"}}}));
+        let out = submit(
+            json!({"output": output(), "interaction": {"type": "form_submission",
+            "values": {"name": "Ada", "email": "a@b.co", "address.city": "London"}}}),
+        );
         let message: Value = serde_json::from_str(&out.response.body).unwrap();
         let content: Value = serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
         assert_eq!(content["address"]["city"], "London");
@@ -391,13 +581,30 @@ mod tests {
     #[test]
     fn unknown_spec_hash_is_404_and_bad_shapes_400() {
         let hash = "a".repeat(64);
-        let job = prepare_submit(json!({"specHash": hash, "data": {}}).to_string().as_bytes(), &Limits::default()).unwrap();
-        assert_eq!(job.cache_key(), Some(format!("{}{hash}", crate::cache::spec::KEY_PREFIX)));
+        let job = prepare_submit(
+            json!({"specHash": hash, "data": {}}).to_string().as_bytes(),
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            job.cache_key(),
+            Some(format!("{}{hash}", crate::cache::spec::KEY_PREFIX))
+        );
         assert_eq!(job.finish(None, "r").response.status, 404);
         assert_eq!(submit(json!({"data": {}})).response.status, 400);
-        assert_eq!(submit(json!({"specHash": "xyz", "data": {}})).response.status, 400);
+        assert_eq!(
+            submit(json!({"specHash": "xyz", "data": {}}))
+                .response
+                .status,
+            400
+        );
         assert_eq!(submit(json!({"output": output()})).response.status, 400);
-        assert_eq!(submit(json!({"output": {"type": "strng"}, "data": {}})).response.status, 422);
+        assert_eq!(
+            submit(json!({"output": {"type": "strng"}, "data": {}}))
+                .response
+                .status,
+            422
+        );
     }
 
     /// 10,000 hostile strings against a backtracking pattern in one
@@ -409,16 +616,33 @@ mod tests {
         let output = json!({"type": "object", "$comment": "proven once", "properties": {"n": {"type": "integer", "minimum": 1}}});
         let digest = spec::OutputDigest::of(&output).unwrap();
         assert!(crate::cache::memo::validator(&digest).is_none());
-        assert_eq!(submit(json!({"output": output, "data": {"n": 2}})).response.status, 200);
-        assert!(crate::cache::memo::validator(&digest).is_some(), "the proof is remembered by the schema's digest");
+        assert_eq!(
+            submit(json!({"output": output, "data": {"n": 2}}))
+                .response
+                .status,
+            200
+        );
+        assert!(
+            crate::cache::memo::validator(&digest).is_some(),
+            "the proof is remembered by the schema's digest"
+        );
         // The remembered validator still refuses, with the pointer.
         let out = submit(json!({"output": output, "data": {"n": 0}}));
         assert_eq!(out.response.status, 422);
-        assert!(out.response.body.contains("\"/n\""), "{}", out.response.body);
+        assert!(
+            out.response.body.contains("\"/n\""),
+            "{}",
+            out.response.body
+        );
         // A schema that is not valid is refused every time (never remembered).
         let bad = json!({"properties": {"n": {"type": "integr"}}});
         for _ in 0..2 {
-            assert_eq!(submit(json!({"output": bad, "data": {"n": 1}})).response.status, 422);
+            assert_eq!(
+                submit(json!({"output": bad, "data": {"n": 1}}))
+                    .response
+                    .status,
+                422
+            );
         }
     }
 
@@ -426,7 +650,9 @@ mod tests {
     fn hostile_strings_share_one_budget() {
         let output = json!({"type": "object", "properties": {"tags": {"type": "array",
             "items": {"type": "string", "pattern": "^(?:(a)\\1?|a)*b$"}}}});
-        let tags: Vec<String> = (0..10_000).map(|i| format!("{}!", "a".repeat(30 + i % 10))).collect();
+        let tags: Vec<String> = (0..10_000)
+            .map(|i| format!("{}!", "a".repeat(30 + i % 10)))
+            .collect();
         let started = std::time::Instant::now();
         let out = submit(json!({"output": output, "data": {"tags": tags}}));
         println!("10,000 hostile strings: {:?}", started.elapsed());
@@ -434,11 +660,28 @@ mod tests {
         let error: Value = serde_json::from_str(&out.response.body).unwrap();
         let errors = error["payload"]["errors"].as_array().unwrap();
         assert_eq!(errors.len(), 10_000);
-        let said = |needle: &str| errors.iter().filter(|e| e["message"].as_str().unwrap().contains(needle)).count();
-        assert!(said("backtracking steps, so the value") > 0 && said("pattern-matching budget") > 9_000);
+        let said = |needle: &str| {
+            errors
+                .iter()
+                .filter(|e| e["message"].as_str().unwrap().contains(needle))
+                .count()
+        };
+        assert!(
+            said("backtracking steps, so the value") > 0 && said("pattern-matching budget") > 9_000
+        );
         // Ordinary values in the same shape pass, and a lookahead is enforced.
         let output = json!({"type": "object", "properties": {"name": {"type": "string", "pattern": "^(?!admin$)[a-z]+$"}}});
-        assert_eq!(submit(json!({"output": output, "data": {"name": "ada"}})).response.status, 200);
-        assert_eq!(submit(json!({"output": output, "data": {"name": "admin"}})).response.status, 422);
+        assert_eq!(
+            submit(json!({"output": output, "data": {"name": "ada"}}))
+                .response
+                .status,
+            200
+        );
+        assert_eq!(
+            submit(json!({"output": output, "data": {"name": "admin"}}))
+                .response
+                .status,
+            422
+        );
     }
 }

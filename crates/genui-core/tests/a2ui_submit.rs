@@ -24,7 +24,13 @@ fn output() -> Value {
 
 /// Generates the A2UI surface; returns the answer and the cached spec text.
 fn surface(body: Value) -> (Value, String) {
-    let outcome = GenerateJob::prepare(body.to_string().as_bytes(), Some("a2ui"), &Limits::default()).unwrap().finish(None);
+    let outcome = GenerateJob::prepare(
+        body.to_string().as_bytes(),
+        Some("a2ui"),
+        &Limits::default(),
+    )
+    .unwrap()
+    .finish(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
     a2ui_schema::check_wrapper(&answer).unwrap();
@@ -35,7 +41,9 @@ fn surface(body: Value) -> (Value, String) {
 /// resolved (`data` -> the data model), wrapped as `{version, action}`.
 fn action(answer: &Value, id: &str, model: &Value) -> Value {
     let surface = answer["messages"][0]["createSurface"]["surfaceId"].clone();
-    let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap();
+    let components = answer["messages"][1]["updateComponents"]["components"]
+        .as_array()
+        .unwrap();
     let button = components.iter().find(|c| c["id"] == id).unwrap();
     let mut context = button["action"]["event"]["context"].clone();
     context["data"] = model.clone();
@@ -66,7 +74,10 @@ fn content(message: &Value) -> Value {
 #[test]
 fn renderer_values_are_coerced_and_validated_against_output() {
     let (answer, cached) = surface(json!({"output": output(), "toolCallId": "call_7"}));
-    assert_eq!(answer["messages"][0]["createSurface"]["surfaceId"], "genui-call_7");
+    assert_eq!(
+        answer["messages"][0]["createSurface"]["surfaceId"],
+        "genui-call_7"
+    );
     // As the renderer writes them: TextField text, ChoicePicker arrays,
     // DateTimeInput without offset, the non-string choice by its text.
     let model = json!({"name": "Ada", "age": "36", "size": ["m"], "level": ["2"], "toppings": ["egg"],
@@ -74,8 +85,11 @@ fn renderer_values_are_coerced_and_validated_against_output() {
     let (status, message) = submit(&action(&answer, "submit", &model), &cached);
     assert_eq!(status, 200, "{message}");
     assert_eq!(message["toolCallId"], "call_7");
-    assert_eq!(content(&message), json!({"name": "Ada", "age": 36, "size": "m", "level": 2, "toppings": ["egg"],
-        "when": "2026-12-01T09:30:00Z", "newsletter": false, "address": {"zip": "12345"}}));
+    assert_eq!(
+        content(&message),
+        json!({"name": "Ada", "age": 36, "size": "m", "level": 2, "toppings": ["egg"],
+        "when": "2026-12-01T09:30:00Z", "newsletter": false, "address": {"zip": "12345"}})
+    );
 }
 
 #[test]
@@ -85,7 +99,12 @@ fn invalid_data_is_422_with_each_pointer() {
     let (status, error) = submit(&action(&answer, "submit", &model), &cached);
     assert_eq!(status, 422, "{error}");
     assert_eq!(error["code"], "submission_invalid");
-    let mut pointers: Vec<&str> = error["payload"]["errors"].as_array().unwrap().iter().map(|e| e["pointer"].as_str().unwrap()).collect();
+    let mut pointers: Vec<&str> = error["payload"]["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
     pointers.sort();
     assert_eq!(pointers, ["/address/zip", "/age", "/name", "/size"]);
 }
@@ -95,17 +114,29 @@ fn the_data_model_may_come_from_metadata_or_the_header() {
     let (answer, cached) = surface(json!({"output": output()}));
     let mut message = action(&answer, "submit", &json!({}));
     let surface = message["action"]["surfaceId"].as_str().unwrap().to_owned();
-    message["action"]["context"].as_object_mut().unwrap().remove("data");
+    message["action"]["context"]
+        .as_object_mut()
+        .unwrap()
+        .remove("data");
     let model = json!({"version": "v0.9", "surfaces": {surface.clone(): {"name": "Ada", "age": "1", "size": "s", "when": "2026-01-01T00:00"}}});
     let mut with_metadata = message.clone();
     with_metadata["metadata"] = json!({"a2uiClientDataModel": model});
     let (status, reply) = submit(&with_metadata, &cached);
     assert_eq!(status, 200, "{reply}");
     assert_eq!(content(&reply)["when"], "2026-01-01T00:00:00Z");
-    let job = SubmitJob::prepare_with(message.to_string().as_bytes(), Some(&model.to_string()), &Limits::default()).unwrap();
+    let job = SubmitJob::prepare_with(
+        message.to_string().as_bytes(),
+        Some(&model.to_string()),
+        &Limits::default(),
+    )
+    .unwrap();
     assert_eq!(job.finish(Some(&cached), "r").response.status, 200);
     let (status, error) = submit(&message, &cached);
-    assert_eq!((status, error["payload"]["pointer"].as_str()), (400, Some("/action/context/data")), "{error}");
+    assert_eq!(
+        (status, error["payload"]["pointer"].as_str()),
+        (400, Some("/action/context/data")),
+        "{error}"
+    );
     let mut other_surface = with_metadata.clone();
     other_surface["metadata"]["a2uiClientDataModel"]["surfaces"] = json!({"elsewhere": {}});
     assert_eq!(submit(&other_surface, &cached).0, 400);
@@ -126,11 +157,22 @@ fn copilotkits_user_action_is_the_same_submission() {
     let mut stray = copilotkit.clone();
     stray["version"] = json!("v0.9");
     let (status, error) = submit(&stray, &cached);
-    assert_eq!((status, error["payload"]["pointer"].as_str()), (400, Some("/version")), "{error}");
+    assert_eq!(
+        (status, error["payload"]["pointer"].as_str()),
+        (400, Some("/version")),
+        "{error}"
+    );
     let mut no_hash = copilotkit.clone();
-    no_hash["userAction"]["context"].as_object_mut().unwrap().remove("specHash");
+    no_hash["userAction"]["context"]
+        .as_object_mut()
+        .unwrap()
+        .remove("specHash");
     let (status, error) = submit(&no_hash, &cached);
-    assert_eq!((status, error["payload"]["pointer"].as_str()), (400, Some("/userAction/context/specHash")), "{error}");
+    assert_eq!(
+        (status, error["payload"]["pointer"].as_str()),
+        (400, Some("/userAction/context/specHash")),
+        "{error}"
+    );
 }
 
 #[test]
@@ -139,9 +181,19 @@ fn approvals_submit_their_decision() {
         "description": "Approve the refund?", "data": {"action": "Refund order 42"}});
     let (answer, cached) = surface(body);
     let texts = answer["messages"][1].to_string();
-    assert!(texts.contains("Refund order 42"), "the prompt shows the action");
+    assert!(
+        texts.contains("Refund order 42"),
+        "the prompt shows the action"
+    );
     for (button, expected) in [("approve", true), ("reject", false)] {
-        let (status, reply) = submit(&action(&answer, button, &answer["messages"][2]["updateDataModel"]["value"]), &cached);
+        let (status, reply) = submit(
+            &action(
+                &answer,
+                button,
+                &answer["messages"][2]["updateDataModel"]["value"],
+            ),
+            &cached,
+        );
         assert_eq!(status, 200, "{reply}");
         assert_eq!(content(&reply)["approved"], expected, "{button}");
     }
@@ -149,7 +201,9 @@ fn approvals_submit_their_decision() {
 
 #[test]
 fn a_decision_at_the_root_is_the_data() {
-    let (answer, cached) = surface(json!({"output": {"type": "string", "enum": ["approved", "rejected"]}, "description": "Delete 500 files?"}));
+    let (answer, cached) = surface(
+        json!({"output": {"type": "string", "enum": ["approved", "rejected"]}, "description": "Delete 500 files?"}),
+    );
     let (status, reply) = submit(&action(&answer, "reject", &json!({})), &cached);
     assert_eq!(status, 200, "{reply}");
     assert_eq!(content(&reply), json!("rejected"));
@@ -164,7 +218,13 @@ fn client_errors_are_a_clear_400() {
     assert_eq!(status, 400);
     assert_eq!(body["code"], "invalid_request");
     assert_eq!(body["payload"]["pointer"], "/error");
-    assert!(body["message"].as_str().unwrap().contains("VALIDATION_FAILED"), "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("VALIDATION_FAILED"),
+        "{body}"
+    );
 }
 
 #[test]
@@ -181,7 +241,14 @@ fn unknown_specs_and_surfaces_are_404() {
     let mut moved = action(&answer, "submit", &model);
     moved["action"]["surfaceId"] = json!("someone-else");
     let (status, body) = submit(&moved, &cached);
-    assert_eq!((status, body["code"].as_str(), body["payload"]["pointer"].as_str()), (404, Some("spec_not_found"), Some("/action/surfaceId")));
+    assert_eq!(
+        (
+            status,
+            body["code"].as_str(),
+            body["payload"]["pointer"].as_str()
+        ),
+        (404, Some("spec_not_found"), Some("/action/surfaceId"))
+    );
 }
 
 #[test]
@@ -190,22 +257,46 @@ fn malformed_actions_are_400_with_the_pointer() {
     let good = action(&answer, "submit", &json!({}));
     let cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
         ("/version", Box::new(|m| m["version"] = json!("v0.8"))),
-        ("/version", Box::new(|m| {
-            m.as_object_mut().unwrap().remove("version");
-        })),
-        ("/action/timestamp", Box::new(|m| {
-            m["action"].as_object_mut().unwrap().remove("timestamp");
-        })),
-        ("/action/timestamp", Box::new(|m| m["action"]["timestamp"] = json!("yesterday"))),
-        ("/action/sourceComponentId", Box::new(|m| m["action"]["sourceComponentId"] = json!(3))),
-        ("/action/context", Box::new(|m| m["action"]["context"] = json!("x"))),
-        ("/action/context", Box::new(|m| {
-            for i in 0..40 {
-                m["action"]["context"][format!("k{i}")] = json!(i);
-            }
-        })),
-        ("/action/context/specHash", Box::new(|m| m["action"]["context"]["specHash"] = json!("abc"))),
-        ("/action/name", Box::new(|m| m["action"]["name"] = json!("genui.addItem"))),
+        (
+            "/version",
+            Box::new(|m| {
+                m.as_object_mut().unwrap().remove("version");
+            }),
+        ),
+        (
+            "/action/timestamp",
+            Box::new(|m| {
+                m["action"].as_object_mut().unwrap().remove("timestamp");
+            }),
+        ),
+        (
+            "/action/timestamp",
+            Box::new(|m| m["action"]["timestamp"] = json!("yesterday")),
+        ),
+        (
+            "/action/sourceComponentId",
+            Box::new(|m| m["action"]["sourceComponentId"] = json!(3)),
+        ),
+        (
+            "/action/context",
+            Box::new(|m| m["action"]["context"] = json!("x")),
+        ),
+        (
+            "/action/context",
+            Box::new(|m| {
+                for i in 0..40 {
+                    m["action"]["context"][format!("k{i}")] = json!(i);
+                }
+            }),
+        ),
+        (
+            "/action/context/specHash",
+            Box::new(|m| m["action"]["context"]["specHash"] = json!("abc")),
+        ),
+        (
+            "/action/name",
+            Box::new(|m| m["action"]["name"] = json!("genui.addItem")),
+        ),
         ("/action", Box::new(|m| m["action"] = json!([]))),
         ("/userAction", Box::new(|m| m["userAction"] = json!({}))),
         ("", Box::new(|m| m["error"] = json!({}))),
@@ -225,7 +316,13 @@ fn malformed_actions_are_400_with_the_pointer() {
 #[test]
 fn remembered_surfaces_carry_each_requests_tool_call() {
     let answer = |body: Value| {
-        let outcome = GenerateJob::prepare(body.to_string().as_bytes(), Some("a2ui"), &Limits::default()).unwrap().finish(None);
+        let outcome = GenerateJob::prepare(
+            body.to_string().as_bytes(),
+            Some("a2ui"),
+            &Limits::default(),
+        )
+        .unwrap()
+        .finish(None);
         let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
         a2ui_schema::check_wrapper(&answer).unwrap();
         (answer, ())
@@ -234,16 +331,29 @@ fn remembered_surfaces_carry_each_requests_tool_call() {
     let (first, _) = answer(call("call_a"));
     let (second, _) = answer(call("call_b"));
     let context = |answer: &Value| {
-        let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap().clone();
-        components.into_iter().find(|c| c["id"] == "submit").unwrap()["action"]["event"]["context"].clone()
+        let components = answer["messages"][1]["updateComponents"]["components"]
+            .as_array()
+            .unwrap()
+            .clone();
+        components
+            .into_iter()
+            .find(|c| c["id"] == "submit")
+            .unwrap()["action"]["event"]["context"]
+            .clone()
     };
-    let keys: Vec<String> = context(&second).as_object().unwrap().keys().cloned().collect();
+    let keys: Vec<String> = context(&second)
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
     assert_eq!(keys, ["specHash", "toolCallId", "data"]);
     assert_eq!(context(&first)["toolCallId"], "call_a");
     assert_eq!(context(&second)["toolCallId"], "call_b");
     genui_core::IsolateMemory::forget_projections();
     let (fresh, _) = answer(call("call_b"));
     assert_eq!(fresh, second);
-    let (bare, _) = answer(json!({"description": "Order", "data": {"name": "Al"}, "output": output()}));
+    let (bare, _) =
+        answer(json!({"description": "Order", "data": {"name": "Al"}, "output": output()}));
     assert!(context(&bare).get("toolCallId").is_none());
 }

@@ -12,12 +12,17 @@ use serde_json::{json, Value};
 use std::path::Path;
 
 fn repo(path: &str) -> String {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path);
     std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
 }
 
 fn configure() {
-    assert_eq!(Catalog::configure(&[("catalogs/example.json", &repo("catalogs/example.json"))]), Vec::<String>::new());
+    assert_eq!(
+        Catalog::configure(&[("catalogs/example.json", &repo("catalogs/example.json"))]),
+        Vec::<String>::new()
+    );
 }
 
 fn output(max: u32) -> Value {
@@ -28,11 +33,19 @@ fn output(max: u32) -> Value {
 }
 
 fn generate(body: Value, format: &str) -> (u16, Value, Option<String>) {
-    match GenerateJob::prepare(body.to_string().as_bytes(), Some(format), &Limits::default()) {
+    match GenerateJob::prepare(
+        body.to_string().as_bytes(),
+        Some(format),
+        &Limits::default(),
+    ) {
         Ok(job) => {
             let outcome = job.finish(None);
             let value = serde_json::from_str(&outcome.response.body).unwrap_or(Value::Null);
-            (outcome.response.status, value, outcome.cache_put.map(|p| p.value))
+            (
+                outcome.response.status,
+                value,
+                outcome.cache_put.map(|p| p.value),
+            )
         }
         Err(e) => (e.http_status(), e.to_dgui_error(), None),
     }
@@ -45,14 +58,18 @@ fn request(max: u32) -> Value {
 #[test]
 fn every_shipped_catalog_validates() {
     let mut seen = 0;
-    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../catalogs")).unwrap() {
+    for entry in
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../catalogs")).unwrap()
+    {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         if name.ends_with(".a2ui-catalog.json") {
             continue; // the frontend's A2UI catalog, read by the A2UI test below
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        Contract::Catalog.check(&serde_json::from_str(&text).unwrap()).unwrap();
+        Contract::Catalog
+            .check(&serde_json::from_str(&text).unwrap())
+            .unwrap();
         Catalog::parse(&text).unwrap_or_else(|why| panic!("{name}: {why}"));
         seen += 1;
     }
@@ -65,19 +82,39 @@ fn json_forms_and_rjsf_name_the_custom_components() {
     let (status, forms, _) = generate(request(10), "jsonforms");
     assert_eq!(status, 200, "{forms}");
     let controls = forms["uiSchema"]["elements"].as_array().unwrap();
-    let by_scope = |scope: &str| controls.iter().find(|c| c["scope"] == scope).unwrap().clone();
-    assert_eq!(by_scope("#/properties/stars")["options"], json!({"genui": "starRating", "props": {"stars": 10}}));
-    assert_eq!(by_scope("#/properties/shade")["options"], json!({"genui": "colorPicker"}));
-    assert!(by_scope("#/properties/note").get("options").is_none_or(|o| o.get("genui").is_none()));
+    let by_scope = |scope: &str| {
+        controls
+            .iter()
+            .find(|c| c["scope"] == scope)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        by_scope("#/properties/stars")["options"],
+        json!({"genui": "starRating", "props": {"stars": 10}})
+    );
+    assert_eq!(
+        by_scope("#/properties/shade")["options"],
+        json!({"genui": "colorPicker"})
+    );
+    assert!(by_scope("#/properties/note")
+        .get("options")
+        .is_none_or(|o| o.get("genui").is_none()));
     assert!(forms["meta"].get("warnings").is_none(), "{}", forms["meta"]);
 
     let (_, rjsf, _) = generate(request(10), "rjsf");
     assert_eq!(rjsf["uiSchema"]["stars"]["ui:widget"], "starRating");
-    assert_eq!(rjsf["uiSchema"]["stars"]["ui:options"], json!({"stars": 10}));
+    assert_eq!(
+        rjsf["uiSchema"]["stars"]["ui:options"],
+        json!({"stars": 10})
+    );
     assert_eq!(rjsf["uiSchema"]["shade"]["ui:widget"], "colorPicker");
 
     let (_, lmui, _) = generate(request(10), "lmui");
-    assert!(!lmui.to_string().contains("starRating"), "LMUI shows the stand-in");
+    assert!(
+        !lmui.to_string().contains("starRating"),
+        "LMUI shows the stand-in"
+    );
 }
 
 #[test]
@@ -86,22 +123,45 @@ fn a2ui_names_the_operator_catalog_and_validates_against_it() {
     let custom: Value = serde_json::from_str(&repo("catalogs/example.a2ui-catalog.json")).unwrap();
     let (status, answer, cached) = generate(request(10), "a2ui");
     assert_eq!(status, 200, "{answer}");
-    assert_eq!(answer["messages"][0]["createSurface"]["catalogId"], custom["catalogId"]);
-    let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap();
-    let star = components.iter().find(|c| c["component"] == "StarRating").expect("a StarRating");
-    assert_eq!((star["value"].clone(), star["stars"].clone(), star["label"].clone()), (json!({"path": "/stars"}), json!(10), json!("Stars")));
+    assert_eq!(
+        answer["messages"][0]["createSurface"]["catalogId"],
+        custom["catalogId"]
+    );
+    let components = answer["messages"][1]["updateComponents"]["components"]
+        .as_array()
+        .unwrap();
+    let star = components
+        .iter()
+        .find(|c| c["component"] == "StarRating")
+        .expect("a StarRating");
+    assert_eq!(
+        (
+            star["value"].clone(),
+            star["stars"].clone(),
+            star["label"].clone()
+        ),
+        (json!({"path": "/stars"}), json!(10), json!("Stars"))
+    );
     assert!(components.iter().any(|c| c["component"] == "ColorPicker"));
     a2ui_schema::check_wrapper_with(&answer, &custom).unwrap();
-    assert!(a2ui_schema::check_wrapper(&answer).is_err(), "the basic catalog alone does not have StarRating");
+    assert!(
+        a2ui_schema::check_wrapper(&answer).is_err(),
+        "the basic catalog alone does not have StarRating"
+    );
 
     // A person picks 7 stars and a red: /v1/submit accepts it.
     let surface = answer["messages"][0]["createSurface"]["surfaceId"].clone();
-    let submit = components.iter().find(|c| c["action"]["event"]["name"] == "genui.submit").unwrap();
+    let submit = components
+        .iter()
+        .find(|c| c["action"]["event"]["name"] == "genui.submit")
+        .unwrap();
     let mut context = submit["action"]["event"]["context"].clone();
     context["data"] = json!({"stars": 7, "shade": "#ff0000"});
     let message = json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": surface,
         "sourceComponentId": submit["id"], "timestamp": "2026-11-25T04:03:44.839Z", "context": context}});
-    let outcome = SubmitJob::prepare(message.to_string().as_bytes(), &Limits::default()).unwrap().finish(cached.as_deref(), "r1");
+    let outcome = SubmitJob::prepare(message.to_string().as_bytes(), &Limits::default())
+        .unwrap()
+        .finish(cached.as_deref(), "r1");
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
 }
 
@@ -112,16 +172,51 @@ fn a_rating_up_to_eleven_is_refused_and_shown_with_the_built_in_widget() {
     assert_eq!(status, 200, "{forms}");
     let warnings = forms["meta"]["warnings"].as_array().unwrap();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert_eq!((warnings[0]["code"].as_str(), warnings[0]["pointer"].as_str()), (Some("component_refused"), Some("/output/properties/stars")));
-    let stars = forms["uiSchema"]["elements"].as_array().unwrap().iter().find(|c| c["scope"] == "#/properties/stars").unwrap().clone();
-    assert!(stars.get("options").is_none_or(|o| o.get("genui").is_none()), "{stars}");
+    assert_eq!(
+        (
+            warnings[0]["code"].as_str(),
+            warnings[0]["pointer"].as_str()
+        ),
+        (Some("component_refused"), Some("/output/properties/stars"))
+    );
+    let stars = forms["uiSchema"]["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["scope"] == "#/properties/stars")
+        .unwrap()
+        .clone();
+    assert!(
+        stars
+            .get("options")
+            .is_none_or(|o| o.get("genui").is_none()),
+        "{stars}"
+    );
     // A cache hit says so too (the stored plan keeps only proven bindings).
-    let job = GenerateJob::prepare(request(11).to_string().as_bytes(), Some("jsonforms"), &Limits::default()).unwrap();
-    let hit: Value = serde_json::from_str(&job.hit(cached.as_deref()).expect("a hit").response.body).unwrap();
-    assert_eq!((hit["meta"]["cache"].as_str(), hit["meta"]["warnings"].as_array().map(Vec::len)), (Some("hit"), Some(1)), "{}", hit["meta"]);
+    let job = GenerateJob::prepare(
+        request(11).to_string().as_bytes(),
+        Some("jsonforms"),
+        &Limits::default(),
+    )
+    .unwrap();
+    let hit: Value =
+        serde_json::from_str(&job.hit(cached.as_deref()).expect("a hit").response.body).unwrap();
+    assert_eq!(
+        (
+            hit["meta"]["cache"].as_str(),
+            hit["meta"]["warnings"].as_array().map(Vec::len)
+        ),
+        (Some("hit"), Some(1)),
+        "{}",
+        hit["meta"]
+    );
     let (_, answer, _) = generate(request(11), "a2ui");
     assert!(!answer.to_string().contains("StarRating"));
-    assert!(answer["messages"][0]["createSurface"]["catalogId"] != "https://genui-worker.dev/catalogs/example/a2ui-catalog.json" || answer.to_string().contains("ColorPicker"));
+    assert!(
+        answer["messages"][0]["createSurface"]["catalogId"]
+            != "https://genui-worker.dev/catalogs/example/a2ui-catalog.json"
+            || answer.to_string().contains("ColorPicker")
+    );
 }
 
 #[test]
@@ -129,12 +224,26 @@ fn unknown_names_and_inline_catalogs_are_refused_with_the_pointer() {
     configure();
     for (body, pointer) in [
         (json!({"output": output(10), "catalog": "nope"}), "/catalog"),
-        (json!({"tool": "generateUserInterface", "arguments": {"output": output(10), "catalog": "nope"}}), "/arguments/catalog"),
-        (json!({"output": output(10), "catalog": {"name": "mine", "components": []}}), "/catalog"),
+        (
+            json!({"tool": "generateUserInterface", "arguments": {"output": output(10), "catalog": "nope"}}),
+            "/arguments/catalog",
+        ),
+        (
+            json!({"output": output(10), "catalog": {"name": "mine", "components": []}}),
+            "/catalog",
+        ),
         (json!({"output": output(10), "catalog": 3}), "/catalog"),
     ] {
         let (status, error, _) = generate(body, "jsonforms");
-        assert_eq!((status, error["code"].as_str(), error["payload"]["pointer"].as_str()), (400, Some(ErrorCode::InvalidRequest.as_str()), Some(pointer)), "{error}");
+        assert_eq!(
+            (
+                status,
+                error["code"].as_str(),
+                error["payload"]["pointer"].as_str()
+            ),
+            (400, Some(ErrorCode::InvalidRequest.as_str()), Some(pointer)),
+            "{error}"
+        );
         Contract::DguiError.check(&error).unwrap();
     }
 }
@@ -142,18 +251,31 @@ fn unknown_names_and_inline_catalogs_are_refused_with_the_pointer() {
 #[test]
 fn the_catalog_hash_is_part_of_the_cache_key() {
     configure();
-    let key = |body: Value| GenerateJob::prepare(body.to_string().as_bytes(), None, &Limits::default()).unwrap().cache_key().to_owned();
+    let key = |body: Value| {
+        GenerateJob::prepare(body.to_string().as_bytes(), None, &Limits::default())
+            .unwrap()
+            .cache_key()
+            .to_owned()
+    };
     let with = key(request(10));
     let without = key(json!({"description": "Rate the paint", "output": output(10)}));
     assert_ne!(with, without);
     let mut changed: Value = serde_json::from_str(&repo("catalogs/example.json")).unwrap();
     changed["components"][0]["description"] = json!("Stars, now golden.");
     assert!(Catalog::configure(&[("catalogs/example.json", &changed.to_string())]).is_empty());
-    assert_ne!(key(request(10)), with, "a changed catalog never serves the old form");
+    assert_ne!(
+        key(request(10)),
+        with,
+        "a changed catalog never serves the old form"
+    );
     let log = Catalog::configure(&[("catalogs/broken.json", "{\"name\": \"example\"}")]);
     assert!(log[0].contains("catalogs/broken.json"), "{log:?}");
     let (status, error, _) = generate(request(10), "jsonforms");
-    assert_eq!((status, error["payload"]["pointer"].as_str()), (400, Some("/catalog")), "a refused catalog is not configured");
+    assert_eq!(
+        (status, error["payload"]["pointer"].as_str()),
+        (400, Some("/catalog")),
+        "a refused catalog is not configured"
+    );
     let (status, _, _) = generate(json!({"output": output(10)}), "jsonforms");
     assert_eq!(status, 200, "requests without a catalog still serve");
 }

@@ -64,7 +64,12 @@ fn assert_too_deep((status, error): &(u16, Value), pointer: &str) {
     assert_eq!(*status, 413, "{}", clip(error));
     Contract::DguiError.check(error).unwrap();
     assert_eq!(error["code"], "body_too_deep", "{}", clip(error));
-    assert_eq!(error["payload"]["pointer"].as_str(), Some(pointer), "{}", clip(error));
+    assert_eq!(
+        error["payload"]["pointer"].as_str(),
+        Some(pointer),
+        "{}",
+        clip(error)
+    );
     assert_eq!(error["payload"]["limit"], LIMIT);
 }
 
@@ -80,12 +85,21 @@ fn content(reply: &Value) -> Value {
 /// Generates `body` in `format`: the answer, its spec hash and the spec
 /// to cache.
 fn generate(body: &Value, format: &str) -> (Value, String, String) {
-    let job = GenerateJob::prepare(body.to_string().as_bytes(), Some(format), &Limits::default()).unwrap();
+    let job = GenerateJob::prepare(
+        body.to_string().as_bytes(),
+        Some(format),
+        &Limits::default(),
+    )
+    .unwrap();
     let hash = job.spec_hash().to_owned();
     let outcome = job.finish(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     let answer = serde_json::from_str(&outcome.response.body).unwrap_or(Value::Null);
-    (answer, hash, outcome.cache_put.expect("a miss is cached").value)
+    (
+        answer,
+        hash,
+        outcome.cache_put.expect("a miss is cached").value,
+    )
 }
 
 fn open_output() -> Value {
@@ -98,7 +112,12 @@ fn the_limit_is_what_serde_json_parses() {
     let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
     assert!(serde_json::from_str::<Value>(&nested(LIMIT)).is_ok());
     assert!(serde_json::from_str::<Value>(&nested(LIMIT + 1)).is_err());
-    let e = GenerateJob::prepare(format!("{{\"output\":{}}}", nested(LIMIT)).as_bytes(), None, &Limits::default()).unwrap_err();
+    let e = GenerateJob::prepare(
+        format!("{{\"output\":{}}}", nested(LIMIT)).as_bytes(),
+        None,
+        &Limits::default(),
+    )
+    .unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_deep", 413));
 }
 
@@ -117,9 +136,15 @@ fn lmui_dotted_ids_are_counted_before_they_nest() {
     }
     // A value's own nesting counts, and so does a repeating group's item.
     let deep_value = json!({"output": open_output(), "interaction": {"type": "form_submission", "values": {dotted(LIMIT - 1): {"b": {}}}}});
-    assert_too_deep(&submit(&deep_value, None), &format!("{}/b", pointer(LIMIT - 1)));
+    assert_too_deep(
+        &submit(&deep_value, None),
+        &format!("{}/b", pointer(LIMIT - 1)),
+    );
     let rows = json!({"output": open_output(), "interaction": {"type": "form_submission", "values": {dotted(LIMIT - 2): [{"c.d": 1}]}}});
-    assert_too_deep(&submit(&rows, None), &format!("{}/0/c.d", pointer(LIMIT - 2)));
+    assert_too_deep(
+        &submit(&rows, None),
+        &format!("{}/0/c.d", pointer(LIMIT - 2)),
+    );
     // At the limit: accepted, and nested as deep as the id says.
     let at_limit = json!({"specHash": hash, "interaction": {"type": "form_submission", "values": values(LIMIT)}});
     let (status, reply) = submit(&at_limit, Some(&cached));
@@ -131,7 +156,9 @@ fn lmui_dotted_ids_are_counted_before_they_nest() {
 fn a2ui_action(answer: &Value, hash: &str, context: Value) -> Value {
     let surface = &answer["messages"][0]["createSurface"]["surfaceId"];
     let mut full = json!({"specHash": hash});
-    full.as_object_mut().unwrap().extend(context.as_object().unwrap().clone());
+    full.as_object_mut()
+        .unwrap()
+        .extend(context.as_object().unwrap().clone());
     json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": surface, "sourceComponentId": "submit",
         "timestamp": "2026-11-27T06:00:00.000Z", "context": full}})
 }
@@ -140,12 +167,29 @@ fn a2ui_action(answer: &Value, hash: &str, context: Value) -> Value {
 fn a2ui_data_paths_are_counted_before_they_nest() {
     let (answer, hash, cached) = generate(&json!({"output": open_output()}), "a2ui");
     for n in [WORST, LIMIT + 1] {
-        let message = a2ui_action(&answer, &hash, json!({"data": {}, "decisionPath": slashed(n), "decision": true}));
-        assert_too_deep(&submit(&message, Some(&cached)), "/action/context/decisionPath");
+        let message = a2ui_action(
+            &answer,
+            &hash,
+            json!({"data": {}, "decisionPath": slashed(n), "decision": true}),
+        );
+        assert_too_deep(
+            &submit(&message, Some(&cached)),
+            "/action/context/decisionPath",
+        );
         let copilotkit = json!({"userAction": message["action"]});
-        assert_too_deep(&submit(&copilotkit, Some(&cached)), "/userAction/context/decisionPath");
+        assert_too_deep(
+            &submit(&copilotkit, Some(&cached)),
+            "/userAction/context/decisionPath",
+        );
     }
-    let (status, reply) = submit(&a2ui_action(&answer, &hash, json!({"data": {}, "decisionPath": slashed(LIMIT), "decision": true})), Some(&cached));
+    let (status, reply) = submit(
+        &a2ui_action(
+            &answer,
+            &hash,
+            json!({"data": {}, "decisionPath": slashed(LIMIT), "decision": true}),
+        ),
+        Some(&cached),
+    );
     assert_eq!(status, 200, "{}", clip(&reply));
     assert_eq!(nesting(&content(&reply)), LIMIT);
 }
@@ -154,10 +198,15 @@ fn a2ui_data_paths_are_counted_before_they_nest() {
 fn the_a2ui_data_model_header_has_the_body_limit() {
     let (answer, hash, cached) = generate(&json!({"output": open_output()}), "a2ui");
     let message = a2ui_action(&answer, &hash, json!({}));
-    let surface = answer["messages"][0]["createSurface"]["surfaceId"].as_str().unwrap();
+    let surface = answer["messages"][0]["createSurface"]["surfaceId"]
+        .as_str()
+        .unwrap();
     let deep = format!("{}1{}", "[".repeat(WORST), "]".repeat(WORST));
     let header = format!("{{\"version\":\"v0.9\",\"surfaces\":{{\"{surface}\":{deep}}}}}");
-    assert_too_deep(&submit_with(message.to_string().as_bytes(), Some(&header), Some(&cached)), "a2ui-client-data-model");
+    assert_too_deep(
+        &submit_with(message.to_string().as_bytes(), Some(&header), Some(&cached)),
+        "a2ui-client-data-model",
+    );
 }
 
 #[test]
@@ -169,22 +218,47 @@ fn json_text_read_out_of_strings_stays_within_the_limit() {
     let (answer, hash, cached) = generate(&json!({"output": output}), "a2ui");
     let text = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
     // The data (1), `a` (2) and `b` (3) hold the text's lists: one over.
-    let message = a2ui_action(&answer, &hash, json!({"data": {"a": {"b": {"c": text(LIMIT - 2)}}}}));
+    let message = a2ui_action(
+        &answer,
+        &hash,
+        json!({"data": {"a": {"b": {"c": text(LIMIT - 2)}}}}),
+    );
     let (status, error) = submit(&message, Some(&cached));
-    assert_eq!((status, error["code"].as_str()), (413, Some("body_too_deep")), "{}", clip(&error));
-    assert!(error["payload"]["pointer"].as_str().unwrap().starts_with("/data/a/b/c"), "{}", clip(&error));
-    let message = a2ui_action(&answer, &hash, json!({"data": {"a": {"b": {"c": text(LIMIT - 3)}}}}));
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (413, Some("body_too_deep")),
+        "{}",
+        clip(&error)
+    );
+    assert!(
+        error["payload"]["pointer"]
+            .as_str()
+            .unwrap()
+            .starts_with("/data/a/b/c"),
+        "{}",
+        clip(&error)
+    );
+    let message = a2ui_action(
+        &answer,
+        &hash,
+        json!({"data": {"a": {"b": {"c": text(LIMIT - 3)}}}}),
+    );
     assert_eq!(submit(&message, Some(&cached)).0, 200);
 }
 
 #[test]
 fn form_post_pointers_are_counted_before_they_nest() {
     // A recursive schema names fields at any depth.
-    let output = json!({"type": "object", "properties": {"name": {"type": "string"}, "a": {"$ref": "#"}}});
+    let output =
+        json!({"type": "object", "properties": {"name": {"type": "string"}, "a": {"$ref": "#"}}});
     let (answer, hash, cached) = generate(&json!({"output": output}), "html");
     let post = |pointer: &str| {
-        let body: String = form_urlencoded::Serializer::new(String::new()).append_pair("_specHash", &hash).append_pair(pointer, "x").finish();
-        let outcome = match SubmitJob::prepare_form(body.as_bytes(), None, None, &Limits::default()) {
+        let body: String = form_urlencoded::Serializer::new(String::new())
+            .append_pair("_specHash", &hash)
+            .append_pair(pointer, "x")
+            .finish();
+        let outcome = match SubmitJob::prepare_form(body.as_bytes(), None, None, &Limits::default())
+        {
             Ok(job) => job.finish(Some(&cached), "r1"),
             Err(e) => Outcome::failed(&e),
         };
@@ -213,18 +287,30 @@ fn prefill_as_deep_as_the_body_allows_renders_in_every_format() {
     }
     let output = json!({"type": "object", "properties": {"a": {"type": "object", "default": {"a": {"z": 1}}}, "name": {"type": "string"}}});
     let body = json!({"output": output, "data": data});
-    assert!(Limits::default().check_body_depth(body.to_string().as_bytes()).is_ok());
+    assert!(Limits::default()
+        .check_body_depth(body.to_string().as_bytes())
+        .is_ok());
     let mut failed = Vec::new();
     for format in ["jsonforms", "rjsf", "lmui", "a2ui", "html", "react"] {
-        let outcome = GenerateJob::prepare(body.to_string().as_bytes(), Some(format), &Limits::default()).unwrap().finish(None);
+        let outcome = GenerateJob::prepare(
+            body.to_string().as_bytes(),
+            Some(format),
+            &Limits::default(),
+        )
+        .unwrap()
+        .finish(None);
         if outcome.response.status != 200 {
-            failed.push(format!("{format}: {}", &outcome.response.body[..300.min(outcome.response.body.len())]));
+            failed.push(format!(
+                "{format}: {}",
+                &outcome.response.body[..300.min(outcome.response.body.len())]
+            ));
         }
     }
     assert!(failed.is_empty(), "{failed:#?}");
     let mut deeper = body.clone();
     deeper["data"] = json!({"a": deeper["data"].clone()});
-    let e = GenerateJob::prepare(deeper.to_string().as_bytes(), None, &Limits::default()).unwrap_err();
+    let e =
+        GenerateJob::prepare(deeper.to_string().as_bytes(), None, &Limits::default()).unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_deep", 413));
 }
 
@@ -238,15 +324,35 @@ fn a_chain_of_references_is_expanded_only_to_the_limit() {
     let chain = 2_000;
     let mut defs = serde_json::Map::new();
     for i in 0..chain {
-        defs.insert(format!("d{i}"), json!({"properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}}));
+        defs.insert(
+            format!("d{i}"),
+            json!({"properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}}),
+        );
     }
     defs.insert(format!("d{chain}"), json!({"type": "string"}));
     let body = json!({"output": {"type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}, "$defs": defs}});
     for format in ["jsonforms", "rjsf", "lmui", "a2ui", "html", "react"] {
-        let outcome = GenerateJob::prepare(body.to_string().as_bytes(), Some(format), &Limits::default()).unwrap().finish(None);
-        assert_eq!(outcome.response.status, 200, "{format}: {}", &outcome.response.body[..300.min(outcome.response.body.len())]);
+        let outcome = GenerateJob::prepare(
+            body.to_string().as_bytes(),
+            Some(format),
+            &Limits::default(),
+        )
+        .unwrap()
+        .finish(None);
+        assert_eq!(
+            outcome.response.status,
+            200,
+            "{format}: {}",
+            &outcome.response.body[..300.min(outcome.response.body.len())]
+        );
         if format == "react" {
-            assert!(outcome.response.body.contains("a reference nested deeper than 127 schemas"), "the module says what it does not enforce");
+            assert!(
+                outcome
+                    .response
+                    .body
+                    .contains("a reference nested deeper than 127 schemas"),
+                "the module says what it does not enforce"
+            );
         }
     }
 }

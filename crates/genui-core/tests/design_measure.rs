@@ -28,13 +28,40 @@ struct Floor {
     lead_echoes: usize,
 }
 
-const TUNING_FLOOR: Floor =
-    Floor { section_f1: 0.620, rows_percent: 27.5, order: 0.950, raw_labels: 100, title_echoes: 23, titles_missing: 12, lead_echoes: 36 };
-const HELD_OUT_FLOOR: Floor =
-    Floor { section_f1: 0.599, rows_percent: 16.6, order: 0.922, raw_labels: 70, title_echoes: 9, titles_missing: 9, lead_echoes: 18 };
+const TUNING_FLOOR: Floor = Floor {
+    section_f1: 0.620,
+    rows_percent: 27.5,
+    order: 0.950,
+    raw_labels: 100,
+    title_echoes: 23,
+    titles_missing: 12,
+    lead_echoes: 36,
+};
+const HELD_OUT_FLOOR: Floor = Floor {
+    section_f1: 0.599,
+    rows_percent: 16.6,
+    order: 0.922,
+    raw_labels: 70,
+    title_echoes: 9,
+    titles_missing: 9,
+    lead_echoes: 18,
+};
 
 const DOMAINS: [&str; 14] = [
-    "travel", "finance", "hr", "support", "settings", "commerce", "health", "events", "scheduling", "search", "surveys", "sign-up", "iot", "approvals",
+    "travel",
+    "finance",
+    "hr",
+    "support",
+    "settings",
+    "commerce",
+    "health",
+    "events",
+    "scheduling",
+    "search",
+    "surveys",
+    "sign-up",
+    "iot",
+    "approvals",
 ];
 
 fn cases() -> Vec<Case> {
@@ -56,7 +83,11 @@ fn schema_fields(schema: &Value, at: &str, out: &mut Vec<String>) {
 
 fn string_enums(schema: &Value, at: &str, out: &mut Vec<(String, Vec<String>)>) {
     if let Some(values) = schema["enum"].as_array() {
-        let strings: Vec<String> = values.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+        let strings: Vec<String> = values
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect();
         if !strings.is_empty() {
             out.push((at.to_owned(), strings));
         }
@@ -77,50 +108,98 @@ fn check_reference(case: &Case) {
     let mut listed: Vec<String> = reference.fields().iter().map(|f| f.to_string()).collect();
     listed.sort();
     expected.sort();
-    assert_eq!(listed, expected, "{name}: the reference lists every field of `output` exactly once");
+    assert_eq!(
+        listed, expected,
+        "{name}: the reference lists every field of `output` exactly once"
+    );
     for row in &reference.rows {
         assert!(row.len() >= 2, "{name}: a row of one field {row:?}");
         let section = reference.section_of(&row[0]);
-        assert!(section.is_some() && row.iter().all(|f| reference.section_of(f) == section), "{name}: row {row:?} is not within one section");
+        assert!(
+            section.is_some() && row.iter().all(|f| reference.section_of(f) == section),
+            "{name}: row {row:?} is not within one section"
+        );
     }
     let mut enums = Vec::new();
     string_enums(case.output(), "", &mut enums);
     for (pointer, labels) in &reference.labels {
         let values = enums.iter().find(|(p, _)| p == pointer).map(|(_, v)| v);
         let mut keys: Vec<&String> = labels.keys().collect();
-        let mut values: Vec<&String> = values.unwrap_or_else(|| panic!("{name}: labels for {pointer}, which has no enum")).iter().collect();
+        let mut values: Vec<&String> = values
+            .unwrap_or_else(|| panic!("{name}: labels for {pointer}, which has no enum"))
+            .iter()
+            .collect();
         keys.sort();
         values.sort();
-        assert_eq!(keys, values, "{name}: labels at {pointer} name exactly the enum's values");
+        assert_eq!(
+            keys, values,
+            "{name}: labels at {pointer} name exactly the enum's values"
+        );
         for (value, label) in labels {
-            assert!(!label.trim().is_empty(), "{name}: {pointer} {value} has an empty label");
+            assert!(
+                !label.trim().is_empty(),
+                "{name}: {pointer} {value} has an empty label"
+            );
         }
     }
     for (pointer, values) in &enums {
         for value in values.iter().filter(|v| looks_like_code(v)) {
-            assert!(reference.label(pointer, value).is_some(), "{name}: the code {value:?} at {pointer} has no reference label");
+            assert!(
+                reference.label(pointer, value).is_some(),
+                "{name}: the code {value:?} at {pointer} has no reference label"
+            );
         }
     }
-    assert!(!echoes(&reference.title, case.description()), "{name}: the reference title echoes the request");
+    assert!(
+        !echoes(&reference.title, case.description()),
+        "{name}: the reference title echoes the request"
+    );
     if let Some(lead) = &reference.lead {
-        assert!(!echoes(lead, case.description()), "{name}: the reference lead echoes the request");
+        assert!(
+            !echoes(lead, case.description()),
+            "{name}: the reference lead echoes the request"
+        );
     }
 }
 
 #[test]
 fn the_development_set_is_sound() {
     let cases = cases();
-    assert!(cases.len() >= 40, "the development set shrank to {}", cases.len());
+    assert!(
+        cases.len() >= 40,
+        "the development set shrank to {}",
+        cases.len()
+    );
     let held_out = cases.iter().filter(|c| c.held_out).count();
-    assert!(held_out * 4 >= cases.len() && held_out * 5 <= cases.len() * 2, "{held_out} of {} held out: about a third", cases.len());
+    assert!(
+        held_out * 4 >= cases.len() && held_out * 5 <= cases.len() * 2,
+        "{held_out} of {} held out: about a third",
+        cases.len()
+    );
     for domain in DOMAINS {
-        assert!(cases.iter().any(|c| c.domain == domain), "no case in {domain}");
+        assert!(
+            cases.iter().any(|c| c.domain == domain),
+            "no case in {domain}"
+        );
     }
     for case in &cases {
-        assert!(DOMAINS.contains(&case.domain.as_str()), "{}: unknown domain {}", case.name, case.domain);
+        assert!(
+            DOMAINS.contains(&case.domain.as_str()),
+            "{}: unknown domain {}",
+            case.name,
+            case.domain
+        );
     }
-    for name in ["flight-search", "expense-report", "notification-settings", "address-form"] {
-        assert!(cases.iter().any(|c| c.name == name && !c.held_out), "{name} is a tuning case");
+    for name in [
+        "flight-search",
+        "expense-report",
+        "notification-settings",
+        "address-form",
+    ] {
+        assert!(
+            cases.iter().any(|c| c.name == name && !c.held_out),
+            "{name} is a tuning case"
+        );
     }
     cases.iter().for_each(check_reference);
 }
@@ -131,27 +210,82 @@ fn a_plan_laid_out_as_the_reference_scores_full_layout_marks() {
         let plan = reference_plan(&case, &generated(&case).plan);
         let scores = score(&case, &planned(&case, &plan));
         assert_eq!(scores.section_f1, 1.0, "{}: {scores:?}", case.name);
-        assert_eq!((scores.row_pairs_kept, scores.extra_row_pairs), (scores.row_pairs, 0), "{}: {scores:?}", case.name);
+        assert_eq!(
+            (scores.row_pairs_kept, scores.extra_row_pairs),
+            (scores.row_pairs, 0),
+            "{}: {scores:?}",
+            case.name
+        );
         assert_eq!(scores.order(), 1.0, "{}: {scores:?}", case.name);
         assert_eq!(scores.missing_fields, 0, "{}", case.name);
-        assert!(!scores.title_echoes && !scores.title_missing, "{}", case.name);
+        assert!(
+            !scores.title_echoes && !scores.title_missing,
+            "{}",
+            case.name
+        );
     }
 }
 
 #[test]
 fn the_deterministic_generator_holds_its_floors() {
-    let scored: Vec<Scored> = cases().iter().map(|case| Scored::new(case, &generated(case))).collect();
+    let scored: Vec<Scored> = cases()
+        .iter()
+        .map(|case| Scored::new(case, &generated(case)))
+        .collect();
     println!("{}\n{}", cases_table(&scored), halves_table(&scored));
-    for (half, held_out, floor) in [("tuning", false, TUNING_FLOOR), ("held out", true, HELD_OUT_FLOOR)] {
+    for (half, held_out, floor) in [
+        ("tuning", false, TUNING_FLOOR),
+        ("held out", true, HELD_OUT_FLOOR),
+    ] {
         let s = Summary::of(&scored, held_out);
-        println!("{half}: section F1 {:.5}, side by side {:.3} %, order {:.5}", s.mean_section_f1, s.rows_percent(), s.order());
-        assert!(s.mean_section_f1 >= floor.section_f1, "{half}: section F1 {:.3} < {}", s.mean_section_f1, floor.section_f1);
-        assert!(s.rows_percent() >= floor.rows_percent, "{half}: side-by-side {:.1} % < {}", s.rows_percent(), floor.rows_percent);
-        assert!(s.order() >= floor.order, "{half}: order {:.3} < {}", s.order(), floor.order);
-        assert!(s.raw_labels <= floor.raw_labels, "{half}: {} raw option labels > {}", s.raw_labels, floor.raw_labels);
-        assert!(s.title_echoes <= floor.title_echoes, "{half}: {} echoing titles > {}", s.title_echoes, floor.title_echoes);
-        assert!(s.titles_missing <= floor.titles_missing, "{half}: {} forms without a title > {}", s.titles_missing, floor.titles_missing);
-        assert!(s.lead_echoes <= floor.lead_echoes, "{half}: {} echoing leads > {}", s.lead_echoes, floor.lead_echoes);
+        println!(
+            "{half}: section F1 {:.5}, side by side {:.3} %, order {:.5}",
+            s.mean_section_f1,
+            s.rows_percent(),
+            s.order()
+        );
+        assert!(
+            s.mean_section_f1 >= floor.section_f1,
+            "{half}: section F1 {:.3} < {}",
+            s.mean_section_f1,
+            floor.section_f1
+        );
+        assert!(
+            s.rows_percent() >= floor.rows_percent,
+            "{half}: side-by-side {:.1} % < {}",
+            s.rows_percent(),
+            floor.rows_percent
+        );
+        assert!(
+            s.order() >= floor.order,
+            "{half}: order {:.3} < {}",
+            s.order(),
+            floor.order
+        );
+        assert!(
+            s.raw_labels <= floor.raw_labels,
+            "{half}: {} raw option labels > {}",
+            s.raw_labels,
+            floor.raw_labels
+        );
+        assert!(
+            s.title_echoes <= floor.title_echoes,
+            "{half}: {} echoing titles > {}",
+            s.title_echoes,
+            floor.title_echoes
+        );
+        assert!(
+            s.titles_missing <= floor.titles_missing,
+            "{half}: {} forms without a title > {}",
+            s.titles_missing,
+            floor.titles_missing
+        );
+        assert!(
+            s.lead_echoes <= floor.lead_echoes,
+            "{half}: {} echoing leads > {}",
+            s.lead_echoes,
+            floor.lead_echoes
+        );
         assert_eq!(s.missing_fields, 0, "{half}: every field has a control");
     }
 }

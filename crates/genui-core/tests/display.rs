@@ -9,8 +9,8 @@
 mod a2ui_schema;
 
 use genui_core::Contract;
-use genui_core::{GenerateJob, Outcome, SubmitJob};
 use genui_core::Limits;
+use genui_core::{GenerateJob, Outcome, SubmitJob};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -21,7 +21,12 @@ fn fixtures() -> Vec<(String, Value)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()))
+        .map(|p| {
+            (
+                p.file_stem().unwrap().to_string_lossy().into_owned(),
+                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap(),
+            )
+        })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
@@ -48,7 +53,10 @@ fn generate(body: &Value, cached: Option<&str>) -> Outcome {
 
 /// The spec this isolate remembers for a request, as JSON.
 fn remembered_spec(body: &Value) -> String {
-    GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()).unwrap().spec_json().unwrap_or_else(|| panic!("the isolate remembers the spec for {body}"))
+    GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default())
+        .unwrap()
+        .spec_json()
+        .unwrap_or_else(|| panic!("the isolate remembers the spec for {body}"))
 }
 
 fn body_of(outcome: &Outcome) -> Value {
@@ -58,10 +66,15 @@ fn body_of(outcome: &Outcome) -> Value {
 fn vega_lite() -> &'static jsonschema::Validator {
     static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
     VALIDATOR.get_or_init(|| {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/vendor/vega-lite-v5.schema.json");
-        let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../schemas/vendor/vega-lite-v5.schema.json");
+        let mut schema: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         percent_encode_refs(&mut schema);
-        jsonschema::options().with_draft(jsonschema::Draft::Draft7).build(&schema).unwrap()
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft7)
+            .build(&schema)
+            .unwrap()
     })
 }
 
@@ -77,7 +90,9 @@ fn percent_encode_refs(value: &mut Value) {
                 let mut encoded = String::new();
                 for c in reference.chars() {
                     match c {
-                        '<' | '>' | '|' | '"' | '{' | '}' | '^' | '`' | ' ' | '[' | ']' | '\\' => encoded.push_str(&format!("%{:02X}", c as u32)),
+                        '<' | '>' | '|' | '"' | '{' | '}' | '^' | '`' | ' ' | '[' | ']' | '\\' => {
+                            encoded.push_str(&format!("%{:02X}", c as u32))
+                        }
                         _ => encoded.push(c),
                     }
                 }
@@ -91,12 +106,21 @@ fn percent_encode_refs(value: &mut Value) {
 }
 
 fn assert_vega_lite(name: &str, spec: &Value) {
-    let errors: Vec<String> = vega_lite().iter_errors(spec).map(|e| format!("{e} at {}", e.instance_path())).collect();
-    assert!(errors.is_empty(), "{name}: chart violates Vega-Lite v5: {errors:?}\n{spec}");
+    let errors: Vec<String> = vega_lite()
+        .iter_errors(spec)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{name}: chart violates Vega-Lite v5: {errors:?}\n{spec}"
+    );
 }
 
 fn marks(charts: &[Value]) -> Vec<String> {
-    charts.iter().map(|c| c["mark"]["type"].as_str().unwrap().to_owned()).collect()
+    charts
+        .iter()
+        .map(|c| c["mark"]["type"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 /// Every string and number of the data, to look for in the cached spec.
@@ -118,27 +142,47 @@ fn every_display_fixture_answers_in_every_format() {
     let mut charts_checked = 0;
     for (name, args) in all {
         let body = json!({"tool": "generateUserInterface", "arguments": args});
-        Contract::GenerateRequest.check(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
+        Contract::GenerateRequest
+            .check(&body)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let miss = generate(&body, None);
         let answer = body_of(&miss);
         assert_eq!(miss.response.status, 200, "{name}: {answer}");
-        Contract::JsonFormsResponse.check(&answer).unwrap_or_else(|e| panic!("{name}: {e}"));
+        Contract::JsonFormsResponse
+            .check(&answer)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(answer["meta"]["kind"], "display", "{name}");
         assert_eq!(answer["jsonSchema"]["readOnly"], true, "{name}");
-        assert_eq!(answer["initialData"], args["data"], "{name}: every value is shown");
-        let charts: Vec<Value> = answer["charts"].as_array().unwrap().iter().map(|c| c["vegaLite"].clone()).collect();
+        assert_eq!(
+            answer["initialData"], args["data"],
+            "{name}: every value is shown"
+        );
+        let charts: Vec<Value> = answer["charts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["vegaLite"].clone())
+            .collect();
         assert_eq!(marks(&charts), expected_marks(&name), "{name}");
         for element in answer["uiSchema"]["elements"].as_array().unwrap() {
             assert_eq!(element["options"]["readonly"], true, "{name}: {element}");
         }
 
-        assert_eq!(miss.cache_put, None, "{name}: a display is never written to KV");
+        assert_eq!(
+            miss.cache_put, None,
+            "{name}: a display is never written to KV"
+        );
         let spec = remembered_spec(&body);
-        Contract::UiSpec.check(&serde_json::from_str(&spec).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        Contract::UiSpec
+            .check(&serde_json::from_str(&spec).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut values = Vec::new();
         leaves(&args["data"], &mut values);
         for value in values {
-            assert!(!spec.contains(&value), "{name}: data value {value} leaked into the remembered spec");
+            assert!(
+                !spec.contains(&value),
+                "{name}: data value {value} leaked into the remembered spec"
+            );
         }
 
         // This isolate remembers the spec: a repeat is a hit.
@@ -147,22 +191,51 @@ fn every_display_fixture_answers_in_every_format() {
         assert_eq!(body_of(&hit)["charts"], answer["charts"], "{name}");
 
         let mut all_charts = charts.clone();
-        for (format, contract) in [("rjsf", Contract::DguiForm), ("lmui", Contract::LmuiMessage)] {
+        for (format, contract) in [
+            ("rjsf", Contract::DguiForm),
+            ("lmui", Contract::LmuiMessage),
+        ] {
             let mut in_format = body.clone();
             in_format["format"] = json!(format);
             let projected = generate(&in_format, None);
             let answer = body_of(&projected);
-            assert_eq!(projected.response.status, 200, "{name} as {format}: {answer}");
-            contract.check(&answer).unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
-            assert!(projected.cache_put.is_none(), "{name}: switching format is a cache hit");
+            assert_eq!(
+                projected.response.status, 200,
+                "{name} as {format}: {answer}"
+            );
+            contract
+                .check(&answer)
+                .unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
+            assert!(
+                projected.cache_put.is_none(),
+                "{name}: switching format is a cache hit"
+            );
             assert_eq!(answer["metadata"]["kind"], "display", "{name} as {format}");
             if format == "rjsf" {
-                assert_eq!(answer["uiSchema"]["ui:submitButtonOptions"]["norender"], true, "{name}");
-                all_charts.extend(answer["charts"].as_array().unwrap().iter().map(|c| c["vegaLite"].clone()));
+                assert_eq!(
+                    answer["uiSchema"]["ui:submitButtonOptions"]["norender"], true,
+                    "{name}"
+                );
+                all_charts.extend(
+                    answer["charts"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|c| c["vegaLite"].clone()),
+                );
             } else {
                 let components = answer["ui_components"].as_array().unwrap();
-                assert!(components.iter().all(|c| c["type"] == "table" || c["type"] == "chart"), "{name}: no inputs, no submit");
-                let lmui_charts: Vec<Value> = components.iter().filter(|c| c["type"] == "chart").map(|c| c["vega_lite"].clone()).collect();
+                assert!(
+                    components
+                        .iter()
+                        .all(|c| c["type"] == "table" || c["type"] == "chart"),
+                    "{name}: no inputs, no submit"
+                );
+                let lmui_charts: Vec<Value> = components
+                    .iter()
+                    .filter(|c| c["type"] == "chart")
+                    .map(|c| c["vega_lite"].clone())
+                    .collect();
                 assert_eq!(marks(&lmui_charts), expected_marks(&name), "{name} as lmui");
                 all_charts.extend(lmui_charts);
             }
@@ -172,18 +245,37 @@ fn every_display_fixture_answers_in_every_format() {
             charts_checked += 1;
         }
     }
-    assert!(charts_checked >= 30, "only {charts_checked} charts were checked against Vega-Lite");
+    assert!(
+        charts_checked >= 30,
+        "only {charts_checked} charts were checked against Vega-Lite"
+    );
 }
 
 #[test]
 fn every_display_as_a2ui_is_tables_of_the_data_model_and_no_button() {
     for (name, args) in fixtures() {
-        let answer = body_of(&generate(&json!({"tool": "generateUserInterface", "arguments": args, "format": "a2ui"}), None));
-        Contract::A2uiMessages.check(&answer).unwrap_or_else(|e| panic!("{name}: {e}"));
-        a2ui_schema::check_wrapper(&answer).unwrap_or_else(|e| panic!("{name} by A2UI's schemas: {e}"));
-        let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap();
-        assert!(components.iter().all(|c| !matches!(c["component"].as_str(), Some("Button" | "TextField"))), "{name}: a display takes no input");
-        let lists = components.iter().filter(|c| c["component"] == "List").count();
+        let answer = body_of(&generate(
+            &json!({"tool": "generateUserInterface", "arguments": args, "format": "a2ui"}),
+            None,
+        ));
+        Contract::A2uiMessages
+            .check(&answer)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        a2ui_schema::check_wrapper(&answer)
+            .unwrap_or_else(|e| panic!("{name} by A2UI's schemas: {e}"));
+        let components = answer["messages"][1]["updateComponents"]["components"]
+            .as_array()
+            .unwrap();
+        assert!(
+            components
+                .iter()
+                .all(|c| !matches!(c["component"].as_str(), Some("Button" | "TextField"))),
+            "{name}: a display takes no input"
+        );
+        let lists = components
+            .iter()
+            .filter(|c| c["component"] == "List")
+            .count();
         assert!(lists >= 1, "{name}: no table");
         let model = &answer["messages"][2]["updateDataModel"]["value"];
         if args["data"].is_object() {
@@ -194,7 +286,10 @@ fn every_display_as_a2ui_is_tables_of_the_data_model_and_no_button() {
 
 fn answer_for(name: &str, format: &str) -> Value {
     let (_, args) = fixtures().into_iter().find(|(n, _)| n == name).unwrap();
-    body_of(&generate(&json!({"tool": "generateUserInterface", "arguments": args, "format": format}), None))
+    body_of(&generate(
+        &json!({"tool": "generateUserInterface", "arguments": args, "format": format}),
+        None,
+    ))
 }
 
 #[test]
@@ -202,70 +297,155 @@ fn charts_follow_the_data_shape() {
     let sales = answer_for("sales-by-region", "jsonforms");
     let chart = &sales["charts"][0]["vegaLite"];
     assert_eq!(chart["encoding"]["x"]["field"], "region");
-    assert_eq!(chart["encoding"]["y"]["aggregate"], "sum", "regions repeat: bars are summed");
+    assert_eq!(
+        chart["encoding"]["y"]["aggregate"], "sum",
+        "regions repeat: bars are summed"
+    );
     assert_eq!(chart["transform"][0]["fold"], json!(["revenue", "units"]));
     assert_eq!(chart["data"]["values"].as_array().unwrap().len(), 5);
-    assert_eq!(sales["uiSchema"]["elements"][0]["scope"], "#/properties/sales");
-    assert_eq!(sales["uiSchema"]["elements"][0]["options"]["charts"], json!(["sales-chart"]));
-    assert_eq!(sales["jsonSchema"]["properties"]["sales"]["items"]["properties"]["manager"]["format"], "email");
+    assert_eq!(
+        sales["uiSchema"]["elements"][0]["scope"],
+        "#/properties/sales"
+    );
+    assert_eq!(
+        sales["uiSchema"]["elements"][0]["options"]["charts"],
+        json!(["sales-chart"])
+    );
+    assert_eq!(
+        sales["jsonSchema"]["properties"]["sales"]["items"]["properties"]["manager"]["format"],
+        "email"
+    );
 
     let by_region = answer_for("line-series-by-region", "jsonforms");
     let encoding = &by_region["charts"][0]["vegaLite"]["encoding"];
-    assert_eq!((encoding["x"]["type"].as_str(), encoding["color"]["field"].as_str()), (Some("temporal"), Some("region")));
+    assert_eq!(
+        (
+            encoding["x"]["type"].as_str(),
+            encoding["color"]["field"].as_str()
+        ),
+        (Some("temporal"), Some("region"))
+    );
 
     let numbers = answer_for("bare-numbers", "lmui");
     let table = &numbers["ui_components"][0];
-    assert_eq!(table["columns"], json!([{"key": "value", "label": "Value", "type": "number"}]));
+    assert_eq!(
+        table["columns"],
+        json!([{"key": "value", "label": "Value", "type": "number"}])
+    );
     assert_eq!(table["rows"][1], json!({"value": 98.5}));
-    assert_eq!(numbers["ui_components"][1]["vega_lite"]["transform"][0]["window"][0]["op"], "row_number");
+    assert_eq!(
+        numbers["ui_components"][1]["vega_lite"]["transform"][0]["window"][0]["op"],
+        "row_number"
+    );
 
     let irregular = answer_for("irregular-records", "lmui");
-    let kinds: Vec<&str> = irregular["ui_components"][0]["columns"].as_array().unwrap().iter().map(|c| c["type"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = irregular["ui_components"][0]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["type"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["string", "mixed", "date", "string", "json", "json"]);
 
     let rjsf = answer_for("bar-category-value", "rjsf");
-    assert_eq!(rjsf["uiSchema"]["ui:options"], json!({"addable": false, "removable": false, "orderable": false, "charts": ["data-chart"]}));
+    assert_eq!(
+        rjsf["uiSchema"]["ui:options"],
+        json!({"addable": false, "removable": false, "orderable": false, "charts": ["data-chart"]})
+    );
     assert_eq!(rjsf["uiSchema"]["ui:readonly"], true);
 }
 
 #[test]
 fn an_empty_array_is_an_empty_display() {
     let answer = answer_for("empty-array", "lmui");
-    assert_eq!(answer["response_text"], "Search results for 'quarterly invoices': no data to display.");
-    assert_eq!(answer["ui_components"], json!([{"type": "table", "id": "data", "label": "Search results for 'quarterly invoices'", "columns": [], "rows": [], "read_only": true}]));
+    assert_eq!(
+        answer["response_text"],
+        "Search results for 'quarterly invoices': no data to display."
+    );
+    assert_eq!(
+        answer["ui_components"],
+        json!([{"type": "table", "id": "data", "label": "Search results for 'quarterly invoices'", "columns": [], "rows": [], "read_only": true}])
+    );
     let jsonforms = answer_for("empty-array", "jsonforms");
-    assert_eq!((jsonforms["initialData"].clone(), jsonforms["charts"].clone()), (json!([]), json!([])));
+    assert_eq!(
+        (
+            jsonforms["initialData"].clone(),
+            jsonforms["charts"].clone()
+        ),
+        (json!([]), json!([]))
+    );
 }
 
 #[test]
 fn the_key_is_the_shape_not_the_values() {
-    let key = |data: Value| GenerateJob::prepare(json!({"data": data}).to_string().as_bytes(), None, &Limits::default()).unwrap().spec_hash().to_owned();
+    let key = |data: Value| {
+        GenerateJob::prepare(
+            json!({"data": data}).to_string().as_bytes(),
+            None,
+            &Limits::default(),
+        )
+        .unwrap()
+        .spec_hash()
+        .to_owned()
+    };
     let a = key(json!([{"city": "Oslo", "t": 3}, {"city": "Rome", "t": 19}]));
-    assert_eq!(a, key(json!([{"city": "Lima", "t": 21}, {"city": "Kyiv", "t": -2}])), "other values, same display");
-    assert_ne!(a, key(json!([{"city": "Oslo", "t": 3.5}])), "a number column is not an integer column");
+    assert_eq!(
+        a,
+        key(json!([{"city": "Lima", "t": 21}, {"city": "Kyiv", "t": -2}])),
+        "other values, same display"
+    );
+    assert_ne!(
+        a,
+        key(json!([{"city": "Oslo", "t": 3.5}])),
+        "a number column is not an integer column"
+    );
     assert_ne!(a, key(json!([{"town": "Oslo", "t": 3}])), "other columns");
     let form = GenerateJob::prepare(json!({"data": [{"city": "Oslo", "t": 3}], "output": {"type": "object", "properties": {"t": {"type": "integer"}}}}).to_string().as_bytes(), None, &Limits::default()).unwrap();
-    assert!(!form.is_display(), "an output with properties is a form, whatever the data");
+    assert!(
+        !form.is_display(),
+        "an output with properties is a form, whatever the data"
+    );
 }
 
 #[test]
 fn a_display_takes_no_submission() {
     let outcome = generate(&json!({"data": [1, 2, 3]}), None);
-    let hash = body_of(&outcome)["meta"]["specHash"].as_str().unwrap().to_owned();
+    let hash = body_of(&outcome)["meta"]["specHash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let stored = remembered_spec(&json!({"data": [1, 2, 3]}));
-    let submit = SubmitJob::prepare(json!({"specHash": hash, "data": [4]}).to_string().as_bytes(), &Limits::default()).unwrap();
+    let submit = SubmitJob::prepare(
+        json!({"specHash": hash, "data": [4]})
+            .to_string()
+            .as_bytes(),
+        &Limits::default(),
+    )
+    .unwrap();
     let answer = submit.finish(Some(&stored), "r1");
     let error = body_of(&answer);
     Contract::DguiError.check(&error).unwrap();
-    assert_eq!((answer.response.status, error["payload"]["kind"].as_str()), (400, Some("display")));
+    assert_eq!(
+        (answer.response.status, error["payload"]["kind"].as_str()),
+        (400, Some("display"))
+    );
     assert!(error["message"].as_str().unwrap().contains("no submit"));
 }
 
 #[test]
 fn without_output_other_data_still_needs_one() {
-    for data in [json!({"name": "Ada"}), json!(["a", "b"]), json!([1, "two"]), Value::Null] {
+    for data in [
+        json!({"name": "Ada"}),
+        json!(["a", "b"]),
+        json!([1, "two"]),
+        Value::Null,
+    ] {
         let error = body_of(&generate(&json!({"description": "x", "data": data}), None));
-        assert_eq!((error["code"].as_str(), error["payload"]["pointer"].as_str()), (Some("invalid_request"), Some("/output")), "{data}");
+        assert_eq!(
+            (error["code"].as_str(), error["payload"]["pointer"].as_str()),
+            (Some("invalid_request"), Some("/output")),
+            "{data}"
+        );
     }
 }
 
@@ -284,12 +464,34 @@ fn the_vega_lite_schema_has_teeth() {
 
 #[test]
 fn hostile_names_give_plain_labels_never_a_500() {
-    let names = ["", "<b>bold</b>", "a/b~c", "ui:order", "javascript:alert(1)", "[x](https://evil.example)", "a.b[0]", "value", "index"];
-    let record: serde_json::Map<String, Value> = names.iter().enumerate().map(|(i, n)| (n.to_string(), json!(i))).collect();
+    let names = [
+        "",
+        "<b>bold</b>",
+        "a/b~c",
+        "ui:order",
+        "javascript:alert(1)",
+        "[x](https://evil.example)",
+        "a.b[0]",
+        "value",
+        "index",
+    ];
+    let record: serde_json::Map<String, Value> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.to_string(), json!(i)))
+        .collect();
     // "" and "ui:order" are never datasets (no scope; RJSF reserves `ui:`): 7 of 9.
-    let data: serde_json::Map<String, Value> = names.iter().map(|n| (n.to_string(), json!([record.clone(), record.clone()]))).collect();
+    let data: serde_json::Map<String, Value> = names
+        .iter()
+        .map(|n| (n.to_string(), json!([record.clone(), record.clone()])))
+        .collect();
     let lmui = body_of(&generate(&json!({"data": data, "format": "lmui"}), None));
-    let tables = lmui["ui_components"].as_array().unwrap().iter().filter(|c| c["type"] == "table").count();
+    let tables = lmui["ui_components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["type"] == "table")
+        .count();
     assert_eq!(tables, data.len() - 2);
     for data in [Value::Object(data), json!([record.clone(), {"": "x"}])] {
         for format in ["jsonforms", "rjsf", "lmui"] {
@@ -301,7 +503,10 @@ fn hostile_names_give_plain_labels_never_a_500() {
             shown_texts(&answer, &mut texts);
             assert!(!texts.is_empty());
             for text in texts {
-                assert!(genui_core::markup_in(&text).is_none() && !text.contains("https://"), "{format}: {text:?} is shown as a label");
+                assert!(
+                    genui_core::markup_in(&text).is_none() && !text.contains("https://"),
+                    "{format}: {text:?} is shown as a label"
+                );
             }
             for chart in answer["charts"].as_array().into_iter().flatten() {
                 assert_vega_lite(format, &chart["vegaLite"]);
@@ -337,11 +542,23 @@ fn a_display_leaves_no_column_name_for_kv() {
     for format in ["jsonforms", "rjsf", "lmui", "a2ui", "html"] {
         let mut in_format = body.clone();
         in_format["format"] = json!(format);
-        let job = GenerateJob::prepare(&serde_json::to_vec(&in_format).unwrap(), None, &Limits::default()).unwrap();
+        let job = GenerateJob::prepare(
+            &serde_json::to_vec(&in_format).unwrap(),
+            None,
+            &Limits::default(),
+        )
+        .unwrap();
         assert!(!job.uses_kv(), "a display reads no KV");
         let outcome = job.finish(None);
-        assert_eq!(outcome.response.status, 200, "{format}: {}", outcome.response.body);
-        assert!(outcome.response.body.contains(secret) || format == "html", "{format}: the column is still shown");
+        assert_eq!(
+            outcome.response.status, 200,
+            "{format}: {}",
+            outcome.response.body
+        );
+        assert!(
+            outcome.response.body.contains(secret) || format == "html",
+            "{format}: the column is still shown"
+        );
         assert_eq!(outcome.cache_put, None, "{format}: nothing is put to KV");
     }
     // Without the isolate's memory a display is simply built again.
@@ -351,6 +568,9 @@ fn a_display_leaves_no_column_name_for_kv() {
     assert_eq!(body_of(&first)["uiSchema"], body_of(&again)["uiSchema"]);
     assert_eq!(again.cache_put, None);
     // A form still is cached.
-    let form = generate(&json!({"output": {"type": "object", "properties": {"n": {"type": "integer"}}}}), None);
+    let form = generate(
+        &json!({"output": {"type": "object", "properties": {"n": {"type": "integer"}}}}),
+        None,
+    );
     assert!(form.cache_put.is_some());
 }

@@ -5,14 +5,16 @@
 mod a2ui_schema;
 
 use genui_core::Contract;
-use genui_core::{GenerateJob, Outcome};
-use genui_core::UiSpec;
 use genui_core::Limits;
+use genui_core::UiSpec;
+use genui_core::{GenerateJob, Outcome};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 
 fn fixture_dir(kind: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(kind)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(kind)
 }
 
 fn fixtures(kind: &str) -> Vec<(String, Value)> {
@@ -23,7 +25,10 @@ fn fixtures(kind: &str) -> Vec<(String, Value)> {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .map(|p| {
             let text = std::fs::read_to_string(&p).unwrap();
-            (p.file_stem().unwrap().to_string_lossy().into_owned(), serde_json::from_str(&text).unwrap())
+            (
+                p.file_stem().unwrap().to_string_lossy().into_owned(),
+                serde_json::from_str(&text).unwrap(),
+            )
         })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -70,11 +75,15 @@ fn scopes(ui: &Value, out: &mut Vec<String>) {
 /// must be covered by a control at or below it. (A field that is a `$ref`
 /// is its target: keywords beside it, `properties` too, are not part of it.)
 fn assert_every_field_covered(name: &str, schema: &Value, at: &str, controls: &[String]) {
-    let Some(props) = schema.get("properties").and_then(Value::as_object) else { return };
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return;
+    };
     for (prop, sub) in props {
         let path = format!("{at}/properties/{prop}");
         let scope = format!("#{path}");
-        let covered = controls.iter().any(|c| *c == scope || c.starts_with(&format!("{scope}/")));
+        let covered = controls
+            .iter()
+            .any(|c| *c == scope || c.starts_with(&format!("{scope}/")));
         assert!(covered, "{name}: field {path} has no control");
         if !controls.contains(&scope) && sub.get("$ref").is_none() {
             assert_every_field_covered(name, sub, &path, controls);
@@ -94,7 +103,10 @@ fn assert_values_from(name: &str, initial: &Value, data: &Value, defaults: &Valu
         leaf => {
             let from_data = data.pointer(at) == Some(leaf);
             let from_defaults = defaults.pointer(at) == Some(leaf);
-            assert!(from_data || from_defaults, "{name}: initialData{at} = {leaf} came from neither data nor defaults");
+            assert!(
+                from_data || from_defaults,
+                "{name}: initialData{at} = {leaf} came from neither data nor defaults"
+            );
         }
     }
 }
@@ -111,7 +123,9 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         let response = body_of(&miss);
         assert_eq!(miss.response.status, 200, "{name}: {response}");
         Contract::JsonFormsResponse.check(&response).unwrap();
-        Contract::GenerateRequest.check(&body).unwrap_or_else(|e| panic!("{name}: {e}"));
+        Contract::GenerateRequest
+            .check(&body)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         // That `jsonSchema` is `output` with only the renderable rewrite is
         // tested in src/render/renderable.rs; here: it accepts the same values.
         let renderable = response["jsonSchema"].clone();
@@ -127,7 +141,13 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         let spec: Value = serde_json::from_str(&put.value).unwrap();
         Contract::UiSpec.check(&spec).unwrap();
         let data = args.get("data").cloned().unwrap_or(Value::Null);
-        assert_values_from(&name, &response["initialData"], &data, &spec["defaults"], "");
+        assert_values_from(
+            &name,
+            &response["initialData"],
+            &data,
+            &spec["defaults"],
+            "",
+        );
         assert_data_not_cached(&name, &data, &put.value);
 
         let hit = generate(&body, Some(&put.value));
@@ -137,58 +157,108 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
         assert_eq!(hit_body["uiSchema"], response["uiSchema"], "{name}");
         assert_eq!(hit_body["initialData"], response["initialData"], "{name}");
 
-        for (format, contract) in [("rjsf", Contract::DguiForm), ("lmui", Contract::LmuiMessage), ("a2ui", Contract::A2uiMessages)] {
+        for (format, contract) in [
+            ("rjsf", Contract::DguiForm),
+            ("lmui", Contract::LmuiMessage),
+            ("a2ui", Contract::A2uiMessages),
+        ] {
             let mut in_format = body.clone();
             in_format["format"] = json!(format);
             let projected = generate(&in_format, Some(&put.value));
             let answer = body_of(&projected);
-            assert_eq!(projected.response.status, 200, "{name} as {format}: {answer}");
-            contract.check(&answer).unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
-            assert!(projected.cache_put.is_none(), "{name}: switching format must be a cache hit");
+            assert_eq!(
+                projected.response.status, 200,
+                "{name} as {format}: {answer}"
+            );
+            contract
+                .check(&answer)
+                .unwrap_or_else(|e| panic!("{name} as {format}: {e}"));
+            assert!(
+                projected.cache_put.is_none(),
+                "{name}: switching format must be a cache hit"
+            );
             if format == "a2ui" {
-                a2ui_schema::check_wrapper(&answer).unwrap_or_else(|e| panic!("{name} as a2ui, by A2UI's schemas: {e}"));
+                a2ui_schema::check_wrapper(&answer)
+                    .unwrap_or_else(|e| panic!("{name} as a2ui, by A2UI's schemas: {e}"));
                 assert_a2ui_form(&name, &answer, &args, &put.value);
             }
         }
 
         let reordered = generate(&reorder(&body), None);
-        assert_eq!(body_of(&reordered)["meta"]["specHash"], response["meta"]["specHash"], "{name}: key order changed the hash");
+        assert_eq!(
+            body_of(&reordered)["meta"]["specHash"],
+            response["meta"]["specHash"],
+            "{name}: key order changed the hash"
+        );
     }
 }
 
 /// An A2UI answer: every field of `output` bound by an input, the data only
 /// in `updateDataModel`, the submit button carrying the spec hash.
 fn assert_a2ui_form(name: &str, answer: &Value, args: &Value, cached: &str) {
-    let components = answer["messages"][1]["updateComponents"]["components"].as_array().unwrap();
-    let ids: Vec<&str> = components.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    let components = answer["messages"][1]["updateComponents"]["components"]
+        .as_array()
+        .unwrap();
+    let ids: Vec<&str> = components
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
     let mut unique = ids.clone();
     unique.sort();
     unique.dedup();
     assert_eq!(unique.len(), ids.len(), "{name}: component ids repeat");
     let text = serde_json::to_string(components).unwrap();
-    for (prop, _) in args["output"]["properties"].as_object().into_iter().flatten() {
-        let (bound, decided) = (format!("\"path\":\"/{}", genui_core::Pointer::escape(prop)), format!("\"decisionPath\":\"/{}", genui_core::Pointer::escape(prop)));
-        assert!(text.contains(&bound) || text.contains(&decided), "{name}: /{prop} is bound by no component");
+    for (prop, _) in args["output"]["properties"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        let (bound, decided) = (
+            format!("\"path\":\"/{}", genui_core::Pointer::escape(prop)),
+            format!("\"decisionPath\":\"/{}", genui_core::Pointer::escape(prop)),
+        );
+        assert!(
+            text.contains(&bound) || text.contains(&decided),
+            "{name}: /{prop} is bound by no component"
+        );
     }
     // A field that may stay empty must pass its checks when empty: each
     // check of a field without a plain `required` is or(not(required), ..).
     for c in components.iter().filter(|c| c["component"] != "Button") {
         let checks = c["checks"].as_array().cloned().unwrap_or_default();
         if !checks.iter().any(|k| k["condition"]["call"] == "required") {
-            assert!(checks.iter().all(|k| k["condition"]["call"] == "or"), "{name}: {} has an unguarded check: {}", c["id"], c["checks"]);
+            assert!(
+                checks.iter().all(|k| k["condition"]["call"] == "or"),
+                "{name}: {} has an unguarded check: {}",
+                c["id"],
+                c["checks"]
+            );
         }
     }
     let spec_hash = serde_json::from_str::<Value>(cached).unwrap()["specHash"].clone();
-    let submit = components.iter().find(|c| c["id"] == "submit" || c["id"] == "approve").unwrap_or_else(|| panic!("{name}: no submit button"));
-    assert_eq!(submit["action"]["event"]["context"]["specHash"], spec_hash, "{name}");
-    assert_eq!(submit["action"]["event"]["context"]["data"], json!({"path": "/"}), "{name}");
+    let submit = components
+        .iter()
+        .find(|c| c["id"] == "submit" || c["id"] == "approve")
+        .unwrap_or_else(|| panic!("{name}: no submit button"));
+    assert_eq!(
+        submit["action"]["event"]["context"]["specHash"], spec_hash,
+        "{name}"
+    );
+    assert_eq!(
+        submit["action"]["event"]["context"]["data"],
+        json!({"path": "/"}),
+        "{name}"
+    );
     let data = args.get("data").cloned().unwrap_or(Value::Null);
     // An approval's prompt shows the request's `action`, as in every format.
     if data.is_object() && !text.contains("decisionPath") {
         let mut values = Vec::new();
         collect_strings(&data, &mut values);
         for value in values.iter().filter(|v| v.len() > 3) {
-            assert!(!text.contains(value.as_str()) || cached.contains(value.as_str()), "{name}: data {value} in updateComponents");
+            assert!(
+                !text.contains(value.as_str()) || cached.contains(value.as_str()),
+                "{name}: data {value} in updateComponents"
+            );
         }
     }
 }
@@ -197,17 +267,36 @@ fn assert_a2ui_form(name: &str, answer: &Value, args: &Value, cached: &str) {
 fn a_remembered_spec_answers_exactly_like_the_stored_one() {
     for (name, args) in fixtures("generate") {
         let body = json!({"tool": "generateUserInterface", "arguments": args});
-        let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), None, &Limits::default()).unwrap();
+        let job = GenerateJob::prepare(
+            &serde_json::to_vec(&body).unwrap(),
+            None,
+            &Limits::default(),
+        )
+        .unwrap();
         genui_core::IsolateMemory::set_spec_bytes(0);
         assert!(job.remembered().is_none(), "{name}: memory is off");
-        let put = job.clone().finish(None).cache_put.expect("a miss stores its spec");
+        let put = job
+            .clone()
+            .finish(None)
+            .cache_put
+            .expect("a miss stores its spec");
         let from_kv = job.hit(Some(&put.value)).expect("a stored spec is a hit");
         genui_core::IsolateMemory::set_spec_bytes(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES);
-        assert!(job.remembered().is_none(), "{name}: nothing remembered while memory was off");
-        job.hit(Some(&put.value)).expect("read from KV and remembered");
-        let remembered = job.remembered().unwrap_or_else(|| panic!("{name}: not remembered"));
+        assert!(
+            job.remembered().is_none(),
+            "{name}: nothing remembered while memory was off"
+        );
+        job.hit(Some(&put.value))
+            .expect("read from KV and remembered");
+        let remembered = job
+            .remembered()
+            .unwrap_or_else(|| panic!("{name}: not remembered"));
         assert_eq!(remembered, from_kv, "{name}: memory and KV answer alike");
-        assert_eq!(job.hit(None), Some(from_kv), "{name}: remembered even when KV has nothing");
+        assert_eq!(
+            job.hit(None),
+            Some(from_kv),
+            "{name}: remembered even when KV has nothing"
+        );
     }
 }
 
@@ -221,16 +310,32 @@ fn text_answers_are_the_serialised_values() {
     for (name, args) in all {
         let mut stored = None;
         // The spec is a miss for the first format, remembered for the next.
-        for (format, data_key, meta_key) in [("jsonforms", "initialData", "meta"), ("rjsf", "formData", "metadata")] {
+        for (format, data_key, meta_key) in [
+            ("jsonforms", "initialData", "meta"),
+            ("rjsf", "formData", "metadata"),
+        ] {
             let body = json!({"tool": "generateUserInterface", "arguments": args});
-            let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), Some(format), &Limits::default()).unwrap();
+            let job = GenerateJob::prepare(
+                &serde_json::to_vec(&body).unwrap(),
+                Some(format),
+                &Limits::default(),
+            )
+            .unwrap();
             let outcome = job.clone().finish(None);
             // A display is never put to KV; the isolate remembers it.
-            if let Some(put) = outcome.cache_put.as_ref().map(|put| put.value.clone()).or_else(|| job.spec_json()) {
+            if let Some(put) = outcome
+                .cache_put
+                .as_ref()
+                .map(|put| put.value.clone())
+                .or_else(|| job.spec_json())
+            {
                 stored.get_or_insert(put);
             }
-            let stored = stored.as_deref().unwrap_or_else(|| panic!("{name}: no spec stored"));
-            let spec = UiSpec::from_cached(stored, job.spec_hash()).expect("the stored spec reads back");
+            let stored = stored
+                .as_deref()
+                .unwrap_or_else(|| panic!("{name}: no spec stored"));
+            let spec =
+                UiSpec::from_cached(stored, job.spec_hash()).expect("the stored spec reads back");
             let answer = body_of(&outcome);
             let mut meta = answer[meta_key].as_object().cloned().unwrap_or_default();
             // RJSF's metadata adds these to the provenance it is given.
@@ -238,13 +343,27 @@ fn text_answers_are_the_serialised_values() {
             if format == "rjsf" {
                 meta.remove("kind");
             }
-            let input = genui_core::RenderInput { spec: &spec, initial_data: answer[data_key].clone(), meta, raw_data: &args["data"], locale: None, catalog: None };
+            let input = genui_core::RenderInput {
+                spec: &spec,
+                initial_data: answer[data_key].clone(),
+                meta,
+                raw_data: &args["data"],
+                locale: None,
+                catalog: None,
+            };
             let format = genui_core::Format::parse(format, "/format").unwrap();
             let whole = serde_json::to_string(&format.render(&input)).unwrap();
             for pass in ["first", "remembered"] {
-                assert_eq!(format.render_text(&input), whole, "{name} {format:?}: {pass} text");
+                assert_eq!(
+                    format.render_text(&input),
+                    whole,
+                    "{name} {format:?}: {pass} text"
+                );
             }
-            assert_eq!(outcome.response.body, whole, "{name} {format:?}: the service's answer");
+            assert_eq!(
+                outcome.response.body, whole,
+                "{name} {format:?}: the service's answer"
+            );
         }
     }
 }
@@ -260,12 +379,22 @@ fn remembered_lmui_components_carry_each_requests_values() {
             let mut args = args.clone();
             args["data"] = data.clone();
             let body = json!({"tool": "generateUserInterface", "arguments": args});
-            let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), Some("lmui"), &Limits::default()).unwrap();
+            let job = GenerateJob::prepare(
+                &serde_json::to_vec(&body).unwrap(),
+                Some("lmui"),
+                &Limits::default(),
+            )
+            .unwrap();
             body_of(&job.finish(None))
         };
         let first = args["data"].clone();
         let other = match &first {
-            Value::Object(map) => Value::Object(map.iter().skip(1).map(|(k, v)| (k.clone(), v.clone())).collect()),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .skip(1)
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
             _ => Value::Null,
         };
         // Built and kept with `first`; then answered from the kept components with `other`.
@@ -274,7 +403,10 @@ fn remembered_lmui_components_carry_each_requests_values() {
         let remembered = answer(&other);
         genui_core::IsolateMemory::forget_projections();
         let fresh = answer(&other);
-        assert_eq!(remembered["ui_components"], fresh["ui_components"], "{name}");
+        assert_eq!(
+            remembered["ui_components"], fresh["ui_components"],
+            "{name}"
+        );
     }
 }
 
@@ -286,8 +418,14 @@ fn assert_data_not_cached(name: &str, data: &Value, cached: &str) {
     let schema_text = format!("{} {}", spec.schema, spec.description);
     let mut strings = Vec::new();
     collect_strings(data, &mut strings);
-    for s in strings.into_iter().filter(|s| s.len() > 3 && !schema_text.contains(s.as_str())) {
-        assert!(!cached.contains(&s), "{name}: data value {s:?} leaked into the cached spec");
+    for s in strings
+        .into_iter()
+        .filter(|s| s.len() > 3 && !schema_text.contains(s.as_str()))
+    {
+        assert!(
+            !cached.contains(&s),
+            "{name}: data value {s:?} leaked into the cached spec"
+        );
     }
 }
 
@@ -314,20 +452,35 @@ fn every_error_fixture_fails_with_its_code() {
         ("wrong-tool", "unknown_tool", 400),
     ];
     let all = fixtures("errors");
-    assert_eq!(all.len(), expected.len(), "every error fixture needs an expectation");
+    assert_eq!(
+        all.len(),
+        expected.len(),
+        "every error fixture needs an expectation"
+    );
     for ((name, body), (expected_name, code, status)) in all.iter().zip(expected) {
         assert_eq!(name, expected_name);
         let outcome = generate(body, None);
         let error = body_of(&outcome);
-        assert_eq!((outcome.response.status, error["code"].as_str().unwrap()), (status, code), "{name}: {error}");
+        assert_eq!(
+            (outcome.response.status, error["code"].as_str().unwrap()),
+            (status, code),
+            "{name}: {error}"
+        );
         Contract::DguiError.check(&error).unwrap();
-        assert!(error["payload"]["pointer"].is_string(), "{name}: no pointer in {error}");
+        assert!(
+            error["payload"]["pointer"].is_string(),
+            "{name}: no pointer in {error}"
+        );
         assert!(outcome.cache_put.is_none());
     }
 }
 
 fn load(name: &str) -> Value {
-    fixtures("generate").into_iter().find(|(n, _)| n == name).unwrap().1
+    fixtures("generate")
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .unwrap()
+        .1
 }
 
 fn ui_for(name: &str) -> Value {
@@ -344,24 +497,47 @@ fn seed_address_matches_the_seed_layout() {
         .unwrap()
         .iter()
         .map(|g| {
-            let scopes = g["elements"].as_array().unwrap().iter().map(|c| match c["type"].as_str() {
-                Some("HorizontalLayout") => {
-                    let row: Vec<&str> = c["elements"].as_array().unwrap().iter().map(|c| c["scope"].as_str().unwrap()).collect();
-                    format!("[{}]", row.join(" "))
-                }
-                _ => c["scope"].as_str().unwrap().to_owned(),
-            }).collect();
+            let scopes = g["elements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| match c["type"].as_str() {
+                    Some("HorizontalLayout") => {
+                        let row: Vec<&str> = c["elements"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|c| c["scope"].as_str().unwrap())
+                            .collect();
+                        format!("[{}]", row.join(" "))
+                    }
+                    _ => c["scope"].as_str().unwrap().to_owned(),
+                })
+                .collect();
             (g["label"].as_str().unwrap(), scopes)
         })
         .collect();
     assert_eq!(
         groups,
         [
-            ("Personal Information", vec!["[#/properties/firstName #/properties/lastName]".to_owned()]),
-            ("Address", vec!["#/properties/street".to_owned(), "[#/properties/city #/properties/postalCode]".to_owned(), "#/properties/country".to_owned()]),
+            (
+                "Personal Information",
+                vec!["[#/properties/firstName #/properties/lastName]".to_owned()]
+            ),
+            (
+                "Address",
+                vec![
+                    "#/properties/street".to_owned(),
+                    "[#/properties/city #/properties/postalCode]".to_owned(),
+                    "#/properties/country".to_owned()
+                ]
+            ),
         ]
     );
-    assert_eq!(response["initialData"], json!({"firstName": "Ada", "lastName": "Lovelace", "city": "London"}));
+    assert_eq!(
+        response["initialData"],
+        json!({"firstName": "Ada", "lastName": "Lovelace", "city": "London"})
+    );
     assert_eq!(response["meta"]["title"], "Shipping address");
 }
 
@@ -372,18 +548,34 @@ fn seed_flight_prefills_the_default_and_uses_date_fields() {
     // JSON Forms picks its date picker from the schema's `format`, which
     // the answer keeps; LMUI names the widget the plan chose.
     for field in ["departureDate", "returnDate"] {
-        assert_eq!(response["jsonSchema"]["properties"][field]["format"], "date", "{field}");
+        assert_eq!(
+            response["jsonSchema"]["properties"][field]["format"], "date",
+            "{field}"
+        );
     }
     let mut body = load("seed-flight");
     body["format"] = json!("lmui");
     let lmui = body_of(&generate(&body, None));
-    let type_of = |id: &str| lmui["ui_components"].as_array().unwrap().iter().find(|c| c["id"] == id).map(|c| c["type"].clone());
-    assert_eq!((type_of("departureDate"), type_of("returnDate")), (Some(json!("date_picker")), Some(json!("date_picker"))));
+    let type_of = |id: &str| {
+        lmui["ui_components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .map(|c| c["type"].clone())
+    };
+    assert_eq!(
+        (type_of("departureDate"), type_of("returnDate")),
+        (Some(json!("date_picker")), Some(json!("date_picker")))
+    );
     assert_eq!(type_of("destinationCity"), Some(json!("text_input")));
 }
 
 fn group_depth(ui: &Value) -> usize {
-    let children = ui["elements"].as_array().map(|e| e.iter().map(group_depth).max().unwrap_or(0)).unwrap_or(0);
+    let children = ui["elements"]
+        .as_array()
+        .map(|e| e.iter().map(group_depth).max().unwrap_or(0))
+        .unwrap_or(0);
     children + usize::from(ui["type"] == "Group")
 }
 
@@ -391,11 +583,22 @@ fn group_depth(ui: &Value) -> usize {
 fn thirty_levels_of_nesting_reach_the_leaf_in_a_few_readable_groups() {
     let response = ui_for("deep-nesting-30-levels");
     let ui = &response["uiSchema"];
-    assert!(group_depth(ui) <= 3, "groups nest {} deep: unreadable on a screen", group_depth(ui));
+    assert!(
+        group_depth(ui) <= 3,
+        "groups nest {} deep: unreadable on a screen",
+        group_depth(ui)
+    );
     let mut controls = Vec::new();
     scopes(ui, &mut controls);
-    let leaf = controls.iter().find(|c| c.ends_with("/properties/leaf")).expect("the leaf has a control");
-    assert_eq!(leaf.matches("/properties/").count(), 31, "full depth: {leaf}");
+    let leaf = controls
+        .iter()
+        .find(|c| c.ends_with("/properties/leaf"))
+        .expect("the leaf has a control");
+    assert_eq!(
+        leaf.matches("/properties/").count(),
+        31,
+        "full depth: {leaf}"
+    );
 }
 
 #[test]
@@ -408,10 +611,16 @@ fn two_hundred_properties_give_two_hundred_controls() {
 
 #[test]
 fn recursion_through_refs_terminates_with_a_control() {
-    for name in ["category-tree-recursive", "person-employer-mutual-recursion"] {
+    for name in [
+        "category-tree-recursive",
+        "person-employer-mutual-recursion",
+    ] {
         let response = ui_for(name);
         assert_eq!(response["meta"]["cache"], "miss", "{name}: {response}");
-        assert!(response["uiSchema"].to_string().len() < 100_000, "{name}: recursion was not cut");
+        assert!(
+            response["uiSchema"].to_string().len() < 100_000,
+            "{name}: recursion was not cut"
+        );
     }
 }
 
@@ -419,13 +628,20 @@ fn find_control<'a>(ui: &'a Value, scope: &str) -> Option<&'a Value> {
     if ui["scope"] == scope {
         return Some(ui);
     }
-    ui["elements"].as_array()?.iter().find_map(|e| find_control(e, scope))
+    ui["elements"]
+        .as_array()?
+        .iter()
+        .find_map(|e| find_control(e, scope))
 }
 
 #[test]
 fn widgets_follow_types_formats_and_names() {
     let ui = ui_for("humanized-labels-const-readonly")["uiSchema"].clone();
-    let label = |scope: &str| find_control(&ui, scope).map(|c| c["label"].clone()).unwrap_or(Value::Null);
+    let label = |scope: &str| {
+        find_control(&ui, scope)
+            .map(|c| c["label"].clone())
+            .unwrap_or(Value::Null)
+    };
     assert_eq!(label("#/properties/postalCode"), "Postal code");
     assert_eq!(label("#/properties/date_of_birth"), "Date of birth");
     assert_eq!(label("#/properties/homePageURL"), "Home page URL");
@@ -437,7 +653,10 @@ fn widgets_follow_types_formats_and_names() {
     let ui = ui_for("event-registration-formats")["uiSchema"].clone();
     assert!(ui.to_string().contains(r#""multi":true"#), "{ui}");
     let ui = ui_for("invoice-line-items")["uiSchema"].clone();
-    assert!(ui.to_string().contains(r#""detail""#), "arrays of objects get an item layout: {ui}");
+    assert!(
+        ui.to_string().contains(r#""detail""#),
+        "arrays of objects get an item layout: {ui}"
+    );
 }
 
 #[test]
@@ -446,7 +665,10 @@ fn wizard_descriptions_get_steps() {
     args["description"] = json!("A step-by-step wizard to register a company.");
     let response = body_of(&generate(&args, None));
     let text = response["uiSchema"].to_string();
-    assert!(text.contains("Categorization") && text.contains("stepper"), "{text}");
+    assert!(
+        text.contains("Categorization") && text.contains("stepper"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -454,7 +676,10 @@ fn ill_typed_data_is_dropped_with_a_warning_not_an_error() {
     let mut args = load("seed-address");
     args["data"] = json!({"firstName": 42, "city": "London", "unknown": true});
     let response = body_of(&generate(&args, None));
-    assert_eq!(response["initialData"], json!({"city": "London", "unknown": true}));
+    assert_eq!(
+        response["initialData"],
+        json!({"city": "London", "unknown": true})
+    );
     assert_eq!(response["meta"]["warnings"][0]["pointer"], "/firstName");
 }
 
@@ -463,21 +688,35 @@ fn limits_fail_before_parsing_with_their_codes() {
     let limits = Limits::default();
     let big = vec![b' '; limits.max_body_bytes + 1];
     let e = GenerateJob::prepare(&big, None, &limits).unwrap_err();
-    assert_eq!((e.code().as_str(), e.http_status()), ("body_too_large", 413));
+    assert_eq!(
+        (e.code().as_str(), e.http_status()),
+        ("body_too_large", 413)
+    );
     let deep = format!("{{\"output\":{}{}}}", "[".repeat(200), "]".repeat(200));
     let e = GenerateJob::prepare(deep.as_bytes(), None, &limits).unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_deep", 413));
     // Over 50,000 JSON values: refused before anything is laid out.
-    let props: Map<String, Value> = (0..25_001).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+    let props: Map<String, Value> = (0..25_001)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
     let huge = json!({"output": {"type": "object", "properties": props}});
     let e = GenerateJob::prepare(huge.to_string().as_bytes(), None, &limits).unwrap_err();
     assert_eq!(e.code().as_str(), "schema_too_large");
     // 5,001 optional text fields: no count refuses them up front; the
     // layout does, since nothing optional folds and they need 5,001 inputs.
-    let props: Map<String, Value> = (0..5001).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+    let props: Map<String, Value> = (0..5001)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
     let wide = json!({"output": {"type": "object", "properties": props}});
-    let outcome = GenerateJob::prepare(wide.to_string().as_bytes(), None, &limits).unwrap().finish(None);
-    assert_eq!(outcome.response.status, 413, "{}", &outcome.response.body[..200.min(outcome.response.body.len())]);
+    let outcome = GenerateJob::prepare(wide.to_string().as_bytes(), None, &limits)
+        .unwrap()
+        .finish(None);
+    assert_eq!(
+        outcome.response.status,
+        413,
+        "{}",
+        &outcome.response.body[..200.min(outcome.response.body.len())]
+    );
     assert!(outcome.response.body.contains("schema_too_large"));
 }
 
@@ -496,7 +735,9 @@ fn mutated_fixtures_never_panic_or_5xx() {
     let mut inputs = 0;
     for (_, args) in fixtures("generate").into_iter().chain(fixtures("errors")) {
         let bytes = serde_json::to_vec(&args).unwrap();
-        let mut variants: Vec<Vec<u8>> = (1..8).map(|k| bytes[..bytes.len() * k / 8].to_vec()).collect();
+        let mut variants: Vec<Vec<u8>> = (1..8)
+            .map(|k| bytes[..bytes.len() * k / 8].to_vec())
+            .collect();
         for _ in 0..24 {
             let mut flipped = bytes.clone();
             for _ in 0..3 {
@@ -512,7 +753,11 @@ fn mutated_fixtures_never_panic_or_5xx() {
                 Err(e) => Outcome::failed(&e),
             };
             let answer = body_of(&outcome);
-            assert!(outcome.response.status < 500, "5xx for {}: {answer}", String::from_utf8_lossy(&body));
+            assert!(
+                outcome.response.status < 500,
+                "5xx for {}: {answer}",
+                String::from_utf8_lossy(&body)
+            );
             if outcome.response.status == 200 {
                 Contract::JsonFormsResponse.check(&answer).unwrap();
             } else {
@@ -527,27 +772,60 @@ fn mutated_fixtures_never_panic_or_5xx() {
 fn approvals_render_as_approve_and_reject_in_every_format() {
     let args = load("confirm-action");
     let jsonforms = body_of(&generate(&args, None));
-    assert_eq!(jsonforms["uiSchema"]["elements"][0], json!({"type": "Label", "text": "Approval needed (high): Delete 500 old files"}));
-    assert_eq!(jsonforms["uiSchema"]["elements"][1]["options"]["format"], "radio");
-    assert!(jsonforms["meta"].get("warnings").is_none(), "action/importance are shown, not dropped: {jsonforms}");
+    assert_eq!(
+        jsonforms["uiSchema"]["elements"][0],
+        json!({"type": "Label", "text": "Approval needed (high): Delete 500 old files"})
+    );
+    assert_eq!(
+        jsonforms["uiSchema"]["elements"][1]["options"]["format"],
+        "radio"
+    );
+    assert!(
+        jsonforms["meta"].get("warnings").is_none(),
+        "action/importance are shown, not dropped: {jsonforms}"
+    );
     let mut as_rjsf = args.clone();
     as_rjsf["format"] = json!("rjsf");
     let rjsf = body_of(&generate(&as_rjsf, None));
     assert_eq!(rjsf["uiSchema"]["ui:widget"], "radio");
-    assert_eq!(rjsf["uiSchema"]["ui:submitButtonOptions"]["submitText"], "Confirm");
+    assert_eq!(
+        rjsf["uiSchema"]["ui:submitButtonOptions"]["submitText"],
+        "Confirm"
+    );
     let mut as_lmui = args.clone();
     as_lmui["format"] = json!("lmui");
     let lmui = body_of(&generate(&as_lmui, None));
-    assert_eq!(lmui["response_text"], "Approval needed (high): Delete 500 old files");
-    let buttons: Vec<(&str, &Value)> = lmui["ui_components"].as_array().unwrap().iter()
-        .map(|c| (c["action"].as_str().unwrap_or_default(), &c["value"])).collect();
-    assert_eq!(buttons, [("approve", &json!("approved")), ("reject", &json!("rejected"))]);
+    assert_eq!(
+        lmui["response_text"],
+        "Approval needed (high): Delete 500 old files"
+    );
+    let buttons: Vec<(&str, &Value)> = lmui["ui_components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["action"].as_str().unwrap_or_default(), &c["value"]))
+        .collect();
+    assert_eq!(
+        buttons,
+        [
+            ("approve", &json!("approved")),
+            ("reject", &json!("rejected"))
+        ]
+    );
 
     // The object form with a required boolean decision and a reason.
-    let object_form = body_of(&generate(&json!({"format": "lmui", "description": "Approve the refund?",
+    let object_form = body_of(&generate(
+        &json!({"format": "lmui", "description": "Approve the refund?",
         "output": {"type": "object", "required": ["approved"], "properties": {
-            "approved": {"type": "boolean"}, "reason": {"type": "string"}}}}), None));
-    let kinds: Vec<&str> = object_form["ui_components"].as_array().unwrap().iter().map(|c| c["type"].as_str().unwrap()).collect();
+            "approved": {"type": "boolean"}, "reason": {"type": "string"}}}}),
+        None,
+    ));
+    let kinds: Vec<&str> = object_form["ui_components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["type"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["text_input", "button", "button"]);
 }
 
@@ -557,7 +835,10 @@ fn assert_same_values(name: &str, output: &Value, renderable: &Value, args: &Val
     if output == renderable {
         return;
     }
-    let (a, b) = (jsonschema::validator_for(output).unwrap(), jsonschema::validator_for(renderable).unwrap());
+    let (a, b) = (
+        jsonschema::validator_for(output).unwrap(),
+        jsonschema::validator_for(renderable).unwrap(),
+    );
     let data = args.get("data").cloned().unwrap_or(json!({}));
     let mut nulled = data.clone();
     if let Some(map) = nulled.as_object_mut() {
@@ -572,20 +853,29 @@ fn assert_same_values(name: &str, output: &Value, renderable: &Value, args: &Val
 fn elements(ui: &Value, out: &mut Vec<Value>) {
     out.push(ui.clone());
     for key in ["elements"] {
-        ui[key].as_array().into_iter().flatten().for_each(|e| elements(e, out));
+        ui[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .for_each(|e| elements(e, out));
     }
 }
 
 fn rule_of(ui: &Value, scope: &str) -> Value {
     let mut all = Vec::new();
     elements(ui, &mut all);
-    all.into_iter().find(|e| e["scope"] == scope).map(|e| e["rule"].clone()).unwrap_or(Value::Null)
+    all.into_iter()
+        .find(|e| e["scope"] == scope)
+        .map(|e| e["rule"].clone())
+        .unwrap_or(Value::Null)
 }
 
 fn layout_types(ui: &Value) -> Vec<String> {
     let mut all = Vec::new();
     elements(ui, &mut all);
-    all.iter().filter_map(|e| e["type"].as_str().map(str::to_owned)).collect()
+    all.iter()
+        .filter_map(|e| e["type"].as_str().map(str::to_owned))
+        .collect()
 }
 
 #[test]
@@ -596,17 +886,41 @@ fn short_related_fields_share_rows_on_desktop_only() {
         elements(ui, &mut all);
         all.iter()
             .filter(|e| e["type"] == "HorizontalLayout")
-            .map(|e| e["elements"].as_array().unwrap().iter().map(|c| c["scope"].as_str().unwrap().replace("#/properties/", "")).collect())
+            .map(|e| {
+                e["elements"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c["scope"].as_str().unwrap().replace("#/properties/", ""))
+                    .collect()
+            })
             .collect()
     };
-    assert_eq!(rows, [vec!["givenName", "familyName"], vec!["city", "postalCode", "state"], vec!["startDate", "endDate"]]);
+    assert_eq!(
+        rows,
+        [
+            vec!["givenName", "familyName"],
+            vec!["city", "postalCode", "state"],
+            vec!["startDate", "endDate"]
+        ]
+    );
     let mobile = ui_for("seed-address-mobile");
-    assert!(!layout_types(&mobile["uiSchema"]).contains(&"HorizontalLayout".to_owned()), "mobile is one column");
+    assert!(
+        !layout_types(&mobile["uiSchema"]).contains(&"HorizontalLayout".to_owned()),
+        "mobile is one column"
+    );
     let desktop = ui_for("seed-address");
-    assert_ne!(mobile["meta"]["specHash"], desktop["meta"]["specHash"], "device is part of the cache key");
+    assert_ne!(
+        mobile["meta"]["specHash"], desktop["meta"]["specHash"],
+        "device is part of the cache key"
+    );
     let mut german = load("seed-address");
     german["locale"] = json!("de-DE");
-    assert_eq!(body_of(&generate(&german, None))["meta"]["specHash"], desktop["meta"]["specHash"], "the deterministic key ignores locale");
+    assert_eq!(
+        body_of(&generate(&german, None))["meta"]["specHash"],
+        desktop["meta"]["specHash"],
+        "the deterministic key ignores locale"
+    );
 }
 
 #[test]
@@ -615,22 +929,50 @@ fn conditionals_become_rules() {
     let us = json!({"effect": "SHOW", "condition": {"scope": "#/properties/country", "schema": {"const": "US"}}});
     assert_eq!(rule_of(ui, "#/properties/state"), us);
     assert_eq!(rule_of(ui, "#/properties/postcode")["effect"], "HIDE");
-    assert_eq!(rule_of(ui, "#/properties/taxId")["condition"]["schema"], json!({"const": "DE"}));
+    assert_eq!(
+        rule_of(ui, "#/properties/taxId")["condition"]["schema"],
+        json!({"const": "DE"})
+    );
     assert_eq!(rule_of(ui, "#/properties/country"), Value::Null);
 
     let present = |trigger: &str| json!({"effect": "SHOW", "condition": {"scope": "#", "schema": {"type": "object", "required": [trigger]}}});
-    assert_eq!(rule_of(&ui_for("dependent-required-billing")["uiSchema"], "#/properties/billingAddress"), present("creditCard"));
-    assert_eq!(rule_of(&ui_for("dependent-schemas-referral")["uiSchema"], "#/properties/referrerName"), present("referralCode"));
+    assert_eq!(
+        rule_of(
+            &ui_for("dependent-required-billing")["uiSchema"],
+            "#/properties/billingAddress"
+        ),
+        present("creditCard")
+    );
+    assert_eq!(
+        rule_of(
+            &ui_for("dependent-schemas-referral")["uiSchema"],
+            "#/properties/referrerName"
+        ),
+        present("referralCode")
+    );
     let draft07 = &ui_for("draft07-dependencies")["uiSchema"];
-    assert_eq!(rule_of(draft07, "#/properties/billing_address"), present("credit_card"));
+    assert_eq!(
+        rule_of(draft07, "#/properties/billing_address"),
+        present("credit_card")
+    );
     assert_eq!(rule_of(draft07, "#/properties/phoneType"), present("phone"));
 
     let response = ui_for("contact-method-discriminated");
     let ui = &response["uiSchema"];
-    assert_eq!(rule_of(ui, "#/properties/contact/properties/channel"), Value::Null);
-    assert_eq!(rule_of(ui, "#/properties/contact/properties/number")["condition"]["schema"], json!({"const": "phone"}));
+    assert_eq!(
+        rule_of(ui, "#/properties/contact/properties/channel"),
+        Value::Null
+    );
+    assert_eq!(
+        rule_of(ui, "#/properties/contact/properties/number")["condition"]["schema"],
+        json!({"const": "phone"})
+    );
     let channel = &response["jsonSchema"]["properties"]["contact"]["properties"]["channel"];
-    assert_eq!(channel["oneOf"][2], json!({"const": "post", "title": "Letter"}), "JSON Forms gets the discriminator as a titled choice");
+    assert_eq!(
+        channel["oneOf"][2],
+        json!({"const": "post", "title": "Letter"}),
+        "JSON Forms gets the discriminator as a titled choice"
+    );
 }
 
 #[test]
@@ -642,10 +984,18 @@ fn long_forms_become_steps_everywhere() {
     rjsf_body["format"] = json!("rjsf");
     let rjsf = body_of(&generate(&rjsf_body, None));
     let steps = rjsf["uiSchema"]["ui:options"]["steps"].as_array().unwrap();
-    assert!(steps.len() >= 3 && steps[0]["fields"][0] == "firstName", "{steps:?}");
+    assert!(
+        steps.len() >= 3 && steps[0]["fields"][0] == "firstName",
+        "{steps:?}"
+    );
     rjsf_body["format"] = json!("lmui");
     let lmui = body_of(&generate(&rjsf_body, None));
-    let last = lmui["ui_components"].as_array().unwrap().iter().filter_map(|c| c["wizard_step"].as_u64()).max();
+    let last = lmui["ui_components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["wizard_step"].as_u64())
+        .max();
     assert_eq!(last, Some(steps.len() as u64));
 }
 
@@ -654,21 +1004,39 @@ fn lmui_carries_rows_and_rules() {
     let mut body = load("if-then-else-country");
     body["format"] = json!("lmui");
     let lmui = body_of(&generate(&body, None));
-    let state = lmui["ui_components"].as_array().unwrap().iter().find(|c| c["id"] == "state").unwrap().clone();
-    assert_eq!(state["rule"], json!({"effect": "show", "field": "country", "schema": {"const": "US"}}));
+    let state = lmui["ui_components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "state")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        state["rule"],
+        json!({"effect": "show", "field": "country", "schema": {"const": "US"}})
+    );
     assert_eq!(state["row"], "state");
 }
 
 #[test]
 fn a2ui_schemas_reject_what_a2ui_rejects() {
-    let answer = body_of(&generate(&json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"}), None));
+    let answer = body_of(&generate(
+        &json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"}),
+        None,
+    ));
     a2ui_schema::check_wrapper(&answer).unwrap();
     let mut with_meta = answer.clone();
     with_meta["meta"] = json!({});
-    assert!(a2ui_schema::check_wrapper(&with_meta).is_err(), "the wrapper has no room for meta");
+    assert!(
+        a2ui_schema::check_wrapper(&with_meta).is_err(),
+        "the wrapper has no room for meta"
+    );
     let mut titled = answer.clone();
     titled["messages"][1]["updateComponents"]["components"][0]["title"] = json!("x");
-    assert!(a2ui_schema::check_wrapper(&titled).is_err(), "components take no unknown keys");
+    assert!(
+        a2ui_schema::check_wrapper(&titled).is_err(),
+        "components take no unknown keys"
+    );
     let action = json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": "s", "sourceComponentId": "submit",
         "timestamp": "2026-11-25T04:03:44.839Z", "context": {"specHash": "ab", "data": {"name": "Ada"}}}});
     a2ui_schema::check_client_message(&action).unwrap();
@@ -678,7 +1046,13 @@ fn a2ui_schemas_reject_what_a2ui_rejects() {
 }
 
 fn header<'a>(outcome: &'a Outcome, name: &str) -> &'a str {
-    outcome.response.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str()).unwrap_or_else(|| panic!("no {name} header"))
+    outcome
+        .response
+        .headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no {name} header"))
 }
 
 #[test]
@@ -694,9 +1068,20 @@ fn provenance_headers_carry_what_meta_carries_in_every_format() {
     for format in ["rjsf", "lmui", "a2ui"] {
         let mut in_format = body.clone();
         in_format["format"] = json!(format);
-        let answer = generate(&in_format, json_answer.cache_put.as_ref().map(|p| p.value.as_str()));
-        assert_eq!(header(&answer, "x-genui-spec-hash"), meta["specHash"], "{format}");
-        assert_eq!(serde_json::from_str::<Value>(header(&answer, "x-genui-warnings")).unwrap(), meta["warnings"], "{format}");
+        let answer = generate(
+            &in_format,
+            json_answer.cache_put.as_ref().map(|p| p.value.as_str()),
+        );
+        assert_eq!(
+            header(&answer, "x-genui-spec-hash"),
+            meta["specHash"],
+            "{format}"
+        );
+        assert_eq!(
+            serde_json::from_str::<Value>(header(&answer, "x-genui-warnings")).unwrap(),
+            meta["warnings"],
+            "{format}"
+        );
     }
     let clean = generate(&json!({"output": output}), None);
     assert_eq!(header(&clean, "x-genui-warnings"), "[]");
@@ -704,14 +1089,30 @@ fn provenance_headers_carry_what_meta_carries_in_every_format() {
 
 #[test]
 fn a2ui_answers_come_one_message_per_line_when_asked() {
-    let mut outcome = generate(&json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"}), None);
+    let mut outcome = generate(
+        &json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"}),
+        None,
+    );
     let wrapper = body_of(&outcome);
     outcome.response.negotiate_jsonl(Some("application/jsonl"));
-    let lines: Vec<Value> = outcome.response.body.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = outcome
+        .response
+        .body
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(Value::Array(lines), wrapper["messages"]);
-    assert_eq!(header(&outcome, "content-type"), "application/jsonl; charset=utf-8");
+    assert_eq!(
+        header(&outcome, "content-type"),
+        "application/jsonl; charset=utf-8"
+    );
     let mut json_forms = generate(&json!({"output": {"type": "string"}}), None);
     let before = json_forms.response.body.clone();
-    json_forms.response.negotiate_jsonl(Some("application/jsonl"));
-    assert_eq!(json_forms.response.body, before, "only A2UI answers have lines");
+    json_forms
+        .response
+        .negotiate_jsonl(Some("application/jsonl"));
+    assert_eq!(
+        json_forms.response.body, before,
+        "only A2UI answers have lines"
+    );
 }

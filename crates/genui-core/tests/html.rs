@@ -14,14 +14,24 @@ fn fixtures() -> Vec<(String, Value)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()))
+        .map(|p| {
+            (
+                p.file_stem().unwrap().to_string_lossy().into_owned(),
+                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap(),
+            )
+        })
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
 
 fn generate(body: &Value, format: &str, cached: Option<&str>) -> Outcome {
-    let job = GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), Some(format), &Limits::default()).unwrap();
+    let job = GenerateJob::prepare(
+        &serde_json::to_vec(body).unwrap(),
+        Some(format),
+        &Limits::default(),
+    )
+    .unwrap();
     job.finish(cached)
 }
 
@@ -71,18 +81,36 @@ fn entry_list(html: &str, button: Option<(String, String)>) -> Vec<(String, Stri
         match v.name() {
             "input" => {
                 let kind = v.attr("type").unwrap_or("text");
-                if matches!(kind, "submit" | "button" | "file") || (matches!(kind, "checkbox" | "radio") && v.attr("checked").is_none()) {
+                if matches!(kind, "submit" | "button" | "file")
+                    || (matches!(kind, "checkbox" | "radio") && v.attr("checked").is_none())
+                {
                     continue;
                 }
-                let default = if kind == "checkbox" || kind == "radio" { "on" } else { "" };
-                pairs.push((name.to_owned(), v.attr("value").unwrap_or(default).to_owned()));
+                let default = if kind == "checkbox" || kind == "radio" {
+                    "on"
+                } else {
+                    ""
+                };
+                pairs.push((
+                    name.to_owned(),
+                    v.attr("value").unwrap_or(default).to_owned(),
+                ));
             }
             "textarea" => pairs.push((name.to_owned(), el.text().collect::<String>())),
             _ => {
                 let options: Vec<_> = el.select(&sel("option")).collect();
-                let chosen = options.iter().find(|o| o.value().attr("selected").is_some()).or(options.first());
+                let chosen = options
+                    .iter()
+                    .find(|o| o.value().attr("selected").is_some())
+                    .or(options.first());
                 if let Some(o) = chosen {
-                    pairs.push((name.to_owned(), o.value().attr("value").map(str::to_owned).unwrap_or_else(|| o.text().collect())));
+                    pairs.push((
+                        name.to_owned(),
+                        o.value()
+                            .attr("value")
+                            .map(str::to_owned)
+                            .unwrap_or_else(|| o.text().collect()),
+                    ));
                 }
             }
         }
@@ -102,7 +130,10 @@ fn normalise(value: &Value) -> Option<Value> {
             (!kept.is_empty()).then_some(Value::Array(kept))
         }
         Value::Object(map) => {
-            let kept: Map<String, Value> = map.iter().filter_map(|(k, v)| Some((k.clone(), normalise(v)?))).collect();
+            let kept: Map<String, Value> = map
+                .iter()
+                .filter_map(|(k, v)| Some((k.clone(), normalise(v)?)))
+                .collect();
             (!kept.is_empty()).then_some(Value::Object(kept))
         }
         // 3.0 and 3 are the same JSON Schema number.
@@ -120,7 +151,14 @@ fn answer(outcome: &Outcome) -> Result<Value, Vec<String>> {
         let content: Value = serde_json::from_str(body["content"].as_str().unwrap()).unwrap();
         return Ok(normalise(&content).unwrap_or(json!({})));
     }
-    let mut pointers: Vec<String> = body["payload"]["errors"].as_array().map(|list| list.iter().map(|e| e["pointer"].as_str().unwrap().to_owned()).collect()).unwrap_or_else(|| vec![body["code"].to_string()]);
+    let mut pointers: Vec<String> = body["payload"]["errors"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|e| e["pointer"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .unwrap_or_else(|| vec![body["code"].to_string()]);
     pointers.sort();
     pointers.dedup();
     Err(pointers)
@@ -144,7 +182,11 @@ fn every_fixture_form_posted_without_js_gives_the_json_paths_answer() {
     let mut failures = Vec::new();
     for (name, body) in fixtures() {
         let first = generate(&body, "jsonforms", None);
-        assert_eq!(first.response.status, 200, "{name}: {}", first.response.body);
+        assert_eq!(
+            first.response.status, 200,
+            "{name}: {}",
+            first.response.body
+        );
         let spec = first.cache_put.as_ref().map(|p| p.value.clone());
         let jsonforms: Value = serde_json::from_str(&first.response.body).unwrap();
         let hash = jsonforms["meta"]["specHash"].as_str().unwrap().to_owned();
@@ -152,29 +194,49 @@ fn every_fixture_form_posted_without_js_gives_the_json_paths_answer() {
 
         let page = generate(&body, "html", spec.as_deref());
         assert_eq!(page.response.status, 200, "{name}");
-        assert!(page.response.headers.iter().any(|(k, v)| k == "content-type" && v.starts_with("text/html")), "{name}");
+        assert!(
+            page.response
+                .headers
+                .iter()
+                .any(|(k, v)| k == "content-type" && v.starts_with("text/html")),
+            "{name}"
+        );
         let html = &page.response.body;
         assert!(html.starts_with("<!doctype html>"), "{name}");
 
-        let json_path = SubmitJob::prepare(&serde_json::to_vec(&json!({"specHash": hash, "data": initial})).unwrap(), &Limits::default())
-            .unwrap()
-            .finish(spec.as_deref(), "r");
+        let json_path = SubmitJob::prepare(
+            &serde_json::to_vec(&json!({"specHash": hash, "data": initial})).unwrap(),
+            &Limits::default(),
+        )
+        .unwrap()
+        .finish(spec.as_deref(), "r");
         let pairs = entry_list(html, approval_button(html, &initial));
         let mut encoder = form_urlencoded::Serializer::new(String::new());
         for (k, v) in &pairs {
             encoder.append_pair(k, v);
         }
         let posted = encoder.finish();
-        let form_path = match SubmitJob::prepare_form(posted.as_bytes(), None, None, &Limits::default()) {
-            Ok(job) => job.finish(spec.as_deref(), "r"),
-            Err(e) => Outcome { response: HttpResponse::error(&e), cache_put: None },
-        };
+        let form_path =
+            match SubmitJob::prepare_form(posted.as_bytes(), None, None, &Limits::default()) {
+                Ok(job) => job.finish(spec.as_deref(), "r"),
+                Err(e) => Outcome {
+                    response: HttpResponse::error(&e),
+                    cache_put: None,
+                },
+            };
         let (a, b) = (answer(&json_path), answer(&form_path));
         if a != b {
-            failures.push(format!("{name}:\n  json: {a:?}\n  form: {b:?}\n  post: {posted}"));
+            failures.push(format!(
+                "{name}:\n  json: {a:?}\n  form: {b:?}\n  post: {posted}"
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} fixture(s) differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -192,14 +254,35 @@ fn plan_text_cannot_inject_markup() {
     });
     let page = generate(&body, "html", None).response.body;
     let dom = scraper::Html::parse_document(&page);
-    assert_eq!(dom.select(&sel("script")).count(), 1, "only the worker's own script");
+    assert_eq!(
+        dom.select(&sel("script")).count(),
+        1,
+        "only the worker's own script"
+    );
     assert_eq!(dom.select(&sel("img, [onerror]")).count(), 0);
     // Plan text is sanitised plain text, data is shown as it came: both as text.
-    let label = dom.select(&sel("label[for='f.name']")).next().unwrap().text().collect::<String>();
+    let label = dom
+        .select(&sel("label[for='f.name']"))
+        .next()
+        .unwrap()
+        .text()
+        .collect::<String>();
     assert!(label.starts_with("\"'&"), "{label}");
-    let value = dom.select(&sel("input[name='/name']")).next().unwrap().value().attr("value").unwrap().to_owned();
+    let value = dom
+        .select(&sel("input[name='/name']"))
+        .next()
+        .unwrap()
+        .value()
+        .attr("value")
+        .unwrap()
+        .to_owned();
     assert_eq!(value, evil);
-    let note = dom.select(&sel("textarea[name='/note']")).next().unwrap().text().collect::<String>();
+    let note = dom
+        .select(&sel("textarea[name='/note']"))
+        .next()
+        .unwrap()
+        .text()
+        .collect::<String>();
     assert_eq!(note, "</textarea><script>alert(3)</script>");
     assert!(!page.contains("<script>alert"), "{page}");
     assert!(!page.contains("<img"), "{page}");
@@ -210,15 +293,24 @@ fn plan_text_cannot_inject_markup() {
 fn the_page_has_a_strict_csp_that_names_its_inline_code() {
     let body = &fixtures()[0].1;
     let response = generate(body, "html", None).response;
-    let csp = &response.headers.iter().find(|(k, _)| k == "content-security-policy").unwrap().1;
+    let csp = &response
+        .headers
+        .iter()
+        .find(|(k, _)| k == "content-security-policy")
+        .unwrap()
+        .1;
     assert!(csp.starts_with("default-src 'none';"));
     assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"));
     assert_eq!(csp, Format::html_csp());
     use base64::Engine as _;
     use sha2::Digest as _;
-    let hash = |s: &str| base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(s.as_bytes()));
+    let hash = |s: &str| {
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(s.as_bytes()))
+    };
     assert!(csp.contains(&hash(Format::HTML_SCRIPT)) && csp.contains(&hash(Format::HTML_STYLE)));
-    assert!(response.body.contains(&format!("<script>{}</script>", Format::HTML_SCRIPT)));
+    assert!(response
+        .body
+        .contains(&format!("<script>{}</script>", Format::HTML_SCRIPT)));
     assert!(!response.body.contains(" style=\"") && !response.body.contains(" onclick="));
 }
 
@@ -232,13 +324,25 @@ fn labels_help_and_constraints_are_native() {
     }}});
     let page = generate(&body, "html", None).response.body;
     assert!(page.contains(r#"<label for="f.age">Age"#), "{page}");
-    assert!(page.contains(r#"id="f.age" name="/age" aria-describedby="f.age-h" required"#), "{page}");
+    assert!(
+        page.contains(r#"id="f.age" name="/age" aria-describedby="f.age-h" required"#),
+        "{page}"
+    );
     assert!(page.contains(r#"min="18" max="120" step="1""#));
     assert!(page.contains(r#"pattern="[A-Z]{3}""#) && page.contains(r#"maxlength="3""#));
-    assert!(!page.contains(r#"pattern="[a-z-]+""#), "an unanchored pattern is left to the server");
+    assert!(
+        !page.contains(r#"pattern="[a-z-]+""#),
+        "an unanchored pattern is left to the server"
+    );
     // Array rows: fields inside are aria-required (a spare row must not block the form).
-    assert!(page.contains(r#"name="/items/0/n" aria-required="true""#), "{page}");
-    assert!(page.contains(r#"name="/items/__N__/n""#), "the template row");
+    assert!(
+        page.contains(r#"name="/items/0/n" aria-required="true""#),
+        "{page}"
+    );
+    assert!(
+        page.contains(r#"name="/items/__N__/n""#),
+        "the template row"
+    );
 }
 
 #[test]
@@ -247,14 +351,32 @@ fn bad_posts_are_4xx_with_the_field_named() {
         "n": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}}}});
     let first = generate(&body, "jsonforms", None);
     let spec = first.cache_put.unwrap().value;
-    let hash = serde_json::from_str::<Value>(&first.response.body).unwrap()["meta"]["specHash"].as_str().unwrap().to_owned();
-    let post = |form: &str| match SubmitJob::prepare_form(form.as_bytes(), Some(&hash), None, &Limits::default()) {
+    let hash = serde_json::from_str::<Value>(&first.response.body).unwrap()["meta"]["specHash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let post = |form: &str| match SubmitJob::prepare_form(
+        form.as_bytes(),
+        Some(&hash),
+        None,
+        &Limits::default(),
+    ) {
         Ok(job) => job.finish(Some(&spec), "r").response,
         Err(e) => HttpResponse::error(&e),
     };
     assert_eq!(post("%2Fn=3&%2Ftags=a&%2Ftags=b").status, 200);
-    let content = |r: HttpResponse| serde_json::from_str::<Value>(serde_json::from_str::<Value>(&r.body).unwrap()["content"].as_str().unwrap()).unwrap();
-    assert_eq!(content(post("%2Fn=3&%2Ftags=a&%2Ftags=b")), json!({"n": 3, "tags": ["a", "b"]}));
+    let content = |r: HttpResponse| {
+        serde_json::from_str::<Value>(
+            serde_json::from_str::<Value>(&r.body).unwrap()["content"]
+                .as_str()
+                .unwrap(),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        content(post("%2Fn=3&%2Ftags=a&%2Ftags=b")),
+        json!({"n": 3, "tags": ["a", "b"]})
+    );
     assert_eq!(post("%2Fnope=1").status, 400, "unknown field");
     assert_eq!(post("%2Fn=1&%2Fn=2").status, 400, "duplicated key");
     assert_eq!(post("%2Fn%2Fx=1").status, 400, "below a scalar");
@@ -262,9 +384,14 @@ fn bad_posts_are_4xx_with_the_field_named() {
     assert_eq!(post("%2Ftags%2F01=a").status, 400, "not an index");
     let huge = format!("%2Fn={}", "1".repeat(Limits::default().max_body_bytes + 1));
     assert_eq!(post(&huge).status, 413);
-    assert_eq!(SubmitJob::prepare_form(b"%2Fn=1", None, None, &Limits::default()).unwrap_err().http_status(), 400, "no spec named");
+    assert_eq!(
+        SubmitJob::prepare_form(b"%2Fn=1", None, None, &Limits::default())
+            .unwrap_err()
+            .http_status(),
+        400,
+        "no spec named"
+    );
 }
-
 
 /// A hosted page takes its pre-fill check from the link's record: the
 /// salted digest and its salt, never the values; after a post, the person
@@ -273,17 +400,44 @@ fn bad_posts_are_4xx_with_the_field_named() {
 fn a_hosted_page_checks_its_fragment_against_the_records_salted_digest() {
     use genui_core::{FormRecord, Prefill};
     let body = json!({"tool": "generateUserInterface", "arguments": {"description": "Transfer money", "output": {"type": "object", "required": ["to"], "properties": {"to": {"type": "string", "title": "Recipient"}}}}});
-    let job = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), Some("html"), &Limits::default()).unwrap();
+    let job = GenerateJob::prepare(
+        &serde_json::to_vec(&body).unwrap(),
+        Some("html"),
+        &Limits::default(),
+    )
+    .unwrap();
     let outcome = job.clone().finish(None);
-    let spec = outcome.cache_put.map(|put| put.value).or_else(|| job.spec_json()).expect("a spec to keep");
+    let spec = outcome
+        .cache_put
+        .map(|put| put.value)
+        .or_else(|| job.spec_json())
+        .expect("a spec to keep");
     let (_, prefill) = Prefill::of(&json!({"to": "Bob"}), [5; Prefill::SALT_BYTES]).unwrap();
-    let record = FormRecord { spec_hash: job.spec_hash().to_owned(), tool_call_id: None, callback_url: "https://agent.example.com/".into(), expires_at: 2_000, locale: Some("de".into()), prefill: Some(prefill.clone()) };
+    let record = FormRecord {
+        spec_hash: job.spec_hash().to_owned(),
+        tool_call_id: None,
+        callback_url: "https://agent.example.com/".into(),
+        expires_at: 2_000,
+        locale: Some("de".into()),
+        prefill: Some(prefill.clone()),
+    };
     let page = HttpResponse::hosted_form("tok", &record, &spec, None);
     assert_eq!(page.status, 200, "{}", page.body);
-    assert!(page.body.contains(&format!(r#"data-expect="{}" data-salt="{}""#, prefill.digest, prefill.salt)), "the record's digest and salt");
+    assert!(
+        page.body.contains(&format!(
+            r#"data-expect="{}" data-salt="{}""#,
+            prefill.digest, prefill.salt
+        )),
+        "the record's digest and salt"
+    );
     assert!(!page.body.contains("Bob") && page.body.contains(r#"action="/f/tok""#));
     let received = HttpResponse::form_notice(202, Some("de"), "received");
-    assert!(received.body.contains(r#"data-state="received""#) && received.body.contains("Ihre Antwort ist eingegangen"), "{}", received.body);
+    assert!(
+        received.body.contains(r#"data-state="received""#)
+            && received.body.contains("Ihre Antwort ist eingegangen"),
+        "{}",
+        received.body
+    );
 }
 
 /// Arrays of objects nested `levels` deep, each item a name and the next
@@ -314,10 +468,19 @@ fn nested_arrays_write_at_most_the_control_limit() {
     let page = generate(&body, "html", None).response;
     assert_eq!(page.status, 200, "{}", page.body);
     let controls = controls_in(&page.body);
-    assert!(controls <= Limits::default().max_controls, "{controls} controls");
+    assert!(
+        controls <= Limits::default().max_controls,
+        "{controls} controls"
+    );
     // The shallow arrays keep their rows; a deep one is one JSON input.
-    assert!(page.body.contains(r#"name="/rows/0/name""#) && page.body.contains(r#"name="/rows/0/rows/0/name""#));
-    assert!(page.body.contains(r#"data-kind="json""#), "the deepest arrays are edited as JSON text");
+    assert!(
+        page.body.contains(r#"name="/rows/0/name""#)
+            && page.body.contains(r#"name="/rows/0/rows/0/name""#)
+    );
+    assert!(
+        page.body.contains(r#"data-kind="json""#),
+        "the deepest arrays are edited as JSON text"
+    );
 }
 
 /// The shape of ESLint's configuration schema: an array whose items hold
@@ -330,11 +493,22 @@ fn a_recursive_array_writes_at_most_the_control_limit() {
             "files": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
             "processor": {"type": "string"},
             "overrides": {"$ref": "#/properties/overrides"}}}}}});
-    let page = generate(&json!({"description": "Config", "output": schema}), "html", None).response;
+    let page = generate(
+        &json!({"description": "Config", "output": schema}),
+        "html",
+        None,
+    )
+    .response;
     assert_eq!(page.status, 200, "{}", page.body);
     let controls = controls_in(&page.body);
-    assert!(controls <= Limits::default().max_controls, "{controls} controls");
-    assert!(page.body.contains(r#"name="/overrides/0/processor""#), "the first rows keep their fields");
+    assert!(
+        controls <= Limits::default().max_controls,
+        "{controls} controls"
+    );
+    assert!(
+        page.body.contains(r#"name="/overrides/0/processor""#),
+        "the first rows keep their fields"
+    );
 }
 
 /// A JSON input that stands for a collapsed array is read back as the
@@ -344,20 +518,47 @@ fn a_collapsed_array_posts_its_json_text() {
     let body = json!({"description": "Nested lists", "output": nested_arrays(8)});
     let first = generate(&body, "jsonforms", None);
     let spec = first.cache_put.unwrap().value;
-    let hash = serde_json::from_str::<Value>(&first.response.body).unwrap()["meta"]["specHash"].as_str().unwrap().to_owned();
+    let hash = serde_json::from_str::<Value>(&first.response.body).unwrap()["meta"]["specHash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let page = generate(&body, "html", Some(&spec)).response.body;
     let dom = scraper::Html::parse_document(&without_templates(&page));
     let collapsed = dom
         .select(&sel(r#"textarea[data-kind="json"]"#))
         .filter_map(|t| t.value().attr("name"))
-        .find(|n| n.split('/').all(|t| t.is_empty() || t == "rows" || t == "0"))
+        .find(|n| {
+            n.split('/')
+                .all(|t| t.is_empty() || t == "rows" || t == "0")
+        })
         .expect("a collapsed array in the first rows")
         .to_owned();
     let mut post = form_urlencoded::Serializer::new(String::new());
     post.append_pair(&collapsed, r#"[{"name": "deep"}]"#);
-    let response = SubmitJob::prepare_form(post.finish().as_bytes(), Some(&hash), None, &Limits::default()).unwrap().finish(Some(&spec), "r").response;
+    let response = SubmitJob::prepare_form(
+        post.finish().as_bytes(),
+        Some(&hash),
+        None,
+        &Limits::default(),
+    )
+    .unwrap()
+    .finish(Some(&spec), "r")
+    .response;
     assert_eq!(response.status, 200, "{}", response.body);
-    let content: Value = serde_json::from_str(serde_json::from_str::<Value>(&response.body).unwrap()["content"].as_str().unwrap()).unwrap();
-    let at: String = collapsed.split('/').skip(1).map(|t| format!("/{t}")).collect();
-    assert_eq!(content.pointer(&at), Some(&json!([{"name": "deep"}])), "{content}");
+    let content: Value = serde_json::from_str(
+        serde_json::from_str::<Value>(&response.body).unwrap()["content"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    let at: String = collapsed
+        .split('/')
+        .skip(1)
+        .map(|t| format!("/{t}"))
+        .collect();
+    assert_eq!(
+        content.pointer(&at),
+        Some(&json!([{"name": "deep"}])),
+        "{content}"
+    );
 }

@@ -78,7 +78,11 @@ fn pinned_format_path() -> PathBuf {
 
 /// Pinned labels from `path`.
 fn pinned(path: &Path) -> BTreeSet<String> {
-    std::fs::read_to_string(path).expect("a pinned list").lines().map(str::to_owned).collect()
+    std::fs::read_to_string(path)
+        .expect("a pinned list")
+        .lines()
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Writes labels to a pinned list (`GENUI_SUITE_PIN=1`).
@@ -98,8 +102,15 @@ fn judge(schema: &Value, data: &Value, valid: bool) -> Verdict {
     let answer: Value = serde_json::from_str(&response.body).unwrap_or_default();
     match response.status {
         200 => {
-            let marked = answer["metadata"]["genuiUnchecked"].as_array().is_some_and(|p| !p.is_empty());
-            if marked || response.headers.iter().any(|(k, _)| k == "x-genui-unchecked") {
+            let marked = answer["metadata"]["genuiUnchecked"]
+                .as_array()
+                .is_some_and(|p| !p.is_empty());
+            if marked
+                || response
+                    .headers
+                    .iter()
+                    .any(|(k, _)| k == "x-genui-unchecked")
+            {
                 Verdict::Remote
             } else if valid {
                 Verdict::Agreed
@@ -108,7 +119,10 @@ fn judge(schema: &Value, data: &Value, valid: bool) -> Verdict {
             }
         }
         422 if answer["code"] == "submission_invalid" => {
-            let errors = answer["payload"]["errors"].as_array().cloned().unwrap_or_default();
+            let errors = answer["payload"]["errors"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
             if !valid {
                 Verdict::Agreed
             } else if !errors.is_empty() && errors.iter().all(|e| e["keyword"] == "format") {
@@ -117,7 +131,10 @@ fn judge(schema: &Value, data: &Value, valid: bool) -> Verdict {
                 Verdict::Disagreed(format!("refused a valid instance: {}", answer["message"]))
             }
         }
-        status => Verdict::Refused(format!("{status} {}: {}", answer["code"], answer["message"])),
+        status => Verdict::Refused(format!(
+            "{status} {}: {}",
+            answer["code"], answer["message"]
+        )),
     }
 }
 
@@ -152,7 +169,11 @@ fn the_suite_agrees_through_submit() {
     for (folder, meta) in DRAFTS {
         let tally = run_draft(folder, meta);
         let judged = tally.agreed + tally.disagreed.len();
-        let percent = if judged == 0 { 100.0 } else { 100.0 * tally.agreed as f64 / judged as f64 };
+        let percent = if judged == 0 {
+            100.0
+        } else {
+            100.0 * tally.agreed as f64 / judged as f64
+        };
         println!(
             "| {folder} | {} | {judged} | {} | {percent:.1} | {} | {} | {} |",
             tally.cases,
@@ -161,7 +182,11 @@ fn the_suite_agrees_through_submit() {
             tally.remote.len(),
             tally.format_excepted.len()
         );
-        for list in [("refused", &tally.refused), ("remote", &tally.remote), ("format-excepted", &tally.format_excepted)] {
+        for list in [
+            ("refused", &tally.refused),
+            ("remote", &tally.remote),
+            ("format-excepted", &tally.format_excepted),
+        ] {
             for entry in list.1 {
                 eprintln!("{}: {entry}", list.0);
             }
@@ -179,12 +204,30 @@ fn the_suite_agrees_through_submit() {
     let pinned_lists = [
         ("refused", &refused, pinned_path()),
         ("left unchecked as remote", &remote, pinned_remote_path()),
-        ("refused by format alone", &format_excepted, pinned_format_path()),
+        (
+            "refused by format alone",
+            &format_excepted,
+            pinned_format_path(),
+        ),
     ];
     for (what, found, path) in pinned_lists {
         let before = pinned(&path);
         let grown: Vec<&String> = found.difference(&before).collect();
-        assert!(grown.is_empty(), "{} case(s) {what} that were not before:\n{}", grown.len(), grown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+        assert!(
+            grown.is_empty(),
+            "{} case(s) {what} that were not before:\n{}",
+            grown.len(),
+            grown
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
-    assert!(disagreed.is_empty(), "{} case(s) disagree with the suite:\n{}", disagreed.len(), disagreed.join("\n"));
+    assert!(
+        disagreed.is_empty(),
+        "{} case(s) disagree with the suite:\n{}",
+        disagreed.len(),
+        disagreed.join("\n")
+    );
 }

@@ -6,7 +6,13 @@ use genui_core::{GenerateJob, Limits, Outcome, SubmitJob};
 use serde_json::{json, Value};
 
 fn generate(body: &Value, format: &str, cached: Option<&str>) -> Outcome {
-    GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), Some(format), &Limits::default()).unwrap().finish(cached)
+    GenerateJob::prepare(
+        &serde_json::to_vec(body).unwrap(),
+        Some(format),
+        &Limits::default(),
+    )
+    .unwrap()
+    .finish(cached)
 }
 
 fn approval(locale: Option<&str>) -> Value {
@@ -21,26 +27,72 @@ fn approval(locale: Option<&str>) -> Value {
 #[test]
 fn one_cached_spec_answers_in_german_then_in_english() {
     let german = generate(&approval(Some("de-AT")), "lmui", None);
-    let spec = german.cache_put.clone().expect("a miss stores the spec").value;
-    assert!(!spec.contains("Genehmig"), "the cached spec holds no localized text");
+    let spec = german
+        .cache_put
+        .clone()
+        .expect("a miss stores the spec")
+        .value;
+    assert!(
+        !spec.contains("Genehmig"),
+        "the cached spec holds no localized text"
+    );
     let lmui: Value = serde_json::from_str(&german.response.body).unwrap();
-    let labels: Vec<&str> = lmui["ui_components"].as_array().unwrap().iter().filter_map(|c| c["label"].as_str()).collect();
-    assert!(labels.contains(&"Genehmigen") && labels.contains(&"Ablehnen"), "{labels:?}");
-    assert!(lmui["response_text"].as_str().unwrap().starts_with("Genehmigung erforderlich"));
+    let labels: Vec<&str> = lmui["ui_components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["label"].as_str())
+        .collect();
+    assert!(
+        labels.contains(&"Genehmigen") && labels.contains(&"Ablehnen"),
+        "{labels:?}"
+    );
+    assert!(lmui["response_text"]
+        .as_str()
+        .unwrap()
+        .starts_with("Genehmigung erforderlich"));
 
     let english = generate(&approval(None), "lmui", Some(&spec));
-    assert!(english.cache_put.is_none(), "the English request is a hit on the German one's spec");
+    assert!(
+        english.cache_put.is_none(),
+        "the English request is a hit on the German one's spec"
+    );
     let lmui: Value = serde_json::from_str(&english.response.body).unwrap();
-    let labels: Vec<&str> = lmui["ui_components"].as_array().unwrap().iter().filter_map(|c| c["label"].as_str()).collect();
-    assert!(labels.contains(&"Approve") && labels.contains(&"Reject"), "{labels:?}");
+    let labels: Vec<&str> = lmui["ui_components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["label"].as_str())
+        .collect();
+    assert!(
+        labels.contains(&"Approve") && labels.contains(&"Reject"),
+        "{labels:?}"
+    );
 
-    for (format, german_text, english_text) in [("rjsf", "Bestätigen", "Confirm"), ("a2ui", "Genehmigen", "Approve"), ("html", "Genehmigen", "Approve"), ("jsonforms", "Genehmigung erforderlich", "Approval needed")] {
-        let de = generate(&approval(Some("de")), format, Some(&spec)).response.body;
-        let en = generate(&approval(Some("en-GB")), format, Some(&spec)).response.body;
-        assert!(de.contains(german_text) && !de.contains(english_text), "{format} in de: {de}");
-        assert!(en.contains(english_text) && !en.contains(german_text), "{format} in en: {en}");
+    for (format, german_text, english_text) in [
+        ("rjsf", "Bestätigen", "Confirm"),
+        ("a2ui", "Genehmigen", "Approve"),
+        ("html", "Genehmigen", "Approve"),
+        ("jsonforms", "Genehmigung erforderlich", "Approval needed"),
+    ] {
+        let de = generate(&approval(Some("de")), format, Some(&spec))
+            .response
+            .body;
+        let en = generate(&approval(Some("en-GB")), format, Some(&spec))
+            .response
+            .body;
+        assert!(
+            de.contains(german_text) && !de.contains(english_text),
+            "{format} in de: {de}"
+        );
+        assert!(
+            en.contains(english_text) && !en.contains(german_text),
+            "{format} in en: {en}"
+        );
     }
-    let page = generate(&approval(Some("ja")), "html", Some(&spec)).response.body;
+    let page = generate(&approval(Some("ja")), "html", Some(&spec))
+        .response
+        .body;
     assert!(page.starts_with(r#"<!doctype html><html lang="ja">"#) && page.contains("承認"));
 }
 
@@ -48,13 +100,44 @@ fn one_cached_spec_answers_in_german_then_in_english() {
 fn submit_messages_follow_the_language_and_keep_their_code() {
     let output = json!({"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "age": {"type": "integer", "minimum": 18}}});
     let body = json!({"output": output, "data": {"age": 3}}).to_string();
-    let answer = |job: SubmitJob| serde_json::from_str::<Value>(&job.finish(None, "r").response.body).unwrap();
-    let german = answer(SubmitJob::prepare(body.as_bytes(), &Limits::default()).unwrap().with_accept_language(Some("de-CH, en;q=0.5")));
+    let answer = |job: SubmitJob| {
+        serde_json::from_str::<Value>(&job.finish(None, "r").response.body).unwrap()
+    };
+    let german = answer(
+        SubmitJob::prepare(body.as_bytes(), &Limits::default())
+            .unwrap()
+            .with_accept_language(Some("de-CH, en;q=0.5")),
+    );
     assert_eq!(german["code"], "submission_invalid");
-    assert!(german["message"].as_str().unwrap().starts_with("Die gesendeten Daten haben 2 Fehler"), "{german}");
-    let messages: Vec<&str> = german["payload"]["errors"].as_array().unwrap().iter().map(|e| e["message"].as_str().unwrap()).collect();
-    assert!(messages.contains(&"Dieses Feld ist erforderlich.") && messages.contains(&"Geben Sie 18 oder mehr ein."), "{messages:?}");
-    let plain = answer(SubmitJob::prepare(body.as_bytes(), &Limits::default()).unwrap().with_accept_language(Some("nl")));
+    assert!(
+        german["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Die gesendeten Daten haben 2 Fehler"),
+        "{german}"
+    );
+    let messages: Vec<&str> = german["payload"]["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages.contains(&"Dieses Feld ist erforderlich.")
+            && messages.contains(&"Geben Sie 18 oder mehr ein."),
+        "{messages:?}"
+    );
+    let plain = answer(
+        SubmitJob::prepare(body.as_bytes(), &Limits::default())
+            .unwrap()
+            .with_accept_language(Some("nl")),
+    );
     assert_eq!(plain["code"], "submission_invalid");
-    assert!(plain["message"].as_str().unwrap().starts_with("the submitted data breaks"), "no shipped language: as before");
+    assert!(
+        plain["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the submitted data breaks"),
+        "no shipped language: as before"
+    );
 }

@@ -23,16 +23,25 @@ fn corpus_dir() -> PathBuf {
 #[ignore = "needs the downloaded corpus: ./scripts/peer.sh fetches it"]
 fn no_generated_plan_fails_the_checker() {
     let dir = corpus_dir();
-    let manifest = std::fs::read(dir.join("manifest.json"))
-        .unwrap_or_else(|e| panic!("{}: {e} (run ./scripts/peer.sh once, or set PEER_CORPUS)", dir.display()));
+    let manifest = std::fs::read(dir.join("manifest.json")).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (run ./scripts/peer.sh once, or set PEER_CORPUS)",
+            dir.display()
+        )
+    });
     let manifest: Value = serde_json::from_slice(&manifest).unwrap();
     let limits = Limits::default();
     let mut failures = Vec::new();
     let entries = manifest["schemas"].as_array().unwrap();
     for entry in entries {
-        let schema: Value = serde_json::from_slice(&std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap()).unwrap();
+        let schema: Value = serde_json::from_slice(
+            &std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap(),
+        )
+        .unwrap();
         let body = serde_json::to_vec(&json!({"output": schema})).unwrap();
-        let Ok(job) = GenerateJob::prepare(&body, None, &limits) else { continue }; // refused as a 4xx: not our bug
+        let Ok(job) = GenerateJob::prepare(&body, None, &limits) else {
+            continue;
+        }; // refused as a 4xx: not our bug
         let outcome = job.finish(None);
         let error: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
         if error["code"] == "internal_error" {
@@ -40,8 +49,18 @@ fn no_generated_plan_fails_the_checker() {
             failures.push(format!("{} ({}): {first}", entry["name"], entry["id"]));
         }
     }
-    assert!(entries.len() > 100, "the corpus looks truncated: {} schemas", entries.len());
-    assert!(failures.is_empty(), "{} of {} schemas fail our own checker:\n{}", failures.len(), entries.len(), failures.join("\n"));
+    assert!(
+        entries.len() > 100,
+        "the corpus looks truncated: {} schemas",
+        entries.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} schemas fail our own checker:\n{}",
+        failures.len(),
+        entries.len(),
+        failures.join("\n")
+    );
 }
 
 /// Issue 17's measure: how many corpus schemas get a form, and every
@@ -51,13 +70,18 @@ fn no_generated_plan_fails_the_checker() {
 #[ignore = "needs the downloaded corpus: ./scripts/peer.sh fetches it"]
 fn refusals_by_code() {
     let dir = corpus_dir();
-    let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("corpus manifest")).unwrap();
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("corpus manifest"))
+            .unwrap();
     let limits = Limits::default();
     let entries = manifest["schemas"].as_array().unwrap();
     let (mut forms, mut refusals) = (0usize, Vec::new());
     let mut by_code = std::collections::BTreeMap::<String, usize>::new();
     for entry in entries {
-        let schema: Value = serde_json::from_slice(&std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap()).unwrap();
+        let schema: Value = serde_json::from_slice(
+            &std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap(),
+        )
+        .unwrap();
         let body = serde_json::to_vec(&json!({"output": schema})).unwrap();
         let outcome = match GenerateJob::prepare(&body, None, &limits) {
             Ok(job) => job.finish(None),
@@ -70,8 +94,18 @@ fn refusals_by_code() {
         let error: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
         let code = error["code"].as_str().unwrap_or("?").to_owned();
         *by_code.entry(code.clone()).or_default() += 1;
-        let message = error["message"].as_str().unwrap_or_default().replace('|', "\\|").chars().take(160).collect::<String>();
-        refusals.push(format!("| {} | `{code}` ({}) | {message} |", entry["name"].as_str().unwrap_or("?"), outcome.response.status));
+        let message = error["message"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('|', "\\|")
+            .chars()
+            .take(160)
+            .collect::<String>();
+        refusals.push(format!(
+            "| {} | `{code}` ({}) | {message} |",
+            entry["name"].as_str().unwrap_or("?"),
+            outcome.response.status
+        ));
     }
     let share = 100.0 * forms as f64 / entries.len() as f64;
     println!("forms: {forms} of {} ({share:.1} %)\n", entries.len());
@@ -79,8 +113,14 @@ fn refusals_by_code() {
     for (code, n) in &by_code {
         println!("| `{code}` | {n} |");
     }
-    println!("\n| schema | refusal | reason |\n|---|---|---|\n{}", refusals.join("\n"));
-    assert!(!by_code.contains_key("internal_error"), "internal errors in the corpus");
+    println!(
+        "\n| schema | refusal | reason |\n|---|---|---|\n{}",
+        refusals.join("\n")
+    );
+    assert!(
+        !by_code.contains_key("internal_error"),
+        "internal errors in the corpus"
+    );
 }
 
 /// Every corpus schema through the deterministic generator in every
@@ -92,13 +132,22 @@ fn refusals_by_code() {
 #[ignore = "needs the downloaded corpus: ./scripts/peer.sh fetches it"]
 fn every_format_answers_without_internal_error() {
     let dir = corpus_dir();
-    let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("corpus manifest")).unwrap();
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("corpus manifest"))
+            .unwrap();
     let limits = Limits::default();
     let entries = manifest["schemas"].as_array().unwrap();
-    let every: usize = std::env::var("PEER_CORPUS_EVERY").ok().and_then(|n| n.parse().ok()).filter(|n| *n > 0).unwrap_or(1);
+    let every: usize = std::env::var("PEER_CORPUS_EVERY")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(1);
     let mut failures = Vec::new();
     for entry in entries.iter().step_by(every) {
-        let schema: Value = serde_json::from_slice(&std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap()).unwrap();
+        let schema: Value = serde_json::from_slice(
+            &std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap(),
+        )
+        .unwrap();
         for format in genui_core::Format::NAMES {
             let body = serde_json::to_vec(&json!({"output": schema, "format": format})).unwrap();
             let outcome = match GenerateJob::prepare(&body, None, &limits) {
@@ -107,10 +156,23 @@ fn every_format_answers_without_internal_error() {
             };
             if outcome.response.status >= 500 {
                 let body: String = outcome.response.body.chars().take(300).collect();
-                failures.push(format!("{} ({}) as {format}: {} {body}", entry["name"], entry["id"], outcome.response.status));
+                failures.push(format!(
+                    "{} ({}) as {format}: {} {body}",
+                    entry["name"], entry["id"], outcome.response.status
+                ));
             }
         }
     }
-    assert!(entries.len() > 100, "the corpus looks truncated: {} schemas", entries.len());
-    assert!(failures.is_empty(), "{} answers of {} schemas were 500s:\n{}", failures.len(), entries.len(), failures.join("\n"));
+    assert!(
+        entries.len() > 100,
+        "the corpus looks truncated: {} schemas",
+        entries.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} answers of {} schemas were 500s:\n{}",
+        failures.len(),
+        entries.len(),
+        failures.join("\n")
+    );
 }

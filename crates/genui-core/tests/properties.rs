@@ -5,8 +5,8 @@
 
 use genui_core::check_plan;
 use genui_core::generate;
-use genui_core::{spec_hash, GenerateJob, GeneratorId, KeyOptions};
 use genui_core::Limits;
+use genui_core::{spec_hash, GenerateJob, GeneratorId, KeyOptions};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -41,10 +41,18 @@ fn names() -> impl Strategy<Value = String> {
 }
 
 fn object(inner: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
-    (prop::collection::btree_map(names(), inner, 1..6), any::<bool>()).prop_map(|(props, all_required)| {
-        let required: Vec<&String> = if all_required { props.keys().collect() } else { props.keys().take(1).collect() };
-        json!({"type": "object", "properties": props, "required": required})
-    })
+    (
+        prop::collection::btree_map(names(), inner, 1..6),
+        any::<bool>(),
+    )
+        .prop_map(|(props, all_required)| {
+            let required: Vec<&String> = if all_required {
+                props.keys().collect()
+            } else {
+                props.keys().take(1).collect()
+            };
+            json!({"type": "object", "properties": props, "required": required})
+        })
 }
 
 fn schema() -> impl Strategy<Value = Value> {
@@ -52,7 +60,9 @@ fn schema() -> impl Strategy<Value = Value> {
         let inner = inner.boxed();
         prop_oneof![
             object(inner.clone()),
-            inner.clone().prop_map(|item| json!({"type": "array", "items": item})),
+            inner
+                .clone()
+                .prop_map(|item| json!({"type": "array", "items": item})),
             (object(inner.clone()), object(inner)).prop_map(|(a, b)| json!({"allOf": [a, b]})),
         ]
     });
@@ -70,7 +80,12 @@ fn schema() -> impl Strategy<Value = Value> {
 
 fn reorder(value: &Value) -> Value {
     match value {
-        Value::Object(map) => Value::Object(map.iter().rev().map(|(k, v)| (k.clone(), reorder(v))).collect::<Map<_, _>>()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .rev()
+                .map(|(k, v)| (k.clone(), reorder(v)))
+                .collect::<Map<_, _>>(),
+        ),
         Value::Array(items) => Value::Array(items.iter().map(reorder).collect()),
         other => other.clone(),
     }
@@ -168,14 +183,25 @@ fn number_text() -> impl Strategy<Value = String> {
         (two_53..two_53 + 8).prop_map(|n| format!("{n}.0")),
         (u64::MAX - 4096..=u64::MAX).prop_map(|n| format!("{n}.0")),
         (-1000_i64..1000).prop_map(|n| format!("{n}.0")),
-        any::<f64>().prop_filter("finite", |x| x.is_finite()).prop_map(|x| format!("{x:?}")),
+        any::<f64>()
+            .prop_filter("finite", |x| x.is_finite())
+            .prop_map(|x| format!("{x:?}")),
     ]
 }
 
 /// A number as an exact integer, when it is a whole one.
 fn whole(number: &serde_json::Number) -> Option<i128> {
-    let float = || number.as_f64().filter(|x| x.fract() == 0.0 && x.abs() < 1e38).map(|x| x as i128);
-    number.as_u64().map(i128::from).or_else(|| number.as_i64().map(i128::from)).or_else(float)
+    let float = || {
+        number
+            .as_f64()
+            .filter(|x| x.fract() == 0.0 && x.abs() < 1e38)
+            .map(|x| x as i128)
+    };
+    number
+        .as_u64()
+        .map(i128::from)
+        .or_else(|| number.as_i64().map(i128::from))
+        .or_else(float)
 }
 
 /// Whether two numbers serde_json holds have the same value, exactly.
@@ -189,7 +215,10 @@ fn same_value(a: &serde_json::Number, b: &serde_json::Number) -> bool {
 
 /// The spec hash of a request body, through the real parser.
 fn key_of(body: &str) -> String {
-    GenerateJob::prepare(body.as_bytes(), None, &Limits::default()).unwrap().spec_hash().to_owned()
+    GenerateJob::prepare(body.as_bytes(), None, &Limits::default())
+        .unwrap()
+        .spec_hash()
+        .to_owned()
 }
 
 /// Where a number is put in a schema (`N`).
@@ -258,7 +287,10 @@ fn answer(output: &Value, format: &str) -> (u16, Option<String>) {
         Err(e) => genui_core::Outcome::failed(&e),
     };
     let parsed: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
-    (outcome.response.status, parsed["code"].as_str().map(str::to_owned))
+    (
+        outcome.response.status,
+        parsed["code"].as_str().map(str::to_owned),
+    )
 }
 
 /// A tagged union behind `allOf: [{$ref}]` inside array items, as Vector's
@@ -298,7 +330,8 @@ proptest! {
 /// answered with the plain widget and a `widget_replaced` warning, not a 500.
 #[test]
 fn a_misfit_widget_is_answered_with_the_plain_widget_and_a_warning() {
-    let output = json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+    let output =
+        json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
     let body = serde_json::to_vec(&json!({"output": output, "format": "jsonforms"})).unwrap();
     let job = GenerateJob::prepare(&body, None, &Limits::default()).unwrap();
     let proven = job.prove_schema().unwrap();
@@ -313,6 +346,14 @@ fn a_misfit_widget_is_answered_with_the_plain_widget_and_a_warning() {
     let outcome = job.complete(plan, &proven, Map::new());
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
-    let warnings = answer["meta"]["warnings"].as_array().cloned().unwrap_or_default();
-    assert!(warnings.iter().any(|w| w["code"] == "widget_replaced" && w["pointer"] == "/output/properties/name"), "{answer}");
+    let warnings = answer["meta"]["warnings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w["code"] == "widget_replaced" && w["pointer"] == "/output/properties/name"),
+        "{answer}"
+    );
 }

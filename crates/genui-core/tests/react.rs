@@ -12,10 +12,22 @@ const HOSTILE: &str = include_str!("../../../tests/react/fixtures/hostile-text.j
 
 /// Fragments of the fixture's hostile strings that would do something if
 /// they escaped their literal.
-const FRAGMENTS: &[&str] = &["`${globalThis", "${b}", "</script", "pwned", "{braces}", "{c}", "{x}", "\u{2028}", "\u{2029}", "\"d\""];
+const FRAGMENTS: &[&str] = &[
+    "`${globalThis",
+    "${b}",
+    "</script",
+    "pwned",
+    "{braces}",
+    "{c}",
+    "{x}",
+    "\u{2028}",
+    "\u{2029}",
+    "\"d\"",
+];
 
 fn answer(body: &str) -> Value {
-    let job = GenerateJob::prepare(body.as_bytes(), Some("react"), &Limits::default()).expect("the fixture is a valid request");
+    let job = GenerateJob::prepare(body.as_bytes(), Some("react"), &Limits::default())
+        .expect("the fixture is a valid request");
     let outcome = job.finish(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     serde_json::from_str(&outcome.response.body).expect("JSON answer")
@@ -55,19 +67,30 @@ fn hostile_text_stays_inside_string_literals() {
     let answer = answer(HOSTILE);
     let module = answer["module"].as_str().expect("module source");
     assert!(!module.contains("</script"), "`</` must be written `<\\/`");
-    assert!(!module.contains(['\u{2028}', '\u{2029}']), "line separators must be escaped");
+    assert!(
+        !module.contains(['\u{2028}', '\u{2029}']),
+        "line separators must be escaped"
+    );
     let inert = inert_ranges(module);
     for fragment in FRAGMENTS {
         for (at, _) in module.match_indices(fragment) {
             assert!(
-                inert.iter().any(|(s, e)| *s <= at && at + fragment.len() <= *e),
+                inert
+                    .iter()
+                    .any(|(s, e)| *s <= at && at + fragment.len() <= *e),
                 "`{fragment}` at byte {at} is outside a string literal:\n{}",
-                module[module[..at].rfind('\n').unwrap_or(0)..].lines().nth(1).unwrap_or_default()
+                module[module[..at].rfind('\n').unwrap_or(0)..]
+                    .lines()
+                    .nth(1)
+                    .unwrap_or_default()
             );
         }
     }
     // The enum values are there, escaped, as option values and text.
-    assert!(module.contains(r#"<option value={"PWN <\/script>"}>{"PWN <\/script>"}</option>"#), "{module}");
+    assert!(
+        module.contains(r#"<option value={"PWN <\/script>"}>{"PWN <\/script>"}</option>"#),
+        "{module}"
+    );
     assert!(module.contains(r#""PWN \u2028e""#));
 }
 
@@ -75,8 +98,14 @@ fn hostile_text_stays_inside_string_literals() {
 fn the_module_holds_no_request_data() {
     let answer = answer(HOSTILE);
     let module = answer["module"].as_str().expect("module source");
-    assert!(!module.contains("PWN data"), "request data leaked into the module");
-    assert_eq!(answer["initialData"]["note"], "PWN data </script> ${x}", "pre-fill travels beside the module");
+    assert!(
+        !module.contains("PWN data"),
+        "request data leaked into the module"
+    );
+    assert_eq!(
+        answer["initialData"]["note"], "PWN data </script> ${x}",
+        "pre-fill travels beside the module"
+    );
 }
 
 #[test]
@@ -86,7 +115,9 @@ fn a_lookahead_pattern_travels_as_a_literal() {
     // A lookahead is ECMA-262: the module compiles it inside `pattern()`
     // from a string literal, so its `${` never reaches a template.
     assert!(module.contains(r#"pattern("^(?!\\$\\{)PWN$")"#), "{module}");
-    assert!(module.contains("const matches = (re: RegExp | null, s: string): boolean => re !== null && re.test(s)"));
+    assert!(module.contains(
+        "const matches = (re: RegExp | null, s: string): boolean => re !== null && re.test(s)"
+    ));
 }
 
 #[test]
@@ -95,17 +126,25 @@ fn a_pattern_javascript_cannot_compile_is_refused_before_the_module() {
     // with its pointer (issue 17), so no module ever holds it.
     let body = HOSTILE.replace(r#""^(?!\\$\\{)PWN$""#, r#""(?i)^PWN$""#);
     assert_ne!(body, HOSTILE);
-    let outcome = GenerateJob::prepare(body.as_bytes(), Some("react"), &Limits::default()).expect("parses").finish(None);
+    let outcome = GenerateJob::prepare(body.as_bytes(), Some("react"), &Limits::default())
+        .expect("parses")
+        .finish(None);
     assert_eq!(outcome.response.status, 422, "{}", outcome.response.body);
     let error: Value = serde_json::from_str(&outcome.response.body).expect("JSON");
     assert_eq!(error["code"], "invalid_schema");
-    assert!(error["payload"]["pointer"].as_str().is_some_and(|p| p.ends_with("/properties/code/pattern")), "{error}");
+    assert!(
+        error["payload"]["pointer"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("/properties/code/pattern")),
+        "{error}"
+    );
 }
 
 #[test]
 fn switching_to_react_keeps_the_spec_hash() {
     let react = answer(HOSTILE);
-    let job = GenerateJob::prepare(HOSTILE.as_bytes(), Some("jsonforms"), &Limits::default()).expect("valid");
+    let job = GenerateJob::prepare(HOSTILE.as_bytes(), Some("jsonforms"), &Limits::default())
+        .expect("valid");
     let jsonforms: Value = serde_json::from_str(&job.finish(None).response.body).expect("JSON");
     assert_eq!(react["meta"]["specHash"], jsonforms["meta"]["specHash"]);
     assert_eq!(react["packages"]["zod"], "^4.6.0");
@@ -122,8 +161,18 @@ fn types_stop_at_twelve_levels_and_validation_does_not() {
     }
     let body = json!({"output": schema}).to_string();
     let module = answer(&body)["module"].as_str().unwrap().to_owned();
-    assert_eq!(module.matches("as z.ZodType<unknown>)").count(), 1, "{module}");
-    assert!(module.contains("chars(s) >= 2"), "the deepest field is still checked");
+    assert_eq!(
+        module.matches("as z.ZodType<unknown>)").count(),
+        1,
+        "{module}"
+    );
+    assert!(
+        module.contains("chars(s) >= 2"),
+        "the deepest field is still checked"
+    );
     let shallow = json!({"output": {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}}}}).to_string();
-    assert!(!answer(&shallow)["module"].as_str().unwrap().contains("z.ZodType<unknown>"));
+    assert!(!answer(&shallow)["module"]
+        .as_str()
+        .unwrap()
+        .contains("z.ZodType<unknown>"));
 }

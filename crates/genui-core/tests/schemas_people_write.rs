@@ -8,17 +8,22 @@ use genui_core::{GenerateJob, Limits, Outcome, SubmitJob};
 use serde_json::{json, Value};
 
 fn generate(body: &Value) -> Value {
-    let outcome = match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
-        Ok(job) => job.finish(None),
-        Err(e) => Outcome::failed(&e),
-    };
+    let outcome =
+        match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
+            Ok(job) => job.finish(None),
+            Err(e) => Outcome::failed(&e),
+        };
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     serde_json::from_str(&outcome.response.body).unwrap()
 }
 
 fn submit(output: &Value, data: Value) -> u16 {
     let body = serde_json::to_vec(&json!({"output": output, "data": data})).unwrap();
-    SubmitJob::prepare(&body, &Limits::default()).unwrap().finish(None, "r").response.status
+    SubmitJob::prepare(&body, &Limits::default())
+        .unwrap()
+        .finish(None, "r")
+        .response
+        .status
 }
 
 fn output() -> Value {
@@ -37,12 +42,33 @@ fn output() -> Value {
 fn remote_refs_become_json_inputs_with_a_warning() {
     let answer = generate(&json!({"output": output()}));
     let warnings = answer["meta"]["warnings"].as_array().unwrap();
-    assert_eq!(warnings.len(), 1, "only the remote $ref warns: {warnings:?}");
-    assert_eq!((warnings[0]["code"].as_str(), warnings[0]["pointer"].as_str()), (Some("unresolved_ref"), Some("/output/properties/settings")));
+    assert_eq!(
+        warnings.len(),
+        1,
+        "only the remote $ref warns: {warnings:?}"
+    );
+    assert_eq!(
+        (
+            warnings[0]["code"].as_str(),
+            warnings[0]["pointer"].as_str()
+        ),
+        (Some("unresolved_ref"), Some("/output/properties/settings"))
+    );
     // The renderer's copy has no external `$ref` left: a text field.
-    assert_eq!(answer["jsonSchema"]["properties"]["settings"], json!({"title": "Settings", "type": "string"}));
+    assert_eq!(
+        answer["jsonSchema"]["properties"]["settings"],
+        json!({"title": "Settings", "type": "string"})
+    );
     let lmui = generate(&json!({"output": output(), "format": "lmui"}));
-    let component = |id: &str| lmui["ui_components"].as_array().unwrap().iter().find(|c| c["id"] == id).cloned().unwrap();
+    let component = |id: &str| {
+        lmui["ui_components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .cloned()
+            .unwrap()
+    };
     assert_eq!(component("settings")["type"], "json_input");
     assert_eq!(component("schema")["type"], "json_input");
 }
@@ -50,26 +76,45 @@ fn remote_refs_become_json_inputs_with_a_warning() {
 #[test]
 fn submissions_enforce_lookahead_and_meta_schemas_and_accept_any_json_for_remote_refs() {
     let out = output();
-    assert_eq!(submit(&out, json!({"name": "ada", "settings": {"any": [1, "x"]}, "schema": {"type": "string"}})), 200);
+    assert_eq!(
+        submit(
+            &out,
+            json!({"name": "ada", "settings": {"any": [1, "x"]}, "schema": {"type": "string"}})
+        ),
+        200
+    );
     assert_eq!(submit(&out, json!({"name": "admin"})), 422);
-    assert_eq!(submit(&out, json!({"name": "ada", "schema": {"type": "strng"}})), 422);
+    assert_eq!(
+        submit(&out, json!({"name": "ada", "schema": {"type": "strng"}})),
+        422
+    );
 }
 
 #[test]
 fn a_two_thousand_value_enum_is_a_searchable_choice_with_a_warning() {
     let values: Vec<String> = (0..2_000).map(|i| format!("rule-{i:04}")).collect();
-    let output = json!({"type": "object", "properties": {"rule": {"type": "string", "enum": values}}});
+    let output =
+        json!({"type": "object", "properties": {"rule": {"type": "string", "enum": values}}});
     let answer = generate(&json!({"output": output}));
     let warnings = answer["meta"]["warnings"].as_array().unwrap();
     assert_eq!(warnings[0]["code"], "large_enum");
     assert_eq!(warnings[0]["pointer"], "/output/properties/rule/enum");
-    assert_eq!(answer["uiSchema"]["elements"][0]["options"]["autocomplete"], true, "{}", answer["uiSchema"]);
+    assert_eq!(
+        answer["uiSchema"]["elements"][0]["options"]["autocomplete"], true,
+        "{}",
+        answer["uiSchema"]
+    );
     let lmui = generate(&json!({"output": output, "format": "lmui"}));
     assert_eq!(lmui["ui_components"][0]["type"], "interactive_select");
     // RJSF: a text input over the datalist its `examples` make.
     let rjsf = generate(&json!({"output": output, "format": "rjsf"}));
     assert_eq!(rjsf["uiSchema"]["rule"]["ui:widget"], "text");
-    assert_eq!(rjsf["schema"]["properties"]["rule"]["examples"].as_array().map(Vec::len), Some(2_000));
+    assert_eq!(
+        rjsf["schema"]["properties"]["rule"]["examples"]
+            .as_array()
+            .map(Vec::len),
+        Some(2_000)
+    );
     assert_eq!(submit(&output, json!({"rule": "rule-1999"})), 200);
     assert_eq!(submit(&output, json!({"rule": "rule-2000"})), 422);
 }
@@ -79,7 +124,11 @@ fn percent_encoded_pointers_resolve() {
     let output = json!({"type": "object", "definitions": {"TopLevel<Spec>": {"type": "string", "title": "Spec"}},
         "properties": {"a": {"$ref": "#/definitions/TopLevel<Spec>"}, "b": {"$ref": "#/definitions/TopLevel%3CSpec%3E"}}});
     let answer = generate(&json!({"output": output}));
-    assert!(answer["meta"].get("warnings").is_none(), "{}", answer["meta"]);
+    assert!(
+        answer["meta"].get("warnings").is_none(),
+        "{}",
+        answer["meta"]
+    );
     assert_eq!(submit(&output, json!({"a": "x", "b": "y"})), 200);
     assert_eq!(submit(&output, json!({"a": 1})), 422);
 }
@@ -88,7 +137,8 @@ fn percent_encoded_pointers_resolve() {
 fn objects_past_the_depth_limit_are_cut_not_refused() {
     let mut schema = json!({"type": "object", "properties": {"leaf": {"type": "string"}}});
     for _ in 0..60 {
-        schema = json!({"type": "object", "properties": {"next": schema, "name": {"type": "string"}}});
+        schema =
+            json!({"type": "object", "properties": {"next": schema, "name": {"type": "string"}}});
     }
     let answer = generate(&json!({"output": schema}));
     let depth = |pointer: &str| pointer.matches("/next").count();
@@ -100,7 +150,10 @@ fn objects_past_the_depth_limit_are_cut_not_refused() {
         }
         stack.extend(node["elements"].as_array().into_iter().flatten());
     }
-    assert!((40..=60).contains(&deepest), "cut near the depth limit, at {deepest}");
+    assert!(
+        (40..=60).contains(&deepest),
+        "cut near the depth limit, at {deepest}"
+    );
 }
 
 /// The new formats take the same degradations: A2UI offers a 2,000-value
@@ -113,34 +166,72 @@ fn a2ui_and_react_take_large_enums_and_json_inputs() {
     let mut out = output();
     out["properties"]["rule"] = json!({"type": "string", "enum": values});
     let a2ui = generate(&json!({"output": out, "format": "a2ui"}));
-    let components = a2ui["messages"][1]["updateComponents"]["components"].as_array().unwrap();
+    let components = a2ui["messages"][1]["updateComponents"]["components"]
+        .as_array()
+        .unwrap();
     let component = |id: &str| components.iter().find(|c| c["id"] == id).cloned().unwrap();
     let rule = component("field:/rule");
-    assert_eq!((rule["component"].as_str(), rule["filterable"].as_bool()), (Some("ChoicePicker"), Some(true)));
+    assert_eq!(
+        (rule["component"].as_str(), rule["filterable"].as_bool()),
+        (Some("ChoicePicker"), Some(true))
+    );
     assert_eq!(rule["options"].as_array().unwrap().len(), 2_000);
-    assert_eq!((component("field:/settings")["variant"].as_str(), component("field:/settings")["label"].as_str()), (Some("longText"), Some("Settings (JSON)")));
-    assert!(component("field:/name")["checks"].to_string().contains("^(?!admin$)[a-z]+$"));
+    assert_eq!(
+        (
+            component("field:/settings")["variant"].as_str(),
+            component("field:/settings")["label"].as_str()
+        ),
+        (Some("longText"), Some("Settings (JSON)"))
+    );
+    assert!(component("field:/name")["checks"]
+        .to_string()
+        .contains("^(?!admin$)[a-z]+$"));
     let react = generate(&json!({"output": out, "format": "react"}));
     let module = react["module"].as_str().unwrap();
-    assert!(module.contains(r#"<input list={"rule-choices"} {...field(form, "rule", asText)} />"#), "{module}");
-    assert!(module.contains(r#"<datalist id={"rule-choices"}>"#) && module.contains(r#"<option value={"rule-1999"}>"#));
-    assert!(module.contains(r#"<textarea {...field(form, "settings", asJson)} placeholder={"JSON"} />"#));
-    let codes: Vec<&str> = react["meta"]["warnings"].as_array().unwrap().iter().filter_map(|w| w["code"].as_str()).collect();
-    assert!(codes.contains(&"unresolved_ref") && codes.contains(&"large_enum"), "{codes:?}");
+    assert!(
+        module.contains(r#"<input list={"rule-choices"} {...field(form, "rule", asText)} />"#),
+        "{module}"
+    );
+    assert!(
+        module.contains(r#"<datalist id={"rule-choices"}>"#)
+            && module.contains(r#"<option value={"rule-1999"}>"#)
+    );
+    assert!(module
+        .contains(r#"<textarea {...field(form, "settings", asJson)} placeholder={"JSON"} />"#));
+    let codes: Vec<&str> = react["meta"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["code"].as_str())
+        .collect();
+    assert!(
+        codes.contains(&"unresolved_ref") && codes.contains(&"large_enum"),
+        "{codes:?}"
+    );
 }
 
 fn refusal(body: &Value) -> (u16, Value) {
-    let outcome = match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
-        Ok(job) => job.finish(None),
-        Err(e) => Outcome::failed(&e),
-    };
-    (outcome.response.status, serde_json::from_str(&outcome.response.body).unwrap())
+    let outcome =
+        match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
+            Ok(job) => job.finish(None),
+            Err(e) => Outcome::failed(&e),
+        };
+    (
+        outcome.response.status,
+        serde_json::from_str(&outcome.response.body).unwrap(),
+    )
 }
 
 /// `n` string fields named `f0`..; all required when `required`.
 fn object_of(n: usize, required: bool) -> Value {
-    let properties: serde_json::Map<String, Value> = (0..n).map(|i| (format!("f{i}"), json!({"type": "string"}))).collect();
-    let names: Vec<String> = if required { (0..n).map(|i| format!("f{i}")).collect() } else { Vec::new() };
+    let properties: serde_json::Map<String, Value> = (0..n)
+        .map(|i| (format!("f{i}"), json!({"type": "string"})))
+        .collect();
+    let names: Vec<String> = if required {
+        (0..n).map(|i| format!("f{i}")).collect()
+    } else {
+        Vec::new()
+    };
     json!({"type": "object", "properties": properties, "required": names})
 }
 
@@ -153,16 +244,39 @@ fn a_form_over_the_input_limit_collapses_optional_objects_and_refuses_only_requi
         .map(|i| (format!("section{i}"), json!({"type": "object", "properties": {"inner": {"$ref": "#/$defs/inner"}, "note": {"type": "string"}}})))
         .collect();
     let mut schema = object_of(10, true);
-    schema["properties"].as_object_mut().unwrap().extend(sections);
+    schema["properties"]
+        .as_object_mut()
+        .unwrap()
+        .extend(sections);
     schema["$defs"] = json!({"inner": object_of(100, false)});
     let answer = generate(&json!({"output": schema}));
-    let collapsed: Vec<&str> = answer["meta"]["warnings"].as_array().unwrap().iter()
-        .filter(|w| w["code"] == "subtree_collapsed").filter_map(|w| w["pointer"].as_str()).collect();
-    assert!(!collapsed.is_empty() && collapsed.iter().all(|p| p.starts_with("/output/properties/section")), "{collapsed:?}");
+    let collapsed: Vec<&str> = answer["meta"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "subtree_collapsed")
+        .filter_map(|w| w["pointer"].as_str())
+        .collect();
+    assert!(
+        !collapsed.is_empty()
+            && collapsed
+                .iter()
+                .all(|p| p.starts_with("/output/properties/section")),
+        "{collapsed:?}"
+    );
     // What the form cannot split is still validated as a whole on submit.
-    assert_eq!(submit(&schema, json!({"f0": "a", "f1": "a", "f2": "a", "f3": "a", "f4": "a", "f5": "a", "f6": "a", "f7": "a", "f8": "a", "f9": "a",
-        "section3": {"inner": {"f1": "x"}}})), 200);
-    assert_eq!(submit(&schema, json!({"section3": {"inner": {"f1": 1}}})), 422);
+    assert_eq!(
+        submit(
+            &schema,
+            json!({"f0": "a", "f1": "a", "f2": "a", "f3": "a", "f4": "a", "f5": "a", "f6": "a", "f7": "a", "f8": "a", "f9": "a",
+        "section3": {"inner": {"f1": "x"}}})
+        ),
+        200
+    );
+    assert_eq!(
+        submit(&schema, json!({"section3": {"inner": {"f1": 1}}})),
+        422
+    );
     // The same sections all required: nothing optional to collapse, refused.
     let names: Vec<String> = (0..60).map(|i| format!("section{i}")).collect();
     for i in 0..60 {
@@ -170,7 +284,11 @@ fn a_form_over_the_input_limit_collapses_optional_objects_and_refuses_only_requi
     }
     schema["required"] = json!(names);
     let (status, error) = refusal(&json!({"output": schema}));
-    assert_eq!((status, error["code"].as_str()), (413, Some("schema_too_large")), "{error}");
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (413, Some("schema_too_large")),
+        "{error}"
+    );
 }
 
 #[test]
@@ -179,13 +297,28 @@ fn annex_b_patterns_are_escaped_enforced_and_warned() {
     let output = json!({"type": "object", "properties": {"language": {"type": "string", "pattern": "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$"}}});
     let answer = generate(&json!({"output": output}));
     let warning = &answer["meta"]["warnings"][0];
-    assert_eq!((warning["code"].as_str(), warning["pointer"].as_str()), (Some("pattern_escaped"), Some("/output/properties/language/pattern")));
-    assert_eq!(answer["jsonSchema"]["properties"]["language"]["pattern"], "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$");
+    assert_eq!(
+        (warning["code"].as_str(), warning["pointer"].as_str()),
+        (
+            Some("pattern_escaped"),
+            Some("/output/properties/language/pattern")
+        )
+    );
+    assert_eq!(
+        answer["jsonSchema"]["properties"]["language"]["pattern"],
+        "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$"
+    );
     assert_eq!(submit(&output, json!({"language": "en-US]"})), 200);
     assert_eq!(submit(&output, json!({"language": "1"})), 422);
     // Still not ECMA-262 after the escape: refused with the pointer.
-    let (status, error) = refusal(&json!({"output": {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?i)a]"}}}}));
-    assert_eq!((status, error["payload"]["pointer"].as_str()), (422, Some("/output/properties/a/pattern")), "{error}");
+    let (status, error) = refusal(
+        &json!({"output": {"type": "object", "properties": {"a": {"type": "string", "pattern": "(?i)a]"}}}}),
+    );
+    assert_eq!(
+        (status, error["payload"]["pointer"].as_str()),
+        (422, Some("/output/properties/a/pattern")),
+        "{error}"
+    );
 }
 
 proptest::proptest! {
@@ -221,7 +354,6 @@ proptest::proptest! {
     }
 }
 
-
 /// Item 5: what the form lets a person enter submits. JSON Forms and RJSF
 /// send a JSON-text field as a string: read as JSON on a meta-schema
 /// field (then checked against the meta-schema) and on a remote `$ref`
@@ -236,14 +368,33 @@ fn json_text_from_the_form_submits_and_the_answer_names_what_was_not_checked() {
         let job = SubmitJob::prepare(&body, &Limits::default()).unwrap();
         job.finish(None, "m").response
     };
-    let ok = send(json!({"name": "ada", "schema": "{\"type\": \"string\"}", "settings": "{\"a\": [1]}"}));
+    let ok = send(
+        json!({"name": "ada", "schema": "{\"type\": \"string\"}", "settings": "{\"a\": [1]}"}),
+    );
     assert_eq!(ok.status, 200, "{}", ok.body);
     let message: Value = serde_json::from_str(&ok.body).unwrap();
-    assert_eq!(message["metadata"], json!({"genuiUnchecked": ["/settings"]}), "the agent reads it in the tool message");
+    assert_eq!(
+        message["metadata"],
+        json!({"genuiUnchecked": ["/settings"]}),
+        "the agent reads it in the tool message"
+    );
     let content: Value = serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
-    assert_eq!(content, json!({"name": "ada", "schema": {"type": "string"}, "settings": {"a": [1]}}));
-    let header = ok.headers.iter().find(|(k, _)| k == "x-genui-unchecked").map(|(_, v)| v.as_str());
+    assert_eq!(
+        content,
+        json!({"name": "ada", "schema": {"type": "string"}, "settings": {"a": [1]}})
+    );
+    let header = ok
+        .headers
+        .iter()
+        .find(|(k, _)| k == "x-genui-unchecked")
+        .map(|(_, v)| v.as_str());
     assert_eq!(header, Some(r#"["/settings"]"#));
-    assert_eq!(send(json!({"name": "ada", "schema": "{\"type\": \"strng\"}"})).status, 422);
-    assert!(send(json!({"name": "ada"})).headers.iter().all(|(k, _)| k != "x-genui-unchecked"));
+    assert_eq!(
+        send(json!({"name": "ada", "schema": "{\"type\": \"strng\"}"})).status,
+        422
+    );
+    assert!(send(json!({"name": "ada"}))
+        .headers
+        .iter()
+        .all(|(k, _)| k != "x-genui-unchecked"));
 }

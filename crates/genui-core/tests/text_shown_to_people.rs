@@ -15,11 +15,24 @@ use serde_json::Value;
 const FIXTURE: &str = "hostile-text-description-and-choices";
 
 fn answer(format: &str) -> String {
-    let path = format!("{}/tests/fixtures/generate/{FIXTURE}.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/generate/{FIXTURE}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let mut body: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     body["format"] = format.into();
-    let outcome = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), None, &Limits::default()).unwrap().finish(None);
-    assert_eq!(outcome.response.status, 200, "{format}: {}", outcome.response.body);
+    let outcome = GenerateJob::prepare(
+        &serde_json::to_vec(&body).unwrap(),
+        None,
+        &Limits::default(),
+    )
+    .unwrap()
+    .finish(None);
+    assert_eq!(
+        outcome.response.status, 200,
+        "{format}: {}",
+        outcome.response.body
+    );
     outcome.response.body
 }
 
@@ -31,7 +44,10 @@ fn json_answer(format: &str) -> Value {
 fn strings<'a>(value: &'a Value, at: &str, skip: &[&str], out: &mut Vec<(String, &'a str)>) {
     match value {
         Value::String(s) => out.push((at.to_owned(), s)),
-        Value::Array(items) => items.iter().enumerate().for_each(|(i, v)| strings(v, &format!("{at}/{i}"), skip, out)),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .for_each(|(i, v)| strings(v, &format!("{at}/{i}"), skip, out)),
         Value::Object(map) => {
             for (k, v) in map.iter().filter(|(k, _)| !skip.contains(&k.as_str())) {
                 strings(v, &format!("{at}/{k}"), skip, out);
@@ -46,7 +62,9 @@ fn strings<'a>(value: &'a Value, at: &str, skip: &[&str], out: &mut Vec<(String,
 fn live_plain_markup<'a>(value: &'a Value, skip: &[&str]) -> Vec<(String, &'a str)> {
     let mut all = Vec::new();
     strings(value, "", skip, &mut all);
-    all.into_iter().filter(|(_, s)| markup_in(s).is_some()).collect()
+    all.into_iter()
+        .filter(|(_, s)| markup_in(s).is_some())
+        .collect()
 }
 
 /// Whether markdown would read `c` at byte `at` as syntax: it is not
@@ -58,15 +76,40 @@ fn is_unescaped(text: &str, at: usize) -> bool {
 #[test]
 fn a2ui_text_shows_markdown_literally_and_choices_as_plain_words() {
     let answer = json_answer("a2ui");
-    let components = answer.pointer("/messages/1/updateComponents/components").and_then(Value::as_array).unwrap();
-    let texts: Vec<&str> = components.iter().filter(|c| c["component"] == "Text").filter_map(|c| c["text"].as_str()).collect();
-    assert!(texts.contains(&r"Pay \[x\](javascript:alert(1)) \<img src=x onerror=alert(1)\>"), "{texts:?}");
+    let components = answer
+        .pointer("/messages/1/updateComponents/components")
+        .and_then(Value::as_array)
+        .unwrap();
+    let texts: Vec<&str> = components
+        .iter()
+        .filter(|c| c["component"] == "Text")
+        .filter_map(|c| c["text"].as_str())
+        .collect();
+    assert!(
+        texts.contains(&r"Pay \[x\](javascript:alert(1)) \<img src=x onerror=alert(1)\>"),
+        "{texts:?}"
+    );
     for text in &texts {
-        let live: Vec<usize> = text.match_indices(['[', ']', '<', '>']).map(|(at, _)| at).filter(|at| is_unescaped(text, *at)).collect();
-        assert!(live.is_empty(), "markdown syntax left live in A2UI Text {text:?} at {live:?}");
+        let live: Vec<usize> = text
+            .match_indices(['[', ']', '<', '>'])
+            .map(|(at, _)| at)
+            .filter(|at| is_unescaped(text, *at))
+            .collect();
+        assert!(
+            live.is_empty(),
+            "markdown syntax left live in A2UI Text {text:?} at {live:?}"
+        );
     }
-    let labels: Vec<&str> = components.iter().filter_map(|c| c["options"].as_array()).flatten().filter_map(|o| o["label"].as_str()).collect();
-    assert!(labels.contains(&"Card x") && labels.contains(&"Bank") && labels.contains(&"Gold i"), "{labels:?}");
+    let labels: Vec<&str> = components
+        .iter()
+        .filter_map(|c| c["options"].as_array())
+        .flatten()
+        .filter_map(|o| o["label"].as_str())
+        .collect();
+    assert!(
+        labels.contains(&"Card x") && labels.contains(&"Bank") && labels.contains(&"Gold i"),
+        "{labels:?}"
+    );
     assert!(labels.iter().all(|l| markup_in(l).is_none()), "{labels:?}");
 }
 
@@ -75,20 +118,29 @@ fn lmui_texts_are_plain() {
     let answer = json_answer("lmui");
     assert_eq!(answer["response_text"], "Pay x");
     // `value`s are the data the person submits, not text shown as markup.
-    assert_eq!(live_plain_markup(&answer, &["value", "metadata"]), Vec::<(String, &str)>::new());
+    assert_eq!(
+        live_plain_markup(&answer, &["value", "metadata"]),
+        Vec::<(String, &str)>::new()
+    );
 }
 
 #[test]
 fn rjsf_texts_the_worker_writes_are_plain() {
     let answer = json_answer("rjsf");
     assert_eq!(answer["description"], "Pay x");
-    assert_eq!(live_plain_markup(&answer, &["schema", "formData", "metadata"]), Vec::<(String, &str)>::new());
+    assert_eq!(
+        live_plain_markup(&answer, &["schema", "formData", "metadata"]),
+        Vec::<(String, &str)>::new()
+    );
 }
 
 #[test]
 fn json_forms_ui_schema_is_plain() {
     let answer = json_answer("jsonforms");
-    assert_eq!(live_plain_markup(&answer["uiSchema"], &[]), Vec::<(String, &str)>::new());
+    assert_eq!(
+        live_plain_markup(&answer["uiSchema"], &[]),
+        Vec::<(String, &str)>::new()
+    );
 }
 
 #[test]
@@ -96,12 +148,28 @@ fn the_html_page_has_no_element_or_link_from_the_request() {
     let page = answer("html");
     let html = scraper::Html::parse_document(&page);
     let select = |css: &str| scraper::Selector::parse(css).unwrap();
-    assert_eq!(html.select(&select("img, a, iframe, object, embed")).count(), 0, "an element from the request's text");
-    assert_eq!(html.select(&select("[onerror], [onload], [onclick]")).count(), 0, "an event handler attribute");
+    assert_eq!(
+        html.select(&select("img, a, iframe, object, embed"))
+            .count(),
+        0,
+        "an element from the request's text"
+    );
+    assert_eq!(
+        html.select(&select("[onerror], [onload], [onclick]"))
+            .count(),
+        0,
+        "an event handler attribute"
+    );
     for script in html.select(&select("script")) {
-        assert!(!script.inner_html().contains("alert(1)"), "a script from the request's text");
+        assert!(
+            !script.inner_html().contains("alert(1)"),
+            "a script from the request's text"
+        );
     }
-    assert!(page.contains("Pay [x](javascript:alert(1)) &lt;img src=x onerror=alert(1)&gt;"), "the description shows as text");
+    assert!(
+        page.contains("Pay [x](javascript:alert(1)) &lt;img src=x onerror=alert(1)&gt;"),
+        "the description shows as text"
+    );
 }
 
 #[test]

@@ -49,7 +49,9 @@ fn main() -> ExitCode {
     let report = render(&rows);
     print!("{report}");
     let out = root.join("bench-results/plan-size.md");
-    if let Err(e) = std::fs::create_dir_all(root.join("bench-results")).and_then(|()| std::fs::write(&out, &report)) {
+    if let Err(e) = std::fs::create_dir_all(root.join("bench-results"))
+        .and_then(|()| std::fs::write(&out, &report))
+    {
         eprintln!("plan_size: cannot write {}: {e}", out.display());
         return ExitCode::FAILURE;
     }
@@ -68,12 +70,20 @@ fn measure(dir: &Path) -> Result<Vec<Row>, String> {
     let limits = Limits::default();
     let mut rows = Vec::new();
     for file in fixture_files(dir)? {
-        let name = file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let text = std::fs::read_to_string(&file).map_err(|e| format!("{name}: {e}"))?;
         let body: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
         let request = GenerateRequest::from_value(body).map_err(|e| format!("{name}: {e}"))?;
-        let plan = genui_core::generate(&request.output, &request.description, request.wants_confirm(), &limits)
-            .map_err(|e| format!("{name}: {e}"))?;
+        let plan = genui_core::generate(
+            &request.output,
+            &request.description,
+            request.wants_confirm(),
+            &limits,
+        )
+        .map_err(|e| format!("{name}: {e}"))?;
         let field_list = fields(&plan, &request.output, &limits);
         let ui = plan.jsonforms_ui_schema();
         rows.push(Row {
@@ -104,10 +114,16 @@ fn render(rows: &[Row]) -> String {
     let mut out = String::from("# Plan size: what the model writes vs. JSON Forms\n\n");
     out.push_str("`cargo run -p genui-model --example plan_size` over the request fixtures in ");
     out.push_str("`crates/genui-core/tests/fixtures/generate/`. *Plan*: the compact JSON a good model emits ");
-    out.push_str("for the deterministic plan (`schemas/model-plan.schema.json`), keeping default controls. ");
-    out.push_str("*Plan, all overridden*: the same with an override (label, widget, help, placeholder) for ");
+    out.push_str(
+        "for the deterministic plan (`schemas/model-plan.schema.json`), keeping default controls. ",
+    );
+    out.push_str(
+        "*Plan, all overridden*: the same with an override (label, widget, help, placeholder) for ",
+    );
     out.push_str("every control, the upper bound. *uiSchema*: the JSON Forms layout of the same plan. *Full ");
-    out.push_str("spec*: `jsonSchema` + `uiSchema`, what a model writing JSON Forms directly would emit. ");
+    out.push_str(
+        "spec*: `jsonSchema` + `uiSchema`, what a model writing JSON Forms directly would emit. ",
+    );
     out.push_str("Tokens are estimated as bytes / 4.\n\n");
     out.push_str("| form | fields | plan B | plan tok | all overridden B | uiSchema B | uiSchema tok | plan/uiSchema | overridden/uiSchema | full spec B | plan/full | prompt tok |\n");
     out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -115,13 +131,28 @@ fn render(rows: &[Row]) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {:.2} | {} |",
-            r.name, r.fields, r.plan, r.plan / 4, r.overridden, r.ui_schema, r.ui_schema / 4, ratio(r.plan, r.ui_schema),
-            ratio(r.overridden, r.ui_schema), r.full, ratio(r.plan, r.full), r.prompt / 4
+            r.name,
+            r.fields,
+            r.plan,
+            r.plan / 4,
+            r.overridden,
+            r.ui_schema,
+            r.ui_schema / 4,
+            ratio(r.plan, r.ui_schema),
+            ratio(r.overridden, r.ui_schema),
+            r.full,
+            ratio(r.plan, r.full),
+            r.prompt / 4
         );
     }
     let sum = |f: fn(&Row) -> usize| rows.iter().map(f).sum::<usize>();
-    let (plan, over, ui, full, prompt) =
-        (sum(|r| r.plan), sum(|r| r.overridden), sum(|r| r.ui_schema), sum(|r| r.full), sum(|r| r.prompt));
+    let (plan, over, ui, full, prompt) = (
+        sum(|r| r.plan),
+        sum(|r| r.overridden),
+        sum(|r| r.ui_schema),
+        sum(|r| r.full),
+        sum(|r| r.prompt),
+    );
     let _ = writeln!(
         out,
         "| **all {} forms** | {} | {plan} | {} | {over} | {ui} | {} | **{:.2}** | **{:.2}** | {full} | **{:.2}** | {} |",

@@ -92,7 +92,14 @@ pub struct RunInput {
 }
 
 fn invalid(at: &str, message: &str) -> Error {
-    Error::new(ErrorCode::InvalidRequest, format!("{message} (at {})", if at.is_empty() { "the root" } else { at })).at(at)
+    Error::new(
+        ErrorCode::InvalidRequest,
+        format!(
+            "{message} (at {})",
+            if at.is_empty() { "the root" } else { at }
+        ),
+    )
+    .at(at)
 }
 
 impl RunInput {
@@ -100,18 +107,32 @@ impl RunInput {
     pub fn read(body: &[u8], limits: &Limits) -> Result<Self, Error> {
         limits.check_body_size(body.len())?;
         limits.check_body_depth(body)?;
-        let value: Value = serde_json::from_slice(body)
-            .map_err(|e| Error::new(ErrorCode::InvalidJson, format!("request body is not valid JSON: {e}")))?;
-        let Value::Object(input) = value else { return Err(invalid("", "a RunAgentInput must be a JSON object")) };
+        let value: Value = serde_json::from_slice(body).map_err(|e| {
+            Error::new(
+                ErrorCode::InvalidJson,
+                format!("request body is not valid JSON: {e}"),
+            )
+        })?;
+        let Value::Object(input) = value else {
+            return Err(invalid("", "a RunAgentInput must be a JSON object"));
+        };
         let id = |key: &str| match input.get(key) {
             Some(Value::String(id)) if !id.is_empty() => Ok(id.clone()),
-            _ => Err(invalid(&format!("/{key}"), &format!("`{key}` must be a non-empty string"))),
+            _ => Err(invalid(
+                &format!("/{key}"),
+                &format!("`{key}` must be a non-empty string"),
+            )),
         };
         let (thread_id, run_id) = (id("threadId")?, id("runId")?);
         let props = match input.get("forwardedProps") {
             None | Some(Value::Null) => Map::new(),
             Some(Value::Object(props)) => props.clone(),
-            Some(_) => return Err(invalid("/forwardedProps", "`forwardedProps` must be an object")),
+            Some(_) => {
+                return Err(invalid(
+                    "/forwardedProps",
+                    "`forwardedProps` must be an object",
+                ))
+            }
         };
         let call = match find_in_props(&props, &run_id)? {
             Some(call) => call,
@@ -120,13 +141,20 @@ impl RunInput {
         let catalog_id = frontend_catalog_id(input.get("context"));
         let instructions = context_instructions(input.get("context"), limits)?;
         let call = with_instructions(with_format(call, props.get("format")), instructions);
-        Ok(Self { thread_id, run_id, call, catalog_id })
+        Ok(Self {
+            thread_id,
+            run_id,
+            call,
+            catalog_id,
+        })
     }
 
     /// A generate body as bytes, for `GenerateJob::prepare`.
     pub fn body_bytes(&self) -> Vec<u8> {
         match &self.call {
-            Call::Generate { body, .. } | Call::Submit { body, .. } => serde_json::to_vec(body).unwrap_or_default(),
+            Call::Generate { body, .. } | Call::Submit { body, .. } => {
+                serde_json::to_vec(body).unwrap_or_default()
+            }
         }
     }
 
@@ -139,7 +167,11 @@ impl RunInput {
         };
         match error.pointer().map(str::to_owned) {
             Some(inner) if inner.is_empty() || inner.starts_with('/') => {
-                let inner = inner.strip_prefix(strip).filter(|_| !strip.is_empty()).unwrap_or(&inner).to_owned();
+                let inner = inner
+                    .strip_prefix(strip)
+                    .filter(|_| !strip.is_empty())
+                    .unwrap_or(&inner)
+                    .to_owned();
                 error.at(format!("{at}{inner}"))
             }
             _ => error,
@@ -149,8 +181,12 @@ impl RunInput {
     /// [`Self::locate`] for an error already turned into a response (one
     /// the generation machine answered before the stream started).
     pub fn locate_response(&self, mut response: HttpResponse) -> HttpResponse {
-        let Call::Generate { at, .. } = &self.call else { return response };
-        let Ok(mut body) = serde_json::from_str::<Value>(&response.body) else { return response };
+        let Call::Generate { at, .. } = &self.call else {
+            return response;
+        };
+        let Ok(mut body) = serde_json::from_str::<Value>(&response.body) else {
+            return response;
+        };
         if let Some(Value::String(pointer)) = body.pointer_mut("/payload/pointer") {
             if pointer.is_empty() || pointer.starts_with('/') {
                 *pointer = format!("{at}{pointer}");
@@ -167,21 +203,39 @@ fn find_in_props(props: &Map<String, Value>, run_id: &str) -> Result<Option<Call
         let Some(user_action) = action.get("userAction").filter(|a| a.is_object()) else {
             return Err(invalid(&at, "`a2uiAction.userAction` must be an object"));
         };
-        return Ok(Some(Call::Submit { body: json!({"version": "v0.9", "action": user_action}), at }));
+        return Ok(Some(Call::Submit {
+            body: json!({"version": "v0.9", "action": user_action}),
+            at,
+        }));
     }
     if let Some(args) = props.get("generateUserInterface") {
         let at = "/forwardedProps/generateUserInterface".to_owned();
-        let Value::Object(args) = args else { return Err(invalid(&at, "`generateUserInterface` must be the tool's arguments object")) };
+        let Value::Object(args) = args else {
+            return Err(invalid(
+                &at,
+                "`generateUserInterface` must be the tool's arguments object",
+            ));
+        };
         let mut body = args.clone();
         // The surface and the activity are named after the call.
-        body.entry("toolCallId").or_insert_with(|| Value::String(run_id.to_owned()));
-        return Ok(Some(Call::Generate { body: Value::Object(body), at }));
+        body.entry("toolCallId")
+            .or_insert_with(|| Value::String(run_id.to_owned()));
+        return Ok(Some(Call::Generate {
+            body: Value::Object(body),
+            at,
+        }));
     }
     if let Some(events) = props.get("events") {
         if !events.is_array() {
-            return Err(invalid("/forwardedProps/events", "`events` must be an array of AG-UI tool-call events"));
+            return Err(invalid(
+                "/forwardedProps/events",
+                "`events` must be an array of AG-UI tool-call events",
+            ));
         }
-        return Ok(Some(Call::Generate { body: json!({"events": events}), at: "/forwardedProps".into() }));
+        return Ok(Some(Call::Generate {
+            body: json!({"events": events}),
+            at: "/forwardedProps".into(),
+        }));
     }
     Ok(None)
 }
@@ -192,46 +246,90 @@ fn find_in_messages(messages: Option<&Value>, _run_id: &str) -> Result<Call, Err
         Some(Value::Array(messages)) => messages,
         Some(_) => return Err(invalid("/messages", "`messages` must be an array")),
     };
-    let none = || invalid("/messages", "the run carries no generateUserInterface call: none in the last assistant message's toolCalls, nor in forwardedProps (generateUserInterface, events, a2uiAction)");
-    let (index, message) = messages.iter().enumerate().rev().find(|(_, m)| m.get("role").and_then(Value::as_str) == Some("assistant")).ok_or_else(none)?;
+    let none = || {
+        invalid("/messages", "the run carries no generateUserInterface call: none in the last assistant message's toolCalls, nor in forwardedProps (generateUserInterface, events, a2uiAction)")
+    };
+    let (index, message) = messages
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, m)| m.get("role").and_then(Value::as_str) == Some("assistant"))
+        .ok_or_else(none)?;
     let calls = match message.get("toolCalls") {
         Some(Value::Array(calls)) => calls,
         None | Some(Value::Null) => return Err(none()),
-        Some(_) => return Err(invalid(&format!("/messages/{index}/toolCalls"), "`toolCalls` must be an array")),
+        Some(_) => {
+            return Err(invalid(
+                &format!("/messages/{index}/toolCalls"),
+                "`toolCalls` must be an array",
+            ))
+        }
     };
-    let name = |call: &Value| call.pointer("/function/name").and_then(Value::as_str).map(str::to_owned);
+    let name = |call: &Value| {
+        call.pointer("/function/name")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
     let (at, call) = calls
         .iter()
         .enumerate()
         .rev()
         .find(|(_, call)| name(call).as_deref() == Some("generateUserInterface"))
         .ok_or_else(none)?;
-    Ok(Call::Generate { body: call.clone(), at: format!("/messages/{index}/toolCalls/{at}") })
+    Ok(Call::Generate {
+        body: call.clone(),
+        at: format!("/messages/{index}/toolCalls/{at}"),
+    })
 }
 
 /// The `catalogId` of the frontend's A2UI schema context entry, if any.
 fn frontend_catalog_id(context: Option<&Value>) -> Option<String> {
     let entries = context?.as_array()?;
-    let entry = entries.iter().find(|e| e.get("description").and_then(Value::as_str) == Some(A2UI_SCHEMA_CONTEXT_DESCRIPTION))?;
+    let entry = entries.iter().find(|e| {
+        e.get("description").and_then(Value::as_str) == Some(A2UI_SCHEMA_CONTEXT_DESCRIPTION)
+    })?;
     let value: Value = serde_json::from_str(entry.get("value")?.as_str()?).ok()?;
-    value.get("catalogId").and_then(Value::as_str).filter(|id| !id.is_empty()).map(str::to_owned)
+    value
+        .get("catalogId")
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned)
 }
 
 /// The caller's instructions from `context` (see the module docs).
 fn context_instructions(context: Option<&Value>, limits: &Limits) -> Result<Option<String>, Error> {
-    let Some(entries) = context.and_then(Value::as_array) else { return Ok(None) };
+    let Some(entries) = context.and_then(Value::as_array) else {
+        return Ok(None);
+    };
     let mut texts: Vec<&str> = Vec::new();
     let mut bytes = 0usize;
     for (index, entry) in entries.iter().enumerate() {
-        let description = entry.get("description").and_then(Value::as_str).unwrap_or_default().trim();
-        if !INSTRUCTION_CONTEXT_DESCRIPTIONS.iter().any(|d| d.eq_ignore_ascii_case(description)) {
+        let description = entry
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .trim();
+        if !INSTRUCTION_CONTEXT_DESCRIPTIONS
+            .iter()
+            .any(|d| d.eq_ignore_ascii_case(description))
+        {
             continue;
         }
-        let Some(text) = entry.get("value").and_then(Value::as_str).map(str::trim).filter(|t| !t.is_empty()) else { continue };
+        let Some(text) = entry
+            .get("value")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        else {
+            continue;
+        };
         bytes += text.len() + if texts.is_empty() { 0 } else { 2 };
         if bytes > limits.max_instructions_bytes {
             let at = format!("/context/{index}/value");
-            let message = format!("the instructions in `context` come to over {} bytes (at {at})", limits.max_instructions_bytes);
+            let message = format!(
+                "the instructions in `context` come to over {} bytes (at {at})",
+                limits.max_instructions_bytes
+            );
             return Err(Error::new(ErrorCode::InstructionsTooLarge, message).at(at));
         }
         texts.push(text);
@@ -242,9 +340,18 @@ fn context_instructions(context: Option<&Value>, limits: &Limits) -> Result<Opti
 /// The context's instructions on a generate call that has none of its own.
 fn with_instructions(call: Call, instructions: Option<String>) -> Call {
     match (call, instructions) {
-        (Call::Generate { body: Value::Object(mut body), at }, Some(text)) => {
+        (
+            Call::Generate {
+                body: Value::Object(mut body),
+                at,
+            },
+            Some(text),
+        ) => {
             body.entry("instructions").or_insert(Value::String(text));
-            Call::Generate { body: Value::Object(body), at }
+            Call::Generate {
+                body: Value::Object(body),
+                at,
+            }
         }
         (call, _) => call,
     }
@@ -254,9 +361,19 @@ fn with_instructions(call: Call, instructions: Option<String>) -> Call {
 /// (top-level options win in every generate shape).
 fn with_format(call: Call, format: Option<&Value>) -> Call {
     match (call, format) {
-        (Call::Generate { body: Value::Object(mut body), at }, Some(Value::String(format))) => {
-            body.entry("format").or_insert_with(|| Value::String(format.clone()));
-            Call::Generate { body: Value::Object(body), at }
+        (
+            Call::Generate {
+                body: Value::Object(mut body),
+                at,
+            },
+            Some(Value::String(format)),
+        ) => {
+            body.entry("format")
+                .or_insert_with(|| Value::String(format.clone()));
+            Call::Generate {
+                body: Value::Object(body),
+                at,
+            }
         }
         (call, _) => call,
     }
@@ -276,8 +393,19 @@ pub struct AgentEvents {
 impl AgentEvents {
     /// For one run.
     pub fn new(input: &RunInput) -> Self {
-        let (thread_id, run_id, catalog_id) = (input.thread_id.clone(), input.run_id.clone(), input.catalog_id.clone());
-        Self { thread_id, run_id, started: false, ended: false, catalog_id, activity: None }
+        let (thread_id, run_id, catalog_id) = (
+            input.thread_id.clone(),
+            input.run_id.clone(),
+            input.catalog_id.clone(),
+        );
+        Self {
+            thread_id,
+            run_id,
+            started: false,
+            ended: false,
+            catalog_id,
+            activity: None,
+        }
     }
 
     /// `RUN_STARTED`, once.
@@ -290,26 +418,35 @@ impl AgentEvents {
 
     fn snapshot(&mut self, response: &HttpResponse) -> String {
         let (message_id, activity_type, content) = self.activity_of(response);
-        let text = event(json!({"type": "ACTIVITY_SNAPSHOT", "messageId": message_id, "activityType": activity_type, "content": content, "replace": true}));
+        let text = event(
+            json!({"type": "ACTIVITY_SNAPSHOT", "messageId": message_id, "activityType": activity_type, "content": content, "replace": true}),
+        );
         self.activity = Some((message_id, activity_type, content));
         text
     }
 
     fn delta(&mut self, response: &HttpResponse) -> String {
-        let Some((message_id, activity_type, last)) = self.activity.take() else { return self.snapshot(response) };
+        let Some((message_id, activity_type, last)) = self.activity.take() else {
+            return self.snapshot(response);
+        };
         let (_, _, content) = self.activity_of(response);
         let patch = diff(&last, &content);
         self.activity = Some((message_id.clone(), activity_type.clone(), content));
         if patch.as_array().is_some_and(Vec::is_empty) {
             return String::new();
         }
-        event(json!({"type": "ACTIVITY_DELTA", "messageId": message_id, "activityType": activity_type, "patch": patch}))
+        event(
+            json!({"type": "ACTIVITY_DELTA", "messageId": message_id, "activityType": activity_type, "patch": patch}),
+        )
     }
 
     /// The activity of an answer, with the frontend's catalog id stamped.
     fn activity_of(&self, response: &HttpResponse) -> (String, String, Value) {
         let (message_id, activity_type, mut content) = activity_of(&body_value(&response.body));
-        if let (Some(id), Some(Value::Object(surface))) = (&self.catalog_id, content.pointer_mut("/a2ui_operations/0/createSurface")) {
+        if let (Some(id), Some(Value::Object(surface))) = (
+            &self.catalog_id,
+            content.pointer_mut("/a2ui_operations/0/createSurface"),
+        ) {
             surface.insert("catalogId".into(), Value::String(id.clone()));
         }
         (message_id, activity_type, content)
@@ -325,7 +462,9 @@ impl AgentEvents {
             let content = body.get("content").cloned().unwrap_or(Value::Null);
             text.push_str(&event(json!({"type": "TOOL_CALL_RESULT", "messageId": message_id, "toolCallId": tool_call_id, "content": content, "role": "tool"})));
             text.push_str(&self.finished(json!({"accepted": true})));
-        } else if body.get("code").and_then(Value::as_str) == Some(ErrorCode::SubmissionInvalid.as_str()) {
+        } else if body.get("code").and_then(Value::as_str)
+            == Some(ErrorCode::SubmissionInvalid.as_str())
+        {
             text.push_str(&self.finished(json!({"accepted": false, "error": body})));
         } else {
             text.push_str(&self.error(&body));
@@ -335,13 +474,21 @@ impl AgentEvents {
 
     fn finished(&mut self, result: Value) -> String {
         self.ended = true;
-        event(json!({"type": "RUN_FINISHED", "threadId": self.thread_id, "runId": self.run_id, "result": result}))
+        event(
+            json!({"type": "RUN_FINISHED", "threadId": self.thread_id, "runId": self.run_id, "result": result}),
+        )
     }
 
     fn error(&mut self, dgui_error: &Value) -> String {
         self.ended = true;
-        let message = dgui_error.get("message").and_then(Value::as_str).unwrap_or("the run failed");
-        let code = dgui_error.get("code").and_then(Value::as_str).unwrap_or(ErrorCode::Internal.as_str());
+        let message = dgui_error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("the run failed");
+        let code = dgui_error
+            .get("code")
+            .and_then(Value::as_str)
+            .unwrap_or(ErrorCode::Internal.as_str());
         event(json!({"type": "RUN_ERROR", "message": message, "code": code}))
     }
 }
@@ -369,23 +516,41 @@ impl Encoder for AgentEvents {
 /// The activity of an answer: A2UI as the middleware shapes it, other
 /// formats as `genui.<format>` with the answer as content.
 fn activity_of(body: &Value) -> (String, String, Value) {
-    if let Some(messages) = body.get("messages").filter(|_| body.as_object().is_some_and(|b| b.len() == 1)) {
-        let surface = messages.pointer("/0/createSurface/surfaceId").and_then(Value::as_str).unwrap_or("genui");
+    if let Some(messages) = body
+        .get("messages")
+        .filter(|_| body.as_object().is_some_and(|b| b.len() == 1))
+    {
+        let surface = messages
+            .pointer("/0/createSurface/surfaceId")
+            .and_then(Value::as_str)
+            .unwrap_or("genui");
         // Our surface id is `genui-<toolCallId>` (or of the spec hash).
         let message_id = match surface.strip_prefix("genui-") {
             Some(call) => format!("a2ui-surface-{call}"),
             None => format!("a2ui-surface-{surface}"),
         };
-        return (message_id, A2UI_ACTIVITY_TYPE.to_owned(), json!({ A2UI_OPERATIONS_KEY: messages }));
+        return (
+            message_id,
+            A2UI_ACTIVITY_TYPE.to_owned(),
+            json!({ A2UI_OPERATIONS_KEY: messages }),
+        );
     }
     let format = format_of(body);
     // Provenance is `meta`, or `metadata` in the RJSF and LMUI answers.
     let meta = body.get("meta").or_else(|| body.get("metadata"));
     let field = |key: &str| meta.and_then(|m| m.get(key)).and_then(Value::as_str);
     let call = field("toolCallId").map(str::to_owned);
-    let hash = field("specHash").unwrap_or_default().chars().take(16).collect::<String>();
+    let hash = field("specHash")
+        .unwrap_or_default()
+        .chars()
+        .take(16)
+        .collect::<String>();
     let message_id = format!("genui-{}", call.unwrap_or(hash));
-    let content = if body.is_object() { body.clone() } else { json!({ "answer": body }) };
+    let content = if body.is_object() {
+        body.clone()
+    } else {
+        json!({ "answer": body })
+    };
     (message_id, format!("genui.{format}"), content)
 }
 
@@ -425,14 +590,25 @@ mod tests {
             {"id": "1", "role": "user", "content": "hi"},
             {"id": "2", "role": "assistant", "toolCalls": [call]}]}))
         .unwrap();
-        assert_eq!(input.call, Call::Generate { body: call, at: "/messages/1/toolCalls/0".into() });
+        assert_eq!(
+            input.call,
+            Call::Generate {
+                body: call,
+                at: "/messages/1/toolCalls/0".into()
+            }
+        );
     }
 
     #[test]
     fn forwarded_props_win_and_name_the_call() {
         let input = read(json!({"threadId": "t", "runId": "r", "messages": [], "forwardedProps": {"generateUserInterface": args(), "format": "a2ui"}})).unwrap();
-        let Call::Generate { body, .. } = &input.call else { panic!() };
-        assert_eq!((body["toolCallId"].as_str(), body["format"].as_str()), (Some("r"), Some("a2ui")));
+        let Call::Generate { body, .. } = &input.call else {
+            panic!()
+        };
+        assert_eq!(
+            (body["toolCallId"].as_str(), body["format"].as_str()),
+            (Some("r"), Some("a2ui"))
+        );
         let action = json!({"name": "genui.submit", "surfaceId": "genui-x", "sourceComponentId": "submit", "timestamp": "2026-11-25T00:00:00Z", "context": {}});
         let input = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"a2uiAction": {"userAction": action}}})).unwrap();
         assert!(matches!(input.call, Call::Submit { .. }));
@@ -446,7 +622,11 @@ mod tests {
         let body = json!({"messages": [{"version": "v0.9", "createSurface": {"surfaceId": "genui-r", "catalogId": "spec-id"}}]});
         let mut events = AgentEvents::new(&input);
         let text = events.frames(&Update::Ui(HttpResponse::json(200, &body)));
-        assert!(text.contains("\"catalogId\":\"old-id\"") && text.contains("\"messageId\":\"a2ui-surface-r\""), "{text}");
+        assert!(
+            text.contains("\"catalogId\":\"old-id\"")
+                && text.contains("\"messageId\":\"a2ui-surface-r\""),
+            "{text}"
+        );
         let plain = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"generateUserInterface": args()}})).unwrap();
         assert_eq!(plain.catalog_id, None);
     }
@@ -458,26 +638,54 @@ mod tests {
             {"description": "Instructions", "value": "Put the country first."},
             {"description": "genui:instructions", "value": "Short labels."}]);
         let input = read(json!({"threadId": "t", "runId": "r", "context": context, "forwardedProps": {"generateUserInterface": args()}})).unwrap();
-        let Call::Generate { body, .. } = &input.call else { panic!() };
-        assert_eq!(body["instructions"], "Put the country first.\n\nShort labels.");
+        let Call::Generate { body, .. } = &input.call else {
+            panic!()
+        };
+        assert_eq!(
+            body["instructions"],
+            "Put the country first.\n\nShort labels."
+        );
         let mut own = args();
         own["instructions"] = json!("Mine.");
         let input = read(json!({"threadId": "t", "runId": "r", "context": context, "forwardedProps": {"generateUserInterface": own}})).unwrap();
-        let Call::Generate { body, .. } = &input.call else { panic!() };
+        let Call::Generate { body, .. } = &input.call else {
+            panic!()
+        };
         assert_eq!(body["instructions"], "Mine.", "the call's own win");
         let long = json!([{"description": "instructions", "value": "x".repeat(5000)}]);
         let e = read(json!({"threadId": "t", "runId": "r", "context": long, "forwardedProps": {"generateUserInterface": args()}})).unwrap_err();
-        assert_eq!((e.code(), e.pointer(), e.http_status()), (ErrorCode::InstructionsTooLarge, Some("/context/0/value"), 413));
+        assert_eq!(
+            (e.code(), e.pointer(), e.http_status()),
+            (
+                ErrorCode::InstructionsTooLarge,
+                Some("/context/0/value"),
+                413
+            )
+        );
     }
 
     #[test]
     fn missing_and_malformed_calls_name_the_place() {
         let no_call = read(json!({"threadId": "t", "runId": "r", "messages": [{"id": "1", "role": "assistant", "content": "x"}]})).unwrap_err();
-        assert_eq!((no_call.code(), no_call.pointer()), (ErrorCode::InvalidRequest, Some("/messages")));
-        assert_eq!(read(json!({"runId": "r"})).unwrap_err().pointer(), Some("/threadId"));
-        assert_eq!(read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"events": 3}})).unwrap_err().pointer(), Some("/forwardedProps/events"));
+        assert_eq!(
+            (no_call.code(), no_call.pointer()),
+            (ErrorCode::InvalidRequest, Some("/messages"))
+        );
+        assert_eq!(
+            read(json!({"runId": "r"})).unwrap_err().pointer(),
+            Some("/threadId")
+        );
+        assert_eq!(
+            read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"events": 3}}))
+                .unwrap_err()
+                .pointer(),
+            Some("/forwardedProps/events")
+        );
         let input = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"generateUserInterface": args()}})).unwrap();
         let located = input.locate(Error::new(ErrorCode::InvalidRequest, "x").at("/output/type"));
-        assert_eq!(located.pointer(), Some("/forwardedProps/generateUserInterface/output/type"));
+        assert_eq!(
+            located.pointer(),
+            Some("/forwardedProps/generateUserInterface/output/type")
+        );
     }
 }

@@ -55,7 +55,9 @@ impl Provider {
             "openai" | "openai-compatible" => Ok(Self::OpenAi),
             "anthropic" => Ok(Self::Anthropic),
             "workers-ai" | "workers_ai" | "workersai" => Ok(Self::WorkersAi),
-            other => Err(format!("MODEL_PROVIDER `{other}` is not one of openai, anthropic, workers-ai")),
+            other => Err(format!(
+                "MODEL_PROVIDER `{other}` is not one of openai, anthropic, workers-ai"
+            )),
         }
     }
 
@@ -106,7 +108,10 @@ impl fmt::Debug for ModelConfig {
             .field("api_key", &self.api_key.as_ref().map(|_| "[redacted]"))
             .field("attempt_timeout_ms", &self.attempt_timeout_ms)
             .field("deadline_ms", &self.deadline_ms)
-            .field("instructions_bytes", &self.instructions.as_ref().map(String::len))
+            .field(
+                "instructions_bytes",
+                &self.instructions.as_ref().map(String::len),
+            )
             .finish()
     }
 }
@@ -129,10 +134,17 @@ impl ModelConfig {
     /// closure over `env.var` / `env.secret`). `Ok(None)` when no provider is
     /// configured; `Err` names the variable that is wrong.
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Option<ModelConfig>, String> {
-        let value = |name: &str| get(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-        let Some(provider) = value("MODEL_PROVIDER") else { return Ok(None) };
+        let value = |name: &str| {
+            get(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let Some(provider) = value("MODEL_PROVIDER") else {
+            return Ok(None);
+        };
         let provider = Provider::parse(&provider)?;
-        let model = value("MODEL_NAME").ok_or("MODEL_NAME is required when MODEL_PROVIDER is set")?;
+        let model =
+            value("MODEL_NAME").ok_or("MODEL_NAME is required when MODEL_PROVIDER is set")?;
         let mut config = ModelConfig::new(provider, model);
         if let Some(url) = value("MODEL_BASE_URL") {
             config.base_url = url.trim_end_matches('/').to_owned();
@@ -153,8 +165,17 @@ impl ModelConfig {
     /// `/i<digest>`, so changing them never serves an old form.
     pub fn cache_identity(&self) -> String {
         let mut identity = match self.provider {
-            Provider::Http => format!("http/{}/{}/h{}", self.model, self.base_url, crate::providers::http::WIRE_VERSION),
-            provider => format!("{provider}/{}/p{}", self.model, crate::prompt::PROMPT_VERSION),
+            Provider::Http => format!(
+                "http/{}/{}/h{}",
+                self.model,
+                self.base_url,
+                crate::providers::http::WIRE_VERSION
+            ),
+            provider => format!(
+                "{provider}/{}/p{}",
+                self.model,
+                crate::prompt::PROMPT_VERSION
+            ),
         };
         if let Some(instructions) = &self.instructions {
             use sha2::Digest;
@@ -168,7 +189,9 @@ impl ModelConfig {
 fn positive_ms(name: &str, text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(ms) if ms > 0 => Ok(ms),
-        _ => Err(format!("{name} must be a positive whole number of milliseconds, not `{text}`")),
+        _ => Err(format!(
+            "{name} must be a positive whole number of milliseconds, not `{text}`"
+        )),
     }
 }
 
@@ -191,7 +214,9 @@ impl GeneratorChoice {
             None | Some("" | "auto") => Ok(Self::Auto),
             Some("model") => Ok(Self::Model),
             Some("deterministic") => Ok(Self::Deterministic),
-            Some(other) => Err(format!("`generator` must be \"auto\", \"model\" or \"deterministic\", not {other:?}")),
+            Some(other) => Err(format!(
+                "`generator` must be \"auto\", \"model\" or \"deterministic\", not {other:?}"
+            )),
         }
     }
 
@@ -206,7 +231,9 @@ impl GeneratorChoice {
         match (self, configured) {
             (Self::Deterministic, _) | (Self::Auto, false) => Ok(false),
             (Self::Auto | Self::Model, true) => Ok(true),
-            (Self::Model, false) => Err("`generator: \"model\"` was asked for, but no model is configured".into()),
+            (Self::Model, false) => {
+                Err("`generator: \"model\"` was asked for, but no model is configured".into())
+            }
         }
     }
 
@@ -222,14 +249,20 @@ mod tests {
     use std::collections::HashMap;
 
     fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         move |k| map.get(k).cloned()
     }
 
     #[test]
     fn nothing_configured_is_none() {
         assert_eq!(ModelConfig::from_vars(vars(&[])), Ok(None));
-        assert_eq!(ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", " ")])), Ok(None));
+        assert_eq!(
+            ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", " ")])),
+            Ok(None)
+        );
     }
 
     #[test]
@@ -246,38 +279,80 @@ mod tests {
         .unwrap();
         assert_eq!(config.provider, Provider::Anthropic);
         assert_eq!(config.base_url, "http://127.0.0.1:9");
-        assert_eq!((config.attempt_timeout_ms, config.deadline_ms), (2000, 5000));
-        assert_eq!(config.cache_identity(), format!("anthropic/claude-x/p{}", crate::PROMPT_VERSION));
+        assert_eq!(
+            (config.attempt_timeout_ms, config.deadline_ms),
+            (2000, 5000)
+        );
+        assert_eq!(
+            config.cache_identity(),
+            format!("anthropic/claude-x/p{}", crate::PROMPT_VERSION)
+        );
         let debug = format!("{config:?}");
-        assert!(!debug.contains("sk-secret-123") && debug.contains("[redacted]"), "{debug}");
+        assert!(
+            !debug.contains("sk-secret-123") && debug.contains("[redacted]"),
+            "{debug}"
+        );
     }
 
     #[test]
     fn defaults_and_errors() {
-        let openai = ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", "openai"), ("MODEL_NAME", "m")])).unwrap().unwrap();
+        let openai =
+            ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", "openai"), ("MODEL_NAME", "m")]))
+                .unwrap()
+                .unwrap();
         assert_eq!(openai.base_url, "https://api.openai.com/v1");
-        assert_eq!((openai.attempt_timeout_ms, openai.deadline_ms), (15_000, 30_000));
+        assert_eq!(
+            (openai.attempt_timeout_ms, openai.deadline_ms),
+            (15_000, 30_000)
+        );
         assert!(openai.api_key.is_none());
-        assert!(ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", "openai")])).unwrap_err().contains("MODEL_NAME"));
-        assert!(ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", "gemini"), ("MODEL_NAME", "m")])).is_err());
-        let bad = vars(&[("MODEL_PROVIDER", "openai"), ("MODEL_NAME", "m"), ("MODEL_TIMEOUT_MS", "0")]);
-        assert!(ModelConfig::from_vars(bad).unwrap_err().contains("MODEL_TIMEOUT_MS"));
-        let wai = ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", "workers-ai"), ("MODEL_NAME", "@cf/x")])).unwrap().unwrap();
+        assert!(
+            ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", "openai")]))
+                .unwrap_err()
+                .contains("MODEL_NAME")
+        );
+        assert!(
+            ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", "gemini"), ("MODEL_NAME", "m")]))
+                .is_err()
+        );
+        let bad = vars(&[
+            ("MODEL_PROVIDER", "openai"),
+            ("MODEL_NAME", "m"),
+            ("MODEL_TIMEOUT_MS", "0"),
+        ]);
+        assert!(ModelConfig::from_vars(bad)
+            .unwrap_err()
+            .contains("MODEL_TIMEOUT_MS"));
+        let wai = ModelConfig::from_vars(vars(&[
+            ("MODEL_PROVIDER", "workers-ai"),
+            ("MODEL_NAME", "@cf/x"),
+        ]))
+        .unwrap()
+        .unwrap();
         assert_eq!(wai.base_url, "");
     }
 
     #[test]
     fn generator_choice() {
         assert_eq!(GeneratorChoice::parse(None), Ok(GeneratorChoice::Auto));
-        assert_eq!(GeneratorChoice::parse(Some("model")), Ok(GeneratorChoice::Model));
-        assert_eq!(GeneratorChoice::parse(Some("deterministic")), Ok(GeneratorChoice::Deterministic));
+        assert_eq!(
+            GeneratorChoice::parse(Some("model")),
+            Ok(GeneratorChoice::Model)
+        );
+        assert_eq!(
+            GeneratorChoice::parse(Some("deterministic")),
+            Ok(GeneratorChoice::Deterministic)
+        );
         assert!(GeneratorChoice::parse(Some("gpt")).is_err());
         assert_eq!(GeneratorChoice::Auto.use_model(false), Ok(false));
         assert_eq!(GeneratorChoice::Auto.use_model(true), Ok(true));
         assert_eq!(GeneratorChoice::Deterministic.use_model(true), Ok(false));
         assert!(GeneratorChoice::Model.use_model(false).is_err());
         assert!(GeneratorChoice::Model.is_forced() && !GeneratorChoice::Auto.is_forced());
-        let request = genui_core::GenerateRequest::from_value(serde_json::json!({"output": {}, "generator": "model"})).unwrap();
+        let request = genui_core::GenerateRequest::from_value(
+            serde_json::json!({"output": {}, "generator": "model"}),
+        )
+        .unwrap();
         assert_eq!(GeneratorChoice::of(&request), Ok(GeneratorChoice::Model));
     }
 }

@@ -36,10 +36,10 @@
 
 use crate::plan_schema::{field_lists_mut, overrides_mut, strip_unknown, widget_named};
 use genui_core::check_plan;
-use genui_core::{Control, Node, Plan, Widget};
-use genui_core::Pointer;
-use genui_core::{Resolved, SchemaDoc};
 use genui_core::Limits;
+use genui_core::Pointer;
+use genui_core::{Control, Node, Plan, Widget};
+use genui_core::{Resolved, SchemaDoc};
 use serde_json::Value;
 
 /// What a plan is repaired against: the schema and the deterministic plan.
@@ -65,11 +65,21 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        Self { output, doc: SchemaDoc::new(output, limits), limits: *limits, deterministic, candidates }
+        Self {
+            output,
+            doc: SchemaDoc::new(output, limits),
+            limits: *limits,
+            deterministic,
+            candidates,
+        }
     }
 
     fn det_control(&self, at: &str) -> Option<&'a Control> {
-        self.deterministic.root.controls().into_iter().find(|c| c.pointer == at)
+        self.deterministic
+            .root
+            .controls()
+            .into_iter()
+            .find(|c| c.pointer == at)
     }
 
     /// A field a control may point at: a `/properties/...` path that
@@ -78,7 +88,9 @@ impl<'a> Context<'a> {
         if at.is_empty() {
             return self.det_control("").is_some();
         }
-        let Some(tokens) = Pointer::tokens(at) else { return false };
+        let Some(tokens) = Pointer::tokens(at) else {
+            return false;
+        };
         tokens.len() % 2 == 0
             && tokens.iter().step_by(2).all(|t| t == "properties")
             && self.doc.resolve_scope(self.output, at).is_some()
@@ -87,7 +99,11 @@ impl<'a> Context<'a> {
     /// The field a pointer most likely means, if it is not one already.
     pub fn correct_pointer(&self, raw: &str) -> Option<String> {
         let trimmed = raw.trim().trim_start_matches('#');
-        let slashed = if trimmed.starts_with('/') || trimmed.is_empty() { trimmed.to_owned() } else { format!("/{trimmed}") };
+        let slashed = if trimmed.starts_with('/') || trimmed.is_empty() {
+            trimmed.to_owned()
+        } else {
+            format!("/{trimmed}")
+        };
         let with_properties = insert_properties(&slashed);
         for guess in [&slashed, &with_properties] {
             if self.is_field(guess) {
@@ -108,7 +124,9 @@ impl<'a> Context<'a> {
         let mut best: Option<(usize, &String)> = None;
         let mut tie = false;
         for candidate in &self.candidates {
-            let Some(d) = bounded_distance(guess, candidate, limit) else { continue };
+            let Some(d) = bounded_distance(guess, candidate, limit) else {
+                continue;
+            };
             match best {
                 Some((b, _)) if d > b => {}
                 Some((b, _)) if d == b => tie = true,
@@ -124,13 +142,19 @@ impl<'a> Context<'a> {
     fn view(&self, at: &str) -> Option<(Resolved<'_>, Option<Resolved<'_>>)> {
         let node = self.doc.resolve_scope(self.output, at)?;
         let view = self.doc.resolve(node).ok()?;
-        let items = self.doc.resolve_scope(node, "/items").filter(|n| n.is_object()).and_then(|n| self.doc.resolve(n).ok());
+        let items = self
+            .doc
+            .resolve_scope(node, "/items")
+            .filter(|n| n.is_object())
+            .and_then(|n| self.doc.resolve(n).ok());
         Some((view, items))
     }
 
     /// Whether `widget` fits the field at `at`.
     pub fn fits(&self, widget: Widget, at: &str) -> bool {
-        let Some((view, items)) = self.view(at) else { return false };
+        let Some((view, items)) = self.view(at) else {
+            return false;
+        };
         let kind = genui_core::FieldKind::of_control(&self.doc, self.output, at, &view);
         widget.fits(&view, &kind, items.as_ref().map(Resolved::kind).as_ref())
     }
@@ -142,7 +166,12 @@ impl<'a> Context<'a> {
         }
         let (view, items) = self.view(at)?;
         let name = Pointer::unescape(at.rsplit('/').next().unwrap_or_default());
-        Some(Widget::choose(&name, &view, &view.kind(), items.as_ref().map(Resolved::kind).as_ref()))
+        Some(Widget::choose(
+            &name,
+            &view,
+            &view.kind(),
+            items.as_ref().map(Resolved::kind).as_ref(),
+        ))
     }
 
     /// The label the deterministic generator would use.
@@ -151,7 +180,9 @@ impl<'a> Context<'a> {
             return control.label.clone();
         }
         let name = Pointer::unescape(at.rsplit('/').next().unwrap_or_default());
-        let title = self.view(at).and_then(|(v, _)| v.str("title").map(str::to_owned));
+        let title = self
+            .view(at)
+            .and_then(|(v, _)| v.str("title").map(str::to_owned));
         title.unwrap_or_else(|| Control::humanize(&name))
     }
 }
@@ -167,14 +198,20 @@ impl Context<'_> {
         }
         let view = self.view(at).map(|(v, _)| v);
         let text = |key: &str| view.as_ref().and_then(|v| v.str(key)).map(str::to_owned);
-        let example = view.as_ref().and_then(|v| v.get("examples")).and_then(Value::as_array).and_then(|e| e.first());
+        let example = view
+            .as_ref()
+            .and_then(|v| v.get("examples"))
+            .and_then(Value::as_array)
+            .and_then(|e| e.first());
         Control {
             pointer: at.to_owned(),
             label: self.default_label(at),
             widget: self.default_widget(at).unwrap_or(Widget::Text),
             help: text("description"),
             placeholder: example.and_then(Value::as_str).map(str::to_owned),
-            read_only: view.as_ref().is_some_and(|v| v.get("readOnly") == Some(&Value::Bool(true)) || v.get("const").is_some()),
+            read_only: view.as_ref().is_some_and(|v| {
+                v.get("readOnly") == Some(&Value::Bool(true)) || v.get("const").is_some()
+            }),
             rule: None,
             detail: None,
             component: None,
@@ -185,7 +222,9 @@ impl Context<'_> {
 
 /// Every `/properties/x` prefix of a pointer, the pointer itself last.
 fn ancestors(at: &str) -> Vec<String> {
-    let Some(tokens) = Pointer::tokens(at) else { return vec![at.to_owned()] };
+    let Some(tokens) = Pointer::tokens(at) else {
+        return vec![at.to_owned()];
+    };
     let mut out = Vec::new();
     let mut current = String::new();
     for token in tokens {
@@ -204,7 +243,9 @@ fn ancestors(at: &str) -> Vec<String> {
 /// `/a/b` or `/a.b` -> `/properties/a/properties/b`, unless it already
 /// names `properties`.
 fn insert_properties(slashed: &str) -> String {
-    let Some(tokens) = Pointer::tokens(slashed) else { return slashed.to_owned() };
+    let Some(tokens) = Pointer::tokens(slashed) else {
+        return slashed.to_owned();
+    };
     if tokens.is_empty() || tokens.iter().any(|t| t == "properties") {
         return slashed.to_owned();
     }
@@ -212,7 +253,9 @@ fn insert_properties(slashed: &str) -> String {
         [single] if single.contains('.') => single.split('.').map(str::to_owned).collect(),
         _ => tokens,
     };
-    names.iter().fold(String::new(), |at, name| Pointer::property(&at, name))
+    names
+        .iter()
+        .fold(String::new(), |at, name| Pointer::property(&at, name))
 }
 
 /// Optimal-string-alignment distance, or `None` above `limit`.
@@ -227,7 +270,9 @@ fn bounded_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
         rows[cur][0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (rows[prev][j] + 1).min(rows[cur][j - 1] + 1).min(rows[prev][j - 1] + cost);
+            let mut d = (rows[prev][j] + 1)
+                .min(rows[cur][j - 1] + 1)
+                .min(rows[prev][j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 d = d.min(rows[prev2][j - 2] + 1);
             }
@@ -242,12 +287,20 @@ fn bounded_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
 
 /// Widget names models use that mean one of ours.
 fn widget_alias(name: &str) -> Option<Widget> {
-    let key: String = name.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    let key: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
     let widget = match key.as_str() {
-        "dropdown" | "combobox" | "combo" | "selectbox" | "picklist" | "enum" | "choice" => Widget::Select,
+        "dropdown" | "combobox" | "combo" | "selectbox" | "picklist" | "enum" | "choice" => {
+            Widget::Select
+        }
         "radiogroup" | "radiobuttons" | "radios" | "segmented" => Widget::Radio,
         "toggle" | "switch" | "bool" | "boolean" | "check" | "checkbox" => Widget::Checkbox,
-        "multiselect" | "checkboxes" | "multichoice" | "tags" | "checkboxgroup" => Widget::MultiSelect,
+        "multiselect" | "checkboxes" | "multichoice" | "tags" | "checkboxgroup" => {
+            Widget::MultiSelect
+        }
         "datetime" | "datetimelocal" | "timestamp" => Widget::DateTime,
         "multiline" | "longtext" | "richtext" | "textarea" | "paragraph" => Widget::Textarea,
         "string" | "input" | "textfield" | "textinput" | "shorttext" | "text" => Widget::Text,
@@ -281,11 +334,21 @@ pub fn prepare_value(plan: &mut Value, ctx: &Context<'_>) -> Vec<&'static str> {
         }
     }
     for entry in overrides_mut(plan) {
-        if let Some(fixed) = entry.get("pointer").and_then(Value::as_str).and_then(|p| corrected(ctx, p)) {
+        if let Some(fixed) = entry
+            .get("pointer")
+            .and_then(Value::as_str)
+            .and_then(|p| corrected(ctx, p))
+        {
             entry.insert("pointer".into(), Value::String(fixed));
             fixes.push("pointer_corrected");
         }
-        let Some(name) = entry.get("widget").and_then(Value::as_str).map(str::to_owned) else { continue };
+        let Some(name) = entry
+            .get("widget")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
+            continue;
+        };
         if widget_named(&name).is_some() {
             continue;
         }
@@ -330,7 +393,10 @@ pub fn repair(plan: &Plan, ctx: &Context<'_>) -> Repaired {
     for_each_control_mut(&mut plan.root, &mut |c| fit_control(c, ctx, &mut fixes));
     drop_empty(&mut plan.root, &mut fixes);
     add_required(&mut plan, ctx, &mut fixes);
-    Repaired { plan, fixes: dedup(fixes) }
+    Repaired {
+        plan,
+        fixes: dedup(fixes),
+    }
 }
 
 fn correct_pointers(root: &mut Node, ctx: &Context<'_>, fixes: &mut Vec<&'static str>) {
@@ -347,7 +413,10 @@ fn correct_pointers(root: &mut Node, ctx: &Context<'_>, fixes: &mut Vec<&'static
 
 fn drop_unknown(root: &mut Node, ctx: &Context<'_>, fixes: &mut Vec<&'static str>) {
     let controls = root.controls();
-    let unknown = controls.iter().filter(|c| !ctx.is_field(&c.pointer)).count();
+    let unknown = controls
+        .iter()
+        .filter(|c| !ctx.is_field(&c.pointer))
+        .count();
     if unknown == 0 || unknown * 2 > controls.len() {
         return;
     }
@@ -374,7 +443,9 @@ fn drop_repeats(root: &mut Node, fixes: &mut Vec<&'static str>) {
 /// One pointer is strictly inside the other's field.
 fn overlaps(a: &str, b: &str) -> bool {
     let inside = |inner: &str, outer: &str| {
-        inner.len() > outer.len() && inner.starts_with(outer) && inner.as_bytes()[outer.len()] == b'/'
+        inner.len() > outer.len()
+            && inner.starts_with(outer)
+            && inner.as_bytes()[outer.len()] == b'/'
     };
     inside(a, b) || inside(b, a)
 }
@@ -391,26 +462,45 @@ fn fit_control(control: &mut Control, ctx: &Context<'_>, fixes: &mut Vec<&'stati
         fixes.push("widget_replaced");
     }
     if control.label.trim().is_empty() {
-        control.label = Control::plain_text(&ctx.default_label(&control.pointer), Control::MAX_LABEL_CHARS);
+        control.label = Control::plain_text(
+            &ctx.default_label(&control.pointer),
+            Control::MAX_LABEL_CHARS,
+        );
         fixes.push("label_filled");
     }
 }
 
 fn add_required(plan: &mut Plan, ctx: &Context<'_>, fixes: &mut Vec<&'static str>) {
     let issues = check_plan(plan, ctx.output, &ctx.limits);
-    let missing: Vec<&str> =
-        issues.iter().filter(|i| i.code == "missing_required" && !i.pointer.contains("/items")).map(|i| i.pointer.as_str()).collect();
+    let missing: Vec<&str> = issues
+        .iter()
+        .filter(|i| i.code == "missing_required" && !i.pointer.contains("/items"))
+        .map(|i| i.pointer.as_str())
+        .collect();
     if missing.is_empty() {
         return;
     }
-    let present: Vec<String> = plan.root.controls().iter().map(|c| c.pointer.clone()).collect();
+    let present: Vec<String> = plan
+        .root
+        .controls()
+        .iter()
+        .map(|c| c.pointer.clone())
+        .collect();
     let added: Vec<Node> = ctx
         .deterministic
         .root
         .controls()
         .into_iter()
-        .filter(|c| missing.iter().any(|m| c.pointer == *m || c.pointer.starts_with(&format!("{m}/"))))
-        .filter(|c| !present.iter().any(|p| p == &c.pointer || overlaps(p, &c.pointer)))
+        .filter(|c| {
+            missing
+                .iter()
+                .any(|m| c.pointer == *m || c.pointer.starts_with(&format!("{m}/")))
+        })
+        .filter(|c| {
+            !present
+                .iter()
+                .any(|p| p == &c.pointer || overlaps(p, &c.pointer))
+        })
         .map(|c| Node::Control(c.clone()))
         .collect();
     let valid = present.iter().filter(|p| ctx.is_field(p)).count();
@@ -446,14 +536,19 @@ fn drop_empty(root: &mut Node, fixes: &mut Vec<&'static str>) {
 fn prune(node: &mut Node, dropped: &mut bool) {
     let keep = |n: &Node| !n.controls().is_empty() || matches!(n, Node::Control(_));
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => {
             elements.iter_mut().for_each(|n| prune(n, dropped));
             let before = elements.len();
             elements.retain(keep);
             *dropped |= elements.len() != before;
         }
         Node::Steps { steps } => {
-            steps.iter_mut().flat_map(|s| s.elements.iter_mut()).for_each(|n| prune(n, dropped));
+            steps
+                .iter_mut()
+                .flat_map(|s| s.elements.iter_mut())
+                .for_each(|n| prune(n, dropped));
             let before = steps.len();
             steps.retain(|s| s.elements.iter().any(keep));
             *dropped |= steps.len() != before;
@@ -464,10 +559,15 @@ fn prune(node: &mut Node, dropped: &mut bool) {
 
 fn for_each_control_mut(node: &mut Node, f: &mut impl FnMut(&mut Control)) {
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => {
             elements.iter_mut().for_each(|n| for_each_control_mut(n, f));
         }
-        Node::Steps { steps } => steps.iter_mut().flat_map(|s| s.elements.iter_mut()).for_each(|n| for_each_control_mut(n, f)),
+        Node::Steps { steps } => steps
+            .iter_mut()
+            .flat_map(|s| s.elements.iter_mut())
+            .for_each(|n| for_each_control_mut(n, f)),
         Node::Control(control) => f(control),
         Node::Table(table) => f(&mut table.control),
     }
@@ -476,9 +576,13 @@ fn for_each_control_mut(node: &mut Node, f: &mut impl FnMut(&mut Control)) {
 /// Keeps the controls `keep` accepts, visiting them in document order.
 fn retain_controls(node: &mut Node, keep: &mut impl FnMut(&Control) -> bool) {
     let elements = match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => elements,
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => elements,
         Node::Steps { steps } => {
-            steps.iter_mut().for_each(|s| retain_list(&mut s.elements, keep));
+            steps
+                .iter_mut()
+                .for_each(|s| retain_list(&mut s.elements, keep));
             return;
         }
         Node::Control(_) | Node::Table(_) => return,
@@ -537,7 +641,10 @@ mod tests {
         json!({"pointer": pointer, "label": label, "widget": widget, "help": null, "placeholder": null})
     }
 
-    fn run(fields: &[&str], overrides: Vec<Value>) -> (Repaired, Vec<&'static str>, Vec<&'static str>) {
+    fn run(
+        fields: &[&str],
+        overrides: Vec<Value>,
+    ) -> (Repaired, Vec<&'static str>, Vec<&'static str>) {
         let out = output();
         let limits = Limits::default();
         let det = generate(&out, "", false, &limits).unwrap();
@@ -547,28 +654,57 @@ mod tests {
         let early = prepare_value(&mut value, &ctx);
         let plan = to_plan(&value, &|p| ctx.default_control(p)).unwrap();
         let repaired = repair(&plan, &ctx);
-        let issues = check_plan(&repaired.plan, &out, &limits).into_iter().map(|i| i.code).collect();
+        let issues = check_plan(&repaired.plan, &out, &limits)
+            .into_iter()
+            .map(|i| i.code)
+            .collect();
         (repaired, early, issues)
     }
 
     fn pointers(plan: &Plan) -> Vec<String> {
-        plan.root.controls().iter().map(|c| c.pointer.clone()).collect()
+        plan.root
+            .controls()
+            .iter()
+            .map(|c| c.pointer.clone())
+            .collect()
     }
 
     #[test]
     fn corrects_close_pointers() {
-        let fields = ["firstName", "#/properties/email", "/Country", "home/city", "/properties/agre", "/properties/items", "/properties/id"];
+        let fields = [
+            "firstName",
+            "#/properties/email",
+            "/Country",
+            "home/city",
+            "/properties/agre",
+            "/properties/items",
+            "/properties/id",
+        ];
         let (r, early, issues) = run(&fields, vec![o("email", Some("Mail"), None)]);
-        assert_eq!(pointers(&r.plan), [
-            "/properties/firstName", "/properties/email", "/properties/country", "/properties/home/properties/city",
-            "/properties/agree", "/properties/items", "/properties/id",
-        ]);
+        assert_eq!(
+            pointers(&r.plan),
+            [
+                "/properties/firstName",
+                "/properties/email",
+                "/properties/country",
+                "/properties/home/properties/city",
+                "/properties/agree",
+                "/properties/items",
+                "/properties/id",
+            ]
+        );
         assert_eq!(early, ["pointer_corrected"]);
         assert!(r.fixes.is_empty(), "{:?}", r.fixes);
         assert!(issues.is_empty(), "{issues:?}");
         let controls = r.plan.root.controls();
-        assert_eq!((controls[0].label.as_str(), controls[1].label.as_str()), ("First Name", "Mail"));
-        assert!(controls[5].detail.is_some(), "array item layout comes with the default control");
+        assert_eq!(
+            (controls[0].label.as_str(), controls[1].label.as_str()),
+            ("First Name", "Mail")
+        );
+        assert!(
+            controls[5].detail.is_some(),
+            "array item layout comes with the default control"
+        );
         assert!(controls[6].read_only);
         assert_eq!(controls[6].help.as_deref(), Some("Assigned by the system"));
     }
@@ -576,19 +712,51 @@ mod tests {
     #[test]
     fn drops_unknown_and_repeated_controls() {
         let fields = [
-            "/properties/firstName", "/properties/firstName", "/properties/email", "/properties/country", "/properties/home",
-            "/properties/home/properties/city", "/properties/middleName", "/properties/items/items/properties/sku",
+            "/properties/firstName",
+            "/properties/firstName",
+            "/properties/email",
+            "/properties/country",
+            "/properties/home",
+            "/properties/home/properties/city",
+            "/properties/middleName",
+            "/properties/items/items/properties/sku",
         ];
         let (r, _, issues) = run(&fields, vec![]);
-        assert_eq!(r.fixes, ["unknown_control_dropped", "duplicate_dropped", "overlap_dropped"]);
-        assert_eq!(pointers(&r.plan), ["/properties/firstName", "/properties/email", "/properties/country", "/properties/home"]);
-        assert_eq!(r.plan.root.controls()[3].widget, Widget::Object, "an expanded object's default is one object control");
+        assert_eq!(
+            r.fixes,
+            [
+                "unknown_control_dropped",
+                "duplicate_dropped",
+                "overlap_dropped"
+            ]
+        );
+        assert_eq!(
+            pointers(&r.plan),
+            [
+                "/properties/firstName",
+                "/properties/email",
+                "/properties/country",
+                "/properties/home"
+            ]
+        );
+        assert_eq!(
+            r.plan.root.controls()[3].widget,
+            Widget::Object,
+            "an expanded object's default is one object control"
+        );
         assert!(issues.is_empty(), "{issues:?}");
     }
 
     #[test]
     fn mostly_invented_plans_are_not_fixed() {
-        let (r, _, issues) = run(&["/properties/firstName", "/properties/nope1", "/properties/nope2"], vec![]);
+        let (r, _, issues) = run(
+            &[
+                "/properties/firstName",
+                "/properties/nope1",
+                "/properties/nope2",
+            ],
+            vec![],
+        );
         assert!(!r.fixes.contains(&"unknown_control_dropped"));
         assert!(!r.fixes.contains(&"required_added"));
         assert!(issues.contains(&"unresolved_pointer"));
@@ -601,14 +769,38 @@ mod tests {
             o("/properties/email", None, Some("Dropdown")),
             o("/properties/agree", None, Some("fancy-toggle-thing")),
         ];
-        let (r, early, issues) = run(&["/properties/firstName", "/properties/email", "/properties/agree"], overrides);
+        let (r, early, issues) = run(
+            &[
+                "/properties/firstName",
+                "/properties/email",
+                "/properties/agree",
+            ],
+            overrides,
+        );
         assert_eq!(early, ["widget_renamed", "widget_replaced"]);
         assert_eq!(r.fixes, ["widget_replaced", "required_added"]);
         let controls = r.plan.root.controls();
         let widgets: Vec<Widget> = controls.iter().map(|c| c.widget).collect();
-        assert_eq!(widgets, [Widget::Text, Widget::Email, Widget::Checkbox, Widget::Select, Widget::Text, Widget::Text]);
-        assert_eq!(controls[0].label, "First Name", "a blank override keeps the default label");
-        let added = ["/properties/country", "/properties/home/properties/city", "/properties/home/properties/zip"];
+        assert_eq!(
+            widgets,
+            [
+                Widget::Text,
+                Widget::Email,
+                Widget::Checkbox,
+                Widget::Select,
+                Widget::Text,
+                Widget::Text
+            ]
+        );
+        assert_eq!(
+            controls[0].label, "First Name",
+            "a blank override keeps the default label"
+        );
+        let added = [
+            "/properties/country",
+            "/properties/home/properties/city",
+            "/properties/home/properties/zip",
+        ];
         assert_eq!(pointers(&r.plan)[3..], added);
         assert!(issues.is_empty(), "{issues:?}");
     }
@@ -627,8 +819,12 @@ mod tests {
         let det = generate(&out, "", false, &limits).unwrap();
         let ctx = Context::new(&out, &det, &limits);
         let mut plan = det.clone();
-        let Node::Vertical { elements } = &mut plan.root else { panic!() };
-        if let Some(Node::Control(first)) = elements.iter_mut().find(|n| matches!(n, Node::Control(_))) {
+        let Node::Vertical { elements } = &mut plan.root else {
+            panic!()
+        };
+        if let Some(Node::Control(first)) =
+            elements.iter_mut().find(|n| matches!(n, Node::Control(_)))
+        {
             first.pointer = first.pointer.trim_start_matches("/properties/").to_owned();
             first.label = " ".into();
         }
@@ -636,8 +832,12 @@ mod tests {
         assert_eq!(r.fixes, ["pointer_corrected"]);
         assert_eq!(r.plan, det);
         let mut blank = det.clone();
-        let Node::Vertical { elements } = &mut blank.root else { panic!() };
-        if let Some(Node::Control(first)) = elements.iter_mut().find(|n| matches!(n, Node::Control(_))) {
+        let Node::Vertical { elements } = &mut blank.root else {
+            panic!()
+        };
+        if let Some(Node::Control(first)) =
+            elements.iter_mut().find(|n| matches!(n, Node::Control(_)))
+        {
             first.label = String::new();
         }
         assert_eq!(repair(&blank, &ctx).fixes, ["label_filled"]);
@@ -650,7 +850,10 @@ mod tests {
         assert_eq!(bounded_distance("abc", "abc", 0), Some(0));
         assert_eq!(insert_properties("/a.b"), "/properties/a/properties/b");
         assert_eq!(insert_properties("/properties/a"), "/properties/a");
-        assert_eq!(ancestors("/properties/a/properties/b"), ["/properties/a", "/properties/a/properties/b"]);
+        assert_eq!(
+            ancestors("/properties/a/properties/b"),
+            ["/properties/a", "/properties/a/properties/b"]
+        );
         assert_eq!(ancestors(""), [""]);
         assert_eq!(widget_alias("Multi-Select"), Some(Widget::MultiSelect));
         assert_eq!(widget_alias("hologram"), None);

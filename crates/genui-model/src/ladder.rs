@@ -26,8 +26,8 @@ use crate::fix::{self, Context};
 use crate::plan_schema::to_plan;
 use crate::prompt::{self, Prompt};
 use crate::providers::{self, failure, AiCall, Call, HttpRequest, Mode};
-use genui_core::{check_plan, Issue};
 use genui_core::Plan;
+use genui_core::{check_plan, Issue};
 use genui_core::{Error, GenerateRequest, Limits, ModelFailure};
 use serde::Serialize;
 use serde_json::Value;
@@ -195,11 +195,25 @@ impl Ladder {
     /// error is the deterministic generator's (for example `schema_too_deep`),
     /// which the request would hit anyway. Check `output` against its
     /// meta-schema before.
-    pub fn new(config: &ModelConfig, request: &GenerateRequest, limits: &Limits, now_ms: u64) -> genui_core::Result<Self> {
-        let mut deterministic = genui_core::Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, limits)?;
+    pub fn new(
+        config: &ModelConfig,
+        request: &GenerateRequest,
+        limits: &Limits,
+        now_ms: u64,
+    ) -> genui_core::Result<Self> {
+        let mut deterministic = genui_core::Plan::generate_for(
+            &request.output,
+            &request.description,
+            request.wants_confirm(),
+            request.device,
+            limits,
+        )?;
         // The operator's catalog: fields that ask for a component keep it
         // (the model's default controls), and the model is offered the rest.
-        let catalog = request.catalog.as_ref().and_then(|(name, _)| genui_core::Catalog::configured(name));
+        let catalog = request
+            .catalog
+            .as_ref()
+            .and_then(|(name, _)| genui_core::Catalog::configured(name));
         if let Some(catalog) = &catalog {
             catalog.bind_requested(&mut deterministic, &request.output, limits);
         }
@@ -211,7 +225,13 @@ impl Ladder {
             .with_instructions(operator, request.instructions.as_deref());
         if config.provider == crate::config::Provider::Http {
             let components = catalog.as_deref().map(genui_core::Catalog::for_generators);
-            base_prompt.call = crate::providers::http::data_free(&config.model, request, operator, &fields, components.as_ref());
+            base_prompt.call = crate::providers::http::data_free(
+                &config.model,
+                request,
+                operator,
+                &fields,
+                components.as_ref(),
+            );
         }
         Ok(Self {
             provenance: Provenance {
@@ -275,7 +295,15 @@ impl Ladder {
     pub fn next(&mut self, event: Event) -> Step {
         match (self.waiting, event) {
             (Waiting::Finished, _) => self.finished_step(),
-            (Waiting::Response { .. }, Event::Response { status, headers, body, elapsed_ms }) => {
+            (
+                Waiting::Response { .. },
+                Event::Response {
+                    status,
+                    headers,
+                    body,
+                    elapsed_ms,
+                },
+            ) => {
                 self.spend(elapsed_ms, true);
                 self.on_response(status, &headers, &body)
             }
@@ -319,7 +347,10 @@ impl Ladder {
     /// Sends the current prompt, if the deadline leaves room for an attempt.
     fn send(&mut self) -> Step {
         if self.remaining_ms() < MIN_ATTEMPT_MS {
-            let message = format!("the {} ms deadline left no time for another attempt", self.config.deadline_ms);
+            let message = format!(
+                "the {} ms deadline left no time for another attempt",
+                self.config.deadline_ms
+            );
             return self.fail(failure(ModelFailure::Timeout, message));
         }
         let timeout_ms = self.config.attempt_timeout_ms.min(self.remaining_ms());
@@ -327,7 +358,9 @@ impl Ladder {
         self.waiting = Waiting::Response { timeout_ms };
         match providers::build(&self.config, &self.prompt, self.mode) {
             Call::Http(mut request) => {
-                if let (crate::config::Provider::Http, Some(secret)) = (self.config.provider, &self.config.api_key) {
+                if let (crate::config::Provider::Http, Some(secret)) =
+                    (self.config.provider, &self.config.api_key)
+                {
                     let now_s = self.now_ms.saturating_add(self.spent_ms) / 1000;
                     crate::providers::http::sign(&mut request, secret, now_s);
                 }
@@ -349,7 +382,10 @@ impl Ladder {
             add_tokens(&mut self.provenance.tokens_out, tokens_out);
         }
         let parsed = providers::parse_response(self.config.provider, status, headers, body);
-        self.refused = parsed.as_ref().err().is_some_and(providers::chat::is_refusal);
+        self.refused = parsed
+            .as_ref()
+            .err()
+            .is_some_and(providers::chat::is_refusal);
         match parsed {
             Ok(reply) => self.on_plan(reply.plan_json),
             Err(error) => self.on_failure(error),
@@ -363,15 +399,30 @@ impl Ladder {
         let mut fixes = fix::prepare_value(&mut value, &ctx);
         let mut plan = match to_plan(&value, &|pointer| ctx.default_control(pointer)) {
             Ok(plan) => plan,
-            Err(issues) => return self.on_bad_output(&raw, issues, "the plan does not have the required shape"),
+            Err(issues) => {
+                return self.on_bad_output(
+                    &raw,
+                    issues,
+                    "the plan does not have the required shape",
+                )
+            }
         };
         if plan.sanitize() {
             fixes.push("text_sanitized");
         }
         let mut repaired = fix::repair(&plan, &ctx);
-        fixes.extend(repaired.fixes.iter().copied().filter(|f| !fixes.contains(f)).collect::<Vec<_>>());
+        fixes.extend(
+            repaired
+                .fixes
+                .iter()
+                .copied()
+                .filter(|f| !fixes.contains(f))
+                .collect::<Vec<_>>(),
+        );
         // Layout for the device and rules from the schema, as for every plan.
-        repaired.plan.finish(&self.output, self.device, &self.limits);
+        repaired
+            .plan
+            .finish(&self.output, self.device, &self.limits);
         let issues = check_plan(&repaired.plan, &self.output, &self.limits);
         if !issues.is_empty() {
             return self.on_bad_output(&raw, issues, "the plan failed its checks");
@@ -393,21 +444,35 @@ impl Ladder {
                 codes.push(issue.code);
             }
         }
-        let message = format!("{what} after {} attempt(s): {}", self.provenance.attempts, codes.join(", "));
+        let message = format!(
+            "{what} after {} attempt(s): {}",
+            self.provenance.attempts,
+            codes.join(", ")
+        );
         self.fail_with(failure(ModelFailure::OutputInvalid, message), issues)
     }
 
     fn on_failure(&mut self, error: Error) -> Step {
-        let Some(kind) = error.code().model_failure() else { return self.fail(error) };
+        let Some(kind) = error.code().model_failure() else {
+            return self.fail(error);
+        };
         match kind {
-            ModelFailure::FormatUnsupported if self.mode == Mode::JsonSchema && self.uses_response_format() => {
+            ModelFailure::FormatUnsupported
+                if self.mode == Mode::JsonSchema && self.uses_response_format() =>
+            {
                 self.mode = Mode::JsonObject;
                 self.send()
             }
             ModelFailure::RateLimited => self.after_rate_limit(error),
-            ModelFailure::Unavailable if error.provider_status().is_none_or(|s| s >= 500) => self.after_server_error(error),
+            ModelFailure::Unavailable if error.provider_status().is_none_or(|s| s >= 500) => {
+                self.after_server_error(error)
+            }
             ModelFailure::OutputInvalid => {
-                let issue = Issue { code: "output_invalid", pointer: String::new(), message: error.message().to_owned() };
+                let issue = Issue {
+                    code: "output_invalid",
+                    pointer: String::new(),
+                    message: error.message().to_owned(),
+                };
                 let raw = error.model_output().unwrap_or_default().to_owned();
                 self.on_bad_output(&raw, vec![issue], "the model gave no usable plan")
             }
@@ -421,7 +486,9 @@ impl Ladder {
 
     fn after_rate_limit(&mut self, error: Error) -> Step {
         let now = self.now_ms.saturating_add(self.spent_ms);
-        let wait = error.retry_after_ms(now).unwrap_or(DEFAULT_RATE_LIMIT_WAIT_MS);
+        let wait = error
+            .retry_after_ms(now)
+            .unwrap_or(DEFAULT_RATE_LIMIT_WAIT_MS);
         let fits = self.remaining_ms() >= wait.saturating_add(MIN_ATTEMPT_MS);
         if self.rate_waits < MAX_RATE_LIMIT_WAITS && fits {
             self.rate_waits += 1;
@@ -430,7 +497,10 @@ impl Ladder {
         if fits {
             return self.fail(error);
         }
-        let message = format!("{} (retry after {wait} ms is past the deadline)", error.message());
+        let message = format!(
+            "{} (retry after {wait} ms is past the deadline)",
+            error.message()
+        );
         self.fail(error.with_message(message))
     }
 
@@ -458,14 +528,21 @@ impl Ladder {
             LadderResult::Failed(error)
         } else {
             self.provenance.generator = "fallback";
-            LadderResult::Fallback { reason: error, plan: self.deterministic.clone() }
+            LadderResult::Fallback {
+                reason: error,
+                plan: self.deterministic.clone(),
+            }
         };
         self.finish(result, issues)
     }
 
     fn finish(&mut self, result: LadderResult, issues: Vec<Issue>) -> Step {
         self.waiting = Waiting::Finished;
-        self.outcome = Some(LadderOutcome { result, provenance: self.provenance.clone(), issues });
+        self.outcome = Some(LadderOutcome {
+            result,
+            provenance: self.provenance.clone(),
+            issues,
+        });
         self.finished_step()
     }
 
@@ -482,7 +559,10 @@ impl Ladder {
         if self.waiting == Waiting::Finished {
             return self.finished_step();
         }
-        self.fail(failure(ModelFailure::Unavailable, format!("ladder misuse: {what}")))
+        self.fail(failure(
+            ModelFailure::Unavailable,
+            format!("ladder misuse: {what}"),
+        ))
     }
 }
 

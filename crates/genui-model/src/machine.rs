@@ -37,10 +37,12 @@
 //! change.
 
 use crate::config::ModelConfig;
-use crate::registry::{Generators, Pick};
 use crate::ladder::{Event, Ladder, LadderOutcome, LadderResult, Step};
 use crate::providers::{AiCall, HttpRequest};
-use genui_core::{CachePut, Error, ErrorCode, GenerateJob, GeneratorId, HttpResponse, Limits, Outcome};
+use crate::registry::{Generators, Pick};
+use genui_core::{
+    CachePut, Error, ErrorCode, GenerateJob, GeneratorId, HttpResponse, Limits, Outcome,
+};
 use serde_json::{json, Map, Value};
 use std::collections::VecDeque;
 
@@ -142,7 +144,10 @@ enum State {
     ModelKey { config: ModelConfig, forced: bool },
     /// Waiting for the deterministic key's value: the stream's first UI,
     /// before the model runs.
-    FirstUi { config: ModelConfig, first: Box<GenerateJob> },
+    FirstUi {
+        config: ModelConfig,
+        first: Box<GenerateJob>,
+    },
     /// The model is working.
     Model(Box<Ladder>),
     /// Nothing more to do.
@@ -168,14 +173,26 @@ pub struct Generation {
 impl Generation {
     /// Starts a request. `model` is the configured model, if any; the
     /// request's `generator` option and its kind decide whether it runs.
-    pub fn new(job: GenerateJob, model: Option<ModelConfig>, mode: Mode, limits: &Limits, now_ms: u64) -> Self {
+    pub fn new(
+        job: GenerateJob,
+        model: Option<ModelConfig>,
+        mode: Mode,
+        limits: &Limits,
+        now_ms: u64,
+    ) -> Self {
         Self::with_generators(job, &Generators::with_model(model), mode, limits, now_ms)
     }
 
     /// Starts a request with the isolate's generator table: the request's
     /// `generator` picks among them ([`Generators::pick`]), its kind may
     /// rule a generator out (a display is deterministic).
-    pub fn with_generators(job: GenerateJob, generators: &Generators, mode: Mode, limits: &Limits, now_ms: u64) -> Self {
+    pub fn with_generators(
+        job: GenerateJob,
+        generators: &Generators,
+        mode: Mode,
+        limits: &Limits,
+        now_ms: u64,
+    ) -> Self {
         let mut generation = Self {
             job,
             mode,
@@ -208,14 +225,17 @@ impl Generation {
         match (std::mem::replace(&mut self.state, State::Finished), input) {
             (state, Input::ClientGone) => {
                 self.client_gone = true;
-                self.effects.retain(|effect| !matches!(effect, Effect::Emit(_)));
+                self.effects
+                    .retain(|effect| !matches!(effect, Effect::Emit(_)));
                 self.state = state;
             }
             (State::Deterministic, Input::Cached(value)) => {
                 let outcome = self.job.clone().finish(value.as_deref());
                 self.answer(outcome, None, now_ms);
             }
-            (State::ModelKey { config, forced }, Input::Cached(value)) => self.after_model_key(config, forced, value, now_ms),
+            (State::ModelKey { config, forced }, Input::Cached(value)) => {
+                self.after_model_key(config, forced, value, now_ms)
+            }
             (State::FirstUi { config, first }, Input::Cached(value)) => {
                 let outcome = first.finish(value.as_deref());
                 if outcome.response.status != 200 {
@@ -235,7 +255,10 @@ impl Generation {
             }
             (state, input) => {
                 // A shell bug: an answer to nothing asked. End rather than hang.
-                let what = format!("generation machine misuse: {input:?} while {}", state_name(&state));
+                let what = format!(
+                    "generation machine misuse: {input:?} while {}",
+                    state_name(&state)
+                );
                 self.fail(&Error::new(ErrorCode::Internal, what), now_ms);
             }
         }
@@ -244,20 +267,28 @@ impl Generation {
     fn begin(&mut self, generators: &Generators, now_ms: u64) {
         let pick = match generators.pick(self.job.request().generator.as_deref()) {
             Ok(pick) => pick,
-            Err(why) => return self.fail(&Error::new(ErrorCode::InvalidRequest, why).at("/generator"), now_ms),
+            Err(why) => {
+                return self.fail(
+                    &Error::new(ErrorCode::InvalidRequest, why).at("/generator"),
+                    now_ms,
+                )
+            }
         };
         let (model, forced) = match pick {
             Pick::Generator { config, forced } => (Some(config), forced),
             Pick::Deterministic => (None, false),
         };
-        self.deadline_at_ms = now_ms.saturating_add(model.as_ref().map_or(0, |config| config.deadline_ms));
+        self.deadline_at_ms =
+            now_ms.saturating_add(model.as_ref().map_or(0, |config| config.deadline_ms));
         // Displays (tables, charts) are laid out deterministically; no model.
         match model.filter(|_| !self.job.is_display()) {
             Some(config) => self.ask_model_key(config, forced, now_ms),
             None => match self.job.remembered() {
                 Some(outcome) => self.answer(outcome, None, now_ms),
                 // A display is never in KV (genui_core::service): built again.
-                None if !self.job.uses_kv() => self.answer(self.job.clone().finish(None), None, now_ms),
+                None if !self.job.uses_kv() => {
+                    self.answer(self.job.clone().finish(None), None, now_ms)
+                }
                 None => self.get(State::Deterministic),
             },
         }
@@ -265,7 +296,10 @@ impl Generation {
 
     /// The model's own cache identity: provider, model and prompt version.
     fn ask_model_key(&mut self, config: ModelConfig, forced: bool, now_ms: u64) {
-        let model_id = GeneratorId { generator: "model".into(), generator_version: config.cache_identity() };
+        let model_id = GeneratorId {
+            generator: "model".into(),
+            generator_version: config.cache_identity(),
+        };
         if let Err(error) = self.job.rekey(model_id) {
             return self.fail(&error, now_ms);
         }
@@ -275,7 +309,13 @@ impl Generation {
         }
     }
 
-    fn after_model_key(&mut self, config: ModelConfig, forced: bool, value: Option<String>, now_ms: u64) {
+    fn after_model_key(
+        &mut self,
+        config: ModelConfig,
+        forced: bool,
+        value: Option<String>,
+        now_ms: u64,
+    ) {
         if let Some(hit) = self.job.hit(value.as_deref()) {
             return self.answer(hit, None, now_ms);
         }
@@ -291,7 +331,10 @@ impl Generation {
                 self.emit_ui(outcome.response, now_ms);
                 self.run_model(config, false, now_ms);
             }
-            None => self.get(State::FirstUi { config, first: Box::new(first) }),
+            None => self.get(State::FirstUi {
+                config,
+                first: Box::new(first),
+            }),
         }
     }
 
@@ -312,7 +355,9 @@ impl Generation {
     fn on_step(&mut self, mut ladder: Box<Ladder>, step: Step, now_ms: u64) {
         let left = self.deadline_at_ms.saturating_sub(now_ms);
         let step = match step {
-            Step::Send(..) | Step::RunAi(..) if left < crate::ladder::MIN_ATTEMPT_MS => ladder.give_up(&self.past_deadline()),
+            Step::Send(..) | Step::RunAi(..) if left < crate::ladder::MIN_ATTEMPT_MS => {
+                ladder.give_up(&self.past_deadline())
+            }
             step => step,
         };
         let effect = match step {
@@ -334,10 +379,12 @@ impl Generation {
         };
         let completed = match outcome.result {
             LadderResult::Model(plan) => self.complete(plan, provenance.clone()),
-            LadderResult::Fallback { plan, .. } => match self.job.rekey(GeneratorId::deterministic()) {
-                Ok(()) => self.complete(plan, provenance.clone()),
-                Err(error) => Outcome::failed(&error),
-            },
+            LadderResult::Fallback { plan, .. } => {
+                match self.job.rekey(GeneratorId::deterministic()) {
+                    Ok(()) => self.complete(plan, provenance.clone()),
+                    Err(error) => Outcome::failed(&error),
+                }
+            }
             LadderResult::Failed(error) => Outcome::failed(&error),
         };
         self.answer(completed, Some(provenance), now_ms);
@@ -369,7 +416,14 @@ impl Generation {
             self.emit(Update::Error(response));
             return self.done(String::new(), String::new(), provenance, now_ms);
         }
-        let header = |name: &str| response.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap_or_default();
+        let header = |name: &str| {
+            response
+                .headers
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
         let (generator, cache) = (header("x-genui-generator"), header("x-genui-cache"));
         if self.sent_ui {
             self.emit(Update::Refined(response));
@@ -385,10 +439,23 @@ impl Generation {
         self.emit(Update::Ui(response));
     }
 
-    fn done(&mut self, generator: String, cache: String, provenance: Option<Map<String, Value>>, now_ms: u64) {
+    fn done(
+        &mut self,
+        generator: String,
+        cache: String,
+        provenance: Option<Map<String, Value>>,
+        now_ms: u64,
+    ) {
         let fell_back = generator == "fallback";
         let total_ms = now_ms.saturating_sub(self.started_ms);
-        self.emit(Update::Done(Summary { generator, cache, fell_back, provenance, first_ui_ms: self.first_ui_ms, total_ms }));
+        self.emit(Update::Done(Summary {
+            generator,
+            cache,
+            fell_back,
+            provenance,
+            first_ui_ms: self.first_ui_ms,
+            total_ms,
+        }));
         self.state = State::Finished;
     }
 
@@ -412,7 +479,10 @@ impl Generation {
     }
 
     fn past_deadline(&self) -> String {
-        format!("the {} ms deadline passed", self.deadline_at_ms.saturating_sub(self.started_ms))
+        format!(
+            "the {} ms deadline passed",
+            self.deadline_at_ms.saturating_sub(self.started_ms)
+        )
     }
 }
 

@@ -59,7 +59,14 @@ pub const WIDGETS: [Widget; 19] = [
 /// Keys each object level of the model plan may carry.
 const ROOT_KEYS: [&str; 4] = ["title", "steps", "sections", "overrides"];
 const SECTION_KEYS: [&str; 3] = ["label", "layout", "fields"];
-const OVERRIDE_KEYS: [&str; 6] = ["pointer", "label", "widget", "help", "placeholder", "component"];
+const OVERRIDE_KEYS: [&str; 6] = [
+    "pointer",
+    "label",
+    "widget",
+    "help",
+    "placeholder",
+    "component",
+];
 
 /// The published schema, parsed once.
 pub fn schema() -> &'static Value {
@@ -114,13 +121,21 @@ pub fn widget_index(widget: Widget) -> usize {
 
 /// The sections' field lists, for in-place edits of the raw plan.
 pub fn field_lists_mut(plan: &mut Value) -> impl Iterator<Item = &mut Vec<Value>> {
-    let sections = plan.get_mut("sections").and_then(Value::as_array_mut).into_iter().flatten();
+    let sections = plan
+        .get_mut("sections")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten();
     sections.filter_map(|s| s.get_mut("fields").and_then(Value::as_array_mut))
 }
 
 /// The overrides, for in-place edits of the raw plan.
 pub fn overrides_mut(plan: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
-    let overrides = plan.get_mut("overrides").and_then(Value::as_array_mut).into_iter().flatten();
+    let overrides = plan
+        .get_mut("overrides")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten();
     overrides.filter_map(Value::as_object_mut)
 }
 
@@ -128,10 +143,22 @@ pub fn overrides_mut(plan: &mut Value) -> impl Iterator<Item = &mut Map<String, 
 /// `enum`, `required`, `schema`, ...); returns how many went.
 pub fn strip_unknown(plan: &mut Value) -> usize {
     let mut removed = retain_keys(plan, &ROOT_KEYS);
-    let sections = plan.get_mut("sections").and_then(Value::as_array_mut).into_iter().flatten();
-    removed += sections.map(|s| retain_keys(s, &SECTION_KEYS)).sum::<usize>();
-    let overrides = plan.get_mut("overrides").and_then(Value::as_array_mut).into_iter().flatten();
-    removed += overrides.map(|o| retain_keys(o, &OVERRIDE_KEYS)).sum::<usize>();
+    let sections = plan
+        .get_mut("sections")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten();
+    removed += sections
+        .map(|s| retain_keys(s, &SECTION_KEYS))
+        .sum::<usize>();
+    let overrides = plan
+        .get_mut("overrides")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten();
+    removed += overrides
+        .map(|o| retain_keys(o, &OVERRIDE_KEYS))
+        .sum::<usize>();
     removed
 }
 
@@ -167,27 +194,46 @@ pub fn to_plan(model_plan: &Value, default: &dyn Fn(&str) -> Control) -> Result<
         }
     };
     let Some(sections) = root.get("sections").and_then(Value::as_array) else {
-        return Err(vec![invalid("/sections", "`sections` must be an array of sections")]);
+        return Err(vec![invalid(
+            "/sections",
+            "`sections` must be an array of sections",
+        )]);
     };
     let overrides = overrides(root.get("overrides"), &mut issues);
-    let mut parsed: Vec<Section> =
-        sections.iter().enumerate().filter_map(|(i, s)| section(s, &format!("/sections/{i}"), &mut issues)).collect();
+    let mut parsed: Vec<Section> = sections
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| section(s, &format!("/sections/{i}"), &mut issues))
+        .collect();
     if !issues.is_empty() {
         return Err(issues);
     }
     add_unlisted(&mut parsed, &overrides);
-    let build = |pointer: &String| Node::Control(apply(default(pointer), overrides.iter().find(|o| &o.pointer == pointer)));
+    let build = |pointer: &String| {
+        Node::Control(apply(
+            default(pointer),
+            overrides.iter().find(|o| &o.pointer == pointer),
+        ))
+    };
     let sections = parsed
         .into_iter()
         .filter(|s| !s.fields.is_empty())
         .map(|s| {
             let controls: Vec<Node> = s.fields.iter().map(build).collect();
-            let elements =
-                if s.horizontal && controls.len() > 1 { vec![Node::Horizontal { elements: controls }] } else { controls };
+            let elements = if s.horizontal && controls.len() > 1 {
+                vec![Node::Horizontal { elements: controls }]
+            } else {
+                controls
+            };
             (s.label, elements)
         })
         .collect();
-    Ok(Plan { title, root: Node::Vertical { elements: layout(sections, steps) } })
+    Ok(Plan {
+        title,
+        root: Node::Vertical {
+            elements: layout(sections, steps),
+        },
+    })
 }
 
 /// One parsed section.
@@ -219,22 +265,35 @@ fn section(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Section> 
         Some(Value::String(s)) if s == "vertical" => false,
         Some(Value::String(s)) if s == "horizontal" => true,
         Some(_) => {
-            issues.push(invalid(&format!("{at}/layout"), "`layout` must be \"vertical\" or \"horizontal\""));
+            issues.push(invalid(
+                &format!("{at}/layout"),
+                "`layout` must be \"vertical\" or \"horizontal\"",
+            ));
             false
         }
     };
     let Some(fields) = map.get("fields").and_then(Value::as_array) else {
-        issues.push(invalid(&format!("{at}/fields"), "`fields` must be an array of field pointers"));
+        issues.push(invalid(
+            &format!("{at}/fields"),
+            "`fields` must be an array of field pointers",
+        ));
         return None;
     };
     let mut pointers = Vec::with_capacity(fields.len());
     for (i, field) in fields.iter().enumerate() {
         match field.as_str() {
             Some(pointer) => pointers.push(pointer.to_owned()),
-            None => issues.push(invalid(&format!("{at}/fields/{i}"), "a field must be a pointer string")),
+            None => issues.push(invalid(
+                &format!("{at}/fields/{i}"),
+                "a field must be a pointer string",
+            )),
         }
     }
-    Some(Section { label, horizontal, fields: pointers })
+    Some(Section {
+        label,
+        horizontal,
+        fields: pointers,
+    })
 }
 
 fn overrides(value: Option<&Value>, issues: &mut Vec<Issue>) -> Vec<Override> {
@@ -264,7 +323,10 @@ fn one_override(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Over
         return None;
     };
     let Some(pointer) = map.get("pointer").and_then(Value::as_str) else {
-        issues.push(invalid(&format!("{at}/pointer"), "`pointer` must be a field pointer"));
+        issues.push(invalid(
+            &format!("{at}/pointer"),
+            "`pointer` must be a field pointer",
+        ));
         return None;
     };
     let widget = match map.get("widget") {
@@ -272,12 +334,18 @@ fn one_override(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Over
         Some(Value::String(name)) => match widget_named(name) {
             Some(widget) => Some(widget),
             None => {
-                issues.push(invalid(&format!("{at}/widget"), &format!("unknown widget {name:?}")));
+                issues.push(invalid(
+                    &format!("{at}/widget"),
+                    &format!("unknown widget {name:?}"),
+                ));
                 return None;
             }
         },
         Some(_) => {
-            issues.push(invalid(&format!("{at}/widget"), "`widget` must be a widget name or null"));
+            issues.push(invalid(
+                &format!("{at}/widget"),
+                "`widget` must be a widget name or null",
+            ));
             return None;
         }
     };
@@ -294,13 +362,21 @@ fn one_override(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Over
 /// Fields that only have an override join the last section.
 fn add_unlisted(sections: &mut Vec<Section>, overrides: &[Override]) {
     let listed = |p: &str| sections.iter().any(|s| s.fields.iter().any(|f| f == p));
-    let extra: Vec<String> = overrides.iter().filter(|o| !listed(&o.pointer)).map(|o| o.pointer.clone()).collect();
+    let extra: Vec<String> = overrides
+        .iter()
+        .filter(|o| !listed(&o.pointer))
+        .map(|o| o.pointer.clone())
+        .collect();
     if extra.is_empty() {
         return;
     }
     match sections.last_mut() {
         Some(last) => last.fields.extend(extra),
-        None => sections.push(Section { label: None, horizontal: false, fields: extra }),
+        None => sections.push(Section {
+            label: None,
+            horizontal: false,
+            fields: extra,
+        }),
     }
 }
 
@@ -326,12 +402,20 @@ fn apply(mut control: Control, change: Option<&Override>) -> Control {
 }
 
 /// A string member: absent, null and blank are `None`; other types are issues.
-fn optional_text(map: &Map<String, Value>, key: &str, at: &str, issues: &mut Vec<Issue>) -> Option<String> {
+fn optional_text(
+    map: &Map<String, Value>,
+    key: &str,
+    at: &str,
+    issues: &mut Vec<Issue>,
+) -> Option<String> {
     match map.get(key) {
         None | Some(Value::Null) => None,
         Some(Value::String(text)) => Some(text.trim().to_owned()).filter(|t| !t.is_empty()),
         Some(_) => {
-            issues.push(invalid(&format!("{at}/{key}"), &format!("`{key}` must be a string or null")));
+            issues.push(invalid(
+                &format!("{at}/{key}"),
+                &format!("`{key}` must be a string or null"),
+            ));
             None
         }
     }
@@ -344,14 +428,21 @@ fn layout(sections: Vec<(Option<String>, Vec<Node>)>, steps: bool) -> Vec<Node> 
         let steps = sections
             .into_iter()
             .enumerate()
-            .map(|(i, (label, elements))| Step { label: label.unwrap_or_else(|| format!("Step {}", i + 1)), elements })
+            .map(|(i, (label, elements))| Step {
+                label: label.unwrap_or_else(|| format!("Step {}", i + 1)),
+                elements,
+            })
             .collect();
         return vec![Node::Steps { steps }];
     }
     let mut elements = Vec::new();
     for (label, section) in sections {
         match label {
-            Some(label) => elements.push(Node::Group { label, elements: section, rule: None }),
+            Some(label) => elements.push(Node::Group {
+                label,
+                elements: section,
+                rule: None,
+            }),
             None => elements.extend(section),
         }
     }
@@ -359,7 +450,11 @@ fn layout(sections: Vec<(Option<String>, Vec<Node>)>, steps: bool) -> Vec<Node> 
 }
 
 fn invalid(at: &str, message: &str) -> Issue {
-    Issue { code: "invalid_plan", pointer: at.to_owned(), message: message.to_owned() }
+    Issue {
+        code: "invalid_plan",
+        pointer: at.to_owned(),
+        message: message.to_owned(),
+    }
 }
 
 /// The model plan a good model would write for `plan`: top-level groups and
@@ -378,15 +473,24 @@ pub fn from_plan(plan: &Plan, with_overrides: bool) -> Value {
     };
     for node in top {
         match node {
-            Node::Group { label, elements, .. } => {
+            Node::Group {
+                label, elements, ..
+            } => {
                 flush_loose(&mut loose, &mut sections);
                 let row = matches!(elements.as_slice(), [Node::Horizontal { .. }]);
-                sections.push(model_section(Some(label), if row { "horizontal" } else { "vertical" }, elements));
+                sections.push(model_section(
+                    Some(label),
+                    if row { "horizontal" } else { "vertical" },
+                    elements,
+                ));
             }
             Node::Steps { steps: list } => {
                 flush_loose(&mut loose, &mut sections);
                 steps = true;
-                sections.extend(list.iter().map(|s| model_section(Some(&s.label), "vertical", &s.elements)));
+                sections.extend(
+                    list.iter()
+                        .map(|s| model_section(Some(&s.label), "vertical", &s.elements)),
+                );
             }
             Node::Horizontal { elements } => {
                 flush_loose(&mut loose, &mut sections);
@@ -396,8 +500,15 @@ pub fn from_plan(plan: &Plan, with_overrides: bool) -> Value {
         }
     }
     flush_loose(&mut loose, &mut sections);
-    let overrides: Vec<Value> =
-        if with_overrides { plan.root.controls().into_iter().map(full_override).collect() } else { Vec::new() };
+    let overrides: Vec<Value> = if with_overrides {
+        plan.root
+            .controls()
+            .into_iter()
+            .map(full_override)
+            .collect()
+    } else {
+        Vec::new()
+    };
     json!({"title": plan.title, "steps": steps, "sections": sections, "overrides": overrides})
 }
 
@@ -409,7 +520,11 @@ fn flush_loose(loose: &mut Vec<Node>, sections: &mut Vec<Value>) {
 }
 
 fn model_section(label: Option<&String>, layout: &str, elements: &[Node]) -> Value {
-    let fields: Vec<&str> = elements.iter().flat_map(Node::controls).map(|c| c.pointer.as_str()).collect();
+    let fields: Vec<&str> = elements
+        .iter()
+        .flat_map(Node::controls)
+        .map(|c| c.pointer.as_str())
+        .collect();
     json!({"label": label, "layout": layout, "fields": fields})
 }
 
@@ -459,17 +574,32 @@ mod tests {
         let schema = for_provider();
         assert!(schema.get("$schema").is_none() && schema.get("title").is_none());
         let text = schema.to_string();
-        for banned in ["$ref", "oneOf", "anyOf", "allOf", "$defs", "patternProperties"] {
+        for banned in [
+            "$ref",
+            "oneOf",
+            "anyOf",
+            "allOf",
+            "$defs",
+            "patternProperties",
+        ] {
             assert!(!text.contains(banned), "{banned}");
         }
         let mut objects = Vec::new();
         walk_objects(&schema, &mut objects);
-        let typed_objects: Vec<_> = objects.iter().filter(|o| o.get("type") == Some(&json!("object"))).collect();
+        let typed_objects: Vec<_> = objects
+            .iter()
+            .filter(|o| o.get("type") == Some(&json!("object")))
+            .collect();
         assert_eq!(typed_objects.len(), 3);
         for object in typed_objects {
             assert_eq!(object.get("additionalProperties"), Some(&json!(false)));
             let props: Vec<&String> = object["properties"].as_object().unwrap().keys().collect();
-            let required: Vec<&str> = object["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+            let required: Vec<&str> = object["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
             assert_eq!(props.len(), required.len());
             assert!(props.iter().all(|p| required.contains(&p.as_str())));
         }
@@ -477,7 +607,8 @@ mod tests {
 
     #[test]
     fn widget_enum_matches_genui_core() {
-        let names: Vec<&str> = schema()["properties"]["overrides"]["items"]["properties"]["widget"]["enum"]
+        let names: Vec<&str> = schema()["properties"]["overrides"]["items"]["properties"]["widget"]
+            ["enum"]
             .as_array()
             .unwrap()
             .iter()
@@ -500,35 +631,59 @@ mod tests {
             {"label": "Empty", "layout": "vertical", "fields": []}
         ]});
         let plan = to_plan(&value, &default).unwrap();
-        let Node::Vertical { elements } = &plan.root else { panic!() };
-        assert!(matches!(&elements[0], Node::Control(c) if c.pointer == "/properties/a" && c.label == "Default /properties/a"));
-        let Node::Group { label, elements: inner, .. } = &elements[1] else { panic!() };
+        let Node::Vertical { elements } = &plan.root else {
+            panic!()
+        };
+        assert!(
+            matches!(&elements[0], Node::Control(c) if c.pointer == "/properties/a" && c.label == "Default /properties/a")
+        );
+        let Node::Group {
+            label,
+            elements: inner,
+            ..
+        } = &elements[1]
+        else {
+            panic!()
+        };
         assert_eq!(label, "Where");
         assert!(matches!(&inner[0], Node::Horizontal { elements } if elements.len() == 2));
         assert_eq!(elements.len(), 2);
         let mut steps = value.clone();
         steps["steps"] = json!(true);
         let plan = to_plan(&steps, &default).unwrap();
-        let Node::Vertical { elements } = &plan.root else { panic!() };
-        let Node::Steps { steps } = &elements[0] else { panic!() };
-        assert_eq!(steps.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(), ["Step 1", "Where"]);
+        let Node::Vertical { elements } = &plan.root else {
+            panic!()
+        };
+        let Node::Steps { steps } = &elements[0] else {
+            panic!()
+        };
+        assert_eq!(
+            steps.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(),
+            ["Step 1", "Where"]
+        );
     }
 
     #[test]
     fn overrides_change_only_what_they_name() {
         let value = json!({"title": null, "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": ["/properties/a"]}],
-            "overrides": [
-                {"pointer": "/properties/a", "label": "Mine", "widget": "textarea", "help": null, "placeholder": "e.g. x"},
-                {"pointer": "/properties/a", "label": "Ignored", "widget": null, "help": null, "placeholder": null},
-                {"pointer": "/properties/b", "label": "Late", "widget": null, "help": null, "placeholder": null}
-            ]});
+        "overrides": [
+            {"pointer": "/properties/a", "label": "Mine", "widget": "textarea", "help": null, "placeholder": "e.g. x"},
+            {"pointer": "/properties/a", "label": "Ignored", "widget": null, "help": null, "placeholder": null},
+            {"pointer": "/properties/b", "label": "Late", "widget": null, "help": null, "placeholder": null}
+        ]});
         let plan = to_plan(&value, &default).unwrap();
         let controls = plan.root.controls();
         assert_eq!(controls.len(), 2);
-        assert_eq!((controls[0].label.as_str(), controls[0].widget), ("Mine", Widget::Textarea));
+        assert_eq!(
+            (controls[0].label.as_str(), controls[0].widget),
+            ("Mine", Widget::Textarea)
+        );
         assert_eq!(controls[0].help.as_deref(), Some("from the schema"));
         assert_eq!(controls[0].placeholder.as_deref(), Some("e.g. x"));
-        assert_eq!((controls[1].pointer.as_str(), controls[1].label.as_str()), ("/properties/b", "Late"));
+        assert_eq!(
+            (controls[1].pointer.as_str(), controls[1].label.as_str()),
+            ("/properties/b", "Late")
+        );
     }
 
     #[test]
@@ -538,10 +693,23 @@ mod tests {
         ], "overrides": [{"label": "x"}, {"pointer": "/a", "widget": "dropdown"}]});
         let issues = to_plan(&bad, &default).unwrap_err();
         let at: Vec<&str> = issues.iter().map(|i| i.pointer.as_str()).collect();
-        assert_eq!(at, ["/title", "/steps", "/overrides/0/pointer", "/overrides/1/widget", "/sections/0/layout", "/sections/0/fields/1"]);
+        assert_eq!(
+            at,
+            [
+                "/title",
+                "/steps",
+                "/overrides/0/pointer",
+                "/overrides/1/widget",
+                "/sections/0/layout",
+                "/sections/0/fields/1"
+            ]
+        );
         assert!(issues.iter().all(|i| i.code == "invalid_plan"));
         assert_eq!(to_plan(&json!([1]), &default).unwrap_err()[0].pointer, "");
-        assert_eq!(to_plan(&json!({"title": null}), &default).unwrap_err()[0].pointer, "/sections");
+        assert_eq!(
+            to_plan(&json!({"title": null}), &default).unwrap_err()[0].pointer,
+            "/sections"
+        );
     }
 
     #[test]

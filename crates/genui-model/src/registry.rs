@@ -29,8 +29,15 @@ use serde_json::{Map, Value};
 /// Every variable [`Generators::from_vars`] reads, so a shell can tell
 /// when the table must be read again.
 pub const VARIABLES: [&str; 9] = [
-    "MODEL_PROVIDER", "MODEL_NAME", "MODEL_BASE_URL", "MODEL_API_KEY", "MODEL_TIMEOUT_MS", "MODEL_DEADLINE_MS",
-    "GENUI_GENERATORS", "GENUI_INSTRUCTIONS", "WEBHOOK_SECRET",
+    "MODEL_PROVIDER",
+    "MODEL_NAME",
+    "MODEL_BASE_URL",
+    "MODEL_API_KEY",
+    "MODEL_TIMEOUT_MS",
+    "MODEL_DEADLINE_MS",
+    "GENUI_GENERATORS",
+    "GENUI_INSTRUCTIONS",
+    "WEBHOOK_SECRET",
 ];
 
 /// The operator's standing instructions are bounded apart from a request's
@@ -67,7 +74,10 @@ pub enum Pick {
 impl Generators {
     /// A table with only `model` (what the worker had before the registry).
     pub fn with_model(model: Option<ModelConfig>) -> Self {
-        Self { model, ..Self::default() }
+        Self {
+            model,
+            ..Self::default()
+        }
     }
 
     /// Reads every variable through `get` (secrets included). Returns the
@@ -126,21 +136,36 @@ impl Generators {
     fn http_entry(&self, name: &str, entry: &Value, secret: &str) -> Result<ModelConfig, String> {
         let valid_name = !name.is_empty()
             && name.len() <= 64
-            && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
         if !valid_name {
             return Err("a name is 1-64 of a-z, 0-9, - and _".into());
         }
-        if RESERVED.contains(&name) || self.model_named(name).is_some() || self.http.iter().any(|c| c.model == name) {
+        if RESERVED.contains(&name)
+            || self.model_named(name).is_some()
+            || self.http.iter().any(|c| c.model == name)
+        {
             return Err(format!("`{name}` is already a generator's name"));
         }
-        let Value::Object(fields) = entry else { return Err("must be an object {url, deadlineMs, timeoutMs}".into()) };
-        if let Some(unknown) = fields.keys().find(|k| !["url", "deadlineMs", "timeoutMs"].contains(&k.as_str())) {
+        let Value::Object(fields) = entry else {
+            return Err("must be an object {url, deadlineMs, timeoutMs}".into());
+        };
+        if let Some(unknown) = fields
+            .keys()
+            .find(|k| !["url", "deadlineMs", "timeoutMs"].contains(&k.as_str()))
+        {
             return Err(format!("unknown key `{unknown}`"));
         }
-        let url = fields.get("url").and_then(Value::as_str).ok_or("`url` (a string) is required")?;
+        let url = fields
+            .get("url")
+            .and_then(Value::as_str)
+            .ok_or("`url` (a string) is required")?;
         check_url(url)?;
         let deadline_ms = positive(fields, "deadlineMs")?.unwrap_or(DEFAULT_HTTP_DEADLINE_MS);
-        let timeout_ms = positive(fields, "timeoutMs")?.unwrap_or(deadline_ms).min(deadline_ms);
+        let timeout_ms = positive(fields, "timeoutMs")?
+            .unwrap_or(deadline_ms)
+            .min(deadline_ms);
         let mut config = ModelConfig::new(Provider::Http, name);
         config.base_url = url.to_owned();
         config.api_key = Some(secret.to_owned());
@@ -169,14 +194,25 @@ impl Generators {
         if let Ok(choice) = GeneratorChoice::parse(Some(name)) {
             let model = self.configured(self.model.as_ref());
             return Ok(match (choice.use_model(model.is_some())?, model) {
-                (true, Some(config)) => Pick::Generator { config, forced: choice.is_forced() },
+                (true, Some(config)) => Pick::Generator {
+                    config,
+                    forced: choice.is_forced(),
+                },
                 _ => Pick::Deterministic,
             });
         }
-        let found = self.model_named(name).or_else(|| self.http.iter().find(|c| c.model == name));
+        let found = self
+            .model_named(name)
+            .or_else(|| self.http.iter().find(|c| c.model == name));
         match self.configured(found) {
-            Some(config) => Ok(Pick::Generator { config, forced: false }),
-            None => Err(format!("`generator` {name:?} is not a configured generator; the names are {}", self.names().join(", "))),
+            Some(config) => Ok(Pick::Generator {
+                config,
+                forced: false,
+            }),
+            None => Err(format!(
+                "`generator` {name:?} is not a configured generator; the names are {}",
+                self.names().join(", ")
+            )),
         }
     }
 
@@ -197,7 +233,9 @@ fn positive(fields: &Map<String, Value>, key: &str) -> Result<Option<u64>, Strin
         None => Ok(None),
         Some(value) => match value.as_u64() {
             Some(ms) if ms > 0 => Ok(Some(ms)),
-            _ => Err(format!("`{key}` must be a positive whole number of milliseconds")),
+            _ => Err(format!(
+                "`{key}` must be a positive whole number of milliseconds"
+            )),
         },
     }
 }
@@ -206,9 +244,16 @@ fn positive(fields: &Map<String, Value>, key: &str) -> Result<Option<u64>, Strin
 /// host is the operator's choice: a service next to the worker may be
 /// private; Cloudflare's egress decides what is reachable.)
 fn check_url(url: &str) -> Result<(), String> {
-    let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")).ok_or("`url` must start with https:// or http://")?;
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or("`url` must start with https:// or http://")?;
     let authority = rest.split(['/', '?']).next().unwrap_or_default();
-    if authority.is_empty() || authority.contains('@') || url.contains('#') || url.chars().any(char::is_whitespace) {
+    if authority.is_empty()
+        || authority.contains('@')
+        || url.contains('#')
+        || url.chars().any(char::is_whitespace)
+    {
         return Err("`url` needs a host, and no credentials, fragment or spaces".into());
     }
     Ok(())
@@ -220,7 +265,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         move |k| map.get(k).cloned()
     }
 
@@ -229,49 +277,112 @@ mod tests {
     #[test]
     fn one_table_of_names() {
         let (table, problems) = Generators::from_vars(vars(&[
-            ("MODEL_PROVIDER", "openai"), ("MODEL_NAME", "m"), ("GENUI_GENERATORS", TABLE), ("WEBHOOK_SECRET", "s"),
+            ("MODEL_PROVIDER", "openai"),
+            ("MODEL_NAME", "m"),
+            ("GENUI_GENERATORS", TABLE),
+            ("WEBHOOK_SECRET", "s"),
             ("GENUI_INSTRUCTIONS", " Short labels. "),
         ]));
         assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(table.names(), ["auto", "model", "deterministic", "openai", "mine", "slow"]);
-        let Ok(Pick::Generator { config, forced: false }) = table.pick(Some("mine")) else { panic!() };
-        assert_eq!((config.provider, config.deadline_ms, config.attempt_timeout_ms), (Provider::Http, 3000, 3000));
+        assert_eq!(
+            table.names(),
+            ["auto", "model", "deterministic", "openai", "mine", "slow"]
+        );
+        let Ok(Pick::Generator {
+            config,
+            forced: false,
+        }) = table.pick(Some("mine"))
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (
+                config.provider,
+                config.deadline_ms,
+                config.attempt_timeout_ms
+            ),
+            (Provider::Http, 3000, 3000)
+        );
         assert_eq!(config.instructions.as_deref(), Some("Short labels."));
-        assert!(config.cache_identity().starts_with("http/mine/https://gen.example.com/plan/h1/i"), "{}", config.cache_identity());
-        let Ok(Pick::Generator { config, .. }) = table.pick(Some("slow")) else { panic!() };
-        assert_eq!((config.deadline_ms, config.attempt_timeout_ms, config.api_key.as_deref()), (9000, 2000, Some("s")));
-        assert!(matches!(table.pick(Some("openai")), Ok(Pick::Generator { forced: false, .. })));
-        assert!(matches!(table.pick(Some("model")), Ok(Pick::Generator { forced: true, .. })));
-        assert!(matches!(table.pick(None), Ok(Pick::Generator { forced: false, .. })));
+        assert!(
+            config
+                .cache_identity()
+                .starts_with("http/mine/https://gen.example.com/plan/h1/i"),
+            "{}",
+            config.cache_identity()
+        );
+        let Ok(Pick::Generator { config, .. }) = table.pick(Some("slow")) else {
+            panic!()
+        };
+        assert_eq!(
+            (
+                config.deadline_ms,
+                config.attempt_timeout_ms,
+                config.api_key.as_deref()
+            ),
+            (9000, 2000, Some("s"))
+        );
+        assert!(matches!(
+            table.pick(Some("openai")),
+            Ok(Pick::Generator { forced: false, .. })
+        ));
+        assert!(matches!(
+            table.pick(Some("model")),
+            Ok(Pick::Generator { forced: true, .. })
+        ));
+        assert!(matches!(
+            table.pick(None),
+            Ok(Pick::Generator { forced: false, .. })
+        ));
         assert_eq!(table.pick(Some("deterministic")), Ok(Pick::Deterministic));
         assert!(table.pick(Some("gpt")).unwrap_err().contains("mine, slow"));
     }
 
     #[test]
     fn a_bad_table_is_a_log_line_never_an_error_per_request() {
-        let (table, problems) = Generators::from_vars(vars(&[("GENUI_GENERATORS", "{not json"), ("WEBHOOK_SECRET", "s")]));
-        assert_eq!((table.names().len(), problems.len()), (3, 1), "{problems:?}");
+        let (table, problems) = Generators::from_vars(vars(&[
+            ("GENUI_GENERATORS", "{not json"),
+            ("WEBHOOK_SECRET", "s"),
+        ]));
+        assert_eq!(
+            (table.names().len(), problems.len()),
+            (3, 1),
+            "{problems:?}"
+        );
         assert_eq!(table.pick(None), Ok(Pick::Deterministic));
         let (_, problems) = Generators::from_vars(vars(&[("GENUI_GENERATORS", TABLE)]));
         assert!(problems[0].contains("WEBHOOK_SECRET"), "{problems:?}");
         let bad = r#"{"Bad Name": {"url": "https://x"}, "auto": {"url": "https://x"}, "a": {"url": "ftp://x"}, "b": {"url": "https://x", "deadlineMs": 0},
             "c": {"url": "https://user:pw@x"}, "d": {"url": "https://x", "extra": 1}, "e": [], "ok": {"url": "https://ok.example"}}"#;
-        let (table, problems) = Generators::from_vars(vars(&[("GENUI_GENERATORS", bad), ("WEBHOOK_SECRET", "s")]));
+        let (table, problems) =
+            Generators::from_vars(vars(&[("GENUI_GENERATORS", bad), ("WEBHOOK_SECRET", "s")]));
         assert_eq!(problems.len(), 7, "{problems:?}");
         assert_eq!(table.names().last().map(String::as_str), Some("ok"));
         let long = "x".repeat(MAX_OPERATOR_INSTRUCTIONS_BYTES + 1);
-        let (table, problems) = Generators::from_vars(vars(&[("GENUI_INSTRUCTIONS", &long), ("MODEL_PROVIDER", "openai"), ("MODEL_NAME", "m")]));
+        let (table, problems) = Generators::from_vars(vars(&[
+            ("GENUI_INSTRUCTIONS", &long),
+            ("MODEL_PROVIDER", "openai"),
+            ("MODEL_NAME", "m"),
+        ]));
         assert!(problems[0].contains("GENUI_INSTRUCTIONS"));
-        let Ok(Pick::Generator { config, .. }) = table.pick(None) else { panic!() };
+        let Ok(Pick::Generator { config, .. }) = table.pick(None) else {
+            panic!()
+        };
         assert_eq!(config.instructions, None, "ignored, the model still works");
     }
 
     #[test]
     fn instructions_are_part_of_the_identity() {
         let mut table = Generators::with_model(Some(ModelConfig::new(Provider::OpenAi, "m")));
-        let plain = table.pick(None).map(|p| match p { Pick::Generator { config, .. } => config.cache_identity(), Pick::Deterministic => String::new() });
+        let plain = table.pick(None).map(|p| match p {
+            Pick::Generator { config, .. } => config.cache_identity(),
+            Pick::Deterministic => String::new(),
+        });
         table.set_instructions("Group by topic").unwrap();
-        let told = table.pick(None).map(|p| match p { Pick::Generator { config, .. } => config.cache_identity(), Pick::Deterministic => String::new() });
+        let told = table.pick(None).map(|p| match p {
+            Pick::Generator { config, .. } => config.cache_identity(),
+            Pick::Deterministic => String::new(),
+        });
         assert_ne!(plain, told);
         assert!(told.unwrap().starts_with(&plain.unwrap()));
     }

@@ -26,7 +26,13 @@ pub const CONTENT_TYPE: &str = "text/event-stream; charset=utf-8";
 /// Whether an `Accept` header asks for an event stream.
 pub fn wants_event_stream(accept: Option<&str>) -> bool {
     accept.is_some_and(|accept| {
-        accept.split(',').any(|part| part.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case("text/event-stream"))
+        accept.split(',').any(|part| {
+            part.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .eq_ignore_ascii_case("text/event-stream")
+        })
     })
 }
 
@@ -46,7 +52,8 @@ pub fn diff(from: &Value, to: &Value) -> Value {
 
 /// Applies an RFC 6902 patch (a JSON array) to a document.
 pub fn apply(doc: &mut Value, patch: &Value) -> Result<(), String> {
-    let patch: json_patch::Patch = serde_json::from_value(patch.clone()).map_err(|e| e.to_string())?;
+    let patch: json_patch::Patch =
+        serde_json::from_value(patch.clone()).map_err(|e| e.to_string())?;
     json_patch::patch(doc, &patch).map_err(|e| e.to_string())
 }
 
@@ -111,7 +118,9 @@ mod tests {
     #[test]
     fn accept_negotiation() {
         assert!(wants_event_stream(Some("text/event-stream")));
-        assert!(wants_event_stream(Some("application/json, Text/Event-Stream;q=0.9")));
+        assert!(wants_event_stream(Some(
+            "application/json, Text/Event-Stream;q=0.9"
+        )));
         assert!(!wants_event_stream(Some("application/json")));
         assert!(!wants_event_stream(None));
     }

@@ -44,19 +44,38 @@ fn openai_reply(plan: &Value) -> Event {
         "choices": [{"index": 0, "message": {"role": "assistant", "content": plan.to_string(), "refusal": null}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 300, "completion_tokens": 100, "total_tokens": 400}
     });
-    Event::Response { status: 200, headers: Vec::new(), body: body.to_string(), elapsed_ms: 120 }
+    Event::Response {
+        status: 200,
+        headers: Vec::new(),
+        body: body.to_string(),
+        elapsed_ms: 120,
+    }
 }
 
 /// The plan the ladder accepts from the scripted reply, and the fixes it made.
 fn through_the_ladder(case: &Case) -> (Plan, Vec<&'static str>) {
-    let request = GenerateRequest::from_value(case.request.clone()).unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
-    let config = ModelConfig { api_key: Some("sk-design-0001".into()), ..ModelConfig::new(Provider::OpenAi, "m-1") };
-    let mut ladder = Ladder::new(&config, &request, &Limits::default(), NOW_MS).unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
-    assert!(matches!(ladder.start(), Step::Send(..)), "{}: the ladder asks the model first", case.name);
-    let Step::Done(outcome) = ladder.next(openai_reply(&scripted_plan(case))) else { panic!("{}: one reply ends the ladder", case.name) };
+    let request = GenerateRequest::from_value(case.request.clone())
+        .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
+    let config = ModelConfig {
+        api_key: Some("sk-design-0001".into()),
+        ..ModelConfig::new(Provider::OpenAi, "m-1")
+    };
+    let mut ladder = Ladder::new(&config, &request, &Limits::default(), NOW_MS)
+        .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
+    assert!(
+        matches!(ladder.start(), Step::Send(..)),
+        "{}: the ladder asks the model first",
+        case.name
+    );
+    let Step::Done(outcome) = ladder.next(openai_reply(&scripted_plan(case))) else {
+        panic!("{}: one reply ends the ladder", case.name)
+    };
     match outcome.result {
         LadderResult::Model(plan) => (plan, outcome.provenance.fixes),
-        other => panic!("{}: the model's plan was not taken: {other:?} {:?}", case.name, outcome.issues),
+        other => panic!(
+            "{}: the model's plan was not taken: {other:?} {:?}",
+            case.name, outcome.issues
+        ),
     }
 }
 
@@ -65,7 +84,11 @@ fn scored() -> Vec<Scored> {
         .iter()
         .map(|case| {
             let (plan, fixes) = through_the_ladder(case);
-            assert!(fixes.is_empty(), "{}: the scripted plan needed fixes {fixes:?}", case.name);
+            assert!(
+                fixes.is_empty(),
+                "{}: the scripted plan needed fixes {fixes:?}",
+                case.name
+            );
             Scored::new(case, &planned(case, &plan))
         })
         .collect()
@@ -77,7 +100,11 @@ fn a_model_plan_in_the_designers_sections_keeps_them_through_the_ladder() {
     println!("{}", halves_table(&scored));
     for s in &scored {
         assert_eq!(s.scores.section_f1, 1.0, "{}: {:?}", s.name, s.scores);
-        assert!(!s.scores.title_echoes && !s.scores.title_missing, "{}", s.name);
+        assert!(
+            !s.scores.title_echoes && !s.scores.title_missing,
+            "{}",
+            s.name
+        );
         assert_eq!(s.scores.missing_fields, 0, "{}", s.name);
     }
 }
@@ -87,7 +114,8 @@ fn a_model_plan_in_the_designers_sections_keeps_them_through_the_ladder() {
 fn write_design_model_report() {
     let scored = scored();
     let tuning = Summary::of(&scored, false);
-    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench-results/design-model.md");
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../bench-results/design-model.md");
     let report = format!(
         "# Design measure: a model's plan\n\n\
          `cargo test -p genui-model --test design_model -- --ignored` ({} tuning cases and the held-out rest).\n\n\

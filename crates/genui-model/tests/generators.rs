@@ -6,7 +6,10 @@
 
 use genui_core::{check_plan, GenerateJob, Limits, Webhook, Widget};
 use genui_model::registry::{Generators, Pick};
-use genui_model::{Effect, Event, Generation, Input, Ladder, LadderResult, Mode, ModelConfig, Provider, Step, Update};
+use genui_model::{
+    Effect, Event, Generation, Input, Ladder, LadderResult, Mode, ModelConfig, Provider, Step,
+    Update,
+};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -28,13 +31,17 @@ fn job(body: &Value) -> GenerateJob {
 
 fn table() -> Generators {
     let vars: HashMap<&str, &str> = HashMap::from([
-        ("GENUI_GENERATORS", r#"{"mine": {"url": "https://gen.example.com/plan", "deadlineMs": 4000, "timeoutMs": 2000}}"#),
+        (
+            "GENUI_GENERATORS",
+            r#"{"mine": {"url": "https://gen.example.com/plan", "deadlineMs": 4000, "timeoutMs": 2000}}"#,
+        ),
         ("WEBHOOK_SECRET", SECRET),
         ("MODEL_PROVIDER", "openai"),
         ("MODEL_NAME", "m-1"),
         ("GENUI_INSTRUCTIONS", "House style: sentence case."),
     ]);
-    let (generators, problems) = Generators::from_vars(|name| vars.get(name).map(|v| v.to_string()));
+    let (generators, problems) =
+        Generators::from_vars(|name| vars.get(name).map(|v| v.to_string()));
     assert!(problems.is_empty(), "{problems:?}");
     generators
 }
@@ -47,26 +54,62 @@ fn http_config() -> ModelConfig {
 }
 
 fn answer(body: &Value, elapsed_ms: u64) -> Event {
-    Event::Response { status: 200, headers: Vec::new(), body: body.to_string(), elapsed_ms }
+    Event::Response {
+        status: 200,
+        headers: Vec::new(),
+        body: body.to_string(),
+        elapsed_ms,
+    }
 }
 
 #[test]
 fn the_request_is_data_free_and_signed_under_its_own_purpose() {
-    let request = job(&body(json!({"instructions": "Email first.", "device": "mobile"}))).request().clone();
+    let request = job(&body(
+        json!({"instructions": "Email first.", "device": "mobile"}),
+    ))
+    .request()
+    .clone();
     let mut ladder = Ladder::new(&http_config(), &request, &Limits::default(), NOW_MS).unwrap();
-    let Step::Send(sent, timeout) = ladder.start() else { panic!("a send") };
-    assert_eq!((sent.url.as_str(), timeout), ("https://gen.example.com/plan", 2000));
+    let Step::Send(sent, timeout) = ladder.start() else {
+        panic!("a send")
+    };
+    assert_eq!(
+        (sent.url.as_str(), timeout),
+        ("https://gen.example.com/plan", 2000)
+    );
     let call: Value = serde_json::from_str(&sent.body).unwrap();
-    assert!(call.get("data").is_none() && !sent.body.contains("Ada Lovelace"), "never the data: {}", sent.body);
-    assert_eq!((call["generator"].as_str(), call["device"].as_str(), call["format"].as_str()), (Some("mine"), Some("mobile"), Some("jsonforms")));
-    assert_eq!(call["instructions"], json!({"operator": "House style: sentence case.", "caller": "Email first."}));
+    assert!(
+        call.get("data").is_none() && !sent.body.contains("Ada Lovelace"),
+        "never the data: {}",
+        sent.body
+    );
+    assert_eq!(
+        (
+            call["generator"].as_str(),
+            call["device"].as_str(),
+            call["format"].as_str()
+        ),
+        (Some("mine"), Some("mobile"), Some("jsonforms"))
+    );
+    assert_eq!(
+        call["instructions"],
+        json!({"operator": "House style: sentence case.", "caller": "Email first."})
+    );
     assert_eq!(call["output"], request.output);
-    assert_eq!(call["fields"][1], json!({"pointer": "/properties/email", "type": "string", "required": true, "widgets": ["email", "text"]}));
+    assert_eq!(
+        call["fields"][1],
+        json!({"pointer": "/properties/email", "type": "string", "required": true, "widgets": ["email", "text"]})
+    );
     assert!(call.get("catalog").is_none(), "no catalog bound");
     let signature = sent.header("x-genui-signature").unwrap();
     let now_s = NOW_MS / 1000;
-    assert!(Webhook::verify_generator(Some(signature), sent.body.as_bytes(), SECRET, now_s).is_ok());
-    assert!(Webhook::verify(Some(signature), sent.body.as_bytes(), SECRET, now_s).is_err(), "not a webhook signature");
+    assert!(
+        Webhook::verify_generator(Some(signature), sent.body.as_bytes(), SECRET, now_s).is_ok()
+    );
+    assert!(
+        Webhook::verify(Some(signature), sent.body.as_bytes(), SECRET, now_s).is_err(),
+        "not a webhook signature"
+    );
     assert!(!format!("{sent:?}").contains(SECRET));
 }
 
@@ -78,17 +121,41 @@ fn a_uischema_answer_is_converted_and_proven() {
     let ui = json!({"uischema": {"type": "VerticalLayout", "elements": [
         {"type": "Group", "label": "Contact", "elements": [{"type": "Control", "scope": "#/properties/email", "label": "<b>Mail</b>"}]},
         {"type": "Control", "scope": "#/properties/age", "options": {"slider": true}}]}});
-    let Step::Done(outcome) = ladder.next(answer(&ui, 30)) else { panic!("done") };
-    let LadderResult::Model(plan) = &outcome.result else { panic!("proven: {:?}", outcome.result) };
+    let Step::Done(outcome) = ladder.next(answer(&ui, 30)) else {
+        panic!("done")
+    };
+    let LadderResult::Model(plan) = &outcome.result else {
+        panic!("proven: {:?}", outcome.result)
+    };
     assert!(check_plan(plan, &request.output, &Limits::default()).is_empty());
     let controls = plan.root.controls();
-    let email = controls.iter().find(|c| c.pointer == "/properties/email").unwrap();
+    let email = controls
+        .iter()
+        .find(|c| c.pointer == "/properties/email")
+        .unwrap();
     assert_eq!(email.label, "Mail", "sanitised");
-    assert!(controls.iter().any(|c| c.pointer == "/properties/name"), "a required field the uischema left out is added");
-    assert!(outcome.provenance.fixes.contains(&"required_added"), "{:?}", outcome.provenance.fixes);
-    assert_eq!(controls.iter().find(|c| c.pointer == "/properties/age").unwrap().widget, Widget::Slider);
+    assert!(
+        controls.iter().any(|c| c.pointer == "/properties/name"),
+        "a required field the uischema left out is added"
+    );
+    assert!(
+        outcome.provenance.fixes.contains(&"required_added"),
+        "{:?}",
+        outcome.provenance.fixes
+    );
+    assert_eq!(
+        controls
+            .iter()
+            .find(|c| c.pointer == "/properties/age")
+            .unwrap()
+            .widget,
+        Widget::Slider
+    );
     let p = &outcome.provenance;
-    assert_eq!((p.generator, p.provider, p.model.as_str()), ("model", "http", "mine"));
+    assert_eq!(
+        (p.generator, p.provider, p.model.as_str()),
+        ("model", "http", "mine")
+    );
 }
 
 #[test]
@@ -96,22 +163,54 @@ fn garbage_twice_falls_back_with_the_reason_and_a_misfit_is_repaired() {
     let request = job(&body(json!({}))).request().clone();
     let mut ladder = Ladder::new(&http_config(), &request, &Limits::default(), NOW_MS).unwrap();
     ladder.start();
-    let garbage = Event::Response { status: 200, headers: Vec::new(), body: "<html>oops</html>".into(), elapsed_ms: 10 };
-    let Step::Send(retry, _) = ladder.next(garbage.clone()) else { panic!("one retry") };
+    let garbage = Event::Response {
+        status: 200,
+        headers: Vec::new(),
+        body: "<html>oops</html>".into(),
+        elapsed_ms: 10,
+    };
+    let Step::Send(retry, _) = ladder.next(garbage.clone()) else {
+        panic!("one retry")
+    };
     let call: Value = serde_json::from_str(&retry.body).unwrap();
-    assert!(call["retry"]["problems"].as_str().unwrap().contains("output_invalid"), "{call}");
-    let Step::Done(outcome) = ladder.next(garbage) else { panic!("done") };
-    assert!(matches!(&outcome.result, LadderResult::Fallback { reason, .. } if reason.code().as_str() == "model_output_invalid"));
-    assert_eq!((outcome.provenance.generator, outcome.provenance.error), ("fallback", Some("model_output_invalid")));
+    assert!(
+        call["retry"]["problems"]
+            .as_str()
+            .unwrap()
+            .contains("output_invalid"),
+        "{call}"
+    );
+    let Step::Done(outcome) = ladder.next(garbage) else {
+        panic!("done")
+    };
+    assert!(
+        matches!(&outcome.result, LadderResult::Fallback { reason, .. } if reason.code().as_str() == "model_output_invalid")
+    );
+    assert_eq!(
+        (outcome.provenance.generator, outcome.provenance.error),
+        ("fallback", Some("model_output_invalid"))
+    );
 
     let mut ladder = Ladder::new(&http_config(), &request, &Limits::default(), NOW_MS).unwrap();
     ladder.start();
     let misfit = json!({"title": null, "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": ["/properties/name", "/properties/email", "/properties/age", "/properties/news"]}],
         "overrides": [{"pointer": "/properties/name", "label": null, "widget": "checkbox", "help": null, "placeholder": null}]});
-    let Step::Done(outcome) = ladder.next(answer(&misfit, 10)) else { panic!("done") };
-    let LadderResult::Model(plan) = &outcome.result else { panic!("{:?}", outcome.result) };
-    assert_eq!(plan.root.controls()[0].widget, Widget::Text, "the checkbox never reaches the answer");
-    assert!(outcome.provenance.fixes.contains(&"widget_replaced"), "{:?}", outcome.provenance.fixes);
+    let Step::Done(outcome) = ladder.next(answer(&misfit, 10)) else {
+        panic!("done")
+    };
+    let LadderResult::Model(plan) = &outcome.result else {
+        panic!("{:?}", outcome.result)
+    };
+    assert_eq!(
+        plan.root.controls()[0].widget,
+        Widget::Text,
+        "the checkbox never reaches the answer"
+    );
+    assert!(
+        outcome.provenance.fixes.contains(&"widget_replaced"),
+        "{:?}",
+        outcome.provenance.fixes
+    );
 }
 
 /// Drives a generation with one scripted answer per send; returns the
@@ -126,14 +225,20 @@ fn drive(mut generation: Generation, answers: Vec<Event>) -> (Vec<(String, u64)>
             Effect::Send(request, timeout) => {
                 sends.push((request.body.clone(), timeout));
                 let event = answers.next().unwrap_or(Event::TimedOut);
-                now += if event == Event::TimedOut { timeout } else { 10 };
+                now += if event == Event::TimedOut {
+                    timeout
+                } else {
+                    10
+                };
                 generation.input(Input::Provider(event), now);
             }
             Effect::Wait(ms) => {
                 now += ms;
                 generation.input(Input::Provider(Event::Waited), now);
             }
-            Effect::Emit(Update::Ui(r) | Update::Refined(r) | Update::Error(r)) => last = serde_json::from_str(&r.body).unwrap_or(Value::Null),
+            Effect::Emit(Update::Ui(r) | Update::Refined(r) | Update::Error(r)) => {
+                last = serde_json::from_str(&r.body).unwrap_or(Value::Null)
+            }
             Effect::Emit(Update::Done(summary)) => done = summary.generator,
             Effect::CachePut(_) | Effect::RunAi(..) => {}
         }
@@ -144,31 +249,65 @@ fn drive(mut generation: Generation, answers: Vec<Event>) -> (Vec<(String, u64)>
 #[test]
 fn the_table_picks_and_an_unknown_name_is_a_400_at_generator() {
     let pick = |name: &str, answers: Vec<Event>| {
-        drive(Generation::with_generators(job(&body(json!({"generator": name}))), &table(), Mode::Answer, &Limits::default(), NOW_MS), answers)
+        drive(
+            Generation::with_generators(
+                job(&body(json!({"generator": name}))),
+                &table(),
+                Mode::Answer,
+                &Limits::default(),
+                NOW_MS,
+            ),
+            answers,
+        )
     };
     let (sends, answer, _) = pick("nope", vec![]);
     assert!(sends.is_empty());
-    assert_eq!((answer["code"].as_str(), answer["payload"]["pointer"].as_str()), (Some("invalid_request"), Some("/generator")), "{answer}");
-    assert!(answer["message"].as_str().unwrap().contains("mine"), "names the configured ones: {answer}");
+    assert_eq!(
+        (
+            answer["code"].as_str(),
+            answer["payload"]["pointer"].as_str()
+        ),
+        (Some("invalid_request"), Some("/generator")),
+        "{answer}"
+    );
+    assert!(
+        answer["message"].as_str().unwrap().contains("mine"),
+        "names the configured ones: {answer}"
+    );
     let (sends, answer, done) = pick("deterministic", vec![]);
     assert!(sends.is_empty() && done == "deterministic", "{answer}");
     // A hung generator: the attempt's timeout, then the deterministic form.
     let (sends, answer, done) = pick("mine", vec![Event::TimedOut]);
     assert_eq!(sends.len(), 1);
     assert_eq!(sends[0].1, 2000);
-    assert_eq!((done.as_str(), answer["meta"]["error"].as_str(), answer["meta"]["provider"].as_str()), ("fallback", Some("model_timeout"), Some("http")), "{answer}");
+    assert_eq!(
+        (
+            done.as_str(),
+            answer["meta"]["error"].as_str(),
+            answer["meta"]["provider"].as_str()
+        ),
+        ("fallback", Some("model_timeout"), Some("http")),
+        "{answer}"
+    );
     // The http generator's specs are keyed apart from the model's and the deterministic ones.
     let keys: Vec<String> = ["mine", "openai", "deterministic"]
         .iter()
         .map(|name| {
             let mut job = job(&body(json!({"generator": name})));
             if let Ok(Pick::Generator { config, .. }) = table().pick(Some(name)) {
-                job.rekey(genui_core::GeneratorId { generator: "model".into(), generator_version: config.cache_identity() }).unwrap();
+                job.rekey(genui_core::GeneratorId {
+                    generator: "model".into(),
+                    generator_version: config.cache_identity(),
+                })
+                .unwrap();
             }
             job.cache_key().to_owned()
         })
         .collect();
-    assert!(keys[0] != keys[1] && keys[1] != keys[2] && keys[0] != keys[2], "{keys:?}");
+    assert!(
+        keys[0] != keys[1] && keys[1] != keys[2] && keys[0] != keys[2],
+        "{keys:?}"
+    );
 }
 
 #[test]
@@ -177,40 +316,90 @@ fn instructions_key_the_model_path_only() {
         let extra = instructions.map_or(json!({}), |i| json!({"instructions": i}));
         let mut job = job(&body(extra));
         if model {
-            job.rekey(genui_core::GeneratorId { generator: "model".into(), generator_version: http_config().cache_identity() }).unwrap();
+            job.rekey(genui_core::GeneratorId {
+                generator: "model".into(),
+                generator_version: http_config().cache_identity(),
+            })
+            .unwrap();
         }
         job.cache_key().to_owned()
     };
-    assert_eq!(key(Some("Email first."), false), key(None, false), "the deterministic key ignores them");
-    assert_ne!(key(Some("Email first."), true), key(None, true), "a generator's key does not");
-    assert_ne!(key(Some("Email first."), true), key(Some("Name first."), true));
-    assert!(!http_config().cache_identity().contains("sentence"), "the operator's words are digested, not spelled out");
+    assert_eq!(
+        key(Some("Email first."), false),
+        key(None, false),
+        "the deterministic key ignores them"
+    );
+    assert_ne!(
+        key(Some("Email first."), true),
+        key(None, true),
+        "a generator's key does not"
+    );
+    assert_ne!(
+        key(Some("Email first."), true),
+        key(Some("Name first."), true)
+    );
+    assert!(
+        !http_config().cache_identity().contains("sentence"),
+        "the operator's words are digested, not spelled out"
+    );
     let plain = ModelConfig::new(Provider::Http, "mine");
-    assert_ne!(plain.cache_identity(), ModelConfig { instructions: Some("x".into()), ..plain.clone() }.cache_identity());
+    assert_ne!(
+        plain.cache_identity(),
+        ModelConfig {
+            instructions: Some("x".into()),
+            ..plain.clone()
+        }
+        .cache_identity()
+    );
 }
 
 #[test]
 fn the_docs_show_the_example_generator_the_e2e_runs() {
     let page = include_str!("../../../docs/operator.md");
     let example = include_str!("../../../examples/http-generator.mjs");
-    assert!(page.contains(&format!("```js\n{example}```")), "the example in docs/operator.md differs from examples/http-generator.mjs");
-    assert!(example.contains("genui-generator."), "the example checks the generator purpose label");
+    assert!(
+        page.contains(&format!("```js\n{example}```")),
+        "the example in docs/operator.md differs from examples/http-generator.mjs"
+    );
+    assert!(
+        example.contains("genui-generator."),
+        "the example checks the generator purpose label"
+    );
 }
 
 #[test]
 fn a_stream_gets_the_deterministic_form_first_then_the_generators() {
-    let mut generation = Generation::with_generators(job(&body(json!({"generator": "mine"}))), &table(), Mode::Stream, &Limits::default(), NOW_MS);
+    let mut generation = Generation::with_generators(
+        job(&body(json!({"generator": "mine"}))),
+        &table(),
+        Mode::Stream,
+        &Limits::default(),
+        NOW_MS,
+    );
     let plan = json!({"title": "Theirs", "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": ["/properties/email", "/properties/name"]}], "overrides": []});
     let mut kinds = Vec::new();
     while let Some(effect) = generation.poll() {
         match effect {
             Effect::CacheGet(_) => generation.input(Input::Cached(None), NOW_MS),
             Effect::Send(..) => generation.input(Input::Provider(answer(&plan, 10)), NOW_MS + 10),
-            Effect::Emit(Update::Ui(r)) => kinds.push(("ui", serde_json::from_str::<Value>(&r.body).unwrap()["meta"]["generator"].clone())),
-            Effect::Emit(Update::Refined(r)) => kinds.push(("refined", serde_json::from_str::<Value>(&r.body).unwrap()["meta"]["title"].clone())),
+            Effect::Emit(Update::Ui(r)) => kinds.push((
+                "ui",
+                serde_json::from_str::<Value>(&r.body).unwrap()["meta"]["generator"].clone(),
+            )),
+            Effect::Emit(Update::Refined(r)) => kinds.push((
+                "refined",
+                serde_json::from_str::<Value>(&r.body).unwrap()["meta"]["title"].clone(),
+            )),
             Effect::Emit(Update::Done(summary)) => kinds.push(("done", json!(summary.generator))),
             other => assert!(matches!(other, Effect::CachePut(_)), "{other:?}"),
         }
     }
-    assert_eq!(kinds, [("ui", json!("deterministic")), ("refined", json!("Theirs")), ("done", json!("model"))]);
+    assert_eq!(
+        kinds,
+        [
+            ("ui", json!("deterministic")),
+            ("refined", json!("Theirs")),
+            ("done", json!("model"))
+        ]
+    );
 }

@@ -24,11 +24,20 @@ fn fixture_dir() -> std::path::PathBuf {
 }
 
 fn config() -> ModelConfig {
-    ModelConfig { deadline_ms: 10_000, attempt_timeout_ms: 4_000, ..ModelConfig::new(Provider::OpenAi, "m-1") }
+    ModelConfig {
+        deadline_ms: 10_000,
+        attempt_timeout_ms: 4_000,
+        ..ModelConfig::new(Provider::OpenAi, "m-1")
+    }
 }
 
 fn job(body: &Value, format: Option<&str>) -> GenerateJob {
-    GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), format, &Limits::default()).unwrap()
+    GenerateJob::prepare(
+        &serde_json::to_vec(body).unwrap(),
+        format,
+        &Limits::default(),
+    )
+    .unwrap()
 }
 
 /// An OpenAI chat completion carrying `content`, 200 ms after sending.
@@ -36,14 +45,26 @@ fn openai(content: &str) -> Event {
     let body = json!({"id": "c", "object": "chat.completion", "created": 1, "model": "m-1",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5}});
-    Event::Response { status: 200, headers: Vec::new(), body: body.to_string(), elapsed_ms: 200 }
+    Event::Response {
+        status: 200,
+        headers: Vec::new(),
+        body: body.to_string(),
+        elapsed_ms: 200,
+    }
 }
 
 /// A plan the model might write for a request: the deterministic one with
 /// a title of its own, so the refinement differs from the first UI.
 fn refined_plan(body: &Value) -> String {
     let request = genui_core::GenerateRequest::from_value(body.clone()).unwrap();
-    let plan = genui_core::Plan::generate_for(&request.output, &request.description, request.wants_confirm(), request.device, &Limits::default()).unwrap();
+    let plan = genui_core::Plan::generate_for(
+        &request.output,
+        &request.description,
+        request.wants_confirm(),
+        request.device,
+        &Limits::default(),
+    )
+    .unwrap();
     let mut value = from_plan(&plan, false);
     value["title"] = json!("Refined by the model");
     value.to_string()
@@ -100,7 +121,12 @@ impl Run {
 /// The shell's loop, natively: KV is a map, the provider a script, the
 /// clock moves by what each answer says it took. `gone_after` reports the
 /// client gone after that many emitted updates.
-fn drive(mut generation: Generation, kv: &mut HashMap<String, String>, script: Vec<Event>, gone_after: Option<usize>) -> Run {
+fn drive(
+    mut generation: Generation,
+    kv: &mut HashMap<String, String>,
+    script: Vec<Event>,
+    gone_after: Option<usize>,
+) -> Run {
     let mut script = VecDeque::from(script);
     let mut now = NOW_MS;
     let mut run = Run::default();
@@ -149,13 +175,29 @@ fn generation(body: &Value, model: Option<ModelConfig>, mode: Mode) -> Generatio
 fn deterministic_miss_then_hit() {
     IsolateMemory::set_spec_bytes(0);
     let mut kv = HashMap::new();
-    let miss = drive(generation(&seed(), None, Mode::Stream), &mut kv, vec![], None);
+    let miss = drive(
+        generation(&seed(), None, Mode::Stream),
+        &mut kv,
+        vec![],
+        None,
+    );
     assert_eq!(miss.kinds(), ["ui", "done"]);
     assert_eq!((miss.gets.len(), miss.puts.len()), (1, 1));
     assert_eq!(miss.summary().cache, "miss");
-    let hit = drive(generation(&seed(), None, Mode::Answer), &mut kv, vec![], None);
+    let hit = drive(
+        generation(&seed(), None, Mode::Answer),
+        &mut kv,
+        vec![],
+        None,
+    );
     assert_eq!(hit.kinds(), ["ui", "done"]);
-    assert_eq!((hit.summary().cache.as_str(), hit.summary().generator.as_str()), ("hit", "deterministic"));
+    assert_eq!(
+        (
+            hit.summary().cache.as_str(),
+            hit.summary().generator.as_str()
+        ),
+        ("hit", "deterministic")
+    );
     assert!(hit.puts.is_empty());
 }
 
@@ -163,15 +205,29 @@ fn deterministic_miss_then_hit() {
 fn proven_model_plan_streams_a_first_ui_then_the_refinement() {
     IsolateMemory::set_spec_bytes(0);
     let body = seed();
-    let answer = drive(generation(&body, Some(config()), Mode::Answer), &mut HashMap::new(), vec![openai(&refined_plan(&body))], None);
+    let answer = drive(
+        generation(&body, Some(config()), Mode::Answer),
+        &mut HashMap::new(),
+        vec![openai(&refined_plan(&body))],
+        None,
+    );
     assert_eq!(answer.kinds(), ["ui", "done"]);
     let mut kv = HashMap::new();
-    let streamed = drive(generation(&body, Some(config()), Mode::Stream), &mut kv, vec![openai(&refined_plan(&body))], None);
+    let streamed = drive(
+        generation(&body, Some(config()), Mode::Stream),
+        &mut kv,
+        vec![openai(&refined_plan(&body))],
+        None,
+    );
     assert_eq!(streamed.kinds(), ["ui", "refined", "done"]);
     let bodies = streamed.ui_bodies();
     assert_eq!(bodies[0]["meta"]["generator"], "deterministic");
     assert_eq!(bodies[1]["meta"]["generator"], "model");
-    assert_eq!(bodies[1], answer.ui_bodies()[0], "the refinement is the JSON endpoint's answer");
+    assert_eq!(
+        bodies[1],
+        answer.ui_bodies()[0],
+        "the refinement is the JSON endpoint's answer"
+    );
     // The model key first, then the deterministic key for the first UI; both stored.
     assert_eq!(streamed.gets.len(), 2);
     assert_eq!(streamed.puts.len(), 2);
@@ -181,7 +237,12 @@ fn proven_model_plan_streams_a_first_ui_then_the_refinement() {
     assert_eq!(summary.total_ms, 200);
     assert_eq!(summary.provenance.as_ref().unwrap()["attempts"], 1);
     // Next time the model's spec is a hit: one ui, no provider call.
-    let again = drive(generation(&body, Some(config()), Mode::Stream), &mut kv, vec![], None);
+    let again = drive(
+        generation(&body, Some(config()), Mode::Stream),
+        &mut kv,
+        vec![],
+        None,
+    );
     assert_eq!(again.kinds(), ["ui", "done"]);
     assert_eq!(again.ui_bodies()[0]["meta"]["generator"], "model");
     assert_eq!(again.summary().cache, "hit");
@@ -192,28 +253,57 @@ fn proven_model_plan_streams_a_first_ui_then_the_refinement() {
 fn a_bad_model_falls_back_and_stores_the_deterministic_spec_once() {
     IsolateMemory::set_spec_bytes(0);
     let mut kv = HashMap::new();
-    let run = drive(generation(&seed(), Some(config()), Mode::Stream), &mut kv, vec![openai("not json"), openai("{\"still\": \"wrong\"}")], None);
+    let run = drive(
+        generation(&seed(), Some(config()), Mode::Stream),
+        &mut kv,
+        vec![openai("not json"), openai("{\"still\": \"wrong\"}")],
+        None,
+    );
     assert_eq!(run.kinds(), ["ui", "refined", "done"]);
     assert_eq!(run.sends.len(), 2, "one repair attempt");
     let bodies = run.ui_bodies();
     assert_eq!(bodies[1]["meta"]["generator"], "fallback");
-    assert_eq!(bodies[0]["ui"], bodies[1]["ui"], "a fallback changes provenance, not the form");
+    assert_eq!(
+        bodies[0]["ui"], bodies[1]["ui"],
+        "a fallback changes provenance, not the form"
+    );
     assert!(run.summary().fell_back);
     assert_eq!(run.puts.len(), 1, "{:?}", run.puts);
-    assert_eq!(run.summary().provenance.as_ref().unwrap()["error"], "model_output_invalid");
+    assert_eq!(
+        run.summary().provenance.as_ref().unwrap()["error"],
+        "model_output_invalid"
+    );
 }
 
 #[test]
 fn the_wall_clock_deadline_ends_the_model() {
     IsolateMemory::set_spec_bytes(0);
-    let slow = Event::Response { status: 200, headers: Vec::new(), body: String::new(), elapsed_ms: 10_500 };
-    let run = drive(generation(&seed(), Some(config()), Mode::Stream), &mut HashMap::new(), vec![slow], None);
+    let slow = Event::Response {
+        status: 200,
+        headers: Vec::new(),
+        body: String::new(),
+        elapsed_ms: 10_500,
+    };
+    let run = drive(
+        generation(&seed(), Some(config()), Mode::Stream),
+        &mut HashMap::new(),
+        vec![slow],
+        None,
+    );
     assert_eq!(run.kinds(), ["ui", "refined", "done"]);
     assert_eq!(run.sends, [4_000], "the attempt timeout fits the deadline");
     assert!(run.summary().fell_back);
-    assert_eq!(run.summary().provenance.as_ref().unwrap()["error"], "model_timeout");
+    assert_eq!(
+        run.summary().provenance.as_ref().unwrap()["error"],
+        "model_timeout"
+    );
     // A hanging model: the timeouts given never pass the deadline in total.
-    let hangs = drive(generation(&seed(), Some(config()), Mode::Answer), &mut HashMap::new(), vec![Event::TimedOut], None);
+    let hangs = drive(
+        generation(&seed(), Some(config()), Mode::Answer),
+        &mut HashMap::new(),
+        vec![Event::TimedOut],
+        None,
+    );
     assert!(hangs.sends.iter().sum::<u64>() <= 10_000);
     assert_eq!(hangs.ui_bodies()[0]["meta"]["generator"], "fallback");
 }
@@ -228,7 +318,12 @@ fn a_429_waits_then_the_plan_is_proven() {
         body: json!({"error": {"message": "slow down", "type": "rate_limit"}}).to_string(),
         elapsed_ms: 30,
     };
-    let run = drive(generation(&body, Some(config()), Mode::Stream), &mut HashMap::new(), vec![limited, openai(&refined_plan(&body))], None);
+    let run = drive(
+        generation(&body, Some(config()), Mode::Stream),
+        &mut HashMap::new(),
+        vec![limited, openai(&refined_plan(&body))],
+        None,
+    );
     assert_eq!(run.waits, [2_000]);
     assert_eq!(run.sends.len(), 2);
     assert_eq!(run.ui_bodies()[1]["meta"]["generator"], "model");
@@ -239,10 +334,24 @@ fn a_client_gone_mid_stream_still_caches_the_proven_spec() {
     IsolateMemory::set_spec_bytes(0);
     let body = seed();
     let mut kv = HashMap::new();
-    let run = drive(generation(&body, Some(config()), Mode::Stream), &mut kv, vec![openai(&refined_plan(&body))], Some(1));
-    assert_eq!(run.kinds(), ["ui"], "nothing is emitted after the client left");
+    let run = drive(
+        generation(&body, Some(config()), Mode::Stream),
+        &mut kv,
+        vec![openai(&refined_plan(&body))],
+        Some(1),
+    );
+    assert_eq!(
+        run.kinds(),
+        ["ui"],
+        "nothing is emitted after the client left"
+    );
     assert_eq!(run.puts.len(), 2, "the model's spec is still stored");
-    let again = drive(generation(&body, Some(config()), Mode::Answer), &mut kv, vec![], None);
+    let again = drive(
+        generation(&body, Some(config()), Mode::Answer),
+        &mut kv,
+        vec![],
+        None,
+    );
     assert_eq!(again.ui_bodies()[0]["meta"]["generator"], "model");
 }
 
@@ -251,11 +360,26 @@ fn forced_model_failure_is_an_error_without_a_first_ui() {
     IsolateMemory::set_spec_bytes(0);
     let mut body = seed();
     body["generator"] = json!("model");
-    let run = drive(generation(&body, Some(config()), Mode::Stream), &mut HashMap::new(), vec![openai("no"), openai("no")], None);
+    let run = drive(
+        generation(&body, Some(config()), Mode::Stream),
+        &mut HashMap::new(),
+        vec![openai("no"), openai("no")],
+        None,
+    );
     assert_eq!(run.kinds(), ["error", "done"]);
     assert_eq!(run.error()["code"], "model_output_invalid");
-    let none = drive(generation(&body, None, Mode::Stream), &mut HashMap::new(), vec![], None);
-    assert_eq!(none.error()["payload"]["pointer"], "/generator", "{}", none.error());
+    let none = drive(
+        generation(&body, None, Mode::Stream),
+        &mut HashMap::new(),
+        vec![],
+        None,
+    );
+    assert_eq!(
+        none.error()["payload"]["pointer"],
+        "/generator",
+        "{}",
+        none.error()
+    );
 }
 
 #[test]
@@ -264,9 +388,14 @@ fn an_answer_to_nothing_asked_ends_with_an_internal_error() {
     let mut generation = generation(&seed(), None, Mode::Answer);
     assert!(matches!(generation.poll(), Some(Effect::CacheGet(_))));
     generation.input(Input::Provider(Event::Waited), NOW_MS);
-    let Some(Effect::Emit(Update::Error(response))) = generation.poll() else { panic!() };
+    let Some(Effect::Emit(Update::Error(response))) = generation.poll() else {
+        panic!()
+    };
     assert_eq!(response.status, 500);
-    assert!(matches!(generation.poll(), Some(Effect::Emit(Update::Done(_)))));
+    assert!(matches!(
+        generation.poll(),
+        Some(Effect::Emit(Update::Done(_)))
+    ));
     assert!(generation.poll().is_none());
 }
 
@@ -276,7 +405,12 @@ fn events(text: &str) -> Vec<(String, Value)> {
         .filter(|frame| !frame.is_empty() && !frame.starts_with(':'))
         .map(|frame| {
             let mut lines = frame.lines();
-            let event = lines.next().unwrap().strip_prefix("event: ").unwrap().to_owned();
+            let event = lines
+                .next()
+                .unwrap()
+                .strip_prefix("event: ")
+                .unwrap()
+                .to_owned();
             let data = lines.next().unwrap().strip_prefix("data: ").unwrap();
             (event, serde_json::from_str(data).unwrap())
         })
@@ -301,19 +435,52 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
         }
         let body: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         for format in Format::NAMES {
-            let Ok(answer_job) = GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), Some(format), &Limits::default()) else { continue };
+            let Ok(answer_job) = GenerateJob::prepare(
+                &serde_json::to_vec(&body).unwrap(),
+                Some(format),
+                &Limits::default(),
+            ) else {
+                continue;
+            };
             let script = || vec![openai(&refined_plan(&body)), openai(&refined_plan(&body))];
-            let answer = drive(Generation::new(answer_job, Some(config()), Mode::Answer, &Limits::default(), NOW_MS), &mut HashMap::new(), script(), None);
-            let streamed = drive(Generation::new(job(&body, Some(format)), Some(config()), Mode::Stream, &Limits::default(), NOW_MS), &mut HashMap::new(), script(), None);
+            let answer = drive(
+                Generation::new(
+                    answer_job,
+                    Some(config()),
+                    Mode::Answer,
+                    &Limits::default(),
+                    NOW_MS,
+                ),
+                &mut HashMap::new(),
+                script(),
+                None,
+            );
+            let streamed = drive(
+                Generation::new(
+                    job(&body, Some(format)),
+                    Some(config()),
+                    Mode::Stream,
+                    &Limits::default(),
+                    NOW_MS,
+                ),
+                &mut HashMap::new(),
+                script(),
+                None,
+            );
             let mut writer = GenerateEvents::default();
             let text: String = streamed.updates.iter().map(|u| writer.frames(u)).collect();
             let events = events(&text);
             let name = format!("{} as {format}", path.display());
             let expected = match &answer.updates[0] {
                 // format=html answers a page, carried as a JSON string.
-                Update::Ui(r) => serde_json::from_str::<Value>(&r.body).unwrap_or_else(|_| Value::String(r.body.clone())),
+                Update::Ui(r) => serde_json::from_str::<Value>(&r.body)
+                    .unwrap_or_else(|_| Value::String(r.body.clone())),
                 Update::Error(r) => {
-                    assert_eq!(events[0], ("error".to_owned(), serde_json::from_str(&r.body).unwrap()), "{name}");
+                    assert_eq!(
+                        events[0],
+                        ("error".to_owned(), serde_json::from_str(&r.body).unwrap()),
+                        "{name}"
+                    );
                     continue;
                 }
                 other => panic!("{name}: {other:?}"),
@@ -325,11 +492,18 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
                 stream::apply(&mut doc, data).unwrap();
             }
             assert_eq!(events.last().unwrap().0, "done", "{name}");
-            assert_eq!(without_cache_status(doc), without_cache_status(expected), "{name}");
+            assert_eq!(
+                without_cache_status(doc),
+                without_cache_status(expected),
+                "{name}"
+            );
             checked += 1;
         }
     }
-    assert!(checked >= 200, "only {checked} fixture x format pairs were compared");
+    assert!(
+        checked >= 200,
+        "only {checked} fixture x format pairs were compared"
+    );
 }
 
 /// A display's spec is its data's shape, whose column names are request
@@ -342,12 +516,20 @@ fn a_display_neither_reads_nor_writes_kv() {
     let secret = "customer_4417123456789113_ssn_123456789";
     let body = json!({"description": "Accounts", "data": [{secret: "x", "balance": 12.5}, {secret: "y", "balance": 3}]});
     let mut kv = HashMap::new();
-    for (model, mode) in [(None, Mode::Answer), (Some(config()), Mode::Stream), (None, Mode::Stream)] {
+    for (model, mode) in [
+        (None, Mode::Answer),
+        (Some(config()), Mode::Stream),
+        (None, Mode::Stream),
+    ] {
         let run = drive(generation(&body, model, mode), &mut kv, vec![], None);
         assert_eq!(run.kinds(), ["ui", "done"]);
         assert_eq!(run.ui_bodies()[0]["meta"]["kind"], "display");
         assert_eq!(run.summary().cache, "miss", "built again, not read");
         assert_eq!((run.gets.len(), run.puts.len(), run.sends.len()), (0, 0, 0));
     }
-    assert!(kv.is_empty(), "KV holds nothing of the display: {:?}", kv.keys());
+    assert!(
+        kv.is_empty(),
+        "KV holds nothing of the display: {:?}",
+        kv.keys()
+    );
 }

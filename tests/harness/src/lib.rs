@@ -195,11 +195,18 @@ impl WranglerDev {
         });
 
         let keep_state = opts.state_dir.is_some();
-        let state_dir = opts.state_dir.clone().unwrap_or_else(|| root.join("target").join("e2e-state").join(unique_name()));
+        let state_dir = opts
+            .state_dir
+            .clone()
+            .unwrap_or_else(|| root.join("target").join("e2e-state").join(unique_name()));
         fs::create_dir_all(&state_dir)
             .map_err(|e| format!("creating {}: {e}", state_dir.display()))?;
         // A restart on a kept directory keeps the earlier run's log beside its own.
-        let log_name = if keep_state { format!("wrangler-{}.log", unique_name()) } else { "wrangler.log".to_owned() };
+        let log_name = if keep_state {
+            format!("wrangler-{}.log", unique_name())
+        } else {
+            "wrangler.log".to_owned()
+        };
         let log_path = state_dir.join(log_name);
         let log =
             File::create(&log_path).map_err(|e| format!("creating {}: {e}", log_path.display()))?;
@@ -385,13 +392,24 @@ impl WranglerDev {
     /// headers are `name: value` pairs. `stop_after` closes the connection
     /// after that many events (a client that leaves). Returns the status
     /// and the events (comments skipped).
-    pub fn post_sse(&self, path: &str, body: &Value, headers: &[(&str, &str)], stop_after: Option<usize>) -> (u16, Vec<SseEvent>) {
+    pub fn post_sse(
+        &self,
+        path: &str,
+        body: &Value,
+        headers: &[(&str, &str)],
+        stop_after: Option<usize>,
+    ) -> (u16, Vec<SseEvent>) {
         use std::io::{BufRead, BufReader, Write};
         let started = Instant::now();
-        let Ok(mut socket) = std::net::TcpStream::connect(("127.0.0.1", self.port)) else { return (0, Vec::new()) };
+        let Ok(mut socket) = std::net::TcpStream::connect(("127.0.0.1", self.port)) else {
+            return (0, Vec::new());
+        };
         socket.set_read_timeout(Some(REQUEST_TIMEOUT)).ok();
         let body = body.to_string();
-        let extra: String = headers.iter().map(|(n, v)| format!("{n}: {v}\r\n")).collect();
+        let extra: String = headers
+            .iter()
+            .map(|(n, v)| format!("{n}: {v}\r\n"))
+            .collect();
         let head = format!(
             "POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/event-stream\r\ncontent-type: application/json\r\n{extra}content-length: {}\r\nconnection: close\r\n\r\n{body}",
             body.len()
@@ -402,7 +420,11 @@ impl WranglerDev {
         let mut reader = BufReader::new(socket);
         let mut line = String::new();
         reader.read_line(&mut line).ok();
-        let status = line.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let status = line
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
         line.clear();
         while reader.read_line(&mut line).map(|n| n > 0).unwrap_or(false) && line != "\r\n" {
             line.clear();
@@ -417,7 +439,11 @@ impl WranglerDev {
                 event = name.to_owned();
             } else if let Some(data) = line.strip_prefix("data: ") {
                 let data = serde_json::from_str(data).unwrap_or(Value::Null);
-                events.push(SseEvent { event: std::mem::take(&mut event), data, at: started.elapsed() });
+                events.push(SseEvent {
+                    event: std::mem::take(&mut event),
+                    data,
+                    at: started.elapsed(),
+                });
                 if stop_after == Some(events.len()) {
                     break;
                 }
@@ -788,8 +814,14 @@ impl ModelServer {
             .map_err(|e| format!("model-server does not start: {e}"))?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let mut line = String::new();
-        std::io::BufReader::new(stdout).read_line(&mut line).map_err(|e| e.to_string())?;
-        match line.trim().strip_prefix("listening on ").and_then(|p| p.parse().ok()) {
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .map_err(|e| e.to_string())?;
+        match line
+            .trim()
+            .strip_prefix("listening on ")
+            .and_then(|p| p.parse().ok())
+        {
             Some(port) => Ok(ModelServer { child, port }),
             None => {
                 let _ = child.kill();
@@ -811,8 +843,15 @@ impl ModelServer {
     /// Every request it has received, as recorded by `GET /__requests`.
     pub fn requests(&self) -> Vec<Value> {
         let url = format!("{}/__requests", self.base());
-        let body = ureq::get(&url).call().ok().and_then(|mut r| r.body_mut().read_to_string().ok()).unwrap_or_default();
-        serde_json::from_str::<Value>(&body).ok().and_then(|v| v.as_array().cloned()).unwrap_or_default()
+        let body = ureq::get(&url)
+            .call()
+            .ok()
+            .and_then(|mut r| r.body_mut().read_to_string().ok())
+            .unwrap_or_default();
+        serde_json::from_str::<Value>(&body)
+            .ok()
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_default()
     }
 }
 
@@ -857,4 +896,3 @@ mod tests {
         assert!(project_root().join("tests/harness/Cargo.toml").exists());
     }
 }
-

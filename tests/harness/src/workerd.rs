@@ -28,11 +28,18 @@ impl Workerd {
     /// it imports, as `wrangler deploy --dry-run --outdir` writes them) with
     /// the given compatibility date and text vars, and waits until
     /// `GET /healthz` answers 200.
-    pub fn start(dir: &Path, compatibility_date: &str, vars: &[(&str, &str)]) -> Result<Workerd, String> {
-        let dir = dir.canonicalize().map_err(|e| format!("{}: {e}", dir.display()))?;
+    pub fn start(
+        dir: &Path,
+        compatibility_date: &str,
+        vars: &[(&str, &str)],
+    ) -> Result<Workerd, String> {
+        let dir = dir
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
         let port = super::free_port()?;
         let config = dir.join("genui.capnp");
-        fs::write(&config, capnp(&dir, port, compatibility_date, vars)?).map_err(|e| format!("{}: {e}", config.display()))?;
+        fs::write(&config, capnp(&dir, port, compatibility_date, vars)?)
+            .map_err(|e| format!("{}: {e}", config.display()))?;
         let binary = super::project_root().join("node_modules/.bin/workerd");
         let log_path = dir.join("workerd.log");
         let log = File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
@@ -45,7 +52,11 @@ impl Workerd {
             .stderr(Stdio::from(log2))
             .spawn()
             .map_err(|e| format!("spawning {}: {e}", binary.display()))?;
-        let mut workerd = Workerd { child, port, log_path };
+        let mut workerd = Workerd {
+            child,
+            port,
+            log_path,
+        };
         workerd.wait_healthy(Duration::from_secs(60))?;
         Ok(workerd)
     }
@@ -62,16 +73,31 @@ impl Workerd {
 
     fn wait_healthy(&mut self, timeout: Duration) -> Result<(), String> {
         let started = Instant::now();
-        let agent: ureq::Agent = ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(5))).build().into();
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(5)))
+            .build()
+            .into();
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return Err(format!("workerd exited ({status}); log {}:\n{}", self.log_path.display(), super::read_tail(&self.log_path, 4000)));
+                return Err(format!(
+                    "workerd exited ({status}); log {}:\n{}",
+                    self.log_path.display(),
+                    super::read_tail(&self.log_path, 4000)
+                ));
             }
-            if agent.get(format!("{}/healthz", self.base_url())).call().is_ok_and(|r| r.status() == 200) {
+            if agent
+                .get(format!("{}/healthz", self.base_url()))
+                .call()
+                .is_ok_and(|r| r.status() == 200)
+            {
                 return Ok(());
             }
             if started.elapsed() > timeout {
-                return Err(format!("workerd gave no /healthz 200 in {} s; log {}", timeout.as_secs(), self.log_path.display()));
+                return Err(format!(
+                    "workerd gave no /healthz 200 in {} s; log {}",
+                    timeout.as_secs(),
+                    self.log_path.display()
+                ));
             }
             thread::sleep(Duration::from_millis(25));
         }
@@ -87,19 +113,36 @@ impl Drop for Workerd {
 
 /// The workerd configuration: one worker of the upload's modules, one
 /// HTTP socket.
-fn capnp(dir: &Path, port: u16, compatibility_date: &str, vars: &[(&str, &str)]) -> Result<String, String> {
+fn capnp(
+    dir: &Path,
+    port: u16,
+    compatibility_date: &str,
+    vars: &[(&str, &str)],
+) -> Result<String, String> {
     let mut modules = Vec::new();
-    for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?.flatten() {
+    for entry in fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+    {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.ends_with(".wasm") {
             modules.push(format!("(name = {name:?}, wasm = embed {name:?})"));
         }
     }
     if !dir.join("index.js").exists() || modules.is_empty() {
-        return Err(format!("{} holds no index.js and .wasm upload", dir.display()));
+        return Err(format!(
+            "{} holds no index.js and .wasm upload",
+            dir.display()
+        ));
     }
-    modules.insert(0, "(name = \"index.js\", esModule = embed \"index.js\")".into());
-    let bindings: Vec<String> = vars.iter().map(|(k, v)| format!("(name = {k:?}, text = {v:?})")).collect();
+    modules.insert(
+        0,
+        "(name = \"index.js\", esModule = embed \"index.js\")".into(),
+    );
+    let bindings: Vec<String> = vars
+        .iter()
+        .map(|(k, v)| format!("(name = {k:?}, text = {v:?})"))
+        .collect();
     Ok(format!(
         "using Workerd = import \"/workerd/workerd.capnp\";\n\
          const config :Workerd.Config = (\n  services = [(name = \"genui\", worker = .genui)],\n  \

@@ -21,7 +21,9 @@
 #![allow(dead_code)]
 
 use criterion::Criterion;
-use genui_core::{check_output, check_plan, GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, UiSpec};
+use genui_core::{
+    check_output, check_plan, GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, UiSpec,
+};
 use jsonschema::Draft;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
@@ -104,34 +106,89 @@ impl Case {
     /// and returns what the stage benches start from.
     pub fn prepare(&self) -> Prepared {
         let limits = limits();
-        assert_eq!(leaf_count(&self.output, &self.output), self.expected_leaves(), "{}: leaf count", self.name);
+        assert_eq!(
+            leaf_count(&self.output, &self.output),
+            self.expected_leaves(),
+            "{}: leaf count",
+            self.name
+        );
 
         let (draft, validator) = check_output(&self.output, "/output", &limits)
             .unwrap_or_else(|e| panic!("{}: schema proof failed: {e:?}", self.name));
-        assert!(validator.is_valid(&self.valid), "{}: the valid sample is invalid: {:?}", self.name,
-            validator.iter_errors(&self.valid).map(|e| format!("{} at {}", e, e.instance_path())).collect::<Vec<_>>());
-        assert!(!validator.is_valid(&self.invalid), "{}: the invalid sample is valid", self.name);
+        assert!(
+            validator.is_valid(&self.valid),
+            "{}: the valid sample is invalid: {:?}",
+            self.name,
+            validator
+                .iter_errors(&self.valid)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect::<Vec<_>>()
+        );
+        assert!(
+            !validator.is_valid(&self.invalid),
+            "{}: the invalid sample is valid",
+            self.name
+        );
 
         let plan = genui_core::generate(&self.output, self.description, false, &limits)
             .unwrap_or_else(|e| panic!("{}: generation failed: {e:?}", self.name));
         let issues = check_plan(&plan, &self.output, &limits);
-        assert!(issues.is_empty(), "{}: the checker rejects the plan: {issues:?}", self.name);
+        assert!(
+            issues.is_empty(),
+            "{}: the checker rejects the plan: {issues:?}",
+            self.name
+        );
 
         let body = self.generate_body();
         let miss = run_generate(&body, None);
         assert_ok(&miss, "miss", self.name);
-        let cached = miss.cache_put.as_ref().expect("a miss asks for a cache write").value.clone();
+        let cached = miss
+            .cache_put
+            .as_ref()
+            .expect("a miss asks for a cache write")
+            .value
+            .clone();
         let hit = run_generate(&body, Some(&cached));
         assert_ok(&hit, "hit", self.name);
-        assert!(hit.response.headers.iter().any(|(k, v)| k == "x-genui-cache" && v == "hit"), "{}: not a hit", self.name);
+        assert!(
+            hit.response
+                .headers
+                .iter()
+                .any(|(k, v)| k == "x-genui-cache" && v == "hit"),
+            "{}: not a hit",
+            self.name
+        );
 
-        let spec_hash = GenerateJob::prepare(&body, None, &limits).expect("prepares").spec_hash().to_owned();
+        let spec_hash = GenerateJob::prepare(&body, None, &limits)
+            .expect("prepares")
+            .spec_hash()
+            .to_owned();
         let spec = UiSpec::from_cached(&cached, &spec_hash).expect("the cached spec reads back");
-        assert_eq!(spec.plan, plan, "{}: the service generated another plan", self.name);
-        let meta: Value = serde_json::from_str::<Value>(&hit.response.body).expect("the hit is JSON")["meta"].clone();
-        assert!(meta.get("warnings").is_none(), "{}: the sample data was trimmed: {meta}", self.name);
-        let initial = RenderInput::new(&spec, &self.valid, Some(&validator), Map::new()).initial_data;
-        Prepared { body, cached, spec_hash, spec, plan, draft, validator, initial_data: initial }
+        assert_eq!(
+            spec.plan, plan,
+            "{}: the service generated another plan",
+            self.name
+        );
+        let meta: Value = serde_json::from_str::<Value>(&hit.response.body)
+            .expect("the hit is JSON")["meta"]
+            .clone();
+        assert!(
+            meta.get("warnings").is_none(),
+            "{}: the sample data was trimmed: {meta}",
+            self.name
+        );
+        let initial =
+            RenderInput::new(&spec, &self.valid, Some(&validator), Map::new()).initial_data;
+        Prepared {
+            body,
+            cached,
+            spec_hash,
+            spec,
+            plan,
+            draft,
+            validator,
+            initial_data: initial,
+        }
     }
 
     fn expected_leaves(&self) -> usize {
@@ -170,9 +227,22 @@ impl Prepared {
         let mut meta = Map::new();
         meta.insert("specHash".into(), self.spec_hash.clone().into());
         meta.insert("cache".into(), "hit".into());
-        meta.insert("generator".into(), self.spec.generator.generator.clone().into());
-        meta.insert("generatorVersion".into(), self.spec.generator.generator_version.clone().into());
-        RenderInput { spec: &self.spec, initial_data: self.initial_data.clone(), meta, raw_data, locale: None, catalog: None }
+        meta.insert(
+            "generator".into(),
+            self.spec.generator.generator.clone().into(),
+        );
+        meta.insert(
+            "generatorVersion".into(),
+            self.spec.generator.generator_version.clone().into(),
+        );
+        RenderInput {
+            spec: &self.spec,
+            initial_data: self.initial_data.clone(),
+            meta,
+            raw_data,
+            locale: None,
+            catalog: None,
+        }
     }
 }
 
@@ -187,20 +257,28 @@ pub fn run_generate(body: &[u8], cached: Option<&str>) -> Outcome {
 }
 
 fn assert_ok(outcome: &Outcome, what: &str, case: &str) {
-    assert_eq!(outcome.response.status, 200, "{case}: the {what} failed: {}", outcome.response.body);
+    assert_eq!(
+        outcome.response.status, 200,
+        "{case}: the {what} failed: {}",
+        outcome.response.body
+    );
 }
 
 /// Leaf fields of a schema, following `$ref` (into `$defs`) and array items.
 pub fn leaf_count(schema: &Value, root: &Value) -> usize {
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        let target = root.pointer(reference.trim_start_matches('#')).expect("bench refs resolve");
+        let target = root
+            .pointer(reference.trim_start_matches('#'))
+            .expect("bench refs resolve");
         return leaf_count(target, root);
     }
     if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
         return properties.values().map(|p| leaf_count(p, root)).sum();
     }
     match schema.get("items") {
-        Some(items) if items.get("properties").is_some() || items.get("$ref").is_some() => leaf_count(items, root),
+        Some(items) if items.get("properties").is_some() || items.get("$ref").is_some() => {
+            leaf_count(items, root)
+        }
         _ => 1,
     }
 }
@@ -214,31 +292,123 @@ const LEAVES: usize = 24;
 /// Leaf template `k`: property name, schema, and a valid value.
 fn leaf(k: usize) -> (&'static str, Value, Value) {
     match k % LEAVES {
-        0 => ("firstName", json!({"type": "string", "title": "First name", "minLength": 1, "maxLength": 80}), json!("Ada")),
-        1 => ("lastName", json!({"type": "string", "title": "Last name", "minLength": 1, "maxLength": 80}), json!("Lovelace")),
-        2 => ("email", json!({"type": "string", "format": "email", "examples": ["ada@example.com"]}), json!("ada@example.com")),
-        3 => ("phone", json!({"type": "string", "pattern": "^\\+?[0-9 ()-]{7,20}$"}), json!("+44 20 7946 0958")),
-        4 => ("birthDate", json!({"type": "string", "format": "date", "title": "Date of birth"}), json!("1815-12-10")),
-        5 => ("website", json!({"type": "string", "format": "uri"}), json!("https://example.com/ada")),
-        6 => ("country", json!({"type": "string", "enum": ["GB", "US", "DE", "AT", "FR", "NL"]}), json!("GB")),
-        7 => ("quantity", json!({"type": "integer", "minimum": 1, "maximum": 999, "default": 1}), json!(3)),
-        8 => ("unitPrice", json!({"type": "number", "minimum": 0, "exclusiveMaximum": 100000, "multipleOf": 0.5}), json!(12.5)),
-        9 => ("newsletter", json!({"type": "boolean", "title": "Subscribe to the newsletter", "default": false}), json!(true)),
-        10 => ("notes", json!({"type": "string", "maxLength": 2000, "description": "Anything we should know."}), json!("Leave parcels at the door.")),
-        11 => ("priority", json!({"type": "string", "enum": ["low", "medium", "high", "urgent"], "default": "medium"}), json!("high")),
-        12 => ("startTime", json!({"type": "string", "format": "time"}), json!("09:30:00")),
-        13 => ("rating", json!({"type": "integer", "minimum": 1, "maximum": 5}), json!(4)),
-        14 => ("interests", json!({"type": "array", "uniqueItems": true,
-                "items": {"type": "string", "enum": ["music", "travel", "sport", "science", "art"]}}), json!(["music", "science"])),
-        15 => ("street", json!({"type": "string", "title": "Street address", "minLength": 1}), json!("12 St James's Square")),
-        16 => ("postalCode", json!({"type": "string", "pattern": "^[A-Z0-9 -]{3,10}$"}), json!("SW1Y 4JH")),
-        17 => ("city", json!({"type": "string", "minLength": 1}), json!("London")),
-        18 => ("appointmentAt", json!({"type": "string", "format": "date-time"}), json!("2025-03-01T09:30:00Z")),
-        19 => ("discountPercent", json!({"type": "number", "minimum": 0, "maximum": 100}), json!(15)),
+        0 => (
+            "firstName",
+            json!({"type": "string", "title": "First name", "minLength": 1, "maxLength": 80}),
+            json!("Ada"),
+        ),
+        1 => (
+            "lastName",
+            json!({"type": "string", "title": "Last name", "minLength": 1, "maxLength": 80}),
+            json!("Lovelace"),
+        ),
+        2 => (
+            "email",
+            json!({"type": "string", "format": "email", "examples": ["ada@example.com"]}),
+            json!("ada@example.com"),
+        ),
+        3 => (
+            "phone",
+            json!({"type": "string", "pattern": "^\\+?[0-9 ()-]{7,20}$"}),
+            json!("+44 20 7946 0958"),
+        ),
+        4 => (
+            "birthDate",
+            json!({"type": "string", "format": "date", "title": "Date of birth"}),
+            json!("1815-12-10"),
+        ),
+        5 => (
+            "website",
+            json!({"type": "string", "format": "uri"}),
+            json!("https://example.com/ada"),
+        ),
+        6 => (
+            "country",
+            json!({"type": "string", "enum": ["GB", "US", "DE", "AT", "FR", "NL"]}),
+            json!("GB"),
+        ),
+        7 => (
+            "quantity",
+            json!({"type": "integer", "minimum": 1, "maximum": 999, "default": 1}),
+            json!(3),
+        ),
+        8 => (
+            "unitPrice",
+            json!({"type": "number", "minimum": 0, "exclusiveMaximum": 100000, "multipleOf": 0.5}),
+            json!(12.5),
+        ),
+        9 => (
+            "newsletter",
+            json!({"type": "boolean", "title": "Subscribe to the newsletter", "default": false}),
+            json!(true),
+        ),
+        10 => (
+            "notes",
+            json!({"type": "string", "maxLength": 2000, "description": "Anything we should know."}),
+            json!("Leave parcels at the door."),
+        ),
+        11 => (
+            "priority",
+            json!({"type": "string", "enum": ["low", "medium", "high", "urgent"], "default": "medium"}),
+            json!("high"),
+        ),
+        12 => (
+            "startTime",
+            json!({"type": "string", "format": "time"}),
+            json!("09:30:00"),
+        ),
+        13 => (
+            "rating",
+            json!({"type": "integer", "minimum": 1, "maximum": 5}),
+            json!(4),
+        ),
+        14 => (
+            "interests",
+            json!({"type": "array", "uniqueItems": true,
+                "items": {"type": "string", "enum": ["music", "travel", "sport", "science", "art"]}}),
+            json!(["music", "science"]),
+        ),
+        15 => (
+            "street",
+            json!({"type": "string", "title": "Street address", "minLength": 1}),
+            json!("12 St James's Square"),
+        ),
+        16 => (
+            "postalCode",
+            json!({"type": "string", "pattern": "^[A-Z0-9 -]{3,10}$"}),
+            json!("SW1Y 4JH"),
+        ),
+        17 => (
+            "city",
+            json!({"type": "string", "minLength": 1}),
+            json!("London"),
+        ),
+        18 => (
+            "appointmentAt",
+            json!({"type": "string", "format": "date-time"}),
+            json!("2025-03-01T09:30:00Z"),
+        ),
+        19 => (
+            "discountPercent",
+            json!({"type": "number", "minimum": 0, "maximum": 100}),
+            json!(15),
+        ),
         20 => ("isCompany", json!({"type": "boolean"}), json!(false)),
-        21 => ("contactMethod", json!({"type": "string", "enum": ["email", "phone", "post"], "default": "email"}), json!("phone")),
-        22 => ("companyName", json!({"type": "string", "examples": ["Acme Ltd"]}), json!("Analytical Engines Ltd")),
-        _ => ("yearsExperience", json!({"type": "integer", "minimum": 0, "maximum": 60}), json!(7)),
+        21 => (
+            "contactMethod",
+            json!({"type": "string", "enum": ["email", "phone", "post"], "default": "email"}),
+            json!("phone"),
+        ),
+        22 => (
+            "companyName",
+            json!({"type": "string", "examples": ["Acme Ltd"]}),
+            json!("Analytical Engines Ltd"),
+        ),
+        _ => (
+            "yearsExperience",
+            json!({"type": "integer", "minimum": 0, "maximum": 60}),
+            json!(7),
+        ),
     }
 }
 
@@ -273,7 +443,10 @@ impl Obj {
     }
 
     fn field(mut self, name: &str, built: Built, required: bool) -> Self {
-        assert!(!self.properties.contains_key(name), "duplicate property {name}");
+        assert!(
+            !self.properties.contains_key(name),
+            "duplicate property {name}"
+        );
         self.properties.insert(name.to_owned(), built.schema);
         self.sample.insert(name.to_owned(), built.sample);
         if required {
@@ -300,7 +473,10 @@ fn array_of(item: Built) -> Built {
 
 /// A `$ref` to `$defs/<name>` whose sample is the definition's.
 fn reference(name: &str, def: &Built) -> Built {
-    Built { schema: json!({"$ref": format!("#/$defs/{name}")}), sample: def.sample.clone() }
+    Built {
+        schema: json!({"$ref": format!("#/$defs/{name}")}),
+        sample: def.sample.clone(),
+    }
 }
 
 fn finish(mut root: Built, defs: Option<Map<String, Value>>) -> (Value, Value, Value) {
@@ -316,9 +492,17 @@ fn finish(mut root: Built, defs: Option<Map<String, Value>>) -> (Value, Value, V
 
 /// 5 flat fields: a newsletter sign-up.
 fn small() -> Case {
-    let root = Obj::default().leaves([0, 2, 6, 7, 9]).build("Newsletter sign-up");
+    let root = Obj::default()
+        .leaves([0, 2, 6, 7, 9])
+        .build("Newsletter sign-up");
     let (output, valid, invalid) = finish(root, None);
-    Case { name: "small", description: "A short form to sign up for the newsletter.", output, valid, invalid }
+    Case {
+        name: "small",
+        description: "A short form to sign up for the newsletter.",
+        output,
+        valid,
+        invalid,
+    }
 }
 
 /// 50 fields: a job application with nested objects and arrays of objects.
@@ -327,19 +511,58 @@ fn medium() -> Case {
     let root = Obj::default()
         .leaves([0, 1, 2, 3, 4, 5]) // 6
         .field("address", address(), true) // 4
-        .field("employment", Obj::default().leaves([22, 23, 18, 8, 19, 20]).build("Current employment"), false) // 6
+        .field(
+            "employment",
+            Obj::default()
+                .leaves([22, 23, 18, 8, 19, 20])
+                .build("Current employment"),
+            false,
+        ) // 6
         .field(
             "emergencyContact",
-            Obj::default().leaves([0, 1, 3, 21]).field("address", address(), false).build("Emergency contact"),
+            Obj::default()
+                .leaves([0, 1, 3, 21])
+                .field("address", address(), false)
+                .build("Emergency contact"),
             false,
         ) // 8
-        .field("preferences", Obj::default().leaves([9, 10, 11, 12, 13, 14, 21]).build("Preferences"), false) // 7
-        .field("references", array_of(Obj::default().leaves([0, 1, 2, 3, 22]).build("Reference")), false) // 5
-        .field("equipment", array_of(Obj::default().leaves([7, 8, 19, 11]).build("Equipment request")), false) // 4
-        .field("availability", Obj::default().leaves([4, 5, 9, 10, 12, 13, 18, 19, 20, 23]).build("Availability"), false) // 10
+        .field(
+            "preferences",
+            Obj::default()
+                .leaves([9, 10, 11, 12, 13, 14, 21])
+                .build("Preferences"),
+            false,
+        ) // 7
+        .field(
+            "references",
+            array_of(Obj::default().leaves([0, 1, 2, 3, 22]).build("Reference")),
+            false,
+        ) // 5
+        .field(
+            "equipment",
+            array_of(
+                Obj::default()
+                    .leaves([7, 8, 19, 11])
+                    .build("Equipment request"),
+            ),
+            false,
+        ) // 4
+        .field(
+            "availability",
+            Obj::default()
+                .leaves([4, 5, 9, 10, 12, 13, 18, 19, 20, 23])
+                .build("Availability"),
+            false,
+        ) // 10
         .build("Job application");
     let (output, valid, invalid) = finish(root, None);
-    Case { name: "medium", description: "Collect a job application: the applicant, references and preferences.", output, valid, invalid }
+    Case {
+        name: "medium",
+        description: "Collect a job application: the applicant, references and preferences.",
+        output,
+        valid,
+        invalid,
+    }
 }
 
 /// 500 fields: a vendor onboarding form of 10 sections of 50 fields each,
@@ -347,20 +570,39 @@ fn medium() -> Case {
 /// inside `person`), `person` and `lineItem` (10 times each) from `$defs`.
 fn large() -> Case {
     let address = Obj::default().leaves([15, 16, 17, 6]).build("Address");
-    let person = Obj::default().leaves([0, 1, 2, 3, 4]).field("homeAddress", reference("address", &address), false).build("Person");
+    let person = Obj::default()
+        .leaves([0, 1, 2, 3, 4])
+        .field("homeAddress", reference("address", &address), false)
+        .build("Person");
     let line_item = Obj::default().leaves([7, 8, 19, 10, 11]).build("Line item");
     let sections = [
-        "company", "billing", "shipping", "contacts", "compliance", "banking", "products", "logistics", "support", "legal",
+        "company",
+        "billing",
+        "shipping",
+        "contacts",
+        "compliance",
+        "banking",
+        "products",
+        "logistics",
+        "support",
+        "legal",
     ];
     let mut root = Obj::default();
     for (i, section) in sections.iter().enumerate() {
         let settings = Obj::default().run(i + 10, 10).build("Settings"); // 10
-        let details = Obj::default().run(i + 3, 10).field("settings", settings, false).build("Details"); // 20
+        let details = Obj::default()
+            .run(i + 3, 10)
+            .field("settings", settings, false)
+            .build("Details"); // 20
         let built = Obj::default()
             .run(i, 12) // 12
             .field("primaryContact", reference("person", &person), true) // 9
             .field("postalAddress", reference("address", &address), false) // 4
-            .field("lineItems", array_of(reference("lineItem", &line_item)), false) // 5
+            .field(
+                "lineItems",
+                array_of(reference("lineItem", &line_item)),
+                false,
+            ) // 5
             .field("details", details, false) // 20
             .build(&title_case(section));
         root = root.field(section, built, i < 3);
@@ -370,12 +612,21 @@ fn large() -> Case {
     defs.insert("person".into(), person.schema);
     defs.insert("lineItem".into(), line_item.schema);
     let (output, valid, invalid) = finish(root.build("Vendor onboarding"), Some(defs));
-    Case { name: "large", description: "Onboard a new vendor: company, billing, contacts and compliance details.", output, valid, invalid }
+    Case {
+        name: "large",
+        description: "Onboard a new vendor: company, billing, contacts and compliance details.",
+        output,
+        valid,
+        invalid,
+    }
 }
 
 fn title_case(word: &str) -> String {
     let mut chars = word.chars();
-    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
 }
 
 /// The invalid sample: every 7th leaf gets a value of the wrong type, and
@@ -384,7 +635,10 @@ fn break_sample(schema: &Value, sample: &Value) -> Value {
     let mut broken = sample.clone();
     let mut counter = 0;
     break_leaves(&mut broken, &mut counter);
-    if let (Some(first), Value::Object(map)) = (schema["required"].get(0).and_then(Value::as_str), &mut broken) {
+    if let (Some(first), Value::Object(map)) = (
+        schema["required"].get(0).and_then(Value::as_str),
+        &mut broken,
+    ) {
         map.remove(first);
     }
     broken
@@ -393,13 +647,19 @@ fn break_sample(schema: &Value, sample: &Value) -> Value {
 fn break_leaves(value: &mut Value, counter: &mut usize) {
     match value {
         Value::Object(map) => map.values_mut().for_each(|v| break_leaves(v, counter)),
-        Value::Array(items) if items.iter().any(|v| v.is_object()) => items.iter_mut().for_each(|v| break_leaves(v, counter)),
+        Value::Array(items) if items.iter().any(|v| v.is_object()) => {
+            items.iter_mut().for_each(|v| break_leaves(v, counter))
+        }
         leaf => {
             *counter += 1;
             if *counter % 7 == 0 {
                 // A string where the schema wants anything else, and a
                 // number where it wants a string: a type error either way.
-                *leaf = if leaf.is_string() { json!(42) } else { json!("not a number") };
+                *leaf = if leaf.is_string() {
+                    json!(42)
+                } else {
+                    json!("not a number")
+                };
             }
         }
     }

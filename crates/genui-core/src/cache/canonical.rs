@@ -47,10 +47,17 @@ pub(crate) fn sha256(value: &Value) -> Result<[u8; 32]> {
 /// Writes `value`'s canonical JSON to `out` (buffered: `out` may take
 /// many small writes badly).
 pub(crate) fn write(value: &Value, out: &mut impl Write) -> Result<()> {
-    let failed = |e: &dyn std::fmt::Display| Error::new(ErrorCode::Internal, format!("canonical JSON could not be written: {e}"));
+    let failed = |e: &dyn std::fmt::Display| {
+        Error::new(
+            ErrorCode::Internal,
+            format!("canonical JSON could not be written: {e}"),
+        )
+    };
     let mut buffered = io::BufWriter::with_capacity(4096, out);
     let mut serializer = serde_json::Serializer::with_formatter(&mut buffered, Jcs);
-    Canonical(value).serialize(&mut serializer).map_err(|e| failed(&e))?;
+    Canonical(value)
+        .serialize(&mut serializer)
+        .map_err(|e| failed(&e))?;
     buffered.flush().map_err(|e| failed(&e))
 }
 
@@ -96,7 +103,11 @@ impl Serialize for Canonical<'_> {
             Value::Object(map) => {
                 let mut members: Vec<(&String, &Value)> = map.iter().collect();
                 sort_by_utf16(&mut members);
-                serializer.collect_map(members.into_iter().map(|(name, value)| (name, Canonical(value))))
+                serializer.collect_map(
+                    members
+                        .into_iter()
+                        .map(|(name, value)| (name, Canonical(value))),
+                )
             }
         }
     }
@@ -128,7 +139,11 @@ fn exact(number: &Number) -> Form {
     let double = number.as_f64().unwrap_or(0.0);
     let whole = double.fract() == 0.0 && (MINUS_TWO_POW_63..TWO_POW_64).contains(&double);
     // A whole double in this range converts to i128 exactly.
-    if whole { Form::Integer(double as i128) } else { Form::Double(double) }
+    if whole {
+        Form::Integer(double as i128)
+    } else {
+        Form::Double(double)
+    }
 }
 
 /// Sorts object members by their names' UTF-16 code units (RFC 8785
@@ -136,7 +151,10 @@ fn exact(number: &Number) -> Form {
 /// cheaper, so UTF-16 is only compared when a name has a character there
 /// or above (UTF-8 lead byte 0xEE or more).
 fn sort_by_utf16(members: &mut [(&String, &Value)]) {
-    if members.iter().any(|(name, _)| name.bytes().any(|byte| byte >= 0xEE)) {
+    if members
+        .iter()
+        .any(|(name, _)| name.bytes().any(|byte| byte >= 0xEE))
+    {
         members.sort_unstable_by(|a, b| utf16_order(a.0, b.0));
     } else {
         members.sort_unstable_by(|a, b| a.0.cmp(b.0));
@@ -184,7 +202,10 @@ mod tests {
         }
         // JCS writes this double as 1152921504606847000, the digits of
         // another integer; here it keeps its own value.
-        assert_ne!(canonical(&parsed("1152921504606846976.0")), canonical(&parsed("1152921504606847000")));
+        assert_ne!(
+            canonical(&parsed("1152921504606846976.0")),
+            canonical(&parsed("1152921504606847000"))
+        );
     }
 
     #[test]
@@ -192,7 +213,10 @@ mod tests {
         // U+FF61 is one UTF-16 unit above U+D83D (the lead surrogate of
         // U+1F600), though its code point is lower.
         let value = parsed(r#"{"\uff61":1,"\ud83d\ude00":2,"b":3,"a":{"z":[],"y":"\u0001\n/"}}"#);
-        assert_eq!(canonical(&value), "{\"a\":{\"y\":\"\\u0001\\n/\",\"z\":[]},\"b\":3,\"\u{1F600}\":2,\"\u{FF61}\":1}");
+        assert_eq!(
+            canonical(&value),
+            "{\"a\":{\"y\":\"\\u0001\\n/\",\"z\":[]},\"b\":3,\"\u{1F600}\":2,\"\u{FF61}\":1}"
+        );
     }
 
     /// Any JSON whose integers serde_jcs keeps exactly (|n| <= 2^53) and
@@ -201,14 +225,26 @@ mod tests {
         let bound = 1_i64 << 53;
         let number = prop_oneof![
             (-bound..=bound).prop_map(Value::from),
-            any::<f64>().prop_filter("finite, not a whole number beyond 2^53", |x| x.is_finite() && !(x.fract() == 0.0 && x.abs() > 9_007_199_254_740_992.0)).prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite, not a whole number beyond 2^53", |x| x.is_finite()
+                    && !(x.fract() == 0.0 && x.abs() > 9_007_199_254_740_992.0))
+                .prop_map(Value::from),
         ];
-        let text = prop_oneof![any::<String>(), "[a-c\u{1}\u{7f}\"\\\\/\u{e000}\u{ff61}\u{1f600}]{0,4}"];
-        let leaf = prop_oneof![Just(Value::Null), any::<bool>().prop_map(Value::from), number, text.clone().prop_map(Value::from)];
+        let text = prop_oneof![
+            any::<String>(),
+            "[a-c\u{1}\u{7f}\"\\\\/\u{e000}\u{ff61}\u{1f600}]{0,4}"
+        ];
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            number,
+            text.clone().prop_map(Value::from)
+        ];
         leaf.prop_recursive(4, 48, 6, move |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
-                prop::collection::vec((text.clone(), inner), 0..6).prop_map(|members| Value::Object(members.into_iter().collect())),
+                prop::collection::vec((text.clone(), inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
             ]
         })
     }

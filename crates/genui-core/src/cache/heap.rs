@@ -76,6 +76,8 @@ pub(crate) fn in_use() -> Option<usize> {
 pub(crate) fn kept_by<T>(f: impl FnOnce() -> T) -> (T, Option<usize>) {
     let before = in_use();
     let out = f();
-    let kept = in_use().zip(before).map(|(after, before)| after.saturating_sub(before));
+    let kept = in_use()
+        .zip(before)
+        .map(|(after, before)| after.saturating_sub(before));
     (out, kept)
 }

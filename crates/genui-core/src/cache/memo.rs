@@ -27,8 +27,8 @@
 //! entry over a quarter of its memo's budget is not kept, so one huge form
 //! cannot flush the rest.
 
-use crate::schema::Draft;
 use crate::cache::spec::{OutputDigest, UiSpec};
+use crate::schema::Draft;
 use lru::LruCache;
 use serde_json::Value;
 use std::any::Any;
@@ -44,7 +44,10 @@ pub(crate) const RENDERER_SCHEMA_BYTES: usize = 4 * 1024 * 1024;
 pub(crate) const DEFAULT_SPEC_MEMORY_BYTES: usize = 6 * 1024 * 1024;
 /// The memos' total with the default spec memory.
 #[cfg(test)] // the budget test holds the sum under 32 MiB
-pub(crate) const TOTAL_BYTES: usize = crate::cache::spec::DIGEST_BYTES + VALIDATOR_BYTES + RENDERER_SCHEMA_BYTES + DEFAULT_SPEC_MEMORY_BYTES;
+pub(crate) const TOTAL_BYTES: usize = crate::cache::spec::DIGEST_BYTES
+    + VALIDATOR_BYTES
+    + RENDERER_SCHEMA_BYTES
+    + DEFAULT_SPEC_MEMORY_BYTES;
 /// A compiled validator's heap over its schema's [`value_bytes`], where the
 /// heap is not counted (natively): 1.7 at the median and 2 at the 90th
 /// percentile of the peer corpus (64-bit), but over 8 for schemas made of
@@ -70,7 +73,13 @@ pub(crate) fn validator(output: &OutputDigest) -> Option<(Draft, Rc<jsonschema::
 /// schema it was compiled from. It is charged `kept`, the heap bytes the
 /// compile left allocated (counted in wasm, `cache::heap`), or else an
 /// estimate from the schema's size.
-pub(crate) fn remember_validator(output: OutputDigest, draft: Draft, validator: Rc<jsonschema::Validator>, schema: &Value, kept: Option<usize>) {
+pub(crate) fn remember_validator(
+    output: OutputDigest,
+    draft: Draft,
+    validator: Rc<jsonschema::Validator>,
+    schema: &Value,
+    kept: Option<usize>,
+) {
     let bytes = kept.unwrap_or_else(|| VALIDATOR_FACTOR.saturating_mul(value_bytes(schema)));
     VALIDATORS.with(|memo| memo.borrow_mut().put(output, (draft, validator), bytes));
 }
@@ -81,7 +90,12 @@ pub(crate) fn remember_validator(output: OutputDigest, draft: Draft, validator: 
 /// tree. `make` runs the first time this isolate renders the spec that way;
 /// `bytes` estimates what the result holds. Entries are typed per renderer,
 /// so one LRU serves every kind.
-pub(crate) fn projection<T: 'static>(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> T, bytes: impl FnOnce(&T) -> usize) -> Rc<T> {
+pub(crate) fn projection<T: 'static>(
+    spec_hash: &str,
+    renderer: &'static str,
+    make: impl FnOnce() -> T,
+    bytes: impl FnOnce(&T) -> usize,
+) -> Rc<T> {
     let key = (spec_hash.to_owned(), renderer);
     let found = PROJECTIONS.with(|memo| memo.borrow_mut().get(&key));
     if let Some(found) = found.and_then(|any| any.downcast::<T>().ok()) {
@@ -89,14 +103,23 @@ pub(crate) fn projection<T: 'static>(spec_hash: &str, renderer: &'static str, ma
     }
     let made = Rc::new(make());
     let size = bytes(&made) + key.0.len() + 64;
-    PROJECTIONS.with(|memo| memo.borrow_mut().put(key, made.clone() as Rc<dyn Any>, size));
+    PROJECTIONS.with(|memo| {
+        memo.borrow_mut()
+            .put(key, made.clone() as Rc<dyn Any>, size)
+    });
     made
 }
 
 /// The copy of a spec's `output` that `renderer` is given, or `None` when
 /// it is given `output` as it is (no copy is kept).
-pub(crate) fn renderer_schema(spec_hash: &str, renderer: &'static str, make: impl FnOnce() -> Option<Value>) -> Rc<Option<Value>> {
-    projection(spec_hash, renderer, make, |made| made.as_ref().map_or(0, value_bytes))
+pub(crate) fn renderer_schema(
+    spec_hash: &str,
+    renderer: &'static str,
+    make: impl FnOnce() -> Option<Value>,
+) -> Rc<Option<Value>> {
+    projection(spec_hash, renderer, make, |made| {
+        made.as_ref().map_or(0, value_bytes)
+    })
 }
 
 /// The proven spec remembered under a spec hash.
@@ -129,7 +152,10 @@ pub(crate) fn value_bytes(value: &Value) -> usize {
     match value {
         Value::String(text) => text.len(),
         Value::Array(items) => items.iter().map(|item| SLOT + value_bytes(item)).sum(),
-        Value::Object(map) => map.iter().map(|(key, item)| ENTRY + key.len() + value_bytes(item)).sum(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(key, item)| ENTRY + key.len() + value_bytes(item))
+            .sum(),
         _ => 0,
     }
 }
@@ -143,7 +169,11 @@ struct ByteLru<K: Hash + Eq, V: Clone> {
 
 impl<K: Hash + Eq, V: Clone> ByteLru<K, V> {
     fn new(budget: usize) -> Self {
-        Self { entries: LruCache::unbounded(), bytes: 0, budget }
+        Self {
+            entries: LruCache::unbounded(),
+            bytes: 0,
+            budget,
+        }
     }
 
     fn get<Q>(&mut self, key: &Q) -> Option<V>
@@ -215,19 +245,25 @@ impl IsolateMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{Node, Plan};
     use crate::cache::spec::GeneratorId;
+    use crate::plan::{Node, Plan};
     use serde_json::json;
 
     fn spec(hash: &str) -> Rc<UiSpec> {
         Rc::new(UiSpec {
             spec_version: 1,
             spec_hash: hash.into(),
-            generator: GeneratorId { generator: "deterministic".into(), generator_version: "t".into() },
+            generator: GeneratorId {
+                generator: "deterministic".into(),
+                generator_version: "t".into(),
+            },
             draft: "2020-12".into(),
             description: String::new(),
             schema: json!({}),
-            plan: Plan { title: None, root: Node::Vertical { elements: vec![] } },
+            plan: Plan {
+                title: None,
+                root: Node::Vertical { elements: vec![] },
+            },
             defaults: json!({}),
         })
     }
@@ -235,7 +271,9 @@ mod tests {
     #[test]
     fn specs_are_bounded_by_bytes_and_recency() {
         let mut memory = ByteLru::new(100);
-        let put = |memory: &mut ByteLru<String, Rc<UiSpec>>, hash: &str, bytes| memory.put(hash.to_owned(), spec(hash), bytes);
+        let put = |memory: &mut ByteLru<String, Rc<UiSpec>>, hash: &str, bytes| {
+            memory.put(hash.to_owned(), spec(hash), bytes)
+        };
         put(&mut memory, "a", 20);
         put(&mut memory, "b", 20);
         put(&mut memory, "a", 20); // replaced, not counted twice
@@ -249,7 +287,10 @@ mod tests {
         assert!(memory.get("b").is_none(), "least recently used goes first");
         assert!(memory.get("a").is_some());
         put(&mut memory, "huge", 26);
-        assert!(memory.get("huge").is_none(), "over a quarter of the budget is not kept");
+        assert!(
+            memory.get("huge").is_none(),
+            "over a quarter of the budget is not kept"
+        );
         memory.set_budget(0);
         assert_eq!((memory.bytes, memory.entries.len()), (0, 0));
     }

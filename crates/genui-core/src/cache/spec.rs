@@ -113,7 +113,8 @@ fn none<T>() -> Option<T> {
     None
 }
 
-type OwnedSpec<Schema> = StoredSpec<String, String, Schema, Plan, Value, crate::plan::display::DisplaySpec>;
+type OwnedSpec<Schema> =
+    StoredSpec<String, String, Schema, Plan, Value, crate::plan::display::DisplaySpec>;
 
 impl<Schema> OwnedSpec<Schema> {
     /// The spec, with `schema` made from the stored field by `schema`;
@@ -127,7 +128,10 @@ impl<Schema> OwnedSpec<Schema> {
         Some(UiSpec {
             spec_version: self.spec_version,
             spec_hash: self.spec_hash,
-            generator: GeneratorId { generator: self.generator, generator_version: self.generator_version },
+            generator: GeneratorId {
+                generator: self.generator,
+                generator_version: self.generator_version,
+            },
             draft: self.draft,
             description: self.description,
             schema: schema(self.schema),
@@ -138,7 +142,10 @@ impl<Schema> OwnedSpec<Schema> {
 }
 
 impl Serialize for UiSpec {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
         let (plan, display) = crate::plan::display::to_stored(&self.plan);
         StoredSpec {
             spec_version: self.spec_version,
@@ -157,10 +164,14 @@ impl Serialize for UiSpec {
 }
 
 impl<'de> Deserialize<'de> for UiSpec {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
         OwnedSpec::<Value>::deserialize(deserializer)?
             .into_spec(|schema| schema)
-            .ok_or_else(|| serde::de::Error::custom("a stored display's datasets do not match its plan"))
+            .ok_or_else(|| {
+                serde::de::Error::custom("a stored display's datasets do not match its plan")
+            })
     }
 }
 
@@ -208,8 +219,10 @@ impl OutputDigest {
         // (possibly large) schema's bytes.
         let mut hashing = Hashing(Sha256::new());
         let mut buffered = std::io::BufWriter::with_capacity(4096, &mut hashing);
-        serde_json::to_writer(&mut buffered, output).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-        std::io::Write::flush(&mut buffered).map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        serde_json::to_writer(&mut buffered, output)
+            .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        std::io::Write::flush(&mut buffered)
+            .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
         drop(buffered);
         let exact: [u8; 32] = hashing.0.finalize().into();
         if let Some(found) = digest(&exact) {
@@ -251,12 +264,22 @@ pub struct KeyOptions<'a> {
 }
 
 /// The canonical hash of a request's data-free part.
-pub fn spec_hash(output: &Value, description: &str, options: KeyOptions<'_>, generator: &GeneratorId) -> Result<String> {
+pub fn spec_hash(
+    output: &Value,
+    description: &str,
+    options: KeyOptions<'_>,
+    generator: &GeneratorId,
+) -> Result<String> {
     spec_hash_of(OutputDigest::of(output)?, description, options, generator)
 }
 
 /// [`spec_hash`] from an already computed output digest.
-pub(crate) fn spec_hash_of(output: OutputDigest, description: &str, options: KeyOptions<'_>, generator: &GeneratorId) -> Result<String> {
+pub(crate) fn spec_hash_of(
+    output: OutputDigest,
+    description: &str,
+    options: KeyOptions<'_>,
+    generator: &GeneratorId,
+) -> Result<String> {
     let mut keyed = json!({
         "description": description,
         "generator": generator.generator,
@@ -324,27 +347,74 @@ mod tests {
     use super::*;
 
     fn id() -> GeneratorId {
-        GeneratorId { generator: "deterministic".into(), generator_version: "1".into() }
+        GeneratorId {
+            generator: "deterministic".into(),
+            generator_version: "1".into(),
+        }
     }
 
     #[test]
     fn hash_ignores_key_order_and_number_spelling() {
-        let a: Value = serde_json::from_str(r#"{"type":"object","properties":{"a":{"minimum":1.0},"b":{}}}"#).unwrap();
-        let b: Value = serde_json::from_str(r#"{ "properties" : { "b" : {}, "a" : { "minimum" : 1 } }, "type" : "object" }"#).unwrap();
+        let a: Value =
+            serde_json::from_str(r#"{"type":"object","properties":{"a":{"minimum":1.0},"b":{}}}"#)
+                .unwrap();
+        let b: Value = serde_json::from_str(
+            r#"{ "properties" : { "b" : {}, "a" : { "minimum" : 1 } }, "type" : "object" }"#,
+        )
+        .unwrap();
         let plain = KeyOptions::default();
-        assert_eq!(spec_hash(&a, "d", plain, &id()).unwrap(), spec_hash(&b, "d", plain, &id()).unwrap());
-        assert_ne!(spec_hash(&a, "d", plain, &id()).unwrap(), spec_hash(&a, "e", plain, &id()).unwrap());
+        assert_eq!(
+            spec_hash(&a, "d", plain, &id()).unwrap(),
+            spec_hash(&b, "d", plain, &id()).unwrap()
+        );
+        assert_ne!(
+            spec_hash(&a, "d", plain, &id()).unwrap(),
+            spec_hash(&a, "e", plain, &id()).unwrap()
+        );
         assert_eq!(spec_hash(&a, "d", plain, &id()).unwrap().len(), 64);
-        let mobile = KeyOptions { mobile: true, ..plain };
-        let german = KeyOptions { locale: Some("de-DE"), ..plain };
-        assert_ne!(spec_hash(&a, "d", mobile, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
-        assert_ne!(spec_hash(&a, "d", german, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
-        let told = KeyOptions { instructions: Some("fewest sections"), ..plain };
-        assert_ne!(spec_hash(&a, "d", told, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
+        let mobile = KeyOptions {
+            mobile: true,
+            ..plain
+        };
+        let german = KeyOptions {
+            locale: Some("de-DE"),
+            ..plain
+        };
+        assert_ne!(
+            spec_hash(&a, "d", mobile, &id()).unwrap(),
+            spec_hash(&a, "d", plain, &id()).unwrap()
+        );
+        assert_ne!(
+            spec_hash(&a, "d", german, &id()).unwrap(),
+            spec_hash(&a, "d", plain, &id()).unwrap()
+        );
+        let told = KeyOptions {
+            instructions: Some("fewest sections"),
+            ..plain
+        };
+        assert_ne!(
+            spec_hash(&a, "d", told, &id()).unwrap(),
+            spec_hash(&a, "d", plain, &id()).unwrap()
+        );
         let (bars, lines) = (json!({"chart": "bar"}), json!({"chart": "line"}));
-        let (bar, line) = (KeyOptions { display: Some(&bars), ..plain }, KeyOptions { display: Some(&lines), ..plain });
-        assert_ne!(spec_hash(&a, "d", bar, &id()).unwrap(), spec_hash(&a, "d", plain, &id()).unwrap());
-        assert_ne!(spec_hash(&a, "d", bar, &id()).unwrap(), spec_hash(&a, "d", line, &id()).unwrap());
+        let (bar, line) = (
+            KeyOptions {
+                display: Some(&bars),
+                ..plain
+            },
+            KeyOptions {
+                display: Some(&lines),
+                ..plain
+            },
+        );
+        assert_ne!(
+            spec_hash(&a, "d", bar, &id()).unwrap(),
+            spec_hash(&a, "d", plain, &id()).unwrap()
+        );
+        assert_ne!(
+            spec_hash(&a, "d", bar, &id()).unwrap(),
+            spec_hash(&a, "d", line, &id()).unwrap()
+        );
     }
 
     /// The two `output`s of the cache-poisoning report: integers a JCS
@@ -354,13 +424,31 @@ mod tests {
     fn integers_beyond_2_pow_53_get_their_own_keys() {
         let key = |text: &str| {
             let body: Value = serde_json::from_str(text).unwrap();
-            spec_hash(&body["output"], body["description"].as_str().unwrap(), KeyOptions::default(), &id()).unwrap()
+            spec_hash(
+                &body["output"],
+                body["description"].as_str().unwrap(),
+                KeyOptions::default(),
+                &id(),
+            )
+            .unwrap()
         };
-        let pay = |id: &str| format!(r#"{{"description":"Pay","output":{{"type":"object","required":["id"],"properties":{{"id":{{"type":"integer","const":{id}}}}}}}}}"#);
+        let pay = |id: &str| {
+            format!(
+                r#"{{"description":"Pay","output":{{"type":"object","required":["id"],"properties":{{"id":{{"type":"integer","const":{id}}}}}}}}}"#
+            )
+        };
         assert_ne!(key(&pay("9007199254740993")), key(&pay("9007199254740992")));
-        let most = |n: &str| format!(r#"{{"description":"Pay","output":{{"type":"integer","maximum":{n}}}}}"#);
-        assert_ne!(key(&most("18446744073709551615")), key(&most("18446744073709551614")));
-        assert_ne!(key(&most("-9223372036854775808")), key(&most("-9223372036854775807")));
+        let most = |n: &str| {
+            format!(r#"{{"description":"Pay","output":{{"type":"integer","maximum":{n}}}}}"#)
+        };
+        assert_ne!(
+            key(&most("18446744073709551615")),
+            key(&most("18446744073709551614"))
+        );
+        assert_ne!(
+            key(&most("-9223372036854775808")),
+            key(&most("-9223372036854775807"))
+        );
     }
 
     /// Schemas without integers beyond 2^53 keep the hash they had under
@@ -373,18 +461,29 @@ mod tests {
                 "\ud83d\ude00":{"const":null},"\uff61":{"enum":[true,false,1e-7,123456789012]}}}"#,
         )
         .unwrap();
-        assert_eq!(spec_hash(&output, "Pay \u{1}", KeyOptions::default(), &id()).unwrap(), "1fc3220fb6d0e03cc779515aa97610a4b9292feec9bf94072e80b04238f358f3");
+        assert_eq!(
+            spec_hash(&output, "Pay \u{1}", KeyOptions::default(), &id()).unwrap(),
+            "1fc3220fb6d0e03cc779515aa97610a4b9292feec9bf94072e80b04238f358f3"
+        );
     }
 
     #[test]
     fn memoised_digest_equals_a_fresh_one() {
-        let a: Value = serde_json::from_str(r#"{"type":"object","properties":{"n":{"maximum":1e3}}}"#).unwrap();
+        let a: Value =
+            serde_json::from_str(r#"{"type":"object","properties":{"n":{"maximum":1e3}}}"#)
+                .unwrap();
         let first = OutputDigest::of(&a).unwrap();
         forget_digests();
         assert_eq!(OutputDigest::of(&a).unwrap(), first);
         assert_eq!(OutputDigest::of(&a).unwrap(), first, "served from the memo");
-        let b: Value = serde_json::from_str(r#"{"properties":{"n":{"maximum":1000}},"type":"object"}"#).unwrap();
-        assert_eq!(OutputDigest::of(&b).unwrap(), first, "another spelling, same canonical digest");
+        let b: Value =
+            serde_json::from_str(r#"{"properties":{"n":{"maximum":1000}},"type":"object"}"#)
+                .unwrap();
+        assert_eq!(
+            OutputDigest::of(&b).unwrap(),
+            first,
+            "another spelling, same canonical digest"
+        );
     }
 
     #[test]
@@ -396,16 +495,26 @@ mod tests {
             draft: "2020-12".into(),
             description: String::new(),
             schema: json!({}),
-            plan: Plan { title: None, root: crate::plan::Node::Vertical { elements: vec![] } },
+            plan: Plan {
+                title: None,
+                root: crate::plan::Node::Vertical { elements: vec![] },
+            },
             defaults: json!({}),
         };
         let text = spec.to_json();
         assert_eq!(UiSpec::from_cached(&text, "ab"), Some(spec));
         assert_eq!(UiSpec::from_cached(&text, "cd"), None);
         assert_eq!(UiSpec::from_cached("garbage", "ab"), None);
-        assert_eq!(UiSpec::from_cached_for(&text, "ab", &json!({})), UiSpec::from_cached(&text, "ab"));
+        assert_eq!(
+            UiSpec::from_cached_for(&text, "ab", &json!({})),
+            UiSpec::from_cached(&text, "ab")
+        );
         assert_eq!(UiSpec::from_cached_for(&text, "cd", &json!({})), None);
         let with_extra = text.replacen('{', r#"{"extra":1,"#, 1);
-        assert_eq!(UiSpec::from_cached(&with_extra, "ab"), None, "unknown fields are refused");
+        assert_eq!(
+            UiSpec::from_cached(&with_extra, "ab"),
+            None,
+            "unknown fields are refused"
+        );
     }
 }

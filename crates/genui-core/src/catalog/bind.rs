@@ -25,46 +25,85 @@ use serde_json::{Map, Value};
 /// decides whether the binding stays.
 pub(crate) fn suggest(plan: &mut Plan, output: &Value, catalog: &Catalog, limits: &Limits) {
     let doc = SchemaDoc::new(output, limits);
-    walk(&doc, output, &mut plan.root, "", 0, &mut |control, view, _| {
-        let Some(view) = view else { return };
-        let asked = view.str("x-genui-widget").and_then(|name| catalog.entry(name));
-        let by_format = || view.str("format").and_then(|f| catalog.entries().iter().find(|e| e.formats.iter().any(|g| g == f)));
-        let Some(entry) = asked.or_else(by_format) else { return };
-        control.component = Some(entry.name.clone());
-        if stand_in_fits(&doc, entry, view) {
-            control.widget = entry.stand_in;
-        }
-    });
+    walk(
+        &doc,
+        output,
+        &mut plan.root,
+        "",
+        0,
+        &mut |control, view, _| {
+            let Some(view) = view else { return };
+            let asked = view
+                .str("x-genui-widget")
+                .and_then(|name| catalog.entry(name));
+            let by_format = || {
+                view.str("format").and_then(|f| {
+                    catalog
+                        .entries()
+                        .iter()
+                        .find(|e| e.formats.iter().any(|g| g == f))
+                })
+            };
+            let Some(entry) = asked.or_else(by_format) else {
+                return;
+            };
+            control.component = Some(entry.name.clone());
+            if stand_in_fits(&doc, entry, view) {
+                control.widget = entry.stand_in;
+            }
+        },
+    );
 }
 
 /// Proves every binding of `plan` against `catalog` (none configured:
 /// every binding is refused); refused bindings are removed, each with a
 /// `component_refused` warning whose pointer is `output_at` + the field.
-pub(crate) fn prove(plan: &mut Plan, output: &Value, catalog: Option<&Catalog>, limits: &Limits, output_at: &str) -> Vec<Warning> {
+pub(crate) fn prove(
+    plan: &mut Plan,
+    output: &Value,
+    catalog: Option<&Catalog>,
+    limits: &Limits,
+    output_at: &str,
+) -> Vec<Warning> {
     if !binds_any(&plan.root) {
         return Vec::new(); // nothing to prove, and the walk resolves every field
     }
     let doc = SchemaDoc::new(output, limits);
     let mut warnings = Vec::new();
-    walk(&doc, output, &mut plan.root, "", 0, &mut |control, view, full| {
-        let Some(name) = control.component.clone() else { return };
-        if let Err(why) = proven(catalog, &name, control.component_props.as_ref(), view) {
-            control.component = None;
-            control.component_props = None;
-            warnings.push(Warning {
+    walk(
+        &doc,
+        output,
+        &mut plan.root,
+        "",
+        0,
+        &mut |control, view, full| {
+            let Some(name) = control.component.clone() else {
+                return;
+            };
+            if let Err(why) = proven(catalog, &name, control.component_props.as_ref(), view) {
+                control.component = None;
+                control.component_props = None;
+                warnings.push(Warning {
                 code: "component_refused",
                 pointer: format!("{output_at}{full}"),
                 message: format!("component `{name}` was not bound: {why}; the built-in `{}` widget shows the field", control.widget.as_str()),
             });
-        }
-    });
+            }
+        },
+    );
     warnings
 }
 
 /// The warnings for the bindings a spec's schema asks for (as [`suggest`]
 /// binds them) that its plan does not have because [`prove`] refused them:
 /// what a cache hit says, since the stored plan keeps only proven bindings.
-pub(crate) fn refused_requests(plan: &Plan, output: &Value, catalog: &Catalog, limits: &Limits, output_at: &str) -> Vec<Warning> {
+pub(crate) fn refused_requests(
+    plan: &Plan,
+    output: &Value,
+    catalog: &Catalog,
+    limits: &Limits,
+    output_at: &str,
+) -> Vec<Warning> {
     let doc = SchemaDoc::new(output, limits);
     let mut bound = Vec::new();
     let mut stored = plan.clone();
@@ -84,9 +123,13 @@ pub(crate) fn refused_requests(plan: &Plan, output: &Value, catalog: &Catalog, l
 /// Whether any control (item details included) names a component.
 fn binds_any(node: &Node) -> bool {
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => elements.iter().any(binds_any),
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => elements.iter().any(binds_any),
         Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).any(binds_any),
-        Node::Control(control) => control.component.is_some() || control.detail.as_deref().is_some_and(binds_any),
+        Node::Control(control) => {
+            control.component.is_some() || control.detail.as_deref().is_some_and(binds_any)
+        }
         Node::Table(_) => false,
     }
 }
@@ -94,8 +137,13 @@ fn binds_any(node: &Node) -> bool {
 /// Removes every binding (item details included).
 fn strip(node: &mut Node) {
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => elements.iter_mut().for_each(strip),
-        Node::Steps { steps } => steps.iter_mut().flat_map(|s| s.elements.iter_mut()).for_each(strip),
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => elements.iter_mut().for_each(strip),
+        Node::Steps { steps } => steps
+            .iter_mut()
+            .flat_map(|s| s.elements.iter_mut())
+            .for_each(strip),
         Node::Control(control) => {
             control.component = None;
             if let Some(detail) = control.detail.as_deref_mut() {
@@ -106,9 +154,16 @@ fn strip(node: &mut Node) {
     }
 }
 
-fn proven(catalog: Option<&Catalog>, name: &str, props: Option<&Map<String, Value>>, view: Option<&Resolved<'_>>) -> Result<(), String> {
+fn proven(
+    catalog: Option<&Catalog>,
+    name: &str,
+    props: Option<&Map<String, Value>>,
+    view: Option<&Resolved<'_>>,
+) -> Result<(), String> {
     let catalog = catalog.ok_or("the request names no catalog")?;
-    let entry = catalog.entry(name).ok_or_else(|| format!("catalog `{}` has no such component", catalog.name()))?;
+    let entry = catalog
+        .entry(name)
+        .ok_or_else(|| format!("catalog `{}` has no such component", catalog.name()))?;
     let view = view.ok_or("the field's schema does not resolve")?;
     fits::satisfies(&field_schema(view), &entry.fits)?;
     entry.check_props(props)
@@ -126,7 +181,15 @@ fn field_schema(view: &Resolved<'_>) -> Value {
             _ => Vec::new(),
         };
         if !types.is_empty() && !types.iter().any(|t| t == "null") {
-            schema.insert("type".into(), Value::Array(types.into_iter().chain([Value::String("null".into())]).collect()));
+            schema.insert(
+                "type".into(),
+                Value::Array(
+                    types
+                        .into_iter()
+                        .chain([Value::String("null".into())])
+                        .collect(),
+                ),
+            );
         }
     }
     Value::Object(schema)
@@ -134,27 +197,51 @@ fn field_schema(view: &Resolved<'_>) -> Value {
 
 fn stand_in_fits(doc: &SchemaDoc<'_>, entry: &Entry, view: &Resolved<'_>) -> bool {
     let kind = view.kind();
-    let items = view.get("items").filter(|i| i.is_object()).and_then(|i| doc.resolve(i).ok());
-    widgets::fits(entry.stand_in, view, &kind, items.as_ref().map(Resolved::kind).as_ref())
+    let items = view
+        .get("items")
+        .filter(|i| i.is_object())
+        .and_then(|i| doc.resolve(i).ok());
+    widgets::fits(
+        entry.stand_in,
+        view,
+        &kind,
+        items.as_ref().map(Resolved::kind).as_ref(),
+    )
 }
 
 /// Visits every control (item details included, tables not) with its
 /// field's resolved view and its pointer from the root schema.
-fn walk<'d>(doc: &SchemaDoc<'d>, base: &'d Value, node: &mut Node, at: &str, depth: usize, f: &mut dyn FnMut(&mut Control, Option<&Resolved<'d>>, &str)) {
+fn walk<'d>(
+    doc: &SchemaDoc<'d>,
+    base: &'d Value,
+    node: &mut Node,
+    at: &str,
+    depth: usize,
+    f: &mut dyn FnMut(&mut Control, Option<&Resolved<'d>>, &str),
+) {
     if depth > 64 {
         return;
     }
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
-            elements.iter_mut().for_each(|n| walk(doc, base, n, at, depth + 1, f));
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => {
+            elements
+                .iter_mut()
+                .for_each(|n| walk(doc, base, n, at, depth + 1, f));
         }
-        Node::Steps { steps } => steps.iter_mut().flat_map(|s| s.elements.iter_mut()).for_each(|n| walk(doc, base, n, at, depth + 1, f)),
+        Node::Steps { steps } => steps
+            .iter_mut()
+            .flat_map(|s| s.elements.iter_mut())
+            .for_each(|n| walk(doc, base, n, at, depth + 1, f)),
         Node::Control(control) => {
             let full = format!("{at}{}", control.pointer);
             let field = doc.resolve_scope(base, &control.pointer);
             let view = field.and_then(|n| doc.resolve(n).ok());
             f(control, view.as_ref(), &full);
-            let items = field.and_then(|n| doc.resolve_scope(n, "/items")).filter(|n| n.is_object());
+            let items = field
+                .and_then(|n| doc.resolve_scope(n, "/items"))
+                .filter(|n| n.is_object());
             if let (Some(detail), Some(items)) = (control.detail.as_deref_mut(), items) {
                 walk(doc, items, detail, &format!("{full}/items"), depth + 1, f);
             }
@@ -175,7 +262,11 @@ mod tests {
     }
 
     fn bound(plan: &Plan) -> Vec<(String, Option<String>, Widget)> {
-        plan.root.controls().iter().map(|c| (c.pointer.clone(), c.component.clone(), c.widget)).collect()
+        plan.root
+            .controls()
+            .iter()
+            .map(|c| (c.pointer.clone(), c.component.clone(), c.widget))
+            .collect()
     }
 
     #[test]
@@ -187,12 +278,30 @@ mod tests {
         let catalog = example();
         let mut plan = plan_for(&output);
         suggest(&mut plan, &output, &catalog, &Limits::default());
-        assert!(prove(&mut plan, &output, Some(&catalog), &Limits::default(), "/output").is_empty());
-        assert_eq!(bound(&plan), vec![
-            ("/properties/stars".into(), Some("starRating".into()), Widget::Integer),
-            ("/properties/shade".into(), Some("colorPicker".into()), Widget::Text),
-            ("/properties/note".into(), None, Widget::Textarea),
-        ]);
+        assert!(prove(
+            &mut plan,
+            &output,
+            Some(&catalog),
+            &Limits::default(),
+            "/output"
+        )
+        .is_empty());
+        assert_eq!(
+            bound(&plan),
+            vec![
+                (
+                    "/properties/stars".into(),
+                    Some("starRating".into()),
+                    Widget::Integer
+                ),
+                (
+                    "/properties/shade".into(),
+                    Some("colorPicker".into()),
+                    Widget::Text
+                ),
+                ("/properties/note".into(), None, Widget::Textarea),
+            ]
+        );
         assert!(crate::plan::check::check_plan(&plan, &output, &Limits::default()).is_empty());
     }
 
@@ -203,13 +312,33 @@ mod tests {
         let catalog = example();
         let mut plan = plan_for(&output);
         suggest(&mut plan, &output, &catalog, &Limits::default());
-        assert_eq!(plan.root.controls()[0].component.as_deref(), Some("starRating"), "asked for");
-        let warnings = prove(&mut plan, &output, Some(&catalog), &Limits::default(), "/output");
+        assert_eq!(
+            plan.root.controls()[0].component.as_deref(),
+            Some("starRating"),
+            "asked for"
+        );
+        let warnings = prove(
+            &mut plan,
+            &output,
+            Some(&catalog),
+            &Limits::default(),
+            "/output",
+        );
         assert_eq!(warnings.len(), 1);
-        assert_eq!((warnings[0].code, warnings[0].pointer.as_str()), ("component_refused", "/output/properties/stars"));
-        assert!(warnings[0].message.contains("maximum"), "{}", warnings[0].message);
+        assert_eq!(
+            (warnings[0].code, warnings[0].pointer.as_str()),
+            ("component_refused", "/output/properties/stars")
+        );
+        assert!(
+            warnings[0].message.contains("maximum"),
+            "{}",
+            warnings[0].message
+        );
         assert_eq!(plan.root.controls()[0].component, None);
-        assert!(crate::plan::check::check_plan(&plan, &output, &Limits::default()).is_empty(), "the built-in widget still proves");
+        assert!(
+            crate::plan::check::check_plan(&plan, &output, &Limits::default()).is_empty(),
+            "the built-in widget still proves"
+        );
     }
 
     #[test]
@@ -224,31 +353,74 @@ mod tests {
         let mut plan = plan_for(&output);
         let mut stars = 0;
         let bind = |c: &mut Control, props: Option<Value>| {
-            c.component = Some(if c.pointer.ends_with("/d") { "signature".into() } else { "starRating".into() });
+            c.component = Some(if c.pointer.ends_with("/d") {
+                "signature".into()
+            } else {
+                "starRating".into()
+            });
             c.component_props = props.and_then(|p| p.as_object().cloned());
         };
         let mut root = std::mem::replace(&mut plan.root, Node::Vertical { elements: vec![] });
-        walk(&SchemaDoc::new(&output, &Limits::default()), &output, &mut root, "", 0, &mut |c, _, _| {
-            stars += 1;
-            match c.pointer.as_str() {
-                "/properties/c" => bind(c, Some(json!({"stars": 0}))),
-                "/properties/b" => bind(c, Some(json!({"stars": 5}))),
-                _ => bind(c, None),
-            }
-        });
+        walk(
+            &SchemaDoc::new(&output, &Limits::default()),
+            &output,
+            &mut root,
+            "",
+            0,
+            &mut |c, _, _| {
+                stars += 1;
+                match c.pointer.as_str() {
+                    "/properties/c" => bind(c, Some(json!({"stars": 0}))),
+                    "/properties/b" => bind(c, Some(json!({"stars": 5}))),
+                    _ => bind(c, None),
+                }
+            },
+        );
         plan.root = root;
         let mut warnings = prove(&mut plan, &output, Some(&catalog), &Limits::default(), "");
         warnings.sort_by(|a, b| a.pointer.cmp(&b.pointer));
         let refused: Vec<&str> = warnings.iter().map(|w| w.pointer.as_str()).collect();
-        assert_eq!(refused, ["/properties/a", "/properties/c", "/properties/d", "/properties/items"], "{warnings:?}");
-        assert!(warnings[1].message.contains("props"), "{}", warnings[1].message);
-        let kept: Vec<String> = plan.root.controls().iter().filter(|c| c.component.is_some()).map(|c| c.pointer.clone()).collect();
+        assert_eq!(
+            refused,
+            [
+                "/properties/a",
+                "/properties/c",
+                "/properties/d",
+                "/properties/items"
+            ],
+            "{warnings:?}"
+        );
+        assert!(
+            warnings[1].message.contains("props"),
+            "{}",
+            warnings[1].message
+        );
+        let kept: Vec<String> = plan
+            .root
+            .controls()
+            .iter()
+            .filter(|c| c.component.is_some())
+            .map(|c| c.pointer.clone())
+            .collect();
         assert_eq!(kept, ["/properties/b"]);
-        let detail = plan.root.controls().iter().find_map(|c| c.detail.clone()).unwrap();
-        assert_eq!(detail.controls()[0].component.as_deref(), Some("starRating"), "an item's field is proven against the item schema");
+        let detail = plan
+            .root
+            .controls()
+            .iter()
+            .find_map(|c| c.detail.clone())
+            .unwrap();
+        assert_eq!(
+            detail.controls()[0].component.as_deref(),
+            Some("starRating"),
+            "an item's field is proven against the item schema"
+        );
         assert!(stars >= 6);
         let mut plan2 = plan.clone();
         plan2.root.controls().first().unwrap();
-        assert_eq!(prove(&mut plan2, &output, None, &Limits::default(), "").len(), 2, "no catalog: nothing stays bound");
+        assert_eq!(
+            prove(&mut plan2, &output, None, &Limits::default(), "").len(),
+            2,
+            "no catalog: nothing stays bound"
+        );
     }
 }

@@ -33,8 +33,20 @@
 use serde_json::{Map, Value};
 
 /// Keywords that constrain nothing.
-const ANNOTATIONS: &[&str] =
-    &["$schema", "$id", "$comment", "title", "description", "default", "examples", "readOnly", "writeOnly", "deprecated", "$defs", "definitions"];
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "$defs",
+    "definitions",
+];
 
 /// `Ok` when every instance `field` accepts is proven to be accepted by
 /// `fits`; otherwise why the proof fails.
@@ -93,29 +105,57 @@ fn every_value_fits(values: &[Value], fits: &Map<String, Value>) -> Result<(), S
 }
 
 /// Proves one keyword of `fits` from the field's keywords.
-fn implied(field: &Map<String, Value>, keyword: &str, wanted: &Value, depth: usize) -> Result<(), String> {
+fn implied(
+    field: &Map<String, Value>,
+    keyword: &str,
+    wanted: &Value,
+    depth: usize,
+) -> Result<(), String> {
     let proven = match keyword {
         k if ANNOTATIONS.contains(&k) => true,
         "type" => types_within(field.get("type"), wanted)?,
-        "minimum" => lower_bound(field).is_some_and(|(b, _)| wanted.as_f64().is_some_and(|w| b >= w)),
-        "exclusiveMinimum" => lower_bound(field).is_some_and(|(b, strict)| wanted.as_f64().is_some_and(|w| b > w || (strict && b == w))),
-        "maximum" => upper_bound(field).is_some_and(|(b, _)| wanted.as_f64().is_some_and(|w| b <= w)),
-        "exclusiveMaximum" => upper_bound(field).is_some_and(|(b, strict)| wanted.as_f64().is_some_and(|w| b < w || (strict && b == w))),
+        "minimum" => {
+            lower_bound(field).is_some_and(|(b, _)| wanted.as_f64().is_some_and(|w| b >= w))
+        }
+        "exclusiveMinimum" => lower_bound(field).is_some_and(|(b, strict)| {
+            wanted.as_f64().is_some_and(|w| b > w || (strict && b == w))
+        }),
+        "maximum" => {
+            upper_bound(field).is_some_and(|(b, _)| wanted.as_f64().is_some_and(|w| b <= w))
+        }
+        "exclusiveMaximum" => upper_bound(field).is_some_and(|(b, strict)| {
+            wanted.as_f64().is_some_and(|w| b < w || (strict && b == w))
+        }),
         "multipleOf" => multiple_of(field, wanted),
         "minLength" | "minItems" => at_least(field.get(keyword), wanted),
         "maxLength" | "maxItems" => at_most(field.get(keyword), wanted),
-        "uniqueItems" => wanted == &Value::Bool(false) || field.get(keyword) == Some(&Value::Bool(true)),
+        "uniqueItems" => {
+            wanted == &Value::Bool(false) || field.get(keyword) == Some(&Value::Bool(true))
+        }
         "pattern" | "format" => field.get(keyword) == Some(wanted),
         "items" => match field.get("items") {
-            Some(items) => return satisfies_at(items, wanted, depth + 1).map_err(|why| format!("items: {why}")),
+            Some(items) => {
+                return satisfies_at(items, wanted, depth + 1)
+                    .map_err(|why| format!("items: {why}"))
+            }
             None => false,
         },
-        "enum" | "const" => return Err(format!("`fits` lists values (`{keyword}`) and the field does not")),
-        other => return Err(format!("`fits` uses `{other}`, which the proof does not understand")),
+        "enum" | "const" => {
+            return Err(format!(
+                "`fits` lists values (`{keyword}`) and the field does not"
+            ))
+        }
+        other => {
+            return Err(format!(
+                "`fits` uses `{other}`, which the proof does not understand"
+            ))
+        }
     };
     match proven {
         true => Ok(()),
-        false => Err(format!("the field's schema does not imply `fits`'s `{keyword}: {wanted}`")),
+        false => Err(format!(
+            "the field's schema does not imply `fits`'s `{keyword}: {wanted}`"
+        )),
     }
 }
 
@@ -129,8 +169,12 @@ fn types_within(field: Option<&Value>, wanted: &Value) -> Result<bool, String> {
         }
     };
     let wanted = names(wanted).ok_or("`fits`'s `type` is not a type name or a list of them")?;
-    let Some(have) = field.and_then(names) else { return Ok(false) };
-    Ok(have.iter().all(|t| wanted.contains(t) || (t == "integer" && wanted.iter().any(|w| w == "number"))))
+    let Some(have) = field.and_then(names) else {
+        return Ok(false);
+    };
+    Ok(have
+        .iter()
+        .all(|t| wanted.contains(t) || (t == "integer" && wanted.iter().any(|w| w == "number"))))
 }
 
 /// The field's tightest lower bound: (value, exclusive).
@@ -146,12 +190,27 @@ fn upper_bound(field: &Map<String, Value>) -> Option<(f64, bool)> {
 /// The tighter of an inclusive and an exclusive bound (`tighter(a, b)`: `a`
 /// is the stricter value); draft 4's boolean `exclusiveMinimum` is read as
 /// making the inclusive bound strict.
-fn bound(field: &Map<String, Value>, inclusive: &str, exclusive: &str, tighter: fn(f64, f64) -> bool) -> Option<(f64, bool)> {
+fn bound(
+    field: &Map<String, Value>,
+    inclusive: &str,
+    exclusive: &str,
+    tighter: fn(f64, f64) -> bool,
+) -> Option<(f64, bool)> {
     let strict_flag = field.get(exclusive) == Some(&Value::Bool(true));
-    let a = field.get(inclusive).and_then(Value::as_f64).map(|v| (v, strict_flag));
-    let b = field.get(exclusive).and_then(Value::as_f64).map(|v| (v, true));
+    let a = field
+        .get(inclusive)
+        .and_then(Value::as_f64)
+        .map(|v| (v, strict_flag));
+    let b = field
+        .get(exclusive)
+        .and_then(Value::as_f64)
+        .map(|v| (v, true));
     match (a, b) {
-        (Some(a), Some(b)) => Some(if tighter(a.0, b.0) || (a.0 == b.0 && a.1) { a } else { b }),
+        (Some(a), Some(b)) => Some(if tighter(a.0, b.0) || (a.0 == b.0 && a.1) {
+            a
+        } else {
+            b
+        }),
         (a, b) => a.or(b),
     }
 }
@@ -159,15 +218,20 @@ fn bound(field: &Map<String, Value>, inclusive: &str, exclusive: &str, tighter: 
 /// The field's `multipleOf` is a whole multiple of `wanted` (or `wanted` is
 /// 1 and the field holds integers only).
 fn multiple_of(field: &Map<String, Value>, wanted: &Value) -> bool {
-    let Some(w) = wanted.as_f64().filter(|w| *w > 0.0) else { return false };
+    let Some(w) = wanted.as_f64().filter(|w| *w > 0.0) else {
+        return false;
+    };
     let integers = field.get("type") == Some(&Value::String("integer".into()));
     if integers && w.fract() == 0.0 && w == 1.0 {
         return true;
     }
-    field.get("multipleOf").and_then(Value::as_f64).is_some_and(|m| {
-        let ratio = m / w;
-        ratio >= 1.0 && ratio.fract() == 0.0 && ratio.is_finite()
-    })
+    field
+        .get("multipleOf")
+        .and_then(Value::as_f64)
+        .is_some_and(|m| {
+            let ratio = m / w;
+            ratio >= 1.0 && ratio.fract() == 0.0 && ratio.is_finite()
+        })
 }
 
 fn at_least(field: Option<&Value>, wanted: &Value) -> bool {
@@ -192,91 +256,219 @@ mod tests {
 
     #[test]
     fn a_rating_of_zero_to_ten_refuses_a_field_up_to_eleven() {
-        let why = satisfies(&json!({"type": "integer", "minimum": 0, "maximum": 11}), &rating()).unwrap_err();
+        let why = satisfies(
+            &json!({"type": "integer", "minimum": 0, "maximum": 11}),
+            &rating(),
+        )
+        .unwrap_err();
         assert!(why.contains("maximum"), "{why}");
-        assert_eq!(satisfies(&json!({"type": "integer", "minimum": 0, "maximum": 10}), &rating()), Ok(()));
-        assert_eq!(satisfies(&json!({"type": "integer", "minimum": 1, "maximum": 5, "title": "Stars"}), &rating()), Ok(()));
+        assert_eq!(
+            satisfies(
+                &json!({"type": "integer", "minimum": 0, "maximum": 10}),
+                &rating()
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            satisfies(
+                &json!({"type": "integer", "minimum": 1, "maximum": 5, "title": "Stars"}),
+                &rating()
+            ),
+            Ok(())
+        );
     }
 
     #[test]
     fn types_are_subsets_and_integers_are_numbers() {
-        assert!(satisfies(&json!({"type": "number", "minimum": 0, "maximum": 10}), &rating()).is_err());
-        assert!(satisfies(&json!({"minimum": 0, "maximum": 10}), &rating()).is_err(), "no type: strings would pass");
-        assert!(satisfies(&json!({"type": ["integer", "null"], "minimum": 0, "maximum": 10}), &rating()).is_err());
-        assert_eq!(satisfies(&json!({"type": "integer"}), &json!({"type": ["number", "null"]})), Ok(()));
-        assert!(satisfies(&json!({"type": "integer", "minimum": 0}), &rating()).is_err(), "unbounded above");
+        assert!(satisfies(
+            &json!({"type": "number", "minimum": 0, "maximum": 10}),
+            &rating()
+        )
+        .is_err());
+        assert!(
+            satisfies(&json!({"minimum": 0, "maximum": 10}), &rating()).is_err(),
+            "no type: strings would pass"
+        );
+        assert!(satisfies(
+            &json!({"type": ["integer", "null"], "minimum": 0, "maximum": 10}),
+            &rating()
+        )
+        .is_err());
+        assert_eq!(
+            satisfies(
+                &json!({"type": "integer"}),
+                &json!({"type": ["number", "null"]})
+            ),
+            Ok(())
+        );
+        assert!(
+            satisfies(&json!({"type": "integer", "minimum": 0}), &rating()).is_err(),
+            "unbounded above"
+        );
     }
 
     #[test]
     fn exclusive_bounds_and_steps() {
-        assert_eq!(satisfies(&json!({"type": "integer", "exclusiveMinimum": 0, "maximum": 3}), &json!({"exclusiveMinimum": 0})), Ok(()));
-        assert!(satisfies(&json!({"type": "integer", "minimum": 0}), &json!({"exclusiveMinimum": 0})).is_err());
-        assert_eq!(satisfies(&json!({"type": "number", "exclusiveMaximum": 10}), &json!({"maximum": 10})), Ok(()));
-        assert_eq!(satisfies(&json!({"type": "number", "multipleOf": 0.5}), &json!({"multipleOf": 0.25})), Ok(()));
-        assert!(satisfies(&json!({"type": "number", "multipleOf": 0.25}), &json!({"multipleOf": 0.5})).is_err());
-        assert_eq!(satisfies(&json!({"type": "integer"}), &json!({"multipleOf": 1})), Ok(()));
+        assert_eq!(
+            satisfies(
+                &json!({"type": "integer", "exclusiveMinimum": 0, "maximum": 3}),
+                &json!({"exclusiveMinimum": 0})
+            ),
+            Ok(())
+        );
+        assert!(satisfies(
+            &json!({"type": "integer", "minimum": 0}),
+            &json!({"exclusiveMinimum": 0})
+        )
+        .is_err());
+        assert_eq!(
+            satisfies(
+                &json!({"type": "number", "exclusiveMaximum": 10}),
+                &json!({"maximum": 10})
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            satisfies(
+                &json!({"type": "number", "multipleOf": 0.5}),
+                &json!({"multipleOf": 0.25})
+            ),
+            Ok(())
+        );
+        assert!(satisfies(
+            &json!({"type": "number", "multipleOf": 0.25}),
+            &json!({"multipleOf": 0.5})
+        )
+        .is_err());
+        assert_eq!(
+            satisfies(&json!({"type": "integer"}), &json!({"multipleOf": 1})),
+            Ok(())
+        );
     }
 
     #[test]
     fn finite_fields_are_checked_value_by_value() {
         assert_eq!(satisfies(&json!({"enum": [1, 5, 10]}), &rating()), Ok(()));
         assert!(satisfies(&json!({"enum": [1, 11]}), &rating()).is_err());
-        assert_eq!(satisfies(&json!({"const": "red"}), &json!({"enum": ["red", "blue"]})), Ok(()));
+        assert_eq!(
+            satisfies(&json!({"const": "red"}), &json!({"enum": ["red", "blue"]})),
+            Ok(())
+        );
         assert!(satisfies(&json!({"type": "string"}), &json!({"enum": ["red"]})).is_err());
     }
 
     #[test]
     fn strings_need_the_same_format_and_pattern() {
         let colour = json!({"type": "string", "format": "color"});
-        assert_eq!(satisfies(&json!({"type": "string", "format": "color", "maxLength": 7}), &colour), Ok(()));
+        assert_eq!(
+            satisfies(
+                &json!({"type": "string", "format": "color", "maxLength": 7}),
+                &colour
+            ),
+            Ok(())
+        );
         assert!(satisfies(&json!({"type": "string"}), &colour).is_err());
         assert!(satisfies(&json!({"type": "string", "format": "colour"}), &colour).is_err());
-        assert_eq!(satisfies(&json!({"type": "string", "maxLength": 5}), &json!({"maxLength": 7})), Ok(()));
-        assert!(satisfies(&json!({"type": "string", "pattern": "^a"}), &json!({"pattern": "^a$"})).is_err());
+        assert_eq!(
+            satisfies(
+                &json!({"type": "string", "maxLength": 5}),
+                &json!({"maxLength": 7})
+            ),
+            Ok(())
+        );
+        assert!(satisfies(
+            &json!({"type": "string", "pattern": "^a"}),
+            &json!({"pattern": "^a$"})
+        )
+        .is_err());
     }
 
     #[test]
     fn arrays_prove_their_items() {
         let tags = json!({"type": "array", "items": {"type": "string", "maxLength": 20}, "uniqueItems": true});
-        assert_eq!(satisfies(&json!({"type": "array", "items": {"type": "string", "maxLength": 10}, "uniqueItems": true, "maxItems": 3}), &tags), Ok(()));
-        assert!(satisfies(&json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true}), &tags).is_err());
-        assert!(satisfies(&json!({"type": "array", "items": {"type": "string", "maxLength": 10}}), &tags).is_err());
+        assert_eq!(
+            satisfies(
+                &json!({"type": "array", "items": {"type": "string", "maxLength": 10}, "uniqueItems": true, "maxItems": 3}),
+                &tags
+            ),
+            Ok(())
+        );
+        assert!(satisfies(
+            &json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true}),
+            &tags
+        )
+        .is_err());
+        assert!(satisfies(
+            &json!({"type": "array", "items": {"type": "string", "maxLength": 10}}),
+            &tags
+        )
+        .is_err());
     }
 
     #[test]
     fn what_it_cannot_read_it_refuses() {
-        let why = satisfies(&json!({"type": "string"}), &json!({"type": "string", "not": {"const": ""}})).unwrap_err();
+        let why = satisfies(
+            &json!({"type": "string"}),
+            &json!({"type": "string", "not": {"const": ""}}),
+        )
+        .unwrap_err();
         assert!(why.contains("`not`"), "{why}");
-        assert!(satisfies(&json!({"$ref": "#/$defs/x", "type": "integer"}), &json!({"type": "integer"})).is_err());
+        assert!(satisfies(
+            &json!({"$ref": "#/$defs/x", "type": "integer"}),
+            &json!({"type": "integer"})
+        )
+        .is_err());
         assert!(satisfies(&json!(true), &rating()).is_err());
         assert!(satisfies(&json!({"type": "integer"}), &json!(false)).is_err());
-        assert_eq!(satisfies(&json!({"type": "integer"}), &json!({"title": "anything"})), Ok(()));
+        assert_eq!(
+            satisfies(&json!({"type": "integer"}), &json!({"title": "anything"})),
+            Ok(())
+        );
     }
 
     /// A small family of integer fields: optional bounds, maybe an enum.
     fn integer_field() -> impl Strategy<Value = Value> {
         let bound = proptest::option::of(-20i64..20);
-        (bound.clone(), bound, proptest::option::of(prop::collection::vec(-20i64..20, 1..5)), any::<bool>()).prop_map(|(min, max, values, exclusive)| {
-            let mut field = json!({"type": "integer"});
-            if let Some(min) = min {
-                field[if exclusive { "exclusiveMinimum" } else { "minimum" }] = json!(min);
-            }
-            if let Some(max) = max {
-                field["maximum"] = json!(max);
-            }
-            if let Some(values) = values {
-                field["enum"] = json!(values);
-            }
-            field
-        })
+        (
+            bound.clone(),
+            bound,
+            proptest::option::of(prop::collection::vec(-20i64..20, 1..5)),
+            any::<bool>(),
+        )
+            .prop_map(|(min, max, values, exclusive)| {
+                let mut field = json!({"type": "integer"});
+                if let Some(min) = min {
+                    field[if exclusive {
+                        "exclusiveMinimum"
+                    } else {
+                        "minimum"
+                    }] = json!(min);
+                }
+                if let Some(max) = max {
+                    field["maximum"] = json!(max);
+                }
+                if let Some(values) = values {
+                    field["enum"] = json!(values);
+                }
+                field
+            })
     }
 
     fn fits_schema() -> impl Strategy<Value = Value> {
-        (proptest::option::of(-20i64..20), proptest::option::of(-20i64..20), prop_oneof![Just("integer"), Just("number")], any::<bool>())
+        (
+            proptest::option::of(-20i64..20),
+            proptest::option::of(-20i64..20),
+            prop_oneof![Just("integer"), Just("number")],
+            any::<bool>(),
+        )
             .prop_map(|(min, max, ty, exclusive)| {
                 let mut fits = json!({"type": ty});
                 if let Some(min) = min {
-                    fits[if exclusive { "exclusiveMinimum" } else { "minimum" }] = json!(min);
+                    fits[if exclusive {
+                        "exclusiveMinimum"
+                    } else {
+                        "minimum"
+                    }] = json!(min);
                 }
                 if let Some(max) = max {
                     fits["maximum"] = json!(max);
@@ -287,14 +479,46 @@ mod tests {
 
     /// Small JSON values, schemas or not, nested a few levels.
     fn any_json() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![Just(json!(null)), any::<bool>().prop_map(Value::from), (-20i64..20).prop_map(Value::from),
-            prop_oneof![Just("integer"), Just("number"), Just("string"), Just("array"), Just("x")].prop_map(Value::from)];
-        leaf.prop_recursive(3, 24, 4, |inner| prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((prop_oneof![Just("type"), Just("minimum"), Just("maximum"), Just("enum"), Just("const"),
-                Just("items"), Just("multipleOf"), Just("exclusiveMinimum"), Just("format"), Just("not"), Just("$ref")], inner), 0..4)
-                .prop_map(|pairs| Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())),
-        ])
+        let leaf = prop_oneof![
+            Just(json!(null)),
+            any::<bool>().prop_map(Value::from),
+            (-20i64..20).prop_map(Value::from),
+            prop_oneof![
+                Just("integer"),
+                Just("number"),
+                Just("string"),
+                Just("array"),
+                Just("x")
+            ]
+            .prop_map(Value::from)
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec(
+                    (
+                        prop_oneof![
+                            Just("type"),
+                            Just("minimum"),
+                            Just("maximum"),
+                            Just("enum"),
+                            Just("const"),
+                            Just("items"),
+                            Just("multipleOf"),
+                            Just("exclusiveMinimum"),
+                            Just("format"),
+                            Just("not"),
+                            Just("$ref")
+                        ],
+                        inner
+                    ),
+                    0..4
+                )
+                .prop_map(|pairs| Value::Object(
+                    pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+                )),
+            ]
+        })
     }
 
     proptest! {

@@ -117,12 +117,21 @@ impl Catalog {
     pub fn parse(text: &str) -> std::result::Result<Catalog, String> {
         let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         Contract::Catalog.check(&value)?;
-        let hash = crate::cache::canonical::sha256(&value).map(hex::encode).map_err(|e| e.to_string())?;
+        let hash = crate::cache::canonical::sha256(&value)
+            .map(hex::encode)
+            .map_err(|e| e.to_string())?;
         let stored: Stored = serde_json::from_value(value).map_err(|e| e.to_string())?;
         for (index, entry) in stored.components.iter().enumerate() {
-            entry.validate(&stored.components[..index]).map_err(|why| format!("{why} (at /components/{index})"))?;
+            entry
+                .validate(&stored.components[..index])
+                .map_err(|why| format!("{why} (at /components/{index})"))?;
         }
-        Ok(Catalog { name: stored.name, hash, a2ui_catalog_id: stored.a2ui.map(|a| a.catalog_id), entries: stored.components })
+        Ok(Catalog {
+            name: stored.name,
+            hash,
+            a2ui_catalog_id: stored.a2ui.map(|a| a.catalog_id),
+            entries: stored.components,
+        })
     }
 
     /// Configures this isolate's catalogs from their texts (`(source,
@@ -158,15 +167,29 @@ impl Catalog {
     /// The configured catalog a request names by `catalog` (at `pointer`):
     /// an unknown name is a 400 naming the configured ones.
     pub(crate) fn named(name: &str, pointer: &str) -> Result<Rc<Catalog>> {
-        CONFIGURED.with(|c| {
-            let c = c.borrow();
-            // The configured names are listed only for the error, not on every lookup.
-            c.1.iter().find(|k| k.name == name).cloned().ok_or_else(|| c.1.iter().map(|k| k.name.clone()).collect::<Vec<_>>())
-        })
-        .map_err(|names| {
-            let known = if names.is_empty() { "none is configured".to_owned() } else { format!("configured: {}", names.join(", ")) };
-            Error::new(ErrorCode::InvalidRequest, format!("`catalog` names no configured catalog: `{name}` ({known}) (at {pointer})")).at(pointer)
-        })
+        CONFIGURED
+            .with(|c| {
+                let c = c.borrow();
+                // The configured names are listed only for the error, not on every lookup.
+                c.1.iter()
+                    .find(|k| k.name == name)
+                    .cloned()
+                    .ok_or_else(|| c.1.iter().map(|k| k.name.clone()).collect::<Vec<_>>())
+            })
+            .map_err(|names| {
+                let known = if names.is_empty() {
+                    "none is configured".to_owned()
+                } else {
+                    format!("configured: {}", names.join(", "))
+                };
+                Error::new(
+                    ErrorCode::InvalidRequest,
+                    format!(
+                        "`catalog` names no configured catalog: `{name}` ({known}) (at {pointer})"
+                    ),
+                )
+                .at(pointer)
+            })
     }
 
     /// The configured catalog named `name`, when there is one (a request's
@@ -243,14 +266,26 @@ impl Entry {
         if before.iter().any(|e| e.name == self.name) {
             return Err(format!("component `{}` is listed twice", self.name));
         }
-        compile(&self.fits).map_err(|e| format!("`fits` of `{}` is not a valid JSON Schema: {e}", self.name))?;
+        compile(&self.fits)
+            .map_err(|e| format!("`fits` of `{}` is not a valid JSON Schema: {e}", self.name))?;
         if let Some(schema) = &self.props_schema {
-            let validator = compile(schema).map_err(|e| format!("`propsSchema` of `{}` is not a valid JSON Schema: {e}", self.name))?;
+            let validator = compile(schema).map_err(|e| {
+                format!(
+                    "`propsSchema` of `{}` is not a valid JSON Schema: {e}",
+                    self.name
+                )
+            })?;
             if let Some(props) = &self.props {
                 let props = Value::Object(props.clone());
-                let first = validator.iter_errors(&props).next().map(|e| format!("{e} at {}", e.instance_path()));
+                let first = validator
+                    .iter_errors(&props)
+                    .next()
+                    .map(|e| format!("{e} at {}", e.instance_path()));
                 if let Some(error) = first {
-                    return Err(format!("`props` of `{}` do not validate against its `propsSchema`: {error}", self.name));
+                    return Err(format!(
+                        "`props` of `{}` do not validate against its `propsSchema`: {error}",
+                        self.name
+                    ));
                 }
             }
         }
@@ -258,16 +293,25 @@ impl Entry {
     }
 
     /// Checks props for this component (`None`: its default props).
-    pub(crate) fn check_props(&self, props: Option<&Map<String, Value>>) -> std::result::Result<(), String> {
-        let (Some(schema), Some(props)) = (&self.props_schema, props.or(self.props.as_ref())) else {
+    pub(crate) fn check_props(
+        &self,
+        props: Option<&Map<String, Value>>,
+    ) -> std::result::Result<(), String> {
+        let (Some(schema), Some(props)) = (&self.props_schema, props.or(self.props.as_ref()))
+        else {
             return match props {
-                Some(p) if !p.is_empty() && self.props_schema.is_none() => Err(format!("`{}` takes no props", self.name)),
+                Some(p) if !p.is_empty() && self.props_schema.is_none() => {
+                    Err(format!("`{}` takes no props", self.name))
+                }
                 _ => Ok(()),
             };
         };
         let validator = compile(schema).map_err(|e| e.to_string())?;
         let props = Value::Object(props.clone());
-        let first = validator.iter_errors(&props).next().map(|e| format!("{e} at {}", e.instance_path()));
+        let first = validator
+            .iter_errors(&props)
+            .next()
+            .map(|e| format!("{e} at {}", e.instance_path()));
         match first {
             Some(error) => Err(format!("its props do not validate: {error}")),
             None => Ok(()),
@@ -275,13 +319,19 @@ impl Entry {
     }
 
     /// The props a binding shows: its own, else the entry's defaults.
-    pub(crate) fn props_for<'a>(&'a self, own: Option<&'a Map<String, Value>>) -> Option<&'a Map<String, Value>> {
+    pub(crate) fn props_for<'a>(
+        &'a self,
+        own: Option<&'a Map<String, Value>>,
+    ) -> Option<&'a Map<String, Value>> {
         own.or(self.props.as_ref()).filter(|p| !p.is_empty())
     }
 }
 
 fn compile(schema: &Value) -> std::result::Result<jsonschema::Validator, String> {
-    jsonschema::options().with_draft(jsonschema::Draft::Draft202012).build(schema).map_err(|e| e.to_string())
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(schema)
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -290,7 +340,11 @@ pub(crate) mod tests {
 
     /// The example catalog shipped in `catalogs/`, configured for this thread.
     pub(crate) fn example() -> Rc<Catalog> {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../catalogs/example.json")).unwrap();
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../catalogs/example.json"
+        ))
+        .unwrap();
         assert!(Catalog::configure(&[("example.json", &text)]).is_empty());
         Catalog::named("example", "/catalog").unwrap()
     }
@@ -300,21 +354,29 @@ pub(crate) mod tests {
         let catalog = example();
         assert_eq!(catalog.entries().len(), 2);
         assert_eq!(catalog.hash().len(), 64);
-        assert_eq!(catalog.entry("starRating").unwrap().stand_in, Widget::Integer);
+        assert_eq!(
+            catalog.entry("starRating").unwrap().stand_in,
+            Widget::Integer
+        );
         assert!(catalog.prompt_lines(4096).contains("\"starRating\""));
         assert_eq!(catalog.prompt_lines(10), "");
     }
 
     #[test]
     fn malformed_catalogs_are_refused_with_the_reason() {
-        let good = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../catalogs/example.json")).unwrap();
+        let good = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../catalogs/example.json"
+        ))
+        .unwrap();
         let mut twice: Value = serde_json::from_str(&good).unwrap();
         let first = twice["components"][0].clone();
         twice["components"].as_array_mut().unwrap().push(first);
         let mut bad_props: Value = serde_json::from_str(&good).unwrap();
         bad_props["components"][0]["props"] = serde_json::json!({"stars": 99});
         let mut bad_fits: Value = serde_json::from_str(&good).unwrap();
-        bad_fits["components"][0]["fits"] = serde_json::json!({"type": "integer", "minimum": "zero"});
+        bad_fits["components"][0]["fits"] =
+            serde_json::json!({"type": "integer", "minimum": "zero"});
         let mut unknown_widget: Value = serde_json::from_str(&good).unwrap();
         unknown_widget["components"][0]["standIn"] = serde_json::json!("stars");
         for (bad, expect) in [
@@ -329,9 +391,19 @@ pub(crate) mod tests {
         }
         let log = Catalog::configure(&[("good.json", &good), ("bad.json", "[]")]);
         assert_eq!(log.len(), 1);
-        assert!(log[0].contains("bad.json") && log[0].contains("built-in widgets"), "{}", log[0]);
-        assert!(Catalog::named("example", "/catalog").is_ok(), "the valid one still serves");
+        assert!(
+            log[0].contains("bad.json") && log[0].contains("built-in widgets"),
+            "{}",
+            log[0]
+        );
+        assert!(
+            Catalog::named("example", "/catalog").is_ok(),
+            "the valid one still serves"
+        );
         let unknown = Catalog::named("nope", "/catalog").unwrap_err();
-        assert_eq!((unknown.code(), unknown.pointer(), unknown.http_status()), (ErrorCode::InvalidRequest, Some("/catalog"), 400));
+        assert_eq!(
+            (unknown.code(), unknown.pointer(), unknown.http_status()),
+            (ErrorCode::InvalidRequest, Some("/catalog"), 400)
+        );
     }
 }

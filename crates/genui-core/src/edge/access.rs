@@ -22,7 +22,12 @@ use subtle::ConstantTimeEq;
 /// Checks the `Authorization` header against the configured keys. `keys`
 /// is the `API_KEYS` value; `None` or blank means no authentication.
 pub(crate) fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Result<()> {
-    let configured: Vec<&str> = keys.unwrap_or_default().split(',').map(str::trim).filter(|k| !k.is_empty()).collect();
+    let configured: Vec<&str> = keys
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .collect();
     if configured.is_empty() {
         return Ok(());
     }
@@ -33,8 +38,15 @@ pub(crate) fn authorize(authorization: Option<&str>, keys: Option<&str>) -> Resu
         matched |= Sha256::digest(key.as_bytes()).ct_eq(&presented_digest);
     }
     if presented.is_empty() || !bool::from(matched) {
-        let why = if presented.is_empty() { "no bearer key was sent" } else { "the bearer key is not valid" };
-        return Err(Error::new(ErrorCode::Unauthorized, format!("this endpoint needs `Authorization: Bearer <key>`: {why}")));
+        let why = if presented.is_empty() {
+            "no bearer key was sent"
+        } else {
+            "the bearer key is not valid"
+        };
+        return Err(Error::new(
+            ErrorCode::Unauthorized,
+            format!("this endpoint needs `Authorization: Bearer <key>`: {why}"),
+        ));
     }
     Ok(())
 }
@@ -57,12 +69,18 @@ pub(crate) fn key_fingerprint(key: &str) -> String {
 
 /// Whether `origin` may read answers, given `ALLOWED_ORIGINS`.
 pub(crate) fn origin_allowed(origin: &str, allowed: Option<&str>) -> bool {
-    allowed.unwrap_or_default().split(',').map(str::trim).any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
+    allowed
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
 }
 
 /// CORS headers for an answer to `origin` (none for a disallowed origin).
 pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
-    let Some(origin) = origin.filter(|o| origin_allowed(o, allowed)) else { return Vec::new() };
+    let Some(origin) = origin.filter(|o| origin_allowed(o, allowed)) else {
+        return Vec::new();
+    };
     vec![
         ("access-control-allow-origin".into(), origin.to_owned()),
         ("vary".into(), "Origin".into()),
@@ -71,10 +89,16 @@ pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(
 }
 
 /// Extra headers of a preflight answer to an allowed origin.
-pub(crate) fn preflight_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
+pub(crate) fn preflight_headers(
+    origin: Option<&str>,
+    allowed: Option<&str>,
+) -> Vec<(String, String)> {
     let mut headers = cors_headers(origin, allowed);
     if !headers.is_empty() {
-        headers.push(("access-control-allow-methods".into(), "GET, POST, OPTIONS".into()));
+        headers.push((
+            "access-control-allow-methods".into(),
+            "GET, POST, OPTIONS".into(),
+        ));
         headers.push(("access-control-allow-headers".into(), "authorization, content-type, a2ui-client-data-model, mcp-protocol-version, mcp-method, mcp-name".into()));
         headers.push(("access-control-max-age".into(), "86400".into()));
     }
@@ -123,7 +147,14 @@ mod tests {
         for header in ["Bearer k1", "bearer k1", "BEARER k1", "BeArEr   k1 "] {
             assert_eq!(bearer_token(header), Some("k1"), "{header}");
         }
-        for header in ["Basic k1", "Bearer", "Bearer ", "Bearerk1", "", "Token Bearer k1"] {
+        for header in [
+            "Basic k1",
+            "Bearer",
+            "Bearer ",
+            "Bearerk1",
+            "",
+            "Token Bearer k1",
+        ] {
             assert_eq!(bearer_token(header), None, "{header}");
         }
         assert!(authorize(Some("BEARER k2"), Some("k1, k2")).is_ok());
@@ -137,7 +168,10 @@ mod tests {
         let e = authorize(Some("Bearer k3"), Some("k1,k2")).unwrap_err();
         assert_eq!((e.code(), e.http_status()), (ErrorCode::Unauthorized, 401));
         assert!(authorize(None, Some("k1")).is_err());
-        assert!(authorize(Some("k1"), Some("k1")).is_err(), "the Bearer scheme is required");
+        assert!(
+            authorize(Some("k1"), Some("k1")).is_err(),
+            "the Bearer scheme is required"
+        );
         assert!(authorize(Some("Bearer "), Some("k1")).is_err());
     }
 
@@ -145,8 +179,17 @@ mod tests {
     fn cors() {
         assert!(cors_headers(Some("https://app.example"), None).is_empty());
         assert!(cors_headers(Some("https://evil.example"), Some("https://app.example")).is_empty());
-        let h = cors_headers(Some("https://app.example"), Some("https://other.example, https://app.example"));
-        assert_eq!(h[0], ("access-control-allow-origin".into(), "https://app.example".into()));
+        let h = cors_headers(
+            Some("https://app.example"),
+            Some("https://other.example, https://app.example"),
+        );
+        assert_eq!(
+            h[0],
+            (
+                "access-control-allow-origin".into(),
+                "https://app.example".into()
+            )
+        );
         assert_eq!(preflight_headers(Some("http://x"), Some("*")).len(), 6);
         assert!(cors_headers(None, Some("*")).is_empty());
     }

@@ -105,13 +105,15 @@ impl Contract {
     /// The compiled validator (compiled on first use, kept for the isolate).
     pub fn validator(self) -> &'static jsonschema::Validator {
         // One cell per contract, sized by the table, so a new row never indexes past it.
-        static CELLS: [OnceLock<jsonschema::Validator>; Contract::ALL.len()] = [const { OnceLock::new() }; Contract::ALL.len()];
+        static CELLS: [OnceLock<jsonschema::Validator>; Contract::ALL.len()] =
+            [const { OnceLock::new() }; Contract::ALL.len()];
         CELLS[self as usize].get_or_init(|| {
             let schema: Value = serde_json::from_str(self.source()).unwrap_or(Value::Bool(false));
             // The contracts are ours and tested; a broken one rejects
             // everything (false schema) rather than panicking in production.
-            jsonschema::validator_for(&schema)
-                .unwrap_or_else(|_| jsonschema::validator_for(&Value::Bool(false)).expect("false schema compiles"))
+            jsonschema::validator_for(&schema).unwrap_or_else(|_| {
+                jsonschema::validator_for(&Value::Bool(false)).expect("false schema compiles")
+            })
         })
     }
 
@@ -130,7 +132,12 @@ impl Contract {
         if errors.is_empty() {
             Ok(())
         } else {
-            Err(format!("{} violates {}: {}", "message", self.file_name(), errors.join("; ")))
+            Err(format!(
+                "{} violates {}: {}",
+                "message",
+                self.file_name(),
+                errors.join("; ")
+            ))
         }
     }
 }
@@ -144,8 +151,10 @@ mod tests {
         assert!(Contract::ALL.len() <= 16);
         for &contract in Contract::ALL {
             let schema: Value = serde_json::from_str(contract.source()).unwrap();
-            jsonschema::meta::validate(&schema).unwrap_or_else(|e| panic!("{}: {e}", contract.file_name()));
-            jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{}: {e}", contract.file_name()));
+            jsonschema::meta::validate(&schema)
+                .unwrap_or_else(|e| panic!("{}: {e}", contract.file_name()));
+            jsonschema::validator_for(&schema)
+                .unwrap_or_else(|e| panic!("{}: {e}", contract.file_name()));
         }
     }
 

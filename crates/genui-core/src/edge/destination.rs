@@ -63,12 +63,20 @@ struct Block<N> {
 
 const fn v4(octets: [u8; 4], len: u8, name: &'static str, reach: Reach) -> Block<Ipv4Net> {
     let [a, b, c, d] = octets;
-    Block { net: Ipv4Net::new_assert(Ipv4Addr::new(a, b, c, d), len), name, reach }
+    Block {
+        net: Ipv4Net::new_assert(Ipv4Addr::new(a, b, c, d), len),
+        name,
+        reach,
+    }
 }
 
 const fn v6(segments: [u16; 8], len: u8, name: &'static str, reach: Reach) -> Block<Ipv6Net> {
     let [a, b, c, d, e, f, g, h] = segments;
-    Block { net: Ipv6Net::new_assert(Ipv6Addr::new(a, b, c, d, e, f, g, h), len), name, reach }
+    Block {
+        net: Ipv6Net::new_assert(Ipv6Addr::new(a, b, c, d, e, f, g, h), len),
+        name,
+        reach,
+    }
 }
 
 use Reach::{Carries, Global, Local};
@@ -78,32 +86,97 @@ use Reach::{Carries, Global, Local};
 /// no row is ordinary global unicast.
 const IPV4_BLOCKS: &[Block<Ipv4Net>] = &[
     v4([0, 0, 0, 0], 8, "\"this network\" (RFC 791)", Local),
-    v4([0, 0, 0, 0], 32, "\"this host on this network\" (RFC 1122)", Local),
+    v4(
+        [0, 0, 0, 0],
+        32,
+        "\"this host on this network\" (RFC 1122)",
+        Local,
+    ),
     v4([10, 0, 0, 0], 8, "private use (RFC 1918)", Local),
-    v4([100, 64, 0, 0], 10, "shared address space, carrier-grade NAT (RFC 6598)", Local),
+    v4(
+        [100, 64, 0, 0],
+        10,
+        "shared address space, carrier-grade NAT (RFC 6598)",
+        Local,
+    ),
     v4([127, 0, 0, 0], 8, "loopback (RFC 1122)", Local),
     v4([169, 254, 0, 0], 16, "link local (RFC 3927)", Local),
     v4([172, 16, 0, 0], 12, "private use (RFC 1918)", Local),
-    v4([192, 0, 0, 0], 24, "IETF protocol assignments (RFC 6890)", Local),
-    v4([192, 0, 0, 0], 29, "IPv4 service continuity prefix (RFC 7335)", Local),
+    v4(
+        [192, 0, 0, 0],
+        24,
+        "IETF protocol assignments (RFC 6890)",
+        Local,
+    ),
+    v4(
+        [192, 0, 0, 0],
+        29,
+        "IPv4 service continuity prefix (RFC 7335)",
+        Local,
+    ),
     v4([192, 0, 0, 8], 32, "IPv4 dummy address (RFC 7600)", Local),
-    v4([192, 0, 0, 9], 32, "Port Control Protocol anycast (RFC 7723)", Global),
+    v4(
+        [192, 0, 0, 9],
+        32,
+        "Port Control Protocol anycast (RFC 7723)",
+        Global,
+    ),
     v4([192, 0, 0, 10], 32, "TURN anycast (RFC 8155)", Global),
-    v4([192, 0, 0, 170], 32, "NAT64/DNS64 discovery (RFC 8880)", Local),
-    v4([192, 0, 0, 171], 32, "NAT64/DNS64 discovery (RFC 8880)", Local),
-    v4([192, 0, 2, 0], 24, "documentation, TEST-NET-1 (RFC 5737)", Local),
+    v4(
+        [192, 0, 0, 170],
+        32,
+        "NAT64/DNS64 discovery (RFC 8880)",
+        Local,
+    ),
+    v4(
+        [192, 0, 0, 171],
+        32,
+        "NAT64/DNS64 discovery (RFC 8880)",
+        Local,
+    ),
+    v4(
+        [192, 0, 2, 0],
+        24,
+        "documentation, TEST-NET-1 (RFC 5737)",
+        Local,
+    ),
     v4([192, 31, 196, 0], 24, "AS112-v4 (RFC 7535)", Global),
     v4([192, 52, 193, 0], 24, "AMT (RFC 7450)", Global),
-    v4([192, 88, 99, 0], 24, "deprecated 6to4 relay anycast (RFC 7526)", Local),
+    v4(
+        [192, 88, 99, 0],
+        24,
+        "deprecated 6to4 relay anycast (RFC 7526)",
+        Local,
+    ),
     v4([192, 88, 99, 2], 32, "6a44 relay anycast (RFC 6751)", Local),
     v4([192, 168, 0, 0], 16, "private use (RFC 1918)", Local),
-    v4([192, 175, 48, 0], 24, "direct delegation AS112 service (RFC 7534)", Global),
+    v4(
+        [192, 175, 48, 0],
+        24,
+        "direct delegation AS112 service (RFC 7534)",
+        Global,
+    ),
     v4([198, 18, 0, 0], 15, "benchmarking (RFC 2544)", Local),
-    v4([198, 51, 100, 0], 24, "documentation, TEST-NET-2 (RFC 5737)", Local),
-    v4([203, 0, 113, 0], 24, "documentation, TEST-NET-3 (RFC 5737)", Local),
+    v4(
+        [198, 51, 100, 0],
+        24,
+        "documentation, TEST-NET-2 (RFC 5737)",
+        Local,
+    ),
+    v4(
+        [203, 0, 113, 0],
+        24,
+        "documentation, TEST-NET-3 (RFC 5737)",
+        Local,
+    ),
     v4([224, 0, 0, 0], 4, "multicast (RFC 5771)", Local),
     v4([240, 0, 0, 0], 4, "reserved (RFC 1112)", Local),
-    v4([255, 255, 255, 255], 32, "limited broadcast (RFC 919)", Local),
+    v4(
+        [255, 255, 255, 255],
+        32,
+        "limited broadcast (RFC 919)",
+        Local,
+    ),
 ];
 
 /// The IANA IPv6 Special-Purpose Address Registry (2025 edition), the
@@ -111,37 +184,182 @@ const IPV4_BLOCKS: &[Block<Ipv4Net>] = &[
 /// site-local, multicast, and the IPv6 Address Space registry's split:
 /// global unicast is `2000::/3`, everything else is reserved.
 const IPV6_BLOCKS: &[Block<Ipv6Net>] = &[
-    v6([0; 8], 0, "outside 2000::/3, the global unicast space (RFC 4291)", Local),
-    v6([0x2000, 0, 0, 0, 0, 0, 0, 0], 3, "global unicast (RFC 4291)", Global),
-    v6([0, 0, 0, 0, 0, 0, 0, 1], 128, "the loopback address (RFC 4291)", Local),
+    v6(
+        [0; 8],
+        0,
+        "outside 2000::/3, the global unicast space (RFC 4291)",
+        Local,
+    ),
+    v6(
+        [0x2000, 0, 0, 0, 0, 0, 0, 0],
+        3,
+        "global unicast (RFC 4291)",
+        Global,
+    ),
+    v6(
+        [0, 0, 0, 0, 0, 0, 0, 1],
+        128,
+        "the loopback address (RFC 4291)",
+        Local,
+    ),
     v6([0; 8], 128, "the unspecified address (RFC 4291)", Local),
-    v6([0; 8], 96, "IPv4-compatible, deprecated (RFC 4291)", Carries(Carried::Last32)),
-    v6([0, 0, 0, 0, 0, 0xffff, 0, 0], 96, "IPv4-mapped (RFC 4291)", Carries(Carried::Last32)),
-    v6([0, 0, 0, 0, 0xffff, 0, 0, 0], 96, "IPv4-translated (RFC 2765)", Carries(Carried::Last32)),
-    v6([0x64, 0xff9b, 0, 0, 0, 0, 0, 0], 96, "NAT64 (RFC 6052)", Carries(Carried::Last32)),
-    v6([0x64, 0xff9b, 1, 0, 0, 0, 0, 0], 48, "local-use NAT64 (RFC 8215)", Local),
-    v6([0x100, 0, 0, 0, 0, 0, 0, 0], 64, "discard-only (RFC 6666)", Local),
-    v6([0x100, 0, 0, 1, 0, 0, 0, 0], 64, "dummy IPv6 prefix (RFC 9780)", Local),
-    v6([0x2001, 0, 0, 0, 0, 0, 0, 0], 23, "IETF protocol assignments (RFC 2928)", Local),
-    v6([0x2001, 0, 0, 0, 0, 0, 0, 0], 32, "Teredo (RFC 4380)", Carries(Carried::Teredo)),
-    v6([0x2001, 1, 0, 0, 0, 0, 0, 1], 128, "Port Control Protocol anycast (RFC 7723)", Global),
-    v6([0x2001, 1, 0, 0, 0, 0, 0, 2], 128, "TURN anycast (RFC 8155)", Global),
-    v6([0x2001, 1, 0, 0, 0, 0, 0, 3], 128, "DNS-SD SRP anycast (RFC 9665)", Global),
-    v6([0x2001, 2, 0, 0, 0, 0, 0, 0], 48, "benchmarking (RFC 5180)", Local),
+    v6(
+        [0; 8],
+        96,
+        "IPv4-compatible, deprecated (RFC 4291)",
+        Carries(Carried::Last32),
+    ),
+    v6(
+        [0, 0, 0, 0, 0, 0xffff, 0, 0],
+        96,
+        "IPv4-mapped (RFC 4291)",
+        Carries(Carried::Last32),
+    ),
+    v6(
+        [0, 0, 0, 0, 0xffff, 0, 0, 0],
+        96,
+        "IPv4-translated (RFC 2765)",
+        Carries(Carried::Last32),
+    ),
+    v6(
+        [0x64, 0xff9b, 0, 0, 0, 0, 0, 0],
+        96,
+        "NAT64 (RFC 6052)",
+        Carries(Carried::Last32),
+    ),
+    v6(
+        [0x64, 0xff9b, 1, 0, 0, 0, 0, 0],
+        48,
+        "local-use NAT64 (RFC 8215)",
+        Local,
+    ),
+    v6(
+        [0x100, 0, 0, 0, 0, 0, 0, 0],
+        64,
+        "discard-only (RFC 6666)",
+        Local,
+    ),
+    v6(
+        [0x100, 0, 0, 1, 0, 0, 0, 0],
+        64,
+        "dummy IPv6 prefix (RFC 9780)",
+        Local,
+    ),
+    v6(
+        [0x2001, 0, 0, 0, 0, 0, 0, 0],
+        23,
+        "IETF protocol assignments (RFC 2928)",
+        Local,
+    ),
+    v6(
+        [0x2001, 0, 0, 0, 0, 0, 0, 0],
+        32,
+        "Teredo (RFC 4380)",
+        Carries(Carried::Teredo),
+    ),
+    v6(
+        [0x2001, 1, 0, 0, 0, 0, 0, 1],
+        128,
+        "Port Control Protocol anycast (RFC 7723)",
+        Global,
+    ),
+    v6(
+        [0x2001, 1, 0, 0, 0, 0, 0, 2],
+        128,
+        "TURN anycast (RFC 8155)",
+        Global,
+    ),
+    v6(
+        [0x2001, 1, 0, 0, 0, 0, 0, 3],
+        128,
+        "DNS-SD SRP anycast (RFC 9665)",
+        Global,
+    ),
+    v6(
+        [0x2001, 2, 0, 0, 0, 0, 0, 0],
+        48,
+        "benchmarking (RFC 5180)",
+        Local,
+    ),
     v6([0x2001, 3, 0, 0, 0, 0, 0, 0], 32, "AMT (RFC 7450)", Global),
-    v6([0x2001, 4, 0x112, 0, 0, 0, 0, 0], 48, "AS112-v6 (RFC 7535)", Global),
-    v6([0x2001, 0x10, 0, 0, 0, 0, 0, 0], 28, "deprecated ORCHID (RFC 4843)", Local),
-    v6([0x2001, 0x20, 0, 0, 0, 0, 0, 0], 28, "ORCHIDv2 (RFC 7343)", Global),
-    v6([0x2001, 0x30, 0, 0, 0, 0, 0, 0], 28, "drone remote ID entity tags (RFC 9374)", Global),
-    v6([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0], 32, "documentation (RFC 3849)", Local),
-    v6([0x2002, 0, 0, 0, 0, 0, 0, 0], 16, "6to4 (RFC 3056)", Carries(Carried::SixToFour)),
-    v6([0x2620, 0x4f, 0x8000, 0, 0, 0, 0, 0], 48, "direct delegation AS112 service (RFC 7534)", Global),
-    v6([0x3fff, 0, 0, 0, 0, 0, 0, 0], 20, "documentation (RFC 9637)", Local),
-    v6([0x5f00, 0, 0, 0, 0, 0, 0, 0], 16, "SRv6 segment identifiers (RFC 9602)", Local),
-    v6([0xfc00, 0, 0, 0, 0, 0, 0, 0], 7, "unique local (RFC 4193)", Local),
-    v6([0xfe80, 0, 0, 0, 0, 0, 0, 0], 10, "link-local unicast (RFC 4291)", Local),
-    v6([0xfec0, 0, 0, 0, 0, 0, 0, 0], 10, "site-local unicast, deprecated (RFC 3879)", Local),
-    v6([0xff00, 0, 0, 0, 0, 0, 0, 0], 8, "multicast (RFC 4291)", Local),
+    v6(
+        [0x2001, 4, 0x112, 0, 0, 0, 0, 0],
+        48,
+        "AS112-v6 (RFC 7535)",
+        Global,
+    ),
+    v6(
+        [0x2001, 0x10, 0, 0, 0, 0, 0, 0],
+        28,
+        "deprecated ORCHID (RFC 4843)",
+        Local,
+    ),
+    v6(
+        [0x2001, 0x20, 0, 0, 0, 0, 0, 0],
+        28,
+        "ORCHIDv2 (RFC 7343)",
+        Global,
+    ),
+    v6(
+        [0x2001, 0x30, 0, 0, 0, 0, 0, 0],
+        28,
+        "drone remote ID entity tags (RFC 9374)",
+        Global,
+    ),
+    v6(
+        [0x2001, 0xdb8, 0, 0, 0, 0, 0, 0],
+        32,
+        "documentation (RFC 3849)",
+        Local,
+    ),
+    v6(
+        [0x2002, 0, 0, 0, 0, 0, 0, 0],
+        16,
+        "6to4 (RFC 3056)",
+        Carries(Carried::SixToFour),
+    ),
+    v6(
+        [0x2620, 0x4f, 0x8000, 0, 0, 0, 0, 0],
+        48,
+        "direct delegation AS112 service (RFC 7534)",
+        Global,
+    ),
+    v6(
+        [0x3fff, 0, 0, 0, 0, 0, 0, 0],
+        20,
+        "documentation (RFC 9637)",
+        Local,
+    ),
+    v6(
+        [0x5f00, 0, 0, 0, 0, 0, 0, 0],
+        16,
+        "SRv6 segment identifiers (RFC 9602)",
+        Local,
+    ),
+    v6(
+        [0xfc00, 0, 0, 0, 0, 0, 0, 0],
+        7,
+        "unique local (RFC 4193)",
+        Local,
+    ),
+    v6(
+        [0xfe80, 0, 0, 0, 0, 0, 0, 0],
+        10,
+        "link-local unicast (RFC 4291)",
+        Local,
+    ),
+    v6(
+        [0xfec0, 0, 0, 0, 0, 0, 0, 0],
+        10,
+        "site-local unicast, deprecated (RFC 3879)",
+        Local,
+    ),
+    v6(
+        [0xff00, 0, 0, 0, 0, 0, 0, 0],
+        8,
+        "multicast (RFC 4291)",
+        Local,
+    ),
 ];
 
 /// Name suffixes only a local resolver answers: the IANA Special-Use Domain
@@ -160,11 +378,26 @@ const LOCAL_SUFFIXES: &[(&str, &str)] = &[
     ("onion", "Tor onion services (RFC 7686)"),
     ("alt", "non-DNS name spaces (RFC 9476)"),
     ("lan", "private networks (not a delegated top-level domain)"),
-    ("home", "private networks (not a delegated top-level domain)"),
-    ("corp", "private networks (not a delegated top-level domain)"),
-    ("intranet", "private networks (not a delegated top-level domain)"),
-    ("private", "private networks (not a delegated top-level domain)"),
-    ("localdomain", "private networks (not a delegated top-level domain)"),
+    (
+        "home",
+        "private networks (not a delegated top-level domain)",
+    ),
+    (
+        "corp",
+        "private networks (not a delegated top-level domain)",
+    ),
+    (
+        "intranet",
+        "private networks (not a delegated top-level domain)",
+    ),
+    (
+        "private",
+        "private networks (not a delegated top-level domain)",
+    ),
+    (
+        "localdomain",
+        "private networks (not a delegated top-level domain)",
+    ),
 ];
 
 /// Why `host` is no public destination; `None` when it is one.
@@ -181,34 +414,56 @@ fn why_name_not_public(name: &str) -> Option<String> {
     let name = name.trim_end_matches('.').to_ascii_lowercase();
     let under = |suffix: &str| name == suffix || name.ends_with(&format!(".{suffix}"));
     if let Some((suffix, what)) = LOCAL_SUFFIXES.iter().find(|(suffix, _)| under(suffix)) {
-        return Some(format!("`{name}` is under `.{suffix}`, kept for {what}; only a local resolver answers it"));
+        return Some(format!(
+            "`{name}` is under `.{suffix}`, kept for {what}; only a local resolver answers it"
+        ));
     }
     if !name.contains('.') {
-        return Some(format!("`{name}` is a single-label name; only a local resolver answers it"));
+        return Some(format!(
+            "`{name}` is a single-label name; only a local resolver answers it"
+        ));
     }
     None
 }
 
 fn why_v4_not_public(ip: Ipv4Addr) -> Option<String> {
-    let block = IPV4_BLOCKS.iter().filter(|b| b.net.contains(&ip)).max_by_key(|b| b.net.prefix_len())?;
-    (block.reach != Global).then(|| format!("{ip} is in {}, {}, which is not globally reachable", block.net, block.name))
+    let block = IPV4_BLOCKS
+        .iter()
+        .filter(|b| b.net.contains(&ip))
+        .max_by_key(|b| b.net.prefix_len())?;
+    (block.reach != Global).then(|| {
+        format!(
+            "{ip} is in {}, {}, which is not globally reachable",
+            block.net, block.name
+        )
+    })
 }
 
 fn why_v6_not_public(ip: Ipv6Addr) -> Option<String> {
     let block = most_specific_v6(ip);
     match block.reach {
         Global => None,
-        Local => Some(format!("{ip} is in {}, {}, which is not globally reachable", block.net, block.name)),
+        Local => Some(format!(
+            "{ip} is in {}, {}, which is not globally reachable",
+            block.net, block.name
+        )),
         Carries(carried) => carried_ipv4(ip, carried).into_iter().find_map(|v4| {
             let why = why_v4_not_public(v4)?;
-            Some(format!("{ip} is {} and carries the IPv4 address {v4}: {why}", block.name))
+            Some(format!(
+                "{ip} is {} and carries the IPv4 address {v4}: {why}",
+                block.name
+            ))
         }),
     }
 }
 
 /// The most specific row that holds `ip` (`::/0` holds every address).
 fn most_specific_v6(ip: Ipv6Addr) -> &'static Block<Ipv6Net> {
-    IPV6_BLOCKS.iter().filter(|b| b.net.contains(&ip)).max_by_key(|b| b.net.prefix_len()).unwrap_or(&IPV6_BLOCKS[0])
+    IPV6_BLOCKS
+        .iter()
+        .filter(|b| b.net.contains(&ip))
+        .max_by_key(|b| b.net.prefix_len())
+        .unwrap_or(&IPV6_BLOCKS[0])
 }
 
 /// The IPv4 address(es) an IPv6 address of an IPv4-carrying form reaches.
@@ -387,16 +642,31 @@ mod tests {
             "https://[2001:0:4136:e378:8000:63bf:a247:27dd]/",
         ]);
         let why = judged("https://[64:ff9b::a9fe:a9fe]/").unwrap_or_default();
-        assert!(why.contains("169.254.169.254") && why.contains("link local"), "{why}");
+        assert!(
+            why.contains("169.254.169.254") && why.contains("link local"),
+            "{why}"
+        );
     }
 
     #[test]
     fn other_ipv4_spellings_arrive_as_the_address_they_mean() {
         // `url` applies the WHATWG host parser to http(s) URLs.
-        for url in ["https://2130706433/", "https://0x7f000001/", "https://0177.0.0.1/", "https://127.1/",
-            "https://0x7f.0.0.1/", "https://127.0.0.1./", "http://0/", "https://0xa9.0xfe.0xa9.0xfe/"] {
+        for url in [
+            "https://2130706433/",
+            "https://0x7f000001/",
+            "https://0177.0.0.1/",
+            "https://127.1/",
+            "https://0x7f.0.0.1/",
+            "https://127.0.0.1./",
+            "http://0/",
+            "https://0xa9.0xfe.0xa9.0xfe/",
+        ] {
             let parsed = url::Url::parse(url).unwrap_or_else(|e| panic!("{url}: {e}"));
-            assert!(matches!(parsed.host(), Some(Host::Ipv4(_))), "{url} parsed as {:?}", parsed.host());
+            assert!(
+                matches!(parsed.host(), Some(Host::Ipv4(_))),
+                "{url} parsed as {:?}",
+                parsed.host()
+            );
             assert!(judged(url).is_some(), "{url} must be refused");
         }
         assert_public(&["https://1572395042/"]);

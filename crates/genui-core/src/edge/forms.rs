@@ -112,7 +112,14 @@ impl FormToken {
     /// The signed token.
     pub fn sign(&self, secret: &str) -> String {
         let payload = self.payload();
-        let digest = mac(Purpose::FormToken, secret, self.expires_at, payload.as_bytes()).finalize().into_bytes();
+        let digest = mac(
+            Purpose::FormToken,
+            secret,
+            self.expires_at,
+            payload.as_bytes(),
+        )
+        .finalize()
+        .into_bytes();
         format!("{payload}.{}", B64.encode(digest))
     }
 
@@ -124,11 +131,25 @@ impl FormToken {
         }
         let (payload, signature) = token.split_once('.').ok_or_else(|| refused(false))?;
         let signature = B64.decode(signature).map_err(|_| refused(false))?;
-        let bytes: [u8; PAYLOAD_BYTES] = B64.decode(payload).ok().and_then(|b| b.try_into().ok()).ok_or_else(|| refused(false))?;
+        let bytes: [u8; PAYLOAD_BYTES] = B64
+            .decode(payload)
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| refused(false))?;
         let (id, expiry) = bytes.split_at(ID_BYTES);
-        let fields = Self { id: id.try_into().map_err(|_| refused(false))?, expires_at: u64::from_be_bytes(expiry.try_into().map_err(|_| refused(false))?) };
+        let fields = Self {
+            id: id.try_into().map_err(|_| refused(false))?,
+            expires_at: u64::from_be_bytes(expiry.try_into().map_err(|_| refused(false))?),
+        };
         // Constant-time comparison (`verify_slice`), over the payload as sent.
-        mac(Purpose::FormToken, secret, fields.expires_at, payload.as_bytes()).verify_slice(&signature).map_err(|_| refused(false))?;
+        mac(
+            Purpose::FormToken,
+            secret,
+            fields.expires_at,
+            payload.as_bytes(),
+        )
+        .verify_slice(&signature)
+        .map_err(|_| refused(false))?;
         if now >= fields.expires_at {
             return Err(refused(true));
         }
@@ -146,14 +167,20 @@ impl FormToken {
     /// (a receiver's log of it names no record).
     pub fn answer_id(&self) -> String {
         use sha2::Digest as _;
-        let digest = sha2::Sha256::new().chain_update(b"genui-answer.").chain_update(self.id).finalize();
+        let digest = sha2::Sha256::new()
+            .chain_update(b"genui-answer.")
+            .chain_update(self.id)
+            .finalize();
         hex::encode(&digest[..16])
     }
 
     /// The link's path and fragment: `/f/<token>#data=<JSON, percent-encoded>`.
     pub fn path(token: &str, fragment: Option<&str>) -> String {
         match fragment {
-            Some(text) => format!("/f/{token}#data={}", percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC)),
+            Some(text) => format!(
+                "/f/{token}#data={}",
+                percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC)
+            ),
             None => format!("/f/{token}"),
         }
     }
@@ -192,7 +219,12 @@ impl Prefill {
         }
         let text = data.to_string();
         let salt = hex::encode(salt);
-        let digest = hex::encode(sha2::Sha256::new().chain_update(salt.as_bytes()).chain_update(text.as_bytes()).finalize());
+        let digest = hex::encode(
+            sha2::Sha256::new()
+                .chain_update(salt.as_bytes())
+                .chain_update(text.as_bytes())
+                .finalize(),
+        );
         Some((text, Self { salt, digest }))
     }
 }
@@ -210,7 +242,12 @@ fn rfc3339(seconds: u64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
 }
 
 #[cfg(test)]
@@ -224,16 +261,54 @@ mod tests {
     #[test]
     fn tokens_round_trip_and_refuse_forgery_and_expiry() {
         let signed = token().sign("s3cret");
-        assert_eq!(FormToken::verify(&signed, "s3cret", 1_000).unwrap(), token());
-        assert_eq!(FormToken::verify(&signed, "other", 1_000).unwrap_err().http_status(), 404);
-        assert_eq!(FormToken::verify(&signed, "s3cret", 2_000).unwrap_err().http_status(), 410);
+        assert_eq!(
+            FormToken::verify(&signed, "s3cret", 1_000).unwrap(),
+            token()
+        );
+        assert_eq!(
+            FormToken::verify(&signed, "other", 1_000)
+                .unwrap_err()
+                .http_status(),
+            404
+        );
+        assert_eq!(
+            FormToken::verify(&signed, "s3cret", 2_000)
+                .unwrap_err()
+                .http_status(),
+            410
+        );
         // Another payload under the old signature: a later expiry, another id.
         let (_, signature) = signed.split_once('.').unwrap();
-        for forged in [FormToken::new([7; ID_BYTES], 9_999), FormToken::new([8; ID_BYTES], 2_000)] {
-            assert_eq!(FormToken::verify(&format!("{}.{signature}", forged.payload()), "s3cret", 1_000).unwrap_err().http_status(), 404);
+        for forged in [
+            FormToken::new([7; ID_BYTES], 9_999),
+            FormToken::new([8; ID_BYTES], 2_000),
+        ] {
+            assert_eq!(
+                FormToken::verify(
+                    &format!("{}.{signature}", forged.payload()),
+                    "s3cret",
+                    1_000
+                )
+                .unwrap_err()
+                .http_status(),
+                404
+            );
         }
-        for bad in ["", ".", "x.y", "%%%.%%%", &"a".repeat(MAX_TOKEN_CHARS + 1), &format!("{}AA.{signature}", token().payload())] {
-            assert_eq!(FormToken::verify(bad, "s3cret", 1_000).unwrap_err().http_status(), 404, "{bad:.20}");
+        for bad in [
+            "",
+            ".",
+            "x.y",
+            "%%%.%%%",
+            &"a".repeat(MAX_TOKEN_CHARS + 1),
+            &format!("{}AA.{signature}", token().payload()),
+        ] {
+            assert_eq!(
+                FormToken::verify(bad, "s3cret", 1_000)
+                    .unwrap_err()
+                    .http_status(),
+                404,
+                "{bad:.20}"
+            );
         }
     }
 
@@ -242,19 +317,36 @@ mod tests {
         let t = token();
         let payload = t.payload();
         for purpose in [Purpose::Webhook, Purpose::Callback] {
-            let digest = mac(purpose, "s3cret", t.expires_at, payload.as_bytes()).finalize().into_bytes();
+            let digest = mac(purpose, "s3cret", t.expires_at, payload.as_bytes())
+                .finalize()
+                .into_bytes();
             let other = format!("{payload}.{}", B64.encode(digest));
-            assert_eq!(FormToken::verify(&other, "s3cret", 1_000).unwrap_err().http_status(), 404);
+            assert_eq!(
+                FormToken::verify(&other, "s3cret", 1_000)
+                    .unwrap_err()
+                    .http_status(),
+                404
+            );
         }
     }
 
     #[test]
     fn an_answer_id_is_per_link_and_not_the_link_id() {
-        let (one, two) = (FormToken::new([1; ID_BYTES], 10), FormToken::new([2; ID_BYTES], 10));
-        assert_eq!(one.answer_id(), FormToken::new([1; ID_BYTES], 99).answer_id(), "stable for a link");
+        let (one, two) = (
+            FormToken::new([1; ID_BYTES], 10),
+            FormToken::new([2; ID_BYTES], 10),
+        );
+        assert_eq!(
+            one.answer_id(),
+            FormToken::new([1; ID_BYTES], 99).answer_id(),
+            "stable for a link"
+        );
         assert_ne!(one.answer_id(), two.answer_id());
         assert_eq!(one.answer_id().len(), 32);
-        assert!(!one.object_name().contains(&one.answer_id()) && !one.answer_id().contains(&one.object_name()[..8]));
+        assert!(
+            !one.object_name().contains(&one.answer_id())
+                && !one.answer_id().contains(&one.object_name()[..8])
+        );
     }
 
     #[test]
@@ -263,9 +355,21 @@ mod tests {
         // 24 payload bytes and 32 signature bytes, base64url: 32 + 1 + 43.
         assert_eq!(signed.len(), 76, "{signed}");
         let payload = B64.decode(signed.split_once('.').unwrap().0).unwrap();
-        assert_eq!(&payload[..ID_BYTES], &[0xab; ID_BYTES], "only the id and the expiry");
-        assert_eq!(FormToken::verify(&signed, "s3cret", 0).unwrap().object_name(), "ab".repeat(ID_BYTES));
-        assert_ne!(FormToken::new([1; ID_BYTES], 5).object_name(), FormToken::new([2; ID_BYTES], 5).object_name());
+        assert_eq!(
+            &payload[..ID_BYTES],
+            &[0xab; ID_BYTES],
+            "only the id and the expiry"
+        );
+        assert_eq!(
+            FormToken::verify(&signed, "s3cret", 0)
+                .unwrap()
+                .object_name(),
+            "ab".repeat(ID_BYTES)
+        );
+        assert_ne!(
+            FormToken::new([1; ID_BYTES], 5).object_name(),
+            FormToken::new([2; ID_BYTES], 5).object_name()
+        );
     }
 
     #[test]
@@ -277,27 +381,56 @@ mod tests {
         assert_ne!(prefill.digest, unsalted, "salted");
         let (_, other) = Prefill::of(&data, [2; SALT_BYTES]).unwrap();
         assert_ne!(prefill.digest, other.digest, "a salt per record");
-        let expected = hex::encode(sha2::Sha256::digest(format!("{}{text}", "01".repeat(SALT_BYTES))));
+        let expected = hex::encode(sha2::Sha256::digest(format!(
+            "{}{text}",
+            "01".repeat(SALT_BYTES)
+        )));
         assert_eq!(prefill.digest, expected, "what the page's script computes");
-        let record = FormRecord { spec_hash: "a".repeat(64), tool_call_id: Some("c".repeat(3_500)), callback_url: format!("https://agent.example.com/{}", "p".repeat(3_000)),
-            expires_at: 2_000, locale: None, prefill: Some(prefill) };
+        let record = FormRecord {
+            spec_hash: "a".repeat(64),
+            tool_call_id: Some("c".repeat(3_500)),
+            callback_url: format!("https://agent.example.com/{}", "p".repeat(3_000)),
+            expires_at: 2_000,
+            locale: None,
+            prefill: Some(prefill),
+        };
         let signed = FormToken::new([3; ID_BYTES], record.expires_at).sign("s3cret");
-        assert!(signed.len() < 100 && !signed.contains("Bob"), "the link's length does not grow with the record: {}", signed.len());
-        assert!(FormToken::verify(&signed, "s3cret", 1_000).is_ok(), "a long tool call id still gives a link that opens");
-        assert_eq!(serde_json::from_value::<FormRecord>(serde_json::to_value(&record).unwrap()).unwrap(), record);
+        assert!(
+            signed.len() < 100 && !signed.contains("Bob"),
+            "the link's length does not grow with the record: {}",
+            signed.len()
+        );
+        assert!(
+            FormToken::verify(&signed, "s3cret", 1_000).is_ok(),
+            "a long tool call id still gives a link that opens"
+        );
+        assert_eq!(
+            serde_json::from_value::<FormRecord>(serde_json::to_value(&record).unwrap()).unwrap(),
+            record
+        );
         assert_eq!(Prefill::of(&Value::Null, [1; SALT_BYTES]), None);
     }
 
     #[test]
     fn links_carry_data_in_the_fragment_times_in_utc_and_logs_no_token() {
-        let (text, _) = Prefill::of(&serde_json::json!({"to": "Bob", "eur": 10}), [0; SALT_BYTES]).unwrap();
+        let (text, _) = Prefill::of(
+            &serde_json::json!({"to": "Bob", "eur": 10}),
+            [0; SALT_BYTES],
+        )
+        .unwrap();
         assert_eq!(text, r#"{"to":"Bob","eur":10}"#);
-        assert_eq!(FormToken::path("tok", Some(&text)), "/f/tok#data=%7B%22to%22%3A%22Bob%22%2C%22eur%22%3A10%7D");
+        assert_eq!(
+            FormToken::path("tok", Some(&text)),
+            "/f/tok#data=%7B%22to%22%3A%22Bob%22%2C%22eur%22%3A10%7D"
+        );
         assert_eq!(FormToken::redact_path("/f/abc.def"), "/f/<token>");
         assert_eq!(FormToken::redact_path("/v1/forms"), "/v1/forms");
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(1795564800), "2026-11-25T00:00:00Z");
         assert_eq!(FormToken::expiry(100, 60), 160);
-        assert_eq!(FormToken::expiry(100, 10 * 86_400), 100 + MAX_LIFETIME_SECONDS);
+        assert_eq!(
+            FormToken::expiry(100, 10 * 86_400),
+            100 + MAX_LIFETIME_SECONDS
+        );
     }
 }

@@ -180,7 +180,13 @@ impl Outbox {
     /// A message just stored at `now`: its first attempt is due at once
     /// (through the alarm, so the request that stored it is not held).
     pub fn store(delivery_id: &str, now: u64, expires_at: u64) -> (Self, Vec<Effect>) {
-        let outbox = Self { delivery_id: delivery_id.to_owned(), expires_at, attempts: 0, last_result: None, delivery: Delivery::Pending { next_at: now } };
+        let outbox = Self {
+            delivery_id: delivery_id.to_owned(),
+            expires_at,
+            attempts: 0,
+            last_result: None,
+            delivery: Delivery::Pending { next_at: now },
+        };
         let effects = vec![Effect::SetAlarm(now.min(expires_at))];
         (outbox, effects)
     }
@@ -189,7 +195,11 @@ impl Outbox {
     pub fn handle(&mut self, input: Input) -> Vec<Effect> {
         match input {
             Input::Alarm { now } => self.on_alarm(now),
-            Input::AttemptEnded { attempt, result, now } => self.on_attempt_ended(attempt, result, now),
+            Input::AttemptEnded {
+                attempt,
+                result,
+                now,
+            } => self.on_attempt_ended(attempt, result, now),
         }
     }
 
@@ -206,14 +216,21 @@ impl Outbox {
 
     /// Whether the message is still to be delivered.
     pub fn is_open(&self) -> bool {
-        matches!(self.delivery, Delivery::Pending { .. } | Delivery::Delivering { .. })
+        matches!(
+            self.delivery,
+            Delivery::Pending { .. } | Delivery::Delivering { .. }
+        )
     }
 
     /// What a person is told: `received` (stored, no attempt failed yet),
     /// `retrying`, `delivered`, `failed` or `expired`.
     pub fn phase(&self) -> &'static str {
         match self.delivery {
-            Delivery::Pending { .. } | Delivery::Delivering { .. } if self.last_result.is_none() => "received",
+            Delivery::Pending { .. } | Delivery::Delivering { .. }
+                if self.last_result.is_none() =>
+            {
+                "received"
+            }
             Delivery::Pending { .. } | Delivery::Delivering { .. } => "retrying",
             Delivery::Delivered => "delivered",
             Delivery::Failed => "failed",
@@ -228,7 +245,9 @@ impl Outbox {
         }
         match self.delivery {
             Delivery::Pending { next_at } if now >= next_at => self.begin_attempt(now),
-            Delivery::Delivering { attempt, lost_at } if now >= lost_at => self.attempt_failed(attempt, AttemptResult::Lost, now),
+            Delivery::Delivering { attempt, lost_at } if now >= lost_at => {
+                self.attempt_failed(attempt, AttemptResult::Lost, now)
+            }
             // Early, or a final state waiting for expiry: the same alarm again.
             _ => self.alarm_at().map(Effect::SetAlarm).into_iter().collect(),
         }
@@ -245,7 +264,9 @@ impl Outbox {
             return vec![Effect::DropMessage, Effect::SetAlarm(self.expires_at)];
         }
         match self.delivery {
-            Delivery::Delivering { attempt: current, .. } if current == attempt => self.attempt_failed(attempt, result, now),
+            Delivery::Delivering {
+                attempt: current, ..
+            } if current == attempt => self.attempt_failed(attempt, result, now),
             // A failure of an attempt already given up on: nothing new.
             _ => Vec::new(),
         }
@@ -254,8 +275,16 @@ impl Outbox {
     fn begin_attempt(&mut self, now: u64) -> Vec<Effect> {
         self.attempts += 1;
         let lost_at = now + LOST_AFTER_MS;
-        self.delivery = Delivery::Delivering { attempt: self.attempts, lost_at };
-        vec![Effect::SetAlarm(lost_at.min(self.expires_at)), Effect::Post { attempt: self.attempts }]
+        self.delivery = Delivery::Delivering {
+            attempt: self.attempts,
+            lost_at,
+        };
+        vec![
+            Effect::SetAlarm(lost_at.min(self.expires_at)),
+            Effect::Post {
+                attempt: self.attempts,
+            },
+        ]
     }
 
     fn attempt_failed(&mut self, attempt: u32, result: AttemptResult, now: u64) -> Vec<Effect> {
@@ -278,7 +307,11 @@ mod tests {
 
     fn stored() -> Outbox {
         let (outbox, effects) = Outbox::store("msg_1", T0, T0 + DAY);
-        assert_eq!(effects, vec![Effect::SetAlarm(T0)], "the first attempt is the alarm's, at once");
+        assert_eq!(
+            effects,
+            vec![Effect::SetAlarm(T0)],
+            "the first attempt is the alarm's, at once"
+        );
         outbox
     }
 
@@ -289,7 +322,11 @@ mod tests {
     }
 
     fn ended(outbox: &mut Outbox, attempt: u32, result: AttemptResult, now: u64) -> Vec<Effect> {
-        outbox.handle(Input::AttemptEnded { attempt, result, now })
+        outbox.handle(Input::AttemptEnded {
+            attempt,
+            result,
+            now,
+        })
     }
 
     #[test]
@@ -297,11 +334,24 @@ mod tests {
         let mut outbox = stored();
         assert_eq!(outbox.phase(), "received");
         let (now, effects) = fire(&mut outbox);
-        assert_eq!(effects, vec![Effect::SetAlarm(T0 + LOST_AFTER_MS), Effect::Post { attempt: 1 }]);
+        assert_eq!(
+            effects,
+            vec![
+                Effect::SetAlarm(T0 + LOST_AFTER_MS),
+                Effect::Post { attempt: 1 }
+            ]
+        );
         assert_eq!(outbox.phase(), "received");
-        assert_eq!(ended(&mut outbox, 1, AttemptResult::Status(204), now + 300), vec![Effect::DropMessage, Effect::SetAlarm(T0 + DAY)]);
+        assert_eq!(
+            ended(&mut outbox, 1, AttemptResult::Status(204), now + 300),
+            vec![Effect::DropMessage, Effect::SetAlarm(T0 + DAY)]
+        );
         assert_eq!((outbox.phase(), outbox.is_open()), ("delivered", false));
-        assert_eq!(fire(&mut outbox).1, vec![Effect::DeleteAll], "deleted at expiry");
+        assert_eq!(
+            fire(&mut outbox).1,
+            vec![Effect::DeleteAll],
+            "deleted at expiry"
+        );
         assert_eq!(outbox.alarm_at(), None);
     }
 
@@ -313,12 +363,17 @@ mod tests {
             let (now, effects) = fire(&mut outbox);
             assert_eq!(effects.last(), Some(&Effect::Post { attempt }));
             let effects = ended(&mut outbox, attempt, AttemptResult::Status(503), now + 100);
-            let [Effect::SetAlarm(next)] = effects[..] else { panic!("{effects:?}") };
+            let [Effect::SetAlarm(next)] = effects[..] else {
+                panic!("{effects:?}")
+            };
             waits.push((next - now - 100) / 1000);
         }
         assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 600, 600, 600]);
         assert_eq!(outbox.phase(), "retrying");
-        assert_eq!(outbox.delivery_id, "msg_1", "every attempt carries the same id");
+        assert_eq!(
+            outbox.delivery_id, "msg_1",
+            "every attempt carries the same id"
+        );
     }
 
     #[test]
@@ -349,47 +404,96 @@ mod tests {
         assert_eq!(effects, vec![Effect::SetAlarm(lost + FIRST_RETRY_DELAY_MS)]);
         assert_eq!(outbox.last_result, Some(AttemptResult::Lost));
         let (_, effects) = fire(&mut outbox);
-        assert_eq!(effects.last(), Some(&Effect::Post { attempt: 2 }), "retried with the next attempt");
+        assert_eq!(
+            effects.last(),
+            Some(&Effect::Post { attempt: 2 }),
+            "retried with the next attempt"
+        );
         // An alarm that fires early while delivering changes nothing.
         let before = outbox.clone();
-        let early = outbox.handle(Input::Alarm { now: lost + FIRST_RETRY_DELAY_MS + 1 });
-        assert_eq!((early, &outbox), (vec![Effect::SetAlarm(outbox.alarm_at().unwrap())], &before));
+        let early = outbox.handle(Input::Alarm {
+            now: lost + FIRST_RETRY_DELAY_MS + 1,
+        });
+        assert_eq!(
+            (early, &outbox),
+            (vec![Effect::SetAlarm(outbox.alarm_at().unwrap())], &before)
+        );
     }
 
     #[test]
     fn a_redirect_is_a_failure_retried_then_reported() {
         let (mut outbox, _) = Outbox::store("msg_1", T0, T0 + 30_000);
         let (now, _) = fire(&mut outbox);
-        assert_eq!(ended(&mut outbox, 1, AttemptResult::Status(302), now + 5), vec![Effect::SetAlarm(now + 5 + FIRST_RETRY_DELAY_MS)]);
+        assert_eq!(
+            ended(&mut outbox, 1, AttemptResult::Status(302), now + 5),
+            vec![Effect::SetAlarm(now + 5 + FIRST_RETRY_DELAY_MS)]
+        );
         assert_eq!(outbox.phase(), "retrying");
         let (now, _) = fire(&mut outbox);
         ended(&mut outbox, 2, AttemptResult::Status(307), now + 5);
         let (now, _) = fire(&mut outbox);
         ended(&mut outbox, 3, AttemptResult::Status(308), now + 5);
-        assert_eq!((outbox.phase(), outbox.last_result), ("failed", Some(AttemptResult::Status(308))));
-        assert!(!AttemptResult::Status(301).is_delivered() && AttemptResult::Status(200).is_delivered());
+        assert_eq!(
+            (outbox.phase(), outbox.last_result),
+            ("failed", Some(AttemptResult::Status(308)))
+        );
+        assert!(
+            !AttemptResult::Status(301).is_delivered() && AttemptResult::Status(200).is_delivered()
+        );
     }
 
     #[test]
     fn a_timeout_is_retried_and_a_late_success_of_it_is_not_sent_again() {
         let mut outbox = stored();
         let (now, _) = fire(&mut outbox);
-        ended(&mut outbox, 1, AttemptResult::Timeout, now + ATTEMPT_TIMEOUT_MS);
+        ended(
+            &mut outbox,
+            1,
+            AttemptResult::Timeout,
+            now + ATTEMPT_TIMEOUT_MS,
+        );
         assert_eq!(outbox.phase(), "retrying");
         // Attempt 1's answer comes in after all: delivered, no retry.
-        assert_eq!(ended(&mut outbox, 1, AttemptResult::Status(200), now + ATTEMPT_TIMEOUT_MS + 1)[0], Effect::DropMessage);
+        assert_eq!(
+            ended(
+                &mut outbox,
+                1,
+                AttemptResult::Status(200),
+                now + ATTEMPT_TIMEOUT_MS + 1
+            )[0],
+            Effect::DropMessage
+        );
         assert_eq!(outbox.phase(), "delivered");
-        assert_eq!(ended(&mut outbox, 2, AttemptResult::Status(200), now + ATTEMPT_TIMEOUT_MS + 2), vec![], "nothing after delivered");
+        assert_eq!(
+            ended(
+                &mut outbox,
+                2,
+                AttemptResult::Status(200),
+                now + ATTEMPT_TIMEOUT_MS + 2
+            ),
+            vec![],
+            "nothing after delivered"
+        );
         // A stale failure changes nothing either.
         let mut outbox = stored();
         let (now, _) = fire(&mut outbox);
         assert_eq!(ended(&mut outbox, 7, AttemptResult::Timeout, now), vec![]);
-        assert!(matches!(outbox.delivery, Delivery::Delivering { attempt: 1, .. }));
+        assert!(matches!(
+            outbox.delivery,
+            Delivery::Delivering { attempt: 1, .. }
+        ));
     }
 
     #[test]
     fn every_live_state_has_an_alarm_whatever_the_inputs() {
-        let results = [AttemptResult::Status(200), AttemptResult::Status(302), AttemptResult::Status(404), AttemptResult::Status(500), AttemptResult::Timeout, AttemptResult::NetworkError];
+        let results = [
+            AttemptResult::Status(200),
+            AttemptResult::Status(302),
+            AttemptResult::Status(404),
+            AttemptResult::Status(500),
+            AttemptResult::Timeout,
+            AttemptResult::NetworkError,
+        ];
         for seed in 0..200u64 {
             let (mut outbox, effects) = Outbox::store("m", T0, T0 + 3_600_000);
             // The alarm as the shell's object would have it set.
@@ -406,18 +510,32 @@ mod tests {
             apply(&effects, &mut armed);
             let mut pick = seed;
             for _ in 0..40 {
-                pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                pick = pick
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
                 let Some(alarm) = armed else { break };
                 let effects = match pick >> 61 {
                     0..=3 => outbox.handle(Input::Alarm { now: alarm }),
                     _ => {
                         let attempt = outbox.attempts;
-                        ended(&mut outbox, attempt, results[(pick >> 32) as usize % results.len()], alarm.saturating_sub(1))
+                        ended(
+                            &mut outbox,
+                            attempt,
+                            results[(pick >> 32) as usize % results.len()],
+                            alarm.saturating_sub(1),
+                        )
                     }
                 };
                 apply(&effects, &mut armed);
-                assert_eq!(armed, outbox.alarm_at(), "the armed alarm is the state's: {outbox:?}");
-                assert!(armed.is_some() || outbox.delivery == Delivery::Expired, "only a deleted record has no alarm");
+                assert_eq!(
+                    armed,
+                    outbox.alarm_at(),
+                    "the armed alarm is the state's: {outbox:?}"
+                );
+                assert!(
+                    armed.is_some() || outbox.delivery == Delivery::Expired,
+                    "only a deleted record has no alarm"
+                );
             }
         }
     }

@@ -36,7 +36,10 @@ pub struct ReplayClaim {
 impl ReplayClaim {
     /// The claim for the MAC `mac` of a signature made at `timestamp`.
     pub(crate) fn new(mac: &[u8], timestamp: u64) -> Self {
-        Self { key: hex::encode(Sha256::digest(mac)), forget_at: forget_at(timestamp) }
+        Self {
+            key: hex::encode(Sha256::digest(mac)),
+            forget_at: forget_at(timestamp),
+        }
     }
 
     /// Hex SHA-256 of the signature's MAC: what the shard remembers.
@@ -52,7 +55,10 @@ impl ReplayClaim {
 
     /// The name of the Durable Object that holds this key's shard.
     pub fn shard(&self) -> String {
-        format!("replay-{}", self.key.get(..SHARD_HEX_DIGITS).unwrap_or_default())
+        format!(
+            "replay-{}",
+            self.key.get(..SHARD_HEX_DIGITS).unwrap_or_default()
+        )
     }
 
     /// Whether the shard has seen this key at `now`, given the forget time
@@ -83,7 +89,9 @@ impl ReplayClaim {
 /// window, plus the skew again for a shard whose clock runs ahead of the
 /// worker's.
 fn forget_at(timestamp: u64) -> u64 {
-    timestamp.saturating_add(TOLERANCE_SECONDS).saturating_add(MAX_CLOCK_SKEW_SECONDS)
+    timestamp
+        .saturating_add(TOLERANCE_SECONDS)
+        .saturating_add(MAX_CLOCK_SKEW_SECONDS)
 }
 
 #[cfg(test)]
@@ -102,11 +110,19 @@ mod tests {
         let header = Webhook::sign("s3cret", NOW, b"{\"a\":1}");
         let first = claim(&header, NOW).unwrap();
         let (t, v1) = header.split_once(',').unwrap();
-        for variant in [format!("{v1},{t}"), format!("{t},v1=00ff,{v1}"), format!(" {t} , {v1} ,v1=zz")] {
+        for variant in [
+            format!("{v1},{t}"),
+            format!("{t},v1=00ff,{v1}"),
+            format!(" {t} , {v1} ,v1=zz"),
+        ] {
             assert_eq!(claim(&variant, NOW + 5).unwrap(), first, "{variant}");
         }
         let later = Webhook::sign("s3cret", NOW + 1, b"{\"a\":1}");
-        assert_ne!(claim(&later, NOW + 1).unwrap().key(), first.key(), "a new timestamp is a new request");
+        assert_ne!(
+            claim(&later, NOW + 1).unwrap().key(),
+            first.key(),
+            "a new timestamp is a new request"
+        );
         assert_eq!(first.key().len(), 64);
         assert_eq!(first.shard(), format!("replay-{}", &first.key()[..2]));
     }
@@ -115,28 +131,49 @@ mod tests {
     fn a_signature_is_remembered_for_as_long_as_it_verifies() {
         let header = Webhook::sign("s3cret", NOW, b"{\"a\":1}");
         let remembered = claim(&header, NOW).unwrap();
-        assert_eq!(remembered.forget_at(), NOW + TOLERANCE_SECONDS + MAX_CLOCK_SKEW_SECONDS);
+        assert_eq!(
+            remembered.forget_at(),
+            NOW + TOLERANCE_SECONDS + MAX_CLOCK_SKEW_SECONDS
+        );
         // Every instant at which the signature still verifies, the shard still
         // holds it: the window's last second, with the shard's clock up to the
         // allowed skew ahead.
         let last_accepted = NOW + TOLERANCE_SECONDS;
-        assert!(claim(&header, last_accepted).is_ok() && claim(&header, last_accepted + 1).is_err());
+        assert!(
+            claim(&header, last_accepted).is_ok() && claim(&header, last_accepted + 1).is_err()
+        );
         for shard_clock_ahead in [0, MAX_CLOCK_SKEW_SECONDS - 1] {
-            assert!(ReplayClaim::seen(Some(remembered.forget_at()), last_accepted + shard_clock_ahead));
+            assert!(ReplayClaim::seen(
+                Some(remembered.forget_at()),
+                last_accepted + shard_clock_ahead
+            ));
         }
-        assert!(ReplayClaim::is_forgotten(remembered.forget_at(), remembered.forget_at()));
-        assert!(!ReplayClaim::is_forgotten(remembered.forget_at(), remembered.forget_at() - 1));
-        assert!(!ReplayClaim::seen(Some(remembered.forget_at()), remembered.forget_at()));
+        assert!(ReplayClaim::is_forgotten(
+            remembered.forget_at(),
+            remembered.forget_at()
+        ));
+        assert!(!ReplayClaim::is_forgotten(
+            remembered.forget_at(),
+            remembered.forget_at() - 1
+        ));
+        assert!(!ReplayClaim::seen(
+            Some(remembered.forget_at()),
+            remembered.forget_at()
+        ));
         assert!(!ReplayClaim::seen(None, NOW));
     }
 
     #[test]
     fn a_timestamp_ahead_of_the_clock_is_taken_only_within_the_skew() {
         for ahead in [0, 10, MAX_CLOCK_SKEW_SECONDS] {
-            assert!(claim(&Webhook::sign("s3cret", NOW + ahead, b"{\"a\":1}"), NOW).is_ok(), "+{ahead}s");
+            assert!(
+                claim(&Webhook::sign("s3cret", NOW + ahead, b"{\"a\":1}"), NOW).is_ok(),
+                "+{ahead}s"
+            );
         }
         for ahead in [MAX_CLOCK_SKEW_SECONDS + 1, 60, 299] {
-            let error = claim(&Webhook::sign("s3cret", NOW + ahead, b"{\"a\":1}"), NOW).unwrap_err();
+            let error =
+                claim(&Webhook::sign("s3cret", NOW + ahead, b"{\"a\":1}"), NOW).unwrap_err();
             assert_eq!(error.code(), ErrorCode::InvalidSignature, "+{ahead}s");
             assert!(error.to_string().contains("ahead"), "{error}");
         }
@@ -148,22 +185,35 @@ mod tests {
         let claim = claim(&header, NOW).unwrap();
         assert!(claim.answer(false).is_ok());
         let error = claim.answer(true).unwrap_err();
-        assert_eq!((error.code().as_str(), error.http_status()), ("webhook_replayed", 409));
+        assert_eq!(
+            (error.code().as_str(), error.http_status()),
+            ("webhook_replayed", 409)
+        );
     }
 
     #[test]
     fn shards_spread_over_256_names() {
-        let shards: std::collections::BTreeSet<String> =
-            (0..4096).map(|t| claim(&Webhook::sign("s3cret", NOW + t, b"{\"a\":1}"), NOW + t).unwrap().shard()).collect();
+        let shards: std::collections::BTreeSet<String> = (0..4096)
+            .map(|t| {
+                claim(&Webhook::sign("s3cret", NOW + t, b"{\"a\":1}"), NOW + t)
+                    .unwrap()
+                    .shard()
+            })
+            .collect();
         assert_eq!(shards.len(), 256);
-        assert!(shards.iter().all(|s| s.len() == "replay-".len() + SHARD_HEX_DIGITS));
+        assert!(shards
+            .iter()
+            .all(|s| s.len() == "replay-".len() + SHARD_HEX_DIGITS));
     }
 
     #[test]
     fn the_claim_travels_as_json() {
         let claim = claim(&Webhook::sign("s3cret", NOW, b"{\"a\":1}"), NOW).unwrap();
         let json = serde_json::to_value(&claim).unwrap();
-        assert_eq!(json["forgetAt"], NOW + TOLERANCE_SECONDS + MAX_CLOCK_SKEW_SECONDS);
+        assert_eq!(
+            json["forgetAt"],
+            NOW + TOLERANCE_SECONDS + MAX_CLOCK_SKEW_SECONDS
+        );
         assert_eq!(serde_json::from_value::<ReplayClaim>(json).unwrap(), claim);
     }
 }

@@ -61,7 +61,10 @@ fn schema_ref(contract: Contract) -> Value {
 }
 
 fn component_name(contract: Contract) -> String {
-    contract.file_name().trim_end_matches(".schema.json").to_owned()
+    contract
+        .file_name()
+        .trim_end_matches(".schema.json")
+        .to_owned()
 }
 
 /// Rewrites `#/...` references of an embedded schema to point under `base`.
@@ -95,13 +98,17 @@ fn error_responses() -> Map<String, Value> {
 fn openapi() -> Value {
     let mut components = Map::new();
     for &contract in Contract::ALL {
-        let mut schema: Value = serde_json::from_str(contract.source()).unwrap_or(Value::Bool(true));
+        let mut schema: Value =
+            serde_json::from_str(contract.source()).unwrap_or(Value::Bool(true));
         if let Value::Object(map) = &mut schema {
             map.remove("$schema");
             map.remove("$id");
         }
         // Local references now live inside the OpenAPI document.
-        rebase_refs(&mut schema, &format!("#/components/schemas/{}", component_name(contract)));
+        rebase_refs(
+            &mut schema,
+            &format!("#/components/schemas/{}", component_name(contract)),
+        );
         components.insert(component_name(contract), schema);
     }
     let mut generate_responses = error_responses();
@@ -228,7 +235,10 @@ mod tests {
         collect_refs(&doc, &mut refs);
         assert!(!refs.is_empty());
         for r in refs {
-            assert!(doc.pointer(r.trim_start_matches('#')).is_some(), "{r} does not resolve");
+            assert!(
+                doc.pointer(r.trim_start_matches('#')).is_some(),
+                "{r} does not resolve"
+            );
         }
     }
 

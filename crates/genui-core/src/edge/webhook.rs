@@ -21,11 +21,11 @@
 //! tables are [`super::destination`]'s). The dev setting
 //! `WEBHOOK_ALLOW_HTTP_CALLBACKS` allows `http` and local destinations.
 
+use super::destination;
+use super::replay::ReplayClaim;
 use crate::error::{Error, ErrorCode, Result};
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
-use super::destination;
-use super::replay::ReplayClaim;
 
 /// The signature header.
 pub(crate) const SIGNATURE_HEADER: &str = "x-genui-signature";
@@ -69,7 +69,8 @@ impl Purpose {
 /// HMAC-SHA256 of `"<purpose>.<timestamp>.<body>"`.
 pub(crate) fn mac(purpose: Purpose, secret: &str, timestamp: u64, body: &[u8]) -> HmacSha256 {
     // HMAC takes keys of any length; `new_from_slice` cannot fail for it.
-    let mut mac = <HmacSha256 as KeyInit>::new_from_slice(secret.as_bytes()).expect("HMAC accepts any key length");
+    let mut mac = <HmacSha256 as KeyInit>::new_from_slice(secret.as_bytes())
+        .expect("HMAC accepts any key length");
     mac.update(purpose.label());
     mac.update(b".");
     mac.update(timestamp.to_string().as_bytes());
@@ -80,19 +81,34 @@ pub(crate) fn mac(purpose: Purpose, secret: &str, timestamp: u64, body: &[u8]) -
 
 /// The header value signing `body` at `timestamp` for `purpose`.
 pub(crate) fn sign(purpose: Purpose, secret: &str, timestamp: u64, body: &[u8]) -> String {
-    let digest = mac(purpose, secret, timestamp, body).finalize().into_bytes();
+    let digest = mac(purpose, secret, timestamp, body)
+        .finalize()
+        .into_bytes();
     format!("t={timestamp},v1={}", hex::encode(digest))
 }
 
 /// Verifies a signature header against the raw body at time `now` (Unix s).
-pub(crate) fn verify(purpose: Purpose, header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+pub(crate) fn verify(
+    purpose: Purpose,
+    header: Option<&str>,
+    body: &[u8],
+    secret: &str,
+    now: u64,
+) -> Result<()> {
     verified_mac(purpose, header, body, secret, now).map(|_| ())
 }
 
 /// Verifies like [`verify`] and returns the timestamp and the `v1` MAC
 /// that matched (the one a replay would carry again).
-fn verified_mac(purpose: Purpose, header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<(u64, Vec<u8>)> {
-    let header = header.ok_or_else(|| bad(&format!("the `{SIGNATURE_HEADER}` header is missing")))?;
+fn verified_mac(
+    purpose: Purpose,
+    header: Option<&str>,
+    body: &[u8],
+    secret: &str,
+    now: u64,
+) -> Result<(u64, Vec<u8>)> {
+    let header =
+        header.ok_or_else(|| bad(&format!("the `{SIGNATURE_HEADER}` header is missing")))?;
     let mut timestamp = None;
     let mut signatures = Vec::new();
     for part in header.split(',') {
@@ -102,9 +118,14 @@ fn verified_mac(purpose: Purpose, header: Option<&str>, body: &[u8], secret: &st
             _ => {}
         }
     }
-    let timestamp = timestamp.ok_or_else(|| bad("the signature header has no valid `t=` timestamp"))?;
+    let timestamp =
+        timestamp.ok_or_else(|| bad("the signature header has no valid `t=` timestamp"))?;
     check_fresh(timestamp, now)?;
-    let matched = signatures.into_iter().find(|sig| mac(purpose, secret, timestamp, body).verify_slice(sig).is_ok());
+    let matched = signatures.into_iter().find(|sig| {
+        mac(purpose, secret, timestamp, body)
+            .verify_slice(sig)
+            .is_ok()
+    });
     let matched = matched.ok_or_else(|| bad("no `v1=` signature matches the body"))?;
     Ok((timestamp, matched))
 }
@@ -118,13 +139,18 @@ fn check_fresh(timestamp: u64, now: u64) -> Result<()> {
     }
     let age = now.saturating_sub(timestamp);
     if age > TOLERANCE_SECONDS {
-        return Err(bad(&format!("the signature timestamp is {age}s old; at most {TOLERANCE_SECONDS}s is allowed")));
+        return Err(bad(&format!(
+            "the signature timestamp is {age}s old; at most {TOLERANCE_SECONDS}s is allowed"
+        )));
     }
     Ok(())
 }
 
 fn bad(why: &str) -> Error {
-    Error::new(ErrorCode::InvalidSignature, format!("webhook signature rejected: {why}"))
+    Error::new(
+        ErrorCode::InvalidSignature,
+        format!("webhook signature rejected: {why}"),
+    )
 }
 
 /// Checks a callback URL: https (or http with `allow_http`), no
@@ -132,7 +158,11 @@ fn bad(why: &str) -> Error {
 /// `allow_http`, the dev setting). Every callback URL passes here.
 pub(crate) fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
     let refuse = |why: &str| {
-        Error::new(ErrorCode::InvalidRequest, format!("/callbackUrl {raw:?} is refused: {why}")).at("/callbackUrl")
+        Error::new(
+            ErrorCode::InvalidRequest,
+            format!("/callbackUrl {raw:?} is refused: {why}"),
+        )
+        .at("/callbackUrl")
     };
     let url = url::Url::parse(raw).map_err(|e| refuse(&e.to_string()))?;
     match url.scheme() {
@@ -145,7 +175,9 @@ pub(crate) fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
     }
     if !allow_http {
         if let Some(why) = destination::why_not_public(url.host()) {
-            return Err(refuse(&format!("{why}; callbacks go only to public destinations")));
+            return Err(refuse(&format!(
+                "{why}; callbacks go only to public destinations"
+            )));
         }
     }
     Ok(url)
@@ -173,7 +205,12 @@ impl Webhook {
     /// Checks a webhook request like [`Webhook::verify`] and returns the
     /// claim the shell must make before answering: the request is accepted
     /// only if its signature was not accepted before ([`ReplayClaim`]).
-    pub fn verify_once(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<ReplayClaim> {
+    pub fn verify_once(
+        header: Option<&str>,
+        body: &[u8],
+        secret: &str,
+        now: u64,
+    ) -> Result<ReplayClaim> {
         let (timestamp, mac) = verified_mac(Purpose::Webhook, header, body, secret, now)?;
         Ok(ReplayClaim::new(&mac, timestamp))
     }
@@ -184,7 +221,12 @@ impl Webhook {
     }
 
     /// Checks a callback's signature (what an agent's endpoint does).
-    pub fn verify_callback(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+    pub fn verify_callback(
+        header: Option<&str>,
+        body: &[u8],
+        secret: &str,
+        now: u64,
+    ) -> Result<()> {
         verify(Purpose::Callback, header, body, secret, now)
     }
 
@@ -195,7 +237,12 @@ impl Webhook {
     }
 
     /// Checks a generator request's signature (what an `http` generator does).
-    pub fn verify_generator(header: Option<&str>, body: &[u8], secret: &str, now: u64) -> Result<()> {
+    pub fn verify_generator(
+        header: Option<&str>,
+        body: &[u8],
+        secret: &str,
+        now: u64,
+    ) -> Result<()> {
         verify(Purpose::Generator, header, body, secret, now)
     }
 
@@ -215,43 +262,113 @@ mod tests {
         let verify = |h: Option<&str>, b: &[u8], s: &str, now| Webhook::verify(h, b, s, now);
         assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_100).is_ok());
         let callback = Webhook::sign_callback("s3cret", 1_000_000, b"{\"a\":1}");
-        assert!(verify(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "a callback's signature is no webhook's");
-        assert!(Webhook::verify_callback(Some(&header), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "nor the other way round");
-        assert!(Webhook::verify_callback(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_ok());
+        assert!(
+            verify(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_err(),
+            "a callback's signature is no webhook's"
+        );
+        assert!(
+            Webhook::verify_callback(Some(&header), b"{\"a\":1}", "s3cret", 1_000_100).is_err(),
+            "nor the other way round"
+        );
+        assert!(
+            Webhook::verify_callback(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_ok()
+        );
         let generator = Webhook::sign_generator("s3cret", 1_000_000, b"{\"a\":1}");
-        assert!(Webhook::verify_generator(Some(&generator), b"{\"a\":1}", "s3cret", 1_000_100).is_ok());
-        assert!(Webhook::verify_generator(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "a callback's signature is no generator request's");
-        assert!(verify(Some(&generator), b"{\"a\":1}", "s3cret", 1_000_100).is_err(), "nor a webhook's");
-        assert!(verify(Some(&header), b"{\"a\":2}", "s3cret", 1_000_100).is_err(), "body changed");
-        assert!(verify(Some(&header), b"{\"a\":1}", "other", 1_000_100).is_err(), "wrong secret");
-        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_300).is_ok(), "the window's last second");
-        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_301).is_err(), "too late");
-        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_000 - 30).is_ok(), "30 s ahead: clocks differ");
-        assert!(verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_000 - 31).is_err(), "more than 30 s ahead");
+        assert!(
+            Webhook::verify_generator(Some(&generator), b"{\"a\":1}", "s3cret", 1_000_100).is_ok()
+        );
+        assert!(
+            Webhook::verify_generator(Some(&callback), b"{\"a\":1}", "s3cret", 1_000_100).is_err(),
+            "a callback's signature is no generator request's"
+        );
+        assert!(
+            verify(Some(&generator), b"{\"a\":1}", "s3cret", 1_000_100).is_err(),
+            "nor a webhook's"
+        );
+        assert!(
+            verify(Some(&header), b"{\"a\":2}", "s3cret", 1_000_100).is_err(),
+            "body changed"
+        );
+        assert!(
+            verify(Some(&header), b"{\"a\":1}", "other", 1_000_100).is_err(),
+            "wrong secret"
+        );
+        assert!(
+            verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_300).is_ok(),
+            "the window's last second"
+        );
+        assert!(
+            verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_301).is_err(),
+            "too late"
+        );
+        assert!(
+            verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_000 - 30).is_ok(),
+            "30 s ahead: clocks differ"
+        );
+        assert!(
+            verify(Some(&header), b"{\"a\":1}", "s3cret", 1_000_000 - 31).is_err(),
+            "more than 30 s ahead"
+        );
         assert!(verify(None, b"", "s3cret", 0).is_err());
         let rotated = format!("{},v1=00ff", header.replace("v1=", "v1=abcd,v1="));
-        assert!(verify(Some(&rotated), b"{\"a\":1}", "s3cret", 1_000_000).is_ok(), "any v1 may match");
+        assert!(
+            verify(Some(&rotated), b"{\"a\":1}", "s3cret", 1_000_000).is_ok(),
+            "any v1 may match"
+        );
         let e = verify(Some("t=x,v1=zz"), b"", "s", 0).unwrap_err();
-        assert_eq!((e.code(), e.http_status()), (ErrorCode::InvalidSignature, 401));
+        assert_eq!(
+            (e.code(), e.http_status()),
+            (ErrorCode::InvalidSignature, 401)
+        );
     }
 
     #[test]
     fn callbacks_only_to_public_https() {
         assert!(callback_target("https://agent.example.com/hook", false).is_ok());
-        for refused in ["http://agent.example.com/hook", "https://127.0.0.1/x", "https://10.1.2.3/", "https://[::1]/",
-            "https://localhost:8443/", "https://169.254.169.254/latest", "https://user:pw@agent.example.com/", "ftp://x/",
-            "https://[::ffff:192.168.0.1]/", "https://100.64.0.1/", "https://[::127.0.0.1]/", "https://[::ffff:0:127.0.0.1]/",
-            "https://[64:ff9b::a9fe:a9fe]/", "https://[2002:7f00:1::]/", "https://[fec0::1]/", "https://[ff02::1]/",
-            "https://0.0.0.1/", "https://198.18.0.1/", "https://192.0.0.1/", "https://metadata/", "https://localhost./",
-            "http://2130706433/"] {
-            assert!(callback_target(refused, false).is_err(), "{refused} must be refused");
+        for refused in [
+            "http://agent.example.com/hook",
+            "https://127.0.0.1/x",
+            "https://10.1.2.3/",
+            "https://[::1]/",
+            "https://localhost:8443/",
+            "https://169.254.169.254/latest",
+            "https://user:pw@agent.example.com/",
+            "ftp://x/",
+            "https://[::ffff:192.168.0.1]/",
+            "https://100.64.0.1/",
+            "https://[::127.0.0.1]/",
+            "https://[::ffff:0:127.0.0.1]/",
+            "https://[64:ff9b::a9fe:a9fe]/",
+            "https://[2002:7f00:1::]/",
+            "https://[fec0::1]/",
+            "https://[ff02::1]/",
+            "https://0.0.0.1/",
+            "https://198.18.0.1/",
+            "https://192.0.0.1/",
+            "https://metadata/",
+            "https://localhost./",
+            "http://2130706433/",
+        ] {
+            assert!(
+                callback_target(refused, false).is_err(),
+                "{refused} must be refused"
+            );
         }
         let error = callback_target("https://[64:ff9b::a9fe:a9fe]/latest", false).unwrap_err();
         let body = error.to_dgui_error();
-        assert_eq!((error.code(), error.http_status()), (ErrorCode::InvalidRequest, 400));
+        assert_eq!(
+            (error.code(), error.http_status()),
+            (ErrorCode::InvalidRequest, 400)
+        );
         assert_eq!(body["payload"]["pointer"], "/callbackUrl");
         let message = body["message"].as_str().unwrap_or_default();
-        assert!(message.starts_with("/callbackUrl ") && message.contains("169.254.169.254"), "{message}");
-        assert!(callback_target("http://127.0.0.1:9000/hook", true).is_ok(), "a dev setting allows local http");
+        assert!(
+            message.starts_with("/callbackUrl ") && message.contains("169.254.169.254"),
+            "{message}"
+        );
+        assert!(
+            callback_target("http://127.0.0.1:9000/hook", true).is_ok(),
+            "a dev setting allows local http"
+        );
     }
 }

@@ -15,9 +15,9 @@
 //!   unconditionally (the user could not submit).
 
 use crate::plan::widgets;
-use crate::request::limits::Limits;
 use crate::plan::{Control, Effect, Node, Plan, Rule, Table, Widget};
 use crate::pointer;
+use crate::request::limits::Limits;
 use crate::schema::{Resolved, SchemaDoc};
 use serde::Serialize;
 use serde_json::Value;
@@ -50,7 +50,14 @@ pub fn check_plan(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Issue> {
 
 /// Checks the controls of one layer (the form, or one array item's detail)
 /// against the schema `base` they are relative to.
-fn check_layer(doc: &SchemaDoc<'_>, base: &Value, root: &Node, at: &str, issues: &mut Vec<Issue>, depth: usize) {
+fn check_layer(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    root: &Node,
+    at: &str,
+    issues: &mut Vec<Issue>,
+    depth: usize,
+) {
     check_layout_labels(root, issues);
     check_rules(doc, base, root, at, issues);
     let controls = root.controls();
@@ -58,10 +65,20 @@ fn check_layer(doc: &SchemaDoc<'_>, base: &Value, root: &Node, at: &str, issues:
     for control in &controls {
         let full = format!("{at}{}", control.pointer);
         if !seen.insert(control.pointer.as_str()) {
-            issues.push(issue("duplicate_control", &full, "more than one control edits this field"));
+            issues.push(issue(
+                "duplicate_control",
+                &full,
+                "more than one control edits this field",
+            ));
         }
-        if let Some(other) = controls.iter().find(|o| is_inside(&control.pointer, &o.pointer)) {
-            let msg = format!("this control edits part of the field of the control at {}", other.pointer);
+        if let Some(other) = controls
+            .iter()
+            .find(|o| is_inside(&control.pointer, &o.pointer))
+        {
+            let msg = format!(
+                "this control edits part of the field of the control at {}",
+                other.pointer
+            );
             issues.push(issue("overlapping_control", &full, &msg));
         }
         check_control(doc, base, control, &full, issues, depth);
@@ -72,16 +89,35 @@ fn check_layer(doc: &SchemaDoc<'_>, base: &Value, root: &Node, at: &str, issues:
     }
 }
 
-fn check_control(doc: &SchemaDoc<'_>, base: &Value, control: &Control, full: &str, issues: &mut Vec<Issue>, depth: usize) {
-    for text in [Some(control.label.as_str()), control.help.as_deref(), control.placeholder.as_deref()] {
+fn check_control(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    control: &Control,
+    full: &str,
+    issues: &mut Vec<Issue>,
+    depth: usize,
+) {
+    for text in [
+        Some(control.label.as_str()),
+        control.help.as_deref(),
+        control.placeholder.as_deref(),
+    ] {
         check_text(full, text, issues);
     }
     let Some(node) = doc.resolve_scope(base, &control.pointer) else {
-        issues.push(issue("unresolved_pointer", full, "no field of the schema has this path"));
+        issues.push(issue(
+            "unresolved_pointer",
+            full,
+            "no field of the schema has this path",
+        ));
         return;
     };
     let Ok(view) = doc.resolve(node) else {
-        issues.push(issue("unresolved_pointer", full, "the field's schema does not resolve"));
+        issues.push(issue(
+            "unresolved_pointer",
+            full,
+            "the field's schema does not resolve",
+        ));
         return;
     };
     // A discriminator: each branch fixes one value, the control offers all.
@@ -90,13 +126,27 @@ fn check_control(doc: &SchemaDoc<'_>, base: &Value, control: &Control, full: &st
     let items = items_node.and_then(|n| doc.resolve(n).ok());
     let items_kind = items.as_ref().map(Resolved::kind);
     if !widgets::fits(control.widget, &view, &kind, items_kind.as_ref()) {
-        let msg = format!("widget `{}` does not fit a field of kind {:?}{}", control.widget.as_str(), kind.kind,
-            kind.format.as_deref().map(|f| format!(" with format {f}")).unwrap_or_default());
+        let msg = format!(
+            "widget `{}` does not fit a field of kind {:?}{}",
+            control.widget.as_str(),
+            kind.kind,
+            kind.format
+                .as_deref()
+                .map(|f| format!(" with format {f}"))
+                .unwrap_or_default()
+        );
         issues.push(issue("widget_mismatch", full, &msg));
     }
     if let (Some(detail), Some(items_node)) = (&control.detail, items_node) {
         if depth < 64 {
-            check_layer(doc, items_node, detail, &format!("{full}/items"), issues, depth + 1);
+            check_layer(
+                doc,
+                items_node,
+                detail,
+                &format!("{full}/items"),
+                issues,
+                depth + 1,
+            );
         }
     }
 }
@@ -114,7 +164,16 @@ fn covered(pointers: &[&str], field: &str) -> bool {
 /// below it, and so does every property a condition may require; objects
 /// that are shown through their children are checked the same way inside.
 #[allow(clippy::too_many_arguments)]
-fn check_required(doc: &SchemaDoc<'_>, raw: &Value, view: &Resolved, at: &str, pointers: &[&str], layer: &str, issues: &mut Vec<Issue>, seen_refs: &mut Vec<String>) {
+fn check_required(
+    doc: &SchemaDoc<'_>,
+    raw: &Value,
+    view: &Resolved,
+    at: &str,
+    pointers: &[&str],
+    layer: &str,
+    issues: &mut Vec<Issue>,
+    seen_refs: &mut Vec<String>,
+) {
     for name in crate::plan::conditions::Analysis::of(doc, raw).required_names(view) {
         let field = pointer::property(at, &name);
         if !view.requires(&name) && !covered(pointers, &field) {
@@ -133,13 +192,17 @@ fn check_required(doc: &SchemaDoc<'_>, raw: &Value, view: &Resolved, at: &str, p
         if !shown_by_children {
             continue;
         }
-        let Ok(child) = doc.resolve(schema) else { continue };
+        let Ok(child) = doc.resolve(schema) else {
+            continue;
+        };
         if child.refs.iter().any(|r| seen_refs.contains(r)) {
             continue;
         }
         let mark = seen_refs.len();
         seen_refs.extend(child.refs.iter().cloned());
-        check_required(doc, schema, &child, &field, pointers, layer, issues, seen_refs);
+        check_required(
+            doc, schema, &child, &field, pointers, layer, issues, seen_refs,
+        );
         seen_refs.truncate(mark);
     }
 }
@@ -148,15 +211,22 @@ fn check_required(doc: &SchemaDoc<'_>, raw: &Value, view: &Resolved, at: &str, p
 fn check_rules(doc: &SchemaDoc<'_>, base: &Value, node: &Node, at: &str, issues: &mut Vec<Issue>) {
     match node {
         Node::Vertical { elements } | Node::Horizontal { elements } => {
-            elements.iter().for_each(|n| check_rules(doc, base, n, at, issues));
+            elements
+                .iter()
+                .for_each(|n| check_rules(doc, base, n, at, issues));
         }
         Node::Group { elements, rule, .. } => {
             if let Some(rule) = rule {
                 check_rule(doc, base, rule, &node.controls(), at, issues);
             }
-            elements.iter().for_each(|n| check_rules(doc, base, n, at, issues));
+            elements
+                .iter()
+                .for_each(|n| check_rules(doc, base, n, at, issues));
         }
-        Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| check_rules(doc, base, n, at, issues)),
+        Node::Steps { steps } => steps
+            .iter()
+            .flat_map(|s| &s.elements)
+            .for_each(|n| check_rules(doc, base, n, at, issues)),
         Node::Control(control) => {
             if let Some(rule) = &control.rule {
                 check_rule(doc, base, rule, &[control], at, issues);
@@ -170,23 +240,47 @@ fn check_rules(doc: &SchemaDoc<'_>, base: &Value, node: &Node, at: &str, issues:
     }
 }
 
-fn check_rule(doc: &SchemaDoc<'_>, base: &Value, rule: &Rule, controls: &[&Control], at: &str, issues: &mut Vec<Issue>) {
+fn check_rule(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    rule: &Rule,
+    controls: &[&Control],
+    at: &str,
+    issues: &mut Vec<Issue>,
+) {
     let scope = format!("{at}{}", rule.pointer);
     if doc.resolve_scope(base, &rule.pointer).is_none() {
-        issues.push(issue("unresolved_pointer", &scope, "the rule reads a field the schema does not have"));
+        issues.push(issue(
+            "unresolved_pointer",
+            &scope,
+            "the rule reads a field the schema does not have",
+        ));
     }
     if let Some(why) = invalid_condition(&rule.schema) {
-        issues.push(issue("invalid_rule", &scope, &format!("the rule's condition {why}")));
+        issues.push(issue(
+            "invalid_rule",
+            &scope,
+            &format!("the rule's condition {why}"),
+        ));
     }
     for control in controls {
         let full = format!("{at}{}", control.pointer);
-        let reads_itself = !rule.pointer.is_empty() && (rule.pointer == control.pointer || is_inside(&rule.pointer, &control.pointer));
+        let reads_itself = !rule.pointer.is_empty()
+            && (rule.pointer == control.pointer || is_inside(&rule.pointer, &control.pointer));
         if reads_itself {
-            issues.push(issue("invalid_rule", &full, "the rule reads the field it changes, so it could never change back"));
+            issues.push(issue(
+                "invalid_rule",
+                &full,
+                "the rule reads the field it changes, so it could never change back",
+            ));
         }
         let hides = matches!(rule.effect, Effect::Show | Effect::Hide);
         if hides && always_required(doc, base, &control.pointer) {
-            issues.push(issue("hidden_required", &full, "a rule may hide this field, but the schema always requires it"));
+            issues.push(issue(
+                "hidden_required",
+                &full,
+                "a rule may hide this field, but the schema always requires it",
+            ));
         }
     }
 }
@@ -205,7 +299,9 @@ fn invalid_condition(schema: &Value) -> Option<String> {
         return None;
     }
     // The worker's own compile: linear-time regexes with a size limit.
-    let why = crate::schema::compile(schema, jsonschema::Draft::Draft202012).err().map(|e| format!("is not a valid JSON Schema: {e}"));
+    let why = crate::schema::compile(schema, jsonschema::Draft::Draft202012)
+        .err()
+        .map(|e| format!("is not a valid JSON Schema: {e}"));
     if why.is_none() {
         condition_proof::remember(text);
     }
@@ -217,7 +313,9 @@ fn invalid_condition(schema: &Value) -> Option<String> {
 fn always_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
     let mut at = pointer;
     while let Some((parent, name)) = at.rsplit_once("/properties/") {
-        let view = doc.resolve_scope(base, parent).and_then(|n| doc.resolve(n).ok());
+        let view = doc
+            .resolve_scope(base, parent)
+            .and_then(|n| doc.resolve(n).ok());
         if !view.is_some_and(|v| v.requires(&pointer::unescape(name))) {
             return false;
         }
@@ -228,7 +326,9 @@ fn always_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
 
 fn check_layout_labels(node: &Node, issues: &mut Vec<Issue>) {
     match node {
-        Node::Group { label, elements, .. } => {
+        Node::Group {
+            label, elements, ..
+        } => {
             check_text("", Some(label), issues);
             elements.iter().for_each(|n| check_layout_labels(n, issues));
         }
@@ -238,7 +338,9 @@ fn check_layout_labels(node: &Node, issues: &mut Vec<Issue>) {
         Node::Steps { steps } => {
             for step in steps {
                 check_text("", Some(&step.label), issues);
-                step.elements.iter().for_each(|n| check_layout_labels(n, issues));
+                step.elements
+                    .iter()
+                    .for_each(|n| check_layout_labels(n, issues));
             }
         }
         Node::Control(_) => {}
@@ -251,18 +353,40 @@ fn check_layout_labels(node: &Node, issues: &mut Vec<Issue>) {
 /// plots columns the table has (or fields the chart derives itself).
 fn check_table(table: &Table, issues: &mut Vec<Issue>) {
     let (control, dataset) = (&table.control, &table.dataset);
-    if control.pointer != dataset.schema_pointer || control.widget != Widget::Array || !control.read_only {
-        let message = format!("a table must be the read-only array control of its dataset `{}`", dataset.schema_pointer);
-        issues.push(Issue { code: "bad_table", pointer: control.pointer.clone(), message });
+    if control.pointer != dataset.schema_pointer
+        || control.widget != Widget::Array
+        || !control.read_only
+    {
+        let message = format!(
+            "a table must be the read-only array control of its dataset `{}`",
+            dataset.schema_pointer
+        );
+        issues.push(Issue {
+            code: "bad_table",
+            pointer: control.pointer.clone(),
+            message,
+        });
     }
     let Some(chart) = &dataset.chart else { return };
-    let derived: Vec<&str> = chart.transform.iter().flat_map(|t| t.fields_made()).collect();
+    let derived: Vec<&str> = chart
+        .transform
+        .iter()
+        .flat_map(|t| t.fields_made())
+        .collect();
     let channels = [Some(&chart.x), Some(&chart.y), chart.color.as_ref()];
     for channel in channels.into_iter().flatten() {
-        let known = dataset.columns.iter().any(|c| c.key == channel.field) || derived.contains(&channel.field.as_str());
+        let known = dataset.columns.iter().any(|c| c.key == channel.field)
+            || derived.contains(&channel.field.as_str());
         if !known {
-            let message = format!("the chart of `{}` plots `{}`, which is not one of its columns", dataset.id, channel.field);
-            issues.push(Issue { code: "bad_table", pointer: control.pointer.clone(), message });
+            let message = format!(
+                "the chart of `{}` plots `{}`, which is not one of its columns",
+                dataset.id, channel.field
+            );
+            issues.push(Issue {
+                code: "bad_table",
+                pointer: control.pointer.clone(),
+                message,
+            });
         }
     }
 }
@@ -272,14 +396,20 @@ fn check_table(table: &Table, issues: &mut Vec<Issue>) {
 fn check_text(at: &str, text: Option<&str>, issues: &mut Vec<Issue>) {
     let Some(text) = text else { return };
     if let Some(why) = markup_in(text) {
-        issues.push(issue("markup_in_text", at, &format!("text {text:?} contains {why}")));
+        issues.push(issue(
+            "markup_in_text",
+            at,
+            &format!("text {text:?} contains {why}"),
+        ));
     }
 }
 
 /// What markup, if any, a piece of display text contains.
 pub fn markup_in(text: &str) -> Option<&'static str> {
     let bytes = text.as_bytes();
-    let tag = bytes.windows(2).any(|w| w[0] == b'<' && (w[1].is_ascii_alphabetic() || w[1] == b'/' || w[1] == b'!'));
+    let tag = bytes
+        .windows(2)
+        .any(|w| w[0] == b'<' && (w[1].is_ascii_alphabetic() || w[1] == b'/' || w[1] == b'!'));
     if tag {
         return Some("an HTML tag");
     }
@@ -287,14 +417,21 @@ pub fn markup_in(text: &str) -> Option<&'static str> {
         return Some("a markdown link");
     }
     let lower = text.to_ascii_lowercase();
-    if ["javascript:", "data:", "vbscript:"].iter().any(|s| lower.contains(s)) {
+    if ["javascript:", "data:", "vbscript:"]
+        .iter()
+        .any(|s| lower.contains(s))
+    {
         return Some("a script URL");
     }
     None
 }
 
 fn issue(code: &'static str, pointer: &str, message: &str) -> Issue {
-    Issue { code, pointer: pointer.to_owned(), message: message.to_owned() }
+    Issue {
+        code,
+        pointer: pointer.to_owned(),
+        message: message.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -308,11 +445,17 @@ mod tests {
     }
 
     fn codes(plan: &Plan, output: &Value) -> Vec<&'static str> {
-        check_plan(plan, output, &Limits::default()).into_iter().map(|i| i.code).collect()
+        check_plan(plan, output, &Limits::default())
+            .into_iter()
+            .map(|i| i.code)
+            .collect()
     }
 
     fn plan(elements: Vec<Node>) -> Plan {
-        Plan { title: None, root: Node::Vertical { elements } }
+        Plan {
+            title: None,
+            root: Node::Vertical { elements },
+        }
     }
 
     #[test]
@@ -320,9 +463,19 @@ mod tests {
         let output = json!({"type": "object", "required": ["a", "b"], "properties": {
             "a": {"type": "string"}, "b": {"type": "object", "required": ["c"], "properties": {"c": {"type": "integer"}, "d": {"type": "string"}}}
         }});
-        let good = plan(vec![control("/properties/a", Widget::Text), control("/properties/b/properties/c", Widget::Integer)]);
-        assert!(codes(&good, &output).is_empty(), "{:?}", codes(&good, &output));
-        let missing_nested = plan(vec![control("/properties/a", Widget::Text), control("/properties/b/properties/d", Widget::Text)]);
+        let good = plan(vec![
+            control("/properties/a", Widget::Text),
+            control("/properties/b/properties/c", Widget::Integer),
+        ]);
+        assert!(
+            codes(&good, &output).is_empty(),
+            "{:?}",
+            codes(&good, &output)
+        );
+        let missing_nested = plan(vec![
+            control("/properties/a", Widget::Text),
+            control("/properties/b/properties/d", Widget::Text),
+        ]);
         assert_eq!(codes(&missing_nested, &output), ["missing_required"]);
         let bad = plan(vec![
             control("/properties/a", Widget::Slider),
@@ -332,7 +485,12 @@ mod tests {
             control("/properties/b/properties/c", Widget::Integer),
         ]);
         let found = codes(&bad, &output);
-        for code in ["widget_mismatch", "duplicate_control", "unresolved_pointer", "overlapping_control"] {
+        for code in [
+            "widget_mismatch",
+            "duplicate_control",
+            "unresolved_pointer",
+            "overlapping_control",
+        ] {
             assert!(found.contains(&code), "{code} not in {found:?}");
         }
     }
@@ -343,29 +501,56 @@ mod tests {
         let output = json!({"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
             "dependentRequired": {"b": ["c"]}, "dependentSchemas": {"b": {"properties": {"c": {"type": "string"}}}}});
         let with_rule = |pointer: &str, rule: Rule| {
-            let Node::Control(mut c) = control(pointer, Widget::Text) else { unreachable!() };
+            let Node::Control(mut c) = control(pointer, Widget::Text) else {
+                unreachable!()
+            };
             c.rule = Some(rule);
             Node::Control(c)
         };
-        let show = |pointer: &str, schema: Value| Rule { effect: Effect::Show, pointer: pointer.into(), schema };
+        let show = |pointer: &str, schema: Value| Rule {
+            effect: Effect::Show,
+            pointer: pointer.into(),
+            schema,
+        };
         let good = plan(vec![
             control("/properties/a", Widget::Text),
             control("/properties/b", Widget::Text),
             with_rule("/properties/c", show("", json!({"required": ["b"]}))),
         ]);
-        assert!(codes(&good, &output).is_empty(), "{:?}", codes(&good, &output));
-        let missing = plan(vec![control("/properties/a", Widget::Text), control("/properties/b", Widget::Text)]);
-        assert_eq!(codes(&missing, &output), ["missing_required"], "c is required once b is there");
+        assert!(
+            codes(&good, &output).is_empty(),
+            "{:?}",
+            codes(&good, &output)
+        );
+        let missing = plan(vec![
+            control("/properties/a", Widget::Text),
+            control("/properties/b", Widget::Text),
+        ]);
+        assert_eq!(
+            codes(&missing, &output),
+            ["missing_required"],
+            "c is required once b is there"
+        );
         let bad = plan(vec![
             with_rule("/properties/a", show("/properties/b", json!({"const": 1}))),
-            with_rule("/properties/b", show("/properties/b", json!({"$ref": "#/x"}))),
-            with_rule("/properties/c", show("/properties/zz", json!({"minimum": "x"}))),
+            with_rule(
+                "/properties/b",
+                show("/properties/b", json!({"$ref": "#/x"})),
+            ),
+            with_rule(
+                "/properties/c",
+                show("/properties/zz", json!({"minimum": "x"})),
+            ),
         ]);
         let found = codes(&bad, &output);
         for code in ["hidden_required", "invalid_rule", "unresolved_pointer"] {
             assert!(found.contains(&code), "{code} not in {found:?}");
         }
-        assert_eq!(found.iter().filter(|c| **c == "invalid_rule").count(), 3, "{found:?}");
+        assert_eq!(
+            found.iter().filter(|c| **c == "invalid_rule").count(),
+            3,
+            "{found:?}"
+        );
     }
 
     #[test]

@@ -77,12 +77,17 @@ pub(crate) fn prove_together(root: &Node) {
 /// deep as the checker goes).
 fn collect<'a>(node: &'a Node, out: &mut Vec<&'a Value>, depth: usize) {
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } => elements.iter().for_each(|n| collect(n, out, depth)),
+        Node::Vertical { elements } | Node::Horizontal { elements } => {
+            elements.iter().for_each(|n| collect(n, out, depth))
+        }
         Node::Group { elements, rule, .. } => {
             out.extend(rule.as_ref().map(|r| &r.schema));
             elements.iter().for_each(|n| collect(n, out, depth));
         }
-        Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| collect(n, out, depth)),
+        Node::Steps { steps } => steps
+            .iter()
+            .flat_map(|s| &s.elements)
+            .for_each(|n| collect(n, out, depth)),
         Node::Control(control) => {
             out.extend(control.rule.as_ref().map(|r| &r.schema));
             if let (Some(detail), true) = (&control.detail, depth < 64) {
@@ -100,16 +105,26 @@ mod tests {
 
     fn plan(conditions: Vec<Value>) -> Node {
         let with_rule = |schema: Value| {
-            let mut control = crate::plan::Control::new("/properties/a", "A", crate::plan::Widget::Text);
-            control.rule = Some(crate::plan::Rule { effect: crate::plan::Effect::Show, pointer: "/properties/b".into(), schema });
+            let mut control =
+                crate::plan::Control::new("/properties/a", "A", crate::plan::Widget::Text);
+            control.rule = Some(crate::plan::Rule {
+                effect: crate::plan::Effect::Show,
+                pointer: "/properties/b".into(),
+                schema,
+            });
             Node::Control(control)
         };
-        Node::Vertical { elements: conditions.into_iter().map(with_rule).collect() }
+        Node::Vertical {
+            elements: conditions.into_iter().map(with_rule).collect(),
+        }
     }
 
     #[test]
     fn conditions_that_compile_together_are_remembered() {
-        let (a, b) = (json!({"const": "proof-a"}), json!({"minLength": 7, "pattern": "^proof-b$"}));
+        let (a, b) = (
+            json!({"const": "proof-a"}),
+            json!({"minLength": 7, "pattern": "^proof-b$"}),
+        );
         prove_together(&plan(vec![a.clone(), b.clone()]));
         assert!(compiled(&a.to_string()) && compiled(&b.to_string()));
     }
@@ -123,8 +138,15 @@ mod tests {
 
     #[test]
     fn dollar_keywords_are_left_to_the_single_compile() {
-        let (a, b) = (json!({"$id": "urn:x", "const": 1}), json!({"const": "proof-d"}));
-        prove_together(&plan(vec![a.clone(), b.clone(), json!({"const": "proof-e"})]));
+        let (a, b) = (
+            json!({"$id": "urn:x", "const": 1}),
+            json!({"const": "proof-d"}),
+        );
+        prove_together(&plan(vec![
+            a.clone(),
+            b.clone(),
+            json!({"const": "proof-e"}),
+        ]));
         assert!(!compiled(&a.to_string()) && compiled(&b.to_string()));
     }
 }

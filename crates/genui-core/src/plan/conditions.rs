@@ -39,10 +39,17 @@ const MAX_COLLECT_DEPTH: usize = 16;
 #[derive(Debug, Clone)]
 enum Conditional {
     /// `if`/`then`/`else`: the names each branch mentions.
-    IfThen { condition: Value, then: Vec<String>, otherwise: Vec<String> },
+    IfThen {
+        condition: Value,
+        then: Vec<String>,
+        otherwise: Vec<String>,
+    },
     /// The fields a trigger property brings with it (`dependentRequired`,
     /// `dependentSchemas`, draft-07 `dependencies`).
-    Dependent { trigger: String, fields: Vec<String> },
+    Dependent {
+        trigger: String,
+        fields: Vec<String>,
+    },
 }
 
 /// The names a branch schema mentions (declared or required), and those it
@@ -81,7 +88,10 @@ pub(crate) struct Branch {
 impl Discriminator {
     /// The discriminator's choices, `(value, title)`, in branch order.
     pub(crate) fn choices(&self) -> Vec<(Value, Option<String>)> {
-        self.branches.iter().map(|b| (b.value.clone(), b.title.clone())).collect()
+        self.branches
+            .iter()
+            .map(|b| (b.value.clone(), b.title.clone()))
+            .collect()
     }
 
     /// Every branch property except the discriminator, first declaration wins.
@@ -97,7 +107,11 @@ impl Discriminator {
 
     /// The discriminator values of the branches that declare `field`.
     fn values_with(&self, field: &str) -> Vec<Value> {
-        self.branches.iter().filter(|b| b.properties.iter().any(|(n, _)| n == field)).map(|b| b.value.clone()).collect()
+        self.branches
+            .iter()
+            .filter(|b| b.properties.iter().any(|(n, _)| n == field))
+            .map(|b| b.value.clone())
+            .collect()
     }
 }
 
@@ -127,7 +141,11 @@ impl Analysis {
     /// which a form must still offer: `then`/`else` and dependent schemas.
     pub(crate) fn extra_properties(&self, declared: &Resolved) -> Vec<(String, Value)> {
         let has = |name: &str| declared.properties().any(|(n, _)| n == name);
-        self.branch_properties.iter().filter(|(n, _)| !has(n)).cloned().collect()
+        self.branch_properties
+            .iter()
+            .filter(|(n, _)| !has(n))
+            .cloned()
+            .collect()
     }
 
     /// Names required under some condition (a branch, a dependency, a
@@ -141,7 +159,10 @@ impl Analysis {
         let is_declared = |name: &str| {
             declared.properties().any(|(n, _)| n == name)
                 || self.branch_properties.iter().any(|(n, _)| n == name)
-                || self.discriminator.as_ref().is_some_and(|d| d.name == name || d.fields().iter().any(|(n, _)| n == name))
+                || self
+                    .discriminator
+                    .as_ref()
+                    .is_some_and(|d| d.name == name || d.fields().iter().any(|(n, _)| n == name))
         };
         let mut out: Vec<String> = Vec::new();
         for name in names {
@@ -157,42 +178,74 @@ impl Analysis {
         if depth > MAX_COLLECT_DEPTH {
             return;
         }
-        if let Some(target) = map.get("$ref").and_then(Value::as_str).and_then(|r| doc.lookup(r)) {
+        if let Some(target) = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| doc.lookup(r))
+        {
             self.collect(doc, target, depth + 1);
         }
         if let Some(condition) = map.get("if").filter(|c| c.is_object()) {
             let then = self.branch(doc, map.get("then"));
             let otherwise = self.branch(doc, map.get("else"));
-            self.conditionally_required.extend(then.required.iter().chain(&otherwise.required).cloned());
-            self.conditionals.push(Conditional::IfThen { condition: condition.clone(), then: then.names, otherwise: otherwise.names });
+            self.conditionally_required
+                .extend(then.required.iter().chain(&otherwise.required).cloned());
+            self.conditionals.push(Conditional::IfThen {
+                condition: condition.clone(),
+                then: then.names,
+                otherwise: otherwise.names,
+            });
         }
         for key in ["dependentRequired", "dependentSchemas", "dependencies"] {
-            for (trigger, value) in map.get(key).and_then(Value::as_object).into_iter().flatten() {
+            for (trigger, value) in map
+                .get(key)
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
                 let mentions = match value {
                     Value::Array(names) => {
-                        let names: Vec<String> = names.iter().filter_map(Value::as_str).map(str::to_owned).collect();
-                        Mentions { names: names.clone(), required: names }
+                        let names: Vec<String> = names
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_owned)
+                            .collect();
+                        Mentions {
+                            names: names.clone(),
+                            required: names,
+                        }
                     }
                     schema @ Value::Object(_) => self.branch(doc, Some(schema)),
                     _ => continue,
                 };
                 self.conditionally_required.extend(mentions.required);
-                self.conditionals.push(Conditional::Dependent { trigger: trigger.clone(), fields: mentions.names });
+                self.conditionals.push(Conditional::Dependent {
+                    trigger: trigger.clone(),
+                    fields: mentions.names,
+                });
             }
         }
-        for member in map.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        for member in map
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             self.collect(doc, member, depth + 1);
         }
     }
 
     /// What a branch schema mentions; remembers its declarations.
     fn branch(&mut self, doc: &SchemaDoc<'_>, schema: Option<&Value>) -> Mentions {
-        let Some(view) = schema.and_then(|s| doc.resolve(s).ok()) else { return Mentions::default() };
+        let Some(view) = schema.and_then(|s| doc.resolve(s).ok()) else {
+            return Mentions::default();
+        };
         let mut names = Vec::new();
         for (name, property) in view.properties() {
             names.push(name.clone());
             if !self.branch_properties.iter().any(|(n, _)| n == name) {
-                self.branch_properties.push((name.clone(), property.clone()));
+                self.branch_properties
+                    .push((name.clone(), property.clone()));
             }
         }
         let required: Vec<String> = required_of(&view);
@@ -214,15 +267,34 @@ impl Analysis {
         for conditional in &self.conditionals {
             match conditional {
                 // A field never hides behind a condition on itself.
-                Conditional::IfThen { condition, .. } if condition.get("properties").and_then(|p| p.get(name)).is_some() => {}
-                Conditional::IfThen { condition, then, otherwise } => {
-                    let (in_then, in_else) = (then.iter().any(|n| n == name), otherwise.iter().any(|n| n == name));
+                Conditional::IfThen { condition, .. }
+                    if condition
+                        .get("properties")
+                        .and_then(|p| p.get(name))
+                        .is_some() => {}
+                Conditional::IfThen {
+                    condition,
+                    then,
+                    otherwise,
+                } => {
+                    let (in_then, in_else) = (
+                        then.iter().any(|n| n == name),
+                        otherwise.iter().any(|n| n == name),
+                    );
                     if in_then != in_else {
-                        found.push((if in_then { Effect::Show } else { Effect::Hide }, condition.clone()));
+                        found.push((
+                            if in_then { Effect::Show } else { Effect::Hide },
+                            condition.clone(),
+                        ));
                     }
                 }
-                Conditional::Dependent { trigger, fields } if trigger != name && fields.iter().any(|f| f == name) => {
-                    found.push((Effect::Show, json!({"type": "object", "required": [trigger]})));
+                Conditional::Dependent { trigger, fields }
+                    if trigger != name && fields.iter().any(|f| f == name) =>
+                {
+                    found.push((
+                        Effect::Show,
+                        json!({"type": "object", "required": [trigger]}),
+                    ));
                 }
                 Conditional::Dependent { .. } => {}
             }
@@ -230,13 +302,19 @@ impl Analysis {
         if let Some(d) = &self.discriminator {
             let values = d.values_with(name);
             if d.name != name && !values.is_empty() && values.len() < d.branches.len() {
-                let allowed = if values.len() == 1 { json!({"const": values[0]}) } else { json!({"enum": values}) };
+                let allowed = if values.len() == 1 {
+                    json!({"const": values[0]})
+                } else {
+                    json!({"enum": values})
+                };
                 found.push((Effect::Show, json!({"type": "object", "required": [d.name], "properties": {(d.name.clone()): allowed}})));
             }
         }
         found.retain(|(_, condition)| !has_ref(condition));
         let (effect, condition) = combine(found)?;
-        Some(simplify(effect, condition, object, view, |field| self.declares(field, view)))
+        Some(simplify(effect, condition, object, view, |field| {
+            self.declares(field, view)
+        }))
     }
 
     /// Whether the object has `field` where a scope can find it: its own
@@ -256,7 +334,13 @@ fn combine(mut found: Vec<(Effect, Value)>) -> Option<(Effect, Value)> {
     }
     let shows: Vec<Value> = found
         .into_iter()
-        .map(|(effect, condition)| if effect == Effect::Show { condition } else { json!({"not": condition}) })
+        .map(|(effect, condition)| {
+            if effect == Effect::Show {
+                condition
+            } else {
+                json!({"not": condition})
+            }
+        })
         .collect();
     Some((Effect::Show, json!({"anyOf": shows})))
 }
@@ -265,28 +349,57 @@ fn combine(mut found: Vec<(Effect, Value)>) -> Option<(Effect, Value)> {
 /// the condition tests one property, which it (or the object) requires and
 /// `declares` (a scope must resolve; a property named only inside `if` has
 /// no control to read).
-fn simplify(effect: Effect, condition: Value, object: &str, view: &Resolved, declares: impl Fn(&str) -> bool) -> Rule {
-    let whole = |condition: Value| Rule { effect, pointer: object.to_owned(), schema: condition };
-    let Value::Object(map) = &condition else { return whole(condition) };
+fn simplify(
+    effect: Effect,
+    condition: Value,
+    object: &str,
+    view: &Resolved,
+    declares: impl Fn(&str) -> bool,
+) -> Rule {
+    let whole = |condition: Value| Rule {
+        effect,
+        pointer: object.to_owned(),
+        schema: condition,
+    };
+    let Value::Object(map) = &condition else {
+        return whole(condition);
+    };
     let only_known = map.iter().all(|(k, v)| match k.as_str() {
         "properties" | "required" => true,
         "type" => v == "object",
         _ => false,
     });
-    let Some((field, schema)) = map.get("properties").and_then(Value::as_object).filter(|p| p.len() == 1).and_then(|p| p.iter().next()) else {
+    let Some((field, schema)) = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .filter(|p| p.len() == 1)
+        .and_then(|p| p.iter().next())
+    else {
         return whole(condition);
     };
-    let required: Vec<&str> = map.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let required: Vec<&str> = map
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     let present = declares(field) && (required.contains(&field.as_str()) || view.requires(field));
     if only_known && present && required.iter().all(|r| r == field) {
-        return Rule { effect, pointer: pointer::property(object, field), schema: schema.clone() };
+        return Rule {
+            effect,
+            pointer: pointer::property(object, field),
+            schema: schema.clone(),
+        };
     }
     whole(condition)
 }
 
 fn has_ref(value: &Value) -> bool {
     match value {
-        Value::Object(map) => map.contains_key("$ref") || map.contains_key("$dynamicRef") || map.values().any(has_ref),
+        Value::Object(map) => {
+            map.contains_key("$ref") || map.contains_key("$dynamicRef") || map.values().any(has_ref)
+        }
         Value::Array(items) => items.iter().any(has_ref),
         _ => false,
     }
@@ -300,31 +413,57 @@ pub(crate) fn discriminator(doc: &SchemaDoc<'_>, node: &Value) -> Option<Discrim
         Some(reference) => doc.lookup(reference)?,
         None => node,
     };
-    let members = ["oneOf", "anyOf"].iter().find_map(|k| node.get(*k).and_then(Value::as_array))?;
+    let members = ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|k| node.get(*k).and_then(Value::as_array))?;
     if members.len() < 2 {
         return None;
     }
-    let views: Vec<Resolved> = members.iter().map(|m| doc.resolve(m).ok()).collect::<Option<_>>()?;
+    let views: Vec<Resolved> = members
+        .iter()
+        .map(|m| doc.resolve(m).ok())
+        .collect::<Option<_>>()?;
     let first = views.first()?;
-    let name = first.properties().map(|(n, _)| n.clone()).find(|n| views.iter().all(|v| single_value(doc, v, n).is_some()))?;
+    let name = first
+        .properties()
+        .map(|(n, _)| n.clone())
+        .find(|n| views.iter().all(|v| single_value(doc, v, n).is_some()))?;
     let mut branches: Vec<Branch> = Vec::new();
     for view in &views {
         let value = single_value(doc, view, &name)?;
         if branches.iter().any(|b| b.value == value) {
             return None;
         }
-        let properties = view.properties().map(|(n, s)| (n.clone(), s.clone())).collect();
-        branches.push(Branch { value, title: view.str("title").map(str::to_owned), properties, required: required_of(view) });
+        let properties = view
+            .properties()
+            .map(|(n, s)| (n.clone(), s.clone()))
+            .collect();
+        branches.push(Branch {
+            value,
+            title: view.str("title").map(str::to_owned),
+            properties,
+            required: required_of(view),
+        });
     }
     let title = views.iter().find_map(|v| {
         let property = v.get("properties")?.get(&name)?;
         doc.resolve(property).ok()?.str("title").map(str::to_owned)
     });
-    Some(Discriminator { name, title, branches })
+    Some(Discriminator {
+        name,
+        title,
+        branches,
+    })
 }
 
 fn required_of(view: &Resolved) -> Vec<String> {
-    view.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
+    view.get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
 }
 
 fn single_value(doc: &SchemaDoc<'_>, view: &Resolved, name: &str) -> Option<Value> {
@@ -332,7 +471,11 @@ fn single_value(doc: &SchemaDoc<'_>, view: &Resolved, name: &str) -> Option<Valu
     if let Some(value) = property.get("const") {
         return Some(value.clone());
     }
-    match property.get("enum").and_then(Value::as_array).map(Vec::as_slice) {
+    match property
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+    {
         Some([only]) => Some(only.clone()),
         _ => None,
     }
@@ -340,13 +483,18 @@ fn single_value(doc: &SchemaDoc<'_>, view: &Resolved, name: &str) -> Option<Valu
 
 /// The choices of a discriminator control: `pointer` (relative to `base`)
 /// names the discriminator property of a discriminated `oneOf`.
-pub(crate) fn discriminator_choices(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> Option<Vec<(Value, Option<String>)>> {
+pub(crate) fn discriminator_choices(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    pointer: &str,
+) -> Option<Vec<(Value, Option<String>)>> {
     let (parent, name) = pointer.rsplit_once("/properties/")?;
     let object = doc.resolve_scope(base, parent)?;
     // The generator finds a field's discriminator in its merged view (behind
     // `allOf` members and `$ref` chains), an object's in its own `oneOf`:
     // the checker accepts either, so it sees every choice the generator offers.
-    let found = discriminator(doc, object).or_else(|| view_discriminator(doc, &doc.resolve(object).ok()?))?;
+    let found = discriminator(doc, object)
+        .or_else(|| view_discriminator(doc, &doc.resolve(object).ok()?))?;
     (found.name == pointer::unescape(name)).then(|| found.choices())
 }
 
@@ -354,7 +502,9 @@ pub(crate) fn discriminator_choices(doc: &SchemaDoc<'_>, base: &Value, pointer: 
 /// `allOf` members followed), if it has one.
 pub(crate) fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option<Discriminator> {
     // Most fields have no `oneOf`/`anyOf`: skip the owned copy of their view.
-    if view.properties().next().is_some() || (view.get("oneOf").is_none() && view.get("anyOf").is_none()) {
+    if view.properties().next().is_some()
+        || (view.get("oneOf").is_none() && view.get("anyOf").is_none())
+    {
         return None;
     }
     discriminator(doc, &Value::Object(view.to_schema()))
@@ -362,7 +512,12 @@ pub(crate) fn view_discriminator(doc: &SchemaDoc<'_>, view: &Resolved) -> Option
 
 /// The kind of the field a control at `pointer` (relative to `base`) edits:
 /// the view's own, except that a discriminator offers every branch's value.
-pub(crate) fn control_kind(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Resolved) -> crate::schema::FieldKind {
+pub(crate) fn control_kind(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    pointer: &str,
+    view: &Resolved,
+) -> crate::schema::FieldKind {
     let mut kind = view.kind();
     if let Some(choices) = discriminator_choices(doc, base, pointer) {
         kind.choices = Some(choices);
@@ -397,7 +552,10 @@ mod tests {
             "if": {"properties": {"country": {"const": "US"}}},
             "then": {"required": ["state"]}, "else": {"required": ["plz"]}});
         let state = rule(&output, "", "state").unwrap();
-        assert_eq!((state.effect, state.pointer.as_str(), &state.schema), (Effect::Show, "/properties/country", &json!({"const": "US"})));
+        assert_eq!(
+            (state.effect, state.pointer.as_str(), &state.schema),
+            (Effect::Show, "/properties/country", &json!({"const": "US"}))
+        );
         assert_eq!(rule(&output, "", "plz").unwrap().effect, Effect::Hide);
         assert_eq!(rule(&output, "", "country"), None);
     }
@@ -407,7 +565,13 @@ mod tests {
         let output = json!({"type": "object", "properties": {"a": {}, "b": {}},
             "allOf": [{"if": {"properties": {"a": {"const": 1}}}, "then": {"required": ["b"]}}]});
         let b = rule(&output, "", "b").unwrap();
-        assert_eq!((b.pointer.as_str(), b.schema["properties"]["a"]["const"].clone()), ("", json!(1)));
+        assert_eq!(
+            (
+                b.pointer.as_str(),
+                b.schema["properties"]["a"]["const"].clone()
+            ),
+            ("", json!(1))
+        );
     }
 
     #[test]
@@ -415,7 +579,10 @@ mod tests {
         let output = json!({"type": "object", "properties": {"card": {}, "billing": {}, "x": {}},
             "dependentRequired": {"card": ["billing"]}, "dependencies": {"x": {"properties": {"y": {"type": "string"}}}}});
         let billing = rule(&output, "", "billing").unwrap();
-        assert_eq!(billing.schema, json!({"type": "object", "required": ["card"]}));
+        assert_eq!(
+            billing.schema,
+            json!({"type": "object", "required": ["card"]})
+        );
         assert!(rule(&output, "", "y").is_some());
         assert_eq!(rule(&output, "", "card"), None);
     }
@@ -426,7 +593,10 @@ mod tests {
             {"type": "object", "properties": {"m": {"const": "a"}, "x": {}, "both": {}}},
             {"type": "object", "properties": {"m": {"const": "b"}, "y": {}, "both": {}}}]}}});
         let x = rule(&output, "/properties/pay", "x").unwrap();
-        assert_eq!((x.pointer.as_str(), x.schema.clone()), ("/properties/pay/properties/m", json!({"const": "a"})));
+        assert_eq!(
+            (x.pointer.as_str(), x.schema.clone()),
+            ("/properties/pay/properties/m", json!({"const": "a"}))
+        );
         assert_eq!(rule(&output, "/properties/pay", "both"), None);
     }
 }

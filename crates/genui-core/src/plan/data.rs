@@ -155,7 +155,6 @@ pub enum Transform {
     },
 }
 
-
 impl Transform {
     /// The fields this transform adds to each row.
     pub fn fields_made(&self) -> Vec<&str> {

@@ -156,7 +156,18 @@ impl Control {
     /// A control with only its field, label and widget: no help, placeholder,
     /// rule or item detail, editable.
     pub fn new(pointer: impl Into<String>, label: impl Into<String>, widget: Widget) -> Self {
-        Self { pointer: pointer.into(), label: label.into(), widget, help: None, placeholder: None, read_only: false, rule: None, detail: None, component: None, component_props: None }
+        Self {
+            pointer: pointer.into(),
+            label: label.into(),
+            widget,
+            help: None,
+            placeholder: None,
+            read_only: false,
+            rule: None,
+            detail: None,
+            component: None,
+            component_props: None,
+        }
     }
 
     /// The plain-text form of one piece of display text (a label, help or
@@ -251,10 +262,15 @@ impl Node {
     /// depth (0 for top-level controls).
     pub fn for_each_control<'a>(&'a self, f: &mut impl FnMut(&'a Control)) {
         match self {
-            Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
+            Node::Vertical { elements }
+            | Node::Horizontal { elements }
+            | Node::Group { elements, .. } => {
                 elements.iter().for_each(|n| n.for_each_control(f));
             }
-            Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| n.for_each_control(f)),
+            Node::Steps { steps } => steps
+                .iter()
+                .flat_map(|s| &s.elements)
+                .for_each(|n| n.for_each_control(f)),
             Node::Control(control) => f(control),
             Node::Table(table) => f(&table.control),
         }
@@ -264,7 +280,16 @@ impl Node {
     /// plan is a vertical list of them).
     pub fn tables(&self) -> Vec<&Table> {
         match self {
-            Node::Vertical { elements } => elements.iter().filter_map(|n| if let Node::Table(t) = n { Some(&**t) } else { None }).collect(),
+            Node::Vertical { elements } => elements
+                .iter()
+                .filter_map(|n| {
+                    if let Node::Table(t) = n {
+                        Some(&**t)
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
             Node::Table(table) => vec![table],
             _ => Vec::new(),
         }

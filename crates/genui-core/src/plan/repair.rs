@@ -31,34 +31,73 @@ const MAX_DETAIL_DEPTH: usize = 64;
 /// Gives every control whose widget does not fit its field the plain
 /// widget; one `widget_replaced` warning per control changed, its pointer
 /// `output_at` + the control's schema path.
-pub(crate) fn plain_widgets_where_misfit(plan: &mut Plan, output: &Value, limits: &Limits, output_at: &str) -> Vec<Warning> {
+pub(crate) fn plain_widgets_where_misfit(
+    plan: &mut Plan,
+    output: &Value,
+    limits: &Limits,
+    output_at: &str,
+) -> Vec<Warning> {
     let doc = SchemaDoc::new(output, limits);
     let mut warnings = Vec::new();
-    repair_layer(&doc, output, &mut plan.root, "", 0, &mut |full, from, to| {
-        warnings.push(Warning {
-            code: "widget_replaced",
-            pointer: format!("{output_at}{full}"),
-            message: format!("widget `{}` does not fit this field; the plain `{}` widget shows it", from.as_str(), to.as_str()),
-        });
-    });
+    repair_layer(
+        &doc,
+        output,
+        &mut plan.root,
+        "",
+        0,
+        &mut |full, from, to| {
+            warnings.push(Warning {
+                code: "widget_replaced",
+                pointer: format!("{output_at}{full}"),
+                message: format!(
+                    "widget `{}` does not fit this field; the plain `{}` widget shows it",
+                    from.as_str(),
+                    to.as_str()
+                ),
+            });
+        },
+    );
     warnings
 }
 
-fn repair_layer(doc: &SchemaDoc<'_>, base: &Value, node: &mut Node, at: &str, depth: usize, report: &mut dyn FnMut(&str, Widget, Widget)) {
+fn repair_layer(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    node: &mut Node,
+    at: &str,
+    depth: usize,
+    report: &mut dyn FnMut(&str, Widget, Widget),
+) {
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
-            elements.iter_mut().for_each(|n| repair_layer(doc, base, n, at, depth, report));
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => {
+            elements
+                .iter_mut()
+                .for_each(|n| repair_layer(doc, base, n, at, depth, report));
         }
         Node::Steps { steps } => {
-            steps.iter_mut().flat_map(|s| s.elements.iter_mut()).for_each(|n| repair_layer(doc, base, n, at, depth, report));
+            steps
+                .iter_mut()
+                .flat_map(|s| s.elements.iter_mut())
+                .for_each(|n| repair_layer(doc, base, n, at, depth, report));
         }
         Node::Control(control) => repair_control(doc, base, control, at, depth, report),
         Node::Table(_) => {}
     }
 }
 
-fn repair_control(doc: &SchemaDoc<'_>, base: &Value, control: &mut Control, at: &str, depth: usize, report: &mut dyn FnMut(&str, Widget, Widget)) {
-    let Some(node) = doc.resolve_scope(base, &control.pointer) else { return };
+fn repair_control(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    control: &mut Control,
+    at: &str,
+    depth: usize,
+    report: &mut dyn FnMut(&str, Widget, Widget),
+) {
+    let Some(node) = doc.resolve_scope(base, &control.pointer) else {
+        return;
+    };
     let Ok(view) = doc.resolve(node) else { return };
     let full = format!("{at}{}", control.pointer);
     if let Some(plain) = plain_widget(doc, base, node, &view, &control.pointer, control.widget) {
@@ -66,23 +105,46 @@ fn repair_control(doc: &SchemaDoc<'_>, base: &Value, control: &mut Control, at: 
         control.widget = plain;
     }
     let items = doc.resolve_scope(node, "/items").filter(|n| n.is_object());
-    if let (Some(detail), Some(items), true) = (control.detail.as_deref_mut(), items, depth < MAX_DETAIL_DEPTH) {
-        repair_layer(doc, items, detail, &format!("{full}/items"), depth + 1, report);
+    if let (Some(detail), Some(items), true) = (
+        control.detail.as_deref_mut(),
+        items,
+        depth < MAX_DETAIL_DEPTH,
+    ) {
+        repair_layer(
+            doc,
+            items,
+            detail,
+            &format!("{full}/items"),
+            depth + 1,
+            report,
+        );
     }
 }
 
 /// The widget to show instead of `widget`, when `widget` does not fit the
 /// field and one of the table's does.
-fn plain_widget(doc: &SchemaDoc<'_>, base: &Value, node: &Value, view: &Resolved, at: &str, widget: Widget) -> Option<Widget> {
+fn plain_widget(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    node: &Value,
+    view: &Resolved,
+    at: &str,
+    widget: Widget,
+) -> Option<Widget> {
     let kind = control_kind(doc, base, at, view);
-    let items = doc.resolve_scope(node, "/items").filter(|n| n.is_object()).and_then(|n| doc.resolve(n).ok());
+    let items = doc
+        .resolve_scope(node, "/items")
+        .filter(|n| n.is_object())
+        .and_then(|n| doc.resolve(n).ok());
     let items_kind = items.as_ref().map(Resolved::kind);
     if fits(widget, view, &kind, items_kind.as_ref()) {
         return None;
     }
     let name = pointer::unescape(at.rsplit('/').next().unwrap_or_default());
     let chosen = Widget::choose(&name, view, &kind, items_kind.as_ref());
-    [chosen, Widget::Text, Widget::Textarea].into_iter().find(|w| fits(*w, view, &kind, items_kind.as_ref()))
+    [chosen, Widget::Text, Widget::Textarea]
+        .into_iter()
+        .find(|w| fits(*w, view, &kind, items_kind.as_ref()))
 }
 
 #[cfg(test)]
@@ -103,16 +165,34 @@ mod tests {
             if let Node::Control(c) = node {
                 c.widget = Widget::Slider;
                 if let Some(Node::Vertical { elements }) = c.detail.as_deref_mut() {
-                    elements.iter_mut().for_each(|n| if let Node::Control(c) = n { c.widget = Widget::Checkbox });
+                    elements.iter_mut().for_each(|n| {
+                        if let Node::Control(c) = n {
+                            c.widget = Widget::Checkbox
+                        }
+                    });
                 }
             }
         };
-        let Node::Vertical { elements } = &mut plan.root else { panic!("a vertical root") };
+        let Node::Vertical { elements } = &mut plan.root else {
+            panic!("a vertical root")
+        };
         elements.iter_mut().for_each(&mut slip);
-        assert_eq!(check_plan(&plan, &output, &limits).len(), 4, "every control misfits before");
+        assert_eq!(
+            check_plan(&plan, &output, &limits).len(),
+            4,
+            "every control misfits before"
+        );
         let warnings = plain_widgets_where_misfit(&mut plan, &output, &limits, "/output");
         let pointers: Vec<&str> = warnings.iter().map(|w| w.pointer.as_str()).collect();
-        assert_eq!(pointers, ["/output/properties/name", "/output/properties/size", "/output/properties/rows", "/output/properties/rows/items/properties/n"]);
+        assert_eq!(
+            pointers,
+            [
+                "/output/properties/name",
+                "/output/properties/size",
+                "/output/properties/rows",
+                "/output/properties/rows/items/properties/n"
+            ]
+        );
         assert!(warnings.iter().all(|w| w.code == "widget_replaced"));
         let widgets: Vec<Widget> = plan.root.controls().iter().map(|c| c.widget).collect();
         assert_eq!(widgets[..3], [Widget::Text, Widget::Select, Widget::Array]);

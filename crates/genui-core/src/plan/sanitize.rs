@@ -33,14 +33,18 @@ fn sanitize_node(node: &mut Node, changed: &mut bool) {
         Node::Vertical { elements } | Node::Horizontal { elements } => {
             elements.iter_mut().for_each(|n| sanitize_node(n, changed));
         }
-        Node::Group { label, elements, .. } => {
+        Node::Group {
+            label, elements, ..
+        } => {
             *changed |= clean_in_place(label, MAX_LABEL_CHARS);
             elements.iter_mut().for_each(|n| sanitize_node(n, changed));
         }
         Node::Steps { steps } => {
             for step in steps {
                 *changed |= clean_in_place(&mut step.label, MAX_LABEL_CHARS);
-                step.elements.iter_mut().for_each(|n| sanitize_node(n, changed));
+                step.elements
+                    .iter_mut()
+                    .for_each(|n| sanitize_node(n, changed));
             }
         }
         Node::Control(control) => sanitize_control(control, changed),
@@ -90,7 +94,8 @@ fn needs_passes(text: &str) -> bool {
     text.contains('<')
         || text.contains("](")
         || (text.contains(':')
-            && (find_script_scheme(text).is_some() || (text.contains("://") && text.split(' ').any(is_foreign_url))))
+            && (find_script_scheme(text).is_some()
+                || (text.contains("://") && text.split(' ').any(is_foreign_url))))
 }
 
 /// Whether [`plain_text`] would return `text` unchanged: no pass acts on
@@ -150,7 +155,9 @@ fn drop_blocks(text: &str) -> String {
         while let Some(start) = out.to_ascii_lowercase().find(&open) {
             let lower = out.to_ascii_lowercase();
             let end = match lower[start..].find(&close) {
-                Some(at) => lower[start + at..].find('>').map_or(out.len(), |gt| start + at + gt + 1),
+                Some(at) => lower[start + at..]
+                    .find('>')
+                    .map_or(out.len(), |gt| start + at + gt + 1),
                 None => out.len(),
             };
             out.replace_range(start..end, " ");
@@ -167,7 +174,10 @@ fn strip_tags(text: &str) -> String {
     while let Some(at) = rest.find('<') {
         out.push_str(&rest[..at]);
         let after = &rest[at + 1..];
-        let is_tag = after.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'));
+        let is_tag = after
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'));
         if !is_tag {
             out.push('<');
             rest = after;
@@ -220,20 +230,32 @@ fn closing_paren(text: &str) -> Option<usize> {
 fn drop_urls(text: &str) -> String {
     let mut out = text.to_owned();
     while let Some((start, _)) = find_script_scheme(&out) {
-        let end = out[start..].find(char::is_whitespace).map_or(out.len(), |w| start + w);
+        let end = out[start..]
+            .find(char::is_whitespace)
+            .map_or(out.len(), |w| start + w);
         out.replace_range(start..end, "");
     }
-    out.split(' ').filter(|word| !is_foreign_url(word)).collect::<Vec<_>>().join(" ")
+    out.split(' ')
+        .filter(|word| !is_foreign_url(word))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn find_script_scheme(text: &str) -> Option<(usize, &'static str)> {
     let lower = text.to_ascii_lowercase();
-    SCRIPT_SCHEMES.iter().filter_map(|s| lower.find(s).map(|at| (at, *s))).min()
+    SCRIPT_SCHEMES
+        .iter()
+        .filter_map(|s| lower.find(s).map(|at| (at, *s)))
+        .min()
 }
 
 fn is_foreign_url(word: &str) -> bool {
-    let Some((scheme, _)) = word.split_once("://") else { return false };
-    let scheme = scheme.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()).to_ascii_lowercase();
+    let Some((scheme, _)) = word.split_once("://") else {
+        return false;
+    };
+    let scheme = scheme
+        .trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
+        .to_ascii_lowercase();
     !scheme.is_empty() && scheme != "http" && scheme != "https"
 }
 
@@ -263,12 +285,21 @@ mod tests {
         assert_eq!(clean("<b>First</b> name"), "First name");
         assert_eq!(clean("<script>alert(1)</script>Shipping"), "Shipping");
         assert_eq!(clean("Name <img src=x onerror=alert(1)"), "Name");
-        assert_eq!(clean("see [the docs](https://x.example) now"), "see the docs now");
-        assert_eq!(clean("![logo](data:image/png;base64,xx) Brand"), "logo Brand");
+        assert_eq!(
+            clean("see [the docs](https://x.example) now"),
+            "see the docs now"
+        );
+        assert_eq!(
+            clean("![logo](data:image/png;base64,xx) Brand"),
+            "logo Brand"
+        );
         assert_eq!(clean("[click](javascript:alert(1))"), "click");
         assert_eq!(clean("javascript:alert(1)"), "");
         assert_eq!(clean("Go to JavaScript:void(0) now"), "Go to now");
-        assert_eq!(clean("ftp://files.example/x or https://ok.example"), "or https://ok.example");
+        assert_eq!(
+            clean("ftp://files.example/x or https://ok.example"),
+            "or https://ok.example"
+        );
         assert_eq!(clean("a < b and c > d"), "a < b and c > d");
         assert_eq!(clean("  many\n\n spaces "), "many spaces");
         assert_eq!(plain_text("abcdef", 3), "abc");
@@ -277,11 +308,31 @@ mod tests {
     #[test]
     fn the_fast_path_agrees_with_the_passes() {
         let texts = [
-            "", "Name", "First name", " lead", "trail ", "two  spaces", "tab\there", "line\nbreak", "a < b",
-            "<b>x</b>", "[a](b)", "see https://x.example", "ftp://x", "JavaScript:void(0)", "Default: 3",
-            "data: yes", "abcdef", "non\u{a0}breaking",
+            "",
+            "Name",
+            "First name",
+            " lead",
+            "trail ",
+            "two  spaces",
+            "tab\there",
+            "line\nbreak",
+            "a < b",
+            "<b>x</b>",
+            "[a](b)",
+            "see https://x.example",
+            "ftp://x",
+            "JavaScript:void(0)",
+            "Default: 3",
+            "data: yes",
+            "abcdef",
+            "non\u{a0}breaking",
         ];
-        let more = ["see https://x.example  and\n http://y", "a\tb: c", "ftp://x and  y", "long  text here"];
+        let more = [
+            "see https://x.example  and\n http://y",
+            "a\tb: c",
+            "ftp://x and  y",
+            "long  text here",
+        ];
         for text in texts.iter().chain(&more) {
             for max in [3, 10, MAX_HELP_CHARS] {
                 if is_already_plain(text, max) {
@@ -300,9 +351,21 @@ mod tests {
     #[test]
     fn output_always_passes_the_checker() {
         let nasty = [
-            "<<b>b>x", "<scr<script>ipt>alert(1)</script>", "[a](b) [c](d", "]( x", "<!-- c -->",
-            "dAtA:text/html,x", "javascriptjavascript::", "[x](javascript:y)<a href=\"javascript:z\">w</a>",
-            "<", "<a", "[", "](", "x](y", "<style>p{}</style>ok", "java\nscript:x",
+            "<<b>b>x",
+            "<scr<script>ipt>alert(1)</script>",
+            "[a](b) [c](d",
+            "]( x",
+            "<!-- c -->",
+            "dAtA:text/html,x",
+            "javascriptjavascript::",
+            "[x](javascript:y)<a href=\"javascript:z\">w</a>",
+            "<",
+            "<a",
+            "[",
+            "](",
+            "x](y",
+            "<style>p{}</style>ok",
+            "java\nscript:x",
         ];
         for text in nasty {
             let out = clean(text);

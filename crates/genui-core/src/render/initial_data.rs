@@ -20,9 +20,18 @@ pub(crate) fn schema_defaults(output: &Value, limits: &Limits) -> Value {
     defaults_of(&doc, output, &mut Vec::new(), 0).unwrap_or(Value::Null)
 }
 
-fn defaults_of(doc: &SchemaDoc<'_>, node: &Value, ancestors: &mut Vec<String>, depth: usize) -> Option<Value> {
+fn defaults_of(
+    doc: &SchemaDoc<'_>,
+    node: &Value,
+    ancestors: &mut Vec<String>,
+    depth: usize,
+) -> Option<Value> {
     let view = doc.resolve(node).ok()?;
-    if let Some(value) = view.get("const").or_else(|| view.get("default")).filter(|v| !v.is_null()) {
+    if let Some(value) = view
+        .get("const")
+        .or_else(|| view.get("default"))
+        .filter(|v| !v.is_null())
+    {
         return Some(value.clone());
     }
     if depth >= 64 || view.refs.iter().any(|r| ancestors.contains(r)) {
@@ -42,8 +51,17 @@ fn defaults_of(doc: &SchemaDoc<'_>, node: &Value, ancestors: &mut Vec<String>, d
 
 /// Merges `data` over `defaults` and drops ill-typed values. With nothing
 /// to pre-fill, the answer is `{}` for object forms and `null` otherwise.
-pub(crate) fn initial_data(defaults: &Value, data: &Value, validator: Option<&jsonschema::Validator>, object_form: bool) -> (Value, Vec<Warning>) {
-    let empty = if object_form { Value::Object(Map::new()) } else { Value::Null };
+pub(crate) fn initial_data(
+    defaults: &Value,
+    data: &Value,
+    validator: Option<&jsonschema::Validator>,
+    object_form: bool,
+) -> (Value, Vec<Warning>) {
+    let empty = if object_form {
+        Value::Object(Map::new())
+    } else {
+        Value::Null
+    };
     let mut merged = merge(defaults, data);
     let mut warnings = Vec::new();
     let Some(validator) = validator.filter(|_| !merged.is_null()) else {
@@ -59,11 +77,19 @@ pub(crate) fn initial_data(defaults: &Value, data: &Value, validator: Option<&js
         for (pointer, message) in removals {
             if pointer.is_empty() {
                 merged = defaults.clone();
-                warnings.push(Warning { code: "data_dropped", pointer, message });
+                warnings.push(Warning {
+                    code: "data_dropped",
+                    pointer,
+                    message,
+                });
                 return (if merged.is_null() { empty } else { merged }, warnings);
             }
             if remove(&mut merged, &pointer) {
-                warnings.push(Warning { code: "data_dropped", pointer, message });
+                warnings.push(Warning {
+                    code: "data_dropped",
+                    pointer,
+                    message,
+                });
             }
         }
     }
@@ -120,7 +146,9 @@ pub(crate) fn merge(base: &Value, over: &Value) -> Value {
 
 /// Removes the value at a (non-root) JSON Pointer.
 fn remove(root: &mut Value, pointer: &str) -> bool {
-    let Some((parent, last)) = pointer.rsplit_once('/') else { return false };
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return false;
+    };
     let last = crate::pointer::unescape(last);
     match root.pointer_mut(parent) {
         Some(Value::Object(map)) => map.shift_remove(&last).is_some(),
@@ -144,7 +172,10 @@ mod tests {
     fn defaults_reach_into_nested_objects_and_refs() {
         let output = json!({"$defs": {"a": {"type": "object", "properties": {"n": {"default": 3}}}},
             "properties": {"x": {"default": "d"}, "y": {"$ref": "#/$defs/a"}, "z": {"const": true}, "w": {"default": null}}});
-        assert_eq!(schema_defaults(&output, &Limits::default()), json!({"x": "d", "y": {"n": 3}, "z": true}));
+        assert_eq!(
+            schema_defaults(&output, &Limits::default()),
+            json!({"x": "d", "y": {"n": 3}, "z": true})
+        );
     }
 
     #[test]
@@ -153,7 +184,12 @@ mod tests {
             "age": {"type": "integer"}, "name": {"type": "string", "default": "x"}, "c": {"enum": ["a"]}}});
         let validator = jsonschema::validator_for(&output).unwrap();
         let defaults = schema_defaults(&output, &Limits::default());
-        let (data, warnings) = initial_data(&defaults, &json!({"age": "old", "c": "b", "extra": 1, "name": "Ada"}), Some(&validator), true);
+        let (data, warnings) = initial_data(
+            &defaults,
+            &json!({"age": "old", "c": "b", "extra": 1, "name": "Ada"}),
+            Some(&validator),
+            true,
+        );
         assert_eq!(data, json!({"name": "Ada"}));
         let mut dropped: Vec<&str> = warnings.iter().map(|w| w.pointer.as_str()).collect();
         dropped.sort();
@@ -164,7 +200,8 @@ mod tests {
     fn wrong_root_type_falls_back_to_defaults() {
         let output = json!({"type": "object", "properties": {"a": {"default": 1}}});
         let validator = jsonschema::validator_for(&output).unwrap();
-        let (data, warnings) = initial_data(&json!({"a": 1}), &json!("text"), Some(&validator), true);
+        let (data, warnings) =
+            initial_data(&json!({"a": 1}), &json!("text"), Some(&validator), true);
         assert_eq!(data, json!({"a": 1}));
         assert_eq!(warnings.len(), 1);
     }
@@ -172,7 +209,13 @@ mod tests {
     #[test]
     fn nothing_to_prefill_is_empty_not_an_error() {
         let validator = jsonschema::validator_for(&json!({"type": "string"})).unwrap();
-        assert_eq!(initial_data(&Value::Null, &Value::Null, Some(&validator), false), (Value::Null, vec![]));
-        assert_eq!(initial_data(&Value::Null, &Value::Null, None, true).0, json!({}));
+        assert_eq!(
+            initial_data(&Value::Null, &Value::Null, Some(&validator), false),
+            (Value::Null, vec![])
+        );
+        assert_eq!(
+            initial_data(&Value::Null, &Value::Null, None, true).0,
+            json!({})
+        );
     }
 }

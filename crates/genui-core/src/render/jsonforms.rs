@@ -14,17 +14,26 @@ use serde_json::{json, Map, Value};
 /// The whole answer: schema, UI schema, initial data and provenance.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut ui = data_free_ui_schema(r);
-    if let (Some(prompt), Some(elements)) = (r.approval(), ui.get_mut("elements").and_then(Value::as_array_mut)) {
+    if let (Some(prompt), Some(elements)) = (
+        r.approval(),
+        ui.get_mut("elements").and_then(Value::as_array_mut),
+    ) {
         // JSON Forms' standard renderers have no buttons: the prompt is a
         // Label, the decision a radio group (or checkbox), and
         // `options.approval` tells custom renderers to draw buttons.
-        elements.insert(0, json!({"type": "Label", "text": crate::render::text::plain(&prompt.text())}));
+        elements.insert(
+            0,
+            json!({"type": "Label", "text": crate::render::text::plain(&prompt.text())}),
+        );
     }
     // Built by hand, not with `json!`: the macro serialises every value it
     // is given into a new one, re-inserting each key of the schema and the
     // UI schema; moving or cloning is several times cheaper (benches).
     let mut message = Map::new();
-    message.insert("jsonSchema".into(), super::renderer_schema(r, "jsonforms", super::renderable::jsonforms_schema));
+    message.insert(
+        "jsonSchema".into(),
+        super::renderer_schema(r, "jsonforms", super::renderable::jsonforms_schema),
+    );
     message.insert("uiSchema".into(), ui);
     message.insert("initialData".into(), r.initial_data.clone());
     message.insert("meta".into(), Value::Object(r.meta()));
@@ -46,14 +55,25 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
     if r.approval().is_some() {
         return serde_json::to_string(&render(r)).unwrap_or_default();
     }
-    let head = super::remembered_head(r, "jsonforms-text", if has_large_enum(r) { "large enum" } else { "" }, || data_free_head(r));
-    super::answer_text(&head, ("initialData", &r.initial_data), ("meta", &r.meta()), r)
+    let head = super::remembered_head(
+        r,
+        "jsonforms-text",
+        if has_large_enum(r) { "large enum" } else { "" },
+        || data_free_head(r),
+    );
+    super::answer_text(
+        &head,
+        ("initialData", &r.initial_data),
+        ("meta", &r.meta()),
+        r,
+    )
 }
 
 /// `{"jsonSchema", "uiSchema"` of a form without an approval, as JSON text
 /// (the object left open).
 fn data_free_head(r: &RenderInput<'_>) -> String {
-    let schema = serde_json::to_string(&super::renderable::jsonforms_schema(&r.spec.schema)).unwrap_or_default();
+    let schema = serde_json::to_string(&super::renderable::jsonforms_schema(&r.spec.schema))
+        .unwrap_or_default();
     let ui = serde_json::to_string(&data_free_ui_schema(r)).unwrap_or_default();
     format!("{{\"jsonSchema\":{schema},\"uiSchema\":{ui}")
 }
@@ -70,7 +90,10 @@ fn data_free_ui_schema(r: &RenderInput<'_>) -> Value {
 /// Whether the spec's warnings name an enum too long for a drop-down.
 fn has_large_enum(r: &RenderInput<'_>) -> bool {
     let warnings = r.meta.get("warnings").and_then(Value::as_array);
-    warnings.into_iter().flatten().any(|w| w["code"] == "large_enum")
+    warnings
+        .into_iter()
+        .flatten()
+        .any(|w| w["code"] == "large_enum")
 }
 
 /// Controls over an enum too long for a drop-down get JSON Forms'
@@ -83,9 +106,16 @@ fn mark_searchable(ui: &mut Value, schema: &Value) {
     let mut stack = vec![ui];
     while let Some(node) = stack.pop() {
         let Value::Object(map) = node else { continue };
-        let scope = map.get("scope").and_then(Value::as_str).and_then(|s| s.strip_prefix('#'));
-        let target = scope.and_then(|pointer| doc.resolve_scope(schema, pointer)).and_then(|n| doc.resolve(n).ok());
-        let long = target.and_then(|view| view.kind().choices).is_some_and(|c| c.len() > limits.max_enum_values);
+        let scope = map
+            .get("scope")
+            .and_then(Value::as_str)
+            .and_then(|s| s.strip_prefix('#'));
+        let target = scope
+            .and_then(|pointer| doc.resolve_scope(schema, pointer))
+            .and_then(|n| doc.resolve(n).ok());
+        let long = target
+            .and_then(|view| view.kind().choices)
+            .is_some_and(|c| c.len() > limits.max_enum_values);
         if long {
             if let Value::Object(options) = map.entry("options").or_insert_with(|| json!({})) {
                 options.insert("autocomplete".into(), true.into());
@@ -101,12 +131,18 @@ fn mark_searchable(ui: &mut Value, schema: &Value) {
 /// of flat objects as a table; `charts` names the charts that belong here.
 fn table(t: &Table, cat: Cat<'_>) -> Value {
     let mut element = control(&t.control, cat);
-    if let Some(Value::Object(options)) = element.as_object_mut().map(|e| e.entry("options").or_insert_with(|| json!({}))) {
+    if let Some(Value::Object(options)) = element
+        .as_object_mut()
+        .map(|e| e.entry("options").or_insert_with(|| json!({})))
+    {
         options.insert("readonly".into(), true.into());
         options.insert("disableAdd".into(), true.into());
         options.insert("disableRemove".into(), true.into());
         options.insert("showSortButtons".into(), false.into());
-        options.insert("charts".into(), json!(chart_id(&t.dataset).into_iter().collect::<Vec<_>>()));
+        options.insert(
+            "charts".into(),
+            json!(chart_id(&t.dataset).into_iter().collect::<Vec<_>>()),
+        );
     }
     element
 }
@@ -126,16 +162,34 @@ fn node(node: &Node, cat: Cat<'_>) -> Value {
     match node {
         Node::Vertical { elements } => layout("VerticalLayout", None, elements, cat),
         Node::Horizontal { elements } => layout("HorizontalLayout", None, elements, cat),
-        Node::Group { label, elements, rule } => {
-            let mut group = layout_with("Group", Some(label), elements.iter().map(|n| self::node(n, cat)).collect());
+        Node::Group {
+            label,
+            elements,
+            rule,
+        } => {
+            let mut group = layout_with(
+                "Group",
+                Some(label),
+                elements.iter().map(|n| self::node(n, cat)).collect(),
+            );
             if let Some(rule) = rule {
                 group.insert("rule".into(), compile_rule(rule));
             }
             Value::Object(group)
         }
         Node::Steps { steps } => {
-            let mut out = layout_with("Categorization", None, steps.iter().map(|s| layout("Category", Some(&s.label), &s.elements, cat)).collect());
-            out.insert("options".into(), json!({"variant": "stepper", "showNavButtons": true}));
+            let mut out = layout_with(
+                "Categorization",
+                None,
+                steps
+                    .iter()
+                    .map(|s| layout("Category", Some(&s.label), &s.elements, cat))
+                    .collect(),
+            );
+            out.insert(
+                "options".into(),
+                json!({"variant": "stepper", "showNavButtons": true}),
+            );
             Value::Object(out)
         }
         Node::Control(c) => control(c, cat),
@@ -147,7 +201,11 @@ fn node(node: &Node, cat: Cat<'_>) -> Value {
 /// would serialise the already built children into a copy at every level,
 /// so a deep form's UI schema was copied once per ancestor.
 fn layout(kind: &str, label: Option<&str>, elements: &[Node], cat: Cat<'_>) -> Value {
-    Value::Object(layout_with(kind, label, elements.iter().map(|n| node(n, cat)).collect()))
+    Value::Object(layout_with(
+        kind,
+        label,
+        elements.iter().map(|n| node(n, cat)).collect(),
+    ))
 }
 
 fn layout_with(kind: &str, label: Option<&str>, elements: Vec<Value>) -> Map<String, Value> {
@@ -167,7 +225,12 @@ fn control(c: &Control, cat: Cat<'_>) -> Value {
     out.insert("label".into(), c.label.clone().into());
     let mut options = Map::new();
     // The widget table says which options select its renderer.
-    options.extend(c.widget.jsonforms_options().iter().map(|(k, v)| (k.clone(), v.clone())));
+    options.extend(
+        c.widget
+            .jsonforms_options()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone())),
+    );
     if c.read_only {
         options.insert("readonly".into(), true.into());
     }
@@ -176,9 +239,23 @@ fn control(c: &Control, cat: Cat<'_>) -> Value {
     }
     // A bound component: the options its custom renderer's tester reads,
     // and its props; the stand-in's options go (they select another renderer).
-    if let Some(entry) = c.component.as_deref().zip(cat).and_then(|(name, cat)| cat.entry(name)) {
-        c.widget.jsonforms_options().keys().for_each(|k| drop(options.remove(k)));
-        options.extend(entry.jsonforms.options.iter().map(|(k, v)| (k.clone(), v.clone())));
+    if let Some(entry) = c
+        .component
+        .as_deref()
+        .zip(cat)
+        .and_then(|(name, cat)| cat.entry(name))
+    {
+        c.widget
+            .jsonforms_options()
+            .keys()
+            .for_each(|k| drop(options.remove(k)));
+        options.extend(
+            entry
+                .jsonforms
+                .options
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
         if let Some(props) = entry.props_for(c.component_props.as_ref()) {
             options.insert("props".into(), Value::Object(props.clone()));
         }

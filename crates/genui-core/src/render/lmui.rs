@@ -31,9 +31,9 @@
 
 use super::RenderInput;
 use crate::error::Result;
-use crate::request::limits::Limits;
-use crate::plan::{Control, Effect, Node, Rule, Widget};
 use crate::plan::display::table;
+use crate::plan::{Control, Effect, Node, Rule, Widget};
+use crate::request::limits::Limits;
 use crate::schema::{FieldKind, Resolved, SchemaDoc};
 use serde_json::{json, Map, Value};
 
@@ -42,7 +42,14 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let limits = Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
     let mut components = Vec::new();
-    layer(&doc, &r.spec.schema, &r.spec.plan.root, &r.initial_data, &Place::default(), &mut components);
+    layer(
+        &doc,
+        &r.spec.schema,
+        &r.spec.plan.root,
+        &r.initial_data,
+        &Place::default(),
+        &mut components,
+    );
     let approval = r.approval();
     let mut response_text = match &approval {
         Some(prompt) => prompt.text(),
@@ -51,8 +58,15 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     };
     response_text = crate::render::text::plain(&response_text).into_owned();
     let tables = r.spec.plan.root.tables();
-    if !tables.is_empty() && tables.iter().all(|t| table::rows(&t.dataset, &r.initial_data).is_empty()) {
-        response_text = format!("{}: no data to display.", response_text.trim_end_matches('.'));
+    if !tables.is_empty()
+        && tables
+            .iter()
+            .all(|t| table::rows(&t.dataset, &r.initial_data).is_empty())
+    {
+        response_text = format!(
+            "{}: no data to display.",
+            response_text.trim_end_matches('.')
+        );
     }
     match approval {
         // A display takes no submission.
@@ -84,11 +98,17 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
     if approval.is_some() || has_table(&r.spec.plan.root) {
         return serde_json::to_string(&render(r)).unwrap_or_default();
     }
-    let response_text = if r.spec.description.is_empty() { r.title() } else { r.spec.description.clone() };
+    let response_text = if r.spec.description.is_empty() {
+        r.title()
+    } else {
+        r.spec.description.clone()
+    };
     let response_text = crate::render::text::plain(&response_text);
-    let submit = json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"});
+    let submit =
+        json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"});
     let slots = data_free_components(r);
-    let mut out = String::with_capacity(slots.iter().map(|(text, _)| text.len() + 32).sum::<usize>() + 512);
+    let mut out =
+        String::with_capacity(slots.iter().map(|(text, _)| text.len() + 32).sum::<usize>() + 512);
     out.push_str("{\"response_text\":");
     out.push_str(&serde_json::to_string(&response_text).unwrap_or_default());
     out.push_str(",\"ui_components\":[");
@@ -120,10 +140,21 @@ fn data_free_components(r: &RenderInput<'_>) -> std::rc::Rc<Vec<Slot>> {
         let limits = Limits::default();
         let doc = SchemaDoc::new(&r.spec.schema, &limits);
         let mut slots = Vec::new();
-        controls(&doc, &r.spec.schema, &r.spec.plan.root, &Place::default(), &mut slots);
+        controls(
+            &doc,
+            &r.spec.schema,
+            &r.spec.plan.root,
+            &Place::default(),
+            &mut slots,
+        );
         slots
     };
-    let bytes = |slots: &Vec<Slot>| slots.iter().map(|(text, path)| text.len() + 48 + path.iter().map(|p| p.len() + 24).sum::<usize>()).sum();
+    let bytes = |slots: &Vec<Slot>| {
+        slots
+            .iter()
+            .map(|(text, path)| text.len() + 48 + path.iter().map(|p| p.len() + 24).sum::<usize>())
+            .sum()
+    };
     crate::cache::memo::projection(&r.spec.spec_hash, "lmui", make, bytes)
 }
 
@@ -131,7 +162,9 @@ fn data_free_components(r: &RenderInput<'_>) -> std::rc::Rc<Vec<Slot>> {
 /// form's layout; array items' details are drawn without data.
 fn has_table(node: &Node) -> bool {
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => elements.iter().any(has_table),
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => elements.iter().any(has_table),
         Node::Steps { steps } => steps.iter().any(|step| step.elements.iter().any(has_table)),
         Node::Control(_) => false,
         Node::Table(_) => true,
@@ -139,7 +172,13 @@ fn has_table(node: &Node) -> bool {
 }
 
 /// [`layer`] for a layout without tables, keeping each component's data path.
-fn controls<'p>(doc: &SchemaDoc<'_>, base: &Value, node: &'p Node, place: &Place<'p>, out: &mut Vec<Slot>) {
+fn controls<'p>(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    node: &'p Node,
+    place: &Place<'p>,
+    out: &mut Vec<Slot>,
+) {
     match node {
         Node::Control(control) => {
             let (component, path) = data_free_component(doc, base, control, place);
@@ -148,7 +187,9 @@ fn controls<'p>(doc: &SchemaDoc<'_>, base: &Value, node: &'p Node, place: &Place
             out.push((text, path));
         }
         Node::Table(_) => {}
-        _ => children(node, place, &mut |child, inner| controls(doc, base, child, inner, out)),
+        _ => children(node, place, &mut |child, inner| {
+            controls(doc, base, child, inner, out)
+        }),
     }
 }
 
@@ -163,18 +204,31 @@ struct Place<'p> {
 }
 
 /// Appends the components of one layer.
-fn layer<'p>(doc: &SchemaDoc<'_>, base: &Value, node: &'p Node, data: &Value, place: &Place<'p>, out: &mut Vec<Value>) {
+fn layer<'p>(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    node: &'p Node,
+    data: &Value,
+    place: &Place<'p>,
+    out: &mut Vec<Value>,
+) {
     match node {
         Node::Control(control) => out.push(component(doc, base, control, data, place)),
         Node::Table(t) => {
             // LMUI has no array renderer to draw a table with: our `table`
             // and `chart` components.
             out.push(table::lmui_table(&t.dataset, table::rows(&t.dataset, data)));
-            if let (Some(id), Some(spec)) = (table::chart_id(&t.dataset), table::draw(&t.dataset, data)) {
-                out.push(json!({"type": "chart", "id": id, "label": t.dataset.title, "vega_lite": spec}));
+            if let (Some(id), Some(spec)) =
+                (table::chart_id(&t.dataset), table::draw(&t.dataset, data))
+            {
+                out.push(
+                    json!({"type": "chart", "id": id, "label": t.dataset.title, "vega_lite": spec}),
+                );
             }
         }
-        _ => children(node, place, &mut |child, inner| layer(doc, base, child, data, inner, out)),
+        _ => children(node, place, &mut |child, inner| {
+            layer(doc, base, child, data, inner, out)
+        }),
     }
 }
 
@@ -183,17 +237,36 @@ fn children<'p>(node: &'p Node, place: &Place<'p>, visit: &mut dyn FnMut(&'p Nod
     match node {
         Node::Vertical { elements } => elements.iter().for_each(|n| visit(n, place)),
         Node::Horizontal { elements } => {
-            let first = elements.first().and_then(|n| n.controls().first().map(|c| flatten_id(&super::data_path(&c.pointer))));
-            let inner = Place { row: first, ..place.clone() };
+            let first = elements.first().and_then(|n| {
+                n.controls()
+                    .first()
+                    .map(|c| flatten_id(&super::data_path(&c.pointer)))
+            });
+            let inner = Place {
+                row: first,
+                ..place.clone()
+            };
             elements.iter().for_each(|n| visit(n, &inner));
         }
-        Node::Group { label, elements, rule } => {
-            let inner = Place { group: Some(label), rule: rule.as_ref().or(place.rule), ..place.clone() };
+        Node::Group {
+            label,
+            elements,
+            rule,
+        } => {
+            let inner = Place {
+                group: Some(label),
+                rule: rule.as_ref().or(place.rule),
+                ..place.clone()
+            };
             elements.iter().for_each(|n| visit(n, &inner));
         }
         Node::Steps { steps } => {
             for (index, step) in steps.iter().enumerate() {
-                let inner = Place { group: Some(&step.label), step: Some(index + 1), ..place.clone() };
+                let inner = Place {
+                    group: Some(&step.label),
+                    step: Some(index + 1),
+                    ..place.clone()
+                };
                 step.elements.iter().for_each(|n| visit(n, &inner));
             }
         }
@@ -217,7 +290,13 @@ fn rule_json(rule: &Rule) -> Value {
     out
 }
 
-fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value, place: &Place<'_>) -> Value {
+fn component(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    control: &Control,
+    data: &Value,
+    place: &Place<'_>,
+) -> Value {
     let (mut c, path) = data_free_component(doc, base, control, place);
     if let Some(value) = value_at(data, &path) {
         c.insert("value".into(), value.clone());
@@ -226,7 +305,12 @@ fn component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, data: &Value,
 }
 
 /// A control's component without its `value`, and the value's data path.
-fn data_free_component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, place: &Place<'_>) -> (Map<String, Value>, Vec<String>) {
+fn data_free_component(
+    doc: &SchemaDoc<'_>,
+    base: &Value,
+    control: &Control,
+    place: &Place<'_>,
+) -> (Map<String, Value>, Vec<String>) {
     let path = super::data_path(&control.pointer);
     let node = doc.resolve_scope(base, &control.pointer);
     let view = node.and_then(|n| doc.resolve(n).ok()).unwrap_or_default();
@@ -265,7 +349,9 @@ fn data_free_component(doc: &SchemaDoc<'_>, base: &Value, control: &Control, pla
 
 /// Whether the field at `pointer` is listed in its parent's `required`.
 pub(crate) fn is_required(doc: &SchemaDoc<'_>, base: &Value, pointer: &str) -> bool {
-    let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
+    let Some((parent, name)) = pointer.rsplit_once("/properties/") else {
+        return false;
+    };
     let parent = doc.resolve_scope(base, parent);
     parent.is_some_and(|p| doc.node_requires(p, &crate::pointer::unescape(name)))
 }
@@ -283,7 +369,14 @@ fn component_type(widget: Widget, kind: &FieldKind) -> &'static str {
     }
 }
 
-fn add_specifics(c: &mut Map<String, Value>, doc: &SchemaDoc<'_>, control: &Control, view: &Resolved, kind: &FieldKind, node: Option<&Value>) {
+fn add_specifics(
+    c: &mut Map<String, Value>,
+    doc: &SchemaDoc<'_>,
+    control: &Control,
+    view: &Resolved,
+    kind: &FieldKind,
+    node: Option<&Value>,
+) {
     let input_type = control.widget.row().lmui_input;
     if let Some(t) = input_type {
         c.insert("input_type".into(), t.into());
@@ -293,12 +386,18 @@ fn add_specifics(c: &mut Map<String, Value>, doc: &SchemaDoc<'_>, control: &Cont
     }
     if control.widget == Widget::MultiSelect {
         c.insert("multiple".into(), true.into());
-        let items = node.and_then(|n| doc.resolve_scope(n, "/items")).and_then(|n| doc.resolve(n).ok());
+        let items = node
+            .and_then(|n| doc.resolve_scope(n, "/items"))
+            .and_then(|n| doc.resolve(n).ok());
         if let Some(choices) = items.as_ref().and_then(|i| i.kind().choices) {
             c.insert("options".into(), options(&choices));
         }
     }
-    for (keyword, key) in [("minimum", "min"), ("maximum", "max"), ("multipleOf", "step")] {
+    for (keyword, key) in [
+        ("minimum", "min"),
+        ("maximum", "max"),
+        ("multipleOf", "step"),
+    ] {
         if let Some(v) = view.get(keyword) {
             c.insert(key.into(), v.clone());
         }
@@ -308,9 +407,19 @@ fn add_specifics(c: &mut Map<String, Value>, doc: &SchemaDoc<'_>, control: &Cont
             c.insert("accept".into(), accept.into());
         }
     }
-    if let (Some(detail), Some(items)) = (&control.detail, node.and_then(|n| doc.resolve_scope(n, "/items"))) {
+    if let (Some(detail), Some(items)) = (
+        &control.detail,
+        node.and_then(|n| doc.resolve_scope(n, "/items")),
+    ) {
         let mut inner = Vec::new();
-        layer(doc, items, detail, &Value::Null, &Place::default(), &mut inner);
+        layer(
+            doc,
+            items,
+            detail,
+            &Value::Null,
+            &Place::default(),
+            &mut inner,
+        );
         c.insert("components".into(), Value::Array(inner));
     }
 }
@@ -331,7 +440,8 @@ fn options(choices: &[(Value, Option<String>)]) -> Value {
 }
 
 fn value_at<'a>(data: &'a Value, path: &[String]) -> Option<&'a Value> {
-    path.iter().try_fold(data, |value, key| value.get(key.as_str()))
+    path.iter()
+        .try_fold(data, |value, key| value.get(key.as_str()))
 }
 
 /// A data path as a component id: names joined with `.`, `~` -> `~0`,
@@ -340,12 +450,17 @@ pub(crate) fn flatten_id(path: &[String]) -> String {
     if path.is_empty() {
         return "value".to_owned();
     }
-    path.iter().map(|name| name.replace('~', "~0").replace('.', "~1")).collect::<Vec<_>>().join(".")
+    path.iter()
+        .map(|name| name.replace('~', "~0").replace('.', "~1"))
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// The data path of a component id (inverse of [`flatten_id`]).
 pub(crate) fn split_id(id: &str) -> Vec<String> {
-    id.split('.').map(|part| part.replace("~1", ".").replace("~0", "~")).collect()
+    id.split('.')
+        .map(|part| part.replace("~1", ".").replace("~0", "~"))
+        .collect()
 }
 
 /// How many objects an id nests its value in: one per `.`-separated name
@@ -365,7 +480,12 @@ pub(crate) fn id_depth(id: &str) -> usize {
 /// number of arrays and objects the rebuilt object sits in. Each id's depth
 /// is counted before its objects are made: one too deep for
 /// `limits` is refused (`body_too_deep`, at that id's pointer).
-pub(crate) fn unflatten(values: &Map<String, Value>, at: &str, above: usize, limits: &Limits) -> Result<Value> {
+pub(crate) fn unflatten(
+    values: &Map<String, Value>,
+    at: &str,
+    above: usize,
+    limits: &Limits,
+) -> Result<Value> {
     limits.check_built_depth(above + 1, at)?;
     let mut out = Value::Object(Map::new());
     for (id, value) in values {
@@ -375,7 +495,12 @@ pub(crate) fn unflatten(values: &Map<String, Value>, at: &str, above: usize, lim
             Value::Array(items) if items.iter().all(Value::is_object) && !items.is_empty() => {
                 limits.check_built_depth(depth + 1, &pointer)?;
                 let rows = items.iter().filter_map(Value::as_object).enumerate();
-                Value::Array(rows.map(|(i, item)| unflatten(item, &format!("{pointer}/{i}"), depth + 1, limits)).collect::<Result<_>>()?)
+                Value::Array(
+                    rows.map(|(i, item)| {
+                        unflatten(item, &format!("{pointer}/{i}"), depth + 1, limits)
+                    })
+                    .collect::<Result<_>>()?,
+                )
             }
             other => {
                 limits.check_value_depth(other, depth, &pointer)?;
@@ -391,7 +516,9 @@ pub(crate) fn unflatten(values: &Map<String, Value>, at: &str, above: usize, lim
 }
 
 fn insert_path(target: &mut Value, path: &[String], value: Value) {
-    let Some((last, parents)) = path.split_last() else { return };
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
     let mut cursor = target;
     for parent in parents {
         if !cursor.get(parent.as_str()).is_some_and(Value::is_object) {
@@ -420,14 +547,33 @@ mod tests {
     fn text_from_kept_components_is_the_serialised_value() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generate");
         let mut spliced = 0;
-        for file in std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")) {
+        for file in std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        {
             let args: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
             let body = json!({"tool": "generateUserInterface", "arguments": args});
-            let job = crate::GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), Some("lmui"), &Limits::default()).unwrap();
-            let Some(put) = job.clone().finish(None).cache_put else { continue };
+            let job = crate::GenerateJob::prepare(
+                &serde_json::to_vec(&body).unwrap(),
+                Some("lmui"),
+                &Limits::default(),
+            )
+            .unwrap();
+            let Some(put) = job.clone().finish(None).cache_put else {
+                continue;
+            };
             let spec = crate::UiSpec::from_cached(&put.value, job.spec_hash()).unwrap();
             for data in [args["data"].clone(), Value::Null] {
-                let input = RenderInput { spec: &spec, initial_data: data.clone(), meta: Map::new(), raw_data: &data, locale: None, catalog: None };
+                let input = RenderInput {
+                    spec: &spec,
+                    initial_data: data.clone(),
+                    meta: Map::new(),
+                    raw_data: &data,
+                    locale: None,
+                    catalog: None,
+                };
                 let whole = serde_json::to_string(&render(&input)).unwrap();
                 for pass in ["first", "remembered"] {
                     assert_eq!(render_text(&input), whole, "{} {pass}", file.display());
@@ -435,7 +581,10 @@ mod tests {
                 spliced += usize::from(input.approval().is_none() && !has_table(&spec.plan.root));
             }
         }
-        assert!(spliced > 20, "only {spliced} answers were written from kept components");
+        assert!(
+            spliced > 20,
+            "only {spliced} answers were written from kept components"
+        );
     }
 
     #[test]
@@ -449,8 +598,17 @@ mod tests {
     fn unflattens_nested_and_repeating_values() {
         let values = json!({"name": "Ada", "address.city": "London", "address.geo.lat": 1.5,
             "items": [{"name": "x", "qty": 2}], "odd~1key": true});
-        let data = unflatten(values.as_object().unwrap(), "/interaction/values", 0, &Limits::default()).unwrap();
-        assert_eq!(data, json!({"name": "Ada", "address": {"city": "London", "geo": {"lat": 1.5}},
-            "items": [{"name": "x", "qty": 2}], "odd.key": true}));
+        let data = unflatten(
+            values.as_object().unwrap(),
+            "/interaction/values",
+            0,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            data,
+            json!({"name": "Ada", "address": {"city": "London", "geo": {"lat": 1.5}},
+            "items": [{"name": "x", "qty": 2}], "odd.key": true})
+        );
     }
 }

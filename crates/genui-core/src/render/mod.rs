@@ -30,8 +30,8 @@ pub(crate) mod rjsf;
 pub(crate) mod text;
 pub(crate) mod words;
 
-use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::cache::spec::UiSpec;
+use crate::error::{Detail, Error, ErrorCode, Result};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -89,7 +89,10 @@ impl Format {
             "html" => Ok(Self::Html),
             other => Err(Error::new(
                 ErrorCode::UnsupportedFormat,
-                format!("format `{other}` is not one of {} (at {pointer})", Self::NAMES.join(", ")),
+                format!(
+                    "format `{other}` is not one of {} (at {pointer})",
+                    Self::NAMES.join(", ")
+                ),
             )
             .at(pointer)
             .with(Detail::Format(other.to_owned()))),
@@ -153,8 +156,13 @@ impl ApprovalPrompt {
     /// One line for a person: the action, then the importance.
     pub fn text(&self) -> String {
         match &self.importance {
-            Some(level) => self.lang.fill(words::Text::ApprovalNeededLevel, &[("level", level), ("action", &self.action)]),
-            None => self.lang.fill(words::Text::ApprovalNeeded, &[("action", &self.action)]),
+            Some(level) => self.lang.fill(
+                words::Text::ApprovalNeededLevel,
+                &[("level", level), ("action", &self.action)],
+            ),
+            None => self
+                .lang
+                .fill(words::Text::ApprovalNeeded, &[("action", &self.action)]),
         }
     }
 }
@@ -171,7 +179,11 @@ impl<'a> RenderInput<'a> {
 
     /// The form's title: the plan's, else the description, else "Form".
     pub fn title(&self) -> String {
-        self.spec.plan.title.clone().unwrap_or_else(|| "Form".to_owned())
+        self.spec
+            .plan
+            .title
+            .clone()
+            .unwrap_or_else(|| "Form".to_owned())
     }
 
     /// Text of the submit button, in the request's language.
@@ -192,11 +204,27 @@ impl<'a> RenderInput<'a> {
 
     /// The approval this form asks for, if its plan has Approve/Reject buttons.
     pub fn approval(&self) -> Option<ApprovalPrompt> {
-        let control = self.spec.plan.root.controls().into_iter().find(|c| c.widget == crate::plan::Widget::Approval)?;
+        let control = self
+            .spec
+            .plan
+            .root
+            .controls()
+            .into_iter()
+            .find(|c| c.widget == crate::plan::Widget::Approval)?;
         let limits = crate::request::limits::Limits::default();
-        let (approve, reject) = crate::plan::generate::approval::values_at(&self.spec.schema, &control.pointer, &limits)?;
-        let text = |key: &str| self.raw_data.get(key).and_then(Value::as_str).map(str::to_owned);
-        let action = text("action").or_else(|| Some(self.spec.description.clone()).filter(|d| !d.is_empty()));
+        let (approve, reject) = crate::plan::generate::approval::values_at(
+            &self.spec.schema,
+            &control.pointer,
+            &limits,
+        )?;
+        let text = |key: &str| {
+            self.raw_data
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let action = text("action")
+            .or_else(|| Some(self.spec.description.clone()).filter(|d| !d.is_empty()));
         Some(ApprovalPrompt {
             pointer: control.pointer.clone(),
             approve,
@@ -237,10 +265,16 @@ pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String 
 
 /// `output` as `renderer` is given it: the copy `rewrite` makes (remembered
 /// per spec), or the schema itself when nothing is rewritten.
-pub(crate) fn renderer_schema(r: &RenderInput<'_>, renderer: &'static str, rewrite: fn(&Value) -> std::borrow::Cow<'_, Value>) -> Value {
-    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, renderer, || match rewrite(&r.spec.schema) {
-        std::borrow::Cow::Owned(schema) => Some(schema),
-        std::borrow::Cow::Borrowed(_) => None,
+pub(crate) fn renderer_schema(
+    r: &RenderInput<'_>,
+    renderer: &'static str,
+    rewrite: fn(&Value) -> std::borrow::Cow<'_, Value>,
+) -> Value {
+    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, renderer, || {
+        match rewrite(&r.spec.schema) {
+            std::borrow::Cow::Owned(schema) => Some(schema),
+            std::borrow::Cow::Borrowed(_) => None,
+        }
     });
     (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone()
 }
@@ -248,7 +282,12 @@ pub(crate) fn renderer_schema(r: &RenderInput<'_>, renderer: &'static str, rewri
 /// The data-free head of a text answer (see [`answer_text`]), written by
 /// `write` once per spec per isolate; `extra` names every input besides the
 /// spec and the catalog that the head reads.
-pub(crate) fn remembered_head(r: &RenderInput<'_>, renderer: &'static str, extra: &str, write: impl FnOnce() -> String) -> std::rc::Rc<String> {
+pub(crate) fn remembered_head(
+    r: &RenderInput<'_>,
+    renderer: &'static str,
+    extra: &str,
+    write: impl FnOnce() -> String,
+) -> std::rc::Rc<String> {
     let catalog = r.catalog.map(crate::Catalog::hash).unwrap_or_default();
     let key = format!("{}\u{0}{catalog}\u{0}{extra}", r.spec.spec_hash);
     crate::cache::memo::projection(&key, renderer, write, String::len)
@@ -259,7 +298,12 @@ pub(crate) fn remembered_head(r: &RenderInput<'_>, renderer: &'static str, extra
 /// the format's names, and a display's charts; the same bytes as the
 /// answer built as a value and serialised, since serde_json writes each
 /// field of an object the same way on its own.
-pub(crate) fn answer_text(head: &str, data: (&str, &Value), meta: (&str, &Map<String, Value>), r: &RenderInput<'_>) -> String {
+pub(crate) fn answer_text(
+    head: &str,
+    data: (&str, &Value),
+    meta: (&str, &Map<String, Value>),
+    r: &RenderInput<'_>,
+) -> String {
     let mut out = String::with_capacity(head.len() + 256);
     out.push_str(head);
     let mut field = |name: &str, text: serde_json::Result<String>| {
@@ -272,7 +316,13 @@ pub(crate) fn answer_text(head: &str, data: (&str, &Value), meta: (&str, &Map<St
     field(meta.0, serde_json::to_string(meta.1));
     let tables = r.spec.plan.root.tables();
     if !tables.is_empty() {
-        field("charts", serde_json::to_string(&crate::plan::display::table::charts(&tables, &r.initial_data)));
+        field(
+            "charts",
+            serde_json::to_string(&crate::plan::display::table::charts(
+                &tables,
+                &r.initial_data,
+            )),
+        );
     }
     out.push('}');
     out
@@ -282,7 +332,11 @@ pub(crate) fn answer_text(head: &str, data: (&str, &Value), meta: (&str, &Map<St
 /// `/properties/a/properties/b` -> `["a", "b"]`.
 pub(crate) fn data_path(pointer: &str) -> Vec<String> {
     let tokens = crate::pointer::tokens(pointer).unwrap_or_default();
-    tokens.chunks(2).filter(|pair| pair[0] == "properties" && pair.len() == 2).map(|pair| pair[1].clone()).collect()
+    tokens
+        .chunks(2)
+        .filter(|pair| pair[0] == "properties" && pair.len() == 2)
+        .map(|pair| pair[1].clone())
+        .collect()
 }
 
 impl Format {
@@ -302,8 +356,21 @@ impl<'a> RenderInput<'a> {
     /// What a format compiler is handed for `spec` and the request's `data`:
     /// `data` merged over the schema's defaults (values `validator` rejects
     /// dropped) and the provenance `meta`.
-    pub fn new(spec: &'a UiSpec, raw_data: &'a Value, validator: Option<&jsonschema::Validator>, meta: Map<String, Value>) -> Self {
-        let (initial_data, _) = initial_data::initial_data(&spec.defaults, raw_data, validator, true);
-        Self { spec, initial_data, meta, raw_data, locale: None, catalog: None }
+    pub fn new(
+        spec: &'a UiSpec,
+        raw_data: &'a Value,
+        validator: Option<&jsonschema::Validator>,
+        meta: Map<String, Value>,
+    ) -> Self {
+        let (initial_data, _) =
+            initial_data::initial_data(&spec.defaults, raw_data, validator, true);
+        Self {
+            spec,
+            initial_data,
+            meta,
+            raw_data,
+            locale: None,
+            catalog: None,
+        }
     }
 }

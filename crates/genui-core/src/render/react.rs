@@ -24,18 +24,35 @@ use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
 
 /// The packages (and versions) the module is written and tested for.
-pub(crate) const PACKAGES: [(&str, &str); 4] =
-    [("react", "^19.3.0"), ("react-hook-form", "^7.92.0"), ("zod", "^4.6.0"), ("@hookform/resolvers", "^7.0.0")];
+pub(crate) const PACKAGES: [(&str, &str); 4] = [
+    ("react", "^19.3.0"),
+    ("react-hook-form", "^7.92.0"),
+    ("zod", "^4.6.0"),
+    ("@hookform/resolvers", "^7.0.0"),
+];
 
 /// Names the module defines itself; a title-derived name must avoid them.
-const TAKEN: &[&str] = &["React", "Props", "FormInput", "Field", "Choice", "FormApi", "Defaults"];
+const TAKEN: &[&str] = &[
+    "React",
+    "Props",
+    "FormInput",
+    "Field",
+    "Choice",
+    "FormApi",
+    "Defaults",
+];
 
 /// The whole answer.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     // The module holds no request data, so an isolate builds it once per
     // spec and each answer copies the text.
     let spec = &r.spec;
-    let built = crate::cache::memo::projection(&spec.spec_hash, "react", || module(&spec.plan, &spec.schema, &spec.defaults, &spec.spec_hash), Module::bytes);
+    let built = crate::cache::memo::projection(
+        &spec.spec_hash,
+        "react",
+        || module(&spec.plan, &spec.schema, &spec.defaults, &spec.spec_hash),
+        Module::bytes,
+    );
     let mut meta = r.meta();
     if !built.warnings.is_empty() {
         let list = meta.entry("warnings").or_insert_with(|| json!([]));
@@ -45,7 +62,10 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
             }));
         }
     }
-    let packages: Map<String, Value> = PACKAGES.iter().map(|(name, version)| ((*name).to_owned(), Value::from(*version))).collect();
+    let packages: Map<String, Value> = PACKAGES
+        .iter()
+        .map(|(name, version)| ((*name).to_owned(), Value::from(*version)))
+        .collect();
     let mut answer = Map::new();
     answer.insert("module".into(), built.source.clone().into());
     answer.insert("fileName".into(), format!("{}.tsx", built.component).into());
@@ -58,12 +78,21 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
 /// Whether an `Accept` header asks for the module's source alone
 /// (`text/tsx` or `text/plain`).
 pub(crate) fn wants_source(accept: Option<&str>) -> bool {
-    accept.is_some_and(|a| a.split(',').any(|t| matches!(t.split(';').next().unwrap_or("").trim(), "text/tsx" | "text/plain")))
+    accept.is_some_and(|a| {
+        a.split(',').any(|t| {
+            matches!(
+                t.split(';').next().unwrap_or("").trim(),
+                "text/tsx" | "text/plain"
+            )
+        })
+    })
 }
 
 /// The module source inside a react answer's JSON body, if it is one.
 pub(crate) fn module_source(body: &str) -> Option<String> {
-    let Ok(Value::Object(mut body)) = serde_json::from_str::<Value>(body) else { return None };
+    let Ok(Value::Object(mut body)) = serde_json::from_str::<Value>(body) else {
+        return None;
+    };
     match body.remove("module") {
         Some(Value::String(source)) => Some(source),
         _ => None,
@@ -80,7 +109,13 @@ pub(crate) struct Module {
 impl Module {
     /// The heap it holds, for the memo's bound.
     fn bytes(&self) -> usize {
-        self.source.len() + self.component.len() + self.warnings.iter().map(|(p, w)| p.len() + w.len() + 48).sum::<usize>()
+        self.source.len()
+            + self.component.len()
+            + self
+                .warnings
+                .iter()
+                .map(|(p, w)| p.len() + w.len() + 48)
+                .sum::<usize>()
     }
 }
 
@@ -91,11 +126,24 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
     let mut derive = zod::Zod::new(schema);
     let root_expr = derive.expr(schema, "");
     let unenforced = std::mem::take(&mut derive.unenforced);
-    let mut body = Body { derive, rules: Vec::new(), lists: Vec::new(), steps: Vec::new(), schema };
+    let mut body = Body {
+        derive,
+        rules: Vec::new(),
+        lists: Vec::new(),
+        steps: Vec::new(),
+        schema,
+    };
     // react-hook-form keeps an object of fields: a form whose value is not
     // an object (a bare choice, a list) keeps it under `value`.
     let wrapped = !is_object_schema(schema, schema);
-    let scope = if wrapped { Scope { schema_pointer: String::new(), prefix: Some("\"value\"".into()) } } else { Scope::root() };
+    let scope = if wrapped {
+        Scope {
+            schema_pointer: String::new(),
+            prefix: Some("\"value\"".into()),
+        }
+    } else {
+        Scope::root()
+    };
     let jsx = body.node(&plan.root, &scope, 3);
     let lists = std::mem::take(&mut body.lists);
     let definitions = body.derive.definitions();
@@ -104,14 +152,30 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
     let mut out = String::new();
     header(&mut out, plan, spec_hash, &unenforced);
     let stepped = !body.steps.is_empty();
-    out += if stepped { "import React, { useState } from \"react\"\n" } else { "import React from \"react\"\n" };
-    let field_array = if lists.is_empty() { "" } else { "useFieldArray, " };
+    out += if stepped {
+        "import React, { useState } from \"react\"\n"
+    } else {
+        "import React from \"react\"\n"
+    };
+    let field_array = if lists.is_empty() {
+        ""
+    } else {
+        "useFieldArray, "
+    };
     let errors_type = if stepped { "type FieldErrors, " } else { "" };
     let _ = writeln!(out, "import {{ get, {field_array}useForm, {errors_type}type RegisterOptions, type UseFormRegisterReturn, type UseFormReturn }} from \"react-hook-form\"");
     out += "import { z } from \"zod\"\n";
     out += "import { zodResolver } from \"@hookform/resolvers/zod\"\n\n";
-    let hoisted: Vec<&str> = if body.derive.patterns.is_empty() { Vec::new() } else { vec!["pattern("] };
-    let used = format!("{root_expr}{definitions}{}{}", body.rules.join("\n"), hoisted.concat());
+    let hoisted: Vec<&str> = if body.derive.patterns.is_empty() {
+        Vec::new()
+    } else {
+        vec!["pattern("]
+    };
+    let used = format!(
+        "{root_expr}{definitions}{}{}",
+        body.rules.join("\n"),
+        hoisted.concat()
+    );
     out += &zod::helpers(&used);
     for (name, source) in &body.derive.patterns {
         let _ = writeln!(out, "const {name} = pattern({})", js::string(source));
@@ -121,8 +185,14 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
     }
     out += &definitions;
     let (schema_name, type_name) = (format!("{base}Schema"), base.clone());
-    let _ = write!(out, "// ----- Schema (contract) -----\nexport const {schema_name} = {root_expr}\n\n");
-    let _ = write!(out, "export type {type_name} = z.output<typeof {schema_name}>\n");
+    let _ = write!(
+        out,
+        "// ----- Schema (contract) -----\nexport const {schema_name} = {root_expr}\n\n"
+    );
+    let _ = write!(
+        out,
+        "export type {type_name} = z.output<typeof {schema_name}>\n"
+    );
     let form_values = if wrapped {
         let _ = write!(out, "\n// The form keeps the value under `value` (react-hook-form needs an object).\nconst FormSchema = z.object({{ value: {schema_name} }})\ntype FormValues = z.output<typeof FormSchema>\ntype FormInput = z.input<typeof FormSchema>\n");
         "FormValues".to_owned()
@@ -130,7 +200,10 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
         let _ = writeln!(out, "type FormInput = z.input<typeof {schema_name}>");
         type_name.clone()
     };
-    let _ = write!(out, "type FormApi = UseFormReturn<FormInput, unknown, {form_values}>\n\n");
+    let _ = write!(
+        out,
+        "type FormApi = UseFormReturn<FormInput, unknown, {form_values}>\n\n"
+    );
     for (i, rule) in body.rules.iter().enumerate() {
         let _ = writeln!(out, "const rule{i} = {rule}");
     }
@@ -138,9 +211,16 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
         out += "\n";
     }
     // The schema's own `default` and `const` values: never request data.
-    let defaults = if defaults.is_object() { js::value(defaults) } else { "{}".to_owned() };
+    let defaults = if defaults.is_object() {
+        js::value(defaults)
+    } else {
+        "{}".to_owned()
+    };
     // `as unknown`: a schema's defaults need not satisfy its own constraints.
-    let _ = write!(out, "const defaults = {defaults} as unknown as Partial<{type_name}>\n\n");
+    let _ = write!(
+        out,
+        "const defaults = {defaults} as unknown as Partial<{type_name}>\n\n"
+    );
     let _ = write!(
         out,
         "type Props = {{\n  initialData?: Partial<{type_name}>\n  meta?: {{ title?: string; submitLabel?: string }}\n  respond: (data: {type_name}) => void // called only with data {schema_name} accepts\n}}\n\n"
@@ -151,7 +231,10 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
     }
     let component = format!("{base}Form");
     let steps = body.steps.clone();
-    let _ = write!(out, "export default function {component}({{ initialData, meta, respond }}: Props) {{\n");
+    let _ = write!(
+        out,
+        "export default function {component}({{ initialData, meta, respond }}: Props) {{\n"
+    );
     let _ = write!(
         out,
         "  const form: FormApi = useForm<FormInput, unknown, {form_values}>({{\n    resolver: zodResolver({}),\n    defaultValues: {} as FormInput,\n    shouldUnregister: true,\n  }})\n",
@@ -162,29 +245,50 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
         out += "  const values = form.watch()\n";
     }
     if !steps.is_empty() {
-        let _ = write!(out, "  const [step, setStep] = useState(0)\n  const stepFields: string[][] = {}\n", js::value(&json!(steps)));
+        let _ = write!(
+            out,
+            "  const [step, setStep] = useState(0)\n  const stepFields: string[][] = {}\n",
+            js::value(&json!(steps))
+        );
         out += "  const onInvalid = (errors: FieldErrors<FormInput>) => {\n    const first = stepFields.findIndex((names) => names.some((n) => get(errors, n) !== undefined))\n    if (first >= 0) setStep(first)\n  }\n";
     } else {
         out += "  const onInvalid = () => undefined\n";
     }
-    let (data, value) = if wrapped { (form_values.as_str(), "data.value") } else { (type_name.as_str(), "data") };
+    let (data, value) = if wrapped {
+        (form_values.as_str(), "data.value")
+    } else {
+        (type_name.as_str(), "data")
+    };
     let _ = write!(out, "  const onSubmit = (data: {data}) => {{\n    // Guaranteed to match {schema_name}\n    respond({value})\n  }}\n\n");
     out += "  return (\n    <form onSubmit={form.handleSubmit(onSubmit, onInvalid)} noValidate>\n";
-    let _ = writeln!(out, "      <h2>{{meta?.title ?? {}}}</h2>", js::string(plan.title.as_deref().unwrap_or("Form")));
+    let _ = writeln!(
+        out,
+        "      <h2>{{meta?.title ?? {}}}</h2>",
+        js::string(plan.title.as_deref().unwrap_or("Form"))
+    );
     out += &jsx;
     if !is_display {
         out += "      <div>\n        <button type=\"submit\">{meta?.submitLabel ?? \"Submit\"}</button>\n      </div>\n";
     }
     out += "    </form>\n  )\n}\n";
-    Module { source: out, component, warnings: unenforced }
+    Module {
+        source: out,
+        component,
+        warnings: unenforced,
+    }
 }
 
 fn header(out: &mut String, plan: &Plan, spec_hash: &str, unenforced: &[(String, String)]) {
     let title = js::comment(plan.title.as_deref().unwrap_or("Form"));
-    let _ = writeln!(out, "// {title}: generated by genui-worker from the `output` schema (specHash {spec_hash}).");
+    let _ = writeln!(
+        out,
+        "// {title}: generated by genui-worker from the `output` schema (specHash {spec_hash})."
+    );
     let versions: Vec<String> = PACKAGES.iter().map(|(n, v)| format!("{n} {v}")).collect();
     let _ = writeln!(out, "// Written for {}.", versions.join(", "));
-    out.push_str("// The zod schema below is the contract: `respond` only receives data it accepts.\n");
+    out.push_str(
+        "// The zod schema below is the contract: `respond` only receives data it accepts.\n",
+    );
     if unenforced.is_empty() {
         out.push_str("// It enforces every keyword of `output`.\n");
     } else {
@@ -206,7 +310,10 @@ struct Scope {
 
 impl Scope {
     fn root() -> Self {
-        Self { schema_pointer: String::new(), prefix: None }
+        Self {
+            schema_pointer: String::new(),
+            prefix: None,
+        }
     }
 
     /// The JS expression of a field's data path.
@@ -235,14 +342,30 @@ impl Body<'_> {
     fn node(&mut self, node: &Node, scope: &Scope, depth: usize) -> String {
         let pad = "  ".repeat(depth);
         match node {
-            Node::Vertical { elements } => elements.iter().map(|n| self.node(n, scope, depth)).collect(),
+            Node::Vertical { elements } => elements
+                .iter()
+                .map(|n| self.node(n, scope, depth))
+                .collect(),
             Node::Horizontal { elements } => {
-                let inner: String = elements.iter().map(|n| self.node(n, scope, depth + 1)).collect();
+                let inner: String = elements
+                    .iter()
+                    .map(|n| self.node(n, scope, depth + 1))
+                    .collect();
                 format!("{pad}<div style={{{{ display: \"flex\", gap: \"1rem\", flexWrap: \"wrap\" }}}}>\n{inner}{pad}</div>\n")
             }
-            Node::Group { label, elements, rule } => {
-                let inner: String = elements.iter().map(|n| self.node(n, scope, depth + 1)).collect();
-                let group = format!("{pad}<fieldset>\n{pad}  <legend>{}</legend>\n{inner}{pad}</fieldset>\n", js::text(label));
+            Node::Group {
+                label,
+                elements,
+                rule,
+            } => {
+                let inner: String = elements
+                    .iter()
+                    .map(|n| self.node(n, scope, depth + 1))
+                    .collect();
+                let group = format!(
+                    "{pad}<fieldset>\n{pad}  <legend>{}</legend>\n{inner}{pad}</fieldset>\n",
+                    js::text(label)
+                );
                 self.ruled(group, rule.as_ref(), scope, &pad)
             }
             Node::Steps { steps } => {
@@ -254,10 +377,16 @@ impl Body<'_> {
                 for (i, step) in steps.iter().enumerate() {
                     let mut names = Vec::new();
                     for element in &step.elements {
-                        element.for_each_control(&mut |c| names.extend(super::data_path(&c.pointer).into_iter().take(1)));
+                        element.for_each_control(&mut |c| {
+                            names.extend(super::data_path(&c.pointer).into_iter().take(1))
+                        });
                     }
                     self.steps.push(names);
-                    let inner: String = step.elements.iter().map(|n| self.node(n, scope, depth + 1)).collect();
+                    let inner: String = step
+                        .elements
+                        .iter()
+                        .map(|n| self.node(n, scope, depth + 1))
+                        .collect();
                     let _ = write!(out, "{pad}<section hidden={{step !== {i}}}>\n{pad}  <h3>{}</h3>\n{inner}{pad}</section>\n", js::text(&step.label));
                 }
                 let last = steps.len().saturating_sub(1);
@@ -292,66 +421,147 @@ impl Body<'_> {
         match rule.effect {
             Effect::Show => format!("{pad}{{{holds} && (\n{jsx}{pad})}}\n"),
             Effect::Hide => format!("{pad}{{!{holds} && (\n{jsx}{pad})}}\n"),
-            Effect::Enable => format!("{pad}<fieldset disabled={{!{holds}}}>\n{jsx}{pad}</fieldset>\n"),
-            Effect::Disable => format!("{pad}<fieldset disabled={{{holds}}}>\n{jsx}{pad}</fieldset>\n"),
+            Effect::Enable => {
+                format!("{pad}<fieldset disabled={{!{holds}}}>\n{jsx}{pad}</fieldset>\n")
+            }
+            Effect::Disable => {
+                format!("{pad}<fieldset disabled={{{holds}}}>\n{jsx}{pad}</fieldset>\n")
+            }
         }
     }
 
     fn control(&mut self, c: &Control, scope: &Scope, pad: &str) -> String {
         let names = super::data_path(&c.pointer);
         let name = scope.path(&names);
-        let field_schema = resolve(self.schema, &format!("{}{}", scope.schema_pointer, c.pointer));
+        let field_schema = resolve(
+            self.schema,
+            &format!("{}{}", scope.schema_pointer, c.pointer),
+        );
         let facts = Facts::of(field_schema, self.schema);
         let read_only = if c.read_only { " readOnly" } else { "" };
-        let placeholder = c.placeholder.as_ref().map_or(String::new(), |p| format!(" placeholder={{{}}}", js::string(p)));
+        let placeholder = c.placeholder.as_ref().map_or(String::new(), |p| {
+            format!(" placeholder={{{}}}", js::string(p))
+        });
         let register = |how: &str| format!("{{...field(form, {name}, {how})}}");
-        let text_how = if facts.nullable { "asTextOrNull" } else { "asText" };
+        let text_how = if facts.nullable {
+            "asTextOrNull"
+        } else {
+            "asText"
+        };
         let input = match c.widget {
-            Widget::Checkbox => format!("<input type=\"checkbox\" {}{read_only} />", format_args!("{{...field(form, {name})}}")),
-            Widget::Select | Widget::Radio | Widget::Approval if !facts.choices.is_empty() => self.choice(c.widget, &facts, &name, pad),
+            Widget::Checkbox => format!(
+                "<input type=\"checkbox\" {}{read_only} />",
+                format_args!("{{...field(form, {name})}}")
+            ),
+            Widget::Select | Widget::Radio | Widget::Approval if !facts.choices.is_empty() => {
+                self.choice(c.widget, &facts, &name, pad)
+            }
             Widget::Approval => format!("<input type=\"checkbox\" {{...field(form, {name})}} />"),
             // A multiple select reads as its options' strings (no
             // `setValueAs`), so only string items are offered as options;
             // other items are typed, one per line or as JSON, below.
-            Widget::MultiSelect if !facts.item_choices.is_empty() && facts.item_choices.iter().all(Value::is_string) => {
+            Widget::MultiSelect
+                if !facts.item_choices.is_empty()
+                    && facts.item_choices.iter().all(Value::is_string) =>
+            {
                 let options: String = facts.item_choices.iter().map(|v| option(v, pad)).collect();
                 format!("<select multiple {{...field(form, {name})}}>\n{options}{pad}  </select>")
             }
             Widget::Number | Widget::Integer | Widget::Slider => {
-                let kind = if c.widget == Widget::Slider { "range" } else { "number" };
+                let kind = if c.widget == Widget::Slider {
+                    "range"
+                } else {
+                    "number"
+                };
                 let step = if facts.integer { "1" } else { "\"any\"" };
-                let bounds = facts.bounds.iter().map(|(k, v)| format!(" {k}={{{v}}}")).collect::<String>();
-                format!("<input type=\"{kind}\" step={{{step}}}{bounds} {}{read_only}{placeholder} />", register(if facts.nullable { "asNumberOrNull" } else { "asNumber" }))
+                let bounds = facts
+                    .bounds
+                    .iter()
+                    .map(|(k, v)| format!(" {k}={{{v}}}"))
+                    .collect::<String>();
+                format!(
+                    "<input type=\"{kind}\" step={{{step}}}{bounds} {}{read_only}{placeholder} />",
+                    register(if facts.nullable {
+                        "asNumberOrNull"
+                    } else {
+                        "asNumber"
+                    })
+                )
             }
             // A textarea whose schema cannot be followed sits on a `$ref`
             // that leaves the document (schema/external.rs): any JSON,
             // written as JSON text like the other free JSON inputs.
-            Widget::Textarea if field_schema.is_none() => format!("<textarea {}{read_only} placeholder={{\"JSON\"}} />", register("asJson")),
-            Widget::Textarea => format!("<textarea {}{read_only}{placeholder} />", register(text_how)),
-            Widget::Email => format!("<input type=\"email\" {}{read_only}{placeholder} />", register(text_how)),
-            Widget::Url => format!("<input type=\"url\" {}{read_only}{placeholder} />", register(text_how)),
+            Widget::Textarea if field_schema.is_none() => format!(
+                "<textarea {}{read_only} placeholder={{\"JSON\"}} />",
+                register("asJson")
+            ),
+            Widget::Textarea => format!(
+                "<textarea {}{read_only}{placeholder} />",
+                register(text_how)
+            ),
+            Widget::Email => format!(
+                "<input type=\"email\" {}{read_only}{placeholder} />",
+                register(text_how)
+            ),
+            Widget::Url => format!(
+                "<input type=\"url\" {}{read_only}{placeholder} />",
+                register(text_how)
+            ),
             Widget::Date => format!("<input type=\"date\" {}{read_only} />", register(text_how)),
-            Widget::DateTime => format!("<input type=\"datetime-local\" {}{read_only} />", register("asDateTime")),
-            Widget::Time => format!("<input type=\"time\" step={{1}} {}{read_only} />", register("asTime")),
+            Widget::DateTime => format!(
+                "<input type=\"datetime-local\" {}{read_only} />",
+                register("asDateTime")
+            ),
+            Widget::Time => format!(
+                "<input type=\"time\" step={{1}} {}{read_only} />",
+                register("asTime")
+            ),
             Widget::Array if c.detail.is_some() => return self.list(c, &name, scope, pad),
             Widget::Array | Widget::MultiSelect if facts.item_scalar.is_some() => {
-                let how = if facts.item_scalar == Some("string") { "asLines" } else { "asNumberLines" };
-                format!("<textarea {}{read_only} placeholder={{\"One per line\"}} />", register(how))
+                let how = if facts.item_scalar == Some("string") {
+                    "asLines"
+                } else {
+                    "asNumberLines"
+                };
+                format!(
+                    "<textarea {}{read_only} placeholder={{\"One per line\"}} />",
+                    register(how)
+                )
             }
-            Widget::Array | Widget::Object | Widget::Alternatives | Widget::MultiSelect | Widget::Select | Widget::Radio => {
-                format!("<textarea {}{read_only} placeholder={{\"JSON\"}} />", register("asJson"))
+            Widget::Array
+            | Widget::Object
+            | Widget::Alternatives
+            | Widget::MultiSelect
+            | Widget::Select
+            | Widget::Radio => {
+                format!(
+                    "<textarea {}{read_only} placeholder={{\"JSON\"}} />",
+                    register("asJson")
+                )
             }
-            Widget::Text | Widget::File => format!("<input {}{read_only}{placeholder} />", register(text_how)),
+            Widget::Text | Widget::File => {
+                format!("<input {}{read_only}{placeholder} />", register(text_how))
+            }
         };
-        let help = c.help.as_ref().map_or(String::new(), |h| format!(" help={{{}}}", js::string(h)));
+        let help = c
+            .help
+            .as_ref()
+            .map_or(String::new(), |h| format!(" help={{{}}}", js::string(h)));
         format!("{pad}<Field form={{form}} name={{{name}}} label={{{}}}{help}>\n{pad}  {input}\n{pad}</Field>\n", js::string(&c.label))
     }
 
     /// A select or radio group over the field's allowed values.
     fn choice(&mut self, widget: Widget, facts: &Facts, name: &str, pad: &str) -> String {
-        let how = if facts.choices.iter().all(Value::is_string) { "asText" } else { "asJson" };
+        let how = if facts.choices.iter().all(Value::is_string) {
+            "asText"
+        } else {
+            "asJson"
+        };
         let register = format!("{{...field(form, {name}, {how})}}");
-        if widget == Widget::Select && facts.choices.len() > crate::request::limits::Limits::default().max_enum_values && how == "asText" {
+        if widget == Widget::Select
+            && facts.choices.len() > crate::request::limits::Limits::default().max_enum_values
+            && how == "asText"
+        {
             // Too many values for a drop-down (a `large_enum` warning): a
             // text input searching a datalist; zod's enum keeps it closed.
             let list = js::string(&format!("{}-choices", name.trim_matches('"')));
@@ -378,8 +588,15 @@ impl Body<'_> {
     fn list(&mut self, c: &Control, name: &str, scope: &Scope, pad: &str) -> String {
         let index = self.lists.len();
         self.lists.push(String::new());
-        let item_scope = Scope { schema_pointer: format!("{}{}/items", scope.schema_pointer, c.pointer), prefix: Some("item".into()) };
-        let detail = c.detail.as_deref().map(|d| self.node(d, &item_scope, 6)).unwrap_or_default();
+        let item_scope = Scope {
+            schema_pointer: format!("{}{}/items", scope.schema_pointer, c.pointer),
+            prefix: Some("item".into()),
+        };
+        let detail = c
+            .detail
+            .as_deref()
+            .map(|d| self.node(d, &item_scope, 6))
+            .unwrap_or_default();
         let component = format!("List{index}");
         let label = js::string(&c.label);
         let source = format!(
@@ -405,7 +622,11 @@ impl Body<'_> {
 
 "
         );
-        let source = if detail.contains("values") { source } else { source.replacen("  const values = form.watch()\n", "", 1) };
+        let source = if detail.contains("values") {
+            source
+        } else {
+            source.replacen("  const values = form.watch()\n", "", 1)
+        };
         self.lists[index] = source;
         format!("{pad}<fieldset>\n{pad}  <legend>{}</legend>\n{pad}  <{component} form={{form}} name={{{name}}} />\n{pad}</fieldset>\n", js::text(&c.label))
     }
@@ -413,10 +634,24 @@ impl Body<'_> {
     /// A display table: its rows come from `initialData` at run time.
     fn table(&mut self, table: &crate::plan::Table, pad: &str) -> String {
         let names = crate::pointer::tokens(&table.dataset.data_pointer).unwrap_or_default();
-        let path = if names.is_empty() { "values".to_owned() } else { format!("get(values, {})", js::string(&names.join("."))) };
-        let columns: Vec<Value> = table.dataset.columns.iter().map(|c| json!({"key": c.key, "label": c.label})).collect();
-        let rows_expr = format!("(Array.isArray({path}) ? {path} : []) as Record<string, unknown>[]");
-        let value = if table.dataset.shape == crate::plan::data::Shape::Numbers { "{ value: row }" } else { "row" };
+        let path = if names.is_empty() {
+            "values".to_owned()
+        } else {
+            format!("get(values, {})", js::string(&names.join(".")))
+        };
+        let columns: Vec<Value> = table
+            .dataset
+            .columns
+            .iter()
+            .map(|c| json!({"key": c.key, "label": c.label}))
+            .collect();
+        let rows_expr =
+            format!("(Array.isArray({path}) ? {path} : []) as Record<string, unknown>[]");
+        let value = if table.dataset.shape == crate::plan::data::Shape::Numbers {
+            "{ value: row }"
+        } else {
+            "row"
+        };
         format!(
             "{pad}<table>\n{pad}  <caption>{}</caption>\n{pad}  <thead>\n{pad}    <tr>\n{pad}      {{{cols}.map((c) => <th key={{c.key}}>{{c.label}}</th>)}}\n{pad}    </tr>\n{pad}  </thead>\n{pad}  <tbody>\n{pad}    {{{rows_expr}.map((row, i) => (\n{pad}      <tr key={{i}}>\n{pad}        {{{cols}.map((c) => <td key={{c.key}}>{{String(({value} as Record<string, unknown>)[c.key] ?? \"\")}}</td>)}}\n{pad}      </tr>\n{pad}    ))}}\n{pad}  </tbody>\n{pad}</table>\n",
             js::text(&table.dataset.title),
@@ -445,14 +680,20 @@ fn option_value(v: &Value) -> (String, String) {
 /// Whether a schema's values are objects (an object type, or properties,
 /// or alternatives of objects), which react-hook-form can hold directly.
 fn is_object_schema(schema: &Value, root: &Value) -> bool {
-    let Some(schema) = follow(schema, root) else { return false };
+    let Some(schema) = follow(schema, root) else {
+        return false;
+    };
     match schema.get("type") {
         Some(Value::String(t)) => t == "object",
         Some(_) => false,
         None => {
-            ["properties", "required", "additionalProperties"].iter().any(|k| schema.get(*k).is_some())
+            ["properties", "required", "additionalProperties"]
+                .iter()
+                .any(|k| schema.get(*k).is_some())
                 || ["oneOf", "anyOf", "allOf"].iter().any(|k| {
-                    schema.get(*k).and_then(Value::as_array).is_some_and(|bs| !bs.is_empty() && bs.iter().all(|b| is_object_schema(b, root)))
+                    schema.get(*k).and_then(Value::as_array).is_some_and(|bs| {
+                        !bs.is_empty() && bs.iter().all(|b| is_object_schema(b, root))
+                    })
                 })
         }
     }
@@ -471,7 +712,9 @@ struct Facts {
 
 impl Facts {
     fn of(schema: Option<&Value>, root: &Value) -> Self {
-        let Some(schema) = schema else { return Self::default() };
+        let Some(schema) = schema else {
+            return Self::default();
+        };
         let types = type_names(schema);
         let mut facts = Self {
             choices: choices(schema, root),
@@ -512,7 +755,10 @@ fn choices(schema: &Value, root: &Value) -> Vec<Value> {
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(Value::Array(branches)) = schema.get(key) {
-            let consts: Option<Vec<Value>> = branches.iter().map(|b| follow(b, root).and_then(|b| b.get("const")).cloned()).collect();
+            let consts: Option<Vec<Value>> = branches
+                .iter()
+                .map(|b| follow(b, root).and_then(|b| b.get("const")).cloned())
+                .collect();
             if let Some(consts) = consts {
                 return consts;
             }
@@ -524,8 +770,12 @@ fn choices(schema: &Value, root: &Value) -> Vec<Value> {
 /// A schema with its local `$ref` followed (a few hops at most).
 fn follow<'v>(mut schema: &'v Value, root: &'v Value) -> Option<&'v Value> {
     for _ in 0..8 {
-        let Some(reference) = schema.get("$ref").and_then(Value::as_str) else { return Some(schema) };
-        let pointer = percent_encoding::percent_decode_str(reference.strip_prefix('#')?).decode_utf8_lossy().into_owned();
+        let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+            return Some(schema);
+        };
+        let pointer = percent_encoding::percent_decode_str(reference.strip_prefix('#')?)
+            .decode_utf8_lossy()
+            .into_owned();
         schema = root.pointer(&pointer)?;
     }
     None
@@ -572,7 +822,10 @@ fn property<'v>(schema: &'v Value, name: &str, root: &'v Value, depth: usize) ->
             branches.extend(map.values().filter(|v| v.is_object()));
         }
     }
-    branches.into_iter().filter_map(|b| follow(b, root)).find_map(|b| property(b, name, root, depth + 1))
+    branches
+        .into_iter()
+        .filter_map(|b| follow(b, root))
+        .find_map(|b| property(b, name, root, depth + 1))
 }
 
 /// The labelled field with its error beside it, and the input converters,
@@ -635,27 +888,58 @@ function ListError({ form, name }: { form: FormApi; name: string }) {
 /// The paragraphs of `helpers` (blank-line separated) whose `const x` or
 /// `function x` is called in `code`, or that define no name (kept).
 pub(crate) fn used_only(helpers: &str, code: &str) -> String {
-    let blocks: Vec<&str> = helpers.split("\n\n").filter(|b| !b.trim().is_empty()).collect();
+    let blocks: Vec<&str> = helpers
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .collect();
     let defined = |block: &str| -> Vec<String> {
         block
             .lines()
-            .filter_map(|l| l.strip_prefix("const ").or_else(|| l.strip_prefix("function ")))
-            .filter_map(|l| l.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next())
+            .filter_map(|l| {
+                l.strip_prefix("const ")
+                    .or_else(|| l.strip_prefix("function "))
+            })
+            .filter_map(|l| {
+                l.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .next()
+            })
             .map(str::to_owned)
             .collect()
     };
-    let called = |name: &str, text: &str| ["(", ",", ")", " ", "\n"].iter().any(|end| text.contains(&format!("{name}{end}")) && !text.contains(&format!("const {name}{end}")) || text.contains(&format!("{name}{end}")) && text.matches(&format!("{name}{end}")).count() > 1);
+    let called = |name: &str, text: &str| {
+        ["(", ",", ")", " ", "\n"].iter().any(|end| {
+            text.contains(&format!("{name}{end}")) && !text.contains(&format!("const {name}{end}"))
+                || text.contains(&format!("{name}{end}"))
+                    && text.matches(&format!("{name}{end}")).count() > 1
+        })
+    };
     let mut keep: Vec<bool> = blocks.iter().map(|b| defined(b).is_empty()).collect();
     // Helpers call helpers: grow the kept set until it stops changing.
     loop {
-        let text: String = code.to_owned() + &blocks.iter().zip(&keep).filter(|(_, k)| **k).map(|(b, _)| *b).collect::<Vec<_>>().join("\n");
-        let next: Vec<bool> = blocks.iter().zip(&keep).map(|(b, k)| *k || defined(b).iter().any(|n| called(n, &text))).collect();
+        let text: String = code.to_owned()
+            + &blocks
+                .iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(b, _)| *b)
+                .collect::<Vec<_>>()
+                .join("\n");
+        let next: Vec<bool> = blocks
+            .iter()
+            .zip(&keep)
+            .map(|(b, k)| *k || defined(b).iter().any(|n| called(n, &text)))
+            .collect();
         if next == keep {
             break;
         }
         keep = next;
     }
-    blocks.iter().zip(&keep).filter(|(_, k)| **k).map(|(b, _)| format!("{b}\n\n")).collect()
+    blocks
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(b, _)| format!("{b}\n\n"))
+        .collect()
 }
 
 /// The base name of the module's exports, from the title: `ShippingAddress`
@@ -667,7 +951,10 @@ fn names(title: Option<&str>) -> String {
         .filter(|w| !w.is_empty())
         .map(|w| {
             let mut chars = w.chars();
-            chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
         })
         .take(6)
         .collect();

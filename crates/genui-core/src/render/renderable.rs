@@ -20,7 +20,9 @@ pub(crate) fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
     let encoded = crate::schema::encode_local_refs(schema);
     let text = match encoded {
         Cow::Borrowed(schema) => crate::schema::external_refs_as_text(schema),
-        Cow::Owned(encoded) => Cow::Owned(crate::schema::external_refs_as_text(&encoded).into_owned()),
+        Cow::Owned(encoded) => {
+            Cow::Owned(crate::schema::external_refs_as_text(&encoded).into_owned())
+        }
     };
     let schema = match text {
         Cow::Borrowed(schema) => schema,
@@ -66,7 +68,10 @@ pub(crate) fn rjsf_schema(schema: &Value) -> Cow<'_, Value> {
 /// Whether a string enum over the count limit is there (issue 17).
 fn is_large_enum(map: &Map<String, Value>) -> bool {
     let limit = crate::request::limits::Limits::default().max_enum_values;
-    map.get("enum").and_then(Value::as_array).is_some_and(|e| e.len() > limit && e.iter().all(Value::is_string)) && !map.contains_key("examples")
+    map.get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|e| e.len() > limit && e.iter().all(Value::is_string))
+        && !map.contains_key("examples")
 }
 
 fn has_large_enum(value: &Value) -> bool {
@@ -104,7 +109,8 @@ fn needs_rewrite(value: &Value) -> bool {
 fn rewrite(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
-            let mut out: Map<String, Value> = map.iter().map(|(k, v)| (k.clone(), rewrite(v))).collect();
+            let mut out: Map<String, Value> =
+                map.iter().map(|(k, v)| (k.clone(), rewrite(v))).collect();
             if let Some((key, member)) = nullable_member(map) {
                 out.remove(key);
                 let member = rewrite(member);
@@ -131,18 +137,30 @@ fn rewrite(value: &Value) -> Value {
 /// keywords combine with it (`$ref`, combinators, `const`, `type` clashes).
 fn nullable_member(map: &Map<String, Value>) -> Option<(&'static str, &Value)> {
     for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(members)) = map.get(key) else { continue };
-        let is_null = |m: &Value| m.as_object().is_some_and(|o| o.len() == 1 && o.get("type") == Some(&"null".into()));
+        let Some(Value::Array(members)) = map.get(key) else {
+            continue;
+        };
+        let is_null = |m: &Value| {
+            m.as_object()
+                .is_some_and(|o| o.len() == 1 && o.get("type") == Some(&"null".into()))
+        };
         let member = match members.as_slice() {
             [a, b] if is_null(b) && !is_null(a) => a,
             [a, b] if is_null(a) && !is_null(b) => b,
             _ => continue,
         };
-        let Some(fields) = member.as_object() else { continue };
+        let Some(fields) = member.as_object() else {
+            continue;
+        };
         let plain = fields.get("type").is_some_and(Value::is_string)
-            && !["$ref", "anyOf", "oneOf", "allOf", "not", "const", "if"].iter().any(|k| fields.contains_key(*k));
-        let no_clash = fields.keys().all(|k| !map.contains_key(k) || k == "type" && map.get("type").is_none());
-        let parent_free = map.get("type").is_none() && !map.contains_key("$ref") && !map.contains_key("allOf");
+            && !["$ref", "anyOf", "oneOf", "allOf", "not", "const", "if"]
+                .iter()
+                .any(|k| fields.contains_key(*k));
+        let no_clash = fields
+            .keys()
+            .all(|k| !map.contains_key(k) || k == "type" && map.get("type").is_none());
+        let parent_free =
+            map.get("type").is_none() && !map.contains_key("$ref") && !map.contains_key("allOf");
         if plain && no_clash && parent_free && !(key == "anyOf" && map.contains_key("oneOf")) {
             return Some((key, member));
         }
@@ -163,11 +181,25 @@ mod tests {
             if path.extension().is_none_or(|x| x != "json") {
                 continue;
             }
-            let args: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let body = serde_json::to_vec(&serde_json::json!({"tool": "generateUserInterface", "arguments": args})).unwrap();
-            let job = crate::service::prepare_generate(&body, None, &crate::request::limits::Limits::default()).unwrap();
+            let args: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let body = serde_json::to_vec(
+                &serde_json::json!({"tool": "generateUserInterface", "arguments": args}),
+            )
+            .unwrap();
+            let job = crate::service::prepare_generate(
+                &body,
+                None,
+                &crate::request::limits::Limits::default(),
+            )
+            .unwrap();
             let response: Value = serde_json::from_str(&job.finish(None).response.body).unwrap();
-            assert_eq!(response["jsonSchema"], jsonforms_schema(&args["output"]).into_owned(), "{}: the data contract changed", path.display());
+            assert_eq!(
+                response["jsonSchema"],
+                jsonforms_schema(&args["output"]).into_owned(),
+                "{}: the data contract changed",
+                path.display()
+            );
             count += 1;
         }
         assert!(count >= 30, "fixture corpus shrank to {count}");
@@ -182,14 +214,37 @@ mod tests {
             "addr": {"anyOf": [{"$ref": "#/$defs/a"}, {"type": "null"}]}
         }, "$defs": {"a": {"type": "object"}}});
         let out = renderable_schema(&schema).into_owned();
-        assert_eq!(out["properties"]["name"], json!({"title": "Name", "default": null, "type": ["string", "null"], "maxLength": 5}));
+        assert_eq!(
+            out["properties"]["name"],
+            json!({"title": "Name", "default": null, "type": ["string", "null"], "maxLength": 5})
+        );
         assert_eq!(out["properties"]["size"]["enum"], json!(["s", "m", null]));
-        assert_eq!(out["properties"]["addr"], schema["properties"]["addr"], "$ref members are left alone");
-        let (original, rewritten) = (jsonschema::validator_for(&schema).unwrap(), jsonschema::validator_for(&out).unwrap());
-        for data in [json!({"name": null}), json!({"name": "abc"}), json!({"name": "toolong"}), json!({"name": 3}),
-            json!({"size": null}), json!({"size": "m"}), json!({"size": "xl"})] {
-            assert_eq!(original.is_valid(&data), rewritten.is_valid(&data), "{data}");
+        assert_eq!(
+            out["properties"]["addr"], schema["properties"]["addr"],
+            "$ref members are left alone"
+        );
+        let (original, rewritten) = (
+            jsonschema::validator_for(&schema).unwrap(),
+            jsonschema::validator_for(&out).unwrap(),
+        );
+        for data in [
+            json!({"name": null}),
+            json!({"name": "abc"}),
+            json!({"name": "toolong"}),
+            json!({"name": 3}),
+            json!({"size": null}),
+            json!({"size": "m"}),
+            json!({"size": "xl"}),
+        ] {
+            assert_eq!(
+                original.is_valid(&data),
+                rewritten.is_valid(&data),
+                "{data}"
+            );
         }
-        assert!(matches!(renderable_schema(&json!({"type": "string"})), Cow::Borrowed(_)));
+        assert!(matches!(
+            renderable_schema(&json!({"type": "string"})),
+            Cow::Borrowed(_)
+        ));
     }
 }

@@ -37,11 +37,20 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut message = Map::new();
     message.insert("type".into(), "dgui_form".into());
     message.insert("title".into(), r.title().into());
-    message.insert("description".into(), crate::render::text::plain(&r.spec.description).into());
-    message.insert("schema".into(), super::renderer_schema(r, "rjsf", super::renderable::rjsf_schema));
+    message.insert(
+        "description".into(),
+        crate::render::text::plain(&r.spec.description).into(),
+    );
+    message.insert(
+        "schema".into(),
+        super::renderer_schema(r, "rjsf", super::renderable::rjsf_schema),
+    );
     message.insert("uiSchema".into(), Value::Object(ui));
     message.insert("formData".into(), r.initial_data.clone());
-    message.insert("metadata".into(), Value::Object(metadata(r, !tables.is_empty())));
+    message.insert(
+        "metadata".into(),
+        Value::Object(metadata(r, !tables.is_empty())),
+    );
     if !tables.is_empty() {
         message.insert("charts".into(), charts(&tables, &r.initial_data));
     }
@@ -60,7 +69,12 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
     }
     let head = super::remembered_head(r, "rjsf-text", r.lang().tag(), || data_free_head(r));
     let display = !r.spec.plan.root.tables().is_empty();
-    super::answer_text(&head, ("formData", &r.initial_data), ("metadata", &metadata(r, display)), r)
+    super::answer_text(
+        &head,
+        ("formData", &r.initial_data),
+        ("metadata", &metadata(r, display)),
+        r,
+    )
 }
 
 /// `{"type", "title", "description", "schema", "uiSchema"` of a form
@@ -69,11 +83,18 @@ fn data_free_head(r: &RenderInput<'_>) -> String {
     let mut head = Map::new();
     head.insert("type".into(), "dgui_form".into());
     head.insert("title".into(), r.title().into());
-    head.insert("description".into(), crate::render::text::plain(&r.spec.description).into());
+    head.insert(
+        "description".into(),
+        crate::render::text::plain(&r.spec.description).into(),
+    );
     let text = serde_json::to_string(&head).unwrap_or_default();
-    let schema = serde_json::to_string(&super::renderable::rjsf_schema(&r.spec.schema)).unwrap_or_default();
+    let schema =
+        serde_json::to_string(&super::renderable::rjsf_schema(&r.spec.schema)).unwrap_or_default();
     let ui = serde_json::to_string(&ui_schema(r, None)).unwrap_or_default();
-    format!("{},\"schema\":{schema},\"uiSchema\":{ui}", text.trim_end_matches('}'))
+    format!(
+        "{},\"schema\":{schema},\"uiSchema\":{ui}",
+        text.trim_end_matches('}')
+    )
 }
 
 /// The UI schema, with an approval's prompt when the form asks for one.
@@ -81,7 +102,11 @@ fn ui_schema(r: &RenderInput<'_>, approval: Option<super::ApprovalPrompt>) -> Ma
     let mut ui = Map::new();
     let limits = crate::request::limits::Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
-    let layer = Layer { doc: &doc, base: &r.spec.schema, catalog: r.catalog };
+    let layer = Layer {
+        doc: &doc,
+        base: &r.spec.schema,
+        catalog: r.catalog,
+    };
     layer.add(&r.spec.plan.root, &mut ui);
     add_group_titles(&r.spec.plan.root, &mut ui);
     if let Some(steps) = step_hint(&r.spec.plan.root) {
@@ -89,17 +114,26 @@ fn ui_schema(r: &RenderInput<'_>, approval: Option<super::ApprovalPrompt>) -> Ma
     }
     let mut submit_text = r.submit_label();
     if let Some(prompt) = approval {
-        let field = super::data_path(&prompt.pointer).iter().try_fold(&mut ui, |map, name| {
-            map.get_mut(name.as_str()).and_then(Value::as_object_mut)
-        });
+        let field = super::data_path(&prompt.pointer)
+            .iter()
+            .try_fold(&mut ui, |map, name| {
+                map.get_mut(name.as_str()).and_then(Value::as_object_mut)
+            });
         if let Some(field) = field {
-            field.insert("ui:description".into(), crate::render::text::plain(&prompt.text()).into());
+            field.insert(
+                "ui:description".into(),
+                crate::render::text::plain(&prompt.text()).into(),
+            );
         }
         submit_text = r.lang().text(super::words::Text::Confirm);
     }
     // A display takes no submission.
     let tables = r.spec.plan.root.tables();
-    let submit = if tables.is_empty() { json!({"submitText": submit_text}) } else { json!({"norender": true}) };
+    let submit = if tables.is_empty() {
+        json!({"submitText": submit_text})
+    } else {
+        json!({"norender": true})
+    };
     ui.insert("ui:submitButtonOptions".into(), submit);
     tables.iter().for_each(|t| read_only_table(t, &mut ui));
     ui
@@ -119,14 +153,19 @@ fn metadata(r: &RenderInput<'_>, display: bool) -> Map<String, Value> {
 /// and the ids of its charts.
 fn read_only_table(t: &Table, ui: &mut Map<String, Value>) {
     let path = super::data_path(&t.dataset.schema_pointer);
-    let field = path.iter().try_fold(ui, |map, name| map.get_mut(name.as_str()).and_then(Value::as_object_mut));
+    let field = path.iter().try_fold(ui, |map, name| {
+        map.get_mut(name.as_str()).and_then(Value::as_object_mut)
+    });
     let Some(field) = field else { return };
     field.insert("ui:readonly".into(), true.into());
     if let Value::Object(options) = field.entry("ui:options").or_insert_with(|| json!({})) {
         options.insert("addable".into(), false.into());
         options.insert("removable".into(), false.into());
         options.insert("orderable".into(), false.into());
-        options.insert("charts".into(), json!(chart_id(&t.dataset).into_iter().collect::<Vec<_>>()));
+        options.insert(
+            "charts".into(),
+            json!(chart_id(&t.dataset).into_iter().collect::<Vec<_>>()),
+        );
     }
 }
 
@@ -154,7 +193,10 @@ impl Layer<'_> {
             for (index, pointer) in row.into_iter().enumerate() {
                 let target = at_path(ui, &super::data_path(pointer));
                 target.insert("ui:style".into(), row_style(index, count));
-                target.insert("ui:classNames".into(), format!("genui-row genui-row-{count}").into());
+                target.insert(
+                    "ui:classNames".into(),
+                    format!("genui-row genui-row-{count}").into(),
+                );
             }
         }
     }
@@ -162,36 +204,62 @@ impl Layer<'_> {
     fn field_ui(&self, control: &Control, node: Option<&Value>) -> Map<String, Value> {
         // RJSF draws alternatives itself, and a branch's `const` (a
         // discriminator) is set by its option selector.
-        let own_widget = node.is_some_and(|n| n.get("anyOf").is_some() || n.get("oneOf").is_some() || n.get("const").is_some());
+        let own_widget = node.is_some_and(|n| {
+            n.get("anyOf").is_some() || n.get("oneOf").is_some() || n.get("const").is_some()
+        });
         let mut ui = field_ui(control, !own_widget);
         // An enum over the count limit (a `large_enum` warning): a text
         // input over RJSF's datalist of the schema's `examples` (the rjsf
         // copy lists the values there); the enum still validates.
-        let choices = node.and_then(|n| self.doc.resolve(n).ok()).and_then(|v| v.kind().choices);
-        if choices.is_some_and(|c| c.len() > crate::request::limits::Limits::default().max_enum_values && c.iter().all(|(v, _)| v.is_string())) {
+        let choices = node
+            .and_then(|n| self.doc.resolve(n).ok())
+            .and_then(|v| v.kind().choices);
+        if choices.is_some_and(|c| {
+            c.len() > crate::request::limits::Limits::default().max_enum_values
+                && c.iter().all(|(v, _)| v.is_string())
+        }) {
             ui.insert("ui:widget".into(), "text".into());
         }
         // A bound component: the `ui:widget` name the app registers, its props as `ui:options`.
-        if let Some(entry) = control.component.as_deref().zip(self.catalog).and_then(|(name, cat)| cat.entry(name)) {
+        if let Some(entry) = control
+            .component
+            .as_deref()
+            .zip(self.catalog)
+            .and_then(|(name, cat)| cat.entry(name))
+        {
             ui.insert("ui:widget".into(), entry.rjsf.widget.clone().into());
             if let Some(props) = entry.props_for(control.component_props.as_ref()) {
                 ui.insert("ui:options".into(), Value::Object(props.clone()));
             }
         }
-        if crate::plan::conditions::discriminator_choices(self.doc, self.base, &control.pointer).is_some() {
+        if crate::plan::conditions::discriminator_choices(self.doc, self.base, &control.pointer)
+            .is_some()
+        {
             // RJSF's option selector chooses the branch and sets its const;
             // the const's own text input would only repeat it.
             ui.insert("ui:widget".into(), "hidden".into());
         }
-        if let (Some(detail), Some(items)) = (&control.detail, node.and_then(|n| self.doc.resolve_scope(n, "/items"))) {
+        if let (Some(detail), Some(items)) = (
+            &control.detail,
+            node.and_then(|n| self.doc.resolve_scope(n, "/items")),
+        ) {
             let mut item_ui = Map::new();
-            Layer { doc: self.doc, base: items, catalog: self.catalog }.add(detail, &mut item_ui);
+            Layer {
+                doc: self.doc,
+                base: items,
+                catalog: self.catalog,
+            }
+            .add(detail, &mut item_ui);
             ui.insert("items".into(), Value::Object(item_ui));
         }
         if control.widget == Widget::Array {
-            let items = ui.entry("items").or_insert_with(|| Value::Object(Map::new()));
+            let items = ui
+                .entry("items")
+                .or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(items) = items {
-                items.entry("ui:title").or_insert_with(|| control.label.clone().into());
+                items
+                    .entry("ui:title")
+                    .or_insert_with(|| control.label.clone().into());
             }
         }
         ui
@@ -204,7 +272,9 @@ fn at_path<'u>(ui: &'u mut Map<String, Value>, path: &[String]) -> &'u mut Map<S
     let mut target = ui;
     for name in path {
         push_order(target, name);
-        let entry = target.entry(name.clone()).or_insert_with(|| Value::Object(Map::new()));
+        let entry = target
+            .entry(name.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
         if !entry.is_object() {
             *entry = Value::Object(Map::new());
         }
@@ -218,30 +288,54 @@ fn at_path<'u>(ui: &'u mut Map<String, Value>, path: &[String]) -> &'u mut Map<S
 fn add_group_titles(node: &Node, ui: &mut Map<String, Value>) {
     let children: &[Node] = match node {
         Node::Vertical { elements } | Node::Horizontal { elements } => elements,
-        Node::Group { label, elements, .. } => {
-            let pointers: Vec<Vec<String>> = node.controls().iter().map(|c| super::data_path(&c.pointer)).collect();
+        Node::Group {
+            label, elements, ..
+        } => {
+            let pointers: Vec<Vec<String>> = node
+                .controls()
+                .iter()
+                .map(|c| super::data_path(&c.pointer))
+                .collect();
             if let Some(object) = common_parent(&pointers) {
-                at_path(ui, &object).entry("ui:title").or_insert_with(|| label.clone().into());
+                at_path(ui, &object)
+                    .entry("ui:title")
+                    .or_insert_with(|| label.clone().into());
             }
             elements
         }
         Node::Steps { steps } => {
-            steps.iter().flat_map(|s| &s.elements).for_each(|child| add_group_titles(child, ui));
+            steps
+                .iter()
+                .flat_map(|s| &s.elements)
+                .for_each(|child| add_group_titles(child, ui));
             return;
         }
         Node::Control(_) | Node::Table(_) => return,
     };
-    children.iter().for_each(|child| add_group_titles(child, ui));
+    children
+        .iter()
+        .for_each(|child| add_group_titles(child, ui));
 }
 
 /// The pointers of each row's fields (rows hold controls only).
 fn collect_rows<'n>(node: &'n Node, out: &mut Vec<Vec<&'n str>>) {
     match node {
         Node::Horizontal { elements } => {
-            out.push(elements.iter().flat_map(Node::controls).map(|c| c.pointer.as_str()).collect());
+            out.push(
+                elements
+                    .iter()
+                    .flat_map(Node::controls)
+                    .map(|c| c.pointer.as_str())
+                    .collect(),
+            );
         }
-        Node::Vertical { elements } | Node::Group { elements, .. } => elements.iter().for_each(|n| collect_rows(n, out)),
-        Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|n| collect_rows(n, out)),
+        Node::Vertical { elements } | Node::Group { elements, .. } => {
+            elements.iter().for_each(|n| collect_rows(n, out))
+        }
+        Node::Steps { steps } => steps
+            .iter()
+            .flat_map(|s| &s.elements)
+            .for_each(|n| collect_rows(n, out)),
         Node::Control(_) | Node::Table(_) => {}
     }
 }
@@ -263,7 +357,9 @@ fn row_style(index: usize, count: usize) -> Value {
 
 /// The wizard's steps as `{label, fields}` (top-level property names).
 fn step_hint(root: &Node) -> Option<Value> {
-    let Node::Vertical { elements } = root else { return None };
+    let Node::Vertical { elements } = root else {
+        return None;
+    };
     let steps = elements.iter().find_map(|n| match n {
         Node::Steps { steps } => Some(steps),
         _ => None,
@@ -292,7 +388,12 @@ fn common_parent(paths: &[Vec<String>]) -> Option<Vec<String>> {
     let mut len = first.len().saturating_sub(1);
     for path in paths {
         len = len.min(path.len().saturating_sub(1));
-        len = first.iter().zip(path).take(len).take_while(|(a, b)| a == b).count();
+        len = first
+            .iter()
+            .zip(path)
+            .take(len)
+            .take_while(|(a, b)| a == b)
+            .count();
     }
     (len > 0).then(|| first[..len].to_vec())
 }

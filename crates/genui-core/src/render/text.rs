@@ -58,7 +58,10 @@ pub(crate) fn plain(text: &str) -> Cow<'_, str> {
     if markup_in(&without_controls).is_none() {
         return Cow::Owned(without_controls);
     }
-    Cow::Owned(crate::plan::sanitize::plain_text(&without_controls, usize::MAX))
+    Cow::Owned(crate::plan::sanitize::plain_text(
+        &without_controls,
+        usize::MAX,
+    ))
 }
 
 /// The words a choice is shown with: its title, else its value's text, as
@@ -104,7 +107,10 @@ pub(crate) fn js_harden(json: String) -> String {
     if !json.contains(['\u{2028}', '\u{2029}']) && !json.contains("</") && !json.contains("<!--") {
         return json;
     }
-    json.replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029").replace("</", "<\\/").replace("<!--", "<\\!--")
+    json.replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+        .replace("</", "<\\/")
+        .replace("<!--", "<\\!--")
 }
 
 #[cfg(test)]
@@ -115,11 +121,20 @@ mod tests {
 
     #[test]
     fn markdown_shows_markup_literally() {
-        assert_eq!(markdown(HOSTILE), r"Pay \[x\](javascript:alert(1)) \<img src=x onerror=alert(1)\>");
-        assert_eq!(markdown("<javascript:alert(1)>"), r"\<javascript:alert(1)\>");
+        assert_eq!(
+            markdown(HOSTILE),
+            r"Pay \[x\](javascript:alert(1)) \<img src=x onerror=alert(1)\>"
+        );
+        assert_eq!(
+            markdown("<javascript:alert(1)>"),
+            r"\<javascript:alert(1)\>"
+        );
         assert_eq!(markdown(r"\[x](y)"), r"\\\[x\](y)");
         assert_eq!(markdown("![i](data:x)"), r"!\[i\](data:x)");
-        assert!(matches!(markdown("Shipping (2 days), 10 * 3_000"), Cow::Borrowed(_)));
+        assert!(matches!(
+            markdown("Shipping (2 days), 10 * 3_000"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -128,7 +143,10 @@ mod tests {
         assert_eq!(plain("<script>alert(1)</script>Hi"), "Hi");
         assert_eq!(plain("a\u{0}b\u{1b}[31m"), "ab[31m");
         assert_eq!(plain("a\u{0}<b>x</b>"), "a x");
-        assert!(matches!(plain("Line one\n\nline  two (a < b)"), Cow::Borrowed(_)));
+        assert!(matches!(
+            plain("Line one\n\nline  two (a < b)"),
+            Cow::Borrowed(_)
+        ));
         assert_eq!(markup_in(&plain(HOSTILE)), None);
     }
 
@@ -142,7 +160,10 @@ mod tests {
 
     #[test]
     fn html_and_js_keep_text_inside_its_literal() {
-        assert_eq!(html(HOSTILE), "Pay [x](javascript:alert(1)) &lt;img src=x onerror=alert(1)&gt;");
+        assert_eq!(
+            html(HOSTILE),
+            "Pay [x](javascript:alert(1)) &lt;img src=x onerror=alert(1)&gt;"
+        );
         assert_eq!(html_attribute("\"><x"), "&quot;&gt;&lt;x");
         assert_eq!(js_string("a\"b`${x}`"), "\"a\\\"b`${x}`\"");
         assert_eq!(js_string("</script><!--"), "\"<\\/script><\\!--\"");

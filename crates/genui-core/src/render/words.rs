@@ -117,17 +117,26 @@ impl Lang {
     /// The language for a BCP 47 tag: the tag's language if shipped
     /// (`de-AT` -> `de`, `zh-Hant-TW` -> `zh`), else English.
     pub(crate) fn pick(locale: Option<&str>) -> Self {
-        let language = locale.and_then(|tag| tag.split(['-', '_']).next()).map(str::to_ascii_lowercase);
-        Self(language.and_then(|l| LANGS.iter().position(|x| *x == l)).unwrap_or(0))
+        let language = locale
+            .and_then(|tag| tag.split(['-', '_']).next())
+            .map(str::to_ascii_lowercase);
+        Self(
+            language
+                .and_then(|l| LANGS.iter().position(|x| *x == l))
+                .unwrap_or(0),
+        )
     }
 
     /// The first shipped language of an `Accept-Language` header, in the
     /// order the client gave (weights aside).
     pub(crate) fn from_accept_language(header: &str) -> Option<Self> {
-        header.split(',').map(|part| part.split(';').next().unwrap_or("").trim()).find_map(|tag| {
-            let lang = Self::pick(Some(tag));
-            (lang.0 != 0 || tag.to_ascii_lowercase().starts_with("en")).then_some(lang)
-        })
+        header
+            .split(',')
+            .map(|part| part.split(';').next().unwrap_or("").trim())
+            .find_map(|tag| {
+                let lang = Self::pick(Some(tag));
+                (lang.0 != 0 || tag.to_ascii_lowercase().starts_with("en")).then_some(lang)
+            })
     }
 
     /// Its tag (`en`, `de`, ...).
@@ -159,8 +168,12 @@ impl Lang {
             K::Format { format } => self.fill(Text::FieldFormat, &[("format", format)]),
             K::Minimum { limit: l } => self.fill(Text::FieldMinimum, &[("limit", &limit(l))]),
             K::Maximum { limit: l } => self.fill(Text::FieldMaximum, &[("limit", &limit(l))]),
-            K::ExclusiveMinimum { limit: l } => self.fill(Text::FieldAbove, &[("limit", &limit(l))]),
-            K::ExclusiveMaximum { limit: l } => self.fill(Text::FieldBelow, &[("limit", &limit(l))]),
+            K::ExclusiveMinimum { limit: l } => {
+                self.fill(Text::FieldAbove, &[("limit", &limit(l))])
+            }
+            K::ExclusiveMaximum { limit: l } => {
+                self.fill(Text::FieldBelow, &[("limit", &limit(l))])
+            }
             K::MaxLength { limit: l } => self.fill(Text::FieldTooLong, &[("limit", &limit(l))]),
             K::MinLength { limit: l } => self.fill(Text::FieldTooShort, &[("limit", &limit(l))]),
             K::Pattern { .. } => self.text(Text::FieldPattern).to_owned(),
@@ -175,7 +188,11 @@ mod tests {
     use super::*;
 
     fn slots(text: &str) -> Vec<&str> {
-        let mut out: Vec<&str> = text.split('{').skip(1).filter_map(|s| s.split_once('}').map(|(name, _)| name)).collect();
+        let mut out: Vec<&str> = text
+            .split('{')
+            .skip(1)
+            .filter_map(|s| s.split_once('}').map(|(name, _)| name))
+            .collect();
         out.sort();
         out
     }
@@ -187,7 +204,11 @@ mod tests {
             let english = slots(row[0]);
             for (lang, text) in LANGS.iter().zip(row) {
                 assert!(!text.trim().is_empty(), "{id:?} is empty in {lang}");
-                assert_eq!(slots(text), english, "{id:?} in {lang} has other slots than in English");
+                assert_eq!(
+                    slots(text),
+                    english,
+                    "{id:?} in {lang} has other slots than in English"
+                );
             }
         }
     }
@@ -200,8 +221,14 @@ mod tests {
         assert_eq!(Lang::pick(Some("nl-NL")).tag(), "en");
         assert_eq!(Lang::pick(None).tag(), "en");
         assert_eq!(Lang::pick(Some("de")).text(Text::Submit), "Absenden");
-        assert_eq!(Lang::from_accept_language("nl;q=1, fr-CA;q=0.8, en;q=0.5").map(Lang::tag), Some("fr"));
+        assert_eq!(
+            Lang::from_accept_language("nl;q=1, fr-CA;q=0.8, en;q=0.5").map(Lang::tag),
+            Some("fr")
+        );
         assert_eq!(Lang::from_accept_language("nl").map(Lang::tag), None);
-        assert_eq!(Lang::pick(Some("ja")).fill(Text::FieldMinimum, &[("limit", "3")]), "3 以上を入力してください。");
+        assert_eq!(
+            Lang::pick(Some("ja")).fill(Text::FieldMinimum, &[("limit", "3")]),
+            "3 以上を入力してください。"
+        );
     }
 }

@@ -72,7 +72,10 @@ impl Limits {
         if len > self.max_body_bytes {
             return Err(Error::new(
                 ErrorCode::BodyTooLarge,
-                format!("request body is {len} bytes; the limit is {} bytes", self.max_body_bytes),
+                format!(
+                    "request body is {len} bytes; the limit is {} bytes",
+                    self.max_body_bytes
+                ),
             )
             .with(Detail::Limit(self.max_body_bytes))
             .with(Detail::Actual(len)));
@@ -128,8 +131,14 @@ impl Limits {
             return Ok(());
         }
         let limit = self.max_body_depth;
-        let message = format!("the value at {} would nest {depth} levels deep; the limit is {limit}", clip_pointer(pointer));
-        Err(Error::new(ErrorCode::BodyTooDeep, message).at(pointer).with(Detail::Limit(limit)).with(Detail::Actual(depth)))
+        let message = format!(
+            "the value at {} would nest {depth} levels deep; the limit is {limit}",
+            clip_pointer(pointer)
+        );
+        Err(Error::new(ErrorCode::BodyTooDeep, message)
+            .at(pointer)
+            .with(Detail::Limit(limit))
+            .with(Detail::Actual(depth)))
     }
 
     /// Refuses a value nesting deeper than the limit once placed `above`
@@ -167,14 +176,22 @@ impl Limits {
             }
             if let Value::String(text) = value {
                 if text.len() > self.max_string_bytes {
-                    return Err(too_large("bytes in one string", self.max_string_bytes, pointer));
+                    return Err(too_large(
+                        "bytes in one string",
+                        self.max_string_bytes,
+                        pointer,
+                    ));
                 }
             }
             if let Some(Value::Array(values)) = value.get("enum") {
                 if values.len() > self.max_enum_values {
                     let bytes: usize = values.iter().map(|v| v.to_string().len() + 1).sum();
                     if bytes > self.max_enum_bytes {
-                        return Err(too_large("bytes in one enum (of over max_enum_values values)", self.max_enum_bytes, &format!("{pointer}/enum")));
+                        return Err(too_large(
+                            "bytes in one enum (of over max_enum_values values)",
+                            self.max_enum_bytes,
+                            &format!("{pointer}/enum"),
+                        ));
                     }
                 }
             }
@@ -191,8 +208,12 @@ pub(crate) fn nesting(value: &Value) -> usize {
     let containers = |c: &&Value| c.is_object() || c.is_array();
     while let Some((value, level)) = stack.pop() {
         match value {
-            Value::Object(map) => stack.extend(map.values().filter(containers).map(|c| (c, level + 1))),
-            Value::Array(items) => stack.extend(items.iter().filter(containers).map(|c| (c, level + 1))),
+            Value::Object(map) => {
+                stack.extend(map.values().filter(containers).map(|c| (c, level + 1)))
+            }
+            Value::Array(items) => {
+                stack.extend(items.iter().filter(containers).map(|c| (c, level + 1)))
+            }
             _ => continue,
         }
         deepest = deepest.max(level);
@@ -226,7 +247,10 @@ mod tests {
 
     #[test]
     fn depth_scan_ignores_brackets_in_strings() {
-        let limits = Limits { max_body_depth: 2, ..Limits::default() };
+        let limits = Limits {
+            max_body_depth: 2,
+            ..Limits::default()
+        };
         assert!(limits.check_body_depth(br#"{"a": "[[[[{{{{\"[["}"#).is_ok());
         assert!(limits.check_body_depth(br#"{"a": [1]}"#).is_ok());
         let err = limits.check_body_depth(br#"{"a": [[1]]}"#).unwrap_err();
@@ -235,16 +259,39 @@ mod tests {
 
     #[test]
     fn built_values_are_refused_where_they_cross_the_depth_limit() {
-        let limits = Limits { max_body_depth: 3, ..Limits::default() };
-        assert_eq!((nesting(&json!(1)), nesting(&json!([])), nesting(&json!({"a": [1, {"b": {}}], "c": {}}))), (0, 1, 4));
-        assert!(limits.check_value_depth(&json!({"a": [{}]}), 0, "/data").is_ok());
+        let limits = Limits {
+            max_body_depth: 3,
+            ..Limits::default()
+        };
+        assert_eq!(
+            (
+                nesting(&json!(1)),
+                nesting(&json!([])),
+                nesting(&json!({"a": [1, {"b": {}}], "c": {}}))
+            ),
+            (0, 1, 4)
+        );
+        assert!(limits
+            .check_value_depth(&json!({"a": [{}]}), 0, "/data")
+            .is_ok());
         assert!(limits.check_value_depth(&json!([1]), 2, "/data").is_ok());
-        let e = limits.check_value_depth(&json!({"a": 1, "b": [{"c": 1}, {"d": {}}]}), 0, "/data").unwrap_err();
-        assert_eq!((e.code(), e.http_status(), e.pointer()), (ErrorCode::BodyTooDeep, 413, Some("/data/b/1/d")));
+        let e = limits
+            .check_value_depth(&json!({"a": 1, "b": [{"c": 1}, {"d": {}}]}), 0, "/data")
+            .unwrap_err();
+        assert_eq!(
+            (e.code(), e.http_status(), e.pointer()),
+            (ErrorCode::BodyTooDeep, 413, Some("/data/b/1/d"))
+        );
         // A scalar placed too deep is refused where it was to be placed.
-        let e = limits.check_value_depth(&json!("x"), 4, "/values/a.b.c.d").unwrap_err();
+        let e = limits
+            .check_value_depth(&json!("x"), 4, "/values/a.b.c.d")
+            .unwrap_err();
         assert_eq!(e.pointer(), Some("/values/a.b.c.d"));
-        assert!(e.message().contains("4 levels deep; the limit is 3"), "{}", e.message());
+        assert!(
+            e.message().contains("4 levels deep; the limit is 3"),
+            "{}",
+            e.message()
+        );
         // A long pointer is cut in the message, kept whole in the payload.
         let long = "/a".repeat(500);
         let e = limits.check_built_depth(500, &long).unwrap_err();
@@ -253,33 +300,65 @@ mod tests {
 
     #[test]
     fn size_limit() {
-        let limits = Limits { max_body_bytes: 10, ..Limits::default() };
+        let limits = Limits {
+            max_body_bytes: 10,
+            ..Limits::default()
+        };
         assert!(limits.check_body_size(10).is_ok());
-        assert_eq!(limits.check_body_size(11).unwrap_err().code(), ErrorCode::BodyTooLarge);
+        assert_eq!(
+            limits.check_body_size(11).unwrap_err().code(),
+            ErrorCode::BodyTooLarge
+        );
     }
 
     #[test]
     fn long_strings_are_refused_where_they_are() {
-        let limits = Limits { max_string_bytes: 8, ..Limits::default() };
+        let limits = Limits {
+            max_string_bytes: 8,
+            ..Limits::default()
+        };
         let long = json!({"properties": {"a": {"title": "far too long a title"}}});
         let e = limits.check_schema_size(&long, "/output").unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::SchemaTooLarge, Some("/output/properties/a/title")));
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (
+                ErrorCode::SchemaTooLarge,
+                Some("/output/properties/a/title")
+            )
+        );
     }
 
     #[test]
     fn schema_counts() {
-        let limits = Limits { max_schema_nodes: 8, max_enum_values: 3, ..Limits::default() };
+        let limits = Limits {
+            max_schema_nodes: 8,
+            max_enum_values: 3,
+            ..Limits::default()
+        };
         let ok = json!({"properties": {"a": {}, "b": {"enum": [1, 2, 3]}}});
         assert!(limits.check_schema_size(&ok, "/output").is_ok());
         // Many properties are no refusal by themselves (the form folds what
         // is over max_controls); many JSON values are.
-        let many = json!({"properties": {"a": {}, "b": {}, "c": {}, "d": {}, "e": {}, "f": {}, "g": {}}});
-        assert_eq!(limits.check_schema_size(&many, "/output").unwrap_err().code(), ErrorCode::SchemaTooLarge);
-        let limits = Limits { max_schema_nodes: 50_000, ..limits };
+        let many =
+            json!({"properties": {"a": {}, "b": {}, "c": {}, "d": {}, "e": {}, "f": {}, "g": {}}});
+        assert_eq!(
+            limits
+                .check_schema_size(&many, "/output")
+                .unwrap_err()
+                .code(),
+            ErrorCode::SchemaTooLarge
+        );
+        let limits = Limits {
+            max_schema_nodes: 50_000,
+            ..limits
+        };
         // Over the count, an enum is kept while it fits the byte cap.
         let big_enum = json!({"properties": {"a": {"enum": [1, 2, 3, 4]}}});
         assert!(limits.check_schema_size(&big_enum, "/output").is_ok());
-        let limits = Limits { max_enum_bytes: 7, ..limits };
+        let limits = Limits {
+            max_enum_bytes: 7,
+            ..limits
+        };
         let err = limits.check_schema_size(&big_enum, "/output").unwrap_err();
         assert_eq!(err.pointer(), Some("/output/properties/a/enum"));
     }

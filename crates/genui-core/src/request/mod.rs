@@ -84,9 +84,12 @@ impl GenerateRequest {
 /// Parses a request body (already size- and depth-checked).
 pub(crate) fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
     let value: Value = serde_json::from_slice(body).map_err(|e| {
-        Error::new(ErrorCode::InvalidJson, format!("request body is not valid JSON: {e}"))
-            .with(Detail::Line(e.line()))
-            .with(Detail::Column(e.column()))
+        Error::new(
+            ErrorCode::InvalidJson,
+            format!("request body is not valid JSON: {e}"),
+        )
+        .with(Detail::Line(e.line()))
+        .with(Detail::Column(e.column()))
     })?;
     from_value(value)
 }
@@ -96,7 +99,12 @@ pub(crate) fn from_value(value: Value) -> Result<GenerateRequest> {
     let mut body = match value {
         Value::Object(body) => body,
         Value::Array(events) => return from_events(&events, ""),
-        _ => return Err(invalid("", "request body must be a JSON object or an array of AG-UI events")),
+        _ => {
+            return Err(invalid(
+                "",
+                "request body must be a JSON object or an array of AG-UI events",
+            ))
+        }
     };
     let options = take_options(&mut body, "")?;
     let mut request = shaped(body)?;
@@ -122,13 +130,19 @@ fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
         // A catalog names components the operator's frontend registered: a
         // caller cannot know them, and an inline one could bind fields to
         // components the frontend does not have.
-        return Err(invalid(&format!("{base}/catalog"), "`catalog` names a catalog configured in the worker; inline catalogs are refused"));
+        return Err(invalid(
+            &format!("{base}/catalog"),
+            "`catalog` names a catalog configured in the worker; inline catalogs are refused",
+        ));
     }
     let mut take = |key: &str| -> Result<Option<String>> {
         match map.remove(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(text)) => Ok(Some(text)),
-            Some(_) => Err(invalid(&format!("{base}/{key}"), &format!("`{key}` must be a string"))),
+            Some(_) => Err(invalid(
+                &format!("{base}/{key}"),
+                &format!("`{key}` must be a string"),
+            )),
         }
     };
     Ok(Options {
@@ -154,12 +168,23 @@ impl GenerateRequest {
         self.callback_url = options.callback_url.or(self.callback_url.take());
         self.catalog = options.catalog.or(self.catalog.take());
         if let Some((name, pointer)) = options.device {
-            self.device = Device::parse(&name)
-                .ok_or_else(|| invalid(&pointer, &format!("`device` must be one of {}, not `{name}`", Device::NAMES.join(", "))))?;
+            self.device = Device::parse(&name).ok_or_else(|| {
+                invalid(
+                    &pointer,
+                    &format!(
+                        "`device` must be one of {}, not `{name}`",
+                        Device::NAMES.join(", ")
+                    ),
+                )
+            })?;
         }
         if let Some((tag, pointer)) = options.locale {
-            let canonical = canonical_locale(&tag)
-                .ok_or_else(|| invalid(&pointer, &format!("`locale` must be a BCP 47 language tag such as `de-DE`, not `{tag}`")))?;
+            let canonical = canonical_locale(&tag).ok_or_else(|| {
+                invalid(
+                    &pointer,
+                    &format!("`locale` must be a BCP 47 language tag such as `de-DE`, not `{tag}`"),
+                )
+            })?;
             self.locale = (!is_english(&canonical)).then_some(canonical);
         }
         if let Some((text, pointer)) = options.instructions {
@@ -172,14 +197,20 @@ impl GenerateRequest {
 
     /// Refuses `instructions` over the byte limit (before any model call).
     pub(crate) fn check_instructions(&self, limits: &limits::Limits) -> Result<()> {
-        let Some(text) = &self.instructions else { return Ok(()) };
+        let Some(text) = &self.instructions else {
+            return Ok(());
+        };
         if text.len() <= limits.max_instructions_bytes {
             return Ok(());
         }
         let at = &self.instructions_at;
         Err(Error::new(
             ErrorCode::InstructionsTooLarge,
-            format!("`instructions` is {} bytes; the limit is {} bytes (at {at})", text.len(), limits.max_instructions_bytes),
+            format!(
+                "`instructions` is {} bytes; the limit is {} bytes (at {at})",
+                text.len(),
+                limits.max_instructions_bytes
+            ),
         )
         .at(at.clone())
         .with(Detail::Limit(limits.max_instructions_bytes))
@@ -196,7 +227,8 @@ pub(crate) fn canonical_locale(tag: &str) -> Option<String> {
     }
     let mut parts = tag.split('-');
     let language = parts.next()?;
-    let language_ok = matches!(language.len(), 2 | 3 | 5..=8) && language.bytes().all(|b| b.is_ascii_alphabetic());
+    let language_ok = matches!(language.len(), 2 | 3 | 5..=8)
+        && language.bytes().all(|b| b.is_ascii_alphabetic());
     if !language_ok {
         return None;
     }
@@ -233,7 +265,8 @@ fn shaped(mut body: Map<String, Value>) -> Result<GenerateRequest> {
         let arguments = arguments_object(arguments, "/arguments")?;
         return build(arguments, "/arguments", tool_call_id);
     }
-    if body.get("type").and_then(Value::as_str) == Some("function") || body.contains_key("function") {
+    if body.get("type").and_then(Value::as_str) == Some("function") || body.contains_key("function")
+    {
         return from_openai(body);
     }
     let tool_call_id = optional_string(&body, "toolCallId", "")?;
@@ -243,7 +276,10 @@ fn shaped(mut body: Map<String, Value>) -> Result<GenerateRequest> {
 fn from_openai(mut body: Map<String, Value>) -> Result<GenerateRequest> {
     let tool_call_id = optional_string(&body, "id", "")?;
     let Some(Value::Object(mut function)) = body.remove("function") else {
-        return Err(invalid("/function", "an OpenAI tool call needs a `function` object"));
+        return Err(invalid(
+            "/function",
+            "an OpenAI tool call needs a `function` object",
+        ));
     };
     let name = take_tool_name(&mut function, "name", "/function")?;
     check_tool(&name, "/function/name")?;
@@ -255,7 +291,10 @@ fn from_openai(mut body: Map<String, Value>) -> Result<GenerateRequest> {
 fn take_tool_name(map: &mut Map<String, Value>, key: &str, base: &str) -> Result<String> {
     match map.remove(key) {
         Some(Value::String(name)) => Ok(name),
-        _ => Err(invalid(&format!("{base}/{key}"), &format!("`{key}` must be a string naming the tool"))),
+        _ => Err(invalid(
+            &format!("{base}/{key}"),
+            &format!("`{key}` must be a string naming the tool"),
+        )),
     }
 }
 
@@ -277,7 +316,10 @@ fn arguments_object(arguments: Value, pointer: &str) -> Result<Map<String, Value
         Value::Object(map) => Ok(map),
         Value::String(text) => match serde_json::from_str::<Value>(&text) {
             Ok(Value::Object(map)) => Ok(map),
-            Ok(_) => Err(invalid(pointer, "the arguments string must encode a JSON object")),
+            Ok(_) => Err(invalid(
+                pointer,
+                "the arguments string must encode a JSON object",
+            )),
             Err(e) => Err(Error::new(
                 ErrorCode::InvalidJson,
                 format!("the arguments string at {pointer} is not valid JSON: {e}"),
@@ -285,21 +327,35 @@ fn arguments_object(arguments: Value, pointer: &str) -> Result<Map<String, Value
             .at(pointer)),
         },
         Value::Null => Err(invalid(pointer, "the tool call has no arguments")),
-        _ => Err(invalid(pointer, "arguments must be an object or a JSON string")),
+        _ => Err(invalid(
+            pointer,
+            "arguments must be an object or a JSON string",
+        )),
     }
 }
 
-fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>) -> Result<GenerateRequest> {
+fn build(
+    mut args: Map<String, Value>,
+    base: &str,
+    tool_call_id: Option<String>,
+) -> Result<GenerateRequest> {
     let options = take_options(&mut args, base)?;
     let description = match args.remove("description") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(text)) => text,
-        Some(_) => return Err(invalid(&format!("{base}/description"), "`description` must be a string")),
+        Some(_) => {
+            return Err(invalid(
+                &format!("{base}/description"),
+                "`description` must be a string",
+            ))
+        }
     };
     let output = match args.remove("output") {
         Some(output @ Value::Object(_)) => output,
         // A display: data to show needs no `output` (see crate::plan::display).
-        None | Some(Value::Null) if crate::plan::display::is_displayable(args.get("data")) => Value::Object(Map::new()),
+        None | Some(Value::Null) if crate::plan::display::is_displayable(args.get("data")) => {
+            Value::Object(Map::new())
+        }
         None | Some(Value::Null) => {
             return Err(invalid(
                 &format!("{base}/output"),
@@ -307,7 +363,10 @@ fn build(mut args: Map<String, Value>, base: &str, tool_call_id: Option<String>)
             ))
         }
         Some(_) => {
-            return Err(invalid(&format!("{base}/output"), "`output` must be a JSON Schema object"))
+            return Err(invalid(
+                &format!("{base}/output"),
+                "`output` must be a JSON Schema object",
+            ))
         }
     };
     let data = args.remove("data").unwrap_or(Value::Null);
@@ -340,29 +399,57 @@ fn from_events(events: &[Value], base: &str) -> Result<GenerateRequest> {
     let mut ended_at = None;
     for (index, event) in events.iter().enumerate() {
         let at = format!("{base}/{index}");
-        let kind = event.get("type").and_then(Value::as_str).unwrap_or_default();
+        let kind = event
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         if !kind.starts_with("TOOL_CALL_") {
             continue;
         }
-        let id = event.get("toolCallId").and_then(Value::as_str).ok_or_else(|| broken(&at, "has no string `toolCallId`"))?;
+        let id = event
+            .get("toolCallId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| broken(&at, "has no string `toolCallId`"))?;
         if let Some(end) = ended_at {
-            return Err(broken(&at, &format!("comes after TOOL_CALL_END (event {end}); one request carries one tool call")));
+            return Err(broken(
+                &at,
+                &format!(
+                    "comes after TOOL_CALL_END (event {end}); one request carries one tool call"
+                ),
+            ));
         }
         match (kind, &call) {
             ("TOOL_CALL_START", None) => {
-                let name = event.get("toolCallName").and_then(Value::as_str).ok_or_else(|| broken(&at, "has no string `toolCallName`"))?;
+                let name = event
+                    .get("toolCallName")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| broken(&at, "has no string `toolCallName`"))?;
                 check_tool(name, &format!("{at}/toolCallName"))?;
                 call = Some((id.to_owned(), index));
             }
             ("TOOL_CALL_START", Some((open, _))) => {
-                return Err(broken(&at, &format!("starts tool call `{id}` while `{open}` is still open")));
+                return Err(broken(
+                    &at,
+                    &format!("starts tool call `{id}` while `{open}` is still open"),
+                ));
             }
-            (_, None) => return Err(broken(&at, &format!("is {kind} before any TOOL_CALL_START"))),
+            (_, None) => {
+                return Err(broken(
+                    &at,
+                    &format!("is {kind} before any TOOL_CALL_START"),
+                ))
+            }
             (_, Some((open, _))) if open != id => {
-                return Err(broken(&at, &format!("belongs to tool call `{id}`, but the open call is `{open}`")));
+                return Err(broken(
+                    &at,
+                    &format!("belongs to tool call `{id}`, but the open call is `{open}`"),
+                ));
             }
             ("TOOL_CALL_ARGS", Some(_)) => {
-                let delta = event.get("delta").and_then(Value::as_str).ok_or_else(|| broken(&at, "has no string `delta`"))?;
+                let delta = event
+                    .get("delta")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| broken(&at, "has no string `delta`"))?;
                 arguments.push_str(delta);
             }
             ("TOOL_CALL_END", Some(_)) => ended_at = Some(index),
@@ -370,10 +457,16 @@ fn from_events(events: &[Value], base: &str) -> Result<GenerateRequest> {
         }
     }
     let Some((id, start)) = call else {
-        return Err(broken(base, "contains no TOOL_CALL_START for generateUserInterface"));
+        return Err(broken(
+            base,
+            "contains no TOOL_CALL_START for generateUserInterface",
+        ));
     };
     if ended_at.is_none() {
-        return Err(broken(base, &format!("never ends tool call `{id}` (started at event {start}): no TOOL_CALL_END")));
+        return Err(broken(
+            base,
+            &format!("never ends tool call `{id}` (started at event {start}): no TOOL_CALL_END"),
+        ));
     }
     let args = match serde_json::from_str::<Value>(&arguments) {
         Ok(Value::Object(map)) => map,
@@ -391,21 +484,36 @@ fn from_events(events: &[Value], base: &str) -> Result<GenerateRequest> {
 }
 
 fn broken(pointer: &str, what: &str) -> Error {
-    let at = if pointer.is_empty() { "the event list" } else { pointer };
-    Error::new(ErrorCode::InvalidEventStream, format!("the event at {at} {what}")).at(pointer)
+    let at = if pointer.is_empty() {
+        "the event list"
+    } else {
+        pointer
+    };
+    Error::new(
+        ErrorCode::InvalidEventStream,
+        format!("the event at {at} {what}"),
+    )
+    .at(pointer)
 }
 
 fn optional_string(map: &Map<String, Value>, key: &str, base: &str) -> Result<Option<String>> {
     match map.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(_) => Err(invalid(&format!("{base}/{key}"), &format!("`{key}` must be a string"))),
+        Some(_) => Err(invalid(
+            &format!("{base}/{key}"),
+            &format!("`{key}` must be a string"),
+        )),
     }
 }
 
 /// An `invalid_request` error about the value at `pointer` in the body.
 pub(crate) fn invalid(pointer: &str, what: &str) -> Error {
-    let at = if pointer.is_empty() { "the body root" } else { pointer };
+    let at = if pointer.is_empty() {
+        "the body root"
+    } else {
+        pointer
+    };
     Error::new(ErrorCode::InvalidRequest, format!("{what} (at {at})")).at(pointer)
 }
 
@@ -428,7 +536,8 @@ mod tests {
 
     #[test]
     fn three_shapes_agree() {
-        let agui = from_value(json!({"tool": "generateUserInterface", "arguments": args()})).unwrap();
+        let agui =
+            from_value(json!({"tool": "generateUserInterface", "arguments": args()})).unwrap();
         let bare = from_value(args()).unwrap();
         let openai = from_value(json!({
             "id": "call_1", "type": "function",
@@ -448,9 +557,15 @@ mod tests {
     #[test]
     fn errors_name_the_place() {
         let e = from_value(json!({"tool": "sendEmail", "arguments": args()})).unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::UnknownTool, Some("/tool")));
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (ErrorCode::UnknownTool, Some("/tool"))
+        );
         let e = from_value(json!({"description": "x"})).unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidRequest, Some("/output")));
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (ErrorCode::InvalidRequest, Some("/output"))
+        );
         let e = from_value(json!({"output": "text"})).unwrap_err();
         assert_eq!(e.code(), ErrorCode::InvalidRequest);
         let e = from_value(json!({"description": 4, "output": {}})).unwrap_err();
@@ -461,8 +576,14 @@ mod tests {
         assert_eq!(e.code(), ErrorCode::InvalidRequest);
         let e = from_value(json!({"type": "function", "function": {"name": "generateUserInterface", "arguments": "{nope"}}))
             .unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidJson, Some("/function/arguments")));
-        assert_eq!(parse_generate(b"{").unwrap_err().code(), ErrorCode::InvalidJson);
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (ErrorCode::InvalidJson, Some("/function/arguments"))
+        );
+        assert_eq!(
+            parse_generate(b"{").unwrap_err().code(),
+            ErrorCode::InvalidJson
+        );
     }
 
     fn events(args: &str, cut: usize) -> Vec<Value> {
@@ -480,9 +601,15 @@ mod tests {
     fn event_streams_reassemble() {
         let text = args().to_string();
         let r = from_value(Value::Array(events(&text, 7))).unwrap();
-        assert_eq!((r.description.as_str(), r.tool_call_id.as_deref()), ("d", Some("c1")));
+        assert_eq!(
+            (r.description.as_str(), r.tool_call_id.as_deref()),
+            ("d", Some("c1"))
+        );
         let wrapped = from_value(json!({"events": events(&text, 3), "format": "lmui"})).unwrap();
-        assert_eq!((wrapped.output, wrapped.format), (json!({"type": "object"}), Format::Lmui));
+        assert_eq!(
+            (wrapped.output, wrapped.format),
+            (json!({"type": "object"}), Format::Lmui)
+        );
     }
 
     #[test]
@@ -491,33 +618,57 @@ mod tests {
         let mut no_end = events(&text, 5);
         no_end.pop();
         let e = from_value(Value::Array(no_end)).unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidEventStream, Some("")));
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (ErrorCode::InvalidEventStream, Some(""))
+        );
         let mut mismatched = events(&text, 5);
         mismatched[3]["toolCallId"] = json!("c2");
         let e = from_value(Value::Array(mismatched)).unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidEventStream, Some("/3")));
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (ErrorCode::InvalidEventStream, Some("/3"))
+        );
         let mut wrong_tool = events(&text, 5);
         wrong_tool[0]["toolCallName"] = json!("sendEmail");
-        assert_eq!(from_value(Value::Array(wrong_tool)).unwrap_err().code(), ErrorCode::UnknownTool);
+        assert_eq!(
+            from_value(Value::Array(wrong_tool)).unwrap_err().code(),
+            ErrorCode::UnknownTool
+        );
         let mut bad_json = events(&text, 5);
         bad_json[3]["delta"] = json!("}}}");
-        assert_eq!(from_value(Value::Array(bad_json)).unwrap_err().code(), ErrorCode::InvalidJson);
+        assert_eq!(
+            from_value(Value::Array(bad_json)).unwrap_err().code(),
+            ErrorCode::InvalidJson
+        );
         let mut after_end = events(&text, 5);
         after_end.push(json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "x"}));
-        assert_eq!(from_value(Value::Array(after_end)).unwrap_err().pointer(), Some("/5"));
+        assert_eq!(
+            from_value(Value::Array(after_end)).unwrap_err().pointer(),
+            Some("/5")
+        );
     }
 
     #[test]
     fn options_anywhere_in_the_envelope() {
-        let r = from_value(json!({"tool": "generateUserInterface", "format": "rjsf", "arguments": args()})).unwrap();
+        let r = from_value(
+            json!({"tool": "generateUserInterface", "format": "rjsf", "arguments": args()}),
+        )
+        .unwrap();
         assert_eq!(r.format, Format::Rjsf);
         let mut inner = args();
         inner["callbackUrl"] = json!("https://agent.example/hook");
         let r = from_value(json!({"tool": "generateUserInterface", "arguments": inner})).unwrap();
-        assert_eq!(r.callback_url.as_deref(), Some("https://agent.example/hook"));
+        assert_eq!(
+            r.callback_url.as_deref(),
+            Some("https://agent.example/hook")
+        );
         let mut bare = args();
         bare["format"] = json!("nope");
-        assert_eq!(from_value(bare).unwrap_err().code(), ErrorCode::UnsupportedFormat);
+        assert_eq!(
+            from_value(bare).unwrap_err().code(),
+            ErrorCode::UnsupportedFormat
+        );
     }
 
     #[test]
@@ -527,33 +678,89 @@ mod tests {
         assert_eq!(r.instructions.as_deref(), Some("Country first."));
         let mut inner = args();
         inner["instructions"] = json!("  ");
-        assert_eq!(from_value(inner).unwrap().instructions, None, "blank is none");
-        assert_eq!(from_value(json!({"instructions": 3, "output": {}})).unwrap_err().pointer(), Some("/instructions"));
-        let limits = Limits { max_instructions_bytes: 8, ..Limits::default() };
+        assert_eq!(
+            from_value(inner).unwrap().instructions,
+            None,
+            "blank is none"
+        );
+        assert_eq!(
+            from_value(json!({"instructions": 3, "output": {}}))
+                .unwrap_err()
+                .pointer(),
+            Some("/instructions")
+        );
+        let limits = Limits {
+            max_instructions_bytes: 8,
+            ..Limits::default()
+        };
         let mut body = json!({"tool": "generateUserInterface", "arguments": args()});
         body["arguments"]["instructions"] = json!("far too many words");
         let e = GenerateJob::prepare(body.to_string().as_bytes(), None, &limits).unwrap_err();
-        assert_eq!((e.code(), e.pointer(), e.http_status()), (ErrorCode::InstructionsTooLarge, Some("/arguments/instructions"), 413));
-        let told = GenerateJob::prepare(body.to_string().as_bytes(), None, &Limits::default()).unwrap();
-        let plain = GenerateJob::prepare(json!({"tool": "generateUserInterface", "arguments": args()}).to_string().as_bytes(), None, &Limits::default()).unwrap();
-        assert_eq!(told.cache_key(), plain.cache_key(), "the deterministic key ignores instructions");
+        assert_eq!(
+            (e.code(), e.pointer(), e.http_status()),
+            (
+                ErrorCode::InstructionsTooLarge,
+                Some("/arguments/instructions"),
+                413
+            )
+        );
+        let told =
+            GenerateJob::prepare(body.to_string().as_bytes(), None, &Limits::default()).unwrap();
+        let plain = GenerateJob::prepare(
+            json!({"tool": "generateUserInterface", "arguments": args()})
+                .to_string()
+                .as_bytes(),
+            None,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            told.cache_key(),
+            plain.cache_key(),
+            "the deterministic key ignores instructions"
+        );
         let answer: Value = serde_json::from_str(&told.finish(None).response.body).unwrap();
-        assert_eq!((answer["meta"]["generator"].as_str(), answer["meta"]["instructions"].as_str()), (Some("deterministic"), Some("ignored")));
+        assert_eq!(
+            (
+                answer["meta"]["generator"].as_str(),
+                answer["meta"]["instructions"].as_str()
+            ),
+            (Some("deterministic"), Some("ignored"))
+        );
     }
 
     #[test]
     fn device_and_locale_are_validated() {
         let r = from_value(json!({"tool": "generateUserInterface", "device": "mobile", "locale": "de-de", "arguments": args()})).unwrap();
-        assert_eq!((r.device, r.locale.as_deref()), (Device::Mobile, Some("de-DE")));
-        let r = from_value(json!({"tool": "generateUserInterface", "locale": "en-GB", "arguments": args()})).unwrap();
+        assert_eq!(
+            (r.device, r.locale.as_deref()),
+            (Device::Mobile, Some("de-DE"))
+        );
+        let r = from_value(
+            json!({"tool": "generateUserInterface", "locale": "en-GB", "arguments": args()}),
+        )
+        .unwrap();
         assert_eq!((r.device, r.locale), (Device::Desktop, None));
-        let e = from_value(json!({"tool": "generateUserInterface", "device": "tv", "arguments": args()})).unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidRequest, Some("/device")));
+        let e = from_value(
+            json!({"tool": "generateUserInterface", "device": "tv", "arguments": args()}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (ErrorCode::InvalidRequest, Some("/device"))
+        );
         let mut inner = args();
         inner["locale"] = json!("de_DE");
-        let e = from_value(json!({"tool": "generateUserInterface", "arguments": inner})).unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidRequest, Some("/arguments/locale")));
-        assert_eq!(canonical_locale("zh-hant-tw").as_deref(), Some("zh-Hant-TW"));
+        let e =
+            from_value(json!({"tool": "generateUserInterface", "arguments": inner})).unwrap_err();
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (ErrorCode::InvalidRequest, Some("/arguments/locale"))
+        );
+        assert_eq!(
+            canonical_locale("zh-hant-tw").as_deref(),
+            Some("zh-Hant-TW")
+        );
         assert_eq!(canonical_locale("x"), None);
     }
 }

@@ -16,7 +16,14 @@ use serde_json::{Map, Value};
 const DATA_KEYWORDS: [&str; 5] = ["enum", "const", "default", "examples", "example"];
 /// Keywords whose values map names to schemas: a name is not a keyword
 /// (a property may be called `default`).
-const NAME_MAPS: [&str; 6] = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+const NAME_MAPS: [&str; 6] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
 
 /// Whether the value under `key` of a schema may hold schemas.
 fn is_schema_position(key: &str) -> bool {
@@ -87,10 +94,17 @@ fn quantifier_len(s: &[char]) -> Option<usize> {
 pub(crate) fn has_annex_b(value: &Value) -> bool {
     match value {
         Value::Object(map) => {
-            map.get("pattern").and_then(Value::as_str).is_some_and(|p| escaped(p).is_some())
-                || map.get("patternProperties").and_then(Value::as_object).is_some_and(|ps| ps.keys().any(|k| escaped(k).is_some()))
+            map.get("pattern")
+                .and_then(Value::as_str)
+                .is_some_and(|p| escaped(p).is_some())
+                || map
+                    .get("patternProperties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|ps| ps.keys().any(|k| escaped(k).is_some()))
                 || map.iter().any(|(k, v)| match v {
-                    Value::Object(named) if NAME_MAPS.contains(&k.as_str()) => named.values().any(has_annex_b),
+                    Value::Object(named) if NAME_MAPS.contains(&k.as_str()) => {
+                        named.values().any(has_annex_b)
+                    }
                     _ => is_schema_position(k) && has_annex_b(v),
                 })
         }
@@ -110,12 +124,22 @@ pub(crate) fn annex_b_patterns(value: &Value) -> Vec<String> {
 fn visit(value: &Value, pointer: &str, found: &mut dyn FnMut(&str, &str)) {
     match value {
         Value::Object(map) => {
-            if let Some(p) = map.get("pattern").and_then(Value::as_str).filter(|p| escaped(p).is_some()) {
+            if let Some(p) = map
+                .get("pattern")
+                .and_then(Value::as_str)
+                .filter(|p| escaped(p).is_some())
+            {
                 found(&format!("{pointer}/pattern"), p);
             }
             if let Some(Value::Object(patterns)) = map.get("patternProperties") {
                 for key in patterns.keys().filter(|k| escaped(k).is_some()) {
-                    found(&format!("{pointer}/patternProperties/{}", crate::pointer::Pointer::escape(key)), key);
+                    found(
+                        &format!(
+                            "{pointer}/patternProperties/{}",
+                            crate::pointer::Pointer::escape(key)
+                        ),
+                        key,
+                    );
                 }
             }
             for (key, child) in map.iter().filter(|(k, _)| is_schema_position(k)) {
@@ -123,7 +147,11 @@ fn visit(value: &Value, pointer: &str, found: &mut dyn FnMut(&str, &str)) {
                 match child {
                     Value::Object(named) if NAME_MAPS.contains(&key.as_str()) => {
                         for (name, schema) in named {
-                            visit(schema, &format!("{at}/{}", crate::pointer::Pointer::escape(name)), found);
+                            visit(
+                                schema,
+                                &format!("{at}/{}", crate::pointer::Pointer::escape(name)),
+                                found,
+                            );
                         }
                     }
                     _ => visit(child, &at, found),
@@ -153,12 +181,22 @@ pub(crate) fn escape_annex_b(value: &Value) -> Value {
                     },
                     "patternProperties" => match child {
                         Value::Object(patterns) => Value::Object(
-                            patterns.iter().map(|(k, v)| (escaped(k).unwrap_or_else(|| k.clone()), escape_annex_b(v))).collect(),
+                            patterns
+                                .iter()
+                                .map(|(k, v)| {
+                                    (escaped(k).unwrap_or_else(|| k.clone()), escape_annex_b(v))
+                                })
+                                .collect(),
                         ),
                         other => escape_annex_b(other),
                     },
                     k if NAME_MAPS.contains(&k) => match child {
-                        Value::Object(named) => Value::Object(named.iter().map(|(n, v)| (n.clone(), escape_annex_b(v))).collect()),
+                        Value::Object(named) => Value::Object(
+                            named
+                                .iter()
+                                .map(|(n, v)| (n.clone(), escape_annex_b(v)))
+                                .collect(),
+                        ),
                         other => escape_annex_b(other),
                     },
                     _ => escape_annex_b(child),
@@ -179,8 +217,14 @@ mod tests {
 
     #[test]
     fn lone_brackets_are_escaped_and_nothing_else() {
-        assert_eq!(escaped("^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$").as_deref(), Some("^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$"));
-        assert_eq!(escaped("^\\${{\\s*if(.*?)\\s*}}$").as_deref(), Some("^\\$\\{\\{\\s*if(.*?)\\s*\\}\\}$"));
+        assert_eq!(
+            escaped("^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$").as_deref(),
+            Some("^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$")
+        );
+        assert_eq!(
+            escaped("^\\${{\\s*if(.*?)\\s*}}$").as_deref(),
+            Some("^\\$\\{\\{\\s*if(.*?)\\s*\\}\\}$")
+        );
         assert_eq!(escaped("([$][{].+})").as_deref(), Some("([$][{].+\\})"));
         // Valid already, or invalid for another reason: untouched.
         for p in ["^a{2,3}$", "[{}]", "(?i)abc", "abc\\z", "(?i)a]"] {
@@ -197,10 +241,20 @@ mod tests {
         assert_eq!(fixed["properties"]["a"]["pattern"], "x\\]");
         assert_eq!(fixed["properties"]["a"]["default"]["pattern"], "x]");
         assert!(fixed["patternProperties"].get("^\\{a\\}$").is_some());
-        assert_eq!(fixed["properties"]["default"]["pattern"], "y\\]", "a property named `default` is a schema");
+        assert_eq!(
+            fixed["properties"]["default"]["pattern"], "y\\]",
+            "a property named `default` is a schema"
+        );
         let mut found = annex_b_patterns(&schema);
         found.sort();
-        assert_eq!(found, ["/patternProperties/^{a}$", "/properties/a/pattern", "/properties/default/pattern"]);
+        assert_eq!(
+            found,
+            [
+                "/patternProperties/^{a}$",
+                "/properties/a/pattern",
+                "/properties/default/pattern"
+            ]
+        );
         assert!(!has_annex_b(&fixed));
     }
 

@@ -21,7 +21,10 @@ const DATA_KEYWORDS: [&str; 5] = ["enum", "const", "default", "examples", "examp
 /// when it has none).
 pub(crate) fn rebase_embedded(mut output: Value) -> Value {
     // The common case (no inner `$id`) costs one walk without allocation.
-    if !output.as_object().is_some_and(|root| root.iter().any(|(k, v)| !DATA_KEYWORDS.contains(&k.as_str()) && has_inner_id(v))) {
+    if !output.as_object().is_some_and(|root| {
+        root.iter()
+            .any(|(k, v)| !DATA_KEYWORDS.contains(&k.as_str()) && has_inner_id(v))
+    }) {
         return output;
     }
     let mut resources = Vec::new();
@@ -35,15 +38,21 @@ pub(crate) fn rebase_embedded(mut output: Value) -> Value {
 
 /// An absolute `$id` of a subschema (not the root's).
 fn embedded_id<'v>(map: &'v Map<String, Value>, pointer: &str) -> Option<&'v str> {
-    map.get("$id").and_then(Value::as_str).filter(|id| !pointer.is_empty() && id.contains("://"))
+    map.get("$id")
+        .and_then(Value::as_str)
+        .filter(|id| !pointer.is_empty() && id.contains("://"))
 }
 
 /// Whether `value` (below the root) holds an object with an absolute `$id`.
 fn has_inner_id(value: &Value) -> bool {
     match value {
         Value::Object(map) => {
-            map.get("$id").and_then(Value::as_str).is_some_and(|id| id.contains("://"))
-                || map.iter().any(|(k, v)| !DATA_KEYWORDS.contains(&k.as_str()) && has_inner_id(v))
+            map.get("$id")
+                .and_then(Value::as_str)
+                .is_some_and(|id| id.contains("://"))
+                || map
+                    .iter()
+                    .any(|(k, v)| !DATA_KEYWORDS.contains(&k.as_str()) && has_inner_id(v))
         }
         Value::Array(items) => items.iter().any(has_inner_id),
         _ => false,
@@ -56,8 +65,15 @@ fn collect(value: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
             if let Some(id) = embedded_id(map, pointer) {
                 out.push((id.trim_end_matches('#').to_owned(), pointer.to_owned()));
             }
-            for (key, child) in map.iter().filter(|(k, _)| !DATA_KEYWORDS.contains(&k.as_str())) {
-                collect(child, &format!("{pointer}/{}", crate::pointer::Pointer::escape(key)), out);
+            for (key, child) in map
+                .iter()
+                .filter(|(k, _)| !DATA_KEYWORDS.contains(&k.as_str()))
+            {
+                collect(
+                    child,
+                    &format!("{pointer}/{}", crate::pointer::Pointer::escape(key)),
+                    out,
+                );
             }
         }
         Value::Array(items) => {
@@ -72,7 +88,8 @@ fn collect(value: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
 /// The root-based form of `reference` met inside the resource at `base`.
 fn rebased(reference: &str, base: &str, resources: &[(String, String)]) -> Option<String> {
     if let Some(fragment) = reference.strip_prefix('#') {
-        return (!base.is_empty() && (fragment.is_empty() || fragment.starts_with('/'))).then(|| format!("#{base}{fragment}"));
+        return (!base.is_empty() && (fragment.is_empty() || fragment.starts_with('/')))
+            .then(|| format!("#{base}{fragment}"));
     }
     let (uri, fragment) = reference.split_once('#').unwrap_or((reference, ""));
     let (_, at) = resources.iter().find(|(id, _)| id == uri)?;
@@ -90,10 +107,17 @@ fn rewrite(value: &mut Value, pointer: &str, base: &str, resources: &[(String, S
                 }
                 None => base.to_owned(),
             };
-            if let Some(fixed) = map.get("$ref").and_then(Value::as_str).and_then(|r| rebased(r, &base, resources)) {
+            if let Some(fixed) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| rebased(r, &base, resources))
+            {
                 map.insert("$ref".into(), fixed.into());
             }
-            for (key, child) in map.iter_mut().filter(|(k, _)| !DATA_KEYWORDS.contains(&k.as_str())) {
+            for (key, child) in map
+                .iter_mut()
+                .filter(|(k, _)| !DATA_KEYWORDS.contains(&k.as_str()))
+            {
                 let at = format!("{pointer}/{}", crate::pointer::Pointer::escape(key));
                 rewrite(child, &at, &base, resources);
             }
@@ -126,10 +150,20 @@ mod tests {
         let info = &out["$defs"]["FileInfo"];
         assert_eq!(info["$ref"], "#/$defs/FileInfo/$defs/FileInfo");
         assert!(info.get("$id").is_none() && info.get("$schema").is_none());
-        assert_eq!(out["$defs"]["Project"]["properties"]["file"]["$ref"], "#/$defs/FileInfo", "outside the resource: unchanged");
-        assert_eq!(out["$defs"]["Project"]["properties"]["other"]["$ref"], "#/$defs/FileInfo/$defs/FileInfo");
-        assert_eq!(out["$id"], "https://example.com/project", "the root keeps its id");
-        let plain = json!({"properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"type": "string"}}});
+        assert_eq!(
+            out["$defs"]["Project"]["properties"]["file"]["$ref"], "#/$defs/FileInfo",
+            "outside the resource: unchanged"
+        );
+        assert_eq!(
+            out["$defs"]["Project"]["properties"]["other"]["$ref"],
+            "#/$defs/FileInfo/$defs/FileInfo"
+        );
+        assert_eq!(
+            out["$id"], "https://example.com/project",
+            "the root keeps its id"
+        );
+        let plain =
+            json!({"properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"type": "string"}}});
         assert_eq!(rebase_embedded(plain.clone()), plain);
     }
 
@@ -137,14 +171,24 @@ mod tests {
     fn validators_agree_before_and_after() {
         let before = jsonschema::validator_for(&goreleaser()).unwrap();
         let after = jsonschema::validator_for(&rebase_embedded(goreleaser())).unwrap();
-        for data in [json!({"file": {"mode": 1}}), json!({"file": {"mode": "x"}}), json!({"other": {"mode": "x"}}), json!({"other": {"mode": 2}})] {
+        for data in [
+            json!({"file": {"mode": 1}}),
+            json!({"file": {"mode": "x"}}),
+            json!({"other": {"mode": "x"}}),
+            json!({"other": {"mode": 2}}),
+        ] {
             assert_eq!(before.is_valid(&data), after.is_valid(&data), "{data}");
         }
     }
 
     fn scalar() -> impl proptest::strategy::Strategy<Value = Value> {
         use proptest::prelude::*;
-        prop_oneof![Just(Value::Null), any::<i32>().prop_map(Value::from), "[a-z]{0,3}".prop_map(Value::from), any::<bool>().prop_map(Value::from)]
+        prop_oneof![
+            Just(Value::Null),
+            any::<i32>().prop_map(Value::from),
+            "[a-z]{0,3}".prop_map(Value::from),
+            any::<bool>().prop_map(Value::from)
+        ]
     }
 
     proptest::proptest! {

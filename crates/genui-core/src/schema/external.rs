@@ -46,7 +46,10 @@ pub(crate) fn is_external(reference: &str) -> bool {
 /// with or without an empty fragment).
 pub(crate) fn is_meta_schema(reference: &str) -> bool {
     let bare = reference.trim_end_matches('#');
-    let bare = bare.strip_prefix("https://").or_else(|| bare.strip_prefix("http://")).unwrap_or("");
+    let bare = bare
+        .strip_prefix("https://")
+        .or_else(|| bare.strip_prefix("http://"))
+        .unwrap_or("");
     META_SCHEMAS.contains(&bare)
 }
 
@@ -70,11 +73,18 @@ pub(crate) fn unheld_refs(schema: &Value, draft: Draft) -> Vec<Unheld> {
     if !names_other_resource(schema) {
         return Vec::new();
     }
-    let Ok(base) = referencing::uri::from_str(DEFAULT_BASE) else { return Vec::new() };
+    let Ok(base) = referencing::uri::from_str(DEFAULT_BASE) else {
+        return Vec::new();
+    };
     let mut walk = ResourceWalk::default();
     walk.visit(schema, &base, draft, String::new());
-    let held = |uri: &str| walk.held.contains(uri) || referencing::SPECIFICATIONS.contains_resource(uri);
-    walk.references.into_iter().filter(|(_, document)| !document.as_deref().is_some_and(held)).map(|(unheld, _)| unheld).collect()
+    let held =
+        |uri: &str| walk.held.contains(uri) || referencing::SPECIFICATIONS.contains_resource(uri);
+    walk.references
+        .into_iter()
+        .filter(|(_, document)| !document.as_deref().is_some_and(held))
+        .map(|(unheld, _)| unheld)
+        .collect()
 }
 
 /// Whether any reference keyword in `value` is not a bare `#` fragment (the
@@ -82,7 +92,10 @@ pub(crate) fn unheld_refs(schema: &Value, draft: Draft) -> Vec<Unheld> {
 pub(crate) fn names_other_resource(value: &Value) -> bool {
     match value {
         Value::Object(map) => {
-            REFERENCE_KEYWORDS.iter().any(|k| map.get(*k).and_then(Value::as_str).is_some_and(is_external)) || map.values().any(names_other_resource)
+            REFERENCE_KEYWORDS
+                .iter()
+                .any(|k| map.get(*k).and_then(Value::as_str).is_some_and(is_external))
+                || map.values().any(names_other_resource)
         }
         Value::Array(items) => items.iter().any(names_other_resource),
         _ => false,
@@ -99,18 +112,42 @@ struct ResourceWalk {
 }
 
 impl ResourceWalk {
-    fn visit(&mut self, node: &Value, base: &referencing::Uri<String>, draft: Draft, pointer: String) {
+    fn visit(
+        &mut self,
+        node: &Value,
+        base: &referencing::Uri<String>,
+        draft: Draft,
+        pointer: String,
+    ) {
         let Value::Object(map) = node else { return };
         let draft = draft.detect(node);
-        let resolved = draft.create_resource_ref(node).id().and_then(|id| referencing::uri::resolve_against(&base.borrow(), id).ok());
+        let resolved = draft
+            .create_resource_ref(node)
+            .id()
+            .and_then(|id| referencing::uri::resolve_against(&base.borrow(), id).ok());
         let base = resolved.as_ref().unwrap_or(base);
         if pointer.is_empty() || resolved.is_some() {
             self.held.insert(document_of(base.as_str()));
         }
         for keyword in REFERENCE_KEYWORDS {
-            let Some(reference) = map.get(keyword).and_then(Value::as_str).filter(|r| is_external(r)) else { continue };
-            let document = referencing::uri::resolve_against(&base.borrow(), reference).ok().map(|uri| document_of(uri.as_str()));
-            self.references.push((Unheld { pointer: pointer.clone(), keyword, reference: reference.to_owned() }, document));
+            let Some(reference) = map
+                .get(keyword)
+                .and_then(Value::as_str)
+                .filter(|r| is_external(r))
+            else {
+                continue;
+            };
+            let document = referencing::uri::resolve_against(&base.borrow(), reference)
+                .ok()
+                .map(|uri| document_of(uri.as_str()));
+            self.references.push((
+                Unheld {
+                    pointer: pointer.clone(),
+                    keyword,
+                    reference: reference.to_owned(),
+                },
+                document,
+            ));
         }
         let places = child_places(map);
         for child in draft.subresources_of(node) {
@@ -122,7 +159,9 @@ impl ResourceWalk {
 }
 /// The URI of the document `uri` names (without its fragment).
 fn document_of(uri: &str) -> String {
-    uri.split_once('#').map_or(uri, |(document, _)| document).to_owned()
+    uri.split_once('#')
+        .map_or(uri, |(document, _)| document)
+        .to_owned()
 }
 
 /// Where each child and grandchild of a schema object sits below it
@@ -133,8 +172,18 @@ fn child_places(map: &Map<String, Value>) -> HashMap<*const Value, String> {
     for (key, value) in map {
         let at = format!("/{}", crate::pointer::Pointer::escape(key));
         match value {
-            Value::Object(children) => places.extend(children.iter().map(|(k, v)| (v as *const Value, format!("{at}/{}", crate::pointer::Pointer::escape(k))))),
-            Value::Array(items) => places.extend(items.iter().enumerate().map(|(i, v)| (v as *const Value, format!("{at}/{i}")))),
+            Value::Object(children) => places.extend(children.iter().map(|(k, v)| {
+                (
+                    v as *const Value,
+                    format!("{at}/{}", crate::pointer::Pointer::escape(k)),
+                )
+            })),
+            Value::Array(items) => places.extend(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (v as *const Value, format!("{at}/{i}"))),
+            ),
             _ => {}
         }
         places.insert(value as *const Value, at);
@@ -152,11 +201,16 @@ const UNHELD_ID: &str = "urn:genui:unheld";
 /// none): what a validator can compile, each such place accepting any JSON.
 /// Under 2019-09 and 2020-12, where `unevaluated*` keywords see what a
 /// reference evaluated, such a reference points to [`UNHELD_ID`] instead.
-pub(crate) fn without_unheld<'a>(schema: &'a Value, draft: Draft, unheld: &[Unheld]) -> Cow<'a, Value> {
+pub(crate) fn without_unheld<'a>(
+    schema: &'a Value,
+    draft: Draft,
+    unheld: &[Unheld],
+) -> Cow<'a, Value> {
     if unheld.is_empty() {
         return Cow::Borrowed(schema);
     }
-    let evaluates = matches!(draft, Draft::Draft201909 | Draft::Draft202012) && mentions_unevaluated(schema);
+    let evaluates =
+        matches!(draft, Draft::Draft201909 | Draft::Draft202012) && mentions_unevaluated(schema);
     let mut out = schema.clone();
     for place in unheld {
         if let Some(Value::Object(map)) = out.pointer_mut(&place.pointer) {
@@ -167,9 +221,14 @@ pub(crate) fn without_unheld<'a>(schema: &'a Value, draft: Draft, unheld: &[Unhe
         }
     }
     if let (true, Value::Object(root)) = (evaluates, &mut out) {
-        let defs = root.entry("$defs").or_insert_with(|| Value::Object(Map::new()));
+        let defs = root
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(defs) = defs {
-            defs.insert(UNHELD_ID.into(), serde_json::json!({"$id": UNHELD_ID, "additionalProperties": true, "items": true}));
+            defs.insert(
+                UNHELD_ID.into(),
+                serde_json::json!({"$id": UNHELD_ID, "additionalProperties": true, "items": true}),
+            );
         }
     }
     Cow::Owned(out)
@@ -177,7 +236,9 @@ pub(crate) fn without_unheld<'a>(schema: &'a Value, draft: Draft, unheld: &[Unhe
 
 fn mentions_unevaluated(value: &Value) -> bool {
     match value {
-        Value::Object(map) => map.iter().any(|(k, v)| k == "unevaluatedProperties" || k == "unevaluatedItems" || mentions_unevaluated(v)),
+        Value::Object(map) => map.iter().any(|(k, v)| {
+            k == "unevaluatedProperties" || k == "unevaluatedItems" || mentions_unevaluated(v)
+        }),
         Value::Array(items) => items.iter().any(mentions_unevaluated),
         _ => false,
     }
@@ -195,7 +256,10 @@ pub(crate) fn external_refs_as_text(schema: &Value) -> Cow<'_, Value> {
 
 fn has_ref(value: &Value, drop: fn(&str) -> bool) -> bool {
     match value {
-        Value::Object(map) => map.get("$ref").and_then(Value::as_str).is_some_and(drop) || map.values().any(|v| has_ref(v, drop)),
+        Value::Object(map) => {
+            map.get("$ref").and_then(Value::as_str).is_some_and(drop)
+                || map.values().any(|v| has_ref(v, drop))
+        }
         Value::Array(items) => items.iter().any(|v| has_ref(v, drop)),
         _ => false,
     }
@@ -205,14 +269,19 @@ fn strip(value: &Value, drop: fn(&str) -> bool, as_text: bool) -> Value {
     match value {
         Value::Object(map) => {
             let dropped = map.get("$ref").and_then(Value::as_str).is_some_and(drop);
-            let mut out: Map<String, Value> =
-                map.iter().filter(|(k, _)| !(dropped && *k == "$ref")).map(|(k, v)| (k.clone(), strip(v, drop, as_text))).collect();
+            let mut out: Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| !(dropped && *k == "$ref"))
+                .map(|(k, v)| (k.clone(), strip(v, drop, as_text)))
+                .collect();
             if dropped && as_text {
                 out.insert("type".into(), "string".into());
             }
             Value::Object(out)
         }
-        Value::Array(items) => Value::Array(items.iter().map(|v| strip(v, drop, as_text)).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| strip(v, drop, as_text)).collect())
+        }
         other => other.clone(),
     }
 }
@@ -220,8 +289,20 @@ fn strip(value: &Value, drop: fn(&str) -> bool, as_text: bool) -> Value {
 /// Characters a URI fragment may not hold raw (RFC 3986): controls, space,
 /// `"`, `<`, `>`, `\`, `^`, backtick, `{`, `|`, `}`, `#`, `[` and `]`
 /// are encoded; the rest of a JSON Pointer stays.
-const FRAGMENT: &percent_encoding::AsciiSet =
-    &percent_encoding::CONTROLS.add(b' ').add(b'"').add(b'<').add(b'>').add(b'\\').add(b'^').add(b'`').add(b'{').add(b'|').add(b'}').add(b'#').add(b'[').add(b']');
+const FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'<')
+    .add(b'>')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}')
+    .add(b'#')
+    .add(b'[')
+    .add(b']');
 
 /// `schema` with every local `$ref` fragment percent-encoded where a URI
 /// requires it (`#/definitions/TopLevel<FacetedUnitSpec>`), borrowed when
@@ -249,7 +330,13 @@ fn encoded(reference: &str) -> Option<String> {
 
 fn needs_encoding(value: &Value) -> bool {
     match value {
-        Value::Object(map) => map.get("$ref").and_then(Value::as_str).and_then(encoded).is_some() || map.values().any(needs_encoding),
+        Value::Object(map) => {
+            map.get("$ref")
+                .and_then(Value::as_str)
+                .and_then(encoded)
+                .is_some()
+                || map.values().any(needs_encoding)
+        }
         Value::Array(items) => items.iter().any(needs_encoding),
         _ => false,
     }
@@ -258,7 +345,8 @@ fn needs_encoding(value: &Value) -> bool {
 fn encode(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
-            let mut out: Map<String, Value> = map.iter().map(|(k, v)| (k.clone(), encode(v))).collect();
+            let mut out: Map<String, Value> =
+                map.iter().map(|(k, v)| (k.clone(), encode(v))).collect();
             if let Some(fixed) = map.get("$ref").and_then(Value::as_str).and_then(encoded) {
                 out.insert("$ref".into(), fixed.into());
             }
@@ -275,17 +363,42 @@ mod tests {
     use serde_json::json;
 
     fn unheld(schema: &Value, draft: Draft) -> Vec<(String, String)> {
-        unheld_refs(schema, draft).into_iter().map(|u| (u.pointer, u.reference)).collect()
+        unheld_refs(schema, draft)
+            .into_iter()
+            .map(|u| (u.pointer, u.reference))
+            .collect()
     }
 
     #[test]
     fn meta_schemas_are_held() {
-        for uri in ["http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-04/schema"] {
+        for uri in [
+            "http://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft/2020-12/schema",
+            "http://json-schema.org/draft-04/schema",
+        ] {
             assert!(is_meta_schema(uri), "{uri}");
-            assert!(unheld(&json!({"properties": {"s": {"$ref": uri}}}), Draft::Draft202012).is_empty(), "{uri}");
+            assert!(
+                unheld(
+                    &json!({"properties": {"s": {"$ref": uri}}}),
+                    Draft::Draft202012
+                )
+                .is_empty(),
+                "{uri}"
+            );
         }
-        for uri in ["https://json.schemastore.org/base.json", "other.json#/definitions/a"] {
-            assert_eq!(unheld(&json!({"properties": {"s": {"$ref": uri}}}), Draft::Draft202012).len(), 1, "{uri}");
+        for uri in [
+            "https://json.schemastore.org/base.json",
+            "other.json#/definitions/a",
+        ] {
+            assert_eq!(
+                unheld(
+                    &json!({"properties": {"s": {"$ref": uri}}}),
+                    Draft::Draft202012
+                )
+                .len(),
+                1,
+                "{uri}"
+            );
         }
         assert!(!is_external("#/definitions/a"));
     }
@@ -299,12 +412,25 @@ mod tests {
         let root = json!({"$id": "https://example.com/root.json", "properties": {"age": {"$ref": "urn:example:age"}, "qty": {"$ref": "defs/qty.json"},
             "far": {"$ref": "https://example.com/other.json"}},
             "$defs": {"age": {"$id": "urn:example:age", "type": "integer"}, "qty": {"$id": "defs/qty.json", "minimum": 1}}});
-        assert_eq!(unheld(&root, Draft::Draft202012), [("/properties/far".to_owned(), "https://example.com/other.json".to_owned())]);
+        assert_eq!(
+            unheld(&root, Draft::Draft202012),
+            [(
+                "/properties/far".to_owned(),
+                "https://example.com/other.json".to_owned()
+            )]
+        );
         // draft-04 names resources with `id`; beside `$ref` an `id` changes nothing.
         let root = json!({"id": "http://x.example/a.json", "properties": {"p": {"$ref": "a.json#/definitions/d"}, "q": {"id": "b.json", "$ref": "b.json"}}, "definitions": {"d": {}}});
-        assert_eq!(unheld(&root, Draft::Draft4), [("/properties/q".to_owned(), "b.json".to_owned())]);
+        assert_eq!(
+            unheld(&root, Draft::Draft4),
+            [("/properties/q".to_owned(), "b.json".to_owned())]
+        );
         // A `$ref` inside `const` is data, not a reference.
-        assert!(unheld(&json!({"const": {"$ref": "https://x.example/y"}}), Draft::Draft202012).is_empty());
+        assert!(unheld(
+            &json!({"const": {"$ref": "https://x.example/y"}}),
+            Draft::Draft202012
+        )
+        .is_empty());
     }
 
     #[test]
@@ -312,25 +438,47 @@ mod tests {
         let schema = json!({"properties": {"a": {"$ref": "#/definitions/TopLevel<FacetedUnitSpec>"}, "b": {"$ref": "#/definitions/a%20b"},
             "c": {"$ref": "#/definitions/x|y"}}});
         let fixed = encode_local_refs(&schema);
-        assert_eq!(fixed["properties"]["a"]["$ref"], "#/definitions/TopLevel%3CFacetedUnitSpec%3E");
+        assert_eq!(
+            fixed["properties"]["a"]["$ref"],
+            "#/definitions/TopLevel%3CFacetedUnitSpec%3E"
+        );
         assert_eq!(fixed["properties"]["b"]["$ref"], "#/definitions/a%20b");
         assert_eq!(fixed["properties"]["c"]["$ref"], "#/definitions/x%7Cy");
-        assert!(matches!(encode_local_refs(&json!({"$ref": "#/definitions/a%3Cb%3E"})), Cow::Borrowed(_)));
+        assert!(matches!(
+            encode_local_refs(&json!({"$ref": "#/definitions/a%3Cb%3E"})),
+            Cow::Borrowed(_)
+        ));
         // An escape the author wrote is kept, not decoded and re-spelt.
-        assert!(matches!(encode_local_refs(&json!({"$ref": "#/definitions/a%3Ab%2B"})), Cow::Borrowed(_)));
+        assert!(matches!(
+            encode_local_refs(&json!({"$ref": "#/definitions/a%3Ab%2B"})),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
     fn stripping_keeps_everything_else() {
         let schema = json!({"properties": {"a": {"$ref": "https://x/y.json", "title": "A"}, "b": {"$ref": "#/$defs/b"}}, "$defs": {"b": {}}});
         let found = unheld_refs(&schema, Draft::Draft202012);
-        assert_eq!(found, [Unheld { pointer: "/properties/a".into(), keyword: "$ref", reference: "https://x/y.json".into() }]);
+        assert_eq!(
+            found,
+            [Unheld {
+                pointer: "/properties/a".into(),
+                keyword: "$ref",
+                reference: "https://x/y.json".into()
+            }]
+        );
         let stripped = without_unheld(&schema, Draft::Draft202012, &found);
         assert_eq!(stripped["properties"]["a"], json!({"title": "A"}));
         assert_eq!(stripped["properties"]["b"]["$ref"], "#/$defs/b");
-        assert!(matches!(without_unheld(&json!({"type": "string"}), Draft::Draft202012, &[]), Cow::Borrowed(_)));
+        assert!(matches!(
+            without_unheld(&json!({"type": "string"}), Draft::Draft202012, &[]),
+            Cow::Borrowed(_)
+        ));
         let text = external_refs_as_text(&schema);
-        assert_eq!(text["properties"]["a"], json!({"title": "A", "type": "string"}));
+        assert_eq!(
+            text["properties"]["a"],
+            json!({"title": "A", "type": "string"})
+        );
     }
 
     proptest::proptest! {

@@ -52,7 +52,12 @@ impl FieldKind {
             Kind::String => view.str("format").map(str::to_owned),
             _ => None,
         };
-        Self { kind, format, choices, constant }
+        Self {
+            kind,
+            format,
+            choices,
+            constant,
+        }
     }
 }
 
@@ -86,14 +91,26 @@ fn declared_type(view: &Resolved) -> Option<Kind> {
     match view.get("type")? {
         Value::String(name) => kind_of_name(name),
         Value::Array(names) => {
-            let kinds: Vec<Kind> = names.iter().filter_map(Value::as_str).filter_map(kind_of_name).collect();
-            kinds.iter().copied().find(|k| *k != Kind::Null).or(kinds.first().copied())
+            let kinds: Vec<Kind> = names
+                .iter()
+                .filter_map(Value::as_str)
+                .filter_map(kind_of_name)
+                .collect();
+            kinds
+                .iter()
+                .copied()
+                .find(|k| *k != Kind::Null)
+                .or(kinds.first().copied())
         }
         _ => None,
     }
 }
 
-fn inferred_type(view: &Resolved, choices: Option<&[(Value, Option<String>)]>, constant: Option<&Value>) -> Option<Kind> {
+fn inferred_type(
+    view: &Resolved,
+    choices: Option<&[(Value, Option<String>)]>,
+    constant: Option<&Value>,
+) -> Option<Kind> {
     if let Some(value) = constant {
         return Some(kind_of_value(value));
     }
@@ -109,7 +126,10 @@ fn inferred_type(view: &Resolved, choices: Option<&[(Value, Option<String>)]>, c
     if view.get("oneOf").is_some() || view.get("anyOf").is_some() {
         return Some(Kind::Alternatives);
     }
-    if view.get("format").is_some() || view.get("pattern").is_some() || view.get("maxLength").is_some() {
+    if view.get("format").is_some()
+        || view.get("pattern").is_some()
+        || view.get("maxLength").is_some()
+    {
         return Some(Kind::String);
     }
     None
@@ -123,7 +143,10 @@ fn enum_choices(view: &Resolved) -> Option<Vec<(Value, Option<String>)>> {
 /// `oneOf: [{const, title}, ...]`: the titled-enum idiom JSON Forms and RJSF
 /// both render as a choice.
 fn const_alternatives(view: &Resolved) -> Option<Vec<(Value, Option<String>)>> {
-    let members = view.get("oneOf").or_else(|| view.get("anyOf"))?.as_array()?;
+    let members = view
+        .get("oneOf")
+        .or_else(|| view.get("anyOf"))?
+        .as_array()?;
     if members.is_empty() {
         return None;
     }
@@ -149,12 +172,25 @@ mod tests {
 
     #[test]
     fn classifies() {
-        assert_eq!(kind(json!({"type": "string", "format": "date"})).format.as_deref(), Some("date"));
-        assert_eq!(kind(json!({"type": ["null", "integer"]})).kind, Kind::Integer);
+        assert_eq!(
+            kind(json!({"type": "string", "format": "date"}))
+                .format
+                .as_deref(),
+            Some("date")
+        );
+        assert_eq!(
+            kind(json!({"type": ["null", "integer"]})).kind,
+            Kind::Integer
+        );
         assert_eq!(kind(json!({"enum": ["a", "b"]})).kind, Kind::String);
         assert_eq!(kind(json!({"properties": {}})).kind, Kind::Object);
-        assert_eq!(kind(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})).kind, Kind::Alternatives);
-        let titled = kind(json!({"oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]}));
+        assert_eq!(
+            kind(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})).kind,
+            Kind::Alternatives
+        );
+        let titled = kind(
+            json!({"oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]}),
+        );
         assert_eq!(titled.kind, Kind::String);
         assert_eq!(titled.choices.unwrap()[0].1.as_deref(), Some("Small"));
         assert_eq!(kind(json!({"const": 3})).kind, Kind::Integer);

@@ -23,18 +23,20 @@
 mod annex_b;
 mod embedded;
 mod external;
-mod opaque;
 mod kind;
+mod opaque;
 mod pattern;
 mod validate;
 
-pub use kind::{FieldKind, Kind};
-pub use validate::check_output;
-pub(crate) use embedded::rebase_embedded;
-pub(crate) use opaque::read_json_text;
 pub(crate) use annex_b::{annex_b_patterns, escaped as annex_b_escaped};
-pub(crate) use external::{encode_local_refs, external_refs_as_text, unheld_refs, without_unheld, Unheld};
+pub(crate) use embedded::rebase_embedded;
+pub(crate) use external::{
+    encode_local_refs, external_refs_as_text, unheld_refs, without_unheld, Unheld,
+};
+pub use kind::{FieldKind, Kind};
+pub(crate) use opaque::read_json_text;
 pub(crate) use pattern::bounded;
+pub use validate::check_output;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 
 use crate::error::{Detail, Error, ErrorCode, Result};
@@ -84,7 +86,10 @@ impl<'a> Resolved<'a> {
 
     /// A keyword of the merged view.
     pub fn get(&self, key: &str) -> Option<&'a Value> {
-        self.keywords.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+        self.keywords
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
     }
 
     /// A string keyword of the merged view.
@@ -109,13 +114,25 @@ impl<'a> Resolved<'a> {
     /// `required` accumulated), for code that needs it as a `Value`, such as
     /// the conditional analysis of an array item.
     pub fn to_schema(&self) -> Map<String, Value> {
-        let mut out: Map<String, Value> = self.keywords.iter().map(|(k, v)| ((*k).to_owned(), (*v).clone())).collect();
+        let mut out: Map<String, Value> = self
+            .keywords
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).clone()))
+            .collect();
         if !self.property_list.is_empty() {
-            let properties = self.properties().map(|(name, schema)| (name.clone(), schema.clone())).collect();
+            let properties = self
+                .properties()
+                .map(|(name, schema)| (name.clone(), schema.clone()))
+                .collect();
             out.insert("properties".into(), Value::Object(properties));
         }
         let mut required: Vec<Value> = Vec::new();
-        for name in self.required_lists.iter().filter_map(|list| list.as_array()).flatten() {
+        for name in self
+            .required_lists
+            .iter()
+            .filter_map(|list| list.as_array())
+            .flatten()
+        {
             if !required.contains(name) {
                 required.push(name.clone());
             }
@@ -143,12 +160,24 @@ const MAX_MERGES: usize = 256;
 
 /// The keywords beside a field's `$ref` that its view keeps: they change
 /// how the field is labelled, explained or pre-filled, never what it is.
-const ANNOTATIONS: [&str; 8] = ["title", "description", "default", "examples", "readOnly", "writeOnly", "deprecated", "$comment"];
+const ANNOTATIONS: [&str; 8] = [
+    "title",
+    "description",
+    "default",
+    "examples",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "$comment",
+];
 
 impl<'a> SchemaDoc<'a> {
     /// Wraps an `output` document.
     pub fn new(root: &'a Value, limits: &Limits) -> Self {
-        Self { root, max_ref_chain: limits.max_ref_chain }
+        Self {
+            root,
+            max_ref_chain: limits.max_ref_chain,
+        }
     }
 
     /// The document root.
@@ -160,7 +189,9 @@ impl<'a> SchemaDoc<'a> {
     /// (percent-decoded) or `#anchor` (`$anchor`, `$dynamicAnchor`, or a fragment-only `$id`/`id`).
     pub fn lookup(&self, reference: &str) -> Option<&'a Value> {
         let fragment = reference.strip_prefix('#')?;
-        let fragment = percent_encoding::percent_decode_str(fragment).decode_utf8().ok()?;
+        let fragment = percent_encoding::percent_decode_str(fragment)
+            .decode_utf8()
+            .ok()?;
         if fragment.is_empty() || fragment.starts_with('/') {
             return self.root.pointer(&fragment);
         }
@@ -181,12 +212,24 @@ impl<'a> SchemaDoc<'a> {
 
     /// Merges `node` into `view`. `start`: `node` is the document root (see
     /// the module documentation for what changes).
-    fn merge_into(&self, node: &'a Value, view: &mut Resolved<'a>, merges: &mut usize, hops: usize, start: bool) -> Result<()> {
+    fn merge_into(
+        &self,
+        node: &'a Value,
+        view: &mut Resolved<'a>,
+        merges: &mut usize,
+        hops: usize,
+        start: bool,
+    ) -> Result<()> {
         *merges += 1;
         if *merges > MAX_MERGES {
-            return Err(Error::new(ErrorCode::SchemaTooLarge, "a schema merges too many `allOf`/`$ref` members"));
+            return Err(Error::new(
+                ErrorCode::SchemaTooLarge,
+                "a schema merges too many `allOf`/`$ref` members",
+            ));
         }
-        let Value::Object(map) = node else { return Ok(()) };
+        let Value::Object(map) = node else {
+            return Ok(());
+        };
         let has_ref = map.get("$ref").is_some_and(Value::is_string);
         // A field's `$ref` replaces it: beside it, only annotations count.
         let annotations_only = has_ref && !start;
@@ -194,7 +237,11 @@ impl<'a> SchemaDoc<'a> {
         let own_properties_after_ref = has_ref && start;
         let mut nullable_of = None;
         for key in ["anyOf", "oneOf"] {
-            if let Some(member) = map.get(key).and_then(Value::as_array).and_then(|m| nullable_member(m)) {
+            if let Some(member) = map
+                .get(key)
+                .and_then(Value::as_array)
+                .and_then(|m| nullable_member(m))
+            {
                 nullable_of = Some((key, member)).filter(|_| !annotations_only);
             }
         }
@@ -210,7 +257,11 @@ impl<'a> SchemaDoc<'a> {
             view.nullable = true;
             self.merge_into(member, view, merges, hops, false)?;
         }
-        if let Some(reference) = map.get("$ref").and_then(Value::as_str).filter(|r| external::is_external(r)) {
+        if let Some(reference) = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .filter(|r| external::is_external(r))
+        {
             // Nothing is fetched: the field is an opaque JSON value
             // (schema/external.rs), kept with its annotations.
             view.refs.push(reference.to_owned());
@@ -222,7 +273,9 @@ impl<'a> SchemaDoc<'a> {
                 )
                 .with(Detail::Ref(reference.to_owned())));
             }
-            let target = self.lookup(reference).ok_or_else(|| unresolved(reference))?;
+            let target = self
+                .lookup(reference)
+                .ok_or_else(|| unresolved(reference))?;
             view.refs.push(reference.to_owned());
             self.merge_into(target, view, merges, hops + 1, false)?;
         }
@@ -250,26 +303,49 @@ impl<'a> SchemaDoc<'a> {
         self.requires_within(node, name, &mut budget, 0, std::ptr::eq(node, self.root))
     }
 
-    fn requires_within(&self, node: &'a Value, name: &str, budget: &mut usize, hops: usize, start: bool) -> bool {
-        let Value::Object(map) = node else { return false };
+    fn requires_within(
+        &self,
+        node: &'a Value,
+        name: &str,
+        budget: &mut usize,
+        hops: usize,
+        start: bool,
+    ) -> bool {
+        let Value::Object(map) = node else {
+            return false;
+        };
         if *budget == 0 || hops > self.max_ref_chain {
             return false;
         }
         *budget -= 1;
-        let target = map.get("$ref").and_then(Value::as_str).and_then(|r| self.lookup(r));
+        let target = map
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| self.lookup(r));
         if map.get("$ref").is_some_and(Value::is_string) && !start {
             // A field's `$ref` replaces it (see `merge_into`).
-            return target.is_some_and(|target| self.requires_within(target, name, budget, hops + 1, false));
+            return target
+                .is_some_and(|target| self.requires_within(target, name, budget, hops + 1, false));
         }
         let listed = map.get("required").and_then(Value::as_array);
         if listed.is_some_and(|names| names.iter().any(|n| n.as_str() == Some(name))) {
             return true;
         }
-        let nullable = ["anyOf", "oneOf"].iter().filter_map(|key| map.get(*key)?.as_array()).find_map(|m| nullable_member(m));
-        let members = map.get("allOf").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        let nullable = ["anyOf", "oneOf"]
+            .iter()
+            .filter_map(|key| map.get(*key)?.as_array())
+            .find_map(|m| nullable_member(m));
+        let members = map
+            .get("allOf")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         nullable.is_some_and(|member| self.requires_within(member, name, budget, hops, false))
-            || target.is_some_and(|target| self.requires_within(target, name, budget, hops + 1, false))
-            || members.iter().any(|member| self.requires_within(member, name, budget, hops, false))
+            || target
+                .is_some_and(|target| self.requires_within(target, name, budget, hops + 1, false))
+            || members
+                .iter()
+                .any(|member| self.requires_within(member, name, budget, hops, false))
     }
 
     /// Follows a JSON Forms scope (a schema pointer such as
@@ -282,7 +358,13 @@ impl<'a> SchemaDoc<'a> {
     /// keywords beside its `$ref`).
     pub fn resolve_scope(&self, start: &'a Value, pointer: &str) -> Option<&'a Value> {
         let tokens = crate::pointer::tokens(pointer)?;
-        let beside_ref = || start.get("$ref").is_some().then(|| self.walk_steps(start, &tokens, 0)).flatten();
+        let beside_ref = || {
+            start
+                .get("$ref")
+                .is_some()
+                .then(|| self.walk_steps(start, &tokens, 0))
+                .flatten()
+        };
         self.walk_scope(start, &tokens, 0).or_else(beside_ref)
     }
 
@@ -300,7 +382,9 @@ impl<'a> SchemaDoc<'a> {
 
     /// One step of [`SchemaDoc::walk_scope`] from `node` as it is.
     fn walk_steps(&self, node: &'a Value, tokens: &[String], hops: usize) -> Option<&'a Value> {
-        let Some((first, rest)) = tokens.split_first() else { return Some(node) };
+        let Some((first, rest)) = tokens.split_first() else {
+            return Some(node);
+        };
         let direct = match node {
             Value::Object(map) => map.get(first.as_str()),
             Value::Array(items) => first.parse::<usize>().ok().and_then(|i| items.get(i)),
@@ -349,7 +433,11 @@ pub(crate) fn unresolved(reference: &str) -> Error {
     } else {
         "is not a local reference (only `#...` references inside `output` are resolved; nothing is fetched)"
     };
-    Error::new(ErrorCode::UnresolvedRef, format!("`$ref` \"{reference}\" {why}")).with(Detail::Ref(reference.to_owned()))
+    Error::new(
+        ErrorCode::UnresolvedRef,
+        format!("`$ref` \"{reference}\" {why}"),
+    )
+    .with(Detail::Ref(reference.to_owned()))
 }
 
 /// `definitions`/`$defs` only hold targets for `$ref`, which [`SchemaDoc::lookup`]
@@ -379,8 +467,15 @@ fn merge_properties<'a>(view: &mut Resolved<'a>, more: &'a Map<String, Value>) {
         view.property_list.extend(more.iter()); // one map: names are already unique
         return;
     }
-    let known: std::collections::HashSet<&str> = view.property_list.iter().map(|(name, _)| name.as_str()).collect();
-    let added: Vec<_> = more.iter().filter(|(name, _)| !known.contains(name.as_str())).collect();
+    let known: std::collections::HashSet<&str> = view
+        .property_list
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let added: Vec<_> = more
+        .iter()
+        .filter(|(name, _)| !known.contains(name.as_str()))
+        .collect();
     view.property_list.extend(added);
 }
 
@@ -400,8 +495,15 @@ fn find_anchor<'a>(node: &'a Value, name: &str) -> Option<&'a Value> {
         Value::Object(map) => {
             // `$anchor`, 2020-12's `$dynamicAnchor` (also a plain anchor),
             // and the fragment-only `$id` (drafts 6-7) or `id` (draft-04).
-            let named = ["$anchor", "$dynamicAnchor"].iter().any(|key| map.get(*key).and_then(Value::as_str) == Some(name))
-                || ["$id", "id"].iter().any(|key| map.get(*key).and_then(Value::as_str).and_then(|id| id.strip_prefix('#')) == Some(name));
+            let named = ["$anchor", "$dynamicAnchor"]
+                .iter()
+                .any(|key| map.get(*key).and_then(Value::as_str) == Some(name))
+                || ["$id", "id"].iter().any(|key| {
+                    map.get(*key)
+                        .and_then(Value::as_str)
+                        .and_then(|id| id.strip_prefix('#'))
+                        == Some(name)
+                });
             if named {
                 return Some(node);
             }
@@ -441,14 +543,29 @@ mod tests {
         });
         let d = doc(&root);
         let items = d.resolve(&root["properties"]["items"]).unwrap();
-        assert_eq!(items.properties().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["name"]);
-        assert!(!items.requires("extra") && !d.node_requires(&root["properties"]["items"], "extra"));
+        assert_eq!(
+            items
+                .properties()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>(),
+            ["name"]
+        );
+        assert!(
+            !items.requires("extra") && !d.node_requires(&root["properties"]["items"], "extra")
+        );
         assert_eq!(items.str("description"), Some("D"));
         let stamp = d.resolve(&root["properties"]["stamp"]).unwrap();
-        assert_eq!((stamp.str("format"), stamp.get("enum"), stamp.str("default")), (None, None, Some("a")));
+        assert_eq!(
+            (stamp.str("format"), stamp.get("enum"), stamp.str("default")),
+            (None, None, Some("a"))
+        );
         // What JSON Forms resolves, the checker resolves: the target alone.
-        assert!(d.resolve_scope(&root, "/properties/items/properties/extra").is_none());
-        assert!(d.resolve_scope(&root, "/properties/items/properties/name").is_some());
+        assert!(d
+            .resolve_scope(&root, "/properties/items/properties/extra")
+            .is_none());
+        assert!(d
+            .resolve_scope(&root, "/properties/items/properties/name")
+            .is_some());
     }
 
     #[test]
@@ -464,8 +581,14 @@ mod tests {
         assert_eq!(names, ["both", "ignore", "own"]);
         assert!(view.requires("own") && d.node_requires(&root, "own"));
         // As @jsonforms/core: the target first, then the root itself.
-        assert_eq!(d.resolve_scope(&root, "/properties/both").unwrap()["type"], "string");
-        assert_eq!(d.resolve_scope(&root, "/properties/own").unwrap()["type"], "string");
+        assert_eq!(
+            d.resolve_scope(&root, "/properties/both").unwrap()["type"],
+            "string"
+        );
+        assert_eq!(
+            d.resolve_scope(&root, "/properties/own").unwrap()["type"],
+            "string"
+        );
         assert!(d.resolve_scope(&root, "/properties/ignore").is_some());
     }
 
@@ -491,9 +614,16 @@ mod tests {
         let doc = doc(&root);
         let view = doc.resolve(&root).unwrap();
         for name in ["a", "c", "d", "e"] {
-            assert_eq!(doc.node_requires(&root, name), view.requires(name), "{name}");
+            assert_eq!(
+                doc.node_requires(&root, name),
+                view.requires(name),
+                "{name}"
+            );
         }
-        assert!(!doc.node_requires(&root["properties"]["x"], "a"), "a $ref cycle ends, unrequired");
+        assert!(
+            !doc.node_requires(&root["properties"]["x"], "a"),
+            "a $ref cycle ends, unrequired"
+        );
     }
 
     #[test]
@@ -502,7 +632,13 @@ mod tests {
         let e = doc(&root).resolve(&root["properties"]["x"]).unwrap_err();
         assert_eq!(e.code(), ErrorCode::UnresolvedRef);
         let root = json!({"properties": {"x": {"$ref": "#/$defs/none"}}});
-        assert_eq!(doc(&root).resolve(&root["properties"]["x"]).unwrap_err().code(), ErrorCode::UnresolvedRef);
+        assert_eq!(
+            doc(&root)
+                .resolve(&root["properties"]["x"])
+                .unwrap_err()
+                .code(),
+            ErrorCode::UnresolvedRef
+        );
     }
 
     #[test]
@@ -520,7 +656,10 @@ mod tests {
     fn anchors_and_percent_encoding() {
         let root = json!({"$defs": {"a b": {"$anchor": "thing", "type": "integer"}}});
         assert_eq!(doc(&root).lookup("#thing").unwrap()["type"], "integer");
-        assert_eq!(doc(&root).lookup("#/$defs/a%20b").unwrap()["type"], "integer");
+        assert_eq!(
+            doc(&root).lookup("#/$defs/a%20b").unwrap()["type"],
+            "integer"
+        );
         assert!(doc(&root).lookup("https://x/y").is_none());
     }
 
@@ -532,8 +671,15 @@ mod tests {
             "allOf": [{"properties": {"extra": {"type": "integer"}}}]
         });
         let d = doc(&root);
-        assert_eq!(d.resolve_scope(&root, "/properties/home/properties/city").unwrap()["type"], "string");
-        assert_eq!(d.resolve_scope(&root, "/properties/extra").unwrap()["type"], "integer");
+        assert_eq!(
+            d.resolve_scope(&root, "/properties/home/properties/city")
+                .unwrap()["type"],
+            "string"
+        );
+        assert_eq!(
+            d.resolve_scope(&root, "/properties/extra").unwrap()["type"],
+            "integer"
+        );
         assert!(d.resolve_scope(&root, "/properties/nope").is_none());
     }
 }

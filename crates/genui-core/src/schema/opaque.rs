@@ -29,15 +29,32 @@ pub(crate) struct Opaque {
 
 /// `data` with JSON text parsed on every field whose schema is a meta-schema
 /// or unheld `$ref`, and the pointers of those the worker cannot check.
-pub(crate) fn read_json_text(schema: &Value, draft: Draft, data: &mut Value, doc: &SchemaDoc<'_>) -> Opaque {
+pub(crate) fn read_json_text(
+    schema: &Value,
+    draft: Draft,
+    data: &mut Value,
+    doc: &SchemaDoc<'_>,
+) -> Opaque {
     let mut found = Opaque::default();
     if !external::names_other_resource(schema) {
         return found;
     }
     let unheld = external::unheld_refs(schema, draft);
-    let mut walk = Walk { doc, schema, nodes: unheld_nodes(schema, &unheld), reached: vec![false; unheld.len()], found: &mut found };
+    let mut walk = Walk {
+        doc,
+        schema,
+        nodes: unheld_nodes(schema, &unheld),
+        reached: vec![false; unheld.len()],
+        found: &mut found,
+    };
     walk.visit(data, "", "");
-    if !walk.reached.iter().zip(&unheld).all(|(reached, place)| *reached || met_by_the_data_walk(place)) && !found.unchecked.iter().any(String::is_empty) {
+    if !walk
+        .reached
+        .iter()
+        .zip(&unheld)
+        .all(|(reached, place)| *reached || met_by_the_data_walk(place))
+        && !found.unchecked.iter().any(String::is_empty)
+    {
         found.unchecked.insert(0, String::new());
     }
     found
@@ -47,8 +64,12 @@ pub(crate) fn read_json_text(schema: &Value, draft: Draft, data: &mut Value, doc
 /// `unheld`: looked up once per data node instead of resolving every
 /// unheld pointer again for each.
 fn unheld_nodes(schema: &Value, unheld: &[Unheld]) -> HashMap<*const Value, usize> {
-    let refs = unheld.iter().enumerate().filter(|(_, place)| place.keyword == "$ref");
-    refs.filter_map(|(index, place)| Some((schema.pointer(&place.pointer)? as *const Value, index))).collect()
+    let refs = unheld
+        .iter()
+        .enumerate()
+        .filter(|(_, place)| place.keyword == "$ref");
+    refs.filter_map(|(index, place)| Some((schema.pointer(&place.pointer)? as *const Value, index)))
+        .collect()
 }
 
 /// Whether an unheld reference the data did not reach left nothing of this
@@ -63,7 +84,9 @@ fn met_by_the_data_walk(place: &Unheld) -> bool {
 /// Whether a schema pointer steps only through `properties` and `items`,
 /// where the data walk would meet it if the data held that place.
 fn on_data_path(pointer: &str) -> bool {
-    let Some(tokens) = crate::pointer::tokens(pointer) else { return false };
+    let Some(tokens) = crate::pointer::tokens(pointer) else {
+        return false;
+    };
     let mut tokens = tokens.iter();
     while let Some(token) = tokens.next() {
         match token.as_str() {
@@ -82,7 +105,10 @@ fn on_data_path(pointer: &str) -> bool {
 fn json_text_within_depth(text: &str, at: &str) -> Option<Value> {
     let defaults = crate::request::limits::Limits::default();
     let above = at.matches('/').count();
-    let within = crate::request::limits::Limits { max_body_depth: defaults.max_body_depth.checked_sub(above)?, ..defaults };
+    let within = crate::request::limits::Limits {
+        max_body_depth: defaults.max_body_depth.checked_sub(above)?,
+        ..defaults
+    };
     within.check_body_depth(text.as_bytes()).ok()?;
     serde_json::from_str(text).ok()
 }
@@ -105,7 +131,10 @@ impl Walk<'_, '_> {
 
     fn visit(&mut self, data: &mut Value, scope: &str, at: &str) {
         let node = self.doc.resolve_scope(self.schema, scope);
-        if let Some((node, reference)) = node.and_then(|n| Some((n, n.get("$ref")?.as_str()?))).filter(|(_, r)| external::is_external(r)) {
+        if let Some((node, reference)) = node
+            .and_then(|n| Some((n, n.get("$ref")?.as_str()?)))
+            .filter(|(_, r)| external::is_external(r))
+        {
             let unheld = self.unheld_at(node);
             if unheld.is_some() || external::is_meta_schema(reference) {
                 if let Value::String(text) = data {
@@ -124,7 +153,11 @@ impl Walk<'_, '_> {
             Value::Object(map) => {
                 for (key, value) in map.iter_mut() {
                     let escaped = crate::pointer::Pointer::escape(key);
-                    self.visit(value, &format!("{scope}/properties/{escaped}"), &format!("{at}/{escaped}"));
+                    self.visit(
+                        value,
+                        &format!("{scope}/properties/{escaped}"),
+                        &format!("{at}/{escaped}"),
+                    );
                 }
             }
             Value::Array(items) => {
@@ -151,7 +184,10 @@ mod tests {
         let doc = SchemaDoc::new(&schema, &limits);
         let mut data = json!({"s": "{\"type\": \"string\"}", "r": "not json", "t": "{\"a\": 1}", "list": ["[1]", 2]});
         let found = read_json_text(&schema, Draft::Draft202012, &mut data, &doc);
-        assert_eq!(data, json!({"s": {"type": "string"}, "r": "not json", "t": "{\"a\": 1}", "list": [[1], 2]}));
+        assert_eq!(
+            data,
+            json!({"s": {"type": "string"}, "r": "not json", "t": "{\"a\": 1}", "list": [[1], 2]})
+        );
         let mut unchecked = found.unchecked;
         unchecked.sort();
         assert_eq!(unchecked, ["/list/0", "/list/1", "/r"]);
@@ -169,8 +205,16 @@ mod tests {
         // The unheld `$ref` inside `anyOf` is off the data's path: the whole submission is named.
         assert_eq!(found.unchecked, [""]);
         let plain = json!({"properties": {"r": {"$ref": "https://x.example/a.json"}}});
-        let found = read_json_text(&plain, Draft::Draft202012, &mut json!({"s": 1}), &SchemaDoc::new(&plain, &limits));
-        assert!(found.unchecked.is_empty(), "a field the data does not hold is not named");
+        let found = read_json_text(
+            &plain,
+            Draft::Draft202012,
+            &mut json!({"s": 1}),
+            &SchemaDoc::new(&plain, &limits),
+        );
+        assert!(
+            found.unchecked.is_empty(),
+            "a field the data does not hold is not named"
+        );
     }
 
     #[test]
@@ -179,11 +223,25 @@ mod tests {
         let limits = Limits::default();
         let deep = format!("{}1{}", "[".repeat(127), "]".repeat(127));
         let mut data = json!({"r": deep});
-        read_json_text(&schema, Draft::Draft202012, &mut data, &SchemaDoc::new(&schema, &limits));
-        assert_eq!(data["r"], json!(deep), "127 levels under one property would nest 128: kept as text");
+        read_json_text(
+            &schema,
+            Draft::Draft202012,
+            &mut data,
+            &SchemaDoc::new(&schema, &limits),
+        );
+        assert_eq!(
+            data["r"],
+            json!(deep),
+            "127 levels under one property would nest 128: kept as text"
+        );
         let fits = format!("{}1{}", "[".repeat(126), "]".repeat(126));
         let mut data = json!({"r": fits});
-        read_json_text(&schema, Draft::Draft202012, &mut data, &SchemaDoc::new(&schema, &limits));
+        read_json_text(
+            &schema,
+            Draft::Draft202012,
+            &mut data,
+            &SchemaDoc::new(&schema, &limits),
+        );
         assert!(data["r"].is_array(), "126 levels under one property fit");
     }
 
@@ -192,20 +250,37 @@ mod tests {
         let schema = json!({"properties": {"x": {"$dynamicRef": "https://o.example/s#m"}}});
         let limits = Limits::default();
         let mut data = json!({"x": "anything"});
-        let found = read_json_text(&schema, Draft::Draft202012, &mut data, &SchemaDoc::new(&schema, &limits));
-        assert_eq!(found.unchecked, [""], "a $dynamicRef out of the document is not checked, and the answer says so");
+        let found = read_json_text(
+            &schema,
+            Draft::Draft202012,
+            &mut data,
+            &SchemaDoc::new(&schema, &limits),
+        );
+        assert_eq!(
+            found.unchecked,
+            [""],
+            "a $dynamicRef out of the document is not checked, and the answer says so"
+        );
     }
 
     #[test]
     fn each_data_node_finds_its_unheld_ref_by_address() {
         let mut defs = serde_json::Map::new();
         for i in 0..2_000 {
-            defs.insert(format!("d{i}"), json!({"$ref": format!("https://x.example/{i}.json")}));
+            defs.insert(
+                format!("d{i}"),
+                json!({"$ref": format!("https://x.example/{i}.json")}),
+            );
         }
         let schema = json!({"type": "array", "items": {"$ref": "https://x.example/item.json"}, "$defs": defs});
         let limits = Limits::default();
         let mut data = Value::Array((0..2_000).map(|i| json!(i)).collect());
-        let found = read_json_text(&schema, Draft::Draft202012, &mut data, &SchemaDoc::new(&schema, &limits));
+        let found = read_json_text(
+            &schema,
+            Draft::Draft202012,
+            &mut data,
+            &SchemaDoc::new(&schema, &limits),
+        );
         // The unreached `$defs` entries sit off the data's path.
         assert_eq!(found.unchecked.len(), 2_001);
         assert_eq!(found.unchecked[0], "");

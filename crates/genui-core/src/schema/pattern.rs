@@ -84,7 +84,11 @@ fn ascii_classes(translated: &str) -> String {
         match c {
             '\\' => match chars.next() {
                 Some('d') => out.push_str(if in_class { "0-9" } else { "[0-9]" }),
-                Some('w') => out.push_str(if in_class { "0-9A-Za-z_" } else { "[0-9A-Za-z_]" }),
+                Some('w') => out.push_str(if in_class {
+                    "0-9A-Za-z_"
+                } else {
+                    "[0-9A-Za-z_]"
+                }),
                 Some('D') if !in_class => out.push_str("[^0-9]"),
                 Some('W') if !in_class => out.push_str("[^0-9A-Za-z_]"),
                 Some(next) => {
@@ -118,7 +122,10 @@ pub(crate) fn ascii_pattern_properties(schema: &Value) -> std::borrow::Cow<'_, V
     fn has(value: &Value) -> bool {
         match value {
             Value::Object(map) => {
-                map.get("patternProperties").and_then(Value::as_object).is_some_and(|p| p.keys().any(|k| needs(k))) || map.values().any(has)
+                map.get("patternProperties")
+                    .and_then(Value::as_object)
+                    .is_some_and(|p| p.keys().any(|k| needs(k)))
+                    || map.values().any(has)
             }
             Value::Array(items) => items.iter().any(has),
             _ => false,
@@ -129,9 +136,23 @@ pub(crate) fn ascii_pattern_properties(schema: &Value) -> std::borrow::Cow<'_, V
             Value::Object(map) => Value::Object(
                 map.iter()
                     .map(|(k, v)| match (k.as_str(), v) {
-                        ("patternProperties", Value::Object(p)) => {
-                            (k.clone(), Value::Object(p.iter().map(|(key, s)| (if needs(key) { ascii_classes(key) } else { key.clone() }, fix(s))).collect()))
-                        }
+                        ("patternProperties", Value::Object(p)) => (
+                            k.clone(),
+                            Value::Object(
+                                p.iter()
+                                    .map(|(key, s)| {
+                                        (
+                                            if needs(key) {
+                                                ascii_classes(key)
+                                            } else {
+                                                key.clone()
+                                            },
+                                            fix(s),
+                                        )
+                                    })
+                                    .collect(),
+                            ),
+                        ),
                         _ => (k.clone(), fix(v)),
                     })
                     .collect(),
@@ -140,13 +161,20 @@ pub(crate) fn ascii_pattern_properties(schema: &Value) -> std::borrow::Cow<'_, V
             other => other.clone(),
         }
     }
-    if has(schema) { std::borrow::Cow::Owned(fix(schema)) } else { std::borrow::Cow::Borrowed(schema) }
+    if has(schema) {
+        std::borrow::Cow::Owned(fix(schema))
+    } else {
+        std::borrow::Cow::Borrowed(schema)
+    }
 }
 
 /// The two engines a pattern can run on.
 enum Engine {
     Linear(regex::Regex),
-    Backtracking { probe: fancy_regex::Regex, full: fancy_regex::Regex },
+    Backtracking {
+        probe: fancy_regex::Regex,
+        full: fancy_regex::Regex,
+    },
 }
 
 /// Why a match gave no answer.
@@ -167,9 +195,14 @@ impl Pattern {
         if let Some(why) = ecma_error(source) {
             return Err(why);
         }
-        let unusable = || format!("pattern \"{source}\" cannot be compiled within the worker's regex limits");
-        let translated = ascii_classes(&jsonschema_regex::to_rust_regex(source).map_err(|()| unusable())?);
-        let linear = regex::RegexBuilder::new(&translated).size_limit(REGEX_SIZE_LIMIT).dfa_size_limit(REGEX_SIZE_LIMIT).build();
+        let unusable =
+            || format!("pattern \"{source}\" cannot be compiled within the worker's regex limits");
+        let translated =
+            ascii_classes(&jsonschema_regex::to_rust_regex(source).map_err(|()| unusable())?);
+        let linear = regex::RegexBuilder::new(&translated)
+            .size_limit(REGEX_SIZE_LIMIT)
+            .dfa_size_limit(REGEX_SIZE_LIMIT)
+            .build();
         let engine = match linear {
             Ok(regex) => Engine::Linear(regex),
             Err(_) => {
@@ -181,10 +214,16 @@ impl Pattern {
                         .build()
                         .map_err(|_| unusable())
                 };
-                Engine::Backtracking { probe: fancy(PROBE_LIMIT)?, full: fancy(MATCH_LIMIT)? }
+                Engine::Backtracking {
+                    probe: fancy(PROBE_LIMIT)?,
+                    full: fancy(MATCH_LIMIT)?,
+                }
             }
         };
-        Ok(Self { source: source.to_owned(), engine })
+        Ok(Self {
+            source: source.to_owned(),
+            engine,
+        })
     }
 
     /// Whether the pattern needs the backtracking engine.
@@ -237,7 +276,9 @@ impl<'i> Keyword<'i> for Pattern {
     }
 
     fn is_valid(&self, instance: &'i Value) -> bool {
-        instance.as_str().is_none_or(|text| matches!(self.find(text), Ok(true)))
+        instance
+            .as_str()
+            .is_none_or(|text| matches!(self.find(text), Ok(true)))
     }
 }
 
@@ -250,7 +291,9 @@ pub(crate) fn factory<'a>(
     let Some(source) = value.as_str() else {
         return Err(ValidationError::custom("`pattern` must be a string"));
     };
-    Pattern::new(source).map(|p| Box::new(p) as Box<dyn for<'i> Keyword<'i>>).map_err(ValidationError::custom)
+    Pattern::new(source)
+        .map(|p| Box::new(p) as Box<dyn for<'i> Keyword<'i>>)
+        .map_err(ValidationError::custom)
 }
 
 #[cfg(test)]
@@ -259,7 +302,14 @@ mod tests {
 
     #[test]
     fn ecma_syntax_decides_validity() {
-        for ok in ["^(?!foo).*$", "(?<=a)b", "^(a)\\1$", "^[\\w.-]+$", "\\p{L}+", "^\\d{3}$"] {
+        for ok in [
+            "^(?!foo).*$",
+            "(?<=a)b",
+            "^(a)\\1$",
+            "^[\\w.-]+$",
+            "\\p{L}+",
+            "^\\d{3}$",
+        ] {
             assert!(Pattern::new(ok).is_ok(), "{ok}");
         }
         for bad in ["(?i)abc", "abc\\z", "a{2,1}", "(", "\\A"] {
@@ -276,8 +326,18 @@ mod tests {
         assert_eq!(p.find("api-").ok(), Some(false));
         assert_eq!(p.find("api@\u{e9}").ok(), Some(false));
         let d = Pattern::new(r"^\d+[^\W]$").unwrap();
-        assert_eq!((d.find("12a").ok(), d.find("\u{663}a").ok(), d.find("1\u{e9}").ok()), (Some(true), Some(false), Some(false)));
-        assert_eq!(ascii_classes(r"[\w.-]\d\\w\W"), r"[0-9A-Za-z_.-][0-9]\\w[^0-9A-Za-z_]");
+        assert_eq!(
+            (
+                d.find("12a").ok(),
+                d.find("\u{663}a").ok(),
+                d.find("1\u{e9}").ok()
+            ),
+            (Some(true), Some(false), Some(false))
+        );
+        assert_eq!(
+            ascii_classes(r"[\w.-]\d\\w\W"),
+            r"[0-9A-Za-z_.-][0-9]\\w[^0-9A-Za-z_]"
+        );
     }
 
     proptest::proptest! {

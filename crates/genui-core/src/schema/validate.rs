@@ -26,21 +26,31 @@ const PROPERTY_NAME_BACKTRACKS: usize = 10_000;
 
 /// Validates `output` and returns the draft it was proven under and its
 /// compiled validator. `base` is the JSON Pointer of `output` in the body.
-pub fn check_output(output: &Value, base: &str, limits: &Limits) -> Result<(Draft, jsonschema::Validator)> {
+pub fn check_output(
+    output: &Value,
+    base: &str,
+    limits: &Limits,
+) -> Result<(Draft, jsonschema::Validator)> {
     // `$ref`s that a URI must percent-encode are read encoded (external.rs).
     let draft = meta_validate(&super::encode_local_refs(output), base)?;
     check_refs(output, base, limits)?;
     // The meta-schema check above is the one jsonschema's build would repeat.
     let validator = build(output, draft, MetaCheck::Done).map_err(|e| {
-        Error::new(ErrorCode::InvalidSchema, format!("output does not compile as a JSON Schema: {e}"))
-            .at(format!("{base}{}", schema_pointer(&e)))
+        Error::new(
+            ErrorCode::InvalidSchema,
+            format!("output does not compile as a JSON Schema: {e}"),
+        )
+        .at(format!("{base}{}", schema_pointer(&e)))
     })?;
     Ok((draft, validator))
 }
 
 /// Compiles a schema already known to be valid (for example one read back
 /// from the cache) with the same options as [`check_output`].
-pub(crate) fn compile(output: &Value, draft: Draft) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
+pub(crate) fn compile(
+    output: &Value,
+    draft: Draft,
+) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
     build(output, draft, MetaCheck::Needed)
 }
 
@@ -76,14 +86,20 @@ const WRAPPER_SCHEMA: &str = "http://json-schema.org/draft-04/schema#";
 /// vocabularies, so `output` means what it meant as the root. A document
 /// that embeds resources with their own `$schema` is built directly, so
 /// each keeps the meta-schema check of its own draft that jsonschema makes.
-fn build(output: &Value, draft: Draft, meta: MetaCheck) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
+fn build(
+    output: &Value,
+    draft: Draft,
+    meta: MetaCheck,
+) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
     // A `$ref` to a document not held accepts any JSON (schema/external.rs);
     // the document's own resources and the meta-schemas resolve.
     let output = super::encode_local_refs(output);
     let output = super::without_unheld(&output, draft, &super::unheld_refs(&output, draft));
     let output = super::pattern::ascii_pattern_properties(&output);
     if !output.is_object() || declares_nested_schema(&output) || uses_dynamic_scope(&output) {
-        return options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output);
+        return options(draft)
+            .with_registry(&referencing::SPECIFICATIONS)
+            .build(&output);
     }
     if meta == MetaCheck::Needed {
         with_meta_validator(draft, |m| m.validate(&output).map_err(|e| e.to_owned()))?;
@@ -91,14 +107,19 @@ fn build(output: &Value, draft: Draft, meta: MetaCheck) -> std::result::Result<j
     let resource = draft.create_resource_ref(&output);
     let base = match resource.id() {
         Some(id) => referencing::uri::from_str(id).map_err(jsonschema::ValidationError::from)?,
-        None => referencing::uri::from_str(OUTPUT_BASE).map_err(jsonschema::ValidationError::from)?,
+        None => {
+            referencing::uri::from_str(OUTPUT_BASE).map_err(jsonschema::ValidationError::from)?
+        }
     };
     let registry = referencing::SPECIFICATIONS
         .add(base.as_str(), resource)
         .and_then(|builder| builder.draft(draft).prepare())
         .map_err(jsonschema::ValidationError::from)?;
     let wrapper = serde_json::json!({"$schema": WRAPPER_SCHEMA, "$ref": base.as_str()});
-    options(Draft::Draft4).with_base_uri(WRAPPER_BASE).with_registry(&registry).build(&wrapper)
+    options(Draft::Draft4)
+        .with_base_uri(WRAPPER_BASE)
+        .with_registry(&registry)
+        .build(&wrapper)
 }
 
 /// The options every compiled `output` shares.
@@ -123,9 +144,16 @@ fn options<'a>(draft: Draft) -> jsonschema::ValidationOptions<'a> {
 /// scope, where the document's root must be, so such a schema is built
 /// directly (and pays jsonschema's own meta-schema check).
 fn uses_dynamic_scope(schema: &Value) -> bool {
-    const DYNAMIC: [&str; 4] = ["$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"];
+    const DYNAMIC: [&str; 4] = [
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+    ];
     match schema {
-        Value::Object(map) => map.iter().any(|(key, child)| DYNAMIC.contains(&key.as_str()) || uses_dynamic_scope(child)),
+        Value::Object(map) => map
+            .iter()
+            .any(|(key, child)| DYNAMIC.contains(&key.as_str()) || uses_dynamic_scope(child)),
         Value::Array(items) => items.iter().any(uses_dynamic_scope),
         _ => false,
     }
@@ -136,12 +164,16 @@ fn uses_dynamic_scope(schema: &Value) -> bool {
 fn declares_nested_schema(schema: &Value) -> bool {
     fn contains(value: &Value) -> bool {
         match value {
-            Value::Object(map) => map.iter().any(|(key, child)| key == "$schema" || contains(child)),
+            Value::Object(map) => map
+                .iter()
+                .any(|(key, child)| key == "$schema" || contains(child)),
             Value::Array(items) => items.iter().any(contains),
             _ => false,
         }
     }
-    schema.as_object().is_some_and(|map| map.values().any(contains))
+    schema
+        .as_object()
+        .is_some_and(|map| map.values().any(contains))
 }
 
 /// The schema location of a compile error, as a pointer into `output`
@@ -167,7 +199,11 @@ pub(super) fn is_time(text: &str) -> bool {
     let (hms, fraction) = clock.split_once('.').unwrap_or((clock, "0"));
     let parts: Vec<&str> = hms.split(':').collect();
     let two_digits = |p: &&str| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit());
-    if parts.len() != 3 || !parts.iter().all(two_digits) || fraction.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+    if parts.len() != 3
+        || !parts.iter().all(two_digits)
+        || fraction.is_empty()
+        || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
         return false;
     }
     let n = |p: &str| p.parse::<u32>().unwrap_or(99);
@@ -185,8 +221,12 @@ pub(super) fn is_time(text: &str) -> bool {
 
 /// The draft a schema declares with `$schema`, if any.
 pub(super) fn declared_draft(output: &Value) -> Result<Option<Draft>, String> {
-    let Some(uri) = output.get("$schema") else { return Ok(None) };
-    let Some(uri) = uri.as_str() else { return Err("`$schema` must be a string".into()) };
+    let Some(uri) = output.get("$schema") else {
+        return Ok(None);
+    };
+    let Some(uri) = uri.as_str() else {
+        return Err("`$schema` must be a string".into());
+    };
     let normalized = uri.trim_end_matches('#').replace("https://", "http://");
     Ok(Some(match normalized.as_str() {
         // "The latest draft", as older tools wrote it: no draft named, so
@@ -215,9 +255,12 @@ fn meta_validate(output: &Value, base: &str) -> Result<Draft> {
         let outcome = with_meta_validator(*draft, |meta| {
             meta.validate(output).map_err(|e| {
                 let at = format!("{base}{}", e.instance_path());
-                Error::new(ErrorCode::InvalidSchema, format!("output is not a valid JSON Schema: {e} (at {at})"))
-                    .at(at)
-                    .with(Detail::Keyword(e.schema_path().to_string()))
+                Error::new(
+                    ErrorCode::InvalidSchema,
+                    format!("output is not a valid JSON Schema: {e} (at {at})"),
+                )
+                .at(at)
+                .with(Detail::Keyword(e.schema_path().to_string()))
             })
         });
         match outcome {
@@ -227,7 +270,12 @@ fn meta_validate(output: &Value, base: &str) -> Result<Draft> {
             }
         }
     }
-    Err(first_error.unwrap_or_else(|| Error::new(ErrorCode::InvalidSchema, "output is not a valid JSON Schema")))
+    Err(first_error.unwrap_or_else(|| {
+        Error::new(
+            ErrorCode::InvalidSchema,
+            "output is not a valid JSON Schema",
+        )
+    }))
 }
 
 thread_local! {
@@ -239,7 +287,10 @@ thread_local! {
 }
 
 /// Runs `f` with the isolate's meta-schema validator for `draft`.
-fn with_meta_validator<R>(draft: Draft, f: impl FnOnce(&jsonschema::meta::MetaValidator<'static>) -> R) -> R {
+fn with_meta_validator<R>(
+    draft: Draft,
+    f: impl FnOnce(&jsonschema::meta::MetaValidator<'static>) -> R,
+) -> R {
     let (index, build): (usize, fn() -> jsonschema::meta::MetaValidator<'static>) = match draft {
         Draft::Draft4 => (0, jsonschema::draft4::meta::validator),
         Draft::Draft6 => (1, jsonschema::draft6::meta::validator),
@@ -258,9 +309,17 @@ fn with_meta_validator<R>(draft: Draft, f: impl FnOnce(&jsonschema::meta::MetaVa
 fn check_refs(output: &Value, base: &str, limits: &Limits) -> Result<()> {
     let doc = SchemaDoc::new(output, limits);
     let embedded = embedded_resources(output, base);
-    let inside_embedded = |pointer: &str| embedded.iter().any(|at| pointer.strip_prefix(at.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')));
+    let inside_embedded = |pointer: &str| {
+        embedded.iter().any(|at| {
+            pointer
+                .strip_prefix(at.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+    };
     crate::pointer::walk(output, base, |node, pointer| {
-        let Some(reference) = node.get("$ref").and_then(Value::as_str) else { return Ok(()) };
+        let Some(reference) = node.get("$ref").and_then(Value::as_str) else {
+            return Ok(());
+        };
         let at = format!("{pointer}/$ref");
         if super::external::is_external(reference) || inside_embedded(pointer) {
             return Ok(()); // resolved (or left unchecked) at compile time (schema/external.rs)
@@ -277,7 +336,11 @@ fn check_refs(output: &Value, base: &str, limits: &Limits) -> Result<()> {
 fn embedded_resources(output: &Value, base: &str) -> Vec<String> {
     let mut found = Vec::new();
     let _ = crate::pointer::walk(output, base, |node, pointer| {
-        let names_resource = |key: &str| node.get(key).and_then(Value::as_str).is_some_and(|id| !id.starts_with('#'));
+        let names_resource = |key: &str| {
+            node.get(key)
+                .and_then(Value::as_str)
+                .is_some_and(|id| !id.starts_with('#'))
+        };
         if pointer != base && (names_resource("$id") || names_resource("id")) {
             found.push(pointer.to_owned());
         }
@@ -336,12 +399,22 @@ mod tests {
         let e = check(json!({"$schema": "http://example.com/my-meta"})).unwrap_err();
         assert_eq!(e.pointer(), Some("/output/$schema"));
         let e = check(json!({"properties": {"a": {"$ref": "#/$defs/missing"}}})).unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::UnresolvedRef, Some("/output/properties/a/$ref")));
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (ErrorCode::UnresolvedRef, Some("/output/properties/a/$ref"))
+        );
         // A remote `$ref` is any JSON; a meta-schema `$ref` is enforced.
-        let v = check(json!({"properties": {"a": {"$ref": "https://example.com/s.json"}}})).unwrap();
+        let v =
+            check(json!({"properties": {"a": {"$ref": "https://example.com/s.json"}}})).unwrap();
         assert!(v.is_valid(&json!({"a": {"anything": [1]}})));
-        let v = check(json!({"properties": {"s": {"$ref": "http://json-schema.org/draft-07/schema#"}}})).unwrap();
-        assert!(v.is_valid(&json!({"s": {"type": "string"}})) && !v.is_valid(&json!({"s": {"type": "strng"}})));
+        let v = check(
+            json!({"properties": {"s": {"$ref": "http://json-schema.org/draft-07/schema#"}}}),
+        )
+        .unwrap();
+        assert!(
+            v.is_valid(&json!({"s": {"type": "string"}}))
+                && !v.is_valid(&json!({"s": {"type": "strng"}}))
+        );
         let e = check(json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "properties": {"x": {"$ref": "#/$defs/a"}}})).unwrap_err();
         assert_eq!(e.code(), ErrorCode::UnresolvedRef);
     }
@@ -361,10 +434,23 @@ mod tests {
 
     #[test]
     fn times_with_or_without_offset() {
-        for ok in ["08:30:00", "08:30:00Z", "23:59:60+01:00", "08:30:00.123-05:30"] {
+        for ok in [
+            "08:30:00",
+            "08:30:00Z",
+            "23:59:60+01:00",
+            "08:30:00.123-05:30",
+        ] {
             assert!(is_time(ok), "{ok}");
         }
-        for bad in ["8:30:00", "08:30", "24:00:00", "08:30:00+1", "08:30:00.", "noon", "08:30:00Zx"] {
+        for bad in [
+            "8:30:00",
+            "08:30",
+            "24:00:00",
+            "08:30:00+1",
+            "08:30:00.",
+            "noon",
+            "08:30:00Zx",
+        ] {
             assert!(!is_time(bad), "{bad}");
         }
     }
@@ -376,25 +462,47 @@ mod tests {
         let v = check(json!({"type": "string", "pattern": "^(a+)-\\1$"})).unwrap();
         assert!(v.is_valid(&json!("aa-aa")) && !v.is_valid(&json!("aa-a")));
         for bad in ["(?i)abc", "abc\\z"] {
-            let e = check(json!({"properties": {"a": {"type": "string", "pattern": bad}}})).unwrap_err();
-            assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidSchema, Some("/output/properties/a/pattern")), "{bad}");
+            let e = check(json!({"properties": {"a": {"type": "string", "pattern": bad}}}))
+                .unwrap_err();
+            assert_eq!(
+                (e.code(), e.pointer()),
+                (
+                    ErrorCode::InvalidSchema,
+                    Some("/output/properties/a/pattern")
+                ),
+                "{bad}"
+            );
         }
         let v = check(json!({"type": "string", "pattern": "^(a+)+$"})).unwrap();
-        assert!(!v.is_valid(&json!("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!")));
+        assert!(!v.is_valid(&json!(
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"
+        )));
     }
 
     /// The validator jsonschema builds from `output` as its own root: what
     /// [`build`]'s wrapper must agree with.
     fn direct(output: &Value, draft: Draft) -> jsonschema::Validator {
         let output = crate::schema::encode_local_refs(output);
-        let output = crate::schema::without_unheld(&output, draft, &crate::schema::unheld_refs(&output, draft));
+        let output = crate::schema::without_unheld(
+            &output,
+            draft,
+            &crate::schema::unheld_refs(&output, draft),
+        );
         let output = crate::schema::pattern::ascii_pattern_properties(&output);
-        options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output).unwrap()
+        options(draft)
+            .with_registry(&referencing::SPECIFICATIONS)
+            .build(&output)
+            .unwrap()
     }
 
     /// Every error (message and instance path), sorted.
     fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<String> {
-        let mut out: Vec<String> = crate::schema::bounded(|| validator.iter_errors(instance).map(|e| format!("{e} at {}", e.instance_path())).collect());
+        let mut out: Vec<String> = crate::schema::bounded(|| {
+            validator
+                .iter_errors(instance)
+                .map(|e| format!("{e} at {}", e.instance_path()))
+                .collect()
+        });
         out.sort();
         out
     }
@@ -403,40 +511,74 @@ mod tests {
     fn the_wrapper_validates_as_the_schema_itself_would() {
         let cases: Vec<(Value, Draft, Vec<Value>)> = vec![
             // 2019-09 recursion: `$recursiveRef` finds the root's anchor.
-            (json!({"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveAnchor": true, "type": "object",
+            (
+                json!({"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveAnchor": true, "type": "object",
                 "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$recursiveRef": "#"}}}}),
-             Draft::Draft201909, vec![json!({"name": "a", "children": [{"name": 1}]}), json!({"children": [{"children": [{"name": "x"}]}]})]),
+                Draft::Draft201909,
+                vec![
+                    json!({"name": "a", "children": [{"name": 1}]}),
+                    json!({"children": [{"children": [{"name": "x"}]}]}),
+                ],
+            ),
             // 2020-12 dynamic scope, and `unevaluatedProperties` across a `$ref`.
-            (json!({"$dynamicAnchor": "node", "type": "object", "$defs": {"base": {"properties": {"a": {"type": "integer"}}}},
+            (
+                json!({"$dynamicAnchor": "node", "type": "object", "$defs": {"base": {"properties": {"a": {"type": "integer"}}}},
                 "$ref": "#/$defs/base", "properties": {"kids": {"type": "array", "items": {"$dynamicRef": "#node"}}},
                 "unevaluatedProperties": false}),
-             Draft::Draft202012, vec![json!({"a": 1, "kids": [{"a": "x", "z": 1}]}), json!({"a": 1, "b": 2})]),
+                Draft::Draft202012,
+                vec![
+                    json!({"a": 1, "kids": [{"a": "x", "z": 1}]}),
+                    json!({"a": 1, "b": 2}),
+                ],
+            ),
             // A root `$id` with relative references, an `$anchor`, formats and patterns.
-            (json!({"$id": "https://example.com/forms/order.json", "type": "object",
+            (
+                json!({"$id": "https://example.com/forms/order.json", "type": "object",
                 "$defs": {"when": {"$anchor": "when", "type": "string", "format": "time"}, "code": {"type": "string", "pattern": "^\\d{3}$"}},
                 "properties": {"at": {"$ref": "#when"}, "code": {"$ref": "order.json#/$defs/code"},
                     "email": {"type": "string", "format": "email"}},
                 "patternProperties": {"^x-\\d+$": {"type": "boolean"}}, "required": ["at"]}),
-             Draft::Draft202012, vec![json!({"at": "25:00:00", "code": "12a", "email": "no", "x-1": "yes"}), json!({"at": "08:30:00", "code": "123", "x-\u{663}": 1})]),
+                Draft::Draft202012,
+                vec![
+                    json!({"at": "25:00:00", "code": "12a", "email": "no", "x-1": "yes"}),
+                    json!({"at": "08:30:00", "code": "123", "x-\u{663}": 1}),
+                ],
+            ),
             // draft-04: `id`, boolean `exclusiveMaximum`, `definitions`.
-            (json!({"$schema": "http://json-schema.org/draft-04/schema#", "id": "http://example.com/root.json",
+            (
+                json!({"$schema": "http://json-schema.org/draft-04/schema#", "id": "http://example.com/root.json",
                 "definitions": {"pct": {"type": "number", "maximum": 100, "exclusiveMaximum": true}},
                 "properties": {"p": {"$ref": "#/definitions/pct"}, "q": {"enum": ["a", "b"]}}}),
-             Draft::Draft4, vec![json!({"p": 100, "q": "c"}), json!({"p": 99.5, "q": "a"})]),
+                Draft::Draft4,
+                vec![json!({"p": 100, "q": "c"}), json!({"p": 99.5, "q": "a"})],
+            ),
             // draft-07 `$ref` siblings are ignored; tuple `items`; a meta-schema `$ref`.
-            (json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"s": {"type": "string"}},
+            (
+                json!({"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"s": {"type": "string"}},
                 "properties": {"r": {"$ref": "#/definitions/s", "minLength": 5}, "t": {"items": [{"type": "integer"}], "additionalItems": false},
                     "meta": {"$ref": "http://json-schema.org/draft-07/schema#"}}}),
-             Draft::Draft7, vec![json!({"r": "ab", "t": [1, 2], "meta": {"type": "strng"}}), json!({"r": 3, "t": ["x"]})]),
+                Draft::Draft7,
+                vec![
+                    json!({"r": "ab", "t": [1, 2], "meta": {"type": "strng"}}),
+                    json!({"r": 3, "t": ["x"]}),
+                ],
+            ),
         ];
         let mut refused = 0;
         for (schema, draft, instances) in cases {
-            let (ours, theirs) = (build(&schema, draft, MetaCheck::Needed).unwrap(), direct(&schema, draft));
+            let (ours, theirs) = (
+                build(&schema, draft, MetaCheck::Needed).unwrap(),
+                direct(&schema, draft),
+            );
             for instance in instances {
                 let expected = errors(&theirs, &instance);
                 refused += usize::from(!expected.is_empty());
                 assert_eq!(errors(&ours, &instance), expected, "{schema} on {instance}");
-                assert_eq!(ours.is_valid(&instance), theirs.is_valid(&instance), "{schema} on {instance}");
+                assert_eq!(
+                    ours.is_valid(&instance),
+                    theirs.is_valid(&instance),
+                    "{schema} on {instance}"
+                );
             }
         }
         // The first instance of every case is written to fail: the lists compared are not empty.
@@ -446,18 +588,34 @@ mod tests {
     #[test]
     fn the_wrapper_keeps_refusals_and_their_pointers() {
         // A meta-schema violation, from the isolate's meta validator.
-        let e = compile(&json!({"properties": {"a": {"type": "strng"}}}), Draft::Draft202012).unwrap_err();
+        let e = compile(
+            &json!({"properties": {"a": {"type": "strng"}}}),
+            Draft::Draft202012,
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("strng"), "{e}");
         // A compile refusal inside a `$ref` target, pointed at in `output`.
         let e = check(json!({"$defs": {"c": {"type": "string", "pattern": "(?i)x"}}, "properties": {"a": {"$ref": "#/$defs/c"}}})).unwrap_err();
-        assert_eq!((e.code(), e.pointer()), (ErrorCode::InvalidSchema, Some("/output/$defs/c/pattern")));
+        assert_eq!(
+            (e.code(), e.pointer()),
+            (ErrorCode::InvalidSchema, Some("/output/$defs/c/pattern"))
+        );
         // A document that declares `$schema` below its root (an embedded
         // resource, or here just a value that looks like one) is built
         // directly, so jsonschema checks each resource under its own draft.
         let nested = json!({"properties": {"k": {"const": {"$schema": "http://json-schema.org/draft-04/schema#"}}, "n": {"type": "integer"}}});
-        assert!(declares_nested_schema(&nested) && !declares_nested_schema(&json!({"$schema": "x", "type": "object"})));
-        let (ours, theirs) = (compile(&nested, Draft::Draft202012).unwrap(), direct(&nested, Draft::Draft202012));
-        for instance in [json!({"n": 1.5, "k": 1}), json!({"k": {"$schema": "http://json-schema.org/draft-04/schema#"}})] {
+        assert!(
+            declares_nested_schema(&nested)
+                && !declares_nested_schema(&json!({"$schema": "x", "type": "object"}))
+        );
+        let (ours, theirs) = (
+            compile(&nested, Draft::Draft202012).unwrap(),
+            direct(&nested, Draft::Draft202012),
+        );
+        for instance in [
+            json!({"n": 1.5, "k": 1}),
+            json!({"k": {"$schema": "http://json-schema.org/draft-04/schema#"}}),
+        ] {
             assert_eq!(errors(&ours, &instance), errors(&theirs, &instance));
         }
     }
@@ -471,33 +629,73 @@ mod tests {
     fn the_wrapper_agrees_with_jsonschema_over_the_corpora() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target");
         let mut files = Vec::new();
-        for dir in ["peer-corpus/schemas", "fuzz-corpus/generate", "fuzz-corpus/submit"] {
-            files.extend(std::fs::read_dir(root.join(dir)).into_iter().flatten().flatten().map(|e| e.path()));
+        for dir in [
+            "peer-corpus/schemas",
+            "fuzz-corpus/generate",
+            "fuzz-corpus/submit",
+        ] {
+            files.extend(
+                std::fs::read_dir(root.join(dir))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path()),
+            );
         }
         let (limits, mut schemas, mut differences) = (Limits::default(), 0, Vec::new());
         for file in files {
-            let Ok(body) = serde_json::from_slice::<Value>(&std::fs::read(&file).unwrap()) else { continue };
-            let arguments = body.get("arguments").filter(|a| a.get("output").is_some()).unwrap_or(&body);
+            let Ok(body) = serde_json::from_slice::<Value>(&std::fs::read(&file).unwrap()) else {
+                continue;
+            };
+            let arguments = body
+                .get("arguments")
+                .filter(|a| a.get("output").is_some())
+                .unwrap_or(&body);
             let (output, mut instances) = match arguments.get("output") {
-                Some(output) => (output.clone(), vec![arguments.get("data").cloned().unwrap_or_default(), arguments.get("values").cloned().unwrap_or_default()]),
+                Some(output) => (
+                    output.clone(),
+                    vec![
+                        arguments.get("data").cloned().unwrap_or_default(),
+                        arguments.get("values").cloned().unwrap_or_default(),
+                    ],
+                ),
                 None => (body.clone(), Vec::new()),
             };
             if limits.check_schema_size(&output, "/output").is_err() {
                 continue;
             }
             let output = crate::schema::rebase_embedded(output);
-            let Ok(draft) = meta_validate(&crate::schema::encode_local_refs(&output), "/output") else { continue };
+            let Ok(draft) = meta_validate(&crate::schema::encode_local_refs(&output), "/output")
+            else {
+                continue;
+            };
             if check_refs(&output, "/output", &limits).is_err() {
                 continue;
             }
             schemas += 1;
-            instances.extend([json!({}), crate::render::initial_data::schema_defaults(&output, &limits)]);
-            instances.extend(output.get("examples").and_then(Value::as_array).into_iter().flatten().cloned());
+            instances.extend([
+                json!({}),
+                crate::render::initial_data::schema_defaults(&output, &limits),
+            ]);
+            instances.extend(
+                output
+                    .get("examples")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .cloned(),
+            );
             let direct = {
                 let output = crate::schema::encode_local_refs(&output);
-                let output = crate::schema::without_unheld(&output, draft, &crate::schema::unheld_refs(&output, draft));
+                let output = crate::schema::without_unheld(
+                    &output,
+                    draft,
+                    &crate::schema::unheld_refs(&output, draft),
+                );
                 let output = crate::schema::pattern::ascii_pattern_properties(&output);
-                options(draft).with_registry(&referencing::SPECIFICATIONS).build(&output)
+                options(draft)
+                    .with_registry(&referencing::SPECIFICATIONS)
+                    .build(&output)
             };
             match (direct, build(&output, draft, MetaCheck::Needed)) {
                 (Ok(theirs), Ok(ours)) => {
@@ -507,11 +705,23 @@ mod tests {
                         }
                     }
                 }
-                (Err(theirs), Err(ours)) if theirs.to_string() == ours.to_string() && theirs.schema_path().to_string() == schema_pointer(&ours) => {}
-                (theirs, ours) => differences.push(format!("{}: {:?} / {:?}", file.display(), theirs.err().map(|e| e.to_string()), ours.err().map(|e| e.to_string()))),
+                (Err(theirs), Err(ours))
+                    if theirs.to_string() == ours.to_string()
+                        && theirs.schema_path().to_string() == schema_pointer(&ours) => {}
+                (theirs, ours) => differences.push(format!(
+                    "{}: {:?} / {:?}",
+                    file.display(),
+                    theirs.err().map(|e| e.to_string()),
+                    ours.err().map(|e| e.to_string())
+                )),
             }
         }
         assert!(schemas > 400, "the corpora look missing: {schemas} schemas");
-        assert!(differences.is_empty(), "{} of {schemas} schemas differ:\n{}", differences.len(), differences.join("\n"));
+        assert!(
+            differences.is_empty(),
+            "{} of {schemas} schemas differ:\n{}",
+            differences.len(),
+            differences.join("\n")
+        );
     }
 }

@@ -14,8 +14,13 @@ use std::sync::OnceLock;
 const BASE: &str = "https://a2ui.org/specification/v0_9/";
 
 fn vendored(name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/vendor/a2ui-v0.9").join(name);
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../schemas/vendor/a2ui-v0.9")
+        .join(name);
+    serde_json::from_str(
+        &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    )
+    .unwrap()
 }
 
 fn registry() -> &'static Registry<'static> {
@@ -31,14 +36,34 @@ fn registry_with(custom: Option<&Value>) -> Registry<'static> {
         let mut aliased = custom.cloned().unwrap_or_else(|| catalog.clone());
         aliased["$id"] = json!(format!("{BASE}catalog.json"));
         let mut builder = Registry::new()
-            .add(format!("{BASE}catalogs/basic/catalog.json"), Resource::from_contents(catalog))
+            .add(
+                format!("{BASE}catalogs/basic/catalog.json"),
+                Resource::from_contents(catalog),
+            )
             .unwrap()
-            .add(format!("{BASE}catalog.json"), Resource::from_contents(aliased))
+            .add(
+                format!("{BASE}catalog.json"),
+                Resource::from_contents(aliased),
+            )
             .unwrap()
-            .add(format!("{BASE}client_to_server.json"), Draft::Draft202012.create_resource(vendored("client_to_server.json")))
+            .add(
+                format!("{BASE}client_to_server.json"),
+                Draft::Draft202012.create_resource(vendored("client_to_server.json")),
+            )
             .unwrap();
-        for name in ["common_types.json", "server_to_client.json", "server_to_client_list.json", "server_to_client_list_wrapper.json", "client_data_model.json"] {
-            builder = builder.add(format!("{BASE}{name}"), Resource::from_contents(vendored(name))).unwrap();
+        for name in [
+            "common_types.json",
+            "server_to_client.json",
+            "server_to_client_list.json",
+            "server_to_client_list_wrapper.json",
+            "client_data_model.json",
+        ] {
+            builder = builder
+                .add(
+                    format!("{BASE}{name}"),
+                    Resource::from_contents(vendored(name)),
+                )
+                .unwrap();
         }
         builder.prepare().unwrap()
     }
@@ -54,9 +79,20 @@ pub fn check_wrapper_with(answer: &Value, custom: &Value) -> Result<(), String> 
         return Ok(());
     }
     let component = build_in(&registry, "catalog.json#/$defs/anyComponent");
-    let mut found: Vec<String> = answer["messages"].as_array().into_iter().flatten()
-        .flat_map(|m| m["updateComponents"]["components"].as_array().cloned().unwrap_or_default())
-        .filter_map(|c| { let e = errors(&component, &c); (!e.is_empty()).then(|| format!("{c}: {}", e.join("; "))) })
+    let mut found: Vec<String> = answer["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|m| {
+            m["updateComponents"]["components"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|c| {
+            let e = errors(&component, &c);
+            (!e.is_empty()).then(|| format!("{c}: {}", e.join("; ")))
+        })
         .collect();
     if found.is_empty() {
         found = errors(&validator, answer);
@@ -79,7 +115,10 @@ fn build_in(registry: &Registry<'static>, reference: &str) -> Validator {
 }
 
 fn errors(validator: &Validator, value: &Value) -> Vec<String> {
-    validator.iter_errors(value).map(|e| format!("{e} at {}", e.instance_path())).collect()
+    validator
+        .iter_errors(value)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect()
 }
 
 /// Checks an answer against `server_to_client_list_wrapper.json`; on
@@ -95,7 +134,11 @@ pub fn check_wrapper(answer: &Value) -> Result<(), String> {
     let component = COMPONENT.get_or_init(|| build("catalog.json#/$defs/anyComponent"));
     let mut found = Vec::new();
     for message in answer["messages"].as_array().into_iter().flatten() {
-        for c in message["updateComponents"]["components"].as_array().into_iter().flatten() {
+        for c in message["updateComponents"]["components"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
             let errs = errors(component, c);
             if !errs.is_empty() {
                 found.push(format!("{c}: {}", errs.join("; ")));
@@ -114,5 +157,9 @@ pub fn check_client_message(message: &Value) -> Result<(), String> {
     static CLIENT: OnceLock<Validator> = OnceLock::new();
     let client = CLIENT.get_or_init(|| build("client_to_server.json"));
     let errs = errors(client, message);
-    if errs.is_empty() { Ok(()) } else { Err(errs.join("; ")) }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs.join("; "))
+    }
 }

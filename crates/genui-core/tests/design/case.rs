@@ -59,12 +59,17 @@ impl Case {
 impl Reference {
     /// Every field, section by section, in reading order.
     pub fn fields(&self) -> Vec<&str> {
-        self.sections.iter().flat_map(|s| s.fields.iter().map(String::as_str)).collect()
+        self.sections
+            .iter()
+            .flat_map(|s| s.fields.iter().map(String::as_str))
+            .collect()
     }
 
     /// The index of the section holding `field`.
     pub fn section_of(&self, field: &str) -> Option<usize> {
-        self.sections.iter().position(|s| s.fields.iter().any(|f| f == field))
+        self.sections
+            .iter()
+            .position(|s| s.fields.iter().any(|f| f == field))
     }
 
     /// Every unordered pair of fields the reference shows side by side.
@@ -98,9 +103,15 @@ pub fn load(dir: &Path) -> Vec<Case> {
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|x| x == "json"))
         .map(|path| {
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let mut case: Case = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            case.name = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let mut case: Case =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            case.name = path
+                .file_stem()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
             case
         })
         .collect();

@@ -17,7 +17,9 @@ pub fn reference_plan(case: &Case, generated: &Plan) -> Plan {
     let mut controls = BTreeMap::new();
     collect_controls(&generated.root, &mut controls);
     let mut take = |field: &str| -> Node {
-        let control = controls.remove(field).unwrap_or_else(|| panic!("{}: no control for {field}", case.name));
+        let control = controls
+            .remove(field)
+            .unwrap_or_else(|| panic!("{}: no control for {field}", case.name));
         Node::Control(control)
     };
     let reference = &case.reference;
@@ -32,7 +34,9 @@ pub fn reference_plan(case: &Case, generated: &Plan) -> Plan {
             match reference.rows.iter().find(|row| row.first() == Some(field)) {
                 Some(row) => {
                     placed.extend(row.iter().map(String::as_str));
-                    elements.push(Node::Horizontal { elements: row.iter().map(|f| take(f)).collect() });
+                    elements.push(Node::Horizontal {
+                        elements: row.iter().map(|f| take(f)).collect(),
+                    });
                 }
                 None => {
                     placed.push(field);
@@ -40,18 +44,28 @@ pub fn reference_plan(case: &Case, generated: &Plan) -> Plan {
                 }
             }
         }
-        sections.push(Node::Group { label: section.name.clone(), elements, rule: None });
+        sections.push(Node::Group {
+            label: section.name.clone(),
+            elements,
+            rule: None,
+        });
     }
-    Plan { title: Some(reference.title.clone()), root: Node::Vertical { elements: sections } }
+    Plan {
+        title: Some(reference.title.clone()),
+        root: Node::Vertical { elements: sections },
+    }
 }
 
 /// Every control by pointer (an array's item layout stays in its control).
 fn collect_controls(node: &Node, out: &mut BTreeMap<String, Control>) {
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
-            elements.iter().for_each(|e| collect_controls(e, out))
-        }
-        Node::Steps { steps } => steps.iter().flat_map(|s| &s.elements).for_each(|e| collect_controls(e, out)),
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => elements.iter().for_each(|e| collect_controls(e, out)),
+        Node::Steps { steps } => steps
+            .iter()
+            .flat_map(|s| &s.elements)
+            .for_each(|e| collect_controls(e, out)),
         Node::Control(control) => {
             out.insert(control.pointer.clone(), control.clone());
         }

@@ -20,7 +20,12 @@ impl Scored {
     /// Scores one answer to a case.
     pub fn new(case: &Case, seen: &Seen) -> Self {
         let scores = super::score::score(case, seen);
-        Self { name: case.name.clone(), held_out: case.held_out, title: seen.title.clone(), scores }
+        Self {
+            name: case.name.clone(),
+            held_out: case.held_out,
+            title: seen.title.clone(),
+            scores,
+        }
     }
 }
 
@@ -46,11 +51,16 @@ pub struct Summary {
 impl Summary {
     /// The figures of the cases in one half.
     pub fn of(scored: &[Scored], held_out: bool) -> Self {
-        let half: Vec<&Scores> = scored.iter().filter(|s| s.held_out == held_out).map(|s| &s.scores).collect();
+        let half: Vec<&Scores> = scored
+            .iter()
+            .filter(|s| s.held_out == held_out)
+            .map(|s| &s.scores)
+            .collect();
         let sum = |f: fn(&Scores) -> usize| half.iter().map(|s| f(s)).sum::<usize>();
         Summary {
             cases: half.len(),
-            mean_section_f1: half.iter().map(|s| s.section_f1).sum::<f64>() / half.len().max(1) as f64,
+            mean_section_f1: half.iter().map(|s| s.section_f1).sum::<f64>()
+                / half.len().max(1) as f64,
             row_pairs_kept: sum(|s| s.row_pairs_kept),
             row_pairs: sum(|s| s.row_pairs),
             extra_row_pairs: sum(|s| s.extra_row_pairs),

@@ -79,20 +79,37 @@ pub fn score(case: &Case, seen: &Seen) -> Scores {
     let placed = places(&seen.plan);
     let fields = reference.fields();
     let place: Vec<Option<Place>> = fields.iter().map(|f| place_of(&placed, f)).collect();
-    let at = |field: &str| fields.iter().position(|f| *f == field).and_then(|i| place[i]);
+    let at = |field: &str| {
+        fields
+            .iter()
+            .position(|f| *f == field)
+            .and_then(|i| place[i])
+    };
     let (row_pairs_kept, row_pairs, extra_row_pairs) = rows(case, &fields, &place);
     let (adjacent_kept, adjacent_pairs) = adjacency(case, &fields, &place);
     let (required_kept, required_pairs) = required_first(case, &at);
-    let echoes = |text: &Option<String>| text.as_deref().is_some_and(|t| rules::echoes(t, case.description()));
+    let echoes = |text: &Option<String>| {
+        text.as_deref()
+            .is_some_and(|t| rules::echoes(t, case.description()))
+    };
     Scores {
         section_f1: section_f1(case, &fields, &place),
         row_pairs_kept,
         row_pairs,
         extra_row_pairs,
-        raw_labels: seen.options.iter().filter(|o| rules::is_raw_label(&o.value, &o.label, reference.label(&o.pointer, &o.value))).count(),
+        raw_labels: seen
+            .options
+            .iter()
+            .filter(|o| {
+                rules::is_raw_label(&o.value, &o.label, reference.label(&o.pointer, &o.value))
+            })
+            .count(),
         options: seen.options.len(),
         title_echoes: echoes(&seen.title),
-        title_missing: seen.title.as_deref().is_none_or(|t| t.trim().is_empty() || t.trim() == UNTITLED),
+        title_missing: seen
+            .title
+            .as_deref()
+            .is_none_or(|t| t.trim().is_empty() || t.trim() == UNTITLED),
         lead_echoes: echoes(&seen.lead),
         order_kept: adjacent_kept + required_kept,
         order_pairs: adjacent_pairs + required_pairs,
@@ -104,13 +121,20 @@ pub fn score(case: &Case, seen: &Seen) -> Scores {
 /// number, and the pairs the plan puts in a row that the reference does not.
 fn rows(case: &Case, fields: &[&str], place: &[Option<Place>]) -> (usize, usize, usize) {
     let same_row = |a: Option<Place>, b: Option<Place>| matches!((a, b), (Some(a), Some(b)) if a.row.is_some() && a.row == b.row);
-    let at = |field: &str| fields.iter().position(|f| *f == field).and_then(|i| place[i]);
+    let at = |field: &str| {
+        fields
+            .iter()
+            .position(|f| *f == field)
+            .and_then(|i| place[i])
+    };
     let pairs = case.reference.row_pairs();
     let kept = pairs.iter().filter(|(a, b)| same_row(at(a), at(b))).count();
     let mut extra = 0;
     for (i, a) in fields.iter().enumerate() {
         for (j, b) in fields.iter().enumerate().skip(i + 1) {
-            let listed = pairs.iter().any(|(x, y)| (x == a && y == b) || (x == b && y == a));
+            let listed = pairs
+                .iter()
+                .any(|(x, y)| (x == a && y == b) || (x == b && y == a));
             extra += usize::from(same_row(place[i], place[j]) && !listed);
         }
     }
@@ -122,7 +146,8 @@ fn section_f1(case: &Case, fields: &[&str], place: &[Option<Place>]) -> f64 {
     let (mut both, mut in_reference, mut in_plan) = (0usize, 0usize, 0usize);
     for i in 0..fields.len() {
         for j in i + 1..fields.len() {
-            let reference = case.reference.section_of(fields[i]) == case.reference.section_of(fields[j]);
+            let reference =
+                case.reference.section_of(fields[i]) == case.reference.section_of(fields[j]);
             let plan = matches!((place[i], place[j]), (Some(a), Some(b)) if a.section == b.section);
             in_reference += usize::from(reference);
             in_plan += usize::from(plan);
@@ -164,7 +189,10 @@ fn required_first(case: &Case, at: &dyn Fn(&str) -> Option<Place>) -> (usize, us
             if !is_required(case.output(), first) {
                 continue;
             }
-            for later in section.fields[i + 1..].iter().filter(|f| !is_required(case.output(), f)) {
+            for later in section.fields[i + 1..]
+                .iter()
+                .filter(|f| !is_required(case.output(), f))
+            {
                 pairs += 1;
                 if let (Some(a), Some(b)) = (at(first), at(later)) {
                     kept += usize::from(a.position <= b.position);
@@ -178,10 +206,18 @@ fn required_first(case: &Case, at: &dyn Fn(&str) -> Option<Place>) -> (usize, us
 /// Whether the field at a schema pointer `.../properties/<name>` is in its
 /// parent's `required`.
 pub fn is_required(output: &Value, pointer: &str) -> bool {
-    let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
+    let Some((parent, name)) = pointer.rsplit_once("/properties/") else {
+        return false;
+    };
     let name = name.replace("~1", "/").replace("~0", "~");
-    let parent = if parent.is_empty() { Some(output) } else { output.pointer(parent) };
-    parent.and_then(|p| p["required"].as_array()).is_some_and(|r| r.iter().any(|n| n == name.as_str()))
+    let parent = if parent.is_empty() {
+        Some(output)
+    } else {
+        output.pointer(parent)
+    };
+    parent
+        .and_then(|p| p["required"].as_array())
+        .is_some_and(|r| r.iter().any(|n| n == name.as_str()))
 }
 
 /// The place of a reference field: its own control's, else the nearest
@@ -197,7 +233,11 @@ fn place_of(placed: &[(String, Place)], field: &str) -> Option<Place> {
 /// Every control of a plan with its place; an array's item layout is part
 /// of its control.
 fn places(plan: &Plan) -> Vec<(String, Place)> {
-    let mut walk = Walk { out: Vec::new(), sections: 0, rows: 0 };
+    let mut walk = Walk {
+        out: Vec::new(),
+        sections: 0,
+        rows: 0,
+    };
     walk.node(&plan.root, 0, None);
     walk.out
 }
@@ -224,12 +264,21 @@ impl Walk {
             Node::Steps { steps } => {
                 for step in steps {
                     let section = self.open_section();
-                    step.elements.iter().for_each(|e| self.node(e, section, None));
+                    step.elements
+                        .iter()
+                        .for_each(|e| self.node(e, section, None));
                 }
             }
             Node::Control(control) => {
                 let position = self.out.len();
-                self.out.push((control.pointer.clone(), Place { position, section, row }));
+                self.out.push((
+                    control.pointer.clone(),
+                    Place {
+                        position,
+                        section,
+                        row,
+                    },
+                ));
             }
             Node::Table(_) => {}
         }
@@ -269,26 +318,61 @@ mod tests {
     }
 
     fn control(name: &str) -> Node {
-        Node::Control(Control::new(format!("/properties/{name}"), name, Widget::Text))
+        Node::Control(Control::new(
+            format!("/properties/{name}"),
+            name,
+            Widget::Text,
+        ))
     }
 
     fn seen(root: Node) -> Seen {
-        Seen { plan: Plan { title: Some("Letters".into()), root }, title: Some("Letters".into()), lead: None, options: vec![] }
+        Seen {
+            plan: Plan {
+                title: Some("Letters".into()),
+                root,
+            },
+            title: Some("Letters".into()),
+            lead: None,
+            options: vec![],
+        }
     }
 
     fn group(label: &str, elements: Vec<Node>) -> Node {
-        Node::Group { label: label.into(), elements, rule: None }
+        Node::Group {
+            label: label.into(),
+            elements,
+            rule: None,
+        }
     }
 
     #[test]
     fn the_reference_layout_scores_full_marks() {
-        let root = Node::Vertical { elements: vec![
-            group("First", vec![Node::Horizontal { elements: vec![control("a"), control("b")] }]),
-            group("Second", vec![Node::Horizontal { elements: vec![control("c"), control("d")] }]),
-        ] };
+        let root = Node::Vertical {
+            elements: vec![
+                group(
+                    "First",
+                    vec![Node::Horizontal {
+                        elements: vec![control("a"), control("b")],
+                    }],
+                ),
+                group(
+                    "Second",
+                    vec![Node::Horizontal {
+                        elements: vec![control("c"), control("d")],
+                    }],
+                ),
+            ],
+        };
         let scores = score(&two_sections(), &seen(root));
         assert_eq!(scores.section_f1, 1.0);
-        assert_eq!((scores.row_pairs_kept, scores.row_pairs, scores.extra_row_pairs), (2, 2, 0));
+        assert_eq!(
+            (
+                scores.row_pairs_kept,
+                scores.row_pairs,
+                scores.extra_row_pairs
+            ),
+            (2, 2, 0)
+        );
         assert_eq!(scores.order(), 1.0);
         assert_eq!(scores.missing_fields, 0);
     }
@@ -296,15 +380,29 @@ mod tests {
     #[test]
     fn a_flat_form_finds_every_pair_in_one_section() {
         // Plan pairs 6, reference pairs 2, both 2: precision 1/3, recall 1.
-        let root = Node::Vertical { elements: ["a", "b", "c", "d"].map(control).to_vec() };
+        let root = Node::Vertical {
+            elements: ["a", "b", "c", "d"].map(control).to_vec(),
+        };
         let scores = score(&two_sections(), &seen(root));
-        assert!((scores.section_f1 - 0.5).abs() < 1e-9, "{}", scores.section_f1);
+        assert!(
+            (scores.section_f1 - 0.5).abs() < 1e-9,
+            "{}",
+            scores.section_f1
+        );
         assert_eq!((scores.row_pairs_kept, scores.row_pairs), (0, 2));
     }
 
     #[test]
     fn rows_across_the_reference_count_as_extra() {
-        let root = Node::Vertical { elements: vec![control("a"), Node::Horizontal { elements: vec![control("b"), control("c")] }, control("d")] };
+        let root = Node::Vertical {
+            elements: vec![
+                control("a"),
+                Node::Horizontal {
+                    elements: vec![control("b"), control("c")],
+                },
+                control("d"),
+            ],
+        };
         let scores = score(&two_sections(), &seen(root));
         assert_eq!((scores.row_pairs_kept, scores.extra_row_pairs), (0, 1));
     }
@@ -313,18 +411,29 @@ mod tests {
     fn interleaved_sections_and_optional_first_lose_order() {
         // Read b, c, a, d: no neighbour shares a section (0 of 2); required
         // a after optional b (0 of 1); required c before optional d (1 of 1).
-        let root = Node::Vertical { elements: ["b", "c", "a", "d"].map(control).to_vec() };
+        let root = Node::Vertical {
+            elements: ["b", "c", "a", "d"].map(control).to_vec(),
+        };
         let scores = score(&two_sections(), &seen(root));
         assert_eq!((scores.order_kept, scores.order_pairs), (1, 4));
     }
 
     #[test]
     fn a_missing_field_pairs_with_nothing() {
-        let root = Node::Vertical { elements: vec![group("First", vec![control("a"), control("b")]), group("Second", vec![control("c")])] };
+        let root = Node::Vertical {
+            elements: vec![
+                group("First", vec![control("a"), control("b")]),
+                group("Second", vec![control("c")]),
+            ],
+        };
         let scores = score(&two_sections(), &seen(root));
         assert_eq!(scores.missing_fields, 1);
         // Plan pairs {a,b}; reference pairs {a,b},{c,d}: P 1, R 1/2.
-        assert!((scores.section_f1 - 2.0 / 3.0).abs() < 1e-9, "{}", scores.section_f1);
+        assert!(
+            (scores.section_f1 - 2.0 / 3.0).abs() < 1e-9,
+            "{}",
+            scores.section_f1
+        );
     }
 
     #[test]
@@ -333,7 +442,14 @@ mod tests {
         assert!(is_required(&output, "/properties/o/properties/x"));
         assert!(!is_required(&output, "/properties/o/properties/y"));
         assert!(!is_required(&output, "/properties/o"));
-        let placed = vec![("/properties/o".to_owned(), Place { position: 0, section: 0, row: None })];
+        let placed = vec![(
+            "/properties/o".to_owned(),
+            Place {
+                position: 0,
+                section: 0,
+                row: None,
+            },
+        )];
         assert!(place_of(&placed, "/properties/o/properties/x").is_some());
         assert!(place_of(&placed, "/properties/other").is_none());
         assert!(place_of(&placed, "/properties/oo").is_none());
@@ -342,14 +458,27 @@ mod tests {
     #[test]
     fn echoing_titles_and_raw_options_are_counted() {
         let mut case = two_sections();
-        case.reference.labels.insert("/properties/a".into(), [("USD".to_owned(), "US dollar".to_owned())].into());
-        let root = Node::Vertical { elements: ["a", "b", "c", "d"].map(control).to_vec() };
+        case.reference.labels.insert(
+            "/properties/a".into(),
+            [("USD".to_owned(), "US dollar".to_owned())].into(),
+        );
+        let root = Node::Vertical {
+            elements: ["a", "b", "c", "d"].map(control).to_vec(),
+        };
         let mut seen = seen(root);
         seen.title = Some("Ask the user for a, b, c and d".into());
         seen.lead = Some("Four letters, please.".into());
         seen.options = vec![
-            super::super::seen::SeenOption { pointer: "/properties/a".into(), value: "USD".into(), label: "USD".into() },
-            super::super::seen::SeenOption { pointer: "/properties/a".into(), value: "EUR_X".into(), label: "Euro".into() },
+            super::super::seen::SeenOption {
+                pointer: "/properties/a".into(),
+                value: "USD".into(),
+                label: "USD".into(),
+            },
+            super::super::seen::SeenOption {
+                pointer: "/properties/a".into(),
+                value: "EUR_X".into(),
+                label: "Euro".into(),
+            },
         ];
         let scores = score(&case, &seen);
         assert!(scores.title_echoes);

@@ -36,7 +36,9 @@ pub fn generated(case: &Case) -> Seen {
 /// completes a model's plan ([`GenerateJob::complete`]).
 pub fn planned(case: &Case, plan: &Plan) -> Seen {
     answer(case, |job| {
-        let proven = job.prove_schema().unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
+        let proven = job
+            .prove_schema()
+            .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
         job.complete(plan.clone(), &proven, Map::new())
     })
 }
@@ -50,7 +52,10 @@ fn answer(case: &Case, run: impl Fn(GenerateJob) -> Outcome) -> Seen {
     Seen {
         plan: spec.plan,
         title: forms["meta"]["title"].as_str().map(str::to_owned),
-        lead: dgui["description"].as_str().filter(|d| !d.is_empty()).map(str::to_owned),
+        lead: dgui["description"]
+            .as_str()
+            .filter(|d| !d.is_empty())
+            .map(str::to_owned),
         options,
     }
 }
@@ -62,13 +67,22 @@ fn rendered(case: &Case, format: &str, run: &impl Fn(GenerateJob) -> Outcome) ->
     let mut request = case.request.clone();
     request["format"] = format.into();
     let bytes = serde_json::to_vec(&request).unwrap_or_default();
-    let job = GenerateJob::prepare(&bytes, None, &Limits::default()).unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
+    let job = GenerateJob::prepare(&bytes, None, &Limits::default())
+        .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
     let hash = job.spec_hash().to_owned();
     let outcome = run(job);
-    assert_eq!(outcome.response.status, 200, "{}: {}", case.name, outcome.response.body);
-    let put = outcome.cache_put.unwrap_or_else(|| panic!("{}: a miss stores its spec", case.name));
-    let spec = UiSpec::from_cached(&put.value, &hash).unwrap_or_else(|| panic!("{}: the stored spec reads back", case.name));
-    let body = serde_json::from_str(&outcome.response.body).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    assert_eq!(
+        outcome.response.status, 200,
+        "{}: {}",
+        case.name, outcome.response.body
+    );
+    let put = outcome
+        .cache_put
+        .unwrap_or_else(|| panic!("{}: a miss stores its spec", case.name));
+    let spec = UiSpec::from_cached(&put.value, &hash)
+        .unwrap_or_else(|| panic!("{}: the stored spec reads back", case.name));
+    let body = serde_json::from_str(&outcome.response.body)
+        .unwrap_or_else(|e| panic!("{}: {e}", case.name));
     (body, spec)
 }
 
@@ -78,21 +92,43 @@ const MAX_REF_HOPS: usize = 16;
 /// Every enum option under `schema`, through `properties`, `items` and
 /// local `$ref`s.
 fn collect_options(root: &Value, schema: &Value, at: &str, hops: usize, out: &mut Vec<SeenOption>) {
-    if let Some(target) = schema["$ref"].as_str().and_then(|r| r.strip_prefix('#')).and_then(|p| root.pointer(p)) {
+    if let Some(target) = schema["$ref"]
+        .as_str()
+        .and_then(|r| r.strip_prefix('#'))
+        .and_then(|p| root.pointer(p))
+    {
         if hops < MAX_REF_HOPS {
             collect_options(root, target, at, hops + 1, out);
         }
     }
-    for value in schema["enum"].as_array().into_iter().flatten().filter_map(Value::as_str) {
-        out.push(SeenOption { pointer: at.to_owned(), value: value.to_owned(), label: value.to_owned() });
+    for value in schema["enum"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        out.push(SeenOption {
+            pointer: at.to_owned(),
+            value: value.to_owned(),
+            label: value.to_owned(),
+        });
     }
     for key in ["oneOf", "anyOf"] {
-        let branches = schema[key].as_array().map(Vec::as_slice).unwrap_or_default();
+        let branches = schema[key]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         if !branches.is_empty() && branches.iter().all(|b| b.get("const").is_some()) {
             for branch in branches {
-                let Some(value) = branch["const"].as_str() else { continue };
+                let Some(value) = branch["const"].as_str() else {
+                    continue;
+                };
                 let label = branch["title"].as_str().unwrap_or(value);
-                out.push(SeenOption { pointer: at.to_owned(), value: value.to_owned(), label: label.to_owned() });
+                out.push(SeenOption {
+                    pointer: at.to_owned(),
+                    value: value.to_owned(),
+                    label: label.to_owned(),
+                });
             }
         }
     }

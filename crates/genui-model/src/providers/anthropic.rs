@@ -8,10 +8,10 @@
 
 use super::error::{failure, status_error, success_json};
 use super::{extract_json, tokens, HttpRequest, ModelReply};
-use genui_core::{Error, ModelFailure};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
+use genui_core::{Error, ModelFailure};
 use serde_json::{json, Value};
 
 /// The API version header value.
@@ -22,7 +22,11 @@ pub const TOOL_NAME: &str = "emit_ui_plan";
 
 /// The Messages request with the forced `emit_ui_plan` tool.
 pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
-    let messages: Vec<Value> = prompt.turns.iter().map(|t| json!({"role": t.role, "content": t.content})).collect();
+    let messages: Vec<Value> = prompt
+        .turns
+        .iter()
+        .map(|t| json!({"role": t.role, "content": t.content}))
+        .collect();
     let body = json!({
         "model": config.model,
         "max_tokens": prompt.max_output_tokens,
@@ -44,30 +48,51 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 }
 
 /// Parses a Messages response, or an error response.
-pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
+pub fn parse_response(
+    status: u16,
+    headers: &[(String, String)],
+    body: &str,
+) -> Result<ModelReply, Error> {
     let value = success_json(status, headers, body, "the provider's response")?;
     if value.get("type").and_then(Value::as_str) == Some("error") {
         return Err(status_error(502, headers, body));
     }
-    let blocks = value.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let blocks = value
+        .get("content")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
     let tool_input = blocks
         .iter()
         .find(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
         .and_then(|b| b.get("input"));
-    let text: String = blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect();
-    let raw = tool_input.map(Value::to_string).unwrap_or_else(|| text.clone());
+    let text: String = blocks
+        .iter()
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .collect();
+    let raw = tool_input
+        .map(Value::to_string)
+        .unwrap_or_else(|| text.clone());
     match value.get("stop_reason").and_then(Value::as_str) {
-        Some("max_tokens") => return Err(invalid("the plan was cut off at max_tokens").with_model_output(&raw)),
+        Some("max_tokens") => {
+            return Err(invalid("the plan was cut off at max_tokens").with_model_output(&raw))
+        }
         Some("refusal") => return Err(super::chat::refused(&text)),
         _ => {}
     }
     let plan_json = match tool_input {
         Some(input @ Value::Object(_)) => input.clone(),
         Some(_) => return Err(invalid("the tool input is not an object").with_model_output(&raw)),
-        None => extract_json(&text).map_err(|why| invalid(&format!("no {TOOL_NAME} tool call; {why}")).with_model_output(&text))?,
+        None => extract_json(&text).map_err(|why| {
+            invalid(&format!("no {TOOL_NAME} tool call; {why}")).with_model_output(&text)
+        })?,
     };
     let usage = value.get("usage").unwrap_or(&Value::Null);
-    Ok(ModelReply { plan_json, tokens_in: tokens(usage, "input_tokens"), tokens_out: tokens(usage, "output_tokens") })
+    Ok(ModelReply {
+        plan_json,
+        tokens_in: tokens(usage, "input_tokens"),
+        tokens_out: tokens(usage, "output_tokens"),
+    })
 }
 
 fn invalid(message: &str) -> Error {

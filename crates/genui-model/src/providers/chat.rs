@@ -20,13 +20,18 @@ const REFUSAL_PREFIX: &str = "the model refused";
 /// A refusal: `model_output_invalid`, marked as a refusal.
 pub fn refused(text: &str) -> Error {
     let text = text.trim();
-    let message = if text.is_empty() { REFUSAL_PREFIX.to_owned() } else { format!("{REFUSAL_PREFIX}: {text}") };
+    let message = if text.is_empty() {
+        REFUSAL_PREFIX.to_owned()
+    } else {
+        format!("{REFUSAL_PREFIX}: {text}")
+    };
     failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
 }
 
 /// Whether an error is a refusal ([`refused`]).
 pub fn is_refusal(error: &Error) -> bool {
-    error.code().model_failure() == Some(ModelFailure::OutputInvalid) && error.message().starts_with(REFUSAL_PREFIX)
+    error.code().model_failure() == Some(ModelFailure::OutputInvalid)
+        && error.message().starts_with(REFUSAL_PREFIX)
 }
 
 /// The text a chat message carries: `content` as a string, or the text
@@ -36,8 +41,17 @@ pub fn message_text(message: &Value) -> String {
         Some(Value::String(text)) => text.clone(),
         Some(Value::Array(parts)) => parts
             .iter()
-            .filter(|part| matches!(part.get("type").and_then(Value::as_str), None | Some("text" | "output_text")))
-            .filter_map(|part| part.get("text").and_then(Value::as_str).or_else(|| part.as_str()))
+            .filter(|part| {
+                matches!(
+                    part.get("type").and_then(Value::as_str),
+                    None | Some("text" | "output_text")
+                )
+            })
+            .filter_map(|part| {
+                part.get("text")
+                    .and_then(Value::as_str)
+                    .or_else(|| part.as_str())
+            })
             .collect::<Vec<_>>()
             .join(""),
         _ => String::new(),
@@ -47,7 +61,11 @@ pub fn message_text(message: &Value) -> String {
 /// The plan in a chat message (see the module docs); `Err` with the text
 /// the model wrote when there is none.
 pub fn message_plan(message: &Value) -> Result<Value, Error> {
-    if let Some(refusal) = message.get("refusal").and_then(Value::as_str).filter(|r| !r.trim().is_empty()) {
+    if let Some(refusal) = message
+        .get("refusal")
+        .and_then(Value::as_str)
+        .filter(|r| !r.trim().is_empty())
+    {
         return Err(refused(refusal));
     }
     let text = message_text(message);
@@ -58,7 +76,9 @@ pub fn message_plan(message: &Value) -> Result<Value, Error> {
     match message.pointer("/tool_calls/0/function/arguments") {
         Some(object @ Value::Object(_)) => return Ok(object.clone()),
         Some(Value::String(arguments)) => {
-            return extract_json(arguments).map_err(|why| invalid(&format!("the tool call's arguments: {why}")).with_model_output(arguments));
+            return extract_json(arguments).map_err(|why| {
+                invalid(&format!("the tool call's arguments: {why}")).with_model_output(arguments)
+            });
         }
         _ => {}
     }
@@ -80,7 +100,10 @@ mod tests {
         let plan = json!({"title": "T", "sections": []});
         let text = plan.to_string();
         assert_eq!(message_plan(&json!({"content": text})).unwrap(), plan);
-        assert_eq!(message_plan(&json!({"content": format!("\u{feff}```json\n{text}\n```")})).unwrap(), plan);
+        assert_eq!(
+            message_plan(&json!({"content": format!("\u{feff}```json\n{text}\n```")})).unwrap(),
+            plan
+        );
         let parts = json!({"content": [{"type": "text", "text": &text[..5]}, {"type": "image_url", "image_url": {}}, {"type": "text", "text": &text[5..]}]});
         assert_eq!(message_plan(&parts).unwrap(), plan);
         let tool = json!({"content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "emit_ui_plan", "arguments": text}}]});
@@ -91,9 +114,11 @@ mod tests {
 
     #[test]
     fn refusals_and_nothing_usable() {
-        let refusal = message_plan(&json!({"content": null, "refusal": "I can't help with that."})).unwrap_err();
+        let refusal = message_plan(&json!({"content": null, "refusal": "I can't help with that."}))
+            .unwrap_err();
         assert!(is_refusal(&refusal) && refusal.code().as_str() == "model_output_invalid");
-        let nothing = message_plan(&json!({"content": "no plan here", "refusal": null})).unwrap_err();
+        let nothing =
+            message_plan(&json!({"content": "no plan here", "refusal": null})).unwrap_err();
         assert!(!is_refusal(&nothing) && nothing.code().as_str() == "model_output_invalid");
         assert_eq!(nothing.model_output(), Some("no plan here"));
     }

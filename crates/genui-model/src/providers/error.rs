@@ -15,12 +15,22 @@ pub fn failure(kind: ModelFailure, message: impl Into<String>) -> Error {
 /// The JSON of a 2xx answer: a non-2xx status is the provider's error
 /// (from its body and headers), and a body that is not JSON is an
 /// `Unavailable` error naming `what` it should have been.
-pub(crate) fn success_json(status: u16, headers: &[(String, String)], body: &str, what: &str) -> Result<Value, Error> {
+pub(crate) fn success_json(
+    status: u16,
+    headers: &[(String, String)],
+    body: &str,
+    what: &str,
+) -> Result<Value, Error> {
     if !(200..300).contains(&status) {
         return Err(status_error(status, headers, body));
     }
-    serde_json::from_str(body)
-        .map_err(|e| failure(ModelFailure::Unavailable, format!("{what} is not JSON: {e}")).with_provider_status(status))
+    serde_json::from_str(body).map_err(|e| {
+        failure(
+            ModelFailure::Unavailable,
+            format!("{what} is not JSON: {e}"),
+        )
+        .with_provider_status(status)
+    })
 }
 
 /// The error for a non-2xx response, from its status, headers and body.
@@ -31,13 +41,18 @@ pub(crate) fn status_error(status: u16, headers: &[(String, String)], body: &str
         401 | 403 => (ModelFailure::Auth, "the provider refused the credentials"),
         408 => (ModelFailure::Timeout, "the provider timed out"),
         429 => (ModelFailure::RateLimited, "the provider is rate limiting"),
-        400 | 422 if lower.contains("response_format") || lower.contains("json_schema") => {
-            (ModelFailure::FormatUnsupported, "the server does not support response_format json_schema")
-        }
+        400 | 422 if lower.contains("response_format") || lower.contains("json_schema") => (
+            ModelFailure::FormatUnsupported,
+            "the server does not support response_format json_schema",
+        ),
         500..=599 => (ModelFailure::Unavailable, "the provider failed"),
-        _ => (ModelFailure::Unavailable, "the provider rejected the request"),
+        _ => (
+            ModelFailure::Unavailable,
+            "the provider rejected the request",
+        ),
     };
-    let error = failure(kind, format!("{what} (HTTP {status}): {detail}")).with_provider_status(status);
+    let error =
+        failure(kind, format!("{what} (HTTP {status}): {detail}")).with_provider_status(status);
     match retry_after(headers) {
         Some(when) if kind == ModelFailure::RateLimited => error.with(Detail::RetryAfter(when)),
         _ => error,
@@ -54,13 +69,25 @@ pub(crate) fn error_body_message(body: &str) -> Option<String> {
     let text = match error {
         Some(Value::String(text)) => text.clone(),
         Some(Value::Object(e)) => {
-            let message = e.get("message").and_then(Value::as_str).unwrap_or("no message");
-            match e.get("type").or_else(|| e.get("code")).and_then(Value::as_str) {
+            let message = e
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("no message");
+            match e
+                .get("type")
+                .or_else(|| e.get("code"))
+                .and_then(Value::as_str)
+            {
                 Some(kind) => format!("{kind}: {message}"),
                 None => message.to_owned(),
             }
         }
-        _ => cloudflare_errors(&value).or_else(|| value.get("detail").and_then(Value::as_str).map(str::to_owned))?,
+        _ => cloudflare_errors(&value).or_else(|| {
+            value
+                .get("detail")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })?,
     };
     Some(cut(&text, 300))
 }
@@ -71,7 +98,12 @@ fn cloudflare_errors(value: &Value) -> Option<String> {
         .iter()
         .map(|e| {
             let code = e.get("code").map(|c| format!("{c}: ")).unwrap_or_default();
-            format!("{code}{}", e.get("message").and_then(Value::as_str).unwrap_or("no message"))
+            format!(
+                "{code}{}",
+                e.get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no message")
+            )
         })
         .collect();
     (!texts.is_empty()).then(|| texts.join("; "))
@@ -79,13 +111,22 @@ fn cloudflare_errors(value: &Value) -> Option<String> {
 
 /// `retry-after-ms` (OpenAI), else `retry-after` in seconds or as an HTTP date.
 pub fn retry_after(headers: &[(String, String)]) -> Option<RetryAfter> {
-    let header = |name: &str| headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim());
-    if let Some(ms) = header("retry-after-ms").and_then(|v| v.parse::<f64>().ok()).filter(|v| v.is_finite() && *v >= 0.0) {
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
+    };
+    if let Some(ms) = header("retry-after-ms")
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v >= 0.0)
+    {
         return Some(RetryAfter::Delay(ms.ceil() as u64));
     }
     let value = header("retry-after")?;
     if let Ok(seconds) = value.parse::<f64>() {
-        return (seconds.is_finite() && seconds >= 0.0).then(|| RetryAfter::Delay((seconds * 1000.0).ceil() as u64));
+        return (seconds.is_finite() && seconds >= 0.0)
+            .then(|| RetryAfter::Delay((seconds * 1000.0).ceil() as u64));
     }
     http_date_ms(value).map(RetryAfter::At)
 }
@@ -93,12 +134,21 @@ pub fn retry_after(headers: &[(String, String)]) -> Option<RetryAfter> {
 /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) to Unix ms.
 pub(crate) fn http_date_ms(text: &str) -> Option<u64> {
     let parts: Vec<&str> = text.split_whitespace().collect();
-    let [_, day, month, year, time, "GMT"] = parts.as_slice() else { return None };
-    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
+        return None;
+    };
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
     let month = MONTHS.iter().position(|m| m == month)? as u32 + 1;
     let (day, year) = (day.parse::<u32>().ok()?, year.parse::<i64>().ok()?);
-    let clock: Vec<u64> = time.split(':').map(|p| p.parse::<u64>().ok()).collect::<Option<_>>()?;
-    let [h, m, s] = clock.as_slice() else { return None };
+    let clock: Vec<u64> = time
+        .split(':')
+        .map(|p| p.parse::<u64>().ok())
+        .collect::<Option<_>>()?;
+    let [h, m, s] = clock.as_slice() else {
+        return None;
+    };
     if !(1..=31).contains(&day) || *h > 23 || *m > 59 || *s > 60 || year < 1970 {
         return None;
     }
@@ -127,8 +177,11 @@ pub(crate) fn redact(text: &str) -> String {
     let mut out = Vec::new();
     let mut after_bearer = false;
     for word in text.split(' ') {
-        let bare = word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_' && c != '*');
-        let keyish = bare.starts_with("sk-") || bare.starts_with("sk_") || (bare.len() >= 32 && is_token(bare));
+        let bare = word
+            .trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_' && c != '*');
+        let keyish = bare.starts_with("sk-")
+            || bare.starts_with("sk_")
+            || (bare.len() >= 32 && is_token(bare));
         if after_bearer || keyish {
             out.push(word.replace(bare, "[redacted]"));
         } else {
@@ -140,7 +193,8 @@ pub(crate) fn redact(text: &str) -> String {
 }
 
 fn is_token(word: &str) -> bool {
-    word.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    word.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         && word.chars().any(|c| c.is_ascii_digit())
         && word.chars().any(|c| c.is_ascii_alphabetic())
 }
@@ -157,24 +211,45 @@ mod tests {
     use super::*;
 
     fn h(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
     fn http_dates() {
-        assert_eq!(http_date_ms("Sun, 06 Nov 1994 08:49:37 GMT"), Some(784_111_777_000));
+        assert_eq!(
+            http_date_ms("Sun, 06 Nov 1994 08:49:37 GMT"),
+            Some(784_111_777_000)
+        );
         assert_eq!(http_date_ms("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
-        assert_eq!(http_date_ms("Sat, 29 Feb 2020 12:00:00 GMT"), Some(1_582_977_600_000));
+        assert_eq!(
+            http_date_ms("Sat, 29 Feb 2020 12:00:00 GMT"),
+            Some(1_582_977_600_000)
+        );
         assert_eq!(http_date_ms("Sunday, 06-Nov-94 08:49:37 GMT"), None);
         assert_eq!(http_date_ms("Sun, 06 Nov 1994 25:49:37 GMT"), None);
-        assert_eq!(http_date_ms("Sun, 06 Nov 99999999999999 08:49:37 GMT"), None);
+        assert_eq!(
+            http_date_ms("Sun, 06 Nov 99999999999999 08:49:37 GMT"),
+            None
+        );
     }
 
     #[test]
     fn retry_after_forms() {
-        assert_eq!(retry_after(&h(&[("Retry-After", "2")])), Some(RetryAfter::Delay(2000)));
-        assert_eq!(retry_after(&h(&[("retry-after", "0.5")])), Some(RetryAfter::Delay(500)));
-        assert_eq!(retry_after(&h(&[("retry-after-ms", "150"), ("retry-after", "9")])), Some(RetryAfter::Delay(150)));
+        assert_eq!(
+            retry_after(&h(&[("Retry-After", "2")])),
+            Some(RetryAfter::Delay(2000))
+        );
+        assert_eq!(
+            retry_after(&h(&[("retry-after", "0.5")])),
+            Some(RetryAfter::Delay(500))
+        );
+        assert_eq!(
+            retry_after(&h(&[("retry-after-ms", "150"), ("retry-after", "9")])),
+            Some(RetryAfter::Delay(150))
+        );
         let at = retry_after(&h(&[("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT")]));
         assert_eq!(at, Some(RetryAfter::At(784_111_777_000)));
         let error = failure(ModelFailure::RateLimited, "x").with(Detail::RetryAfter(at.unwrap()));
@@ -191,18 +266,46 @@ mod tests {
             .map(|s| status_error(*s, &[], "").code().model_failure())
             .collect();
         use ModelFailure::*;
-        assert_eq!(kinds, [Auth, Auth, Timeout, RateLimited, Unavailable, Unavailable, Unavailable, Unavailable].map(Some));
+        assert_eq!(
+            kinds,
+            [
+                Auth,
+                Auth,
+                Timeout,
+                RateLimited,
+                Unavailable,
+                Unavailable,
+                Unavailable,
+                Unavailable
+            ]
+            .map(Some)
+        );
         let body = r#"{"error": {"message": "'response_format' of type 'json_schema' is not supported", "type": "invalid_request_error"}}"#;
-        assert_eq!(status_error(400, &[], body).code(), genui_core::ErrorCode::Model(FormatUnsupported));
-        assert_eq!(status_error(400, &[], r#"{"error": {"message": "bad"}}"#).code(), genui_core::ErrorCode::Model(Unavailable));
+        assert_eq!(
+            status_error(400, &[], body).code(),
+            genui_core::ErrorCode::Model(FormatUnsupported)
+        );
+        assert_eq!(
+            status_error(400, &[], r#"{"error": {"message": "bad"}}"#).code(),
+            genui_core::ErrorCode::Model(Unavailable)
+        );
     }
 
     #[test]
     fn error_bodies() {
-        assert_eq!(error_body_message(r#"{"error": "boom"}"#).as_deref(), Some("boom"));
-        assert_eq!(error_body_message(r#"{"detail": "nope"}"#).as_deref(), Some("nope"));
         assert_eq!(
-            error_body_message(r#"{"success": false, "errors": [{"code": 7003, "message": "No route"}]}"#).as_deref(),
+            error_body_message(r#"{"error": "boom"}"#).as_deref(),
+            Some("boom")
+        );
+        assert_eq!(
+            error_body_message(r#"{"detail": "nope"}"#).as_deref(),
+            Some("nope")
+        );
+        assert_eq!(
+            error_body_message(
+                r#"{"success": false, "errors": [{"code": 7003, "message": "No route"}]}"#
+            )
+            .as_deref(),
             Some("7003: No route")
         );
         assert_eq!(error_body_message("<html>"), None);
@@ -210,11 +313,19 @@ mod tests {
 
     #[test]
     fn keys_are_redacted() {
-        let text = redact("Incorrect API key provided: sk-proj-abc*****************xyz9. You can find...");
-        assert!(!text.contains("sk-proj") && text.contains("[redacted]"), "{text}");
-        assert_eq!(redact("Authorization: Bearer abc123"), "Authorization: Bearer [redacted]");
+        let text =
+            redact("Incorrect API key provided: sk-proj-abc*****************xyz9. You can find...");
+        assert!(
+            !text.contains("sk-proj") && text.contains("[redacted]"),
+            "{text}"
+        );
+        assert_eq!(
+            redact("Authorization: Bearer abc123"),
+            "Authorization: Bearer [redacted]"
+        );
         assert_eq!(redact("plain words stay"), "plain words stay");
-        let e = failure(ModelFailure::Auth, "key my-secret-value leaked").without_secret(Some("my-secret-value"));
+        let e = failure(ModelFailure::Auth, "key my-secret-value leaked")
+            .without_secret(Some("my-secret-value"));
         assert!(!e.to_string().contains("my-secret-value"));
         assert_eq!(e.to_string(), "model_auth: key [redacted] leaked");
     }

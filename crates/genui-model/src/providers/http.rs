@@ -48,7 +48,13 @@ pub const MAX_ANSWER_BYTES: usize = 1024 * 1024;
 
 /// The data-free request for `request` (see the module docs). `catalog` is
 /// the operator's component catalog bound to the request, when one is.
-pub fn data_free(name: &str, request: &GenerateRequest, operator: Option<&str>, fields: &[Field], catalog: Option<&Value>) -> Value {
+pub fn data_free(
+    name: &str,
+    request: &GenerateRequest,
+    operator: Option<&str>,
+    fields: &[Field],
+    catalog: Option<&Value>,
+) -> Value {
     let fields: Vec<Value> = fields
         .iter()
         .map(|f| {
@@ -77,7 +83,10 @@ pub fn data_free(name: &str, request: &GenerateRequest, operator: Option<&str>, 
 /// A format's wire name (the plan is format-neutral: a generator answers
 /// one plan for every format, and it is cached so).
 fn format_name(format: genui_core::Format) -> &'static str {
-    genui_core::Format::NAMES.into_iter().find(|name| genui_core::Format::parse(name, "").ok() == Some(format)).unwrap_or("jsonforms")
+    genui_core::Format::NAMES
+        .into_iter()
+        .find(|name| genui_core::Format::parse(name, "").ok() == Some(format))
+        .unwrap_or("jsonforms")
 }
 
 /// The signed POST of the prompt's data-free request; on the retry, the
@@ -85,8 +94,13 @@ fn format_name(format: genui_core::Format) -> &'static str {
 pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
     let mut body = prompt.call.clone();
     let previous = prompt.turns.iter().find(|t| t.role == Role::Assistant);
-    if let (Some(previous), Some(problems), Value::Object(map)) = (previous, prompt.turns.get(2), &mut body) {
-        map.insert("retry".into(), json!({"previous": previous.content, "problems": problems.content}));
+    if let (Some(previous), Some(problems), Value::Object(map)) =
+        (previous, prompt.turns.get(2), &mut body)
+    {
+        map.insert(
+            "retry".into(),
+            json!({"previous": previous.content, "problems": problems.content}),
+        );
     }
     HttpRequest::post_json(config.base_url.clone(), Vec::new(), &body)
 }
@@ -94,26 +108,43 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 /// Signs a built request at `now_s` (Unix seconds) with `secret`.
 pub fn sign(request: &mut HttpRequest, secret: &str, now_s: u64) {
     let signature = Webhook::sign_generator(secret, now_s, request.body.as_bytes());
-    request.headers.push((Webhook::SIGNATURE_HEADER.to_owned(), signature));
+    request
+        .headers
+        .push((Webhook::SIGNATURE_HEADER.to_owned(), signature));
 }
 
 /// The plan in a generator's answer, in the model-plan shape.
-pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
+pub fn parse_response(
+    status: u16,
+    headers: &[(String, String)],
+    body: &str,
+) -> Result<ModelReply, Error> {
     if !(200..300).contains(&status) {
         return Err(status_error(status, headers, body));
     }
     if body.len() > MAX_ANSWER_BYTES {
-        return Err(invalid(&format!("the generator's answer is {} bytes; at most {MAX_ANSWER_BYTES} are read", body.len())));
+        return Err(invalid(&format!(
+            "the generator's answer is {} bytes; at most {MAX_ANSWER_BYTES} are read",
+            body.len()
+        )));
     }
-    let value = extract_json(body.trim_start_matches('\u{feff}')).map_err(|why| invalid(&format!("the generator's answer: {why}")).with_model_output(body))?;
+    let value = extract_json(body.trim_start_matches('\u{feff}')).map_err(|why| {
+        invalid(&format!("the generator's answer: {why}")).with_model_output(body)
+    })?;
     let plan_json = plan_in(value).map_err(|why| invalid(&why).with_model_output(body))?;
-    Ok(ModelReply { plan_json, tokens_in: None, tokens_out: None })
+    Ok(ModelReply {
+        plan_json,
+        tokens_in: None,
+        tokens_out: None,
+    })
 }
 
 /// A model plan, bare or under `plan`; a JSON Forms UI schema, bare or
 /// under `uischema` (`uiSchema`), converted.
 fn plan_in(value: Value) -> Result<Value, String> {
-    let Value::Object(mut map) = value else { return Err("the generator's answer is not a JSON object".into()) };
+    let Value::Object(mut map) = value else {
+        return Err("the generator's answer is not a JSON object".into());
+    };
     for key in ["uischema", "uiSchema"] {
         if let Some(ui) = map.remove(key) {
             return from_uischema(&ui);
@@ -130,7 +161,11 @@ fn plan_in(value: Value) -> Result<Value, String> {
     if map.contains_key("root") {
         return from_ir(Value::Object(map));
     }
-    if map.get("type").and_then(Value::as_str).is_some_and(|t| LAYOUTS.contains(&t) || t == "Control") {
+    if map
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| LAYOUTS.contains(&t) || t == "Control")
+    {
         return from_uischema(&Value::Object(map));
     }
     if map.contains_key("sections") {
@@ -142,12 +177,19 @@ fn plan_in(value: Value) -> Result<Value, String> {
 /// An IR plan (`schemas/plan.schema.json`) in the model-plan shape, so it
 /// takes the same repairs and proof as every other answer.
 fn from_ir(value: Value) -> Result<Value, String> {
-    let plan: genui_core::Plan = serde_json::from_value(value).map_err(|e| format!("the generator's plan does not fit schemas/plan.schema.json: {e}"))?;
+    let plan: genui_core::Plan = serde_json::from_value(value)
+        .map_err(|e| format!("the generator's plan does not fit schemas/plan.schema.json: {e}"))?;
     Ok(crate::plan_schema::from_plan(&plan, true))
 }
 
 /// JSON Forms layouts read as sections.
-const LAYOUTS: [&str; 5] = ["VerticalLayout", "HorizontalLayout", "Group", "Categorization", "Category"];
+const LAYOUTS: [&str; 5] = [
+    "VerticalLayout",
+    "HorizontalLayout",
+    "Group",
+    "Categorization",
+    "Category",
+];
 
 /// A JSON Forms UI schema as a model plan: each top-level `Group`,
 /// `Category` or layout becomes a section (nested layouts are flattened
@@ -158,12 +200,20 @@ const LAYOUTS: [&str; 5] = ["VerticalLayout", "HorizontalLayout", "Group", "Cate
 /// `widget` name. Anything else is left for the repairs and the proof
 /// (an unknown widget or pointer is refused there, never trusted).
 pub fn from_uischema(ui: &Value) -> Result<Value, String> {
-    let kind = ui.get("type").and_then(Value::as_str).ok_or("the uischema has no `type`")?;
+    let kind = ui
+        .get("type")
+        .and_then(Value::as_str)
+        .ok_or("the uischema has no `type`")?;
     let steps = kind == "Categorization";
     let tops: Vec<&Value> = match kind {
         "Control" => vec![ui],
         "Group" => vec![ui],
-        _ => ui.get("elements").and_then(Value::as_array).ok_or("the uischema's layout has no `elements` array")?.iter().collect(),
+        _ => ui
+            .get("elements")
+            .and_then(Value::as_array)
+            .ok_or("the uischema's layout has no `elements` array")?
+            .iter()
+            .collect(),
     };
     let mut sections = Vec::new();
     let mut loose = Vec::new();
@@ -190,14 +240,26 @@ pub fn from_uischema(ui: &Value) -> Result<Value, String> {
 /// Bounds the walk of a hostile, deeply nested UI schema.
 const MAX_UISCHEMA_DEPTH: usize = 32;
 
-fn collect(node: &Value, fields: &mut Vec<Value>, overrides: &mut Vec<Value>, depth: usize) -> Result<(), String> {
+fn collect(
+    node: &Value,
+    fields: &mut Vec<Value>,
+    overrides: &mut Vec<Value>,
+    depth: usize,
+) -> Result<(), String> {
     if depth > MAX_UISCHEMA_DEPTH {
-        return Err(format!("the uischema nests deeper than {MAX_UISCHEMA_DEPTH} levels"));
+        return Err(format!(
+            "the uischema nests deeper than {MAX_UISCHEMA_DEPTH} levels"
+        ));
     }
     match node.get("type").and_then(Value::as_str) {
         Some("Control") => fields.push(control(node, overrides)?),
         Some(_) => {
-            for child in node.get("elements").and_then(Value::as_array).into_iter().flatten() {
+            for child in node
+                .get("elements")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 collect(child, fields, overrides, depth + 1)?;
             }
         }
@@ -208,7 +270,10 @@ fn collect(node: &Value, fields: &mut Vec<Value>, overrides: &mut Vec<Value>, de
 
 /// A control's pointer, and its override when it says more than the scope.
 fn control(node: &Value, overrides: &mut Vec<Value>) -> Result<Value, String> {
-    let scope = node.get("scope").and_then(Value::as_str).ok_or("a uischema Control has no `scope` string")?;
+    let scope = node
+        .get("scope")
+        .and_then(Value::as_str)
+        .ok_or("a uischema Control has no `scope` string")?;
     let pointer = scope.strip_prefix('#').unwrap_or(scope);
     let label = node.get("label").and_then(Value::as_str);
     let options = node.get("options").and_then(Value::as_object);
@@ -238,7 +303,10 @@ fn invalid(message: &str) -> Error {
 
 /// The error for a generator that could not be reached.
 pub fn network_error(message: &str) -> Error {
-    failure(ModelFailure::Unavailable, format!("could not reach the http generator: {message}"))
+    failure(
+        ModelFailure::Unavailable,
+        format!("could not reach the http generator: {message}"),
+    )
 }
 
 #[cfg(test)]
@@ -248,9 +316,24 @@ mod tests {
     #[test]
     fn plans_bare_wrapped_or_fenced() {
         let plan = json!({"title": "T", "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": ["/properties/a"]}], "overrides": []});
-        assert_eq!(parse_response(200, &[], &plan.to_string()).unwrap().plan_json, plan);
-        assert_eq!(parse_response(200, &[], &json!({"plan": plan}).to_string()).unwrap().plan_json, plan);
-        assert_eq!(parse_response(200, &[], &format!("```json\n{plan}\n```")).unwrap().plan_json, plan);
+        assert_eq!(
+            parse_response(200, &[], &plan.to_string())
+                .unwrap()
+                .plan_json,
+            plan
+        );
+        assert_eq!(
+            parse_response(200, &[], &json!({"plan": plan}).to_string())
+                .unwrap()
+                .plan_json,
+            plan
+        );
+        assert_eq!(
+            parse_response(200, &[], &format!("```json\n{plan}\n```"))
+                .unwrap()
+                .plan_json,
+            plan
+        );
     }
 
     #[test]
@@ -260,12 +343,27 @@ mod tests {
         let plan = parse_response(200, &[], &ir.to_string()).unwrap().plan_json;
         assert_eq!(plan["sections"][0]["label"], "Who");
         assert_eq!(plan["sections"][0]["fields"], json!(["/properties/a"]));
-        assert_eq!(parse_response(200, &[], &json!({"plan": ir}).to_string()).unwrap().plan_json, plan);
-        let bad = parse_response(200, &[], &json!({"root": {"type": "nonsense"}}).to_string()).unwrap_err();
-        assert!(bad.message().contains("plan.schema.json"), "{}", bad.message());
+        assert_eq!(
+            parse_response(200, &[], &json!({"plan": ir}).to_string())
+                .unwrap()
+                .plan_json,
+            plan
+        );
+        let bad = parse_response(200, &[], &json!({"root": {"type": "nonsense"}}).to_string())
+            .unwrap_err();
+        assert!(
+            bad.message().contains("plan.schema.json"),
+            "{}",
+            bad.message()
+        );
         let model = json!({"title": null, "steps": false, "sections": [], "overrides": []});
         let chat = json!({"choices": [{"message": {"role": "assistant", "content": format!("```json\n{model}\n```")}}]});
-        assert_eq!(parse_response(200, &[], &chat.to_string()).unwrap().plan_json, model);
+        assert_eq!(
+            parse_response(200, &[], &chat.to_string())
+                .unwrap()
+                .plan_json,
+            model
+        );
     }
 
     #[test]
@@ -273,14 +371,35 @@ mod tests {
         let garbage = parse_response(200, &[], "<html>oops</html>").unwrap_err();
         assert_eq!(garbage.code().as_str(), "model_output_invalid");
         assert_eq!(garbage.model_output(), Some("<html>oops</html>"));
-        assert_eq!(parse_response(200, &[], "{\"hello\": 1}").unwrap_err().code().as_str(), "model_output_invalid");
-        assert_eq!(parse_response(200, &[], "[1]").unwrap_err().code().as_str(), "model_output_invalid");
+        assert_eq!(
+            parse_response(200, &[], "{\"hello\": 1}")
+                .unwrap_err()
+                .code()
+                .as_str(),
+            "model_output_invalid"
+        );
+        assert_eq!(
+            parse_response(200, &[], "[1]").unwrap_err().code().as_str(),
+            "model_output_invalid"
+        );
         let down = parse_response(503, &[], "busy").unwrap_err();
-        assert_eq!((down.code().model_failure(), down.provider_status()), (Some(ModelFailure::Unavailable), Some(503)));
-        let huge = format!("{{\"sections\": [], \"pad\": \"{}\"}}", "x".repeat(MAX_ANSWER_BYTES));
-        assert!(parse_response(200, &[], &huge).unwrap_err().message().contains("at most"));
+        assert_eq!(
+            (down.code().model_failure(), down.provider_status()),
+            (Some(ModelFailure::Unavailable), Some(503))
+        );
+        let huge = format!(
+            "{{\"sections\": [], \"pad\": \"{}\"}}",
+            "x".repeat(MAX_ANSWER_BYTES)
+        );
+        assert!(parse_response(200, &[], &huge)
+            .unwrap_err()
+            .message()
+            .contains("at most"));
         let limited = parse_response(429, &[("retry-after".into(), "2".into())], "{}").unwrap_err();
-        assert_eq!(limited.code().model_failure(), Some(ModelFailure::RateLimited));
+        assert_eq!(
+            limited.code().model_failure(),
+            Some(ModelFailure::RateLimited)
+        );
     }
 
     #[test]
@@ -294,21 +413,52 @@ mod tests {
                 {"type": "Control", "scope": "#/properties/bio", "options": {"multi": true}},
                 {"type": "Control", "scope": "#/properties/size", "options": {"format": "radio"}},
                 {"type": "Control", "scope": "#/properties/ok", "options": {"widget": "checkbox"}}]}]});
-        let plan = parse_response(200, &[], &json!({"uischema": ui}).to_string()).unwrap().plan_json;
+        let plan = parse_response(200, &[], &json!({"uischema": ui}).to_string())
+            .unwrap()
+            .plan_json;
         assert_eq!(plan["steps"], true);
-        assert_eq!(plan["sections"][0], json!({"label": "You", "layout": "vertical", "fields": ["/properties/first", "/properties/last"]}));
-        assert_eq!(plan["sections"][1]["fields"], json!(["/properties/bio", "/properties/size", "/properties/ok"]));
-        let widgets: Vec<&Value> = plan["overrides"].as_array().unwrap().iter().map(|o| &o["widget"]).collect();
-        assert_eq!(widgets, [&Value::Null, &json!("textarea"), &json!("radio"), &json!("checkbox")]);
+        assert_eq!(
+            plan["sections"][0],
+            json!({"label": "You", "layout": "vertical", "fields": ["/properties/first", "/properties/last"]})
+        );
+        assert_eq!(
+            plan["sections"][1]["fields"],
+            json!(["/properties/bio", "/properties/size", "/properties/ok"])
+        );
+        let widgets: Vec<&Value> = plan["overrides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| &o["widget"])
+            .collect();
+        assert_eq!(
+            widgets,
+            [
+                &Value::Null,
+                &json!("textarea"),
+                &json!("radio"),
+                &json!("checkbox")
+            ]
+        );
         assert_eq!(plan["overrides"][0]["label"], "Given name");
         let row = json!({"type": "HorizontalLayout", "elements": [{"type": "Control", "scope": "#/properties/a"}]});
-        assert_eq!(from_uischema(&row).unwrap()["sections"][0]["layout"], "horizontal");
+        assert_eq!(
+            from_uischema(&row).unwrap()["sections"][0]["layout"],
+            "horizontal"
+        );
         assert!(from_uischema(&json!({"type": "VerticalLayout"})).is_err());
-        assert!(from_uischema(&json!({"type": "VerticalLayout", "elements": [{"type": "Control"}]})).is_err());
+        assert!(from_uischema(
+            &json!({"type": "VerticalLayout", "elements": [{"type": "Control"}]})
+        )
+        .is_err());
         let mut deep = json!({"type": "Control", "scope": "#/properties/a"});
         for _ in 0..40 {
             deep = json!({"type": "VerticalLayout", "elements": [deep]});
         }
-        assert!(from_uischema(&json!({"type": "VerticalLayout", "elements": [deep]})).unwrap_err().contains("deeper"));
+        assert!(
+            from_uischema(&json!({"type": "VerticalLayout", "elements": [deep]}))
+                .unwrap_err()
+                .contains("deeper")
+        );
     }
 }

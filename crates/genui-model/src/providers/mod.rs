@@ -43,7 +43,16 @@ impl fmt::Debug for HttpRequest {
         let headers: Vec<(&str, &str)> = self
             .headers
             .iter()
-            .map(|(k, v)| (k.as_str(), if SECRET_HEADERS.contains(&k.as_str()) { "[redacted]" } else { v.as_str() }))
+            .map(|(k, v)| {
+                (
+                    k.as_str(),
+                    if SECRET_HEADERS.contains(&k.as_str()) {
+                        "[redacted]"
+                    } else {
+                        v.as_str()
+                    },
+                )
+            })
             .collect();
         f.debug_struct("HttpRequest")
             .field("method", &self.method)
@@ -58,12 +67,20 @@ impl HttpRequest {
     /// A JSON `POST`.
     pub fn post_json(url: String, mut headers: Vec<(String, String)>, body: &Value) -> Self {
         headers.push(("content-type".into(), "application/json".into()));
-        Self { method: "POST".into(), url, headers, body: body.to_string() }
+        Self {
+            method: "POST".into(),
+            url,
+            headers,
+            body: body.to_string(),
+        }
     }
 
     /// The value of a header (case-insensitive name).
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -121,14 +138,22 @@ pub trait ProviderWire: Sync {
     /// The request (or binding call) that asks for a plan.
     fn build(&self, config: &ModelConfig, prompt: &Prompt, mode: Mode) -> Call;
     /// The plan and token usage from an answer, or the provider's error.
-    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error>;
+    fn parse_response(
+        &self,
+        status: u16,
+        headers: &[(String, String)],
+        body: &str,
+    ) -> Result<ModelReply, Error>;
     /// Names of the prompt and completion token counts under `usage`.
     fn usage_fields(&self) -> (&'static str, &'static str) {
         ("prompt_tokens", "completion_tokens")
     }
     /// The error for a request that could not be sent.
     fn network_error(&self, message: &str) -> Error {
-        failure(ModelFailure::Unavailable, format!("could not reach the model: {message}"))
+        failure(
+            ModelFailure::Unavailable,
+            format!("could not reach the model: {message}"),
+        )
     }
 }
 
@@ -142,7 +167,12 @@ impl ProviderWire for HttpWire {
     fn build(&self, config: &ModelConfig, prompt: &Prompt, _mode: Mode) -> Call {
         Call::Http(http::build_request(config, prompt))
     }
-    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
+    fn parse_response(
+        &self,
+        status: u16,
+        headers: &[(String, String)],
+        body: &str,
+    ) -> Result<ModelReply, Error> {
         http::parse_response(status, headers, body)
     }
     fn network_error(&self, message: &str) -> Error {
@@ -157,7 +187,12 @@ impl ProviderWire for OpenAiWire {
             Mode::JsonObject => openai::build_request_json_object(config, prompt),
         })
     }
-    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
+    fn parse_response(
+        &self,
+        status: u16,
+        headers: &[(String, String)],
+        body: &str,
+    ) -> Result<ModelReply, Error> {
         openai::parse_response(status, headers, body)
     }
 }
@@ -166,7 +201,12 @@ impl ProviderWire for AnthropicWire {
     fn build(&self, config: &ModelConfig, prompt: &Prompt, _mode: Mode) -> Call {
         Call::Http(anthropic::build_request(config, prompt))
     }
-    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
+    fn parse_response(
+        &self,
+        status: u16,
+        headers: &[(String, String)],
+        body: &str,
+    ) -> Result<ModelReply, Error> {
         anthropic::parse_response(status, headers, body)
     }
     fn usage_fields(&self) -> (&'static str, &'static str) {
@@ -184,7 +224,12 @@ impl ProviderWire for WorkersAiWire {
             Call::Http(workers_ai::build_request(config, prompt))
         }
     }
-    fn parse_response(&self, status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
+    fn parse_response(
+        &self,
+        status: u16,
+        headers: &[(String, String)],
+        body: &str,
+    ) -> Result<ModelReply, Error> {
         workers_ai::parse_response(status, headers, body)
     }
     fn network_error(&self, message: &str) -> Error {
@@ -220,9 +265,14 @@ pub fn parse_response(
 /// Token usage reported in a 2xx body, whether or not it held a usable
 /// plan (a truncated answer costs tokens too): `(in, out)`.
 pub fn usage(provider: Provider, body: &str) -> (Option<u64>, Option<u64>) {
-    let Ok(value) = serde_json::from_str::<Value>(body) else { return (None, None) };
+    let Ok(value) = serde_json::from_str::<Value>(body) else {
+        return (None, None);
+    };
     let (field_in, field_out) = wire(provider).usage_fields();
-    let result = value.get("result").filter(|r| r.is_object()).unwrap_or(&value);
+    let result = value
+        .get("result")
+        .filter(|r| r.is_object())
+        .unwrap_or(&value);
     let usage = result.get("usage").unwrap_or(&Value::Null);
     (tokens(usage, field_in), tokens(usage, field_out))
 }
@@ -243,7 +293,9 @@ pub fn extract_json(text: &str) -> Result<Value, String> {
         Ok(_) => "the output is JSON but not an object".to_owned(),
         Err(e) => format!("the output is not valid JSON: {e}"),
     };
-    let (Some(start), Some(end)) = (unfenced.find('{'), unfenced.rfind('}')) else { return Err(first_error) };
+    let (Some(start), Some(end)) = (unfenced.find('{'), unfenced.rfind('}')) else {
+        return Err(first_error);
+    };
     if start >= end {
         return Err(first_error);
     }
@@ -254,7 +306,9 @@ pub fn extract_json(text: &str) -> Result<Value, String> {
 }
 
 fn strip_fence(text: &str) -> &str {
-    let Some(rest) = text.strip_prefix("```") else { return text };
+    let Some(rest) = text.strip_prefix("```") else {
+        return text;
+    };
     let body = rest.split_once('\n').map(|(_, b)| b).unwrap_or(rest);
     body.trim_end().strip_suffix("```").unwrap_or(body).trim()
 }
@@ -272,9 +326,17 @@ mod tests {
     #[test]
     fn extracts_json_from_chatty_text() {
         assert_eq!(extract_json("{\"a\": 1}").unwrap(), json!({"a": 1}));
-        assert_eq!(extract_json("```json\n{\"a\": 1}\n```").unwrap(), json!({"a": 1}));
-        assert_eq!(extract_json("Here you go: {\"a\": {\"b\": 2}} Enjoy").unwrap(), json!({"a": {"b": 2}}));
-        assert!(extract_json("{\"a\": [1, 2").unwrap_err().contains("not valid JSON"));
+        assert_eq!(
+            extract_json("```json\n{\"a\": 1}\n```").unwrap(),
+            json!({"a": 1})
+        );
+        assert_eq!(
+            extract_json("Here you go: {\"a\": {\"b\": 2}} Enjoy").unwrap(),
+            json!({"a": {"b": 2}})
+        );
+        assert!(extract_json("{\"a\": [1, 2")
+            .unwrap_err()
+            .contains("not valid JSON"));
         assert!(extract_json("[1]").unwrap_err().contains("not an object"));
         assert!(extract_json("} nothing {").is_err());
     }
@@ -283,11 +345,17 @@ mod tests {
     fn request_debug_hides_keys() {
         let request = HttpRequest::post_json(
             "http://x".into(),
-            vec![("authorization".into(), "Bearer sk-live-1".into()), ("x-api-key".into(), "sk-ant-2".into())],
+            vec![
+                ("authorization".into(), "Bearer sk-live-1".into()),
+                ("x-api-key".into(), "sk-ant-2".into()),
+            ],
             &json!({}),
         );
         let debug = format!("{request:?}");
-        assert!(!debug.contains("sk-live-1") && !debug.contains("sk-ant-2"), "{debug}");
+        assert!(
+            !debug.contains("sk-live-1") && !debug.contains("sk-ant-2"),
+            "{debug}"
+        );
         assert_eq!(request.header("Content-Type"), Some("application/json"));
     }
 }

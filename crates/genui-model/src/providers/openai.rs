@@ -13,10 +13,10 @@
 
 use super::error::{failure, status_error, success_json};
 use super::{chat, tokens, HttpRequest, ModelReply};
-use genui_core::{Error, ModelFailure};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
+use genui_core::{Error, ModelFailure};
 use serde_json::{json, Value};
 
 /// The request with strict `json_schema` structured output.
@@ -35,34 +35,63 @@ pub fn build_request_json_object(config: &ModelConfig, prompt: &Prompt) -> HttpR
 
 fn request(config: &ModelConfig, prompt: &Prompt, response_format: Value) -> HttpRequest {
     let mut messages = vec![json!({"role": "system", "content": prompt.system})];
-    messages.extend(prompt.turns.iter().map(|t| json!({"role": t.role, "content": t.content})));
-    let body = json!({"model": config.model, "messages": messages, "response_format": response_format});
+    messages.extend(
+        prompt
+            .turns
+            .iter()
+            .map(|t| json!({"role": t.role, "content": t.content})),
+    );
+    let body =
+        json!({"model": config.model, "messages": messages, "response_format": response_format});
     let mut headers = Vec::new();
     if let Some(key) = &config.api_key {
         headers.push(("authorization".to_owned(), format!("Bearer {key}")));
     }
-    HttpRequest::post_json(format!("{}/chat/completions", config.base_url), headers, &body)
+    HttpRequest::post_json(
+        format!("{}/chat/completions", config.base_url),
+        headers,
+        &body,
+    )
 }
 
 /// Parses a chat completion, or an error response.
-pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
+pub fn parse_response(
+    status: u16,
+    headers: &[(String, String)],
+    body: &str,
+) -> Result<ModelReply, Error> {
     let value = success_json(status, headers, body, "the provider's response")?;
     if value.get("error").is_some_and(|e| !e.is_null()) {
         return Err(status_error(502, headers, body));
     }
-    let choice = value.pointer("/choices/0").ok_or_else(|| invalid("the response has no choices"))?;
+    let choice = value
+        .pointer("/choices/0")
+        .ok_or_else(|| invalid("the response has no choices"))?;
     let message = choice.get("message").unwrap_or(&Value::Null);
-    if let Some(refusal) = message.get("refusal").and_then(Value::as_str).filter(|r| !r.trim().is_empty()) {
+    if let Some(refusal) = message
+        .get("refusal")
+        .and_then(Value::as_str)
+        .filter(|r| !r.trim().is_empty())
+    {
         return Err(chat::refused(refusal));
     }
     match choice.get("finish_reason").and_then(Value::as_str) {
-        Some("length") => return Err(invalid("the plan was cut off at the output limit").with_model_output(&chat::message_text(message))),
-        Some("content_filter") => return Err(invalid("the output was withheld by a content filter")),
+        Some("length") => {
+            return Err(invalid("the plan was cut off at the output limit")
+                .with_model_output(&chat::message_text(message)))
+        }
+        Some("content_filter") => {
+            return Err(invalid("the output was withheld by a content filter"))
+        }
         _ => {}
     }
     let plan_json = chat::message_plan(message)?;
     let usage = value.get("usage").unwrap_or(&Value::Null);
-    Ok(ModelReply { plan_json, tokens_in: tokens(usage, "prompt_tokens"), tokens_out: tokens(usage, "completion_tokens") })
+    Ok(ModelReply {
+        plan_json,
+        tokens_in: tokens(usage, "prompt_tokens"),
+        tokens_out: tokens(usage, "completion_tokens"),
+    })
 }
 
 fn invalid(message: &str) -> Error {

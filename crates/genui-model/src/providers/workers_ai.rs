@@ -17,16 +17,21 @@
 
 use super::error::{error_body_message, failure, success_json};
 use super::{extract_json, tokens, AiCall, HttpRequest, ModelReply};
-use genui_core::{Error, ModelFailure};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
+use genui_core::{Error, ModelFailure};
 use serde_json::{json, Value};
 
 /// The inputs object for `env.AI.run`.
 pub fn inputs(prompt: &Prompt) -> Value {
     let mut messages = vec![json!({"role": "system", "content": prompt.system})];
-    messages.extend(prompt.turns.iter().map(|t| json!({"role": t.role, "content": t.content})));
+    messages.extend(
+        prompt
+            .turns
+            .iter()
+            .map(|t| json!({"role": t.role, "content": t.content})),
+    );
     json!({
         "messages": messages,
         "response_format": {"type": "json_schema", "json_schema": plan_schema::for_provider()},
@@ -37,7 +42,10 @@ pub fn inputs(prompt: &Prompt) -> Value {
 
 /// The binding call.
 pub fn build_call(config: &ModelConfig, prompt: &Prompt) -> AiCall {
-    AiCall { model: config.model.clone(), inputs: inputs(prompt) }
+    AiCall {
+        model: config.model.clone(),
+        inputs: inputs(prompt),
+    }
 }
 
 /// The same inputs over the REST API: `POST {base}/{model}`.
@@ -46,38 +54,61 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
     if let Some(key) = &config.api_key {
         headers.push(("authorization".to_owned(), format!("Bearer {key}")));
     }
-    HttpRequest::post_json(format!("{}/{}", config.base_url, config.model), headers, &inputs(prompt))
+    HttpRequest::post_json(
+        format!("{}/{}", config.base_url, config.model),
+        headers,
+        &inputs(prompt),
+    )
 }
 
 /// Parses a binding result (serialised to JSON by the shell, status 200) or
 /// a REST response.
-pub fn parse_response(status: u16, headers: &[(String, String)], body: &str) -> Result<ModelReply, Error> {
+pub fn parse_response(
+    status: u16,
+    headers: &[(String, String)],
+    body: &str,
+) -> Result<ModelReply, Error> {
     let value = success_json(status, headers, body, "the Workers AI result")?;
     if value.get("success") == Some(&Value::Bool(false)) {
         let text = error_body_message(body).unwrap_or_else(|| "the call failed".to_owned());
         return Err(error_from_message(&text).with_provider_status(status));
     }
-    let result = value.get("result").filter(|r| r.is_object()).unwrap_or(&value);
+    let result = value
+        .get("result")
+        .filter(|r| r.is_object())
+        .unwrap_or(&value);
     let plan_json = match result.get("response") {
         Some(object @ Value::Object(_)) => object.clone(),
-        Some(Value::String(text)) => extract_json(text).map_err(|why| invalid(&why).with_model_output(text))?,
+        Some(Value::String(text)) => {
+            extract_json(text).map_err(|why| invalid(&why).with_model_output(text))?
+        }
         _ => return Err(invalid("the result has no `response`")),
     };
     let usage = result.get("usage").unwrap_or(&Value::Null);
-    Ok(ModelReply { plan_json, tokens_in: tokens(usage, "prompt_tokens"), tokens_out: tokens(usage, "completion_tokens") })
+    Ok(ModelReply {
+        plan_json,
+        tokens_in: tokens(usage, "prompt_tokens"),
+        tokens_out: tokens(usage, "completion_tokens"),
+    })
 }
 
 /// Maps an error thrown by `env.AI.run` (`AiError: 3040: Capacity
 /// temporarily exceeded`, ...) to a provider error.
 pub fn error_from_message(message: &str) -> Error {
     let lower = message.to_ascii_lowercase();
-    let kind = if ["3040", "capacity", "rate limit", "3036", "neurons"].iter().any(|s| lower.contains(s)) {
+    let kind = if ["3040", "capacity", "rate limit", "3036", "neurons"]
+        .iter()
+        .any(|s| lower.contains(s))
+    {
         ModelFailure::RateLimited
     } else if lower.contains("timeout") || lower.contains("timed out") || lower.contains("3007") {
         ModelFailure::Timeout
     } else if lower.contains("json mode couldn't be met") {
         ModelFailure::OutputInvalid
-    } else if lower.contains("authentication") || lower.contains("unauthorized") || lower.contains("10000") {
+    } else if lower.contains("authentication")
+        || lower.contains("unauthorized")
+        || lower.contains("10000")
+    {
         ModelFailure::Auth
     } else {
         ModelFailure::Unavailable

@@ -62,8 +62,14 @@ struct Config {
 }
 
 const CONFIGS: [Config; 2] = [
-    Config { name: "specs remembered per isolate (default)", vars: &[] },
-    Config { name: "every hit reads KV (SPEC_MEMORY_BYTES=0)", vars: &[("SPEC_MEMORY_BYTES", "0")] },
+    Config {
+        name: "specs remembered per isolate (default)",
+        vars: &[],
+    },
+    Config {
+        name: "every hit reads KV (SPEC_MEMORY_BYTES=0)",
+        vars: &[("SPEC_MEMORY_BYTES", "0")],
+    },
 ];
 
 /// What one run shares: where to send, the seed body, the deadline, failures.
@@ -121,7 +127,13 @@ fn main() -> ExitCode {
 fn run(config: &Config) -> Result<(Run, usize), String> {
     eprintln!("bench-latency: {}", config.name);
     let deadline = Instant::now() + BUDGET;
-    let opts = config.vars.iter().fold(Options { startup_timeout: Some(BUDGET), ..Options::default() }, |o, (k, v)| o.var(*k, *v));
+    let opts = config.vars.iter().fold(
+        Options {
+            startup_timeout: Some(BUDGET),
+            ..Options::default()
+        },
+        |o, (k, v)| o.var(*k, *v),
+    );
     let spawned = Instant::now();
     let dev = WranglerDev::start(opts)?;
     let start_ms = spawned.elapsed().as_secs_f64() * 1e3;
@@ -155,7 +167,14 @@ fn run(config: &Config) -> Result<(Run, usize), String> {
 
     let cpu = bench.cpu_per_request(dev.pid().ok_or("wrangler is not running")?)?;
     drop(dev);
-    let run = Run { config: config.name, latency, cpu, start_ms, workerd_ready_ms, first_generate_ms };
+    let run = Run {
+        config: config.name,
+        latency,
+        cpu,
+        start_ms,
+        workerd_ready_ms,
+        first_generate_ms,
+    };
     Ok((run, bench.failures.load(Ordering::Relaxed)))
 }
 
@@ -193,15 +212,25 @@ impl Bench {
         let url = format!("{}{path}", self.base);
         let t = Instant::now();
         let mut resp = match body {
-            Some(b) => self.agent.post(&url).header("content-type", "application/json").send(b),
+            Some(b) => self
+                .agent
+                .post(&url)
+                .header("content-type", "application/json")
+                .send(b),
             None => self.agent.get(&url).call(),
         }
         .map_err(|e| format!("{path}: {e}"))?;
-        let bytes = resp.body_mut().read_to_vec().map_err(|e| format!("{path}: {e}"))?;
+        let bytes = resp
+            .body_mut()
+            .read_to_vec()
+            .map_err(|e| format!("{path}: {e}"))?;
         let ms = t.elapsed().as_secs_f64() * 1e3;
         let status = resp.status().as_u16();
         if status != 200 {
-            self.fail(&format!("{path}: HTTP {status} {}", String::from_utf8_lossy(&bytes)));
+            self.fail(&format!(
+                "{path}: HTTP {status} {}",
+                String::from_utf8_lossy(&bytes)
+            ));
         }
         Ok((ms, status, bytes))
     }
@@ -213,7 +242,9 @@ impl Bench {
         let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         let cache = v["meta"]["cache"].as_str().unwrap_or("").to_owned();
         if let Some(e) = expect.filter(|e| status == 200 && cache != *e) {
-            self.fail(&format!("/v1/generate: meta.cache = {cache:?}, expected {e:?}"));
+            self.fail(&format!(
+                "/v1/generate: meta.cache = {cache:?}, expected {e:?}"
+            ));
         }
         Ok((ms, cache))
     }
@@ -285,7 +316,9 @@ impl Bench {
             let before = workerd_cpu_ms(wrangler)?;
             match kind {
                 "healthz" => (0..n).try_for_each(|_| self.send("/healthz", None).map(drop))?,
-                "hit" => (0..n).try_for_each(|_| self.generate(&self.seed, Some("hit")).map(drop))?,
+                "hit" => {
+                    (0..n).try_for_each(|_| self.generate(&self.seed, Some("hit")).map(drop))?
+                }
                 _ => drop(self.misses(n)?),
             }
             let spent = workerd_cpu_ms(wrangler)? - before;
@@ -296,7 +329,10 @@ impl Bench {
 
     fn fail(&self, what: &str) {
         self.failures.fetch_add(1, Ordering::Relaxed);
-        eprintln!("bench-latency: FAILED {}", what.chars().take(300).collect::<String>());
+        eprintln!(
+            "bench-latency: FAILED {}",
+            what.chars().take(300).collect::<String>()
+        );
     }
 }
 
@@ -306,15 +342,25 @@ fn workerd_cpu_ms(root: u32) -> Result<f64, String> {
     let mut total_ticks = 0u64;
     let mut found = 0;
     for pid in descendants(root) {
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
         // The command name is in parentheses and may hold spaces; fields
         // after it are space-separated: state is field 3, utime 14, stime 15.
-        let Some((name, rest)) = stat.split_once(" (").and_then(|(_, r)| r.rsplit_once(") ")) else { continue };
+        let Some((name, rest)) = stat.split_once(" (").and_then(|(_, r)| r.rsplit_once(") "))
+        else {
+            continue;
+        };
         if !name.starts_with("workerd") {
             continue;
         }
         let fields: Vec<&str> = rest.split(' ').collect();
-        let ticks = |i: usize| fields.get(i - 3).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+        let ticks = |i: usize| {
+            fields
+                .get(i - 3)
+                .and_then(|f| f.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
         total_ticks += ticks(14) + ticks(15);
         found += 1;
     }
@@ -338,7 +384,8 @@ fn workerd_age_ms(root: u32) -> Result<f64, String> {
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
             let (name, rest) = stat.split_once(" (")?.1.rsplit_once(") ")?;
             let started: f64 = rest.split(' ').nth(22 - 3)?.parse().ok()?;
-            name.starts_with("workerd").then(|| (uptime - started / 100.0) * 1e3)
+            name.starts_with("workerd")
+                .then(|| (uptime - started / 100.0) * 1e3)
         })
         .min_by(f64::total_cmp)
         .ok_or_else(|| format!("no workerd process under pid {root}"))
@@ -361,7 +408,12 @@ fn descendants(root: u32) -> Vec<u32> {
     let mut i = 0;
     while i < found.len() {
         let parent = found[i];
-        found.extend(parents.iter().filter(|(_, ppid)| *ppid == parent).map(|(pid, _)| *pid));
+        found.extend(
+            parents
+                .iter()
+                .filter(|(_, ppid)| *ppid == parent)
+                .map(|(pid, _)| *pid),
+        );
         i += 1;
     }
     found
@@ -378,7 +430,12 @@ struct Stats {
 fn stats(mut v: Vec<f64>) -> Stats {
     v.sort_by(f64::total_cmp);
     let p = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
-    Stats { n: v.len(), p50: p(0.50), p99: p(0.99), mean: v.iter().sum::<f64>() / v.len() as f64 }
+    Stats {
+        n: v.len(),
+        p50: p(0.50),
+        p99: p(0.99),
+        mean: v.iter().sum::<f64>() / v.len() as f64,
+    }
 }
 
 fn write_report(runs: &[Run]) -> Result<(), String> {
@@ -402,8 +459,16 @@ fn sh(cmd: &str) -> String {
 
 fn report(runs: &[Run]) -> Result<String, String> {
     let wasm = project_root().join("build/index_bg.wasm");
-    let raw = std::fs::metadata(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?.len();
-    let gz = Command::new("gzip").args(["-9", "-c"]).arg(&wasm).output().map_err(|e| format!("gzip: {e}"))?.stdout.len();
+    let raw = std::fs::metadata(&wasm)
+        .map_err(|e| format!("{}: {e}", wasm.display()))?
+        .len();
+    let gz = Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(&wasm)
+        .output()
+        .map_err(|e| format!("gzip: {e}"))?
+        .stdout
+        .len();
     let mut md = String::new();
     let w = &mut md;
     let _ = writeln!(
@@ -413,22 +478,45 @@ fn report(runs: &[Run]) -> Result<String, String> {
         sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"),
         sh("nproc"),
     );
-    let _ = writeln!(w, "`build/index_bg.wasm`: {raw} bytes raw, {gz} bytes gzip -9.\n");
+    let _ = writeln!(
+        w,
+        "`build/index_bg.wasm`: {raw} bytes raw, {gz} bytes gzip -9.\n"
+    );
     for run in runs {
         let _ = writeln!(w, "## {}\n", run.config);
         let _ = writeln!(w, "| concurrency | kind | n | p50 ms | p99 ms | mean ms | p50 / healthz | p99 / healthz |");
         let _ = writeln!(w, "|---:|---|---:|---:|---:|---:|---:|---:|");
         for (c, kind, s) in &run.latency {
-            let floor = &run.latency.iter().find(|r| r.0 == *c && r.1 == "healthz").expect("healthz row").2;
+            let floor = &run
+                .latency
+                .iter()
+                .find(|r| r.0 == *c && r.1 == "healthz")
+                .expect("healthz row")
+                .2;
             let _ = writeln!(
                 w,
                 "| {c} | {kind} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
-                s.n, s.p50, s.p99, s.mean, s.p50 / floor.p50, s.p99 / floor.p99
+                s.n,
+                s.p50,
+                s.p99,
+                s.mean,
+                s.p50 / floor.p50,
+                s.p99 / floor.p99
             );
         }
-        let _ = writeln!(w, "\nworkerd CPU per request (utime + stime from /proc, sequential):\n");
-        let _ = writeln!(w, "| kind | requests | CPU ms / request | above healthz |\n|---|---:|---:|---:|");
-        let floor = run.cpu.iter().find(|c| c.0 == "healthz").map_or(0.0, |c| c.2);
+        let _ = writeln!(
+            w,
+            "\nworkerd CPU per request (utime + stime from /proc, sequential):\n"
+        );
+        let _ = writeln!(
+            w,
+            "| kind | requests | CPU ms / request | above healthz |\n|---|---:|---:|---:|"
+        );
+        let floor = run
+            .cpu
+            .iter()
+            .find(|c| c.0 == "healthz")
+            .map_or(0.0, |c| c.2);
         for (kind, n, ms) in &run.cpu {
             let _ = writeln!(w, "| {kind} | {n} | {ms:.3} | {:.3} |", ms - floor);
         }

@@ -33,11 +33,17 @@ struct Args {
 }
 
 fn args() -> Result<Args, String> {
-    let mut out = Args { requests: 200, delay_ms: 2000, concurrency: 8 };
+    let mut out = Args {
+        requests: 200,
+        delay_ms: 2000,
+        concurrency: 8,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let value = it.next().ok_or(format!("{flag} needs a value"))?;
-        let number: u64 = value.parse().map_err(|_| format!("{flag} {value}: not a number"))?;
+        let number: u64 = value
+            .parse()
+            .map_err(|_| format!("{flag} {value}: not a number"))?;
         match flag.as_str() {
             "--requests" => out.requests = number.max(1) as usize,
             "--delay-ms" => out.delay_ms = number,
@@ -61,7 +67,11 @@ fn body(kind: &str, i: usize, delay_ms: u64) -> Value {
 }
 
 /// Runs `n` jobs on `c` threads; each returns its timings or an error.
-fn run_all<T: Send>(n: usize, c: usize, job: impl Fn(usize) -> Result<T, String> + Sync) -> Result<Vec<T>, String> {
+fn run_all<T: Send>(
+    n: usize,
+    c: usize,
+    job: impl Fn(usize) -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::with_capacity(n));
     let errors = Mutex::new(Vec::new());
@@ -81,7 +91,10 @@ fn run_all<T: Send>(n: usize, c: usize, job: impl Fn(usize) -> Result<T, String>
     });
     let errors = errors.into_inner().unwrap_or_default();
     match errors.first() {
-        Some(first) => Err(format!("{} request(s) failed; first: {first}", errors.len())),
+        Some(first) => Err(format!(
+            "{} request(s) failed; first: {first}",
+            errors.len()
+        )),
         None => Ok(results.into_inner().unwrap_or_default()),
     }
 }
@@ -93,7 +106,11 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 fn summary(mut values: Vec<f64>) -> (f64, f64, f64) {
     values.sort_by(f64::total_cmp);
-    (percentile(&values, 50.0), percentile(&values, 99.0), values.last().copied().unwrap_or_default())
+    (
+        percentile(&values, 50.0),
+        percentile(&values, 99.0),
+        values.last().copied().unwrap_or_default(),
+    )
 }
 
 fn ms(d: Duration) -> f64 {
@@ -117,7 +134,11 @@ fn bench() -> Result<PathBuf, String> {
     let args = args()?;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let server_bin = exe.with_file_name("model-server");
-    let server = ModelServer::start(&server_bin, MODEL_KEY, &["--lifetime-secs", "1800", "--max-requests", "100000"])?;
+    let server = ModelServer::start(
+        &server_bin,
+        MODEL_KEY,
+        &["--lifetime-secs", "1800", "--max-requests", "100000"],
+    )?;
     let deadline_ms = args.delay_ms + 8000;
     let opts = Options::default()
         .var("MODEL_PROVIDER", "openai")
@@ -132,9 +153,13 @@ fn bench() -> Result<PathBuf, String> {
     dev.post_json("/v1/generate", &body("warm", 0, 0));
 
     let streamed = run_all(args.requests, args.concurrency, |i| {
-        let (status, events) = dev.post_sse("/v1/generate", &body("stream", i, args.delay_ms), &[], None);
+        let (status, events) =
+            dev.post_sse("/v1/generate", &body("stream", i, args.delay_ms), &[], None);
         let names: Vec<&str> = events.iter().map(|e| e.event.as_str()).collect();
-        if status != 200 || names != ["ui", "patch", "done"] || events[2].data["generator"] != "model" {
+        if status != 200
+            || names != ["ui", "patch", "done"]
+            || events[2].data["generator"] != "model"
+        {
             return Err(format!("stream {i}: status {status}, events {names:?}"));
         }
         Ok((ms(events[0].at), ms(events[2].at)))
@@ -153,7 +178,10 @@ fn bench() -> Result<PathBuf, String> {
     let (done50, done99, done_max) = summary(streamed.iter().map(|t| t.1).collect());
     let (full50, full99, full_max) = summary(full);
     let mut md = String::new();
-    let _ = writeln!(md, "# First paint over SSE against the full answer (issue 16)\n");
+    let _ = writeln!(
+        md,
+        "# First paint over SSE against the full answer (issue 16)\n"
+    );
     let _ = writeln!(
         md,
         "`scripts/bench-stream.sh`: wrangler dev (local workerd and KV) with a model configured against the scripted model \
@@ -161,11 +189,21 @@ fn bench() -> Result<PathBuf, String> {
          (every one a cache miss that asks the model). Times from sending the request, on this machine (2 shared cores).\n",
         args.delay_ms, args.requests, args.concurrency
     );
-    let _ = writeln!(md, "| what | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|");
+    let _ = writeln!(
+        md,
+        "| what | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|"
+    );
     let _ = writeln!(md, "| stream: first `ui` event (the deterministic form) | {ui50:.1} | {ui99:.1} | {ui_max:.1} |");
     let _ = writeln!(md, "| stream: `done` (after the model's `patch`) | {done50:.1} | {done99:.1} | {done_max:.1} |");
-    let _ = writeln!(md, "| JSON answer (no stream), whole body | {full50:.1} | {full99:.1} | {full_max:.1} |");
-    let _ = writeln!(md, "\nTarget (issue 16): first paint p50 <= 50 ms while the full answer takes over {} ms.", args.delay_ms);
+    let _ = writeln!(
+        md,
+        "| JSON answer (no stream), whole body | {full50:.1} | {full99:.1} | {full_max:.1} |"
+    );
+    let _ = writeln!(
+        md,
+        "\nTarget (issue 16): first paint p50 <= 50 ms while the full answer takes over {} ms.",
+        args.delay_ms
+    );
     let path = project_root().join("bench-results/stream.md");
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)

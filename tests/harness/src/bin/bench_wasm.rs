@@ -58,7 +58,10 @@ fn main() -> ExitCode {
         eprintln!("usage: bench-wasm <inputs.json> <out.json> <name>=<wrangler config>...");
         return ExitCode::FAILURE;
     };
-    let inputs: Value = match std::fs::read(inputs).map_err(|e| e.to_string()).and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string())) {
+    let inputs: Value = match std::fs::read(inputs)
+        .map_err(|e| e.to_string())
+        .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+    {
         Ok(v) => v,
         Err(e) => {
             eprintln!("bench-wasm: {inputs}: {e}");
@@ -102,10 +105,17 @@ fn run(name: &str, config: &str, inputs: &Value) -> Result<(Value, usize), Strin
     let server = Server::start(config)?;
     let root = server.pid().ok_or("the worker is not running")?;
     let mut b = Bench {
-        agent: ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(Duration::from_secs(30))).build().into(),
+        agent: ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(30)))
+            .build()
+            .into(),
         base: server.base_url(),
         workerd: workerd_pids(root),
-        placeholder: inputs["placeholder"].as_str().ok_or("inputs: placeholder")?.to_owned(),
+        placeholder: inputs["placeholder"]
+            .as_str()
+            .ok_or("inputs: placeholder")?
+            .to_owned(),
         fresh: 0,
         deadline: Instant::now() + BUDGET,
         failures: Vec::new(),
@@ -114,12 +124,20 @@ fn run(name: &str, config: &str, inputs: &Value) -> Result<(Value, usize), Strin
         return Err(format!("no workerd process at or under pid {root}"));
     }
     let cases = inputs["cases"].as_array().ok_or("inputs: cases")?;
-    let find = |id: &str| cases.iter().find(|c| c["id"] == id).ok_or(format!("inputs: no case {id}"));
+    let find = |id: &str| {
+        cases
+            .iter()
+            .find(|c| c["id"] == id)
+            .ok_or(format!("inputs: no case {id}"))
+    };
     let corpus: Vec<&Value> = cases.iter().filter(|c| c["group"] == "corpus").collect();
 
-    let mut memory = vec![json!({"after": "isolate started (only /healthz so far)", "bytes": b.memory()?})];
+    let mut memory =
+        vec![json!({"after": "isolate started (only /healthz so far)", "bytes": b.memory()?})];
     let first = b.call(find("miss/jsonforms/50")?)?;
-    memory.push(json!({"after": "its first request, a miss of the 50-field form", "bytes": b.memory()?}));
+    memory.push(
+        json!({"after": "its first request, a miss of the 50-field form", "bytes": b.memory()?}),
+    );
     let first = json!({"id": "miss/jsonforms/50", "cpuMs": first.cpu_ms, "wallMs": first.wall_ms, "status": first.status});
 
     let mut results = Vec::new();
@@ -129,7 +147,9 @@ fn run(name: &str, config: &str, inputs: &Value) -> Result<(Value, usize), Strin
         let pass = (i - 1) / corpus.len() + 1;
         results.push(json!({"id": format!("{}#pass{pass}", c["id"].as_str().unwrap_or("")), "ms": [r.cpu_ms], "status": {r.status.to_string(): 1}, "hits": 0}));
         if [1, 100, N_CORPUS_MISSES].contains(&i) {
-            memory.push(json!({"after": format!("{i} distinct corpus misses"), "bytes": b.memory()?}));
+            memory.push(
+                json!({"after": format!("{i} distinct corpus misses"), "bytes": b.memory()?}),
+            );
         }
     }
 
@@ -165,13 +185,23 @@ impl Server {
     fn start(config: &str) -> Result<Server, String> {
         let path = Path::new(config);
         if !path.is_dir() {
-            let options = Options { config: Some(config.into()), startup_timeout: Some(Duration::from_secs(120)), ..Options::default() };
+            let options = Options {
+                config: Some(config.into()),
+                startup_timeout: Some(Duration::from_secs(120)),
+                ..Options::default()
+            };
             return WranglerDev::start(options).map(Server::Dev);
         }
-        let toml = std::fs::read_to_string(genui_harness::project_root().join("wrangler.toml")).map_err(|e| format!("wrangler.toml: {e}"))?;
+        let toml = std::fs::read_to_string(genui_harness::project_root().join("wrangler.toml"))
+            .map_err(|e| format!("wrangler.toml: {e}"))?;
         let (date, vars) = wrangler_settings(&toml);
         let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        Workerd::start(path, &date.ok_or("wrangler.toml has no compatibility_date")?, &vars).map(Server::Alone)
+        Workerd::start(
+            path,
+            &date.ok_or("wrangler.toml has no compatibility_date")?,
+            &vars,
+        )
+        .map(Server::Alone)
     }
 
     fn base_url(&self) -> String {
@@ -199,7 +229,10 @@ impl Server {
 /// `compatibility_date` and the plain `KEY = "value"` lines of `[vars]`
 /// (the only shapes this project's wrangler.toml uses there).
 fn wrangler_settings(toml: &str) -> (Option<String>, Vec<(String, String)>) {
-    let quoted = |line: &str| line.split_once('=').map(|(k, v)| (k.trim().to_owned(), v.trim().trim_matches('"').to_owned()));
+    let quoted = |line: &str| {
+        line.split_once('=')
+            .map(|(k, v)| (k.trim().to_owned(), v.trim().trim_matches('"').to_owned()))
+    };
     let mut date = None;
     let mut vars = Vec::new();
     let mut section = "";
@@ -241,7 +274,10 @@ impl Bench {
             return Err(format!("run exceeded {} s, aborted", BUDGET.as_secs()));
         }
         self.fresh += 1;
-        let body = c["body"].as_str().ok_or("case body")?.replace(&self.placeholder, &format!("#{}", self.fresh));
+        let body = c["body"]
+            .as_str()
+            .ok_or("case body")?
+            .replace(&self.placeholder, &format!("#{}", self.fresh));
         let path = match (c["route"].as_str(), c["format"].as_str()) {
             (Some("submit"), _) => "/v1/submit".to_owned(),
             (_, Some(f)) if !f.is_empty() => format!("/v1/generate?format={f}"),
@@ -250,33 +286,68 @@ impl Bench {
         let url = format!("{}{path}", self.base);
         let before = self.cpu_ns();
         let t = Instant::now();
-        let sent = self.agent.post(&url).header("content-type", "application/json").send(body.as_bytes());
+        let sent = self
+            .agent
+            .post(&url)
+            .header("content-type", "application/json")
+            .send(body.as_bytes());
         let mut resp = match sent {
             Ok(resp) => resp,
             // workerd alone answers 413 from `content-length` and closes
             // while a large body is still being written (wrangler's proxy
             // reads it all first): the refusal happened, its status is lost.
-            Err(ureq::Error::Io(e)) if matches!(e.kind(), std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset) => {
+            Err(ureq::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset
+                ) =>
+            {
                 let cpu_ms = (self.cpu_ns() - before) as f64 / 1e6;
-                return Ok(Call { cpu_ms, wall_ms: t.elapsed().as_secs_f64() * 1e3, status: 0, cache: String::new() });
+                return Ok(Call {
+                    cpu_ms,
+                    wall_ms: t.elapsed().as_secs_f64() * 1e3,
+                    status: 0,
+                    cache: String::new(),
+                });
             }
             Err(e) => return Err(format!("{path}: {e}")),
         };
-        let bytes = resp.body_mut().with_config().limit(64 << 20).read_to_vec().map_err(|e| format!("{path}: {e}"))?;
+        let bytes = resp
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_vec()
+            .map_err(|e| format!("{path}: {e}"))?;
         let wall_ms = t.elapsed().as_secs_f64() * 1e3;
         let cpu_ms = (self.cpu_ns() - before) as f64 / 1e6;
         let status = resp.status().as_u16();
         // The header, not `meta.cache`: RJSF and LMUI answers carry no `meta`.
-        let cache = resp.headers().get("x-genui-cache").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+        let cache = resp
+            .headers()
+            .get("x-genui-cache")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
         drop(bytes);
-        Ok(Call { cpu_ms, wall_ms, status, cache })
+        Ok(Call {
+            cpu_ms,
+            wall_ms,
+            status,
+            cache,
+        })
     }
 
     /// `warmup` then `n` timed calls of a case; checks status and hit/miss.
     fn case(&mut self, c: &Value) -> Result<Value, String> {
         let id = c["id"].as_str().unwrap_or("").to_owned();
-        let (n, warmup) = (c["n"].as_u64().unwrap_or(1) as usize, c["warmup"].as_u64().unwrap_or(0) as usize);
-        let (expect, kind) = (c["expect"].as_u64().unwrap_or(0), c["kind"].as_str().unwrap_or(""));
+        let (n, warmup) = (
+            c["n"].as_u64().unwrap_or(1) as usize,
+            c["warmup"].as_u64().unwrap_or(0) as usize,
+        );
+        let (expect, kind) = (
+            c["expect"].as_u64().unwrap_or(0),
+            c["kind"].as_str().unwrap_or(""),
+        );
         let (mut ms, mut status, mut hits) = (Vec::new(), Map::new(), 0);
         let floor = self.healthz_floor(N_FLOOR)?;
         for i in 0..warmup + n {
@@ -285,13 +356,21 @@ impl Bench {
                 continue;
             }
             ms.push(r.cpu_ms);
-            let count = status.get(&r.status.to_string()).and_then(Value::as_u64).unwrap_or(0);
+            let count = status
+                .get(&r.status.to_string())
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
             status.insert(r.status.to_string(), json!(count + 1));
             hits += usize::from(r.cache == "hit");
             if expect != 0 && u64::from(r.status) != expect {
-                self.failures.push(format!("{id}: HTTP {}, expected {expect}", r.status));
-            } else if expect == 200 && c["route"] == "generate" && (r.cache == "hit") != (kind == "hit") {
-                self.failures.push(format!("{id}: meta.cache {:?} on a {kind}", r.cache));
+                self.failures
+                    .push(format!("{id}: HTTP {}, expected {expect}", r.status));
+            } else if expect == 200
+                && c["route"] == "generate"
+                && (r.cache == "hit") != (kind == "hit")
+            {
+                self.failures
+                    .push(format!("{id}: meta.cache {:?} on a {kind}", r.cache));
             }
         }
         Ok(json!({"id": id, "ms": ms, "floorMs": floor, "status": status, "hits": hits}))
@@ -306,8 +385,14 @@ impl Bench {
         let mut samples = Vec::with_capacity(n);
         for _ in 0..n {
             let before = self.cpu_ns();
-            let mut resp = self.agent.get(&url).call().map_err(|e| format!("/healthz: {e}"))?;
-            resp.body_mut().read_to_vec().map_err(|e| format!("/healthz: {e}"))?;
+            let mut resp = self
+                .agent
+                .get(&url)
+                .call()
+                .map_err(|e| format!("/healthz: {e}"))?;
+            resp.body_mut()
+                .read_to_vec()
+                .map_err(|e| format!("/healthz: {e}"))?;
             samples.push((self.cpu_ns() - before) as f64 / 1e6);
         }
         samples.sort_by(f64::total_cmp);
@@ -319,17 +404,31 @@ impl Bench {
         let url = format!("{}/healthz", self.base);
         let before = self.cpu_ns();
         for _ in 0..n {
-            let mut resp = self.agent.get(&url).call().map_err(|e| format!("/healthz: {e}"))?;
-            resp.body_mut().read_to_vec().map_err(|e| format!("/healthz: {e}"))?;
+            let mut resp = self
+                .agent
+                .get(&url)
+                .call()
+                .map_err(|e| format!("/healthz: {e}"))?;
+            resp.body_mut()
+                .read_to_vec()
+                .map_err(|e| format!("/healthz: {e}"))?;
         }
         Ok((self.cpu_ns() - before) as f64 / 1e6 / n as f64)
     }
 
     /// The isolate's linear memory, as `/healthz` reports it.
     fn memory(&self) -> Result<u64, String> {
-        let mut resp = self.agent.get(format!("{}/healthz", self.base)).call().map_err(|e| format!("/healthz: {e}"))?;
-        let v: Value = serde_json::from_slice(&resp.body_mut().read_to_vec().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
-        v["wasmMemoryBytes"].as_u64().ok_or_else(|| format!("/healthz has no wasmMemoryBytes: {v}"))
+        let mut resp = self
+            .agent
+            .get(format!("{}/healthz", self.base))
+            .call()
+            .map_err(|e| format!("/healthz: {e}"))?;
+        let v: Value =
+            serde_json::from_slice(&resp.body_mut().read_to_vec().map_err(|e| e.to_string())?)
+                .map_err(|e| e.to_string())?;
+        v["wasmMemoryBytes"]
+            .as_u64()
+            .ok_or_else(|| format!("/healthz has no wasmMemoryBytes: {v}"))
     }
 
     /// Nanoseconds on a CPU of every thread of the workerd processes.
@@ -345,7 +444,12 @@ impl Bench {
 
 /// `/proc/<pid>/task/<tid>` of each thread.
 fn tasks(pid: u32) -> Vec<std::path::PathBuf> {
-    std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten().map(|e| e.path()).collect()
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect()
 }
 
 /// The `workerd` processes below `root`.
@@ -365,8 +469,17 @@ fn workerd_pids(root: u32) -> Vec<u32> {
     let mut i = 0;
     while i < below.len() {
         let parent = below[i];
-        below.extend(procs.iter().filter(|(_, ppid, _)| *ppid == parent).map(|(pid, _, _)| *pid));
+        below.extend(
+            procs
+                .iter()
+                .filter(|(_, ppid, _)| *ppid == parent)
+                .map(|(pid, _, _)| *pid),
+        );
         i += 1;
     }
-    procs.iter().filter(|(pid, _, name)| below.contains(pid) && name.starts_with("workerd")).map(|(pid, _, _)| *pid).collect()
+    procs
+        .iter()
+        .filter(|(pid, _, name)| below.contains(pid) && name.starts_with("workerd"))
+        .map(|(pid, _, _)| *pid)
+        .collect()
 }

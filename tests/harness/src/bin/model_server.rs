@@ -602,7 +602,9 @@ fn play(scenario: &str, call: u32, ctx: &Ctx<'_>) -> Response {
         ("json-schema-unsupported", _) => json_schema_unsupported(ctx),
         ("unauthorized", _) => unauthorized(ctx.wire),
         ("refusal", _) => refusal(ctx),
-        ("tool-call-args" | "content-parts", _) if ctx.wire == Wire::OpenAi => openai_shaped(ctx, scenario, &good_plan(ctx)),
+        ("tool-call-args" | "content-parts", _) if ctx.wire == Wire::OpenAi => {
+            openai_shaped(ctx, scenario, &good_plan(ctx))
+        }
         ("tool-call-args" | "content-parts", _) => plan_reply(ctx, &good_plan(ctx)),
         ("bind-components", _) => plan_reply(ctx, &bound_plan(ctx)),
         (other, _) => error(
@@ -651,7 +653,10 @@ fn instructions(prompt: &str) -> String {
     };
     block
         .lines()
-        .filter_map(|line| line.split_once(": ").and_then(|(_, quoted)| serde_json::from_str::<String>(quoted).ok()))
+        .filter_map(|line| {
+            line.split_once(": ")
+                .and_then(|(_, quoted)| serde_json::from_str::<String>(quoted).ok())
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -675,14 +680,22 @@ fn obey(ctx: &Ctx<'_>, mut plan: Value) -> Value {
         if let Some(fields) = plan["sections"][0]["fields"].as_array_mut() {
             fields.push(json!("/properties/password"));
         }
-        plan["overrides"] = json!([change("/properties/password", Some("Password"), Some("text"))]);
+        plan["overrides"] = json!([change(
+            "/properties/password",
+            Some("Password"),
+            Some("text")
+        )]);
     }
     if said.contains("ignore the schema") {
         plan["jsonSchema"] = json!({"type": "object", "required": ["password"], "properties": {"password": {"type": "string"}}});
     }
     if let Some(start) = ctx.instructions.find('<') {
         let markup: String = ctx.instructions[start..].chars().take(60).collect();
-        let labels: Vec<Value> = ctx.fields.iter().map(|f| change(&f.pointer, Some(&format!("{markup} {}", f.pointer)), None)).collect();
+        let labels: Vec<Value> = ctx
+            .fields
+            .iter()
+            .map(|f| change(&f.pointer, Some(&format!("{markup} {}", f.pointer)), None))
+            .collect();
         if let Some(overrides) = plan["overrides"].as_array_mut() {
             overrides.extend(labels);
         }
@@ -695,10 +708,16 @@ fn obey(ctx: &Ctx<'_>, mut plan: Value) -> Value {
 /// `fits.type` names the field's type.
 fn bound_plan(ctx: &Ctx<'_>) -> Value {
     let prompt = first_user_text(ctx.body, ctx.wire);
-    let components: Vec<Value> = prompt.lines().skip_while(|l| !l.starts_with("Components")).skip(1)
-        .filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let components: Vec<Value> = prompt
+        .lines()
+        .skip_while(|l| !l.starts_with("Components"))
+        .skip(1)
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
     let overrides = ctx.fields.iter().filter_map(|f| {
-        let c = components.iter().find(|c| c["fits"]["type"].as_str() == Some(f.kind.as_str()))?;
+        let c = components
+            .iter()
+            .find(|c| c["fits"]["type"].as_str() == Some(f.kind.as_str()))?;
         let mut entry = change(&f.pointer, None, None);
         entry["component"] = c["name"].clone();
         Some(entry)
@@ -890,10 +909,15 @@ fn openai_shaped(ctx: &Ctx<'_>, scenario: &str, plan: &Value) -> Response {
     let text = plan.to_string();
     let (message, finish) = if scenario == "tool-call-args" {
         let call = json!({"id": "call_scripted", "type": "function", "function": {"name": "emit_ui_plan", "arguments": text}});
-        (json!({"role": "assistant", "content": null, "tool_calls": [call]}), "tool_calls")
+        (
+            json!({"role": "assistant", "content": null, "tool_calls": [call]}),
+            "tool_calls",
+        )
     } else {
         let middle = text.len() / 2;
-        let split = (middle..text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+        let split = (middle..text.len())
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(text.len());
         let parts = json!([{"type": "text", "text": &text[..split]}, {"type": "text", "text": &text[split..]}]);
         (json!({"role": "assistant", "content": parts}), "stop")
     };

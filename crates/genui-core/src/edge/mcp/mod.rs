@@ -92,7 +92,8 @@ impl Mcp {
     /// The answer to a body refused before it was read (over the size
     /// limit): the `dgui_error` inside a JSON-RPC error, at its status.
     pub fn refuse(error: &Error) -> HttpResponse {
-        let rpc = RpcError::new(code::INVALID_REQUEST, error.http_status(), error.message()).with_data(error.to_dgui_error());
+        let rpc = RpcError::new(code::INVALID_REQUEST, error.http_status(), error.message())
+            .with_data(error.to_dgui_error());
         fail(&Value::Null, &rpc)
     }
 
@@ -110,24 +111,48 @@ fn read(
     limits: &Limits,
 ) -> Step<Mcp> {
     let get = |name: &str| header(name).and_then(|raw| wire::header_value(&raw));
-    guard::check(get("host").as_deref(), get("origin").as_deref(), allowed_hosts, allowed_origins).map_err(|e| Mcp::refuse(&e))?;
-    limits.check_body_size(body.len()).map_err(|e| Mcp::refuse(&e))?;
+    guard::check(
+        get("host").as_deref(),
+        get("origin").as_deref(),
+        allowed_hosts,
+        allowed_origins,
+    )
+    .map_err(|e| Mcp::refuse(&e))?;
+    limits
+        .check_body_size(body.len())
+        .map_err(|e| Mcp::refuse(&e))?;
     limits.check_body_depth(body).map_err(|e| Mcp::refuse(&e))?;
     let request = parse(body)?;
     let Some(id) = request.id.clone() else {
         // A notification (`notifications/initialized`, `notifications/cancelled`...): accepted.
-        return Err(HttpResponse { status: 202, headers: Vec::new(), body: String::new() });
+        return Err(HttpResponse {
+            status: 202,
+            headers: Vec::new(),
+            body: String::new(),
+        });
     };
     let header_version = get("mcp-protocol-version");
-    let meta_version = request.params.get("_meta").and_then(|m| m.get(META_VERSION));
-    let legacy_header = header_version.as_deref().and_then(Version::parse).filter(|v| !v.is_stateless());
+    let meta_version = request
+        .params
+        .get("_meta")
+        .and_then(|m| m.get(META_VERSION));
+    let legacy_header = header_version
+        .as_deref()
+        .and_then(Version::parse)
+        .filter(|v| !v.is_stateless());
     if meta_version.is_some() || (header_version.is_some() && legacy_header.is_none()) {
         stateless(&request, &id, header_version.as_deref(), &get)?;
         dispatch(request, id, Version::V2026_07_28, limits)
     } else {
         // Handshake era; a request without the header is 2025-03-26 (the
         // spec allows it). Its errors travel as HTTP 200, as its SDKs expect.
-        dispatch(request, id, legacy_header.unwrap_or(Version::V2025_03_26), limits).map_err(|mut response| {
+        dispatch(
+            request,
+            id,
+            legacy_header.unwrap_or(Version::V2025_03_26),
+            limits,
+        )
+        .map_err(|mut response| {
             response.status = 200;
             response
         })
@@ -140,11 +165,30 @@ const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// JSON, one request object, with a readable id and a method.
 fn parse(body: &[u8]) -> Step<Request> {
     let value: Value = serde_json::from_slice(body).map_err(|e| {
-        let rpc = RpcError::new(code::PARSE_ERROR, 400, format!("Parse error: the body is not JSON ({e})"))
-            .with_data(Error::new(crate::error::ErrorCode::InvalidJson, format!("request body is not valid JSON: {e}")).to_dgui_error());
+        let rpc = RpcError::new(
+            code::PARSE_ERROR,
+            400,
+            format!("Parse error: the body is not JSON ({e})"),
+        )
+        .with_data(
+            Error::new(
+                crate::error::ErrorCode::InvalidJson,
+                format!("request body is not valid JSON: {e}"),
+            )
+            .to_dgui_error(),
+        );
         fail(&Value::Null, &rpc)
     })?;
-    let invalid = |id: &Value, why: &str| fail(id, &RpcError::new(code::INVALID_REQUEST, 400, format!("Invalid Request: {why}")));
+    let invalid = |id: &Value, why: &str| {
+        fail(
+            id,
+            &RpcError::new(
+                code::INVALID_REQUEST,
+                400,
+                format!("Invalid Request: {why}"),
+            ),
+        )
+    };
     let mut object = match value {
         Value::Object(object) => object,
         Value::Array(_) => {
@@ -167,7 +211,12 @@ fn parse(body: &[u8]) -> Step<Request> {
     let params = match object.remove("params") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(params)) => params,
-        Some(_) => return Err(fail(&echo, &invalid_params("/params", "`params` must be an object"))),
+        Some(_) => {
+            return Err(fail(
+                &echo,
+                &invalid_params("/params", "`params` must be an object"),
+            ))
+        }
     };
     Ok(Request { id, method, params })
 }
@@ -175,26 +224,58 @@ fn parse(body: &[u8]) -> Step<Request> {
 /// The 2026-07-28 per-request rules: `_meta` fields, the version header
 /// against `_meta`, a version we speak, a known method, then `Mcp-Method`
 /// and `Mcp-Name` against the body.
-fn stateless(request: &Request, id: &Value, header_version: Option<&str>, get: &dyn Fn(&str) -> Option<String>) -> Step<()> {
+fn stateless(
+    request: &Request,
+    id: &Value,
+    header_version: Option<&str>,
+    get: &dyn Fn(&str) -> Option<String>,
+) -> Step<()> {
     let meta = request.params.get("_meta").and_then(Value::as_object);
     let Some(Value::String(version)) = meta.and_then(|m| m.get(META_VERSION)) else {
-        return Err(fail(id, &invalid_params(&format!("/params/_meta/{}", escape(META_VERSION)), "`_meta` must name the protocol version")));
+        return Err(fail(
+            id,
+            &invalid_params(
+                &format!("/params/_meta/{}", escape(META_VERSION)),
+                "`_meta` must name the protocol version",
+            ),
+        ));
     };
-    if !meta.and_then(|m| m.get(META_CAPABILITIES)).is_some_and(Value::is_object) {
-        return Err(fail(id, &invalid_params(&format!("/params/_meta/{}", escape(META_CAPABILITIES)), "`_meta` must carry the client capabilities (an object)")));
+    if !meta
+        .and_then(|m| m.get(META_CAPABILITIES))
+        .is_some_and(Value::is_object)
+    {
+        return Err(fail(
+            id,
+            &invalid_params(
+                &format!("/params/_meta/{}", escape(META_CAPABILITIES)),
+                "`_meta` must carry the client capabilities (an object)",
+            ),
+        ));
     }
     if header_version != Some(version.as_str()) {
         let message = format!("Header mismatch: MCP-Protocol-Version header value '{}' does not match body value '{version}'", header_version.unwrap_or_default());
-        return Err(fail(id, &RpcError::new(code::HEADER_MISMATCH, 400, message)));
+        return Err(fail(
+            id,
+            &RpcError::new(code::HEADER_MISMATCH, 400, message),
+        ));
     }
     if Version::parse(version) != Some(Version::V2026_07_28) {
-        let rpc = RpcError::new(code::UNSUPPORTED_PROTOCOL_VERSION, 400, "Unsupported protocol version")
-            .with_data(json!({"supported": Version::supported(), "requested": version,
-                "hint": "2025-* versions are served through initialize, without _meta"}));
+        let rpc = RpcError::new(
+            code::UNSUPPORTED_PROTOCOL_VERSION,
+            400,
+            "Unsupported protocol version",
+        )
+        .with_data(
+            json!({"supported": Version::supported(), "requested": version,
+                "hint": "2025-* versions are served through initialize, without _meta"}),
+        );
         return Err(fail(id, &rpc));
     }
     if !STATELESS_METHODS.contains(&request.method.as_str()) {
-        return Err(fail(id, &unknown_method(&request.method, Version::V2026_07_28)));
+        return Err(fail(
+            id,
+            &unknown_method(&request.method, Version::V2026_07_28),
+        ));
     }
     check_header(id, "Mcp-Method", get("mcp-method"), &request.method)?;
     let name_field = match request.method.as_str() {
@@ -203,7 +284,11 @@ fn stateless(request: &Request, id: &Value, header_version: Option<&str>, get: &
         _ => None,
     };
     if let Some(field) = name_field {
-        let body_value = request.params.get(field).and_then(Value::as_str).unwrap_or_default();
+        let body_value = request
+            .params
+            .get(field)
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         check_header(id, "Mcp-Name", get("mcp-name"), body_value)?;
     }
     Ok(())
@@ -218,8 +303,23 @@ fn check_header(id: &Value, name: &str, header: Option<String>, body_value: &str
     }
 }
 
-const STATELESS_METHODS: [&str; 6] = ["server/discover", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"];
-const HANDSHAKE_METHODS: [&str; 7] = ["initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read"];
+const STATELESS_METHODS: [&str; 6] = [
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
+const HANDSHAKE_METHODS: [&str; 7] = [
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
 
 /// Answers a checked request of `version`.
 fn dispatch(request: Request, id: Value, version: Version, limits: &Limits) -> Step<Mcp> {
@@ -232,7 +332,9 @@ fn dispatch(request: Request, id: Value, version: Version, limits: &Limits) -> S
             result.insert("instructions".into(), INSTRUCTIONS.into());
             complete(result, version, long)
         }
-        "initialize" if !version.is_stateless() => return Ok(Mcp::Answer(answer(&id, initialize(&request.params)))),
+        "initialize" if !version.is_stateless() => {
+            return Ok(Mcp::Answer(answer(&id, initialize(&request.params))))
+        }
         "ping" if !version.is_stateless() => Map::new(),
         "tools/list" => complete(one("tools", tools::list().into()), version, long),
         "resources/list" => complete(one("resources", json!([view::listed()])), version, long),
@@ -255,8 +357,13 @@ fn capabilities() -> Value {
 /// `initialize`: the client's version when we speak it, else our newest
 /// handshake version (the client then decides whether to go on).
 fn initialize(params: &Map<String, Value>) -> Map<String, Value> {
-    let asked = params.get("protocolVersion").and_then(Value::as_str).and_then(Version::parse);
-    let version = asked.filter(|v| !v.is_stateless()).unwrap_or(Version::V2025_11_25);
+    let asked = params
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .and_then(Version::parse);
+    let version = asked
+        .filter(|v| !v.is_stateless())
+        .unwrap_or(Version::V2025_11_25);
     let mut result = Map::new();
     result.insert("protocolVersion".into(), version.as_str().into());
     result.insert("capabilities".into(), capabilities());
@@ -265,57 +372,134 @@ fn initialize(params: &Map<String, Value>) -> Map<String, Value> {
     result
 }
 
-fn read_resource(params: &Map<String, Value>, id: &Value, version: Version) -> Step<Map<String, Value>> {
+fn read_resource(
+    params: &Map<String, Value>,
+    id: &Value,
+    version: Version,
+) -> Step<Map<String, Value>> {
     let Some(uri) = params.get("uri").and_then(Value::as_str) else {
-        return Err(fail(id, &invalid_params("/params/uri", "`uri` must be a string")));
+        return Err(fail(
+            id,
+            &invalid_params("/params/uri", "`uri` must be a string"),
+        ));
     };
     if uri != view::URI {
-        let (code, status) = if version.is_stateless() { (code::INVALID_PARAMS, 400) } else { (code::RESOURCE_NOT_FOUND_LEGACY, 200) };
-        let message = format!("Resource not found: {uri}. The only resource is {}; call {} again for a new form.", view::URI, tools::GENERATE);
-        return Err(fail(id, &RpcError::new(code, status, message).with_data(json!({"uri": uri}))));
+        let (code, status) = if version.is_stateless() {
+            (code::INVALID_PARAMS, 400)
+        } else {
+            (code::RESOURCE_NOT_FOUND_LEGACY, 200)
+        };
+        let message = format!(
+            "Resource not found: {uri}. The only resource is {}; call {} again for a new form.",
+            view::URI,
+            tools::GENERATE
+        );
+        return Err(fail(
+            id,
+            &RpcError::new(code, status, message).with_data(json!({"uri": uri})),
+        ));
     }
     let Some(html) = view::html() else {
-        let error = Error::new(crate::error::ErrorCode::Internal, "the form view was not built into this worker (scripts/build-mcp-view.sh)");
-        return Err(fail(id, &RpcError::new(-32603, 500, error.message()).with_data(error.to_dgui_error())));
+        let error = Error::new(
+            crate::error::ErrorCode::Internal,
+            "the form view was not built into this worker (scripts/build-mcp-view.sh)",
+        );
+        return Err(fail(
+            id,
+            &RpcError::new(-32603, 500, error.message()).with_data(error.to_dgui_error()),
+        ));
     };
     Ok(one("contents", json!([view::contents(html)])))
 }
 
 /// `tools/call`: the tool's arguments become a `/v1` body.
-fn call_tool(params: &Map<String, Value>, id: Value, version: Version, limits: &Limits) -> Step<Mcp> {
-    let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+fn call_tool(
+    params: &Map<String, Value>,
+    id: Value,
+    version: Version,
+    limits: &Limits,
+) -> Step<Mcp> {
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let arguments = match params.get("arguments") {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(arguments @ Value::Object(_)) => arguments.clone(),
-        Some(_) => return Err(fail(&id, &invalid_params("/params/arguments", "`arguments` must be an object"))),
+        Some(_) => {
+            return Err(fail(
+                &id,
+                &invalid_params("/params/arguments", "`arguments` must be an object"),
+            ))
+        }
     };
     let body = arguments.to_string();
-    let tool_error = |error: Error| Mcp::Answer(McpCall { id: id.clone(), version, format: None }.finish(&HttpResponse::error(&error)));
+    let tool_error = |error: Error| {
+        Mcp::Answer(
+            McpCall {
+                id: id.clone(),
+                version,
+                format: None,
+            }
+            .finish(&HttpResponse::error(&error)),
+        )
+    };
     match name {
         tools::GENERATE => Ok(match GenerateJob::prepare(body.as_bytes(), None, limits) {
             Ok(mut job) => {
                 job.form_markup = true;
                 let format = format_name(job.request().format);
-                Mcp::Generate(job, McpCall { id, version, format: Some(format) })
+                Mcp::Generate(
+                    job,
+                    McpCall {
+                        id,
+                        version,
+                        format: Some(format),
+                    },
+                )
             }
             Err(error) => tool_error(error),
         }),
         tools::SUBMIT => Ok(match SubmitJob::prepare(body.as_bytes(), limits) {
-            Ok(job) => Mcp::Submit(job, McpCall { id, version, format: None }),
+            Ok(job) => Mcp::Submit(
+                job,
+                McpCall {
+                    id,
+                    version,
+                    format: None,
+                },
+            ),
             Err(error) => tool_error(error),
         }),
-        _ => Err(fail(&id, &invalid_params("/params/name", &format!("unknown tool `{name}`: the tools are {} and {}", tools::GENERATE, tools::SUBMIT)))),
+        _ => Err(fail(
+            &id,
+            &invalid_params(
+                "/params/name",
+                &format!(
+                    "unknown tool `{name}`: the tools are {} and {}",
+                    tools::GENERATE,
+                    tools::SUBMIT
+                ),
+            ),
+        )),
     }
 }
 
 fn format_name(format: crate::render::Format) -> &'static str {
-    crate::render::Format::NAMES.into_iter().find(|n| crate::render::Format::parse(n, "").ok() == Some(format)).unwrap_or("jsonforms")
+    crate::render::Format::NAMES
+        .into_iter()
+        .find(|n| crate::render::Format::parse(n, "").ok() == Some(format))
+        .unwrap_or("jsonforms")
 }
 
 /// A result as the version wants it: 2026-07-28 adds `resultType`, our
 /// identity, and for lists and reads `ttlMs` and `cacheScope`; the
 /// handshake versions get the bare result (their SDKs strip the rest).
-fn complete(mut result: Map<String, Value>, version: Version, cache: Option<(u64, &str)>) -> Map<String, Value> {
+fn complete(
+    mut result: Map<String, Value>,
+    version: Version,
+    cache: Option<(u64, &str)>,
+) -> Map<String, Value> {
     if version.is_stateless() {
         result.insert("resultType".into(), "complete".into());
         result.insert("_meta".into(), json!({"io.modelcontextprotocol/serverInfo": {"name": SERVER.name, "version": SERVER.version}}));
@@ -334,23 +518,44 @@ fn one(key: &str, value: Value) -> Map<String, Value> {
 }
 
 fn answer(id: &Value, result: Map<String, Value>) -> HttpResponse {
-    HttpResponse { status: 200, headers: Vec::new(), body: Envelope::result(id, &result).to_json() }
+    HttpResponse {
+        status: 200,
+        headers: Vec::new(),
+        body: Envelope::result(id, &result).to_json(),
+    }
 }
 
 fn fail(id: &Value, error: &RpcError) -> HttpResponse {
-    HttpResponse { status: error.status, headers: Vec::new(), body: Envelope::error(id, error).to_json() }
+    HttpResponse {
+        status: error.status,
+        headers: Vec::new(),
+        body: Envelope::error(id, error).to_json(),
+    }
 }
 
 /// `-32602`, with our `dgui_error` (code and JSON Pointer into the request) as `data`.
 fn invalid_params(pointer: &str, why: &str) -> RpcError {
-    let error = Error::new(crate::error::ErrorCode::InvalidRequest, format!("{why} (at {pointer})")).at(pointer);
-    RpcError::new(code::INVALID_PARAMS, 400, format!("Invalid params: {why}")).with_data(error.to_dgui_error())
+    let error = Error::new(
+        crate::error::ErrorCode::InvalidRequest,
+        format!("{why} (at {pointer})"),
+    )
+    .at(pointer);
+    RpcError::new(code::INVALID_PARAMS, 400, format!("Invalid params: {why}"))
+        .with_data(error.to_dgui_error())
 }
 
 /// `-32601`: 404 under 2026-07-28 (the transport spec), 200 before.
 fn unknown_method(method: &str, version: Version) -> RpcError {
-    let (status, known) = if version.is_stateless() { (404, &STATELESS_METHODS[..]) } else { (200, &HANDSHAKE_METHODS[..]) };
-    let message = format!("Method not found: `{method}` under protocol {}; this server answers {}", version.as_str(), known.join(", "));
+    let (status, known) = if version.is_stateless() {
+        (404, &STATELESS_METHODS[..])
+    } else {
+        (200, &HANDSHAKE_METHODS[..])
+    };
+    let message = format!(
+        "Method not found: `{method}` under protocol {}; this server answers {}",
+        version.as_str(),
+        known.join(", ")
+    );
     RpcError::new(code::METHOD_NOT_FOUND, status, message)
 }
 

@@ -33,14 +33,20 @@ fn generate_tool() -> Value {
     let definition = crate::edge::tool::tool_definition();
     let mut input = definition["parameters"].clone();
     if let Some(properties) = input["properties"].as_object_mut() {
-        properties.insert("format".into(), json!({
-            "type": "string", "enum": Format::NAMES,
-            "description": "The spec's format (default jsonforms)."
-        }));
-        properties.insert("locale".into(), json!({
-            "type": "string",
-            "description": "BCP 47 tag (e.g. de-DE): the language of labels a model writes."
-        }));
+        properties.insert(
+            "format".into(),
+            json!({
+                "type": "string", "enum": Format::NAMES,
+                "description": "The spec's format (default jsonforms)."
+            }),
+        );
+        properties.insert(
+            "locale".into(),
+            json!({
+                "type": "string",
+                "description": "BCP 47 tag (e.g. de-DE): the language of labels a model writes."
+            }),
+        );
     }
     json!({
         "name": GENERATE,
@@ -68,8 +74,8 @@ fn submit_tool() -> Value {
         "name": SUBMIT,
         "title": "Submit a form",
         "description": "Check the user's answer to a form made by generate_user_interface against its \
-output schema. Valid: the AG-UI tool message for the agent. Invalid: an error listing each field's \
-JSON Pointer and what is wrong with it.",
+    output schema. Valid: the AG-UI tool message for the agent. Invalid: an error listing each field's \
+    JSON Pointer and what is wrong with it.",
         "inputSchema": {
             "type": "object",
             "properties": {
@@ -96,18 +102,28 @@ JSON Pointer and what is wrong with it.",
 /// The `CallToolResult` (without `resultType`) for a `/v1` answer.
 /// `format` is the generated spec's format (`None` for a submission).
 pub(crate) fn result(format: Option<&'static str>, v1: &HttpResponse) -> Map<String, Value> {
-    let header = |wanted: &str| v1.headers.iter().find(|(name, _)| name == wanted).map(|(_, v)| v.as_str());
+    let header = |wanted: &str| {
+        v1.headers
+            .iter()
+            .find(|(name, _)| name == wanted)
+            .map(|(_, v)| v.as_str())
+    };
     let body: Value = match serde_json::from_str(&v1.body) {
         Ok(body) => body,
         // format=html answers the page itself; as JSON it is an html_page.
-        Err(_) if v1.status == 200 && format == Some("html") => json!({"type": "html_page", "html": v1.body}),
+        Err(_) if v1.status == 200 && format == Some("html") => {
+            json!({"type": "html_page", "html": v1.body})
+        }
         Err(_) => Value::Null,
     };
     if !(200..300).contains(&v1.status) || !body.is_object() {
         return failed(body, v1.status);
     }
     let Some(format) = format else {
-        let text = format!("The submission is valid; the tool message carries the data: {}", body["content"].as_str().unwrap_or_default());
+        let text = format!(
+            "The submission is valid; the tool message carries the data: {}",
+            body["content"].as_str().unwrap_or_default()
+        );
         return structured(json!({"toolMessage": body}), text, false);
     };
     let hash = header("x-genui-spec-hash").unwrap_or_default();
@@ -116,7 +132,11 @@ pub(crate) fn result(format: Option<&'static str>, v1: &HttpResponse) -> Map<Str
         "Made a {format} form (specHash {hash}). The user fills it in the form view; check an answer with \
 {SUBMIT} {{\"specHash\": \"{hash}\", \"data\": ...}}."
     );
-    structured(json!({"specHash": hash, "format": format, "spec": body, "markup": markup}), text, false)
+    structured(
+        json!({"specHash": hash, "format": format, "spec": body, "markup": markup}),
+        text,
+        false,
+    )
 }
 
 /// A failed call as a tool error carrying the `dgui_error`.
@@ -126,7 +146,11 @@ fn failed(body: Value, status: u16) -> Map<String, Value> {
     } else {
         json!({"type": "dgui_error", "code": "internal_error", "message": format!("the call failed with HTTP {status}"), "payload": {}})
     };
-    let text = format!("{}: {}", error["code"].as_str().unwrap_or_default(), error["message"].as_str().unwrap_or_default());
+    let text = format!(
+        "{}: {}",
+        error["code"].as_str().unwrap_or_default(),
+        error["message"].as_str().unwrap_or_default()
+    );
     structured(json!({"error": error}), text, true)
 }
 

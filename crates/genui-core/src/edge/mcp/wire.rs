@@ -21,7 +21,12 @@ pub(crate) enum Version {
 
 impl Version {
     /// Newest first: what `server/discover` and version errors list.
-    pub(crate) const ALL: [Version; 4] = [Self::V2026_07_28, Self::V2025_11_25, Self::V2025_06_18, Self::V2025_03_26];
+    pub(crate) const ALL: [Version; 4] = [
+        Self::V2026_07_28,
+        Self::V2025_11_25,
+        Self::V2025_06_18,
+        Self::V2025_03_26,
+    ];
 
     pub(crate) fn as_str(self) -> &'static str {
         match self {
@@ -72,7 +77,12 @@ pub(crate) struct RpcError {
 
 impl RpcError {
     pub(crate) fn new(code: i64, status: u16, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), data: None, status }
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+            status,
+        }
     }
 
     pub(crate) fn with_data(mut self, data: Value) -> Self {
@@ -95,11 +105,21 @@ pub(crate) struct Envelope<'a> {
 
 impl<'a> Envelope<'a> {
     pub(crate) fn result(id: &'a Value, result: &'a Map<String, Value>) -> Self {
-        Self { jsonrpc: "2.0", id, result: Some(result), error: None }
+        Self {
+            jsonrpc: "2.0",
+            id,
+            result: Some(result),
+            error: None,
+        }
     }
 
     pub(crate) fn error(id: &'a Value, error: &'a RpcError) -> Self {
-        Self { jsonrpc: "2.0", id, result: None, error: Some(error) }
+        Self {
+            jsonrpc: "2.0",
+            id,
+            result: None,
+            error: Some(error),
+        }
     }
 
     pub(crate) fn to_json(&self) -> String {
@@ -117,14 +137,20 @@ pub(crate) struct Implementation {
     pub(crate) title: Option<&'static str>,
 }
 
-pub(crate) const SERVER: Implementation =
-    Implementation { name: "genui-worker", version: env!("CARGO_PKG_VERSION"), title: Some("genui-worker: forms for any JSON Schema") };
+pub(crate) const SERVER: Implementation = Implementation {
+    name: "genui-worker",
+    version: env!("CARGO_PKG_VERSION"),
+    title: Some("genui-worker: forms for any JSON Schema"),
+};
 
 /// A header value as the transport spec reads it: surrounding whitespace
 /// trimmed, and the `=?base64?...?=` form (for non-ASCII names) decoded.
 pub(crate) fn header_value(raw: &str) -> Option<String> {
     let trimmed = raw.trim();
-    match trimmed.strip_prefix("=?base64?").and_then(|rest| rest.strip_suffix("?=")) {
+    match trimmed
+        .strip_prefix("=?base64?")
+        .and_then(|rest| rest.strip_suffix("?="))
+    {
         Some(encoded) => String::from_utf8(decode_base64(encoded)?).ok(),
         None => Some(trimmed.to_owned()),
     }
@@ -134,7 +160,9 @@ pub(crate) fn header_value(raw: &str) -> Option<String> {
 /// also uses).
 fn decode_base64(text: &str) -> Option<Vec<u8>> {
     use base64::Engine;
-    base64::engine::general_purpose::STANDARD_NO_PAD.decode(text.trim_end_matches('=')).ok()
+    base64::engine::general_purpose::STANDARD_NO_PAD
+        .decode(text.trim_end_matches('='))
+        .ok()
 }
 
 #[cfg(test)]
@@ -143,9 +171,15 @@ mod tests {
 
     #[test]
     fn header_values_are_trimmed_and_base64_decoded() {
-        assert_eq!(header_value("  tools/list \t").as_deref(), Some("tools/list"));
+        assert_eq!(
+            header_value("  tools/list \t").as_deref(),
+            Some("tools/list")
+        );
         // "héllo" in UTF-8, base64.
-        assert_eq!(header_value("=?base64?aMOpbGxv?=").as_deref(), Some("héllo"));
+        assert_eq!(
+            header_value("=?base64?aMOpbGxv?=").as_deref(),
+            Some("héllo")
+        );
         assert_eq!(header_value("=?base64?aGk=?=").as_deref(), Some("hi"));
         assert_eq!(header_value("=?base64?!!?="), None);
     }

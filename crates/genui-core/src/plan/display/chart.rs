@@ -26,7 +26,12 @@ const MAX_SERIES: usize = 8;
 const MAX_COLORS: usize = 12;
 
 fn channel(field: &str, measure: &str, title: &str) -> Channel {
-    Channel { field: field.to_owned(), measure: measure.to_owned(), title: title.to_owned(), aggregate: None }
+    Channel {
+        field: field.to_owned(),
+        measure: measure.to_owned(),
+        title: title.to_owned(),
+        aggregate: None,
+    }
 }
 
 /// The chart that fits a dataset, if it has numbers to plot.
@@ -39,7 +44,11 @@ pub(crate) fn choose(shape: Shape, columns: &[Column], rows: &[Value]) -> Option
 }
 
 fn records(columns: &[Column], rows: &[Value]) -> Option<Chart> {
-    let measures: Vec<&Column> = columns.iter().filter(|c| c.kind.is_numeric()).take(MAX_SERIES).collect();
+    let measures: Vec<&Column> = columns
+        .iter()
+        .filter(|c| c.kind.is_numeric())
+        .take(MAX_SERIES)
+        .collect();
     if measures.is_empty() {
         return None;
     }
@@ -60,9 +69,13 @@ fn records(columns: &[Column], rows: &[Value]) -> Option<Chart> {
     }
     match measures.as_slice() {
         [only] => Some(over_index(columns, &only.key, &only.label)),
-        [x, rest @ ..] if is_increasing(&x.key, rows) => {
-            Some(series(Mark::Line, channel(&x.key, "quantitative", &x.label), rest, None, columns))
-        }
+        [x, rest @ ..] if is_increasing(&x.key, rows) => Some(series(
+            Mark::Line,
+            channel(&x.key, "quantitative", &x.label),
+            rest,
+            None,
+            columns,
+        )),
         [x, y, ..] => Some(Chart {
             mark: Mark::Point,
             x: channel(&x.key, "quantitative", &x.label),
@@ -76,10 +89,22 @@ fn records(columns: &[Column], rows: &[Value]) -> Option<Chart> {
 
 /// One measure as y (coloured by `color_by` when given), or several folded
 /// into one value coloured by series.
-fn series(mark: Mark, x: Channel, measures: &[&Column], color_by: Option<&Column>, columns: &[Column]) -> Chart {
+fn series(
+    mark: Mark,
+    x: Channel,
+    measures: &[&Column],
+    color_by: Option<&Column>,
+    columns: &[Column],
+) -> Chart {
     if let [only] = measures {
         let color = color_by.map(|c| channel(&c.key, "nominal", &c.label));
-        return Chart { mark, x, y: channel(&only.key, "quantitative", &only.label), color, transform: Vec::new() };
+        return Chart {
+            mark,
+            x,
+            y: channel(&only.key, "quantitative", &only.label),
+            color,
+            transform: Vec::new(),
+        };
     }
     let key = unused_name("series", columns);
     let value = unused_name("value", columns);
@@ -89,7 +114,10 @@ fn series(mark: Mark, x: Channel, measures: &[&Column], color_by: Option<&Column
         x,
         y: channel(&value, "quantitative", "Value"),
         color: Some(channel(&key, "nominal", "Series")),
-        transform: vec![Transform::Fold { fields, names: [key, value] }],
+        transform: vec![Transform::Fold {
+            fields,
+            names: [key, value],
+        }],
     }
 }
 
@@ -108,11 +136,24 @@ fn over_index(columns: &[Column], field: &str, title: &str) -> Chart {
 /// `base`, or `base_2`, ... : a derived field's name no column uses.
 fn unused_name(base: &str, columns: &[Column]) -> String {
     let taken = |name: &str| columns.iter().any(|c| c.key == name);
-    (1..).map(|n| if n == 1 { base.to_owned() } else { format!("{base}_{n}") }).find(|n| !taken(n)).unwrap_or_default()
+    (1..)
+        .map(|n| {
+            if n == 1 {
+                base.to_owned()
+            } else {
+                format!("{base}_{n}")
+            }
+        })
+        .find(|n| !taken(n))
+        .unwrap_or_default()
 }
 
 fn distinct(key: &str, rows: &[Value]) -> usize {
-    rows.iter().filter_map(|r| r.get(key)).map(Value::to_string).collect::<HashSet<_>>().len()
+    rows.iter()
+        .filter_map(|r| r.get(key))
+        .map(Value::to_string)
+        .collect::<HashSet<_>>()
+        .len()
 }
 
 /// A category splits lines into series when its values repeat and are few.
@@ -123,7 +164,10 @@ fn is_series_key(key: &str, rows: &[Value]) -> bool {
 
 /// Whether every row has a number under `key`, each larger than the last.
 fn is_increasing(key: &str, rows: &[Value]) -> bool {
-    let numbers: Option<Vec<f64>> = rows.iter().map(|r| r.get(key).and_then(Value::as_f64)).collect();
+    let numbers: Option<Vec<f64>> = rows
+        .iter()
+        .map(|r| r.get(key).and_then(Value::as_f64))
+        .collect();
     numbers.is_some_and(|n| n.len() > 1 && n.windows(2).all(|w| w[0] < w[1]))
 }
 
@@ -157,7 +201,10 @@ pub(crate) fn vega_lite(chart: &Chart, title: &str, values: Vec<Value>) -> Value
         encoding.insert("color".into(), encode(color));
         if chart.mark == Mark::Bar {
             // Bars of several series stand side by side, not stacked.
-            encoding.insert("xOffset".into(), json!({"field": field_ref(&color.field), "type": "nominal"}));
+            encoding.insert(
+                "xOffset".into(),
+                json!({"field": field_ref(&color.field), "type": "nominal"}),
+            );
         }
     }
     let mark = match chart.mark {
@@ -182,7 +229,9 @@ pub(crate) fn vega_lite(chart: &Chart, title: &str, values: Vec<Value>) -> Value
 fn transform(t: &Transform) -> Value {
     match t {
         Transform::RowNumber { name } => json!({"window": [{"op": "row_number", "as": name}]}),
-        Transform::Fold { fields, names } => json!({"fold": fields.iter().map(|f| field_ref(f)).collect::<Vec<_>>(), "as": names}),
+        Transform::Fold { fields, names } => {
+            json!({"fold": fields.iter().map(|f| field_ref(f)).collect::<Vec<_>>(), "as": names})
+        }
     }
 }
 
@@ -191,30 +240,79 @@ mod tests {
     use super::*;
 
     fn col(key: &str, kind: ColumnType) -> Column {
-        Column { key: key.into(), label: key.into(), kind }
+        Column {
+            key: key.into(),
+            label: key.into(),
+            kind,
+        }
     }
 
     #[test]
     fn shape_decides_the_mark() {
         use ColumnType::*;
-        let bar = choose(Shape::Records, &[col("c", String), col("v", Number)], &[json!({"c": "a", "v": 1}), json!({"c": "b", "v": 2})]).unwrap();
+        let bar = choose(
+            Shape::Records,
+            &[col("c", String), col("v", Number)],
+            &[json!({"c": "a", "v": 1}), json!({"c": "b", "v": 2})],
+        )
+        .unwrap();
         assert_eq!((bar.mark, bar.y.aggregate.clone()), (Mark::Bar, None));
-        let summed = choose(Shape::Records, &[col("c", String), col("v", Number)], &[json!({"c": "a", "v": 1}), json!({"c": "a", "v": 2})]).unwrap();
+        let summed = choose(
+            Shape::Records,
+            &[col("c", String), col("v", Number)],
+            &[json!({"c": "a", "v": 1}), json!({"c": "a", "v": 2})],
+        )
+        .unwrap();
         assert_eq!(summed.y.aggregate.as_deref(), Some("sum"));
-        let line = choose(Shape::Records, &[col("d", Date), col("v", Number), col("w", Number)], &[json!({})]).unwrap();
-        assert_eq!((line.mark, line.x.measure.as_str(), line.color.unwrap().field), (Mark::Line, "temporal", "series".to_owned()));
+        let line = choose(
+            Shape::Records,
+            &[col("d", Date), col("v", Number), col("w", Number)],
+            &[json!({})],
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                line.mark,
+                line.x.measure.as_str(),
+                line.color.unwrap().field
+            ),
+            (Mark::Line, "temporal", "series".to_owned())
+        );
         let rows = [json!({"h": 170, "w": 70}), json!({"h": 160, "w": 60})];
-        let scatter = choose(Shape::Records, &[col("h", Integer), col("w", Integer)], &rows).unwrap();
+        let scatter = choose(
+            Shape::Records,
+            &[col("h", Integer), col("w", Integer)],
+            &rows,
+        )
+        .unwrap();
         assert_eq!(scatter.mark, Mark::Point);
         let ordered = [json!({"h": 1, "w": 70}), json!({"h": 2, "w": 60})];
-        assert_eq!(choose(Shape::Records, &[col("h", Integer), col("w", Integer)], &ordered).unwrap().mark, Mark::Line);
+        assert_eq!(
+            choose(
+                Shape::Records,
+                &[col("h", Integer), col("w", Integer)],
+                &ordered
+            )
+            .unwrap()
+            .mark,
+            Mark::Line
+        );
         assert!(choose(Shape::Records, &[col("name", String)], &rows).is_none());
-        assert_eq!(choose(Shape::Numbers, &[col("value", Number)], &[]).unwrap().transform.len(), 1);
+        assert_eq!(
+            choose(Shape::Numbers, &[col("value", Number)], &[])
+                .unwrap()
+                .transform
+                .len(),
+            1
+        );
     }
 
     #[test]
     fn derived_names_avoid_columns_and_fields_are_escaped() {
-        let cols = [col("index", ColumnType::Boolean), col("a.b", ColumnType::Number)];
+        let cols = [
+            col("index", ColumnType::Boolean),
+            col("a.b", ColumnType::Number),
+        ];
         let chart = choose(Shape::Records, &cols, &[json!({"index": true, "a.b": 1})]).unwrap();
         assert_eq!(chart.x.field, "index_2");
         let spec = vega_lite(&chart, "t", vec![]);

@@ -9,11 +9,14 @@
 //! never claims a format a value fails. Values never enter the schema: no
 //! `enum`, no examples, no defaults.
 
-use super::{chart, too_large, Column, ColumnType, Dataset, DisplaySpec, Shape, MAX_COLUMNS, MAX_DATASETS, MAX_ROWS};
+use super::{
+    chart, too_large, Column, ColumnType, Dataset, DisplaySpec, Shape, MAX_COLUMNS, MAX_DATASETS,
+    MAX_ROWS,
+};
 use crate::error::Result;
 use crate::plan::generate::labels;
-use crate::request::limits::Limits;
 use crate::pointer;
+use crate::request::limits::Limits;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -25,12 +28,20 @@ const MAX_LABEL_CHARS: usize = 120;
 /// text (a key may hold markup or links; labels never do).
 fn label(name: &str) -> String {
     let text = crate::plan::sanitize::plain_text(&labels::humanize(name), MAX_LABEL_CHARS);
-    if text.is_empty() { "Value".to_owned() } else { text }
+    if text.is_empty() {
+        "Value".to_owned()
+    } else {
+        text
+    }
 }
 
 /// The string formats a column may be given, most specific first.
-const FORMATS: [(&str, ColumnType); 4] =
-    [("date", ColumnType::Date), ("date-time", ColumnType::DateTime), ("email", ColumnType::Email), ("uri", ColumnType::Uri)];
+const FORMATS: [(&str, ColumnType); 4] = [
+    ("date", ColumnType::Date),
+    ("date-time", ColumnType::DateTime),
+    ("email", ColumnType::Email),
+    ("uri", ColumnType::Uri),
+];
 
 /// Records or numbers, when every item is one of them.
 pub(crate) fn row_shape(items: &[Value]) -> Option<Shape> {
@@ -48,7 +59,13 @@ pub(crate) fn row_shape(items: &[Value]) -> Option<Shape> {
 
 /// The display and the schema that replaces `output`. `base` is the JSON
 /// Pointer of `data` in the request body (for errors).
-pub(crate) fn infer(data: &Value, output: &Value, description: &str, base: &str, limits: &Limits) -> Result<(DisplaySpec, Value)> {
+pub(crate) fn infer(
+    data: &Value,
+    output: &Value,
+    description: &str,
+    base: &str,
+    limits: &Limits,
+) -> Result<(DisplaySpec, Value)> {
     let title = labels::form_title(output.get("title").and_then(Value::as_str), description)
         .map(|t| crate::plan::sanitize::plain_text(&t, MAX_LABEL_CHARS))
         .filter(|t| !t.is_empty());
@@ -56,11 +73,21 @@ pub(crate) fn infer(data: &Value, output: &Value, description: &str, base: &str,
         Value::Array(items) => {
             let title = title.unwrap_or_else(|| "Data".to_owned());
             let (dataset, schema) = dataset(items, "data", &title, "", "", base, limits)?;
-            Ok((DisplaySpec { datasets: vec![dataset] }, schema))
+            Ok((
+                DisplaySpec {
+                    datasets: vec![dataset],
+                },
+                schema,
+            ))
         }
         Value::Object(map) => from_object(map, title, base, limits),
         // `detect` only calls with arrays and objects.
-        _ => Ok((DisplaySpec { datasets: Vec::new() }, json!({"type": "array", "readOnly": true}))),
+        _ => Ok((
+            DisplaySpec {
+                datasets: Vec::new(),
+            },
+            json!({"type": "array", "readOnly": true}),
+        )),
     }
 }
 
@@ -73,7 +100,12 @@ pub(crate) fn showable_name(name: &str) -> bool {
 
 /// Every non-empty array of records or numbers among the properties is a
 /// dataset; other properties are not shown.
-fn from_object(map: &Map<String, Value>, title: Option<String>, base: &str, limits: &Limits) -> Result<(DisplaySpec, Value)> {
+fn from_object(
+    map: &Map<String, Value>,
+    title: Option<String>,
+    base: &str,
+    limits: &Limits,
+) -> Result<(DisplaySpec, Value)> {
     let mut datasets = Vec::new();
     let mut properties = Map::new();
     for (name, value) in map {
@@ -86,7 +118,15 @@ fn from_object(map: &Map<String, Value>, title: Option<String>, base: &str, limi
             return Err(too_large("arrays", MAX_DATASETS, format!("{base}{at}")));
         }
         let schema_pointer = format!("/properties/{}", pointer::escape(name));
-        let (dataset, schema) = dataset(items, name, &label(name), &at, &schema_pointer, &format!("{base}{at}"), limits)?;
+        let (dataset, schema) = dataset(
+            items,
+            name,
+            &label(name),
+            &at,
+            &schema_pointer,
+            &format!("{base}{at}"),
+            limits,
+        )?;
         datasets.push(dataset);
         properties.insert(name.clone(), schema);
     }
@@ -98,7 +138,15 @@ fn from_object(map: &Map<String, Value>, title: Option<String>, base: &str, limi
 }
 
 /// One dataset and its array schema.
-fn dataset(items: &[Value], id: &str, title: &str, data_pointer: &str, schema_pointer: &str, base: &str, limits: &Limits) -> Result<(Dataset, Value)> {
+fn dataset(
+    items: &[Value],
+    id: &str,
+    title: &str,
+    data_pointer: &str,
+    schema_pointer: &str,
+    base: &str,
+    limits: &Limits,
+) -> Result<(Dataset, Value)> {
     if items.len() > MAX_ROWS {
         return Err(too_large("rows", MAX_ROWS, format!("{base}/{MAX_ROWS}")));
     }
@@ -128,8 +176,16 @@ fn dataset(items: &[Value], id: &str, title: &str, data_pointer: &str, schema_po
 /// A bare series: one `value` column.
 fn numbers(items: &[Value]) -> (Vec<Column>, Option<Value>) {
     let whole = items.iter().all(|v| v.is_i64() || v.is_u64());
-    let (kind, name) = if whole { (ColumnType::Integer, "integer") } else { (ColumnType::Number, "number") };
-    let column = Column { key: "value".to_owned(), label: "Value".to_owned(), kind };
+    let (kind, name) = if whole {
+        (ColumnType::Integer, "integer")
+    } else {
+        (ColumnType::Number, "number")
+    };
+    let column = Column {
+        key: "value".to_owned(),
+        label: "Value".to_owned(),
+        kind,
+    };
     (vec![column], Some(json!({"type": name, "readOnly": true})))
 }
 
@@ -149,7 +205,10 @@ struct Seen {
 
 impl Seen {
     fn new() -> Self {
-        Self { formats: [true; FORMATS.len()], ..Self::default() }
+        Self {
+            formats: [true; FORMATS.len()],
+            ..Self::default()
+        }
     }
 
     fn add(&mut self, value: &Value) {
@@ -180,17 +239,31 @@ impl Seen {
             (self.array, "array"),
             (self.null, "null"),
         ];
-        flags.into_iter().filter(|(on, _)| *on).map(|(_, name)| name).collect()
+        flags
+            .into_iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, name)| name)
+            .collect()
     }
 
     /// The first format every string matched, for a column of strings only.
     fn format(&self) -> Option<usize> {
-        let only_strings = self.string && self.type_names().iter().all(|t| *t == "string" || *t == "null");
-        only_strings.then(|| self.formats.iter().position(|ok| *ok)).flatten()
+        let only_strings = self.string
+            && self
+                .type_names()
+                .iter()
+                .all(|t| *t == "string" || *t == "null");
+        only_strings
+            .then(|| self.formats.iter().position(|ok| *ok))
+            .flatten()
     }
 
     fn column_type(&self) -> ColumnType {
-        let names: Vec<&str> = self.type_names().into_iter().filter(|t| *t != "null").collect();
+        let names: Vec<&str> = self
+            .type_names()
+            .into_iter()
+            .filter(|t| *t != "null")
+            .collect();
         match names.as_slice() {
             ["string"] => self.format().map_or(ColumnType::String, |i| FORMATS[i].1),
             ["integer"] => ColumnType::Integer,
@@ -204,7 +277,11 @@ impl Seen {
     fn schema(&self, label: &str) -> Value {
         let names = self.type_names();
         let mut schema = json!({"title": label, "readOnly": true});
-        schema["type"] = if names.len() == 1 { json!(names[0]) } else { json!(names) };
+        schema["type"] = if names.len() == 1 {
+            json!(names[0])
+        } else {
+            json!(names)
+        };
         if let Some(i) = self.format() {
             schema["format"] = FORMATS[i].0.into();
         }
@@ -217,7 +294,9 @@ fn records(items: &[Value], base: &str, limits: &Limits) -> Result<(Vec<Column>,
     let mut order: Vec<String> = Vec::new();
     let mut seen: HashMap<String, Seen> = HashMap::new();
     for (row, item) in items.iter().enumerate() {
-        let Value::Object(record) = item else { continue };
+        let Value::Object(record) = item else {
+            continue;
+        };
         for (key, value) in record {
             if !seen.contains_key(key) {
                 let at = format!("{base}/{row}/{}", pointer::escape(key));
@@ -225,7 +304,11 @@ fn records(items: &[Value], base: &str, limits: &Limits) -> Result<(Vec<Column>,
                     return Err(too_large("columns", MAX_COLUMNS, at));
                 }
                 if key.len() > limits.max_string_bytes {
-                    return Err(too_large("bytes in a column name", limits.max_string_bytes, at));
+                    return Err(too_large(
+                        "bytes in a column name",
+                        limits.max_string_bytes,
+                        at,
+                    ));
                 }
                 order.push(key.clone());
                 seen.insert(key.clone(), Seen::new());
@@ -239,9 +322,16 @@ fn records(items: &[Value], base: &str, limits: &Limits) -> Result<(Vec<Column>,
         let column_seen = &seen[&key];
         let label = label(&key);
         properties.insert(key.clone(), column_seen.schema(&label));
-        columns.push(Column { key, label, kind: column_seen.column_type() });
+        columns.push(Column {
+            key,
+            label,
+            kind: column_seen.column_type(),
+        });
     }
-    Ok((columns, Some(json!({"type": "object", "readOnly": true, "properties": properties}))))
+    Ok((
+        columns,
+        Some(json!({"type": "object", "readOnly": true, "properties": properties})),
+    ))
 }
 
 /// Whether `text` passes format number `index` of [`FORMATS`], by the same
@@ -258,7 +348,9 @@ fn matches_format(index: usize, text: &str) -> bool {
             })
             .collect()
     });
-    let Some(Some(validator)) = validators.get(index) else { return false };
+    let Some(Some(validator)) = validators.get(index) else {
+        return false;
+    };
     let host = FORMATS[index].0 != "uri" || text.contains("://");
     host && validator.is_valid(&Value::String(text.to_owned()))
 }
@@ -277,9 +369,25 @@ mod tests {
             {"day": "2024-01-01", "at": "2024-01-01T10:00:00Z", "mail": "a@b.co", "site": "https://x.org", "n": 1, "x": 1.5, "ok": true},
             {"day": "2024-01-02", "at": null, "mail": "c@d.co", "site": "https://y.org", "n": 2, "x": 2, "ok": false, "extra": "z"},
         ]));
-        let kinds: Vec<(&str, ColumnType)> = spec.datasets[0].columns.iter().map(|c| (c.key.as_str(), c.kind)).collect();
+        let kinds: Vec<(&str, ColumnType)> = spec.datasets[0]
+            .columns
+            .iter()
+            .map(|c| (c.key.as_str(), c.kind))
+            .collect();
         use ColumnType::*;
-        assert_eq!(kinds, [("day", Date), ("at", DateTime), ("mail", Email), ("site", Uri), ("n", Integer), ("x", Number), ("ok", Boolean), ("extra", String)]);
+        assert_eq!(
+            kinds,
+            [
+                ("day", Date),
+                ("at", DateTime),
+                ("mail", Email),
+                ("site", Uri),
+                ("n", Integer),
+                ("x", Number),
+                ("ok", Boolean),
+                ("extra", String)
+            ]
+        );
         let props = &schema["items"]["properties"];
         assert_eq!(props["at"]["type"], json!(["string", "null"]));
         assert_eq!(props["at"]["format"], "date-time");
@@ -291,16 +399,38 @@ mod tests {
     fn mixed_values_are_mixed_not_dropped() {
         let (spec, schema) = infer_data(json!([{"v": 1}, {"v": "one"}, {"v": {"n": 1}}]));
         assert_eq!(spec.datasets[0].columns[0].kind, ColumnType::Mixed);
-        assert_eq!(schema["items"]["properties"]["v"]["type"], json!(["string", "integer", "object"]));
+        assert_eq!(
+            schema["items"]["properties"]["v"]["type"],
+            json!(["string", "integer", "object"])
+        );
     }
 
     #[test]
     fn limits_name_the_place() {
         let rows: Vec<Value> = (0..=MAX_ROWS).map(|i| json!({"i": i})).collect();
-        let e = infer(&json!({"rows": rows}), &json!({}), "", "/arguments/data", &Limits::default()).unwrap_err();
-        assert_eq!(e.pointer(), Some(format!("/arguments/data/rows/{MAX_ROWS}").as_str()));
-        let wide: Map<String, Value> = (0..=MAX_COLUMNS).map(|i| (format!("c{i}"), json!(i))).collect();
-        let e = infer(&json!([{"a": 1}, wide]), &json!({}), "", "/data", &Limits::default()).unwrap_err();
+        let e = infer(
+            &json!({"rows": rows}),
+            &json!({}),
+            "",
+            "/arguments/data",
+            &Limits::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.pointer(),
+            Some(format!("/arguments/data/rows/{MAX_ROWS}").as_str())
+        );
+        let wide: Map<String, Value> = (0..=MAX_COLUMNS)
+            .map(|i| (format!("c{i}"), json!(i)))
+            .collect();
+        let e = infer(
+            &json!([{"a": 1}, wide]),
+            &json!({}),
+            "",
+            "/data",
+            &Limits::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.pointer(), Some("/data/1/c63"));
     }
 }

@@ -29,9 +29,9 @@ pub(crate) mod table;
 
 use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::plan::{Control, Node, Plan, Table, Widget};
-use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::borrow::Cow;
 
 pub(crate) use crate::plan::data::{Column, ColumnType, Dataset, Shape};
 
@@ -67,15 +67,28 @@ pub(crate) fn is_displayable(data: Option<&Value>) -> bool {
 /// Whether `output` asks for nothing back: `{}`, or an object schema
 /// without properties (titles and descriptions allowed).
 pub(crate) fn is_empty_output(output: &Value) -> bool {
-    let Value::Object(map) = output else { return false };
-    let says_nothing = |key: &str| matches!(key, "type" | "title" | "description" | "$schema" | "$id" | "$comment");
+    let Value::Object(map) = output else {
+        return false;
+    };
+    let says_nothing = |key: &str| {
+        matches!(
+            key,
+            "type" | "title" | "description" | "$schema" | "$id" | "$comment"
+        )
+    };
     map.iter().all(|(k, _)| says_nothing(k)) && map.get("type").is_none_or(|t| t == "object")
 }
 
 /// The display a request asks for, if any: `output` is empty and `data`
 /// holds records or series. Returns the spec and the inferred schema that
 /// replaces `output`. `data_base` is the JSON Pointer of `data` in the body.
-pub(crate) fn detect(output: &Value, data: &Value, description: &str, data_base: &str, limits: &crate::Limits) -> Result<Option<(DisplaySpec, Value)>> {
+pub(crate) fn detect(
+    output: &Value,
+    data: &Value,
+    description: &str,
+    data_base: &str,
+    limits: &crate::Limits,
+) -> Result<Option<(DisplaySpec, Value)>> {
     if !is_empty_output(output) || !is_displayable(Some(data)) {
         return Ok(None);
     }
@@ -85,9 +98,22 @@ pub(crate) fn detect(output: &Value, data: &Value, description: &str, data_base:
 /// The form plan of a display: one read-only array control per dataset,
 /// titled from the inferred schema's title or the description.
 pub(crate) fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
-    let title = crate::plan::generate::labels::form_title(schema.get("title").and_then(Value::as_str), description);
-    let tables = display.datasets.iter().map(|d| Node::Table(Box::new(Table { control: table_control(d), dataset: d.clone() })));
-    let mut plan = Plan { title, root: Node::Vertical { elements: tables.collect() } };
+    let title = crate::plan::generate::labels::form_title(
+        schema.get("title").and_then(Value::as_str),
+        description,
+    );
+    let tables = display.datasets.iter().map(|d| {
+        Node::Table(Box::new(Table {
+            control: table_control(d),
+            dataset: d.clone(),
+        }))
+    });
+    let mut plan = Plan {
+        title,
+        root: Node::Vertical {
+            elements: tables.collect(),
+        },
+    };
     // The same clean-up as generated forms get: titles are plain text.
     crate::plan::sanitize::sanitize_plan(&mut plan);
     plan
@@ -95,7 +121,14 @@ pub(crate) fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> 
 
 /// The read-only array control a table is drawn with in the form formats.
 fn table_control(dataset: &Dataset) -> Control {
-    Control { read_only: true, ..Control::new(dataset.schema_pointer.clone(), dataset.title.clone(), Widget::Array) }
+    Control {
+        read_only: true,
+        ..Control::new(
+            dataset.schema_pointer.clone(),
+            dataset.title.clone(),
+            Widget::Array,
+        )
+    }
 }
 
 /// A display plan in its stored form (`spec:v3`, `schemas/ui-spec.schema.json`):
@@ -122,10 +155,21 @@ pub(crate) fn to_stored(plan: &Plan) -> (Cow<'_, Plan>, Option<DisplaySpec>) {
 /// The plan of a stored display: each dataset's control becomes its table
 /// again. `None` when a dataset has no control (not a spec we wrote).
 pub(crate) fn from_stored(mut plan: Plan, display: DisplaySpec) -> Option<Plan> {
-    let Node::Vertical { elements } = &mut plan.root else { return None };
+    let Node::Vertical { elements } = &mut plan.root else {
+        return None;
+    };
     for dataset in display.datasets {
-        let node = elements.iter_mut().find(|n| matches!(n, Node::Control(c) if c.pointer == dataset.schema_pointer))?;
-        let Node::Control(control) = std::mem::replace(node, Node::Vertical { elements: Vec::new() }) else { return None };
+        let node = elements
+            .iter_mut()
+            .find(|n| matches!(n, Node::Control(c) if c.pointer == dataset.schema_pointer))?;
+        let Node::Control(control) = std::mem::replace(
+            node,
+            Node::Vertical {
+                elements: Vec::new(),
+            },
+        ) else {
+            return None;
+        };
         *node = Node::Table(Box::new(Table { control, dataset }));
     }
     Some(plan)
@@ -160,7 +204,15 @@ mod tests {
 
     fn display() -> (Plan, Value) {
         let data = json!({"sales": [{"region": "North", "revenue": 10}, {"region": "South", "revenue": 12}]});
-        let (spec, schema) = detect(&json!({}), &data, "Sales", "/data", &crate::request::limits::Limits::default()).unwrap().unwrap();
+        let (spec, schema) = detect(
+            &json!({}),
+            &data,
+            "Sales",
+            "/data",
+            &crate::request::limits::Limits::default(),
+        )
+        .unwrap()
+        .unwrap();
         (plan(&spec, &schema, "Sales"), schema)
     }
 
@@ -169,36 +221,71 @@ mod tests {
         let (plan, schema) = display();
         assert!(plan.is_display());
         assert_eq!(plan.root.tables().len(), 1);
-        assert!(plan.root.tables()[0].dataset.chart.is_some(), "revenue by region is charted");
+        assert!(
+            plan.root.tables()[0].dataset.chart.is_some(),
+            "revenue by region is charted"
+        );
         let limits = crate::request::limits::Limits::default();
         assert_eq!(check_plan(&plan, &schema, &limits), vec![]);
 
         let mut moved = plan.clone();
-        let Node::Vertical { elements } = &mut moved.root else { panic!("a display is a vertical list") };
-        let Node::Table(table) = &mut elements[0] else { panic!("of tables") };
+        let Node::Vertical { elements } = &mut moved.root else {
+            panic!("a display is a vertical list")
+        };
+        let Node::Table(table) = &mut elements[0] else {
+            panic!("of tables")
+        };
         table.control.read_only = false;
         table.dataset.chart.as_mut().unwrap().y.field = "profit".into();
-        let codes: Vec<&str> = check_plan(&moved, &schema, &limits).iter().map(|i| i.code).collect();
-        assert_eq!(codes, ["bad_table", "bad_table"], "an editable table and a chart of a missing column");
+        let codes: Vec<&str> = check_plan(&moved, &schema, &limits)
+            .iter()
+            .map(|i| i.code)
+            .collect();
+        assert_eq!(
+            codes,
+            ["bad_table", "bad_table"],
+            "an editable table and a chart of a missing column"
+        );
     }
 
     #[test]
     fn the_stored_form_keeps_tables_as_controls_and_reads_back() {
         let (plan, _) = display();
         let (stored, datasets) = to_stored(&plan);
-        assert!(matches!(&stored.root, Node::Vertical { elements } if matches!(elements[0], Node::Control(_))));
+        assert!(
+            matches!(&stored.root, Node::Vertical { elements } if matches!(elements[0], Node::Control(_)))
+        );
         let datasets = datasets.expect("a display stores its datasets");
-        assert_eq!(from_stored(stored.into_owned(), datasets.clone()), Some(plan.clone()));
+        assert_eq!(
+            from_stored(stored.into_owned(), datasets.clone()),
+            Some(plan.clone())
+        );
 
         let mut other = datasets;
         other.datasets[0].schema_pointer = "/properties/elsewhere".into();
-        assert_eq!(from_stored(to_stored(&plan).0.into_owned(), other), None, "datasets without their controls are not our spec");
-        let form = Plan { title: None, root: Node::Vertical { elements: Vec::new() } };
-        assert!(matches!(to_stored(&form), (Cow::Borrowed(_), None)), "a form is stored as it is");
+        assert_eq!(
+            from_stored(to_stored(&plan).0.into_owned(), other),
+            None,
+            "datasets without their controls are not our spec"
+        );
+        let form = Plan {
+            title: None,
+            root: Node::Vertical {
+                elements: Vec::new(),
+            },
+        };
+        assert!(
+            matches!(to_stored(&form), (Cow::Borrowed(_), None)),
+            "a form is stored as it is"
+        );
     }
 
     fn answer(body: &Value, cached: Option<&str>) -> crate::service::Outcome {
-        match crate::service::prepare_generate(&serde_json::to_vec(body).unwrap(), None, &crate::request::limits::Limits::default()) {
+        match crate::service::prepare_generate(
+            &serde_json::to_vec(body).unwrap(),
+            None,
+            &crate::request::limits::Limits::default(),
+        ) {
             Ok(job) => job.finish(cached),
             Err(e) => crate::service::Outcome::failed(&e),
         }
@@ -211,14 +298,30 @@ mod tests {
     #[test]
     fn data_beyond_the_limits_is_refused_with_a_pointer() {
         let rows: Vec<Value> = (0..=MAX_ROWS).map(|i| json!({"n": i})).collect();
-        let outcome = answer(&json!({"tool": "generateUserInterface", "arguments": {"data": {"rows": rows}}}), None);
+        let outcome = answer(
+            &json!({"tool": "generateUserInterface", "arguments": {"data": {"rows": rows}}}),
+            None,
+        );
         let error = body_of(&outcome);
-        crate::edge::contracts::Contract::DguiError.check(&error).unwrap();
-        assert_eq!((outcome.response.status, error["code"].as_str()), (400, Some("invalid_request")));
-        assert_eq!(error["payload"]["pointer"], format!("/arguments/data/rows/{}", MAX_ROWS));
+        crate::edge::contracts::Contract::DguiError
+            .check(&error)
+            .unwrap();
+        assert_eq!(
+            (outcome.response.status, error["code"].as_str()),
+            (400, Some("invalid_request"))
+        );
+        assert_eq!(
+            error["payload"]["pointer"],
+            format!("/arguments/data/rows/{}", MAX_ROWS)
+        );
 
-        let wide: serde_json::Map<String, Value> = (0..=MAX_COLUMNS).map(|i| (format!("c{i}"), json!(i))).collect();
+        let wide: serde_json::Map<String, Value> = (0..=MAX_COLUMNS)
+            .map(|i| (format!("c{i}"), json!(i)))
+            .collect();
         let error = body_of(&answer(&json!({"data": [wide]}), None));
-        assert_eq!(error["payload"]["pointer"], format!("/data/0/c{}", MAX_COLUMNS));
+        assert_eq!(
+            error["payload"]["pointer"],
+            format!("/data/0/c{}", MAX_COLUMNS)
+        );
     }
 }

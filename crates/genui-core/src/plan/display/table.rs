@@ -15,7 +15,9 @@ use serde_json::{json, Value};
 /// The rows of a dataset as objects: records as sent, a bare number `n` as
 /// `{"value": n}` (the one column of a series).
 pub(crate) fn rows(dataset: &Dataset, data: &Value) -> Vec<Value> {
-    let Some(Value::Array(items)) = data.pointer(&dataset.data_pointer) else { return Vec::new() };
+    let Some(Value::Array(items)) = data.pointer(&dataset.data_pointer) else {
+        return Vec::new();
+    };
     match dataset.shape {
         Shape::Numbers => items.iter().map(|n| json!({"value": n})).collect(),
         Shape::Records | Shape::Empty => items.clone(),
@@ -24,7 +26,10 @@ pub(crate) fn rows(dataset: &Dataset, data: &Value) -> Vec<Value> {
 
 /// The id of a dataset's chart, when it has one.
 pub(crate) fn chart_id(dataset: &Dataset) -> Option<String> {
-    dataset.chart.as_ref().map(|_| format!("{}-chart", dataset.id))
+    dataset
+        .chart
+        .as_ref()
+        .map(|_| format!("{}-chart", dataset.id))
 }
 
 /// A dataset's chart drawn over its rows of `data` (Vega-Lite v5, values

@@ -22,8 +22,20 @@ pub(crate) struct Decision {
     pub reject: Value,
 }
 
-const APPROVING: [&str; 12] =
-    ["approve", "approved", "accept", "accepted", "yes", "confirm", "confirmed", "ok", "allow", "proceed", "agree", "consent"];
+const APPROVING: [&str; 12] = [
+    "approve",
+    "approved",
+    "accept",
+    "accepted",
+    "yes",
+    "confirm",
+    "confirmed",
+    "ok",
+    "allow",
+    "proceed",
+    "agree",
+    "consent",
+];
 
 /// Most fields an approval form has besides nothing else.
 const MAX_APPROVAL_FIELDS: usize = 3;
@@ -42,7 +54,9 @@ fn decision_values(view: &Resolved, name_approves: bool) -> Option<(Value, Value
         return name_approves.then_some((Value::Bool(true), Value::Bool(false)));
     }
     let choices = kind.choices?;
-    let [(a, _), (b, _)] = choices.as_slice() else { return None };
+    let [(a, _), (b, _)] = choices.as_slice() else {
+        return None;
+    };
     let reads = |v: &Value| v.as_str().is_some_and(approving) || v == &Value::Bool(true);
     match (reads(a), reads(b)) {
         (true, false) => Some((a.clone(), b.clone())),
@@ -56,8 +70,14 @@ fn decision_values(view: &Resolved, name_approves: bool) -> Option<(Value, Value
 pub(crate) fn find(doc: &SchemaDoc<'_>, root: &Resolved, forced: bool) -> Option<Decision> {
     let root_kind = root.kind().kind;
     let root_decides = forced || root_kind == Kind::Boolean;
-    if let Some((approve, reject)) = decision_values(root, root_decides).filter(|_| root_kind != Kind::Object) {
-        return Some(Decision { pointer: String::new(), approve, reject });
+    if let Some((approve, reject)) =
+        decision_values(root, root_decides).filter(|_| root_kind != Kind::Object)
+    {
+        return Some(Decision {
+            pointer: String::new(),
+            approve,
+            reject,
+        });
     }
     // An object is an approval only when the decision is what it is about:
     // a few fields at most (the decision, a reason, a comment), not a
@@ -67,22 +87,36 @@ pub(crate) fn find(doc: &SchemaDoc<'_>, root: &Resolved, forced: bool) -> Option
     }
     let mut first_candidate = None;
     for (name, schema) in root.properties() {
-        let Ok(view) = doc.resolve(schema) else { continue };
+        let Ok(view) = doc.resolve(schema) else {
+            continue;
+        };
         let pointer = crate::pointer::property("", name);
         if root.requires(name) {
             if let Some((approve, reject)) = decision_values(&view, approving(name)) {
-                return Some(Decision { pointer, approve, reject });
+                return Some(Decision {
+                    pointer,
+                    approve,
+                    reject,
+                });
             }
         }
         if forced && first_candidate.is_none() {
-            first_candidate = decision_values(&view, true).map(|(approve, reject)| Decision { pointer, approve, reject });
+            first_candidate = decision_values(&view, true).map(|(approve, reject)| Decision {
+                pointer,
+                approve,
+                reject,
+            });
         }
     }
     first_candidate
 }
 
 /// The approve and reject values of the decision field at `pointer`.
-pub(crate) fn values_at(output: &Value, pointer: &str, limits: &crate::request::limits::Limits) -> Option<(Value, Value)> {
+pub(crate) fn values_at(
+    output: &Value,
+    pointer: &str,
+    limits: &crate::request::limits::Limits,
+) -> Option<(Value, Value)> {
     let doc = SchemaDoc::new(output, limits);
     let view = doc.resolve(doc.resolve_scope(output, pointer)?).ok()?;
     decision_values(&view, true)
@@ -103,11 +137,25 @@ mod tests {
 
     #[test]
     fn recognises_decisions() {
-        let d = decide(json!({"type": "string", "enum": ["rejected", "approved"]}), false).unwrap();
-        assert_eq!((d.pointer.as_str(), d.approve, d.reject), ("", json!("approved"), json!("rejected")));
-        assert_eq!(decide(json!({"type": "boolean"}), false).unwrap().approve, json!(true));
-        let d = decide(json!({"type": "object", "required": ["approved"], "properties": {
-            "approved": {"type": "boolean"}, "reason": {"type": "string"}}}), false).unwrap();
+        let d = decide(
+            json!({"type": "string", "enum": ["rejected", "approved"]}),
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            (d.pointer.as_str(), d.approve, d.reject),
+            ("", json!("approved"), json!("rejected"))
+        );
+        assert_eq!(
+            decide(json!({"type": "boolean"}), false).unwrap().approve,
+            json!(true)
+        );
+        let d = decide(
+            json!({"type": "object", "required": ["approved"], "properties": {
+            "approved": {"type": "boolean"}, "reason": {"type": "string"}}}),
+            false,
+        )
+        .unwrap();
         assert_eq!(d.pointer, "/properties/approved");
     }
 
@@ -117,8 +165,14 @@ mod tests {
         assert!(decide(json!({"type": "string", "enum": ["red", "blue"]}), false).is_none());
         let signup = json!({"type": "object", "required": ["acceptTerms"], "properties": {
             "acceptTerms": {"type": "boolean"}, "email": {"type": "string"}, "name": {"type": "string"}, "plan": {"type": "string"}}});
-        assert!(decide(signup, false).is_none(), "a form with an accept box is not an approval");
-        let forced = decide(json!({"type": "object", "properties": {"newsletter": {"type": "boolean"}}}), true);
+        assert!(
+            decide(signup, false).is_none(),
+            "a form with an accept box is not an approval"
+        );
+        let forced = decide(
+            json!({"type": "object", "properties": {"newsletter": {"type": "boolean"}}}),
+            true,
+        );
         assert_eq!(forced.unwrap().pointer, "/properties/newsletter");
     }
 }

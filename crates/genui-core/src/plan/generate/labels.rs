@@ -29,11 +29,17 @@ pub(crate) fn humanize(name: &str) -> String {
 
 /// Lower-cased words of a name, for matching against vocabularies.
 pub(crate) fn words(name: &str) -> Vec<String> {
-    split_words(name).into_iter().map(|w| w.to_lowercase()).collect()
+    split_words(name)
+        .into_iter()
+        .map(|w| w.to_lowercase())
+        .collect()
 }
 
 fn is_acronym(word: &str) -> bool {
-    word.chars().count() >= 2 && word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+    word.chars().count() >= 2
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
         && word.chars().any(|c| c.is_ascii_uppercase())
 }
 
@@ -48,7 +54,10 @@ fn capitalize(word: &str) -> String {
 /// Splits on separators, lower-to-upper changes, the end of an acronym
 /// (`XMLHttp` -> `XML`, `Http`) and letter/digit changes.
 fn split_words(name: &str) -> Vec<String> {
-    word_spans(name).into_iter().map(|span| name[span].to_owned()).collect()
+    word_spans(name)
+        .into_iter()
+        .map(|span| name[span].to_owned())
+        .collect()
 }
 
 /// The byte ranges of [`split_words`]' words.
@@ -69,7 +78,9 @@ fn word_spans(name: &str) -> Vec<std::ops::Range<usize>> {
             (Some(s), Some(p)) => {
                 let next = chars.peek().map(|&(_, n)| n);
                 let boundary = (p.is_lowercase() && c.is_uppercase())
-                    || (p.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase))
+                    || (p.is_uppercase()
+                        && c.is_uppercase()
+                        && next.is_some_and(char::is_lowercase))
                     || (p.is_ascii_digit() != c.is_ascii_digit());
                 if boundary {
                     spans.push(s..i);
@@ -95,13 +106,33 @@ pub(crate) fn form_title(schema_title: Option<&str>, description: &str) -> Optio
     let first_sentence = description.split(['.', '\n', '!', '?']).next()?.trim();
     let mut text = first_sentence.to_owned();
     const LEADS: [&str; 12] = [
-        "a form that collects ", "a form that lets the user enter ", "a form that asks for ",
-        "a form to collect ", "a form to enter ", "a form to ", "a form for ", "form for ",
-        "a form with ", "please provide ", "collect ", "enter ",
+        "a form that collects ",
+        "a form that lets the user enter ",
+        "a form that asks for ",
+        "a form to collect ",
+        "a form to enter ",
+        "a form to ",
+        "a form for ",
+        "form for ",
+        "a form with ",
+        "please provide ",
+        "collect ",
+        "enter ",
     ];
-    const ARTICLES: [&str; 7] = ["a user's ", "the user's ", "the ", "a ", "an ", "your ", "their "];
+    const ARTICLES: [&str; 7] = [
+        "a user's ",
+        "the user's ",
+        "the ",
+        "a ",
+        "an ",
+        "your ",
+        "their ",
+    ];
     for prefixes in [&LEADS[..], &ARTICLES[..]] {
-        if let Some(p) = prefixes.iter().find(|p| text.to_lowercase().starts_with(*p)) {
+        if let Some(p) = prefixes
+            .iter()
+            .find(|p| text.to_lowercase().starts_with(*p))
+        {
             text = text[p.len()..].to_owned();
         }
     }
@@ -139,8 +170,14 @@ mod tests {
 
     #[test]
     fn titles() {
-        assert_eq!(form_title(None, "A form that collects a user's shipping address.").as_deref(), Some("Shipping address"));
-        assert_eq!(form_title(Some("Booking"), "whatever").as_deref(), Some("Booking"));
+        assert_eq!(
+            form_title(None, "A form that collects a user's shipping address.").as_deref(),
+            Some("Shipping address")
+        );
+        assert_eq!(
+            form_title(Some("Booking"), "whatever").as_deref(),
+            Some("Booking")
+        );
         assert_eq!(form_title(None, "").as_deref(), None);
     }
 }

@@ -24,10 +24,10 @@ mod sections;
 pub(crate) mod widgets;
 
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::request::limits::Limits;
 use crate::plan::conditions;
 use crate::plan::{Control, Node, Plan, Step};
 use crate::pointer;
+use crate::request::limits::Limits;
 use crate::schema::{Kind, Resolved, SchemaDoc};
 use serde_json::Value;
 
@@ -85,7 +85,13 @@ pub fn generate(output: &Value, description: &str, confirm: bool, limits: &Limit
 }
 
 /// Builds the plan for an `output` document laid out for `device`.
-pub(crate) fn generate_for(output: &Value, description: &str, confirm: bool, device: Device, limits: &Limits) -> Result<Plan> {
+pub(crate) fn generate_for(
+    output: &Value,
+    description: &str,
+    confirm: bool,
+    device: Device,
+    limits: &Limits,
+) -> Result<Plan> {
     let doc = SchemaDoc::new(output, limits);
     let root = doc.resolve(output)?;
     let title = labels::form_title(root.str("title"), description);
@@ -111,14 +117,33 @@ const OPTIONAL_DEPTHS: [usize; 9] = [8, 7, 6, 5, 4, 3, 2, 1, 0];
 /// its optional objects below a depth collapsed into one JSON input each
 /// (listed in `meta.warnings` as `subtree_collapsed`), shallower each time.
 /// Refused only when even the required fields exceed the limit.
-fn plan_within_limits(doc: SchemaDoc<'_>, limits: &Limits, root: &Resolved, output: &Value, description: &str, title: &Option<String>) -> Result<Plan> {
-    let mut walker = Walker { doc, limits, controls: 0, optional_depth: usize::MAX, over_controls: false };
+fn plan_within_limits(
+    doc: SchemaDoc<'_>,
+    limits: &Limits,
+    root: &Resolved,
+    output: &Value,
+    description: &str,
+    title: &Option<String>,
+) -> Result<Plan> {
+    let mut walker = Walker {
+        doc,
+        limits,
+        controls: 0,
+        optional_depth: usize::MAX,
+        over_controls: false,
+    };
     let mut result = walker.plan(root, output, description, title.clone());
     for depth in OPTIONAL_DEPTHS {
         if !walker.over_controls {
             break;
         }
-        walker = Walker { doc, limits, controls: 0, optional_depth: depth, over_controls: false };
+        walker = Walker {
+            doc,
+            limits,
+            controls: 0,
+            optional_depth: depth,
+            over_controls: false,
+        };
         result = walker.plan(root, output, description, title.clone());
     }
     result
@@ -136,7 +161,9 @@ pub(crate) fn finish_plan(plan: &mut Plan, output: &Value, device: Device, limit
 
 /// The decision control becomes Approve/Reject buttons, first in the form.
 fn make_approval(root: &mut Node, pointer: &str) {
-    let Node::Vertical { elements } = root else { return };
+    let Node::Vertical { elements } = root else {
+        return;
+    };
     let mut found = None;
     remove_control(elements, pointer, &mut found);
     if let Some(mut control) = found {
@@ -146,7 +173,10 @@ fn make_approval(root: &mut Node, pointer: &str) {
 }
 
 fn remove_control(nodes: &mut Vec<Node>, pointer: &str, found: &mut Option<Control>) {
-    if let Some(index) = nodes.iter().position(|n| matches!(n, Node::Control(c) if c.pointer == pointer)) {
+    if let Some(index) = nodes
+        .iter()
+        .position(|n| matches!(n, Node::Control(c) if c.pointer == pointer))
+    {
         if let Node::Control(control) = nodes.remove(index) {
             *found = Some(control);
         }
@@ -154,41 +184,64 @@ fn remove_control(nodes: &mut Vec<Node>, pointer: &str, found: &mut Option<Contr
     }
     for node in nodes.iter_mut() {
         match node {
-            Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
-                remove_control(elements, pointer, found)
-            }
-            Node::Steps { steps } => steps.iter_mut().for_each(|s| remove_control(&mut s.elements, pointer, found)),
+            Node::Vertical { elements }
+            | Node::Horizontal { elements }
+            | Node::Group { elements, .. } => remove_control(elements, pointer, found),
+            Node::Steps { steps } => steps
+                .iter_mut()
+                .for_each(|s| remove_control(&mut s.elements, pointer, found)),
             Node::Control(_) | Node::Table(_) => {}
         }
     }
 }
 
 impl Walker<'_> {
-    fn plan(&mut self, root: &Resolved, raw: &Value, description: &str, title: Option<String>) -> Result<Plan> {
+    fn plan(
+        &mut self,
+        root: &Resolved,
+        raw: &Value,
+        description: &str,
+        title: Option<String>,
+    ) -> Result<Plan> {
         let node = self.root_node(root, raw, description, title.as_deref())?;
         Ok(Plan { title, root: node })
     }
 
-    fn root_node(&mut self, root: &Resolved, raw: &Value, description: &str, title: Option<&str>) -> Result<Node> {
+    fn root_node(
+        &mut self,
+        root: &Resolved,
+        raw: &Value,
+        description: &str,
+        title: Option<&str>,
+    ) -> Result<Node> {
         let walker = self;
         // Properties that only conditional branches declare (`then`,
         // `dependentSchemas`, a discriminated `oneOf`) still make a form of
         // fields: the checker
         // asks a control for every field a condition may require.
         let analysis = conditions::Analysis::of(&walker.doc, raw);
-        let conditional_fields = !analysis.extra_properties(root).is_empty() || analysis.discriminator.is_some();
+        let conditional_fields =
+            !analysis.extra_properties(root).is_empty() || analysis.discriminator.is_some();
         Ok(if has_properties(root) || conditional_fields {
-        let mut ancestors = vec!["#".to_owned()];
-        ancestors.extend(root.refs.iter().cloned());
-        let fields = walker.fields(root, raw, "", &mut ancestors, 0)?;
-        let count = fields.len();
-        let arranged = sections::arrange(fields);
-        let elements = if wants_steps(description) || is_long(count, &arranged) { into_steps(arranged) } else { arranged };
-        Node::Vertical { elements }
-    } else {
-        let label = title.map(str::to_owned).unwrap_or_else(|| "Value".to_owned());
-        Node::Vertical { elements: vec![walker.control("", label, root, &mut vec!["#".to_owned()], 0)?] }
-    })
+            let mut ancestors = vec!["#".to_owned()];
+            ancestors.extend(root.refs.iter().cloned());
+            let fields = walker.fields(root, raw, "", &mut ancestors, 0)?;
+            let count = fields.len();
+            let arranged = sections::arrange(fields);
+            let elements = if wants_steps(description) || is_long(count, &arranged) {
+                into_steps(arranged)
+            } else {
+                arranged
+            };
+            Node::Vertical { elements }
+        } else {
+            let label = title
+                .map(str::to_owned)
+                .unwrap_or_else(|| "Value".to_owned());
+            Node::Vertical {
+                elements: vec![walker.control("", label, root, &mut vec!["#".to_owned()], 0)?],
+            }
+        })
     }
 }
 
@@ -206,7 +259,14 @@ impl<'a> Walker<'a> {
     /// One node per property of an object view, in document order, then
     /// the properties only its conditional branches declare (`raw` is the
     /// object's schema as written, for its `allOf`/`then`/`dependencies`).
-    fn fields(&mut self, object: &Resolved, raw: &Value, base: &str, ancestors: &mut Vec<String>, depth: usize) -> Result<Vec<(String, Node)>> {
+    fn fields(
+        &mut self,
+        object: &Resolved,
+        raw: &Value,
+        base: &str,
+        ancestors: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Vec<(String, Node)>> {
         let mut out = Vec::new();
         // A copy of the document handle, so property schemas borrowed from
         // `object` can be resolved while `self` is borrowed mutably (no clone
@@ -219,20 +279,33 @@ impl<'a> Walker<'a> {
         // shown for its branch, after a choice of the discriminator if the
         // object does not declare it.
         if let Some(found) = &analysis.discriminator {
-            let known = |name: &str, extra: &[(String, Value)]| object.properties().any(|(n, _)| n == name) || extra.iter().any(|(n, _)| n == name);
+            let known = |name: &str, extra: &[(String, Value)]| {
+                object.properties().any(|(n, _)| n == name) || extra.iter().any(|(n, _)| n == name)
+            };
             if !known(&found.name, &extra) {
                 out.push((found.name.clone(), self.discriminator_control(base, found)));
             }
-            let branch_fields: Vec<(String, Value)> = found.fields().into_iter().filter(|(n, _)| !known(n, &extra)).collect();
+            let branch_fields: Vec<(String, Value)> = found
+                .fields()
+                .into_iter()
+                .filter(|(n, _)| !known(n, &extra))
+                .collect();
             extra.extend(branch_fields);
         }
         let conditionally_required = analysis.required_names(object);
-        let declared = object.properties().map(|(name, schema)| (name.as_str(), schema));
-        let all: Vec<(&str, &Value)> = declared.chain(extra.iter().map(|(name, schema)| (name.as_str(), schema))).collect();
+        let declared = object
+            .properties()
+            .map(|(name, schema)| (name.as_str(), schema));
+        let all: Vec<(&str, &Value)> = declared
+            .chain(extra.iter().map(|(name, schema)| (name.as_str(), schema)))
+            .collect();
         for (name, schema) in all {
             let at = pointer::property(base, name);
-            let view = doc.resolve(schema).map_err(|e| e.with(Detail::Field(at.clone())))?;
-            let required = object.requires(name) || conditionally_required.iter().any(|n| n == name);
+            let view = doc
+                .resolve(schema)
+                .map_err(|e| e.with(Detail::Field(at.clone())))?;
+            let required =
+                object.requires(name) || conditionally_required.iter().any(|n| n == name);
             if let Some(node) = self.field(name, &at, schema, view, required, ancestors, depth)? {
                 out.push((name.to_owned(), node));
             }
@@ -245,12 +318,27 @@ impl<'a> Walker<'a> {
     /// renderers expand object schemas eagerly, so a recursive one would
     /// never finish (arrays are safe: they start empty).
     #[allow(clippy::too_many_arguments)]
-    fn field(&mut self, name: &str, at: &str, raw: &Value, view: Resolved, required: bool, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Node>> {
-        let label = view.str("title").map(str::to_owned).unwrap_or_else(|| labels::humanize(name));
+    fn field(
+        &mut self,
+        name: &str,
+        at: &str,
+        raw: &Value,
+        view: Resolved,
+        required: bool,
+        ancestors: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Option<Node>> {
+        let label = view
+            .str("title")
+            .map(str::to_owned)
+            .unwrap_or_else(|| labels::humanize(name));
         let recursive = view.refs.iter().any(|r| ancestors.contains(r));
-        if let Some(found) = conditions::view_discriminator(&self.doc, &view).filter(|_| !recursive) {
+        if let Some(found) = conditions::view_discriminator(&self.doc, &view).filter(|_| !recursive)
+        {
             return match self.deeper(depth) {
-                Some(depth) => self.discriminated(label, at, &found, ancestors, depth).map(Some),
+                Some(depth) => self
+                    .discriminated(label, at, &found, ancestors, depth)
+                    .map(Some),
                 None => self.control(at, label, &view, ancestors, depth).map(Some),
             };
         }
@@ -263,7 +351,8 @@ impl<'a> Walker<'a> {
         // A form over the input limit collapses its deepest optional
         // objects the same way (plan_within_limits).
         let expand = required || depth < self.optional_depth;
-        if let (true, false, true, Some(depth)) = (is_object, recursive, expand, self.deeper(depth)) {
+        if let (true, false, true, Some(depth)) = (is_object, recursive, expand, self.deeper(depth))
+        {
             let mark = ancestors.len();
             ancestors.extend(view.refs.iter().cloned());
             let fields = self.fields(&view, raw, at, ancestors, depth)?;
@@ -274,13 +363,23 @@ impl<'a> Walker<'a> {
         self.control(at, label, &view, ancestors, depth).map(Some)
     }
 
-    fn control(&mut self, at: &str, label: String, view: &Resolved, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+    fn control(
+        &mut self,
+        at: &str,
+        label: String,
+        view: &Resolved,
+        ancestors: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Node> {
         self.controls += 1;
         if self.controls > self.limits.max_controls {
             self.over_controls = true;
             return Err(Error::new(
                 ErrorCode::SchemaTooLarge,
-                format!("the form would need more than {} inputs", self.limits.max_controls),
+                format!(
+                    "the form would need more than {} inputs",
+                    self.limits.max_controls
+                ),
             )
             .with(Detail::Field(at.to_owned())));
         }
@@ -290,8 +389,17 @@ impl<'a> Walker<'a> {
         let name = at.rsplit('/').next().unwrap_or_default();
         let widget = widgets::choose(&pointer::unescape(name), view, &kind, items_kind.as_ref());
         let detail = match &items {
-            Some(item) if kind.kind == Kind::Array && has_properties(item) && items_kind.as_ref().is_some_and(|k| k.choices.is_none()) => {
-                self.item_detail(item, view.get("items").unwrap_or(&Value::Null), ancestors, depth)?
+            Some(item)
+                if kind.kind == Kind::Array
+                    && has_properties(item)
+                    && items_kind.as_ref().is_some_and(|k| k.choices.is_none()) =>
+            {
+                self.item_detail(
+                    item,
+                    view.get("items").unwrap_or(&Value::Null),
+                    ancestors,
+                    depth,
+                )?
             }
             _ => None,
         };
@@ -313,11 +421,19 @@ impl<'a> Walker<'a> {
     /// `raw` is `items` as written: its conditionals (behind `$ref`s and in
     /// every `allOf` member) are read from there, since a merged view keeps
     /// only the first `if`/`then` it meets.
-    fn item_detail(&mut self, item: &Resolved, raw: &Value, ancestors: &mut Vec<String>, depth: usize) -> Result<Option<Box<Node>>> {
+    fn item_detail(
+        &mut self,
+        item: &Resolved,
+        raw: &Value,
+        ancestors: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Option<Box<Node>>> {
         if item.refs.iter().any(|r| ancestors.contains(r)) {
             return Ok(None);
         }
-        let Some(depth) = self.deeper(depth) else { return Ok(None) };
+        let Some(depth) = self.deeper(depth) else {
+            return Ok(None);
+        };
         let mark = ancestors.len();
         ancestors.extend(item.refs.iter().cloned());
         let fields = self.fields(item, raw, "", ancestors, depth)?;
@@ -330,26 +446,48 @@ impl<'a> Walker<'a> {
     fn discriminator_control(&mut self, at: &str, found: &conditions::Discriminator) -> Node {
         self.controls += 1;
         let choices = found.branches.len();
-        let label = found.title.clone().unwrap_or_else(|| labels::humanize(&found.name));
-        let widget = if choices <= 3 { crate::plan::Widget::Radio } else { crate::plan::Widget::Select };
-        Node::Control(Control::new(pointer::property(at, &found.name), label, widget))
+        let label = found
+            .title
+            .clone()
+            .unwrap_or_else(|| labels::humanize(&found.name));
+        let widget = if choices <= 3 {
+            crate::plan::Widget::Radio
+        } else {
+            crate::plan::Widget::Select
+        };
+        Node::Control(Control::new(
+            pointer::property(at, &found.name),
+            label,
+            widget,
+        ))
     }
 
     /// A discriminated `oneOf`: a group with the discriminator as a choice
     /// first, then every branch's fields (shown by rules for their branch).
-    fn discriminated(&mut self, label: String, at: &str, found: &conditions::Discriminator, ancestors: &mut Vec<String>, depth: usize) -> Result<Node> {
+    fn discriminated(
+        &mut self,
+        label: String,
+        at: &str,
+        found: &conditions::Discriminator,
+        ancestors: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<Node> {
         let mut elements = vec![self.discriminator_control(at, found)];
         for (name, schema) in found.fields() {
             let field_at = pointer::property(at, &name);
-            let view = self.doc.resolve(&schema).map_err(|e| e.with(Detail::Field(field_at.clone())))?;
+            let view = self
+                .doc
+                .resolve(&schema)
+                .map_err(|e| e.with(Detail::Field(field_at.clone())))?;
             let required = found.branches.iter().any(|b| b.required.contains(&name));
-            if let Some(node) = self.field(&name, &field_at, &schema, view, required, ancestors, depth)? {
+            if let Some(node) =
+                self.field(&name, &field_at, &schema, view, required, ancestors, depth)?
+            {
                 elements.push(node);
             }
         }
         Ok(nested_object(label, elements, depth))
     }
-
 
     /// The item view borrows from `view` (its `items` keyword is a copy), not
     /// from `self`, so the walker stays free to recurse into it.
@@ -378,7 +516,11 @@ const MAX_GROUP_DEPTH: usize = 3;
 
 fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
     if depth <= MAX_GROUP_DEPTH {
-        return Node::Group { label, elements, rule: None };
+        return Node::Group {
+            label,
+            elements,
+            rule: None,
+        };
     }
     for node in &mut elements {
         if let Node::Control(control) = node {
@@ -390,7 +532,10 @@ fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
 
 /// Long forms are easier in steps: many fields, several sections.
 fn is_long(fields: usize, arranged: &[Node]) -> bool {
-    let sections = arranged.iter().filter(|n| matches!(n, Node::Group { .. })).count();
+    let sections = arranged
+        .iter()
+        .filter(|n| matches!(n, Node::Group { .. }))
+        .count();
     fields > LONG_FORM_FIELDS && sections >= LONG_FORM_SECTIONS
 }
 
@@ -400,7 +545,11 @@ fn has_properties(view: &Resolved) -> bool {
 
 /// The first example, when it is a plain value, as placeholder text.
 fn placeholder(view: &Resolved) -> Option<String> {
-    match view.get("examples").and_then(Value::as_array).and_then(|e| e.first())? {
+    match view
+        .get("examples")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())?
+    {
         Value::String(text) => Some(text.clone()),
         Value::Number(n) => Some(n.to_string()),
         _ => None,
@@ -409,14 +558,26 @@ fn placeholder(view: &Resolved) -> Option<String> {
 
 fn wants_steps(description: &str) -> bool {
     let text = description.to_lowercase();
-    ["wizard", "step by step", "step-by-step", "multi-step", "multistep", "in steps"].iter().any(|w| text.contains(w))
+    [
+        "wizard",
+        "step by step",
+        "step-by-step",
+        "multi-step",
+        "multistep",
+        "in steps",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
 }
 
 /// Top-level groups become steps; loose controls before, between or after
 /// them are gathered into "Details" steps so nothing is lost. A form that
 /// would have a single step stays as it is.
 fn into_steps(elements: Vec<Node>) -> Vec<Node> {
-    let groups = elements.iter().filter(|n| matches!(n, Node::Group { rule: None, .. })).count();
+    let groups = elements
+        .iter()
+        .filter(|n| matches!(n, Node::Group { rule: None, .. }))
+        .count();
     let loose_anywhere = elements.len() > groups;
     if groups == 0 || (groups == 1 && !loose_anywhere) {
         return elements;
@@ -426,9 +587,16 @@ fn into_steps(elements: Vec<Node>) -> Vec<Node> {
     for node in elements {
         match node {
             // A conditional section stays a section: a step cannot hide.
-            Node::Group { label, elements, rule: None } => {
+            Node::Group {
+                label,
+                elements,
+                rule: None,
+            } => {
                 if !loose.is_empty() {
-                    steps.push(Step { label: "Details".to_owned(), elements: std::mem::take(&mut loose) });
+                    steps.push(Step {
+                        label: "Details".to_owned(),
+                        elements: std::mem::take(&mut loose),
+                    });
                 }
                 steps.push(Step { label, elements });
             }
@@ -436,7 +604,10 @@ fn into_steps(elements: Vec<Node>) -> Vec<Node> {
         }
     }
     if !loose.is_empty() {
-        steps.push(Step { label: "Details".to_owned(), elements: loose });
+        steps.push(Step {
+            label: "Details".to_owned(),
+            elements: loose,
+        });
     }
     vec![Node::Steps { steps }]
 }

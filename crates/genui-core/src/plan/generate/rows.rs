@@ -17,9 +17,25 @@ pub(crate) const MAX_ROW: usize = 3;
 /// Word families whose members pair up; a member word is dropped when
 /// comparing the rest of two names.
 const FAMILIES: [&[&str]; 6] = [
-    &["first", "last", "given", "family", "middle", "sur", "firstname", "lastname", "surname", "forename", "name"],
-    &["city", "town", "postal", "postcode", "zip", "zipcode", "code", "state", "province"],
-    &["start", "end", "from", "to", "min", "max", "minimum", "maximum", "begin", "until"],
+    &[
+        "first",
+        "last",
+        "given",
+        "family",
+        "middle",
+        "sur",
+        "firstname",
+        "lastname",
+        "surname",
+        "forename",
+        "name",
+    ],
+    &[
+        "city", "town", "postal", "postcode", "zip", "zipcode", "code", "state", "province",
+    ],
+    &[
+        "start", "end", "from", "to", "min", "max", "minimum", "maximum", "begin", "until",
+    ],
     &["latitude", "longitude", "lat", "lng", "lon", "altitude"],
     &["day", "month", "year"],
     &["width", "height", "depth", "length"],
@@ -62,14 +78,18 @@ pub(crate) fn single_column(node: &mut Node) {
         *elements = out;
     };
     match node {
-        Node::Vertical { elements } | Node::Group { elements, .. } | Node::Horizontal { elements } => flatten(elements),
+        Node::Vertical { elements }
+        | Node::Group { elements, .. }
+        | Node::Horizontal { elements } => flatten(elements),
         Node::Steps { steps } => steps.iter_mut().for_each(|s| flatten(&mut s.elements)),
         Node::Table(_) => {}
         Node::Control(control) => {
             if let Some(detail) = control.detail.as_deref_mut() {
                 single_column(detail);
                 if let Node::Horizontal { elements } = detail {
-                    *detail = Node::Vertical { elements: std::mem::take(elements) };
+                    *detail = Node::Vertical {
+                        elements: std::mem::take(elements),
+                    };
                 }
             }
         }
@@ -81,7 +101,9 @@ fn rows(elements: Vec<Node>) -> Vec<Node> {
     let mut run: Vec<Node> = Vec::new();
     for element in elements {
         let joins = match (run.last(), &element) {
-            (Some(Node::Control(prev)), Node::Control(next)) => run.len() < MAX_ROW && pairs(prev, next),
+            (Some(Node::Control(prev)), Node::Control(next)) => {
+                run.len() < MAX_ROW && pairs(prev, next)
+            }
             _ => false,
         };
         if !joins {
@@ -97,7 +119,9 @@ fn flush(run: &mut Vec<Node>, out: &mut Vec<Node>) {
     match run.len() {
         0 => {}
         1 => out.append(run),
-        _ => out.push(Node::Horizontal { elements: std::mem::take(run) }),
+        _ => out.push(Node::Horizontal {
+            elements: std::mem::take(run),
+        }),
     }
 }
 
@@ -111,7 +135,14 @@ fn is_short(control: &Control) -> bool {
     control.detail.is_none()
         && matches!(
             control.widget,
-            Widget::Text | Widget::Email | Widget::Number | Widget::Integer | Widget::Select | Widget::Date | Widget::DateTime | Widget::Time
+            Widget::Text
+                | Widget::Email
+                | Widget::Number
+                | Widget::Integer
+                | Widget::Select
+                | Widget::Date
+                | Widget::DateTime
+                | Widget::Time
         )
 }
 
@@ -124,8 +155,18 @@ fn related(a: &str, b: &str) -> bool {
     let (wa, wb) = (words(a), words(b));
     FAMILIES.iter().any(|family| {
         let member = |w: &String| family.contains(&w.as_str());
-        let rest = |ws: &[String]| ws.iter().filter(|w| !member(w)).cloned().collect::<Vec<_>>();
-        let keys = |ws: &[String]| ws.iter().filter(|w| member(w) && *w != "name").cloned().collect::<Vec<_>>();
+        let rest = |ws: &[String]| {
+            ws.iter()
+                .filter(|w| !member(w))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        let keys = |ws: &[String]| {
+            ws.iter()
+                .filter(|w| member(w) && *w != "name")
+                .cloned()
+                .collect::<Vec<_>>()
+        };
         let (ka, kb) = (keys(&wa), keys(&wb));
         !ka.is_empty() && !kb.is_empty() && ka != kb && rest(&wa) == rest(&wb)
     })
@@ -142,14 +183,19 @@ mod tests {
     fn shape(node: &Node) -> String {
         match node {
             Node::Vertical { elements } => elements.iter().map(shape).collect::<Vec<_>>().join(" "),
-            Node::Horizontal { elements } => format!("[{}]", elements.iter().map(shape).collect::<Vec<_>>().join(" ")),
+            Node::Horizontal { elements } => format!(
+                "[{}]",
+                elements.iter().map(shape).collect::<Vec<_>>().join(" ")
+            ),
             Node::Control(c) => c.label.clone(),
             _ => "?".into(),
         }
     }
 
     fn arranged(fields: &[(&str, Widget)]) -> String {
-        let mut node = Node::Vertical { elements: fields.iter().map(|(n, w)| control(n, *w)).collect() };
+        let mut node = Node::Vertical {
+            elements: fields.iter().map(|(n, w)| control(n, *w)).collect(),
+        };
         arrange(&mut node);
         shape(&node)
     }
@@ -157,25 +203,71 @@ mod tests {
     #[test]
     fn pairs_related_short_fields() {
         use Widget::*;
-        assert_eq!(arranged(&[("firstName", Text), ("lastName", Text), ("email", Email)]), "[firstName lastName] email");
-        assert_eq!(arranged(&[("street", Text), ("city", Text), ("postalCode", Text), ("state", Select)]), "street [city postalCode state]");
-        assert_eq!(arranged(&[("startDate", Date), ("endDate", Date)]), "[startDate endDate]");
-        assert_eq!(arranged(&[("minPrice", Number), ("maxPrice", Number), ("latitude", Number), ("longitude", Number)]), "[minPrice maxPrice] [latitude longitude]");
-        assert_eq!(arranged(&[("given_name", Text), ("family_name", Text)]), "[given_name family_name]");
+        assert_eq!(
+            arranged(&[("firstName", Text), ("lastName", Text), ("email", Email)]),
+            "[firstName lastName] email"
+        );
+        assert_eq!(
+            arranged(&[
+                ("street", Text),
+                ("city", Text),
+                ("postalCode", Text),
+                ("state", Select)
+            ]),
+            "street [city postalCode state]"
+        );
+        assert_eq!(
+            arranged(&[("startDate", Date), ("endDate", Date)]),
+            "[startDate endDate]"
+        );
+        assert_eq!(
+            arranged(&[
+                ("minPrice", Number),
+                ("maxPrice", Number),
+                ("latitude", Number),
+                ("longitude", Number)
+            ]),
+            "[minPrice maxPrice] [latitude longitude]"
+        );
+        assert_eq!(
+            arranged(&[("given_name", Text), ("family_name", Text)]),
+            "[given_name family_name]"
+        );
     }
 
     #[test]
     fn leaves_long_or_unrelated_fields_alone() {
         use Widget::*;
-        assert_eq!(arranged(&[("firstName", Text), ("lastName", Textarea)]), "firstName lastName");
-        assert_eq!(arranged(&[("startDate", Date), ("title", Text), ("endDate", Date)]), "startDate title endDate");
-        assert_eq!(arranged(&[("minAge", Integer), ("maxPrice", Integer)]), "minAge maxPrice");
-        assert_eq!(arranged(&[("day", Integer), ("month", Integer), ("year", Integer), ("width", Integer)]), "[day month year] width");
+        assert_eq!(
+            arranged(&[("firstName", Text), ("lastName", Textarea)]),
+            "firstName lastName"
+        );
+        assert_eq!(
+            arranged(&[("startDate", Date), ("title", Text), ("endDate", Date)]),
+            "startDate title endDate"
+        );
+        assert_eq!(
+            arranged(&[("minAge", Integer), ("maxPrice", Integer)]),
+            "minAge maxPrice"
+        );
+        assert_eq!(
+            arranged(&[
+                ("day", Integer),
+                ("month", Integer),
+                ("year", Integer),
+                ("width", Integer)
+            ]),
+            "[day month year] width"
+        );
     }
 
     #[test]
     fn mobile_is_one_column() {
-        let mut node = Node::Vertical { elements: vec![Node::Horizontal { elements: vec![control("a", Widget::Text), control("b", Widget::Text)] }] };
+        let mut node = Node::Vertical {
+            elements: vec![Node::Horizontal {
+                elements: vec![control("a", Widget::Text), control("b", Widget::Text)],
+            }],
+        };
         single_column(&mut node);
         assert_eq!(shape(&node), "a b");
     }

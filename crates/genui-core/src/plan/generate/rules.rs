@@ -28,30 +28,53 @@ type Memo<'a> = HashMap<String, Option<(Analysis, Resolved<'a>)>>;
 
 /// Whether any object in `value` has a keyword rules come from.
 fn has_conditionals(value: &Value, depth: usize) -> bool {
-    const KEYWORDS: [&str; 6] = ["if", "dependentRequired", "dependentSchemas", "dependencies", "oneOf", "anyOf"];
+    const KEYWORDS: [&str; 6] = [
+        "if",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+        "oneOf",
+        "anyOf",
+    ];
     depth <= 128
         && match value {
-            Value::Object(map) => KEYWORDS.iter().any(|k| map.contains_key(*k)) || map.values().any(|v| has_conditionals(v, depth + 1)),
+            Value::Object(map) => {
+                KEYWORDS.iter().any(|k| map.contains_key(*k))
+                    || map.values().any(|v| has_conditionals(v, depth + 1))
+            }
             Value::Array(items) => items.iter().any(|v| has_conditionals(v, depth + 1)),
             _ => false,
         }
 }
 
-fn derive_layer<'a>(doc: &SchemaDoc<'a>, base: &'a Value, node: &mut Node, memo: &mut Memo<'a>, depth: usize) {
+fn derive_layer<'a>(
+    doc: &SchemaDoc<'a>,
+    base: &'a Value,
+    node: &mut Node,
+    memo: &mut Memo<'a>,
+    depth: usize,
+) {
     match node {
         Node::Vertical { elements } | Node::Horizontal { elements } => {
-            elements.iter_mut().for_each(|n| derive_layer(doc, base, n, memo, depth));
+            elements
+                .iter_mut()
+                .for_each(|n| derive_layer(doc, base, n, memo, depth));
         }
         Node::Group { elements, rule, .. } => {
             *rule = None;
-            elements.iter_mut().for_each(|n| derive_layer(doc, base, n, memo, depth));
+            elements
+                .iter_mut()
+                .for_each(|n| derive_layer(doc, base, n, memo, depth));
             // A nested object's section follows the object's own condition.
             let object = common_object(elements);
-            *rule = hoist(elements).or_else(|| rule_for_pointer(doc, base, object.as_deref()?, memo));
+            *rule =
+                hoist(elements).or_else(|| rule_for_pointer(doc, base, object.as_deref()?, memo));
         }
         Node::Steps { steps } => {
             for step in steps {
-                step.elements.iter_mut().for_each(|n| derive_layer(doc, base, n, memo, depth));
+                step.elements
+                    .iter_mut()
+                    .for_each(|n| derive_layer(doc, base, n, memo, depth));
             }
         }
         Node::Control(control) => derive_control(doc, base, control, memo, depth),
@@ -59,10 +82,20 @@ fn derive_layer<'a>(doc: &SchemaDoc<'a>, base: &'a Value, node: &mut Node, memo:
     }
 }
 
-fn derive_control<'a>(doc: &SchemaDoc<'a>, base: &'a Value, control: &mut Control, memo: &mut Memo<'a>, depth: usize) {
+fn derive_control<'a>(
+    doc: &SchemaDoc<'a>,
+    base: &'a Value,
+    control: &mut Control,
+    memo: &mut Memo<'a>,
+    depth: usize,
+) {
     control.rule = rule_for_pointer(doc, base, &control.pointer, memo);
-    let Some(detail) = control.detail.as_deref_mut() else { return };
-    let items = doc.resolve_scope(base, &control.pointer).and_then(|n| doc.resolve_scope(n, "/items"));
+    let Some(detail) = control.detail.as_deref_mut() else {
+        return;
+    };
+    let items = doc
+        .resolve_scope(base, &control.pointer)
+        .and_then(|n| doc.resolve_scope(n, "/items"));
     if let Some(items) = items {
         if depth < 64 {
             // Item pointers are relative to the item: a memo of their own.
@@ -71,7 +104,12 @@ fn derive_control<'a>(doc: &SchemaDoc<'a>, base: &'a Value, control: &mut Contro
     }
 }
 
-fn rule_for_pointer<'a>(doc: &SchemaDoc<'a>, base: &'a Value, at: &str, memo: &mut Memo<'a>) -> Option<Rule> {
+fn rule_for_pointer<'a>(
+    doc: &SchemaDoc<'a>,
+    base: &'a Value,
+    at: &str,
+    memo: &mut Memo<'a>,
+) -> Option<Rule> {
     let (object, name) = at.rsplit_once("/properties/")?;
     let entry = memo.entry(object.to_owned()).or_insert_with(|| {
         let node = doc.resolve_scope(base, object)?;
@@ -100,10 +138,16 @@ fn common_object(elements: &[Node]) -> Option<String> {
 
 /// The longest object pointer both `a` and `b` are at or below.
 fn shared_object(a: &str, b: &str) -> String {
-    let (ta, tb) = (pointer::tokens(a).unwrap_or_default(), pointer::tokens(b).unwrap_or_default());
+    let (ta, tb) = (
+        pointer::tokens(a).unwrap_or_default(),
+        pointer::tokens(b).unwrap_or_default(),
+    );
     let same = ta.iter().zip(&tb).take_while(|(x, y)| x == y).count();
     let pairs = same / 2 * 2;
-    ta[..pairs].iter().map(|t| format!("/{}", pointer::escape(t))).collect()
+    ta[..pairs]
+        .iter()
+        .map(|t| format!("/{}", pointer::escape(t)))
+        .collect()
 }
 
 /// When every control of a section has the same rule, the section carries
@@ -134,10 +178,13 @@ fn hoist(elements: &mut [Node]) -> Option<Rule> {
 
 fn clear_rules(node: &mut Node) {
     match node {
-        Node::Vertical { elements } | Node::Horizontal { elements } | Node::Group { elements, .. } => {
-            elements.iter_mut().for_each(clear_rules)
-        }
-        Node::Steps { steps } => steps.iter_mut().flat_map(|s| &mut s.elements).for_each(clear_rules),
+        Node::Vertical { elements }
+        | Node::Horizontal { elements }
+        | Node::Group { elements, .. } => elements.iter_mut().for_each(clear_rules),
+        Node::Steps { steps } => steps
+            .iter_mut()
+            .flat_map(|s| &mut s.elements)
+            .for_each(clear_rules),
         Node::Control(control) => control.rule = None,
         Node::Table(table) => table.control.rule = None,
     }
@@ -154,9 +201,19 @@ mod tests {
             "if": {"properties": {"gift": {"const": true}}, "required": ["gift"]},
             "then": {"properties": {"recipient": {"type": "object", "properties": {"name": {"type": "string"}, "note": {"type": "string"}}}}}});
         let plan = crate::plan::generate::generate(&output, "", false, &Limits::default()).unwrap();
-        let Node::Vertical { elements } = &plan.root else { panic!() };
-        let Some(Node::Group { rule: Some(rule), .. }) = elements.get(1) else { panic!("{elements:?}") };
-        assert_eq!((rule.pointer.as_str(), &rule.schema), ("/properties/gift", &json!({"const": true})));
+        let Node::Vertical { elements } = &plan.root else {
+            panic!()
+        };
+        let Some(Node::Group {
+            rule: Some(rule), ..
+        }) = elements.get(1)
+        else {
+            panic!("{elements:?}")
+        };
+        assert_eq!(
+            (rule.pointer.as_str(), &rule.schema),
+            ("/properties/gift", &json!({"const": true}))
+        );
         assert!(crate::plan::check::check_plan(&plan, &output, &Limits::default()).is_empty());
     }
 }

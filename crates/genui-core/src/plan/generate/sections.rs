@@ -30,22 +30,73 @@ impl Section {
     fn of(name: &str) -> Option<Section> {
         let words = words(name);
         let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-        let name_part = ["first", "last", "middle", "full", "given", "family", "sur", "nick", "maiden"];
+        let name_part = [
+            "first", "last", "middle", "full", "given", "family", "sur", "nick", "maiden",
+        ];
         if (has(&["name"]) && has(&name_part))
-            || has(&["surname", "forename", "firstname", "lastname", "birthday", "birthdate", "dob", "birth", "gender", "nationality", "salutation"])
+            || has(&[
+                "surname",
+                "forename",
+                "firstname",
+                "lastname",
+                "birthday",
+                "birthdate",
+                "dob",
+                "birth",
+                "gender",
+                "nationality",
+                "salutation",
+            ])
         {
             return Some(Section::Personal);
         }
-        if has(&["email", "phone", "mobile", "telephone", "tel", "fax", "cell"]) {
+        if has(&[
+            "email",
+            "phone",
+            "mobile",
+            "telephone",
+            "tel",
+            "fax",
+            "cell",
+        ]) {
             return Some(Section::Contact);
         }
         if has(&[
-            "street", "address", "addr", "city", "town", "postal", "postcode", "zip", "zipcode", "state", "province",
-            "region", "country", "county", "suburb", "district", "apartment", "apt", "suite", "line1", "line2",
+            "street",
+            "address",
+            "addr",
+            "city",
+            "town",
+            "postal",
+            "postcode",
+            "zip",
+            "zipcode",
+            "state",
+            "province",
+            "region",
+            "country",
+            "county",
+            "suburb",
+            "district",
+            "apartment",
+            "apt",
+            "suite",
+            "line1",
+            "line2",
         ]) {
             return Some(Section::Address);
         }
-        if has(&["card", "cardholder", "cvv", "cvc", "iban", "bic", "swift", "expiry", "expiration"]) {
+        if has(&[
+            "card",
+            "cardholder",
+            "cvv",
+            "cvc",
+            "iban",
+            "bic",
+            "swift",
+            "expiry",
+            "expiration",
+        ]) {
             return Some(Section::Payment);
         }
         None
@@ -57,15 +108,25 @@ impl Section {
 pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
     let mut tags: Vec<Option<Section>> = fields
         .iter()
-        .map(|(name, node)| matches!(node, Node::Control(_)).then(|| Section::of(name)).flatten())
+        .map(|(name, node)| {
+            matches!(node, Node::Control(_))
+                .then(|| Section::of(name))
+                .flatten()
+        })
         .collect();
-    let count = |tags: &[Option<Section>], s: Section| tags.iter().filter(|t| **t == Some(s)).count();
+    let count =
+        |tags: &[Option<Section>], s: Section| tags.iter().filter(|t| **t == Some(s)).count();
     if count(&tags, Section::Contact) == 1 && count(&tags, Section::Personal) >= 1 {
         for tag in tags.iter_mut().filter(|t| **t == Some(Section::Contact)) {
             *tag = Some(Section::Personal);
         }
     }
-    let sections = [Section::Personal, Section::Contact, Section::Address, Section::Payment];
+    let sections = [
+        Section::Personal,
+        Section::Contact,
+        Section::Address,
+        Section::Payment,
+    ];
     let populated = sections.iter().filter(|s| count(&tags, **s) >= 2).count();
     if fields.len() < 4 || populated < 2 {
         return fields.into_iter().map(|(_, node)| node).collect();
@@ -85,7 +146,11 @@ pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
                 }
                 None => {
                     open.push((s, out.len()));
-                    out.push(Node::Group { label: s.label().to_owned(), elements: vec![node], rule: None });
+                    out.push(Node::Group {
+                        label: s.label().to_owned(),
+                        elements: vec![node],
+                        rule: None,
+                    });
                 }
             },
         }
@@ -107,7 +172,9 @@ mod tests {
         nodes
             .iter()
             .map(|n| match n {
-                Node::Group { label, elements, .. } => format!("{label}:{}", elements.len()),
+                Node::Group {
+                    label, elements, ..
+                } => format!("{label}:{}", elements.len()),
                 Node::Control(c) => c.label.clone(),
                 _ => "?".into(),
             })
@@ -116,19 +183,39 @@ mod tests {
 
     #[test]
     fn seed_address_gets_two_sections() {
-        let fields = ["firstName", "lastName", "street", "city", "postalCode", "country"].map(control).to_vec();
-        assert_eq!(labels(&arrange(fields)), ["Personal Information:2", "Address:4"]);
+        let fields = [
+            "firstName",
+            "lastName",
+            "street",
+            "city",
+            "postalCode",
+            "country",
+        ]
+        .map(control)
+        .to_vec();
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["Personal Information:2", "Address:4"]
+        );
     }
 
     #[test]
     fn lone_email_joins_personal_and_unknowns_stay_in_place() {
-        let fields = ["firstName", "lastName", "email", "notes", "street", "city"].map(control).to_vec();
-        assert_eq!(labels(&arrange(fields)), ["Personal Information:3", "notes", "Address:2"]);
+        let fields = ["firstName", "lastName", "email", "notes", "street", "city"]
+            .map(control)
+            .to_vec();
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["Personal Information:3", "notes", "Address:2"]
+        );
     }
 
     #[test]
     fn unclear_forms_stay_flat() {
         let fields = ["title", "length", "width", "city"].map(control).to_vec();
-        assert_eq!(labels(&arrange(fields)), ["title", "length", "width", "city"]);
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["title", "length", "width", "city"]
+        );
     }
 }

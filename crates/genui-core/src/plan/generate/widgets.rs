@@ -15,17 +15,40 @@ const LONG_TEXT_LENGTH: u64 = 255;
 
 /// Property-name words that suggest free-form prose.
 const PROSE_WORDS: [&str; 16] = [
-    "description", "notes", "note", "comment", "comments", "message", "bio", "details", "body",
-    "content", "summary", "agenda", "feedback", "remarks", "instructions", "about",
+    "description",
+    "notes",
+    "note",
+    "comment",
+    "comments",
+    "message",
+    "bio",
+    "details",
+    "body",
+    "content",
+    "summary",
+    "agenda",
+    "feedback",
+    "remarks",
+    "instructions",
+    "about",
 ];
 
 /// The widget the deterministic generator uses for a field.
-pub(crate) fn choose(name: &str, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> Widget {
+pub(crate) fn choose(
+    name: &str,
+    view: &Resolved,
+    kind: &FieldKind,
+    items: Option<&FieldKind>,
+) -> Widget {
     if view.is_opaque() && kind.kind == Kind::Any {
         return Widget::Textarea; // JSON text (schema/external.rs)
     }
     if let Some(choices) = &kind.choices {
-        return if choices.len() <= MAX_RADIO_OPTIONS { Widget::Radio } else { Widget::Select };
+        return if choices.len() <= MAX_RADIO_OPTIONS {
+            Widget::Radio
+        } else {
+            Widget::Select
+        };
     }
     match kind.kind {
         Kind::Boolean => Widget::Checkbox,
@@ -53,9 +76,17 @@ fn string_widget(name: &str, view: &Resolved, kind: &FieldKind) -> Widget {
     if is_file(view) {
         return Widget::File;
     }
-    let long = view.get("maxLength").and_then(|v| v.as_u64()).is_some_and(|n| n > LONG_TEXT_LENGTH);
-    let prose = words(name).iter().any(|w| PROSE_WORDS.contains(&w.as_str()));
-    let short = view.get("maxLength").and_then(|v| v.as_u64()).is_some_and(|n| n <= 80);
+    let long = view
+        .get("maxLength")
+        .and_then(|v| v.as_u64())
+        .is_some_and(|n| n > LONG_TEXT_LENGTH);
+    let prose = words(name)
+        .iter()
+        .any(|w| PROSE_WORDS.contains(&w.as_str()));
+    let short = view
+        .get("maxLength")
+        .and_then(|v| v.as_u64())
+        .is_some_and(|n| n <= 80);
     if long || (prose && !short) {
         Widget::Textarea
     } else {
@@ -72,7 +103,12 @@ fn is_bounded_with_default(view: &Resolved) -> bool {
 
 impl Widget {
     /// The widget the deterministic generator gives a field ([`choose`]).
-    pub fn choose(name: &str, view: &Resolved, kind: &FieldKind, items: Option<&FieldKind>) -> Self {
+    pub fn choose(
+        name: &str,
+        view: &Resolved,
+        kind: &FieldKind,
+        items: Option<&FieldKind>,
+    ) -> Self {
         choose(name, view, kind, items)
     }
 }
@@ -93,16 +129,49 @@ mod tests {
 
     #[test]
     fn picks_widgets() {
-        assert_eq!(pick("country", json!({"type": "string", "enum": ["GB", "US", "DE", "AT"]})), Widget::Select);
-        assert_eq!(pick("speed", json!({"type": "string", "enum": ["a", "b"]})), Widget::Radio);
+        assert_eq!(
+            pick(
+                "country",
+                json!({"type": "string", "enum": ["GB", "US", "DE", "AT"]})
+            ),
+            Widget::Select
+        );
+        assert_eq!(
+            pick("speed", json!({"type": "string", "enum": ["a", "b"]})),
+            Widget::Radio
+        );
         assert_eq!(pick("ok", json!({"type": "boolean"})), Widget::Checkbox);
-        assert_eq!(pick("vol", json!({"type": "integer", "minimum": 0, "maximum": 100, "default": 5})), Widget::Slider);
-        assert_eq!(pick("vol", json!({"type": "integer", "minimum": 0, "maximum": 100})), Widget::Integer);
-        assert_eq!(pick("d", json!({"type": "string", "format": "date"})), Widget::Date);
+        assert_eq!(
+            pick(
+                "vol",
+                json!({"type": "integer", "minimum": 0, "maximum": 100, "default": 5})
+            ),
+            Widget::Slider
+        );
+        assert_eq!(
+            pick(
+                "vol",
+                json!({"type": "integer", "minimum": 0, "maximum": 100})
+            ),
+            Widget::Integer
+        );
+        assert_eq!(
+            pick("d", json!({"type": "string", "format": "date"})),
+            Widget::Date
+        );
         assert_eq!(pick("bio", json!({"type": "string"})), Widget::Textarea);
-        assert_eq!(pick("x", json!({"type": "string", "maxLength": 2000})), Widget::Textarea);
+        assert_eq!(
+            pick("x", json!({"type": "string", "maxLength": 2000})),
+            Widget::Textarea
+        );
         assert_eq!(pick("name", json!({"type": "string"})), Widget::Text);
-        assert_eq!(pick("content", json!({"type": "string", "format": "content-security-policy"})), Widget::Textarea);
+        assert_eq!(
+            pick(
+                "content",
+                json!({"type": "string", "format": "content-security-policy"})
+            ),
+            Widget::Textarea
+        );
     }
 
     #[test]

@@ -4,11 +4,11 @@
 
 use super::calls::*;
 use super::model::{Adapt, Step};
-use super::{ADD_ITEM_EVENT, REMOVE_ITEM_EVENT, SUBMIT_EVENT};
 use super::Projection;
+use super::{ADD_ITEM_EVENT, REMOVE_ITEM_EVENT, SUBMIT_EVENT};
+use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
 use crate::pointer::escape;
 use crate::render::{data_path, RenderInput as Rendered};
-use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
 use crate::request::limits::Limits;
 use crate::schema::{FieldKind, Kind, Resolved, SchemaDoc};
 use serde_json::{json, Map, Value};
@@ -92,7 +92,9 @@ impl<'s> Builder<'s> {
         let approval = r.approval();
         if let Some(prompt) = &approval {
             children.push(self.text("prompt", &prompt.text(), None));
-        } else if !r.spec.description.is_empty() && r.spec.plan.title.as_deref() != Some(r.spec.description.as_str()) {
+        } else if !r.spec.description.is_empty()
+            && r.spec.plan.title.as_deref() != Some(r.spec.description.as_str())
+        {
             children.push(self.text("description", &r.spec.description, Some("caption")));
         }
         let schema = &r.spec.schema;
@@ -107,7 +109,20 @@ impl<'s> Builder<'s> {
                 let field = Scope::Root.path(&data_path(&prompt.pointer));
                 let mut buttons = Vec::new();
                 let lang = r.lang();
-                let choices = [("approve", crate::render::words::Text::Approve, &prompt.approve, "primary"), ("reject", crate::render::words::Text::Reject, &prompt.reject, "default")];
+                let choices = [
+                    (
+                        "approve",
+                        crate::render::words::Text::Approve,
+                        &prompt.approve,
+                        "primary",
+                    ),
+                    (
+                        "reject",
+                        crate::render::words::Text::Reject,
+                        &prompt.reject,
+                        "default",
+                    ),
+                ];
                 for (hint, text, value, variant) in choices {
                     let label = lang.text(text);
                     let mut context = context.clone();
@@ -129,7 +144,14 @@ impl<'s> Builder<'s> {
         self.push("root", "Column", root);
     }
 
-    fn button(&mut self, hint: &str, label: &str, variant: &str, context: Map<String, Value>, checks: Vec<Value>) -> String {
+    fn button(
+        &mut self,
+        hint: &str,
+        label: &str,
+        variant: &str,
+        context: Map<String, Value>,
+        checks: Vec<Value>,
+    ) -> String {
         let text = self.text(&format!("{hint}-label"), label, None);
         let id = self.id(hint);
         let mut p = props([("child", text.into()), ("variant", variant.into())]);
@@ -141,7 +163,13 @@ impl<'s> Builder<'s> {
     }
 
     /// The components of a plan node; `rule` is the enclosing section's.
-    fn node(&mut self, base: &'s Value, node: &Node, scope: Scope, rule: Option<&Rule>) -> Vec<String> {
+    fn node(
+        &mut self,
+        base: &'s Value,
+        node: &Node,
+        scope: Scope,
+        rule: Option<&Rule>,
+    ) -> Vec<String> {
         match node {
             Node::Vertical { elements } => self.nodes(base, elements, scope, rule),
             Node::Horizontal { elements } => {
@@ -151,7 +179,11 @@ impl<'s> Builder<'s> {
                 p.insert("align".into(), "start".into());
                 vec![self.push(&id, "Row", p)]
             }
-            Node::Group { label, elements, rule: own } => {
+            Node::Group {
+                label,
+                elements,
+                rule: own,
+            } => {
                 let heading = self.text("heading", label, Some("h3"));
                 let mut children = vec![heading];
                 children.extend(self.nodes(base, elements, scope, own.as_ref().or(rule)));
@@ -164,7 +196,10 @@ impl<'s> Builder<'s> {
                 for step in steps {
                     let children = self.nodes(base, &step.elements, scope, rule);
                     let child = self.column("step", children);
-                    tabs.push(object([("title", step.label.clone().into()), ("child", child.into())]));
+                    tabs.push(object([
+                        ("title", step.label.clone().into()),
+                        ("child", child.into()),
+                    ]));
                 }
                 if tabs.is_empty() {
                     return Vec::new();
@@ -172,13 +207,25 @@ impl<'s> Builder<'s> {
                 let id = self.id("steps");
                 vec![self.push(&id, "Tabs", props([("tabs", Value::Array(tabs))]))]
             }
-            Node::Control(control) => self.control(base, control, scope, rule).into_iter().collect(),
+            Node::Control(control) => self
+                .control(base, control, scope, rule)
+                .into_iter()
+                .collect(),
             Node::Table(t) => self.table(t),
         }
     }
 
-    fn nodes(&mut self, base: &'s Value, nodes: &[Node], scope: Scope, rule: Option<&Rule>) -> Vec<String> {
-        nodes.iter().flat_map(|n| self.node(base, n, scope, rule)).collect()
+    fn nodes(
+        &mut self,
+        base: &'s Value,
+        nodes: &[Node],
+        scope: Scope,
+        rule: Option<&Rule>,
+    ) -> Vec<String> {
+        nodes
+            .iter()
+            .flat_map(|n| self.node(base, n, scope, rule))
+            .collect()
     }
 
     /// A display table: a header row of labels and a `List` whose template
@@ -188,7 +235,10 @@ impl<'s> Builder<'s> {
         let dataset = &t.dataset;
         let heading = self.text("table-title", &dataset.title, Some("h3"));
         let labels: Vec<String> = dataset.columns.iter().map(|c| c.label.clone()).collect();
-        let header_cells: Vec<String> = labels.iter().map(|l| self.text("th", l, Some("caption"))).collect();
+        let header_cells: Vec<String> = labels
+            .iter()
+            .map(|l| self.text("th", l, Some("caption")))
+            .collect();
         let header_id = self.id("table-header");
         let header = self.push(&header_id, "Row", props([("children", ids(header_cells))]));
         let cells: Vec<String> = dataset
@@ -196,15 +246,30 @@ impl<'s> Builder<'s> {
             .iter()
             .map(|c| {
                 let id = self.id("td");
-                let path = if dataset.shape == crate::plan::data::Shape::Numbers { ".".to_owned() } else { escape(&c.key) };
+                let path = if dataset.shape == crate::plan::data::Shape::Numbers {
+                    ".".to_owned()
+                } else {
+                    escape(&c.key)
+                };
                 self.push(&id, "Text", props([("text", bound(&path))]))
             })
             .collect();
         let row_id = self.id("table-row");
         let row = self.push(&row_id, "Row", props([("children", ids(cells))]));
         let list_id = self.id("table");
-        let path = if dataset.data_pointer.is_empty() { "/".to_owned() } else { dataset.data_pointer.clone() };
-        let list = self.push(&list_id, "List", props([("children", object([("componentId", row.into()), ("path", path.into())]))]));
+        let path = if dataset.data_pointer.is_empty() {
+            "/".to_owned()
+        } else {
+            dataset.data_pointer.clone()
+        };
+        let list = self.push(
+            &list_id,
+            "List",
+            props([(
+                "children",
+                object([("componentId", row.into()), ("path", path.into())]),
+            )]),
+        );
         let mut out = vec![heading, header, list];
         if dataset.chart.is_some() {
             let text = format!("Chart \"{}\": not drawn (the A2UI basic catalog has no chart); its data is the table above.", dataset.title);
@@ -214,14 +279,22 @@ impl<'s> Builder<'s> {
     }
 
     /// One input (or a read-only text), its checks, and its help caption.
-    fn control(&mut self, base: &'s Value, c: &Control, scope: Scope, inherited: Option<&Rule>) -> Option<String> {
+    fn control(
+        &mut self,
+        base: &'s Value,
+        c: &Control,
+        scope: Scope,
+        inherited: Option<&Rule>,
+    ) -> Option<String> {
         if c.widget == Widget::Approval {
             return None; // the decision buttons stand in for it
         }
         let tokens = data_path(&c.pointer);
         let path = scope.path(&tokens);
         let node = self.doc.resolve_scope(base, &c.pointer);
-        let view = node.and_then(|n| self.doc.resolve(n).ok()).unwrap_or_default();
+        let view = node
+            .and_then(|n| self.doc.resolve(n).ok())
+            .unwrap_or_default();
         let kind = crate::plan::conditions::control_kind(&self.doc, base, &c.pointer, &view);
         let hint = format!("field:{path}");
         let input = if c.read_only {
@@ -234,12 +307,18 @@ impl<'s> Builder<'s> {
                 Some(rule) if matches!(rule.effect, Effect::Show | Effect::Hide) => {
                     Required::When(self.conditional_required(base, c, rule, scope, &path))
                 }
-                _ if self.is_required(base, &c.pointer) => Required::Always(call("required", object([("value", bound(&path))]))),
+                _ if self.is_required(base, &c.pointer) => {
+                    Required::Always(call("required", object([("value", bound(&path))])))
+                }
                 _ => Required::When(None),
             };
-            self.input(&hint, c, &tokens, &path, &view, &kind, node, required, scope)
+            self.input(
+                &hint, c, &tokens, &path, &view, &kind, node, required, scope,
+            )
         };
-        let Some(help) = &c.help else { return Some(input) };
+        let Some(help) = &c.help else {
+            return Some(input);
+        };
         let caption = self.text(&format!("{hint}-help"), help, Some("caption"));
         Some(self.column(&format!("{hint}-group"), vec![input, caption]))
     }
@@ -254,7 +333,18 @@ impl<'s> Builder<'s> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn input(&mut self, hint: &str, c: &Control, tokens: &[String], path: &str, view: &Resolved<'s>, kind: &FieldKind, node: Option<&'s Value>, required: Required, scope: Scope) -> String {
+    fn input(
+        &mut self,
+        hint: &str,
+        c: &Control,
+        tokens: &[String],
+        path: &str,
+        view: &Resolved<'s>,
+        kind: &FieldKind,
+        node: Option<&'s Value>,
+        required: Required,
+        scope: Scope,
+    ) -> String {
         let binding = bound(path);
         let mut p = props([("label", c.label.clone().into())]);
         let mut checks = Vec::new();
@@ -262,73 +352,119 @@ impl<'s> Builder<'s> {
             Required::Always(check) => (false, Some(check)),
             Required::When(check) => (true, check),
         };
-        let guard = |check: Value| if optional { call("or", object([("values", Value::Array(vec![call("not", object([("value", call("required", object([("value", bound(path))])))])), check]))])) } else { check };
-        let custom = c.component.as_deref().zip(self.catalog).and_then(|(name, cat)| cat.entry(name)).and_then(|e| Some((e, e.a2ui.as_ref()?)));
+        let guard = |check: Value| {
+            if optional {
+                call(
+                    "or",
+                    object([(
+                        "values",
+                        Value::Array(vec![
+                            call(
+                                "not",
+                                object([(
+                                    "value",
+                                    call("required", object([("value", bound(path))])),
+                                )]),
+                            ),
+                            check,
+                        ]),
+                    )]),
+                )
+            } else {
+                check
+            }
+        };
+        let custom = c
+            .component
+            .as_deref()
+            .zip(self.catalog)
+            .and_then(|(name, cat)| cat.entry(name))
+            .and_then(|e| Some((e, e.a2ui.as_ref()?)));
         let component: std::borrow::Cow<'static, str> = if let Some((entry, a2ui)) = custom {
             // An operator component: props first, so the value and label it binds win.
-            let mut own: Map<String, Value> = entry.props_for(c.component_props.as_ref()).cloned().unwrap_or_default();
+            let mut own: Map<String, Value> = entry
+                .props_for(c.component_props.as_ref())
+                .cloned()
+                .unwrap_or_default();
             own.insert(a2ui.label_property.clone(), c.label.clone().into());
             own.insert(a2ui.value_property.clone(), binding);
             p = own;
             self.used_catalog = true;
             a2ui.component.clone().into()
-        } else { match c.widget {
-            Widget::Checkbox => {
-                self.adapt(tokens, Adapt::False);
-                p.insert("value".into(), binding);
-                "CheckBox"
-            }
-            Widget::Select | Widget::Radio if kind.choices.is_some() => {
-                let choices = kind.choices.as_deref().unwrap_or_default();
-                if choices.iter().any(|(v, _)| !v.is_string()) {
-                    self.adapt(tokens, Adapt::Choice);
+        } else {
+            match c.widget {
+                Widget::Checkbox => {
+                    self.adapt(tokens, Adapt::False);
+                    p.insert("value".into(), binding);
+                    "CheckBox"
                 }
-                p.insert("options".into(), options(choices));
-                p.insert("value".into(), binding);
-                p.insert("variant".into(), "mutuallyExclusive".into());
-                // An enum over the count limit (a `large_enum` warning):
-                // the basic catalog's search box over the options.
-                if choices.len() > Limits::default().max_enum_values {
-                    p.insert("filterable".into(), true.into());
+                Widget::Select | Widget::Radio if kind.choices.is_some() => {
+                    let choices = kind.choices.as_deref().unwrap_or_default();
+                    if choices.iter().any(|(v, _)| !v.is_string()) {
+                        self.adapt(tokens, Adapt::Choice);
+                    }
+                    p.insert("options".into(), options(choices));
+                    p.insert("value".into(), binding);
+                    p.insert("variant".into(), "mutuallyExclusive".into());
+                    // An enum over the count limit (a `large_enum` warning):
+                    // the basic catalog's search box over the options.
+                    if choices.len() > Limits::default().max_enum_values {
+                        p.insert("filterable".into(), true.into());
+                    }
+                    "ChoicePicker"
                 }
-                "ChoicePicker"
-            }
-            Widget::MultiSelect => {
-                let items = node.and_then(|n| self.doc.resolve_scope(n, "/items")).and_then(|n| self.doc.resolve(n).ok());
-                let choices = items.as_ref().and_then(|i| i.kind().choices).unwrap_or_default();
-                if choices.iter().any(|(v, _)| !v.is_string()) {
-                    self.adapt(tokens, Adapt::Choices);
+                Widget::MultiSelect => {
+                    let items = node
+                        .and_then(|n| self.doc.resolve_scope(n, "/items"))
+                        .and_then(|n| self.doc.resolve(n).ok());
+                    let choices = items
+                        .as_ref()
+                        .and_then(|i| i.kind().choices)
+                        .unwrap_or_default();
+                    if choices.iter().any(|(v, _)| !v.is_string()) {
+                        self.adapt(tokens, Adapt::Choices);
+                    }
+                    self.adapt(tokens, Adapt::NoItems);
+                    p.insert("options".into(), options(&choices));
+                    p.insert("value".into(), binding);
+                    p.insert("variant".into(), "multipleSelection".into());
+                    let (min, max) = (count(view.get("minItems")), count(view.get("maxItems")));
+                    if min.is_some() || max.is_some() {
+                        checks.push(check(
+                            guard(length(path, min, max)),
+                            &format!("{}: choose {}", c.label, bounds_text(min, max)),
+                        ));
+                    }
+                    "ChoicePicker"
                 }
-                self.adapt(tokens, Adapt::NoItems);
-                p.insert("options".into(), options(&choices));
-                p.insert("value".into(), binding);
-                p.insert("variant".into(), "multipleSelection".into());
-                let (min, max) = (count(view.get("minItems")), count(view.get("maxItems")));
-                if min.is_some() || max.is_some() {
-                    checks.push(check(guard(length(path, min, max)), &format!("{}: choose {}", c.label, bounds_text(min, max))));
+                Widget::Date | Widget::DateTime | Widget::Time => {
+                    p.insert("value".into(), binding);
+                    p.insert("enableDate".into(), (c.widget != Widget::Time).into());
+                    p.insert("enableTime".into(), (c.widget != Widget::Date).into());
+                    "DateTimeInput"
                 }
-                "ChoicePicker"
+                Widget::Slider if number(view.get("maximum")).is_some() => {
+                    p.insert("value".into(), binding);
+                    p.insert(
+                        "min".into(),
+                        number(view.get("minimum")).unwrap_or(0.0).into(),
+                    );
+                    p.insert(
+                        "max".into(),
+                        number(view.get("maximum")).unwrap_or_default().into(),
+                    );
+                    "Slider"
+                }
+                Widget::Array if c.detail.is_some() && node.is_some() => {
+                    return self.list(hint, c, tokens, path, node, scope);
+                }
+                _ => {
+                    self.text_field(c, tokens, view, kind, path, &mut p, &mut checks, &guard);
+                    "TextField"
+                }
             }
-            Widget::Date | Widget::DateTime | Widget::Time => {
-                p.insert("value".into(), binding);
-                p.insert("enableDate".into(), (c.widget != Widget::Time).into());
-                p.insert("enableTime".into(), (c.widget != Widget::Date).into());
-                "DateTimeInput"
-            }
-            Widget::Slider if number(view.get("maximum")).is_some() => {
-                p.insert("value".into(), binding);
-                p.insert("min".into(), number(view.get("minimum")).unwrap_or(0.0).into());
-                p.insert("max".into(), number(view.get("maximum")).unwrap_or_default().into());
-                "Slider"
-            }
-            Widget::Array if c.detail.is_some() && node.is_some() => {
-                return self.list(hint, c, tokens, path, node, scope);
-            }
-            _ => {
-                self.text_field(c, tokens, view, kind, path, &mut p, &mut checks, &guard);
-                "TextField"
-            }
-        }.into() };
+            .into()
+        };
         if let Some(required) = required {
             checks.insert(0, check(required, &format!("{} is required", c.label)));
         }
@@ -344,19 +480,44 @@ impl<'s> Builder<'s> {
 
     /// A `TextField` and its variant and checks.
     #[allow(clippy::too_many_arguments)]
-    fn text_field(&mut self, c: &Control, tokens: &[String], view: &Resolved<'s>, kind: &FieldKind, path: &str, p: &mut Map<String, Value>, checks: &mut Vec<Value>, guard: &dyn Fn(Value) -> Value) {
+    fn text_field(
+        &mut self,
+        c: &Control,
+        tokens: &[String],
+        view: &Resolved<'s>,
+        kind: &FieldKind,
+        path: &str,
+        p: &mut Map<String, Value>,
+        checks: &mut Vec<Value>,
+        guard: &dyn Fn(Value) -> Value,
+    ) {
         p.insert("value".into(), bound(path));
         self.adapt(tokens, Adapt::Empty);
         let label = &c.label;
         let variant = match (c.widget, kind.kind) {
-            (Widget::Number | Widget::Integer | Widget::Slider, _) | (_, Kind::Number | Kind::Integer) => {
+            (Widget::Number | Widget::Integer | Widget::Slider, _)
+            | (_, Kind::Number | Kind::Integer) => {
                 let (min, max) = (number(view.get("minimum")), number(view.get("maximum")));
                 if min.is_some() || max.is_some() {
-                    checks.push(check(guard(numeric(path, min, max)), &format!("{label}: a number {}", bounds_text(min, max))));
+                    checks.push(check(
+                        guard(numeric(path, min, max)),
+                        &format!("{label}: a number {}", bounds_text(min, max)),
+                    ));
                 }
-                let pattern = if kind.kind == Kind::Integer { r"^\s*-?\d+\s*$" } else { r"^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$" };
-                let what = if kind.kind == Kind::Integer { "a whole number" } else { "a number" };
-                checks.push(check(guard(regex(path, pattern)), &format!("{label}: enter {what}")));
+                let pattern = if kind.kind == Kind::Integer {
+                    r"^\s*-?\d+\s*$"
+                } else {
+                    r"^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$"
+                };
+                let what = if kind.kind == Kind::Integer {
+                    "a whole number"
+                } else {
+                    "a number"
+                };
+                checks.push(check(
+                    guard(regex(path, pattern)),
+                    &format!("{label}: enter {what}"),
+                ));
                 "number"
             }
             // A list of scalars is typed one per line; a list of anything
@@ -367,26 +528,41 @@ impl<'s> Builder<'s> {
                 "longText"
             }
             // An external `$ref` (schema/external.rs) is any JSON: typed as JSON too.
-            (Widget::Alternatives | Widget::Object | Widget::Array, _) | (_, Kind::Object | Kind::Array | Kind::Alternatives) | (Widget::Textarea, Kind::Any) => {
+            (Widget::Alternatives | Widget::Object | Widget::Array, _)
+            | (_, Kind::Object | Kind::Array | Kind::Alternatives)
+            | (Widget::Textarea, Kind::Any) => {
                 self.adapt(tokens, Adapt::Json);
                 p.insert("label".into(), format!("{label} (JSON)").into());
                 "longText"
             }
             (Widget::Textarea, _) => "longText",
-            _ if kind.format.as_deref() == Some("password") || view.get("writeOnly") == Some(&Value::Bool(true)) => "obscured",
+            _ if kind.format.as_deref() == Some("password")
+                || view.get("writeOnly") == Some(&Value::Bool(true)) =>
+            {
+                "obscured"
+            }
             _ => "shortText",
         };
         p.insert("variant".into(), variant.into());
         if kind.kind == Kind::String {
             let (min, max) = (count(view.get("minLength")), count(view.get("maxLength")));
             if min.is_some() || max.is_some() {
-                checks.push(check(guard(length(path, min, max)), &format!("{label}: {} characters", bounds_text(min, max))));
+                checks.push(check(
+                    guard(length(path, min, max)),
+                    &format!("{label}: {} characters", bounds_text(min, max)),
+                ));
             }
             if let Some(pattern) = view.str("pattern") {
-                checks.push(check(guard(regex(path, pattern)), &format!("{label} does not have the expected form")));
+                checks.push(check(
+                    guard(regex(path, pattern)),
+                    &format!("{label} does not have the expected form"),
+                ));
             }
             if c.widget == Widget::Email || kind.format.as_deref() == Some("email") {
-                checks.push(check(guard(call("email", object([("value", bound(path))]))), &format!("{label}: enter an e-mail address")));
+                checks.push(check(
+                    guard(call("email", object([("value", bound(path))]))),
+                    &format!("{label}: enter an e-mail address"),
+                ));
             }
         }
     }
@@ -395,32 +571,62 @@ impl<'s> Builder<'s> {
     /// (paths relative to the item) with a Remove button, and an Add button.
     /// Both fire events the host applies to its data model: the basic
     /// catalog has no function that changes data.
-    fn list(&mut self, hint: &str, c: &Control, tokens: &[String], path: &str, node: Option<&'s Value>, scope: Scope) -> String {
+    fn list(
+        &mut self,
+        hint: &str,
+        c: &Control,
+        tokens: &[String],
+        path: &str,
+        node: Option<&'s Value>,
+        scope: Scope,
+    ) -> String {
         let items = node.and_then(|n| self.doc.resolve_scope(n, "/items"));
         let heading = self.text(&format!("{hint}-label"), &c.label, Some("h4"));
         let mut children = vec![heading];
         if let (Some(detail), Some(items)) = (&c.detail, items) {
             let saved = self.prefix.len();
-            self.prefix.extend(tokens.iter().map(|t| Step::Key(t.clone())));
+            self.prefix
+                .extend(tokens.iter().map(|t| Step::Key(t.clone())));
             self.prefix.push(Step::Each);
             let mut fields = self.node(items, detail, Scope::Item, None);
             self.prefix.truncate(saved);
             let remove_text = self.text(&format!("{hint}-remove-label"), "Remove", None);
             let remove = self.id(&format!("{hint}-remove"));
-            let absolute = if scope == Scope::Root { path.to_owned() } else { String::new() };
+            let absolute = if scope == Scope::Root {
+                path.to_owned()
+            } else {
+                String::new()
+            };
             let context = object([("array", absolute.clone().into()), ("item", bound("."))]);
-            let mut p = props([("child", remove_text.into()), ("variant", "borderless".into())]);
+            let mut p = props([
+                ("child", remove_text.into()),
+                ("variant", "borderless".into()),
+            ]);
             p.insert("action".into(), event(REMOVE_ITEM_EVENT, context));
             fields.push(self.push(&remove, "Button", p));
             let template = self.column(&format!("{hint}-item"), fields);
             let card = self.id(&format!("{hint}-card"));
             let card = self.push(&card, "Card", props([("child", template.into())]));
             let list = self.id(hint);
-            children.push(self.push(&list, "List", props([("children", object([("componentId", card.into()), ("path", path.into())]))])));
-            let add_text = self.text(&format!("{hint}-add-label"), &format!("Add {}", c.label), None);
+            children.push(self.push(
+                &list,
+                "List",
+                props([(
+                    "children",
+                    object([("componentId", card.into()), ("path", path.into())]),
+                )]),
+            ));
+            let add_text = self.text(
+                &format!("{hint}-add-label"),
+                &format!("Add {}", c.label),
+                None,
+            );
             let add = self.id(&format!("{hint}-add"));
             let mut p = props([("child", add_text.into()), ("variant", "default".into())]);
-            p.insert("action".into(), event(ADD_ITEM_EVENT, object([("array", absolute.into())])));
+            p.insert(
+                "action".into(),
+                event(ADD_ITEM_EVENT, object([("array", absolute.into())])),
+            );
             children.push(self.push(&add, "Button", p));
         }
         self.column(&format!("{hint}-group"), children)
@@ -433,30 +639,60 @@ impl<'s> Builder<'s> {
     }
 
     fn is_required(&self, base: &'s Value, pointer: &str) -> bool {
-        let Some((parent, name)) = pointer.rsplit_once("/properties/") else { return false };
+        let Some((parent, name)) = pointer.rsplit_once("/properties/") else {
+            return false;
+        };
         let parent = self.doc.resolve_scope(base, parent);
         parent.is_some_and(|p| self.doc.node_requires(p, &crate::pointer::unescape(name)))
     }
 
     /// A field under a show/hide rule: required when the rule's branch
     /// requires it and the condition holds, if the condition is expressible.
-    fn conditional_required(&self, base: &'s Value, c: &Control, rule: &Rule, scope: Scope, path: &str) -> Option<Value> {
+    fn conditional_required(
+        &self,
+        base: &'s Value,
+        c: &Control,
+        rule: &Rule,
+        scope: Scope,
+        path: &str,
+    ) -> Option<Value> {
         let (parent, name) = c.pointer.rsplit_once("/properties/")?;
         let parent = self.doc.resolve_scope(base, parent)?;
         if !branch_requires(&self.doc, parent, &crate::pointer::unescape(name), 0, true) {
             return None;
         }
         let holds = condition(&rule.schema, &data_path(&rule.pointer), scope)?;
-        let shown = if rule.effect == Effect::Show { holds } else { call("not", object([("value", holds)])) };
+        let shown = if rule.effect == Effect::Show {
+            holds
+        } else {
+            call("not", object([("value", holds)]))
+        };
         let hidden = call("not", object([("value", shown)]));
-        Some(call("or", object([("values", Value::Array(vec![hidden, call("required", object([("value", bound(path))]))]))])))
+        Some(call(
+            "or",
+            object([(
+                "values",
+                Value::Array(vec![
+                    hidden,
+                    call("required", object([("value", bound(path))])),
+                ]),
+            )]),
+        ))
     }
 
     /// The surface's components, adaptations and action buttons.
     pub(super) fn build(mut self, r: &Rendered<'s>) -> Projection {
         self.surface(r);
-        let catalog_id = self.catalog.filter(|_| self.used_catalog).and_then(|c| c.a2ui_catalog_id()).map(str::to_owned);
-        Projection { components: Value::Array(self.components).to_string(), adapts: self.adapts, catalog_id }
+        let catalog_id = self
+            .catalog
+            .filter(|_| self.used_catalog)
+            .and_then(|c| c.a2ui_catalog_id())
+            .map(str::to_owned);
+        Projection {
+            components: Value::Array(self.components).to_string(),
+            adapts: self.adapts,
+            catalog_id,
+        }
     }
 }
 
@@ -464,5 +700,10 @@ impl<'s> Builder<'s> {
 /// line); unknown items count as text.
 fn scalar_items(doc: &SchemaDoc<'_>, view: &Resolved<'_>) -> bool {
     let items = view.get("items").and_then(|i| doc.resolve(i).ok());
-    items.is_none_or(|i| matches!(i.kind().kind, Kind::String | Kind::Number | Kind::Integer | Kind::Boolean | Kind::Any))
+    items.is_none_or(|i| {
+        matches!(
+            i.kind().kind,
+            Kind::String | Kind::Number | Kind::Integer | Kind::Boolean | Kind::Any
+        )
+    })
 }

@@ -18,7 +18,11 @@ pub(super) enum Scope {
 
 impl Scope {
     pub(super) fn path(self, tokens: &[String]) -> String {
-        let joined = tokens.iter().map(|t| escape(t)).collect::<Vec<_>>().join("/");
+        let joined = tokens
+            .iter()
+            .map(|t| escape(t))
+            .collect::<Vec<_>>()
+            .join("/");
         match (self, joined.is_empty()) {
             (Scope::Root, true) => "/".to_owned(),
             (Scope::Root, false) => format!("/{joined}"),
@@ -31,23 +35,44 @@ impl Scope {
 /// Whether `name` is listed in a `required` of a conditional branch of an
 /// object schema (`then`, `else`, `allOf`, `oneOf`, `anyOf`, dependencies),
 /// not in its own top-level `required`.
-pub(super) fn branch_requires(doc: &SchemaDoc<'_>, node: &Value, name: &str, depth: usize, top: bool) -> bool {
-    let Value::Object(map) = node else { return false };
+pub(super) fn branch_requires(
+    doc: &SchemaDoc<'_>,
+    node: &Value,
+    name: &str,
+    depth: usize,
+    top: bool,
+) -> bool {
+    let Value::Object(map) = node else {
+        return false;
+    };
     if depth > 8 {
         return false;
     }
-    let lists = |v: &Value| v.as_array().is_some_and(|a| a.iter().any(|n| n.as_str() == Some(name)));
+    let lists = |v: &Value| {
+        v.as_array()
+            .is_some_and(|a| a.iter().any(|n| n.as_str() == Some(name)))
+    };
     if !top && map.get("required").is_some_and(lists) {
         return true;
     }
-    if let Some(target) = map.get("$ref").and_then(Value::as_str).and_then(|r| doc.lookup(r)) {
+    if let Some(target) = map
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| doc.lookup(r))
+    {
         if branch_requires(doc, target, name, depth + 1, top) {
             return true;
         }
     }
     let branches = ["then", "else"].iter().filter_map(|k| map.get(*k));
-    let listed = ["allOf", "oneOf", "anyOf"].iter().filter_map(|k| map.get(*k)?.as_array()).flatten();
-    let dependent = ["dependentRequired", "dependentSchemas", "dependencies"].iter().filter_map(|k| map.get(*k)?.as_object()).flat_map(|m| m.values());
+    let listed = ["allOf", "oneOf", "anyOf"]
+        .iter()
+        .filter_map(|k| map.get(*k)?.as_array())
+        .flatten();
+    let dependent = ["dependentRequired", "dependentSchemas", "dependencies"]
+        .iter()
+        .filter_map(|k| map.get(*k)?.as_object())
+        .flat_map(|m| m.values());
     let mut all = branches.chain(listed).chain(dependent);
     all.any(|b| lists(b) || branch_requires(doc, b, name, depth + 1, false))
 }
@@ -56,19 +81,27 @@ pub(super) fn branch_requires(doc: &SchemaDoc<'_>, node: &Value, name: &str, dep
 /// functions can test: `const`, `enum` (as an anchored `regex`), `required`,
 /// `not`, and an object's `properties` of those.
 pub(super) fn condition(schema: &Value, at: &[String], scope: Scope) -> Option<Value> {
-    let Value::Object(map) = schema else { return None };
+    let Value::Object(map) = schema else {
+        return None;
+    };
     let path = scope.path(at);
     let mut parts = Vec::new();
     for (key, value) in map {
         match key.as_str() {
             "const" => parts.push(regex(&path, &alternatives(std::slice::from_ref(value))?)),
             "enum" => parts.push(regex(&path, &alternatives(value.as_array()?)?)),
-            "not" => parts.push(call("not", object([("value", condition(value, at, scope)?)]))),
+            "not" => parts.push(call(
+                "not",
+                object([("value", condition(value, at, scope)?)]),
+            )),
             "required" => {
                 for name in value.as_array()? {
                     let mut field = at.to_vec();
                     field.push(name.as_str()?.to_owned());
-                    parts.push(call("required", object([("value", bound(&scope.path(&field)))])));
+                    parts.push(call(
+                        "required",
+                        object([("value", bound(&scope.path(&field)))]),
+                    ));
                 }
             }
             "properties" => {
@@ -94,7 +127,9 @@ pub(super) fn alternatives(values: &[Value]) -> Option<String> {
     let texts: Option<Vec<String>> = values
         .iter()
         .map(|v| match v {
-            Value::String(_) | Value::Number(_) | Value::Bool(_) => Some(regex_escape(&value_text(v))),
+            Value::String(_) | Value::Number(_) | Value::Bool(_) => {
+                Some(regex_escape(&value_text(v)))
+            }
             _ => None,
         })
         .collect();
@@ -153,7 +188,10 @@ pub(super) fn ids(children: Vec<String>) -> Value {
 
 /// A button's action: an event with its context.
 pub(super) fn event(name: &str, context: Value) -> Value {
-    object([("event", object([("name", name.into()), ("context", context)]))])
+    object([(
+        "event",
+        object([("name", name.into()), ("context", context)]),
+    )])
 }
 
 pub(super) fn call(name: &str, args: Value) -> Value {
@@ -167,7 +205,13 @@ pub(super) fn check(condition: Value, message: &str) -> Value {
 pub(super) fn regex(path: &str, pattern: &str) -> Value {
     // A renderer may compile with `u`: an Annex B pattern goes escaped.
     let escaped = crate::schema::annex_b_escaped(pattern);
-    call("regex", object([("value", bound(path)), ("pattern", escaped.as_deref().unwrap_or(pattern).into())]))
+    call(
+        "regex",
+        object([
+            ("value", bound(path)),
+            ("pattern", escaped.as_deref().unwrap_or(pattern).into()),
+        ]),
+    )
 }
 
 pub(super) fn length(path: &str, min: Option<u64>, max: Option<u64>) -> Value {
@@ -209,8 +253,16 @@ mod tests {
     #[test]
     fn conditions_compile_to_v09_functions_or_not_at_all() {
         let at = vec!["country".to_owned()];
-        assert_eq!(condition(&json!({"const": "U.S."}), &at, Scope::Root).unwrap(), regex("/country", r"^(U\.S\.)$"));
-        let both = condition(&json!({"properties": {"a": {"enum": [1, 2]}}, "required": ["a"]}), &[], Scope::Root).unwrap();
+        assert_eq!(
+            condition(&json!({"const": "U.S."}), &at, Scope::Root).unwrap(),
+            regex("/country", r"^(U\.S\.)$")
+        );
+        let both = condition(
+            &json!({"properties": {"a": {"enum": [1, 2]}}, "required": ["a"]}),
+            &[],
+            Scope::Root,
+        )
+        .unwrap();
         assert_eq!(both["call"], "and");
         assert!(condition(&json!({"minimum": 3}), &at, Scope::Root).is_none());
     }

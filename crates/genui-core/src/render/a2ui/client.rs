@@ -28,25 +28,50 @@ pub(crate) struct ClientSubmission {
 /// message, `metadata.a2uiClientDataModel` (or `data_model`, the same
 /// object from a transport header) supplies the data when the action's
 /// context has no `data`.
-pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<&Value>, limits: &Limits) -> Result<Option<ClientSubmission>> {
-    if body.contains_key("userAction") && !body.contains_key("action") && !body.contains_key("error") {
+pub(crate) fn read_client_message(
+    body: &Map<String, Value>,
+    data_model: Option<&Value>,
+    limits: &Limits,
+) -> Result<Option<ClientSubmission>> {
+    if body.contains_key("userAction")
+        && !body.contains_key("action")
+        && !body.contains_key("error")
+    {
         return read_user_action(body, data_model, limits).map(Some);
     }
     if !body.contains_key("action") && !body.contains_key("error") {
         return Ok(None);
     }
-    if let Some(key) = body.keys().find(|k| !matches!(k.as_str(), "version" | "action" | "error" | "metadata")) {
+    if let Some(key) = body
+        .keys()
+        .find(|k| !matches!(k.as_str(), "version" | "action" | "error" | "metadata"))
+    {
         return Err(bad(&format!("/{}", escape(key)), "an A2UI client message is exactly {version, action} or {version, error} (plus `metadata` for the data model)"));
     }
     match body.get("version") {
         Some(Value::String(v)) if v == VERSION => {}
-        Some(other) => return Err(bad("/version", &format!("`version` must be \"{VERSION}\", not {other}"))),
-        None => return Err(bad("/version", &format!("an A2UI client message needs `version: \"{VERSION}\"`"))),
+        Some(other) => {
+            return Err(bad(
+                "/version",
+                &format!("`version` must be \"{VERSION}\", not {other}"),
+            ))
+        }
+        None => {
+            return Err(bad(
+                "/version",
+                &format!("an A2UI client message needs `version: \"{VERSION}\"`"),
+            ))
+        }
     }
     match (body.get("action"), body.get("error")) {
-        (Some(_), Some(_)) => Err(bad("", "an A2UI client message carries `action` or `error`, not both")),
+        (Some(_), Some(_)) => Err(bad(
+            "",
+            "an A2UI client message carries `action` or `error`, not both",
+        )),
         (None, Some(error)) => Err(client_error(error)),
-        (Some(Value::Object(action)), None) => read_action(body, action, "action", data_model, limits).map(Some),
+        (Some(Value::Object(action)), None) => {
+            read_action(body, action, "action", data_model, limits).map(Some)
+        }
         (Some(_), None) | (None, None) => Err(bad("/action", "`action` must be an object")),
     }
 }
@@ -54,9 +79,19 @@ pub(crate) fn read_client_message(body: &Map<String, Value>, data_model: Option<
 /// CopilotKit's shape: `@copilotkit/a2ui-renderer` hands its host
 /// `{userAction}` (the v0.8 wrapper) for a v0.9 surface's action, and
 /// CopilotKit forwards it as is, so it is read like `{version, action}`.
-fn read_user_action(body: &Map<String, Value>, data_model: Option<&Value>, limits: &Limits) -> Result<ClientSubmission> {
-    if let Some(key) = body.keys().find(|k| !matches!(k.as_str(), "userAction" | "metadata")) {
-        return Err(bad(&format!("/{}", escape(key)), "a CopilotKit A2UI action is exactly {userAction} (plus `metadata` for the data model)"));
+fn read_user_action(
+    body: &Map<String, Value>,
+    data_model: Option<&Value>,
+    limits: &Limits,
+) -> Result<ClientSubmission> {
+    if let Some(key) = body
+        .keys()
+        .find(|k| !matches!(k.as_str(), "userAction" | "metadata"))
+    {
+        return Err(bad(
+            &format!("/{}", escape(key)),
+            "a CopilotKit A2UI action is exactly {userAction} (plus `metadata` for the data model)",
+        ));
     }
     match body.get("userAction") {
         Some(Value::Object(action)) => read_action(body, action, "userAction", data_model, limits),
@@ -66,18 +101,38 @@ fn read_user_action(body: &Map<String, Value>, data_model: Option<&Value>, limit
 
 /// The submission an action carries; `key` is where it sits in the body
 /// (`action` or `userAction`), for the pointers of its errors.
-fn read_action(body: &Map<String, Value>, action: &Map<String, Value>, key: &str, data_model: Option<&Value>, limits: &Limits) -> Result<ClientSubmission> {
+fn read_action(
+    body: &Map<String, Value>,
+    action: &Map<String, Value>,
+    key: &str,
+    data_model: Option<&Value>,
+    limits: &Limits,
+) -> Result<ClientSubmission> {
     let at = |field: &str| format!("/{key}/{field}");
     let text = |field: &str| match action.get(field) {
         Some(Value::String(s)) if !s.is_empty() => Ok(s.as_str()),
-        _ => Err(bad(&at(field), &format!("`{key}.{field}` must be a non-empty string"))),
+        _ => Err(bad(
+            &at(field),
+            &format!("`{key}.{field}` must be a non-empty string"),
+        )),
     };
-    let (name, surface, _source, timestamp) = (text("name")?, text("surfaceId")?, text("sourceComponentId")?, text("timestamp")?);
+    let (name, surface, _source, timestamp) = (
+        text("name")?,
+        text("surfaceId")?,
+        text("sourceComponentId")?,
+        text("timestamp")?,
+    );
     if !looks_like_date_time(timestamp) {
-        return Err(bad(&at("timestamp"), &format!("`{key}.timestamp` must be an ISO 8601 date-time")));
+        return Err(bad(
+            &at("timestamp"),
+            &format!("`{key}.timestamp` must be an ISO 8601 date-time"),
+        ));
     }
     let Some(Value::Object(context)) = action.get("context") else {
-        return Err(bad(&at("context"), &format!("`{key}.context` must be an object")));
+        return Err(bad(
+            &at("context"),
+            &format!("`{key}.context` must be an object"),
+        ));
     };
     if context.len() > MAX_CONTEXT_KEYS {
         return Err(bad(&at("context"), &format!("`{key}.context` has {} keys; a submit button's context has at most {MAX_CONTEXT_KEYS}", context.len())));
@@ -86,13 +141,31 @@ fn read_action(body: &Map<String, Value>, action: &Map<String, Value>, key: &str
         return Err(bad(&at("name"), &format!("the action `{name}` is not a submission: only `{SUBMIT_EVENT}` is ({ADD_ITEM_EVENT} and {REMOVE_ITEM_EVENT} are for the host to apply)")));
     }
     let spec_hash = match context.get("specHash") {
-        Some(Value::String(h)) if h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) => h.clone(),
-        _ => return Err(bad(&at("context/specHash"), &format!("`{key}.context.specHash` must be the 64 hex digits the submit button carries"))),
+        Some(Value::String(h))
+            if h.len() == 64
+                && h.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
+        {
+            h.clone()
+        }
+        _ => {
+            return Err(bad(
+                &at("context/specHash"),
+                &format!(
+                    "`{key}.context.specHash` must be the 64 hex digits the submit button carries"
+                ),
+            ))
+        }
     };
     let tool_call_id = match context.get("toolCallId") {
         None => None,
         Some(Value::String(id)) => Some(id.clone()),
-        Some(_) => return Err(bad(&at("context/toolCallId"), &format!("`{key}.context.toolCallId` must be a string"))),
+        Some(_) => {
+            return Err(bad(
+                &at("context/toolCallId"),
+                &format!("`{key}.context.toolCallId` must be a string"),
+            ))
+        }
     };
     let mut meta = Map::new();
     meta.insert("specHash".into(), spec_hash.clone().into());
@@ -100,8 +173,14 @@ fn read_action(body: &Map<String, Value>, action: &Map<String, Value>, key: &str
         meta.insert("toolCallId".into(), id.clone().into());
     }
     if surface != surface_id(&meta) {
-        return Err(Error::new(ErrorCode::SpecNotFound, format!("surface `{surface}` was not made for this spec (its surface is `{}`)", surface_id(&meta)))
-            .at(at("surfaceId")));
+        return Err(Error::new(
+            ErrorCode::SpecNotFound,
+            format!(
+                "surface `{surface}` was not made for this spec (its surface is `{}`)",
+                surface_id(&meta)
+            ),
+        )
+        .at(at("surfaceId")));
     }
     let mut data = match context.get("data") {
         Some(data) => data.clone(),
@@ -109,13 +188,30 @@ fn read_action(body: &Map<String, Value>, action: &Map<String, Value>, key: &str
     };
     if let Some(path) = context.get("decisionPath") {
         let (Some(path), Some(decision)) = (path.as_str(), context.get("decision")) else {
-            return Err(bad(&at("context/decisionPath"), "an approval's context has a `decisionPath` string and its `decision`"));
+            return Err(bad(
+                &at("context/decisionPath"),
+                "an approval's context has a `decisionPath` string and its `decision`",
+            ));
         };
-        let tokens = path_tokens(path).ok_or_else(|| bad(&at("context/decisionPath"), "`decisionPath` must be a JSON Pointer into an object"))?;
+        let tokens = path_tokens(path).ok_or_else(|| {
+            bad(
+                &at("context/decisionPath"),
+                "`decisionPath` must be a JSON Pointer into an object",
+            )
+        })?;
         limits.check_value_depth(decision, tokens.len(), &at("context/decisionPath"))?;
-        set_path(&mut data, &tokens, decision.clone()).ok_or_else(|| bad(&at("context/decisionPath"), "`decisionPath` must be a JSON Pointer into an object"))?;
+        set_path(&mut data, &tokens, decision.clone()).ok_or_else(|| {
+            bad(
+                &at("context/decisionPath"),
+                "`decisionPath` must be a JSON Pointer into an object",
+            )
+        })?;
     }
-    Ok(ClientSubmission { spec_hash, tool_call_id, data })
+    Ok(ClientSubmission {
+        spec_hash,
+        tool_call_id,
+        data,
+    })
 }
 
 /// The surface's data from an `a2uiClientDataModel`
@@ -129,36 +225,70 @@ fn model_data(metadata: Option<&Value>, header: Option<&Value>, surface: &str) -
         }
     };
     if model.get("version").and_then(Value::as_str) != Some(VERSION) {
-        return Err(bad(&format!("{at}/version"), &format!("the client data model's `version` must be \"{VERSION}\"")));
+        return Err(bad(
+            &format!("{at}/version"),
+            &format!("the client data model's `version` must be \"{VERSION}\""),
+        ));
     }
     let Some(surfaces) = model.get("surfaces").and_then(Value::as_object) else {
-        return Err(bad(&format!("{at}/surfaces"), "the client data model needs `surfaces`, an object by surface id"));
+        return Err(bad(
+            &format!("{at}/surfaces"),
+            "the client data model needs `surfaces`, an object by surface id",
+        ));
     };
-    surfaces.get(surface).cloned().ok_or_else(|| bad(&format!("{at}/surfaces/{}", escape(surface)), "the client data model has no data for the action's surface"))
+    surfaces.get(surface).cloned().ok_or_else(|| {
+        bad(
+            &format!("{at}/surfaces/{}", escape(surface)),
+            "the client data model has no data for the action's surface",
+        )
+    })
 }
 
 /// A2UI's client `error` message: the renderer could not run the surface.
 fn client_error(error: &Value) -> Error {
     let field = |key: &str| error.get(key).and_then(Value::as_str).unwrap_or("?");
-    let at = error.get("path").and_then(Value::as_str).map(|p| format!(" at {p}")).unwrap_or_default();
+    let at = error
+        .get("path")
+        .and_then(Value::as_str)
+        .map(|p| format!(" at {p}"))
+        .unwrap_or_default();
     let message = format!(
         "the A2UI client reported an error instead of an action: {} on surface `{}`{at}: {} (nothing was submitted)",
         field("code"),
         field("surfaceId"),
         field("message")
     );
-    Error::new(ErrorCode::InvalidRequest, message).at("/error").with(crate::error::Detail::A2uiError(error.clone()))
+    Error::new(ErrorCode::InvalidRequest, message)
+        .at("/error")
+        .with(crate::error::Detail::A2uiError(error.clone()))
 }
 
 fn bad(pointer: &str, what: &str) -> Error {
-    Error::new(ErrorCode::InvalidRequest, format!("{what} (at {})", if pointer.is_empty() { "the root" } else { pointer })).at(pointer)
+    Error::new(
+        ErrorCode::InvalidRequest,
+        format!(
+            "{what} (at {})",
+            if pointer.is_empty() {
+                "the root"
+            } else {
+                pointer
+            }
+        ),
+    )
+    .at(pointer)
 }
 
 /// `YYYY-MM-DDTHH:MM...`: the shape the renderer's `toISOString` writes.
 fn looks_like_date_time(text: &str) -> bool {
     let b = text.as_bytes();
-    b.len() >= 16 && b[4] == b'-' && b[7] == b'-' && matches!(b[10], b'T' | b't' | b' ') && b[13] == b':'
-        && [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15].iter().all(|&i| b[i].is_ascii_digit())
+    b.len() >= 16
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && matches!(b[10], b'T' | b't' | b' ')
+        && b[13] == b':'
+        && [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15]
+            .iter()
+            .all(|&i| b[i].is_ascii_digit())
 }
 
 /// The tokens of an A2UI data path; `None` when it is no JSON Pointer.
@@ -184,7 +314,9 @@ fn set_path(target: &mut Value, tokens: &[String], value: Value) -> Option<()> {
     let mut cursor = target;
     for token in parents {
         let map = cursor.as_object_mut()?;
-        cursor = map.entry(token.clone()).or_insert_with(|| Value::Object(Map::new()));
+        cursor = map
+            .entry(token.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
     }
     cursor.as_object_mut()?.insert(last.clone(), value);
     Some(())

@@ -54,7 +54,8 @@ use std::rc::Rc;
 /// The protocol version every envelope names.
 pub(crate) const VERSION: &str = "v0.9";
 /// The basic catalog's `catalogId` (and `$id`).
-pub(crate) const BASIC_CATALOG_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+pub(crate) const BASIC_CATALOG_ID: &str =
+    "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 /// The event the submit (and approval) buttons fire.
 pub(crate) const SUBMIT_EVENT: &str = "genui.submit";
 /// The event an array's Add button fires; context `{array: "/path"}`.
@@ -125,18 +126,32 @@ impl Projection {
         // Every per-request input the builder reads besides the spec goes
         // into the key (the language of the worker's own texts);
         // `toolCallId` is added per request instead.
-        let key = format!("{}\u{0}{}\u{0}{}", r.spec.spec_hash, r.lang().tag(), r.catalog.map(crate::Catalog::hash).unwrap_or_default());
+        let key = format!(
+            "{}\u{0}{}\u{0}{}",
+            r.spec.spec_hash,
+            r.lang().tag(),
+            r.catalog.map(crate::Catalog::hash).unwrap_or_default()
+        );
         crate::cache::memo::projection(&key, "a2ui", || Builder::new(r).build(r), Self::bytes)
     }
 
     fn bytes(&self) -> usize {
-        self.components.len() + self.adapts.iter().map(|(steps, _)| 32 + steps.len() * 32).sum::<usize>()
+        self.components.len()
+            + self
+                .adapts
+                .iter()
+                .map(|(steps, _)| 32 + steps.len() * 32)
+                .sum::<usize>()
     }
 
     /// The data model: the initial data, with values that a component
     /// edits as text written as that text.
     fn data_model(&self, data: &Value) -> Value {
-        let mut model = if data.is_null() { Value::Object(Map::new()) } else { data.clone() };
+        let mut model = if data.is_null() {
+            Value::Object(Map::new())
+        } else {
+            data.clone()
+        };
         for (steps, how) in &self.adapts {
             apply(&mut model, steps, *how);
         }
@@ -150,7 +165,10 @@ pub(crate) fn surface_id(meta: &Map<String, Value>) -> String {
     match meta.get("toolCallId").and_then(Value::as_str) {
         Some(id) => format!("genui-{id}"),
         None => {
-            let hash = meta.get("specHash").and_then(Value::as_str).unwrap_or_default();
+            let hash = meta
+                .get("specHash")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             format!("genui-{}", hash.chars().take(16).collect::<String>())
         }
     }
@@ -166,9 +184,11 @@ pub(crate) fn to_jsonl(body: &str) -> Option<String> {
 
 /// Whether an `Accept` header asks for JSON Lines (`application/jsonl`).
 pub(crate) fn wants_jsonl(accept: Option<&str>) -> bool {
-    accept.is_some_and(|a| a.split(',').any(|t| t.trim().starts_with("application/jsonl")))
+    accept.is_some_and(|a| {
+        a.split(',')
+            .any(|t| t.trim().starts_with("application/jsonl"))
+    })
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -64,7 +64,8 @@ pub(super) fn apply(value: &mut Value, steps: &[Step], how: Adapt) {
         Some((Step::Key(key), rest)) => {
             // A seed also needs the objects above it (so that a check's
             // path resolves to the seeded value).
-            let seeds = matches!(how, Adapt::False | Adapt::Empty | Adapt::NoItems) && !matches!(rest.first(), Some(Step::Each));
+            let seeds = matches!(how, Adapt::False | Adapt::Empty | Adapt::NoItems)
+                && !matches!(rest.first(), Some(Step::Each));
             if let Value::Object(map) = value {
                 if seeds && !map.contains_key(key) {
                     map.insert(key.clone(), Value::Object(Map::new()));
@@ -81,8 +82,15 @@ pub(super) fn apply(value: &mut Value, steps: &[Step], how: Adapt) {
 pub(super) fn adapted(value: &Value, how: Adapt) -> Value {
     match (how, value) {
         (Adapt::Choice, v) if !v.is_string() && !v.is_null() => value_text(v).into(),
-        (Adapt::Choices, Value::Array(items)) => Value::Array(items.iter().map(|v| Value::String(value_text(v))).collect()),
-        (Adapt::Lines, Value::Array(items)) => items.iter().map(value_text).collect::<Vec<_>>().join("\n").into(),
+        (Adapt::Choices, Value::Array(items)) => {
+            Value::Array(items.iter().map(|v| Value::String(value_text(v))).collect())
+        }
+        (Adapt::Lines, Value::Array(items)) => items
+            .iter()
+            .map(value_text)
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into(),
         (Adapt::Json, v) if !v.is_string() && !v.is_null() => v.to_string().into(),
         _ => value.clone(),
     }
@@ -107,14 +115,23 @@ pub(crate) fn coerce(schema: &Value, data: &Value, limits: &Limits) -> Value {
 }
 
 /// `None`: drop the value (an empty text where no text belongs).
-pub(super) fn coerce_at(doc: &SchemaDoc<'_>, node: &Value, value: &Value, depth: usize) -> Option<Value> {
+pub(super) fn coerce_at(
+    doc: &SchemaDoc<'_>,
+    node: &Value,
+    value: &Value,
+    depth: usize,
+) -> Option<Value> {
     if depth > 64 {
         return Some(value.clone());
     }
-    let Ok(view) = doc.resolve(node) else { return Some(value.clone()) };
+    let Ok(view) = doc.resolve(node) else {
+        return Some(value.clone());
+    };
     let kind = view.kind();
     match value {
-        Value::Array(items) if kind.kind != Kind::Array && kind.kind != Kind::Any && items.len() == 1 => {
+        Value::Array(items)
+            if kind.kind != Kind::Array && kind.kind != Kind::Any && items.len() == 1 =>
+        {
             coerce_at(doc, node, &items[0], depth + 1)
         }
         Value::Array(items) if kind.kind == Kind::Array => {
@@ -138,7 +155,9 @@ pub(super) fn coerce_at(doc: &SchemaDoc<'_>, node: &Value, value: &Value, depth:
                 let emptied = |v: &Value| match v {
                     Value::String(s) => s.is_empty(),
                     Value::Array(a) => a.is_empty(),
-                    Value::Object(m) => m.is_empty() && item.as_object().is_some_and(|o| !o.is_empty()),
+                    Value::Object(m) => {
+                        m.is_empty() && item.as_object().is_some_and(|o| !o.is_empty())
+                    }
                     _ => false,
                 };
                 match coerced {
@@ -156,7 +175,13 @@ pub(super) fn coerce_at(doc: &SchemaDoc<'_>, node: &Value, value: &Value, depth:
     }
 }
 
-pub(super) fn coerce_text(doc: &SchemaDoc<'_>, node: &Value, kind: &FieldKind, text: &str, depth: usize) -> Option<Value> {
+pub(super) fn coerce_text(
+    doc: &SchemaDoc<'_>,
+    node: &Value,
+    kind: &FieldKind,
+    text: &str,
+    depth: usize,
+) -> Option<Value> {
     if let Some(choices) = &kind.choices {
         if let Some((value, _)) = choices.iter().find(|(v, _)| value_text(v) == text) {
             return Some(value.clone());
@@ -164,14 +189,32 @@ pub(super) fn coerce_text(doc: &SchemaDoc<'_>, node: &Value, kind: &FieldKind, t
     }
     let trimmed = text.trim();
     match kind.kind {
-        Kind::String | Kind::Any | Kind::Null => Some(Value::String(offset_time(kind.format.as_deref(), text))),
+        Kind::String | Kind::Any | Kind::Null => {
+            Some(Value::String(offset_time(kind.format.as_deref(), text)))
+        }
         _ if trimmed.is_empty() => None,
-        Kind::Integer => Some(trimmed.parse::<i64>().map(Value::from).unwrap_or_else(|_| text.into())),
-        Kind::Number => Some(match trimmed.parse::<f64>().ok().and_then(serde_json::Number::from_f64) {
-            Some(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0 && f.abs() < 9e15) => Value::from(n.as_f64().unwrap_or_default() as i64),
-            Some(n) => Value::Number(n),
-            None => text.into(),
-        }),
+        Kind::Integer => Some(
+            trimmed
+                .parse::<i64>()
+                .map(Value::from)
+                .unwrap_or_else(|_| text.into()),
+        ),
+        Kind::Number => Some(
+            match trimmed
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+            {
+                Some(n)
+                    if n.as_f64()
+                        .is_some_and(|f| f.fract() == 0.0 && f.abs() < 9e15) =>
+                {
+                    Value::from(n.as_f64().unwrap_or_default() as i64)
+                }
+                Some(n) => Value::Number(n),
+                None => text.into(),
+            },
+        ),
         Kind::Boolean => Some(match trimmed {
             "true" => true.into(),
             "false" => false.into(),
@@ -180,7 +223,11 @@ pub(super) fn coerce_text(doc: &SchemaDoc<'_>, node: &Value, kind: &FieldKind, t
         Kind::Array => match serde_json::from_str::<Value>(trimmed) {
             Ok(list @ Value::Array(_)) => coerce_at(doc, node, &list, depth + 1),
             _ => {
-                let lines = text.lines().map(str::trim).filter(|l| !l.is_empty()).map(|l| Value::String(l.to_owned()));
+                let lines = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(|l| Value::String(l.to_owned()));
                 coerce_at(doc, node, &Value::Array(lines.collect()), depth + 1)
             }
         },
@@ -200,10 +247,18 @@ pub(super) fn offset_time(format: Option<&str>, text: &str) -> String {
         let parts: Vec<&str> = t.split(':').collect();
         (2..=3).contains(&parts.len()) && parts.iter().all(|p| p.len() == 2 && digits(p))
     };
-    let with_seconds = |t: &str| if t.len() == 5 { format!("{t}:00") } else { t.to_owned() };
+    let with_seconds = |t: &str| {
+        if t.len() == 5 {
+            format!("{t}:00")
+        } else {
+            t.to_owned()
+        }
+    };
     match format {
         Some("date-time") => match text.split_once('T') {
-            Some((date, time)) if date.len() == 10 && clock(time) => format!("{date}T{}Z", with_seconds(time)),
+            Some((date, time)) if date.len() == 10 && clock(time) => {
+                format!("{date}T{}Z", with_seconds(time))
+            }
             _ => text.to_owned(),
         },
         Some("time") if clock(text) => format!("{}Z", with_seconds(text)),
@@ -229,7 +284,10 @@ mod tests {
             "at": "2026-01-02T10:30", "alarm": "07:15", "extra": "{\"k\": 1}", "ok": "true", "empty": "", "free": "x",
             "note": "", "many": [], "box": {"zip": ""}, "name": ""});
         let out = coerce(&schema, &data, &Limits::default());
-        assert_eq!(out, json!({"age": 42, "score": 1.5, "size": "m", "level": 2, "tags": ["a", "b"],
-            "at": "2026-01-02T10:30:00Z", "alarm": "07:15:00Z", "extra": {"k": 1}, "ok": true, "free": "x", "name": ""}));
+        assert_eq!(
+            out,
+            json!({"age": 42, "score": 1.5, "size": "m", "level": 2, "tags": ["a", "b"],
+            "at": "2026-01-02T10:30:00Z", "alarm": "07:15:00Z", "extra": {"k": 1}, "ok": true, "free": "x", "name": ""})
+        );
     }
 }

@@ -47,7 +47,9 @@ pub(crate) fn id_of(pointer: &str) -> String {
     for unit in pointer.encode_utf16() {
         match unit {
             0x2f => out.push('.'),
-            u if u < 0x80 && ((u as u8).is_ascii_alphanumeric() || u == 0x5f) => out.push(u as u8 as char),
+            u if u < 0x80 && ((u as u8).is_ascii_alphanumeric() || u == 0x5f) => {
+                out.push(u as u8 as char)
+            }
             u => {
                 let _ = write!(out, "-{u:x}-");
             }
@@ -68,7 +70,13 @@ const FIRST_ROWS_NEST: usize = 8;
 /// the form then holds at most `max_controls` controls, else with the
 /// arrays nested deepest collapsed ([`FIRST_ROWS_NEST`]). Each try stops
 /// as soon as it passes the limit, so the work is bounded by the limit.
-pub(crate) fn markup(r: &RenderInput<'_>, limits: &crate::Limits, action: &str, errors: &[(String, String)], words: &Words) -> String {
+pub(crate) fn markup(
+    r: &RenderInput<'_>,
+    limits: &crate::Limits,
+    action: &str,
+    errors: &[(String, String)],
+    words: &Words,
+) -> String {
     let mut writer = FormWriter::new(r, limits, errors, words);
     let mut nest = usize::MAX;
     loop {
@@ -78,7 +86,10 @@ pub(crate) fn markup(r: &RenderInput<'_>, limits: &crate::Limits, action: &str, 
         }
         // A try allowing deeper rows than this one met would stop at the
         // same place: skip to the depth of the deepest array it met.
-        nest = nest.saturating_sub(1).min(FIRST_ROWS_NEST).min(writer.deepest_rows);
+        nest = nest
+            .saturating_sub(1)
+            .min(FIRST_ROWS_NEST)
+            .min(writer.deepest_rows);
     }
 }
 
@@ -141,10 +152,18 @@ pub(crate) fn value_text(value: Option<&Value>) -> String {
 impl<'a> FormWriter<'a> {
     /// A writer over the spec's schema, the values to show, and the errors
     /// to show next to their fields (data pointer, message).
-    pub(crate) fn new(r: &'a RenderInput<'a>, limits: &crate::Limits, errors: &[(String, String)], words: &'a Words) -> Self {
+    pub(crate) fn new(
+        r: &'a RenderInput<'a>,
+        limits: &crate::Limits,
+        errors: &[(String, String)],
+        words: &'a Words,
+    ) -> Self {
         let mut by_field: HashMap<String, Vec<String>> = HashMap::new();
         for (pointer, message) in errors {
-            by_field.entry(pointer.clone()).or_default().push(message.clone());
+            by_field
+                .entry(pointer.clone())
+                .or_default()
+                .push(message.clone());
         }
         Self {
             doc: SchemaDoc::new(&r.spec.schema, limits),
@@ -170,10 +189,17 @@ impl<'a> FormWriter<'a> {
             return found.clone();
         }
         let node = self.doc.resolve_scope(base, pointer);
-        let view = node.and_then(|n| self.doc.resolve(n).ok()).unwrap_or_default();
+        let view = node
+            .and_then(|n| self.doc.resolve(n).ok())
+            .unwrap_or_default();
         let kind = crate::plan::conditions::control_kind(&self.doc, base, pointer, &view);
         let required = crate::render::lmui::is_required(&self.doc, base, pointer);
-        let found = ControlSchema { node, view, kind, required };
+        let found = ControlSchema {
+            node,
+            view,
+            kind,
+            required,
+        };
         self.schemas.insert(key, found.clone());
         found
     }
@@ -188,7 +214,11 @@ impl<'a> FormWriter<'a> {
         self.in_rows = 0;
         self.deepest_rows = 0;
         self.rows_nest = rows_nest;
-        self.max_controls = if rows_nest == 0 { usize::MAX } else { self.limit };
+        self.max_controls = if rows_nest == 0 {
+            usize::MAX
+        } else {
+            self.limit
+        };
     }
 
     /// Counts one control; false once the form holds too many.
@@ -203,10 +233,23 @@ impl<'a> FormWriter<'a> {
 
     /// The whole `<form>`: error summary, fields, buttons; `None` if it
     /// would hold more than `max_controls` controls.
-    fn form(&mut self, r: &'a RenderInput<'a>, action: &str, errors: &[(String, String)]) -> Option<String> {
+    fn form(
+        &mut self,
+        r: &'a RenderInput<'a>,
+        action: &str,
+        errors: &[(String, String)],
+    ) -> Option<String> {
         let root = &r.spec.plan.root;
-        let _ = write!(self.out, r#"<form class="genui-form" method="post" action="{}" accept-charset="utf-8""#, attr(action));
-        let _ = write!(self.out, r#" data-spec-hash="{}">"#, attr(&r.spec.spec_hash));
+        let _ = write!(
+            self.out,
+            r#"<form class="genui-form" method="post" action="{}" accept-charset="utf-8""#,
+            attr(action)
+        );
+        let _ = write!(
+            self.out,
+            r#" data-spec-hash="{}">"#,
+            attr(&r.spec.spec_hash)
+        );
         self.summary(errors, root);
         let base = &r.spec.schema;
         let approval = r.approval();
@@ -215,7 +258,8 @@ impl<'a> FormWriter<'a> {
             return None;
         }
         if let Some(prompt) = &approval {
-            self.names.insert(join("", &crate::render::data_path(&prompt.pointer)));
+            self.names
+                .insert(join("", &crate::render::data_path(&prompt.pointer)));
         }
         self.carry(self.data, "");
         self.out.push_str(r#"<div class="genui-actions">"#);
@@ -231,12 +275,26 @@ impl<'a> FormWriter<'a> {
                     attr(&self.words.approval_needed_level),
                     text(&prompt.text())
                 );
-                let _ = write!(self.out, r#"<button type="submit" name="{name}" value="{}" class="genui-primary">{}</button>"#, attr(&value_text(Some(&prompt.approve))), text(&self.words.approve));
-                let _ = write!(self.out, r#"<button type="submit" name="{name}" value="{}">{}</button>"#, attr(&value_text(Some(&prompt.reject))), text(&self.words.reject));
+                let _ = write!(
+                    self.out,
+                    r#"<button type="submit" name="{name}" value="{}" class="genui-primary">{}</button>"#,
+                    attr(&value_text(Some(&prompt.approve))),
+                    text(&self.words.approve)
+                );
+                let _ = write!(
+                    self.out,
+                    r#"<button type="submit" name="{name}" value="{}">{}</button>"#,
+                    attr(&value_text(Some(&prompt.reject))),
+                    text(&self.words.reject)
+                );
             }
             None if !root.tables().is_empty() => {}
             None => {
-                let _ = write!(self.out, r#"<button type="submit" class="genui-primary">{}</button>"#, text(&self.words.submit));
+                let _ = write!(
+                    self.out,
+                    r#"<button type="submit" class="genui-primary">{}</button>"#,
+                    text(&self.words.submit)
+                );
             }
         }
         self.out.push_str("</div></form>");
@@ -251,7 +309,11 @@ impl<'a> FormWriter<'a> {
             return;
         }
         let below = format!("{pointer}/");
-        let inside = self.names.range(below.clone()..).next().is_some_and(|n| n.starts_with(&below));
+        let inside = self
+            .names
+            .range(below.clone()..)
+            .next()
+            .is_some_and(|n| n.starts_with(&below));
         match value {
             Value::Object(map) if inside || pointer.is_empty() => {
                 for (key, item) in map {
@@ -269,7 +331,12 @@ impl<'a> FormWriter<'a> {
                     Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                let _ = write!(self.out, r#"<input type="hidden" name="{}" value="{}">"#, attr(pointer), attr(&text));
+                let _ = write!(
+                    self.out,
+                    r#"<input type="hidden" name="{}" value="{}">"#,
+                    attr(pointer),
+                    attr(&text)
+                );
             }
         }
     }
@@ -279,15 +346,36 @@ impl<'a> FormWriter<'a> {
         if errors.is_empty() {
             return;
         }
-        let labels: HashMap<String, String> = root.controls().iter().map(|c| (join("", &crate::render::data_path(&c.pointer)), c.label.clone())).collect();
+        let labels: HashMap<String, String> = root
+            .controls()
+            .iter()
+            .map(|c| {
+                (
+                    join("", &crate::render::data_path(&c.pointer)),
+                    c.label.clone(),
+                )
+            })
+            .collect();
         let _ = write!(
             self.out,
             r#"<div class="genui-summary" role="alert" tabindex="-1" id="genui-summary"><h2>{}</h2><ul>"#,
             text(&self.words.error_summary)
         );
         for (pointer, message) in errors {
-            let label = labels.get(pointer).cloned().unwrap_or_else(|| if pointer.is_empty() { self.words.form_label.clone() } else { pointer.clone() });
-            let _ = write!(self.out, r##"<li><a href="#{}">{}: {}</a></li>"##, attr(&id_of(pointer)), text(&label), text(message));
+            let label = labels.get(pointer).cloned().unwrap_or_else(|| {
+                if pointer.is_empty() {
+                    self.words.form_label.clone()
+                } else {
+                    pointer.clone()
+                }
+            });
+            let _ = write!(
+                self.out,
+                r##"<li><a href="#{}">{}: {}</a></li>"##,
+                attr(&id_of(pointer)),
+                text(&label),
+                text(message)
+            );
         }
         self.out.push_str("</ul></div>");
     }
@@ -303,7 +391,11 @@ impl<'a> FormWriter<'a> {
                 elements.iter().for_each(|n| self.node(base, n, prefix));
                 self.out.push_str("</div>");
             }
-            Node::Group { label, elements, rule } => {
+            Node::Group {
+                label,
+                elements,
+                rule,
+            } => {
                 // A section's rule sits on its fieldset: the script hides
                 // (or disables) everything inside at once.
                 self.out.push_str(r#"<fieldset class="genui-group""#);
@@ -317,8 +409,14 @@ impl<'a> FormWriter<'a> {
             Node::Steps { steps } => {
                 for (index, step) in steps.iter().enumerate() {
                     let heading = format!("genui-step-{}{}", id_of(prefix), index + 1);
-                    let _ = write!(self.out, r#"<section class="genui-step" aria-labelledby="{heading}"><h2 id="{heading}">{}</h2>"#, text(&step.label));
-                    step.elements.iter().for_each(|n| self.node(base, n, prefix));
+                    let _ = write!(
+                        self.out,
+                        r#"<section class="genui-step" aria-labelledby="{heading}"><h2 id="{heading}">{}</h2>"#,
+                        text(&step.label)
+                    );
+                    step.elements
+                        .iter()
+                        .for_each(|n| self.node(base, n, prefix));
                     self.out.push_str("</section>");
                 }
             }
@@ -337,7 +435,12 @@ impl<'a> FormWriter<'a> {
             Effect::Disable => "DISABLE",
         };
         let on = join(prefix, &crate::render::data_path(&rule.pointer));
-        let _ = write!(self.out, r#" data-rule="{}" data-rule-effect="{effect}" data-rule-on="{}""#, attr(&rule.schema.to_string()), attr(&on));
+        let _ = write!(
+            self.out,
+            r#" data-rule="{}" data-rule-effect="{effect}" data-rule-on="{}""#,
+            attr(&rule.schema.to_string()),
+            attr(&on)
+        );
     }
 
     fn control(&mut self, base: &'a Value, control: &Control, prefix: &str) {
@@ -348,8 +451,20 @@ impl<'a> FormWriter<'a> {
             return;
         }
         let pointer = join(prefix, &crate::render::data_path(&control.pointer));
-        let ControlSchema { node, view, kind, required } = self.control_schema(base, &control.pointer);
-        let field = Field { required, in_item: prefix_has_index(prefix), pointer, control, view, kind };
+        let ControlSchema {
+            node,
+            view,
+            kind,
+            required,
+        } = self.control_schema(base, &control.pointer);
+        let field = Field {
+            required,
+            in_item: prefix_has_index(prefix),
+            pointer,
+            control,
+            view,
+            kind,
+        };
         self.out.push_str(r#"<div class="genui-field""#);
         if let Some(rule) = &control.rule {
             self.rule_attrs(rule, prefix);
@@ -360,8 +475,17 @@ impl<'a> FormWriter<'a> {
             (Widget::Select, k) if k.choices.is_some() => self.select(&field),
             (Widget::Radio, k) if k.choices.is_some() => self.radios(&field),
             (Widget::MultiSelect, _) => self.multi(&field, node),
-            (Widget::Array, k) if k.kind == Kind::Array && self.in_rows < self.rows_nest => self.array(&field, node),
-            (Widget::Alternatives | Widget::Object | Widget::Select | Widget::Radio | Widget::Array, _) => self.json(&field),
+            (Widget::Array, k) if k.kind == Kind::Array && self.in_rows < self.rows_nest => {
+                self.array(&field, node)
+            }
+            (
+                Widget::Alternatives
+                | Widget::Object
+                | Widget::Select
+                | Widget::Radio
+                | Widget::Array,
+                _,
+            ) => self.json(&field),
             (Widget::Textarea | Widget::File, _) => self.textarea(&field),
             _ => self.input(&field),
         }
@@ -380,7 +504,11 @@ impl<'a> FormWriter<'a> {
 
     fn required_mark(&mut self, f: &Field<'_>) {
         if f.required {
-            let _ = write!(self.out, r#"<span class="genui-required" aria-hidden="true"> *</span><span class="genui-hidden"> ({})</span>"#, text(&self.words.required));
+            let _ = write!(
+                self.out,
+                r#"<span class="genui-required" aria-hidden="true"> *</span><span class="genui-hidden"> ({})</span>"#,
+                text(&self.words.required)
+            );
         }
     }
 
@@ -389,11 +517,19 @@ impl<'a> FormWriter<'a> {
         let mut html = String::new();
         let mut described = Vec::new();
         if let Some(help) = &f.control.help {
-            let _ = write!(html, r#"<p class="genui-help" id="{id}-h">{}</p>"#, text(help));
+            let _ = write!(
+                html,
+                r#"<p class="genui-help" id="{id}-h">{}</p>"#,
+                text(help)
+            );
             described.push(format!("{id}-h"));
         }
         if let Some(messages) = self.errors.get(&f.pointer) {
-            let _ = write!(html, r#"<p class="genui-error" id="{id}-e">{}</p>"#, text(&messages.join("; ")));
+            let _ = write!(
+                html,
+                r#"<p class="genui-error" id="{id}-e">{}</p>"#,
+                text(&messages.join("; "))
+            );
             described.push(format!("{id}-e"));
         }
         (html, described.join(" "))
@@ -412,7 +548,11 @@ impl<'a> FormWriter<'a> {
             self.out.push_str(r#" aria-invalid="true""#);
         }
         if f.required && required_ok {
-            self.out.push_str(if f.in_item { r#" aria-required="true""# } else { " required" });
+            self.out.push_str(if f.in_item {
+                r#" aria-required="true""#
+            } else {
+                " required"
+            });
         }
         if f.control.read_only {
             self.out.push_str(" readonly");
@@ -463,8 +603,13 @@ impl<'a> FormWriter<'a> {
     fn json(&mut self, f: &Field<'_>) {
         let id = id_of(&f.pointer);
         let described = self.label(f, &id);
-        let _ = write!(self.out, r#"<p class="genui-help">{}</p>"#, text(&self.words.json_hint));
-        self.out.push_str(r#"<textarea rows="4" data-kind="json" spellcheck="false""#);
+        let _ = write!(
+            self.out,
+            r#"<p class="genui-help">{}</p>"#,
+            text(&self.words.json_hint)
+        );
+        self.out
+            .push_str(r#"<textarea rows="4" data-kind="json" spellcheck="false""#);
         self.common(f, &id, &described, true);
         let value = match self.value(f) {
             None | Some(Value::Null) => String::new(),
@@ -483,9 +628,15 @@ impl<'a> FormWriter<'a> {
         // Only a value the data has is posted as `false` when unchecked:
         // an untouched box stays unset, as in the JSON formats.
         if matches!(self.value(f), Some(Value::Bool(_))) {
-            let _ = write!(self.out, r#"<input type="hidden" name="{}" value="false">"#, attr(&f.pointer));
+            let _ = write!(
+                self.out,
+                r#"<input type="hidden" name="{}" value="false">"#,
+                attr(&f.pointer)
+            );
         }
-        self.out.push_str(r#"<div class="genui-check"><input type="checkbox" value="true" data-kind="boolean""#);
+        self.out.push_str(
+            r#"<div class="genui-check"><input type="checkbox" value="true" data-kind="boolean""#,
+        );
         self.common(f, &id, &described, false);
         if checked {
             self.out.push_str(" checked");
@@ -503,12 +654,26 @@ impl<'a> FormWriter<'a> {
         self.common(f, &id, &described, true);
         self.out.push('>');
         let current = self.value(f).map(|v| value_text(Some(v)));
-        let _ = write!(self.out, r#"<option value="">{}</option>"#, text(&self.words.choose));
+        let _ = write!(
+            self.out,
+            r#"<option value="">{}</option>"#,
+            text(&self.words.choose)
+        );
         for (value, title) in f.kind.choices.iter().flatten() {
             let v = value_text(Some(value));
             let label = title.clone().unwrap_or_else(|| v.clone());
-            let selected = if current.as_deref() == Some(v.as_str()) && self.value(f).is_some() { " selected" } else { "" };
-            let _ = write!(self.out, r#"<option value="{}"{selected}{}>{}</option>"#, attr(&v), typed_value(value), text(&label));
+            let selected = if current.as_deref() == Some(v.as_str()) && self.value(f).is_some() {
+                " selected"
+            } else {
+                ""
+            };
+            let _ = write!(
+                self.out,
+                r#"<option value="{}"{selected}{}>{}</option>"#,
+                attr(&v),
+                typed_value(value),
+                text(&label)
+            );
         }
         self.out.push_str("</select>");
     }
@@ -517,13 +682,19 @@ impl<'a> FormWriter<'a> {
     fn choices(&mut self, f: &Field<'_>, choices: &[(Value, Option<String>)], multiple: bool) {
         self.names.insert(f.pointer.clone());
         let id = id_of(&f.pointer);
-        let _ = write!(self.out, r#"<fieldset class="genui-choices" id="{id}"><legend>{}"#, text(&f.control.label));
+        let _ = write!(
+            self.out,
+            r#"<fieldset class="genui-choices" id="{id}"><legend>{}"#,
+            text(&f.control.label)
+        );
         self.required_mark(f);
         self.out.push_str("</legend>");
         let (help, described) = self.help_and_error(f, &id);
         self.out.push_str(&help);
         let current: Vec<String> = match self.value(f) {
-            Some(Value::Array(items)) if multiple => items.iter().map(|v| value_text(Some(v))).collect(),
+            Some(Value::Array(items)) if multiple => {
+                items.iter().map(|v| value_text(Some(v))).collect()
+            }
             Some(v) if !multiple => vec![value_text(Some(v))],
             _ => Vec::new(),
         };
@@ -532,7 +703,12 @@ impl<'a> FormWriter<'a> {
             let option_id = format!("{id}-{index}");
             let label = title.clone().unwrap_or_else(|| v.clone());
             let kind = if multiple { "checkbox" } else { "radio" };
-            let _ = write!(self.out, r#"<div class="genui-check"><input type="{kind}" id="{option_id}" name="{}" value="{}""#, attr(&f.pointer), attr(&v));
+            let _ = write!(
+                self.out,
+                r#"<div class="genui-check"><input type="{kind}" id="{option_id}" name="{}" value="{}""#,
+                attr(&f.pointer),
+                attr(&v)
+            );
             self.out.push_str(&typed_value(value));
             if !described.is_empty() {
                 let _ = write!(self.out, r#" aria-describedby="{described}""#);
@@ -549,7 +725,11 @@ impl<'a> FormWriter<'a> {
             if current.contains(&v) {
                 self.out.push_str(" checked");
             }
-            let _ = write!(self.out, r#"><label for="{option_id}">{}</label></div>"#, text(&label));
+            let _ = write!(
+                self.out,
+                r#"><label for="{option_id}">{}</label></div>"#,
+                text(&label)
+            );
         }
         self.out.push_str("</fieldset>");
     }
@@ -560,7 +740,9 @@ impl<'a> FormWriter<'a> {
     }
 
     fn multi(&mut self, f: &Field<'_>, node: Option<&'a Value>) {
-        let items = node.and_then(|n| self.doc.resolve_scope(n, "/items")).and_then(|n| self.doc.resolve(n).ok());
+        let items = node
+            .and_then(|n| self.doc.resolve_scope(n, "/items"))
+            .and_then(|n| self.doc.resolve(n).ok());
         match items.and_then(|i| i.kind().choices) {
             Some(choices) => self.choices(f, &choices, true),
             None => self.json(f),
@@ -569,21 +751,34 @@ impl<'a> FormWriter<'a> {
 
     /// An array: its items and empty rows, a template row, add and remove.
     fn array(&mut self, f: &Field<'_>, node: Option<&'a Value>) {
-        let Some(items) = node.and_then(|n| self.doc.resolve_scope(n, "/items")) else { return self.json(f) };
+        let Some(items) = node.and_then(|n| self.doc.resolve_scope(n, "/items")) else {
+            return self.json(f);
+        };
         self.names.insert(f.pointer.clone());
         let id = id_of(&f.pointer);
         let present = match self.value(f) {
             Some(Value::Array(list)) => list.len(),
             _ => 0,
         };
-        let max = f.view.get("maxItems").and_then(Value::as_u64).map_or(usize::MAX, |m| m as usize);
+        let max = f
+            .view
+            .get("maxItems")
+            .and_then(Value::as_u64)
+            .map_or(usize::MAX, |m| m as usize);
         let min = f.view.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
-        let rows = (present + EMPTY_ROWS).min(max.max(present)).max(min).min(present + 50);
+        let rows = (present + EMPTY_ROWS)
+            .min(max.max(present))
+            .max(min)
+            .min(present + 50);
         let _ = write!(
             self.out,
             r#"<fieldset class="genui-array" id="{id}" data-pointer="{}" data-next="{rows}" data-max="{}"><legend>{}"#,
             attr(&f.pointer),
-            if max == usize::MAX { String::new() } else { max.to_string() },
+            if max == usize::MAX {
+                String::new()
+            } else {
+                max.to_string()
+            },
             text(&f.control.label)
         );
         self.required_mark(f);
@@ -611,8 +806,21 @@ impl<'a> FormWriter<'a> {
     /// input for a scalar item) under `/<array>/<index>`.
     fn row(&mut self, f: &Field<'_>, items: &'a Value, index: &str, number: usize) {
         let prefix = format!("{}/{index}", f.pointer);
-        let legend = format!("{} {}", f.control.label, if number == 0 { String::new() } else { number.to_string() });
-        let _ = write!(self.out, r#"<li class="genui-item"><fieldset><legend data-label="{}">{}</legend>"#, attr(&f.control.label), text(legend.trim_end()));
+        let legend = format!(
+            "{} {}",
+            f.control.label,
+            if number == 0 {
+                String::new()
+            } else {
+                number.to_string()
+            }
+        );
+        let _ = write!(
+            self.out,
+            r#"<li class="genui-item"><fieldset><legend data-label="{}">{}</legend>"#,
+            attr(&f.control.label),
+            text(legend.trim_end())
+        );
         let item_view = self.doc.resolve(items).ok().unwrap_or_default();
         let item_kind = item_view.kind();
         match &f.control.detail {
@@ -620,9 +828,29 @@ impl<'a> FormWriter<'a> {
             None if !self.take_control() => {}
             None => {
                 let widget = item_widget(&item_kind);
-                let mut control = Control::new("", format!("{} {}", f.control.label, if number == 0 { String::new() } else { number.to_string() }).trim_end(), widget);
+                let mut control = Control::new(
+                    "",
+                    format!(
+                        "{} {}",
+                        f.control.label,
+                        if number == 0 {
+                            String::new()
+                        } else {
+                            number.to_string()
+                        }
+                    )
+                    .trim_end(),
+                    widget,
+                );
                 control.read_only = f.control.read_only;
-                let field = Field { pointer: prefix.clone(), control: &control, view: item_view, kind: item_kind, required: false, in_item: true };
+                let field = Field {
+                    pointer: prefix.clone(),
+                    control: &control,
+                    view: item_view,
+                    kind: item_kind,
+                    required: false,
+                    in_item: true,
+                };
                 self.out.push_str(r#"<div class="genui-field">"#);
                 match widget {
                     Widget::Checkbox => self.checkbox(&field),
@@ -644,15 +872,27 @@ impl<'a> FormWriter<'a> {
     /// A display's table: caption, header row, one row per record.
     fn table(&mut self, t: &Table) {
         let rows = crate::plan::display::table::rows(&t.dataset, self.data);
-        let _ = write!(self.out, r#"<div class="genui-table"><table><caption>{}</caption><thead><tr>"#, text(&t.dataset.title));
+        let _ = write!(
+            self.out,
+            r#"<div class="genui-table"><table><caption>{}</caption><thead><tr>"#,
+            text(&t.dataset.title)
+        );
         let columns = serde_json::to_value(&t.dataset.columns).unwrap_or_default();
         let columns: Vec<(String, String)> = columns
             .as_array()
             .into_iter()
             .flatten()
             .map(|c| {
-                let key = c.get("key").and_then(Value::as_str).unwrap_or_default().to_owned();
-                let label = c.get("label").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| key.clone());
+                let key = c
+                    .get("key")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                let label = c
+                    .get("label")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| key.clone());
                 (key, label)
             })
             .collect();
@@ -663,7 +903,11 @@ impl<'a> FormWriter<'a> {
         for row in &rows {
             self.out.push_str("<tr>");
             for (key, _) in &columns {
-                let _ = write!(self.out, "<td>{}</td>", text(&value_text(row.get(key.as_str()))));
+                let _ = write!(
+                    self.out,
+                    "<td>{}</td>",
+                    text(&value_text(row.get(key.as_str())))
+                );
             }
             self.out.push_str("</tr>");
         }
@@ -682,7 +926,9 @@ fn typed_value(value: &Value) -> String {
 
 /// Whether a data pointer runs through an array item (a number token).
 fn prefix_has_index(prefix: &str) -> bool {
-    prefix.split('/').any(|t| !t.is_empty() && (t.bytes().all(|b| b.is_ascii_digit()) || t == TEMPLATE_INDEX))
+    prefix
+        .split('/')
+        .any(|t| !t.is_empty() && (t.bytes().all(|b| b.is_ascii_digit()) || t == TEMPLATE_INDEX))
 }
 
 /// The widget of a scalar array item.
@@ -719,7 +965,11 @@ struct Field<'c> {
 /// pickers take it, and read back as UTC. A value such a picker cannot
 /// show (another offset) keeps a text input.
 fn input_type(f: &Field<'_>, value: &mut String) -> (&'static str, Option<&'static str>) {
-    let number_kind = if f.kind.kind == Kind::Integer { "integer" } else { "number" };
+    let number_kind = if f.kind.kind == Kind::Integer {
+        "integer"
+    } else {
+        "number"
+    };
     match f.control.widget {
         Widget::Email => ("email", None),
         Widget::Url => ("url", None),
@@ -758,7 +1008,13 @@ fn constraints(out: &mut String, view: &Resolved<'_>, kind: &FieldKind, input: &
         if let Some(max) = number("maximum") {
             let _ = write!(out, r#" max="{max}""#);
         }
-        let step = number("multipleOf").unwrap_or_else(|| if kind.kind == Kind::Integer { "1".into() } else { "any".into() });
+        let step = number("multipleOf").unwrap_or_else(|| {
+            if kind.kind == Kind::Integer {
+                "1".into()
+            } else {
+                "any".into()
+            }
+        });
         let _ = write!(out, r#" step="{step}""#);
     }
     if matches!(input, "text" | "email" | "url" | "textarea") {
@@ -782,7 +1038,11 @@ fn constraints(out: &mut String, view: &Resolved<'_>, kind: &FieldKind, input: &
 /// `v` flag reads differently is passed on; the server checks the rest.
 pub(crate) fn html_pattern(pattern: &str) -> Option<String> {
     let inner = pattern.strip_prefix('^')?.strip_suffix('$')?;
-    if inner.ends_with('\\') || inner.contains("(?<") || inner.contains("\\p") || inner.contains("\\P") {
+    if inner.ends_with('\\')
+        || inner.contains("(?<")
+        || inner.contains("\\p")
+        || inner.contains("\\P")
+    {
         return None;
     }
     let mut in_class = false;
@@ -798,7 +1058,8 @@ pub(crate) fn html_pattern(pattern: &str) -> Option<String> {
                 ']' => in_class = false,
                 '(' | ')' | '[' | '{' | '}' | '/' | '|' => return None,
                 '-' if previous == '[' => return None,
-                '&' | '!' | '#' | '$' | '%' | '*' | '+' | ',' | '.' | ':' | ';' | '<' | '=' | '>' | '?' | '@' | '^' | '`' | '~'
+                '&' | '!' | '#' | '$' | '%' | '*' | '+' | ',' | '.' | ':' | ';' | '<' | '='
+                | '>' | '?' | '@' | '^' | '`' | '~'
                     if previous == c =>
                 {
                     return None

@@ -73,7 +73,10 @@ impl Words {
 fn csp_hash(source: &str) -> String {
     use base64::Engine as _;
     use sha2::Digest as _;
-    format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(source.as_bytes())))
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(source.as_bytes()))
+    )
 }
 
 /// The Content-Security-Policy of a page: nothing from anywhere, except
@@ -92,7 +95,12 @@ pub(crate) fn csp() -> &'static str {
 
 /// The `<form>` markup ([`form`]), with errors (data pointer, message)
 /// shown next to their fields and in a summary at the top.
-pub(crate) fn form_markup(r: &RenderInput<'_>, action: &str, errors: &[(String, String)], words: &Words) -> String {
+pub(crate) fn form_markup(
+    r: &RenderInput<'_>,
+    action: &str,
+    errors: &[(String, String)],
+    words: &Words,
+) -> String {
     let limits = crate::request::limits::Limits::default();
     form::markup(r, &limits, action, errors, words)
 }
@@ -108,8 +116,14 @@ pub(crate) fn page(r: &RenderInput<'_>, body: &str, words: &Words) -> String {
         form::text(&title),
         form::text(&title)
     );
-    if !r.spec.description.is_empty() && r.spec.plan.title.as_deref() != Some(r.spec.description.as_str()) {
-        let _ = write!(out, r#"<p class="genui-description">{}</p>"#, form::text(&r.spec.description));
+    if !r.spec.description.is_empty()
+        && r.spec.plan.title.as_deref() != Some(r.spec.description.as_str())
+    {
+        let _ = write!(
+            out,
+            r#"<p class="genui-description">{}</p>"#,
+            form::text(&r.spec.description)
+        );
     }
     out.push_str(body);
     let _ = write!(out, "</main><script>{SCRIPT}</script></body></html>");
@@ -123,9 +137,16 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let words = Words::of(r.lang());
     let mut markup = form_markup(r, "/v1/submit", &[], &words);
     if let Some(at) = markup.find('>') {
-        let mut hidden = format!(r#"<input type="hidden" name="_specHash" value="{}">"#, form::attr(&r.spec.spec_hash));
+        let mut hidden = format!(
+            r#"<input type="hidden" name="_specHash" value="{}">"#,
+            form::attr(&r.spec.spec_hash)
+        );
         if let Some(id) = r.meta.get("toolCallId").and_then(Value::as_str) {
-            let _ = write!(hidden, r#"<input type="hidden" name="_toolCallId" value="{}">"#, form::attr(id));
+            let _ = write!(
+                hidden,
+                r#"<input type="hidden" name="_toolCallId" value="{}">"#,
+                form::attr(id)
+            );
         }
         markup.insert_str(at + 1, &hidden);
     }
@@ -142,10 +163,23 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
 /// Errors of a rejected submission as (data pointer, message) pairs.
 pub(crate) fn field_errors(error: &crate::Error) -> Vec<(String, String)> {
     let listed = error.details().iter().find_map(|d| match d {
-        crate::error::Detail::Errors(list) => Some(list.iter().map(|e| (e.pointer.clone(), e.message.clone())).collect::<Vec<_>>()),
+        crate::error::Detail::Errors(list) => Some(
+            list.iter()
+                .map(|e| (e.pointer.clone(), e.message.clone()))
+                .collect::<Vec<_>>(),
+        ),
         _ => None,
     });
-    listed.unwrap_or_else(|| vec![(error.pointer().filter(|p| p.starts_with('/') && !p.starts_with("/data")).unwrap_or("").to_owned(), error.message().to_owned())])
+    listed.unwrap_or_else(|| {
+        vec![(
+            error
+                .pointer()
+                .filter(|p| p.starts_with('/') && !p.starts_with("/data"))
+                .unwrap_or("")
+                .to_owned(),
+            error.message().to_owned(),
+        )]
+    })
 }
 
 impl RenderInput<'_> {
@@ -221,16 +255,34 @@ pub(crate) fn notice_page(locale: Option<&str>, which: &str) -> Option<String> {
 /// the URL fragment, refusing a fragment whose salted SHA-256 is not the
 /// record's `prefill` digest; after a rejected post it shows the posted
 /// values and the errors.
-pub(crate) fn hosted_page(spec: &crate::UiSpec, action: &str, locale: Option<&str>, prefill: Option<&crate::Prefill>, posted: Option<(&Value, &crate::Error)>) -> String {
+pub(crate) fn hosted_page(
+    spec: &crate::UiSpec,
+    action: &str,
+    locale: Option<&str>,
+    prefill: Option<&crate::Prefill>,
+    posted: Option<(&Value, &crate::Error)>,
+) -> String {
     let none = Value::Null;
     let initial_data = posted.map_or(Value::Null, |(data, _)| data.clone());
-    let r = RenderInput { spec, initial_data, meta: Map::new(), raw_data: &none, locale, catalog: None };
+    let r = RenderInput {
+        spec,
+        initial_data,
+        meta: Map::new(),
+        raw_data: &none,
+        locale,
+        catalog: None,
+    };
     let words = Words::of(r.lang());
     let errors = posted.map(|(_, e)| field_errors(e)).unwrap_or_default();
     let mut markup = form_markup(&r, action, &errors, &words);
     if let (Some(prefill), None) = (prefill, posted) {
         let mismatch = r.lang().text(super::words::Text::DataMismatch);
-        let attrs = format!(r#"<form data-expect="{}" data-salt="{}" data-mismatch="{}" "#, form::attr(&prefill.digest), form::attr(&prefill.salt), form::attr(mismatch));
+        let attrs = format!(
+            r#"<form data-expect="{}" data-salt="{}" data-mismatch="{}" "#,
+            form::attr(&prefill.digest),
+            form::attr(&prefill.salt),
+            form::attr(mismatch)
+        );
         markup = markup.replacen("<form ", &attrs, 1);
     }
     page(&r, &markup, &words)

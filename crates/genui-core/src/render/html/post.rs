@@ -30,17 +30,29 @@ const MAX_PAIRS: usize = 10_000;
 const MAX_INDEX: usize = 10_000;
 
 /// The name/value pairs of a urlencoded body, meta fields apart.
-pub(crate) fn pairs(body: &[u8], limits: &Limits) -> Result<(Vec<(String, String)>, Map<String, Value>)> {
+pub(crate) fn pairs(
+    body: &[u8],
+    limits: &Limits,
+) -> Result<(Vec<(String, String)>, Map<String, Value>)> {
     limits.check_body_size(body.len())?;
     let mut fields = Vec::new();
     let mut meta = Map::new();
     for (name, value) in form_urlencoded::parse(body) {
         if fields.len() + meta.len() >= MAX_PAIRS {
-            return Err(invalid("", format!("the form post has more than {MAX_PAIRS} fields")));
+            return Err(invalid(
+                "",
+                format!("the form post has more than {MAX_PAIRS} fields"),
+            ));
         }
         if META_FIELDS.contains(&name.as_ref()) {
-            if meta.insert(name.clone().into_owned(), Value::String(value.into_owned())).is_some() {
-                return Err(invalid("", format!("the form field `{name}` is sent twice")));
+            if meta
+                .insert(name.clone().into_owned(), Value::String(value.into_owned()))
+                .is_some()
+            {
+                return Err(invalid(
+                    "",
+                    format!("the form field `{name}` is sent twice"),
+                ));
             }
         } else {
             fields.push((name.into_owned(), value.into_owned()));
@@ -76,15 +88,28 @@ pub(crate) fn data(schema: &Value, fields: &[(String, String)], limits: &Limits)
         })?;
         // Each token nests one level (a recursive schema has no end).
         limits.check_built_depth(tokens.len(), name)?;
-        let kind = kind_at(&doc, schema, &tokens).ok_or_else(|| invalid(name, format!("the form field `{}` is not a field of this form", clip(name))))?;
+        let kind = kind_at(&doc, schema, &tokens).ok_or_else(|| {
+            invalid(
+                name,
+                format!(
+                    "the form field `{}` is not a field of this form",
+                    clip(name)
+                ),
+            )
+        })?;
         let count = seen.entry(name.as_str()).or_default();
         *count += 1;
         if *count > 1 && !matches!(kind, Kind::Array | Kind::Boolean) {
-            return Err(invalid(name, format!("the form field `{}` is sent more than once", clip(name))));
+            return Err(invalid(
+                name,
+                format!("the form field `{}` is sent more than once", clip(name)),
+            ));
         }
         insert(&mut root, &tokens, value, kind, &doc, schema)?;
     }
-    let assembled = finish(root).map(|(value, _)| value).unwrap_or(Value::Object(Map::new()));
+    let assembled = finish(root)
+        .map(|(value, _)| value)
+        .unwrap_or(Value::Object(Map::new()));
     Ok(crate::render::a2ui::coerce(schema, &assembled, limits))
 }
 
@@ -100,10 +125,16 @@ fn kind_at(doc: &SchemaDoc<'_>, schema: &Value, tokens: &[String]) -> Option<Kin
         let kind = doc.resolve(node).ok()?.kind().kind;
         node = match kind {
             Kind::Array => {
-                token.parse::<usize>().ok().filter(|i| *i <= MAX_INDEX && (token == "0" || !token.starts_with('0')))?;
+                token
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|i| *i <= MAX_INDEX && (token == "0" || !token.starts_with('0')))?;
                 doc.resolve_scope(node, "/items")?
             }
-            Kind::Object | Kind::Any | Kind::Alternatives => doc.resolve_scope(node, &format!("/properties/{}", crate::pointer::escape(token)))?,
+            Kind::Object | Kind::Any | Kind::Alternatives => doc.resolve_scope(
+                node,
+                &format!("/properties/{}", crate::pointer::escape(token)),
+            )?,
             _ => return None,
         };
     }
@@ -111,11 +142,22 @@ fn kind_at(doc: &SchemaDoc<'_>, schema: &Value, tokens: &[String]) -> Option<Kin
 }
 
 /// Files one value into the tree at `tokens`.
-fn insert(root: &mut Posted, tokens: &[String], value: &str, kind: Kind, doc: &SchemaDoc<'_>, schema: &Value) -> Result<()> {
+fn insert(
+    root: &mut Posted,
+    tokens: &[String],
+    value: &str,
+    kind: Kind,
+    doc: &SchemaDoc<'_>,
+    schema: &Value,
+) -> Result<()> {
     let mut cursor = root;
     let mut node = schema;
     for (depth, token) in tokens.iter().enumerate() {
-        let step = if is_array(doc, node) { "/items".to_owned() } else { format!("/properties/{}", crate::pointer::escape(token)) };
+        let step = if is_array(doc, node) {
+            "/items".to_owned()
+        } else {
+            format!("/properties/{}", crate::pointer::escape(token))
+        };
         node = doc.resolve_scope(node, &step).unwrap_or(node);
         let last = depth + 1 == tokens.len();
         let fresh = || match () {
@@ -124,7 +166,9 @@ fn insert(root: &mut Posted, tokens: &[String], value: &str, kind: Kind, doc: &S
             _ => Posted::Object(Vec::new()),
         };
         cursor = match cursor {
-            Posted::Rows(rows) => rows.entry(token.parse::<usize>().unwrap_or_default()).or_insert_with(fresh),
+            Posted::Rows(rows) => rows
+                .entry(token.parse::<usize>().unwrap_or_default())
+                .or_insert_with(fresh),
             Posted::Object(fields) => {
                 let at = match fields.iter().position(|(k, _)| k == token) {
                     Some(at) => at,
@@ -135,18 +179,33 @@ fn insert(root: &mut Posted, tokens: &[String], value: &str, kind: Kind, doc: &S
                 };
                 &mut fields[at].1
             }
-            Posted::Texts(..) => return Err(invalid("", format!("the form field `{}` is inside another field's value", clip(token)))),
+            Posted::Texts(..) => {
+                return Err(invalid(
+                    "",
+                    format!(
+                        "the form field `{}` is inside another field's value",
+                        clip(token)
+                    ),
+                ))
+            }
         };
     }
     match cursor {
         Posted::Texts(values, _) => values.push(value.to_owned()),
-        _ => return Err(invalid("", "a form field is also the parent of other fields".to_owned())),
+        _ => {
+            return Err(invalid(
+                "",
+                "a form field is also the parent of other fields".to_owned(),
+            ))
+        }
     }
     Ok(())
 }
 
 fn is_array(doc: &SchemaDoc<'_>, node: &Value) -> bool {
-    doc.resolve(node).map(|v| v.kind().kind == Kind::Array).unwrap_or(false)
+    doc.resolve(node)
+        .map(|v| v.kind().kind == Kind::Array)
+        .unwrap_or(false)
 }
 
 /// The assembled value and whether anything in it was filled in (`None`:
@@ -161,7 +220,11 @@ fn finish(posted: Posted) -> Option<(Value, bool)> {
             false => Some((Value::String(values.join(",")), true)),
         },
         Posted::Texts(values, _) => {
-            let kept: Vec<Value> = values.into_iter().filter(|v| !v.is_empty()).map(Value::String).collect();
+            let kept: Vec<Value> = values
+                .into_iter()
+                .filter(|v| !v.is_empty())
+                .map(Value::String)
+                .collect();
             match kept.len() {
                 0 => None,
                 // One text under one name: the value itself (a repeated
@@ -185,7 +248,12 @@ fn finish(posted: Posted) -> Option<(Value, bool)> {
         }
         Posted::Rows(rows) => {
             // A row with nothing filled in is a spare empty row.
-            let items: Vec<Value> = rows.into_values().filter_map(finish).filter(|(_, any)| *any).map(|(v, _)| v).collect();
+            let items: Vec<Value> = rows
+                .into_values()
+                .filter_map(finish)
+                .filter(|(_, any)| *any)
+                .map(|(v, _)| v)
+                .collect();
             let filled = !items.is_empty();
             Some((Value::Array(items), filled))
         }

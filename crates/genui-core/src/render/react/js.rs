@@ -11,8 +11,8 @@
 
 use serde_json::Value;
 
-pub(crate) use crate::render::text::{js_string as string, jsx as text};
 use crate::render::text::js_harden as harden;
+pub(crate) use crate::render::text::{js_string as string, jsx as text};
 
 /// A JavaScript literal of a JSON value (JSON is JavaScript, once hardened).
 pub(crate) fn value(value: &Value) -> String {
@@ -21,7 +21,15 @@ pub(crate) fn value(value: &Value) -> String {
 
 /// Text safe inside a `//` comment: one line, no terminators.
 pub(crate) fn comment(text: &str) -> String {
-    text.chars().map(|c| if c.is_control() || c == '\u{2028}' || c == '\u{2029}' { ' ' } else { c }).collect()
+    text.chars()
+        .map(|c| {
+            if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -121,7 +121,16 @@ pub(crate) const MAX_TYPED_NESTING: usize = 12;
 
 impl<'a> Zod<'a> {
     pub(crate) fn new(root: &'a Value) -> Self {
-        Self { root, stack: Vec::new(), names: BTreeMap::new(), unenforced: Vec::new(), patterns: Vec::new(), depth: 0, nesting: 0, open: 0 }
+        Self {
+            root,
+            stack: Vec::new(),
+            names: BTreeMap::new(),
+            unenforced: Vec::new(),
+            patterns: Vec::new(),
+            depth: 0,
+            nesting: 0,
+            open: 0,
+        }
     }
 
     /// The zod expression for `schema` found at `at` (a schema pointer).
@@ -143,22 +152,39 @@ impl<'a> Zod<'a> {
         let mut out = String::new();
         let mut done: Vec<String> = Vec::new();
         loop {
-            let Some((pointer, name)) = self.names.iter().find(|(p, _)| !done.contains(p)).map(|(p, n)| (p.clone(), n.clone())) else {
+            let Some((pointer, name)) = self
+                .names
+                .iter()
+                .find(|(p, _)| !done.contains(p))
+                .map(|(p, n)| (p.clone(), n.clone()))
+            else {
                 break;
             };
             done.push(pointer.clone());
-            let target = self.root.pointer(&pointer).cloned().unwrap_or(Value::Bool(false));
+            let target = self
+                .root
+                .pointer(&pointer)
+                .cloned()
+                .unwrap_or(Value::Bool(false));
             self.stack.push(pointer.clone());
             let body = self.expr(&target, &pointer);
             self.stack.pop();
-            let _ = writeln!(out, "// `{}` refers to itself.", pointer.replace(['\n', '\r', '\u{2028}', '\u{2029}'], " "));
-            let _ = writeln!(out, "const {name}: z.ZodType<unknown> = z.lazy(() => {body})\n");
+            let _ = writeln!(
+                out,
+                "// `{}` refers to itself.",
+                pointer.replace(['\n', '\r', '\u{2028}', '\u{2029}'], " ")
+            );
+            let _ = writeln!(
+                out,
+                "const {name}: z.ZodType<unknown> = z.lazy(() => {body})\n"
+            );
         }
         out
     }
 
     fn skip(&mut self, at: &str, keyword: &str, why: &str) {
-        self.unenforced.push((format!("{at}/{keyword}"), why.to_owned()));
+        self.unenforced
+            .push((format!("{at}/{keyword}"), why.to_owned()));
     }
 
     fn object_schema(&mut self, map: &Map<String, Value>, at: &str) -> String {
@@ -166,9 +192,20 @@ impl<'a> Zod<'a> {
         if let Some(Value::String(reference)) = map.get("$ref") {
             parts.push(self.reference(reference, at));
         }
-        for keyword in ["$dynamicRef", "$recursiveRef", "unevaluatedProperties", "unevaluatedItems", "propertyNames", "contentSchema"] {
+        for keyword in [
+            "$dynamicRef",
+            "$recursiveRef",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "propertyNames",
+            "contentSchema",
+        ] {
             if map.contains_key(keyword) && !(keyword == "propertyNames" && simple_names(map)) {
-                self.skip(at, keyword, "no zod equivalent; `/v1/submit` still checks it");
+                self.skip(
+                    at,
+                    keyword,
+                    "no zod equivalent; `/v1/submit` still checks it",
+                );
             }
         }
         let own = self.own(map, at);
@@ -205,7 +242,11 @@ impl<'a> Zod<'a> {
         }
         if let Some(Value::Array(values)) = map.get("enum") {
             let kept: Vec<Value> = match types_of(map) {
-                Some(types) => values.iter().filter(|v| types.iter().any(|t| type_matches(t, v))).cloned().collect(),
+                Some(types) => values
+                    .iter()
+                    .filter(|v| types.iter().any(|t| type_matches(t, v)))
+                    .cloned()
+                    .collect(),
                 None => values.clone(),
             };
             return Some(literal_schema(&kept));
@@ -213,9 +254,21 @@ impl<'a> Zod<'a> {
         let types = types_of(map).or_else(|| implied_type(map));
         let types = types?;
         let nullable = types.iter().any(|t| t == "null") && types.len() == 2;
-        let mut exprs: Vec<String> = types.iter().filter(|t| !(nullable && *t == "null")).map(|t| self.typed(t, map, at)).collect();
-        let expr = if exprs.len() == 1 { exprs.remove(0) } else { format!("z.union([{}])", exprs.join(", ")) };
-        Some(if nullable { format!("{expr}.nullable()") } else { expr })
+        let mut exprs: Vec<String> = types
+            .iter()
+            .filter(|t| !(nullable && *t == "null"))
+            .map(|t| self.typed(t, map, at))
+            .collect();
+        let expr = if exprs.len() == 1 {
+            exprs.remove(0)
+        } else {
+            format!("z.union([{}])", exprs.join(", "))
+        };
+        Some(if nullable {
+            format!("{expr}.nullable()")
+        } else {
+            expr
+        })
     }
 
     fn typed(&mut self, ty: &str, map: &Map<String, Value>, at: &str) -> String {
@@ -247,14 +300,26 @@ impl<'a> Zod<'a> {
             _ => "z.string()".to_owned(),
         };
         if let Some(n) = map.get("minLength").and_then(Value::as_u64) {
-            let _ = write!(out, ".refine((s) => chars(s) >= {n}, {{ message: {} }})", lit(&format!("At least {n} characters")));
+            let _ = write!(
+                out,
+                ".refine((s) => chars(s) >= {n}, {{ message: {} }})",
+                lit(&format!("At least {n} characters"))
+            );
         }
         if let Some(n) = map.get("maxLength").and_then(Value::as_u64) {
-            let _ = write!(out, ".refine((s) => chars(s) <= {n}, {{ message: {} }})", lit(&format!("At most {n} characters")));
+            let _ = write!(
+                out,
+                ".refine((s) => chars(s) <= {n}, {{ message: {} }})",
+                lit(&format!("At most {n} characters"))
+            );
         }
         if let Some(Value::String(source)) = map.get("pattern") {
             let name = self.pattern(source);
-            let _ = write!(out, ".refine((s) => matches({name}, s), {{ message: {} }})", lit(&format!("Must match {source}")));
+            let _ = write!(
+                out,
+                ".refine((s) => matches({name}, s), {{ message: {} }})",
+                lit(&format!("Must match {source}"))
+            );
         }
         let _ = at;
         out
@@ -278,10 +343,18 @@ impl<'a> Zod<'a> {
         let num = |k: &str| map.get(k).filter(|v| v.is_number()).map(Value::to_string);
         let flag = |k: &str| map.get(k).and_then(Value::as_bool).unwrap_or(false);
         if let Some(n) = num("minimum") {
-            out += &if flag("exclusiveMinimum") { format!(".gt({n})") } else { format!(".min({n})") };
+            out += &if flag("exclusiveMinimum") {
+                format!(".gt({n})")
+            } else {
+                format!(".min({n})")
+            };
         }
         if let Some(n) = num("maximum") {
-            out += &if flag("exclusiveMaximum") { format!(".lt({n})") } else { format!(".max({n})") };
+            out += &if flag("exclusiveMaximum") {
+                format!(".lt({n})")
+            } else {
+                format!(".max({n})")
+            };
         }
         if let Some(n) = num("exclusiveMinimum") {
             let _ = write!(out, ".gt({n})");
@@ -315,24 +388,42 @@ impl<'a> Zod<'a> {
     fn array_of(&mut self, map: &Map<String, Value>, at: &str) -> String {
         let prefix = match (map.get("prefixItems"), map.get("items")) {
             (Some(Value::Array(p)), _) => Some((p, "prefixItems", map.get("items"), "items")),
-            (None, Some(Value::Array(p))) => Some((p, "items", map.get("additionalItems"), "additionalItems")),
+            (None, Some(Value::Array(p))) => {
+                Some((p, "items", map.get("additionalItems"), "additionalItems"))
+            }
             _ => None,
         };
         let mut out = if let Some((prefix, key, rest, rest_key)) = prefix {
-            let items: Vec<String> = prefix.iter().enumerate().map(|(i, s)| format!("{}.optional()", self.expr(s, &format!("{at}/{key}/{i}")))).collect();
-            let rest = rest.map_or("z.unknown()".to_owned(), |r| self.expr(r, &format!("{at}/{rest_key}")));
+            let items: Vec<String> = prefix
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{}.optional()", self.expr(s, &format!("{at}/{key}/{i}"))))
+                .collect();
+            let rest = rest.map_or("z.unknown()".to_owned(), |r| {
+                self.expr(r, &format!("{at}/{rest_key}"))
+            });
             // JSON Schema tuples accept shorter arrays; zod's optional tail
             // elements do the same.
             format!("z.tuple([{}], {rest})", items.join(", "))
         } else {
-            let item = map.get("items").map_or("z.unknown()".to_owned(), |s| self.expr(s, &format!("{at}/items")));
+            let item = map.get("items").map_or("z.unknown()".to_owned(), |s| {
+                self.expr(s, &format!("{at}/items"))
+            });
             format!("z.array({item})")
         };
         if let Some(n) = map.get("minItems").and_then(Value::as_u64) {
-            let _ = write!(out, ".refine((a) => a.length >= {n}, {{ message: {} }})", lit(&format!("At least {n} items")));
+            let _ = write!(
+                out,
+                ".refine((a) => a.length >= {n}, {{ message: {} }})",
+                lit(&format!("At least {n} items"))
+            );
         }
         if let Some(n) = map.get("maxItems").and_then(Value::as_u64) {
-            let _ = write!(out, ".refine((a) => a.length <= {n}, {{ message: {} }})", lit(&format!("At most {n} items")));
+            let _ = write!(
+                out,
+                ".refine((a) => a.length <= {n}, {{ message: {} }})",
+                lit(&format!("At most {n} items"))
+            );
         }
         if map.get("uniqueItems") == Some(&Value::Bool(true)) {
             out += ".refine((a) => a.every((x, i) => a.findIndex((y) => isEqual(x, y)) === i), { message: \"Items must be unique\" })";
@@ -358,14 +449,25 @@ impl<'a> Zod<'a> {
     }
 
     fn object_of(&mut self, map: &Map<String, Value>, at: &str) -> String {
-        let required: Vec<&str> = map.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        let required: Vec<&str> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
         let empty = Map::new();
-        let properties = map.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        let properties = map
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
         let mut fields = Vec::new();
         self.depth += 1;
         for (name, schema) in properties {
             let expr = self.expr(schema, &format!("{at}/properties/{}", escape_token(name)));
-            let optional = if required.contains(&name.as_str()) { "" } else { ".optional()" };
+            let optional = if required.contains(&name.as_str()) {
+                ""
+            } else {
+                ".optional()"
+            };
             fields.push(format!("{}: {expr}{optional}", key(name)));
         }
         for name in required.iter().filter(|n| !properties.contains_key(**n)) {
@@ -376,7 +478,17 @@ impl<'a> Zod<'a> {
         let additional = map.get("additionalProperties");
         let inner = "  ".repeat(self.depth + 1);
         let outer = "  ".repeat(self.depth);
-        let body = if fields.is_empty() { "{}".to_owned() } else { format!("{{\n{}{outer}}}", fields.iter().map(|f| format!("{inner}{f},\n")).collect::<String>()) };
+        let body = if fields.is_empty() {
+            "{}".to_owned()
+        } else {
+            format!(
+                "{{\n{}{outer}}}",
+                fields
+                    .iter()
+                    .map(|f| format!("{inner}{f},\n"))
+                    .collect::<String>()
+            )
+        };
         let mut out = match (additional, patterns) {
             (Some(Value::Bool(false)), None) => format!("z.strictObject({body})"),
             (Some(schema @ Value::Object(_)), None) => {
@@ -388,15 +500,25 @@ impl<'a> Zod<'a> {
         if let Some(patterns) = patterns {
             out = self.pattern_properties(out, properties, patterns, additional, at);
         }
-        if let Some(names) = map.get("propertyNames").and_then(Value::as_object).filter(|_| simple_names(map)) {
+        if let Some(names) = map
+            .get("propertyNames")
+            .and_then(Value::as_object)
+            .filter(|_| simple_names(map))
+        {
             let check = self.string(names, &format!("{at}/propertyNames"));
             let _ = write!(out, ".refine((o) => Object.keys(o).every((k) => {check}.safeParse(k).success), {{ message: \"A key is not allowed\" }})");
         }
         if let Some(n) = map.get("minProperties").and_then(Value::as_u64) {
-            let _ = write!(out, ".refine((o) => Object.keys(o).length >= {n}, {{ message: \"Too few entries\" }})");
+            let _ = write!(
+                out,
+                ".refine((o) => Object.keys(o).length >= {n}, {{ message: \"Too few entries\" }})"
+            );
         }
         if let Some(n) = map.get("maxProperties").and_then(Value::as_u64) {
-            let _ = write!(out, ".refine((o) => Object.keys(o).length <= {n}, {{ message: \"Too many entries\" }})");
+            let _ = write!(
+                out,
+                ".refine((o) => Object.keys(o).length <= {n}, {{ message: \"Too many entries\" }})"
+            );
         }
         out += &self.dependencies(map, at);
         out
@@ -404,16 +526,28 @@ impl<'a> Zod<'a> {
 
     /// `patternProperties` (and `additionalProperties` beside it): each key
     /// that matches a pattern must match its schema; the others are extra.
-    fn pattern_properties(&mut self, base: String, declared: &Map<String, Value>, patterns: &Map<String, Value>, additional: Option<&Value>, at: &str) -> String {
+    fn pattern_properties(
+        &mut self,
+        base: String,
+        declared: &Map<String, Value>,
+        patterns: &Map<String, Value>,
+        additional: Option<&Value>,
+        at: &str,
+    ) -> String {
         let mut checks = Vec::new();
         for (source, schema) in patterns {
             let name = self.pattern(source);
-            let expr = self.expr(schema, &format!("{at}/patternProperties/{}", escape_token(source)));
+            let expr = self.expr(
+                schema,
+                &format!("{at}/patternProperties/{}", escape_token(source)),
+            );
             checks.push((name, expr));
         }
         let extra = match additional {
             Some(Value::Bool(false)) => Some("z.never()".to_owned()),
-            Some(schema @ Value::Object(_)) => Some(self.expr(schema, &format!("{at}/additionalProperties"))),
+            Some(schema @ Value::Object(_)) => {
+                Some(self.expr(schema, &format!("{at}/additionalProperties")))
+            }
             _ => None,
         };
         let declared: Vec<String> = declared.keys().map(|k| lit(k)).collect();
@@ -436,7 +570,11 @@ impl<'a> Zod<'a> {
         for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
             if let Some(Value::Object(deps)) = map.get(keyword) {
                 for (name, dep) in deps {
-                    entries.push((name.clone(), dep, format!("{at}/{keyword}/{}", escape_token(name))));
+                    entries.push((
+                        name.clone(),
+                        dep,
+                        format!("{at}/{keyword}/{}", escape_token(name)),
+                    ));
                 }
             }
         }
@@ -444,8 +582,13 @@ impl<'a> Zod<'a> {
             let name_lit = lit(&name);
             match dep {
                 Value::Array(fields) => {
-                    let fields: Vec<String> = fields.iter().filter_map(Value::as_str).map(lit).collect();
-                    let _ = write!(out, ".superRefine(requiredWith({name_lit}, [{}]))", fields.join(", "));
+                    let fields: Vec<String> =
+                        fields.iter().filter_map(Value::as_str).map(lit).collect();
+                    let _ = write!(
+                        out,
+                        ".superRefine(requiredWith({name_lit}, [{}]))",
+                        fields.join(", ")
+                    );
                 }
                 schema => {
                     let inner = self.expr(schema, &pointer);
@@ -456,14 +599,24 @@ impl<'a> Zod<'a> {
         out
     }
 
-    fn conditional(&mut self, expr: String, condition: &Value, map: &Map<String, Value>, at: &str) -> String {
+    fn conditional(
+        &mut self,
+        expr: String,
+        condition: &Value,
+        map: &Map<String, Value>,
+        at: &str,
+    ) -> String {
         if !map.contains_key("then") && !map.contains_key("else") {
             return expr;
         }
         self.depth += 2;
         let test = self.expr(condition, &format!("{at}/if"));
-        let then = map.get("then").map_or("null".to_owned(), |s| self.expr(s, &format!("{at}/then")));
-        let other = map.get("else").map_or("null".to_owned(), |s| self.expr(s, &format!("{at}/else")));
+        let then = map
+            .get("then")
+            .map_or("null".to_owned(), |s| self.expr(s, &format!("{at}/then")));
+        let other = map
+            .get("else")
+            .map_or("null".to_owned(), |s| self.expr(s, &format!("{at}/else")));
         self.depth -= 2;
         let pad = "  ".repeat(self.depth + 1);
         let end = "  ".repeat(self.depth);
@@ -473,7 +626,11 @@ impl<'a> Zod<'a> {
     /// `allOf`, `anyOf` (a union) or `oneOf` (a union of which exactly one
     /// branch may match; discriminated when a required `const` tells them apart).
     fn applicator(&mut self, branches: &[Value], at: &str, join: &str) -> String {
-        let exprs: Vec<String> = branches.iter().enumerate().map(|(i, b)| self.expr(b, &format!("{at}/{i}"))).collect();
+        let exprs: Vec<String> = branches
+            .iter()
+            .enumerate()
+            .map(|(i, b)| self.expr(b, &format!("{at}/{i}")))
+            .collect();
         if exprs.is_empty() {
             return "z.unknown()".into();
         }
@@ -486,7 +643,11 @@ impl<'a> Zod<'a> {
             _ if exprs.len() == 1 => exprs.into_iter().next().unwrap_or_default(),
             "any" => format!("z.union([{}])", exprs.join(", ")),
             _ => match discriminator(branches) {
-                Some(key) => format!("z.discriminatedUnion({}, [{}])", lit(&key), exprs.join(", ")),
+                Some(key) => format!(
+                    "z.discriminatedUnion({}, [{}])",
+                    lit(&key),
+                    exprs.join(", ")
+                ),
                 None => {
                     let list = exprs.join(", ");
                     format!(
@@ -502,13 +663,23 @@ impl<'a> Zod<'a> {
             self.skip(at, "$ref", "a reference outside the document");
             return "z.unknown()".into();
         };
-        let pointer = percent_encoding::percent_decode_str(fragment).decode_utf8_lossy().into_owned();
+        let pointer = percent_encoding::percent_decode_str(fragment)
+            .decode_utf8_lossy()
+            .into_owned();
         let Some(target) = self.root.pointer(&pointer) else {
-            self.skip(at, "$ref", "a reference that does not resolve by JSON Pointer");
+            self.skip(
+                at,
+                "$ref",
+                "a reference that does not resolve by JSON Pointer",
+            );
             return "z.unknown()".into();
         };
         if self.open >= MAX_EXPANDED_NESTING {
-            self.skip(at, "$ref", &format!("a reference nested deeper than {MAX_EXPANDED_NESTING} schemas"));
+            self.skip(
+                at,
+                "$ref",
+                &format!("a reference nested deeper than {MAX_EXPANDED_NESTING} schemas"),
+            );
             return "z.unknown()".into();
         }
         if self.stack.contains(&pointer) || self.names.contains_key(&pointer) {
@@ -544,15 +715,27 @@ fn combine(left: &str, right: &str) -> String {
 
 /// `propertyNames` with only string keywords, which the module checks on each key.
 fn simple_names(map: &Map<String, Value>) -> bool {
-    let Some(Value::Object(names)) = map.get("propertyNames") else { return false };
-    names.keys().all(|k| matches!(k.as_str(), "pattern" | "minLength" | "maxLength" | "title" | "description" | "type"))
+    let Some(Value::Object(names)) = map.get("propertyNames") else {
+        return false;
+    };
+    names.keys().all(|k| {
+        matches!(
+            k.as_str(),
+            "pattern" | "minLength" | "maxLength" | "title" | "description" | "type"
+        )
+    })
 }
 
 /// The `type` list of a schema.
 fn types_of(map: &Map<String, Value>) -> Option<Vec<String>> {
     match map.get("type")? {
         Value::String(t) => Some(vec![t.clone()]),
-        Value::Array(ts) => Some(ts.iter().filter_map(Value::as_str).map(str::to_owned).collect()),
+        Value::Array(ts) => Some(
+            ts.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        ),
         _ => None,
     }
 }
@@ -561,13 +744,35 @@ fn types_of(map: &Map<String, Value>) -> Option<Vec<String>> {
 /// field's schema is of one kind; other kinds would never come from a form).
 fn implied_type(map: &Map<String, Value>) -> Option<Vec<String>> {
     let has = |ks: &[&str]| ks.iter().any(|k| map.contains_key(*k));
-    let kind = if has(&["properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties", "dependentRequired", "dependencies"]) {
+    let kind = if has(&[
+        "properties",
+        "required",
+        "additionalProperties",
+        "patternProperties",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "dependencies",
+    ]) {
         "object"
-    } else if has(&["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"]) {
+    } else if has(&[
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+    ]) {
         "array"
     } else if has(&["minLength", "maxLength", "pattern", "format"]) {
         "string"
-    } else if has(&["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) {
+    } else if has(&[
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ]) {
         "number"
     } else {
         return None;
@@ -599,7 +804,11 @@ fn literal_schema(values: &[Value]) -> String {
         return format!("z.enum([{}])", js.join(", "));
     }
     if values.iter().all(|v| !v.is_object() && !v.is_array()) {
-        return if js.len() == 1 { format!("z.literal({})", js[0]) } else { format!("z.literal([{}])", js.join(", ")) };
+        return if js.len() == 1 {
+            format!("z.literal({})", js[0])
+        } else {
+            format!("z.literal([{}])", js.join(", "))
+        };
     }
     format!("z.unknown().refine((v) => [{}].some((c) => isEqual(v, c)), {{ message: \"Not one of the allowed values\" }})", js.join(", "))
 }
@@ -611,11 +820,25 @@ fn discriminator(branches: &[Value]) -> Option<String> {
     'keys: for key in first.keys() {
         let mut seen: Vec<&Value> = Vec::new();
         for branch in branches {
-            let required = branch.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|k| k == key.as_str()));
+            let required = branch
+                .get("required")
+                .and_then(Value::as_array)
+                .is_some_and(|r| r.iter().any(|k| k == key.as_str()));
             let object = branch.get("type").is_none_or(|t| t == "object");
-            let tag = branch.get("properties").and_then(|p| p.get(key)).and_then(|p| p.get("const"));
+            let tag = branch
+                .get("properties")
+                .and_then(|p| p.get(key))
+                .and_then(|p| p.get("const"));
             match tag {
-                Some(tag) if required && object && !seen.contains(&tag) && branch.get("$ref").is_none() && keys_simple(branch) => seen.push(tag),
+                Some(tag)
+                    if required
+                        && object
+                        && !seen.contains(&tag)
+                        && branch.get("$ref").is_none()
+                        && keys_simple(branch) =>
+                {
+                    seen.push(tag)
+                }
                 _ => continue 'keys,
             }
         }
@@ -627,16 +850,40 @@ fn discriminator(branches: &[Value]) -> Option<String> {
 /// Branches zod can discriminate: plain objects without applicators or
 /// refinements of their own (zod needs each branch to be an object schema).
 fn keys_simple(branch: &Value) -> bool {
-    let Some(map) = branch.as_object() else { return false };
-    let refined = ["allOf", "anyOf", "oneOf", "not", "if", "dependentRequired", "dependentSchemas", "dependencies", "minProperties", "maxProperties", "patternProperties", "propertyNames"];
+    let Some(map) = branch.as_object() else {
+        return false;
+    };
+    let refined = [
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+        "minProperties",
+        "maxProperties",
+        "patternProperties",
+        "propertyNames",
+    ];
     !refined.iter().any(|k| map.contains_key(*k))
 }
 
 /// An object key: bare when it is an identifier, a string literal otherwise.
 fn key(name: &str) -> String {
-    let ident = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-    if ident { name.to_owned() } else { lit(name) }
+    let ident = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    if ident {
+        name.to_owned()
+    } else {
+        lit(name)
+    }
 }
 
 fn escape_token(name: &str) -> String {

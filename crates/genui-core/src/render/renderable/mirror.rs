@@ -20,7 +20,11 @@ use serde_json::{json, Map, Value};
 /// property with the branch values as titled choices (which the branches
 /// imply already).
 pub(crate) fn jsonforms_schema(schema: &Value, limits: &Limits) -> Option<Value> {
-    if !mentions(schema, &["oneOf", "anyOf", "dependentSchemas", "dependencies"], 0) {
+    if !mentions(
+        schema,
+        &["oneOf", "anyOf", "dependentSchemas", "dependencies"],
+        0,
+    ) {
         return None;
     }
     let doc = SchemaDoc::new(schema, limits);
@@ -34,7 +38,10 @@ pub(crate) fn jsonforms_schema(schema: &Value, limits: &Limits) -> Option<Value>
 /// written as `dependencies` (not a keyword of 2019-09/2020-12, so the
 /// accepted values do not change; only for those drafts).
 pub(crate) fn rjsf_schema(schema: &Value) -> Option<Value> {
-    let draft = schema.get("$schema").and_then(Value::as_str).unwrap_or("2020-12");
+    let draft = schema
+        .get("$schema")
+        .and_then(Value::as_str)
+        .unwrap_or("2020-12");
     let modern = draft.contains("2020-12") || draft.contains("2019-09");
     if !modern || !mentions(schema, &["dependentSchemas"], 0) {
         return None;
@@ -50,12 +57,15 @@ fn mirror_dependencies(value: &mut Value, depth: usize) {
     }
     match value {
         Value::Object(map) => {
-            map.values_mut().for_each(|v| mirror_dependencies(v, depth + 1));
+            map.values_mut()
+                .for_each(|v| mirror_dependencies(v, depth + 1));
             if let Some(dependent) = map.get("dependentSchemas").cloned() {
                 map.entry("dependencies").or_insert(dependent);
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| mirror_dependencies(v, depth + 1)),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| mirror_dependencies(v, depth + 1)),
         _ => {}
     }
 }
@@ -64,7 +74,10 @@ fn mirror_dependencies(value: &mut Value, depth: usize) {
 fn mentions(value: &Value, keys: &[&str], depth: usize) -> bool {
     depth <= 128
         && match value {
-            Value::Object(map) => keys.iter().any(|k| map.contains_key(*k)) || map.values().any(|v| mentions(v, keys, depth + 1)),
+            Value::Object(map) => {
+                keys.iter().any(|k| map.contains_key(*k))
+                    || map.values().any(|v| mentions(v, keys, depth + 1))
+            }
             Value::Array(items) => items.iter().any(|v| mentions(v, keys, depth + 1)),
             _ => false,
         }
@@ -75,8 +88,12 @@ fn mirror(doc: &SchemaDoc<'_>, value: &mut Value, depth: usize) -> bool {
         return false;
     }
     let mut changed = match value {
-        Value::Object(map) => map.values_mut().fold(false, |c, v| mirror(doc, v, depth + 1) | c),
-        Value::Array(items) => items.iter_mut().fold(false, |c, v| mirror(doc, v, depth + 1) | c),
+        Value::Object(map) => map
+            .values_mut()
+            .fold(false, |c, v| mirror(doc, v, depth + 1) | c),
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |c, v| mirror(doc, v, depth + 1) | c),
         _ => false,
     };
     if let Value::Object(map) = value {
@@ -89,7 +106,12 @@ fn mirror(doc: &SchemaDoc<'_>, value: &mut Value, depth: usize) -> bool {
 fn mirror_dependents(map: &mut Map<String, Value>) -> bool {
     let mut extra = Vec::new();
     for key in ["dependentSchemas", "dependencies"] {
-        for (trigger, schema) in map.get(key).and_then(Value::as_object).into_iter().flatten() {
+        for (trigger, schema) in map
+            .get(key)
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
             if schema.get("properties").is_some() {
                 extra.push(json!({"if": {"required": [trigger]}, "then": schema}));
             }
@@ -98,7 +120,10 @@ fn mirror_dependents(map: &mut Map<String, Value>) -> bool {
     if extra.is_empty() {
         return false;
     }
-    match map.entry("allOf").or_insert_with(|| Value::Array(Vec::new())) {
+    match map
+        .entry("allOf")
+        .or_insert_with(|| Value::Array(Vec::new()))
+    {
         Value::Array(members) => members.extend(extra),
         _ => return false,
     }
@@ -114,8 +139,12 @@ fn add_discriminator(doc: &SchemaDoc<'_>, map: &mut Map<String, Value>) -> bool 
         *map = taken;
     }
     let Some(found) = found else { return false };
-    let properties = map.entry("properties").or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(properties) = properties else { return false };
+    let properties = map
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(properties) = properties else {
+        return false;
+    };
     if properties.contains_key(&found.name) {
         return false;
     }
@@ -123,7 +152,12 @@ fn add_discriminator(doc: &SchemaDoc<'_>, map: &mut Map<String, Value>) -> bool 
         .branches
         .iter()
         .map(|b| {
-            let title = b.title.clone().unwrap_or_else(|| b.value.as_str().map(str::to_owned).unwrap_or_else(|| b.value.to_string()));
+            let title = b.title.clone().unwrap_or_else(|| {
+                b.value
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| b.value.to_string())
+            });
             json!({"const": b.value, "title": title})
         })
         .collect();
@@ -149,14 +183,31 @@ mod tests {
             {"type": "object", "properties": {"m": {"const": "b"}, "y": {}}}]}, "card": {}},
             "dependentSchemas": {"card": {"properties": {"bill": {"type": "string"}}, "required": ["bill"]}}});
         let mirrored = jsonforms_schema(&output, &Limits::default()).unwrap();
-        assert_eq!(mirrored["properties"]["pay"]["properties"]["m"], json!({"type": "string", "oneOf": [{"const": "a", "title": "A"}, {"const": "b", "title": "b"}]}));
+        assert_eq!(
+            mirrored["properties"]["pay"]["properties"]["m"],
+            json!({"type": "string", "oneOf": [{"const": "a", "title": "A"}, {"const": "b", "title": "b"}]})
+        );
         assert_eq!(mirrored["allOf"][0]["if"], json!({"required": ["card"]}));
         let rjsf = rjsf_schema(&output).unwrap();
         assert_eq!(rjsf["dependencies"], output["dependentSchemas"]);
-        let (a, b) = (jsonschema::validator_for(&output).unwrap(), jsonschema::validator_for(&mirrored).unwrap());
-        for data in [json!({}), json!({"card": "1"}), json!({"card": "1", "bill": "x"}), json!({"pay": {"m": "c"}}), json!({"pay": {"m": "a"}})] {
+        let (a, b) = (
+            jsonschema::validator_for(&output).unwrap(),
+            jsonschema::validator_for(&mirrored).unwrap(),
+        );
+        for data in [
+            json!({}),
+            json!({"card": "1"}),
+            json!({"card": "1", "bill": "x"}),
+            json!({"pay": {"m": "c"}}),
+            json!({"pay": {"m": "a"}}),
+        ] {
             assert_eq!(a.is_valid(&data), b.is_valid(&data), "{data}");
         }
-        assert_eq!(rjsf_schema(&json!({"$schema": "http://json-schema.org/draft-07/schema#", "dependentSchemas": {}})), None);
+        assert_eq!(
+            rjsf_schema(
+                &json!({"$schema": "http://json-schema.org/draft-07/schema#", "dependentSchemas": {}})
+            ),
+            None
+        );
     }
 }

@@ -25,20 +25,36 @@ pub(super) fn call(request: &Request, server: &Server) -> Response {
     let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
     record(request, &body, server);
     if let Some(secret) = &server.options.generator_secret {
-        let now = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-        if let Err(e) = Webhook::verify_generator(request.header("x-genui-signature"), &request.body, secret, now) {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        if let Err(e) = Webhook::verify_generator(
+            request.header("x-genui-signature"),
+            &request.body,
+            secret,
+            now,
+        ) {
             return Response::json(401, &json!({"error": e.message()}));
         }
     }
     if body.get("data").is_some() {
-        return Response::json(400, &json!({"error": "a generator request must never carry `data`"}));
+        return Response::json(
+            400,
+            &json!({"error": "a generator request must never carry `data`"}),
+        );
     }
     let description = body["description"].as_str().unwrap_or_default();
     let fields: Vec<(String, String)> = body["fields"]
         .as_array()
         .into_iter()
         .flatten()
-        .map(|f| (f["pointer"].as_str().unwrap_or_default().to_owned(), f["type"].as_str().unwrap_or_default().to_owned()))
+        .map(|f| {
+            (
+                f["pointer"].as_str().unwrap_or_default().to_owned(),
+                f["type"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
         .collect();
     let pointers: Vec<String> = fields.iter().rev().map(|(p, _)| p.clone()).collect();
     let plan = json!({"title": "From the generator", "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": pointers}], "overrides": []});
@@ -53,7 +69,10 @@ pub(super) fn call(request: &Request, server: &Server) -> Response {
                     json!({"type": "Group", "label": format!("Part {}", i + 1), "elements": controls})
                 })
                 .collect();
-            Response::json(200, &json!({"uischema": {"type": "VerticalLayout", "elements": groups}}))
+            Response::json(
+                200,
+                &json!({"uischema": {"type": "VerticalLayout", "elements": groups}}),
+            )
         }
         "slow" => {
             thread::sleep(Duration::from_secs(5));
@@ -63,7 +82,11 @@ pub(super) fn call(request: &Request, server: &Server) -> Response {
             thread::sleep(HANG);
             Response::json(200, &plan)
         }
-        "garbage" => Response { status: 200, headers: vec![("content-type".into(), "text/html".into())], body: "<html><body>Oops, not a plan</body></html>".into() },
+        "garbage" => Response {
+            status: 200,
+            headers: vec![("content-type".into(), "text/html".into())],
+            body: "<html><body>Oops, not a plan</body></html>".into(),
+        },
         "misfit" => {
             let mut misfit = plan;
             if let Some((pointer, _)) = fields.iter().find(|(_, kind)| kind == "string") {
@@ -72,8 +95,13 @@ pub(super) fn call(request: &Request, server: &Server) -> Response {
             Response::json(200, &misfit)
         }
         "invented" => {
-            let invented: Vec<String> = (0..fields.len().max(1)).map(|i| format!("/properties/invented{i}")).collect();
-            Response::json(200, &json!({"title": null, "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": invented}], "overrides": []}))
+            let invented: Vec<String> = (0..fields.len().max(1))
+                .map(|i| format!("/properties/invented{i}"))
+                .collect();
+            Response::json(
+                200,
+                &json!({"title": null, "steps": false, "sections": [{"label": null, "layout": "vertical", "fields": invented}], "overrides": []}),
+            )
         }
         "server-error" => Response::json(503, &json!({"error": "the generator is down"})),
         other => Response::json(400, &json!({"error": format!("no scenario {other}")})),
