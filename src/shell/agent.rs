@@ -5,8 +5,9 @@
 //! stream starts (a malformed `RunAgentInput`, no call, a bad body) are
 //! plain `dgui_error` responses with the pointer into the run input.
 
+use super::clock::unix_ms;
 use super::drive::{self, SseBody};
-use super::{kv, model, now_ms, query_param, read_body};
+use super::{kv, model, query_param, read_body};
 use genui_core::{GenerateJob, HttpResponse, Limits, SubmitJob};
 use genui_model::agui::{AgentEvents, Call, RunInput};
 use genui_model::{Generation, Mode};
@@ -59,7 +60,7 @@ async fn generation(
         &model::generators(env),
         Mode::Stream,
         limits,
-        now_ms() as u64,
+        unix_ms(),
     );
     drive::stream(generation, AgentEvents::new(input), env, ctx, None)
         .await

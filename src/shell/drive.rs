@@ -227,5 +227,5 @@ pub(super) fn into_sse_response(
 }
 
 fn now() -> u64 {
-    super::now_ms() as u64
+    super::clock::unix_ms()
 }

@@ -16,11 +16,12 @@
 //! machine (genui_core's `Outbox`) decides. The object is single-threaded,
 //! so two posts cannot both be first.
 
+use super::clock::{alarm_offset, unix_ms, unix_s};
 use super::deliver::{post_signed, random_bytes};
-use super::{now_ms, read_body, setting};
+use super::{read_body, setting};
 use genui_core::{
-    Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits, Outbox,
-    OutboxEffect, OutboxInput, Prefill, SubmitJob, Webhook,
+    DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits,
+    Outbox, OutboxEffect, OutboxInput, Prefill, SubmitJob, Webhook,
 };
 use serde_json::{json, Value};
 use worker::{
@@ -38,15 +39,6 @@ const CALLBACK_LIFETIME_MS: u64 = 24 * 3600 * 1000;
 
 fn allow_http(env: &Env) -> bool {
     setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")
-}
-
-/// An alarm time (Unix ms) as workers-rs takes an `i64`: an offset from now.
-fn offset_to(at_ms: u64) -> i64 {
-    (at_ms as i64 - now_ms() as i64).max(0)
-}
-
-fn now_s() -> u64 {
-    (now_ms() / 1000.0) as u64
 }
 
 /// `POST /v1/forms`: a generate request plus `callbackUrl` in, `{url,
@@ -127,7 +119,7 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
         spec_hash,
         tool_call_id: request.tool_call_id.clone(),
         callback_url: callback.to_string(),
-        expires_at: FormToken::expiry(now_s(), cache.ttl_seconds()),
+        expires_at: FormToken::expiry(unix_s(), cache.ttl_seconds()),
         locale: request.locale.clone(),
         prefill: fragment.as_ref().map(|(_, prefill)| prefill.clone()),
     };
@@ -185,7 +177,7 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
     let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
         return HttpResponse::form_notice(404, None, "not_found");
     };
-    let link = match FormToken::verify(token, &secret, now_s()) {
+    let link = match FormToken::verify(token, &secret, unix_s()) {
         Ok(link) => link,
         Err(error) if error.http_status() == 410 => {
             return HttpResponse::form_notice(410, None, "expired")
@@ -204,20 +196,16 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
         return HttpResponse::form_notice(404, None, "not_found");
     };
     let locale = record.locale.as_deref();
-    let phase = state["state"].as_str().unwrap_or("open");
+    // "open" (no answer yet) is not a delivery phase.
+    let phase = state["state"].as_str().and_then(DeliveryPhase::from_wire);
     let is_post = req.method() == Method::Post;
-    if phase != "open" {
+    if let Some(phase) = phase {
         // A replay, or a second look: the answer's state, never the form again.
-        let status = if is_post { 409 } else { 200 };
-        return HttpResponse::form_notice(
-            status,
-            locale,
-            if is_post {
-                "already_submitted"
-            } else {
-                notice_of(phase)
-            },
-        );
+        return if is_post {
+            HttpResponse::form_notice(409, locale, "already_submitted")
+        } else {
+            HttpResponse::form_notice(200, locale, phase.notice())
+        };
     }
     if !is_post {
         return HttpResponse::hosted_form(token, &record, spec, None);
@@ -279,12 +267,11 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
     {
         Ok((409, _)) => HttpResponse::form_notice(409, locale, "already_submitted"),
         Ok((200, answer)) => {
-            let phase = answer["state"].as_str().unwrap_or("received");
-            HttpResponse::form_notice(
-                if phase == "delivered" { 200 } else { 202 },
-                locale,
-                notice_of(phase),
-            )
+            let phase = answer["state"]
+                .as_str()
+                .and_then(DeliveryPhase::from_wire)
+                .unwrap_or(DeliveryPhase::Received);
+            HttpResponse::form_notice(phase.posted_status(), locale, phase.notice())
         }
         _ => HttpResponse::form_notice(503, locale, "retrying"),
     }
@@ -295,9 +282,9 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
 /// is logged (the caller has the answer in its response anyway).
 pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
     let stored = async {
-        let id = hex_id(&random_bytes::<{ FormToken::ID_BYTES }>()?);
+        let id = hex::encode(random_bytes::<{ FormToken::ID_BYTES }>()?);
         let delivery_id = format!("callback_{id}");
-        let expires_at = now_ms() as u64 + CALLBACK_LIFETIME_MS;
+        let expires_at = unix_ms() + CALLBACK_LIFETIME_MS;
         let record = json!({"callbackUrl": url.as_str(), "message": body, "deliveryId": delivery_id, "expiresAt": expires_at});
         call_object(
             &env,
@@ -318,20 +305,6 @@ pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
             "{}",
             json!({"event": "callback_not_stored", "host": url.host_str(), "error": e.to_string()})
         ),
-    }
-}
-
-fn hex_id(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The notice for a stored answer's state.
-fn notice_of(phase: &str) -> &'static str {
-    match phase {
-        "received" => "received",
-        "delivered" => "delivered",
-        "failed" => "failed",
-        _ => "retrying",
     }
 }
 
@@ -368,7 +341,7 @@ impl DurableObject for FormObject {
                         .put("record", serde_json::to_string(&record)?)
                         .await?;
                     storage
-                        .set_alarm(offset_to(record.expires_at * 1000))
+                        .set_alarm(alarm_offset(record.expires_at * 1000))
                         .await?;
                 }
                 Response::from_json(&json!({"ok": true}))
@@ -384,7 +357,9 @@ impl DurableObject for FormObject {
                 if let Some(outbox) = &outbox {
                     self.rearm(outbox).await?;
                 }
-                let phase = outbox.as_ref().map_or("open", Outbox::phase);
+                let phase = outbox
+                    .as_ref()
+                    .map_or("open", |outbox| outbox.phase().as_str());
                 let record: Value = serde_json::from_str(&record)?;
                 Response::from_json(&json!({"spec": spec, "record": record, "state": phase}))
             }
@@ -394,7 +369,8 @@ impl DurableObject for FormObject {
                 // takes no other event while its storage call runs.
                 if let Some(outbox) = self.outbox().await? {
                     return Ok(
-                        Response::from_json(&json!({"state": outbox.phase()}))?.with_status(409)
+                        Response::from_json(&json!({"state": outbox.phase().as_str()}))?
+                            .with_status(409),
                     );
                 }
                 let Some(record) = storage
@@ -408,16 +384,16 @@ impl DurableObject for FormObject {
                 // stored a minute before the link's end still gets a day
                 // of retries.
                 let expires_at_ms =
-                    (record.expires_at * 1000).max(now_ms() as u64 + CALLBACK_LIFETIME_MS);
+                    (record.expires_at * 1000).max(unix_ms() + CALLBACK_LIFETIME_MS);
                 let phase = self
                     .store(&record.callback_url, &body, expires_at_ms)
                     .await?;
-                Response::from_json(&json!({"state": phase}))
+                Response::from_json(&json!({"state": phase.as_str()}))
             }
             (Method::Post, "/enqueue") => {
                 let body: Value = req.json().await?;
                 if let Some(outbox) = self.outbox().await? {
-                    return Response::from_json(&json!({"state": outbox.phase()}));
+                    return Response::from_json(&json!({"state": outbox.phase().as_str()}));
                 }
                 let phase = self
                     .store(
@@ -426,14 +402,14 @@ impl DurableObject for FormObject {
                         body["expiresAt"].as_u64().unwrap_or_default(),
                     )
                     .await?;
-                Response::from_json(&json!({"state": phase}))
+                Response::from_json(&json!({"state": phase.as_str()}))
             }
             _ => Ok(Response::from_json(&json!({"state": "unknown"}))?.with_status(404)),
         }
     }
 
     async fn alarm(&self) -> Result<Response> {
-        let now = now_ms() as u64;
+        let now = unix_ms();
         match self.outbox().await? {
             Some(outbox) => {
                 self.run(outbox, vec![], Some(OutboxInput::Alarm { now }))
@@ -459,14 +435,14 @@ impl FormObject {
         callback_url: &str,
         body: &Value,
         expires_at_ms: u64,
-    ) -> Result<&'static str> {
+    ) -> Result<DeliveryPhase> {
         let storage = self.state.storage();
         let delivery_id = body["deliveryId"].as_str().unwrap_or_default();
         storage.put("callbackUrl", callback_url).await?;
         storage
             .put("message", body["message"].as_str().unwrap_or_default())
             .await?;
-        let (outbox, effects) = Outbox::store(delivery_id, now_ms() as u64, expires_at_ms);
+        let (outbox, effects) = Outbox::store(delivery_id, unix_ms(), expires_at_ms);
         let phase = outbox.phase();
         self.run(outbox, effects, None).await?;
         Ok(phase)
@@ -481,7 +457,9 @@ impl FormObject {
             .and_then(|r| serde_json::from_str::<FormRecord>(&r).ok());
         match record {
             Some(record) if now_ms < record.expires_at * 1000 => {
-                storage.set_alarm(offset_to(record.expires_at * 1000)).await
+                storage
+                    .set_alarm(alarm_offset(record.expires_at * 1000))
+                    .await
             }
             _ => storage.delete_all().await,
         }
@@ -495,13 +473,13 @@ impl FormObject {
         let Some(due) = outbox.alarm_at() else {
             return Ok(());
         };
-        let overdue = |at: i64| at.saturating_add(OVERDUE_MS) < now_ms() as i64;
+        let overdue = |at: i64| at.saturating_add(OVERDUE_MS) < unix_ms() as i64;
         if storage.get_alarm().await?.is_none_or(overdue) {
             worker::console_log!(
                 "{}",
-                json!({"event": "delivery_rearmed", "state": outbox.phase()})
+                json!({"event": "delivery_rearmed", "state": outbox.phase().as_str()})
             );
-            storage.set_alarm(offset_to(due)).await?;
+            storage.set_alarm(alarm_offset(due)).await?;
         }
         Ok(())
     }
@@ -525,7 +503,7 @@ impl FormObject {
                 .await?;
             for effect in std::mem::take(&mut effects) {
                 match effect {
-                    OutboxEffect::SetAlarm(at) => storage.set_alarm(offset_to(at)).await?,
+                    OutboxEffect::SetAlarm(at) => storage.set_alarm(alarm_offset(at)).await?,
                     OutboxEffect::DropMessage => {
                         storage.delete("message").await?;
                     }
@@ -539,7 +517,7 @@ impl FormObject {
                         input = Some(OutboxInput::AttemptEnded {
                             attempt,
                             result,
-                            now: now_ms() as u64,
+                            now: unix_ms(),
                         });
                     }
                 }
@@ -552,10 +530,10 @@ impl FormObject {
                 outbox = current;
             }
         }
-        if !outbox.is_open() && outbox.phase() != "expired" {
+        if !outbox.is_open() && outbox.phase() != DeliveryPhase::Expired {
             worker::console_log!(
                 "{}",
-                json!({"event": "delivery_done", "state": outbox.phase(), "attempts": outbox.attempts, "last": outbox.last_result.map(|r| r.label())})
+                json!({"event": "delivery_done", "state": outbox.phase().as_str(), "attempts": outbox.attempts, "last": outbox.last_result.map(|r| r.label())})
             );
         }
         Ok(())
@@ -571,7 +549,7 @@ impl FormObject {
         let message = storage.get::<String>("message").await?.unwrap_or_default();
         Ok(match setting(&self.env, "WEBHOOK_SECRET") {
             Some(secret) => {
-                post_signed(&url, &message, &outbox.delivery_id, &secret, now_s()).await
+                post_signed(&url, &message, &outbox.delivery_id, &secret, unix_s()).await
             }
             None => genui_core::AttemptResult::NetworkError,
         })

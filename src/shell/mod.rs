@@ -6,6 +6,7 @@
 
 mod agent;
 mod catalogs;
+mod clock;
 mod deliver;
 mod drive;
 mod forms;
@@ -17,12 +18,13 @@ mod replay;
 mod respond;
 mod settings;
 
+use clock::{unix_ms, unix_s};
 use genui_core::Limits;
 use genui_core::{Access, Error, ErrorCode, GenerateJob, HttpResponse, Route, SubmitJob, Webhook};
 use genui_model::{Generation, Mode};
 use respond::{into_response, log_line, RequestInfo};
 use settings::setting;
-use worker::{event, Context, Date, Env, Request, Response, Result};
+use worker::{event, Context, Env, Request, Response, Result};
 
 #[event(start)]
 fn start() {
@@ -226,7 +228,7 @@ async fn webhook(
         Ok(body) => body,
         Err(response) => return response,
     };
-    let now_s = (now_ms() / 1000.0) as u64;
+    let now_s = unix_s();
     let claim = match Webhook::verify_once(
         header(req, Webhook::SIGNATURE_HEADER).as_deref(),
         &body,
@@ -283,7 +285,7 @@ async fn generate_job(job: GenerateJob, env: &Env, ctx: &Context) -> HttpRespons
         &model::generators(env),
         Mode::Answer,
         &Limits::default(),
-        now_ms() as u64,
+        unix_ms(),
     );
     drive::answer(generation, env, ctx).await
 }
@@ -302,7 +304,7 @@ async fn stream_job(
         &model::generators(env),
         Mode::Stream,
         &Limits::default(),
-        now_ms() as u64,
+        unix_ms(),
     );
     match drive::stream(
         generation,
@@ -327,9 +329,4 @@ fn query_param(req: &Request, name: &str) -> Option<String> {
     url.query_pairs()
         .find(|(key, _)| key == name)
         .map(|(_, value)| value.into_owned())
-}
-
-/// Milliseconds since the epoch, from the runtime's clock.
-fn now_ms() -> f64 {
-    Date::now().as_millis() as f64
 }

@@ -50,7 +50,7 @@ pub(super) fn generators(env: &Env) -> Generators {
 
 /// Sends a provider request, aborting it when the timeout fires first.
 pub(super) async fn send(request: HttpRequest, timeout_ms: u64) -> Event {
-    let started = super::now_ms();
+    let started = super::clock::now_ms();
     let worker_request = match to_worker_request(&request) {
         Ok(r) => r,
         Err(e) => return Event::NetworkError(e.to_string()),
@@ -70,7 +70,7 @@ pub(super) async fn send(request: HttpRequest, timeout_ms: u64) -> Event {
     let raced = select(Box::pin(exchange), Box::pin(timeout)).await;
     match raced {
         Either::Left((Ok((status, headers, body)), _)) => {
-            let elapsed_ms = (super::now_ms() - started).max(0.0) as u64;
+            let elapsed_ms = (super::clock::now_ms() - started).max(0.0) as u64;
             Event::Response {
                 status,
                 headers,
@@ -102,7 +102,7 @@ fn to_worker_request(request: &HttpRequest) -> worker::Result<Request> {
 /// the binding sees plain objects (workers-rs issue 1050), and reports the
 /// result as a 200 response carrying its JSON.
 pub(super) async fn run_ai(env: &Env, call: AiCall, timeout_ms: u64) -> Event {
-    let started = super::now_ms();
+    let started = super::clock::now_ms();
     let invocation = async {
         let ai = Reflect::get(env, &JsValue::from_str(AI_BINDING))?;
         if ai.is_undefined() {
@@ -120,7 +120,7 @@ pub(super) async fn run_ai(env: &Env, call: AiCall, timeout_ms: u64) -> Event {
     let raced = select(Box::pin(invocation), Box::pin(timeout)).await;
     match raced {
         Either::Left((Ok(body), _)) => {
-            let elapsed_ms = (super::now_ms() - started).max(0.0) as u64;
+            let elapsed_ms = (super::clock::now_ms() - started).max(0.0) as u64;
             Event::Response {
                 status: 200,
                 headers: Vec::new(),

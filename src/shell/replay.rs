@@ -10,7 +10,7 @@
 //! Without the `REPLAY_GUARD` binding the webhook fails closed: it answers
 //! "not configured" (404), as it does without `WEBHOOK_SECRET`.
 
-use super::now_ms;
+use super::clock::{alarm_offset, unix_s};
 use genui_core::{Error, ErrorCode, HttpResponse, ReplayClaim};
 use serde_json::json;
 use worker::{
@@ -62,10 +62,6 @@ async fn ask(namespace: &ObjectNamespace, claim: &ReplayClaim) -> Result<bool> {
         .ok_or_else(|| worker::Error::RustError("the replay guard's answer has no `seen`".into()))
 }
 
-fn now_s() -> u64 {
-    (now_ms() / 1000.0) as u64
-}
-
 /// Unix seconds as SQLite's integer.
 fn sql_int(seconds: u64) -> worker::SqlStorageValue {
     i64::try_from(seconds).unwrap_or(i64::MAX).into()
@@ -92,7 +88,7 @@ impl DurableObject for ReplayGuard {
                 return Ok(Response::from_json(&json!({"error": "not a claim"}))?.with_status(400))
             }
         };
-        let now = now_s();
+        let now = unix_s();
         let sql = self.table()?;
         // Check and remember with no await between: nothing else runs here.
         forget_old(&sql, now)?;
@@ -109,7 +105,9 @@ impl DurableObject for ReplayGuard {
             )?;
             let storage = self.state.storage();
             if storage.get_alarm().await?.is_none() {
-                storage.set_alarm(offset_ms(claim.forget_at())).await?;
+                storage
+                    .set_alarm(alarm_offset(claim.forget_at() * 1000))
+                    .await?;
             }
         }
         Response::from_json(&json!({"seen": seen}))
@@ -117,11 +115,14 @@ impl DurableObject for ReplayGuard {
 
     async fn alarm(&self) -> Result<Response> {
         let sql = self.table()?;
-        forget_old(&sql, now_s())?;
+        forget_old(&sql, unix_s())?;
         if let Some(next) =
             first_forget_at(&sql, "SELECT MIN(forget_at) AS forget_at FROM seen", None)?
         {
-            self.state.storage().set_alarm(offset_ms(next)).await?;
+            self.state
+                .storage()
+                .set_alarm(alarm_offset(next * 1000))
+                .await?;
         }
         Response::ok("ok")
     }
@@ -157,9 +158,4 @@ fn first_forget_at(
         .first()
         .and_then(|row| row["forget_at"].as_f64())
         .map(|at| at as u64))
-}
-
-/// An alarm at Unix second `at`, as workers-rs takes it: milliseconds from now.
-fn offset_ms(at: u64) -> i64 {
-    (at as i64 * 1000 - now_ms() as i64).max(0)
 }

@@ -14,7 +14,7 @@ pub(super) struct RequestInfo {
 
 impl RequestInfo {
     pub(super) fn new(req: &Request) -> Self {
-        let started_ms = super::now_ms();
+        let started_ms = super::clock::now_ms();
         let id = req
             .headers()
             .get("cf-ray")
@@ -46,7 +46,7 @@ pub(super) fn into_response(response: HttpResponse, info: &RequestInfo) -> Resul
     headers.set("content-type", "application/json; charset=utf-8")?;
     headers.set("cache-control", "no-store")?;
     headers.set("x-request-id", &info.id)?;
-    let elapsed = super::now_ms() - info.started_ms;
+    let elapsed = super::clock::now_ms() - info.started_ms;
     headers.set("server-timing", &format!("total;dur={elapsed}"))?;
     for (name, value) in &response.headers {
         headers.set(name, value)?;
@@ -80,7 +80,7 @@ pub(super) fn log_line(info: &RequestInfo, response: &HttpResponse) {
         "status": response.status,
         "cache": cache,
         "generator": generator,
-        "durationMs": super::now_ms() - info.started_ms,
+        "durationMs": super::clock::now_ms() - info.started_ms,
     });
     console_log!("{line}");
 }

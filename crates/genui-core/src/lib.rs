@@ -81,7 +81,7 @@ pub use edge::access::Access;
 pub use edge::forms::{FormRecord, FormToken, Prefill};
 pub use edge::mcp::{Mcp, McpCall};
 pub use edge::outbox::{
-    AttemptResult, Delivery, Effect as OutboxEffect, Input as OutboxInput, Outbox,
+    AttemptResult, Delivery, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };
 pub use edge::replay::ReplayClaim;
 pub use edge::webhook::Webhook;

@@ -27,6 +27,64 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Where a stored message stands, as a person is told: one row per phase
+/// of its wire name (the object's `state` answers and logs) and of the page
+/// the person who posted it sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeliveryPhase {
+    /// Stored; no attempt has failed yet.
+    Received,
+    /// An attempt failed; another is scheduled.
+    Retrying,
+    /// A receiver answered 2xx.
+    Delivered,
+    /// No time was left for another attempt.
+    Failed,
+    /// The record outlived its link and was deleted.
+    Expired,
+}
+
+/// Each phase: its wire name, and the notice page and status the person
+/// who posted the answer is shown.
+const PHASES: [(DeliveryPhase, &str, &str, u16); 5] = [
+    (DeliveryPhase::Received, "received", "received", 202),
+    (DeliveryPhase::Retrying, "retrying", "retrying", 202),
+    (DeliveryPhase::Delivered, "delivered", "delivered", 200),
+    (DeliveryPhase::Failed, "failed", "failed", 202),
+    // Expiry deletes the record: the person who just posted is told it is
+    // being retried, as for any state the page does not know.
+    (DeliveryPhase::Expired, "expired", "retrying", 202),
+];
+
+impl DeliveryPhase {
+    fn row(self) -> &'static (DeliveryPhase, &'static str, &'static str, u16) {
+        // The table lists the phases in declaration order (a test holds it).
+        &PHASES[self as usize]
+    }
+
+    /// The wire name: `received`, `retrying`, `delivered`, `failed`, `expired`.
+    pub fn as_str(self) -> &'static str {
+        self.row().1
+    }
+
+    /// The phase of a wire name; `None` for any other string.
+    pub fn from_wire(name: &str) -> Option<Self> {
+        PHASES.iter().find(|row| row.1 == name).map(|row| row.0)
+    }
+
+    /// The notice page a person is shown for this phase (see
+    /// `HttpResponse::form_notice`).
+    pub fn notice(self) -> &'static str {
+        self.row().2
+    }
+
+    /// The HTTP status of the page answering the post that stored the
+    /// answer: 200 once delivered, 202 while it is still on its way.
+    pub fn posted_status(self) -> u16 {
+        self.row().3
+    }
+}
+
 /// How fast receivers are asked to answer (docs/hosted-forms.md).
 pub(crate) const RECEIVER_DEADLINE_MS: u64 = 10_000;
 
@@ -222,19 +280,19 @@ impl Outbox {
         )
     }
 
-    /// What a person is told: `received` (stored, no attempt failed yet),
-    /// `retrying`, `delivered`, `failed` or `expired`.
-    pub fn phase(&self) -> &'static str {
+    /// Where the message stands, as a person and the object's `/state`
+    /// answers see it.
+    pub fn phase(&self) -> DeliveryPhase {
         match self.delivery {
             Delivery::Pending { .. } | Delivery::Delivering { .. }
                 if self.last_result.is_none() =>
             {
-                "received"
+                DeliveryPhase::Received
             }
-            Delivery::Pending { .. } | Delivery::Delivering { .. } => "retrying",
-            Delivery::Delivered => "delivered",
-            Delivery::Failed => "failed",
-            Delivery::Expired => "expired",
+            Delivery::Pending { .. } | Delivery::Delivering { .. } => DeliveryPhase::Retrying,
+            Delivery::Delivered => DeliveryPhase::Delivered,
+            Delivery::Failed => DeliveryPhase::Failed,
+            Delivery::Expired => DeliveryPhase::Expired,
         }
     }
 
@@ -302,6 +360,27 @@ impl Outbox {
 mod tests {
     use super::*;
 
+    #[test]
+    fn every_phase_has_one_wire_name_and_a_page_the_person_can_be_shown() {
+        for (index, &(phase, wire, notice, status)) in PHASES.iter().enumerate() {
+            assert_eq!(phase as usize, index, "PHASES is in declaration order");
+            assert_eq!(
+                (phase.as_str(), DeliveryPhase::from_wire(wire)),
+                (wire, Some(phase))
+            );
+            assert_eq!((phase.posted_status(), phase.notice()), (status, notice));
+            assert!(
+                crate::render::html::notice_page(None, notice).is_some(),
+                "{notice}"
+            );
+        }
+        let page = |phase: DeliveryPhase| (phase.posted_status(), phase.notice());
+        assert_eq!(page(DeliveryPhase::Delivered), (200, "delivered"));
+        assert_eq!(page(DeliveryPhase::Received), (202, "received"));
+        assert_eq!(page(DeliveryPhase::Expired), (202, "retrying"));
+        assert_eq!(DeliveryPhase::from_wire("pending"), None);
+    }
+
     const T0: u64 = 1_800_000_000_000;
     const DAY: u64 = 86_400_000;
 
@@ -332,7 +411,7 @@ mod tests {
     #[test]
     fn a_stored_message_is_posted_by_the_alarm_and_dropped_once_taken() {
         let mut outbox = stored();
-        assert_eq!(outbox.phase(), "received");
+        assert_eq!(outbox.phase(), DeliveryPhase::Received);
         let (now, effects) = fire(&mut outbox);
         assert_eq!(
             effects,
@@ -341,12 +420,15 @@ mod tests {
                 Effect::Post { attempt: 1 }
             ]
         );
-        assert_eq!(outbox.phase(), "received");
+        assert_eq!(outbox.phase(), DeliveryPhase::Received);
         assert_eq!(
             ended(&mut outbox, 1, AttemptResult::Status(204), now + 300),
             vec![Effect::DropMessage, Effect::SetAlarm(T0 + DAY)]
         );
-        assert_eq!((outbox.phase(), outbox.is_open()), ("delivered", false));
+        assert_eq!(
+            (outbox.phase(), outbox.is_open()),
+            (DeliveryPhase::Delivered, false)
+        );
         assert_eq!(
             fire(&mut outbox).1,
             vec![Effect::DeleteAll],
@@ -369,7 +451,7 @@ mod tests {
             waits.push((next - now - 100) / 1000);
         }
         assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 600, 600, 600]);
-        assert_eq!(outbox.phase(), "retrying");
+        assert_eq!(outbox.phase(), DeliveryPhase::Retrying);
         assert_eq!(
             outbox.delivery_id, "msg_1",
             "every attempt carries the same id"
@@ -388,10 +470,10 @@ mod tests {
             }
         }
         // At T0, +5 s, +15 s, +35 s; the next (+75 s) would be past expiry.
-        assert_eq!((attempts, outbox.phase()), (4, "failed"));
+        assert_eq!((attempts, outbox.phase()), (4, DeliveryPhase::Failed));
         assert_eq!(outbox.alarm_at(), Some(T0 + 60_000));
         assert_eq!(fire(&mut outbox).1, vec![Effect::DeleteAll]);
-        assert_eq!(outbox.phase(), "expired");
+        assert_eq!(outbox.phase(), DeliveryPhase::Expired);
     }
 
     #[test]
@@ -428,14 +510,14 @@ mod tests {
             ended(&mut outbox, 1, AttemptResult::Status(302), now + 5),
             vec![Effect::SetAlarm(now + 5 + FIRST_RETRY_DELAY_MS)]
         );
-        assert_eq!(outbox.phase(), "retrying");
+        assert_eq!(outbox.phase(), DeliveryPhase::Retrying);
         let (now, _) = fire(&mut outbox);
         ended(&mut outbox, 2, AttemptResult::Status(307), now + 5);
         let (now, _) = fire(&mut outbox);
         ended(&mut outbox, 3, AttemptResult::Status(308), now + 5);
         assert_eq!(
             (outbox.phase(), outbox.last_result),
-            ("failed", Some(AttemptResult::Status(308)))
+            (DeliveryPhase::Failed, Some(AttemptResult::Status(308)))
         );
         assert!(
             !AttemptResult::Status(301).is_delivered() && AttemptResult::Status(200).is_delivered()
@@ -452,7 +534,7 @@ mod tests {
             AttemptResult::Timeout,
             now + ATTEMPT_TIMEOUT_MS,
         );
-        assert_eq!(outbox.phase(), "retrying");
+        assert_eq!(outbox.phase(), DeliveryPhase::Retrying);
         // Attempt 1's answer comes in after all: delivered, no retry.
         assert_eq!(
             ended(
@@ -463,7 +545,7 @@ mod tests {
             )[0],
             Effect::DropMessage
         );
-        assert_eq!(outbox.phase(), "delivered");
+        assert_eq!(outbox.phase(), DeliveryPhase::Delivered);
         assert_eq!(
             ended(
                 &mut outbox,
