@@ -493,8 +493,18 @@ pub(crate) fn discriminator_choices(
     // The generator finds a field's discriminator in its merged view (behind
     // `allOf` members and `$ref` chains), an object's in its own `oneOf`:
     // the checker accepts either, so it sees every choice the generator offers.
-    let found = discriminator(doc, object)
-        .or_else(|| view_discriminator(doc, &doc.resolve(object).ok()?))?;
+    // An object with properties of its own has none in a merged view
+    // either ([`view_discriminator`]): skip merging it, which for an object
+    // of 5,000 properties, asked once per field, was the checker's cost.
+    let own_properties = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| !properties.is_empty());
+    let found = discriminator(doc, object).or_else(|| {
+        (!own_properties)
+            .then(|| view_discriminator(doc, &doc.resolve(object).ok()?))
+            .flatten()
+    })?;
     (found.name == pointer::unescape(name)).then(|| found.choices())
 }
 
