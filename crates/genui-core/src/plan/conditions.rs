@@ -396,13 +396,7 @@ fn simplify(
 }
 
 fn has_ref(value: &Value) -> bool {
-    match value {
-        Value::Object(map) => {
-            map.contains_key("$ref") || map.contains_key("$dynamicRef") || map.values().any(has_ref)
-        }
-        Value::Array(items) => items.iter().any(has_ref),
-        _ => false,
-    }
+    crate::schema::any_key(value, &["$ref", "$dynamicRef"])
 }
 
 /// The discriminated `oneOf` (or `anyOf`) of an object schema: every branch

@@ -90,16 +90,11 @@ pub(crate) fn unheld_refs(schema: &Value, draft: Draft) -> Vec<Unheld> {
 /// Whether any reference keyword in `value` is not a bare `#` fragment (the
 /// common schema has none and costs one walk).
 pub(crate) fn names_other_resource(value: &Value) -> bool {
-    match value {
-        Value::Object(map) => {
-            REFERENCE_KEYWORDS
-                .iter()
-                .any(|k| map.get(*k).and_then(Value::as_str).is_some_and(is_external))
-                || map.values().any(names_other_resource)
-        }
-        Value::Array(items) => items.iter().any(names_other_resource),
-        _ => false,
-    }
+    super::walk::any_object(value, &|map| {
+        REFERENCE_KEYWORDS
+            .iter()
+            .any(|k| map.get(*k).and_then(Value::as_str).is_some_and(is_external))
+    })
 }
 
 /// The documents a schema holds, and its references with the document each names.
@@ -235,13 +230,7 @@ pub(crate) fn without_unheld<'a>(
 }
 
 fn mentions_unevaluated(value: &Value) -> bool {
-    match value {
-        Value::Object(map) => map.iter().any(|(k, v)| {
-            k == "unevaluatedProperties" || k == "unevaluatedItems" || mentions_unevaluated(v)
-        }),
-        Value::Array(items) => items.iter().any(mentions_unevaluated),
-        _ => false,
-    }
+    super::walk::any_key(value, &["unevaluatedProperties", "unevaluatedItems"])
 }
 
 /// The renderers' copy: every external `$ref` (renderers' own validators
@@ -255,14 +244,9 @@ pub(crate) fn external_refs_as_text(schema: &Value) -> Cow<'_, Value> {
 }
 
 fn has_ref(value: &Value, drop: fn(&str) -> bool) -> bool {
-    match value {
-        Value::Object(map) => {
-            map.get("$ref").and_then(Value::as_str).is_some_and(drop)
-                || map.values().any(|v| has_ref(v, drop))
-        }
-        Value::Array(items) => items.iter().any(|v| has_ref(v, drop)),
-        _ => false,
-    }
+    super::walk::any_object(value, &|map| {
+        map.get("$ref").and_then(Value::as_str).is_some_and(drop)
+    })
 }
 
 fn strip(value: &Value, drop: fn(&str) -> bool, as_text: bool) -> Value {
@@ -329,17 +313,12 @@ fn encoded(reference: &str) -> Option<String> {
 }
 
 fn needs_encoding(value: &Value) -> bool {
-    match value {
-        Value::Object(map) => {
-            map.get("$ref")
-                .and_then(Value::as_str)
-                .and_then(encoded)
-                .is_some()
-                || map.values().any(needs_encoding)
-        }
-        Value::Array(items) => items.iter().any(needs_encoding),
-        _ => false,
-    }
+    super::walk::any_object(value, &|map| {
+        map.get("$ref")
+            .and_then(Value::as_str)
+            .and_then(encoded)
+            .is_some()
+    })
 }
 
 fn encode(value: &Value) -> Value {

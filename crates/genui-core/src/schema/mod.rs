@@ -27,6 +27,7 @@ mod kind;
 mod opaque;
 mod pattern;
 mod validate;
+mod walk;
 
 pub(crate) use annex_b::{annex_b_patterns, escaped as annex_b_escaped};
 pub(crate) use embedded::rebase_embedded;
@@ -38,6 +39,7 @@ pub(crate) use opaque::read_json_text;
 pub(crate) use pattern::bounded;
 pub use validate::check_output;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
+pub(crate) use walk::any_key;
 
 use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::request::limits::Limits;

@@ -150,30 +150,16 @@ fn uses_dynamic_scope(schema: &Value) -> bool {
         "$recursiveRef",
         "$recursiveAnchor",
     ];
-    match schema {
-        Value::Object(map) => map
-            .iter()
-            .any(|(key, child)| DYNAMIC.contains(&key.as_str()) || uses_dynamic_scope(child)),
-        Value::Array(items) => items.iter().any(uses_dynamic_scope),
-        _ => false,
-    }
+    super::walk::any_key(schema, &DYNAMIC)
 }
 
 /// Whether `$schema` appears anywhere below the root (jsonschema's own
 /// test for embedded resources, over-approximate and cheap).
 fn declares_nested_schema(schema: &Value) -> bool {
-    fn contains(value: &Value) -> bool {
-        match value {
-            Value::Object(map) => map
-                .iter()
-                .any(|(key, child)| key == "$schema" || contains(child)),
-            Value::Array(items) => items.iter().any(contains),
-            _ => false,
-        }
-    }
-    schema
-        .as_object()
-        .is_some_and(|map| map.values().any(contains))
+    schema.as_object().is_some_and(|map| {
+        map.values()
+            .any(|child| super::walk::any_key(child, &["$schema"]))
+    })
 }
 
 /// The schema location of a compile error, as a pointer into `output`
