@@ -79,7 +79,7 @@ def main() -> int:
         "tool": "generateUserInterface",
         "toolCallId": "call_webhook_1",
         "arguments": {
-            "description": "Ask the user to confirm a payment.",
+            "description": "Confirm the payment of the invoice.",
             "data": {"amount": 120.5, "currency": "EUR"},
             "output": {
                 "type": "object",

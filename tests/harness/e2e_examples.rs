@@ -313,10 +313,15 @@ fn with_query(command: &str, query: &str) -> String {
     command.replacen(&url, &format!("'{url}?{query}'"), 1)
 }
 
-/// The form as a page: a `<form>` with a field named by each property's
-/// JSON Pointer, each label of the form, and the pre-filled data.
+/// The form as a page: the `<form>` of this form's spec, a field named by
+/// each property's JSON Pointer, each label of the form, and the
+/// pre-filled data.
 fn renders(page: &str, form: &Value) -> Step {
-    ensure(page.contains("<form"), || "the page has no <form>".into())?;
+    let spec_hash = form["meta"]["specHash"].as_str().unwrap_or_default();
+    ensure(
+        page.contains(&format!("data-spec-hash=\"{spec_hash}\"")),
+        || format!("the page has no <form> of the spec {spec_hash}"),
+    )?;
     for scope in scopes(&form["uiSchema"]) {
         let name = scope.trim_start_matches("#/properties");
         ensure(page.contains(&format!("name=\"{name}\"")), || {
@@ -387,6 +392,18 @@ fn walkthrough(base: &str) -> Step {
     )
 }
 
+/// One example run against the worker at the given origin.
+type Runner = fn(&str) -> Step;
+
+/// Every example, in the order they run.
+const STEPS: [(&str, Runner); 5] = [
+    ("examples/curl", curl_example),
+    ("examples/agui-client", agui_client),
+    ("examples/webhook", webhook),
+    ("examples/mcp", mcp_hosts),
+    ("README walkthrough", walkthrough),
+];
+
 #[test]
 #[ignore = "needs wrangler dev; run by scripts/test.sh with --ignored"]
 fn every_example_runs_against_the_worker() {
@@ -396,15 +413,8 @@ fn every_example_runs_against_the_worker() {
         .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
     let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
     let base = dev.base_url();
-    let steps: [(&str, fn(&str) -> Step); 5] = [
-        ("examples/curl", curl_example),
-        ("examples/agui-client", agui_client),
-        ("examples/webhook", webhook),
-        ("examples/mcp", mcp_hosts),
-        ("README walkthrough", walkthrough),
-    ];
     let mut failures = Vec::new();
-    for (name, step) in steps {
+    for (name, step) in STEPS {
         let started = Instant::now();
         let outcome = step(&base);
         let seconds = started.elapsed().as_secs_f64();
