@@ -82,6 +82,9 @@ cargo test -p genui-harness --test e2e-generators -- --ignored
 cargo test -p genui-harness --test e2e-stream -- --ignored
 # The documentation's requests (README.md, docs/*.md) run as written; answers as shown.
 cargo test -p genui-harness --test e2e-docs -- --ignored
+# The examples of examples/ (curl, the AG-UI client, the signed webhook, the MCP
+# host configurations) and a walkthrough of README.md alone, on one wrangler dev.
+cargo test -p genui-harness --test e2e-examples -- --ignored
 # Hostile inputs: the deepest value each route builds answers 413 and the
 # isolate lives on.
 cargo test -p genui-harness --test e2e-hostile -- --ignored

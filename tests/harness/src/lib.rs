@@ -43,6 +43,7 @@
 
 #![deny(missing_docs)]
 
+pub mod docs;
 mod workerd;
 pub use workerd::Workerd;
 
