@@ -40,7 +40,7 @@ pub use validate::check_output;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::request::limits::Limits;
+use crate::terms::limits::Limits;
 use serde_json::{Map, Value};
 
 /// The `output` document, for reference lookup.
