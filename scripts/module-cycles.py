@@ -7,8 +7,14 @@ A's code (comments and `#[cfg(test)]` modules excluded) that names B or
 something inside B; the longest module prefix of the path is taken. A
 submodule naming its parent (`super::Type`) counts; a folder's `mod.rs`
 naming its own files by relative path (`mod x; x::f()`) does not, since a
-folder is one stage whose `mod.rs` dispatches to its parts. Prints every strongly connected component with more
-than one module and exits 1 when there is one.
+folder is one stage whose `mod.rs` dispatches to its parts.
+
+The check runs at every folder depth as well as per file: at depth 1 each
+top-level folder (`plan/`, `render/`, ...) is one node carrying all its
+files' edges, so `request/ -> plan/ -> request/` shows even when no two
+files import each other. A name the crate root re-exports (`crate::Catalog`)
+is an edge to the module it comes from. Prints every strongly connected
+component with more than one node and exits 1 when there is one.
 
     python3 scripts/module-cycles.py            (from the repository root)
 """
@@ -18,7 +24,8 @@ import re
 import sys
 
 SRC = pathlib.Path(__file__).resolve().parent.parent / "crates" / "genui-core" / "src"
-PATH = re.compile(r"\b(crate|super)((?:::[a-z_][a-z0-9_]*)+)")
+PATH = re.compile(r"\b(crate|super)((?:::[a-z_][a-z0-9_]*)*(?:::[A-Za-z_][A-Za-z0-9_]*)?)")
+REEXPORT = re.compile(r"(?m)^pub use ([a-z_][a-z0-9_:]*)::(?:\{([^}]*)\}|([A-Za-z_][A-Za-z0-9_]*));")
 
 
 def module_of(file: pathlib.Path) -> tuple:
@@ -35,14 +42,39 @@ def code_of(text: str) -> str:
     return re.sub(r"(?s)/\*.*?\*/", "", text)
 
 
+def reexports(modules: set) -> dict:
+    """The crate root's `pub use` list: each name to the module it comes from,
+    so that `crate::Catalog` is an edge to `catalog`, not to the root."""
+    found = {}
+    for path, group, single in REEXPORT.findall((SRC / "lib.rs").read_text()):
+        module = longest_module(tuple(path.split("::")), modules)
+        for item in (group.split(",") if group else [single]):
+            words = item.split()
+            if words:
+                found[words[-1]] = module
+    return found
+
+
+def longest_module(path: tuple, modules: set) -> tuple:
+    while path and path not in modules:
+        path = path[:-1]
+    return path
+
+
 def main() -> int:
     files = sorted(SRC.rglob("*.rs"))
     modules = {module_of(f) for f in files}
+    exported = reexports(modules)
     edges = {m: set() for m in modules}
     for file in files:
         here = module_of(file)
         for root, rest in PATH.findall(code_of(file.read_text())):
             names = rest.split("::")[1:]
+            if root == "crate" and names and names[0] in exported:
+                target = exported[names[0]]
+                if target != here and target:
+                    edges[here].add(target)
+                continue
             if root == "crate":
                 base = ()
             else:  # `super` of a mod.rs is its parent; of a.rs, a's parent too
@@ -57,16 +89,43 @@ def main() -> int:
                     break
             if target != here and target in modules:
                 edges[here].add(target)
-    cycles = [c for c in tarjan(edges) if len(c) > 1]
-    for cycle in cycles:
-        names = sorted("::".join(m) or "crate" for m in cycle)
-        print("cycle:", " <-> ".join(names))
+    cycles = []
+    for depth in range(1, max(len(m) for m in modules) + 1):
+        for cycle in cycles_of(collapsed(edges, depth)):
+            if cycle not in (c for c, _ in cycles):
+                cycles.append((cycle, collapsed(edges, depth)))
+    for cycle, graph in cycles:
+        print("cycle:", " <-> ".join(sorted(label(m) for m in cycle)))
         for m in sorted(cycle):
-            inside = sorted("::".join(t) or "crate" for t in edges[m] if t in cycle)
-            print(f"  {'::'.join(m) or 'crate'} -> {', '.join(inside)}")
+            inside = sorted(label(t) for t in graph[m] if t in cycle)
+            print(f"  {label(m)} -> {', '.join(inside)}")
     if not cycles:
-        print(f"module-cycles: none among {len(modules)} modules of genui-core")
+        print(f"module-cycles: none among the {len(modules)} modules of genui-core, nor their folders")
     return 1 if cycles else 0
+
+
+def label(module: tuple) -> str:
+    return "::".join(module) or "crate"
+
+
+def collapsed(edges: dict, depth: int) -> dict:
+    """The graph with every module cut to its first `depth` path parts: at depth 1
+    a top-level folder is one node (its files' edges are its edges), at the deepest
+    depth each file is a node. Edges inside one node are dropped."""
+    graph = {}
+    for source, targets in edges.items():
+        node = source[:depth]
+        graph.setdefault(node, set())
+        for target in targets:
+            if target[:depth] != node and target:
+                graph[node].add(target[:depth])
+            graph.setdefault(target[:depth], set())
+    return graph
+
+
+def cycles_of(graph: dict) -> list:
+    """Every strongly connected component of more than one node, as a frozenset."""
+    return [frozenset(c) for c in tarjan(graph) if len(c) > 1]
 
 
 def tarjan(edges):

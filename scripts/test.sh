@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test layer:
-#  1. the core natively (unit tests, fixture corpus, contract schemas);
+#  1. the core natively (its layers without import cycles, unit tests, fixture
+#     corpus, contract schemas);
 #  1b. format=react: every fixture's TSX module typechecked (tsc --strict) and
 #      its zod schema run against output's accepted and rejected instances;
 #  2. the release wasm build and `wrangler deploy --dry-run --outdir` (the exact
@@ -21,6 +22,8 @@ source scripts/lib/env.sh
 step() { printf '\n==> %s\n' "$*"; }
 
 step "1/7 core and harness, natively"
+# genui-core's layers: no import cycle among its files, nor its folders.
+python3 scripts/module-cycles.py
 cargo test --workspace --quiet
 
 step "1b/7 format=react modules: tsc --strict, zod against output"

@@ -1,8 +1,7 @@
 //! The fetch handler: route, read, look up, finish, respond, store.
 //!
-//! Routes: `POST /v1/generate`, `POST /v1/submit`, `GET /v1/tool`,
-//! `POST /v1/forms` and `GET`/`POST /f/<token>` (hosted forms, [`forms`]),
-//! `GET /openapi.json`, `GET /schemas/<file>`, `GET /healthz`, `POST /mcp` ([`mcp`]).
+//! The routes are genui-core's route table (`crates/genui-core/src/edge/routes.rs`):
+//! [`Route::of`] names the row's [`Handler`], and [`serve`] runs it.
 
 mod agent;
 mod catalogs;
@@ -20,7 +19,9 @@ mod settings;
 
 use clock::{unix_ms, unix_s};
 use genui_core::Limits;
-use genui_core::{Access, Error, ErrorCode, GenerateJob, HttpResponse, Route, SubmitJob, Webhook};
+use genui_core::{
+    Access, Error, ErrorCode, GenerateJob, Handler, HttpResponse, Route, SubmitJob, Webhook,
+};
 use genui_model::{Generation, Mode};
 use respond::{into_response, log_line, RequestInfo};
 use settings::setting;
@@ -69,7 +70,7 @@ async fn handle(
     let method = req.method().to_string();
     let path = req.path();
     let route = Route::of(&method, &path);
-    if route.needs_key() || matches!(route, Route::Webhook | Route::HostedForm) {
+    if route.rate_limited() {
         if let Some(limited) = rate_limit::check(env, &req).await {
             return limited;
         }
@@ -86,23 +87,10 @@ async fn handle(
             return response;
         }
     }
-    let static_json = |body: &str| HttpResponse {
-        status: 200,
-        headers: Vec::new(),
-        body: body.to_owned(),
-    };
     match route {
-        Route::Healthz => with_wasm_memory(HttpResponse::healthz()),
-        Route::Generate => generate(&mut req, env, ctx, sse).await,
-        Route::Webhook => webhook(&mut req, env, ctx, sse).await,
-        Route::Agent => agent::run(&mut req, env, ctx, request_id, sse).await,
-        Route::Submit => submit(&mut req, env, request_id).await,
-        Route::Tool => HttpResponse::tool_definition(),
-        Route::Mcp => mcp::handle(&mut req, env, ctx, request_id).await,
-        Route::Forms => forms::create(&mut req, env, ctx).await,
-        Route::HostedForm => forms::hosted(&mut req, env, path.trim_start_matches("/f/")).await,
-        Route::OpenApi => static_json(HttpResponse::openapi_json()),
-        Route::Schema(contract) => static_json(contract.source()),
+        Route::Serve {
+            handler, parameter, ..
+        } => serve(handler, parameter, &mut req, env, ctx, request_id, sse).await,
         Route::Preflight => {
             let origin = header(&req, "origin");
             let headers = Access::preflight_headers(
@@ -116,9 +104,38 @@ async fn handle(
             }
         }
         Route::MethodNotAllowed { allow } => {
-            HttpResponse::method_not_allowed(&method, &path, allow)
+            HttpResponse::method_not_allowed(&method, &path, &allow)
         }
         Route::NotFound => HttpResponse::not_found(&path),
+    }
+}
+
+/// Runs the handler of a row of the route table (genui_core's `Handler`).
+async fn serve(
+    handler: Handler,
+    parameter: &str,
+    req: &mut Request,
+    env: &Env,
+    ctx: &Context,
+    request_id: &str,
+    sse: &mut Option<drive::SseBody>,
+) -> HttpResponse {
+    match handler {
+        Handler::Healthz => with_wasm_memory(HttpResponse::healthz()),
+        Handler::Generate => generate(req, env, ctx, sse).await,
+        Handler::Webhook => webhook(req, env, ctx, sse).await,
+        Handler::Agent => agent::run(req, env, ctx, request_id, sse).await,
+        Handler::Submit => submit(req, env, request_id).await,
+        Handler::Tool => HttpResponse::tool_definition(),
+        Handler::Mcp => mcp::handle(req, env, ctx, request_id).await,
+        Handler::Forms => forms::create(req, env, ctx).await,
+        Handler::HostedForm => forms::hosted(req, env, parameter).await,
+        Handler::OpenApi => HttpResponse {
+            status: 200,
+            headers: Vec::new(),
+            body: HttpResponse::openapi_json().to_owned(),
+        },
+        Handler::Schema => HttpResponse::contract_schema(parameter),
     }
 }
 

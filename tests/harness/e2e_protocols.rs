@@ -250,6 +250,7 @@ pub fn published_documents(dev: &WranglerDev) -> Step {
         openapi["openapi"] == "3.1.0" && openapi["paths"]["/v1/submit"].is_object(),
         || "openapi.json incomplete".into(),
     )?;
+    every_documented_path_reaches_the_worker(dev, &openapi)?;
     for &contract in Contract::ALL {
         let served = dev.get(&format!("/schemas/{}", contract.file_name()));
         let same = served.try_json()?
@@ -257,6 +258,48 @@ pub fn published_documents(dev: &WranglerDev) -> Step {
         ensure(served.status == 200 && same, || {
             format!("/schemas/{} differs", contract.file_name())
         })?;
+    }
+    Ok(())
+}
+
+/// Every path of the OpenAPI document (`/mcp` among them), asked with a
+/// method it does not take, is answered by the worker, not by the static
+/// assets: a `405` `dgui_error` whose `Allow` lists the document's methods
+/// (and `HEAD` beside `GET`).
+fn every_documented_path_reaches_the_worker(dev: &WranglerDev, openapi: &Value) -> Step {
+    let paths = openapi["paths"].as_object().cloned().unwrap_or_default();
+    ensure(paths.contains_key("/mcp"), || {
+        format!("openapi.json lacks /mcp: {:?}", paths.keys())
+    })?;
+    let schema = Contract::DguiError.file_name();
+    for (template, operations) in &paths {
+        let path = template
+            .replace("{token}", "not-a-token")
+            .replace("{name}", schema);
+        let mut allow: Vec<String> = Vec::new();
+        for method in operations.as_object().into_iter().flat_map(|o| o.keys()) {
+            allow.push(method.to_ascii_uppercase());
+            if method == "get" {
+                allow.push("HEAD".into());
+            }
+        }
+        let reply = dev.request("PATCH", &path, None);
+        let error = conforms(&reply, Contract::DguiError)?;
+        let listed: Vec<String> = reply
+            .header("allow")
+            .unwrap_or_default()
+            .split(", ")
+            .map(str::to_owned)
+            .collect();
+        ensure(
+            reply.status == 405 && error["code"] == "method_not_allowed" && listed == allow,
+            || {
+                format!(
+                    "PATCH {path}: {} {error}, Allow {listed:?} (want {allow:?})",
+                    reply.status
+                )
+            },
+        )?;
     }
     Ok(())
 }

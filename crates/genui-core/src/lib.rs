@@ -5,9 +5,13 @@
 //! The worker shell (the root crate) owns HTTP, KV and time; it asks this
 //! crate what to do and performs the effects it returns.
 //!
-//! The pipeline, one direction, and the folder of each stage:
+//! The pipeline, one direction, and the folder of each stage. The folders are
+//! layers: `terms/` below every stage, `edge/`'s front ends above the pipeline
+//! (docs/architecture.md draws them); `scripts/module-cycles.py` finds no
+//! import cycle among files or folders:
 //!
 //! ```text
+//! terms/    what every stage shares: formats, devices, limits, contract schemas
 //! request/  body -> limits -> parse (every tool-call shape) -> GenerateRequest
 //! cache/    -> canonical hash, cache key -> (hit? the stored UiSpec)
 //! schema/   -> prove `output` (meta-schema, references, compile)
@@ -17,13 +21,15 @@
 //! submit.rs    /v1/submit: data checked against the stored contract
 //! service.rs   the generate request, driven through the stages above
 //! generator.rs an embedder's own plan generator, proven like a model's
-//! edge/        access keys and CORS, signed webhooks, tool and OpenAPI documents
+//! edge/        the front ends: the route table, access keys and CORS, signed
+//!              webhooks, hosted forms, MCP, tool and OpenAPI documents
 //! ```
 //!
 //! # The API, in pipeline order
 //!
 //! - **Request:** [`Limits`], [`GenerateRequest`], [`Device`].
-//! - **Service** (what the shell drives): [`Route`], [`GenerateJob`],
+//! - **Routes:** [`Route`] (from the route table) and its [`Handler`].
+//! - **Service** (what the shell drives): [`GenerateJob`],
 //!   [`SubmitJob`], [`Outcome`], [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`], [`KeyOptions`],
 //!   [`spec_hash`], [`IsolateMemory`]; the operator's [`Catalog`]s
@@ -54,12 +60,14 @@ mod request;
 mod schema;
 mod service;
 mod submit;
+mod terms;
 
-pub use plan::generate::Device;
-pub use request::limits::Limits;
 pub use request::GenerateRequest;
+pub use terms::device::Device;
+pub use terms::limits::Limits;
 
-pub use service::{CachePut, GenerateJob, HttpResponse, Outcome, Route};
+pub use edge::routes::{Handler, Route};
+pub use service::{CachePut, GenerateJob, HttpResponse, Outcome};
 pub use submit::SubmitJob;
 
 pub use cache::memo::IsolateMemory;
@@ -74,16 +82,18 @@ pub use plan::check::{check_plan, markup_in, Issue};
 pub use plan::generate::generate;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
-pub use edge::contracts::Contract;
-pub use render::{Format, RenderInput};
+pub use render::RenderInput;
+pub use terms::contracts::Contract;
+pub use terms::format::Format;
 
 pub use edge::access::Access;
-pub use edge::forms::{FormRecord, FormToken, Prefill};
+pub use edge::forms::{FormRecord, FormToken};
 pub use edge::mcp::{Mcp, McpCall};
 pub use edge::outbox::{
     AttemptResult, Delivery, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };
 pub use edge::replay::ReplayClaim;
 pub use edge::webhook::Webhook;
+pub use render::html::prefill::Prefill;
 
 pub use error::{Detail, Error, ErrorCode, ModelFailure, Result, RetryAfter};

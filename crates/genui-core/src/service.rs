@@ -2,7 +2,7 @@
 //! answers, this module says what to respond and what to store.
 //!
 //! ```text
-//! shell: route(method, path)
+//! shell: Route::of(method, path)            (crate::edge::routes)
 //!   Generate -> prepare_generate(body)            limits, parse, canonical hash
 //!            -> shell: KV get(job.cache_key())
 //!            -> job.finish(cached)                 hit: render; miss: check schema,
@@ -19,93 +19,19 @@
 //! none of those; the isolate's memory of specs still serves a repeat.
 
 use crate::cache::spec::{self, GeneratorId, UiSpec, SPEC_VERSION};
-use crate::edge::contracts::Contract;
 use crate::error::{Detail, Error, ErrorCode, PlanIssue, Result};
 use crate::plan::check::check_plan;
 use crate::plan::generate::{self, GENERATOR_ID, GENERATOR_VERSION};
 use crate::plan::Plan;
 use crate::render::initial_data::{initial_data, schema_defaults};
-use crate::render::{self, CacheStatus, Format, RenderInput};
-use crate::request::limits::Limits;
+use crate::render::{self, CacheStatus, RenderInput};
 use crate::request::{self, GenerateRequest};
 use crate::schema::{self, Draft};
+use crate::terms::contracts::Contract;
+use crate::terms::format::Format;
+use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
-
-/// What a path and method lead to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Route {
-    /// `GET /healthz`.
-    Healthz,
-    /// `POST /v1/generate`.
-    Generate,
-    /// `POST /v1/submit`.
-    Submit,
-    /// `POST /v1/webhook`: a signed generate request from an agent runtime.
-    Webhook,
-    /// `POST /v1/agent`: an AG-UI run (`RunAgentInput`) answered as AG-UI events.
-    Agent,
-    /// `GET /v1/tool`: the tool definition to inject into an agent.
-    Tool,
-    /// `POST /v1/forms`: a hosted form's link for a tool call.
-    Forms,
-    /// `GET`/`POST /f/<token>`: a hosted form (the token is the path's rest).
-    HostedForm,
-    /// `GET /openapi.json`.
-    OpenApi,
-    /// `POST /mcp`: the MCP server (`crate::edge::mcp`).
-    Mcp,
-    /// `GET /schemas/<file>`: one contract schema.
-    Schema(crate::edge::contracts::Contract),
-    /// Known path, other method; `allow` lists the methods it takes.
-    MethodNotAllowed {
-        /// Value of the `Allow` header.
-        allow: &'static str,
-    },
-    /// Unknown path.
-    NotFound,
-    /// `OPTIONS` on a known path: a CORS preflight.
-    Preflight,
-}
-
-/// Whether a route needs the bearer key when keys are configured (the
-/// `/v1` API; health, OpenAPI and schemas stay public).
-pub(crate) fn needs_key(route: Route) -> bool {
-    matches!(
-        route,
-        Route::Generate | Route::Submit | Route::Tool | Route::Agent | Route::Forms | Route::Mcp
-    )
-}
-
-/// Maps a request line to a route.
-pub(crate) fn route(method: &str, path: &str) -> Route {
-    let (allow, route) = match path {
-        "/healthz" => ("GET, HEAD", Route::Healthz),
-        "/v1/generate" => ("POST", Route::Generate),
-        "/v1/submit" => ("POST", Route::Submit),
-        "/v1/webhook" => ("POST", Route::Webhook),
-        "/v1/agent" => ("POST", Route::Agent),
-        "/v1/tool" => ("GET, HEAD", Route::Tool),
-        "/v1/forms" => ("POST", Route::Forms),
-        _ if path.starts_with("/f/") => ("GET, HEAD, POST", Route::HostedForm),
-        "/openapi.json" => ("GET, HEAD", Route::OpenApi),
-        "/mcp" => ("POST", Route::Mcp),
-        _ => match path
-            .strip_prefix("/schemas/")
-            .and_then(crate::edge::contracts::Contract::by_file_name)
-        {
-            Some(contract) => ("GET, HEAD", Route::Schema(contract)),
-            None => return Route::NotFound,
-        },
-    };
-    if allow.split(", ").any(|m| m.eq_ignore_ascii_case(method)) {
-        route
-    } else if method.eq_ignore_ascii_case("OPTIONS") {
-        Route::Preflight
-    } else {
-        Route::MethodNotAllowed { allow }
-    }
-}
 
 /// A response to send: status, extra headers, JSON body.
 #[derive(Debug, Clone, PartialEq)]
@@ -366,7 +292,7 @@ impl GenerateJob {
             },
             None => spec::KeyOptions {
                 confirm: request.wants_confirm(),
-                mobile: request.device == generate::Device::Mobile,
+                mobile: request.device == crate::terms::device::Device::Mobile,
                 locale: request.locale.as_deref().filter(|_| writes_text),
                 display: None,
                 catalog: self.catalog.as_deref().map(crate::catalog::Catalog::hash),
@@ -539,7 +465,7 @@ impl GenerateJob {
         mut plan: Plan,
         proven: &ProvenSchema,
         output: Value,
-    ) -> Result<(UiSpec, Vec<crate::render::Warning>)> {
+    ) -> Result<(UiSpec, Vec<crate::terms::warning::Warning>)> {
         let output_at = self.request.output_pointer();
         let mut repairs = crate::catalog::bind::prove(
             &mut plan,
@@ -583,7 +509,7 @@ impl GenerateJob {
             schema: output,
             plan,
         };
-        if crate::edge::contracts::checking() {
+        if crate::terms::contracts::checking() {
             let as_json = serde_json::to_value(&spec).unwrap_or_default();
             Contract::UiSpec
                 .check(&as_json)
@@ -599,7 +525,7 @@ impl GenerateJob {
         cache: CacheStatus,
         validator: Option<Rc<jsonschema::Validator>>,
         extra: Map<String, Value>,
-        repairs: &[crate::render::Warning],
+        repairs: &[crate::terms::warning::Warning],
     ) -> Result<HttpResponse> {
         let has_values = !self.request.data.is_null() || !spec.defaults.is_null();
         let validator = match (validator, has_values) {
@@ -620,7 +546,7 @@ impl GenerateJob {
         let from_spec = self.spec_warnings(spec, &doc);
         // A refused binding the schema asked for is also a spec warning (so
         // a cache hit still says so): listed once.
-        let new = |r: &&crate::render::Warning| {
+        let new = |r: &&crate::terms::warning::Warning| {
             !from_spec
                 .iter()
                 .any(|w| w.code == r.code && w.pointer == r.pointer)
@@ -671,7 +597,7 @@ impl GenerateJob {
             locale: self.request.locale.as_deref(),
             catalog: self.catalog.as_deref(),
         };
-        let check = |value: &Value| match crate::edge::contracts::checking() {
+        let check = |value: &Value| match crate::terms::contracts::checking() {
             true => format
                 .contract()
                 .check(value)
@@ -693,7 +619,7 @@ impl GenerateJob {
             }
             _ => {
                 let body = render::render_text(format, &rendered);
-                if crate::edge::contracts::checking() {
+                if crate::terms::contracts::checking() {
                     let value: Value = serde_json::from_str(&body).map_err(|e| {
                         Error::new(ErrorCode::Internal, format!("the answer is not JSON: {e}"))
                     })?;
@@ -826,7 +752,7 @@ impl GenerateJob {
         &self,
         spec: &UiSpec,
         doc: &schema::SchemaDoc<'_>,
-    ) -> Rc<Vec<crate::render::Warning>> {
+    ) -> Rc<Vec<crate::terms::warning::Warning>> {
         let base = self.request.output_pointer();
         let key = format!(
             "{}\u{0}{base}\u{0}{}",
@@ -849,7 +775,7 @@ impl GenerateJob {
             }
             warnings
         };
-        let bytes = |warnings: &Vec<crate::render::Warning>| {
+        let bytes = |warnings: &Vec<crate::terms::warning::Warning>| {
             warnings
                 .iter()
                 .map(|w| 64 + w.message.len() + w.pointer.len())
@@ -865,13 +791,13 @@ fn unresolved_ref_warnings(
     schema: &Value,
     draft: schema::Draft,
     base: &str,
-) -> Vec<crate::render::Warning> {
+) -> Vec<crate::terms::warning::Warning> {
     schema::unheld_refs(schema, draft)
         .into_iter()
         .map(
             |schema::Unheld {
                  pointer, reference, ..
-             }| crate::render::Warning {
+             }| crate::terms::warning::Warning {
                 code: "unresolved_ref",
                 message: format!("`$ref` \"{reference}\" is not fetched; the field takes any JSON"),
                 pointer: format!("{base}{pointer}"),
@@ -888,7 +814,7 @@ fn collapsed_warnings(
     spec: &UiSpec,
     doc: &schema::SchemaDoc<'_>,
     base: &str,
-) -> Vec<crate::render::Warning> {
+) -> Vec<crate::terms::warning::Warning> {
     let optional = |pointer: &str| {
         let Some((parent, name)) = pointer.rsplit_once("/properties/") else {
             return false;
@@ -911,7 +837,7 @@ fn collapsed_warnings(
         .controls()
         .into_iter()
         .filter(|c| c.widget == crate::plan::Widget::Object && optional(&c.pointer) && has_fields(&c.pointer))
-        .map(|c| crate::render::Warning {
+        .map(|c| crate::terms::warning::Warning {
             code: "subtree_collapsed",
             message: "an optional object past the form's depth or input limit: one JSON input for all its fields".into(),
             pointer: format!("{base}{}", c.pointer),
@@ -922,10 +848,10 @@ fn collapsed_warnings(
 /// One `pattern_escaped` warning per pattern written in ECMA-262's
 /// web-compatibility grammar: enforced and rendered with its lone `]`, `{`,
 /// `}` escaped (schema/annex_b.rs), which matches the same strings.
-fn pattern_escaped_warnings(schema: &Value, base: &str) -> Vec<crate::render::Warning> {
+fn pattern_escaped_warnings(schema: &Value, base: &str) -> Vec<crate::terms::warning::Warning> {
     schema::annex_b_patterns(schema)
         .into_iter()
-        .map(|pointer| crate::render::Warning {
+        .map(|pointer| crate::terms::warning::Warning {
             code: "pattern_escaped",
             message: "a `]`, `{` or `}` that closes nothing is escaped (the same strings match)"
                 .into(),
@@ -936,13 +862,17 @@ fn pattern_escaped_warnings(schema: &Value, base: &str) -> Vec<crate::render::Wa
 
 /// One `large_enum` warning per `enum` over the count limit (kept because
 /// it fits the byte cap): the form offers it as a searchable single choice.
-fn large_enum_warnings(schema: &Value, base: &str, limits: &Limits) -> Vec<crate::render::Warning> {
+fn large_enum_warnings(
+    schema: &Value,
+    base: &str,
+    limits: &Limits,
+) -> Vec<crate::terms::warning::Warning> {
     let mut out = Vec::new();
     let _ = crate::pointer::walk(schema, "", |node, pointer| {
         if let Some(Value::Array(values)) = node.get("enum").filter(|_| !pointer.contains("/enum/"))
         {
             if values.len() > limits.max_enum_values {
-                out.push(crate::render::Warning {
+                out.push(crate::terms::warning::Warning {
                     code: "large_enum",
                     message: format!(
                         "{} values (over {}): offered as a searchable choice",
@@ -973,18 +903,6 @@ fn validator_for(spec: &UiSpec, output: spec::OutputDigest) -> Option<Rc<jsonsch
     let validator = Rc::new(compiled.ok()?);
     crate::cache::memo::remember_validator(output, draft, validator.clone(), &spec.schema, kept);
     Some(validator)
-}
-
-impl Route {
-    /// The route of a request line ([`route`]).
-    pub fn of(method: &str, path: &str) -> Self {
-        route(method, path)
-    }
-
-    /// Whether the route needs an API key when keys are configured.
-    pub fn needs_key(self) -> bool {
-        needs_key(self)
-    }
 }
 
 impl HttpResponse {
@@ -1022,16 +940,6 @@ impl HttpResponse {
     /// `GET /healthz`.
     pub fn healthz() -> Self {
         healthz()
-    }
-
-    /// `GET /v1/tool`: the `generateUserInterface` tool definition.
-    pub fn tool_definition() -> Self {
-        Self::json(200, &crate::edge::tool::tool_definition())
-    }
-
-    /// `GET /openapi.json`, built once per isolate.
-    pub fn openapi_json() -> &'static str {
-        crate::edge::tool::openapi_json()
     }
 }
 
@@ -1086,33 +994,5 @@ impl HttpResponse {
         let page = crate::render::html::notice_page(locale, which)
             .or_else(|| crate::render::html::notice_page(locale, "not_found"));
         Self::html(status, page.unwrap_or_default())
-    }
-}
-
-impl HttpResponse {
-    /// A hosted form's page for the link `token` ([`crate::FormToken`]),
-    /// from its record and the spec stored for it (its JSON); after a
-    /// rejected post, `posted` is the data as read and the error, shown by
-    /// the fields (status 422, or the error's own 4xx). A spec that does
-    /// not read back answers the link's 404 page.
-    pub fn hosted_form(
-        token: &str,
-        record: &crate::FormRecord,
-        spec_json: &str,
-        posted: Option<(&Value, &Error)>,
-    ) -> Self {
-        let Some(spec) = UiSpec::from_cached(spec_json, &record.spec_hash) else {
-            return Self::form_notice(404, record.locale.as_deref(), "not_found");
-        };
-        let action = format!("/f/{token}");
-        let page = crate::render::html::hosted_page(
-            &spec,
-            &action,
-            record.locale.as_deref(),
-            record.prefill.as_ref(),
-            posted,
-        );
-        let status = posted.map_or(200, |(_, e)| e.http_status());
-        Self::html(status, page)
     }
 }

@@ -24,9 +24,9 @@ use crate::cache::spec::{self, UiSpec};
 use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
 use crate::render::{a2ui, lmui};
 use crate::request::invalid;
-use crate::request::limits::Limits;
 use crate::schema;
 use crate::service::{validator_for_spec, CachePut, HttpResponse, Outcome};
+use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
@@ -476,7 +476,7 @@ impl SubmitJob {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edge::contracts::Contract;
+    use crate::terms::contracts::Contract;
 
     fn output() -> Value {
         json!({"type": "object", "required": ["name", "email"], "properties": {

@@ -14,9 +14,9 @@
 
 use super::{fits, Catalog, Entry};
 use crate::plan::{widgets, Control, Node, Plan};
-use crate::render::Warning;
-use crate::request::limits::Limits;
 use crate::schema::{Resolved, SchemaDoc};
+use crate::terms::limits::Limits;
+use crate::terms::warning::Warning;
 use serde_json::{Map, Value};
 
 /// Binds each control whose field asks for a component of `catalog`: by

@@ -20,9 +20,9 @@
 pub(crate) mod bind;
 pub(crate) mod fits;
 
-use crate::edge::contracts::Contract;
 use crate::error::{Error, ErrorCode, Result};
 use crate::plan::Widget;
+use crate::terms::contracts::Contract;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};

@@ -19,8 +19,13 @@
 //! ([`Prefill`], a random salt per record) and the page refuses a fragment
 //! that differs.
 
+use crate::cache::spec::UiSpec;
 use crate::edge::webhook::{mac, Purpose};
 use crate::error::{Error, ErrorCode, Result};
+use crate::render::html::prefill::Prefill;
+#[cfg(test)]
+use crate::render::html::prefill::SALT_BYTES;
+use crate::service::HttpResponse;
 use base64::Engine as _;
 use hmac::Mac as _;
 use serde::{Deserialize, Serialize};
@@ -28,9 +33,6 @@ use serde_json::Value;
 
 /// Random bytes naming a link's record (128 bits).
 pub(crate) const ID_BYTES: usize = 16;
-
-/// Random bytes salting a record's pre-fill digest.
-pub(crate) const SALT_BYTES: usize = 16;
 
 /// The payload: the id, then `expiresAt` big-endian.
 const PAYLOAD_BYTES: usize = ID_BYTES + 8;
@@ -50,16 +52,6 @@ pub struct FormToken {
     id: [u8; ID_BYTES],
     /// Unix seconds after which the link is refused (410).
     pub expires_at: u64,
-}
-
-/// A salted digest of the pre-fill's JSON text: the page shows the
-/// fragment's values only when `SHA-256(salt ++ text)` is `digest`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Prefill {
-    /// The record's random salt, hex.
-    pub salt: String,
-    /// SHA-256 (hex) of the salt's hex text followed by the fragment's JSON text.
-    pub digest: String,
 }
 
 /// What a link's Durable Object keeps about it (beside the spec).
@@ -206,26 +198,31 @@ impl FormToken {
     }
 }
 
-impl Prefill {
-    /// Random bytes salting a record's pre-fill digest.
-    pub const SALT_BYTES: usize = SALT_BYTES;
-
-    /// The fragment's JSON text for `data` and its digest under `salt`
-    /// (random bytes from the platform's CSPRNG); `None` without data.
-    pub fn of(data: &Value, salt: [u8; SALT_BYTES]) -> Option<(String, Self)> {
-        use sha2::Digest as _;
-        if data.is_null() {
-            return None;
-        }
-        let text = data.to_string();
-        let salt = hex::encode(salt);
-        let digest = hex::encode(
-            sha2::Sha256::new()
-                .chain_update(salt.as_bytes())
-                .chain_update(text.as_bytes())
-                .finalize(),
+impl HttpResponse {
+    /// A hosted form's page for the link `token` ([`crate::FormToken`]),
+    /// from its record and the spec stored for it (its JSON); after a
+    /// rejected post, `posted` is the data as read and the error, shown by
+    /// the fields (status 422, or the error's own 4xx). A spec that does
+    /// not read back answers the link's 404 page.
+    pub fn hosted_form(
+        token: &str,
+        record: &FormRecord,
+        spec_json: &str,
+        posted: Option<(&Value, &Error)>,
+    ) -> Self {
+        let Some(spec) = UiSpec::from_cached(spec_json, &record.spec_hash) else {
+            return Self::form_notice(404, record.locale.as_deref(), "not_found");
+        };
+        let action = format!("/f/{token}");
+        let page = crate::render::html::hosted_page(
+            &spec,
+            &action,
+            record.locale.as_deref(),
+            record.prefill.as_ref(),
+            posted,
         );
-        Some((text, Self { salt, digest }))
+        let status = posted.map_or(200, |(_, e)| e.http_status());
+        Self::html(status, page)
     }
 }
 

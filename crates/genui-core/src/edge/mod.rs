@@ -6,11 +6,11 @@
 //! it answers with ([`contracts`]), and the MCP server at `/mcp` ([`mcp`]).
 
 pub(crate) mod access;
-pub(crate) mod contracts;
 pub(crate) mod destination;
 pub(crate) mod forms;
 pub(crate) mod mcp;
 pub(crate) mod outbox;
 pub(crate) mod replay;
+pub(crate) mod routes;
 pub(crate) mod tool;
 pub(crate) mod webhook;

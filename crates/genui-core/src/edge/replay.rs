@@ -16,10 +16,18 @@
 //! and deletes what [`ReplayClaim::is_forgotten`] says it may. The clock is
 //! an argument; nothing here performs I/O.
 
-use super::webhook::{MAX_CLOCK_SKEW_SECONDS, TOLERANCE_SECONDS};
 use crate::error::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+/// How long after its timestamp a signature is accepted, in seconds (the
+/// window the signature check in `super::webhook` enforces, and so how long
+/// a claim is remembered).
+pub(crate) const TOLERANCE_SECONDS: u64 = 300;
+
+/// How far ahead of the worker's clock a signature's timestamp may be, in
+/// seconds: the signer's clock may run a little fast.
+pub(crate) const MAX_CLOCK_SKEW_SECONDS: u64 = 30;
 
 /// Hex digits of the key that name its shard: 256 objects.
 const SHARD_HEX_DIGITS: usize = 2;

@@ -3,8 +3,10 @@
 //! document of the whole API (`GET /openapi.json`), which embeds the
 //! contract schemas of `schemas/` as components.
 
-use crate::edge::contracts::Contract;
+use crate::edge::routes::{Handler, ROUTES};
 use crate::request::TOOL_NAME;
+use crate::service::HttpResponse;
+use crate::terms::contracts::Contract;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 
@@ -48,6 +50,18 @@ pub(crate) fn tool_definition() -> Value {
             "required": ["description"]
         }
     })
+}
+
+impl HttpResponse {
+    /// `GET /v1/tool`: the `generateUserInterface` tool definition.
+    pub fn tool_definition() -> Self {
+        Self::json(200, &tool_definition())
+    }
+
+    /// `GET /openapi.json`, built once per isolate.
+    pub fn openapi_json() -> &'static str {
+        openapi_json()
+    }
 }
 
 /// The OpenAPI document, built once per isolate.
@@ -111,7 +125,114 @@ fn openapi() -> Value {
         );
         components.insert(component_name(contract), schema);
     }
-    let mut generate_responses = error_responses();
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "genui-worker",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Generative-UI backend for AG-UI's generateUserInterface tool: a tool call in, a validated UI out (JSON Forms, RJSF/DGUI, LMUI, A2UI v0.9); submissions validated against the output schema and returned as the tool message."
+        },
+        "paths": paths(),
+        "components": {"schemas": components},
+    })
+}
+
+/// The `paths` object: one operation per row of the route table and method
+/// (`HEAD` goes unlisted beside its `GET`), its summary from the row.
+fn paths() -> Map<String, Value> {
+    let mut paths = Map::new();
+    for row in ROUTES {
+        let Value::Object(operations) = paths.entry(row.path).or_insert_with(|| json!({})) else {
+            continue;
+        };
+        for &method in row.methods.iter().filter(|m| **m != "HEAD") {
+            let mut operation = Map::new();
+            operation.insert("summary".into(), row.summary.into());
+            operation.extend(operation_of(row.handler, method));
+            operations.insert(method.to_ascii_lowercase(), Value::Object(operation));
+        }
+    }
+    paths
+}
+
+/// What an operation takes and answers, besides its summary.
+fn operation_of(handler: Handler, method: &str) -> Map<String, Value> {
+    let operation = match handler {
+        Handler::Generate => json!({
+            "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react", "html"]}}],
+            "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
+            "responses": generate_responses(),
+        }),
+        Handler::Submit => json!({
+            "parameters": [{"name": "a2ui-client-data-model", "in": "header", "required": false, "description": "A2UI's a2uiClientDataModel ({version, surfaces}) as JSON, for an A2UI action whose context has no data", "schema": {"type": "string"}}],
+            "requestBody": {"required": true, "content": submit_content()},
+            "responses": submit_responses(),
+        }),
+        Handler::Webhook => json!({
+            "parameters": [{"name": "x-genui-signature", "in": "header", "required": true, "schema": {"type": "string"}}],
+            "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
+            "responses": {"200": generate_responses()["200"].clone(), "default": error_responses()["default"].clone()},
+        }),
+        Handler::Agent => json!({
+            "requestBody": {"required": true, "content": json_content(json!({"type": "object", "required": ["threadId", "runId"],
+                "properties": {"threadId": {"type": "string"}, "runId": {"type": "string"}, "messages": {"type": "array"}, "forwardedProps": {"type": "object"}}}))},
+            "responses": {"200": {"description": "AG-UI events as SSE data frames: RUN_STARTED, ACTIVITY_SNAPSHOT, ACTIVITY_DELTA, RUN_FINISHED or RUN_ERROR; TOOL_CALL_RESULT for a submission",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}}}, "default": error_responses()["default"].clone()},
+        }),
+        Handler::Forms => json!({
+            "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
+            "responses": {"201": {"description": "The link: url (/f/<token>, pre-fill in the #data= fragment), expiresAt, specHash",
+                "content": json_content(json!({"type": "object", "required": ["url", "expiresAt", "specHash"], "properties": {"url": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"}, "specHash": {"type": "string"}}}))},
+                "default": error_responses()["default"].clone()},
+        }),
+        Handler::HostedForm if method == "GET" => json!({
+            "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "The form, or the state of its answer", "content": {"text/html": {"schema": {"type": "string"}}}},
+                "default": {"description": "A page saying why: 404 not valid, 410 expired", "content": {"text/html": {"schema": {"type": "string"}}}}},
+        }),
+        Handler::HostedForm => json!({
+            "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}}},
+            "responses": {"202": {"description": "Received: stored, and delivered in the background", "content": {"text/html": {"schema": {"type": "string"}}}},
+                "default": {"description": "The form again with its errors (400, 413, 422), or 409 already submitted, or 404/410", "content": {"text/html": {"schema": {"type": "string"}}}}},
+        }),
+        Handler::Tool => json!({
+            "responses": {"200": {"description": "Tool definition", "content": json_content(json!({"type": "object", "required": ["name", "description", "parameters"]}))},
+                "default": error_responses()["default"].clone()},
+        }),
+        Handler::Healthz => json!({
+            "responses": {"200": {"description": "ok", "content": json_content(json!({"type": "object", "required": ["status"]}))},
+                "default": error_responses()["default"].clone()},
+        }),
+        Handler::OpenApi => json!({
+            "responses": {"200": {"description": "OpenAPI 3.1", "content": json_content(json!({"type": "object"}))},
+                "default": error_responses()["default"].clone()},
+        }),
+        Handler::Schema => {
+            let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
+            json!({
+                "parameters": [{"name": "name", "in": "path", "required": true, "schema": {"enum": schema_names}}],
+                "responses": {"200": {"description": "JSON Schema", "content": json_content(json!({"type": "object"}))},
+                    "default": error_responses()["default"].clone()},
+            })
+        }
+        Handler::Mcp => json!({
+            "requestBody": {"required": true, "content": json_content(json!({"description": "One JSON-RPC 2.0 request or notification (no batches)", "type": "object", "required": ["jsonrpc", "method"],
+                "properties": {"jsonrpc": {"const": "2.0"}, "id": {"type": ["string", "integer"]}, "method": {"type": "string"}, "params": {"type": "object"}}}))},
+            "responses": {"200": {"description": "The JSON-RPC response", "content": json_content(json!({"type": "object", "required": ["jsonrpc"]}))},
+                "202": {"description": "A notification, accepted (no body)"},
+                "default": {"description": "A JSON-RPC error at the status its MCP version gives it, or a dgui_error (401, 403, 413, 429)", "content": json_content(json!({"type": "object"}))}},
+        }),
+    };
+    match operation {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// The answers of a generate request: the UI in any format, or a `dgui_error`.
+fn generate_responses() -> Map<String, Value> {
+    let mut responses = error_responses();
     let mut content = json_content(json!({"oneOf": [
         schema_ref(Contract::JsonFormsResponse), schema_ref(Contract::DguiForm), schema_ref(Contract::LmuiMessage), schema_ref(Contract::A2uiMessages), schema_ref(Contract::ReactModule)
     ]}));
@@ -127,89 +248,24 @@ fn openapi() -> Value {
         "x-genui-cache": {"description": "hit or miss", "schema": {"enum": ["hit", "miss"]}},
         "x-genui-generator": {"description": "the generator that made the spec", "schema": {"type": "string"}},
     });
-    generate_responses.insert("200".into(), json!({"description": "The UI in the requested format", "headers": headers, "content": content}));
-    let mut submit_responses = error_responses();
+    responses.insert("200".into(), json!({"description": "The UI in the requested format", "headers": headers, "content": content}));
+    responses
+}
+
+/// The answers of a submission: the tool message, or a `dgui_error`.
+fn submit_responses() -> Map<String, Value> {
+    let mut responses = error_responses();
     let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of places on a $ref to a document the worker does not hold and never fetches (any JSON accepted, not checked), as in the tool message's metadata.genuiUnchecked; absent when none", "schema": {"type": "string"}}});
-    submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "headers": unchecked, "content": json_content(schema_ref(Contract::ToolMessage))}));
-    // format=html's form posted without script: fields named by JSON Pointer, plus _specHash.
-    let mut submit_content = json_content(schema_ref(Contract::SubmitRequest));
-    submit_content["application/x-www-form-urlencoded"] = json!({"schema": {"type": "object", "required": ["_specHash"], "additionalProperties": {"type": "string"}}});
-    let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
-    json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "genui-worker",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": "Generative-UI backend for AG-UI's generateUserInterface tool: a tool call in, a validated UI out (JSON Forms, RJSF/DGUI, LMUI, A2UI v0.9); submissions validated against the output schema and returned as the tool message."
-        },
-        "paths": {
-            "/v1/generate": {"post": {
-                "summary": "Generate a UI for a generateUserInterface call",
-                "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react", "html"]}}],
-                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
-                "responses": generate_responses,
-            }},
-            "/v1/submit": {"post": {
-                "summary": "Validate a submission and get the tool message",
-                "parameters": [{"name": "a2ui-client-data-model", "in": "header", "required": false, "description": "A2UI's a2uiClientDataModel ({version, surfaces}) as JSON, for an A2UI action whose context has no data", "schema": {"type": "string"}}],
-                "requestBody": {"required": true, "content": submit_content},
-                "responses": submit_responses,
-            }},
-            "/v1/webhook": {"post": {
-                "summary": "A generate request signed by the agent runtime (X-Genui-Signature: t=..,v1=..), accepted once (a repeat is 409 webhook_replayed)",
-                "parameters": [{"name": "x-genui-signature", "in": "header", "required": true, "schema": {"type": "string"}}],
-                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
-                "responses": {"200": generate_responses["200"].clone(), "default": error_responses()["default"].clone()},
-            }},
-            "/v1/agent": {"post": {
-                "summary": "An AG-UI 1.0 run (RunAgentInput) answered as AG-UI events: the generateUserInterface call's UI as an activity, or an A2UI user action checked as a submission",
-                "requestBody": {"required": true, "content": json_content(json!({"type": "object", "required": ["threadId", "runId"],
-                    "properties": {"threadId": {"type": "string"}, "runId": {"type": "string"}, "messages": {"type": "array"}, "forwardedProps": {"type": "object"}}}))},
-                "responses": {"200": {"description": "AG-UI events as SSE data frames: RUN_STARTED, ACTIVITY_SNAPSHOT, ACTIVITY_DELTA, RUN_FINISHED or RUN_ERROR; TOOL_CALL_RESULT for a submission",
-                    "content": {"text/event-stream": {"schema": {"type": "string"}}}}, "default": error_responses()["default"].clone()},
-            }},
-            "/v1/forms": {"post": {
-                "summary": "A hosted form's link for a generateUserInterface call (needs callbackUrl; the answer is POSTed there, signed)",
-                "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
-                "responses": {"201": {"description": "The link: url (/f/<token>, pre-fill in the #data= fragment), expiresAt, specHash",
-                    "content": json_content(json!({"type": "object", "required": ["url", "expiresAt", "specHash"], "properties": {"url": {"type": "string"}, "expiresAt": {"type": "string", "format": "date-time"}, "specHash": {"type": "string"}}}))},
-                    "default": error_responses()["default"].clone()},
-            }},
-            "/f/{token}": {
-                "get": {"summary": "A hosted form's page (text/html); 404 forged, 410 expired",
-                    "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
-                    "responses": {"200": {"description": "The form, or the state of its answer", "content": {"text/html": {"schema": {"type": "string"}}}},
-                        "default": {"description": "A page saying why: 404 not valid, 410 expired", "content": {"text/html": {"schema": {"type": "string"}}}}}},
-                "post": {"summary": "A person's answer (application/x-www-form-urlencoded, fields named by JSON Pointer); the page again with errors (4xx), or, once the answer is stored, 202 received (it is then POSTed, signed, to callbackUrl with x-genui-delivery-id, and retried until taken or expired; docs/hosted-forms.md), 409 already submitted",
-                    "parameters": [{"name": "token", "in": "path", "required": true, "schema": {"type": "string"}}],
-                    "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}}},
-                    "responses": {"202": {"description": "Received: stored, and delivered in the background", "content": {"text/html": {"schema": {"type": "string"}}}},
-                        "default": {"description": "The form again with its errors (400, 413, 422), or 409 already submitted, or 404/410", "content": {"text/html": {"schema": {"type": "string"}}}}}},
-            },
-            "/v1/tool": {"get": {
-                "summary": "The generateUserInterface tool definition",
-                "responses": {"200": {"description": "Tool definition", "content": json_content(json!({"type": "object", "required": ["name", "description", "parameters"]}))},
-                    "default": error_responses()["default"].clone()},
-            }},
-            "/healthz": {"get": {
-                "summary": "Liveness",
-                "responses": {"200": {"description": "ok", "content": json_content(json!({"type": "object", "required": ["status"]}))},
-                    "default": error_responses()["default"].clone()},
-            }},
-            "/openapi.json": {"get": {
-                "summary": "This document",
-                "responses": {"200": {"description": "OpenAPI 3.1", "content": json_content(json!({"type": "object"}))},
-                    "default": error_responses()["default"].clone()},
-            }},
-            "/schemas/{name}": {"get": {
-                "summary": "A contract schema",
-                "parameters": [{"name": "name", "in": "path", "required": true, "schema": {"enum": schema_names}}],
-                "responses": {"200": {"description": "JSON Schema", "content": json_content(json!({"type": "object"}))},
-                    "default": error_responses()["default"].clone()},
-            }},
-        },
-        "components": {"schemas": components},
-    })
+    responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "headers": unchecked, "content": json_content(schema_ref(Contract::ToolMessage))}));
+    responses
+}
+
+/// A submission's body: JSON, or `format=html`'s form posted without script
+/// (fields named by JSON Pointer, plus `_specHash`).
+fn submit_content() -> Value {
+    let mut content = json_content(schema_ref(Contract::SubmitRequest));
+    content["application/x-www-form-urlencoded"] = json!({"schema": {"type": "object", "required": ["_specHash"], "additionalProperties": {"type": "string"}}});
+    content
 }
 
 #[cfg(test)]
@@ -253,6 +309,30 @@ mod tests {
             Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
             _ => {}
         }
+    }
+
+    /// Every operation of the route table is in the document, `/mcp` included,
+    /// and nothing else.
+    #[test]
+    fn openapi_lists_every_route_and_method() {
+        let doc: Value = serde_json::from_str(openapi_json()).unwrap();
+        let mut listed: Vec<String> = Vec::new();
+        for (path, operations) in doc["paths"].as_object().unwrap() {
+            for method in operations.as_object().unwrap().keys() {
+                listed.push(format!("{method} {path}"));
+            }
+        }
+        let mut routes: Vec<String> = ROUTES
+            .iter()
+            .flat_map(|row| {
+                let methods = row.methods.iter().filter(|m| **m != "HEAD");
+                methods.map(|m| format!("{} {}", m.to_ascii_lowercase(), row.path))
+            })
+            .collect();
+        listed.sort();
+        routes.sort();
+        assert_eq!(listed, routes);
+        assert!(listed.contains(&"post /mcp".to_owned()));
     }
 
     #[test]

@@ -22,20 +22,13 @@
 //! `WEBHOOK_ALLOW_HTTP_CALLBACKS` allows `http` and local destinations.
 
 use super::destination;
-use super::replay::ReplayClaim;
+use super::replay::{ReplayClaim, MAX_CLOCK_SKEW_SECONDS, TOLERANCE_SECONDS};
 use crate::error::{Error, ErrorCode, Result};
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 /// The signature header.
 pub(crate) const SIGNATURE_HEADER: &str = "x-genui-signature";
-
-/// How long after its timestamp a signature is accepted, in seconds.
-pub(crate) const TOLERANCE_SECONDS: u64 = 300;
-
-/// How far ahead of the worker's clock a signature's timestamp may be, in
-/// seconds: the signer's clock may run a little fast.
-pub(crate) const MAX_CLOCK_SKEW_SECONDS: u64 = 30;
 
 type HmacSha256 = Hmac<Sha256>;
 

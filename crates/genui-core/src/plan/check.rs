@@ -17,8 +17,8 @@
 use crate::plan::widgets;
 use crate::plan::{Control, Effect, Node, Plan, Rule, Table, Widget};
 use crate::pointer;
-use crate::request::limits::Limits;
 use crate::schema::{Resolved, SchemaDoc};
+use crate::terms::limits::Limits;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};

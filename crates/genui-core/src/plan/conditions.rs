@@ -540,7 +540,7 @@ impl crate::schema::FieldKind {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::limits::Limits;
+    use crate::terms::limits::Limits;
 
     fn rule(output: &Value, object: &str, name: &str) -> Option<Rule> {
         let limits = Limits::default();

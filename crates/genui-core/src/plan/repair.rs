@@ -20,9 +20,9 @@ use crate::plan::conditions::control_kind;
 use crate::plan::widgets::fits;
 use crate::plan::{Control, Node, Plan, Widget};
 use crate::pointer;
-use crate::render::Warning;
-use crate::request::limits::Limits;
 use crate::schema::{Resolved, SchemaDoc};
+use crate::terms::limits::Limits;
+use crate::terms::warning::Warning;
 use serde_json::Value;
 
 /// Item details nest at most this deep (the checker's bound).

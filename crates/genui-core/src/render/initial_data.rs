@@ -7,9 +7,9 @@
 //! checkbox), reporting each drop as a warning. Missing values are fine:
 //! the user fills them in. Nothing else is ever added.
 
-use super::Warning;
-use crate::request::limits::Limits;
 use crate::schema::SchemaDoc;
+use crate::terms::limits::Limits;
+use crate::terms::warning::Warning;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::{Map, Value};
 

@@ -101,7 +101,7 @@ fn has_large_enum(r: &RenderInput<'_>) -> bool {
 /// `large_enum` warning says there is one (a warning may point at a
 /// definition a `$ref` reaches, so each control's own choices decide).
 fn mark_searchable(ui: &mut Value, schema: &Value) {
-    let limits = crate::request::limits::Limits::default();
+    let limits = crate::terms::limits::Limits::default();
     let doc = crate::schema::SchemaDoc::new(schema, &limits);
     let mut stack = vec![ui];
     while let Some(node) = stack.pop() {

@@ -33,8 +33,8 @@ use super::RenderInput;
 use crate::error::Result;
 use crate::plan::display::table;
 use crate::plan::{Control, Effect, Node, Rule, Widget};
-use crate::request::limits::Limits;
 use crate::schema::{FieldKind, Resolved, SchemaDoc};
+use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 
 /// The LMUI message.

@@ -31,7 +31,7 @@ pub(crate) mod text;
 pub(crate) mod words;
 
 use crate::cache::spec::UiSpec;
-use crate::error::{Detail, Error, ErrorCode, Result};
+use crate::terms::format::Format;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -43,74 +43,6 @@ pub(crate) enum CacheStatus {
     Hit,
     /// Generated for this request.
     Miss,
-}
-
-/// A note for the client about something adjusted on the way.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Warning {
-    /// Stable code, e.g. `data_dropped`.
-    pub code: &'static str,
-    /// JSON Pointer into the request's `data`.
-    pub pointer: String,
-    /// What happened.
-    pub message: String,
-}
-
-/// The output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    /// JSON Forms (the default).
-    #[default]
-    JsonForms,
-    /// react-jsonschema-form as a DGUI `dgui_form`.
-    Rjsf,
-    /// LMUI `ui_components`.
-    Lmui,
-    /// A2UI v0.9 messages for the basic catalog.
-    A2ui,
-    /// A TSX module (react-hook-form + zod), seed 000's `ReactFormHookGenerator`.
-    React,
-    /// A server-rendered HTML page with a native form ([`html`]).
-    Html,
-}
-
-impl Format {
-    /// Every format, by wire name.
-    pub const NAMES: [&'static str; 6] = ["jsonforms", "rjsf", "lmui", "a2ui", "react", "html"];
-
-    /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`, `a2ui`).
-    pub fn parse(name: &str, pointer: &str) -> Result<Self> {
-        match name {
-            "jsonforms" => Ok(Self::JsonForms),
-            "rjsf" | "dgui" => Ok(Self::Rjsf),
-            "lmui" => Ok(Self::Lmui),
-            "a2ui" => Ok(Self::A2ui),
-            "react" => Ok(Self::React),
-            "html" => Ok(Self::Html),
-            other => Err(Error::new(
-                ErrorCode::UnsupportedFormat,
-                format!(
-                    "format `{other}` is not one of {} (at {pointer})",
-                    Self::NAMES.join(", ")
-                ),
-            )
-            .at(pointer)
-            .with(Detail::Format(other.to_owned()))),
-        }
-    }
-
-    /// The contract the rendered message must meet.
-    pub fn contract(self) -> crate::edge::contracts::Contract {
-        use crate::edge::contracts::Contract;
-        match self {
-            Self::JsonForms => Contract::JsonFormsResponse,
-            Self::Rjsf => Contract::DguiForm,
-            Self::Lmui => Contract::LmuiMessage,
-            Self::A2ui => Contract::A2uiMessages,
-            Self::React => Contract::ReactModule,
-            Self::Html => Contract::HtmlPage,
-        }
-    }
 }
 
 /// A format compiler's input (not its output): the spec, the merged
@@ -211,7 +143,7 @@ impl<'a> RenderInput<'a> {
             .controls()
             .into_iter()
             .find(|c| c.widget == crate::plan::Widget::Approval)?;
-        let limits = crate::request::limits::Limits::default();
+        let limits = crate::terms::limits::Limits::default();
         let (approve, reject) = crate::plan::generate::approval::values_at(
             &self.spec.schema,
             &control.pointer,

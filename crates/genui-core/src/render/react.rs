@@ -559,7 +559,7 @@ impl Body<'_> {
         };
         let register = format!("{{...field(form, {name}, {how})}}");
         if widget == Widget::Select
-            && facts.choices.len() > crate::request::limits::Limits::default().max_enum_values
+            && facts.choices.len() > crate::terms::limits::Limits::default().max_enum_values
             && how == "asText"
         {
             // Too many values for a drop-down (a `large_enum` warning): a

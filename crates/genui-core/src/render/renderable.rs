@@ -41,7 +41,7 @@ pub(crate) fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
 /// discriminator as a choice. Same accepted values as `schema`.
 pub(crate) fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
     let renderable = renderable_schema(schema);
-    let limits = crate::request::limits::Limits::default();
+    let limits = crate::terms::limits::Limits::default();
     match mirror::jsonforms_schema(&renderable, &limits) {
         Some(mirrored) => Cow::Owned(mirrored),
         None => renderable,
@@ -67,7 +67,7 @@ pub(crate) fn rjsf_schema(schema: &Value) -> Cow<'_, Value> {
 
 /// Whether a string enum over the count limit is there (issue 17).
 fn is_large_enum(map: &Map<String, Value>) -> bool {
-    let limit = crate::request::limits::Limits::default().max_enum_values;
+    let limit = crate::terms::limits::Limits::default().max_enum_values;
     map.get("enum")
         .and_then(Value::as_array)
         .is_some_and(|e| e.len() > limit && e.iter().all(Value::is_string))
@@ -190,7 +190,7 @@ mod tests {
             let job = crate::service::prepare_generate(
                 &body,
                 None,
-                &crate::request::limits::Limits::default(),
+                &crate::terms::limits::Limits::default(),
             )
             .unwrap();
             let response: Value = serde_json::from_str(&job.finish(None).response.body).unwrap();

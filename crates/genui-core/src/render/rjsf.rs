@@ -100,7 +100,7 @@ fn data_free_head(r: &RenderInput<'_>) -> String {
 /// The UI schema, with an approval's prompt when the form asks for one.
 fn ui_schema(r: &RenderInput<'_>, approval: Option<super::ApprovalPrompt>) -> Map<String, Value> {
     let mut ui = Map::new();
-    let limits = crate::request::limits::Limits::default();
+    let limits = crate::terms::limits::Limits::default();
     let doc = SchemaDoc::new(&r.spec.schema, &limits);
     let layer = Layer {
         doc: &doc,
@@ -215,7 +215,7 @@ impl Layer<'_> {
             .and_then(|n| self.doc.resolve(n).ok())
             .and_then(|v| v.kind().choices);
         if choices.is_some_and(|c| {
-            c.len() > crate::request::limits::Limits::default().max_enum_values
+            c.len() > crate::terms::limits::Limits::default().max_enum_values
                 && c.iter().all(|(v, _)| v.is_string())
         }) {
             ui.insert("ui:widget".into(), "text".into());

@@ -23,11 +23,10 @@
 //! the arguments are a JSON *string*; pointers into it are written
 //! `/function/arguments` followed by the pointer inside the decoded string.
 
-pub(crate) mod limits;
-
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::plan::generate::Device;
-use crate::render::Format;
+use crate::terms::device::Device;
+use crate::terms::format::Format;
+use crate::terms::limits::Limits;
 use serde_json::{Map, Value};
 
 /// The tool this worker implements.
@@ -196,7 +195,7 @@ impl GenerateRequest {
     }
 
     /// Refuses `instructions` over the byte limit (before any model call).
-    pub(crate) fn check_instructions(&self, limits: &limits::Limits) -> Result<()> {
+    pub(crate) fn check_instructions(&self, limits: &Limits) -> Result<()> {
         let Some(text) = &self.instructions else {
             return Ok(());
         };

@@ -468,7 +468,7 @@ mod tests {
             let root = json!({"definitions": {name.clone(): {"title": "target"}}, "properties": {"a": {"$ref": format!("#/definitions/{escaped}")}}});
             let encoded = encode_local_refs(&root);
             let reference = encoded["properties"]["a"]["$ref"].as_str().unwrap();
-            let limits = crate::request::limits::Limits::default();
+            let limits = crate::terms::limits::Limits::default();
             let doc = super::super::SchemaDoc::new(&root, &limits);
             let raw = root["properties"]["a"]["$ref"].as_str().unwrap();
             // A raw `%` already reads as an escape (URI syntax): then the

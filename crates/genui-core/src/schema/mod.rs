@@ -42,7 +42,7 @@ pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 pub(crate) use walk::any_key;
 
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::request::limits::Limits;
+use crate::terms::limits::Limits;
 use serde_json::{Map, Value};
 
 /// The `output` document, for reference lookup.

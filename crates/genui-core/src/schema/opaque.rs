@@ -103,9 +103,9 @@ fn on_data_path(pointer: &str) -> bool {
 /// built, so no value deeper than the limit is ever made. Otherwise `None`
 /// (the string stays a string, and is judged as one).
 fn json_text_within_depth(text: &str, at: &str) -> Option<Value> {
-    let defaults = crate::request::limits::Limits::default();
+    let defaults = crate::terms::limits::Limits::default();
     let above = at.matches('/').count();
-    let within = crate::request::limits::Limits {
+    let within = crate::terms::limits::Limits {
         max_body_depth: defaults.max_body_depth.checked_sub(above)?,
         ..defaults
     };
@@ -173,7 +173,7 @@ impl Walk<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::limits::Limits;
+    use crate::terms::limits::Limits;
     use serde_json::json;
 
     #[test]

@@ -16,7 +16,7 @@
 
 use super::{unresolved, SchemaDoc};
 use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::request::limits::Limits;
+use crate::terms::limits::Limits;
 use serde_json::Value;
 
 pub(crate) use jsonschema::Draft;

@@ -26,9 +26,9 @@ mod view;
 mod wire;
 
 use crate::error::Error;
-use crate::request::limits::Limits;
 use crate::service::{GenerateJob, HttpResponse};
 use crate::submit::SubmitJob;
+use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 use wire::{code, Envelope, RpcError, Version, SERVER};
 
@@ -485,10 +485,10 @@ fn call_tool(
     }
 }
 
-fn format_name(format: crate::render::Format) -> &'static str {
-    crate::render::Format::NAMES
+fn format_name(format: crate::terms::format::Format) -> &'static str {
+    crate::terms::format::Format::NAMES
         .into_iter()
-        .find(|n| crate::render::Format::parse(n, "").ok() == Some(format))
+        .find(|n| crate::terms::format::Format::parse(n, "").ok() == Some(format))
         .unwrap_or("jsonforms")
 }
 

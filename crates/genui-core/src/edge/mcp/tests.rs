@@ -274,15 +274,19 @@ fn assert_output_schema(tool: &str, result: &Value) {
 
 #[test]
 fn mcp_is_post_only_and_keyed_like_v1() {
-    use crate::service::Route;
+    use crate::edge::routes::Route;
     assert!(Route::of("POST", "/mcp").needs_key());
     assert_eq!(
         Route::of("GET", "/mcp"),
-        Route::MethodNotAllowed { allow: "POST" }
+        Route::MethodNotAllowed {
+            allow: "POST".into()
+        }
     );
     assert_eq!(
         Route::of("DELETE", "/mcp"),
-        Route::MethodNotAllowed { allow: "POST" }
+        Route::MethodNotAllowed {
+            allow: "POST".into()
+        }
     );
 }
 

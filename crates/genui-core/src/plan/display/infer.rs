@@ -16,7 +16,7 @@ use super::{
 use crate::error::Result;
 use crate::plan::generate::labels;
 use crate::pointer;
-use crate::request::limits::Limits;
+use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::sync::OnceLock;

@@ -209,7 +209,7 @@ mod tests {
             &data,
             "Sales",
             "/data",
-            &crate::request::limits::Limits::default(),
+            &crate::terms::limits::Limits::default(),
         )
         .unwrap()
         .unwrap();
@@ -225,7 +225,7 @@ mod tests {
             plan.root.tables()[0].dataset.chart.is_some(),
             "revenue by region is charted"
         );
-        let limits = crate::request::limits::Limits::default();
+        let limits = crate::terms::limits::Limits::default();
         assert_eq!(check_plan(&plan, &schema, &limits), vec![]);
 
         let mut moved = plan.clone();
@@ -284,7 +284,7 @@ mod tests {
         match crate::service::prepare_generate(
             &serde_json::to_vec(body).unwrap(),
             None,
-            &crate::request::limits::Limits::default(),
+            &crate::terms::limits::Limits::default(),
         ) {
             Ok(job) => job.finish(cached),
             Err(e) => crate::service::Outcome::failed(&e),
@@ -303,7 +303,7 @@ mod tests {
             None,
         );
         let error = body_of(&outcome);
-        crate::edge::contracts::Contract::DguiError
+        crate::terms::contracts::Contract::DguiError
             .check(&error)
             .unwrap();
         assert_eq!(

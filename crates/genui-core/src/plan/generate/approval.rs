@@ -115,7 +115,7 @@ pub(crate) fn find(doc: &SchemaDoc<'_>, root: &Resolved, forced: bool) -> Option
 pub(crate) fn values_at(
     output: &Value,
     pointer: &str,
-    limits: &crate::request::limits::Limits,
+    limits: &crate::terms::limits::Limits,
 ) -> Option<(Value, Value)> {
     let doc = SchemaDoc::new(output, limits);
     let view = doc.resolve(doc.resolve_scope(output, pointer)?).ok()?;
@@ -125,7 +125,7 @@ pub(crate) fn values_at(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::limits::Limits;
+    use crate::terms::limits::Limits;
     use serde_json::json;
 
     fn decide(output: Value, forced: bool) -> Option<Decision> {

@@ -27,8 +27,9 @@ use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::plan::conditions;
 use crate::plan::{Control, Node, Plan, Step};
 use crate::pointer;
-use crate::request::limits::Limits;
 use crate::schema::{Kind, Resolved, SchemaDoc};
+use crate::terms::device::Device;
+use crate::terms::limits::Limits;
 use serde_json::Value;
 
 /// Identifies this generator in provenance and cache keys.
@@ -44,38 +45,6 @@ pub(crate) const LONG_FORM_FIELDS: usize = 20;
 
 /// See [`LONG_FORM_FIELDS`].
 pub(crate) const LONG_FORM_SECTIONS: usize = 3;
-
-/// The screen a form is laid out for (the request's `device` option).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Device {
-    /// Wide screens: short related fields share rows.
-    #[default]
-    Desktop,
-    /// Narrow screens: one column (no rows; steps stay).
-    Mobile,
-}
-
-impl Device {
-    /// Every device, by wire name.
-    pub const NAMES: [&'static str; 2] = ["desktop", "mobile"];
-
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Desktop => "desktop",
-            Self::Mobile => "mobile",
-        }
-    }
-
-    /// Parses a wire name.
-    pub fn parse(name: &str) -> Option<Self> {
-        match name {
-            "desktop" => Some(Self::Desktop),
-            "mobile" => Some(Self::Mobile),
-            _ => None,
-        }
-    }
-}
 
 /// Builds the desktop plan for an `output` document. `confirm` (the
 /// request's `kind: "confirm"`) asks for an approval even without

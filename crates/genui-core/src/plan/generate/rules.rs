@@ -6,8 +6,8 @@
 use crate::plan::conditions::Analysis;
 use crate::plan::{Control, Node, Plan, Rule};
 use crate::pointer;
-use crate::request::limits::Limits;
 use crate::schema::{Resolved, SchemaDoc};
+use crate::terms::limits::Limits;
 use serde_json::Value;
 use std::collections::HashMap;
 

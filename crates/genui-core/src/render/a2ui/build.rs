@@ -9,8 +9,8 @@ use super::{ADD_ITEM_EVENT, REMOVE_ITEM_EVENT, SUBMIT_EVENT};
 use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
 use crate::pointer::escape;
 use crate::render::{data_path, RenderInput as Rendered};
-use crate::request::limits::Limits;
 use crate::schema::{FieldKind, Kind, Resolved, SchemaDoc};
+use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 

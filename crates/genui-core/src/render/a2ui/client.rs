@@ -5,7 +5,7 @@
 use super::{surface_id, ADD_ITEM_EVENT, REMOVE_ITEM_EVENT, SUBMIT_EVENT, VERSION};
 use crate::error::{Error, ErrorCode, Result};
 use crate::pointer::escape;
-use crate::request::limits::Limits;
+use crate::terms::limits::Limits;
 use serde_json::{Map, Value};
 
 /// Most keys an action's context may have: ours has at most five

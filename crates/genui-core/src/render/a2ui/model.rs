@@ -4,8 +4,8 @@
 //! the schema's types ([`coerce`]) before `/v1/submit` validates.
 
 use crate::pointer::escape;
-use crate::request::limits::Limits;
 use crate::schema::{FieldKind, Kind, SchemaDoc};
+use crate::terms::limits::Limits;
 use serde_json::{Map, Value};
 
 /// How a value sits in the data model when the component edits it as text.

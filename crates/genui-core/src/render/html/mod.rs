@@ -16,6 +16,7 @@
 
 pub(crate) mod form;
 pub(crate) mod post;
+pub(crate) mod prefill;
 
 use super::RenderInput;
 use serde_json::{Map, Value};
@@ -101,7 +102,7 @@ pub(crate) fn form_markup(
     errors: &[(String, String)],
     words: &Words,
 ) -> String {
-    let limits = crate::request::limits::Limits::default();
+    let limits = crate::terms::limits::Limits::default();
     form::markup(r, &limits, action, errors, words)
 }
 
@@ -209,7 +210,7 @@ impl RenderInput<'_> {
     }
 }
 
-impl super::Format {
+impl crate::terms::format::Format {
     /// The style sheet of the HTML form (inline in its page).
     pub const HTML_STYLE: &'static str = STYLE;
 
@@ -259,7 +260,7 @@ pub(crate) fn hosted_page(
     spec: &crate::UiSpec,
     action: &str,
     locale: Option<&str>,
-    prefill: Option<&crate::Prefill>,
+    prefill: Option<&prefill::Prefill>,
     posted: Option<(&Value, &crate::Error)>,
 ) -> String {
     let none = Value::Null;

@@ -15,8 +15,8 @@
 //!   their text, JSON text for values no native control edits.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::request::limits::Limits;
 use crate::schema::{Kind, SchemaDoc};
+use crate::terms::limits::Limits;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 

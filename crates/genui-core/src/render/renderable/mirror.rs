@@ -9,8 +9,8 @@
 //!   `dependentSchemas`: [`rjsf_schema`] writes the latter as the former.
 
 use crate::plan::conditions::discriminator;
-use crate::request::limits::Limits;
 use crate::schema::SchemaDoc;
+use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 
 /// JSON Forms' copy (`None` when nothing changes): each
