@@ -24,7 +24,7 @@
 //!
 //! - **Request:** [`Limits`], [`GenerateRequest`], [`Device`].
 //! - **Service** (what the shell drives): [`Route`], [`GenerateJob`],
-//!   [`SubmitJob`], [`Outcome`], [`HttpResponse`], [`CachePut`].
+//!   [`SubmitJob`] (answered as JSON or a page: [`SubmitAnswer`]), [`Outcome`], [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`], [`KeyOptions`],
 //!   [`spec_hash`], [`IsolateMemory`]; the operator's [`Catalog`]s
 //!   (configured per isolate; their hash is part of the key).
@@ -75,6 +75,7 @@ pub use plan::generate::generate;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
 pub use edge::contracts::Contract;
+pub use render::html::reply::SubmitAnswer;
 pub use render::{Format, RenderInput};
 
 pub use edge::access::Access;

@@ -131,7 +131,14 @@ fn openapi() -> Value {
     let mut submit_responses = error_responses();
     let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of places on a $ref to a document the worker does not hold and never fetches (any JSON accepted, not checked), as in the tool message's metadata.genuiUnchecked; absent when none", "schema": {"type": "string"}}});
     submit_responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "headers": unchecked, "content": json_content(schema_ref(Contract::ToolMessage))}));
-    // format=html's form posted without script: fields named by JSON Pointer, plus _specHash.
+    // A browser posting format=html's form (Accept ranks text/html above JSON) gets a page.
+    let page = json!({"schema": {"type": "string"}});
+    submit_responses["200"]["content"]["text/html"] = page.clone();
+    submit_responses["200"]["description"] = json!("The AG-UI tool message for the agent; for a browser's form post, a thank-you page that posts it to the parent frame");
+    if let Some(default) = submit_responses.get_mut("default") {
+        default["content"]["text/html"] = page;
+    }
+    // format=html's form posted without script: fields named by JSON Pointer, plus _specHash (and _toolCallId, _locale).
     let mut submit_content = json_content(schema_ref(Contract::SubmitRequest));
     submit_content["application/x-www-form-urlencoded"] = json!({"schema": {"type": "object", "required": ["_specHash"], "additionalProperties": {"type": "string"}}});
     let schema_names: Vec<&str> = Contract::ALL.iter().map(|c| c.file_name()).collect();
