@@ -456,9 +456,9 @@ impl SubmitJob {
             limits: *limits,
             from_a2ui: false,
             form: Some(fields),
-            lang: form_locale
-                .as_deref()
-                .map(|l| crate::render::words::Lang::pick(Some(l))),
+            // JSON answers keep their language rule (`Accept-Language`);
+            // the form's own language is the page's.
+            lang: None,
             form_locale,
         })
     }

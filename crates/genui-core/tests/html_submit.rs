@@ -146,6 +146,25 @@ fn a_json_caller_gets_todays_tool_message_and_errors_byte_for_byte() {
             assert!(header(&now, "content-type").is_none(), "JSON, not a page");
         }
     }
+    // The form's `_locale` is the page's language only: a JSON caller's
+    // messages follow `Accept-Language` as before (none: the validator's).
+    let refused = post(
+        &served,
+        &[("/email", "nope")],
+        Some("application/json"),
+        None,
+    );
+    assert!(
+        refused.body.contains(r#"is not a \"email\""#) && !refused.body.contains("Geben Sie"),
+        "{}",
+        refused.body
+    );
+    let asked = post(&served, &[("/email", "nope")], None, Some("fr"));
+    assert!(
+        asked.body.contains("Saisissez une valeur au format email."),
+        "{}",
+        asked.body
+    );
     let ok: Value = serde_json::from_str(&json_answer(&served, &VALID).response.body).unwrap();
     assert_eq!(ok["role"], "tool");
     assert_eq!(ok["toolCallId"], "call_html_7");
