@@ -20,7 +20,8 @@ mod settings;
 use clock::{unix_ms, unix_s};
 use genui_core::Limits;
 use genui_core::{
-    Access, Error, ErrorCode, GenerateJob, Handler, HttpResponse, Route, SubmitJob, Webhook,
+    Access, Error, ErrorCode, GenerateJob, Handler, HttpResponse, Route, SubmitAnswer, SubmitJob,
+    Webhook,
 };
 use genui_model::{Generation, Mode};
 use respond::{into_response, log_line, RequestInfo};
@@ -155,6 +156,16 @@ async fn read_body(
     req: &mut Request,
     limits: &Limits,
 ) -> std::result::Result<Vec<u8>, HttpResponse> {
+    read_body_or_error(req, limits)
+        .await
+        .map_err(|e| HttpResponse::error(&e))
+}
+
+/// [`read_body`], its refusal as the error (for a caller that answers it its own way).
+async fn read_body_or_error(
+    req: &mut Request,
+    limits: &Limits,
+) -> std::result::Result<Vec<u8>, Error> {
     if let Some(length) = req
         .headers()
         .get("content-length")
@@ -162,42 +173,43 @@ async fn read_body(
         .flatten()
         .and_then(|v| v.parse::<usize>().ok())
     {
-        limits
-            .check_body_size(length)
-            .map_err(|e| HttpResponse::error(&e))?;
+        limits.check_body_size(length)?;
     }
     req.bytes().await.map_err(|e| {
-        HttpResponse::error(&Error::new(
+        Error::new(
             ErrorCode::InvalidRequest,
             format!("the request body could not be read: {e}"),
-        ))
+        )
     })
 }
 
 async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse {
     let limits = Limits::default();
-    let body = match read_body(req, &limits).await {
-        Ok(body) => body,
-        Err(response) => return response,
-    };
-    let data_model = header(req, "a2ui-client-data-model");
     // format=html's form, posted without script: fields named by JSON Pointer.
     let form = header(req, "content-type")
         .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
+    // A person's browser gets a page back; every other caller JSON.
+    let answer = SubmitAnswer::negotiate(form, header(req, "accept").as_deref());
+    let accept_language = header(req, "accept-language");
+    let body = match read_body_or_error(req, &limits).await {
+        Ok(body) => body,
+        Err(error) => return answer.refusal(&error, accept_language.as_deref()),
+    };
+    let data_model = header(req, "a2ui-client-data-model");
     let prepared = if form {
         SubmitJob::prepare_form(&body, None, None, &limits)
     } else {
         SubmitJob::prepare_with(&body, data_model.as_deref(), &limits)
     };
     let job = match prepared {
-        Ok(job) => job.with_accept_language(header(req, "accept-language").as_deref()),
-        Err(error) => return HttpResponse::error(&error),
+        Ok(job) => job.with_accept_language(accept_language.as_deref()),
+        Err(error) => return answer.refusal(&error, accept_language.as_deref()),
     };
     let cached = match job.cache_key() {
         Some(key) => kv::SpecCache::open(env).get(&key).await,
         None => None,
     };
-    job.finish(cached.as_deref(), request_id).response
+    job.answer(answer, cached.as_deref(), request_id).response
 }
 
 async fn generate(

@@ -11,7 +11,10 @@
 //   summary, fix, submit, see the confirmation; the local callback endpoint
 //   checks the signature; a replay and an expired link are refused;
 // - screenshots of the page, its error state and its confirmation on
-//   desktop and mobile (screenshots/hosted/).
+//   desktop and mobile (screenshots/hosted/);
+// - a format=html form in another origin's frame, posted to /v1/submit:
+//   the errors by the fields, then the thank-you, whose tool message
+//   reaches the framing page by postMessage from the worker's origin.
 //
 // The axe findings go to ../../bench-results/a11y.md when GENUI_A11Y_REPORT=1.
 //
@@ -229,6 +232,68 @@ test('a person: invalid, errors by the fields, fixed, delivered; replay and expi
   const forged = await page.goto(`${state.baseUrl}/f/${payload}.${signature.slice(1)}A`);
   assert.equal(forged.status(), 404);
   await context.close();
+});
+
+/** A page of another origin that frames a form and keeps what its frame posts to it. */
+async function startEmbedder() {
+  const html = `<!doctype html><html><head><title>Embedder</title></head><body>
+<iframe id="genui-form" title="Form" style="width:100%;height:760px;border:0"></iframe>
+<script>
+window.received = [];
+const frame = document.getElementById('genui-form');
+window.addEventListener('message', (event) => {
+  if (event.source !== frame.contentWindow) return;
+  window.received.push({ origin: event.origin, data: event.data });
+});
+</script></body></html>`;
+  const server = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+test('format=html in a frame: posted to /v1/submit, refused with the errors, fixed, and the tool message reaches the framing page', { timeout: 120_000 }, async () => {
+  const served = await fetch(`${state.baseUrl}/v1/generate?format=html`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ tool: 'generateUserInterface', toolCallId: 'call_framed', locale: 'de', arguments: TRANSFER }),
+  });
+  assert.equal(served.status, 200);
+  // The page as a frontend embeds it: in a srcdoc frame, posting to the worker.
+  const html = (await served.text()).replace('action="/v1/submit"', `action="${state.baseUrl}/v1/submit"`);
+  const embedder = await startEmbedder();
+  const { context, page, problems } = await openPage();
+  try {
+    await page.goto(embedder.url);
+    await page.evaluate((srcdoc) => { document.getElementById('genui-form').srcdoc = srcdoc; }, html);
+    const frame = page.frameLocator('#genui-form');
+    await frame.locator('form.genui-form[data-ready="true"]').waitFor();
+    // 0 passes the browser (no native exclusive minimum), not the schema.
+    await frame.getByLabel('Amount (EUR)').fill('0');
+    await frame.getByLabel('Reference').fill('<b>Rent</b>');
+    await frame.getByRole('button', { name: 'Absenden' }).click();
+    await frame.locator('#genui-summary').waitFor();
+    assert.match(await frame.locator('#genui-summary').innerText(), /Amount \(EUR\): Geben Sie einen Wert größer als 0 ein\./);
+    assert.equal(await frame.getByLabel('Amount (EUR)').getAttribute('aria-invalid'), 'true');
+    assert.equal(await frame.getByLabel('Reference').inputValue(), '<b>Rent</b>', 'the typed value is kept, as text');
+    assert.deepEqual(await page.evaluate(() => window.received), [], 'nothing is posted before the answer is accepted');
+    await frame.getByLabel('Amount (EUR)').fill('10');
+    await frame.getByRole('button', { name: 'Absenden' }).click();
+    await frame.locator('[data-state="submitted"]').waitFor();
+    assert.equal(await frame.locator('[data-state="submitted"]').innerText(), 'Vielen Dank. Ihre Antwort ist eingegangen.');
+    await page.waitForFunction(() => window.received.length > 0, null, { timeout: 8000 });
+    const [got] = await page.evaluate(() => window.received);
+    assert.equal(got.origin, new URL(state.baseUrl).origin, 'event.origin is where the form posted');
+    assert.equal(got.data.type, 'genui:tool_message');
+    assert.equal(got.data.message.role, 'tool');
+    assert.equal(got.data.message.toolCallId, 'call_framed');
+    const content = JSON.parse(got.data.message.content);
+    assert.deepEqual({ to: content.to, amount: content.amount, reference: content.reference }, { to: 'Bob', amount: 10, reference: '<b>Rent</b>' });
+    await page.screenshot({ path: join(SHOTS, 'framed-confirmation.png'), fullPage: true });
+    assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/.test(p)), []);
+  } finally {
+    await context.close();
+    await embedder.close();
+  }
 });
 
 test('a link whose fragment was changed does not show the form', { timeout: 60_000 }, async () => {

@@ -79,6 +79,9 @@ fn e2e() {
     steps.run("submissions become tool messages", || {
         e2e_protocols::submissions(&dev, &tag)
     });
+    steps.run("format=html posted by a browser gets pages", || {
+        e2e_protocols::html_form_posts(&dev, &tag)
+    });
     steps.run("approval round trip", || {
         e2e_protocols::approval_round_trip(&dev, &tag)
     });
@@ -1122,6 +1125,22 @@ fn hosted_forms_only() {
         .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
     let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
     if let Err(e) = e2e_forms::hosted_forms(&dev, "whsec-e2e") {
+        panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
+    }
+}
+
+/// Only the `format=html` post step, on one worker:
+/// `GENUI_E2E_HTML_SUBMIT_ONLY=1 cargo test -p genui-harness --test e2e
+/// html_submit_only -- --ignored`. Without the variable it returns at
+/// once, like `hosted_forms_only`.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn html_submit_only() {
+    if std::env::var_os("GENUI_E2E_HTML_SUBMIT_ONLY").is_none() {
+        return;
+    }
+    let dev = WranglerDev::start(Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_protocols::html_form_posts(&dev, &run_tag()) {
         panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
     }
 }

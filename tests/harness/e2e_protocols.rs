@@ -202,6 +202,141 @@ pub fn submissions(dev: &WranglerDev, tag: &str) -> Step {
     )
 }
 
+/// What a browser sends when it navigates (a form post).
+const BROWSER_ACCEPT: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+/// The value of the hidden field `name` in a served `format=html` page.
+fn hidden_field(page: &str, name: &str) -> Option<String> {
+    let marker = format!(r#"type="hidden" name="{name}" value=""#);
+    let start = page.find(&marker)? + marker.len();
+    let end = page[start..].find('"')? + start;
+    Some(html_escape::decode_html_entities(&page[start..end]).into_owned())
+}
+
+/// The `format=html` form as a person's browser posts it: the page's
+/// hidden fields and the person's input, urlencoded, with `accept`.
+fn post_html_form(
+    dev: &WranglerDev,
+    page: &str,
+    input: &[(&str, &str)],
+    accept: &str,
+) -> Result<Reply, String> {
+    let mut form = form_urlencoded::Serializer::new(String::new());
+    for name in ["_specHash", "_toolCallId", "_locale"] {
+        let value = hidden_field(page, name).ok_or_else(|| format!("no hidden {name}"))?;
+        form.append_pair(name, &value);
+    }
+    for (name, value) in input {
+        form.append_pair(name, value);
+    }
+    request_bytes(
+        dev,
+        "POST",
+        "/v1/submit",
+        form.finish().into_bytes(),
+        &[
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("accept", accept),
+        ],
+    )
+}
+
+/// A `format=html` form (German) posted to `/v1/submit` by a browser gets
+/// pages: the form again with the errors and the input kept, escaped
+/// (422), then a thank-you carrying the tool message for the framing page
+/// (200); the same posts with `Accept: application/json` get today's JSON.
+pub fn html_form_posts(dev: &WranglerDev, tag: &str) -> Step {
+    let mut body = flight(tag);
+    body["locale"] = json!("de");
+    body["toolCallId"] = json!("call_html_e2e");
+    let served = dev.post_json("/v1/generate?format=html", &body);
+    ensure(served.status == 200, || {
+        format!("format=html: {}", served.body_excerpt())
+    })?;
+    poll_hit(dev, body.to_string().as_bytes())?;
+    let page = served.body.as_str();
+    ensure(
+        hidden_field(page, "_locale").as_deref() == Some("de"),
+        || "the form carries no _locale".into(),
+    )?;
+    let hostile = r#"<script>alert("x")</script>"#;
+    let bad = [
+        ("/destinationCity", hostile),
+        ("/departureDate", "25/12/2025"),
+    ];
+    let again = post_html_form(dev, page, &bad, BROWSER_ACCEPT)?;
+    let html_type = |r: &Reply| r.header("content-type") == Some("text/html; charset=utf-8");
+    ensure(again.status == 422 && html_type(&again), || {
+        format!(
+            "refused post: {} {:?}",
+            again.status,
+            again.header("content-type")
+        )
+    })?;
+    ensure(
+        again.header("content-security-policy").is_some_and(|c| {
+            c.starts_with("default-src 'none'") && c.ends_with("frame-ancestors *")
+        }),
+        || format!("policy: {:?}", again.header("content-security-policy")),
+    )?;
+    ensure(
+        !again.body.contains(hostile)
+            && again
+                .body
+                .contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;")
+            && again.body.contains(r#"<html lang="de">"#)
+            && again
+                .body
+                .contains("Geben Sie einen Wert im Format date ein.")
+            && again.body.contains(r#"aria-invalid="true""#),
+        || format!("the form again: {}", again.body_excerpt()),
+    )?;
+    let good = [
+        ("/destinationCity", "Osaka"),
+        ("/departureDate", "2025-12-24"),
+    ];
+    let thanks = post_html_form(dev, page, &good, BROWSER_ACCEPT)?;
+    ensure(
+        thanks.status == 200
+            && html_type(&thanks)
+            && thanks
+                .body
+                .contains("Vielen Dank. Ihre Antwort ist eingegangen."),
+        || format!("accepted post: {} {}", thanks.status, thanks.body_excerpt()),
+    )?;
+    let carried = {
+        let marker = r#"id="genui-tool-message" hidden data-message=""#;
+        let start = thanks
+            .body
+            .find(marker)
+            .ok_or("no tool message on the page")?
+            + marker.len();
+        let end = thanks.body[start..].find('"').ok_or("unterminated")? + start;
+        html_escape::decode_html_entities(&thanks.body[start..end]).into_owned()
+    };
+    let carried: Value = serde_json::from_str(&carried).map_err(|e| format!("carried: {e}"))?;
+    let data = json!({"destinationCity": "Osaka", "departureDate": "2025-12-24"});
+    let content = |m: &Value| serde_json::from_str::<Value>(m["content"].as_str().unwrap_or(""));
+    ensure(
+        carried["toolCallId"] == "call_html_e2e" && content(&carried).ok() == Some(data.clone()),
+        || format!("carried tool message: {carried}"),
+    )?;
+    let as_json = post_html_form(dev, page, &good, "application/json")?;
+    let message = conforms(&as_json, Contract::ToolMessage)?;
+    ensure(
+        as_json.status == 200
+            && message["toolCallId"] == "call_html_e2e"
+            && content(&message).ok() == Some(data),
+        || format!("JSON caller: {}", as_json.body_excerpt()),
+    )?;
+    let refused = post_html_form(dev, page, &bad, "application/json")?;
+    let error = conforms(&refused, Contract::DguiError)?;
+    ensure(
+        refused.status == 422 && error["code"] == "submission_invalid",
+        || format!("JSON caller, refused: {}", refused.body_excerpt()),
+    )
+}
+
 /// The approval round trip: buttons in LMUI, the button's value submitted.
 pub fn approval_round_trip(dev: &WranglerDev, tag: &str) -> Step {
     let body = json!({"description": format!("Ask before deleting. {tag}"), "data": {"action": "Delete 500 old files", "importance": "high"},
@@ -385,16 +520,27 @@ fn request_with(
     body: &Value,
     headers: &[(&str, &str)],
 ) -> Result<Reply, String> {
-    let url = format!("{}{path}", dev.base_url());
-    let mut builder = ureq::http::Request::builder().method(method).uri(&url);
-    for (name, value) in headers {
-        builder = builder.header(*name, *value);
-    }
     let payload = if body.is_null() {
         Vec::new()
     } else {
         body.to_string().into_bytes()
     };
+    request_bytes(dev, method, path, payload, headers)
+}
+
+/// `method path` with `payload` as the body and `headers` as given.
+fn request_bytes(
+    dev: &WranglerDev,
+    method: &str,
+    path: &str,
+    payload: Vec<u8>,
+    headers: &[(&str, &str)],
+) -> Result<Reply, String> {
+    let url = format!("{}{path}", dev.base_url());
+    let mut builder = ureq::http::Request::builder().method(method).uri(&url);
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
+    }
     let request = builder.body(payload).map_err(|e| e.to_string())?;
     let mut response = dev.agent().run(request).map_err(|e| e.to_string())?;
     let status = response.status().as_u16();

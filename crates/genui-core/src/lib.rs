@@ -30,7 +30,8 @@
 //! - **Request:** [`Limits`], [`GenerateRequest`], [`Device`].
 //! - **Routes:** [`Route`] (from the route table) and its [`Handler`].
 //! - **Service** (what the shell drives): [`GenerateJob`],
-//!   [`SubmitJob`], [`Outcome`], [`HttpResponse`], [`CachePut`].
+//!   [`SubmitJob`] (answered as JSON or a page: [`SubmitAnswer`]), [`Outcome`],
+//!   [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`], [`KeyOptions`],
 //!   [`spec_hash`], [`IsolateMemory`]; the operator's [`Catalog`]s
 //!   (configured per isolate; their hash is part of the key).
@@ -82,6 +83,7 @@ pub use plan::check::{check_plan, markup_in, Issue};
 pub use plan::generate::generate;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
+pub use render::html::reply::SubmitAnswer;
 pub use render::RenderInput;
 pub use terms::contracts::Contract;
 pub use terms::format::Format;

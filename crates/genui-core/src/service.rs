@@ -968,12 +968,14 @@ impl HttpResponse {
     /// An HTML page (`format=html`, a hosted form) with the form's
     /// Content-Security-Policy.
     pub fn html(status: u16, page: String) -> Self {
+        Self::html_with_csp(status, page, crate::render::html::csp())
+    }
+
+    /// [`HttpResponse::html`] under another Content-Security-Policy.
+    pub(crate) fn html_with_csp(status: u16, page: String, csp: &str) -> Self {
         let headers = vec![
             ("content-type".into(), "text/html; charset=utf-8".into()),
-            (
-                "content-security-policy".into(),
-                crate::render::html::csp().to_owned(),
-            ),
+            ("content-security-policy".into(), csp.to_owned()),
             ("x-content-type-options".into(), "nosniff".into()),
             ("referrer-policy".into(), "no-referrer".into()),
         ];

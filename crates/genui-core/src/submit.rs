@@ -22,6 +22,7 @@
 
 use crate::cache::spec::{self, UiSpec};
 use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
+use crate::render::html::reply::SubmitAnswer;
 use crate::render::{a2ui, lmui};
 use crate::request::invalid;
 use crate::schema;
@@ -52,6 +53,9 @@ pub struct SubmitJob {
     /// The language of the messages for a person (`None`: the validator's
     /// own English messages, as the API always answered).
     lang: Option<crate::render::words::Lang>,
+    /// A form post's `_locale` (the form's language): the language of the
+    /// page a person gets back.
+    form_locale: Option<String>,
 }
 
 /// Checks limits and parses a submission body.
@@ -90,6 +94,7 @@ pub(crate) fn prepare_submit_with(
             from_a2ui: true,
             form: None,
             lang: None,
+            form_locale: None,
         });
     }
     let metadata = body
@@ -133,6 +138,7 @@ pub(crate) fn prepare_submit_with(
         from_a2ui: false,
         form: None,
         lang: None,
+        form_locale: None,
     })
 }
 
@@ -278,8 +284,7 @@ impl SubmitJob {
                 )
             }
             ContractSource::Cached(hash) => {
-                let remembered = crate::cache::memo::spec(hash);
-                let spec = remembered.or_else(|| cached.and_then(|text| UiSpec::from_cached(text, hash)).map(Rc::new)).ok_or_else(|| {
+                let spec = cached_spec(hash, cached).ok_or_else(|| {
                     Error::new(ErrorCode::SpecNotFound, format!("no form with specHash {hash} is cached (it may have expired); send `output` instead"))
                         .at("/specHash")
                 })?;
@@ -377,6 +382,18 @@ impl SubmitJob {
     }
 }
 
+/// The spec named by `hash`: this isolate's copy, else the cache's `cached` text.
+fn cached_spec(hash: &str, cached: Option<&str>) -> Option<Rc<UiSpec>> {
+    crate::cache::memo::spec(hash).or_else(|| {
+        cached
+            .and_then(|text| UiSpec::from_cached(text, hash))
+            .map(Rc::new)
+    })
+}
+
+/// Longest `_locale` a form post may carry (longer is ignored).
+const MAX_LOCALE_CHARS: usize = 64;
+
 /// Where a client shows the error: a missing required property is reported
 /// at the property itself, not at the object that lacks it.
 fn field_pointer(error: &jsonschema::ValidationError<'_>) -> String {
@@ -427,6 +444,11 @@ impl SubmitJob {
                     .map(str::to_owned)
             })
             .filter(|id| !id.trim().is_empty());
+        let form_locale = meta
+            .get("_locale")
+            .and_then(Value::as_str)
+            .filter(|l| !l.trim().is_empty() && l.len() <= MAX_LOCALE_CHARS)
+            .map(str::to_owned);
         Ok(SubmitJob {
             data: Value::Null,
             tool_call_id,
@@ -434,8 +456,50 @@ impl SubmitJob {
             limits: *limits,
             from_a2ui: false,
             form: Some(fields),
+            // JSON answers keep their language rule (`Accept-Language`);
+            // the form's own language is the page's.
             lang: None,
+            form_locale,
         })
+    }
+
+    /// [`SubmitJob::finish`] answered as `how` asks: JSON exactly as
+    /// [`SubmitJob::finish`], or a page for the person who posted the form
+    /// ([`SubmitAnswer`]), in the form's language (its `_locale`, else the
+    /// language of the messages, else English): a thank-you that hands the
+    /// tool message to the page framing the form, or the form again with
+    /// the errors beside its fields and the person's input kept.
+    pub fn answer(self, how: SubmitAnswer, cached: Option<&str>, message_id: &str) -> Outcome {
+        let response = match how {
+            SubmitAnswer::Json => return self.finish(cached, message_id),
+            SubmitAnswer::Page => self.page(cached, message_id),
+        };
+        Outcome {
+            response,
+            cache_put: None,
+        }
+    }
+
+    fn page(mut self, cached: Option<&str>, message_id: &str) -> HttpResponse {
+        use crate::render::html::reply;
+        let locale = self
+            .form_locale
+            .clone()
+            .or_else(|| self.lang.map(|l| l.tag().to_owned()));
+        self.lang = Some(crate::render::words::Lang::pick(locale.as_deref()));
+        let spec = match &self.contract {
+            ContractSource::Cached(hash) => cached_spec(hash, cached),
+            ContractSource::Inline(_) => None,
+        };
+        let tool_call_id = self.tool_call_id.clone();
+        let locale = locale.as_deref();
+        match (self.finish_with_data(cached, message_id), spec) {
+            ((Ok(message), _), spec) => reply::accepted(spec.as_deref(), locale, &message),
+            ((Err(error), data), Some(spec)) => {
+                reply::refused(&spec, locale, tool_call_id.as_deref(), &data, &error)
+            }
+            ((Err(error), _), None) => reply::unavailable(locale, &error),
+        }
     }
 
     /// Messages for a person in `locale`'s language (BCP 47; falls back to

@@ -1,5 +1,5 @@
 //! The texts the worker writes itself (buttons, approval prompts, the
-//! hosted page's messages, `/v1/submit`'s field messages), in every
+//! hosted page's messages, `/v1/submit`'s field messages and its pages for a person), in every
 //! language it ships, from one table: [`TABLE`], one row per [`Text`],
 //! one column per language of [`LANGS`].
 //!
@@ -99,6 +99,10 @@ texts! {
     Retrying => ["Your answer is saved. The recipient cannot be reached yet; it will be sent automatically.", "Ihre Antwort ist gespeichert. Der Empfänger ist noch nicht erreichbar; sie wird automatisch gesendet.", "Votre réponse est enregistrée. Le destinataire est injoignable pour l'instant ; elle sera envoyée automatiquement.", "Su respuesta está guardada. El destinatario aún no está disponible; se enviará automáticamente.", "A sua resposta foi guardada. O destinatário ainda não está acessível; será enviada automaticamente.", "回答は保存されました。送信先にまだ接続できないため、自動的に再送します。", "您的回答已保存。暂时无法联系接收方，系统将自动重新发送。"],
     /// A hosted form's answer could not be delivered.
     Failed => ["Your answer is saved, but it could not be delivered.", "Ihre Antwort ist gespeichert, konnte aber nicht zugestellt werden.", "Votre réponse est enregistrée, mais n'a pas pu être remise.", "Su respuesta está guardada, pero no se pudo entregar.", "A sua resposta foi guardada, mas não pôde ser entregue.", "回答は保存されましたが、送信できませんでした。", "您的回答已保存，但无法送达。"],
+    /// A `format=html` form posted to `/v1/submit` and accepted.
+    SubmitThanks => ["Thank you. Your answer has been received.", "Vielen Dank. Ihre Antwort ist eingegangen.", "Merci. Votre réponse a bien été reçue.", "Gracias. Hemos recibido su respuesta.", "Obrigado. A sua resposta foi recebida.", "ありがとうございます。回答を受け付けました。", "谢谢。您的回答已收到。"],
+    /// A `format=html` form post that cannot be shown again (its form expired, or the post names none).
+    SubmitUnavailable => ["This form could not be sent. Reload the page that showed it and try again.", "Dieses Formular konnte nicht gesendet werden. Laden Sie die Seite, die es gezeigt hat, neu und versuchen Sie es erneut.", "Ce formulaire n'a pas pu être envoyé. Rechargez la page qui l'affichait et réessayez.", "No se pudo enviar este formulario. Vuelva a cargar la página que lo mostraba e inténtelo de nuevo.", "Não foi possível enviar este formulário. Recarregue a página que o mostrava e tente novamente.", "このフォームを送信できませんでした。フォームを表示したページを再読み込みして、もう一度お試しください。", "无法提交此表单。请重新加载显示该表单的页面后重试。"],
     /// A hosted form posted again.
     AlreadySubmitted => ["This form has already been submitted.", "Dieses Formular wurde bereits gesendet.", "Ce formulaire a déjà été envoyé.", "Este formulario ya se ha enviado.", "Este formulário já foi enviado.", "このフォームは送信済みです。", "此表单已提交。"],
     /// A hosted form's link has expired.

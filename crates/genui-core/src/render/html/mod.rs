@@ -3,6 +3,8 @@
 //!
 //! - [`form`]: the `<form>` markup alone, no page chrome, reusable by any
 //!   page that wraps it (the hosted link's, an MCP App view's);
+//! - [`reply`]: what `/v1/submit` answers a browser that posted the form
+//!   (a page, or JSON for a caller that asks for it);
 //! - [`post`]: a form post (`application/x-www-form-urlencoded`, names
 //!   are JSON Pointers) read back into typed JSON data;
 //! - `form.css` and `form.js`: the page's only style and script, inline
@@ -17,6 +19,7 @@
 pub(crate) mod form;
 pub(crate) mod post;
 pub(crate) mod prefill;
+pub(crate) mod reply;
 
 use super::RenderInput;
 use serde_json::{Map, Value};
@@ -80,18 +83,23 @@ fn csp_hash(source: &str) -> String {
     )
 }
 
-/// The Content-Security-Policy of a page: nothing from anywhere, except
-/// the inline style and script by their hashes, and posting the form to
-/// the page's own origin.
+/// A page's Content-Security-Policy: nothing from anywhere, except the
+/// inline style and `scripts` by their hashes, and posting the form to the
+/// page's own origin; framed only by `frame_ancestors`.
+fn policy(scripts: &[&str], frame_ancestors: &str) -> String {
+    let scripts: Vec<String> = scripts.iter().map(|s| csp_hash(s)).collect();
+    format!(
+        "default-src 'none'; style-src {}; script-src {}; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors {frame_ancestors}",
+        csp_hash(STYLE),
+        scripts.join(" ")
+    )
+}
+
+/// The Content-Security-Policy of a form's page (and of a hosted link's
+/// pages): [`policy`] for the form's script, framed by no one.
 pub(crate) fn csp() -> &'static str {
     static CSP: OnceLock<String> = OnceLock::new();
-    CSP.get_or_init(|| {
-        format!(
-            "default-src 'none'; style-src {}; script-src {}; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-            csp_hash(STYLE),
-            csp_hash(SCRIPT)
-        )
-    })
+    CSP.get_or_init(|| policy(&[SCRIPT], "'none'"))
 }
 
 /// The `<form>` markup ([`form`]), with errors (data pointer, message)
@@ -131,26 +139,45 @@ pub(crate) fn page(r: &RenderInput<'_>, body: &str, words: &Words) -> String {
     out
 }
 
-/// The `format=html` answer: `{type, html, form, meta}`. The form posts
-/// to `/v1/submit` with the spec's hash (and the tool call's id) as hidden
-/// fields; a hosted link's page posts to its own URL instead.
-pub(crate) fn render(r: &RenderInput<'_>) -> Value {
-    let words = Words::of(r.lang());
-    let mut markup = form_markup(r, "/v1/submit", &[], &words);
-    if let Some(at) = markup.find('>') {
-        let mut hidden = format!(
-            r#"<input type="hidden" name="_specHash" value="{}">"#,
-            form::attr(&r.spec.spec_hash)
-        );
-        if let Some(id) = r.meta.get("toolCallId").and_then(Value::as_str) {
+/// Where a `format=html` form posts (a hosted link's page posts to its own URL).
+pub(crate) const SUBMIT_ACTION: &str = "/v1/submit";
+
+/// `markup` (a `<form>`) with the hidden fields that name what a post to
+/// [`SUBMIT_ACTION`] answers: the spec's hash, the tool call's id and the
+/// form's locale (so the page after the post speaks the form's language).
+pub(crate) fn with_hidden_fields(
+    mut markup: String,
+    r: &RenderInput<'_>,
+    tool_call_id: Option<&str>,
+) -> String {
+    let Some(at) = markup.find('>') else {
+        return markup;
+    };
+    let mut hidden = format!(
+        r#"<input type="hidden" name="_specHash" value="{}">"#,
+        form::attr(&r.spec.spec_hash)
+    );
+    let named = [("_toolCallId", tool_call_id), ("_locale", r.locale)];
+    for (name, value) in named {
+        if let Some(value) = value {
             let _ = write!(
                 hidden,
-                r#"<input type="hidden" name="_toolCallId" value="{}">"#,
-                form::attr(id)
+                r#"<input type="hidden" name="{name}" value="{}">"#,
+                form::attr(value)
             );
         }
-        markup.insert_str(at + 1, &hidden);
     }
+    markup.insert_str(at + 1, &hidden);
+    markup
+}
+
+/// The `format=html` answer: `{type, html, form, meta}`. The form posts
+/// to [`SUBMIT_ACTION`] with its hidden fields ([`with_hidden_fields`]);
+/// a hosted link's page posts to its own URL instead.
+pub(crate) fn render(r: &RenderInput<'_>) -> Value {
+    let words = Words::of(r.lang());
+    let tool_call_id = r.meta.get("toolCallId").and_then(Value::as_str);
+    let markup = with_hidden_fields(form_markup(r, SUBMIT_ACTION, &[], &words), r, tool_call_id);
     let html = page(r, &markup, &words);
     let mut message = Map::new();
     message.insert("type".into(), "html_page".into());
@@ -243,12 +270,42 @@ pub(crate) fn notice_page(locale: Option<&str>, which: &str) -> Option<String> {
         "data_mismatch" => (Text::DataMismatch, "alert"),
         _ => return None,
     };
-    let text = form::text(lang.text(id));
-    let title = form::text(lang.text(Text::Form));
-    Some(format!(
-        r#"<!doctype html><html lang="{}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{title}</title><style>{STYLE}</style></head><body><main class="genui-page"><p class="genui-notice" role="{role}" data-state="{which}">{text}</p></main></body></html>"#,
-        lang.tag()
-    ))
+    let notice = Notice {
+        lang,
+        title: lang.text(Text::Form),
+        text: lang.text(id),
+        role,
+        state: which,
+    };
+    Some(notice.page(""))
+}
+
+/// One message on a page of its own: a hosted form's state, or the page
+/// after a `format=html` form is posted to `/v1/submit`.
+pub(crate) struct Notice<'a> {
+    pub(crate) lang: super::words::Lang,
+    /// The page's `<title>` (escaped here).
+    pub(crate) title: &'a str,
+    /// The message (escaped here).
+    pub(crate) text: &'a str,
+    /// `status`, or `alert` for a failure.
+    pub(crate) role: &'a str,
+    /// `data-state`, for scripts and tests (a fixed identifier).
+    pub(crate) state: &'a str,
+}
+
+impl Notice<'_> {
+    /// The page, with `tail` (markup already escaped) after the message.
+    pub(crate) fn page(&self, tail: &str) -> String {
+        format!(
+            r#"<!doctype html><html lang="{}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><title>{}</title><style>{STYLE}</style></head><body><main class="genui-page"><p class="genui-notice" role="{}" data-state="{}">{}</p>{tail}</main></body></html>"#,
+            self.lang.tag(),
+            form::text(self.title),
+            self.role,
+            self.state,
+            form::text(self.text)
+        )
+    }
 }
 
 /// A hosted form's page (`/f/<token>`): the form posting to `action`, in

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// Names that are not fields: the hidden inputs a form may carry.
-pub(crate) const META_FIELDS: [&str; 2] = ["_specHash", "_toolCallId"];
+pub(crate) const META_FIELDS: [&str; 3] = ["_specHash", "_toolCallId", "_locale"];
 
 /// Most name/value pairs one post may carry.
 const MAX_PAIRS: usize = 10_000;
