@@ -20,8 +20,7 @@
 
 use genui_core::GenerateRequest;
 use genui_core::Limits;
-use genui_model::plan_schema::from_plan;
-use genui_model::prompt::{fields, Prompt};
+use genui_model::{model_plan, prompt_fields, Prompt};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -84,12 +83,12 @@ fn measure(dir: &Path) -> Result<Vec<Row>, String> {
             &limits,
         )
         .map_err(|e| format!("{name}: {e}"))?;
-        let field_list = fields(&plan, &request.output, &limits);
+        let field_list = prompt_fields(&plan, &request.output, &limits);
         let ui = plan.jsonforms_ui_schema();
         rows.push(Row {
             fields: field_list.len(),
-            plan: compact(&from_plan(&plan, false)),
-            overridden: compact(&from_plan(&plan, true)),
+            plan: compact(&model_plan(&plan, false)),
+            overridden: compact(&model_plan(&plan, true)),
             ui_schema: compact(&ui),
             full: compact(&json!({"jsonSchema": request.output, "uiSchema": ui})),
             prompt: Prompt::new(&request.description, &field_list).bytes(),

@@ -20,9 +20,9 @@
 use std::fmt;
 
 /// Default per-attempt timeout.
-pub const DEFAULT_ATTEMPT_TIMEOUT_MS: u64 = 15_000;
+pub(crate) const DEFAULT_ATTEMPT_TIMEOUT_MS: u64 = 15_000;
 /// Default overall deadline.
-pub const DEFAULT_DEADLINE_MS: u64 = 30_000;
+pub(crate) const DEFAULT_DEADLINE_MS: u64 = 30_000;
 
 /// A model provider, one wire format each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

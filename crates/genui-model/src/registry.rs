@@ -43,9 +43,9 @@ pub const VARIABLES: [&str; 9] = [
 /// The operator's standing instructions are bounded apart from a request's
 /// (`Limits::max_instructions_bytes`): they are trusted configuration, but
 /// still cost prompt tokens on every call.
-pub const MAX_OPERATOR_INSTRUCTIONS_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_OPERATOR_INSTRUCTIONS_BYTES: usize = 16 * 1024;
 /// An `http` generator's deadline when `deadlineMs` is not given.
-pub const DEFAULT_HTTP_DEADLINE_MS: u64 = 10_000;
+pub(crate) const DEFAULT_HTTP_DEADLINE_MS: u64 = 10_000;
 /// Names the registry keeps for itself.
 const RESERVED: [&str; 3] = ["auto", "model", "deterministic"];
 

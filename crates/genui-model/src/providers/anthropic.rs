@@ -15,13 +15,13 @@ use genui_core::{Error, ModelFailure};
 use serde_json::{json, Value};
 
 /// The API version header value.
-pub const API_VERSION: &str = "2023-06-01";
+pub(crate) const API_VERSION: &str = "2023-06-01";
 
 /// The forced tool's name.
-pub const TOOL_NAME: &str = "emit_ui_plan";
+pub(crate) const TOOL_NAME: &str = "emit_ui_plan";
 
 /// The Messages request with the forced `emit_ui_plan` tool.
-pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
+pub(crate) fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
     let messages: Vec<Value> = prompt
         .turns
         .iter()
@@ -48,7 +48,7 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 }
 
 /// Parses a Messages response, or an error response.
-pub fn parse_response(
+pub(crate) fn parse_response(
     status: u16,
     headers: &[(String, String)],
     body: &str,

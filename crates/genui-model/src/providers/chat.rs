@@ -18,7 +18,7 @@ use serde_json::Value;
 const REFUSAL_PREFIX: &str = "the model refused";
 
 /// A refusal: `model_output_invalid`, marked as a refusal.
-pub fn refused(text: &str) -> Error {
+pub(crate) fn refused(text: &str) -> Error {
     let text = text.trim();
     let message = if text.is_empty() {
         REFUSAL_PREFIX.to_owned()
@@ -29,14 +29,14 @@ pub fn refused(text: &str) -> Error {
 }
 
 /// Whether an error is a refusal ([`refused`]).
-pub fn is_refusal(error: &Error) -> bool {
+pub(crate) fn is_refusal(error: &Error) -> bool {
     error.code().model_failure() == Some(ModelFailure::OutputInvalid)
         && error.message().starts_with(REFUSAL_PREFIX)
 }
 
 /// The text a chat message carries: `content` as a string, or the text
 /// parts of `content` as an array, joined.
-pub fn message_text(message: &Value) -> String {
+pub(crate) fn message_text(message: &Value) -> String {
     match message.get("content") {
         Some(Value::String(text)) => text.clone(),
         Some(Value::Array(parts)) => parts
@@ -60,7 +60,7 @@ pub fn message_text(message: &Value) -> String {
 
 /// The plan in a chat message (see the module docs); `Err` with the text
 /// the model wrote when there is none.
-pub fn message_plan(message: &Value) -> Result<Value, Error> {
+pub(crate) fn message_plan(message: &Value) -> Result<Value, Error> {
     if let Some(refusal) = message
         .get("refusal")
         .and_then(Value::as_str)

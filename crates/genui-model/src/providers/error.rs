@@ -8,7 +8,7 @@ use genui_core::{Detail, Error, ModelFailure, RetryAfter};
 use serde_json::Value;
 
 /// A model failure whose message is redacted (providers echo masked keys).
-pub fn failure(kind: ModelFailure, message: impl Into<String>) -> Error {
+pub(crate) fn failure(kind: ModelFailure, message: impl Into<String>) -> Error {
     Error::model(kind, redact(&message.into()))
 }
 
@@ -110,7 +110,7 @@ fn cloudflare_errors(value: &Value) -> Option<String> {
 }
 
 /// `retry-after-ms` (OpenAI), else `retry-after` in seconds or as an HTTP date.
-pub fn retry_after(headers: &[(String, String)]) -> Option<RetryAfter> {
+pub(crate) fn retry_after(headers: &[(String, String)]) -> Option<RetryAfter> {
     let header = |name: &str| {
         headers
             .iter()

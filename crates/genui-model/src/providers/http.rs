@@ -40,15 +40,15 @@ use genui_core::{Error, GenerateRequest, ModelFailure, Webhook};
 use serde_json::{json, Map, Value};
 
 /// Version of the request and answer shapes; part of the cache identity.
-pub const WIRE_VERSION: u32 = 1;
+pub(crate) const WIRE_VERSION: u32 = 1;
 
 /// A longer answer is refused unread: a plan for the largest form the
 /// limits allow fits well within it, and nothing larger is parsed.
-pub const MAX_ANSWER_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_ANSWER_BYTES: usize = 1024 * 1024;
 
 /// The data-free request for `request` (see the module docs). `catalog` is
 /// the operator's component catalog bound to the request, when one is.
-pub fn data_free(
+pub(crate) fn data_free(
     name: &str,
     request: &GenerateRequest,
     operator: Option<&str>,
@@ -91,7 +91,7 @@ fn format_name(format: genui_core::Format) -> &'static str {
 
 /// The signed POST of the prompt's data-free request; on the retry, the
 /// previous answer and the problems found in it ride along.
-pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
+pub(crate) fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
     let mut body = prompt.call.clone();
     let previous = prompt.turns.iter().find(|t| t.role == Role::Assistant);
     if let (Some(previous), Some(problems), Value::Object(map)) =
@@ -106,7 +106,7 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 }
 
 /// Signs a built request at `now_s` (Unix seconds) with `secret`.
-pub fn sign(request: &mut HttpRequest, secret: &str, now_s: u64) {
+pub(crate) fn sign(request: &mut HttpRequest, secret: &str, now_s: u64) {
     let signature = Webhook::sign_generator(secret, now_s, request.body.as_bytes());
     request
         .headers
@@ -114,7 +114,7 @@ pub fn sign(request: &mut HttpRequest, secret: &str, now_s: u64) {
 }
 
 /// The plan in a generator's answer, in the model-plan shape.
-pub fn parse_response(
+pub(crate) fn parse_response(
     status: u16,
     headers: &[(String, String)],
     body: &str,
@@ -199,7 +199,7 @@ const LAYOUTS: [&str; 5] = [
 /// a widget: `multi` textarea, `slider`, `format: radio`, or our own
 /// `widget` name. Anything else is left for the repairs and the proof
 /// (an unknown widget or pointer is refused there, never trusted).
-pub fn from_uischema(ui: &Value) -> Result<Value, String> {
+pub(crate) fn from_uischema(ui: &Value) -> Result<Value, String> {
     let kind = ui
         .get("type")
         .and_then(Value::as_str)
@@ -302,7 +302,7 @@ fn invalid(message: &str) -> Error {
 }
 
 /// The error for a generator that could not be reached.
-pub fn network_error(message: &str) -> Error {
+pub(crate) fn network_error(message: &str) -> Error {
     failure(
         ModelFailure::Unavailable,
         format!("could not reach the http generator: {message}"),
