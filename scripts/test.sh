@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test layer:
-#  1. the core natively (unit tests, fixture corpus, contract schemas);
+#  1. the house rules (scripts/lint.sh: rustfmt, clippy -D warnings natively
+#     and for wasm32), then the core natively (unit tests, fixture corpus,
+#     contract schemas);
 #  1b. format=react: every fixture's TSX module typechecked (tsc --strict) and
 #      its zod schema run against output's accepted and rejected instances;
 #  2. the release wasm build and `wrangler deploy --dry-run --outdir` (the exact
@@ -20,7 +22,8 @@ source scripts/lib/env.sh
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "1/7 core and harness, natively"
+step "1/7 house rules (fmt, clippy native and wasm32), then core and harness natively"
+./scripts/lint.sh
 cargo test --workspace --quiet
 
 step "1b/7 format=react modules: tsc --strict, zod against output"
