@@ -255,12 +255,7 @@ impl Generation {
     fn begin(&mut self, generators: &Generators, now_ms: u64) {
         let pick = match generators.pick(self.job.request().generator.as_deref()) {
             Ok(pick) => pick,
-            Err(why) => {
-                return self.fail(
-                    &Error::new(ErrorCode::InvalidRequest, why).at("/generator"),
-                    now_ms,
-                )
-            }
+            Err(error) => return self.fail(&error, now_ms),
         };
         let (model, forced) = match pick {
             Pick::Generator { config, forced } => (Some(config), forced),

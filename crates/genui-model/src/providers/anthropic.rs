@@ -7,7 +7,7 @@
 //! means the plan was cut off.
 
 use super::error::{failure, status_error, success_json};
-use super::{extract_json, tokens, HttpRequest, ModelReply};
+use super::{extract_json, in_context, tokens, HttpRequest, ModelReply};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
@@ -83,8 +83,8 @@ pub(crate) fn parse_response(
     let plan_json = match tool_input {
         Some(input @ Value::Object(_)) => input.clone(),
         Some(_) => return Err(invalid("the tool input is not an object").with_model_output(&raw)),
-        None => extract_json(&text).map_err(|why| {
-            invalid(&format!("no {TOOL_NAME} tool call; {why}")).with_model_output(&text)
+        None => extract_json(&text).map_err(|e| {
+            in_context(e, &format!("no {TOOL_NAME} tool call; ")).with_model_output(&text)
         })?,
     };
     let usage = value.get("usage").unwrap_or(&Value::Null);

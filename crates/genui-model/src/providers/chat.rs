@@ -10,7 +10,7 @@
 //! - `refusal` (a non-empty string): a refusal ([`refused`]), which the
 //!   ladder reports with its own provenance reason.
 
-use super::{extract_json, failure};
+use super::{extract_json, failure, in_context};
 use genui_core::{Error, ModelFailure};
 use serde_json::Value;
 
@@ -69,25 +69,20 @@ pub(crate) fn message_plan(message: &Value) -> Result<Value, Error> {
         return Err(refused(refusal));
     }
     let text = message_text(message);
-    let from_text = extract_json(text.trim_start_matches('\u{feff}'));
-    if let Ok(plan) = from_text {
-        return Ok(plan);
-    }
+    let from_text = match extract_json(text.trim_start_matches('\u{feff}')) {
+        Ok(plan) => return Ok(plan),
+        Err(error) => error,
+    };
     match message.pointer("/tool_calls/0/function/arguments") {
         Some(object @ Value::Object(_)) => return Ok(object.clone()),
         Some(Value::String(arguments)) => {
-            return extract_json(arguments).map_err(|why| {
-                invalid(&format!("the tool call's arguments: {why}")).with_model_output(arguments)
+            return extract_json(arguments).map_err(|e| {
+                in_context(e, "the tool call's arguments: ").with_model_output(arguments)
             });
         }
         _ => {}
     }
-    let why = from_text.err().unwrap_or_default();
-    Err(invalid(&why).with_model_output(&text))
-}
-
-fn invalid(message: &str) -> Error {
-    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
+    Err(from_text.with_model_output(&text))
 }
 
 #[cfg(test)]

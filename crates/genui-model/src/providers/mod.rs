@@ -16,7 +16,7 @@ pub(crate) mod openai;
 mod wire_tests;
 pub(crate) mod workers_ai;
 
-pub(crate) use error::failure;
+pub(crate) use error::{failure, in_context, invalid_output};
 
 use crate::config::{ModelConfig, Provider};
 use crate::prompt::Prompt;
@@ -286,8 +286,9 @@ pub(crate) fn network_error(provider: Provider, message: &str) -> Error {
 }
 
 /// The JSON object inside a model's text: the whole text, or inside a
-/// ```` ``` ```` fence, or from the first `{` to the last `}`.
-pub(crate) fn extract_json(text: &str) -> Result<Value, String> {
+/// ```` ``` ```` fence, or from the first `{` to the last `}`; else a
+/// `model_output_invalid` saying why the whole text is not one.
+pub(crate) fn extract_json(text: &str) -> Result<Value, Error> {
     let trimmed = text.trim();
     let unfenced = strip_fence(trimmed);
     let first_error = match serde_json::from_str::<Value>(unfenced) {
@@ -295,15 +296,13 @@ pub(crate) fn extract_json(text: &str) -> Result<Value, String> {
         Ok(_) => "the output is JSON but not an object".to_owned(),
         Err(e) => format!("the output is not valid JSON: {e}"),
     };
-    let (Some(start), Some(end)) = (unfenced.find('{'), unfenced.rfind('}')) else {
-        return Err(first_error);
+    let inner = match (unfenced.find('{'), unfenced.rfind('}')) {
+        (Some(start), Some(end)) if start < end => &unfenced[start..=end],
+        _ => return Err(invalid_output(&first_error)),
     };
-    if start >= end {
-        return Err(first_error);
-    }
-    match serde_json::from_str::<Value>(&unfenced[start..=end]) {
+    match serde_json::from_str::<Value>(inner) {
         Ok(value @ Value::Object(_)) => Ok(value),
-        _ => Err(first_error),
+        _ => Err(invalid_output(&first_error)),
     }
 }
 
@@ -336,10 +335,14 @@ mod tests {
             extract_json("Here you go: {\"a\": {\"b\": 2}} Enjoy").unwrap(),
             json!({"a": {"b": 2}})
         );
-        assert!(extract_json("{\"a\": [1, 2")
+        let error = extract_json("{\"a\": [1, 2").unwrap_err();
+        assert!(error.message().contains("not valid JSON"));
+        assert_eq!(error.code().as_str(), "model_output_invalid");
+        assert_eq!(error.provider_status(), Some(200));
+        assert!(extract_json("[1]")
             .unwrap_err()
-            .contains("not valid JSON"));
-        assert!(extract_json("[1]").unwrap_err().contains("not an object"));
+            .message()
+            .contains("not an object"));
         assert!(extract_json("} nothing {").is_err());
     }
 

@@ -79,9 +79,7 @@ pub(crate) fn parse_response(
         .unwrap_or(&value);
     let plan_json = match result.get("response") {
         Some(object @ Value::Object(_)) => object.clone(),
-        Some(Value::String(text)) => {
-            extract_json(text).map_err(|why| invalid(&why).with_model_output(text))?
-        }
+        Some(Value::String(text)) => extract_json(text).map_err(|e| e.with_model_output(text))?,
         _ => return Err(invalid("the result has no `response`")),
     };
     let usage = result.get("usage").unwrap_or(&Value::Null);
