@@ -53,10 +53,7 @@ fn checked_name(path: &Path, file: &str) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{file}: {e}"));
     let value: serde_json::Value =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file} is not JSON: {e}"));
-    if !value["components"]
-        .as_array()
-        .is_some_and(|c| !c.is_empty())
-    {
+    if value["components"].as_array().is_none_or(|c| c.is_empty()) {
         panic!(
             "{file}: a catalog needs a non-empty `components` array (schemas/catalog.schema.json)"
         );

@@ -21,18 +21,7 @@ source scripts/lib/env.sh
 # The MCP form view, embedded in the wasm (src/shell/mcp.rs).
 ./scripts/build-mcp-view.sh
 
-if rustup_has_wasm_target; then
-  echo "build-wasm: rustup toolchain with wasm32 std" >&2
-else
-  echo "build-wasm: Debian rustc-web with -Zbuild-std" >&2
-  export PATH="/usr/bin:$PATH"
-  export RUSTC_BOOTSTRAP=1
-  export CARGO_UNSTABLE_BUILD_STD="std,panic_abort"
-  mkdir -p "$(/usr/bin/rustc --print sysroot)/lib/rustlib/wasm32-unknown-unknown/lib"
-  export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=/usr/bin/wasm-ld
-  # A separate target dir: std built from source must not mix with rustup's.
-  export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target/wasm-debian}"
-fi
+use_wasm_toolchain
 
 export WASM_BINDGEN_BIN="$(command -v wasm-bindgen)"
 export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"

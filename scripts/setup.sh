@@ -4,7 +4,8 @@
 #
 #  - Rust wasm toolchain: rustup's wasm32 target when installed, else Debian's
 #    rustc-web + rust-web-src + lld (std rebuilt for wasm32, see
-#    scripts/build-wasm.sh);
+#    scripts/build-wasm.sh) and rust-web-clippy, the clippy of that same
+#    rustc, so scripts/lint.sh lints the wasm32 shell;
 #  - worker-build and wasm-bindgen-cli (the exact wasm-bindgen in Cargo.lock),
 #    built from crates.io into $GENUI_TOOLS;
 #  - node tooling from package.json: wrangler (workerd + Miniflare), wasm-opt
@@ -51,7 +52,12 @@ lock_version() { # crate name -> version from Cargo.lock
 }
 
 if ! rustup_has_wasm_target; then
-  apt_install rustc-web cargo-web rust-web-src lld
+  apt_install rustc-web cargo-web rust-web-src rust-web-clippy lld
+fi
+# The native lint pass (scripts/lint.sh): rustfmt and clippy of the host toolchain.
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+  log "rustup component add rustfmt clippy"
+  rustup component add rustfmt clippy
 fi
 command -v curl >/dev/null 2>&1 || apt_install curl
 command -v node >/dev/null 2>&1 || apt_install nodejs npm

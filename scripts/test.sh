@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test layer:
-#  1. the core natively (its layers without import cycles, unit tests, fixture
-#     corpus, contract schemas);
+#  1. the house rules (scripts/lint.sh: rustfmt, clippy -D warnings natively
+#     and for wasm32; scripts/module-cycles.py: no import cycle among
+#     genui-core's files or folders), then the core natively (unit tests,
+#     fixture corpus, contract schemas);
 #  1b. format=react: every fixture's TSX module typechecked (tsc --strict) and
 #      its zod schema run against output's accepted and rejected instances;
 #  2. the release wasm build and `wrangler deploy --dry-run --outdir` (the exact
@@ -21,7 +23,8 @@ source scripts/lib/env.sh
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "1/7 core and harness, natively"
+step "1/7 house rules (fmt, clippy native and wasm32, layers), then core and harness natively"
+./scripts/lint.sh
 # genui-core's layers: no import cycle among its files, nor its folders.
 python3 scripts/module-cycles.py
 cargo test --workspace --quiet

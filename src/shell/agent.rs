@@ -1,5 +1,5 @@
 //! `POST /v1/agent`: an AG-UI run answered as AG-UI events over SSE
-//! (genui_model::agui decides; this performs). A generate call streams
+//! (genui_model::AgentEvents and RunInput decide; this performs). A generate call streams
 //! through the same machine as `/v1/generate`; a submission from one of
 //! our A2UI surfaces is checked like `/v1/submit`. Errors before the
 //! stream starts (a malformed `RunAgentInput`, no call, a bad body) are
@@ -9,8 +9,7 @@ use super::clock::unix_ms;
 use super::drive::{self, SseBody};
 use super::{kv, model, query_param, read_body};
 use genui_core::{GenerateJob, HttpResponse, Limits, SubmitJob};
-use genui_model::agui::{AgentEvents, Call, RunInput};
-use genui_model::{Generation, Mode};
+use genui_model::{AgentCall, AgentEvents, Generation, Mode, RunInput};
 use worker::{Context, Env, Request};
 
 pub(super) async fn run(
@@ -30,8 +29,8 @@ pub(super) async fn run(
         Err(error) => return HttpResponse::error(&error),
     };
     let started = match &input.call {
-        Call::Submit { .. } => submission(&input, env, request_id, &limits).await,
-        Call::Generate { .. } => generation(&input, req, env, ctx, &limits).await,
+        AgentCall::Submit { .. } => submission(&input, env, request_id, &limits).await,
+        AgentCall::Generate { .. } => generation(&input, req, env, ctx, &limits).await,
     };
     match started {
         Ok((head, body)) => {
@@ -55,7 +54,7 @@ async fn generation(
         limits,
     )
     .map_err(|error| HttpResponse::error(&input.locate(error)))?;
-    let generation = Generation::with_generators(
+    let generation = Generation::new(
         job,
         &model::generators(env),
         Mode::Stream,

@@ -1,4 +1,4 @@
-//! Performs what the generation machine (`genui_model::machine`) asks for:
+//! Performs what the generation machine (`genui_model::Generation`) asks for:
 //! KV reads and writes, provider calls and waits. It writes the machine's
 //! updates either as one JSON answer ([`answer`]) or as Server-Sent Events
 //! ([`stream`]); every decision stays in the machine.
@@ -15,8 +15,10 @@ use futures::channel::mpsc::{self, UnboundedReceiver, UnboundedSender};
 use futures::future::{select, Either, LocalBoxFuture};
 use futures::StreamExt;
 use genui_core::{CachePut, Error, ErrorCode, HttpResponse};
-use genui_model::stream::{self as sse, Encoder};
-use genui_model::{Effect, Event, Generation, Input, Update};
+use genui_model::{
+    Effect, Encoder, Event, Generation, Input, Update, EVENT_STREAM_CONTENT_TYPE, HEARTBEAT,
+    HEARTBEAT_MS,
+};
 use std::time::Duration;
 use worker::{Context, Delay, Env, Headers, Response};
 
@@ -113,7 +115,7 @@ pub(super) fn written(text: String) -> (HttpResponse, SseBody) {
 fn stream_head() -> HttpResponse {
     HttpResponse {
         status: 200,
-        headers: vec![("content-type".into(), sse::CONTENT_TYPE.into())],
+        headers: vec![("content-type".into(), EVENT_STREAM_CONTENT_TYPE.into())],
         body: String::new(),
     }
 }
@@ -196,8 +198,8 @@ async fn with_heartbeats(
 ) -> Input {
     let beats = async {
         loop {
-            Delay::from(Duration::from_millis(sse::HEARTBEAT_MS)).await;
-            let _ = tx.unbounded_send(sse::HEARTBEAT.to_owned());
+            Delay::from(Duration::from_millis(HEARTBEAT_MS)).await;
+            let _ = tx.unbounded_send(HEARTBEAT.to_owned());
         }
     };
     match select(Box::pin(work), Box::pin(beats)).await {

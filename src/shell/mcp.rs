@@ -34,7 +34,7 @@ pub(super) async fn handle(
         &limits,
     ) {
         Mcp::Answer(response) => response,
-        Mcp::Generate(job, call) => call.finish(&super::generate_job(job, env, ctx).await),
+        Mcp::Generate(job, call) => call.finish(&super::generate_job(*job, env, ctx).await),
         Mcp::Submit(job, call) => {
             let cached = match job.cache_key() {
                 Some(key) => super::kv::SpecCache::open(env).get(&key).await,

@@ -227,7 +227,7 @@ async fn generate(
         Ok(job) => job,
         Err(response) => return response,
     };
-    if genui_model::stream::wants_event_stream(header(req, "accept").as_deref()) {
+    if genui_model::wants_event_stream(header(req, "accept").as_deref()) {
         return stream_job(job, env, ctx, None, sse).await;
     }
     let response = generate_job(job, env, ctx).await;
@@ -285,7 +285,7 @@ async fn webhook(
         },
         None => None,
     };
-    if genui_model::stream::wants_event_stream(header(req, "accept").as_deref()) {
+    if genui_model::wants_event_stream(header(req, "accept").as_deref()) {
         let outbox_env = env.clone();
         let on_answer = callback.map(|url| -> drive::OnAnswer {
             Box::new(move |body| Box::pin(forms::enqueue_callback(outbox_env, url, body)))
@@ -306,10 +306,10 @@ fn prepare(body: &[u8], format: Option<&str>) -> std::result::Result<GenerateJob
 }
 
 /// Answers a parsed generate request: a loop over the core's generation
-/// machine (genui_model::machine), which decides generator, cache keys,
+/// machine (genui_model::Generation), which decides generator, cache keys,
 /// fallback and what to store.
 async fn generate_job(job: GenerateJob, env: &Env, ctx: &Context) -> HttpResponse {
-    let generation = Generation::with_generators(
+    let generation = Generation::new(
         job,
         &model::generators(env),
         Mode::Answer,
@@ -328,7 +328,7 @@ async fn stream_job(
     on_answer: Option<drive::OnAnswer>,
     sse: &mut Option<drive::SseBody>,
 ) -> HttpResponse {
-    let generation = Generation::with_generators(
+    let generation = Generation::new(
         job,
         &model::generators(env),
         Mode::Stream,
@@ -337,7 +337,7 @@ async fn stream_job(
     );
     match drive::stream(
         generation,
-        genui_model::stream::GenerateEvents::default(),
+        genui_model::GenerateEvents::default(),
         env,
         ctx,
         on_answer,

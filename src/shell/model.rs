@@ -4,8 +4,7 @@
 //! results back. Every decision stays in genui-model.
 
 use futures::future::{select, Either};
-use genui_model::registry::VARIABLES;
-use genui_model::{AiCall, Event, Generators, HttpRequest};
+use genui_model::{AiCall, Event, Generators, HttpRequest, VARIABLES};
 use std::cell::RefCell;
 use std::time::Duration;
 use worker::js_sys::{self, Function, Promise, Reflect};

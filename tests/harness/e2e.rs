@@ -765,7 +765,9 @@ fn no_panic_in_log(dev: &WranglerDev) -> Step {
 /// A 200 answer of /v1/generate for `output` and `data` (whose schema has
 /// no defaults, so `initialData` must equal `data`).
 fn check_generate_answer(v: &Value, output: &Value, data: &Value) -> Step {
-    genui_core::Contract::JsonFormsResponse.check(v)?;
+    genui_core::Contract::JsonFormsResponse
+        .check(v)
+        .map_err(|e| e.to_string())?;
     ensure!(
         v["jsonSchema"] == *output,
         "jsonSchema differs from output: {}",
@@ -883,7 +885,9 @@ fn collect_scopes(node: &Value, out: &mut Vec<String>) {
 /// `{"type":"dgui_error","code","message","payload"}` with a JSON type.
 fn check_dgui_error(r: &Reply) -> Step {
     let v = r.try_json()?;
-    genui_core::Contract::DguiError.check(&v)?;
+    genui_core::Contract::DguiError
+        .check(&v)
+        .map_err(|e| e.to_string())?;
     ensure!(
         v["type"] == "dgui_error",
         "type is {} (want \"dgui_error\")",

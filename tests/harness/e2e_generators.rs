@@ -298,8 +298,7 @@ fn instructions(dev: &WranglerDev, server: &ModelServer, run: u32, f: &mut Vec<S
     let user = messages[1]["content"].as_str().unwrap_or_default();
     let (fields_at, block_at) = (
         user.find("Fields").unwrap_or(usize::MAX),
-        user.find(genui_model::prompt::INSTRUCTIONS_HEADER)
-            .unwrap_or(0),
+        user.find(genui_model::INSTRUCTIONS_HEADER).unwrap_or(0),
     );
     let quoted = format!(
         "caller: {}",

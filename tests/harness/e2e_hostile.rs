@@ -207,8 +207,9 @@ fn run(dev: &WranglerDev) -> Step {
     let surface = answer["messages"][0]["createSurface"]["surfaceId"].clone();
     let action = |context: Value| {
         let mut full = json!({"specHash": a2ui_hash});
-        full.as_object_mut()
-            .map(|m| m.extend(context.as_object().cloned().unwrap_or_default()));
+        if let Some(m) = full.as_object_mut() {
+            m.extend(context.as_object().cloned().unwrap_or_default());
+        }
         json!({"name": "genui.submit", "surfaceId": surface, "sourceComponentId": "submit", "timestamp": "2026-11-27T06:00:00.000Z", "context": full})
     };
     let message = json!({"version": "v0.9", "action": action(json!({"data": {}, "decisionPath": slashed(WORST), "decision": true}))});

@@ -75,7 +75,9 @@ fn check(
         ));
     }
     if expect.status != 200 {
-        Contract::DguiError.check(&body)?;
+        Contract::DguiError
+            .check(&body)
+            .map_err(|e| e.to_string())?;
         // A model failure's payload is in the core's key style (camelCase).
         let in_core_style = body["payload"].get("providerStatus").is_some()
             && body["payload"].get("provider_status").is_none();
@@ -84,7 +86,9 @@ fn check(
             _ => Err(format!("{scenario}: error {body}")),
         };
     }
-    Contract::JsonFormsResponse.check(&body)?;
+    Contract::JsonFormsResponse
+        .check(&body)
+        .map_err(|e| e.to_string())?;
     let meta = &body["meta"];
     let attempts_ok = expect.attempts.is_none_or(|n| meta["attempts"] == n);
     let error_ok = expect.error.is_none_or(|code| meta["error"] == code);

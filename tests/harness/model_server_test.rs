@@ -1,5 +1,5 @@
 //! The scripted model server (`model-server`) against genui-model's real
-//! wire code: requests built by `genui_model::providers`, sent over HTTP,
+//! wire code: requests built by `genui_model::wire`, sent over HTTP,
 //! replies parsed by `parse_response`, and whole generations driven through
 //! `genui_model::Ladder`, for every scenario and both wire formats.
 //!
@@ -9,8 +9,10 @@
 
 use genui_core::{GenerateRequest, Limits};
 use genui_harness::ModelServer;
-use genui_model::providers::{self, anthropic, openai, HttpRequest};
-use genui_model::{Event, Ladder, LadderOutcome, LadderResult, ModelConfig, Provider, Step};
+use genui_model::{
+    wire, Event, HttpRequest, Ladder, LadderOutcome, LadderResult, ModelConfig, Provider,
+    ProviderCall, Step, WireMode,
+};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -374,9 +376,11 @@ fn raw_wire_round_trip() {
     )
     .expect("plan");
     let prompt = ladder.first_prompt().clone();
-    let http = openai::build_request(&server.config(Provider::OpenAi, "good"), &prompt);
+    let http = http_request(&server.config(Provider::OpenAi, "good"), &prompt);
     let (status, headers, body) = send(&http, 5000).expect("an answer");
-    let reply = openai::parse_response(status, &headers, &body).expect("a plan");
+    let reply = wire(Provider::OpenAi)
+        .parse_response(status, &headers, &body)
+        .expect("a plan");
     assert_eq!(
         reply.plan_json["sections"][0]["fields"]
             .as_array()
@@ -387,17 +391,20 @@ fn raw_wire_round_trip() {
         reply.plan_json["title"],
         "A form that collects a user's shipping address (raw)"
     );
-    let http = anthropic::build_request(&server.config(Provider::Anthropic, "truncated"), &prompt);
+    let http = http_request(&server.config(Provider::Anthropic, "truncated"), &prompt);
     let (status, headers, body) = send(&http, 5000).expect("an answer");
-    let error = anthropic::parse_response(status, &headers, &body).expect_err("truncated");
+    let error = wire(Provider::Anthropic)
+        .parse_response(status, &headers, &body)
+        .expect_err("truncated");
     assert_eq!(error.code().as_str(), "model_output_invalid");
-    let http = anthropic::build_request(
+    let http = http_request(
         &server.config(Provider::Anthropic, "server-error-always"),
         &prompt,
     );
     let (status, headers, body) = send(&http, 5000).expect("an answer");
-    let error =
-        providers::parse_response(Provider::Anthropic, status, &headers, &body).expect_err("500");
+    let error = wire(Provider::Anthropic)
+        .parse_response(status, &headers, &body)
+        .expect_err("500");
     assert_eq!(
         (error.code().as_str(), error.provider_status()),
         ("model_unavailable", Some(500))
@@ -450,5 +457,13 @@ fn good_plans_from_the_prompt_are_proven_on_every_fixture() {
                 outcome.provenance.fixes
             );
         }
+    }
+}
+
+/// The HTTP request `config`'s provider builds for `prompt` (strict JSON schema).
+fn http_request(config: &ModelConfig, prompt: &genui_model::Prompt) -> HttpRequest {
+    match wire(config.provider).build(config, prompt, WireMode::JsonSchema) {
+        ProviderCall::Http(http) => http,
+        ProviderCall::Ai(call) => panic!("{:?} builds a binding call: {call:?}", config.provider),
     }
 }

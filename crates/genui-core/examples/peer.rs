@@ -17,7 +17,7 @@
 //! `<run dir>/ours.json`, uiSchemas to `<run dir>/ours-ui/<id>.json`
 //! (report.mjs measures both generators' uiSchemas with one set of rules).
 
-use genui_core::{generate, GenerateJob, Limits};
+use genui_core::{generate, Error, GenerateJob, Limits};
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::path::Path;
@@ -92,7 +92,7 @@ fn one_schema(corpus: &Path, run: &Path, entry: &Value, limits: &Limits) -> Valu
             record["ns"] = json!(ns);
             record["reps"] = json!(reps);
         }
-        Err(code) => record["error"] = json!(code),
+        Err(error) => record["error"] = json!(error.code().as_str()),
     }
     if std::env::var_os("PEER_SKIP_PIPELINE").is_some() {
         return record; // for profiling the generator alone
@@ -111,8 +111,8 @@ fn one_schema(corpus: &Path, run: &Path, entry: &Value, limits: &Limits) -> Valu
 }
 
 /// Plan + uiSchema: the equivalent of `Generate.uiSchema`.
-fn generate_ui(schema: &Value, limits: &Limits) -> Result<Value, String> {
-    let plan = generate(schema, "", false, limits).map_err(|e| e.code().as_str().to_owned())?;
+fn generate_ui(schema: &Value, limits: &Limits) -> Result<Value, Error> {
+    let plan = generate(schema, "", false, limits)?;
     Ok(plan.jsonforms_ui_schema())
 }
 

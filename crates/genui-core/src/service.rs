@@ -511,9 +511,7 @@ impl GenerateJob {
         };
         if crate::terms::contracts::checking() {
             let as_json = serde_json::to_value(&spec).unwrap_or_default();
-            Contract::UiSpec
-                .check(&as_json)
-                .map_err(|why| Error::new(ErrorCode::Internal, why))?;
+            Contract::UiSpec.check(&as_json)?;
         }
         Ok((spec, repairs))
     }
@@ -598,10 +596,7 @@ impl GenerateJob {
             catalog: self.catalog.as_deref(),
         };
         let check = |value: &Value| match crate::terms::contracts::checking() {
-            true => format
-                .contract()
-                .check(value)
-                .map_err(|why| Error::new(ErrorCode::Internal, why)),
+            true => format.contract().check(value),
             false => Ok(()),
         };
         let mut response = match format {

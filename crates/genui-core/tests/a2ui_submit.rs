@@ -255,7 +255,8 @@ fn unknown_specs_and_surfaces_are_404() {
 fn malformed_actions_are_400_with_the_pointer() {
     let (answer, cached) = surface(json!({"output": output()}));
     let good = action(&answer, "submit", &json!({}));
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Mutation = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Mutation)> = vec![
         ("/version", Box::new(|m| m["version"] = json!("v0.8"))),
         (
             "/version",

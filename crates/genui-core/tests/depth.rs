@@ -251,7 +251,7 @@ fn form_post_pointers_are_counted_before_they_nest() {
     // A recursive schema names fields at any depth.
     let output =
         json!({"type": "object", "properties": {"name": {"type": "string"}, "a": {"$ref": "#"}}});
-    let (answer, hash, cached) = generate(&json!({"output": output}), "html");
+    let (_, hash, cached) = generate(&json!({"output": output}), "html");
     let post = |pointer: &str| {
         let body: String = form_urlencoded::Serializer::new(String::new())
             .append_pair("_specHash", &hash)

@@ -852,13 +852,11 @@ fn assert_same_values(name: &str, output: &Value, renderable: &Value, args: &Val
 /// Every JSON Forms element (layouts included), depth first.
 fn elements(ui: &Value, out: &mut Vec<Value>) {
     out.push(ui.clone());
-    for key in ["elements"] {
-        ui[key]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .for_each(|e| elements(e, out));
-    }
+    ui["elements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .for_each(|e| elements(e, out));
 }
 
 fn rule_of(ui: &Value, scope: &str) -> Value {

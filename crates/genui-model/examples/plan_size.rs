@@ -18,10 +18,8 @@
 //!
 //! Prints a Markdown table and writes it to `bench-results/plan-size.md`.
 
-use genui_core::GenerateRequest;
-use genui_core::Limits;
-use genui_model::plan_schema::from_plan;
-use genui_model::prompt::{fields, Prompt};
+use genui_core::{Error, ErrorCode, GenerateRequest, Limits};
+use genui_model::{model_plan, prompt_fields, Prompt};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -42,7 +40,7 @@ fn main() -> ExitCode {
     let rows = match measure(&root.join("crates/genui-core/tests/fixtures/generate")) {
         Ok(rows) => rows,
         Err(why) => {
-            eprintln!("plan_size: {why}");
+            eprintln!("plan_size: {}", why.message());
             return ExitCode::FAILURE;
         }
     };
@@ -58,15 +56,20 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+/// A fixture that cannot be read or measured (this tool's own failure).
+fn failed(message: String) -> Error {
+    Error::new(ErrorCode::Internal, message)
+}
+
+fn fixture_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let entries = std::fs::read_dir(dir).map_err(|e| failed(format!("{}: {e}", dir.display())))?;
     let mut files: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "json"));
     files.sort();
     Ok(files)
 }
 
-fn measure(dir: &Path) -> Result<Vec<Row>, String> {
+fn measure(dir: &Path) -> Result<Vec<Row>, Error> {
     let limits = Limits::default();
     let mut rows = Vec::new();
     for file in fixture_files(dir)? {
@@ -74,22 +77,24 @@ fn measure(dir: &Path) -> Result<Vec<Row>, String> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let text = std::fs::read_to_string(&file).map_err(|e| format!("{name}: {e}"))?;
-        let body: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
-        let request = GenerateRequest::from_value(body).map_err(|e| format!("{name}: {e}"))?;
+        let text = std::fs::read_to_string(&file).map_err(|e| failed(format!("{name}: {e}")))?;
+        let body: Value =
+            serde_json::from_str(&text).map_err(|e| failed(format!("{name}: {e}")))?;
+        let request =
+            GenerateRequest::from_value(body).map_err(|e| failed(format!("{name}: {e}")))?;
         let plan = genui_core::generate(
             &request.output,
             &request.description,
             request.wants_confirm(),
             &limits,
         )
-        .map_err(|e| format!("{name}: {e}"))?;
-        let field_list = fields(&plan, &request.output, &limits);
+        .map_err(|e| failed(format!("{name}: {e}")))?;
+        let field_list = prompt_fields(&plan, &request.output, &limits);
         let ui = plan.jsonforms_ui_schema();
         rows.push(Row {
             fields: field_list.len(),
-            plan: compact(&from_plan(&plan, false)),
-            overridden: compact(&from_plan(&plan, true)),
+            plan: compact(&model_plan(&plan, false)),
+            overridden: compact(&model_plan(&plan, true)),
             ui_schema: compact(&ui),
             full: compact(&json!({"jsonSchema": request.output, "uiSchema": ui})),
             prompt: Prompt::new(&request.description, &field_list).bytes(),

@@ -44,17 +44,18 @@ use genui_core::{Error, ErrorCode, HttpResponse, Limits};
 use serde_json::{json, Map, Value};
 
 /// The A2UI middleware's activity type.
-pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
+pub(crate) const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
 /// The key of the A2UI messages in the middleware's activity content.
-pub const A2UI_OPERATIONS_KEY: &str = "a2ui_operations";
+pub(crate) const A2UI_OPERATIONS_KEY: &str = "a2ui_operations";
 /// The `description`s of the `context` entries read as the caller's
 /// instructions (compared without case; see the module docs).
-pub const INSTRUCTION_CONTEXT_DESCRIPTIONS: [&str; 2] = ["instructions", "genui:instructions"];
+pub(crate) const INSTRUCTION_CONTEXT_DESCRIPTIONS: [&str; 2] =
+    ["instructions", "genui:instructions"];
 
 /// The `context` entry in which a CopilotKit frontend sends its registered
 /// A2UI catalog (`{catalogId, components}` as a JSON string), from
 /// `@ag-ui/a2ui-middleware`.
-pub const A2UI_SCHEMA_CONTEXT_DESCRIPTION: &str = "A2UI Component Schema \u{2014} available components for generating UI surfaces. Use these component names and properties when creating A2UI operations.";
+pub(crate) const A2UI_SCHEMA_CONTEXT_DESCRIPTION: &str = "A2UI Component Schema \u{2014} available components for generating UI surfaces. Use these component names and properties when creating A2UI operations.";
 
 /// What a run asks for.
 #[derive(Debug, Clone, PartialEq)]

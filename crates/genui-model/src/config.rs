@@ -17,12 +17,26 @@
 //! instructions (`GENUI_INSTRUCTIONS`) are read with these into the one
 //! generator table, [`crate::registry`].
 
+use genui_core::{Error, ErrorCode};
 use std::fmt;
 
+/// The operator's configuration (a var or a secret) is wrong. The shell
+/// logs it and runs without the part it configures; were it ever answered,
+/// it would be the worker's fault, a 500.
+pub(crate) fn misconfigured(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::Internal, message)
+}
+
+/// A request's `generator` option that cannot be honoured: a 400 at
+/// `/generator`.
+pub(crate) fn bad_generator(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::InvalidRequest, message).at("/generator")
+}
+
 /// Default per-attempt timeout.
-pub const DEFAULT_ATTEMPT_TIMEOUT_MS: u64 = 15_000;
+pub(crate) const DEFAULT_ATTEMPT_TIMEOUT_MS: u64 = 15_000;
 /// Default overall deadline.
-pub const DEFAULT_DEADLINE_MS: u64 = 30_000;
+pub(crate) const DEFAULT_DEADLINE_MS: u64 = 30_000;
 
 /// A model provider, one wire format each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,14 +64,14 @@ impl Provider {
     }
 
     /// Parses a `MODEL_PROVIDER` value (case-insensitive).
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, Error> {
         match text.trim().to_ascii_lowercase().as_str() {
             "openai" | "openai-compatible" => Ok(Self::OpenAi),
             "anthropic" => Ok(Self::Anthropic),
             "workers-ai" | "workers_ai" | "workersai" => Ok(Self::WorkersAi),
-            other => Err(format!(
+            other => Err(misconfigured(format!(
                 "MODEL_PROVIDER `{other}` is not one of openai, anthropic, workers-ai"
-            )),
+            ))),
         }
     }
 
@@ -133,7 +147,7 @@ impl ModelConfig {
     /// Reads the `MODEL_*` variables through `get` (the shell passes a
     /// closure over `env.var` / `env.secret`). `Ok(None)` when no provider is
     /// configured; `Err` names the variable that is wrong.
-    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Option<ModelConfig>, String> {
+    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Option<ModelConfig>, Error> {
         let value = |name: &str| {
             get(name)
                 .map(|v| v.trim().to_owned())
@@ -143,8 +157,8 @@ impl ModelConfig {
             return Ok(None);
         };
         let provider = Provider::parse(&provider)?;
-        let model =
-            value("MODEL_NAME").ok_or("MODEL_NAME is required when MODEL_PROVIDER is set")?;
+        let model = value("MODEL_NAME")
+            .ok_or_else(|| misconfigured("MODEL_NAME is required when MODEL_PROVIDER is set"))?;
         let mut config = ModelConfig::new(provider, model);
         if let Some(url) = value("MODEL_BASE_URL") {
             config.base_url = url.trim_end_matches('/').to_owned();
@@ -186,12 +200,12 @@ impl ModelConfig {
     }
 }
 
-fn positive_ms(name: &str, text: &str) -> Result<u64, String> {
+fn positive_ms(name: &str, text: &str) -> Result<u64, Error> {
     match text.parse::<u64>() {
         Ok(ms) if ms > 0 => Ok(ms),
-        _ => Err(format!(
+        _ => Err(misconfigured(format!(
             "{name} must be a positive whole number of milliseconds, not `{text}`"
-        )),
+        ))),
     }
 }
 
@@ -209,31 +223,26 @@ pub enum GeneratorChoice {
 
 impl GeneratorChoice {
     /// Parses the request's `generator` string; `None` is `Auto`.
-    pub fn parse(text: Option<&str>) -> Result<Self, String> {
+    pub fn parse(text: Option<&str>) -> Result<Self, Error> {
         match text.map(str::trim) {
             None | Some("" | "auto") => Ok(Self::Auto),
             Some("model") => Ok(Self::Model),
             Some("deterministic") => Ok(Self::Deterministic),
-            Some(other) => Err(format!(
+            Some(other) => Err(bad_generator(format!(
                 "`generator` must be \"auto\", \"model\" or \"deterministic\", not {other:?}"
-            )),
+            ))),
         }
-    }
-
-    /// The choice a request makes through its `generator` option.
-    pub fn of(request: &genui_core::GenerateRequest) -> Result<Self, String> {
-        Self::parse(request.generator.as_deref())
     }
 
     /// Whether to run the model, given whether one is configured. `Err` when
     /// the model was asked for and none is configured.
-    pub fn use_model(self, configured: bool) -> Result<bool, String> {
+    pub fn use_model(self, configured: bool) -> Result<bool, Error> {
         match (self, configured) {
             (Self::Deterministic, _) | (Self::Auto, false) => Ok(false),
             (Self::Auto | Self::Model, true) => Ok(true),
-            (Self::Model, false) => {
-                Err("`generator: \"model\"` was asked for, but no model is configured".into())
-            }
+            (Self::Model, false) => Err(bad_generator(
+                "`generator: \"model\"` was asked for, but no model is configured",
+            )),
         }
     }
 
@@ -309,6 +318,7 @@ mod tests {
         assert!(
             ModelConfig::from_vars(vars(&[("MODEL_PROVIDER", "openai")]))
                 .unwrap_err()
+                .message()
                 .contains("MODEL_NAME")
         );
         assert!(
@@ -320,9 +330,9 @@ mod tests {
             ("MODEL_NAME", "m"),
             ("MODEL_TIMEOUT_MS", "0"),
         ]);
-        assert!(ModelConfig::from_vars(bad)
-            .unwrap_err()
-            .contains("MODEL_TIMEOUT_MS"));
+        let error = ModelConfig::from_vars(bad).unwrap_err();
+        assert!(error.message().contains("MODEL_TIMEOUT_MS"));
+        assert_eq!(error.code(), ErrorCode::Internal);
         let wai = ModelConfig::from_vars(vars(&[
             ("MODEL_PROVIDER", "workers-ai"),
             ("MODEL_NAME", "@cf/x"),
@@ -347,12 +357,19 @@ mod tests {
         assert_eq!(GeneratorChoice::Auto.use_model(false), Ok(false));
         assert_eq!(GeneratorChoice::Auto.use_model(true), Ok(true));
         assert_eq!(GeneratorChoice::Deterministic.use_model(true), Ok(false));
-        assert!(GeneratorChoice::Model.use_model(false).is_err());
+        let unconfigured = GeneratorChoice::Model.use_model(false).unwrap_err();
+        assert_eq!(
+            (unconfigured.code(), unconfigured.pointer()),
+            (ErrorCode::InvalidRequest, Some("/generator"))
+        );
         assert!(GeneratorChoice::Model.is_forced() && !GeneratorChoice::Auto.is_forced());
         let request = genui_core::GenerateRequest::from_value(
             serde_json::json!({"output": {}, "generator": "model"}),
         )
         .unwrap();
-        assert_eq!(GeneratorChoice::of(&request), Ok(GeneratorChoice::Model));
+        assert_eq!(
+            GeneratorChoice::parse(request.generator.as_deref()),
+            Ok(GeneratorChoice::Model)
+        );
     }
 }

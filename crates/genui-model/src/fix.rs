@@ -44,7 +44,7 @@ use serde_json::Value;
 
 /// What a plan is repaired against: the schema and the deterministic plan.
 #[derive(Debug)]
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     output: &'a Value,
     doc: SchemaDoc<'a>,
     limits: Limits,
@@ -56,7 +56,7 @@ pub struct Context<'a> {
 
 impl<'a> Context<'a> {
     /// A context for `output`, whose deterministic plan is `deterministic`.
-    pub fn new(output: &'a Value, deterministic: &'a Plan, limits: &Limits) -> Self {
+    pub(crate) fn new(output: &'a Value, deterministic: &'a Plan, limits: &Limits) -> Self {
         let mut candidates: Vec<String> = Vec::new();
         for control in deterministic.root.controls() {
             for prefix in ancestors(&control.pointer) {
@@ -97,7 +97,7 @@ impl<'a> Context<'a> {
     }
 
     /// The field a pointer most likely means, if it is not one already.
-    pub fn correct_pointer(&self, raw: &str) -> Option<String> {
+    pub(crate) fn correct_pointer(&self, raw: &str) -> Option<String> {
         let trimmed = raw.trim().trim_start_matches('#');
         let slashed = if trimmed.starts_with('/') || trimmed.is_empty() {
             trimmed.to_owned()
@@ -151,7 +151,7 @@ impl<'a> Context<'a> {
     }
 
     /// Whether `widget` fits the field at `at`.
-    pub fn fits(&self, widget: Widget, at: &str) -> bool {
+    pub(crate) fn fits(&self, widget: Widget, at: &str) -> bool {
         let Some((view, items)) = self.view(at) else {
             return false;
         };
@@ -160,7 +160,7 @@ impl<'a> Context<'a> {
     }
 
     /// The deterministic generator's widget for the field at `at`.
-    pub fn default_widget(&self, at: &str) -> Option<Widget> {
+    pub(crate) fn default_widget(&self, at: &str) -> Option<Widget> {
         if let Some(control) = self.det_control(at) {
             return Some(control.widget);
         }
@@ -192,7 +192,7 @@ impl Context<'_> {
     /// it: the deterministic plan's, or for fields it does not show as one
     /// control (an object it expands, say), genui-core's widget choice with
     /// the schema's title, description, first example and read-only flag.
-    pub fn default_control(&self, at: &str) -> Control {
+    pub(crate) fn default_control(&self, at: &str) -> Control {
         if let Some(control) = self.det_control(at) {
             return control.clone();
         }
@@ -320,7 +320,7 @@ fn widget_alias(name: &str) -> Option<Widget> {
 
 /// The raw-JSON pass: drops unknown keys, corrects pointers and settles
 /// widget names.
-pub fn prepare_value(plan: &mut Value, ctx: &Context<'_>) -> Vec<&'static str> {
+pub(crate) fn prepare_value(plan: &mut Value, ctx: &Context<'_>) -> Vec<&'static str> {
     let mut fixes = Vec::new();
     if strip_unknown(plan) > 0 {
         fixes.push("extra_keys_dropped");
@@ -376,7 +376,7 @@ fn corrected(ctx: &Context<'_>, raw: &str) -> Option<String> {
 
 /// A repaired plan and the names of the fixes applied, in order.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Repaired {
+pub(crate) struct Repaired {
     /// The plan after repair (still to be checked).
     pub plan: Plan,
     /// Fix names, each once.
@@ -384,7 +384,7 @@ pub struct Repaired {
 }
 
 /// The plan pass (see the module docs for the fixes, in order).
-pub fn repair(plan: &Plan, ctx: &Context<'_>) -> Repaired {
+pub(crate) fn repair(plan: &Plan, ctx: &Context<'_>) -> Repaired {
     let mut plan = plan.clone();
     let mut fixes = Vec::new();
     correct_pointers(&mut plan.root, ctx, &mut fixes);

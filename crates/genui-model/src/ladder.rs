@@ -33,13 +33,13 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// An attempt gets at least this much time, or is not started.
-pub const MIN_ATTEMPT_MS: u64 = 1000;
+pub(crate) const MIN_ATTEMPT_MS: u64 = 1000;
 /// Wait before the one retry after a 5xx or network error.
-pub const SERVER_ERROR_BACKOFF_MS: u64 = 500;
+pub(crate) const SERVER_ERROR_BACKOFF_MS: u64 = 500;
 /// Wait after a 429 without `Retry-After`.
-pub const DEFAULT_RATE_LIMIT_WAIT_MS: u64 = 1000;
+pub(crate) const DEFAULT_RATE_LIMIT_WAIT_MS: u64 = 1000;
 /// At most this many 429 waits per generation.
-pub const MAX_RATE_LIMIT_WAITS: u32 = 2;
+pub(crate) const MAX_RATE_LIMIT_WAITS: u32 = 2;
 
 /// What the shell reports back.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -23,25 +23,35 @@
 //! ```
 //!
 //! The model never writes the data schema: `output` is taken from the
-//! request only, and the plan it fills ([`plan_schema`]) has no way to add,
+//! request only, and the plan it fills ([`model_plan`] shows one) has no way to add,
 //! drop or retype a field, or to list enum values.
 
 #![warn(missing_docs, unreachable_pub)]
 
-pub mod agui;
-pub mod config;
-pub mod fix;
-pub mod ladder;
-pub mod machine;
-pub mod plan_schema;
-pub mod prompt;
-pub mod providers;
-pub mod registry;
-pub mod stream;
+// Private modules behind one list: every public name has one path,
+// `genui_model::Name`. `tests/front_door.rs` counts the list (at most 40).
+mod agui;
+mod config;
+mod fix;
+mod ladder;
+mod machine;
+mod plan_schema;
+mod prompt;
+mod providers;
+mod registry;
+mod stream;
 
+pub use agui::{AgentEvents, Call as AgentCall, RunInput};
 pub use config::{GeneratorChoice, ModelConfig, Provider};
 pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
 pub use machine::{Effect, Generation, Input, Mode, Summary, Update};
-pub use prompt::{Prompt, PROMPT_VERSION};
-pub use providers::{AiCall, HttpRequest, ModelReply};
-pub use registry::{Generators, Pick};
+pub use plan_schema::from_plan as model_plan;
+pub use prompt::{fields as prompt_fields, Prompt, INSTRUCTIONS_HEADER, PROMPT_VERSION};
+pub use providers::{
+    wire, AiCall, Call as ProviderCall, HttpRequest, Mode as WireMode, ModelReply, ProviderWire,
+};
+pub use registry::{Generators, Pick, VARIABLES};
+pub use stream::{
+    wants_event_stream, Encoder, GenerateEvents, CONTENT_TYPE as EVENT_STREAM_CONTENT_TYPE,
+    HEARTBEAT, HEARTBEAT_MS,
+};

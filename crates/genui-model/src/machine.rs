@@ -3,7 +3,7 @@
 //! are called, when to fall back and what to cache.
 //!
 //! ```text
-//! Generation::new(job, model config, mode, now)
+//! Generation::new(job, generators, mode, now)
 //! loop { match gen.poll() {                       the shell performs:
 //!     CacheGet(key)   -> gen.input(Cached(kv.get(key)), now)
 //!     CachePut(put)   -> kv.put after the response (wait_until)
@@ -171,22 +171,10 @@ pub struct Generation {
 }
 
 impl Generation {
-    /// Starts a request. `model` is the configured model, if any; the
-    /// request's `generator` option and its kind decide whether it runs.
-    pub fn new(
-        job: GenerateJob,
-        model: Option<ModelConfig>,
-        mode: Mode,
-        limits: &Limits,
-        now_ms: u64,
-    ) -> Self {
-        Self::with_generators(job, &Generators::with_model(model), mode, limits, now_ms)
-    }
-
     /// Starts a request with the isolate's generator table: the request's
     /// `generator` picks among them ([`Generators::pick`]), its kind may
     /// rule a generator out (a display is deterministic).
-    pub fn with_generators(
+    pub fn new(
         job: GenerateJob,
         generators: &Generators,
         mode: Mode,
@@ -267,12 +255,7 @@ impl Generation {
     fn begin(&mut self, generators: &Generators, now_ms: u64) {
         let pick = match generators.pick(self.job.request().generator.as_deref()) {
             Ok(pick) => pick,
-            Err(why) => {
-                return self.fail(
-                    &Error::new(ErrorCode::InvalidRequest, why).at("/generator"),
-                    now_ms,
-                )
-            }
+            Err(error) => return self.fail(&error, now_ms),
         };
         let (model, forced) = match pick {
             Pick::Generator { config, forced } => (Some(config), forced),

@@ -28,13 +28,13 @@ use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 
 /// The schema text, as published in `schemas/`.
-pub const SOURCE: &str = include_str!("../../../schemas/model-plan.schema.json");
+pub(crate) const SOURCE: &str = include_str!("../../../schemas/model-plan.schema.json");
 
 /// Name of the plan in provider requests (OpenAI `json_schema.name`).
-pub const NAME: &str = "ui_plan";
+pub(crate) const NAME: &str = "ui_plan";
 
 /// Every widget, in the schema's enum order.
-pub const WIDGETS: [Widget; 19] = [
+pub(crate) const WIDGETS: [Widget; 19] = [
     Widget::Text,
     Widget::Textarea,
     Widget::Email,
@@ -69,7 +69,7 @@ const OVERRIDE_KEYS: [&str; 6] = [
 ];
 
 /// The published schema, parsed once.
-pub fn schema() -> &'static Value {
+pub(crate) fn schema() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
     SCHEMA.get_or_init(|| serde_json::from_str(SOURCE).unwrap_or(Value::Null))
 }
@@ -77,7 +77,7 @@ pub fn schema() -> &'static Value {
 /// The schema as sent to providers: without `$schema`, `$id`, `title` and
 /// the top-level `description` (about the schema, not for the model), which
 /// some structured-output implementations refuse.
-pub fn for_provider() -> Value {
+pub(crate) fn for_provider() -> Value {
     let mut schema = schema().clone();
     if let Value::Object(map) = &mut schema {
         for key in ["$schema", "$id", "title", "description"] {
@@ -88,14 +88,15 @@ pub fn for_provider() -> Value {
 }
 
 /// The widget with this wire name.
-pub fn widget_named(name: &str) -> Option<Widget> {
+pub(crate) fn widget_named(name: &str) -> Option<Widget> {
     WIDGETS.iter().copied().find(|w| w.as_str() == name)
 }
 
 /// Position of a widget in [`WIDGETS`]. The match is exhaustive on purpose:
 /// a widget added to genui-core fails to compile here until it is added to
 /// [`WIDGETS`] and to the schema's enum.
-pub fn widget_index(widget: Widget) -> usize {
+#[cfg(test)]
+pub(crate) fn widget_index(widget: Widget) -> usize {
     match widget {
         Widget::Text => 0,
         Widget::Textarea => 1,
@@ -120,7 +121,7 @@ pub fn widget_index(widget: Widget) -> usize {
 }
 
 /// The sections' field lists, for in-place edits of the raw plan.
-pub fn field_lists_mut(plan: &mut Value) -> impl Iterator<Item = &mut Vec<Value>> {
+pub(crate) fn field_lists_mut(plan: &mut Value) -> impl Iterator<Item = &mut Vec<Value>> {
     let sections = plan
         .get_mut("sections")
         .and_then(Value::as_array_mut)
@@ -130,7 +131,7 @@ pub fn field_lists_mut(plan: &mut Value) -> impl Iterator<Item = &mut Vec<Value>
 }
 
 /// The overrides, for in-place edits of the raw plan.
-pub fn overrides_mut(plan: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
+pub(crate) fn overrides_mut(plan: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
     let overrides = plan
         .get_mut("overrides")
         .and_then(Value::as_array_mut)
@@ -141,7 +142,7 @@ pub fn overrides_mut(plan: &mut Value) -> impl Iterator<Item = &mut Map<String, 
 
 /// Removes keys the plan does not have (a model in JSON-object mode may add
 /// `enum`, `required`, `schema`, ...); returns how many went.
-pub fn strip_unknown(plan: &mut Value) -> usize {
+pub(crate) fn strip_unknown(plan: &mut Value) -> usize {
     let mut removed = retain_keys(plan, &ROOT_KEYS);
     let sections = plan
         .get_mut("sections")
@@ -179,7 +180,10 @@ fn retain_keys(value: &mut Value, keys: &[&str]) -> usize {
 /// wrong types); errors are `invalid_plan` issues whose pointer is the place
 /// in the model plan. An override for a field no section lists adds the
 /// field at the end.
-pub fn to_plan(model_plan: &Value, default: &dyn Fn(&str) -> Control) -> Result<Plan, Vec<Issue>> {
+pub(crate) fn to_plan(
+    model_plan: &Value,
+    default: &dyn Fn(&str) -> Control,
+) -> Result<Plan, Vec<Issue>> {
     let mut issues = Vec::new();
     let Some(root) = model_plan.as_object() else {
         return Err(vec![invalid("", "the plan must be a JSON object")]);

@@ -38,13 +38,13 @@ use serde_json::Value;
 pub const PROMPT_VERSION: &str = "2";
 
 /// At most this many enum values are listed per field.
-pub const MAX_ENUM_VALUES: usize = 12;
+pub(crate) const MAX_ENUM_VALUES: usize = 12;
 
 /// At most this many issues are fed back in a retry.
-pub const MAX_RETRY_ISSUES: usize = 20;
+pub(crate) const MAX_RETRY_ISSUES: usize = 20;
 
 /// The line that introduces the field list.
-pub const FIELDS_HEADER: &str =
+pub(crate) const FIELDS_HEADER: &str =
     "Fields (pointer type req|opt [format=] [enum=] [title=] widgets=allowed, first is the default):";
 
 /// The rule added to the system message when instructions come along.
@@ -234,7 +234,7 @@ impl Prompt {
 }
 
 /// The message that feeds the checker's machine-readable issues back.
-pub fn retry_message(issues: &[Issue]) -> String {
+pub(crate) fn retry_message(issues: &[Issue]) -> String {
     let mut text = String::from("Your plan was rejected. Problems (code pointer: message):\n");
     for issue in issues.iter().take(MAX_RETRY_ISSUES) {
         let pointer = serde_json::to_string(&issue.pointer).unwrap_or_default();
@@ -303,8 +303,9 @@ impl Field {
 }
 
 /// What a field line says, read back (the scripted server does the same).
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParsedLine {
+pub(crate) struct ParsedLine {
     /// The pointer.
     pub pointer: String,
     /// The type name.
@@ -318,7 +319,8 @@ pub struct ParsedLine {
 }
 
 /// Parses one field line; `None` for any other line.
-pub fn parse_field_line(line: &str) -> Option<ParsedLine> {
+#[cfg(test)]
+pub(crate) fn parse_field_line(line: &str) -> Option<ParsedLine> {
     let mut stream = serde_json::Deserializer::from_str(line).into_iter::<String>();
     let pointer = stream.next()?.ok()?;
     let rest = &line[stream.byte_offset()..];

@@ -23,7 +23,8 @@
 //! | `WEBHOOK_SECRET` | secret; signs every request to an `http` generator (without it there are none) |
 //! | `GENUI_INSTRUCTIONS` | the operator's standing instructions (house style, tone, order), at most 16 KiB, given to every model and `http` generator |
 
-use crate::config::{GeneratorChoice, ModelConfig, Provider};
+use crate::config::{bad_generator, misconfigured, GeneratorChoice, ModelConfig, Provider};
+use genui_core::Error;
 use serde_json::{Map, Value};
 
 /// Every variable [`Generators::from_vars`] reads, so a shell can tell
@@ -43,9 +44,9 @@ pub const VARIABLES: [&str; 9] = [
 /// The operator's standing instructions are bounded apart from a request's
 /// (`Limits::max_instructions_bytes`): they are trusted configuration, but
 /// still cost prompt tokens on every call.
-pub const MAX_OPERATOR_INSTRUCTIONS_BYTES: usize = 16 * 1024;
+pub(crate) const MAX_OPERATOR_INSTRUCTIONS_BYTES: usize = 16 * 1024;
 /// An `http` generator's deadline when `deadlineMs` is not given.
-pub const DEFAULT_HTTP_DEADLINE_MS: u64 = 10_000;
+pub(crate) const DEFAULT_HTTP_DEADLINE_MS: u64 = 10_000;
 /// Names the registry keeps for itself.
 const RESERVED: [&str; 3] = ["auto", "model", "deterministic"];
 
@@ -85,7 +86,7 @@ impl Generators {
     pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> (Self, Vec<String>) {
         let mut problems = Vec::new();
         let model = ModelConfig::from_vars(&get).unwrap_or_else(|why| {
-            problems.push(format!("the model is off: {why}"));
+            problems.push(format!("the model is off: {}", why.message()));
             None
         });
         let mut generators = Self::with_model(model);
@@ -93,7 +94,7 @@ impl Generators {
         if let Some(text) = value("GENUI_INSTRUCTIONS") {
             match generators.set_instructions(&text) {
                 Ok(()) => {}
-                Err(why) => problems.push(why),
+                Err(why) => problems.push(why.message().to_owned()),
             }
         }
         if let Some(table) = value("GENUI_GENERATORS") {
@@ -104,9 +105,9 @@ impl Generators {
     }
 
     /// Sets the operator's instructions on every generator (blank: none).
-    pub fn set_instructions(&mut self, text: &str) -> Result<(), String> {
+    pub(crate) fn set_instructions(&mut self, text: &str) -> Result<(), Error> {
         if text.len() > MAX_OPERATOR_INSTRUCTIONS_BYTES {
-            return Err(format!("GENUI_INSTRUCTIONS is {} bytes, over the {MAX_OPERATOR_INSTRUCTIONS_BYTES}-byte limit: ignored", text.len()));
+            return Err(misconfigured(format!("GENUI_INSTRUCTIONS is {} bytes, over the {MAX_OPERATOR_INSTRUCTIONS_BYTES}-byte limit: ignored", text.len())));
         }
         self.instructions = Some(text.trim().to_owned()).filter(|t| !t.is_empty());
         Ok(())
@@ -127,40 +128,47 @@ impl Generators {
         for (name, entry) in entries {
             match self.http_entry(&name, &entry, secret) {
                 Ok(config) => self.http.push(config),
-                Err(why) => problems.push(format!("GENUI_GENERATORS.{name}: {why}; left out")),
+                Err(why) => problems.push(format!(
+                    "GENUI_GENERATORS.{name}: {}; left out",
+                    why.message()
+                )),
             }
         }
         problems
     }
 
-    fn http_entry(&self, name: &str, entry: &Value, secret: &str) -> Result<ModelConfig, String> {
+    fn http_entry(&self, name: &str, entry: &Value, secret: &str) -> Result<ModelConfig, Error> {
         let valid_name = !name.is_empty()
             && name.len() <= 64
             && name
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
         if !valid_name {
-            return Err("a name is 1-64 of a-z, 0-9, - and _".into());
+            return Err(misconfigured("a name is 1-64 of a-z, 0-9, - and _"));
         }
         if RESERVED.contains(&name)
             || self.model_named(name).is_some()
             || self.http.iter().any(|c| c.model == name)
         {
-            return Err(format!("`{name}` is already a generator's name"));
+            return Err(misconfigured(format!(
+                "`{name}` is already a generator's name"
+            )));
         }
         let Value::Object(fields) = entry else {
-            return Err("must be an object {url, deadlineMs, timeoutMs}".into());
+            return Err(misconfigured(
+                "must be an object {url, deadlineMs, timeoutMs}",
+            ));
         };
         if let Some(unknown) = fields
             .keys()
             .find(|k| !["url", "deadlineMs", "timeoutMs"].contains(&k.as_str()))
         {
-            return Err(format!("unknown key `{unknown}`"));
+            return Err(misconfigured(format!("unknown key `{unknown}`")));
         }
         let url = fields
             .get("url")
             .and_then(Value::as_str)
-            .ok_or("`url` (a string) is required")?;
+            .ok_or_else(|| misconfigured("`url` (a string) is required"))?;
         check_url(url)?;
         let deadline_ms = positive(fields, "deadlineMs")?.unwrap_or(DEFAULT_HTTP_DEADLINE_MS);
         let timeout_ms = positive(fields, "timeoutMs")?
@@ -189,7 +197,7 @@ impl Generators {
 
     /// The generator a request's `generator` names (see the module docs);
     /// `Err` says why the name is refused.
-    pub fn pick(&self, requested: Option<&str>) -> Result<Pick, String> {
+    pub fn pick(&self, requested: Option<&str>) -> Result<Pick, Error> {
         let name = requested.map(str::trim).unwrap_or_default();
         if let Ok(choice) = GeneratorChoice::parse(Some(name)) {
             let model = self.configured(self.model.as_ref());
@@ -209,10 +217,10 @@ impl Generators {
                 config,
                 forced: false,
             }),
-            None => Err(format!(
+            None => Err(bad_generator(format!(
                 "`generator` {name:?} is not a configured generator; the names are {}",
                 self.names().join(", ")
-            )),
+            ))),
         }
     }
 
@@ -228,14 +236,14 @@ impl Generators {
     }
 }
 
-fn positive(fields: &Map<String, Value>, key: &str) -> Result<Option<u64>, String> {
+fn positive(fields: &Map<String, Value>, key: &str) -> Result<Option<u64>, Error> {
     match fields.get(key) {
         None => Ok(None),
         Some(value) => match value.as_u64() {
             Some(ms) if ms > 0 => Ok(Some(ms)),
-            _ => Err(format!(
+            _ => Err(misconfigured(format!(
                 "`{key}` must be a positive whole number of milliseconds"
-            )),
+            ))),
         },
     }
 }
@@ -243,18 +251,20 @@ fn positive(fields: &Map<String, Value>, key: &str) -> Result<Option<u64>, Strin
 /// An `http(s)://host...` URL with no credentials and no fragment. (Its
 /// host is the operator's choice: a service next to the worker may be
 /// private; Cloudflare's egress decides what is reachable.)
-fn check_url(url: &str) -> Result<(), String> {
+fn check_url(url: &str) -> Result<(), Error> {
     let rest = url
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"))
-        .ok_or("`url` must start with https:// or http://")?;
+        .ok_or_else(|| misconfigured("`url` must start with https:// or http://"))?;
     let authority = rest.split(['/', '?']).next().unwrap_or_default();
     if authority.is_empty()
         || authority.contains('@')
         || url.contains('#')
         || url.chars().any(char::is_whitespace)
     {
-        return Err("`url` needs a host, and no credentials, fragment or spaces".into());
+        return Err(misconfigured(
+            "`url` needs a host, and no credentials, fragment or spaces",
+        ));
     }
     Ok(())
 }
@@ -335,7 +345,9 @@ mod tests {
             Ok(Pick::Generator { forced: false, .. })
         ));
         assert_eq!(table.pick(Some("deterministic")), Ok(Pick::Deterministic));
-        assert!(table.pick(Some("gpt")).unwrap_err().contains("mine, slow"));
+        let unknown = table.pick(Some("gpt")).unwrap_err();
+        assert!(unknown.message().contains("mine, slow"));
+        assert_eq!(unknown.pointer(), Some("/generator"));
     }
 
     #[test]

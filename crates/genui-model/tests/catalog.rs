@@ -5,8 +5,7 @@
 //! to plain text, is repaired to the built-in widget with a warning.
 
 use genui_core::{Catalog, GenerateJob, Limits};
-use genui_model::providers::HttpRequest;
-use genui_model::{Event, Ladder, LadderResult, ModelConfig, Provider, Step};
+use genui_model::{Event, HttpRequest, Ladder, LadderResult, ModelConfig, Provider, Step};
 use serde_json::{json, Map, Value};
 
 fn configure() {
@@ -134,7 +133,7 @@ fn find<'a>(ui: &'a Value, scope: &str) -> Option<&'a Value> {
 /// the 0-10 rating on the field up to 11 is refused with a warning.
 #[test]
 fn an_http_generator_is_sent_the_catalog_and_its_misfit_binding_is_refused() {
-    use genui_model::registry::{Generators, Pick};
+    use genui_model::{Generators, Pick};
     configure();
     let vars = [
         (

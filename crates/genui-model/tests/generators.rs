@@ -5,10 +5,9 @@
 //! model as quoted data and the cache key, never the deterministic one.
 
 use genui_core::{check_plan, GenerateJob, Limits, Webhook, Widget};
-use genui_model::registry::{Generators, Pick};
 use genui_model::{
-    Effect, Event, Generation, Input, Ladder, LadderResult, Mode, ModelConfig, Provider, Step,
-    Update,
+    Effect, Event, Generation, Generators, Input, Ladder, LadderResult, Mode, ModelConfig, Pick,
+    Provider, Step, Update,
 };
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -250,7 +249,7 @@ fn drive(mut generation: Generation, answers: Vec<Event>) -> (Vec<(String, u64)>
 fn the_table_picks_and_an_unknown_name_is_a_400_at_generator() {
     let pick = |name: &str, answers: Vec<Event>| {
         drive(
-            Generation::with_generators(
+            Generation::new(
                 job(&body(json!({"generator": name}))),
                 &table(),
                 Mode::Answer,
@@ -369,7 +368,7 @@ fn the_docs_show_the_example_generator_the_e2e_runs() {
 
 #[test]
 fn a_stream_gets_the_deterministic_form_first_then_the_generators() {
-    let mut generation = Generation::with_generators(
+    let mut generation = Generation::new(
         job(&body(json!({"generator": "mine"}))),
         &table(),
         Mode::Stream,

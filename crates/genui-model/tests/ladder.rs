@@ -5,9 +5,9 @@
 use genui_core::{check_plan, markup_in};
 use genui_core::{GenerateRequest, Limits};
 use genui_core::{Node, Plan, Widget};
-use genui_model::plan_schema::from_plan;
-use genui_model::providers::HttpRequest;
-use genui_model::{Event, Ladder, LadderOutcome, LadderResult, ModelConfig, Provider, Step};
+use genui_model::{
+    Event, HttpRequest, Ladder, LadderOutcome, LadderResult, ModelConfig, Provider, Step,
+};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -740,7 +740,7 @@ fn every_fixture_form_round_trips_without_fixes() {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         for with_overrides in [false, true] {
             let mut ladder = ladder_for(Provider::OpenAi, &request);
-            let good = from_plan(ladder.deterministic_plan(), with_overrides);
+            let good = genui_model::model_plan(ladder.deterministic_plan(), with_overrides);
             ladder.start();
             let outcome = done(ladder.next(openai_plan(&good)));
             let plan = match &outcome.result {

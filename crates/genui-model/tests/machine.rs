@@ -5,9 +5,10 @@
 //! the stream's `ui` plus its patches equal the JSON endpoint's answer.
 
 use genui_core::{Format, GenerateJob, IsolateMemory, Limits};
-use genui_model::plan_schema::from_plan;
-use genui_model::stream::{self, Encoder, GenerateEvents};
-use genui_model::{Effect, Event, Generation, Input, Mode, ModelConfig, Provider, Summary, Update};
+use genui_model::{
+    model_plan, Effect, Encoder, Event, GenerateEvents, Generation, Generators, Input, Mode,
+    ModelConfig, Provider, Summary, Update,
+};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
@@ -65,7 +66,7 @@ fn refined_plan(body: &Value) -> String {
         &Limits::default(),
     )
     .unwrap();
-    let mut value = from_plan(&plan, false);
+    let mut value = model_plan(&plan, false);
     value["title"] = json!("Refined by the model");
     value.to_string()
 }
@@ -168,7 +169,14 @@ fn drive(
 }
 
 fn generation(body: &Value, model: Option<ModelConfig>, mode: Mode) -> Generation {
-    Generation::new(job(body, None), model, mode, &Limits::default(), NOW_MS)
+    let generators = Generators::with_model(model);
+    Generation::new(
+        job(body, None),
+        &generators,
+        mode,
+        &Limits::default(),
+        NOW_MS,
+    )
 }
 
 #[test]
@@ -446,7 +454,7 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
             let answer = drive(
                 Generation::new(
                     answer_job,
-                    Some(config()),
+                    &Generators::with_model(Some(config())),
                     Mode::Answer,
                     &Limits::default(),
                     NOW_MS,
@@ -458,7 +466,7 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
             let streamed = drive(
                 Generation::new(
                     job(&body, Some(format)),
-                    Some(config()),
+                    &Generators::with_model(Some(config())),
                     Mode::Stream,
                     &Limits::default(),
                     NOW_MS,
@@ -489,7 +497,8 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
             let mut doc = events[0].1.clone();
             for (event, data) in &events[1..events.len() - 1] {
                 assert_eq!(event, "patch", "{name}");
-                stream::apply(&mut doc, data).unwrap();
+                let patch: json_patch::Patch = serde_json::from_value(data.clone()).unwrap();
+                json_patch::patch(&mut doc, &patch).unwrap();
             }
             assert_eq!(events.last().unwrap().0, "done", "{name}");
             assert_eq!(

@@ -13,6 +13,7 @@
 //! says why.
 
 use super::{fits, Catalog, Entry};
+use crate::error::{Error, ErrorCode};
 use crate::plan::{widgets, Control, Node, Plan};
 use crate::schema::{Resolved, SchemaDoc};
 use crate::terms::limits::Limits;
@@ -86,7 +87,7 @@ pub(crate) fn prove(
                 warnings.push(Warning {
                 code: "component_refused",
                 pointer: format!("{output_at}{full}"),
-                message: format!("component `{name}` was not bound: {why}; the built-in `{}` widget shows the field", control.widget.as_str()),
+                message: format!("component `{name}` was not bound: {}; the built-in `{}` widget shows the field", why.message(), control.widget.as_str()),
             });
             }
         },
@@ -159,12 +160,16 @@ fn proven(
     name: &str,
     props: Option<&Map<String, Value>>,
     view: Option<&Resolved<'_>>,
-) -> Result<(), String> {
-    let catalog = catalog.ok_or("the request names no catalog")?;
-    let entry = catalog
-        .entry(name)
-        .ok_or_else(|| format!("catalog `{}` has no such component", catalog.name()))?;
-    let view = view.ok_or("the field's schema does not resolve")?;
+) -> Result<(), Error> {
+    let refused = |message: String| Error::new(ErrorCode::InvalidRequest, message);
+    let catalog = catalog.ok_or_else(|| refused("the request names no catalog".into()))?;
+    let entry = catalog.entry(name).ok_or_else(|| {
+        refused(format!(
+            "catalog `{}` has no such component",
+            catalog.name()
+        ))
+    })?;
+    let view = view.ok_or_else(|| refused("the field's schema does not resolve".into()))?;
     fits::satisfies(&field_schema(view), &entry.fits)?;
     entry.check_props(props)
 }

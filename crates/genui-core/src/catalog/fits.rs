@@ -30,7 +30,14 @@
 //!   ignore the siblings of `$ref`, so reading them would be unsound); the
 //!   checker hands over fields with their references resolved.
 
+use crate::error::{Error, ErrorCode};
 use serde_json::{Map, Value};
+
+/// Why a field is not proven to fit: the binding is refused (a warning
+/// names the field); as an error, the request's plan asked for it.
+fn unproven(message: impl Into<String>) -> Error {
+    Error::new(ErrorCode::InvalidRequest, message)
+}
 
 /// Keywords that constrain nothing.
 const ANNOTATIONS: &[&str] = &[
@@ -50,19 +57,19 @@ const ANNOTATIONS: &[&str] = &[
 
 /// `Ok` when every instance `field` accepts is proven to be accepted by
 /// `fits`; otherwise why the proof fails.
-pub(crate) fn satisfies(field: &Value, fits: &Value) -> Result<(), String> {
+pub(crate) fn satisfies(field: &Value, fits: &Value) -> Result<(), Error> {
     satisfies_at(field, fits, 0)
 }
 
-fn satisfies_at(field: &Value, fits: &Value, depth: usize) -> Result<(), String> {
+fn satisfies_at(field: &Value, fits: &Value, depth: usize) -> Result<(), Error> {
     if depth > 16 {
-        return Err("the schemas nest too deeply to prove".into());
+        return Err(unproven("the schemas nest too deeply to prove"));
     }
     let fits = match fits {
         Value::Bool(true) => return Ok(()),
-        Value::Bool(false) => return Err("`fits` is `false`: no field fits".into()),
+        Value::Bool(false) => return Err(unproven("`fits` is `false`: no field fits")),
         Value::Object(map) => map,
-        _ => return Err("`fits` is not a schema".into()),
+        _ => return Err(unproven("`fits` is not a schema")),
     };
     if fits.keys().all(|k| ANNOTATIONS.contains(&k.as_str())) {
         return Ok(());
@@ -70,10 +77,12 @@ fn satisfies_at(field: &Value, fits: &Value, depth: usize) -> Result<(), String>
     let field = match field {
         Value::Object(map) => map,
         Value::Bool(false) => return Ok(()),
-        _ => return Err("the field accepts any value".into()),
+        _ => return Err(unproven("the field accepts any value")),
     };
     if field.contains_key("$ref") {
-        return Err("the field's schema is a `$ref` (its siblings may be ignored)".into());
+        return Err(unproven(
+            "the field's schema is a `$ref` (its siblings may be ignored)",
+        ));
     }
     if let Some(values) = finite_values(field) {
         return every_value_fits(&values, fits);
@@ -92,14 +101,16 @@ fn finite_values(field: &Map<String, Value>) -> Option<Vec<Value>> {
     field.get("enum").and_then(Value::as_array).cloned()
 }
 
-fn every_value_fits(values: &[Value], fits: &Map<String, Value>) -> Result<(), String> {
+fn every_value_fits(values: &[Value], fits: &Map<String, Value>) -> Result<(), Error> {
     let schema = Value::Object(fits.clone());
     let validator = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .build(&schema)
-        .map_err(|e| format!("`fits` is not a valid schema: {e}"))?;
+        .map_err(|e| unproven(format!("`fits` is not a valid schema: {e}")))?;
     match values.iter().find(|v| !validator.is_valid(v)) {
-        Some(value) => Err(format!("the field allows {value}, which `fits` rejects")),
+        Some(value) => Err(unproven(format!(
+            "the field allows {value}, which `fits` rejects"
+        ))),
         None => Ok(()),
     }
 }
@@ -110,7 +121,7 @@ fn implied(
     keyword: &str,
     wanted: &Value,
     depth: usize,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let proven = match keyword {
         k if ANNOTATIONS.contains(&k) => true,
         "type" => types_within(field.get("type"), wanted)?,
@@ -135,32 +146,34 @@ fn implied(
         "pattern" | "format" => field.get(keyword) == Some(wanted),
         "items" => match field.get("items") {
             Some(items) => {
-                return satisfies_at(items, wanted, depth + 1)
-                    .map_err(|why| format!("items: {why}"))
+                return satisfies_at(items, wanted, depth + 1).map_err(|why| {
+                    let message = format!("items: {}", why.message());
+                    why.with_message(message)
+                })
             }
             None => false,
         },
         "enum" | "const" => {
-            return Err(format!(
+            return Err(unproven(format!(
                 "`fits` lists values (`{keyword}`) and the field does not"
-            ))
+            )))
         }
         other => {
-            return Err(format!(
+            return Err(unproven(format!(
                 "`fits` uses `{other}`, which the proof does not understand"
-            ))
+            )))
         }
     };
     match proven {
         true => Ok(()),
-        false => Err(format!(
+        false => Err(unproven(format!(
             "the field's schema does not imply `fits`'s `{keyword}: {wanted}`"
-        )),
+        ))),
     }
 }
 
 /// The field's type set is within `wanted`'s.
-fn types_within(field: Option<&Value>, wanted: &Value) -> Result<bool, String> {
+fn types_within(field: Option<&Value>, wanted: &Value) -> Result<bool, Error> {
     let names = |v: &Value| -> Option<Vec<String>> {
         match v {
             Value::String(s) => Some(vec![s.clone()]),
@@ -168,7 +181,8 @@ fn types_within(field: Option<&Value>, wanted: &Value) -> Result<bool, String> {
             _ => None,
         }
     };
-    let wanted = names(wanted).ok_or("`fits`'s `type` is not a type name or a list of them")?;
+    let wanted = names(wanted)
+        .ok_or_else(|| unproven("`fits`'s `type` is not a type name or a list of them"))?;
     let Some(have) = field.and_then(names) else {
         return Ok(false);
     };
@@ -261,7 +275,7 @@ mod tests {
             &rating(),
         )
         .unwrap_err();
-        assert!(why.contains("maximum"), "{why}");
+        assert!(why.message().contains("maximum"), "{why}");
         assert_eq!(
             satisfies(
                 &json!({"type": "integer", "minimum": 0, "maximum": 10}),
@@ -412,7 +426,7 @@ mod tests {
             &json!({"type": "string", "not": {"const": ""}}),
         )
         .unwrap_err();
-        assert!(why.contains("`not`"), "{why}");
+        assert!(why.message().contains("`not`"), "{why}");
         assert!(satisfies(
             &json!({"$ref": "#/$defs/x", "type": "integer"}),
             &json!({"type": "integer"})

@@ -112,19 +112,25 @@ thread_local! {
 }
 
 impl Catalog {
-    /// Validates one catalog document; the error says what is wrong, with
-    /// a JSON Pointer into the document.
-    pub fn parse(text: &str) -> std::result::Result<Catalog, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    /// Validates one catalog document; the error (`internal_error`: the
+    /// worker's own configuration is wrong) says what, with a JSON Pointer
+    /// into the document.
+    pub fn parse(text: &str) -> Result<Catalog> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| malformed(format!("not JSON: {e}"), ""))?;
         Contract::Catalog.check(&value)?;
         let hash = crate::cache::canonical::sha256(&value)
             .map(hex::encode)
-            .map_err(|e| e.to_string())?;
-        let stored: Stored = serde_json::from_value(value).map_err(|e| e.to_string())?;
+            .map_err(|e| malformed(e.to_string(), ""))?;
+        let stored: Stored =
+            serde_json::from_value(value).map_err(|e| malformed(e.to_string(), ""))?;
         for (index, entry) in stored.components.iter().enumerate() {
-            entry
-                .validate(&stored.components[..index])
-                .map_err(|why| format!("{why} (at /components/{index})"))?;
+            entry.validate(&stored.components[..index]).map_err(|why| {
+                malformed(
+                    format!("{} (at /components/{index})", why.message()),
+                    &format!("/components/{index}"),
+                )
+            })?;
         }
         Ok(Catalog {
             name: stored.name,
@@ -157,7 +163,7 @@ impl Catalog {
             match Catalog::parse(text) {
                 Ok(c) if catalogs.iter().any(|o| o.name == c.name) => refused.push(format!("catalog {source}: the name `{}` is taken by another catalog; refused", c.name)),
                 Ok(c) => catalogs.push(Rc::new(c)),
-                Err(why) => refused.push(format!("catalog {source} is malformed and refused (its requests use the built-in widgets): {why}")),
+                Err(why) => refused.push(format!("catalog {source} is malformed and refused (its requests use the built-in widgets): {}", why.message())),
             }
         }
         CONFIGURED.with(|c| *c.borrow_mut() = (digest, catalogs));
@@ -262,17 +268,27 @@ impl Catalog {
 impl Entry {
     /// What the catalog schema cannot say: a unique name, `fits` and
     /// `propsSchema` that compile, default props that validate.
-    fn validate(&self, before: &[Entry]) -> std::result::Result<(), String> {
+    fn validate(&self, before: &[Entry]) -> Result<()> {
         if before.iter().any(|e| e.name == self.name) {
-            return Err(format!("component `{}` is listed twice", self.name));
+            return Err(malformed(
+                format!("component `{}` is listed twice", self.name),
+                "",
+            ));
         }
-        compile(&self.fits)
-            .map_err(|e| format!("`fits` of `{}` is not a valid JSON Schema: {e}", self.name))?;
+        compile(&self.fits).map_err(|e| {
+            malformed(
+                format!("`fits` of `{}` is not a valid JSON Schema: {e}", self.name),
+                "",
+            )
+        })?;
         if let Some(schema) = &self.props_schema {
             let validator = compile(schema).map_err(|e| {
-                format!(
-                    "`propsSchema` of `{}` is not a valid JSON Schema: {e}",
-                    self.name
+                malformed(
+                    format!(
+                        "`propsSchema` of `{}` is not a valid JSON Schema: {e}",
+                        self.name
+                    ),
+                    "",
                 )
             })?;
             if let Some(props) = &self.props {
@@ -282,9 +298,12 @@ impl Entry {
                     .next()
                     .map(|e| format!("{e} at {}", e.instance_path()));
                 if let Some(error) = first {
-                    return Err(format!(
-                        "`props` of `{}` do not validate against its `propsSchema`: {error}",
-                        self.name
+                    return Err(malformed(
+                        format!(
+                            "`props` of `{}` do not validate against its `propsSchema`: {error}",
+                            self.name
+                        ),
+                        "",
                     ));
                 }
             }
@@ -292,28 +311,27 @@ impl Entry {
         Ok(())
     }
 
-    /// Checks props for this component (`None`: its default props).
-    pub(crate) fn check_props(
-        &self,
-        props: Option<&Map<String, Value>>,
-    ) -> std::result::Result<(), String> {
+    /// Checks props for this component (`None`: its default props); a
+    /// refusal is the request's (`invalid_request`).
+    pub(crate) fn check_props(&self, props: Option<&Map<String, Value>>) -> Result<()> {
+        let refused = |message: String| Error::new(ErrorCode::InvalidRequest, message);
         let (Some(schema), Some(props)) = (&self.props_schema, props.or(self.props.as_ref()))
         else {
             return match props {
                 Some(p) if !p.is_empty() && self.props_schema.is_none() => {
-                    Err(format!("`{}` takes no props", self.name))
+                    Err(refused(format!("`{}` takes no props", self.name)))
                 }
                 _ => Ok(()),
             };
         };
-        let validator = compile(schema).map_err(|e| e.to_string())?;
+        let validator = compile(schema).map_err(|e| refused(e.to_string()))?;
         let props = Value::Object(props.clone());
         let first = validator
             .iter_errors(&props)
             .next()
             .map(|e| format!("{e} at {}", e.instance_path()));
         match first {
-            Some(error) => Err(format!("its props do not validate: {error}")),
+            Some(error) => Err(refused(format!("its props do not validate: {error}"))),
             None => Ok(()),
         }
     }
@@ -327,11 +345,20 @@ impl Entry {
     }
 }
 
-fn compile(schema: &Value) -> std::result::Result<jsonschema::Validator, String> {
+/// A schema of the catalog compiled; the error is jsonschema's, for the
+/// caller to place.
+fn compile(
+    schema: &Value,
+) -> std::result::Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .build(schema)
-        .map_err(|e| e.to_string())
+}
+
+/// A malformed catalog document: the operator's configuration, so an
+/// `internal_error`, at `pointer` in the document.
+fn malformed(message: String, pointer: &str) -> Error {
+    Error::new(ErrorCode::Internal, message).at(pointer)
 }
 
 #[cfg(test)]
@@ -387,7 +414,8 @@ pub(crate) mod tests {
             (unknown_widget.to_string(), "standIn"),
         ] {
             let why = Catalog::parse(&bad).unwrap_err();
-            assert!(why.contains(expect), "{expect}: {why}");
+            assert!(why.message().contains(expect), "{expect}: {why}");
+            assert_eq!(why.code(), ErrorCode::Internal, "{why}");
         }
         let log = Catalog::configure(&[("good.json", &good), ("bad.json", "[]")]);
         assert_eq!(log.len(), 1);

@@ -189,9 +189,9 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
         out,
         "// ----- Schema (contract) -----\nexport const {schema_name} = {root_expr}\n\n"
     );
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "export type {type_name} = z.output<typeof {schema_name}>\n"
+        "export type {type_name} = z.output<typeof {schema_name}>"
     );
     let form_values = if wrapped {
         let _ = write!(out, "\n// The form keeps the value under `value` (react-hook-form needs an object).\nconst FormSchema = z.object({{ value: {schema_name} }})\ntype FormValues = z.output<typeof FormSchema>\ntype FormInput = z.input<typeof FormSchema>\n");
@@ -231,9 +231,9 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
     }
     let component = format!("{base}Form");
     let steps = body.steps.clone();
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "export default function {component}({{ initialData, meta, respond }}: Props) {{\n"
+        "export default function {component}({{ initialData, meta, respond }}: Props) {{"
     );
     let _ = write!(
         out,

@@ -25,6 +25,7 @@
 //! `pattern` in every validator the worker compiles: `output`, rule
 //! conditions and submissions share it.
 
+use crate::error::{Error, ErrorCode};
 use jsonschema::{Keyword, ValidationError};
 use serde_json::{Map, Value};
 use std::cell::Cell;
@@ -190,13 +191,18 @@ pub(crate) struct Pattern {
 }
 
 impl Pattern {
-    /// Compiles an ECMA-262 pattern; the error says why it cannot be used.
-    pub(crate) fn new(source: &str) -> Result<Self, String> {
+    /// Compiles an ECMA-262 pattern; the error (`invalid_schema`) says why
+    /// it cannot be used. jsonschema places it in the schema.
+    pub(crate) fn new(source: &str) -> Result<Self, Error> {
         if let Some(why) = ecma_error(source) {
-            return Err(why);
+            return Err(Error::new(ErrorCode::InvalidSchema, why));
         }
-        let unusable =
-            || format!("pattern \"{source}\" cannot be compiled within the worker's regex limits");
+        let unusable = || {
+            Error::new(
+                ErrorCode::InvalidSchema,
+                format!("pattern \"{source}\" cannot be compiled within the worker's regex limits"),
+            )
+        };
         let translated =
             ascii_classes(&jsonschema_regex::to_rust_regex(source).map_err(|()| unusable())?);
         let linear = regex::RegexBuilder::new(&translated)
@@ -293,7 +299,7 @@ pub(crate) fn factory<'a>(
     };
     Pattern::new(source)
         .map(|p| Box::new(p) as Box<dyn for<'i> Keyword<'i>>)
-        .map_err(ValidationError::custom)
+        .map_err(|e| ValidationError::custom(e.message().to_owned()))
 }
 
 #[cfg(test)]
@@ -313,7 +319,8 @@ mod tests {
             assert!(Pattern::new(ok).is_ok(), "{ok}");
         }
         for bad in ["(?i)abc", "abc\\z", "a{2,1}", "(", "\\A"] {
-            assert!(Pattern::new(bad).is_err(), "{bad}");
+            let error = Pattern::new(bad).err().expect(bad);
+            assert_eq!(error.code(), ErrorCode::InvalidSchema, "{bad}");
         }
     }
 

@@ -205,13 +205,17 @@ pub(super) fn is_time(text: &str) -> bool {
     clock_ok && offset_ok
 }
 
-/// The draft a schema declares with `$schema`, if any.
-pub(super) fn declared_draft(output: &Value) -> Result<Option<Draft>, String> {
+/// The draft a schema declares with `$schema`, if any; an unknown one is
+/// `invalid_schema` at `{base}/$schema` (`base`: where `output` is).
+pub(super) fn declared_draft(output: &Value, base: &str) -> Result<Option<Draft>> {
+    let invalid = |message: String| {
+        Error::new(ErrorCode::InvalidSchema, message).at(format!("{base}/$schema"))
+    };
     let Some(uri) = output.get("$schema") else {
         return Ok(None);
     };
     let Some(uri) = uri.as_str() else {
-        return Err("`$schema` must be a string".into());
+        return Err(invalid("`$schema` must be a string".into()));
     };
     let normalized = uri.trim_end_matches('#').replace("https://", "http://");
     Ok(Some(match normalized.as_str() {
@@ -223,15 +227,14 @@ pub(super) fn declared_draft(output: &Value) -> Result<Option<Draft>, String> {
         "http://json-schema.org/draft-07/schema" => Draft::Draft7,
         "http://json-schema.org/draft/2019-09/schema" => Draft::Draft201909,
         "http://json-schema.org/draft/2020-12/schema" => Draft::Draft202012,
-        _ => return Err(format!("`$schema` \"{uri}\" is not a JSON Schema draft this worker knows (draft-04 to 2020-12)")),
+        _ => return Err(invalid(format!("`$schema` \"{uri}\" is not a JSON Schema draft this worker knows (draft-04 to 2020-12)"))),
     }))
 }
 
 /// Checks `output` against its draft's meta-schema; without `$schema`,
 /// 2020-12 first, then draft-07 (agents often emit draft-07 without saying so).
 fn meta_validate(output: &Value, base: &str) -> Result<Draft> {
-    let declared = declared_draft(output)
-        .map_err(|why| Error::new(ErrorCode::InvalidSchema, why).at(format!("{base}/$schema")))?;
+    let declared = declared_draft(output, base)?;
     let candidates: &[Draft] = match declared {
         Some(ref d) => std::slice::from_ref(d),
         None => &[Draft::Draft202012, Draft::Draft7],

@@ -11,6 +11,7 @@
 //! worker, where it cost a validation pass over every answer and the
 //! contract validators' compilation and memory per isolate.
 
+use crate::error::{Error, ErrorCode};
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -117,27 +118,35 @@ impl Contract {
         })
     }
 
-    /// Validates a message; the error lists every violation with its pointer.
-    pub fn check(self, message: &Value) -> Result<(), String> {
+    /// Validates a message; the error (`internal_error`: the worker's own
+    /// output breaking its contract is a bug) lists every violation with its
+    /// pointer, and points at the first.
+    pub fn check(self, message: &Value) -> Result<(), Error> {
         // The fast boolean pass first: listing errors costs more, and a
         // valid message is the rule.
         if self.validator().is_valid(message) {
             return Ok(());
         }
+        let mut first = None;
         let errors: Vec<String> = self
             .validator()
             .iter_errors(message)
-            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .map(|e| {
+                first.get_or_insert_with(|| e.instance_path().to_string());
+                format!("{} at {}", e, e.instance_path())
+            })
             .collect();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(format!(
-                "{} violates {}: {}",
-                "message",
-                self.file_name(),
-                errors.join("; ")
-            ))
+        match first {
+            None => Ok(()),
+            Some(pointer) => Err(Error::new(
+                ErrorCode::Internal,
+                format!(
+                    "message violates {}: {}",
+                    self.file_name(),
+                    errors.join("; ")
+                ),
+            )
+            .at(pointer)),
         }
     }
 }
@@ -164,5 +173,15 @@ mod tests {
             let e = crate::Error::new(code, "m").to_dgui_error();
             Contract::DguiError.check(&e).unwrap();
         }
+    }
+
+    #[test]
+    fn a_violation_is_an_internal_error_at_its_pointer() {
+        let mut e = crate::Error::new(ErrorCode::NotFound, "m").to_dgui_error();
+        e["code"] = serde_json::json!(7);
+        let error = Contract::DguiError.check(&e).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Internal);
+        assert_eq!(error.pointer(), Some("/code"));
+        assert!(error.message().starts_with("message violates "), "{error}");
     }
 }

@@ -7,7 +7,7 @@
 //! means the plan was cut off.
 
 use super::error::{failure, status_error, success_json};
-use super::{extract_json, tokens, HttpRequest, ModelReply};
+use super::{extract_json, in_context, tokens, HttpRequest, ModelReply};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
@@ -15,13 +15,13 @@ use genui_core::{Error, ModelFailure};
 use serde_json::{json, Value};
 
 /// The API version header value.
-pub const API_VERSION: &str = "2023-06-01";
+pub(crate) const API_VERSION: &str = "2023-06-01";
 
 /// The forced tool's name.
-pub const TOOL_NAME: &str = "emit_ui_plan";
+pub(crate) const TOOL_NAME: &str = "emit_ui_plan";
 
 /// The Messages request with the forced `emit_ui_plan` tool.
-pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
+pub(crate) fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
     let messages: Vec<Value> = prompt
         .turns
         .iter()
@@ -48,7 +48,7 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 }
 
 /// Parses a Messages response, or an error response.
-pub fn parse_response(
+pub(crate) fn parse_response(
     status: u16,
     headers: &[(String, String)],
     body: &str,
@@ -83,8 +83,8 @@ pub fn parse_response(
     let plan_json = match tool_input {
         Some(input @ Value::Object(_)) => input.clone(),
         Some(_) => return Err(invalid("the tool input is not an object").with_model_output(&raw)),
-        None => extract_json(&text).map_err(|why| {
-            invalid(&format!("no {TOOL_NAME} tool call; {why}")).with_model_output(&text)
+        None => extract_json(&text).map_err(|e| {
+            in_context(e, &format!("no {TOOL_NAME} tool call; ")).with_model_output(&text)
         })?,
     };
     let usage = value.get("usage").unwrap_or(&Value::Null);

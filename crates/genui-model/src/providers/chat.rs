@@ -10,7 +10,7 @@
 //! - `refusal` (a non-empty string): a refusal ([`refused`]), which the
 //!   ladder reports with its own provenance reason.
 
-use super::{extract_json, failure};
+use super::{extract_json, failure, in_context};
 use genui_core::{Error, ModelFailure};
 use serde_json::Value;
 
@@ -18,7 +18,7 @@ use serde_json::Value;
 const REFUSAL_PREFIX: &str = "the model refused";
 
 /// A refusal: `model_output_invalid`, marked as a refusal.
-pub fn refused(text: &str) -> Error {
+pub(crate) fn refused(text: &str) -> Error {
     let text = text.trim();
     let message = if text.is_empty() {
         REFUSAL_PREFIX.to_owned()
@@ -29,14 +29,14 @@ pub fn refused(text: &str) -> Error {
 }
 
 /// Whether an error is a refusal ([`refused`]).
-pub fn is_refusal(error: &Error) -> bool {
+pub(crate) fn is_refusal(error: &Error) -> bool {
     error.code().model_failure() == Some(ModelFailure::OutputInvalid)
         && error.message().starts_with(REFUSAL_PREFIX)
 }
 
 /// The text a chat message carries: `content` as a string, or the text
 /// parts of `content` as an array, joined.
-pub fn message_text(message: &Value) -> String {
+pub(crate) fn message_text(message: &Value) -> String {
     match message.get("content") {
         Some(Value::String(text)) => text.clone(),
         Some(Value::Array(parts)) => parts
@@ -60,7 +60,7 @@ pub fn message_text(message: &Value) -> String {
 
 /// The plan in a chat message (see the module docs); `Err` with the text
 /// the model wrote when there is none.
-pub fn message_plan(message: &Value) -> Result<Value, Error> {
+pub(crate) fn message_plan(message: &Value) -> Result<Value, Error> {
     if let Some(refusal) = message
         .get("refusal")
         .and_then(Value::as_str)
@@ -69,25 +69,20 @@ pub fn message_plan(message: &Value) -> Result<Value, Error> {
         return Err(refused(refusal));
     }
     let text = message_text(message);
-    let from_text = extract_json(text.trim_start_matches('\u{feff}'));
-    if let Ok(plan) = from_text {
-        return Ok(plan);
-    }
+    let from_text = match extract_json(text.trim_start_matches('\u{feff}')) {
+        Ok(plan) => return Ok(plan),
+        Err(error) => error,
+    };
     match message.pointer("/tool_calls/0/function/arguments") {
         Some(object @ Value::Object(_)) => return Ok(object.clone()),
         Some(Value::String(arguments)) => {
-            return extract_json(arguments).map_err(|why| {
-                invalid(&format!("the tool call's arguments: {why}")).with_model_output(arguments)
+            return extract_json(arguments).map_err(|e| {
+                in_context(e, "the tool call's arguments: ").with_model_output(arguments)
             });
         }
         _ => {}
     }
-    let why = from_text.err().unwrap_or_default();
-    Err(invalid(&why).with_model_output(&text))
-}
-
-fn invalid(message: &str) -> Error {
-    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
+    Err(from_text.with_model_output(&text))
 }
 
 #[cfg(test)]

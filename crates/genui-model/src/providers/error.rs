@@ -8,13 +8,24 @@ use genui_core::{Detail, Error, ModelFailure, RetryAfter};
 use serde_json::Value;
 
 /// A model failure whose message is redacted (providers echo masked keys).
-pub fn failure(kind: ModelFailure, message: impl Into<String>) -> Error {
+pub(crate) fn failure(kind: ModelFailure, message: impl Into<String>) -> Error {
     Error::model(kind, redact(&message.into()))
 }
 
 /// The JSON of a 2xx answer: a non-2xx status is the provider's error
 /// (from its body and headers), and a body that is not JSON is an
 /// `Unavailable` error naming `what` it should have been.
+/// A 2xx answer that holds no usable plan: `model_output_invalid`.
+pub(crate) fn invalid_output(message: &str) -> Error {
+    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
+}
+
+/// The same error, its message prefixed by where it was found.
+pub(crate) fn in_context(error: Error, context: &str) -> Error {
+    let message = format!("{context}{}", error.message());
+    error.with_message(message)
+}
+
 pub(crate) fn success_json(
     status: u16,
     headers: &[(String, String)],
@@ -110,7 +121,7 @@ fn cloudflare_errors(value: &Value) -> Option<String> {
 }
 
 /// `retry-after-ms` (OpenAI), else `retry-after` in seconds or as an HTTP date.
-pub fn retry_after(headers: &[(String, String)]) -> Option<RetryAfter> {
+pub(crate) fn retry_after(headers: &[(String, String)]) -> Option<RetryAfter> {
     let header = |name: &str| {
         headers
             .iter()

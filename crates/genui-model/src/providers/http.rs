@@ -33,22 +33,22 @@
 //! a provider's: 429 waits, 5xx is retried once, anything else falls back.
 
 use super::error::{failure, status_error};
-use super::{extract_json, HttpRequest, ModelReply};
+use super::{extract_json, in_context, HttpRequest, ModelReply};
 use crate::config::ModelConfig;
 use crate::prompt::{Field, Prompt, Role};
 use genui_core::{Error, GenerateRequest, ModelFailure, Webhook};
 use serde_json::{json, Map, Value};
 
 /// Version of the request and answer shapes; part of the cache identity.
-pub const WIRE_VERSION: u32 = 1;
+pub(crate) const WIRE_VERSION: u32 = 1;
 
 /// A longer answer is refused unread: a plan for the largest form the
 /// limits allow fits well within it, and nothing larger is parsed.
-pub const MAX_ANSWER_BYTES: usize = 1024 * 1024;
+pub(crate) const MAX_ANSWER_BYTES: usize = 1024 * 1024;
 
 /// The data-free request for `request` (see the module docs). `catalog` is
 /// the operator's component catalog bound to the request, when one is.
-pub fn data_free(
+pub(crate) fn data_free(
     name: &str,
     request: &GenerateRequest,
     operator: Option<&str>,
@@ -91,7 +91,7 @@ fn format_name(format: genui_core::Format) -> &'static str {
 
 /// The signed POST of the prompt's data-free request; on the retry, the
 /// previous answer and the problems found in it ride along.
-pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
+pub(crate) fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
     let mut body = prompt.call.clone();
     let previous = prompt.turns.iter().find(|t| t.role == Role::Assistant);
     if let (Some(previous), Some(problems), Value::Object(map)) =
@@ -106,7 +106,7 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 }
 
 /// Signs a built request at `now_s` (Unix seconds) with `secret`.
-pub fn sign(request: &mut HttpRequest, secret: &str, now_s: u64) {
+pub(crate) fn sign(request: &mut HttpRequest, secret: &str, now_s: u64) {
     let signature = Webhook::sign_generator(secret, now_s, request.body.as_bytes());
     request
         .headers
@@ -114,7 +114,7 @@ pub fn sign(request: &mut HttpRequest, secret: &str, now_s: u64) {
 }
 
 /// The plan in a generator's answer, in the model-plan shape.
-pub fn parse_response(
+pub(crate) fn parse_response(
     status: u16,
     headers: &[(String, String)],
     body: &str,
@@ -128,10 +128,9 @@ pub fn parse_response(
             body.len()
         )));
     }
-    let value = extract_json(body.trim_start_matches('\u{feff}')).map_err(|why| {
-        invalid(&format!("the generator's answer: {why}")).with_model_output(body)
-    })?;
-    let plan_json = plan_in(value).map_err(|why| invalid(&why).with_model_output(body))?;
+    let value = extract_json(body.trim_start_matches('\u{feff}'))
+        .map_err(|e| in_context(e, "the generator's answer: ").with_model_output(body))?;
+    let plan_json = plan_in(value).map_err(|e| e.with_model_output(body))?;
     Ok(ModelReply {
         plan_json,
         tokens_in: None,
@@ -141,9 +140,9 @@ pub fn parse_response(
 
 /// A model plan, bare or under `plan`; a JSON Forms UI schema, bare or
 /// under `uischema` (`uiSchema`), converted.
-fn plan_in(value: Value) -> Result<Value, String> {
+fn plan_in(value: Value) -> Result<Value, Error> {
     let Value::Object(mut map) = value else {
-        return Err("the generator's answer is not a JSON object".into());
+        return Err(invalid("the generator's answer is not a JSON object"));
     };
     for key in ["uischema", "uiSchema"] {
         if let Some(ui) = map.remove(key) {
@@ -151,7 +150,7 @@ fn plan_in(value: Value) -> Result<Value, String> {
         }
     }
     if let Some(message) = map.get("choices").and_then(|c| c.pointer("/0/message")) {
-        return super::chat::message_plan(message).map_err(|e| e.message().to_owned());
+        return super::chat::message_plan(message).map_err(|e| invalid(e.message()));
     }
     let map = match map.remove("plan") {
         Some(Value::Object(plan)) => plan,
@@ -171,14 +170,19 @@ fn plan_in(value: Value) -> Result<Value, String> {
     if map.contains_key("sections") {
         return Ok(Value::Object(map));
     }
-    Err("the generator's answer is neither a plan (`sections`) nor a JSON Forms `uischema`".into())
+    Err(invalid(
+        "the generator's answer is neither a plan (`sections`) nor a JSON Forms `uischema`",
+    ))
 }
 
 /// An IR plan (`schemas/plan.schema.json`) in the model-plan shape, so it
 /// takes the same repairs and proof as every other answer.
-fn from_ir(value: Value) -> Result<Value, String> {
-    let plan: genui_core::Plan = serde_json::from_value(value)
-        .map_err(|e| format!("the generator's plan does not fit schemas/plan.schema.json: {e}"))?;
+fn from_ir(value: Value) -> Result<Value, Error> {
+    let plan: genui_core::Plan = serde_json::from_value(value).map_err(|e| {
+        invalid(&format!(
+            "the generator's plan does not fit schemas/plan.schema.json: {e}"
+        ))
+    })?;
     Ok(crate::plan_schema::from_plan(&plan, true))
 }
 
@@ -199,11 +203,11 @@ const LAYOUTS: [&str; 5] = [
 /// a widget: `multi` textarea, `slider`, `format: radio`, or our own
 /// `widget` name. Anything else is left for the repairs and the proof
 /// (an unknown widget or pointer is refused there, never trusted).
-pub fn from_uischema(ui: &Value) -> Result<Value, String> {
+pub(crate) fn from_uischema(ui: &Value) -> Result<Value, Error> {
     let kind = ui
         .get("type")
         .and_then(Value::as_str)
-        .ok_or("the uischema has no `type`")?;
+        .ok_or_else(|| invalid("the uischema has no `type`"))?;
     let steps = kind == "Categorization";
     let tops: Vec<&Value> = match kind {
         "Control" => vec![ui],
@@ -211,7 +215,7 @@ pub fn from_uischema(ui: &Value) -> Result<Value, String> {
         _ => ui
             .get("elements")
             .and_then(Value::as_array)
-            .ok_or("the uischema's layout has no `elements` array")?
+            .ok_or_else(|| invalid("the uischema's layout has no `elements` array"))?
             .iter()
             .collect(),
     };
@@ -245,11 +249,11 @@ fn collect(
     fields: &mut Vec<Value>,
     overrides: &mut Vec<Value>,
     depth: usize,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if depth > MAX_UISCHEMA_DEPTH {
-        return Err(format!(
+        return Err(invalid(&format!(
             "the uischema nests deeper than {MAX_UISCHEMA_DEPTH} levels"
-        ));
+        )));
     }
     match node.get("type").and_then(Value::as_str) {
         Some("Control") => fields.push(control(node, overrides)?),
@@ -263,17 +267,17 @@ fn collect(
                 collect(child, fields, overrides, depth + 1)?;
             }
         }
-        None => return Err("a uischema element has no `type`".into()),
+        None => return Err(invalid("a uischema element has no `type`")),
     }
     Ok(())
 }
 
 /// A control's pointer, and its override when it says more than the scope.
-fn control(node: &Value, overrides: &mut Vec<Value>) -> Result<Value, String> {
+fn control(node: &Value, overrides: &mut Vec<Value>) -> Result<Value, Error> {
     let scope = node
         .get("scope")
         .and_then(Value::as_str)
-        .ok_or("a uischema Control has no `scope` string")?;
+        .ok_or_else(|| invalid("a uischema Control has no `scope` string"))?;
     let pointer = scope.strip_prefix('#').unwrap_or(scope);
     let label = node.get("label").and_then(Value::as_str);
     let options = node.get("options").and_then(Value::as_object);
@@ -302,7 +306,7 @@ fn invalid(message: &str) -> Error {
 }
 
 /// The error for a generator that could not be reached.
-pub fn network_error(message: &str) -> Error {
+pub(crate) fn network_error(message: &str) -> Error {
     failure(
         ModelFailure::Unavailable,
         format!("could not reach the http generator: {message}"),
@@ -458,6 +462,7 @@ mod tests {
         assert!(
             from_uischema(&json!({"type": "VerticalLayout", "elements": [deep]}))
                 .unwrap_err()
+                .message()
                 .contains("deeper")
         );
     }

@@ -7,14 +7,16 @@
 //! core `Error` with a nested `ModelFailure` ([`failure`]); the API key
 //! never appears in an error, nor in `Debug` of a request.
 
-pub mod anthropic;
-pub mod chat;
+pub(crate) mod anthropic;
+pub(crate) mod chat;
 mod error;
-pub mod http;
-pub mod openai;
-pub mod workers_ai;
+pub(crate) mod http;
+pub(crate) mod openai;
+#[cfg(test)]
+mod wire_tests;
+pub(crate) mod workers_ai;
 
-pub use error::{failure, retry_after};
+pub(crate) use error::{failure, in_context, invalid_output};
 
 use crate::config::{ModelConfig, Provider};
 use crate::prompt::Prompt;
@@ -248,12 +250,12 @@ pub fn wire(provider: Provider) -> &'static dyn ProviderWire {
 }
 
 /// Builds the call for `config`'s provider.
-pub fn build(config: &ModelConfig, prompt: &Prompt, mode: Mode) -> Call {
+pub(crate) fn build(config: &ModelConfig, prompt: &Prompt, mode: Mode) -> Call {
     wire(config.provider).build(config, prompt, mode)
 }
 
 /// Parses a response in `provider`'s format.
-pub fn parse_response(
+pub(crate) fn parse_response(
     provider: Provider,
     status: u16,
     headers: &[(String, String)],
@@ -264,7 +266,7 @@ pub fn parse_response(
 
 /// Token usage reported in a 2xx body, whether or not it held a usable
 /// plan (a truncated answer costs tokens too): `(in, out)`.
-pub fn usage(provider: Provider, body: &str) -> (Option<u64>, Option<u64>) {
+pub(crate) fn usage(provider: Provider, body: &str) -> (Option<u64>, Option<u64>) {
     let Ok(value) = serde_json::from_str::<Value>(body) else {
         return (None, None);
     };
@@ -279,13 +281,14 @@ pub fn usage(provider: Provider, body: &str) -> (Option<u64>, Option<u64>) {
 
 /// The error for a failed send (connection refused, DNS, a thrown binding
 /// error), by provider.
-pub fn network_error(provider: Provider, message: &str) -> Error {
+pub(crate) fn network_error(provider: Provider, message: &str) -> Error {
     wire(provider).network_error(message)
 }
 
 /// The JSON object inside a model's text: the whole text, or inside a
-/// ```` ``` ```` fence, or from the first `{` to the last `}`.
-pub fn extract_json(text: &str) -> Result<Value, String> {
+/// ```` ``` ```` fence, or from the first `{` to the last `}`; else a
+/// `model_output_invalid` saying why the whole text is not one.
+pub(crate) fn extract_json(text: &str) -> Result<Value, Error> {
     let trimmed = text.trim();
     let unfenced = strip_fence(trimmed);
     let first_error = match serde_json::from_str::<Value>(unfenced) {
@@ -293,15 +296,13 @@ pub fn extract_json(text: &str) -> Result<Value, String> {
         Ok(_) => "the output is JSON but not an object".to_owned(),
         Err(e) => format!("the output is not valid JSON: {e}"),
     };
-    let (Some(start), Some(end)) = (unfenced.find('{'), unfenced.rfind('}')) else {
-        return Err(first_error);
+    let inner = match (unfenced.find('{'), unfenced.rfind('}')) {
+        (Some(start), Some(end)) if start < end => &unfenced[start..=end],
+        _ => return Err(invalid_output(&first_error)),
     };
-    if start >= end {
-        return Err(first_error);
-    }
-    match serde_json::from_str::<Value>(&unfenced[start..=end]) {
+    match serde_json::from_str::<Value>(inner) {
         Ok(value @ Value::Object(_)) => Ok(value),
-        _ => Err(first_error),
+        _ => Err(invalid_output(&first_error)),
     }
 }
 
@@ -334,10 +335,14 @@ mod tests {
             extract_json("Here you go: {\"a\": {\"b\": 2}} Enjoy").unwrap(),
             json!({"a": {"b": 2}})
         );
-        assert!(extract_json("{\"a\": [1, 2")
+        let error = extract_json("{\"a\": [1, 2").unwrap_err();
+        assert!(error.message().contains("not valid JSON"));
+        assert_eq!(error.code().as_str(), "model_output_invalid");
+        assert_eq!(error.provider_status(), Some(200));
+        assert!(extract_json("[1]")
             .unwrap_err()
-            .contains("not valid JSON"));
-        assert!(extract_json("[1]").unwrap_err().contains("not an object"));
+            .message()
+            .contains("not an object"));
         assert!(extract_json("} nothing {").is_err());
     }
 

@@ -20,7 +20,7 @@ use genui_core::{Error, ModelFailure};
 use serde_json::{json, Value};
 
 /// The request with strict `json_schema` structured output.
-pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
+pub(crate) fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
     let format = json!({
         "type": "json_schema",
         "json_schema": {"name": plan_schema::NAME, "strict": true, "schema": plan_schema::for_provider()},
@@ -29,7 +29,7 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 }
 
 /// The fallback request with `response_format: {type: "json_object"}`.
-pub fn build_request_json_object(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
+pub(crate) fn build_request_json_object(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
     request(config, prompt, json!({"type": "json_object"}))
 }
 
@@ -55,7 +55,7 @@ fn request(config: &ModelConfig, prompt: &Prompt, response_format: Value) -> Htt
 }
 
 /// Parses a chat completion, or an error response.
-pub fn parse_response(
+pub(crate) fn parse_response(
     status: u16,
     headers: &[(String, String)],
     body: &str,

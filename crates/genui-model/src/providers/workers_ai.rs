@@ -24,7 +24,7 @@ use genui_core::{Error, ModelFailure};
 use serde_json::{json, Value};
 
 /// The inputs object for `env.AI.run`.
-pub fn inputs(prompt: &Prompt) -> Value {
+pub(crate) fn inputs(prompt: &Prompt) -> Value {
     let mut messages = vec![json!({"role": "system", "content": prompt.system})];
     messages.extend(
         prompt
@@ -41,7 +41,7 @@ pub fn inputs(prompt: &Prompt) -> Value {
 }
 
 /// The binding call.
-pub fn build_call(config: &ModelConfig, prompt: &Prompt) -> AiCall {
+pub(crate) fn build_call(config: &ModelConfig, prompt: &Prompt) -> AiCall {
     AiCall {
         model: config.model.clone(),
         inputs: inputs(prompt),
@@ -49,7 +49,7 @@ pub fn build_call(config: &ModelConfig, prompt: &Prompt) -> AiCall {
 }
 
 /// The same inputs over the REST API: `POST {base}/{model}`.
-pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
+pub(crate) fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
     let mut headers = Vec::new();
     if let Some(key) = &config.api_key {
         headers.push(("authorization".to_owned(), format!("Bearer {key}")));
@@ -63,7 +63,7 @@ pub fn build_request(config: &ModelConfig, prompt: &Prompt) -> HttpRequest {
 
 /// Parses a binding result (serialised to JSON by the shell, status 200) or
 /// a REST response.
-pub fn parse_response(
+pub(crate) fn parse_response(
     status: u16,
     headers: &[(String, String)],
     body: &str,
@@ -79,9 +79,7 @@ pub fn parse_response(
         .unwrap_or(&value);
     let plan_json = match result.get("response") {
         Some(object @ Value::Object(_)) => object.clone(),
-        Some(Value::String(text)) => {
-            extract_json(text).map_err(|why| invalid(&why).with_model_output(text))?
-        }
+        Some(Value::String(text)) => extract_json(text).map_err(|e| e.with_model_output(text))?,
         _ => return Err(invalid("the result has no `response`")),
     };
     let usage = result.get("usage").unwrap_or(&Value::Null);
@@ -94,7 +92,7 @@ pub fn parse_response(
 
 /// Maps an error thrown by `env.AI.run` (`AiError: 3040: Capacity
 /// temporarily exceeded`, ...) to a provider error.
-pub fn error_from_message(message: &str) -> Error {
+pub(crate) fn error_from_message(message: &str) -> Error {
     let lower = message.to_ascii_lowercase();
     let kind = if ["3040", "capacity", "rate limit", "3036", "neurons"]
         .iter()

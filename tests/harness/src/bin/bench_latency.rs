@@ -45,6 +45,9 @@ const N_SERIAL: usize = 400;
 const N_MISS: usize = 100;
 /// The high concurrency level.
 const THREADS: usize = 32;
+
+/// Times in ms of each kind: `healthz`, hit, miss.
+type Times = (Vec<f64>, Vec<f64>, Vec<f64>);
 /// Requests of each kind per thread at concurrency 32.
 const N_PER_THREAD: usize = 25;
 /// Misses per thread at concurrency 32.
@@ -285,7 +288,7 @@ impl Bench {
 
     /// [`THREADS`] threads, each interleaving `healthz` and `hit`, then a few
     /// misses: times of every kind.
-    fn concurrently(&self) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>), String> {
+    fn concurrently(&self) -> Result<Times, String> {
         let (mut healthz, mut hit, mut miss) = (Vec::new(), Vec::new(), Vec::new());
         thread::scope(|s| -> Result<(), String> {
             let handles: Vec<_> = (0..THREADS)

@@ -48,7 +48,7 @@
 //!
 //! Plans are in genui-model's model-plan shape (`schemas/model-plan.schema.json`:
 //! sections of field pointers, plus overrides). To write them it reads the
-//! field list of genui-model's prompt (`genui_model::prompt`, format kept
+//! field list of genui-model's prompt (`genui_model::Prompt`, format kept
 //! stable by a test there): the line `Form: <description>`, a line starting
 //! `Fields`, then one line per field, `<pointer as JSON string> <type>
 //! <req|opt> ... widgets=<w>,<w>`. The good plan lists every field in one
@@ -645,10 +645,10 @@ fn good_plan(ctx: &Ctx<'_>) -> Value {
     obey(ctx, plan_of(ctx, pointers(ctx), Vec::new()))
 }
 
-/// The instructions block after the field list (`genui_model::prompt`),
+/// The instructions block after the field list (`genui_model::Prompt`),
 /// each quoted line decoded.
 fn instructions(prompt: &str) -> String {
-    let Some((_, block)) = prompt.split_once(genui_model::prompt::INSTRUCTIONS_HEADER) else {
+    let Some((_, block)) = prompt.split_once(genui_model::INSTRUCTIONS_HEADER) else {
         return String::new();
     };
     block

@@ -32,17 +32,18 @@ use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 use wire::{code, Envelope, RpcError, Version, SERVER};
 
-/// What a `POST /mcp` asks of the shell.
+/// What a `POST /mcp` asks of the shell. The jobs are boxed: each is
+/// several times the size of an answer.
 #[derive(Debug)]
 pub enum Mcp {
     /// Send this answer.
     Answer(HttpResponse),
     /// `generate_user_interface`: run this job as `/v1/generate` does (memory,
     /// KV, model), then wrap its answer with [`McpCall::finish`].
-    Generate(GenerateJob, McpCall),
+    Generate(Box<GenerateJob>, McpCall),
     /// `submit_user_interface`: look up the job's spec as `/v1/submit` does
     /// and finish it, then wrap its answer with [`McpCall::finish`].
-    Submit(SubmitJob, McpCall),
+    Submit(Box<SubmitJob>, McpCall),
 }
 
 /// A `tools/call` waiting for its `/v1` answer.
@@ -450,7 +451,7 @@ fn call_tool(
                 job.form_markup = true;
                 let format = format_name(job.request().format);
                 Mcp::Generate(
-                    job,
+                    Box::new(job),
                     McpCall {
                         id,
                         version,
@@ -462,7 +463,7 @@ fn call_tool(
         }),
         tools::SUBMIT => Ok(match SubmitJob::prepare(body.as_bytes(), limits) {
             Ok(job) => Mcp::Submit(
-                job,
+                Box::new(job),
                 McpCall {
                     id,
                     version,

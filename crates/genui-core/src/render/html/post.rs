@@ -29,11 +29,11 @@ const MAX_PAIRS: usize = 10_000;
 /// Highest array index a post may name.
 const MAX_INDEX: usize = 10_000;
 
+/// A post's field name/value pairs, in the order posted.
+type FieldPairs = Vec<(String, String)>;
+
 /// The name/value pairs of a urlencoded body, meta fields apart.
-pub(crate) fn pairs(
-    body: &[u8],
-    limits: &Limits,
-) -> Result<(Vec<(String, String)>, Map<String, Value>)> {
+pub(crate) fn pairs(body: &[u8], limits: &Limits) -> Result<(FieldPairs, Map<String, Value>)> {
     limits.check_body_size(body.len())?;
     let mut fields = Vec::new();
     let mut meta = Map::new();

@@ -151,15 +151,12 @@ impl<'a> Zod<'a> {
     pub(crate) fn definitions(&mut self) -> String {
         let mut out = String::new();
         let mut done: Vec<String> = Vec::new();
-        loop {
-            let Some((pointer, name)) = self
-                .names
-                .iter()
-                .find(|(p, _)| !done.contains(p))
-                .map(|(p, n)| (p.clone(), n.clone()))
-            else {
-                break;
-            };
+        while let Some((pointer, name)) = self
+            .names
+            .iter()
+            .find(|(p, _)| !done.contains(p))
+            .map(|(p, n)| (p.clone(), n.clone()))
+        {
             done.push(pointer.clone());
             let target = self
                 .root
@@ -554,10 +551,10 @@ impl<'a> Zod<'a> {
         let mut body = String::new();
         let _ = write!(body, "const declared: string[] = [{}]\n  for (const [k, x] of Object.entries(o)) {{\n    let matched = false\n", declared.join(", "));
         for (name, expr) in &checks {
-            let _ = write!(body, "    if (matches({name}, k)) {{\n      matched = true\n      const r = {expr}.safeParse(x)\n      if (!r.success) ctx.addIssue({{ code: \"custom\", message: r.error.issues[0]?.message ?? \"Invalid\", path: [k] }})\n    }}\n");
+            let _ = writeln!(body, "    if (matches({name}, k)) {{\n      matched = true\n      const r = {expr}.safeParse(x)\n      if (!r.success) ctx.addIssue({{ code: \"custom\", message: r.error.issues[0]?.message ?? \"Invalid\", path: [k] }})\n    }}");
         }
         if let Some(extra) = extra {
-            let _ = write!(body, "    if (!matched && !declared.includes(k) && !{extra}.safeParse(x).success) ctx.addIssue({{ code: \"custom\", message: \"Not allowed here\", path: [k] }})\n");
+            let _ = writeln!(body, "    if (!matched && !declared.includes(k) && !{extra}.safeParse(x).success) ctx.addIssue({{ code: \"custom\", message: \"Not allowed here\", path: [k] }})");
         }
         body += "  }";
         format!("{base}.superRefine((o, ctx) => {{\n  {body}\n}})")

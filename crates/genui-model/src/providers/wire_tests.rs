@@ -3,12 +3,12 @@
 //! cases (refusal, truncation, fenced text), and error bodies with their
 //! codes. The API key must never show in an error.
 
+use crate::prompt::{self, Prompt};
+use crate::providers::{self, anthropic, openai, workers_ai, Call, Mode};
+use crate::{ModelConfig, Provider};
 use genui_core::generate;
 use genui_core::Limits;
 use genui_core::{Error, ErrorCode, ModelFailure};
-use genui_model::prompt::{self, Prompt};
-use genui_model::providers::{self, anthropic, openai, workers_ai, Call, Mode};
-use genui_model::{ModelConfig, Provider};
 use serde_json::{json, Value};
 use std::path::Path;
 
