@@ -44,7 +44,7 @@
 //!   [`check_plan`], [`Issue`], [`markup_in`]; [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
-//!   [`FormToken`] (hosted form links), [`Mcp`] and [`McpCall`] (`POST /mcp`).
+//!   [`FormToken`] (hosted form links), [`Mcp`] (`POST /mcp`).
 //! - **Errors:** [`Error`], [`ErrorCode`], [`Result`].
 
 #![deny(missing_docs, unreachable_pub)]
@@ -90,9 +90,9 @@ pub use terms::format::Format;
 
 pub use edge::access::Access;
 pub use edge::forms::{FormRecord, FormToken};
-pub use edge::mcp::{Mcp, McpCall};
+pub use edge::mcp::Mcp;
 pub use edge::outbox::{
-    AttemptResult, Delivery, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
+    AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };
 pub use edge::replay::ReplayClaim;
 pub use edge::webhook::Webhook;
