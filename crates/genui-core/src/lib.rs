@@ -81,6 +81,7 @@ pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
 pub use generator::Generator;
 pub use plan::check::{check_plan, markup_in, Issue};
 pub use plan::generate::generate;
+pub use plan::title::echoes;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
 pub use render::html::reply::SubmitAnswer;

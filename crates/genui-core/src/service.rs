@@ -474,6 +474,7 @@ impl GenerateJob {
             &self.limits,
             &output_at,
         );
+        repairs.extend(self.title_for_the_person(&mut plan, &output, &output_at));
         let mut issues = check_plan(&plan, &output, &self.limits);
         if issues.iter().any(|i| i.code == "widget_mismatch") {
             // A widget that does not fit is shown as the plain one (plan/repair.rs).
@@ -514,6 +515,33 @@ impl GenerateJob {
             Contract::UiSpec.check(&as_json)?;
         }
         Ok((spec, repairs))
+    }
+
+    /// A plan's title as the person sees it, whoever wrote the plan: one
+    /// derived from the request where the plan has none, and one that
+    /// echoes the request replaced (a `title_replaced` warning).
+    fn title_for_the_person(
+        &self,
+        plan: &mut Plan,
+        output: &Value,
+        output_at: &str,
+    ) -> Option<crate::render::Warning> {
+        let schema_title = output.get("title").and_then(Value::as_str);
+        let description = &self.request.description;
+        if plan.title.is_none() && self.display.is_none() {
+            plan.title = crate::plan::title::person_title(schema_title, description)
+                .map(|t| {
+                    crate::plan::sanitize::plain_text(&t, crate::plan::sanitize::MAX_LABEL_CHARS)
+                })
+                .filter(|t| !t.is_empty());
+            return None;
+        }
+        crate::plan::title::replace_echoing_title(
+            &mut plan.title,
+            schema_title,
+            description,
+            output_at,
+        )
     }
 
     /// Renders the requested format for a spec and this request's data.
@@ -559,9 +587,13 @@ impl GenerateJob {
             "generatorVersion".into(),
             spec.generator.generator_version.clone().into(),
         );
-        if let Some(title) = &spec.plan.title {
-            meta.insert("title".into(), title.clone().into());
-        }
+        let title = match &spec.plan.title {
+            Some(title) => title.clone(),
+            None => crate::render::words::Lang::pick(self.request.locale.as_deref())
+                .text(crate::render::fallback_title(&spec.plan))
+                .to_owned(),
+        };
+        meta.insert("title".into(), title.into());
         if let Some(id) = &self.request.tool_call_id {
             meta.insert("toolCallId".into(), id.clone().into());
         }

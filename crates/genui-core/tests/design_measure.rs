@@ -16,7 +16,8 @@ use serde_json::Value;
 
 /// The generator's figures may not fall below these: the deterministic
 /// generator 1.2.1's baseline, rounded down (raise them as it improves).
-/// Counts are ceilings. Tune against the tuning half only; the held-out
+/// Counts are ceilings; titles and leads are held at none echoing and
+/// none missing. Tune against the tuning half only; the held-out
 /// half says whether a change generalises.
 struct Floor {
     section_f1: f64,
@@ -33,18 +34,18 @@ const TUNING_FLOOR: Floor = Floor {
     rows_percent: 27.5,
     order: 0.950,
     raw_labels: 100,
-    title_echoes: 23,
-    titles_missing: 12,
-    lead_echoes: 36,
+    title_echoes: 0,
+    titles_missing: 0,
+    lead_echoes: 0,
 };
 const HELD_OUT_FLOOR: Floor = Floor {
     section_f1: 0.599,
     rows_percent: 16.6,
     order: 0.922,
     raw_labels: 70,
-    title_echoes: 9,
-    titles_missing: 9,
-    lead_echoes: 18,
+    title_echoes: 0,
+    titles_missing: 0,
+    lead_echoes: 0,
 };
 
 const DOMAINS: [&str; 14] = [

@@ -360,11 +360,11 @@ fn an_empty_array_is_an_empty_display() {
     let answer = answer_for("empty-array", "lmui");
     assert_eq!(
         answer["response_text"],
-        "Search results for 'quarterly invoices': no data to display."
+        "Search results: no data to display."
     );
     assert_eq!(
         answer["ui_components"],
-        json!([{"type": "table", "id": "data", "label": "Search results for 'quarterly invoices'", "columns": [], "rows": [], "read_only": true}])
+        json!([{"type": "table", "id": "data", "label": "Search results", "columns": [], "rows": [], "read_only": true}])
     );
     let jsonforms = answer_for("empty-array", "jsonforms");
     assert_eq!(

@@ -1,6 +1,7 @@
 //! Text shown to a person carries no live markup in any format, whatever
-//! the request's `description` and the schema's choice titles hold
-//! (src/render/text.rs). The hostile request is a generate fixture, so the
+//! the schema's own title and `description` (the lead line under the
+//! title) and its choice titles hold (src/render/text.rs); the request's
+//! `description`, hostile too, is never shown. The hostile request is a generate fixture, so the
 //! browser layer renders it too (`hostile-text-description-and-choices`).
 //!
 //! Per format, the text the worker writes is read the way its renderer
@@ -168,7 +169,7 @@ fn the_html_page_has_no_element_or_link_from_the_request() {
     }
     assert!(
         page.contains("Pay [x](javascript:alert(1)) &lt;img src=x onerror=alert(1)&gt;"),
-        "the description shows as text"
+        "the lead shows as text"
     );
 }
 

@@ -73,6 +73,7 @@ Reply with JSON only:
 - fields: pointers copied exactly from the field list, each once; every req field must appear.
 - A field shows with its title and first widget; override only to change its label, widget (one of its widgets), help or placeholder (null keeps the default).
 - steps: true only if the form asks for a wizard/steps, or has over 20 fields in 3+ sections.
+- title: the person's name for the form ("Flight search"), never the request's words.
 - Text short and plain: no HTML, markdown or links."#;
 
 /// Who speaks a turn.
@@ -573,21 +574,22 @@ mod tests {
     fn prompt_is_small() {
         let (description, output) = seed();
         let prompt = prompt_for(&description, &output);
-        // Seed 000's six fields: about 350 tokens (bytes / 4), of which the
+        // Seed 000's six fields: about 370 tokens (bytes / 4), of which the
         // system message (the whole plan language, long-form steps included)
-        // is 216 and each field line about 13.
+        // is 237 (22 of them ask for a title for the person, not the
+        // request) and each field line about 13.
         println!(
             "system {} B, prompt {} B",
             prompt.system.len(),
             prompt.bytes()
         );
         assert!(
-            prompt.estimated_tokens() <= 360,
+            prompt.estimated_tokens() <= 380,
             "{} tokens",
             prompt.estimated_tokens()
         );
         assert!(
-            prompt.system.len() / 4 <= 220,
+            prompt.system.len() / 4 <= 240,
             "{} system tokens",
             prompt.system.len() / 4
         );

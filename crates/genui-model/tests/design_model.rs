@@ -28,13 +28,18 @@ const NOW_MS: u64 = 1_795_305_600_000;
 
 /// The model plan for a case's reference design.
 fn scripted_plan(case: &Case) -> Value {
+    scripted_plan_titled(case, &case.reference.title)
+}
+
+/// The reference design's plan under another title.
+fn scripted_plan_titled(case: &Case, title: &str) -> Value {
     let sections: Vec<Value> = case
         .reference
         .sections
         .iter()
         .map(|s| json!({"label": s.name, "layout": "vertical", "fields": s.fields}))
         .collect();
-    json!({"title": case.reference.title, "steps": false, "sections": sections, "overrides": []})
+    json!({"title": title, "steps": false, "sections": sections, "overrides": []})
 }
 
 /// An OpenAI chat completion carrying `plan`.
@@ -54,6 +59,11 @@ fn openai_reply(plan: &Value) -> Event {
 
 /// The plan the ladder accepts from the scripted reply, and the fixes it made.
 fn through_the_ladder(case: &Case) -> (Plan, Vec<&'static str>) {
+    through_the_ladder_with(case, &scripted_plan(case))
+}
+
+/// [`through_the_ladder`] for the model's reply `plan`.
+fn through_the_ladder_with(case: &Case, plan: &Value) -> (Plan, Vec<&'static str>) {
     let request = GenerateRequest::from_value(case.request.clone())
         .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
     let config = ModelConfig {
@@ -67,7 +77,7 @@ fn through_the_ladder(case: &Case) -> (Plan, Vec<&'static str>) {
         "{}: the ladder asks the model first",
         case.name
     );
-    let Step::Done(outcome) = ladder.next(openai_reply(&scripted_plan(case))) else {
+    let Step::Done(outcome) = ladder.next(openai_reply(plan)) else {
         panic!("{}: one reply ends the ladder", case.name)
     };
     match outcome.result {
@@ -106,6 +116,27 @@ fn a_model_plan_in_the_designers_sections_keeps_them_through_the_ladder() {
             s.name
         );
         assert_eq!(s.scores.missing_fields, 0, "{}", s.name);
+    }
+}
+
+/// A model that titles every form with the request itself ("Ask the user
+/// for their flight search criteria"): the pipeline replaces each title
+/// with one for the person, so none echoes and none is missing.
+#[test]
+fn a_model_title_that_echoes_the_request_never_reaches_the_person() {
+    let cases = load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../genui-core/tests/design/dev"),
+    );
+    for case in cases.iter().filter(|c| !c.held_out) {
+        let (plan, _) =
+            through_the_ladder_with(case, &scripted_plan_titled(case, case.description()));
+        let scores = Scored::new(case, &planned(case, &plan)).scores;
+        assert!(
+            !scores.title_echoes,
+            "{}: the request's words shown as the title",
+            case.name
+        );
+        assert!(!scores.title_missing, "{}: no title", case.name);
     }
 }
 

@@ -21,6 +21,7 @@ pub(crate) mod display;
 pub(crate) mod generate;
 pub(crate) mod repair;
 pub(crate) mod sanitize;
+pub(crate) mod title;
 pub(crate) mod widgets;
 
 use serde::{Deserialize, Serialize};

@@ -37,6 +37,12 @@ use crate::schema::{FieldKind, Resolved, SchemaDoc};
 use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 
+/// The assistant's words above the components, to the person: the lead
+/// line where the form has one, else its title (never the request).
+fn response_text(r: &RenderInput<'_>) -> String {
+    r.lead().unwrap_or_else(|| r.title())
+}
+
 /// The LMUI message.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let limits = Limits::default();
@@ -53,8 +59,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let approval = r.approval();
     let mut response_text = match &approval {
         Some(prompt) => prompt.text(),
-        None if r.spec.description.is_empty() => r.title(),
-        None => r.spec.description.clone(),
+        None => response_text(r),
     };
     response_text = crate::render::text::plain(&response_text).into_owned();
     let tables = r.spec.plan.root.tables();
@@ -98,11 +103,7 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
     if approval.is_some() || has_table(&r.spec.plan.root) {
         return serde_json::to_string(&render(r)).unwrap_or_default();
     }
-    let response_text = if r.spec.description.is_empty() {
-        r.title()
-    } else {
-        r.spec.description.clone()
-    };
+    let response_text = response_text(r);
     let response_text = crate::render::text::plain(&response_text);
     let submit =
         json!({"type": "button", "id": "submit", "label": r.submit_label(), "action": "submit"});

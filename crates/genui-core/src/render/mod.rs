@@ -109,13 +109,23 @@ impl<'a> RenderInput<'a> {
         meta
     }
 
-    /// The form's title: the plan's, else the description, else "Form".
+    /// The form's title for the person: the plan's, else a title for the
+    /// kind of form in the request's language ([`fallback_title`]). Never
+    /// the request's `description`, which speaks to the generator.
     pub fn title(&self) -> String {
-        self.spec
-            .plan
-            .title
-            .clone()
-            .unwrap_or_else(|| "Form".to_owned())
+        match &self.spec.plan.title {
+            Some(title) => title.clone(),
+            None => self.lang().text(fallback_title(&self.spec.plan)).to_owned(),
+        }
+    }
+
+    /// The line under the title, addressed to the person: `output`'s own
+    /// `description`, when it has one that says more than the title (each
+    /// format escapes or plain-texts it as it does titles). The request's
+    /// `description` is never shown.
+    pub fn lead(&self) -> Option<String> {
+        let lead = self.spec.schema.get("description")?.as_str()?.trim();
+        (!lead.is_empty() && Some(lead) != self.spec.plan.title.as_deref()).then(|| lead.to_owned())
     }
 
     /// Text of the submit button, in the request's language.
@@ -155,8 +165,7 @@ impl<'a> RenderInput<'a> {
                 .and_then(Value::as_str)
                 .map(str::to_owned)
         };
-        let action = text("action")
-            .or_else(|| Some(self.spec.description.clone()).filter(|d| !d.is_empty()));
+        let action = text("action").or_else(|| self.spec.plan.title.clone());
         Some(ApprovalPrompt {
             pointer: control.pointer.clone(),
             approve,
@@ -165,6 +174,22 @@ impl<'a> RenderInput<'a> {
             importance: text("importance"),
             lang: self.lang(),
         })
+    }
+}
+
+/// The title of a form whose plan has none, by the kind of form: an
+/// approval is an "Approval", any other form asks for "Your details".
+/// Looked up at render time, so the spec and its key stay language-free.
+pub(crate) fn fallback_title(plan: &crate::plan::Plan) -> words::Text {
+    let approval = plan
+        .root
+        .controls()
+        .iter()
+        .any(|c| c.widget == crate::plan::Widget::Approval);
+    if approval {
+        words::Text::TitleApproval
+    } else {
+        words::Text::TitleDetails
     }
 }
 

@@ -37,10 +37,12 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut message = Map::new();
     message.insert("type".into(), "dgui_form".into());
     message.insert("title".into(), r.title().into());
-    message.insert(
-        "description".into(),
-        crate::render::text::plain(&r.spec.description).into(),
-    );
+    if let Some(lead) = r.lead() {
+        message.insert(
+            "description".into(),
+            crate::render::text::plain(&lead).into(),
+        );
+    }
     message.insert(
         "schema".into(),
         super::renderer_schema(r, "rjsf", super::renderable::rjsf_schema),
@@ -83,10 +85,12 @@ fn data_free_head(r: &RenderInput<'_>) -> String {
     let mut head = Map::new();
     head.insert("type".into(), "dgui_form".into());
     head.insert("title".into(), r.title().into());
-    head.insert(
-        "description".into(),
-        crate::render::text::plain(&r.spec.description).into(),
-    );
+    if let Some(lead) = r.lead() {
+        head.insert(
+            "description".into(),
+            crate::render::text::plain(&lead).into(),
+        );
+    }
     let text = serde_json::to_string(&head).unwrap_or_default();
     let schema =
         serde_json::to_string(&super::renderable::rjsf_schema(&r.spec.schema)).unwrap_or_default();

@@ -63,6 +63,10 @@ texts! {
     ErrorSummary => ["There is a problem", "Bitte prüfen Sie Ihre Eingaben", "Il y a un problème", "Hay un problema", "Há um problema", "入力内容に問題があります", "填写有误"],
     /// The help of a field edited as JSON text.
     JsonHint => ["Enter the value as JSON.", "Geben Sie den Wert als JSON ein.", "Saisissez la valeur en JSON.", "Introduzca el valor como JSON.", "Insira o valor como JSON.", "値を JSON で入力してください。", "请以 JSON 格式输入值。"],
+    /// The title of a form whose request gives none (render/mod.rs `fallback_title`).
+    TitleDetails => ["Your details", "Ihre Angaben", "Vos informations", "Sus datos", "Seus dados", "ご入力内容", "您的信息"],
+    /// The title of an approval whose request gives none.
+    TitleApproval => ["Approval", "Genehmigung", "Approbation", "Aprobación", "Aprovação", "承認", "审批"],
     /// The form as a whole (an error not at any field).
     Form => ["Form", "Formular", "Formulaire", "Formulario", "Formulário", "フォーム", "表单"],
     /// A required field is missing.

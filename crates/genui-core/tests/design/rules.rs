@@ -1,38 +1,13 @@
 //! The two pinned rules of the design measure that read text rather than
 //! layout: when an option's visible label is a raw code, and when a title
-//! or lead text echoes the agent's request.
+//! or lead text echoes the agent's request (the core's rule, re-exported).
 //!
 //! Each rule is a small table of words plus a few character tests, and each
 //! is unit-tested below with the cases it is meant to tell apart.
 
-/// Words an agent opens a request to the UI with. A title that starts with
-/// the request's own opening word addresses the wrong reader.
-const IMPERATIVES: [&str; 21] = [
-    "ask", "collect", "let", "get", "have", "prompt", "request", "gather", "obtain", "capture",
-    "show", "display", "present", "render", "create", "generate", "build", "make", "please",
-    "need", "want",
-];
-
-/// Openings that speak to someone other than the person filling the form,
-/// whatever the request said.
-const AGENT_OPENINGS: [&[&str]; 7] = [
-    &["please"],
-    &["i", "need"],
-    &["we", "need"],
-    &["i", "want"],
-    &["we", "want"],
-    &["i", "would"],
-    &["we", "would"],
-];
-
-/// Words that carry no content when comparing a text with the request.
-const STOPWORDS: [&str; 52] = [
-    "a", "an", "the", "and", "or", "but", "of", "for", "to", "from", "in", "on", "at", "by",
-    "with", "about", "into", "as", "so", "that", "this", "these", "those", "their", "they", "them",
-    "his", "her", "its", "our", "us", "we", "you", "your", "i", "me", "my", "it", "is", "are",
-    "be", "can", "will", "would", "should", "what", "which", "when", "how", "who", "where",
-    "please",
-];
+/// The echo rule is the core's own (`genui_core::echoes`, pinned by its
+/// unit tests in `plan/title`): the scorer and the checker share it.
+pub use genui_core::echoes;
 
 /// Whether a visible option label is a raw code: it is the enum value
 /// itself, the value looks like a code ([`looks_like_code`]), and the
@@ -76,74 +51,6 @@ fn inner_separator(value: &str, sep: char) -> bool {
     chars
         .windows(3)
         .any(|w| w[1] == sep && w[0].is_alphanumeric() && w[2].is_alphanumeric())
-}
-
-/// Whether a visible text (a title or lead) echoes the agent's request: it
-/// opens as an agent speaks ([`AGENT_OPENINGS`]), or with the request's own
-/// opening imperative ([`IMPERATIVES`]), or it repeats more than half of the
-/// request's content words (words outside [`STOPWORDS`], a plural `s`
-/// dropped, each counted once). "Search flights" for "Ask the user for
-/// their flight search criteria" repeats 2 of 5 and does not echo.
-pub fn echoes(text: &str, request: &str) -> bool {
-    let said = words(text);
-    if said.is_empty() {
-        return false;
-    }
-    let opens_with = |opening: &[&str]| {
-        said.len() >= opening.len() && said.iter().zip(opening).all(|(w, o)| w == o)
-    };
-    if AGENT_OPENINGS.iter().any(|o| opens_with(o)) {
-        return true;
-    }
-    if let Some(verb) = opening_imperative(request) {
-        if opens_with(&[verb.as_str()]) {
-            return true;
-        }
-    }
-    let asked = content_words(request);
-    let repeated = content_words(text)
-        .iter()
-        .filter(|w| asked.contains(w))
-        .count();
-    !asked.is_empty() && repeated * 2 > asked.len()
-}
-
-/// The imperative a request opens with, after a leading "please".
-fn opening_imperative(request: &str) -> Option<String> {
-    let all = words(request);
-    let first = all.iter().find(|w| *w != "please")?;
-    IMPERATIVES.contains(&first.as_str()).then(|| first.clone())
-}
-
-/// Lower-case words, split at anything but letters and digits; one-letter
-/// fragments (the `s` of `user's`) are dropped, except `i`.
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() > 1 || *w == "i" || *w == "I")
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// The distinct content words of a text, plural `s` dropped.
-fn content_words(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for word in words(text)
-        .into_iter()
-        .filter(|w| !STOPWORDS.contains(&w.as_str()))
-    {
-        let stem = singular(&word);
-        if !out.contains(&stem) {
-            out.push(stem);
-        }
-    }
-    out
-}
-
-fn singular(word: &str) -> String {
-    match word.strip_suffix('s') {
-        Some(stem) if word.len() > 3 && !word.ends_with("ss") => stem.to_owned(),
-        _ => word.to_owned(),
-    }
 }
 
 #[cfg(test)]
@@ -204,45 +111,5 @@ mod tests {
             !is_raw_label("economy", "economy", Some("Economy")),
             "a plain word is not a code"
         );
-    }
-
-    #[test]
-    fn a_title_echoes_when_it_opens_like_the_agent() {
-        let request = "Ask the user for their flight search criteria";
-        assert!(echoes(request, request));
-        assert!(echoes("Ask for flight details", request));
-        assert!(echoes(
-            "Please provide your flight details",
-            "Collect the flight"
-        ));
-        assert!(echoes("I need your trip", "Collect the trip"));
-        assert!(!echoes("Search flights", request));
-        // "Request a refund" speaks to the user; the request opened with "get".
-        assert!(!echoes(
-            "Request a refund",
-            "Get the details of the customer's refund request"
-        ));
-        assert!(echoes(
-            "Get refund details",
-            "Get the details of the customer's refund request"
-        ));
-        assert!(
-            !echoes("Create your account", "Ask the user to create an account"),
-            "2 of 4 content words is not more than half"
-        );
-    }
-
-    #[test]
-    fn a_title_echoes_when_it_repeats_most_content_words() {
-        let request = "Ask the user for their flight search criteria";
-        assert!(
-            echoes("Flight search criteria of the user", request),
-            "4 of 5"
-        );
-        assert!(echoes("Flight search criteria", request), "3 of 5");
-        assert!(!echoes("Flight search", request), "2 of 5");
-        assert!(echoes("The user's flight search criteria", request));
-        assert!(!echoes("", request));
-        assert!(!echoes("Where and when would you like to fly?", request));
     }
 }

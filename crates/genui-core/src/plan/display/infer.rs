@@ -66,9 +66,10 @@ pub(crate) fn infer(
     base: &str,
     limits: &Limits,
 ) -> Result<(DisplaySpec, Value)> {
-    let title = labels::form_title(output.get("title").and_then(Value::as_str), description)
-        .map(|t| crate::plan::sanitize::plain_text(&t, MAX_LABEL_CHARS))
-        .filter(|t| !t.is_empty());
+    let title =
+        crate::plan::title::person_title(output.get("title").and_then(Value::as_str), description)
+            .map(|t| crate::plan::sanitize::plain_text(&t, MAX_LABEL_CHARS))
+            .filter(|t| !t.is_empty());
     match data {
         Value::Array(items) => {
             let title = title.unwrap_or_else(|| "Data".to_owned());

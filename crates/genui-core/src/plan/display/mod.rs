@@ -98,10 +98,8 @@ pub(crate) fn detect(
 /// The form plan of a display: one read-only array control per dataset,
 /// titled from the inferred schema's title or the description.
 pub(crate) fn plan(display: &DisplaySpec, schema: &Value, description: &str) -> Plan {
-    let title = crate::plan::generate::labels::form_title(
-        schema.get("title").and_then(Value::as_str),
-        description,
-    );
+    let title =
+        crate::plan::title::person_title(schema.get("title").and_then(Value::as_str), description);
     let tables = display.datasets.iter().map(|d| {
         Node::Table(Box::new(Table {
             control: table_control(d),

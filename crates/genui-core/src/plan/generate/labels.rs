@@ -1,4 +1,4 @@
-//! Human labels and titles from machine names and descriptions.
+//! Human labels from machine names (the form's title: `plan::title`).
 
 /// Turns a property name into a sentence-case label: `postalCode` ->
 /// "Postal code", `date_of_birth` -> "Date of birth", `homePageURL` ->
@@ -97,52 +97,6 @@ fn word_spans(name: &str) -> Vec<std::ops::Range<usize>> {
     spans
 }
 
-/// A short form title from `output.title` or the description: "A form that
-/// collects a user's shipping address." -> "Shipping address".
-pub(crate) fn form_title(schema_title: Option<&str>, description: &str) -> Option<String> {
-    if let Some(title) = schema_title.map(str::trim).filter(|t| !t.is_empty()) {
-        return Some(title.to_owned());
-    }
-    let first_sentence = description.split(['.', '\n', '!', '?']).next()?.trim();
-    let mut text = first_sentence.to_owned();
-    const LEADS: [&str; 12] = [
-        "a form that collects ",
-        "a form that lets the user enter ",
-        "a form that asks for ",
-        "a form to collect ",
-        "a form to enter ",
-        "a form to ",
-        "a form for ",
-        "form for ",
-        "a form with ",
-        "please provide ",
-        "collect ",
-        "enter ",
-    ];
-    const ARTICLES: [&str; 7] = [
-        "a user's ",
-        "the user's ",
-        "the ",
-        "a ",
-        "an ",
-        "your ",
-        "their ",
-    ];
-    for prefixes in [&LEADS[..], &ARTICLES[..]] {
-        if let Some(p) = prefixes
-            .iter()
-            .find(|p| text.to_lowercase().starts_with(*p))
-        {
-            text = text[p.len()..].to_owned();
-        }
-    }
-    let text = text.trim();
-    if text.is_empty() || text.chars().count() > 60 {
-        return None;
-    }
-    Some(capitalize(text))
-}
-
 impl crate::plan::Control {
     /// The label a field gets from its property name when it has no title.
     pub fn humanize(name: &str) -> String {
@@ -166,18 +120,5 @@ mod tests {
         assert_eq!(humanize("field001"), "Field 001");
         assert_eq!(humanize("___"), "___");
         assert_eq!(humanize("straße"), "Straße");
-    }
-
-    #[test]
-    fn titles() {
-        assert_eq!(
-            form_title(None, "A form that collects a user's shipping address.").as_deref(),
-            Some("Shipping address")
-        );
-        assert_eq!(
-            form_title(Some("Booking"), "whatever").as_deref(),
-            Some("Booking")
-        );
-        assert_eq!(form_title(None, "").as_deref(), None);
     }
 }

@@ -63,7 +63,7 @@ pub(crate) fn generate_for(
 ) -> Result<Plan> {
     let doc = SchemaDoc::new(output, limits);
     let root = doc.resolve(output)?;
-    let title = labels::form_title(root.str("title"), description);
+    let title = crate::plan::title::person_title(root.str("title"), description);
     let decision = approval::find(&doc, &root, confirm);
     let mut plan = plan_within_limits(doc, limits, &root, output, description, &title)?;
     if let Some(decision) = decision {

@@ -92,10 +92,8 @@ impl<'s> Builder<'s> {
         let approval = r.approval();
         if let Some(prompt) = &approval {
             children.push(self.text("prompt", &prompt.text(), None));
-        } else if !r.spec.description.is_empty()
-            && r.spec.plan.title.as_deref() != Some(r.spec.description.as_str())
-        {
-            children.push(self.text("description", &r.spec.description, Some("caption")));
+        } else if let Some(lead) = r.lead() {
+            children.push(self.text("description", &lead, Some("caption")));
         }
         let schema = &r.spec.schema;
         let body = self.node(schema, &r.spec.plan.root, Scope::Root, None);

@@ -125,13 +125,11 @@ pub(crate) fn page(r: &RenderInput<'_>, body: &str, words: &Words) -> String {
         form::text(&title),
         form::text(&title)
     );
-    if !r.spec.description.is_empty()
-        && r.spec.plan.title.as_deref() != Some(r.spec.description.as_str())
-    {
+    if let Some(lead) = r.lead() {
         let _ = write!(
             out,
             r#"<p class="genui-description">{}</p>"#,
-            form::text(&r.spec.description)
+            form::text(&lead)
         );
     }
     out.push_str(body);

@@ -1,0 +1,641 @@
+//! The words the person sees above a form: a short title derived from the
+//! agent's request, and the rule that tells when a text echoes that
+//! request instead of speaking to the person.
+//!
+//! `description` tells the generator what to build ("Ask the user for
+//! their flight search criteria"); the person needs a title ("Flight
+//! search"). The title is the noun phrase the request asks about: the
+//! agent's opening ("Please", "I need", "Ask the user for", "Let the
+//! customer change") is skipped with [`OPENERS`], [`AGENT_VERBS`] and
+//! [`ADDRESSEES`], the phrase ends where a clause word starts
+//! ([`PHRASE_ENDS`]: "…so I can", "…from the user", "…for the form"), and
+//! a generic tail is dropped from a long phrase ([`GENERIC_TAILS`]:
+//! "flight search criteria" -> "Flight search"). The words are English;
+//! a request in another language that does not open with them is used
+//! only when it is itself short enough to be a title, and otherwise gives
+//! no title (the renderers then show a title for the kind of form in the
+//! person's language). Free text is never translated.
+//!
+//! [`echoes`] is the one echo rule: the design measure scores answers
+//! with it, the deterministic generator never derives a title that
+//! echoes, and a model's title that echoes is replaced
+//! ([`replace_echoing_title`]).
+
+use crate::render::Warning;
+
+/// Words an agent opens a request to the UI with. A title that starts with
+/// the request's own opening word addresses the wrong reader.
+const IMPERATIVES: [&str; 21] = [
+    "ask", "collect", "let", "get", "have", "prompt", "request", "gather", "obtain", "capture",
+    "show", "display", "present", "render", "create", "generate", "build", "make", "please",
+    "need", "want",
+];
+
+/// Openings that speak to someone other than the person filling the form,
+/// whatever the request said.
+const AGENT_OPENINGS: [&[&str]; 7] = [
+    &["please"],
+    &["i", "need"],
+    &["we", "need"],
+    &["i", "want"],
+    &["we", "want"],
+    &["i", "would"],
+    &["we", "would"],
+];
+
+/// Words that carry no content when comparing a text with the request.
+const STOPWORDS: [&str; 52] = [
+    "a", "an", "the", "and", "or", "but", "of", "for", "to", "from", "in", "on", "at", "by",
+    "with", "about", "into", "as", "so", "that", "this", "these", "those", "their", "they", "them",
+    "his", "her", "its", "our", "us", "we", "you", "your", "i", "me", "my", "it", "is", "are",
+    "be", "can", "will", "would", "should", "what", "which", "when", "how", "who", "where",
+    "please",
+];
+
+/// Whether a visible text (a title or lead) echoes the agent's request: it
+/// opens as an agent speaks ([`AGENT_OPENINGS`]), or with the request's own
+/// opening imperative ([`IMPERATIVES`]), or it repeats more than half of the
+/// request's content words (words outside [`STOPWORDS`], a plural `s`
+/// dropped, each counted once). "Search flights" for "Ask the user for
+/// their flight search criteria" repeats 2 of 5 and does not echo.
+pub fn echoes(text: &str, request: &str) -> bool {
+    let said = words(text);
+    if said.is_empty() {
+        return false;
+    }
+    let opens_with = |opening: &[&str]| {
+        said.len() >= opening.len() && said.iter().zip(opening).all(|(w, o)| w == o)
+    };
+    if AGENT_OPENINGS.iter().any(|o| opens_with(o)) {
+        return true;
+    }
+    if let Some(verb) = opening_imperative(request) {
+        if opens_with(&[verb.as_str()]) {
+            return true;
+        }
+    }
+    let asked = content_words(request);
+    let repeated = content_words(text)
+        .iter()
+        .filter(|w| asked.contains(w))
+        .count();
+    !asked.is_empty() && repeated * 2 > asked.len()
+}
+
+/// The imperative a request opens with, after a leading "please".
+fn opening_imperative(request: &str) -> Option<String> {
+    let all = words(request);
+    let first = all.iter().find(|w| *w != "please")?;
+    IMPERATIVES.contains(&first.as_str()).then(|| first.clone())
+}
+
+/// Lower-case words, split at anything but letters and digits; one-letter
+/// fragments (the `s` of `user's`) are dropped, except `i`.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() > 1 || *w == "i" || *w == "I")
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The distinct content words of a text, plural `s` dropped.
+fn content_words(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in words(text)
+        .into_iter()
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+    {
+        let stem = singular(&word);
+        if !out.contains(&stem) {
+            out.push(stem);
+        }
+    }
+    out
+}
+
+fn singular(word: &str) -> String {
+    match word.strip_suffix('s') {
+        Some(stem) if word.len() > 3 && !word.ends_with("ss") => stem.to_owned(),
+        _ => word.to_owned(),
+    }
+}
+
+/// Word sequences an agent opens with before its verb, skipped whole.
+const OPENERS: [&[&str]; 14] = [
+    &["please"],
+    &["i", "need", "to"],
+    &["i", "need"],
+    &["we", "need", "to"],
+    &["we", "need"],
+    &["i", "want", "to"],
+    &["i", "want"],
+    &["we", "want", "to"],
+    &["we", "want"],
+    &["i'd", "like", "to"],
+    &["we'd", "like", "to"],
+    &["a", "form"],
+    &["form"],
+    &["help"],
+];
+
+/// The verbs of the agent's request, each with the noun a form of its own
+/// is called by when the verb names the person's task ("Register the user
+/// for the conference" -> "Conference registration"). A third-person
+/// `s` ("a form that collects") is read as the verb.
+const AGENT_VERBS: [(&str, Option<&str>); 30] = [
+    ("ask", None),
+    ("collect", None),
+    ("let", None),
+    ("get", None),
+    ("have", None),
+    ("prompt", None),
+    ("request", None),
+    ("gather", None),
+    ("obtain", None),
+    ("capture", None),
+    ("show", None),
+    ("display", None),
+    ("present", None),
+    ("render", None),
+    ("create", None),
+    ("generate", None),
+    ("build", None),
+    ("make", None),
+    ("need", None),
+    ("want", None),
+    ("enter", None),
+    ("fill", None),
+    ("provide", None),
+    ("allow", None),
+    ("record", None),
+    ("register", Some("registration")),
+    ("book", Some("booking")),
+    ("subscribe", Some("subscription")),
+    ("apply", Some("application")),
+    ("order", Some("order")),
+];
+
+/// Who the agent's request addresses: "the user", "the new hire", "them".
+const ADDRESSEES: [&str; 40] = [
+    "user",
+    "users",
+    "customer",
+    "customers",
+    "employee",
+    "admin",
+    "administrator",
+    "patient",
+    "manager",
+    "seller",
+    "shopper",
+    "guest",
+    "applicant",
+    "visitor",
+    "staff",
+    "member",
+    "person",
+    "people",
+    "client",
+    "buyer",
+    "traveller",
+    "traveler",
+    "attendee",
+    "candidate",
+    "student",
+    "owner",
+    "tenant",
+    "driver",
+    "reviewer",
+    "approver",
+    "participant",
+    "respondent",
+    "operator",
+    "hire",
+    "them",
+    "him",
+    "her",
+    "me",
+    "us",
+    "someone",
+];
+
+/// Words that join the agent's verb to what it asks for, skipped between
+/// them: "ask for", "that collects", "fill in", "set up".
+const LINKS: [&str; 12] = [
+    "for", "about", "on", "that", "which", "to", "in", "out", "up", "with", "of", "enter",
+];
+
+/// Articles and possessives before a noun phrase; never part of a title.
+const DETERMINERS: [&str; 17] = [
+    "the", "a", "an", "this", "that", "these", "those", "their", "your", "his", "her", "its",
+    "our", "my", "some", "any", "new",
+];
+
+/// Words that open a question the request asks ("what kind of apartment").
+const QUESTION_WORDS: [&str; 9] = [
+    "what", "how", "when", "which", "where", "whether", "if", "why", "who",
+];
+
+/// Words that end a noun phrase: prepositions, clause openers, pronouns
+/// and auxiliaries ("…for the form", "…so I can", "…they want").
+const PHRASE_ENDS: [&str; 46] = [
+    "for", "from", "to", "so", "before", "after", "in", "on", "at", "with", "about", "by", "into",
+    "during", "within", "via", "per", "that", "which", "who", "when", "where", "whether",
+    "because", "if", "once", "they", "he", "she", "it", "we", "i", "you", "is", "are", "was",
+    "were", "will", "would", "can", "could", "should", "want", "wants", "need", "like",
+];
+
+/// Nouns that say only that something is asked for; dropped from the end
+/// of a phrase of three words or more, and passed over for the phrase
+/// after them when they are all there is ("the information needed for a
+/// loan application").
+const GENERIC_TAILS: [&str; 12] = [
+    "criteria",
+    "details",
+    "information",
+    "info",
+    "data",
+    "parameters",
+    "values",
+    "fields",
+    "answers",
+    "input",
+    "inputs",
+    "form",
+];
+
+/// The longest title derived, in words and in characters.
+const MAX_TITLE_WORDS: usize = 6;
+const MAX_TITLE_CHARS: usize = 60;
+
+/// The longest request read as a name of its own, in columns.
+const MAX_NAME_COLUMNS: usize = 32;
+
+/// How much of the request's first clause is read, in characters.
+const MAX_CLAUSE_CHARS: usize = 400;
+
+/// The person's title: `output`'s own title where it has one, else one
+/// derived from the request ([`derived_title`]).
+pub(crate) fn person_title(schema_title: Option<&str>, description: &str) -> Option<String> {
+    match schema_title.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(title) => Some(title.to_owned()),
+        None => derived_title(description),
+    }
+}
+
+/// A short title for the person from the first clause of the request, in
+/// sentence case, that does not [`echo`](echoes) it; `None` when the
+/// request gives none.
+pub(crate) fn derived_title(description: &str) -> Option<String> {
+    let first = description.split(['.', '\n', '!', '?', ':', ';']).next()?;
+    let clause = crate::plan::sanitize::plain_text(first, MAX_CLAUSE_CHARS);
+    let tokens: Vec<&str> = clause.split_whitespace().collect();
+    if tokens.is_empty() {
+        return None;
+    }
+    let parsed = parse_request(&tokens);
+    let from_grammar = parsed.is_some();
+    let phrase = match parsed {
+        Some(phrase) => phrase,
+        // Not an English request: a short name is its own title.
+        None if is_title_like(&tokens) => tokens.iter().map(|t| bare(t)).collect(),
+        None => return None,
+    };
+    let short_name = !from_grammar || tokens.len() == phrase.len();
+    let title = sentence_case(&phrase.join(" "));
+    if short_name || !echoes(&title, description) {
+        return within_length(title);
+    }
+    // "name and postal address" says most of the request: its last part.
+    let last_part = phrase
+        .iter()
+        .rposition(|w| matches!(lower(w).as_str(), "and" | "or" | "&"))
+        .map(|i| sentence_case(&phrase[i + 1..].join(" ")))?;
+    (!echoes(&last_part, description))
+        .then_some(last_part)
+        .and_then(within_length)
+}
+
+fn within_length(title: String) -> Option<String> {
+    (!title.is_empty() && title.chars().count() <= MAX_TITLE_CHARS).then_some(title)
+}
+
+/// A clause of at most four words and [`MAX_NAME_COLUMNS`] columns (a
+/// wide character counts two) reads as a name ("Checkout", "Flugsuche",
+/// "航班搜索"), unless an agent's opener or verb is in it.
+fn is_title_like(tokens: &[&str]) -> bool {
+    let columns: usize = tokens
+        .iter()
+        .flat_map(|t| t.chars())
+        .map(|c| if c >= '\u{2E80}' { 2 } else { 1 })
+        .sum();
+    let agent_speaks = skip_openers(tokens) > 0 || tokens.iter().any(|t| agent_verb(t).is_some());
+    tokens.len() <= 4 && columns <= MAX_NAME_COLUMNS && !agent_speaks
+}
+
+/// The noun phrase an English request asks about, with a noun from its
+/// verb appended where the verb names the task; `None` when the clause
+/// does not read as one.
+fn parse_request<'t>(tokens: &[&'t str]) -> Option<Vec<&'t str>> {
+    let mut at = skip_openers(tokens);
+    let mut recognised = at > 0;
+    let mut task_noun = None;
+    while let Some(noun) = tokens.get(at).and_then(|t| agent_verb(t)) {
+        task_noun = task_noun.or(noun);
+        recognised = true;
+        at = skip_after_verb(tokens, at + 1);
+    }
+    at = skip_question(tokens, at);
+    at = skip_determiners(tokens, at);
+    let start = at;
+    let mut phrase = noun_phrase(tokens, &mut at);
+    let stopped_at_english = tokens.get(at).is_some_and(|t| ends_phrase_in_english(t));
+    if phrase.is_empty() || !(recognised || stopped_at_english || start > 0) {
+        return None;
+    }
+    if phrase.iter().all(|w| is_generic(w)) {
+        if let Some(after) = phrase_after(tokens, at) {
+            phrase = after;
+        }
+    }
+    compact(&mut phrase);
+    if let Some(noun) = task_noun.filter(|n| !phrase.iter().any(|w| lower(w) == *n)) {
+        phrase.push(noun);
+    }
+    Some(phrase)
+}
+
+/// Past what follows an agent's verb: who it addresses, the words linking
+/// it to what it asks for, and the person's own verb after a plain
+/// addressee ("let the user change", "have the admin review").
+fn skip_after_verb(tokens: &[&str], at: usize) -> usize {
+    let (after, addressed, possessive) = skip_addressee(tokens, at);
+    let linked = skip_links(tokens, after);
+    let bare_verb = addressed
+        && !possessive
+        && linked == after
+        && tokens.get(after).is_some_and(|t| {
+            let word = lower(t);
+            !is_determiner(t) && !QUESTION_WORDS.contains(&word.as_str()) && agent_verb(t).is_none()
+        });
+    if bare_verb {
+        skip_links(tokens, skip_alternatives(tokens, after + 1))
+    } else {
+        linked
+    }
+}
+
+/// Past "or reject", "and decide": alternatives to a verb just passed.
+fn skip_alternatives(tokens: &[&str], mut at: usize) -> usize {
+    while tokens
+        .get(at)
+        .is_some_and(|t| matches!(lower(t).as_str(), "or" | "and"))
+        && tokens.get(at + 2).is_some()
+    {
+        at += 2;
+    }
+    at
+}
+
+/// Whether a word that ended a phrase is English grammar (a preposition,
+/// pronoun, auxiliary, article or possessive), which tells an English
+/// request from a name in another language.
+fn ends_phrase_in_english(token: &str) -> bool {
+    let word = lower(token);
+    PHRASE_ENDS.contains(&word.as_str()) || is_determiner(token) || possessive(&word).1
+}
+
+/// The index after any [`OPENERS`] (and a "that" after "a form").
+fn skip_openers(tokens: &[&str]) -> usize {
+    let mut at = 0;
+    loop {
+        let found = OPENERS.iter().find(|opener| {
+            opener.len() <= tokens.len() - at
+                && opener
+                    .iter()
+                    .zip(&tokens[at..])
+                    .all(|(o, t)| lower(t) == *o)
+        });
+        match found {
+            Some(opener) => at += opener.len(),
+            None => break,
+        }
+        while tokens
+            .get(at)
+            .is_some_and(|t| LINKS.contains(&lower(t).as_str()))
+        {
+            at += 1;
+        }
+    }
+    at
+}
+
+/// The task noun of an agent verb (`Some(None)` for a verb without one).
+fn agent_verb(token: &str) -> Option<Option<&'static str>> {
+    let word = lower(token);
+    let base = word.strip_suffix('s').unwrap_or(&word);
+    AGENT_VERBS
+        .iter()
+        .find(|(verb, _)| *verb == word || *verb == base)
+        .map(|(_, noun)| *noun)
+}
+
+/// Past "the user", "the new hire's", "them": a determiner and words up to
+/// an [`ADDRESSEES`] word or any possessive, at most three words on. Also
+/// says whether an addressee was passed and whether it was a possessive.
+fn skip_addressee(tokens: &[&str], at: usize) -> (usize, bool, bool) {
+    for end in at..tokens.len().min(at + 4) {
+        let word = lower(tokens[end]);
+        let (noun, is_possessive) = possessive(&word);
+        let between_ok = tokens[at..end]
+            .iter()
+            .all(|t| DETERMINERS.contains(&lower(t).as_str()) || is_adjective_like(t));
+        if ADDRESSEES.contains(&noun) && between_ok {
+            return (end + 1, true, is_possessive);
+        }
+        if is_possessive {
+            // "the company's": whoever owns it, the phrase follows.
+            return (end + 1, true, true);
+        }
+    }
+    (at, false, false)
+}
+
+/// Words that may sit between a determiner and an addressee ("new",
+/// "staff").
+fn is_adjective_like(token: &str) -> bool {
+    ADDRESSEES.contains(&lower(token).as_str()) || lower(token) == "new"
+}
+
+/// Past linking words and a person's verb after "to" or after the
+/// addressee of "let"/"have" ("to approve or reject", "change", "fill in").
+fn skip_links(tokens: &[&str], mut at: usize) -> usize {
+    loop {
+        let Some(token) = tokens.get(at) else {
+            return at;
+        };
+        let word = lower(token);
+        if word == "to" && tokens.get(at + 1).is_some_and(|t| !is_determiner(t)) {
+            at = skip_alternatives(tokens, at + 2);
+        } else if LINKS.contains(&word.as_str()) {
+            at += 1;
+        } else {
+            return at;
+        }
+    }
+}
+
+/// Past a question word, "kind of", a pronoun and verbs, up to the
+/// question's noun phrase ("how they want their thermostat").
+fn skip_question(tokens: &[&str], at: usize) -> usize {
+    if !tokens
+        .get(at)
+        .is_some_and(|t| QUESTION_WORDS.contains(&lower(t).as_str()))
+    {
+        return at;
+    }
+    let rest = &tokens[at + 1..];
+    if rest.len() >= 2
+        && matches!(lower(rest[0]).as_str(), "kind" | "type" | "sort")
+        && lower(rest[1]) == "of"
+    {
+        return at + 3;
+    }
+    match rest.iter().position(|t| is_determiner(t)) {
+        Some(found) => at + 1 + found,
+        None => at,
+    }
+}
+
+fn skip_determiners(tokens: &[&str], mut at: usize) -> usize {
+    while let Some(token) = tokens.get(at) {
+        let word = lower(token);
+        if is_determiner(token) || possessive(&word).1 {
+            at += 1;
+        } else {
+            break;
+        }
+    }
+    at
+}
+
+/// The words from `at` up to a [`PHRASE_ENDS`] word, a determiner, a past
+/// participle or a comma; "and"/"or" joins only single words ("shipping
+/// and payment details", not "access request and decide").
+fn noun_phrase<'t>(tokens: &[&'t str], at: &mut usize) -> Vec<&'t str> {
+    let mut phrase: Vec<&'t str> = Vec::new();
+    while let Some(token) = tokens.get(*at) {
+        let word = lower(token);
+        let ends = PHRASE_ENDS.contains(&word.as_str())
+            || QUESTION_WORDS.contains(&word.as_str())
+            || is_determiner(token)
+            || (!phrase.is_empty() && word.ends_with("ed") && word.len() > 4)
+            || (matches!(word.as_str(), "and" | "or" | "&") && phrase.len() != 1)
+            || (word == "of" && !phrase.is_empty() && phrase.len() >= 3)
+            || phrase.len() == MAX_TITLE_WORDS
+            || possessive(&word).1;
+        if ends {
+            break;
+        }
+        phrase.push(bare(token));
+        *at += 1;
+        if token.ends_with([',', ')']) {
+            break;
+        }
+    }
+    while phrase
+        .last()
+        .is_some_and(|w| matches!(lower(w).as_str(), "and" | "or" | "&" | "of"))
+    {
+        phrase.pop();
+    }
+    phrase
+}
+
+/// The noun phrase after a preposition following a generic phrase ("the
+/// information needed for a personal loan application").
+fn phrase_after<'t>(tokens: &[&'t str], at: usize) -> Option<Vec<&'t str>> {
+    let offset = tokens[at..]
+        .iter()
+        .position(|t| matches!(lower(t).as_str(), "for" | "about" | "on" | "of" | "to"))?;
+    let mut next = skip_determiners(tokens, at + offset + 1);
+    let phrase = noun_phrase(tokens, &mut next);
+    (!phrase.is_empty()).then_some(phrase)
+}
+
+/// Drops a generic tail from a phrase of three words or more.
+fn compact(phrase: &mut Vec<&str>) {
+    if phrase.len() >= 3 && phrase.last().is_some_and(|w| is_generic(w)) {
+        phrase.pop();
+        while phrase
+            .last()
+            .is_some_and(|w| matches!(lower(w).as_str(), "and" | "or" | "&"))
+        {
+            phrase.pop();
+        }
+    }
+}
+
+fn is_generic(word: &str) -> bool {
+    GENERIC_TAILS.contains(&lower(word).as_str())
+}
+
+fn is_determiner(token: &str) -> bool {
+    DETERMINERS.contains(&lower(token).as_str()) && lower(token) != "new"
+}
+
+/// The word without a possessive `'s`/`’s`/`s'`, and whether it had one.
+fn possessive(word: &str) -> (&str, bool) {
+    for suffix in ["'s", "\u{2019}s", "s'", "s\u{2019}"] {
+        if let Some(stem) = word.strip_suffix(suffix) {
+            return (stem, true);
+        }
+    }
+    (word, false)
+}
+
+/// A token without the punctuation around it.
+fn bare(token: &str) -> &str {
+    token.trim_matches(|c: char| !c.is_alphanumeric())
+}
+
+fn lower(token: &str) -> String {
+    bare(token).to_lowercase()
+}
+
+/// The first letter in upper case, the rest as written (acronyms stay).
+fn sentence_case(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Replaces a plan's title that echoes the request with the one derived
+/// from it (none when none can be), and says so in a `title_replaced`
+/// warning. `output`'s own title is kept, whatever it says.
+pub(crate) fn replace_echoing_title(
+    title: &mut Option<String>,
+    schema_title: Option<&str>,
+    description: &str,
+    output_at: &str,
+) -> Option<Warning> {
+    let current = title.as_deref()?;
+    if schema_title.map(str::trim) == Some(current.trim()) || !echoes(current, description) {
+        return None;
+    }
+    let derived = person_title(schema_title, description);
+    if derived.as_deref() == Some(current) {
+        return None;
+    }
+    *title = derived;
+    Some(Warning {
+        code: "title_replaced",
+        pointer: output_at.to_owned(),
+        message: "the plan's title repeated the request to the UI; the form shows a title for the person instead".to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,236 @@
+use super::*;
+
+#[test]
+fn a_title_echoes_when_it_opens_like_the_agent() {
+    let request = "Ask the user for their flight search criteria";
+    assert!(echoes(request, request));
+    assert!(echoes("Ask for flight details", request));
+    assert!(echoes(
+        "Please provide your flight details",
+        "Collect the flight"
+    ));
+    assert!(echoes("I need your trip", "Collect the trip"));
+    assert!(!echoes("Search flights", request));
+    // "Request a refund" speaks to the user; the request opened with "get".
+    assert!(!echoes(
+        "Request a refund",
+        "Get the details of the customer's refund request"
+    ));
+    assert!(echoes(
+        "Get refund details",
+        "Get the details of the customer's refund request"
+    ));
+    assert!(
+        !echoes("Create your account", "Ask the user to create an account"),
+        "2 of 4 content words is not more than half"
+    );
+}
+
+#[test]
+fn a_title_echoes_when_it_repeats_most_content_words() {
+    let request = "Ask the user for their flight search criteria";
+    assert!(
+        echoes("Flight search criteria of the user", request),
+        "4 of 5"
+    );
+    assert!(echoes("Flight search criteria", request), "3 of 5");
+    assert!(!echoes("Flight search", request), "2 of 5");
+    assert!(echoes("The user's flight search criteria", request));
+    assert!(!echoes("", request));
+    assert!(!echoes("Where and when would you like to fly?", request));
+}
+
+fn title(description: &str) -> Option<String> {
+    derived_title(description)
+}
+
+#[test]
+fn the_title_is_the_noun_phrase_the_request_asks_about() {
+    for (request, expected) in [
+        (
+            "Ask the user for their flight search criteria",
+            "Flight search",
+        ),
+        (
+            "Let the user change their notification preferences",
+            "Notification preferences",
+        ),
+        (
+            "Collect the user's notification settings.",
+            "Notification settings",
+        ),
+        (
+            "Let the user set up a bank transfer to a new payee",
+            "Bank transfer",
+        ),
+        (
+            "Have the admin review the access request and decide on it",
+            "Access request",
+        ),
+        (
+            "Have the user file a bug report for the mobile app",
+            "Bug report",
+        ),
+        (
+            "Ask the manager to approve or reject this purchase request",
+            "Purchase request",
+        ),
+        (
+            "I need the user's trip details to quote travel insurance",
+            "Trip details",
+        ),
+        (
+            "Please ask the customer how their support experience was",
+            "Support experience",
+        ),
+        (
+            "Collect the hotel booking details from the user so I can reserve a room",
+            "Hotel booking",
+        ),
+        (
+            "Get the customer's name and postal address",
+            "Postal address",
+        ),
+        (
+            "Ask the user how they want their thermostat configured",
+            "Thermostat",
+        ),
+        (
+            "Ask the user what kind of apartment they are looking for",
+            "Apartment",
+        ),
+        (
+            "Ask the applicant for the information needed for a personal loan application",
+            "Personal loan application",
+        ),
+        (
+            "Register the user for the conference: collect attendee details",
+            "Conference registration",
+        ),
+        (
+            "Gather the new hire's onboarding details: personal details and bank account",
+            "Onboarding details",
+        ),
+        (
+            "Collect the staff member's availability for next week's shifts",
+            "Availability",
+        ),
+        ("Request the guest's RSVP for the wedding", "RSVP"),
+        (
+            "Prompt the shopper for search filters to narrow down the results",
+            "Search filters",
+        ),
+        (
+            "Get a job application from the candidate",
+            "Job application",
+        ),
+        (
+            "A form that collects a user's shipping address.",
+            "Shipping address",
+        ),
+        (
+            "Collect an expense report from the employee for reimbursement",
+            "Expense report",
+        ),
+        (
+            "Shipping and payment details for the order",
+            "Shipping and payment",
+        ),
+    ] {
+        assert_eq!(title(request).as_deref(), Some(expected), "{request}");
+        assert!(!echoes(expected, request) || request.split_whitespace().count() <= 2);
+    }
+}
+
+#[test]
+fn a_short_name_in_any_language_is_its_own_title() {
+    assert_eq!(title("Checkout").as_deref(), Some("Checkout"));
+    assert_eq!(title("flugsuche").as_deref(), Some("Flugsuche"));
+    assert_eq!(
+        title("Recherche de vols").as_deref(),
+        Some("Recherche de vols")
+    );
+    assert_eq!(title("航班搜索").as_deref(), Some("航班搜索"));
+}
+
+#[test]
+fn a_request_in_another_language_is_never_shown_as_the_title() {
+    for request in [
+        "Bitte geben Sie Ihre Lieferadresse und Telefonnummer ein",
+        "Demandez à l'utilisateur ses critères de recherche de vol",
+        "Pide al usuario los datos de su reserva de hotel",
+        "ユーザーにフライト検索条件を尋ねてください 出発地と目的地",
+    ] {
+        assert_eq!(title(request), None, "{request}");
+    }
+}
+
+#[test]
+fn empty_odd_hostile_and_long_requests_give_a_short_title_or_none() {
+    assert_eq!(title(""), None);
+    assert_eq!(title("   \n "), None);
+    assert_eq!(title("..."), None);
+    assert_eq!(title("Please"), None);
+    let hostile = title("Ask the user for their <b>delivery</b> address");
+    assert_eq!(hostile.as_deref(), Some("Delivery address"));
+    let long = format!("Ask the user for their {}", "very ".repeat(5000));
+    let long_title = title(&long).unwrap_or_default();
+    assert!(
+        long_title.split(' ').count() <= MAX_TITLE_WORDS,
+        "{long_title}"
+    );
+    assert!(title(&"x".repeat(1000)).is_none(), "over 60 characters");
+    for request in [
+        "Ask the user",
+        "Ask the user to",
+        "Let them",
+        "the",
+        "I need",
+    ] {
+        assert!(
+            title(request).is_none_or(|t| !echoes(&t, request)),
+            "{request}"
+        );
+    }
+}
+
+#[test]
+fn the_schema_title_wins() {
+    assert_eq!(
+        person_title(Some(" Booking "), "Ask the user for a flight").as_deref(),
+        Some("Booking")
+    );
+    assert_eq!(
+        person_title(Some(""), "Ask the user for a flight").as_deref(),
+        Some("Flight")
+    );
+}
+
+#[test]
+fn an_echoing_title_is_replaced_and_a_schema_title_is_kept() {
+    let request = "Ask the user for their flight search criteria";
+    let mut echoing = Some(request.to_owned());
+    let warning = replace_echoing_title(&mut echoing, None, request, "/output");
+    assert_eq!(echoing.as_deref(), Some("Flight search"));
+    let warning = warning.expect("a warning says the title was replaced");
+    assert_eq!(
+        (warning.code, warning.pointer.as_str()),
+        ("title_replaced", "/output")
+    );
+
+    let mut fine = Some("Where to?".to_owned());
+    assert!(replace_echoing_title(&mut fine, None, request, "").is_none());
+    assert_eq!(fine.as_deref(), Some("Where to?"));
+
+    let mut own = Some("Ask the user".to_owned());
+    assert!(replace_echoing_title(&mut own, Some("Ask the user"), "Ask the user", "").is_none());
+    assert_eq!(own.as_deref(), Some("Ask the user"));
+
+    let mut none = None;
+    assert!(replace_echoing_title(&mut none, None, request, "").is_none());
+
+    let mut untitled = Some("Bitte geben Sie Ihre Adresse ein".to_owned());
+    let german = "Bitte geben Sie Ihre Adresse ein";
+    assert!(replace_echoing_title(&mut untitled, None, german, "").is_some());
+    assert_eq!(untitled, None, "no title derived: the renderers show one");
+}
