@@ -525,7 +525,7 @@ impl GenerateJob {
         plan: &mut Plan,
         output: &Value,
         output_at: &str,
-    ) -> Option<crate::render::Warning> {
+    ) -> Option<crate::terms::warning::Warning> {
         let schema_title = output.get("title").and_then(Value::as_str);
         let description = &self.request.description;
         if plan.title.is_none() && self.display.is_none() {

@@ -21,7 +21,7 @@
 //! echoes, and a model's title that echoes is replaced
 //! ([`replace_echoing_title`]).
 
-use crate::render::Warning;
+use crate::terms::warning::Warning;
 
 /// Words an agent opens a request to the UI with. A title that starts with
 /// the request's own opening word addresses the wrong reader.
