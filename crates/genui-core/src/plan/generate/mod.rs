@@ -18,6 +18,7 @@
 
 pub(crate) mod approval;
 pub(crate) mod labels;
+pub(crate) mod lexicon;
 pub(crate) mod rows;
 pub(crate) mod rules;
 mod sections;
