@@ -430,6 +430,7 @@ fn layout(sections: Vec<(Option<String>, Vec<Node>)>, steps: bool) -> Vec<Node> 
             .enumerate()
             .map(|(i, (label, elements))| Step {
                 label: label.unwrap_or_else(|| format!("Step {}", i + 1)),
+                section: None,
                 elements,
             })
             .collect();
@@ -440,6 +441,7 @@ fn layout(sections: Vec<(Option<String>, Vec<Node>)>, steps: bool) -> Vec<Node> 
         match label {
             Some(label) => elements.push(Node::Group {
                 label,
+                section: None,
                 elements: section,
                 rule: None,
             }),

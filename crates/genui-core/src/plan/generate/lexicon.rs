@@ -11,6 +11,7 @@
 //! once, never a regex.
 
 use super::labels::words;
+use crate::plan::Node;
 use std::sync::OnceLock;
 
 /// Declares [`Family`] and [`FAMILY_NAMES`] together, so a family cannot lack names.
@@ -89,6 +90,53 @@ impl Family {
     /// The family of a concept id kept in a plan.
     pub(crate) fn from_id(id: &str) -> Option<Family> {
         Family::ALL.iter().copied().find(|f| f.id() == id)
+    }
+}
+
+/// Whether a layout names any section by concept id.
+pub(crate) fn has_sections(node: &Node) -> bool {
+    match node {
+        Node::Group {
+            section, elements, ..
+        } => section.is_some() || elements.iter().any(has_sections),
+        Node::Vertical { elements } | Node::Horizontal { elements } => {
+            elements.iter().any(has_sections)
+        }
+        Node::Steps { steps } => steps
+            .iter()
+            .any(|s| s.section.is_some() || s.elements.iter().any(has_sections)),
+        Node::Control(_) | Node::Table(_) => false,
+    }
+}
+
+/// Names every section that keeps a known concept id in the language of
+/// column `lang`; other titles (a nested object's own) stay as written.
+pub(crate) fn localize(node: &mut Node, lang: usize) {
+    let name = |section: &Option<String>, label: &mut String| {
+        if let Some(family) = section.as_deref().and_then(Family::from_id) {
+            family.name(lang).clone_into(label);
+        }
+    };
+    match node {
+        Node::Group {
+            label,
+            section,
+            elements,
+            ..
+        } => {
+            name(section, label);
+            elements.iter_mut().for_each(|e| localize(e, lang));
+        }
+        Node::Vertical { elements } | Node::Horizontal { elements } => {
+            elements.iter_mut().for_each(|e| localize(e, lang));
+        }
+        Node::Steps { steps } => {
+            for step in steps {
+                name(&step.section, &mut step.label);
+                step.elements.iter_mut().for_each(|e| localize(e, lang));
+            }
+        }
+        Node::Control(_) | Node::Table(_) => {}
     }
 }
 

@@ -40,7 +40,6 @@ const FAMILIES: [&[&str]; 17] = [
         "code",
         "state",
         "province",
-        "country",
         "apartment",
     ],
     &[

@@ -268,6 +268,7 @@ fn into_node(block: Block) -> Node {
             elements.extend(long);
             Node::Group {
                 label: family.name(0).to_owned(),
+                section: Some(family.id().to_owned()),
                 elements,
                 rule: None,
             }
