@@ -68,7 +68,7 @@ enum Tag {
 /// object's own group.
 enum Block {
     Section { family: Family, nodes: Vec<Node> },
-    Nested(Node),
+    Nested(Box<Node>),
 }
 
 /// Groups top-level fields into sections when the form clearly has them.
@@ -163,7 +163,7 @@ fn runs(fields: Vec<(String, Node)>, tags: &[Tag]) -> Vec<Block> {
         let family = match tag {
             Tag::Field { family, .. } => family.unwrap_or(Family::Details),
             Tag::Nested => {
-                blocks.push(Block::Nested(node));
+                blocks.push(Block::Nested(Box::new(node)));
                 continue;
             }
         };
@@ -208,7 +208,7 @@ fn merge_single_fields(blocks: &mut Vec<Block>) {
                 let Block::Section { nodes, .. } = blocks.remove(index) else {
                     return;
                 };
-                let loose = nodes.into_iter().map(Block::Nested);
+                let loose = nodes.into_iter().map(|n| Block::Nested(Box::new(n)));
                 blocks.splice(index..index, loose);
             }
         }
@@ -254,7 +254,7 @@ fn restore_flat(blocks: Vec<Block>) -> Vec<Node> {
         .into_iter()
         .flat_map(|block| match block {
             Block::Section { nodes, .. } => nodes,
-            Block::Nested(node) => vec![node],
+            Block::Nested(node) => vec![*node],
         })
         .collect()
 }
@@ -273,7 +273,7 @@ fn into_node(block: Block) -> Node {
                 rule: None,
             }
         }
-        Block::Nested(node) => node,
+        Block::Nested(node) => *node,
     }
 }
 
@@ -371,5 +371,24 @@ mod tests {
             ]),
             ["Trip:4", "Address:2"]
         );
+    }
+
+    #[test]
+    fn any_names_give_a_layout_that_keeps_every_field() {
+        let scripts = ["名前", "住所", "é", "x", "y", "z", "Имя", "電話"];
+        assert_eq!(arranged(&scripts), scripts);
+        let many: Vec<String> = (0..500)
+            .map(|i| ["email", "street", "x", "card_number"][i % 4].to_owned() + &i.to_string())
+            .collect();
+        let names: Vec<&str> = many.iter().map(String::as_str).collect();
+        let nodes = arrange(names.iter().map(|n| control(n)).collect());
+        let mut count = 0;
+        for node in &nodes {
+            count += match node {
+                Node::Group { elements, .. } => elements.len(),
+                _ => 1,
+            };
+        }
+        assert_eq!(count, 500);
     }
 }
