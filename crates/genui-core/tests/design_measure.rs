@@ -15,10 +15,12 @@ use design::seen::{generated, planned};
 use serde_json::Value;
 
 /// The generator's figures may not fall below these: the deterministic
-/// generator 1.2.1's baseline, rounded down (raise them as it improves).
-/// Counts are ceilings; titles and leads are held at none echoing and
-/// none missing. Tune against the tuning half only; the held-out
-/// half says whether a change generalises.
+/// generator's figures with sections by meaning and pairs beyond exact
+/// words, rounded down (raise them as it improves). Counts are ceilings;
+/// titles and leads are held at none echoing and none missing. Tune
+/// against the tuning half only; the held-out half says whether a change
+/// generalises. (Held-out order fell from 0.922 to 0.916 when forms were
+/// sectioned: long text now goes last within its section.)
 struct Floor {
     section_f1: f64,
     rows_percent: f64,
@@ -30,8 +32,8 @@ struct Floor {
 }
 
 const TUNING_FLOOR: Floor = Floor {
-    section_f1: 0.620,
-    rows_percent: 27.5,
+    section_f1: 0.780,
+    rows_percent: 74.0,
     order: 0.950,
     raw_labels: 100,
     title_echoes: 0,
@@ -39,9 +41,9 @@ const TUNING_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const HELD_OUT_FLOOR: Floor = Floor {
-    section_f1: 0.599,
-    rows_percent: 16.6,
-    order: 0.922,
+    section_f1: 0.700,
+    rows_percent: 50.0,
+    order: 0.910,
     raw_labels: 70,
     title_echoes: 0,
     titles_missing: 0,

@@ -141,3 +141,70 @@ fn submit_messages_follow_the_language_and_keep_their_code() {
         "no shipped language: as before"
     );
 }
+
+fn flight_search(locale: Option<&str>) -> Value {
+    let mut body = json!({"description": "Flight search", "output": {"type": "object",
+        "required": ["origin", "destination", "departDate", "adults"],
+        "properties": {
+            "origin": {"type": "string"}, "destination": {"type": "string"},
+            "departDate": {"type": "string", "format": "date"},
+            "returnDate": {"type": "string", "format": "date"},
+            "adults": {"type": "integer", "minimum": 1}, "children": {"type": "integer", "minimum": 0},
+            "cabinClass": {"type": "string", "enum": ["economy", "business", "first", "premium"]}}}});
+    if let Some(tag) = locale {
+        body["locale"] = tag.into();
+    }
+    body
+}
+
+/// The group labels of a JSON Forms answer, in order.
+fn group_labels(body: &str) -> Vec<String> {
+    let answer: Value = serde_json::from_str(body).unwrap();
+    answer["uiSchema"]["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "Group")
+        .map(|e| e["label"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn sections_are_named_in_the_request_language_from_one_cached_spec() {
+    let german = generate(&flight_search(Some("de")), "jsonforms", None);
+    let spec = german
+        .cache_put
+        .clone()
+        .expect("a miss stores the spec")
+        .value;
+    assert!(
+        spec.contains(r#""section":"trip""#),
+        "the plan keeps the concept id"
+    );
+    assert!(
+        !spec.contains("Reise"),
+        "the cached spec holds no localized name"
+    );
+    assert_eq!(group_labels(&german.response.body), ["Reise", "Reisende"]);
+
+    let english = generate(&flight_search(None), "jsonforms", Some(&spec));
+    assert!(
+        english.cache_put.is_none(),
+        "a hit on the German request's spec"
+    );
+    assert_eq!(group_labels(&english.response.body), ["Trip", "Travellers"]);
+
+    for (format, german_name) in [("lmui", "Reise"), ("a2ui", "Reise"), ("html", "Reise")] {
+        let answer = generate(&flight_search(Some("de")), format, Some(&spec));
+        assert!(
+            answer.response.body.contains(german_name),
+            "{format}: {}",
+            answer.response.body
+        );
+        let answer = generate(&flight_search(Some("en")), format, Some(&spec));
+        assert!(
+            !answer.response.body.contains(german_name),
+            "{format} in English"
+        );
+    }
+}

@@ -819,15 +819,23 @@ mod tests {
         let det = generate(&out, "", false, &limits).unwrap();
         let ctx = Context::new(&out, &det, &limits);
         let mut plan = det.clone();
+        // The first top-level control, inside its section when the form
+        // is sectioned.
+        fn first_control(nodes: &mut [Node]) -> Option<&mut genui_core::Control> {
+            nodes.iter_mut().find_map(|n| match n {
+                Node::Control(c) => Some(c),
+                Node::Group { elements, .. } | Node::Horizontal { elements } => {
+                    first_control(elements)
+                }
+                _ => None,
+            })
+        }
         let Node::Vertical { elements } = &mut plan.root else {
             panic!()
         };
-        if let Some(Node::Control(first)) =
-            elements.iter_mut().find(|n| matches!(n, Node::Control(_)))
-        {
-            first.pointer = first.pointer.trim_start_matches("/properties/").to_owned();
-            first.label = " ".into();
-        }
+        let first = first_control(elements).expect("a control");
+        first.pointer = first.pointer.trim_start_matches("/properties/").to_owned();
+        first.label = " ".into();
         let r = repair(&plan, &ctx);
         assert_eq!(r.fixes, ["pointer_corrected"]);
         assert_eq!(r.plan, det);
@@ -835,11 +843,7 @@ mod tests {
         let Node::Vertical { elements } = &mut blank.root else {
             panic!()
         };
-        if let Some(Node::Control(first)) =
-            elements.iter_mut().find(|n| matches!(n, Node::Control(_)))
-        {
-            first.label = String::new();
-        }
+        first_control(elements).expect("a control").label = String::new();
         assert_eq!(repair(&blank, &ctx).fixes, ["label_filled"]);
     }
 

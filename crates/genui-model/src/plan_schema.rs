@@ -434,6 +434,7 @@ fn layout(sections: Vec<(Option<String>, Vec<Node>)>, steps: bool) -> Vec<Node> 
             .enumerate()
             .map(|(i, (label, elements))| Step {
                 label: label.unwrap_or_else(|| format!("Step {}", i + 1)),
+                section: None,
                 elements,
             })
             .collect();
@@ -444,6 +445,7 @@ fn layout(sections: Vec<(Option<String>, Vec<Node>)>, steps: bool) -> Vec<Node> 
         match label {
             Some(label) => elements.push(Node::Group {
                 label,
+                section: None,
                 elements: section,
                 rule: None,
             }),

@@ -55,6 +55,11 @@ pub enum Node {
     Group {
         /// The section title.
         label: String,
+        /// The concept id of a section the generator named
+        /// (`personal`, `trip`, ...): formats show the concept's name in the
+        /// request's language instead of `label` (the English name).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        section: Option<String>,
         /// The children.
         elements: Vec<Node>,
         /// Show/hide/enable/disable the whole section depending on a field
@@ -92,6 +97,9 @@ pub struct Table {
 pub struct Step {
     /// The step title.
     pub label: String,
+    /// The concept id the step's title names, as [`Node::Group`]'s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     /// The step's content.
     pub elements: Vec<Node>,
 }

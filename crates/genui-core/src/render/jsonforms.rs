@@ -166,6 +166,7 @@ fn node(node: &Node, cat: Cat<'_>) -> Value {
             label,
             elements,
             rule,
+            ..
         } => {
             let mut group = layout_with(
                 "Group",

@@ -156,7 +156,7 @@ fn data_free_components(r: &RenderInput<'_>) -> std::rc::Rc<Vec<Slot>> {
             .map(|(text, path)| text.len() + 48 + path.iter().map(|p| p.len() + 24).sum::<usize>())
             .sum()
     };
-    crate::cache::memo::projection(&r.spec.spec_hash, "lmui", make, bytes)
+    crate::cache::memo::projection(&r.memo_key(), "lmui", make, bytes)
 }
 
 /// Whether a table (whose rows and chart come from the data) sits in the
@@ -253,6 +253,7 @@ fn children<'p>(node: &'p Node, place: &Place<'p>, visit: &mut dyn FnMut(&'p Nod
             label,
             elements,
             rule,
+            ..
         } => {
             let inner = Place {
                 group: Some(label),

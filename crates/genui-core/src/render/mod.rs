@@ -133,6 +133,18 @@ impl<'a> RenderInput<'a> {
         self.lang().text(words::Text::Submit)
     }
 
+    /// The key of what an isolate remembers of this spec's projections:
+    /// the spec hash, and the language where the plan names sections (their
+    /// names are the language's).
+    pub(crate) fn memo_key(&self) -> String {
+        let lang = self.lang();
+        if lang.column() == 0 || !crate::plan::generate::lexicon::has_sections(&self.spec.plan.root)
+        {
+            return self.spec.spec_hash.clone();
+        }
+        format!("{}\u{0}{}", self.spec.spec_hash, lang.tag())
+    }
+
     /// The language of the worker's own texts ([`RenderInput::locale`]).
     pub(crate) fn lang(&self) -> words::Lang {
         words::Lang::pick(self.locale)
@@ -193,8 +205,35 @@ pub(crate) fn fallback_title(plan: &crate::plan::Plan) -> words::Text {
     }
 }
 
-/// Projects a spec into a format.
+/// Projects a spec into a format, its sections named in the request's
+/// language.
 pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
+    match localized(rendered) {
+        Some(spec) => project(
+            format,
+            &RenderInput {
+                spec: &spec,
+                ..rendered.clone()
+            },
+        ),
+        None => project(format, rendered),
+    }
+}
+
+/// The spec with its named sections in the request's language, when that
+/// is not English and the plan has any (the cached spec keeps concept ids
+/// and English names, so it serves every language).
+pub(super) fn localized(r: &RenderInput<'_>) -> Option<UiSpec> {
+    let lang = r.lang().column();
+    if lang == 0 || !crate::plan::generate::lexicon::has_sections(&r.spec.plan.root) {
+        return None;
+    }
+    let mut spec = r.spec.clone();
+    crate::plan::generate::lexicon::localize(&mut spec.plan.root, lang);
+    Some(spec)
+}
+
+fn project(format: Format, rendered: &RenderInput<'_>) -> Value {
     match format {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
@@ -209,6 +248,19 @@ pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
 /// service sends. A2UI, JSON Forms and RJSF assemble it around remembered
 /// text; the others serialise their value.
 pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String {
+    match localized(rendered) {
+        Some(spec) => project_text(
+            format,
+            &RenderInput {
+                spec: &spec,
+                ..rendered.clone()
+            },
+        ),
+        None => project_text(format, rendered),
+    }
+}
+
+fn project_text(format: Format, rendered: &RenderInput<'_>) -> String {
     match format {
         Format::A2ui => a2ui::render_text(rendered),
         Format::JsonForms => jsonforms::render_text(rendered),
@@ -216,7 +268,7 @@ pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String 
         Format::Lmui => lmui::render_text(rendered),
         // Straight into bytes: `Value`'s `Display` goes through `fmt` for
         // every token, which cost a sixth of a hit in wasm. Same text.
-        _ => serde_json::to_string(&render(format, rendered)).unwrap_or_default(),
+        _ => serde_json::to_string(&project(format, rendered)).unwrap_or_default(),
     }
 }
 
@@ -246,7 +298,7 @@ pub(crate) fn remembered_head(
     write: impl FnOnce() -> String,
 ) -> std::rc::Rc<String> {
     let catalog = r.catalog.map(crate::Catalog::hash).unwrap_or_default();
-    let key = format!("{}\u{0}{catalog}\u{0}{extra}", r.spec.spec_hash);
+    let key = format!("{}\u{0}{catalog}\u{0}{extra}", r.memo_key());
     crate::cache::memo::projection(&key, renderer, write, String::len)
 }
 

@@ -48,7 +48,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     // spec and each answer copies the text.
     let spec = &r.spec;
     let built = crate::cache::memo::projection(
-        &spec.spec_hash,
+        &r.memo_key(),
         "react",
         || module(&spec.plan, &spec.schema, &spec.defaults, &spec.spec_hash),
         Module::bytes,
@@ -357,6 +357,7 @@ impl Body<'_> {
                 label,
                 elements,
                 rule,
+                ..
             } => {
                 let inner: String = elements
                     .iter()

@@ -147,6 +147,11 @@ impl Lang {
             })
     }
 
+    /// Its column in tables with one column per language of [`LANGS`].
+    pub(crate) fn column(self) -> usize {
+        self.0
+    }
+
     /// Its tag (`en`, `de`, ...).
     pub(crate) fn tag(self) -> &'static str {
         LANGS[self.0]

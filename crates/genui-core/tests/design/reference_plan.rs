@@ -46,6 +46,7 @@ pub fn reference_plan(case: &Case, generated: &Plan) -> Plan {
         }
         sections.push(Node::Group {
             label: section.name.clone(),
+            section: None,
             elements,
             rule: None,
         });

@@ -340,6 +340,7 @@ mod tests {
     fn group(label: &str, elements: Vec<Node>) -> Node {
         Node::Group {
             label: label.into(),
+            section: None,
             elements,
             rule: None,
         }

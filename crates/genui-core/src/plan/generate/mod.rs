@@ -18,6 +18,7 @@
 
 pub(crate) mod approval;
 pub(crate) mod labels;
+pub(crate) mod lexicon;
 pub(crate) mod rows;
 pub(crate) mod rules;
 mod sections;
@@ -487,6 +488,7 @@ fn nested_object(label: String, mut elements: Vec<Node>, depth: usize) -> Node {
     if depth <= MAX_GROUP_DEPTH {
         return Node::Group {
             label,
+            section: None,
             elements,
             rule: None,
         };
@@ -558,27 +560,36 @@ fn into_steps(elements: Vec<Node>) -> Vec<Node> {
             // A conditional section stays a section: a step cannot hide.
             Node::Group {
                 label,
+                section,
                 elements,
                 rule: None,
             } => {
                 if !loose.is_empty() {
-                    steps.push(Step {
-                        label: "Details".to_owned(),
-                        elements: std::mem::take(&mut loose),
-                    });
+                    steps.push(details_step(std::mem::take(&mut loose)));
                 }
-                steps.push(Step { label, elements });
+                steps.push(Step {
+                    label,
+                    section,
+                    elements,
+                });
             }
             other => loose.push(other),
         }
     }
     if !loose.is_empty() {
-        steps.push(Step {
-            label: "Details".to_owned(),
-            elements: loose,
-        });
+        steps.push(details_step(loose));
     }
     vec![Node::Steps { steps }]
+}
+
+/// A step for fields outside any section.
+fn details_step(elements: Vec<Node>) -> Step {
+    let details = lexicon::Family::Details;
+    Step {
+        label: details.name(0).to_owned(),
+        section: Some(details.id().to_owned()),
+        elements,
+    }
 }
 
 impl Plan {

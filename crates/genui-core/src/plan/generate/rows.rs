@@ -16,7 +16,7 @@ pub(crate) const MAX_ROW: usize = 3;
 
 /// Word families whose members pair up; a member word is dropped when
 /// comparing the rest of two names.
-const FAMILIES: [&[&str]; 6] = [
+const FAMILIES: [&[&str]; 17] = [
     &[
         "first",
         "last",
@@ -31,14 +31,56 @@ const FAMILIES: [&[&str]; 6] = [
         "name",
     ],
     &[
-        "city", "town", "postal", "postcode", "zip", "zipcode", "code", "state", "province",
+        "city",
+        "town",
+        "postal",
+        "postcode",
+        "zip",
+        "zipcode",
+        "code",
+        "state",
+        "province",
+        "apartment",
     ],
     &[
         "start", "end", "from", "to", "min", "max", "minimum", "maximum", "begin", "until",
+        "finish", "earliest", "latest", "issue", "due", "open", "close", "low", "high", "lower",
+        "upper", "wake", "sleep",
     ],
     &["latitude", "longitude", "lat", "lng", "lon", "altitude"],
     &["day", "month", "year"],
     &["width", "height", "depth", "length"],
+    &["height", "weight"],
+    &["origin", "destination"],
+    &[
+        "depart",
+        "departure",
+        "return",
+        "outbound",
+        "inbound",
+        "arrival",
+    ],
+    &["check", "in", "out", "checkin", "checkout"],
+    &["adult", "child", "children", "infant", "guest", "room"],
+    &["email", "phone", "mobile", "telephone", "tel"],
+    &["iban", "bic", "swift", "sort", "account", "routing"],
+    &["card", "expiry", "expiration", "cvc", "cvv"],
+    &["primary", "secondary"],
+    &["company", "department", "position", "job", "title", "role"],
+    &["ip", "address", "subnet", "mask"],
+];
+
+/// Words that say how a value is measured or written, not what it is:
+/// left out when comparing the rest of two names (`height_cm`/`weight_kg`).
+const NOISE: [&str; 20] = [
+    "cm", "mm", "m", "km", "kg", "g", "lb", "in", "c", "f", "ms", "pct", "percent", "code",
+    "number", "no", "nr", "id", "value", "num",
+];
+
+/// Words for an amount of money and for its currency: an amount followed
+/// by a currency share a row.
+const AMOUNTS: [&str; 9] = [
+    "amount", "price", "cost", "total", "fee", "budget", "income", "salary", "value",
 ];
 
 /// Groups related short neighbours into rows, at every level of the tree
@@ -102,7 +144,7 @@ fn rows(elements: Vec<Node>) -> Vec<Node> {
     for element in elements {
         let joins = match (run.last(), &element) {
             (Some(Node::Control(prev)), Node::Control(next)) => {
-                run.len() < MAX_ROW && pairs(prev, next)
+                run.len() < MAX_ROW && pairs(prev, next, run.len() == 1)
             }
             _ => false,
         };
@@ -125,9 +167,32 @@ fn flush(run: &mut Vec<Node>, out: &mut Vec<Node>) {
     }
 }
 
-/// Whether two neighbouring controls belong in one row.
-fn pairs(a: &Control, b: &Control) -> bool {
-    is_short(a) && is_short(b) && related(&name_of(a), &name_of(b))
+/// Whether two neighbouring controls belong in one row. `pair_only`: `a`
+/// stands alone so far, and the looser relations (a shared first word,
+/// two choices) may start a row of two.
+fn pairs(a: &Control, b: &Control, pair_only: bool) -> bool {
+    if !is_short(a) || !is_short(b) {
+        return false;
+    }
+    let (na, nb) = (name_of(a), name_of(b));
+    let by_name = |related: fn(&[String], &[String]) -> bool| {
+        related(&stems(&na), &stems(&nb)) || related(&stems(&a.label), &stems(&b.label))
+    };
+    by_name(same_family)
+        || by_name(amount_and_currency)
+        || date_and_time(a, b)
+        || (pair_only && (by_name(shared_head) || both_choices(a, b)))
+}
+
+/// A day, then a time of that day (`date`, `start_time`).
+fn date_and_time(a: &Control, b: &Control) -> bool {
+    a.widget == Widget::Date && b.widget == Widget::Time
+}
+
+/// Two short choices (drop-downs or small radio groups) read well side by side.
+fn both_choices(a: &Control, b: &Control) -> bool {
+    let choice = |c: &Control| matches!(c.widget, Widget::Select | Widget::Radio);
+    choice(a) && choice(b)
 }
 
 /// One-line inputs that fit in a third of a form's width.
@@ -140,6 +205,8 @@ fn is_short(control: &Control) -> bool {
                 | Widget::Number
                 | Widget::Integer
                 | Widget::Select
+                | Widget::Radio
+                | Widget::Slider
                 | Widget::Date
                 | Widget::DateTime
                 | Widget::Time
@@ -150,14 +217,21 @@ fn name_of(control: &Control) -> String {
     crate::pointer::unescape(control.pointer.rsplit('/').next().unwrap_or_default())
 }
 
+/// The words of a name, singular.
+fn stems(name: &str) -> Vec<String> {
+    words(name)
+        .iter()
+        .map(|w| super::lexicon::singular(w).to_owned())
+        .collect()
+}
+
 /// Same family, different member words, same remaining words.
-fn related(a: &str, b: &str) -> bool {
-    let (wa, wb) = (words(a), words(b));
+fn same_family(wa: &[String], wb: &[String]) -> bool {
     FAMILIES.iter().any(|family| {
         let member = |w: &String| family.contains(&w.as_str());
         let rest = |ws: &[String]| {
             ws.iter()
-                .filter(|w| !member(w))
+                .filter(|w| !member(w) && !NOISE.contains(&w.as_str()))
                 .cloned()
                 .collect::<Vec<_>>()
         };
@@ -167,9 +241,20 @@ fn related(a: &str, b: &str) -> bool {
                 .cloned()
                 .collect::<Vec<_>>()
         };
-        let (ka, kb) = (keys(&wa), keys(&wb));
-        !ka.is_empty() && !kb.is_empty() && ka != kb && rest(&wa) == rest(&wb)
+        let (ka, kb) = (keys(wa), keys(wb));
+        !ka.is_empty() && !kb.is_empty() && ka != kb && rest(wa) == rest(wb)
     })
+}
+
+/// An amount of money, then its currency.
+fn amount_and_currency(wa: &[String], wb: &[String]) -> bool {
+    wa.iter().any(|w| AMOUNTS.contains(&w.as_str())) && wb.iter().any(|w| w == "currency")
+}
+
+/// Two names that share their first word and differ after it
+/// (`dns_primary`/`dns_secondary`, `wifi_ssid`/`wifi_password`).
+fn shared_head(wa: &[String], wb: &[String]) -> bool {
+    wa.len() >= 2 && wb.len() >= 2 && wa[0] == wb[0] && wa[1..] != wb[1..]
 }
 
 #[cfg(test)]

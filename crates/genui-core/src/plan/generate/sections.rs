@@ -1,161 +1,284 @@
-//! Semantic sections for flat forms: "Personal Information", "Contact",
-//! "Address", "Payment", recognised from property names.
+//! Sections by meaning for a form's top level: each field's concept family
+//! from the [`lexicon`](super::lexicon) (its name, else its title), then
+//! structure decides the rest. Sections are runs of the schema's own order
+//! (its author's grouping); fields never move between sections' places,
+//! except that long text goes last within its section.
 //!
-//! Applied only to a form's top level, and only when at least two sections
-//! would hold two or more fields each; otherwise a flat list reads better.
-//! A lone contact field joins "Personal Information" when that exists.
+//! - A field the lexicon does not know joins the field before it when both
+//!   are of one kind (yes/no, long text, anything else); a run of unknown
+//!   yes/no fields or long texts after other kinds is a section of its own
+//!   ("Options", "Comments"); an unknown field leading the form joins the
+//!   first known field after it.
+//! - A nested object keeps its own section (its group) where it stands.
+//! - Contact details join personal details when the form has both; sizes
+//!   join health details (height and weight of a person).
+//! - A section of one field joins its neighbours when both are of one
+//!   family, else the section before it, else the one after; a merged
+//!   section is named after its larger part.
+//! - Forms with fewer than [`MIN_FIELDS`] fields, and forms that end up with
+//!   fewer than two sections, stay flat.
 
-use super::labels::words;
-use crate::plan::Node;
+use super::lexicon::{family_of, Family};
+use crate::plan::{Node, Widget};
 
-/// A section a field can belong to, in the order sections are tried.
+/// Forms with fewer top-level fields than this stay unsectioned.
+pub(crate) const MIN_FIELDS: usize = 6;
+
+/// Families that join another family's section when the form has both.
+const JOINS: [(Family, Family); 2] = [
+    (Family::Contact, Family::Personal),
+    (Family::Size, Family::Health),
+];
+
+/// What a field looks like, for grouping fields the lexicon does not know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Section {
-    Personal,
-    Contact,
-    Address,
-    Payment,
+enum Kind {
+    YesNo,
+    LongText,
+    Other,
 }
 
-impl Section {
-    fn label(self) -> &'static str {
+impl Kind {
+    fn of(widget: Widget) -> Kind {
+        match widget {
+            Widget::Checkbox => Kind::YesNo,
+            Widget::Textarea => Kind::LongText,
+            _ => Kind::Other,
+        }
+    }
+
+    /// The section a run of unknown fields of this kind forms on its own.
+    fn family(self) -> Option<Family> {
         match self {
-            Section::Personal => "Personal Information",
-            Section::Contact => "Contact",
-            Section::Address => "Address",
-            Section::Payment => "Payment",
+            Kind::YesNo => Some(Family::Options),
+            Kind::LongText => Some(Family::Comments),
+            Kind::Other => None,
         }
-    }
-
-    fn of(name: &str) -> Option<Section> {
-        let words = words(name);
-        let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-        let name_part = [
-            "first", "last", "middle", "full", "given", "family", "sur", "nick", "maiden",
-        ];
-        if (has(&["name"]) && has(&name_part))
-            || has(&[
-                "surname",
-                "forename",
-                "firstname",
-                "lastname",
-                "birthday",
-                "birthdate",
-                "dob",
-                "birth",
-                "gender",
-                "nationality",
-                "salutation",
-            ])
-        {
-            return Some(Section::Personal);
-        }
-        if has(&[
-            "email",
-            "phone",
-            "mobile",
-            "telephone",
-            "tel",
-            "fax",
-            "cell",
-        ]) {
-            return Some(Section::Contact);
-        }
-        if has(&[
-            "street",
-            "address",
-            "addr",
-            "city",
-            "town",
-            "postal",
-            "postcode",
-            "zip",
-            "zipcode",
-            "state",
-            "province",
-            "region",
-            "country",
-            "county",
-            "suburb",
-            "district",
-            "apartment",
-            "apt",
-            "suite",
-            "line1",
-            "line2",
-        ]) {
-            return Some(Section::Address);
-        }
-        if has(&[
-            "card",
-            "cardholder",
-            "cvv",
-            "cvc",
-            "iban",
-            "bic",
-            "swift",
-            "expiry",
-            "expiration",
-        ]) {
-            return Some(Section::Payment);
-        }
-        None
     }
 }
 
-/// Groups top-level controls into sections when the form clearly has them.
+/// One top-level field as the sectioning sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Tag {
+    Field { family: Option<Family>, kind: Kind },
+    Nested,
+}
+
+/// One run of the top level: a section of loose fields, or a nested
+/// object's own group.
+enum Block {
+    Section { family: Family, nodes: Vec<Node> },
+    Nested(Box<Node>),
+}
+
+/// Groups top-level fields into sections when the form clearly has them.
 /// `fields` are (property name, node) in document order.
 pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
-    let mut tags: Vec<Option<Section>> = fields
-        .iter()
-        .map(|(name, node)| {
-            matches!(node, Node::Control(_))
-                .then(|| Section::of(name))
-                .flatten()
-        })
-        .collect();
-    let count =
-        |tags: &[Option<Section>], s: Section| tags.iter().filter(|t| **t == Some(s)).count();
-    if count(&tags, Section::Contact) == 1 && count(&tags, Section::Personal) >= 1 {
-        for tag in tags.iter_mut().filter(|t| **t == Some(Section::Contact)) {
-            *tag = Some(Section::Personal);
-        }
-    }
-    let sections = [
-        Section::Personal,
-        Section::Contact,
-        Section::Address,
-        Section::Payment,
-    ];
-    let populated = sections.iter().filter(|s| count(&tags, **s) >= 2).count();
-    if fields.len() < 4 || populated < 2 {
+    if fields.len() < MIN_FIELDS {
         return fields.into_iter().map(|(_, node)| node).collect();
     }
-    let mut out: Vec<Node> = Vec::new();
-    let mut open: Vec<(Section, usize)> = Vec::new();
-    let sizes: Vec<(Section, usize)> = sections.iter().map(|s| (*s, count(&tags, *s))).collect();
-    for ((_, node), tag) in fields.into_iter().zip(tags) {
-        let section = tag.filter(|s| sizes.iter().any(|(k, n)| k == s && *n >= 2));
-        match section {
-            None => out.push(node),
-            Some(s) => match open.iter().find(|(k, _)| *k == s) {
-                Some((_, index)) => {
-                    if let Node::Group { elements, .. } = &mut out[*index] {
-                        elements.push(node);
-                    }
-                }
-                None => {
-                    open.push((s, out.len()));
-                    out.push(Node::Group {
-                        label: s.label().to_owned(),
-                        elements: vec![node],
-                        rule: None,
-                    });
-                }
-            },
+    let tags = fill_unknown(fields.iter().map(|(name, node)| tag(name, node)).collect());
+    let tags = join_related(tags);
+    let mut blocks = runs(fields, &tags);
+    merge_single_fields(&mut blocks);
+    coalesce(&mut blocks);
+    let sections = blocks
+        .iter()
+        .filter(|b| matches!(b, Block::Section { .. }))
+        .count();
+    if sections < 2 {
+        return restore_flat(blocks);
+    }
+    blocks.into_iter().map(into_node).collect()
+}
+
+fn tag(name: &str, node: &Node) -> Tag {
+    match node {
+        Node::Control(control) => Tag::Field {
+            family: family_of(name, &control.label),
+            kind: Kind::of(control.widget),
+        },
+        _ => Tag::Nested,
+    }
+}
+
+/// Gives every field the lexicon does not know a family (see the module
+/// doc); with no known field at all every field stays unknown.
+fn fill_unknown(mut tags: Vec<Tag>) -> Vec<Tag> {
+    let mut previous: Option<(Family, Kind)> = None;
+    for tag in tags.iter_mut() {
+        match tag {
+            Tag::Field {
+                family: Some(family),
+                kind,
+            } => previous = Some((*family, *kind)),
+            Tag::Field { family, kind } => {
+                *family = match previous {
+                    Some((known, was)) if was == *kind => Some(known),
+                    Some(_) => kind.family(),
+                    None => None,
+                };
+                previous = family.map(|f| (f, *kind));
+            }
+            Tag::Nested => previous = None,
         }
     }
-    out
+    let mut next: Option<Family> = None;
+    for tag in tags.iter_mut().rev() {
+        match tag {
+            Tag::Field {
+                family: Some(family),
+                ..
+            } => next = Some(*family),
+            Tag::Field { family, .. } => *family = next,
+            Tag::Nested => next = None,
+        }
+    }
+    tags
+}
+
+fn join_related(mut tags: Vec<Tag>) -> Vec<Tag> {
+    let has = |tags: &[Tag], wanted: Family| {
+        tags.iter()
+            .any(|t| matches!(t, Tag::Field { family: Some(f), .. } if *f == wanted))
+    };
+    for (member, host) in JOINS {
+        if has(&tags, host) {
+            for tag in tags.iter_mut() {
+                if let Tag::Field { family, .. } = tag {
+                    if *family == Some(member) {
+                        *family = Some(host);
+                    }
+                }
+            }
+        }
+    }
+    tags
+}
+
+/// Runs of neighbouring fields of one family; nested objects stand alone.
+fn runs(fields: Vec<(String, Node)>, tags: &[Tag]) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    for ((_, node), tag) in fields.into_iter().zip(tags) {
+        let family = match tag {
+            Tag::Field { family, .. } => family.unwrap_or(Family::Details),
+            Tag::Nested => {
+                blocks.push(Block::Nested(Box::new(node)));
+                continue;
+            }
+        };
+        match blocks.last_mut() {
+            Some(Block::Section { family: f, nodes }) if *f == family => nodes.push(node),
+            _ => blocks.push(Block::Section {
+                family,
+                nodes: vec![node],
+            }),
+        }
+    }
+    blocks
+}
+
+fn section_family(block: Option<&Block>) -> Option<Family> {
+    match block {
+        Some(Block::Section { family, .. }) => Some(*family),
+        _ => None,
+    }
+}
+
+/// A section of one field joins its neighbours when they are of one
+/// family, else the section before it, else the one after it.
+fn merge_single_fields(blocks: &mut Vec<Block>) {
+    while let Some(index) = blocks
+        .iter()
+        .position(|b| matches!(b, Block::Section { nodes, .. } if nodes.len() == 1))
+    {
+        let before = index
+            .checked_sub(1)
+            .and_then(|i| section_family(blocks.get(i)));
+        let after = section_family(blocks.get(index + 1));
+        match (before, after) {
+            (Some(b), Some(a)) if a == b => {
+                join(blocks, index - 1, index);
+                join(blocks, index - 1, index);
+            }
+            (Some(_), _) => join(blocks, index - 1, index),
+            (None, Some(_)) => join(blocks, index, index + 1),
+            // Between nested objects: it stays a loose field.
+            (None, None) => {
+                let Block::Section { nodes, .. } = blocks.remove(index) else {
+                    return;
+                };
+                let loose = nodes.into_iter().map(|n| Block::Nested(Box::new(n)));
+                blocks.splice(index..index, loose);
+            }
+        }
+    }
+}
+
+/// Joins two neighbouring sections (`second == first + 1`) into the
+/// first's place, named after the larger.
+fn join(blocks: &mut Vec<Block>, first: usize, second: usize) {
+    let Block::Section {
+        family: second_family,
+        nodes: second_nodes,
+    } = blocks.remove(second)
+    else {
+        return;
+    };
+    if let Some(Block::Section { family, nodes }) = blocks.get_mut(first) {
+        if second_nodes.len() > nodes.len() {
+            *family = second_family;
+        }
+        nodes.extend(second_nodes);
+    }
+}
+
+/// Neighbouring sections of one family (left by merging) become one.
+fn coalesce(blocks: &mut Vec<Block>) {
+    let mut index = 1;
+    while index < blocks.len() {
+        let same = matches!(
+            (section_family(blocks.get(index - 1)), section_family(blocks.get(index))),
+            (Some(a), Some(b)) if a == b
+        );
+        if same {
+            join(blocks, index - 1, index);
+        } else {
+            index += 1;
+        }
+    }
+}
+
+fn restore_flat(blocks: Vec<Block>) -> Vec<Node> {
+    blocks
+        .into_iter()
+        .flat_map(|block| match block {
+            Block::Section { nodes, .. } => nodes,
+            Block::Nested(node) => vec![*node],
+        })
+        .collect()
+}
+
+/// A section's group, its long texts last.
+fn into_node(block: Block) -> Node {
+    match block {
+        Block::Section { family, nodes } => {
+            let (long, short): (Vec<Node>, Vec<Node>) = nodes.into_iter().partition(is_long_text);
+            let mut elements = short;
+            elements.extend(long);
+            Node::Group {
+                label: family.name(0).to_owned(),
+                section: Some(family.id().to_owned()),
+                elements,
+                rule: None,
+            }
+        }
+        Block::Nested(node) => *node,
+    }
+}
+
+fn is_long_text(node: &Node) -> bool {
+    matches!(node, Node::Control(c) if c.widget == Widget::Textarea)
 }
 
 #[cfg(test)]
@@ -181,41 +304,91 @@ mod tests {
             .collect()
     }
 
+    fn arranged(names: &[&str]) -> Vec<String> {
+        labels(&arrange(names.iter().map(|n| control(n)).collect()))
+    }
+
     #[test]
     fn seed_address_gets_two_sections() {
-        let fields = [
-            "firstName",
-            "lastName",
-            "street",
-            "city",
-            "postalCode",
-            "country",
-        ]
-        .map(control)
-        .to_vec();
         assert_eq!(
-            labels(&arrange(fields)),
+            arranged(&[
+                "firstName",
+                "lastName",
+                "street",
+                "city",
+                "postalCode",
+                "country"
+            ]),
             ["Personal Information:2", "Address:4"]
         );
     }
 
     #[test]
-    fn lone_email_joins_personal_and_unknowns_stay_in_place() {
-        let fields = ["firstName", "lastName", "email", "notes", "street", "city"]
-            .map(control)
-            .to_vec();
+    fn contact_details_join_personal_ones() {
         assert_eq!(
-            labels(&arrange(fields)),
-            ["Personal Information:3", "notes", "Address:2"]
+            arranged(&["firstName", "lastName", "email", "phone", "street", "city"]),
+            ["Personal Information:4", "Address:2"]
         );
     }
 
     #[test]
-    fn unclear_forms_stay_flat() {
-        let fields = ["title", "length", "width", "city"].map(control).to_vec();
+    fn any_domain_is_sectioned_by_meaning() {
         assert_eq!(
-            labels(&arrange(fields)),
+            arranged(&[
+                "wifi_ssid",
+                "wifi_password",
+                "ip_address",
+                "recording_mode",
+                "motion_detection",
+                "sensitivity"
+            ]),
+            ["Network:3", "Recording:3"]
+        );
+    }
+
+    #[test]
+    fn small_or_unclear_forms_stay_flat() {
+        assert_eq!(
+            arranged(&["title", "length", "width", "city"]),
             ["title", "length", "width", "city"]
         );
+        assert_eq!(
+            arranged(&["a", "b", "c", "d", "e", "f"]),
+            ["a", "b", "c", "d", "e", "f"]
+        );
+    }
+
+    #[test]
+    fn one_field_sections_join_a_neighbour() {
+        assert_eq!(
+            arranged(&[
+                "origin",
+                "destination",
+                "depart_date",
+                "budget",
+                "street",
+                "city"
+            ]),
+            ["Trip:4", "Address:2"]
+        );
+    }
+
+    #[test]
+    fn any_names_give_a_layout_that_keeps_every_field() {
+        let scripts = ["名前", "住所", "é", "x", "y", "z", "Имя", "電話"];
+        assert_eq!(arranged(&scripts), scripts);
+        let many: Vec<String> = (0..500)
+            .map(|i| ["email", "street", "x", "card_number"][i % 4].to_owned() + &i.to_string())
+            .collect();
+        let names: Vec<&str> = many.iter().map(String::as_str).collect();
+        let nodes = arrange(names.iter().map(|n| control(n)).collect());
+        let mut count = 0;
+        for node in &nodes {
+            count += match node {
+                Node::Group { elements, .. } => elements.len(),
+                _ => 1,
+            };
+        }
+        assert_eq!(count, 500);
     }
 }

@@ -181,6 +181,7 @@ impl<'s> Builder<'s> {
                 label,
                 elements,
                 rule: own,
+                ..
             } => {
                 let heading = self.text("heading", label, Some("h3"));
                 let mut children = vec![heading];

@@ -395,6 +395,7 @@ impl<'a> FormWriter<'a> {
                 label,
                 elements,
                 rule,
+                ..
             } => {
                 // A section's rule sits on its fieldset: the script hides
                 // (or disables) everything inside at once.

@@ -111,7 +111,16 @@ pub(crate) fn form_markup(
     words: &Words,
 ) -> String {
     let limits = crate::terms::limits::Limits::default();
-    form::markup(r, &limits, action, errors, words)
+    match super::localized(r) {
+        Some(spec) => {
+            let r = RenderInput {
+                spec: &spec,
+                ..r.clone()
+            };
+            form::markup(&r, &limits, action, errors, words)
+        }
+        None => form::markup(r, &limits, action, errors, words),
+    }
 }
 
 /// A whole page around a form's markup.
