@@ -20,6 +20,7 @@
 //! (`crate::service`) checks every answer against its format's [`Format::contract`].
 
 pub(crate) mod a2ui;
+pub(crate) mod choices;
 pub(crate) mod html;
 pub(crate) mod initial_data;
 pub(crate) mod jsonforms;

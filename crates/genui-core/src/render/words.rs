@@ -139,6 +139,11 @@ impl Lang {
             })
     }
 
+    /// Its column in tables with one entry per language of [`LANGS`].
+    pub(crate) fn index(self) -> usize {
+        self.0
+    }
+
     /// Its tag (`en`, `de`, ...).
     pub(crate) fn tag(self) -> &'static str {
         LANGS[self.0]

@@ -1,0 +1,297 @@
+//! The words each enum option is shown with, in every format: the one place
+//! that decides an option's label. Every format asks [`Labeller`] and carries
+//! the answer its own way (JSON Forms and RJSF: `oneOf` `const` + `title`
+//! in their copy of the schema, [`labelled_schema`]; LMUI `text`; A2UI
+//! option labels; HTML `<option>` and radio labels; React option text).
+//! The value submitted is always the enum value itself.
+//!
+//! The rules, first that applies wins:
+//!
+//! | rule | example |
+//! |---|---|
+//! | a label `output` gives: `oneOf`/`anyOf` `const` + `title`, `x-enumNames`, `enumNames` | `{"const": "s", "title": "Small"}` -> "Small" |
+//! | a country, currency or language code, by name in the form's language ([`names`]) | `GB` -> "United Kingdom", `EUR` -> "Euro", `pt-BR` -> "Portugais (Brésil)" in French |
+//! | an identifier in words, sentence case ([`humanise`]) | `s1_critical` -> "S1 critical", `afterDelay` -> "After delay" |
+//! | anything else: the value's text | `24h`, `SUV`, `3` |
+//!
+//! Labels are localised at render time from the request's `locale`, like
+//! the worker's own texts ([`super::words`]); nothing here enters a spec or
+//! a cache key.
+
+mod cldr_names;
+mod humanise;
+mod names;
+
+use super::words::Lang;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// What a field says about itself that tells what its options are: its
+/// property name, its `title` and its `format`.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct FieldHints<'a> {
+    /// The property (or definition) name, `""` when there is none.
+    pub name: &'a str,
+    /// The schema's `title`.
+    pub title: Option<&'a str>,
+    /// The schema's `format`.
+    pub format: Option<&'a str>,
+}
+
+impl<'a> FieldHints<'a> {
+    /// The hints of a schema object named `name`.
+    pub(crate) fn of(name: &'a str, schema: &'a Value) -> Self {
+        Self {
+            name,
+            title: schema.get("title").and_then(Value::as_str),
+            format: schema.get("format").and_then(Value::as_str),
+        }
+    }
+
+    /// The hints of a field at a data pointer (`/a/0/b`) or schema pointer
+    /// (`/properties/a`): its last name, with the schema's title and format.
+    pub(crate) fn at(pointer: &'a str, schema: Option<&'a Value>) -> Self {
+        let name = pointer
+            .rsplit('/')
+            .find(|t| !t.is_empty() && *t != "items" && t.parse::<usize>().is_err())
+            .unwrap_or("");
+        match schema {
+            Some(schema) => Self::of(name, schema),
+            None => Self {
+                name,
+                ..Self::default()
+            },
+        }
+    }
+}
+
+/// How the options of one field are labelled, decided once per field from
+/// its hints and all of its values.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Labeller {
+    codes: Option<names::Codes>,
+    style: humanise::Style,
+    lang: Lang,
+}
+
+impl Labeller {
+    /// The labeller for a field whose options are `values`.
+    pub(crate) fn new<'v>(
+        hints: FieldHints<'_>,
+        values: impl Iterator<Item = &'v Value> + Clone,
+        lang: Lang,
+    ) -> Self {
+        let strings = values.filter_map(Value::as_str);
+        Self {
+            codes: names::Codes::of_field(hints, strings.clone()),
+            style: humanise::Style::of(strings),
+            lang,
+        }
+    }
+
+    /// The plain-text label of `value`; `given` is the label `output` gave
+    /// it. Never blank: the value's own text when nothing else is left.
+    pub(crate) fn label(&self, value: &Value, given: Option<&str>) -> String {
+        let text = value_text(value);
+        let made = match (given, value) {
+            (Some(_), _) => None,
+            (None, Value::String(s)) => self
+                .codes
+                .and_then(|codes| codes.name(s, self.lang))
+                .or_else(|| humanise::words(s, self.style)),
+            (None, _) => None,
+        };
+        super::text::option_label(given.or(made.as_deref()), &text)
+    }
+
+    /// Labels for `(value, given label)` pairs, as a field's choices hold them.
+    pub(crate) fn labels(&self, choices: &[(Value, Option<String>)]) -> Vec<String> {
+        choices
+            .iter()
+            .map(|(value, given)| self.label(value, given.as_deref()))
+            .collect()
+    }
+}
+
+/// Labels for a field's choices (`(value, given label)`), from its hints.
+pub(crate) fn choice_labels(
+    hints: FieldHints<'_>,
+    choices: &[(Value, Option<String>)],
+    lang: Lang,
+) -> Vec<String> {
+    Labeller::new(hints, choices.iter().map(|(v, _)| v), lang).labels(choices)
+}
+
+/// The text of a value as a form shows it (`"a"` -> `a`, `3` -> `3`).
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The labels `output` gives an `enum` beside it: `x-enumNames` or
+/// `enumNames`, a string per value (else none).
+pub(crate) fn given_enum_names(schema: &Map<String, Value>, count: usize) -> Option<Vec<String>> {
+    ["x-enumNames", "enumNames"].iter().find_map(|key| {
+        let names = schema.get(*key)?.as_array()?;
+        let names: Option<Vec<String>> = names
+            .iter()
+            .map(|n| n.as_str().map(str::to_owned))
+            .collect();
+        names.filter(|n| n.len() == count)
+    })
+}
+
+/// Deeper schemas than this are left as they are (the request limits keep
+/// real ones far shallower).
+const MAX_DEPTH: usize = 64;
+
+/// A renderer's copy of `schema` in which each string `enum` whose options
+/// read better than their values is written as `oneOf` of `const` +
+/// `title`, and each `anyOf` of `const`s as `oneOf` (JSON Forms reads
+/// choices only from `enum` and `oneOf`). Both accept exactly the values
+/// they replace: done only where the values are distinct, so exactly one
+/// branch matches a value that one matched before. `None` when nothing
+/// changes, so such a form's answer stays byte for byte what it was.
+pub(crate) fn labelled_schema(schema: &Value, lang: Lang) -> Option<Value> {
+    let mut copy = schema.clone();
+    label_in(&mut copy, "", lang, 0).then_some(copy)
+}
+
+/// Labels `schema` (named `name`) and everything under it; whether anything changed.
+fn label_in(schema: &mut Value, name: &str, lang: Lang, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    let mut changed = false;
+    match schema {
+        Value::Object(map) => {
+            changed |= enum_as_one_of(map, name, lang);
+            changed |= any_of_consts_as_one_of(map);
+            for (key, child) in map.iter_mut() {
+                changed |= match key.as_str() {
+                    "properties" | "$defs" | "definitions" | "patternProperties"
+                    | "dependentSchemas" | "dependencies" => named_children(child, lang, depth),
+                    "const" | "enum" | "default" | "examples" | "required" => false,
+                    _ => label_in(child, name, lang, depth + 1),
+                };
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                changed |= label_in(item, name, lang, depth + 1);
+            }
+        }
+        _ => {}
+    }
+    changed
+}
+
+fn named_children(children: &mut Value, lang: Lang, depth: usize) -> bool {
+    let Value::Object(children) = children else {
+        return false;
+    };
+    let mut changed = false;
+    for (name, child) in children.iter_mut() {
+        changed |= label_in(child, name, lang, depth + 1);
+    }
+    changed
+}
+
+/// `enum` -> `oneOf` of `const` + `title` where every value is a distinct
+/// string, there are no more than a drop-down shows, the schema has no
+/// `oneOf` of its own, and some label differs from its value.
+fn enum_as_one_of(map: &mut Map<String, Value>, name: &str, lang: Lang) -> bool {
+    let Some(Value::Array(values)) = map.get("enum") else {
+        return false;
+    };
+    let limit = crate::request::limits::Limits::default().max_enum_values;
+    if values.is_empty()
+        || values.len() > limit
+        || map.contains_key("oneOf")
+        || !values.iter().all(Value::is_string)
+        || !all_distinct(values)
+    {
+        return false;
+    }
+    let given = given_enum_names(map, values.len());
+    let hints = FieldHints {
+        name,
+        title: map.get("title").and_then(Value::as_str),
+        format: map.get("format").and_then(Value::as_str),
+    };
+    let labeller = Labeller::new(hints, values.iter(), lang);
+    let labels: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| labeller.label(v, given.as_ref().map(|g| g[i].as_str())))
+        .collect();
+    if values
+        .iter()
+        .zip(&labels)
+        .all(|(v, l)| v.as_str() == Some(l))
+    {
+        return false;
+    }
+    let branches: Vec<Value> = values
+        .iter()
+        .zip(labels)
+        .map(|(value, title)| {
+            let mut branch = Map::new();
+            branch.insert("const".into(), value.clone());
+            branch.insert("title".into(), title.into());
+            Value::Object(branch)
+        })
+        .collect();
+    map.remove("enum");
+    map.insert("oneOf".into(), Value::Array(branches));
+    true
+}
+
+/// `anyOf` of `const` branches with distinct values -> `oneOf` (a value
+/// matches at most one such branch either way).
+fn any_of_consts_as_one_of(map: &mut Map<String, Value>) -> bool {
+    let Some(Value::Array(branches)) = map.get("anyOf") else {
+        return false;
+    };
+    let consts: Option<Vec<Value>> = branches.iter().map(|b| b.get("const").cloned()).collect();
+    let distinct = consts.is_some_and(|c| !c.is_empty() && all_distinct(&c));
+    if !distinct || map.contains_key("oneOf") {
+        return false;
+    }
+    if let Some(branches) = map.remove("anyOf") {
+        map.insert("oneOf".into(), branches);
+    }
+    true
+}
+
+/// Whether no two values are equal as JSON Schema compares them (`1` = `1.0`).
+fn all_distinct(values: &[Value]) -> bool {
+    let keys: Vec<Cow<'_, Value>> = values.iter().map(schema_equality_key).collect();
+    keys.iter()
+        .enumerate()
+        .all(|(i, a)| keys[..i].iter().all(|b| a != b))
+}
+
+/// A value with every number as a float, so that `1` and `1.0` compare equal.
+fn schema_equality_key(value: &Value) -> Cow<'_, Value> {
+    match value {
+        Value::Number(n) => Cow::Owned(n.as_f64().map_or(Value::Null, Value::from)),
+        Value::Array(items) => Cow::Owned(Value::Array(
+            items
+                .iter()
+                .map(|i| schema_equality_key(i).into_owned())
+                .collect(),
+        )),
+        Value::Object(map) => Cow::Owned(Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), schema_equality_key(v).into_owned()))
+                .collect(),
+        )),
+        other => Cow::Borrowed(other),
+    }
+}
+
+#[cfg(test)]
+mod tests;
