@@ -269,10 +269,12 @@ pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String 
 pub(crate) fn renderer_schema(
     r: &RenderInput<'_>,
     renderer: &'static str,
-    rewrite: fn(&Value) -> std::borrow::Cow<'_, Value>,
+    rewrite: fn(&Value, words::Lang) -> std::borrow::Cow<'_, Value>,
 ) -> Value {
-    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, renderer, || {
-        match rewrite(&r.spec.schema) {
+    // Option labels are in the request's language: one copy per language.
+    let key = format!("{}\u{0}{}", r.spec.spec_hash, r.lang().tag());
+    let rewritten = crate::cache::memo::renderer_schema(&key, renderer, || {
+        match rewrite(&r.spec.schema, r.lang()) {
             std::borrow::Cow::Owned(schema) => Some(schema),
             std::borrow::Cow::Borrowed(_) => None,
         }

@@ -18,6 +18,7 @@
 //! the worker's own texts ([`super::words`]); nothing here enters a spec or
 //! a cache key.
 
+#[rustfmt::skip] // generated: scripts/cldr/names.mjs writes it as it is
 mod cldr_names;
 mod humanise;
 mod names;
@@ -39,28 +40,17 @@ pub(crate) struct FieldHints<'a> {
 }
 
 impl<'a> FieldHints<'a> {
-    /// The hints of a schema object named `name`.
-    pub(crate) fn of(name: &'a str, schema: &'a Value) -> Self {
-        Self {
-            name,
-            title: schema.get("title").and_then(Value::as_str),
-            format: schema.get("format").and_then(Value::as_str),
-        }
-    }
-
-    /// The hints of a field at a data pointer (`/a/0/b`) or schema pointer
-    /// (`/properties/a`): its last name, with the schema's title and format.
-    pub(crate) fn at(pointer: &'a str, schema: Option<&'a Value>) -> Self {
+    /// The hints of the field at a data or schema pointer (`/a/0/b`,
+    /// `/properties/a/items`): its last name, with its title and format.
+    pub(crate) fn at(pointer: &'a str, title: Option<&'a str>, format: Option<&'a str>) -> Self {
         let name = pointer
             .rsplit('/')
             .find(|t| !t.is_empty() && *t != "items" && t.parse::<usize>().is_err())
             .unwrap_or("");
-        match schema {
-            Some(schema) => Self::of(name, schema),
-            None => Self {
-                name,
-                ..Self::default()
-            },
+        Self {
+            name,
+            title,
+            format,
         }
     }
 }
@@ -89,19 +79,19 @@ impl Labeller {
         }
     }
 
-    /// The plain-text label of `value`; `given` is the label `output` gave
-    /// it. Never blank: the value's own text when nothing else is left.
+    /// The label of `value`; `given` is the label `output` gave it. The
+    /// value's own text when no rule gives one. Not yet made safe for any
+    /// format: each escapes it as it does titles ([`super::text`]).
     pub(crate) fn label(&self, value: &Value, given: Option<&str>) -> String {
-        let text = value_text(value);
-        let made = match (given, value) {
-            (Some(_), _) => None,
-            (None, Value::String(s)) => self
-                .codes
+        if let Some(given) = given {
+            return given.to_owned();
+        }
+        let made = value.as_str().and_then(|s| {
+            self.codes
                 .and_then(|codes| codes.name(s, self.lang))
-                .or_else(|| humanise::words(s, self.style)),
-            (None, _) => None,
-        };
-        super::text::option_label(given.or(made.as_deref()), &text)
+                .or_else(|| humanise::words(s, self.style))
+        });
+        made.unwrap_or_else(|| value_text(value))
     }
 
     /// Labels for `(value, given label)` pairs, as a field's choices hold them.
@@ -122,25 +112,28 @@ pub(crate) fn choice_labels(
     Labeller::new(hints, choices.iter().map(|(v, _)| v), lang).labels(choices)
 }
 
+/// [`choice_labels`] as plain text, for formats that show strings as
+/// they are (LMUI, A2UI): markup removed, never blank
+/// ([`super::text::option_label`]).
+pub(crate) fn plain_choice_labels(
+    hints: FieldHints<'_>,
+    choices: &[(Value, Option<String>)],
+    lang: Lang,
+) -> Vec<String> {
+    let labels = choice_labels(hints, choices, lang);
+    choices
+        .iter()
+        .zip(labels)
+        .map(|((value, _), label)| super::text::option_label(Some(&label), &value_text(value)))
+        .collect()
+}
+
 /// The text of a value as a form shows it (`"a"` -> `a`, `3` -> `3`).
 fn value_text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
-}
-
-/// The labels `output` gives an `enum` beside it: `x-enumNames` or
-/// `enumNames`, a string per value (else none).
-pub(crate) fn given_enum_names(schema: &Map<String, Value>, count: usize) -> Option<Vec<String>> {
-    ["x-enumNames", "enumNames"].iter().find_map(|key| {
-        let names = schema.get(*key)?.as_array()?;
-        let names: Option<Vec<String>> = names
-            .iter()
-            .map(|n| n.as_str().map(str::to_owned))
-            .collect();
-        names.filter(|n| n.len() == count)
-    })
 }
 
 /// Deeper schemas than this are left as they are (the request limits keep
@@ -215,7 +208,7 @@ fn enum_as_one_of(map: &mut Map<String, Value>, name: &str, lang: Lang) -> bool 
     {
         return false;
     }
-    let given = given_enum_names(map, values.len());
+    let given = crate::schema::kind::given_enum_names(values.len(), |key| map.get(key));
     let hints = FieldHints {
         name,
         title: map.get("title").and_then(Value::as_str),
@@ -225,7 +218,7 @@ fn enum_as_one_of(map: &mut Map<String, Value>, name: &str, lang: Lang) -> bool 
     let labels: Vec<String> = values
         .iter()
         .enumerate()
-        .map(|(i, v)| labeller.label(v, given.as_ref().map(|g| g[i].as_str())))
+        .map(|(i, v)| labeller.label(v, given.and_then(|g| g[i].as_str())))
         .collect();
     if values
         .iter()

@@ -17,9 +17,14 @@ fn labels_output_gives_win_over_every_rule() {
     );
     assert_eq!(labeller.label(&json!("GB"), Some("Britain")), "Britain");
     assert_eq!(labeller.label(&json!("GB"), None), "United Kingdom");
+    let choices = [(json!("GB"), Some("<b></b>".to_owned()))];
+    let hints = FieldHints {
+        name: "country",
+        ..FieldHints::default()
+    };
     assert_eq!(
-        labeller.label(&json!("GB"), Some("<b></b>")),
-        "GB",
+        plain_choice_labels(hints, &choices, en()),
+        ["GB"],
         "a given label with no text left shows the value"
     );
 }
@@ -33,28 +38,23 @@ fn mixed_values_keep_their_text() {
 }
 
 #[test]
-fn hostile_codes_are_labelled_as_plain_text() {
-    let values = [
-        json!("<img src=x onerror=alert(1)>"),
-        json!("a_b<script>x</script>"),
+fn hostile_codes_are_never_turned_into_words_and_plain_labels_drop_markup() {
+    let choices = [
+        (json!("<img src=x onerror=alert(1)>"), None),
+        (json!("a_b<script>x</script>"), None),
+        (
+            json!("card"),
+            Some("Pay [x](javascript:alert(1))".to_owned()),
+        ),
     ];
-    let labeller = Labeller::new(FieldHints::default(), values.iter(), en());
+    let raw = choice_labels(FieldHints::default(), &choices, en());
     assert_eq!(
-        labeller.label(&values[0], None),
-        "<img src=x onerror=alert(1)>",
-        "a value with no text but markup is shown as its own text (each format escapes it)"
+        raw[0], "<img src=x onerror=alert(1)>",
+        "each format escapes it"
     );
-    let label = labeller.label(&values[1], None);
-    assert_eq!(label, "a_b");
-    assert_eq!(crate::plan::check::markup_in(&label), None);
-}
-
-#[test]
-fn given_enum_names_count_only_when_one_per_value() {
-    let schema = json!({"enum": ["a", "b"], "x-enumNames": ["A", "B"], "enumNames": ["x"]});
-    let map = schema.as_object().unwrap();
-    assert_eq!(given_enum_names(map, 2), Some(vec!["A".into(), "B".into()]));
-    assert_eq!(given_enum_names(map, 3), None);
+    assert_eq!(raw[1], "a_b<script>x</script>");
+    let plain = plain_choice_labels(FieldHints::default(), &choices, en());
+    assert_eq!(plain, ["<img src=x onerror=alert(1)>", "a_b", "Pay x"]);
 }
 
 /// Every value the schema lists, and a few it must refuse, are accepted
@@ -82,7 +82,8 @@ fn the_labelled_schema_accepts_exactly_what_output_accepts() {
         "tags": {"type": "array", "items": {"enum": ["gluten_free", "vegan"]}},
         "same": {"enum": ["a_b", "a_b"]},
         "mixed": {"enum": ["a_b", 1, null]},
-        "nested": {"$ref": "#/$defs/size"}
+        "nested": {"$ref": "#/$defs/size"},
+        "named": {"enum": ["s", "l"], "x-enumNames": ["Small", "Large"]}
     }, "$defs": {"size": {"enum": ["x_small", "large"]}}});
     let labelled = labelled_schema(&output, en()).expect("labels added");
     let p = &labelled["properties"];
@@ -102,6 +103,10 @@ fn the_labelled_schema_accepts_exactly_what_output_accepts() {
         "mixed types stay an enum"
     );
     assert_eq!(labelled["$defs"]["size"]["oneOf"][0]["title"], "X small");
+    assert_eq!(
+        p["named"]["oneOf"][1],
+        json!({"const": "l", "title": "Large"})
+    );
     let mut samples = vec![json!({}), json!({"cabin": "first"}), json!({"tier": "c"})];
     for (field, values) in [
         ("cabin", vec!["economy", "premium_economy", "Economy"]),
