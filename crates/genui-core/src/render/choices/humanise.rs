@@ -1,6 +1,7 @@
 //! Identifiers as words: `premium_economy` -> "Premium economy",
 //! `afterDelay` -> "After delay", `HATE_SPEECH` -> "Hate speech",
-//! `gluten-free` -> "Gluten free", `economy` -> "Economy".
+//! `gluten-free` -> "Gluten free", `economy` -> "Economy"; and date
+//! patterns as an example date: `DD/MM/YYYY` -> "31/12/2026".
 //!
 //! Left as they are: known acronyms ([`ACRONYMS`]: `SUV`, `UTC`, `XL`),
 //! short capitals in a field whose other values are not shouted words
@@ -73,8 +74,54 @@ fn is_lower_acronym(word: &str) -> bool {
         && !ALSO_WORDS.contains(&word)
 }
 
+/// The date every date pattern is shown with: day 31 and month 12 tell
+/// the day and the month apart.
+const EXAMPLE_DATE: [(&str, &str); 6] = [
+    ("YYYY", "2026"),
+    ("YY", "26"),
+    ("MM", "12"),
+    ("DD", "31"),
+    ("M", "12"),
+    ("D", "31"),
+];
+
+/// A date pattern (`DD/MM/YYYY`, `yyyy-mm-dd`) as an example date
+/// (`31/12/2026`, `2026-12-31`): how a date will look reads better than
+/// the letters that describe it.
+pub(super) fn date_example(value: &str) -> Option<String> {
+    let upper = value.to_ascii_uppercase();
+    let has_all = ["Y", "M", "D"].iter().all(|c| upper.contains(c));
+    let only_pattern = upper.chars().all(|c| "YMD/.- ".contains(c));
+    if !has_all || !only_pattern {
+        return None;
+    }
+    let mut out = String::new();
+    let mut rest = upper.as_str();
+    'outer: while let Some(c) = rest.chars().next() {
+        for (token, example) in EXAMPLE_DATE {
+            if let Some(after) = rest.strip_prefix(token) {
+                if after.starts_with(&token[..1]) {
+                    return None; // `MMM`, `DDD`: no pattern this knows
+                }
+                out.push_str(example);
+                rest = after;
+                continue 'outer;
+            }
+        }
+        if c.is_ascii_alphabetic() {
+            return None; // `YYY`, `DDD`: no pattern this knows
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    Some(out)
+}
+
 /// `value` in words, or `None` when it reads as it is.
 pub(super) fn words(value: &str, style: Style) -> Option<String> {
+    if let Some(example) = date_example(value) {
+        return Some(example);
+    }
     if value.is_empty() || value.chars().any(char::is_whitespace) || is_brand(value) {
         return None;
     }
@@ -190,6 +237,15 @@ mod tests {
         assert_eq!(label("MEDIUM", &["LOW", "HIGH"]), "Medium");
         assert_eq!(label("LOW", &["MEDIUM", "HIGH"]), "Low");
         assert_eq!(label("api_key", &[]), "API key");
+        assert_eq!(label("DD/MM/YYYY", &[]), "31/12/2026");
+        assert_eq!(label("yyyy-mm-dd", &[]), "2026-12-31");
+        assert_eq!(label("M/D/YY", &[]), "12/31/26");
+        assert_eq!(
+            label("YYY-MM-DD", &[]),
+            "YYY-MM-DD",
+            "no pattern this knows"
+        );
+        assert_eq!(label("DD MMM YYYY", &[]), "DD MMM YYYY");
     }
 
     #[test]

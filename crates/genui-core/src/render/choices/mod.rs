@@ -10,7 +10,8 @@
 //! | rule | example |
 //! |---|---|
 //! | a label `output` gives: `oneOf`/`anyOf` `const` + `title`, `x-enumNames`, `enumNames` | `{"const": "s", "title": "Small"}` -> "Small" |
-//! | a country, currency or language code, by name in the form's language ([`names`]) | `GB` -> "United Kingdom", `EUR` -> "Euro", `pt-BR` -> "Portugais (Brésil)" in French |
+//! | a country, currency or language code, time zone id or day, by name in the form's language ([`names`]) | `GB` -> "United Kingdom", `EUR` -> "Euro", `pt-BR` -> "Portugais brésilien" in French, `Europe/London` -> "London", `MON` -> "Monday" |
+//! | a date pattern as an example date ([`humanise::date_example`]) | `DD/MM/YYYY` -> "31/12/2026" |
 //! | an identifier in words, sentence case ([`humanise`]) | `s1_critical` -> "S1 critical", `afterDelay` -> "After delay" |
 //! | anything else: the value's text | `24h`, `SUV`, `3` |
 //!

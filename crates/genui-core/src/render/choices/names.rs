@@ -1,12 +1,12 @@
-//! Country, currency and language codes shown by name, in the form's
-//! language, from CLDR ([`super::cldr_names`]).
+//! Country, currency and language codes, time zone ids and days of the week
+//! shown by name, in the form's language, from CLDR ([`super::cldr_names`]).
 //!
-//! Only where the field's concept is a country, currency or language (a
-//! word of its name, title or format, [`CONCEPT_WORDS`]) and every value is
-//! a valid code of that kind: a yes/no enum's `NO` never becomes Norway,
+//! Only where the field's concept is a country, currency, language, time
+//! zone or day (a word of its name, title or format, [`CONCEPT_WORDS`]) and
+//! every value is a valid code of that kind: a yes/no enum's `NO` never becomes Norway,
 //! and a "language level" of `beginner`/`fluent` keeps its words.
 
-use super::cldr_names::{CURRENCIES, LANGUAGES, LOCALE_PATTERNS, REGIONS};
+use super::cldr_names::{CURRENCIES, LANGUAGES, LOCALE_PATTERNS, REGIONS, TIME_ZONES, WEEKDAYS};
 use super::FieldHints;
 use crate::render::words::Lang;
 
@@ -19,62 +19,49 @@ pub(super) enum Codes {
     Currency,
     /// ISO 639-1 or a BCP 47 tag built on one (`en`, `pt-BR`, `zh-Hans`).
     Language,
+    /// An IANA time zone id (`Europe/London`), shown by its city; `UTC`
+    /// and `GMT` as they are.
+    TimeZone,
+    /// A day of the week in English (`MON`, `monday`), shown by its name.
+    Weekday,
 }
 
 /// Words of a field's name, title or format that name its concept, in the
 /// languages the worker ships where they differ from English.
-const CONCEPT_WORDS: [(Codes, &[&str]); 3] = [
-    (
-        Codes::Country,
-        &[
-            "country",
-            "countries",
-            "nationality",
-            "citizenship",
-            "territory",
-            "pays",
-            "país",
-            "pais",
-            "land",
-            "staat",
-            "国",
-            "国家",
-            "国籍",
-        ],
-    ),
-    (
-        Codes::Currency,
-        &[
-            "currency",
-            "currencies",
-            "ccy",
-            "devise",
-            "moneda",
-            "moeda",
-            "währung",
-            "通貨",
-            "货币",
-            "币种",
-        ],
-    ),
-    (
-        Codes::Language,
-        &[
-            "language",
-            "languages",
-            "lang",
-            "locale",
-            "locales",
-            "langue",
-            "sprache",
-            "idioma",
-            "língua",
-            "lingua",
-            "言語",
-            "语言",
-        ],
-    ),
+const CONCEPT_WORDS: [(Codes, &[&str]); 5] = [
+    (Codes::Country, &COUNTRY_WORDS),
+    (Codes::Currency, &CURRENCY_WORDS),
+    (Codes::Language, &LANGUAGE_WORDS),
+    (Codes::TimeZone, &TIME_ZONE_WORDS),
+    (Codes::Weekday, &WEEKDAY_WORDS),
 ];
+
+#[rustfmt::skip]
+const COUNTRY_WORDS: [&str; 13] = [
+    "country", "countries", "nationality", "citizenship", "territory", "pays", "país", "pais",
+    "land", "staat", "国", "国家", "国籍",
+];
+#[rustfmt::skip]
+const CURRENCY_WORDS: [&str; 10] = [
+    "currency", "currencies", "ccy", "devise", "moneda", "moeda", "währung", "通貨", "货币", "币种",
+];
+#[rustfmt::skip]
+const LANGUAGE_WORDS: [&str; 12] = [
+    "language", "languages", "lang", "locale", "locales", "langue", "sprache", "idioma", "língua",
+    "lingua", "言語", "语言",
+];
+#[rustfmt::skip]
+const TIME_ZONE_WORDS: [&str; 9] = [
+    "timezone", "timezones", "tz", "zone", "zeitzone", "fuseau", "zona", "タイムゾーン", "时区",
+];
+#[rustfmt::skip]
+const WEEKDAY_WORDS: [&str; 16] = [
+    "day", "days", "weekday", "weekdays", "dow", "tag", "tage", "wochentag", "jour", "jours", "dia",
+    "dias", "día", "días", "曜日", "星期",
+];
+
+/// Time zone ids that are their own name.
+const PLAIN_ZONES: [&str; 4] = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"];
 
 impl Codes {
     /// The kind of code a field holds, if its concept names one and every
@@ -102,6 +89,9 @@ impl Codes {
             Codes::Country => lookup(REGIONS, code, lang).map(str::to_owned),
             Codes::Currency => lookup(CURRENCIES, code, lang).map(str::to_owned),
             Codes::Language => language_name(code, lang),
+            Codes::TimeZone if PLAIN_ZONES.contains(&code) => Some(code.to_owned()),
+            Codes::TimeZone => lookup(TIME_ZONES, code, lang).map(str::to_owned),
+            Codes::Weekday => weekday_name(code, lang),
         }
     }
 }
@@ -141,6 +131,16 @@ fn concept_words(hints: FieldHints<'_>) -> Vec<String> {
 fn lookup(table: &'static [(&str, [&str; 7])], code: &str, lang: Lang) -> Option<&'static str> {
     let at = table.binary_search_by(|(c, _)| (*c).cmp(code)).ok()?;
     Some(table[at].1[lang.index()])
+}
+
+/// A day's name from its English name or three-letter abbreviation, in
+/// any case (`MON`, `Monday`, `mon`).
+fn weekday_name(day: &str, lang: Lang) -> Option<String> {
+    let day = day.to_lowercase();
+    WEEKDAYS
+        .iter()
+        .find(|(abbr, names)| day == *abbr || day == names[0].to_lowercase())
+        .map(|(_, names)| names[lang.index()].to_owned())
 }
 
 /// A language tag's name: CLDR's own name for the tag (`en-GB` -> "British
@@ -190,6 +190,16 @@ mod tests {
             Some(Codes::Language)
         );
         assert_eq!(field("language_level", &["beginner", "fluent"]), None);
+        assert_eq!(
+            field("timezone", &["Europe/London", "UTC"]),
+            Some(Codes::TimeZone)
+        );
+        assert_eq!(field("timezone", &["Mars/Olympus"]), None);
+        assert_eq!(
+            field("available_days", &["MON", "tue"]),
+            Some(Codes::Weekday)
+        );
+        assert_eq!(field("days", &["MON", "holiday"]), None);
         let hints = FieldHints {
             name: "x",
             title: Some("Währung"),
