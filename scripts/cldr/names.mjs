@@ -29,6 +29,11 @@ const gregorian = LANGS.map((l) => read("cldr-dates-full", l, "ca-gregorian.json
 const zones = LANGS.map((l) => read("cldr-dates-full", l, "timeZoneNames.json").dates.timeZoneNames.zone);
 const patterns = LANGS.map((l) => read("cldr-localenames-full", l, "localeDisplayNames.json").localeDisplayNames.localeDisplayPattern.localePattern);
 
+// A Rust string literal: JSON's, with invisible characters (CLDR's soft
+// hyphens in German names) written as escapes.
+const lit = (text) =>
+  JSON.stringify(text).replace(/[\u00ad\u200b-\u200f\u2060\ufeff]/g, (c) => `\\u{${c.codePointAt(0).toString(16).toUpperCase()}}`);
+
 // A menu lists names with a capital first letter (CLDR's uiListOrMenu
 // context for French, Spanish and Portuguese language names).
 const menu = (name) => name.charAt(0).toLocaleUpperCase() + name.slice(1);
@@ -37,7 +42,7 @@ function rows(codes, name) {
   return codes
     .filter((code) => LANGS.every((_, i) => typeof name(i, code) === "string"))
     .sort()
-    .map((code) => `    (${JSON.stringify(code)}, [${LANGS.map((_, i) => JSON.stringify(menu(name(i, code)))).join(", ")}]),`)
+    .map((code) => `    (${JSON.stringify(code)}, [${LANGS.map((_, i) => lit(menu(name(i, code)))).join(", ")}]),`)
     .join("\n");
 }
 
@@ -104,10 +109,10 @@ ${rows(zoneIds, cityOf)}
 /// The days of the week, Monday first, by their English three-letter
 /// abbreviation, with their names (stand-alone, wide).
 pub(super) const WEEKDAYS: [(&str, [&str; 7]); 7] = [
-${WEEKDAYS.map((d) => `    (${JSON.stringify(d)}, [${LANGS.map((_, i) => JSON.stringify(menu(gregorian[i].days["stand-alone"].wide[d]))).join(", ")}]),`).join("\n")}
+${WEEKDAYS.map((d) => `    (${JSON.stringify(d)}, [${LANGS.map((_, i) => lit(menu(gregorian[i].days["stand-alone"].wide[d]))).join(", ")}]),`).join("\n")}
 ];
 
 /// How a language and a region are shown together (\`{0} ({1})\`).
-pub(super) const LOCALE_PATTERNS: [&str; 7] = [${patterns.map((p) => JSON.stringify(p)).join(", ")}];
+pub(super) const LOCALE_PATTERNS: [&str; 7] = [${patterns.map((p) => lit(p)).join(", ")}];
 `;
 process.stdout.write(out);
