@@ -63,6 +63,14 @@ pub(crate) struct Labeller {
     codes: Option<names::Codes>,
     style: humanise::Style,
     lang: Lang,
+    /// Over [`max_enum_values`] options: every format shows a search over
+    /// the values themselves (a `large_enum` warning), so no label is made.
+    searched_by_value: bool,
+}
+
+/// More options than this are searched by value, not picked from a list.
+fn max_enum_values() -> usize {
+    crate::request::limits::Limits::default().max_enum_values
 }
 
 impl Labeller {
@@ -72,11 +80,12 @@ impl Labeller {
         values: impl Iterator<Item = &'v Value> + Clone,
         lang: Lang,
     ) -> Self {
-        let strings = values.filter_map(Value::as_str);
+        let strings = values.clone().filter_map(Value::as_str);
         Self {
             codes: names::Codes::of_field(hints, strings.clone()),
             style: humanise::Style::of(strings),
             lang,
+            searched_by_value: values.count() > max_enum_values(),
         }
     }
 
@@ -87,11 +96,14 @@ impl Labeller {
         if let Some(given) = given {
             return given.to_owned();
         }
-        let made = value.as_str().and_then(|s| {
-            self.codes
-                .and_then(|codes| codes.name(s, self.lang))
-                .or_else(|| humanise::words(s, self.style))
-        });
+        let made = value
+            .as_str()
+            .filter(|_| !self.searched_by_value)
+            .and_then(|s| {
+                self.codes
+                    .and_then(|codes| codes.name(s, self.lang))
+                    .or_else(|| humanise::words(s, self.style))
+            });
         made.unwrap_or_else(|| value_text(value))
     }
 
@@ -200,9 +212,8 @@ fn enum_as_one_of(map: &mut Map<String, Value>, name: &str, lang: Lang) -> bool 
     let Some(Value::Array(values)) = map.get("enum") else {
         return false;
     };
-    let limit = crate::request::limits::Limits::default().max_enum_values;
     if values.is_empty()
-        || values.len() > limit
+        || values.len() > max_enum_values()
         || map.contains_key("oneOf")
         || !values.iter().all(Value::is_string)
         || !all_distinct(values)

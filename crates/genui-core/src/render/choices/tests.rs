@@ -145,6 +145,12 @@ fn a_thousand_options_are_labelled_and_more_are_left_alone() {
     );
     let more: Vec<Value> = (0..1001).map(|i| json!(format!("option_{i}"))).collect();
     assert_eq!(labelled_schema(&json!({"enum": more}), en()), None);
+    let choices: Vec<(Value, Option<String>)> = more.into_iter().map(|v| (v, None)).collect();
+    let labels = choice_labels(FieldHints::default(), &choices, en());
+    assert_eq!(
+        labels[1000], "option_1000",
+        "a search over 1,001 values is by value"
+    );
 }
 
 #[test]
