@@ -18,7 +18,7 @@
 mod js;
 mod zod;
 
-use super::choices::{choice_labels, FieldHints};
+use super::choices::{plain_labels_or_values, FieldHints};
 use super::words::Lang;
 use super::RenderInput;
 use crate::plan::{Control, Effect, Node, Plan, Rule, Widget};
@@ -742,7 +742,7 @@ impl Facts {
         );
         // The module is one per spec, in no request's language: English.
         let labelled = |choices: Vec<(Value, Option<String>)>| {
-            let labels = choice_labels(hints, &choices, Lang::default());
+            let labels = plain_labels_or_values(hints, &choices, Lang::default());
             (choices.into_iter().map(|(v, _)| v).collect(), labels)
         };
         let (values, labels) = labelled(choices(schema, root));

@@ -125,8 +125,8 @@ pub(crate) fn choice_labels(
     Labeller::new(hints, choices.iter().map(|(v, _)| v), lang).labels(choices)
 }
 
-/// [`choice_labels`] as plain text, for formats that show strings as
-/// they are (LMUI, A2UI): markup removed, never blank
+/// [`choice_labels`] as plain text, as labels and titles are shown
+/// (LMUI, A2UI, React): markup removed, never blank
 /// ([`super::text::option_label`]).
 pub(crate) fn plain_choice_labels(
     hints: FieldHints<'_>,
@@ -138,6 +138,28 @@ pub(crate) fn plain_choice_labels(
         .iter()
         .zip(labels)
         .map(|((value, _), label)| super::text::option_label(Some(&label), &value_text(value)))
+        .collect()
+}
+
+/// [`plain_choice_labels`], except that an option shown by its own value
+/// keeps that value's text as it is (React writes it into a string
+/// literal, as it writes the value).
+pub(crate) fn plain_labels_or_values(
+    hints: FieldHints<'_>,
+    choices: &[(Value, Option<String>)],
+    lang: Lang,
+) -> Vec<String> {
+    let labels = choice_labels(hints, choices, lang);
+    choices
+        .iter()
+        .zip(labels)
+        .map(|((value, _), label)| {
+            let text = value_text(value);
+            if label == text {
+                return text;
+            }
+            super::text::option_label(Some(&label), &text)
+        })
         .collect()
 }
 

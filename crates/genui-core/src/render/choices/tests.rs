@@ -55,6 +55,15 @@ fn hostile_codes_are_never_turned_into_words_and_plain_labels_drop_markup() {
     assert_eq!(raw[1], "a_b<script>x</script>");
     let plain = plain_choice_labels(FieldHints::default(), &choices, en());
     assert_eq!(plain, ["<img src=x onerror=alert(1)>", "a_b", "Pay x"]);
+    let react = plain_labels_or_values(FieldHints::default(), &choices, en());
+    assert_eq!(
+        react,
+        [
+            "<img src=x onerror=alert(1)>",
+            "a_b<script>x</script>",
+            "Pay x"
+        ]
+    );
 }
 
 /// Every value the schema lists, and a few it must refuse, are accepted
