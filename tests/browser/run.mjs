@@ -579,9 +579,10 @@ for (const renderer of RENDERERS.filter((r) => r === 'jsonforms' || r === 'rjsf'
       await renderFixture(renderer, 'if-then-else-country');
       const country = field('Country', 'country');
       const taxId = field('Tax ID (Steuer-ID)', 'taxId');
-      await choose(state.page, renderer, country, 'DE');
+      // The options show country names; `DE` and `US` are what is submitted.
+      await choose(state.page, renderer, country, 'Germany');
       assert.equal(await visible(state.page, renderer, taxId), true, 'DE: the tax ID shows');
-      await choose(state.page, renderer, country, 'US');
+      await choose(state.page, renderer, country, 'United States');
       assert.equal(await visible(state.page, renderer, taxId), false, 'US: the tax ID is hidden');
       if (renderer === 'jsonforms') {
         // RJSF shows declared properties always; JSON Forms follows the rules.

@@ -58,7 +58,11 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
     let head = super::remembered_head(
         r,
         "jsonforms-text",
-        if has_large_enum(r) { "large enum" } else { "" },
+        &format!(
+            "{}{}",
+            r.lang().tag(),
+            if has_large_enum(r) { " large enum" } else { "" }
+        ),
         || data_free_head(r),
     );
     super::answer_text(
@@ -72,8 +76,11 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
 /// `{"jsonSchema", "uiSchema"` of a form without an approval, as JSON text
 /// (the object left open).
 fn data_free_head(r: &RenderInput<'_>) -> String {
-    let schema = serde_json::to_string(&super::renderable::jsonforms_schema(&r.spec.schema))
-        .unwrap_or_default();
+    let schema = serde_json::to_string(&super::renderable::jsonforms_schema(
+        &r.spec.schema,
+        r.lang(),
+    ))
+    .unwrap_or_default();
     let ui = serde_json::to_string(&data_free_ui_schema(r)).unwrap_or_default();
     format!("{{\"jsonSchema\":{schema},\"uiSchema\":{ui}")
 }

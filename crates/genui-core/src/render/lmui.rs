@@ -33,6 +33,8 @@ use super::RenderInput;
 use crate::error::Result;
 use crate::plan::display::table;
 use crate::plan::{Control, Effect, Node, Rule, Widget};
+use crate::render::choices::{plain_choice_labels, FieldHints};
+use crate::render::words::Lang;
 use crate::schema::{FieldKind, Resolved, SchemaDoc};
 use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
@@ -53,7 +55,7 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
         &r.spec.schema,
         &r.spec.plan.root,
         &r.initial_data,
-        &Place::default(),
+        &Place::in_lang(r.lang()),
         &mut components,
     );
     let approval = r.approval();
@@ -145,7 +147,7 @@ fn data_free_components(r: &RenderInput<'_>) -> std::rc::Rc<Vec<Slot>> {
             &doc,
             &r.spec.schema,
             &r.spec.plan.root,
-            &Place::default(),
+            &Place::in_lang(r.lang()),
             &mut slots,
         );
         slots
@@ -198,10 +200,22 @@ fn controls<'p>(
 /// of an enclosing section.
 #[derive(Debug, Clone, Default)]
 struct Place<'p> {
+    /// The language option labels are written in.
+    lang: Lang,
     group: Option<&'p str>,
     step: Option<usize>,
     row: Option<String>,
     rule: Option<&'p Rule>,
+}
+
+impl Place<'_> {
+    /// The root of a form whose option labels are in `lang`.
+    fn in_lang(lang: Lang) -> Self {
+        Self {
+            lang,
+            ..Self::default()
+        }
+    }
 }
 
 /// Appends the components of one layer.
@@ -321,7 +335,7 @@ fn data_free_component(
     c.insert("type".into(), component_type(control.widget, &kind).into());
     c.insert("id".into(), flatten_id(&path).into());
     c.insert("label".into(), control.label.clone().into());
-    add_specifics(&mut c, doc, control, &view, &kind, node);
+    add_specifics(&mut c, doc, control, &view, &kind, node, place.lang);
     if let Some(row) = &place.row {
         c.insert("row".into(), row.clone().into());
     }
@@ -378,13 +392,15 @@ fn add_specifics(
     view: &Resolved,
     kind: &FieldKind,
     node: Option<&Value>,
+    lang: Lang,
 ) {
+    let hints = FieldHints::at(&control.pointer, view.str("title"), view.str("format"));
     let input_type = control.widget.row().lmui_input;
     if let Some(t) = input_type {
         c.insert("input_type".into(), t.into());
     }
     if let Some(choices) = &kind.choices {
-        c.insert("options".into(), options(choices));
+        c.insert("options".into(), options(choices, hints, lang));
     }
     if control.widget == Widget::MultiSelect {
         c.insert("multiple".into(), true.into());
@@ -392,7 +408,7 @@ fn add_specifics(
             .and_then(|n| doc.resolve_scope(n, "/items"))
             .and_then(|n| doc.resolve(n).ok());
         if let Some(choices) = items.as_ref().and_then(|i| i.kind().choices) {
-            c.insert("options".into(), options(&choices));
+            c.insert("options".into(), options(&choices, hints, lang));
         }
     }
     for (keyword, key) in [
@@ -419,24 +435,20 @@ fn add_specifics(
             items,
             detail,
             &Value::Null,
-            &Place::default(),
+            &Place::in_lang(lang),
             &mut inner,
         );
         c.insert("components".into(), Value::Array(inner));
     }
 }
 
-fn options(choices: &[(Value, Option<String>)]) -> Value {
+/// LMUI options: each choice's label ([`crate::render::choices`]) as `text`.
+fn options(choices: &[(Value, Option<String>)], hints: FieldHints<'_>, lang: Lang) -> Value {
+    let labels = plain_choice_labels(hints, choices, lang);
     let list: Vec<Value> = choices
         .iter()
-        .map(|(value, title)| {
-            let value_text = match value {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let text = crate::render::text::option_label(title.as_deref(), &value_text);
-            json!({"text": text, "value": value})
-        })
+        .zip(labels)
+        .map(|((value, _), text)| json!({"text": text, "value": value}))
         .collect();
     Value::Array(list)
 }

@@ -20,6 +20,7 @@
 //! (`crate::service`) checks every answer against its format's [`Format::contract`].
 
 pub(crate) mod a2ui;
+pub(crate) mod choices;
 pub(crate) mod html;
 pub(crate) mod initial_data;
 pub(crate) mod jsonforms;
@@ -134,12 +135,12 @@ impl<'a> RenderInput<'a> {
     }
 
     /// The key of what an isolate remembers of this spec's projections:
-    /// the spec hash, and the language where the plan names sections (their
-    /// names are the language's).
+    /// the spec hash, and the language where it is not English.
     pub(crate) fn memo_key(&self) -> String {
+        // Section names and option labels follow the language; English is
+        // the spec's own wording.
         let lang = self.lang();
-        if lang.column() == 0 || !crate::plan::generate::lexicon::has_sections(&self.spec.plan.root)
-        {
+        if lang.column() == 0 {
             return self.spec.spec_hash.clone();
         }
         format!("{}\u{0}{}", self.spec.spec_hash, lang.tag())
@@ -277,10 +278,12 @@ fn project_text(format: Format, rendered: &RenderInput<'_>) -> String {
 pub(crate) fn renderer_schema(
     r: &RenderInput<'_>,
     renderer: &'static str,
-    rewrite: fn(&Value) -> std::borrow::Cow<'_, Value>,
+    rewrite: fn(&Value, words::Lang) -> std::borrow::Cow<'_, Value>,
 ) -> Value {
-    let rewritten = crate::cache::memo::renderer_schema(&r.spec.spec_hash, renderer, || {
-        match rewrite(&r.spec.schema) {
+    // Option labels are in the request's language: one copy per language.
+    let key = r.memo_key();
+    let rewritten = crate::cache::memo::renderer_schema(&key, renderer, || {
+        match rewrite(&r.spec.schema, r.lang()) {
             std::borrow::Cow::Owned(schema) => Some(schema),
             std::borrow::Cow::Borrowed(_) => None,
         }

@@ -18,6 +18,8 @@
 mod js;
 mod zod;
 
+use super::choices::{plain_labels_or_values, FieldHints};
+use super::words::Lang;
 use super::RenderInput;
 use crate::plan::{Control, Effect, Node, Plan, Rule, Widget};
 use serde_json::{json, Map, Value};
@@ -438,7 +440,7 @@ impl Body<'_> {
             self.schema,
             &format!("{}{}", scope.schema_pointer, c.pointer),
         );
-        let facts = Facts::of(field_schema, self.schema);
+        let facts = Facts::of(field_schema, self.schema, &c.pointer);
         let read_only = if c.read_only { " readOnly" } else { "" };
         let placeholder = c.placeholder.as_ref().map_or(String::new(), |p| {
             format!(" placeholder={{{}}}", js::string(p))
@@ -465,7 +467,12 @@ impl Body<'_> {
                 if !facts.item_choices.is_empty()
                     && facts.item_choices.iter().all(Value::is_string) =>
             {
-                let options: String = facts.item_choices.iter().map(|v| option(v, pad)).collect();
+                let options: String = facts
+                    .item_choices
+                    .iter()
+                    .zip(&facts.item_labels)
+                    .map(|(v, label)| option(v, label, pad))
+                    .collect();
                 format!("<select multiple {{...field(form, {name})}}>\n{options}{pad}  </select>")
             }
             Widget::Number | Widget::Integer | Widget::Slider => {
@@ -566,19 +573,19 @@ impl Body<'_> {
             // Too many values for a drop-down (a `large_enum` warning): a
             // text input searching a datalist; zod's enum keeps it closed.
             let list = js::string(&format!("{}-choices", name.trim_matches('"')));
-            let options: String = facts.choices.iter().map(|v| option(v, pad)).collect();
+            let options = facts.options(pad);
             return format!("<input list={{{list}}} {register} />\n{pad}  <datalist id={{{list}}}>\n{options}{pad}  </datalist>");
         }
         // react-hook-form reads a radio group as the checked value's string,
         // without `setValueAs`; only a select goes through `asJson`. So a
         // choice among numbers, booleans or objects is always a select.
         if widget == Widget::Select || how == "asJson" {
-            let options: String = facts.choices.iter().map(|v| option(v, pad)).collect();
+            let options = facts.options(pad);
             return format!("<select {register}>\n{pad}    <option value=\"\">{{\"Choose…\"}}</option>\n{options}{pad}  </select>");
         }
         let mut out = String::from("<span role=\"radiogroup\">\n");
-        for v in &facts.choices {
-            let (value, shown) = option_value(v);
+        for (v, label) in facts.choices.iter().zip(&facts.labels) {
+            let (value, shown) = (option_value(v), js::string(label));
             let _ = writeln!(out, "{pad}    <label>\n{pad}      <input type=\"radio\" value={{{value}}} {register} /> {{{shown}}}\n{pad}    </label>");
         }
         let _ = write!(out, "{pad}  </span>");
@@ -661,20 +668,18 @@ impl Body<'_> {
     }
 }
 
-fn option(v: &Value, pad: &str) -> String {
-    let (value, shown) = option_value(v);
+/// An `<option>` of `v` shown as `label`.
+fn option(v: &Value, label: &str, pad: &str) -> String {
+    let (value, shown) = (option_value(v), js::string(label));
     format!("{pad}    <option value={{{value}}}>{{{shown}}}</option>\n")
 }
 
-/// An option's `value` attribute and visible text (strings as themselves,
-/// other values as JSON, which `asJson` reads back).
-fn option_value(v: &Value) -> (String, String) {
+/// An option's `value` attribute (strings as themselves, other values as
+/// JSON, which `asJson` reads back).
+fn option_value(v: &Value) -> String {
     match v {
-        Value::String(s) => (js::string(s), js::string(s)),
-        other => {
-            let text = other.to_string();
-            (js::string(&text), js::string(&text))
-        }
+        Value::String(s) => js::string(s),
+        other => js::string(&other.to_string()),
     }
 }
 
@@ -704,7 +709,11 @@ fn is_object_schema(schema: &Value, root: &Value) -> bool {
 #[derive(Default)]
 struct Facts {
     choices: Vec<Value>,
+    /// Each choice's label ([`crate::render::choices`]).
+    labels: Vec<String>,
     item_choices: Vec<Value>,
+    /// Each item choice's label.
+    item_labels: Vec<String>,
     item_scalar: Option<&'static str>,
     nullable: bool,
     integer: bool,
@@ -712,13 +721,35 @@ struct Facts {
 }
 
 impl Facts {
-    fn of(schema: Option<&Value>, root: &Value) -> Self {
+    /// The field's choices as `<option>`s.
+    fn options(&self, pad: &str) -> String {
+        self.choices
+            .iter()
+            .zip(&self.labels)
+            .map(|(v, label)| option(v, label, pad))
+            .collect()
+    }
+
+    /// The facts of the field at `pointer` whose schema is `schema`.
+    fn of(schema: Option<&Value>, root: &Value, pointer: &str) -> Self {
         let Some(schema) = schema else {
             return Self::default();
         };
         let types = type_names(schema);
+        let hints = FieldHints::at(
+            pointer,
+            schema.get("title").and_then(Value::as_str),
+            schema.get("format").and_then(Value::as_str),
+        );
+        // The module is one per spec, in no request's language: English.
+        let labelled = |choices: Vec<(Value, Option<String>)>| {
+            let labels = plain_labels_or_values(hints, &choices, Lang::default());
+            (choices.into_iter().map(|(v, _)| v).collect(), labels)
+        };
+        let (values, labels) = labelled(choices(schema, root));
         let mut facts = Self {
-            choices: choices(schema, root),
+            choices: values,
+            labels,
             nullable: types.contains(&"null"),
             integer: types.contains(&"integer"),
             ..Self::default()
@@ -729,7 +760,7 @@ impl Facts {
             }
         }
         if let Some(items) = schema.get("items").and_then(|i| follow(i, root)) {
-            facts.item_choices = choices(items, root);
+            (facts.item_choices, facts.item_labels) = labelled(choices(items, root));
             let item_types = type_names(items);
             facts.item_scalar = match item_types.as_slice() {
                 ["string"] => Some("string"),
@@ -749,16 +780,31 @@ fn type_names(schema: &Value) -> Vec<&str> {
     }
 }
 
-/// The closed list of values a field takes: `enum`, or `oneOf`/`anyOf` of `const`s.
-fn choices(schema: &Value, root: &Value) -> Vec<Value> {
+/// The closed list of values a field takes, with the labels `output` gives
+/// them: `enum` (with `x-enumNames`/`enumNames`), or `oneOf`/`anyOf` of
+/// `const`s (with their `title`s).
+fn choices(schema: &Value, root: &Value) -> Vec<(Value, Option<String>)> {
     if let Some(Value::Array(values)) = schema.get("enum") {
-        return values.iter().filter(|v| !v.is_null()).cloned().collect();
+        let given = crate::schema::kind::given_enum_names(values.len(), |k| schema.get(k));
+        return values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(i, v)| {
+                let name = given.and_then(|g| g[i].as_str()).map(str::to_owned);
+                (v.clone(), name)
+            })
+            .collect();
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(Value::Array(branches)) = schema.get(key) {
-            let consts: Option<Vec<Value>> = branches
+            let consts: Option<Vec<(Value, Option<String>)>> = branches
                 .iter()
-                .map(|b| follow(b, root).and_then(|b| b.get("const")).cloned())
+                .map(|b| {
+                    let b = follow(b, root)?;
+                    let title = b.get("title").and_then(Value::as_str).map(str::to_owned);
+                    Some((b.get("const")?.clone(), title))
+                })
                 .collect();
             if let Some(consts) = consts {
                 return consts;

@@ -11,6 +11,7 @@
 
 pub(crate) mod mirror;
 
+use crate::render::words::Lang;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -38,25 +39,39 @@ pub(crate) fn renderable_schema(schema: &Value) -> Cow<'_, Value> {
 /// JSON Forms' copy: [`renderable_schema`] plus the mirrors
 /// [`mirror::jsonforms_schema`] adds so `@jsonforms/core`
 /// resolves fields of dependent schemas and shows a discriminated `oneOf`'s
-/// discriminator as a choice. Same accepted values as `schema`.
-pub(crate) fn jsonforms_schema(schema: &Value) -> Cow<'_, Value> {
+/// discriminator as a choice, and the options' labels in `lang`
+/// ([`labelled`]). Same accepted values as `schema`.
+pub(crate) fn jsonforms_schema(schema: &Value, lang: Lang) -> Cow<'_, Value> {
     let renderable = renderable_schema(schema);
     let limits = crate::terms::limits::Limits::default();
-    match mirror::jsonforms_schema(&renderable, &limits) {
+    let mirrored = match mirror::jsonforms_schema(&renderable, &limits) {
         Some(mirrored) => Cow::Owned(mirrored),
         None => renderable,
+    };
+    labelled(mirrored, lang)
+}
+
+/// `schema` with its options labelled in `lang`: each string `enum` whose
+/// values do not read as words as `oneOf` of `const` + `title`, each
+/// `anyOf` of `const`s as `oneOf` ([`crate::render::choices::labelled_schema`]).
+fn labelled(schema: Cow<'_, Value>, lang: Lang) -> Cow<'_, Value> {
+    match crate::render::choices::labelled_schema(&schema, lang) {
+        Some(labelled) => Cow::Owned(labelled),
+        None => schema,
     }
 }
 
 /// RJSF's copy: [`renderable_schema`] plus `dependentSchemas` also written
 /// as `dependencies`, which RJSF reads to show a dependent field (see
-/// [`mirror::rjsf_schema`]). Same accepted values.
-pub(crate) fn rjsf_schema(schema: &Value) -> Cow<'_, Value> {
+/// [`mirror::rjsf_schema`]), and the options' labels in `lang`. Same
+/// accepted values.
+pub(crate) fn rjsf_schema(schema: &Value, lang: Lang) -> Cow<'_, Value> {
     let renderable = renderable_schema(schema);
     let mirrored = match mirror::rjsf_schema(&renderable) {
         Some(mirrored) => Cow::Owned(mirrored),
         None => renderable,
     };
+    let mirrored = labelled(mirrored, lang);
     if !has_large_enum(&mirrored) {
         return mirrored;
     }
@@ -196,7 +211,7 @@ mod tests {
             let response: Value = serde_json::from_str(&job.finish(None).response.body).unwrap();
             assert_eq!(
                 response["jsonSchema"],
-                jsonforms_schema(&args["output"]).into_owned(),
+                jsonforms_schema(&args["output"], Lang::default()).into_owned(),
                 "{}: the data contract changed",
                 path.display()
             );

@@ -92,8 +92,8 @@ fn data_free_head(r: &RenderInput<'_>) -> String {
         );
     }
     let text = serde_json::to_string(&head).unwrap_or_default();
-    let schema =
-        serde_json::to_string(&super::renderable::rjsf_schema(&r.spec.schema)).unwrap_or_default();
+    let schema = serde_json::to_string(&super::renderable::rjsf_schema(&r.spec.schema, r.lang()))
+        .unwrap_or_default();
     let ui = serde_json::to_string(&ui_schema(r, None)).unwrap_or_default();
     format!(
         "{},\"schema\":{schema},\"uiSchema\":{ui}",

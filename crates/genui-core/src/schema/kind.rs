@@ -135,9 +135,32 @@ fn inferred_type(
     None
 }
 
+/// The labels `output` gives an `enum`'s values beside it: `x-enumNames`
+/// or `enumNames`, one string per value (else none); `get` reads a keyword.
+pub(crate) fn given_enum_names<'v>(
+    count: usize,
+    get: impl Fn(&str) -> Option<&'v Value>,
+) -> Option<&'v Vec<Value>> {
+    ["x-enumNames", "enumNames"].iter().find_map(|key| {
+        let names = get(key)?.as_array()?;
+        (names.len() == count && names.iter().all(Value::is_string)).then_some(names)
+    })
+}
+
+/// `enum`, with the labels `x-enumNames` or `enumNames` give its values.
 fn enum_choices(view: &Resolved) -> Option<Vec<(Value, Option<String>)>> {
     let values = view.get("enum")?.as_array()?;
-    Some(values.iter().map(|v| (v.clone(), None)).collect())
+    let names = given_enum_names(values.len(), |key| view.get(key));
+    Some(
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let name = names.and_then(|n| n[i].as_str()).map(str::to_owned);
+                (v.clone(), name)
+            })
+            .collect(),
+    )
 }
 
 /// `oneOf: [{const, title}, ...]`: the titled-enum idiom JSON Forms and RJSF
@@ -193,6 +216,10 @@ mod tests {
         );
         assert_eq!(titled.kind, Kind::String);
         assert_eq!(titled.choices.unwrap()[0].1.as_deref(), Some("Small"));
+        let named = kind(json!({"enum": ["s", "l"], "x-enumNames": ["Small", "Large"]}));
+        assert_eq!(named.choices.unwrap()[1].1.as_deref(), Some("Large"));
+        let miscounted = kind(json!({"enum": ["s", "l"], "enumNames": ["Small"]}));
+        assert_eq!(miscounted.choices.unwrap()[0].1, None);
         assert_eq!(kind(json!({"const": 3})).kind, Kind::Integer);
         assert_eq!(kind(json!({})).kind, Kind::Any);
     }

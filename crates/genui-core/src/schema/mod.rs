@@ -23,7 +23,7 @@
 mod annex_b;
 mod embedded;
 mod external;
-mod kind;
+pub(crate) mod kind;
 mod opaque;
 mod pattern;
 mod validate;

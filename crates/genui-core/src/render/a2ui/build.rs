@@ -8,6 +8,7 @@ use super::Projection;
 use super::{ADD_ITEM_EVENT, REMOVE_ITEM_EVENT, SUBMIT_EVENT};
 use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
 use crate::pointer::escape;
+use crate::render::choices::FieldHints;
 use crate::render::{data_path, RenderInput as Rendered};
 use crate::schema::{FieldKind, Kind, Resolved, SchemaDoc};
 use crate::terms::limits::Limits;
@@ -35,6 +36,8 @@ pub(super) struct Builder<'s> {
     /// Whether a component of that catalog was used (the surface then
     /// names its `catalogId` instead of the basic one).
     used_catalog: bool,
+    /// The language option labels are written in.
+    lang: crate::render::words::Lang,
 }
 
 impl<'s> Builder<'s> {
@@ -48,6 +51,7 @@ impl<'s> Builder<'s> {
             prefix: Vec::new(),
             catalog: r.catalog.filter(|c| c.a2ui_catalog_id().is_some()),
             used_catalog: false,
+            lang: r.lang(),
         }
     }
 
@@ -402,7 +406,8 @@ impl<'s> Builder<'s> {
                     if choices.iter().any(|(v, _)| !v.is_string()) {
                         self.adapt(tokens, Adapt::Choice);
                     }
-                    p.insert("options".into(), options(choices));
+                    let hints = FieldHints::at(&c.pointer, view.str("title"), view.str("format"));
+                    p.insert("options".into(), options(choices, hints, self.lang));
                     p.insert("value".into(), binding);
                     p.insert("variant".into(), "mutuallyExclusive".into());
                     // An enum over the count limit (a `large_enum` warning):
@@ -424,7 +429,8 @@ impl<'s> Builder<'s> {
                         self.adapt(tokens, Adapt::Choices);
                     }
                     self.adapt(tokens, Adapt::NoItems);
-                    p.insert("options".into(), options(&choices));
+                    let hints = FieldHints::at(&c.pointer, view.str("title"), view.str("format"));
+                    p.insert("options".into(), options(&choices, hints, self.lang));
                     p.insert("value".into(), binding);
                     p.insert("variant".into(), "multipleSelection".into());
                     let (min, max) = (count(view.get("minItems")), count(view.get("maxItems")));

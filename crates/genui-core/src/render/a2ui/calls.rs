@@ -156,11 +156,16 @@ pub(super) fn dynamic_literal(value: &Value) -> Value {
     }
 }
 
-pub(super) fn options(choices: &[(Value, Option<String>)]) -> Value {
-    let list = choices.iter().map(|(value, title)| {
-        let text = value_text(value);
-        let label = crate::render::text::option_label(title.as_deref(), &text);
-        object([("label", label.into()), ("value", text.into())])
+/// A2UI options: each choice's label ([`crate::render::choices`]) and its
+/// value as text (A2UI's choice values are strings).
+pub(super) fn options(
+    choices: &[(Value, Option<String>)],
+    hints: crate::render::choices::FieldHints<'_>,
+    lang: crate::render::words::Lang,
+) -> Value {
+    let labels = crate::render::choices::plain_choice_labels(hints, choices, lang);
+    let list = choices.iter().zip(labels).map(|((value, _), label)| {
+        object([("label", label.into()), ("value", value_text(value).into())])
     });
     Value::Array(list.collect())
 }

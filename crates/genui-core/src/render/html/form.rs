@@ -21,6 +21,7 @@
 
 use super::Words;
 use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
+use crate::render::choices::FieldHints;
 use crate::render::RenderInput;
 use crate::schema::{FieldKind, Kind, Resolved, SchemaDoc};
 use serde_json::Value;
@@ -660,9 +661,9 @@ impl<'a> FormWriter<'a> {
             r#"<option value="">{}</option>"#,
             text(&self.words.choose)
         );
-        for (value, title) in f.kind.choices.iter().flatten() {
+        let choices = f.kind.choices.as_deref().unwrap_or_default();
+        for ((value, _), label) in choices.iter().zip(self.option_labels(f, choices)) {
             let v = value_text(Some(value));
-            let label = title.clone().unwrap_or_else(|| v.clone());
             let selected = if current.as_deref() == Some(v.as_str()) && self.value(f).is_some() {
                 " selected"
             } else {
@@ -677,6 +678,18 @@ impl<'a> FormWriter<'a> {
             );
         }
         self.out.push_str("</select>");
+    }
+
+    /// The words each of a field's choices is shown with, in the page's
+    /// language ([`crate::render::choices`]).
+    fn option_labels(&self, f: &Field<'_>, choices: &[(Value, Option<String>)]) -> Vec<String> {
+        let hints = FieldHints::at(
+            &f.control.pointer,
+            f.view.str("title"),
+            f.view.str("format"),
+        );
+        let lang = crate::render::words::Lang::pick(Some(&self.words.lang));
+        crate::render::choices::choice_labels(hints, choices, lang)
     }
 
     /// Radio buttons or checkboxes in a fieldset whose legend is the label.
@@ -699,10 +712,10 @@ impl<'a> FormWriter<'a> {
             Some(v) if !multiple => vec![value_text(Some(v))],
             _ => Vec::new(),
         };
-        for (index, (value, title)) in choices.iter().enumerate() {
+        let labels = self.option_labels(f, choices);
+        for (index, ((value, _), label)) in choices.iter().zip(labels).enumerate() {
             let v = value_text(Some(value));
             let option_id = format!("{id}-{index}");
-            let label = title.clone().unwrap_or_else(|| v.clone());
             let kind = if multiple { "checkbox" } else { "radio" };
             let _ = write!(
                 self.out,
