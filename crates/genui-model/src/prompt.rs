@@ -35,7 +35,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// Version of the prompt and field-line format; part of the cache key.
-pub const PROMPT_VERSION: &str = "2";
+pub const PROMPT_VERSION: &str = "3";
 
 /// At most this many enum values are listed per field.
 pub(crate) const MAX_ENUM_VALUES: usize = 12;
@@ -506,7 +506,7 @@ mod tests {
              \"/properties/country\" string req enum=[\"GB\",\"US\",\"DE\",\"AT\"] widgets=select,radio\n"
         );
         assert_eq!(prompt.request_text(), expected);
-        assert_eq!(PROMPT_VERSION, "2");
+        assert_eq!(PROMPT_VERSION, "3");
     }
 
     #[test]
