@@ -85,6 +85,7 @@ apt_install chromium wrk
 npm_ci tests/browser "JSON Forms, RJSF, esbuild, playwright-core"
 npm_ci tests/agui "@ag-ui/client, @ag-ui/core: the streaming layer's real clients"
 npm_ci examples/agui-client "@ag-ui/client, typescript: the AG-UI client example"
+npm_ci scripts/cldr "cldr-localenames-full, cldr-numbers-full, cldr-dates-full: the source of the option-name table, checked current by a native test"
 
 # The playground served at / (built by scripts/build-playground.sh).
 npm_ci playground "React, JSON Forms, RJSF, esbuild"
