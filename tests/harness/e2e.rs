@@ -762,39 +762,6 @@ fn no_panic_in_log(dev: &WranglerDev) -> Step {
 
 // ---------------------------------------------------------------- checks
 
-/// `schema` with every `oneOf` of labelled constants (`{const, title}`,
-/// how the renderers' schema labels enum options) written back as the
-/// `enum` it labels.
-fn without_option_labels(schema: &Value) -> Value {
-    match schema {
-        Value::Object(map) => {
-            let mut out = serde_json::Map::new();
-            for (key, value) in map {
-                let labelled = value.as_array().filter(|branches| {
-                    key == "oneOf"
-                        && branches.iter().all(|b| {
-                            b.as_object().is_some_and(|o| {
-                                o.len() == 2 && o.contains_key("const") && o.contains_key("title")
-                            })
-                        })
-                });
-                match labelled {
-                    Some(branches) => {
-                        let values = branches.iter().map(|b| b["const"].clone()).collect();
-                        out.insert("enum".into(), Value::Array(values));
-                    }
-                    None => {
-                        out.insert(key.clone(), without_option_labels(value));
-                    }
-                }
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(without_option_labels).collect()),
-        other => other.clone(),
-    }
-}
-
 /// A 200 answer of /v1/generate for `output` and `data` (whose schema has
 /// no defaults, so `initialData` must equal `data`).
 fn check_generate_answer(v: &Value, output: &Value, data: &Value) -> Step {
@@ -804,7 +771,7 @@ fn check_generate_answer(v: &Value, output: &Value, data: &Value) -> Step {
     // Options carry labels as `oneOf` const+title; without them the
     // schema is `output` itself.
     ensure!(
-        without_option_labels(&v["jsonSchema"]) == *output,
+        genui_harness::without_option_labels(&v["jsonSchema"]) == *output,
         "jsonSchema differs from output (option labels aside): {}",
         v["jsonSchema"]
     );

@@ -863,6 +863,39 @@ impl Drop for ModelServer {
     }
 }
 
+/// `schema` with every `oneOf` of labelled constants (`{const, title}`,
+/// how the renderers' schema labels enum options) written back as the
+/// `enum` it labels.
+pub fn without_option_labels(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => {
+            let mut out = serde_json::Map::new();
+            for (key, value) in map {
+                let labelled = value.as_array().filter(|branches| {
+                    key == "oneOf"
+                        && branches.iter().all(|b| {
+                            b.as_object().is_some_and(|o| {
+                                o.len() == 2 && o.contains_key("const") && o.contains_key("title")
+                            })
+                        })
+                });
+                match labelled {
+                    Some(branches) => {
+                        let values = branches.iter().map(|b| b["const"].clone()).collect();
+                        out.insert("enum".into(), Value::Array(values));
+                    }
+                    None => {
+                        out.insert(key.clone(), without_option_labels(value));
+                    }
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(without_option_labels).collect()),
+        other => other.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
