@@ -28,6 +28,23 @@ PATH = re.compile(r"\b(crate|super)((?:::[a-z_][a-z0-9_]*)*(?:::[A-Za-z_][A-Za-z
 REEXPORT = re.compile(r"(?m)^pub use ([a-z_][a-z0-9_:]*)::(?:\{([^}]*)\}|([A-Za-z_][A-Za-z0-9_]*));")
 
 
+GROUP = re.compile(r"\b((?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*)::\{([^{}]*)\}")
+
+
+def expand_groups(code: str) -> str:
+    """`use crate::{a, b::{C, D}}` written out as `crate::a crate::b::C
+    crate::b::D`, innermost braces first, so each path is seen whole."""
+    while True:
+        def one(match: re.Match) -> str:
+            items = re.sub(r"\s+as\s+[A-Za-z_][A-Za-z0-9_]*", "", match.group(2))
+            parts = [p for p in re.split(r"[,\s]+", items) if p]
+            return " ".join(match.group(1) if p == "self" else f"{match.group(1)}::{p}" for p in parts)
+        expanded = GROUP.sub(one, code)
+        if expanded == code:
+            return code
+        code = expanded
+
+
 def module_of(file: pathlib.Path) -> tuple:
     parts = list(file.relative_to(SRC).with_suffix("").parts)
     if parts[-1] in ("mod", "lib"):
@@ -68,7 +85,7 @@ def main() -> int:
     edges = {m: set() for m in modules}
     for file in files:
         here = module_of(file)
-        for root, rest in PATH.findall(code_of(file.read_text())):
+        for root, rest in PATH.findall(expand_groups(code_of(file.read_text()))):
             names = rest.split("::")[1:]
             if root == "crate" and names and names[0] in exported:
                 target = exported[names[0]]

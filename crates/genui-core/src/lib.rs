@@ -68,8 +68,9 @@ pub use terms::device::Device;
 pub use terms::limits::Limits;
 
 pub use edge::routes::{Handler, Route};
-pub use service::{CachePut, GenerateJob, HttpResponse, Outcome};
+pub use service::{CachePut, GenerateJob, Outcome};
 pub use submit::SubmitJob;
+pub use terms::response::HttpResponse;
 
 pub use cache::memo::IsolateMemory;
 pub use cache::spec::{spec_hash, GeneratorId, KeyOptions, UiSpec};

@@ -30,58 +30,9 @@ use crate::schema::{self, Draft};
 use crate::terms::contracts::Contract;
 use crate::terms::format::Format;
 use crate::terms::limits::Limits;
+pub(crate) use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
-
-/// A response to send: status, extra headers, JSON body.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HttpResponse {
-    /// HTTP status.
-    pub status: u16,
-    /// Headers besides `content-type: application/json`.
-    pub headers: Vec<(String, String)>,
-    /// The JSON body.
-    pub body: String,
-}
-
-impl HttpResponse {
-    /// A JSON response.
-    pub fn json(status: u16, body: &Value) -> Self {
-        Self {
-            status,
-            headers: Vec::new(),
-            body: body.to_string(),
-        }
-    }
-
-    /// The `dgui_error` response for an error.
-    pub fn error(error: &Error) -> Self {
-        Self::json(error.http_status(), &error.to_dgui_error())
-    }
-
-    /// 404 for a path no route serves.
-    pub fn not_found(path: &str) -> Self {
-        Self::error(
-            &Error::new(
-                ErrorCode::NotFound,
-                format!("no route for {path}; see GET /openapi.json for the API"),
-            )
-            .with(Detail::Path(path.to_owned())),
-        )
-    }
-
-    /// 405 for a known path asked with another method, with `Allow`.
-    pub fn method_not_allowed(method: &str, path: &str, allow: &str) -> Self {
-        let error = Error::new(
-            ErrorCode::MethodNotAllowed,
-            format!("{path} does not take {method}; it takes {allow}"),
-        )
-        .with(Detail::Allow(allow.to_owned()));
-        let mut response = Self::error(&error);
-        response.headers.push(("allow".into(), allow.into()));
-        response
-    }
-}
 
 /// The `/healthz` body.
 pub(crate) fn healthz() -> HttpResponse {
@@ -996,21 +947,6 @@ impl HttpResponse {
     /// Content-Security-Policy.
     pub fn html(status: u16, page: String) -> Self {
         Self::html_with_csp(status, page, crate::render::html::csp())
-    }
-
-    /// [`HttpResponse::html`] under another Content-Security-Policy.
-    pub(crate) fn html_with_csp(status: u16, page: String, csp: &str) -> Self {
-        let headers = vec![
-            ("content-type".into(), "text/html; charset=utf-8".into()),
-            ("content-security-policy".into(), csp.to_owned()),
-            ("x-content-type-options".into(), "nosniff".into()),
-            ("referrer-policy".into(), "no-referrer".into()),
-        ];
-        Self {
-            status,
-            headers,
-            body: page,
-        }
     }
 }
 

@@ -26,8 +26,9 @@ use crate::render::html::reply::SubmitAnswer;
 use crate::render::{a2ui, lmui};
 use crate::request::invalid;
 use crate::schema;
-use crate::service::{validator_for_spec, CachePut, HttpResponse, Outcome};
+use crate::service::{validator_for_spec, CachePut, Outcome};
 use crate::terms::limits::Limits;
+use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 

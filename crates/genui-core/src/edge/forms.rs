@@ -25,7 +25,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::render::html::prefill::Prefill;
 #[cfg(test)]
 use crate::render::html::prefill::SALT_BYTES;
-use crate::service::HttpResponse;
+use crate::terms::response::HttpResponse;
 use base64::Engine as _;
 use hmac::Mac as _;
 use serde::{Deserialize, Serialize};

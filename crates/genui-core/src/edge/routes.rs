@@ -6,8 +6,8 @@
 //! row's [`Handler`]; a test holds `wrangler.toml`'s `run_worker_first` globs
 //! and docs/api.md's route list to this table.
 
-use crate::service::HttpResponse;
 use crate::terms::contracts::Contract;
+use crate::terms::response::HttpResponse;
 
 /// What serves a row: the shell runs one handler per variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

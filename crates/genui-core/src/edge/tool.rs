@@ -5,8 +5,8 @@
 
 use crate::edge::routes::{Handler, ROUTES};
 use crate::request::TOOL_NAME;
-use crate::service::HttpResponse;
 use crate::terms::contracts::Contract;
+use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 

@@ -26,9 +26,10 @@ mod view;
 mod wire;
 
 use crate::error::Error;
-use crate::service::{GenerateJob, HttpResponse};
+use crate::service::GenerateJob;
 use crate::submit::SubmitJob;
 use crate::terms::limits::Limits;
+use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
 use wire::{code, Envelope, RpcError, Version, SERVER};
 

@@ -16,8 +16,8 @@
 //! failed) are tool errors, not JSON-RPC errors, so the model sees them and
 //! can correct its call; error pointers point into the tool's `arguments`.
 
-use crate::service::HttpResponse;
 use crate::terms::format::Format;
+use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
 
 pub(crate) const GENERATE: &str = "generate_user_interface";

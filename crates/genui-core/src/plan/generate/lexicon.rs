@@ -172,7 +172,6 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("pronoun", F::Personal, SPECIFIC),
     ("age", F::Personal, GENERIC),
     ("bio", F::Personal, GENERIC),
-    ("title", F::Personal, GENERIC),
     // How to reach them.
     ("email", F::Contact, GENERIC),
     ("mail", F::Contact, GENERIC),

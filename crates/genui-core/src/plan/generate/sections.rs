@@ -138,19 +138,32 @@ fn fill_unknown(mut tags: Vec<Tag>) -> Vec<Tag> {
 }
 
 fn join_related(mut tags: Vec<Tag>) -> Vec<Tag> {
-    let has = |tags: &[Tag], wanted: Family| {
-        tags.iter()
-            .any(|t| matches!(t, Tag::Field { family: Some(f), .. } if *f == wanted))
+    let family_at = |tags: &[Tag], at: usize| match tags.get(at) {
+        Some(Tag::Field { family, .. }) => *family,
+        _ => None,
     };
     for (member, host) in JOINS {
-        if has(&tags, host) {
-            for tag in tags.iter_mut() {
-                if let Tag::Field { family, .. } = tag {
-                    if *family == Some(member) {
+        let mut start = 0;
+        while start < tags.len() {
+            if family_at(&tags, start) != Some(member) {
+                start += 1;
+                continue;
+            }
+            let end = (start..tags.len())
+                .find(|&at| family_at(&tags, at) != Some(member))
+                .unwrap_or(tags.len());
+            // Only a run that sits beside its host joins it: contact details
+            // after an address keep a section of their own.
+            let beside_host = (start > 0 && family_at(&tags, start - 1) == Some(host))
+                || family_at(&tags, end) == Some(host);
+            if beside_host {
+                for tag in &mut tags[start..end] {
+                    if let Tag::Field { family, .. } = tag {
                         *family = Some(host);
                     }
                 }
             }
+            start = end;
         }
     }
     tags
@@ -329,6 +342,35 @@ mod tests {
             arranged(&["firstName", "lastName", "email", "phone", "street", "city"]),
             ["Personal Information:4", "Address:2"]
         );
+    }
+
+    #[test]
+    fn contact_details_away_from_personal_ones_keep_their_section() {
+        assert_eq!(
+            arranged(&[
+                "firstName",
+                "lastName",
+                "street",
+                "city",
+                "postalCode",
+                "email",
+                "phone"
+            ]),
+            ["Personal Information:2", "Address:3", "Contact:2"]
+        );
+    }
+
+    #[test]
+    fn a_title_or_name_of_a_thing_is_not_a_person() {
+        let bug = arranged(&[
+            "title",
+            "description",
+            "severity",
+            "steps_to_reproduce",
+            "expected_behaviour",
+            "actual_behaviour",
+        ]);
+        assert!(!bug.iter().any(|s| s.starts_with("Personal")), "{bug:?}");
     }
 
     #[test]

@@ -60,6 +60,10 @@ const WEEKDAY_WORDS: [&str; 16] = [
     "dias", "día", "días", "曜日", "星期",
 ];
 
+/// Codes that are valid but, in a choice, stand for "any" or "none" (`ALL`
+/// is also the Albanian lek): a field holding one is not a code list.
+const SENTINELS: [&str; 3] = ["ALL", "XXX", "ZZ"];
+
 /// Time zone ids that are their own name.
 const PLAIN_ZONES: [&str; 4] = ["UTC", "GMT", "Etc/UTC", "Etc/GMT"];
 
@@ -77,6 +81,11 @@ impl Codes {
             .0;
         let mut all = values.clone().peekable();
         all.peek()?;
+        // "All" in a filter, "no currency", "unknown region": a value that
+        // stands for none of the codes says the field is not a list of them.
+        if values.clone().any(|v| SENTINELS.contains(&v)) {
+            return None;
+        }
         values
             .clone()
             .all(|v| codes.name(v, Lang::default()).is_some())

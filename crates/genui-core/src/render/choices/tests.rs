@@ -197,3 +197,19 @@ fn the_committed_table_matches_the_generator() {
         "cldr_names.rs differs from `node scripts/cldr/names.mjs`: regenerate it"
     );
 }
+
+#[test]
+fn a_value_standing_for_any_or_none_keeps_a_field_from_being_a_code_list() {
+    let output = json!({"type": "object", "properties": {
+        "currency": {"enum": ["ALL", "EUR", "USD"]},
+        "payout_currency": {"enum": ["EUR", "USD"]}
+    }});
+    let labelled = labelled_schema(&output, en()).expect("labels added");
+    let p = &labelled["properties"];
+    assert!(
+        !p["currency"].to_string().contains("Lek"),
+        "ALL is not the Albanian lek in a filter: {}",
+        p["currency"]
+    );
+    assert_eq!(p["payout_currency"]["oneOf"][0]["title"], "Euro");
+}

@@ -22,7 +22,8 @@
 use super::{form, form_markup, page, with_hidden_fields, Notice, Words, SCRIPT};
 use crate::render::words::{Lang, Text};
 use crate::render::RenderInput;
-use crate::{Error, HttpResponse, UiSpec};
+use crate::terms::response::HttpResponse;
+use crate::{Error, UiSpec};
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
