@@ -133,12 +133,7 @@ pub(crate) fn plain_choice_labels(
     choices: &[(Value, Option<String>)],
     lang: Lang,
 ) -> Vec<String> {
-    let labels = choice_labels(hints, choices, lang);
-    choices
-        .iter()
-        .zip(labels)
-        .map(|((value, _), label)| super::text::option_label(Some(&label), &value_text(value)))
-        .collect()
+    plain_labels(hints, choices, lang, false)
 }
 
 /// [`plain_choice_labels`], except that an option shown by its own value
@@ -149,13 +144,22 @@ pub(crate) fn plain_labels_or_values(
     choices: &[(Value, Option<String>)],
     lang: Lang,
 ) -> Vec<String> {
+    plain_labels(hints, choices, lang, true)
+}
+
+fn plain_labels(
+    hints: FieldHints<'_>,
+    choices: &[(Value, Option<String>)],
+    lang: Lang,
+    values_as_written: bool,
+) -> Vec<String> {
     let labels = choice_labels(hints, choices, lang);
     choices
         .iter()
         .zip(labels)
         .map(|((value, _), label)| {
             let text = value_text(value);
-            if label == text {
+            if values_as_written && label == text {
                 return text;
             }
             super::text::option_label(Some(&label), &text)
