@@ -6,12 +6,12 @@
 //! `input` of the `tool_use` content block. `stop_reason: "max_tokens"`
 //! means the plan was cut off.
 
-use super::error::{failure, status_error, success_json};
+use super::error::{invalid_output as invalid, status_error, success_json};
 use super::{extract_json, in_context, tokens, HttpRequest, ModelReply};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
-use genui_core::{Error, ModelFailure};
+use genui_core::Error;
 use serde_json::{json, Value};
 
 /// The API version header value.
@@ -93,8 +93,4 @@ pub(crate) fn parse_response(
         tokens_in: tokens(usage, "input_tokens"),
         tokens_out: tokens(usage, "output_tokens"),
     })
-}
-
-fn invalid(message: &str) -> Error {
-    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
 }

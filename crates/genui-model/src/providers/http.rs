@@ -32,7 +32,7 @@
 //! deadline, and the deterministic fallback. Errors (non-2xx) are read like
 //! a provider's: 429 waits, 5xx is retried once, anything else falls back.
 
-use super::error::{failure, status_error};
+use super::error::{failure, invalid_output as invalid, status_error};
 use super::{extract_json, in_context, HttpRequest, ModelReply};
 use crate::config::ModelConfig;
 use crate::prompt::{Field, Prompt, Role};
@@ -299,10 +299,6 @@ fn widget_of(options: &Map<String, Value>) -> Option<String> {
         _ if on("slider") => Some("slider".into()),
         _ => None,
     }
-}
-
-fn invalid(message: &str) -> Error {
-    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
 }
 
 /// The error for a generator that could not be reached.

@@ -11,12 +11,12 @@
 //! No `temperature` or `max_tokens`: reasoning models reject both, and the
 //! plan is bounded by the field list.
 
-use super::error::{failure, status_error, success_json};
+use super::error::{invalid_output as invalid, status_error, success_json};
 use super::{chat, tokens, HttpRequest, ModelReply};
 use crate::config::ModelConfig;
 use crate::plan_schema;
 use crate::prompt::Prompt;
-use genui_core::{Error, ModelFailure};
+use genui_core::Error;
 use serde_json::{json, Value};
 
 /// The request with strict `json_schema` structured output.
@@ -92,8 +92,4 @@ pub(crate) fn parse_response(
         tokens_in: tokens(usage, "prompt_tokens"),
         tokens_out: tokens(usage, "completion_tokens"),
     })
-}
-
-fn invalid(message: &str) -> Error {
-    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
 }

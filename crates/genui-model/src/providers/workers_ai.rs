@@ -15,7 +15,7 @@
 //! `JSON.parse`: a nested `serde_json::Value` converted directly reaches JS
 //! as `Map`s, whose fields the binding drops (workers-rs issue 1050).
 
-use super::error::{error_body_message, failure, success_json};
+use super::error::{error_body_message, failure, invalid_output as invalid, success_json};
 use super::{extract_json, tokens, AiCall, HttpRequest, ModelReply};
 use crate::config::ModelConfig;
 use crate::plan_schema;
@@ -112,8 +112,4 @@ pub(crate) fn error_from_message(message: &str) -> Error {
         ModelFailure::Unavailable
     };
     failure(kind, format!("Workers AI failed: {message}"))
-}
-
-fn invalid(message: &str) -> Error {
-    failure(ModelFailure::OutputInvalid, message).with_provider_status(200)
 }
