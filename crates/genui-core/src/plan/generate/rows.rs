@@ -174,9 +174,11 @@ fn pairs(a: &Control, b: &Control, pair_only: bool) -> bool {
     if !is_short(a) || !is_short(b) {
         return false;
     }
-    let (na, nb) = (name_of(a), name_of(b));
+    // Each stem list once: every relation below reads the same four.
+    let names = (stems(&name_of(a)), stems(&name_of(b)));
+    let labels = (stems(&a.label), stems(&b.label));
     let by_name = |related: fn(&[String], &[String]) -> bool| {
-        related(&stems(&na), &stems(&nb)) || related(&stems(&a.label), &stems(&b.label))
+        related(&names.0, &names.1) || related(&labels.0, &labels.1)
     };
     by_name(same_family)
         || by_name(amount_and_currency)
