@@ -4,7 +4,7 @@
 //! same effects (isolate memory, KV, the model ladder) before the core wraps
 //! the answer as the tool's result.
 
-use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp};
+use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp, McpGuard};
 use worker::{Context, Env, Request};
 
 /// The form view `ui://genui/form`, built by scripts/build-mcp-view.sh
@@ -25,14 +25,14 @@ pub(super) async fn handle(
     };
     let header = |name: &str| super::header(req, name);
     let hosts = super::setting(env, "MCP_ALLOWED_HOSTS");
-    let origins = super::setting(env, "ALLOWED_ORIGINS");
-    match Mcp::read(
-        &body,
-        &header,
-        hosts.as_deref(),
-        origins.as_deref(),
-        &limits,
-    ) {
+    let origins = super::setting(env, "MCP_ALLOWED_ORIGINS");
+    let cors_origins = super::settings::cors_origins(env);
+    let guard = McpGuard {
+        hosts: hosts.as_deref(),
+        origins: origins.as_deref(),
+        cors_origins: cors_origins.as_deref(),
+    };
+    match Mcp::read(&body, &header, guard, &limits) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&super::generate_job(*job, env, ctx).await),
         Mcp::Submit(job, call) => {

@@ -37,7 +37,7 @@ fn start() {
 async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let info = RequestInfo::new(&req);
     let origin = header(&req, "origin");
-    let allowed_origins = setting(&env, "ALLOWED_ORIGINS");
+    let allowed_origins = settings::cors_origins(&env);
     // Test runs check every answer against its contract (genui_core::contracts).
     genui_core::Contract::set_checking(setting(&env, "CHECK_CONTRACTS").as_deref() == Some("true"));
     catalogs::configure_once();
@@ -96,7 +96,7 @@ async fn handle(
             let origin = header(&req, "origin");
             let headers = Access::preflight_headers(
                 origin.as_deref(),
-                setting(env, "ALLOWED_ORIGINS").as_deref(),
+                settings::cors_origins(env).as_deref(),
             );
             HttpResponse {
                 status: 204,

@@ -44,7 +44,8 @@
 //!   [`check_plan`], [`Issue`], [`markup_in`]; [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
-//!   [`FormToken`] (hosted form links), [`Mcp`] (`POST /mcp`).
+//!   [`FormToken`] (hosted form links), [`Mcp`] (`POST /mcp`) and its
+//!   [`McpGuard`] settings.
 //! - **Errors:** [`Error`], [`ErrorCode`], [`Result`].
 
 #![deny(missing_docs, unreachable_pub)]
@@ -92,7 +93,7 @@ pub use terms::format::Format;
 
 pub use edge::access::Access;
 pub use edge::forms::{FormRecord, FormToken};
-pub use edge::mcp::Mcp;
+pub use edge::mcp::{Mcp, McpGuard};
 pub use edge::outbox::{
     AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };

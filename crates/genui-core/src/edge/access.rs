@@ -10,14 +10,21 @@
 //! key, so timing says nothing about how much of a key matched or which.
 //! Unset means open: for local use only.
 //!
-//! CORS: `ALLOWED_ORIGINS` is `*` or a comma-separated list of origins. An
-//! allowed origin gets `Access-Control-Allow-*` headers and preflights are
-//! answered; any other origin gets no CORS headers at all, so browsers
-//! refuse to share the answer.
+//! CORS: `ALLOWED_ORIGINS` is `*` or a comma-separated list of origins, each
+//! exact (`https://app.example`) or with a port wildcard
+//! (`http://localhost:*`: that scheme and host on any port; [`origin_allowed`]).
+//! There is no host wildcard: `https://*.example.com` lets nothing in. When
+//! `ALLOWED_ORIGINS` is unset, `DEV_ALLOWED_ORIGINS`, the local default
+//! `./scripts/dev.sh` passes, stands in for it ([`cors_origins`]), so an
+//! explicit list from any source (`.dev.vars`, `--var`, `[vars]`) wins over
+//! the default. An allowed origin gets `Access-Control-Allow-*` headers and
+//! preflights are answered; any other origin gets no CORS headers at all, so
+//! browsers refuse to share the answer.
 
 use crate::error::{Error, ErrorCode, Result};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+use url::Url;
 
 /// Checks the `Authorization` header against the configured keys. `keys`
 /// is the `API_KEYS` value; `None` or blank means no authentication.
@@ -67,13 +74,64 @@ pub(crate) fn key_fingerprint(key: &str) -> String {
     hex::encode(&Sha256::digest(key.trim().as_bytes())[..8])
 }
 
-/// Whether `origin` may read answers, given `ALLOWED_ORIGINS`.
+/// The origin list CORS applies: `ALLOWED_ORIGINS` when it is set, else
+/// `DEV_ALLOWED_ORIGINS` (the local default of `./scripts/dev.sh`). An
+/// explicit list replaces the default rather than adding to it.
+pub(crate) fn cors_origins<'a>(
+    allowed: Option<&'a str>,
+    dev_default: Option<&'a str>,
+) -> Option<&'a str> {
+    allowed
+        .filter(|list| !list.trim().is_empty())
+        .or(dev_default)
+}
+
+/// Whether `origin` (an `Origin` header) is in `allowed`: `*`, or a
+/// comma-separated list whose entries are an origin written out
+/// (`https://app.example`, compared without regard to case) or an `http(s)`
+/// origin with the port wildcard `:*` (`http://localhost:*`).
 pub(crate) fn origin_allowed(origin: &str, allowed: Option<&str>) -> bool {
     allowed
         .unwrap_or_default()
         .split(',')
         .map(str::trim)
-        .any(|a| a == "*" || a.eq_ignore_ascii_case(origin))
+        .filter(|entry| !entry.is_empty())
+        .any(|entry| entry_admits(entry, origin))
+}
+
+/// One entry of an origin list against an `Origin`.
+fn entry_admits(entry: &str, origin: &str) -> bool {
+    if entry == "*" || entry.eq_ignore_ascii_case(origin) {
+        return true;
+    }
+    entry
+        .strip_suffix(":*")
+        .is_some_and(|base| same_scheme_and_host(base, origin))
+}
+
+/// `base` (an entry without its `:*`) and `origin` name the same scheme and
+/// host; the origin's port is free. `base` must be a bare `http(s)` origin
+/// with no port of its own and no `*` in its host.
+fn same_scheme_and_host(base: &str, origin: &str) -> bool {
+    let (Some(base), Some(origin)) = (bare_origin(base), bare_origin(origin)) else {
+        return false;
+    };
+    base.port().is_none() && base.scheme() == origin.scheme() && base.host() == origin.host()
+}
+
+/// `text` parsed as a bare `http` or `https` origin: scheme, host and
+/// optional port, nothing else (no user, path, query or fragment), and no
+/// `*` in the host, so a wildcard never stands for a host.
+fn bare_origin(text: &str) -> Option<Url> {
+    let url = Url::parse(text).ok()?;
+    let bare = matches!(url.scheme(), "http" | "https")
+        && url.username().is_empty()
+        && url.password().is_none()
+        && url.path() == "/"
+        && url.query().is_none()
+        && url.fragment().is_none()
+        && url.host_str().is_some_and(|host| !host.contains('*'));
+    bare.then_some(url)
 }
 
 /// CORS headers for an answer to `origin` (none for a disallowed origin).
@@ -125,6 +183,15 @@ impl Access {
     /// A short, non-reversible name for a key (rate-limit buckets, logs).
     pub fn key_fingerprint(key: &str) -> String {
         key_fingerprint(key)
+    }
+
+    /// The origin list CORS applies: `ALLOWED_ORIGINS` (`allowed`) when set,
+    /// else `DEV_ALLOWED_ORIGINS` (`dev_default`, `./scripts/dev.sh`'s).
+    pub fn cors_origins<'a>(
+        allowed: Option<&'a str>,
+        dev_default: Option<&'a str>,
+    ) -> Option<&'a str> {
+        cors_origins(allowed, dev_default)
     }
 
     /// CORS headers for an answer to `origin`.
@@ -192,5 +259,121 @@ mod tests {
         );
         assert_eq!(preflight_headers(Some("http://x"), Some("*")).len(), 6);
         assert!(cors_headers(None, Some("*")).is_empty());
+    }
+
+    /// The list `./scripts/dev.sh` passes as `DEV_ALLOWED_ORIGINS`, read
+    /// from the file it reads it from.
+    fn dev_default() -> String {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scripts/lib/dev-defaults.vars"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let value = text
+            .lines()
+            .find_map(|line| line.strip_prefix("DEV_ALLOWED_ORIGINS:"))
+            .unwrap_or_else(|| panic!("{path} sets no DEV_ALLOWED_ORIGINS"));
+        value.to_owned()
+    }
+
+    #[test]
+    fn a_port_wildcard_admits_its_scheme_and_host_on_any_port() {
+        let dev = dev_default();
+        for origin in [
+            "http://localhost:3000",
+            "http://localhost:5173",
+            "http://localhost",
+            "http://LOCALHOST:8080",
+            "http://127.0.0.1:3000",
+        ] {
+            assert!(origin_allowed(origin, Some(dev.as_str())), "{origin}");
+        }
+        let h = cors_headers(Some("http://localhost:3000"), Some(dev.as_str()));
+        assert_eq!(
+            h[0],
+            (
+                "access-control-allow-origin".into(),
+                "http://localhost:3000".into()
+            )
+        );
+        for origin in [
+            "https://localhost:3000",
+            "http://localhost.evil.example:3000",
+            "http://evil.example",
+            "http://127.0.0.2:3000",
+            "http://[::1]:3000",
+            "http://user@localhost:3000",
+            "http://localhost:3000/path",
+            "null",
+            "",
+        ] {
+            assert!(!origin_allowed(origin, Some(dev.as_str())), "{origin}");
+        }
+    }
+
+    #[test]
+    fn a_wildcard_never_stands_for_a_host() {
+        for entry in [
+            "https://*.example.com:*",
+            "https://*.example.com",
+            "http://*:*",
+            "*:*",
+            "https://*",
+        ] {
+            for origin in [
+                "https://app.example.com",
+                "https://example.com",
+                "http://localhost:3000",
+            ] {
+                assert!(
+                    !origin_allowed(origin, Some(entry)),
+                    "{entry} let {origin} in"
+                );
+            }
+        }
+        // Not even an `Origin` spelled with the `*` itself (no browser sends
+        // one; a script can).
+        for (entry, origin) in [
+            ("http://*:*", "http://*:3000"),
+            ("https://*.example.com:*", "https://*.example.com"),
+        ] {
+            assert!(
+                !origin_allowed(origin, Some(entry)),
+                "{entry} let {origin} in"
+            );
+        }
+        // A wildcard entry that is not a bare origin lets nothing in either.
+        for entry in [
+            "http://localhost:8080:*",
+            "http://localhost/app:*",
+            "http://user@localhost:*",
+            "ftp://localhost:*",
+        ] {
+            assert!(
+                !origin_allowed("http://localhost:3000", Some(entry)),
+                "{entry}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_explicit_list_replaces_the_dev_default() {
+        let dev = dev_default();
+        let explicit = Some("https://app.example");
+        let list = cors_origins(explicit, Some(dev.as_str()));
+        assert!(origin_allowed("https://app.example", list));
+        assert!(
+            !origin_allowed("http://localhost:3000", list),
+            "the explicit list wins over the default, it does not add to it"
+        );
+        let list = cors_origins(None, Some(dev.as_str()));
+        assert!(origin_allowed("http://localhost:3000", list));
+        assert!(!origin_allowed("https://app.example", list));
+        let list = cors_origins(Some("  "), Some(dev.as_str()));
+        assert!(
+            origin_allowed("http://localhost:3000", list),
+            "a blank list is unset"
+        );
+        assert_eq!(cors_origins(None, None), None);
     }
 }

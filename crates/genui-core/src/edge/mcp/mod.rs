@@ -33,6 +33,8 @@ use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
 use wire::{code, Envelope, RpcError, Version, SERVER};
 
+pub use guard::McpGuard;
+
 /// What a `POST /mcp` asks of the shell. The jobs are boxed: each is
 /// several times the size of an answer.
 #[derive(Debug)]
@@ -76,16 +78,15 @@ type Step<T> = std::result::Result<T, HttpResponse>;
 
 impl Mcp {
     /// Reads one `POST /mcp`. `header` reads a request header by its
-    /// lower-case name; `allowed_hosts` is `MCP_ALLOWED_HOSTS` and
-    /// `allowed_origins` is `ALLOWED_ORIGINS` ([`guard`]).
+    /// lower-case name; `guard` holds the host and origin settings
+    /// ([`McpGuard`]).
     pub fn read(
         body: &[u8],
         header: &dyn Fn(&str) -> Option<String>,
-        allowed_hosts: Option<&str>,
-        allowed_origins: Option<&str>,
+        guard: McpGuard<'_>,
         limits: &Limits,
     ) -> Mcp {
-        match read(body, header, allowed_hosts, allowed_origins, limits) {
+        match read(body, header, guard, limits) {
             Ok(mcp) => mcp,
             Err(response) => Mcp::Answer(response),
         }
@@ -108,18 +109,12 @@ impl Mcp {
 fn read(
     body: &[u8],
     header: &dyn Fn(&str) -> Option<String>,
-    allowed_hosts: Option<&str>,
-    allowed_origins: Option<&str>,
+    guard: McpGuard<'_>,
     limits: &Limits,
 ) -> Step<Mcp> {
     let get = |name: &str| header(name).and_then(|raw| wire::header_value(&raw));
-    guard::check(
-        get("host").as_deref(),
-        get("origin").as_deref(),
-        allowed_hosts,
-        allowed_origins,
-    )
-    .map_err(|e| Mcp::refuse(&e))?;
+    guard::check(get("host").as_deref(), get("origin").as_deref(), guard)
+        .map_err(|e| Mcp::refuse(&e))?;
     limits
         .check_body_size(body.len())
         .map_err(|e| Mcp::refuse(&e))?;

@@ -75,7 +75,7 @@ fn request(version: &str, id: u64, method: &str, mut params: Value) -> Value {
 /// Sends one body with headers; runs tool jobs as the shell would (no KV).
 fn send(body: &[u8], headers: &HashMap<String, String>) -> (u16, Value) {
     let header = |name: &str| headers.get(name).cloned();
-    let response = match Mcp::read(body, &header, None, None, &Limits::default()) {
+    let response = match Mcp::read(body, &header, McpGuard::default(), &Limits::default()) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&job.finish(None).response),
         Mcp::Submit(job, call) => call.finish(&job.finish(None, "msg-1").response),
