@@ -1170,6 +1170,21 @@ fn webhooks_only() {
     }
 }
 
+/// `./scripts/dev.sh`'s local defaults (`scripts/lib/dev-defaults.vars`):
+/// CORS for `http://localhost` and `http://127.0.0.1` on any port, while
+/// `/mcp` still refuses a foreign `Origin`.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn dev_sh_origins() {
+    let opts = Options::default()
+        .like_dev_sh()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_protocols::dev_sh_origins(&dev) {
+        panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
+    }
+}
+
 /// A hosted form's answer survives killing the worker mid-delivery: two
 /// `wrangler dev` runs on one `--persist-to` directory (a restart), a
 /// callback that hangs on the first attempt; the answer arrives after the

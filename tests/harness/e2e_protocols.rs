@@ -513,6 +513,84 @@ pub fn keys_and_cors(dev: &WranglerDev) -> Step {
     ensure(health.status == 200, || "healthz must stay public".into())
 }
 
+/// On a worker started as `./scripts/dev.sh` starts it: a frontend on
+/// `localhost` or `127.0.0.1`, any port, gets CORS headers; another origin
+/// gets none, and `/mcp` still refuses it (403, naming the Origin).
+pub fn dev_sh_origins(dev: &WranglerDev) -> Step {
+    let body = json!({"output": {"type": "object", "properties": {"a": {"type": "string"}}}});
+    for origin in ["http://localhost:3000", "http://127.0.0.1:5173"] {
+        let answer = request_with(dev, "POST", "/v1/generate", &body, &[("origin", origin)])?;
+        ensure(
+            answer.status == 200 && answer.header("access-control-allow-origin") == Some(origin),
+            || format!("{origin}: {} {:?}", answer.status, answer.headers),
+        )?;
+    }
+    let preflight = request_with(
+        dev,
+        "OPTIONS",
+        "/v1/generate",
+        &Value::Null,
+        &[
+            ("origin", "http://localhost:3000"),
+            ("access-control-request-method", "POST"),
+        ],
+    )?;
+    ensure(
+        preflight.status == 204
+            && preflight.header("access-control-allow-origin") == Some("http://localhost:3000"),
+        || format!("preflight: {} {:?}", preflight.status, preflight.headers),
+    )?;
+    let evil = request_with(
+        dev,
+        "POST",
+        "/v1/generate",
+        &body,
+        &[("origin", "http://evil.example")],
+    )?;
+    ensure(
+        evil.status == 200 && evil.header("access-control-allow-origin").is_none(),
+        || format!("http://evil.example got CORS headers: {:?}", evil.headers),
+    )?;
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "e2e", "version": "1.0.0"}}});
+    let refused = request_with(
+        dev,
+        "POST",
+        "/mcp",
+        &initialize,
+        &[("origin", "http://evil.example")],
+    )?;
+    let message = refused.try_json()?["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    ensure(
+        refused.status == 403
+            && message.contains("http://evil.example")
+            && message.contains("MCP_ALLOWED_ORIGINS"),
+        || {
+            format!(
+                "/mcp from http://evil.example: {} {}",
+                refused.status, refused.body
+            )
+        },
+    )?;
+    let local = request_with(
+        dev,
+        "POST",
+        "/mcp",
+        &initialize,
+        &[("origin", "http://localhost:3000")],
+    )?;
+    ensure(local.status == 200, || {
+        format!(
+            "/mcp from http://localhost:3000: {} {}",
+            local.status, local.body
+        )
+    })
+}
+
 fn request_with(
     dev: &WranglerDev,
     method: &str,

@@ -95,6 +95,25 @@ impl Options {
         self.vars.push((key.into(), value.into()));
         self
     }
+
+    /// Adds the vars `scripts/dev.sh` passes (`scripts/lib/dev-defaults.vars`,
+    /// one `NAME:value` a line, `#` comments), so the worker starts as
+    /// `./scripts/dev.sh` starts it.
+    pub fn like_dev_sh(mut self) -> Result<Self, String> {
+        let path = project_root().join("scripts/lib/dev-defaults.vars");
+        let text =
+            fs::read_to_string(&path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+        for line in text.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (name, value) = line
+                .split_once(':')
+                .ok_or_else(|| format!("{}: `{line}` is not NAME:value", path.display()))?;
+            self = self.var(name, value);
+        }
+        Ok(self)
+    }
 }
 
 /// One HTTP answer. 4xx and 5xx are answers too, never errors.
