@@ -405,9 +405,9 @@ fn model_path_end_to_end() {
         }
         wait_for_kv(&dev, 6);
         match kv_holds_only_proven_specs(&dev) {
-            Ok(11) => {}
+            Ok(12) => {}
             Ok(models) => failures.push(format!(
-                "KV holds {models} model specs; want 11 (one per successful scenario)"
+                "KV holds {models} model specs; want 12 (one per successful scenario, one for the hosted form)"
             )),
             Err(e) => failures.push(e),
         }
