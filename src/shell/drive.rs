@@ -29,7 +29,7 @@ pub(super) type SseBody = UnboundedReceiver<String>;
 pub(super) type OnAnswer = Box<dyn FnOnce(String) -> LocalBoxFuture<'static, ()>>;
 
 /// Runs a generation to its one answer (the JSON endpoint).
-pub(super) async fn answer(mut generation: Generation, env: &Env, ctx: &Context) -> HttpResponse {
+pub(super) async fn answer(generation: &mut Generation, env: &Env, ctx: &Context) -> HttpResponse {
     let cache = SpecCache::open(env);
     let mut answer = None;
     while let Some(effect) = generation.poll() {

@@ -21,8 +21,9 @@ use super::deliver::{post_signed, random_bytes};
 use super::{read_body, setting};
 use genui_core::{
     DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits,
-    Outbox, OutboxEffect, OutboxInput, Prefill, SubmitJob, Webhook,
+    Outbox, OutboxEffect, OutboxInput, SubmitJob,
 };
+use genui_model::{Generation, Mode};
 use serde_json::{json, Value};
 use worker::{
     durable_object, DurableObject, Env, Method, Request, RequestInit, Response, Result, State,
@@ -59,96 +60,52 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
         Ok(job) => job,
         Err(error) => return HttpResponse::error(&error),
     };
-    let request = job.request().clone();
-    let Some(raw) = request.callback_url.as_deref() else {
-        return HttpResponse::error(
-            &Error::new(
-                ErrorCode::InvalidRequest,
-                "a hosted form needs `callbackUrl`, where the answer is sent",
-            )
-            .at("/callbackUrl"),
-        );
-    };
-    let callback = match Webhook::callback_target(raw, allow_http(env)) {
+    let callback = match FormRecord::callback_for(&job, allow_http(env)) {
         Ok(url) => url,
         Err(error) => return HttpResponse::error(&error),
     };
-    if job.is_display() {
-        return HttpResponse::error(
-            &Error::new(
-                ErrorCode::InvalidRequest,
-                "a display takes no answer; a hosted form needs `output`",
-            )
-            .at("/output"),
-        );
+    // The form is generated as `/v1/generate` would: a configured model
+    // designs it, the deterministic generator otherwise or as its fallback.
+    let mut generation = Generation::new(
+        job,
+        &super::model::generators(env),
+        Mode::Answer,
+        &limits,
+        unix_ms(),
+    );
+    let answer = super::drive::answer(&mut generation, env, ctx).await;
+    if answer.status != 200 {
+        return answer;
     }
-    let cache = super::kv::SpecCache::open(env);
-    let cached = cache.get(job.cache_key()).await;
-    let spec_hash = job.spec_hash().to_owned();
-    let outcome = job.clone().finish(cached.as_deref());
-    if outcome.response.status != 200 {
-        return outcome.response;
-    }
-    let Some(spec) = outcome
-        .cache_put
-        .as_ref()
-        .map(|p| p.value.clone())
-        .or(cached)
-        .or_else(|| job.spec_json())
-    else {
-        return HttpResponse::error(&Error::new(
-            ErrorCode::Internal,
-            "the form's spec could not be kept",
-        ));
+    let Some(spec) = generation.answered_spec() else {
+        return internal("the form's spec could not be kept");
     };
-    let Ok(random) = random_bytes::<{ FormToken::ID_BYTES + Prefill::SALT_BYTES }>() else {
-        return HttpResponse::error(&Error::new(
-            ErrorCode::Internal,
-            "no random bytes for the form's link",
-        ));
+    let Ok(random) = random_bytes::<{ FormRecord::RANDOM_BYTES }>() else {
+        return internal("no random bytes for the form's link");
     };
-    let (id, salt) = random.split_at(FormToken::ID_BYTES);
-    let (Ok(id), Ok(salt)) = (id.try_into(), salt.try_into()) else {
-        return HttpResponse::error(&Error::new(
-            ErrorCode::Internal,
-            "no random bytes for the form's link",
-        ));
-    };
-    let fragment = Prefill::of(&request.data, salt);
-    let record = FormRecord {
-        spec_hash,
-        tool_call_id: request.tool_call_id.clone(),
-        callback_url: callback.to_string(),
-        expires_at: FormToken::expiry(unix_s(), cache.ttl_seconds()),
-        locale: request.locale.clone(),
-        prefill: fragment.as_ref().map(|(_, prefill)| prefill.clone()),
-    };
-    let token = FormToken::new(id, record.expires_at);
+    let ttl = super::kv::SpecCache::open(env).ttl_seconds();
+    let job = generation.job();
+    let (record, token, fragment) =
+        FormRecord::issue(job, job.spec_hash(), &callback, random, unix_s(), ttl);
     let init = json!({"spec": spec, "record": record});
     if let Err(e) = call_object(env, &token.object_name(), Method::Post, "init", Some(init)).await {
-        return HttpResponse::error(&Error::new(
-            ErrorCode::Internal,
-            format!("the form could not be stored: {e}"),
-        ));
-    }
-    if let Some(put) = outcome.cache_put {
-        cache.put_after_response(ctx, put);
+        return internal(&format!("the form could not be stored: {e}"));
     }
     let origin = req
         .url()
         .map(|u| u.origin().ascii_serialization())
         .unwrap_or_default();
-    let url = format!(
-        "{origin}{}",
-        FormToken::path(
-            &token.sign(&secret),
-            fragment.as_ref().map(|(text, _)| text.as_str())
-        )
-    );
-    HttpResponse::json(
-        201,
-        &json!({"url": url, "expiresAt": token.expires_at_text(), "specHash": record.spec_hash}),
+    HttpResponse::form_link(
+        &origin,
+        &token.sign(&secret),
+        fragment.as_deref(),
+        &token,
+        &record,
     )
+}
+
+fn internal(message: &str) -> HttpResponse {
+    HttpResponse::error(&Error::new(ErrorCode::Internal, message))
 }
 
 /// Asks the object `name`; its JSON answer and status.

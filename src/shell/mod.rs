@@ -309,14 +309,14 @@ fn prepare(body: &[u8], format: Option<&str>) -> std::result::Result<GenerateJob
 /// machine (genui_model::Generation), which decides generator, cache keys,
 /// fallback and what to store.
 async fn generate_job(job: GenerateJob, env: &Env, ctx: &Context) -> HttpResponse {
-    let generation = Generation::new(
+    let mut generation = Generation::new(
         job,
         &model::generators(env),
         Mode::Answer,
         &Limits::default(),
         unix_ms(),
     );
-    drive::answer(generation, env, ctx).await
+    drive::answer(&mut generation, env, ctx).await
 }
 
 /// The same request as an event stream (`Accept: text/event-stream`); an

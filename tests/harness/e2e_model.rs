@@ -25,7 +25,9 @@ fn worker(provider: &str, server: &ModelServer) -> WranglerDev {
         .var("MODEL_BASE_URL", base)
         .var("MODEL_API_KEY", API_KEY)
         .var("MODEL_TIMEOUT_MS", "1500")
-        .var("MODEL_DEADLINE_MS", "6000");
+        .var("MODEL_DEADLINE_MS", "6000")
+        .var("WEBHOOK_SECRET", "e2e-model-webhook-secret")
+        .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
     WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -100,6 +102,24 @@ fn check(
         return Err(format!("{scenario}: meta {meta}"));
     }
     Ok(body)
+}
+
+/// A hosted form is designed as `/v1/generate` designs it: by the model
+/// when one is configured (the link names the model's spec).
+fn hosted_form_uses_the_model(dev: &WranglerDev, run: &str) -> Result<Value, String> {
+    let body = request(
+        "good",
+        &format!("{run}-hosted"),
+        json!({"callbackUrl": "http://127.0.0.1:9/answers"}),
+    );
+    let generated = dev.post_json("/v1/generate", &body).try_json()?;
+    let link = dev.post_json("/v1/forms", &body);
+    let made = link.try_json()?;
+    let meta = &generated["meta"];
+    if link.status != 201 || meta["generator"] != "model" || made["specHash"] != meta["specHash"] {
+        return Err(format!("hosted form: {} {made} for {meta}", link.status));
+    }
+    Ok(made)
 }
 
 fn ok(generator: &'static str, attempts: Option<u64>, error: Option<&'static str>) -> Expect {
@@ -301,6 +321,7 @@ fn model_path_end_to_end() {
             none.clone(),
             ok("fallback", None, Some("model_auth"))
         ));
+        record!(hosted_form_uses_the_model(&dev, &run));
         // The operator's catalog: the model binds naively (every integer to
         // the 0-10 rating); the proof keeps what fits and refuses the rest.
         let rated = json!({"catalog": "example", "output": {"type": "object", "required": ["stars"], "properties": {
@@ -384,9 +405,9 @@ fn model_path_end_to_end() {
         }
         wait_for_kv(&dev, 6);
         match kv_holds_only_proven_specs(&dev) {
-            Ok(11) => {}
+            Ok(12) => {}
             Ok(models) => failures.push(format!(
-                "KV holds {models} model specs; want 11 (one per successful scenario)"
+                "KV holds {models} model specs; want 12 (one per successful scenario, one for the hosted form)"
             )),
             Err(e) => failures.push(e),
         }

@@ -168,6 +168,10 @@ pub struct Generation {
     deadline_at_ms: u64,
     first_ui_ms: Option<u64>,
     sent_ui: bool,
+    /// The value of the last cache read (a hit's spec).
+    last_cached: Option<String>,
+    /// The spec of the last answer, as stored ([`Generation::answered_spec`]).
+    answered_spec: Option<String>,
 }
 
 impl Generation {
@@ -193,6 +197,8 @@ impl Generation {
             deadline_at_ms: now_ms,
             first_ui_ms: None,
             sent_ui: false,
+            last_cached: None,
+            answered_spec: None,
         };
         generation.begin(generators, now_ms);
         generation
@@ -208,8 +214,18 @@ impl Generation {
         &self.job
     }
 
+    /// The spec JSON of the last successful answer, as stored: what a
+    /// hosted form keeps with its link. `None` before an answer or after
+    /// an error.
+    pub fn answered_spec(&self) -> Option<&str> {
+        self.answered_spec.as_deref()
+    }
+
     /// Feeds what happened.
     pub fn input(&mut self, input: Input, now_ms: u64) {
+        if let Input::Cached(value) = &input {
+            self.last_cached.clone_from(value);
+        }
         match (std::mem::replace(&mut self.state, State::Finished), input) {
             (state, Input::ClientGone) => {
                 self.client_gone = true;
@@ -393,6 +409,12 @@ impl Generation {
 
     /// The last answer: stores its spec, emits it, and ends.
     fn answer(&mut self, outcome: Outcome, provenance: Option<Map<String, Value>>, now_ms: u64) {
+        self.answered_spec = match (&outcome.cache_put, outcome.response.status) {
+            (_, status) if status != 200 => None,
+            (Some(put), _) => Some(put.value.clone()),
+            // A hit: the value just read, or this isolate's memory of it.
+            (None, _) => self.last_cached.take().or_else(|| self.job.spec_json()),
+        };
         self.store(outcome.cache_put);
         let response = outcome.response;
         if response.status != 200 {

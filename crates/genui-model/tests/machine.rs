@@ -128,6 +128,16 @@ fn drive(
     script: Vec<Event>,
     gone_after: Option<usize>,
 ) -> Run {
+    drive_in_place(&mut generation, kv, script, gone_after)
+}
+
+/// [`drive`], keeping the machine to ask it afterwards.
+fn drive_in_place(
+    generation: &mut Generation,
+    kv: &mut HashMap<String, String>,
+    script: Vec<Event>,
+    gone_after: Option<usize>,
+) -> Run {
     let mut script = VecDeque::from(script);
     let mut now = NOW_MS;
     let mut run = Run::default();
@@ -207,6 +217,42 @@ fn deterministic_miss_then_hit() {
         ("hit", "deterministic")
     );
     assert!(hit.puts.is_empty());
+}
+
+#[test]
+fn the_answered_spec_is_what_was_stored_or_read() {
+    IsolateMemory::set_spec_bytes(0);
+    let mut kv = HashMap::new();
+    let mut miss = generation(&seed(), None, Mode::Answer);
+    drive_in_place(&mut miss, &mut kv, vec![], None);
+    let stored = kv.get(miss.job().cache_key()).cloned();
+    assert!(stored.is_some());
+    assert_eq!(miss.answered_spec(), stored.as_deref());
+    // A hit: the value read from KV, with nothing in the isolate's memory.
+    let mut hit = generation(&seed(), None, Mode::Answer);
+    let run = drive_in_place(&mut hit, &mut kv, vec![], None);
+    assert!(run.puts.is_empty());
+    assert_eq!(hit.answered_spec(), stored.as_deref());
+    // A model's proven plan: the spec stored under the model's key.
+    let mut model = generation(&seed(), Some(config()), Mode::Answer);
+    drive_in_place(
+        &mut model,
+        &mut kv,
+        vec![openai(&refined_plan(&seed()))],
+        None,
+    );
+    let model_spec = kv.get(model.job().cache_key()).cloned();
+    assert!(model_spec
+        .as_deref()
+        .is_some_and(|s| s.contains("Refined by the model")));
+    assert_eq!(model.answered_spec(), model_spec.as_deref());
+    // An error answers no spec.
+    let mut bad = seed();
+    bad["output"] = json!({"type": "object", "properties": {"x": {"type": "nonsense"}}});
+    let mut failed = generation(&bad, None, Mode::Answer);
+    let run = drive_in_place(&mut failed, &mut kv, vec![], None);
+    assert_eq!(run.kinds(), ["error", "done"]);
+    assert_eq!(failed.answered_spec(), None);
 }
 
 #[test]

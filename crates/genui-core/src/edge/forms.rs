@@ -23,8 +23,8 @@ use crate::cache::spec::UiSpec;
 use crate::edge::webhook::{mac, Purpose};
 use crate::error::{Error, ErrorCode, Result};
 use crate::render::html::prefill::Prefill;
-#[cfg(test)]
 use crate::render::html::prefill::SALT_BYTES;
+use crate::service::GenerateJob;
 use crate::terms::response::HttpResponse;
 use base64::Engine as _;
 use hmac::Mac as _;
@@ -198,7 +198,81 @@ impl FormToken {
     }
 }
 
+impl FormRecord {
+    /// Random bytes a new link needs from the platform's CSPRNG: the
+    /// record's id, then the pre-fill digest's salt.
+    pub const RANDOM_BYTES: usize = ID_BYTES + SALT_BYTES;
+
+    /// What `POST /v1/forms` checks before anything is generated: a
+    /// `callbackUrl` the worker may POST to, and an `output` to answer (a
+    /// display takes no answer). The callback's URL.
+    pub fn callback_for(job: &GenerateJob, allow_http: bool) -> Result<url::Url> {
+        let Some(raw) = job.request().callback_url.as_deref() else {
+            return Err(Error::new(
+                ErrorCode::InvalidRequest,
+                "a hosted form needs `callbackUrl`, where the answer is sent",
+            )
+            .at("/callbackUrl"));
+        };
+        let callback = crate::edge::webhook::callback_target(raw, allow_http)?;
+        if job.is_display() {
+            return Err(Error::new(
+                ErrorCode::InvalidRequest,
+                "a display takes no answer; a hosted form needs `output`",
+            )
+            .at("/output"));
+        }
+        Ok(callback)
+    }
+
+    /// The record and link of a form answered with `spec_hash` (the spec
+    /// the generation answered), made at `now` (Unix seconds) from
+    /// [`FormRecord::RANDOM_BYTES`] random bytes; and the pre-fill's
+    /// fragment text, when the request has data.
+    pub fn issue(
+        job: &GenerateJob,
+        spec_hash: &str,
+        callback: &url::Url,
+        random: [u8; ID_BYTES + SALT_BYTES],
+        now: u64,
+        spec_ttl_seconds: u64,
+    ) -> (Self, FormToken, Option<String>) {
+        let mut id = [0u8; ID_BYTES];
+        let mut salt = [0u8; SALT_BYTES];
+        id.copy_from_slice(&random[..ID_BYTES]);
+        salt.copy_from_slice(&random[ID_BYTES..]);
+        let request = job.request();
+        let fragment = Prefill::of(&request.data, salt);
+        let record = FormRecord {
+            spec_hash: spec_hash.to_owned(),
+            tool_call_id: request.tool_call_id.clone(),
+            callback_url: callback.to_string(),
+            expires_at: FormToken::expiry(now, spec_ttl_seconds),
+            locale: request.locale.clone(),
+            prefill: fragment.as_ref().map(|(_, prefill)| prefill.clone()),
+        };
+        let token = FormToken::new(id, record.expires_at);
+        (record, token, fragment.map(|(text, _)| text))
+    }
+}
+
 impl HttpResponse {
+    /// `POST /v1/forms`' answer (201): the link on `origin`, its expiry
+    /// and the spec's hash.
+    pub fn form_link(
+        origin: &str,
+        signed_token: &str,
+        fragment: Option<&str>,
+        token: &FormToken,
+        record: &FormRecord,
+    ) -> Self {
+        let url = format!("{origin}{}", FormToken::path(signed_token, fragment));
+        Self::json(
+            201,
+            &serde_json::json!({"url": url, "expiresAt": token.expires_at_text(), "specHash": record.spec_hash}),
+        )
+    }
+
     /// A hosted form's page for the link `token` ([`crate::FormToken`]),
     /// from its record and the spec stored for it (its JSON); after a
     /// rejected post, `posted` is the data as read and the error, shown by
@@ -428,6 +502,58 @@ mod tests {
         assert_eq!(
             FormToken::expiry(100, 10 * 86_400),
             100 + MAX_LIFETIME_SECONDS
+        );
+    }
+
+    fn job(extra: Value) -> GenerateJob {
+        let mut body = serde_json::json!({"description": "Your address",
+            "output": {"type": "object", "properties": {"to": {"type": "string"}}}});
+        if let (Value::Object(body), Value::Object(extra)) = (&mut body, extra) {
+            body.extend(extra);
+        }
+        let bytes = serde_json::to_vec(&body).unwrap();
+        GenerateJob::prepare(&bytes, Some("html"), &crate::Limits::default()).unwrap()
+    }
+
+    #[test]
+    fn a_hosted_form_needs_a_callback_and_an_output() {
+        let missing = FormRecord::callback_for(&job(serde_json::json!({})), false).unwrap_err();
+        assert_eq!(missing.pointer(), Some("/callbackUrl"));
+        let plain = serde_json::json!({"callbackUrl": "http://example.com/cb"});
+        let insecure = FormRecord::callback_for(&job(plain.clone()), false).unwrap_err();
+        assert_eq!(insecure.http_status(), 400);
+        assert!(FormRecord::callback_for(&job(plain), true).is_ok());
+        let display = serde_json::json!({"callbackUrl": "https://example.com/cb",
+            "output": null, "data": [{"a": 1}, {"a": 2}]});
+        let refused = FormRecord::callback_for(&job(display), false).unwrap_err();
+        assert_eq!(refused.pointer(), Some("/output"));
+    }
+
+    #[test]
+    fn a_link_is_issued_from_its_random_bytes_with_the_prefill_in_the_fragment() {
+        let job = job(serde_json::json!({"callbackUrl": "https://example.com/cb",
+            "toolCallId": "call_1", "locale": "de", "data": {"to": "Bob"}}));
+        let callback = FormRecord::callback_for(&job, false).unwrap();
+        let mut random = [9u8; FormRecord::RANDOM_BYTES];
+        random[..ID_BYTES].copy_from_slice(&[7; ID_BYTES]);
+        let (record, token, fragment) = FormRecord::issue(&job, "abc", &callback, random, 100, 60);
+        assert_eq!(token, FormToken::new([7; ID_BYTES], 160));
+        assert_eq!(
+            (record.spec_hash.as_str(), record.tool_call_id.as_deref()),
+            ("abc", Some("call_1"))
+        );
+        assert_eq!(
+            (record.locale.as_deref(), record.expires_at),
+            (Some("de"), 160)
+        );
+        assert_eq!(fragment.as_deref(), Some(r#"{"to":"Bob"}"#));
+        let expected = Prefill::of(&serde_json::json!({"to": "Bob"}), [9; SALT_BYTES]);
+        assert_eq!(record.prefill, expected.map(|(_, p)| p));
+        let link = HttpResponse::form_link("https://w.example", "t.s", None, &token, &record);
+        let body: Value = serde_json::from_str(&link.body).unwrap();
+        assert_eq!(
+            (link.status, body["url"].as_str()),
+            (201, Some("https://w.example/f/t.s"))
         );
     }
 }
