@@ -208,3 +208,61 @@ fn sections_are_named_in_the_request_language_from_one_cached_spec() {
         );
     }
 }
+
+#[test]
+fn rjsf_names_each_section_of_a_flat_form_for_the_host_to_head_in_the_request_language() {
+    for (locale, names) in [
+        (Some("de"), ["Reise", "Reisende"]),
+        (None, ["Trip", "Travellers"]),
+    ] {
+        let jsonforms = generate(&flight_search(locale), "jsonforms", None);
+        assert_eq!(group_labels(&jsonforms.response.body), names);
+        let rjsf = generate(&flight_search(locale), "rjsf", None);
+        let form: Value = serde_json::from_str(&rjsf.response.body).unwrap();
+        let sections = form["uiSchema"]["ui:options"]["sections"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no ui:options.sections: {}", form["uiSchema"]));
+        let labels: Vec<&str> = sections
+            .iter()
+            .map(|s| s["label"].as_str().unwrap())
+            .collect();
+        assert_eq!(labels, names, "the sections JSON Forms shows as groups");
+        // Every field once, in the order RJSF shows them.
+        let fields: Vec<&Value> = sections
+            .iter()
+            .flat_map(|s| s["fields"].as_array().unwrap())
+            .collect();
+        let order: Vec<&Value> = form["uiSchema"]["ui:order"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| *n != "*")
+            .collect();
+        assert_eq!(fields, order);
+        assert_eq!(
+            sections[0]["fields"],
+            json!(["origin", "destination", "departDate", "returnDate"])
+        );
+    }
+}
+
+#[test]
+fn rjsf_names_no_section_that_an_object_s_title_already_heads() {
+    let body = json!({"description": "Company", "output": {"type": "object", "properties": {
+        "company": {"type": "object", "title": "Company", "properties": {
+            "name": {"type": "string"}, "vatId": {"type": "string"}, "website": {"type": "string", "format": "uri"}}},
+        "contact": {"type": "object", "title": "Contact", "properties": {
+            "email": {"type": "string", "format": "email"}, "phone": {"type": "string"}, "fax": {"type": "string"}}}}}});
+    let rjsf = generate(&body, "rjsf", None);
+    let form: Value = serde_json::from_str(&rjsf.response.body).unwrap();
+    assert_eq!(
+        form["uiSchema"]["company"]["ui:title"], "Company",
+        "{}",
+        form["uiSchema"]
+    );
+    assert!(
+        form["uiSchema"]["ui:options"]["sections"].is_null(),
+        "{}",
+        form["uiSchema"]
+    );
+}

@@ -176,3 +176,57 @@ fn types_stop_at_twelve_levels_and_validation_does_not() {
         .unwrap()
         .contains("z.ZodType<unknown>"));
 }
+
+/// The answer of `body` in `format` (a request in the person's language).
+fn answer_in(body: &Value, format: &str) -> Value {
+    let job = GenerateJob::prepare(
+        body.to_string().as_bytes(),
+        Some(format),
+        &Limits::default(),
+    )
+    .expect("a valid request");
+    let outcome = job.finish(None);
+    assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
+    serde_json::from_str(&outcome.response.body).expect("JSON answer")
+}
+
+#[test]
+fn option_labels_follow_the_form_s_language_as_in_the_other_formats() {
+    let body = json!({
+        "description": "Spesenabrechnung",
+        "locale": "de",
+        "output": {"type": "object", "required": ["amount", "currency", "language"], "properties": {
+            "amount": {"type": "number"},
+            "currency": {"type": "string", "enum": ["USD", "EUR", "JPY"]},
+            "language": {"type": "string", "enum": ["en", "de", "fr", "es", "ja", "zh", "pt"]}}}
+    });
+    let react = answer_in(&body, "react");
+    let module = react["module"].as_str().unwrap();
+    // The labels RJSF shows for the same request, in the same language.
+    let rjsf = answer_in(&body, "rjsf");
+    for field in ["currency", "language"] {
+        for option in rjsf["schema"]["properties"][field]["oneOf"]
+            .as_array()
+            .unwrap()
+        {
+            let (value, title) = (&option["const"], option["title"].as_str().unwrap());
+            // An `<option>` or a radio's line: the value, then the label.
+            let (value, shown) = (
+                format!("value={{{value}}}"),
+                format!("{{{}}}", Value::from(title)),
+            );
+            let line = module
+                .lines()
+                .find(|l| l.contains(&value) && l.contains(&shown));
+            assert!(
+                line.is_some(),
+                "{field}: {value} shown as {shown} not in\n{module}"
+            );
+        }
+    }
+    assert!(
+        module.contains("Bitte wählen…") && !module.contains("Choose…"),
+        "the empty choice in German"
+    );
+    assert!(!module.contains("\"US Dollar\""), "no English label left");
+}

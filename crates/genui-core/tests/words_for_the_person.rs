@@ -161,3 +161,32 @@ fn a_model_title_that_echoes_the_request_is_replaced_with_a_warning() {
         "{warnings:?}"
     );
 }
+
+#[test]
+fn a_display_without_a_title_is_not_titled_as_a_form_asking_for_details() {
+    // Nothing to send: a table of what the agent shows, from a request
+    // that gives no title.
+    let request = json!({
+        "description": "Bitte zeigen Sie dem Nutzer die aktuellen Lagerbestände aller Filialen hier an",
+        "output": {},
+        "data": {"items": [{"fruit": "Apples", "count": 12}, {"fruit": "Pears", "count": 7}]},
+    });
+    for (locale, expected) in [(None, "Overview"), (Some("de"), "Übersicht")] {
+        let mut request = request.clone();
+        if let Some(tag) = locale {
+            request["locale"] = tag.into();
+        }
+        IsolateMemory::set_spec_bytes(0);
+        let job = GenerateJob::prepare(
+            &serde_json::to_vec(&request).unwrap(),
+            Some("jsonforms"),
+            &Limits::default(),
+        )
+        .unwrap();
+        let outcome = job.finish(None);
+        assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
+        let forms: Value = serde_json::from_str(&outcome.response.body).unwrap();
+        assert_eq!(forms["meta"]["kind"], "display", "{forms}");
+        assert_eq!(forms["meta"]["title"], expected, "{locale:?}");
+    }
+}

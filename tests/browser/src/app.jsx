@@ -29,7 +29,7 @@ import { catalogRenderers, catalogWidgets } from './catalog.jsx';
 import { materialCells, materialRenderers } from '@jsonforms/material-renderers';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import CssBaseline from '@mui/material/CssBaseline';
-import Form from '@rjsf/core';
+import Form, { getDefaultRegistry } from '@rjsf/core';
 import validator, { customizeValidator } from '@rjsf/validator-ajv8';
 
 const state = {
@@ -192,6 +192,28 @@ window.refineJsonForms = (response) => {
   return new Promise((resolve) => setTimeout(() => resolve(true), 50));
 };
 
+// RJSF draws no heading between the fields of one object: the worker
+// names a flat form's sections in the root's `ui:options.sections`
+// ({label, fields}), and the host heads each section's first field shown,
+// as an app using the answer does (docs/formats.md).
+const DefaultObjectFieldTemplate = getDefaultRegistry().templates.ObjectFieldTemplate;
+function SectionedObjectFieldTemplate(props) {
+  const sections = props.uiSchema?.['ui:options']?.sections;
+  if (!Array.isArray(sections)) return <DefaultObjectFieldTemplate {...props} />;
+  const shown = new Set(props.properties.filter((p) => !p.hidden).map((p) => p.name));
+  const heads = new Map();
+  for (const section of sections) {
+    const first = section.fields.find((f) => shown.has(f));
+    if (first !== undefined) heads.set(first, section.label);
+  }
+  const properties = props.properties.map((p) =>
+    heads.has(p.name)
+      ? { ...p, content: (<React.Fragment key={p.name}><h3 className="genui-section">{heads.get(p.name)}</h3>{p.content}</React.Fragment>) }
+      : p,
+  );
+  return <DefaultObjectFieldTemplate {...props} properties={properties} />;
+}
+
 // Same for RJSF: validator-ajv8 uses draft-07 unless given Ajv2020.
 const validator2020 = customizeValidator({ AjvClass: Ajv2020 });
 const rjsfValidatorFor = (schema) =>
@@ -208,6 +230,7 @@ window.renderRjsf = (form) => {
         formData={form.formData}
         validator={rjsfValidatorFor(form.schema)}
         widgets={catalogWidgets}
+        templates={{ ObjectFieldTemplate: SectionedObjectFieldTemplate }}
         onChange={(e) => {
           state.data = e.formData;
         }}

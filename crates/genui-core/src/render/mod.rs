@@ -190,10 +190,14 @@ impl<'a> RenderInput<'a> {
     }
 }
 
-/// The title of a form whose plan has none, by the kind of form: an
-/// approval is an "Approval", any other form asks for "Your details".
-/// Looked up at render time, so the spec and its key stay language-free.
+/// The title of a form whose plan has none, by the kind of form: a display
+/// (nothing to send) is an "Overview", an approval is an "Approval", any
+/// other form asks for "Your details". Looked up at render time, so the
+/// spec and its key stay language-free.
 pub(crate) fn fallback_title(plan: &crate::plan::Plan) -> words::Text {
+    if plan.is_display() {
+        return words::Text::TitleDisplay;
+    }
     let approval = plan
         .root
         .controls()

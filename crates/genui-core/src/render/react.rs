@@ -52,7 +52,15 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let built = crate::cache::memo::projection(
         &r.memo_key(),
         "react",
-        || module(&spec.plan, &spec.schema, &spec.defaults, &spec.spec_hash),
+        || {
+            module(
+                &spec.plan,
+                &spec.schema,
+                &spec.defaults,
+                &spec.spec_hash,
+                r.lang(),
+            )
+        },
         Module::bytes,
     );
     let mut meta = r.meta();
@@ -122,8 +130,15 @@ impl Module {
 }
 
 /// The TSX module for a plan over `schema` (`defaults`: the schema's own
-/// default and const values, never request data).
-pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &str) -> Module {
+/// default and const values, never request data), its option labels and
+/// empty choice in `lang`, as the other formats show them.
+pub(crate) fn module(
+    plan: &Plan,
+    schema: &Value,
+    defaults: &Value,
+    spec_hash: &str,
+    lang: Lang,
+) -> Module {
     let base = names(plan.title.as_deref(), plan);
     let mut derive = zod::Zod::new(schema);
     let root_expr = derive.expr(schema, "");
@@ -134,6 +149,7 @@ pub(crate) fn module(plan: &Plan, schema: &Value, defaults: &Value, spec_hash: &
         lists: Vec::new(),
         steps: Vec::new(),
         schema,
+        lang,
     };
     // react-hook-form keeps an object of fields: a form whose value is not
     // an object (a bare choice, a list) keeps it under `value`.
@@ -338,6 +354,8 @@ struct Body<'a> {
     /// Top-level field names per step (to open the step with an error).
     steps: Vec<Vec<String>>,
     schema: &'a Value,
+    /// The language of option labels and the empty choice.
+    lang: Lang,
 }
 
 impl Body<'_> {
@@ -440,7 +458,7 @@ impl Body<'_> {
             self.schema,
             &format!("{}{}", scope.schema_pointer, c.pointer),
         );
-        let facts = Facts::of(field_schema, self.schema, &c.pointer);
+        let facts = Facts::of(field_schema, self.schema, &c.pointer, self.lang);
         let read_only = if c.read_only { " readOnly" } else { "" };
         let placeholder = c.placeholder.as_ref().map_or(String::new(), |p| {
             format!(" placeholder={{{}}}", js::string(p))
@@ -581,7 +599,8 @@ impl Body<'_> {
         // choice among numbers, booleans or objects is always a select.
         if widget == Widget::Select || how == "asJson" {
             let options = facts.options(pad);
-            return format!("<select {register}>\n{pad}    <option value=\"\">{{\"Choose…\"}}</option>\n{options}{pad}  </select>");
+            let choose = js::string(self.lang.text(super::words::Text::Choose));
+            return format!("<select {register}>\n{pad}    <option value=\"\">{{{choose}}}</option>\n{options}{pad}  </select>");
         }
         let mut out = String::from("<span role=\"radiogroup\">\n");
         for (v, label) in facts.choices.iter().zip(&facts.labels) {
@@ -730,8 +749,9 @@ impl Facts {
             .collect()
     }
 
-    /// The facts of the field at `pointer` whose schema is `schema`.
-    fn of(schema: Option<&Value>, root: &Value, pointer: &str) -> Self {
+    /// The facts of the field at `pointer` whose schema is `schema`, its
+    /// choices labelled in `lang`.
+    fn of(schema: Option<&Value>, root: &Value, pointer: &str, lang: Lang) -> Self {
         let Some(schema) = schema else {
             return Self::default();
         };
@@ -741,9 +761,8 @@ impl Facts {
             schema.get("title").and_then(Value::as_str),
             schema.get("format").and_then(Value::as_str),
         );
-        // The module is one per spec, in no request's language: English.
         let labelled = |choices: Vec<(Value, Option<String>)>| {
-            let labels = plain_labels_or_values(hints, &choices, Lang::default());
+            let labels = plain_labels_or_values(hints, &choices, lang);
             (choices.into_iter().map(|(v, _)| v).collect(), labels)
         };
         let (values, labels) = labelled(choices(schema, root));

@@ -15,6 +15,13 @@
 //! - **steps**: the root's `ui:options.steps` lists each step's `label` and
 //!   top-level `fields`, for a host that pages through them; stock RJSF
 //!   shows every step on one page, in step order;
+//! - **sections**: a section of fields under one object is that object's
+//!   `ui:title` (RJSF draws it as the object's legend). Sections of a flat
+//!   form have no object to name, and RJSF draws no heading between the
+//!   fields of one object, so the root's `ui:options.sections` lists each
+//!   such section's `label` (in the request's language) and top-level
+//!   `fields`, in order, for the host's `ObjectFieldTemplate` to head each
+//!   run of fields with (docs/formats.md shows one);
 //! - **conditions**: RJSF evaluates the schema's own `if`/`then`/`else`,
 //!   `dependencies` and `oneOf` itself; `ui:order` names fields that only
 //!   exist in a branch (with RJSF's `*` last, names absent from the current
@@ -113,8 +120,15 @@ fn ui_schema(r: &RenderInput<'_>, approval: Option<super::ApprovalPrompt>) -> Ma
     };
     layer.add(&r.spec.plan.root, &mut ui);
     add_group_titles(&r.spec.plan.root, &mut ui);
+    let mut options = Map::new();
     if let Some(steps) = step_hint(&r.spec.plan.root) {
-        ui.insert("ui:options".into(), json!({"steps": steps}));
+        options.insert("steps".into(), steps);
+    }
+    if let Some(sections) = section_hint(&r.spec.plan.root) {
+        options.insert("sections".into(), sections);
+    }
+    if !options.is_empty() {
+        ui.insert("ui:options".into(), Value::Object(options));
     }
     let mut submit_text = r.submit_label();
     if let Some(prompt) = approval {
@@ -357,6 +371,52 @@ fn row_style(index: usize, count: usize) -> Value {
         style["marginRight"] = json!("1em");
     }
     style
+}
+
+/// The top-level sections of a flat form as `{label, fields}` (top-level
+/// property names), in order: the root's groups whose fields do not all
+/// sit under one object (such a group is that object's `ui:title`).
+/// `None` when there are none.
+fn section_hint(root: &Node) -> Option<Value> {
+    let Node::Vertical { elements } = root else {
+        return None;
+    };
+    let hint: Vec<Value> = elements
+        .iter()
+        .filter_map(|node| match node {
+            Node::Group { label, .. } if !under_one_object(node) => {
+                Some((label, top_level_fields(node)))
+            }
+            _ => None,
+        })
+        .filter(|(_, fields)| !fields.is_empty())
+        .map(|(label, fields)| json!({"label": label, "fields": fields}))
+        .collect();
+    (!hint.is_empty()).then_some(Value::Array(hint))
+}
+
+/// Whether every control of a node sits under one object (whose
+/// `ui:title` names the node; see [`add_group_titles`]).
+fn under_one_object(node: &Node) -> bool {
+    let paths: Vec<Vec<String>> = node
+        .controls()
+        .iter()
+        .map(|c| super::data_path(&c.pointer))
+        .collect();
+    common_parent(&paths).is_some()
+}
+
+/// The top-level property names of a node's controls, each once, in order.
+fn top_level_fields(node: &Node) -> Vec<String> {
+    let mut fields: Vec<String> = Vec::new();
+    for control in node.controls() {
+        if let Some(first) = super::data_path(&control.pointer).into_iter().next() {
+            if !fields.contains(&first) {
+                fields.push(first);
+            }
+        }
+    }
+    fields
 }
 
 /// The wizard's steps as `{label, fields}` (top-level property names).

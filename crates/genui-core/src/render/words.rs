@@ -67,6 +67,8 @@ texts! {
     TitleDetails => ["Your details", "Ihre Angaben", "Vos informations", "Sus datos", "Seus dados", "ご入力内容", "您的信息"],
     /// The title of an approval whose request gives none.
     TitleApproval => ["Approval", "Genehmigung", "Approbation", "Aprobación", "Aprovação", "承認", "审批"],
+    /// The title of a display (tables and charts, nothing to send) whose request gives none.
+    TitleDisplay => ["Overview", "Übersicht", "Aperçu", "Resumen", "Visão geral", "概要", "概览"],
     /// The form as a whole (an error not at any field).
     Form => ["Form", "Formular", "Formulaire", "Formulario", "Formulário", "フォーム", "表单"],
     /// A required field is missing.
