@@ -15,7 +15,7 @@
 //! | validators | canonical digest of `output` | proving and compiling `output` | [`VALIDATOR_BYTES`] |
 //! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
 //! | projections | spec hash (and language), renderer | JSON Forms' and RJSF's answer heads as text, A2UI's components, a localised spec | [`RENDERER_SCHEMA_BYTES`] |
-//! | (the same LRU) | canonical digest of `output`, language, renderer | the renderers' labelled copies of `output` (value and text), which depend on nothing else, so a new description over the same `output` reuses them | (shared) |
+//! | (the same LRU) | canonical digest of `output`, the other inputs read (language; `output`'s place and the enum limit), kind | what depends on `output` alone, so a new description over the same `output` reuses it: the renderers' labelled copies of `output` (value and text), its defaults, its own warnings | (shared) |
 //!
 //! Together at most [`TOTAL_BYTES`] (16 MiB with the default spec memory),
 //! well under the isolate's 128 MB and issue 13's 48 MiB target for the
@@ -61,9 +61,10 @@ enum Source {
     /// One spec: its hash, or a key naming it and the request's inputs
     /// the projection reads besides.
     Spec(String),
-    /// One `output` schema (its canonical digest) in one language (its
-    /// tag): for what depends on `output` and the language alone.
-    Output(OutputDigest, &'static str),
+    /// One `output` schema (its canonical digest) and the few other
+    /// inputs the projection reads, spelled out (a language tag, where
+    /// `output` sits in the body): for what does not depend on the plan.
+    Output(OutputDigest, String),
 }
 
 /// A projection's key: what it was made from and the renderer.
@@ -116,24 +117,21 @@ pub(crate) fn projection<T: 'static>(
     )
 }
 
-/// What `renderer` made of an `output` schema (its canonical digest) in
-/// the language tagged `lang`, when nothing else goes into it: the
-/// renderers' labelled copies of `output`. Specs that share `output`
-/// (requests that differ only in `description`, say) share the entry.
+/// What `renderer` made of an `output` schema (its canonical digest) and
+/// the inputs `extra` names, when nothing else goes into it: the
+/// renderers' labelled copies of `output` (`extra`: the language), its
+/// defaults, its own warnings. Specs that share `output` (requests that
+/// differ only in `description`, say) share the entry.
 pub(crate) fn output_projection<T: 'static>(
     output: OutputDigest,
-    lang: &'static str,
+    extra: &str,
     renderer: &'static str,
     make: impl FnOnce() -> T,
     bytes: impl FnOnce(&T) -> usize,
 ) -> Rc<T> {
-    let key_bytes = std::mem::size_of::<OutputDigest>();
-    remembered(
-        (Source::Output(output, lang), renderer),
-        key_bytes,
-        make,
-        bytes,
-    )
+    let key_bytes = std::mem::size_of::<OutputDigest>() + extra.len();
+    let key = (Source::Output(output, extra.to_owned()), renderer);
+    remembered(key, key_bytes, make, bytes)
 }
 
 /// The projection under `key`, made and remembered when missing (charged
@@ -163,7 +161,7 @@ fn remembered<T: 'static>(
 /// (no copy is kept).
 pub(crate) fn renderer_schema(
     output: OutputDigest,
-    lang: &'static str,
+    lang: &str,
     renderer: &'static str,
     make: impl FnOnce() -> Option<Value>,
 ) -> Rc<Option<Value>> {
