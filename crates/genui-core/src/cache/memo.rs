@@ -8,7 +8,9 @@
 //! Every entry is immutable and content-addressed (a spec hash names exactly
 //! one spec, a canonical digest exactly one schema), so a memo can never
 //! answer differently from KV or from a fresh computation; it only answers
-//! sooner. Losing the isolate loses nothing.
+//! sooner. Losing the isolate loses nothing. (Both keys are canonical: an
+//! `output` sent again with its members in another order is equal to the
+//! first, and what is made of it keeps the order first seen.)
 //!
 //! | memo | key | saves | bound (estimated heap bytes) |
 //! |---|---|---|---|
