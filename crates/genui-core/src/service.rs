@@ -457,7 +457,7 @@ impl GenerateJob {
             generator: self.generator.clone(),
             draft: schema::draft_name(proven.draft).to_owned(),
             description: self.request.description.clone(),
-            defaults: schema_defaults(&output, &self.limits),
+            defaults: self.defaults_of(&output),
             schema: output,
             plan,
         };
@@ -466,6 +466,21 @@ impl GenerateJob {
             Contract::UiSpec.check(&as_json)?;
         }
         Ok((spec, repairs))
+    }
+
+    /// The values `output` supplies itself ([`schema_defaults`]): they
+    /// depend on `output` alone, so under the worker's limits an isolate
+    /// makes them once per `output` (its canonical digest) and a new spec
+    /// over the same `output` copies them.
+    fn defaults_of(&self, output: &Value) -> Value {
+        let make = || schema_defaults(output, &self.limits);
+        if self.limits != Limits::default() {
+            return make();
+        }
+        let bytes = crate::cache::memo::value_bytes;
+        let remembered =
+            crate::cache::memo::output_projection(self.output_digest, "", "defaults", make, bytes);
+        remembered.as_ref().clone()
     }
 
     /// A plan's title as the person sees it, whoever wrote the plan: one
@@ -737,10 +752,7 @@ impl GenerateJob {
             spec.spec_hash, self.limits.max_enum_values
         );
         let make = || {
-            let mut warnings =
-                unresolved_ref_warnings(&spec.schema, schema::draft_from_name(&spec.draft), &base);
-            warnings.extend(large_enum_warnings(&spec.schema, &base, &self.limits));
-            warnings.extend(pattern_escaped_warnings(&spec.schema, &base));
+            let mut warnings = self.schema_warnings(spec, &base).as_ref().clone();
             warnings.extend(collapsed_warnings(spec, doc, &base));
             if let Some(catalog) = &self.catalog {
                 warnings.extend(crate::catalog::bind::refused_requests(
@@ -753,14 +765,45 @@ impl GenerateJob {
             }
             warnings
         };
-        let bytes = |warnings: &Vec<crate::terms::warning::Warning>| {
-            warnings
-                .iter()
-                .map(|w| 64 + w.message.len() + w.pointer.len())
-                .sum()
-        };
-        crate::cache::memo::projection(&key, "warnings", make, bytes)
+        crate::cache::memo::projection(&key, "warnings", make, |w| warnings_bytes(w))
     }
+
+    /// The warnings `output` earns on its own (references not held, large
+    /// enums, escaped patterns): three walks of the schema, so an isolate
+    /// makes them once per `output` (its canonical digest), request shape
+    /// (`base`, `output`'s place in the body) and enum limit, and a new
+    /// spec over the same `output` only copies them.
+    fn schema_warnings(
+        &self,
+        spec: &UiSpec,
+        base: &str,
+    ) -> Rc<Vec<crate::terms::warning::Warning>> {
+        let make = || {
+            let mut warnings =
+                unresolved_ref_warnings(&spec.schema, schema::draft_from_name(&spec.draft), base);
+            warnings.extend(large_enum_warnings(&spec.schema, base, &self.limits));
+            warnings.extend(pattern_escaped_warnings(&spec.schema, base));
+            warnings
+        };
+        // The draft is `output`'s own (`$schema`, else the default), so the
+        // digest decides it too.
+        let extra = format!("{base}\u{0}{}", self.limits.max_enum_values);
+        crate::cache::memo::output_projection(
+            self.output_digest,
+            &extra,
+            "schema-warnings",
+            make,
+            |w| warnings_bytes(w),
+        )
+    }
+}
+
+/// An estimate of the heap a list of warnings holds.
+fn warnings_bytes(warnings: &[crate::terms::warning::Warning]) -> usize {
+    warnings
+        .iter()
+        .map(|w| 64 + w.message.len() + w.pointer.len())
+        .sum()
 }
 
 /// One `unresolved_ref` warning per `$ref` to a document the worker does
@@ -959,5 +1002,55 @@ impl HttpResponse {
         let page = crate::render::html::notice_page(locale, which)
             .or_else(|| crate::render::html::notice_page(locale, "not_found"));
         Self::html(status, page.unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cache::memo;
+
+    /// A generate body over `output` with `description`.
+    fn body(output: &Value, description: &str) -> Vec<u8> {
+        let body = json!({"tool": "generateUserInterface", "toolCallId": "c",
+                          "arguments": {"description": description, "output": output}});
+        serde_json::to_vec(&body).unwrap()
+    }
+
+    #[test]
+    fn what_output_alone_decides_is_remembered_by_output_not_by_spec() {
+        // A default, and a pattern whose `}` closes nothing (a
+        // `pattern_escaped` warning).
+        let output = json!({"type": "object", "properties": {
+            "size": {"type": "string", "default": "M"},
+            "code": {"type": "string", "pattern": "^a}$"}}});
+        let limits = Limits::default();
+        let job = GenerateJob::prepare(&body(&output, "first"), None, &limits).unwrap();
+        let first = job.finish(None).response.body;
+        let digest = spec::OutputDigest::of(&output).unwrap();
+        let made_again = || -> Value { panic!("made again for a known output") };
+        let defaults = memo::output_projection(digest, "", "defaults", made_again, |_| 0);
+        assert_eq!(*defaults, json!({"size": "M"}));
+        let made_again = || -> Vec<crate::terms::warning::Warning> { panic!("made again") };
+        let base = "/arguments/output\u{0}1000";
+        let warnings = memo::output_projection(digest, base, "schema-warnings", made_again, |_| 0);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(
+            warnings[0].pointer,
+            "/arguments/output/properties/code/pattern"
+        );
+        // Another description: another spec, the same answer apart from
+        // its hash and title.
+        let job = GenerateJob::prepare(&body(&output, "second"), None, &limits).unwrap();
+        let second = job.finish(None).response.body;
+        let (first, second): (Value, Value) = (
+            serde_json::from_str(&first).unwrap(),
+            serde_json::from_str(&second).unwrap(),
+        );
+        assert_ne!(first["meta"]["specHash"], second["meta"]["specHash"]);
+        for field in ["jsonSchema", "initialData"] {
+            assert_eq!(first[field], second[field], "{field}");
+        }
+        assert_eq!(first["meta"]["warnings"], second["meta"]["warnings"]);
     }
 }

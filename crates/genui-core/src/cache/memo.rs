@@ -8,13 +8,16 @@
 //! Every entry is immutable and content-addressed (a spec hash names exactly
 //! one spec, a canonical digest exactly one schema), so a memo can never
 //! answer differently from KV or from a fresh computation; it only answers
-//! sooner. Losing the isolate loses nothing.
+//! sooner. Losing the isolate loses nothing. (Both keys are canonical: an
+//! `output` sent again with its members in another order is equal to the
+//! first, and what is made of it keeps the order first seen.)
 //!
 //! | memo | key | saves | bound (estimated heap bytes) |
 //! |---|---|---|---|
 //! | validators | canonical digest of `output` | proving and compiling `output` | [`VALIDATOR_BYTES`] |
 //! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
-//! | projections | spec hash, renderer | rewriting `output` for RJSF; JSON Forms' schema and UI schema and A2UI's components as text | [`RENDERER_SCHEMA_BYTES`] |
+//! | projections | spec hash (and language), renderer | JSON Forms' and RJSF's answer heads as text, A2UI's components, a localised spec | [`RENDERER_SCHEMA_BYTES`] |
+//! | (the same LRU) | canonical digest of `output`, the other inputs read (language; `output`'s place and the enum limit), kind | what depends on `output` alone, so a new description over the same `output` reuses it: the renderers' labelled copies of `output` (value and text), its defaults, its own warnings | (shared) |
 //!
 //! Together at most [`TOTAL_BYTES`] (16 MiB with the default spec memory),
 //! well under the isolate's 128 MB and issue 13's 48 MiB target for the
@@ -54,8 +57,20 @@ pub(crate) const TOTAL_BYTES: usize = crate::cache::spec::DIGEST_BYTES
 /// many `$ref`s, which is why wasm charges the counted bytes instead.
 pub(crate) const VALIDATOR_FACTOR: usize = 3;
 
-/// A projection's key: the spec (hash, or a key naming it) and the renderer.
-type ProjectionKey = (String, &'static str);
+/// What a projection was made from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Source {
+    /// One spec: its hash, or a key naming it and the request's inputs
+    /// the projection reads besides.
+    Spec(String),
+    /// One `output` schema (its canonical digest) and the few other
+    /// inputs the projection reads, spelled out (a language tag, where
+    /// `output` sits in the body): for what does not depend on the plan.
+    Output(OutputDigest, String),
+}
+
+/// A projection's key: what it was made from and the renderer.
+type ProjectionKey = (Source, &'static str);
 
 thread_local! {
     static VALIDATORS: RefCell<ByteLru<OutputDigest, (Draft, Rc<jsonschema::Validator>)>> = RefCell::new(ByteLru::new(VALIDATOR_BYTES));
@@ -84,25 +99,58 @@ pub(crate) fn remember_validator(
     VALIDATORS.with(|memo| memo.borrow_mut().put(output, (draft, validator), bytes));
 }
 
-/// What `renderer` (`"jsonforms"`, `"rjsf"`, `"a2ui"`) made of a spec that
-/// holds no request data: the renderers' rewritten copies of `output` (they
-/// rewrite the whole schema; see `render::renderable`) and A2UI's component
-/// tree. `make` runs the first time this isolate renders the spec that way;
-/// `bytes` estimates what the result holds. Entries are typed per renderer,
-/// so one LRU serves every kind.
+/// What `renderer` (`"jsonforms-text"`, `"a2ui"`, ...) made of a spec
+/// that holds no request data: an answer's data-free head as text, A2UI's
+/// component tree, a localised spec. `make` runs the first time this
+/// isolate renders the spec that way; `bytes` estimates what the result
+/// holds. Entries are typed per renderer, so one LRU serves every kind.
 pub(crate) fn projection<T: 'static>(
     spec_hash: &str,
     renderer: &'static str,
     make: impl FnOnce() -> T,
     bytes: impl FnOnce(&T) -> usize,
 ) -> Rc<T> {
-    let key = (spec_hash.to_owned(), renderer);
+    let key_bytes = spec_hash.len();
+    remembered(
+        (Source::Spec(spec_hash.to_owned()), renderer),
+        key_bytes,
+        make,
+        bytes,
+    )
+}
+
+/// What `renderer` made of an `output` schema (its canonical digest) and
+/// the inputs `extra` names, when nothing else goes into it: the
+/// renderers' labelled copies of `output` (`extra`: the language), its
+/// defaults, its own warnings. Specs that share `output` (requests that
+/// differ only in `description`, say) share the entry.
+pub(crate) fn output_projection<T: 'static>(
+    output: OutputDigest,
+    extra: &str,
+    renderer: &'static str,
+    make: impl FnOnce() -> T,
+    bytes: impl FnOnce(&T) -> usize,
+) -> Rc<T> {
+    let key_bytes = std::mem::size_of::<OutputDigest>() + extra.len();
+    let key = (Source::Output(output, extra.to_owned()), renderer);
+    remembered(key, key_bytes, make, bytes)
+}
+
+/// The projection under `key`, made and remembered when missing (charged
+/// `bytes` of it, the key's `key_bytes` and an entry's overhead). Entries
+/// are typed per renderer, so one LRU serves every kind.
+fn remembered<T: 'static>(
+    key: ProjectionKey,
+    key_bytes: usize,
+    make: impl FnOnce() -> T,
+    bytes: impl FnOnce(&T) -> usize,
+) -> Rc<T> {
     let found = PROJECTIONS.with(|memo| memo.borrow_mut().get(&key));
     if let Some(found) = found.and_then(|any| any.downcast::<T>().ok()) {
         return found;
     }
     let made = Rc::new(make());
-    let size = bytes(&made) + key.0.len() + 64;
+    let size = bytes(&made) + key_bytes + 64;
     PROJECTIONS.with(|memo| {
         memo.borrow_mut()
             .put(key, made.clone() as Rc<dyn Any>, size)
@@ -110,14 +158,16 @@ pub(crate) fn projection<T: 'static>(
     made
 }
 
-/// The copy of a spec's `output` that `renderer` is given, or `None` when
-/// it is given `output` as it is (no copy is kept).
+/// The copy of an `output` schema that `renderer` is given in the
+/// language tagged `lang`, or `None` when it is given `output` as it is
+/// (no copy is kept).
 pub(crate) fn renderer_schema(
-    spec_hash: &str,
+    output: OutputDigest,
+    lang: &str,
     renderer: &'static str,
     make: impl FnOnce() -> Option<Value>,
 ) -> Rc<Option<Value>> {
-    projection(spec_hash, renderer, make, |made| {
+    output_projection(output, lang, renderer, make, |made| {
         made.as_ref().map_or(0, value_bytes)
     })
 }

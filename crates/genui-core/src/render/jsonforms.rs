@@ -76,11 +76,11 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
 /// `{"jsonSchema", "uiSchema"` of a form without an approval, as JSON text
 /// (the object left open).
 fn data_free_head(r: &RenderInput<'_>) -> String {
-    let schema = serde_json::to_string(&super::renderable::jsonforms_schema(
-        &r.spec.schema,
-        r.lang(),
-    ))
-    .unwrap_or_default();
+    let schema = super::renderer_schema_text(
+        r,
+        "jsonforms-schema-text",
+        super::renderable::jsonforms_schema,
+    );
     let ui = serde_json::to_string(&data_free_ui_schema(r)).unwrap_or_default();
     format!("{{\"jsonSchema\":{schema},\"uiSchema\":{ui}")
 }

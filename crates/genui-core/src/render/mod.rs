@@ -227,15 +227,37 @@ pub(crate) fn render(format: Format, rendered: &RenderInput<'_>) -> Value {
 
 /// The spec with its named sections in the request's language, when that
 /// is not English and the plan has any (the cached spec keeps concept ids
-/// and English names, so it serves every language).
-pub(super) fn localized(r: &RenderInput<'_>) -> Option<UiSpec> {
+/// and English names, so it serves every language). Made once per spec
+/// and language per isolate: it copies the whole spec, schema included,
+/// which a hit would otherwise pay on every request.
+pub(super) fn localized(r: &RenderInput<'_>) -> Option<std::rc::Rc<UiSpec>> {
     let lang = r.lang().column();
     if lang == 0 || !crate::plan::generate::lexicon::has_sections(&r.spec.plan.root) {
         return None;
     }
-    let mut spec = r.spec.clone();
-    crate::plan::generate::lexicon::localize(&mut spec.plan.root, lang);
-    Some(spec)
+    let make = || {
+        let mut spec = r.spec.clone();
+        crate::plan::generate::lexicon::localize(&mut spec.plan.root, lang);
+        spec
+    };
+    Some(crate::cache::memo::projection(
+        &r.memo_key(),
+        "localized",
+        make,
+        spec_bytes,
+    ))
+}
+
+/// An estimate of the heap a spec holds: its schema's and defaults' trees
+/// ([`crate::cache::memo::value_bytes`]) and its plan's texts, with an
+/// allowance per node.
+fn spec_bytes(spec: &UiSpec) -> usize {
+    use crate::cache::memo::value_bytes;
+    const NODE: usize = 256;
+    let controls: usize = (spec.plan.root.controls().iter())
+        .map(|c| NODE + c.pointer.len() + c.label.len())
+        .sum();
+    value_bytes(&spec.schema) + value_bytes(&spec.defaults) + controls + spec.description.len()
 }
 
 fn project(format: Format, rendered: &RenderInput<'_>) -> Value {
@@ -277,22 +299,57 @@ fn project_text(format: Format, rendered: &RenderInput<'_>) -> String {
     }
 }
 
-/// `output` as `renderer` is given it: the copy `rewrite` makes (remembered
-/// per spec), or the schema itself when nothing is rewritten.
+/// How a renderer rewrites `output` for itself in a language
+/// ([`renderable`]); borrowed when nothing is rewritten.
+pub(crate) type Rewrite = fn(&Value, words::Lang) -> std::borrow::Cow<'_, Value>;
+
+/// `output` as `renderer` is given it: the copy `rewrite` makes, or the
+/// schema itself when nothing is rewritten. The copy depends on nothing
+/// but `output` and the language (option labels), so it is remembered by
+/// `output`'s canonical digest and the language: a new spec over the same
+/// `output` (another description) reuses it.
 pub(crate) fn renderer_schema(
     r: &RenderInput<'_>,
     renderer: &'static str,
-    rewrite: fn(&Value, words::Lang) -> std::borrow::Cow<'_, Value>,
+    rewrite: Rewrite,
 ) -> Value {
-    // Option labels are in the request's language: one copy per language.
-    let key = r.memo_key();
-    let rewritten = crate::cache::memo::renderer_schema(&key, renderer, || {
-        match rewrite(&r.spec.schema, r.lang()) {
-            std::borrow::Cow::Owned(schema) => Some(schema),
-            std::borrow::Cow::Borrowed(_) => None,
-        }
-    });
+    let make = || match rewrite(&r.spec.schema, r.lang()) {
+        std::borrow::Cow::Owned(schema) => Some(schema),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let rewritten = match output_digest(r) {
+        Some(output) => crate::cache::memo::renderer_schema(output, r.lang().tag(), renderer, make),
+        None => std::rc::Rc::new(make()),
+    };
     (*rewritten).as_ref().unwrap_or(&r.spec.schema).clone()
+}
+
+/// [`renderer_schema`] as JSON text, remembered the same way (by
+/// `output`'s canonical digest and the language), for the answer heads
+/// written as text: a miss over a known `output` neither rewrites nor
+/// serialises it again.
+pub(crate) fn renderer_schema_text(
+    r: &RenderInput<'_>,
+    renderer: &'static str,
+    rewrite: Rewrite,
+) -> std::rc::Rc<String> {
+    let make = || serde_json::to_string(&rewrite(&r.spec.schema, r.lang())).unwrap_or_default();
+    match output_digest(r) {
+        Some(output) => crate::cache::memo::output_projection(
+            output,
+            r.lang().tag(),
+            renderer,
+            make,
+            String::len,
+        ),
+        None => std::rc::Rc::new(make()),
+    }
+}
+
+/// The canonical digest of the spec's `output` (remembered per isolate by
+/// its exact bytes, so only hashed again here, not canonicalised).
+fn output_digest(r: &RenderInput<'_>) -> Option<crate::cache::spec::OutputDigest> {
+    crate::cache::spec::OutputDigest::of(&r.spec.schema).ok()
 }
 
 /// The data-free head of a text answer (see [`answer_text`]), written by
@@ -388,5 +445,142 @@ impl<'a> RenderInput<'a> {
             locale: None,
             catalog: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cache::spec::GeneratorId;
+    use crate::plan::{Node, Plan};
+    use serde_json::json;
+    use std::borrow::Cow;
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    thread_local! {
+        /// How many times [`counted`] rewrote a schema on this thread.
+        static REWRITES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// JSON Forms' rewrite, counted.
+    fn counted(schema: &Value, lang: words::Lang) -> Cow<'_, Value> {
+        REWRITES.with(|n| n.set(n.get() + 1));
+        renderable::jsonforms_schema(schema, lang)
+    }
+
+    fn rewrites() -> usize {
+        REWRITES.with(Cell::get)
+    }
+
+    /// A spec over `schema` with the hash `hash` (specs over one `output`
+    /// differ in their hash when their descriptions do).
+    fn spec(hash: &str, schema: Value, root: Node) -> UiSpec {
+        UiSpec {
+            spec_version: 1,
+            spec_hash: hash.into(),
+            generator: GeneratorId {
+                generator: "deterministic".into(),
+                generator_version: "t".into(),
+            },
+            draft: "2020-12".into(),
+            description: String::new(),
+            schema,
+            plan: Plan { title: None, root },
+            defaults: json!({}),
+        }
+    }
+
+    /// A form whose option labels depend on the language (country names).
+    fn countries() -> Value {
+        json!({"type": "object", "properties": {"country": {"enum": ["DE", "FR", "GB"]}}})
+    }
+
+    fn input<'a>(spec: &'a UiSpec, locale: Option<&'a str>) -> RenderInput<'a> {
+        RenderInput::new(spec, &Value::Null, None, Map::new()).with_locale(locale)
+    }
+
+    fn flat() -> Node {
+        Node::Vertical { elements: vec![] }
+    }
+
+    #[test]
+    fn a_renderers_schema_is_remembered_by_output_and_language() {
+        let (a, b) = (
+            spec("a", countries(), flat()),
+            spec("b", countries(), flat()),
+        );
+        let first = renderer_schema(&input(&a, None), "counted", counted);
+        assert_eq!(rewrites(), 1);
+        let again = renderer_schema(&input(&b, None), "counted", counted);
+        assert_eq!(
+            (rewrites(), &again),
+            (1, &first),
+            "another spec over the same output"
+        );
+        let french = renderer_schema(&input(&b, Some("fr")), "counted", counted);
+        assert_eq!(rewrites(), 2, "another language is another copy");
+        assert_ne!(french, first, "its option labels are French (Allemagne)");
+        renderer_schema(&input(&a, Some("fr-CA")), "counted", counted);
+        assert_eq!(rewrites(), 2, "the same language");
+        let other = spec("a", json!({"enum": ["x_y", "y_z"]}), flat());
+        renderer_schema(&input(&other, None), "counted", counted);
+        assert_eq!(rewrites(), 3, "another output under a known spec hash");
+    }
+
+    #[test]
+    fn a_renderers_schema_text_is_remembered_by_output_and_language() {
+        let (a, b) = (
+            spec("a", countries(), flat()),
+            spec("b", countries(), flat()),
+        );
+        let first = renderer_schema_text(&input(&a, None), "counted-text", counted);
+        let again = renderer_schema_text(&input(&b, None), "counted-text", counted);
+        assert!(Rc::ptr_eq(&first, &again));
+        assert_eq!(rewrites(), 1);
+        let value = renderable::jsonforms_schema(&a.schema, words::Lang::pick(None));
+        assert_eq!(
+            *first,
+            serde_json::to_string(&value).unwrap(),
+            "the same text"
+        );
+        let german = renderer_schema_text(&input(&a, Some("de")), "counted-text", counted);
+        assert_eq!(rewrites(), 2);
+        assert_ne!(german, first);
+    }
+
+    #[test]
+    fn a_localised_spec_is_made_once_per_spec_and_language() {
+        let group = |section: &str| Node::Group {
+            label: "Address".into(),
+            section: Some(section.into()),
+            elements: vec![],
+            rule: None,
+        };
+        let a = spec(
+            "a",
+            countries(),
+            Node::Vertical {
+                elements: vec![group("address")],
+            },
+        );
+        assert!(
+            localized(&input(&a, None)).is_none(),
+            "English is the spec's own"
+        );
+        let french = localized(&input(&a, Some("fr"))).expect("sections to name");
+        let Node::Vertical { elements } = &french.plan.root else {
+            panic!("the plan's shape changed");
+        };
+        assert!(matches!(&elements[0], Node::Group { label, .. } if label == "Adresse"));
+        let again = localized(&input(&a, Some("fr"))).expect("sections to name");
+        assert!(Rc::ptr_eq(&french, &again), "a hit reuses it");
+        let spanish = localized(&input(&a, Some("es"))).expect("sections to name");
+        assert!(!Rc::ptr_eq(&french, &spanish));
+        let flat = spec("b", countries(), flat());
+        assert!(
+            localized(&input(&flat, Some("fr"))).is_none(),
+            "no sections"
+        );
     }
 }

@@ -99,8 +99,7 @@ fn data_free_head(r: &RenderInput<'_>) -> String {
         );
     }
     let text = serde_json::to_string(&head).unwrap_or_default();
-    let schema = serde_json::to_string(&super::renderable::rjsf_schema(&r.spec.schema, r.lang()))
-        .unwrap_or_default();
+    let schema = super::renderer_schema_text(r, "rjsf-schema-text", super::renderable::rjsf_schema);
     let ui = serde_json::to_string(&ui_schema(r, None)).unwrap_or_default();
     format!(
         "{},\"schema\":{schema},\"uiSchema\":{ui}",
