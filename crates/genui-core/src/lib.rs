@@ -62,6 +62,7 @@ mod schema;
 mod service;
 mod submit;
 mod terms;
+mod text;
 
 pub use request::GenerateRequest;
 pub use terms::device::Device;

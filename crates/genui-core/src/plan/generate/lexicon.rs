@@ -12,6 +12,7 @@
 
 use super::labels::words;
 use crate::plan::Node;
+use crate::text::singular;
 use std::sync::OnceLock;
 
 /// Declares [`Family`] and [`FAMILY_NAMES`] together, so a family cannot lack names.
@@ -531,16 +532,6 @@ fn lookup(word: &str) -> Option<(Family, u8)> {
         .binary_search_by(|(w, _, _)| (*w).cmp(word))
         .ok()
         .map(|i| (index[i].1, index[i].2))
-}
-
-/// A word without a plural `s` (`guests` -> `guest`; `status`, `address`,
-/// `glass` and words of three letters or fewer stay).
-pub(crate) fn singular(word: &str) -> &str {
-    let keeps = word.len() <= 3 || ["ss", "us", "is"].iter().any(|end| word.ends_with(end));
-    match word.strip_suffix('s') {
-        Some(stem) if !keeps => stem,
-        _ => word,
-    }
 }
 
 /// The family a field belongs to, from its property name, else its title:

@@ -223,7 +223,7 @@ fn name_of(control: &Control) -> String {
 fn stems(name: &str) -> Vec<String> {
     words(name)
         .iter()
-        .map(|w| super::lexicon::singular(w).to_owned())
+        .map(|w| crate::text::singular(w).to_owned())
         .collect()
 }
 
