@@ -4,9 +4,16 @@
 //! Two neighbouring controls share a row when both are short (a one-line
 //! input, a date, a number, a drop-down: never long text, lists, nested
 //! objects or radio groups) and their names are a known pair: they belong
-//! to the same family of words and read the same once the family's words
-//! are taken out (`startDate`/`endDate` -> `date`/`date`). A row holds at
-//! most [`MAX_ROW`] fields. On mobile [`single_column`] undoes every row.
+//! to the same family of words and, once the family's words and measuring
+//! words are taken out, one name's rest holds the other's
+//! (`startDate`/`endDate` -> `date`/`date`; `product_model`/`serial_number`
+//! -> `product`/nothing). An amount followed by its currency, and a date
+//! followed by a time, share a row too. A row of two may also start from
+//! looser ties: a shared first word (`dns_primary`/`dns_secondary`), two
+//! choices, two reference numbers (`registration_number`/`vat_number`), or
+//! two inputs of one kind about one subject (`travellers`/
+//! `oldest_traveller_age`). A row holds at most [`MAX_ROW`] fields. On
+//! mobile [`single_column`] undoes every row.
 
 use super::labels::words;
 use crate::plan::{Control, Node, Widget};

@@ -10,11 +10,17 @@
 //!   ("Options", "Comments"); an unknown field leading the form joins the
 //!   first known field after it.
 //! - A nested object keeps its own section (its group) where it stands.
+//! - A run of three or more yes/no fields is one list of switches, named
+//!   after the family most of them have.
 //! - Contact details join personal details when the form has both; sizes
-//!   join health details (height and weight of a person).
+//!   join health details (height and weight of a person); an amount with
+//!   its currency joins the payment beside it; a place on a map joins the
+//!   address beside it.
 //! - A section of one field joins its neighbours when both are of one
-//!   family, else the section before it, else the one after; a merged
-//!   section is named after its larger part.
+//!   family; a lone switch, and a field after a person's details, lead the
+//!   section after them; any other joins the section before it, else the
+//!   one after; a merged section is named after its larger part. Long text
+//!   closing a form of three sections or more keeps a section of its own.
 //! - Forms with fewer than [`MIN_FIELDS`] fields, and forms that end up with
 //!   fewer than two sections, stay flat.
 
@@ -259,12 +265,18 @@ fn section_family(block: Option<&Block>) -> Option<Family> {
 }
 
 /// A section of one field joins its neighbours when they are of one
-/// family, else the section before it, else the one after it.
+/// family, else (see the module doc) the section after or before it.
 fn merge_single_fields(blocks: &mut Vec<Block>) {
-    while let Some(index) = blocks
-        .iter()
-        .position(|b| matches!(b, Block::Section { nodes, .. } if nodes.len() == 1))
-    {
+    let closing_note = |blocks: &[Block], at: usize| {
+        at + 1 == blocks.len()
+            && blocks.len() >= 3
+            && matches!(&blocks[at], Block::Section { family: Family::Comments, nodes }
+                if nodes.iter().all(is_long_text))
+    };
+    while let Some(index) = (0..blocks.len()).find(|&at| {
+        matches!(&blocks[at], Block::Section { nodes, .. } if nodes.len() == 1)
+            && !closing_note(blocks, at)
+    }) {
         let before = index
             .checked_sub(1)
             .and_then(|i| section_family(blocks.get(i)));
@@ -279,6 +291,9 @@ fn merge_single_fields(blocks: &mut Vec<Block>) {
             // A lone switch turns on what follows it (`night_mode`, then
             // the hours it keeps): it opens the next section.
             (_, Some(_)) if switch => join(blocks, index, index + 1),
+            // A person's details hold only the person: what follows them
+            // (`position`, `available_from`) leads the next section.
+            (Some(Family::Personal), Some(_)) => join(blocks, index, index + 1),
             (Some(_), _) => join(blocks, index - 1, index),
             (None, Some(_)) => join(blocks, index, index + 1),
             // Between nested objects: it stays a loose field.
