@@ -183,24 +183,21 @@ fn switch_runs(mut tags: Vec<Tag>) -> Vec<Tag> {
     tags
 }
 
-/// The family most fields of `run` have, the first of equals.
+/// The family most fields of `run` have, the first of equals (one count
+/// per family, so a long run costs one pass).
 fn most_common(run: &[Tag]) -> Option<Family> {
-    let families: Vec<Family> = run
-        .iter()
-        .filter_map(|tag| match tag {
-            Tag::Field { family, .. } => *family,
-            Tag::Nested => None,
-        })
-        .collect();
-    let count = |f: &Family| families.iter().filter(|g| *g == f).count();
-    let mut best: Option<(Family, usize)> = None;
-    for family in &families {
-        let n = count(family);
-        if best.is_none_or(|(_, m)| n > m) {
-            best = Some((*family, n));
-        }
+    let mut counts = [0usize; Family::ALL.len()];
+    let family_of = |tag: &Tag| match tag {
+        Tag::Field { family, .. } => *family,
+        Tag::Nested => None,
+    };
+    for family in run.iter().filter_map(family_of) {
+        counts[family as usize] += 1;
     }
-    best.map(|(family, _)| family)
+    let most = counts.iter().copied().max().unwrap_or(0);
+    run.iter()
+        .filter_map(family_of)
+        .find(|family| counts[*family as usize] == most)
 }
 
 fn join_related(mut tags: Vec<Tag>) -> Vec<Tag> {
