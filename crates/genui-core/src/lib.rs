@@ -63,6 +63,7 @@ mod schema;
 mod service;
 mod submit;
 mod terms;
+mod text;
 
 pub use request::GenerateRequest;
 pub use terms::device::Device;

@@ -105,19 +105,12 @@ fn content_words(text: &str) -> Vec<String> {
         .into_iter()
         .filter(|w| !STOPWORDS.contains(&w.as_str()))
     {
-        let stem = singular(&word);
+        let stem = crate::text::singular(&word).to_owned();
         if !out.contains(&stem) {
             out.push(stem);
         }
     }
     out
-}
-
-fn singular(word: &str) -> String {
-    match word.strip_suffix('s') {
-        Some(stem) if word.len() > 3 && !word.ends_with("ss") => stem.to_owned(),
-        _ => word.to_owned(),
-    }
 }
 
 /// Word sequences an agent opens with before its verb, skipped whole.
@@ -293,13 +286,12 @@ pub(crate) fn derived_title(description: &str) -> Option<String> {
     if tokens.is_empty() {
         return None;
     }
-    let parsed = parse_request(&tokens);
-    let from_grammar = parsed.is_some();
-    let phrase = match parsed {
-        Some(phrase) => phrase,
-        // Not an English request: a short name is its own title.
-        None if is_title_like(&tokens) => tokens.iter().map(|t| bare(t)).collect(),
-        None => return None,
+    // A short name is its own title, whatever words it holds ("Fruit in
+    // stock", "Flugsuche"): nothing in it speaks as an agent.
+    let (phrase, from_grammar) = if is_title_like(&tokens) {
+        (tokens.iter().map(|t| bare(t)).collect(), false)
+    } else {
+        (parse_request(&tokens)?, true)
     };
     let short_name = !from_grammar || tokens.len() == phrase.len();
     let title = sentence_case(&phrase.join(" "));
@@ -329,7 +321,10 @@ fn is_title_like(tokens: &[&str]) -> bool {
         .flat_map(|t| t.chars())
         .map(|c| if c >= '\u{2E80}' { 2 } else { 1 })
         .sum();
-    let agent_speaks = skip_openers(tokens) > 0 || tokens.iter().any(|t| agent_verb(t).is_some());
+    let verb_at = |at: usize| {
+        agent_verb(tokens[at]).is_some_and(|noun| !is_noun_of_compound(tokens, at, noun))
+    };
+    let agent_speaks = skip_openers(tokens) > 0 || (0..tokens.len()).any(verb_at);
     tokens.len() <= 4 && columns <= MAX_NAME_COLUMNS && !agent_speaks
 }
 
@@ -341,6 +336,9 @@ fn parse_request<'t>(tokens: &[&'t str]) -> Option<Vec<&'t str>> {
     let mut recognised = at > 0;
     let mut task_noun = None;
     while let Some(noun) = tokens.get(at).and_then(|t| agent_verb(t)) {
+        if is_noun_of_compound(tokens, at, noun) {
+            break;
+        }
         task_noun = task_noun.or(noun);
         recognised = true;
         at = skip_after_verb(tokens, at + 1);
@@ -363,6 +361,24 @@ fn parse_request<'t>(tokens: &[&'t str]) -> Option<Vec<&'t str>> {
         phrase.push(noun);
     }
     Some(phrase)
+}
+
+/// Whether a verb that is also its own task noun ("order") is the first
+/// noun of a compound instead ("Order summary", "order status"): it opens
+/// the clause and a bare word follows it, with no article, addressee or
+/// link between them as a verb's object would have.
+fn is_noun_of_compound(tokens: &[&str], at: usize, noun: Option<&str>) -> bool {
+    let Some(next) = tokens.get(at + 1) else {
+        return false;
+    };
+    let word = lower(next);
+    at == 0
+        && noun == Some(lower(tokens[at]).as_str())
+        && !is_determiner(next)
+        && !possessive(&word).1
+        && !ADDRESSEES.contains(&word.as_str())
+        && !LINKS.contains(&word.as_str())
+        && !PHRASE_ENDS.contains(&word.as_str())
 }
 
 /// Past what follows an agent's verb: who it addresses, the words linking
@@ -605,11 +621,7 @@ fn lower(token: &str) -> String {
 
 /// The first letter in upper case, the rest as written (acronyms stay).
 fn sentence_case(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    crate::text::capitalize_first(text)
 }
 
 /// Replaces a plan's title that echoes the request with the one derived

@@ -16,10 +16,10 @@ pub(crate) fn humanize(name: &str) -> String {
         if i > 0 {
             out.push(' ');
         }
-        if is_acronym(word) {
+        if crate::text::is_in_capitals(word) {
             out.push_str(word);
         } else if i == 0 {
-            out.push_str(&capitalize(&word.to_lowercase()));
+            out.push_str(&crate::text::capitalize_first(&word.to_lowercase()));
         } else {
             out.push_str(&word.to_lowercase());
         }
@@ -33,22 +33,6 @@ pub(crate) fn words(name: &str) -> Vec<String> {
         .into_iter()
         .map(|w| w.to_lowercase())
         .collect()
-}
-
-fn is_acronym(word: &str) -> bool {
-    word.chars().count() >= 2
-        && word
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
-        && word.chars().any(|c| c.is_ascii_uppercase())
-}
-
-fn capitalize(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// Splits on separators, lower-to-upper changes, the end of an acronym

@@ -12,6 +12,7 @@
 
 use super::labels::words;
 use crate::plan::Node;
+use crate::text::singular;
 use std::sync::OnceLock;
 
 /// Declares [`Family`] and [`FAMILY_NAMES`] together, so a family cannot lack names.
@@ -42,6 +43,7 @@ families! {
     Personal = "personal" => ["Personal Information", "Persönliche Angaben", "Informations personnelles", "Información personal", "Informações pessoais", "個人情報", "个人信息"],
     Contact = "contact" => ["Contact", "Kontakt", "Coordonnées", "Contacto", "Contacto", "連絡先", "联系方式"],
     Address = "address" => ["Address", "Adresse", "Adresse", "Dirección", "Morada", "住所", "地址"],
+    Location = "location" => ["Location", "Standort", "Emplacement", "Ubicación", "Localização", "位置", "位置"],
     Payment = "payment" => ["Payment", "Zahlung", "Paiement", "Pago", "Pagamento", "お支払い", "付款"],
     Bank = "bank" => ["Bank account", "Bankverbindung", "Compte bancaire", "Cuenta bancaria", "Conta bancária", "銀行口座", "银行账户"],
     Money = "money" => ["Amount", "Betrag", "Montant", "Importe", "Montante", "金額", "金额"],
@@ -201,8 +203,19 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("district", F::Address, GENERIC),
     ("apartment", F::Address, GENERIC),
     ("apt", F::Address, SPECIFIC),
-    ("line", F::Address, GENERIC),
     ("house", F::Address, GENERIC),
+    // A place on a map.
+    ("location", F::Location, GENERIC),
+    ("latitude", F::Location, SPECIFIC),
+    ("longitude", F::Location, SPECIFIC),
+    ("lat", F::Location, SPECIFIC),
+    ("lng", F::Location, SPECIFIC),
+    ("lon", F::Location, SPECIFIC),
+    ("altitude", F::Location, SPECIFIC),
+    ("coordinate", F::Location, SPECIFIC),
+    ("radius", F::Location, GENERIC),
+    ("geofence", F::Location, SPECIFIC),
+    ("fence", F::Location, SPECIFIC),
     // Cards.
     ("card", F::Payment, SPECIFIC),
     ("cardholder", F::Payment, SPECIFIC),
@@ -320,6 +333,8 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("vin", F::Vehicle, SPECIFIC),
     ("mileage", F::Vehicle, SPECIFIC),
     ("fuel", F::Vehicle, SPECIFIC),
+    ("make", F::Vehicle, SPECIFIC),
+    ("transmission", F::Vehicle, SPECIFIC),
     // Preferences.
     ("language", F::Preferences, GENERIC),
     ("theme", F::Preferences, GENERIC),
@@ -386,7 +401,10 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("app", F::Device, GENERIC),
     ("browser", F::Device, SPECIFIC),
     ("sensor", F::Device, SPECIFIC),
+    ("tracker", F::Device, SPECIFIC),
     ("metric", F::Device, GENERIC),
+    ("screen", F::Device, SPECIFIC),
+    ("brightness", F::Device, GENERIC),
     ("ip", F::Network, SPECIFIC),
     ("wifi", F::Network, SPECIFIC),
     ("ssid", F::Network, SPECIFIC),
@@ -411,6 +429,9 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("injury", F::Health, SPECIFIC),
     ("injurie", F::Health, SPECIFIC),
     ("blood", F::Health, SPECIFIC),
+    ("systolic", F::Health, SPECIFIC),
+    ("diastolic", F::Health, SPECIFIC),
+    ("pulse", F::Health, SPECIFIC),
     ("visit", F::Health, GENERIC),
     ("clinician", F::Health, SPECIFIC),
     ("doctor", F::Health, SPECIFIC),
@@ -465,6 +486,8 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("condition", F::Product, GENERIC),
     ("category", F::Product, GENERIC),
     ("item", F::Product, GENERIC),
+    ("retailer", F::Product, GENERIC),
+    ("purchase", F::Product, GENERIC),
     ("subject", F::Issue, GENERIC),
     ("problem", F::Issue, SPECIFIC),
     ("bug", F::Issue, SPECIFIC),
@@ -474,6 +497,8 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("expected", F::Issue, GENERIC),
     ("actual", F::Issue, GENERIC),
     ("error", F::Issue, GENERIC),
+    ("fault", F::Issue, SPECIFIC),
+    ("defect", F::Issue, SPECIFIC),
     // Events.
     ("ticket", F::Event, GENERIC),
     ("workshop", F::Event, SPECIFIC),
@@ -494,7 +519,6 @@ const WORDS: &[(&str, Family, u8)] = &[
     // Decisions.
     ("decision", F::Decision, SPECIFIC),
     ("approve", F::Decision, SPECIFIC),
-    ("approved", F::Decision, SPECIFIC),
     ("reject", F::Decision, SPECIFIC),
     ("justification", F::Decision, SPECIFIC),
     ("approval", F::Decision, SPECIFIC),
@@ -533,20 +557,51 @@ fn lookup(word: &str) -> Option<(Family, u8)> {
         .map(|i| (index[i].1, index[i].2))
 }
 
-/// A word without a plural `s` (`guests` -> `guest`; `status`, `address`,
-/// `glass` and words of three letters or fewer stay).
-pub(crate) fn singular(word: &str) -> &str {
-    let keeps = word.len() <= 3 || ["ss", "us", "is"].iter().any(|end| word.ends_with(end));
-    match word.strip_suffix('s') {
-        Some(stem) if !keeps => stem,
-        _ => word,
-    }
-}
-
 /// The family a field belongs to, from its property name, else its title:
 /// the heaviest word wins, the first of equals.
 pub(crate) fn family_of(name: &str, title: &str) -> Option<Family> {
     best(&words(name)).or_else(|| best(&words(title)))
+}
+
+/// Words before `name` that make it a person's name (`guest_name`); after
+/// any other word `name` names a thing (`task_name`, `fence_name`) and says
+/// nothing of the field's family.
+const PERSON_WORDS: [&str; 27] = [
+    "guest",
+    "payee",
+    "customer",
+    "patient",
+    "traveller",
+    "traveler",
+    "passenger",
+    "attendee",
+    "organiser",
+    "organizer",
+    "owner",
+    "holder",
+    "member",
+    "user",
+    "recipient",
+    "sender",
+    "beneficiary",
+    "applicant",
+    "candidate",
+    "student",
+    "parent",
+    "spouse",
+    "partner",
+    "person",
+    "legal",
+    "nick",
+    "maiden",
+];
+
+/// Whether the word at `at` is `name` naming a thing, not a person.
+fn names_a_thing(singles: &[&str], at: usize) -> bool {
+    singles[at] == "name"
+        && at > 0
+        && !PERSON_WORDS.contains(&singles[at - 1])
+        && lookup(singles[at - 1]).is_none()
 }
 
 fn best(words: &[String]) -> Option<Family> {
@@ -557,7 +612,8 @@ fn best(words: &[String]) -> Option<Family> {
     let mut found: Option<(Family, u8)> = None;
     let candidates = singles
         .iter()
-        .map(|w| lookup(w))
+        .enumerate()
+        .map(|(at, w)| lookup(w).filter(|_| !names_a_thing(&singles, at)))
         .chain(joined.map(|w| lookup(singular(&w))));
     for (family, weight) in candidates.flatten() {
         if found.is_none_or(|(_, best)| weight > best) {
@@ -600,6 +656,12 @@ mod tests {
         assert_eq!(of("first_name"), Some(Family::Personal));
         assert_eq!(of("wifi_password"), Some(Family::Network));
         assert_eq!(family_of("f1", "Allergies"), Some(Family::Health));
+        assert_eq!(of("guest_name"), Some(Family::Personal));
+        assert_eq!(of("name"), Some(Family::Personal));
+        assert_eq!(of("task_name"), None, "a thing's name is no person's");
+        assert_eq!(of("approved_amount"), Some(Family::Money));
+        assert_eq!(of("center_latitude"), Some(Family::Location));
+        assert_eq!(of("fault_category"), Some(Family::Issue));
         assert_eq!(of("x"), None);
         assert_eq!(of("名前"), None);
     }

@@ -4,9 +4,16 @@
 //! Two neighbouring controls share a row when both are short (a one-line
 //! input, a date, a number, a drop-down: never long text, lists, nested
 //! objects or radio groups) and their names are a known pair: they belong
-//! to the same family of words and read the same once the family's words
-//! are taken out (`startDate`/`endDate` -> `date`/`date`). A row holds at
-//! most [`MAX_ROW`] fields. On mobile [`single_column`] undoes every row.
+//! to the same family of words and, once the family's words and measuring
+//! words are taken out, one name's rest holds the other's
+//! (`startDate`/`endDate` -> `date`/`date`; `product_model`/`serial_number`
+//! -> `product`/nothing). An amount followed by its currency, and a date
+//! followed by a time, share a row too. A row of two may also start from
+//! looser ties: a shared first word (`dns_primary`/`dns_secondary`), two
+//! choices, two reference numbers (`registration_number`/`vat_number`), or
+//! two inputs of one kind about one subject (`travellers`/
+//! `oldest_traveller_age`). A row holds at most [`MAX_ROW`] fields. On
+//! mobile [`single_column`] undoes every row.
 
 use super::labels::words;
 use crate::plan::{Control, Node, Widget};
@@ -16,7 +23,7 @@ pub(crate) const MAX_ROW: usize = 3;
 
 /// Word families whose members pair up; a member word is dropped when
 /// comparing the rest of two names.
-const FAMILIES: [&[&str]; 17] = [
+const FAMILIES: [&[&str]; 27] = [
     &[
         "first",
         "last",
@@ -28,6 +35,9 @@ const FAMILIES: [&[&str]; 17] = [
         "lastname",
         "surname",
         "forename",
+        "display",
+        "username",
+        "nickname",
         "name",
     ],
     &[
@@ -68,13 +78,25 @@ const FAMILIES: [&[&str]; 17] = [
     &["primary", "secondary"],
     &["company", "department", "position", "job", "title", "role"],
     &["ip", "address", "subnet", "mask"],
+    &["systolic", "diastolic"],
+    &["make", "model"],
+    &["income", "expense", "expenditure", "outgoing"],
+    &["language", "locale", "timezone", "region"],
+    &["model", "serial"],
+    &["platform", "os"],
+    &["provider", "insurer", "policy"],
+    &["birth", "dob", "birthday", "birthdate", "sex", "gender"],
+    &["location", "room", "venue"],
+    &["postcode", "zip", "zipcode", "postal", "radius", "distance"],
 ];
 
 /// Words that say how a value is measured or written, not what it is:
 /// left out when comparing the rest of two names (`height_cm`/`weight_kg`).
-const NOISE: [&str; 20] = [
+/// Periods count as units here (`annual_income`/`monthly_expenses`).
+const NOISE: [&str; 28] = [
     "cm", "mm", "m", "km", "kg", "g", "lb", "in", "c", "f", "ms", "pct", "percent", "code",
-    "number", "no", "nr", "id", "value", "num",
+    "number", "no", "nr", "id", "value", "num", "mile", "hour", "daily", "weekly", "monthly",
+    "annual", "yearly", "hourly",
 ];
 
 /// Words for an amount of money and for its currency: an amount followed
@@ -183,7 +205,52 @@ fn pairs(a: &Control, b: &Control, pair_only: bool) -> bool {
     by_name(same_family)
         || by_name(amount_and_currency)
         || date_and_time(a, b)
-        || (pair_only && (by_name(shared_head) || both_choices(a, b)))
+        || (pair_only
+            && (by_name(shared_head)
+                || both_choices(a, b)
+                || by_name(two_numbers)
+                || (same_input(a, b) && by_name(shared_word))))
+}
+
+/// Two inputs of one kind: both numbers, or both one-line text.
+fn same_input(a: &Control, b: &Control) -> bool {
+    let kind = |c: &Control| match c.widget {
+        Widget::Number | Widget::Integer => 1,
+        Widget::Text => 2,
+        _ => 0,
+    };
+    kind(a) != 0 && kind(a) == kind(b)
+}
+
+/// Two names, three words or more between them, that share a word which
+/// says what they are about (`travellers`, `oldest_traveller_age`),
+/// measuring words aside. A shared last word is a kind of value
+/// (`overall_rating`, `venue_rating`), not one subject.
+fn shared_word(wa: &[String], wb: &[String]) -> bool {
+    let subject = |w: &String| {
+        w.len() > 2
+            && !NOISE.contains(&w.as_str())
+            && wb.contains(w)
+            && !(wa.last() == Some(w) && wb.last() == Some(w))
+    };
+    wa.len() + wb.len() >= 3 && wa.iter().any(subject)
+}
+
+/// Words that end the name of a reference number (`vat_number`,
+/// `registration_no`, `policy_id`).
+const NUMBER_WORDS: [&str; 4] = ["number", "no", "nr", "id"];
+
+/// Two reference numbers of different things (`registration_number`,
+/// `vat_number`; `insurance_provider` is not one): short codes typed from a
+/// document, read well side by side.
+fn two_numbers(wa: &[String], wb: &[String]) -> bool {
+    let number = |ws: &[String]| {
+        ws.len() >= 2
+            && ws
+                .last()
+                .is_some_and(|w| NUMBER_WORDS.contains(&w.as_str()))
+    };
+    number(wa) && number(wb) && wa != wb
 }
 
 /// A day, then a time of that day (`date`, `start_time`).
@@ -223,7 +290,7 @@ fn name_of(control: &Control) -> String {
 fn stems(name: &str) -> Vec<String> {
     words(name)
         .iter()
-        .map(|w| super::lexicon::singular(w).to_owned())
+        .map(|w| crate::text::singular(w).to_owned())
         .collect()
 }
 
@@ -244,8 +311,15 @@ fn same_family(wa: &[String], wb: &[String]) -> bool {
                 .collect::<Vec<_>>()
         };
         let (ka, kb) = (keys(wa), keys(wb));
-        !ka.is_empty() && !kb.is_empty() && ka != kb && rest(wa) == rest(wb)
+        !ka.is_empty() && !kb.is_empty() && ka != kb && nested(&rest(wa), &rest(wb))
     })
+}
+
+/// One list of words holds the other (`product` and nothing, for
+/// `product_model`/`serial_number`; `date` and `date`).
+fn nested(a: &[String], b: &[String]) -> bool {
+    let within = |small: &[String], large: &[String]| small.iter().all(|w| large.contains(w));
+    within(a, b) || within(b, a)
 }
 
 /// An amount of money, then its currency.
@@ -319,6 +393,71 @@ mod tests {
         assert_eq!(
             arranged(&[("given_name", Text), ("family_name", Text)]),
             "[given_name family_name]"
+        );
+    }
+
+    #[test]
+    fn pairs_known_from_their_words() {
+        use Widget::*;
+        assert_eq!(
+            arranged(&[
+                ("systolic", Integer),
+                ("diastolic", Integer),
+                ("pulse", Integer)
+            ]),
+            "[systolic diastolic] pulse"
+        );
+        assert_eq!(
+            arranged(&[("make", Text), ("model", Text), ("colour", Text)]),
+            "[make model] colour"
+        );
+        assert_eq!(
+            arranged(&[("annual_income", Number), ("monthly_expenses", Number)]),
+            "[annual_income monthly_expenses]"
+        );
+        assert_eq!(
+            arranged(&[("language", Select), ("timezone", Text)]),
+            "[language timezone]"
+        );
+        assert_eq!(
+            arranged(&[
+                ("registration_number", Text),
+                ("vat_number", Text),
+                ("city", Text)
+            ]),
+            "[registration_number vat_number] city"
+        );
+        assert_eq!(
+            arranged(&[("order_number", Text), ("email", Email)]),
+            "order_number email"
+        );
+        assert_eq!(
+            arranged(&[("product_model", Text), ("serial_number", Text)]),
+            "[product_model serial_number]"
+        );
+        assert_eq!(
+            arranged(&[("postcode", Text), ("radius_miles", Select)]),
+            "[postcode radius_miles]"
+        );
+        assert_eq!(
+            arranged(&[("travellers", Integer), ("oldest_traveller_age", Integer)]),
+            "[travellers oldest_traveller_age]"
+        );
+        assert_eq!(
+            arranged(&[("date_of_birth", Date), ("sex", Radio), ("phone", Text)]),
+            "[date_of_birth sex] phone"
+        );
+        assert_eq!(
+            arranged(&[("insurance_provider", Text), ("policy_number", Text)]),
+            "[insurance_provider policy_number]"
+        );
+        assert_eq!(
+            arranged(&[("display_name", Text), ("username", Text)]),
+            "[display_name username]"
+        );
+        assert_eq!(
+            arranged(&[("overall_rating", Integer), ("venue_rating", Integer)]),
+            "overall_rating venue_rating"
         );
     }
 

@@ -10,11 +10,17 @@
 //!   ("Options", "Comments"); an unknown field leading the form joins the
 //!   first known field after it.
 //! - A nested object keeps its own section (its group) where it stands.
+//! - A run of three or more yes/no fields is one list of switches, named
+//!   after the family most of them have.
 //! - Contact details join personal details when the form has both; sizes
-//!   join health details (height and weight of a person).
+//!   join health details (height and weight of a person); an amount with
+//!   its currency joins the payment beside it; a place on a map joins the
+//!   address beside it.
 //! - A section of one field joins its neighbours when both are of one
-//!   family, else the section before it, else the one after; a merged
-//!   section is named after its larger part.
+//!   family; a lone switch, and a field after a person's details, lead the
+//!   section after them; any other joins the section before it, else the
+//!   one after; a merged section is named after its larger part. Long text
+//!   closing a form of three sections or more keeps a section of its own.
 //! - Forms with fewer than [`MIN_FIELDS`] fields, and forms that end up with
 //!   fewer than two sections, stay flat.
 
@@ -25,10 +31,17 @@ use crate::plan::{Node, Widget};
 pub(crate) const MIN_FIELDS: usize = 6;
 
 /// Families that join another family's section when the form has both.
-const JOINS: [(Family, Family); 2] = [
-    (Family::Contact, Family::Personal),
-    (Family::Size, Family::Health),
+/// A run of `member` fields at least `.2` long joins its `host`.
+const JOINS: [(Family, Family, usize); 4] = [
+    (Family::Contact, Family::Personal, 1),
+    (Family::Size, Family::Health, 1),
+    (Family::Money, Family::Payment, 2),
+    (Family::Location, Family::Address, 1),
 ];
+
+/// A run of at least this many yes/no fields is one section (a list of
+/// switches), whatever families its fields' words suggest.
+const SWITCH_RUN: usize = 3;
 
 /// What a field looks like, for grouping fields the lexicon does not know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +91,7 @@ pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
         return fields.into_iter().map(|(_, node)| node).collect();
     }
     let tags = fill_unknown(fields.iter().map(|(name, node)| tag(name, node)).collect());
-    let tags = join_related(tags);
+    let tags = join_related(switch_runs(tags));
     let mut blocks = runs(fields, &tags);
     merge_single_fields(&mut blocks);
     coalesce(&mut blocks);
@@ -137,12 +150,62 @@ fn fill_unknown(mut tags: Vec<Tag>) -> Vec<Tag> {
     tags
 }
 
+/// A run of [`SWITCH_RUN`] or more yes/no fields of mixed families takes
+/// the family most of them have (the first of equals): `marketing_emails`,
+/// `product_updates`, `security_alerts` are one list of switches.
+fn switch_runs(mut tags: Vec<Tag>) -> Vec<Tag> {
+    let is_switch = |tag: &Tag| {
+        matches!(
+            tag,
+            Tag::Field {
+                kind: Kind::YesNo,
+                ..
+            }
+        )
+    };
+    let mut start = 0;
+    while start < tags.len() {
+        let end = (start..tags.len())
+            .find(|&at| !is_switch(&tags[at]))
+            .unwrap_or(tags.len());
+        if end - start >= SWITCH_RUN {
+            let run = &mut tags[start..end];
+            if let Some(family) = most_common(run) {
+                for tag in run.iter_mut() {
+                    if let Tag::Field { family: f, .. } = tag {
+                        *f = Some(family);
+                    }
+                }
+            }
+        }
+        start = end.max(start + 1);
+    }
+    tags
+}
+
+/// The family most fields of `run` have, the first of equals (one count
+/// per family, so a long run costs one pass).
+fn most_common(run: &[Tag]) -> Option<Family> {
+    let mut counts = [0usize; Family::ALL.len()];
+    let family_of = |tag: &Tag| match tag {
+        Tag::Field { family, .. } => *family,
+        Tag::Nested => None,
+    };
+    for family in run.iter().filter_map(family_of) {
+        counts[family as usize] += 1;
+    }
+    let most = counts.iter().copied().max().unwrap_or(0);
+    run.iter()
+        .filter_map(family_of)
+        .find(|family| counts[*family as usize] == most)
+}
+
 fn join_related(mut tags: Vec<Tag>) -> Vec<Tag> {
     let family_at = |tags: &[Tag], at: usize| match tags.get(at) {
         Some(Tag::Field { family, .. }) => *family,
         _ => None,
     };
-    for (member, host) in JOINS {
+    for (member, host, min_run) in JOINS {
         let mut start = 0;
         while start < tags.len() {
             if family_at(&tags, start) != Some(member) {
@@ -156,7 +219,7 @@ fn join_related(mut tags: Vec<Tag>) -> Vec<Tag> {
             // after an address keep a section of their own.
             let beside_host = (start > 0 && family_at(&tags, start - 1) == Some(host))
                 || family_at(&tags, end) == Some(host);
-            if beside_host {
+            if beside_host && end - start >= min_run {
                 for tag in &mut tags[start..end] {
                     if let Tag::Field { family, .. } = tag {
                         *family = Some(host);
@@ -199,21 +262,35 @@ fn section_family(block: Option<&Block>) -> Option<Family> {
 }
 
 /// A section of one field joins its neighbours when they are of one
-/// family, else the section before it, else the one after it.
+/// family, else (see the module doc) the section after or before it.
 fn merge_single_fields(blocks: &mut Vec<Block>) {
-    while let Some(index) = blocks
-        .iter()
-        .position(|b| matches!(b, Block::Section { nodes, .. } if nodes.len() == 1))
-    {
+    let closing_note = |blocks: &[Block], at: usize| {
+        at + 1 == blocks.len()
+            && blocks.len() >= 3
+            && matches!(&blocks[at], Block::Section { family: Family::Comments, nodes }
+                if nodes.iter().all(is_long_text))
+    };
+    while let Some(index) = (0..blocks.len()).find(|&at| {
+        matches!(&blocks[at], Block::Section { nodes, .. } if nodes.len() == 1)
+            && !closing_note(blocks, at)
+    }) {
         let before = index
             .checked_sub(1)
             .and_then(|i| section_family(blocks.get(i)));
         let after = section_family(blocks.get(index + 1));
+        let switch = matches!(&blocks[index], Block::Section { nodes, .. }
+            if matches!(nodes.first(), Some(Node::Control(c)) if c.widget == Widget::Checkbox));
         match (before, after) {
             (Some(b), Some(a)) if a == b => {
                 join(blocks, index - 1, index);
                 join(blocks, index - 1, index);
             }
+            // A lone switch turns on what follows it (`night_mode`, then
+            // the hours it keeps): it opens the next section.
+            (_, Some(_)) if switch => join(blocks, index, index + 1),
+            // A person's details hold only the person: what follows them
+            // (`position`, `available_from`) leads the next section.
+            (Some(Family::Personal), Some(_)) => join(blocks, index, index + 1),
             (Some(_), _) => join(blocks, index - 1, index),
             (None, Some(_)) => join(blocks, index, index + 1),
             // Between nested objects: it stays a loose field.
@@ -319,6 +396,56 @@ mod tests {
 
     fn arranged(names: &[&str]) -> Vec<String> {
         labels(&arrange(names.iter().map(|n| control(n)).collect()))
+    }
+
+    fn switch(name: &str) -> (String, Node) {
+        let c = Control::new(format!("/properties/{name}"), name, Widget::Checkbox);
+        (name.to_owned(), Node::Control(c))
+    }
+
+    #[test]
+    fn a_run_of_switches_is_one_section() {
+        let fields = vec![
+            control("digest_frequency"),
+            control("quiet_hours_start"),
+            control("quiet_hours_end"),
+            switch("marketing_emails"),
+            switch("product_updates"),
+            switch("security_alerts"),
+        ];
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["Date and time:3", "Notifications:3"]
+        );
+    }
+
+    #[test]
+    fn a_lone_switch_opens_the_section_after_it() {
+        let fields = vec![
+            control("screen_width"),
+            control("screen_height"),
+            control("brightness"),
+            switch("night_mode"),
+            control("quiet_hours_start"),
+            control("quiet_hours_end"),
+        ];
+        assert_eq!(labels(&arrange(fields)), ["Device:3", "Date and time:3"]);
+    }
+
+    #[test]
+    fn an_amount_and_its_currency_join_the_payment() {
+        assert_eq!(
+            arranged(&[
+                "payee_name",
+                "iban",
+                "bic",
+                "amount",
+                "currency",
+                "payment_date",
+                "payment_reference"
+            ]),
+            ["Bank account:3", "Payment:4"]
+        );
     }
 
     #[test]

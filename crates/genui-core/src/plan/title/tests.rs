@@ -151,6 +151,20 @@ fn a_short_name_in_any_language_is_its_own_title() {
         Some("Recherche de vols")
     );
     assert_eq!(title("航班搜索").as_deref(), Some("航班搜索"));
+    assert_eq!(title("Fruit in stock.").as_deref(), Some("Fruit in stock"));
+}
+
+#[test]
+fn a_verb_that_is_also_a_noun_opens_a_compound() {
+    assert_eq!(
+        title("Order summary for the customer to confirm").as_deref(),
+        Some("Order summary")
+    );
+    assert_eq!(title("Order summary").as_deref(), Some("Order summary"));
+    assert_eq!(
+        title("Book a room for the guest").as_deref(),
+        Some("Room booking")
+    );
 }
 
 #[test]
@@ -233,4 +247,12 @@ fn an_echoing_title_is_replaced_and_a_schema_title_is_kept() {
     let german = "Bitte geben Sie Ihre Adresse ein";
     assert!(replace_echoing_title(&mut untitled, None, german, "").is_some());
     assert_eq!(untitled, None, "no title derived: the renderers show one");
+}
+
+#[test]
+fn content_words_use_the_one_singular() {
+    assert_eq!(
+        content_words("Order status and shipping options"),
+        ["order", "status", "shipping", "option"]
+    );
 }

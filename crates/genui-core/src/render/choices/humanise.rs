@@ -3,34 +3,26 @@
 //! `gluten-free` -> "Gluten free", `economy` -> "Economy"; and date
 //! patterns as an example date: `DD/MM/YYYY` -> "31/12/2026".
 //!
-//! Left as they are: known acronyms ([`ACRONYMS`]: `SUV`, `UTC`, `XL`),
-//! short capitals in a field whose other values are not shouted words
-//! (`GB`, `EU`), units ([`UNITS`]: `mg`, `kg`), words with digits kept
-//! whole (`24h`, `4k`; only the first letter of a label is raised), brand
-//! casing (`iOS`, `eBay`), and anything with spaces or other punctuation
-//! (`Europe/London`, `2024-01-15`, `UTC+1`).
+//! Left as they are: known acronyms (`crate::text::is_known_acronym`:
+//! `SUV`, `UTC`, `XL`), short capitals in a field whose other values are
+//! not shouted words (`GB`, `EU`), units among units ([`UNITS`]: `mg`,
+//! `kg`; a lone `m` among `f` and `x` is a word, "M"), words with digits
+//! kept whole (`24h`, `4k`; only the first letter of a label is raised),
+//! brand casing (`iOS`, `eBay`, `LinkedIn`), and anything with spaces or
+//! other punctuation (`Europe/London`, `2024-01-15`, `UTC+1`).
 
-/// Capitals that are read as letters, kept in capitals wherever they stand.
-const ACRONYMS: [&str; 88] = [
-    "AI", "AM", "API", "ASAP", "ATM", "AWS", "BIC", "CD", "CEO", "CET", "CFO", "CSV", "CTO", "CV",
-    "DIY", "DM", "DNS", "DVD", "EU", "FAQ", "FTP", "GB", "GCP", "GIF", "GMT", "GPS", "GST", "HD",
-    "HDMI", "HR", "HTML", "HTTP", "HTTPS", "IBAN", "ID", "IOS", "IP", "ISO", "IT", "JPEG", "JPG",
-    "JSON", "KB", "KPI", "LED", "LLC", "MB", "MFA", "NDA", "NFC", "OK", "OTP", "PC", "PDF", "PIN",
-    "PM", "PNG", "QA", "RFID", "ROI", "RSVP", "SEPA", "SLA", "SMS", "SQL", "SSH", "SSO", "SUV",
-    "SVG", "SWIFT", "TB", "TV", "UI", "UK", "UN", "URL", "US", "USA", "USB", "UTC", "UX", "VAT",
-    "VIP", "VPN", "XL", "XML", "XS", "ZIP",
-];
+use crate::text::is_known_acronym;
 
 /// Lower-case words that are also acronyms in capitals; kept as words.
 const ALSO_WORDS: [&str; 9] = ["am", "in", "it", "ok", "pin", "swift", "un", "us", "zip"];
 
-/// Unit symbols, never capitalised.
+/// Unit symbols, kept in lower case among units.
 const UNITS: [&str; 26] = [
     "g", "kg", "mg", "lb", "lbs", "oz", "ml", "l", "cl", "km", "m", "cm", "mm", "mi", "ft", "in",
     "px", "pt", "em", "rem", "h", "min", "s", "ms", "kwh", "mph",
 ];
 
-/// Capitals this long or longer, outside [`ACRONYMS`], are shouted words.
+/// Capitals this long or longer, not known acronyms, are shouted words.
 const SHOUTED_WORD_LETTERS: usize = 5;
 
 /// How a field writes its values, decided from all of them at once.
@@ -39,14 +31,24 @@ pub(super) struct Style {
     /// Values in capitals are words shouted (`LOW`, `MEDIUM`, `HIGH`;
     /// `HATE_SPEECH`), not acronyms (`GB`, `SUV`).
     shouted: bool,
+    /// Every value is a unit symbol (`kg`, `lb`): units stay in lower
+    /// case. Among other options (`m`, `f`, `x` for a sex) a one-letter
+    /// value that happens to be a unit is a word like its neighbours.
+    units: bool,
 }
 
 impl Style {
     /// The style of a field whose string values are `values`.
-    pub(super) fn of<'v>(mut values: impl Iterator<Item = &'v str>) -> Self {
-        Self {
-            shouted: values.any(is_shouted),
+    pub(super) fn of<'v>(values: impl Iterator<Item = &'v str>) -> Self {
+        let mut style = Self {
+            shouted: false,
+            units: true,
+        };
+        for value in values {
+            style.shouted |= is_shouted(value);
+            style.units &= UNITS.contains(&value);
         }
+        style
     }
 }
 
@@ -58,20 +60,14 @@ fn is_shouted(value: &str) -> bool {
     caps && (value.contains('_')
         || (letters >= SHOUTED_WORD_LETTERS
             && value.chars().all(char::is_alphabetic)
-            && !is_acronym(value)))
-}
-
-fn is_acronym(word: &str) -> bool {
-    ACRONYMS.contains(&word)
+            && !is_known_acronym(value)))
 }
 
 /// An acronym written in lower case inside an identifier (`api_key`),
 /// unless it is also an ordinary word ([`ALSO_WORDS`]).
 fn is_lower_acronym(word: &str) -> bool {
     let upper = word.to_ascii_uppercase();
-    word == word.to_ascii_lowercase()
-        && ACRONYMS.contains(&upper.as_str())
-        && !ALSO_WORDS.contains(&word)
+    word == word.to_ascii_lowercase() && is_known_acronym(&upper) && !ALSO_WORDS.contains(&word)
 }
 
 /// The date every date pattern is shown with: day 31 and month 12 tell
@@ -122,12 +118,16 @@ pub(super) fn words(value: &str, style: Style) -> Option<String> {
     if let Some(example) = date_example(value) {
         return Some(example);
     }
-    if value.is_empty() || value.chars().any(char::is_whitespace) || is_brand(value) {
+    if value.is_empty()
+        || value.chars().any(char::is_whitespace)
+        || is_brand(value)
+        || is_proper_name(value)
+    {
         return None;
     }
     let parts = split(value)?;
     let words: Vec<String> = parts.iter().map(|w| word(w, style)).collect();
-    let joined = sentence_case(&words.join(" "));
+    let joined = sentence_case(&words.join(" "), style);
     (joined != value).then_some(joined)
 }
 
@@ -177,7 +177,7 @@ fn camel_parts<'a>(chunk: &'a str, out: &mut Vec<&'a str>) {
 fn word(part: &str, style: Style) -> String {
     let letters = part.chars().filter(|c| c.is_alphabetic()).count();
     let caps = letters > 0 && !part.chars().any(char::is_lowercase);
-    let keep_caps = caps && (is_acronym(part) || !style.shouted);
+    let keep_caps = caps && (is_known_acronym(part) || !style.shouted);
     if keep_caps || part.chars().any(|c| c.is_ascii_digit()) && !style.shouted {
         return part.to_owned();
     }
@@ -200,20 +200,28 @@ fn is_brand(value: &str) -> bool {
         && value.chars().all(char::is_alphabetic)
 }
 
-/// The first letter raised, unless the label is a unit or starts with a
-/// word holding digits (`24h`, `4k`: a number, not a sentence).
-fn sentence_case(text: &str) -> String {
+/// A name written with capitals inside it, as brands and products are
+/// (`LinkedIn`, `YouTube`, `PayPal`): a capital, then lower case, then
+/// another capital, letters only. Kept as written, never split into words.
+/// (`HTTPServer` opens with an acronym and is split; `afterDelay` opens in
+/// lower case and is split.)
+fn is_proper_name(value: &str) -> bool {
+    let mut chars = value.chars();
+    let opens = chars.next().is_some_and(char::is_uppercase)
+        && chars.next().is_some_and(char::is_lowercase);
+    opens && chars.any(char::is_uppercase) && value.chars().all(char::is_alphabetic)
+}
+
+/// The first letter raised, unless the label is a unit among units or
+/// starts with a word holding digits (`24h`, `4k`: a number, not a
+/// sentence).
+fn sentence_case(text: &str, style: Style) -> String {
     let first_word = text.split(' ').next().unwrap_or("");
-    if UNITS.contains(&first_word) && !text.contains(' ')
-        || first_word.starts_with(|c: char| c.is_ascii_digit())
-    {
+    let unit = style.units && UNITS.contains(&first_word) && !text.contains(' ');
+    if unit || first_word.starts_with(|c: char| c.is_ascii_digit()) {
         return text.to_owned();
     }
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    crate::text::capitalize_first(text)
 }
 
 #[cfg(test)]
@@ -278,5 +286,23 @@ mod tests {
             "an acronym among shouted words"
         );
         assert_eq!(label("under_18", &[]), "Under 18");
+    }
+
+    #[test]
+    fn proper_names_keep_their_capitals() {
+        for kept in ["LinkedIn", "YouTube", "PayPal", "GitHub", "WhatsApp"] {
+            assert_eq!(label(kept, &["Email", "Twitter"]), kept, "{kept}");
+        }
+        assert_eq!(label("HTTPServer", &[]), "HTTP server");
+        assert_eq!(label("afterDelay", &[]), "After delay");
+    }
+
+    #[test]
+    fn a_unit_among_words_is_a_word() {
+        assert_eq!(label("m", &["f", "x"]), "M");
+        assert_eq!(label("f", &["m", "x"]), "F");
+        assert_eq!(label("m", &["km", "mi"]), "m", "a unit among units");
+        assert_eq!(label("kg", &["lb"]), "kg");
+        assert_eq!(label("mg", &[]), "mg");
     }
 }
