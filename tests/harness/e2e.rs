@@ -52,10 +52,13 @@ const ADDRESS_FIELDS: [&str; 6] = [
 #[test]
 #[ignore = "needs wrangler dev; run by scripts/test.sh with --ignored"]
 fn e2e() {
+    // Started as ./scripts/dev.sh starts it (its default local origins).
     let opts = Options {
         config: std::env::var_os("GENUI_E2E_CONFIG").map(Into::into),
         ..Options::default()
-    };
+    }
+    .like_dev_sh()
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
     let tag = run_tag();
     let mut steps = Steps::default();
@@ -93,6 +96,9 @@ fn e2e() {
     });
     steps.run("tool, openapi and schemas", || {
         e2e_protocols::published_documents(&dev)
+    });
+    steps.run("dev.sh's local origins", || {
+        e2e_protocols::dev_sh_origins(&dev)
     });
     steps.run("healthz after all", || healthz(&dev));
     steps.run("no panic in wrangler log", || no_panic_in_log(&dev));
@@ -1166,21 +1172,6 @@ fn webhooks_only() {
         .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
     let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
     if let Err(e) = e2e_protocols::signed_webhooks(&dev, "whsec-e2e") {
-        panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
-    }
-}
-
-/// `./scripts/dev.sh`'s local defaults (`scripts/lib/dev-defaults.vars`):
-/// CORS for `http://localhost` and `http://127.0.0.1` on any port, while
-/// `/mcp` still refuses a foreign `Origin`.
-#[test]
-#[ignore = "needs wrangler dev"]
-fn dev_sh_origins() {
-    let opts = Options::default()
-        .like_dev_sh()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
-    if let Err(e) = e2e_protocols::dev_sh_origins(&dev) {
         panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
     }
 }

@@ -100,6 +100,5 @@ pub use edge::outbox::{
 };
 pub use edge::replay::ReplayClaim;
 pub use edge::webhook::Webhook;
-pub use render::html::prefill::Prefill;
 
 pub use error::{Detail, Error, ErrorCode, ModelFailure, Result, RetryAfter};

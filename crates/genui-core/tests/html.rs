@@ -398,8 +398,9 @@ fn bad_posts_are_4xx_with_the_field_named() {
 /// reads that the answer was received (before any delivery).
 #[test]
 fn a_hosted_page_checks_its_fragment_against_the_records_salted_digest() {
-    use genui_core::{FormRecord, Prefill};
-    let body = json!({"tool": "generateUserInterface", "arguments": {"description": "Transfer money", "output": {"type": "object", "required": ["to"], "properties": {"to": {"type": "string", "title": "Recipient"}}}}});
+    use genui_core::FormRecord;
+    let body = json!({"tool": "generateUserInterface", "arguments": {"description": "Transfer money", "output": {"type": "object", "required": ["to"], "properties": {"to": {"type": "string", "title": "Recipient"}}},
+        "data": {"to": "Bob"}, "locale": "de", "callbackUrl": "https://agent.example.com/"}});
     let job = GenerateJob::prepare(
         &serde_json::to_vec(&body).unwrap(),
         Some("html"),
@@ -412,15 +413,10 @@ fn a_hosted_page_checks_its_fragment_against_the_records_salted_digest() {
         .map(|put| put.value)
         .or_else(|| job.spec_json())
         .expect("a spec to keep");
-    let (_, prefill) = Prefill::of(&json!({"to": "Bob"}), [5; Prefill::SALT_BYTES]).unwrap();
-    let record = FormRecord {
-        spec_hash: job.spec_hash().to_owned(),
-        tool_call_id: None,
-        callback_url: "https://agent.example.com/".into(),
-        expires_at: 2_000,
-        locale: Some("de".into()),
-        prefill: Some(prefill.clone()),
-    };
+    let callback = FormRecord::callback_for(&job, false).unwrap();
+    let random = [5; FormRecord::RANDOM_BYTES];
+    let (record, _, _) = FormRecord::issue(&job, job.spec_hash(), &callback, random, 0, 2_000);
+    let prefill = record.prefill.clone().expect("a pre-fill digest");
     let page = HttpResponse::hosted_form("tok", &record, &spec, None);
     assert_eq!(page.status, 200, "{}", page.body);
     assert!(
