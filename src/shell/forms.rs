@@ -20,8 +20,9 @@ use super::clock::{alarm_offset, unix_ms, unix_s};
 use super::deliver::{post_signed, random_bytes};
 use super::{read_body, setting};
 use genui_core::{
-    DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits,
-    Outbox, OutboxEffect, OutboxInput, Prefill, SubmitJob, Webhook,
+    DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HostedLink, HttpResponse,
+    Limits, Outbox, OutboxEffect, OutboxInput, Prefill, Submission, SubmitDoor, SubmitFacts,
+    Submitted, Webhook,
 };
 use serde_json::{json, Value};
 use worker::{
@@ -211,51 +212,29 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
         return HttpResponse::hosted_form(token, &record, spec, None);
     }
     let limits = Limits::default();
-    // An oversized post: the form again, with the limit in its summary.
-    let announced = req
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(0);
-    if let Err(error) = limits.check_body_size(announced) {
-        return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error)));
-    }
-    let body = match read_body(req, &limits).await {
-        Ok(body) => body,
-        Err(_) => {
-            return HttpResponse::hosted_form(
-                token,
-                &record,
-                spec,
-                Some((
-                    &Value::Null,
-                    &Error::new(ErrorCode::InvalidRequest, "the form post could not be read"),
-                )),
-            )
-        }
+    let body = super::read_body_or_error(req, &limits).await;
+    let link = HostedLink {
+        token: token.to_owned(),
+        answer_id: link.answer_id(),
+        spec: spec.to_owned(),
+        record: record.clone(),
     };
-    let job = match SubmitJob::prepare_form(
-        &body,
-        Some(&record.spec_hash),
-        record.tool_call_id.as_deref(),
+    let submission = Submission::new(
+        SubmitDoor::Hosted(Box::new(link)),
+        SubmitFacts::body_or_error(body.as_deref().map_err(Clone::clone)),
         &limits,
-    ) {
-        Ok(job) => job.with_locale(locale),
-        Err(error) => {
-            return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error)))
-        }
-    };
-    let message = match job.finish_with_data(Some(spec), &link.answer_id()) {
-        (Ok(message), _) => message,
-        (Err(error), data) => {
-            return HttpResponse::hosted_form(token, &record, spec, Some((&data, &error)))
-        }
+    );
+    // The link's spec came with it: the machine asks for no KV read.
+    let (message, delivery_id) = match super::submit::run(submission, env, "").await {
+        Submitted::Store {
+            message,
+            delivery_id,
+        } => (message, delivery_id),
+        // The form again, with the errors beside its fields.
+        refused => return refused.into_response(),
     };
     // Accepted once stored: the object keeps it and sets its alarm, and the
     // person is answered at once; the delivery is the alarm's.
-    let delivery_id = format!("result_{}", link.answer_id());
     match call_object(
         env,
         &name,

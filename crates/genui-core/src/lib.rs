@@ -22,7 +22,8 @@
 //! service.rs   the generate request, driven through the stages above
 //! generator.rs an embedder's own plan generator, proven like a model's
 //! edge/        the front ends: the route table, access keys and CORS, signed
-//!              webhooks, hosted forms, MCP, tool and OpenAPI documents
+//!              webhooks, hosted forms, MCP, tool and OpenAPI documents, and
+//!              the one submission path every door goes through
 //! ```
 //!
 //! # The API, in pipeline order
@@ -30,7 +31,9 @@
 //! - **Request:** [`Limits`], [`GenerateRequest`], [`Device`].
 //! - **Routes:** [`Route`] (from the route table) and its [`Handler`].
 //! - **Service** (what the shell drives): [`GenerateJob`],
-//!   [`SubmitJob`] (answered as JSON or a page: [`SubmitAnswer`]), [`Outcome`],
+//!   [`Submission`] (every front door's submission: [`SubmitDoor`],
+//!   [`SubmitFacts`], [`Submitted`]; its answer's row: [`SubmitAnswer`]),
+//!   [`SubmitJob`] (a submission read and checked), [`Outcome`],
 //!   [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`], [`KeyOptions`],
 //!   [`spec_hash`], [`IsolateMemory`]; the operator's [`Catalog`]s
@@ -69,7 +72,7 @@ pub use terms::limits::Limits;
 
 pub use edge::routes::{Handler, Route};
 pub use service::{CachePut, GenerateJob, Outcome};
-pub use submit::SubmitJob;
+pub use submit::{SubmitAnswer, SubmitJob};
 pub use terms::response::HttpResponse;
 
 pub use cache::memo::IsolateMemory;
@@ -85,7 +88,6 @@ pub use plan::generate::generate;
 pub use plan::title::echoes;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
-pub use render::html::reply::SubmitAnswer;
 pub use render::RenderInput;
 pub use terms::contracts::Contract;
 pub use terms::format::Format;
@@ -97,6 +99,7 @@ pub use edge::outbox::{
     AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };
 pub use edge::replay::ReplayClaim;
+pub use edge::submission::{HostedLink, Submission, SubmitDoor, SubmitFacts, Submitted};
 pub use edge::webhook::Webhook;
 pub use render::html::prefill::Prefill;
 
