@@ -232,6 +232,8 @@ impl Submission {
 fn read_api(facts: SubmitFacts<'_>, limits: &Limits) -> State {
     let language = facts.accept_language;
     let browser = prefers_html(facts.accept);
+    // Refused before a submission could be read: a page for a person, else
+    // the `dgui_error` (every message row refuses alike).
     let refuse = |error: &Error, page: bool| {
         let row = match page {
             true => SubmitAnswer::Page,
