@@ -878,9 +878,12 @@ pub fn a2ui_round_trip(dev: &WranglerDev, tag: &str) -> Step {
     let action = json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": messages[0]["createSurface"]["surfaceId"],
         "sourceComponentId": "submit", "timestamp": "2026-11-25T04:03:44.839Z", "context": context}});
     super::a2ui_schema::check_client_message(&action)?;
-    let reply = conforms(&dev.post_json("/v1/submit", &action), Contract::ToolMessage)?;
-    let content: Value = serde_json::from_str(reply["content"].as_str().unwrap_or_default())
-        .map_err(|e| e.to_string())?;
+    // The surface was made for no tool call: DGUI's response carries the data.
+    let reply = conforms(
+        &dev.post_json("/v1/submit", &action),
+        Contract::DguiResponse,
+    )?;
+    let content = reply["data"].clone();
     ensure(
         content
             == json!({"destinationCity": "Osaka", "departureDate": "2026-01-03", "passengers": 2, "cabin": "business"}),
