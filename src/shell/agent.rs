@@ -7,8 +7,8 @@
 
 use super::clock::unix_ms;
 use super::drive::{self, SseBody};
-use super::{kv, model, query_param, read_body};
-use genui_core::{GenerateJob, HttpResponse, Limits, SubmitJob};
+use super::{model, query_param, read_body};
+use genui_core::{GenerateJob, HttpResponse, Limits, Submission, SubmitDoor, Submitted};
 use genui_model::{AgentCall, AgentEvents, Generation, Mode, RunInput};
 use worker::{Context, Env, Request};
 
@@ -72,14 +72,12 @@ async fn submission(
     request_id: &str,
     limits: &Limits,
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
-    let job = SubmitJob::prepare(&input.body_bytes(), limits)
-        .map_err(|error| HttpResponse::error(&input.locate(error)))?;
-    let cached = match job.cache_key() {
-        Some(key) => kv::SpecCache::open(env).get(&key).await,
-        None => None,
-    };
-    let response = job.finish(cached.as_deref(), request_id).response;
-    Ok(drive::written(
-        AgentEvents::new(input).submission(&response),
-    ))
+    let body = input.body_bytes();
+    let submission = Submission::new(SubmitDoor::Agent, Ok(&body), |_| None, limits);
+    match super::submit::run(submission, env, request_id).await {
+        Submitted::Unread(error) => Err(HttpResponse::error(&input.locate(error))),
+        answered => Ok(drive::written(
+            AgentEvents::new(input).submission(&answered.into_response()),
+        )),
+    }
 }

@@ -21,7 +21,7 @@ use super::deliver::{post_signed, random_bytes};
 use super::{read_body, setting};
 use genui_core::{
     DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits,
-    Outbox, OutboxEffect, OutboxInput, SubmitJob,
+    Outbox, OutboxEffect, OutboxInput, Submission, SubmitDoor, Submitted,
 };
 use genui_model::{Generation, Mode};
 use serde_json::{json, Value};
@@ -168,51 +168,21 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
         return HttpResponse::hosted_form(token, &record, spec, None);
     }
     let limits = Limits::default();
-    // An oversized post: the form again, with the limit in its summary.
-    let announced = req
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(0);
-    if let Err(error) = limits.check_body_size(announced) {
-        return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error)));
-    }
-    let body = match read_body(req, &limits).await {
-        Ok(body) => body,
-        Err(_) => {
-            return HttpResponse::hosted_form(
-                token,
-                &record,
-                spec,
-                Some((
-                    &Value::Null,
-                    &Error::new(ErrorCode::InvalidRequest, "the form post could not be read"),
-                )),
-            )
-        }
-    };
-    let job = match SubmitJob::prepare_form(
-        &body,
-        Some(&record.spec_hash),
-        record.tool_call_id.as_deref(),
-        &limits,
-    ) {
-        Ok(job) => job.with_locale(locale),
-        Err(error) => {
-            return HttpResponse::hosted_form(token, &record, spec, Some((&Value::Null, &error)))
-        }
-    };
-    let message = match job.finish_with_data(Some(spec), &link.answer_id()) {
-        (Ok(message), _) => message,
-        (Err(error), data) => {
-            return HttpResponse::hosted_form(token, &record, spec, Some((&data, &error)))
-        }
+    let body = super::read_body_or_error(req, &limits).await;
+    let door = SubmitDoor::hosted(token, record.clone(), spec, link.answer_id());
+    let body = body.as_deref().map_err(Clone::clone);
+    let submission = Submission::new(door, body, |_| None, &limits);
+    // The link's spec came with it: the machine asks for no KV read.
+    let (message, delivery_id) = match super::submit::run(submission, env, "").await {
+        Submitted::Store {
+            message,
+            delivery_id,
+        } => (message, delivery_id),
+        // The form again, with the errors beside its fields.
+        refused => return refused.into_response(),
     };
     // Accepted once stored: the object keeps it and sets its alarm, and the
     // person is answered at once; the delivery is the alarm's.
-    let delivery_id = format!("result_{}", link.answer_id());
     match call_object(
         env,
         &name,

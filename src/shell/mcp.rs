@@ -1,6 +1,6 @@
 //! `POST /mcp`: the shell's half of the MCP server. The core reads and
 //! answers the protocol (`genui_core::Mcp`); a tool call comes back as the
-//! same generate or submit job `/v1` runs, which this module runs with the
+//! same generate job or submission `/v1` runs, which this module runs with the
 //! same effects (isolate memory, KV, the model ladder) before the core wraps
 //! the answer as the tool's result.
 
@@ -35,12 +35,9 @@ pub(super) async fn handle(
     match Mcp::read(&body, &header, guard, &limits) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&super::generate_job(*job, env, ctx).await),
-        Mcp::Submit(job, call) => {
-            let cached = match job.cache_key() {
-                Some(key) => super::kv::SpecCache::open(env).get(&key).await,
-                None => None,
-            };
-            call.finish(&job.finish(cached.as_deref(), request_id).response)
+        Mcp::Submit(submission, call) => {
+            let answer = super::submit::run(*submission, env, request_id).await;
+            call.finish(&answer.into_response())
         }
     }
 }

@@ -16,11 +16,12 @@ mod rate_limit;
 mod replay;
 mod respond;
 mod settings;
+mod submit;
 
 use clock::{unix_ms, unix_s};
 use genui_core::Limits;
 use genui_core::{
-    Access, Error, ErrorCode, GenerateJob, Handler, HttpResponse, Route, SubmitAnswer, SubmitJob,
+    Access, Error, ErrorCode, GenerateJob, Handler, HttpResponse, Route, Submission, SubmitDoor,
     Webhook,
 };
 use genui_model::{Generation, Mode};
@@ -183,33 +184,20 @@ async fn read_body_or_error(
     })
 }
 
+/// `POST /v1/submit`: the request's facts, as they came, through the
+/// submission machine (genui_core's `Submission`).
 async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse {
     let limits = Limits::default();
-    // format=html's form, posted without script: fields named by JSON Pointer.
-    let form = header(req, "content-type")
-        .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
-    // A person's browser gets a page back; every other caller JSON.
-    let answer = SubmitAnswer::negotiate(form, header(req, "accept").as_deref());
-    let accept_language = header(req, "accept-language");
-    let body = match read_body_or_error(req, &limits).await {
-        Ok(body) => body,
-        Err(error) => return answer.refusal(&error, accept_language.as_deref()),
-    };
-    let data_model = header(req, "a2ui-client-data-model");
-    let prepared = if form {
-        SubmitJob::prepare_form(&body, None, None, &limits)
-    } else {
-        SubmitJob::prepare_with(&body, data_model.as_deref(), &limits)
-    };
-    let job = match prepared {
-        Ok(job) => job.with_accept_language(accept_language.as_deref()),
-        Err(error) => return answer.refusal(&error, accept_language.as_deref()),
-    };
-    let cached = match job.cache_key() {
-        Some(key) => kv::SpecCache::open(env).get(&key).await,
-        None => None,
-    };
-    job.answer(answer, cached.as_deref(), request_id).response
+    let body = read_body_or_error(req, &limits).await;
+    let submission = Submission::new(
+        SubmitDoor::Api,
+        body.as_deref().map_err(Clone::clone),
+        |name| header(req, name),
+        &limits,
+    );
+    submit::run(submission, env, request_id)
+        .await
+        .into_response()
 }
 
 async fn generate(

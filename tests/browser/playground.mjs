@@ -52,6 +52,11 @@ after(async () => {
 });
 
 /** Problems seen since the last call (uncaught errors, console errors, outside requests). */
+/** The data a valid submission's answer carries: a tool message's content, or a dgui_response's data. */
+function submittedData(message) {
+  return message.type === 'dgui_response' ? message.data : JSON.parse(message.content);
+}
+
 function takeProblems() {
   const p = state.problems;
   state.problems = [];
@@ -241,12 +246,17 @@ describe('playground', () => {
         if (outcome === 'rejected') assert.fail(`the worker rejected the submission: ${await page.getByTestId('submission-error').innerText()}`);
         if (outcome === 'invalid') assert.fail(`RJSF blocked the submission: ${await rj.locator('.panel-danger.errors').innerText()}`);
         const message = JSON.parse(await page.getByTestId('tool-message-json').innerText());
-        assert.equal(message.role, 'tool');
-        assert.match(message.id, /^result_/);
-        assert.equal(typeof message.toolCallId, 'string');
-        const submitted = JSON.parse(message.content);
+        if (message.type === 'dgui_response') {
+          // An example without a toolCallId: DGUI's response, no made-up id.
+          assert.equal(message.toolCallId, undefined);
+        } else {
+          assert.equal(message.role, 'tool');
+          assert.match(message.id, /^result_/);
+          assert.equal(typeof message.toolCallId, 'string');
+        }
+        const submitted = submittedData(message);
         assert.deepEqual(validate(form.body.schema, submitted), [], 'the submitted data is valid for output');
-        assert.match(await page.getByTestId('tool-message').innerText(), /Tool message from RJSF/);
+        assert.match(await page.getByTestId('tool-message').innerText(), /(Tool message|dgui_response) from RJSF/);
         assert.deepEqual(takeProblems(), []);
       });
     }
@@ -262,8 +272,8 @@ describe('playground', () => {
     await jf.getByRole('button', { name: 'Submit (JSON Forms)' }).click();
     await page.getByTestId('tool-message').waitFor();
     const message = JSON.parse(await page.getByTestId('tool-message-json').innerText());
-    assert.deepEqual(JSON.parse(message.content), { x: 'first value', y: 'second value' });
-    assert.match(await page.getByTestId('tool-message').innerText(), /Tool message from JSON Forms/);
+    assert.deepEqual(submittedData(message), { x: 'first value', y: 'second value' });
+    assert.match(await page.getByTestId('tool-message').innerText(), /(Tool message|dgui_response) from JSON Forms/);
     await page.screenshot({ path: join(SHOTS, 'jsonforms-submit.png'), fullPage: true });
     assert.deepEqual(takeProblems(), []);
   });
@@ -280,8 +290,8 @@ describe('playground', () => {
     await pane.locator('a2ui-basic-button button').filter({ hasText: 'Submit' }).click();
     await page.getByTestId('tool-message').waitFor();
     const message = JSON.parse(await page.getByTestId('tool-message-json').innerText());
-    assert.deepEqual(JSON.parse(message.content), { x: 'X value', y: 'Y value' });
-    assert.match(await page.getByTestId('tool-message').innerText(), /Tool message from A2UI/);
+    assert.deepEqual(submittedData(message), { x: 'X value', y: 'Y value' });
+    assert.match(await page.getByTestId('tool-message').innerText(), /(Tool message|dgui_response) from A2UI/);
     await page.screenshot({ path: join(SHOTS, 'a2ui-submit.png'), fullPage: true });
     assert.deepEqual(takeProblems(), []);
   });
@@ -304,10 +314,10 @@ describe('playground', () => {
     await form.getByRole('button', { name: 'Submit' }).click();
     await page.getByTestId('tool-message').waitFor();
     const message = JSON.parse(await page.getByTestId('tool-message-json').innerText());
-    const data = JSON.parse(message.content);
+    const data = submittedData(message);
     assert.equal(data.street, '12 St James Square');
     assert.equal(data.firstName, 'Ada');
-    assert.match(await page.getByTestId('tool-message').innerText(), /Tool message from React/);
+    assert.match(await page.getByTestId('tool-message').innerText(), /(Tool message|dgui_response) from React/);
     await page.screenshot({ path: join(SHOTS, 'react-submit.png'), fullPage: true });
     assert.deepEqual(takeProblems(), []);
   });

@@ -417,10 +417,10 @@ for (const renderer of RENDERERS.filter((r) => r !== 'react')) {
           const r = await postJson(`${state.baseUrl}/v1/submit`, { output, data });
           rec.submit = { status: r.status, body: r.body };
           assert.equal(r.status, 200, `POST /v1/submit: ${JSON.stringify(r.body).slice(0, 800)}`);
-          assert.equal(r.body.role, 'tool');
-          assert.equal(typeof r.body.id, 'string');
-          assert.equal(typeof r.body.toolCallId, 'string');
-          assert.deepEqual(JSON.parse(r.body.content), data, 'tool message content is the submitted data');
+          // No toolCallId sent: DGUI's response, no made-up tool call.
+          assert.equal(r.body.type, 'dgui_response');
+          assert.equal(r.body.toolCallId, undefined);
+          assert.deepEqual(r.body.data, data, 'the dgui_response carries the submitted data');
           rec.steps.submit = 'pass';
         });
         rec.ms = Date.now() - started;

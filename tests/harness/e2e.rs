@@ -1157,6 +1157,39 @@ fn html_submit_only() {
     }
 }
 
+/// Only the submission steps (`/v1/submit` in every shape, `format=html`
+/// posts, approvals, the A2UI round trip), on one worker:
+/// `GENUI_E2E_SUBMISSIONS_ONLY=1 cargo test -p genui-harness --test e2e
+/// submissions_only -- --ignored`. Without the variable it returns at once,
+/// like `hosted_forms_only`.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn submissions_only() {
+    if std::env::var_os("GENUI_E2E_SUBMISSIONS_ONLY").is_none() {
+        return;
+    }
+    let dev = WranglerDev::start(Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let tag = run_tag();
+    let mut steps = Steps::default();
+    steps.run("submissions", || e2e_protocols::submissions(&dev, &tag));
+    steps.run("html form posts", || {
+        e2e_protocols::html_form_posts(&dev, &tag)
+    });
+    steps.run("approval round trip", || {
+        e2e_protocols::approval_round_trip(&dev, &tag)
+    });
+    steps.run("a2ui round trip", || {
+        e2e_protocols::a2ui_round_trip(&dev, &tag)
+    });
+    let failures = steps.finish();
+    assert!(
+        failures.is_empty(),
+        "{}\nwrangler log tail:\n{}",
+        failures.join("\n"),
+        dev.log_tail(4000)
+    );
+}
+
 /// Only the signed-webhook step (once-only, skew, signed callback), on one
 /// worker: `GENUI_E2E_WEBHOOKS_ONLY=1 cargo test -p genui-harness --test e2e
 /// webhooks_only -- --ignored`. Without the variable it returns at once,

@@ -330,7 +330,9 @@ fn run(dev: &WranglerDev) -> Step {
     }
 
     // At the limit, a submission still works.
-    let at_limit = json!({"specHash": lmui_hash, "interaction": lmui_values(127)});
+    // (Named for a tool call: its tool message carries the data as text.)
+    let at_limit =
+        json!({"specHash": lmui_hash, "toolCallId": "call_1", "interaction": lmui_values(127)});
     let reply = json_post(dev, "/v1/submit", &at_limit)?;
     if reply.status != 200 {
         return Err(format!("127 segments (the limit) by specHash: {reply}"));

@@ -134,7 +134,13 @@ pub fn event_streams(dev: &WranglerDev, tag: &str) -> Step {
     Ok(())
 }
 
+/// The data a valid submission's message carries: the tool message's
+/// `content` (a submission naming its tool call), else DGUI's
+/// `dgui_response`'s `data` (one naming none: no id is made up).
 fn tool_content(reply: &Reply) -> Result<Value, String> {
+    if reply.json().get("type").is_some() {
+        return Ok(conforms(reply, Contract::DguiResponse)?["data"].clone());
+    }
     let message = conforms(reply, Contract::ToolMessage)?;
     serde_json::from_str(message["content"].as_str().unwrap_or_default())
         .map_err(|e| format!("content is not JSON: {e}"))
@@ -173,6 +179,36 @@ pub fn submissions(dev: &WranglerDev, tag: &str) -> Step {
     ensure(tool_content(&inline)? == data, || {
         format!("inline: {}", inline.body_excerpt())
     })?;
+    // No toolCallId: DGUI's response, no made-up tool call. The same JSON
+    // sent as curl's -d sends it (labelled a form post) is read as JSON.
+    let untold = json!({"type": "dgui_response", "data": data});
+    for content_type in ["application/json", "application/x-www-form-urlencoded"] {
+        let reply = request_bytes(
+            dev,
+            "POST",
+            "/v1/submit",
+            json!({"specHash": hash, "data": data})
+                .to_string()
+                .into_bytes(),
+            &[("content-type", content_type)],
+        )?;
+        ensure(reply.status == 200 && reply.json() == untold, || {
+            format!("no toolCallId, {content_type}: {}", reply.body_excerpt())
+        })?;
+    }
+    let neither = request_bytes(
+        dev,
+        "POST",
+        "/v1/submit",
+        b"name=Ada".to_vec(),
+        &[("content-type", "application/x-www-form-urlencoded")],
+    )?;
+    ensure(
+        neither.status == 400
+            && neither.json()["code"] == "invalid_request"
+            && neither.json()["payload"]["pointer"] == "/_specHash",
+        || format!("neither JSON nor a form post: {}", neither.body_excerpt()),
+    )?;
 
     let invalid = dev.post_json(
         "/v1/submit",
@@ -920,9 +956,12 @@ pub fn a2ui_round_trip(dev: &WranglerDev, tag: &str) -> Step {
     let action = json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": messages[0]["createSurface"]["surfaceId"],
         "sourceComponentId": "submit", "timestamp": "2026-11-25T04:03:44.839Z", "context": context}});
     super::a2ui_schema::check_client_message(&action)?;
-    let reply = conforms(&dev.post_json("/v1/submit", &action), Contract::ToolMessage)?;
-    let content: Value = serde_json::from_str(reply["content"].as_str().unwrap_or_default())
-        .map_err(|e| e.to_string())?;
+    // The surface was made for no tool call: DGUI's response carries the data.
+    let reply = conforms(
+        &dev.post_json("/v1/submit", &action),
+        Contract::DguiResponse,
+    )?;
+    let content = reply["data"].clone();
     ensure(
         content
             == json!({"destinationCity": "Osaka", "departureDate": "2026-01-03", "passengers": 2, "cabin": "business"}),

@@ -56,7 +56,10 @@ pub fn schemas_people_write(dev: &WranglerDev, tag: &str) -> Step {
     }
     let hash = answer["meta"]["specHash"].clone();
     let data = json!({"name": "ada", "schema": "{\"type\": \"string\"}", "settings": "{\"a\": [1]}", "rule": "rule-1999", "language": "en"});
-    let ok = dev.post_json("/v1/submit", &json!({"specHash": hash, "data": data}));
+    let ok = dev.post_json(
+        "/v1/submit",
+        &json!({"specHash": hash, "toolCallId": "call_1", "data": data}),
+    );
     ensure(ok.status == 200, || {
         format!("submit: {} {}", ok.status, ok.body_excerpt())
     })?;

@@ -1,11 +1,11 @@
-//! The deterministic generator (`genui_core::generate`): schema in,
+//! The deterministic generator (`genui_core::Plan::generate`): schema in,
 //! plan out. The target: a 50-field form (`generate/medium`) in
 //! at most 2 ms.
 
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use genui_core::generate;
+use genui_core::Plan;
 use std::hint::black_box;
 
 fn generator(c: &mut Criterion) {
@@ -15,7 +15,7 @@ fn generator(c: &mut Criterion) {
         case.prepare();
         group.bench_function(case.name, |b| {
             b.iter(|| {
-                generate(
+                Plan::generate(
                     black_box(&case.output),
                     black_box(case.description),
                     false,

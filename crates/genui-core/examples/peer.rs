@@ -6,7 +6,7 @@
 //! `bench/peer/timing.mjs` (same constants):
 //!
 //! - `generate`: the work equivalent to `Generate.uiSchema`: the
-//!   deterministic plan ([`genui_core::generate`]) compiled to a
+//!   deterministic plan ([`genui_core::Plan::generate`]) compiled to a
 //!   JSON Forms uiSchema ([`genui_core::Plan::jsonforms_ui_schema`]);
 //! - `pipeline`: what the worker does on a cache miss, from the request
 //!   bytes `{"output": schema}` to the response body: limits, parsing,
@@ -17,7 +17,7 @@
 //! `<run dir>/ours.json`, uiSchemas to `<run dir>/ours-ui/<id>.json`
 //! (report.mjs measures both generators' uiSchemas with one set of rules).
 
-use genui_core::{generate, Error, GenerateJob, Limits};
+use genui_core::{Error, GenerateJob, Limits, Plan};
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::path::Path;
@@ -112,7 +112,7 @@ fn one_schema(corpus: &Path, run: &Path, entry: &Value, limits: &Limits) -> Valu
 
 /// Plan + uiSchema: the equivalent of `Generate.uiSchema`.
 fn generate_ui(schema: &Value, limits: &Limits) -> Result<Value, Error> {
-    let plan = generate(schema, "", false, limits)?;
+    let plan = Plan::generate(schema, "", false, limits)?;
     Ok(plan.jsonforms_ui_schema())
 }
 

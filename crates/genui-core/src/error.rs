@@ -472,7 +472,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Shorthand used throughout the core.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]
 mod tests {

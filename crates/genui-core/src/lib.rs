@@ -22,7 +22,8 @@
 //! service.rs   the generate request, driven through the stages above
 //! generator.rs an embedder's own plan generator, proven like a model's
 //! edge/        the front ends: the route table, access keys and CORS, signed
-//!              webhooks, hosted forms, MCP, tool and OpenAPI documents
+//!              webhooks, hosted forms, MCP, tool and OpenAPI documents, and
+//!              the one submission path every door goes through
 //! ```
 //!
 //! # The API, in pipeline order
@@ -30,7 +31,9 @@
 //! - **Request:** [`Limits`], [`GenerateRequest`], [`Device`].
 //! - **Routes:** [`Route`] (from the route table) and its [`Handler`].
 //! - **Service** (what the shell drives): [`GenerateJob`],
-//!   [`SubmitJob`] (answered as JSON or a page: [`SubmitAnswer`]), [`Outcome`],
+//!   [`Submission`] (every front door's submission: [`SubmitDoor`] in,
+//!   [`Submitted`] out; its answer's row comes from one table in the core),
+//!   [`SubmitJob`] (a submission read and checked), [`Outcome`],
 //!   [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`], [`KeyOptions`],
 //!   [`spec_hash`], [`IsolateMemory`]; the operator's [`Catalog`]s
@@ -39,14 +42,14 @@
 //!   [`check_output`], [`SchemaDoc`], [`Resolved`], [`FieldKind`], [`Kind`],
 //!   [`Pointer`].
 //! - **Plan:** [`Plan`], [`Node`], [`Step`], [`Control`], [`Widget`];
-//!   [`generate`] ([`Plan::generate_for`] for a device); an embedder's own
+//!   [`Plan::generate`] ([`Plan::generate_for`] for a device); an embedder's own
 //!   [`Generator`] (`GenerateJob::run_generator`); the checker
 //!   [`check_plan`], [`Issue`], [`markup_in`]; [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
 //!   [`FormToken`] (hosted form links), [`Mcp`] (`POST /mcp`) and its
 //!   [`McpGuard`] settings.
-//! - **Errors:** [`Error`], [`ErrorCode`], [`Result`].
+//! - **Errors:** [`Error`], [`ErrorCode`].
 
 #![deny(missing_docs, unreachable_pub)]
 
@@ -83,11 +86,9 @@ pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
 
 pub use generator::Generator;
 pub use plan::check::{check_plan, markup_in, Issue};
-pub use plan::generate::generate;
 pub use plan::title::echoes;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
-pub use render::html::reply::SubmitAnswer;
 pub use render::RenderInput;
 pub use terms::contracts::Contract;
 pub use terms::format::Format;
@@ -99,6 +100,7 @@ pub use edge::outbox::{
     AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };
 pub use edge::replay::ReplayClaim;
+pub use edge::submission::{Submission, SubmitDoor, Submitted};
 pub use edge::webhook::Webhook;
 
-pub use error::{Detail, Error, ErrorCode, ModelFailure, Result, RetryAfter};
+pub use error::{Detail, Error, ErrorCode, ModelFailure, RetryAfter};

@@ -1,5 +1,9 @@
 //! `POST /v1/submit`: the user's data, checked against the original `output`
-//! contract and turned into the AG-UI tool message for the agent.
+//! contract and turned into the message for the agent, in the row of the
+//! one table of answers ([`SubmitAnswer`]): the AG-UI tool message when the
+//! submission names its tool call, DGUI's `dgui_response` when it does not,
+//! or a page for a person. How a request becomes a job, and which row
+//! answers it, is the submission machine's ([`crate::edge::submission`]).
 //!
 //! Accepted bodies (`schemas/submit-request.schema.json`):
 //!
@@ -22,7 +26,6 @@
 
 use crate::cache::spec::{self, UiSpec};
 use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
-use crate::render::html::reply::SubmitAnswer;
 use crate::render::{a2ui, lmui};
 use crate::request::invalid;
 use crate::schema;
@@ -31,6 +34,99 @@ use crate::terms::limits::Limits;
 use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
+
+/// What a submission is answered with: one row per shape. The rows are
+/// chosen by [`crate::edge::submission::Submission`] from the request's
+/// facts (the front door, the body, `Accept`) and the submission itself
+/// (does it name its tool call?); each row writes its answer here.
+///
+/// A new shape is a new row (for example an AG-UI interrupt's signed
+/// `resume` entry, or an MCP elicitation result), with its message in
+/// [`SubmitAnswer::message`] and its choice in the machine; no caller
+/// builds a message of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SubmitAnswer {
+    /// The AG-UI tool message `{id, role: "tool", toolCallId, content}`
+    /// (`content`: the data as JSON text): the submission names the tool
+    /// call it answers.
+    ToolMessage,
+    /// DGUI's response message `{"type": "dgui_response", "data"}` (the
+    /// validated data): the submission names no tool call, and none is
+    /// made up.
+    DguiResponse,
+    /// A page for the person whose browser posted a `format=html` form: a
+    /// thank-you carrying the message of the row above that fits, or the
+    /// form again with its errors ([`crate::render::html::reply`]).
+    Page,
+}
+
+impl SubmitAnswer {
+    /// The message row for a submission that names `tool_call_id` (or none).
+    pub(crate) fn for_message(tool_call_id: Option<&str>) -> Self {
+        match tool_call_id {
+            Some(_) => Self::ToolMessage,
+            None => Self::DguiResponse,
+        }
+    }
+
+    /// How many levels down the message of this row nests the data: the
+    /// tool message carries it as JSON text, `dgui_response` as a value.
+    fn data_level(self) -> usize {
+        match self {
+            Self::ToolMessage | Self::Page => 0,
+            Self::DguiResponse => 1,
+        }
+    }
+
+    /// The message carrying the valid `data`. `unchecked` lists the data
+    /// pointers of places the worker could not check (absent when none):
+    /// `metadata.genuiUnchecked` in either message, so that whoever reads
+    /// the message is told, whatever the transport. A page carries the
+    /// message of the row that fits.
+    pub(crate) fn message(
+        self,
+        data: &Value,
+        tool_call_id: Option<&str>,
+        message_id: &str,
+        unchecked: &[String],
+    ) -> Value {
+        let mut message = match (self, tool_call_id) {
+            (Self::ToolMessage, Some(id)) => json!({
+                "id": format!("result_{message_id}"),
+                "role": "tool",
+                "toolCallId": id,
+                "content": data.to_string(),
+            }),
+            (Self::Page, _) => {
+                return Self::for_message(tool_call_id).message(
+                    data,
+                    tool_call_id,
+                    message_id,
+                    unchecked,
+                )
+            }
+            // Without a tool call there is no tool message to write: never
+            // a made-up id.
+            (Self::ToolMessage | Self::DguiResponse, _) => {
+                json!({"type": "dgui_response", "data": data})
+            }
+        };
+        if !unchecked.is_empty() {
+            message["metadata"] = json!({"genuiUnchecked": unchecked});
+        }
+        message
+    }
+
+    /// The answer to a submission refused before its form could be read
+    /// (no form named, a malformed or oversized body): the `dgui_error`,
+    /// or a page in `locale`'s language with the error's status.
+    pub(crate) fn refusal(self, error: &Error, locale: Option<&str>) -> HttpResponse {
+        match self {
+            Self::ToolMessage | Self::DguiResponse => HttpResponse::error(error),
+            Self::Page => crate::render::html::reply::unavailable(locale, error),
+        }
+    }
+}
 
 /// Where the `output` schema comes from.
 #[derive(Debug, Clone)]
@@ -226,26 +322,27 @@ impl SubmitJob {
 
     /// [`SubmitJob::finish`], also returning the data as read (a form
     /// post's fields typed by the schema), to show again beside the errors.
-    /// The tool message's JSON, or the error.
-    pub fn finish_with_data(
+    /// The message's JSON ([`SubmitJob::message`]), or the error.
+    pub(crate) fn finish_with_data(
         mut self,
         cached: Option<&str>,
         message_id: &str,
     ) -> (Result<String>, Value) {
         let answer = self
             .validate(cached)
-            .map(|unchecked| self.tool_message(message_id, &unchecked).to_string());
+            .map(|unchecked| self.message(message_id, &unchecked).to_string());
         (answer, self.data)
     }
 
-    /// Validates the data; `message_id` becomes the tool message's `id`.
+    /// Validates the data and answers in JSON: the message of the row that
+    /// fits ([`SubmitAnswer::for_message`]), or the `dgui_error`;
+    /// `message_id` becomes a tool message's `id`.
     pub fn finish(mut self, cached: Option<&str>, message_id: &str) -> Outcome {
         match self.validate(cached) {
             Ok(unchecked) => {
-                let mut response =
-                    HttpResponse::json(200, &self.tool_message(message_id, &unchecked));
+                let mut response = HttpResponse::json(200, &self.message(message_id, &unchecked));
                 // What the worker could not check: places on a `$ref` to a
-                // document it does not hold took any JSON. The tool message
+                // document it does not hold took any JSON. The message
                 // names them for the agent; the header for HTTP clients
                 // (docs/api.md, "Submissions").
                 if !unchecked.is_empty() {
@@ -313,8 +410,12 @@ impl SubmitJob {
             }
         };
         // JSON text read out of strings (above) nests its value where the
-        // string was; the whole stays within the body's depth limit.
-        self.limits.check_value_depth(&self.data, 0, "/data")?;
+        // string was; the whole stays within the body's depth limit, and so
+        // does the message that carries it (a `dgui_response` nests the
+        // data one level down), so that the worker's own parser reads it.
+        let carried = SubmitAnswer::for_message(self.tool_call_id.as_deref()).data_level();
+        self.limits
+            .check_value_depth(&self.data, carried, "/data")?;
         // One bounded run: every backtracking `pattern` match in this
         // submission shares one budget (schema/pattern.rs).
         let errors: Vec<FieldError> = schema::bounded(|| {
@@ -362,24 +463,21 @@ impl SubmitJob {
             .with(Detail::Errors(errors)))
     }
 
-    /// The AG-UI tool message: the data as a JSON string, and in
-    /// `metadata.genuiUnchecked` the data pointers of places the worker
-    /// could not check (absent when it checked everything).
-    fn tool_message(&self, message_id: &str, unchecked: &[String]) -> Value {
-        let tool_call_id = self
-            .tool_call_id
-            .clone()
-            .unwrap_or_else(|| format!("call_{message_id}"));
-        let mut message = json!({
-            "id": format!("result_{message_id}"),
-            "role": "tool",
-            "toolCallId": tool_call_id,
-            "content": self.data.to_string(),
-        });
-        if !unchecked.is_empty() {
-            message["metadata"] = json!({"genuiUnchecked": unchecked});
-        }
-        message
+    /// The message that carries the valid data, in the row of the
+    /// [`SubmitAnswer`] table that fits the submission (a tool message
+    /// when it names its tool call, DGUI's `dgui_response` otherwise).
+    pub(crate) fn message(&self, message_id: &str, unchecked: &[String]) -> Value {
+        SubmitAnswer::for_message(self.tool_call_id.as_deref()).message(
+            &self.data,
+            self.tool_call_id.as_deref(),
+            message_id,
+            unchecked,
+        )
+    }
+
+    /// The tool call the submission answers, when it names one.
+    pub(crate) fn tool_call_id(&self) -> Option<&str> {
+        self.tool_call_id.as_deref()
     }
 }
 
@@ -464,15 +562,22 @@ impl SubmitJob {
         })
     }
 
-    /// [`SubmitJob::finish`] answered as `how` asks: JSON exactly as
+    /// [`SubmitJob::finish`] answered in the row `how`: JSON exactly as
     /// [`SubmitJob::finish`], or a page for the person who posted the form
     /// ([`SubmitAnswer`]), in the form's language (its `_locale`, else the
     /// language of the messages, else English): a thank-you that hands the
     /// tool message to the page framing the form, or the form again with
     /// the errors beside its fields and the person's input kept.
-    pub fn answer(self, how: SubmitAnswer, cached: Option<&str>, message_id: &str) -> Outcome {
+    pub(crate) fn answer(
+        self,
+        how: SubmitAnswer,
+        cached: Option<&str>,
+        message_id: &str,
+    ) -> Outcome {
         let response = match how {
-            SubmitAnswer::Json => return self.finish(cached, message_id),
+            SubmitAnswer::ToolMessage | SubmitAnswer::DguiResponse => {
+                return self.finish(cached, message_id)
+            }
             SubmitAnswer::Page => self.page(cached, message_id),
         };
         Outcome {
@@ -569,6 +674,19 @@ mod tests {
     }
 
     #[test]
+    fn no_tool_call_id_is_made_up() {
+        let out = submit(
+            json!({"output": output(), "data": {"name": "Ada", "email": "ada@example.com"}}),
+        );
+        let message: Value = serde_json::from_str(&out.response.body).unwrap();
+        Contract::DguiResponse.check(&message).unwrap();
+        assert_eq!(
+            message,
+            json!({"type": "dgui_response", "data": {"name": "Ada", "email": "ada@example.com"}})
+        );
+    }
+
+    #[test]
     fn references_into_the_document_by_id_are_checked() {
         let status = |output: Value, data: Value| {
             submit(json!({"output": output, "data": data}))
@@ -601,12 +719,14 @@ mod tests {
     #[test]
     fn the_tool_message_names_what_was_not_checked() {
         let output = json!({"type": "object", "properties": {"far": {"$ref": "https://elsewhere.example/s.json"}, "n": {"type": "integer"}}});
-        let out = submit(json!({"output": output, "data": {"far": {"any": 1}, "n": 2}}));
+        let out = submit(
+            json!({"output": output, "toolCallId": "c", "data": {"far": {"any": 1}, "n": 2}}),
+        );
         let message: Value = serde_json::from_str(&out.response.body).unwrap();
         Contract::ToolMessage.check(&message).unwrap();
         assert_eq!(message["metadata"]["genuiUnchecked"], json!(["/far"]));
         let plain: Value = serde_json::from_str(
-            &submit(json!({"output": output, "data": {"n": 2}}))
+            &submit(json!({"output": output, "toolCallId": "c", "data": {"n": 2}}))
                 .response
                 .body,
         )
@@ -639,8 +759,7 @@ mod tests {
             "values": {"name": "Ada", "email": "a@b.co", "address.city": "London"}}}),
         );
         let message: Value = serde_json::from_str(&out.response.body).unwrap();
-        let content: Value = serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
-        assert_eq!(content["address"]["city"], "London");
+        assert_eq!(message["data"]["address"]["city"], "London");
     }
 
     #[test]

@@ -66,7 +66,14 @@ fn submit(message: &Value, cached: &str) -> (u16, Value) {
     (outcome.response.status, body)
 }
 
+/// The data a valid submission's message carries: a tool message's
+/// `content` (a surface made for a tool call), else the `dgui_response`'s
+/// `data` (no tool call id is made up).
 fn content(message: &Value) -> Value {
+    if message.get("type").is_some() {
+        Contract::DguiResponse.check(message).unwrap();
+        return message["data"].clone();
+    }
     Contract::ToolMessage.check(message).unwrap();
     serde_json::from_str(message["content"].as_str().unwrap()).unwrap()
 }

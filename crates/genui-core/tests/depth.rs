@@ -77,9 +77,13 @@ fn clip(value: &Value) -> String {
     value.to_string().chars().take(400).collect()
 }
 
-/// The data of a tool message.
+/// The data of a valid submission's message: a tool message's `content`,
+/// or a `dgui_response`'s `data` (a submission naming no tool call).
 fn content(reply: &Value) -> Value {
-    serde_json::from_str(reply["content"].as_str().unwrap()).unwrap()
+    match reply["content"].as_str() {
+        Some(text) => serde_json::from_str(text).unwrap(),
+        None => reply["data"].clone(),
+    }
 }
 
 /// Generates `body` in `format`: the answer, its spec hash and the spec
@@ -146,10 +150,19 @@ fn lmui_dotted_ids_are_counted_before_they_nest() {
         &format!("{}/0/c.d", pointer(LIMIT - 2)),
     );
     // At the limit: accepted, and nested as deep as the id says.
-    let at_limit = json!({"specHash": hash, "interaction": {"type": "form_submission", "values": values(LIMIT)}});
+    let at_limit = json!({"specHash": hash, "toolCallId": "call_1", "interaction": {"type": "form_submission", "values": values(LIMIT)}});
     let (status, reply) = submit(&at_limit, Some(&cached));
     assert_eq!(status, 200, "{}", clip(&reply));
     assert_eq!(nesting(&content(&reply)), LIMIT);
+    // Without a tool call, DGUI's response would nest the data one level
+    // past what a JSON parser reads: refused at the data's deepest level.
+    let untold = json!({"specHash": hash, "interaction": {"type": "form_submission", "values": values(LIMIT)}});
+    let (status, error) = submit(&untold, Some(&cached));
+    assert_eq!((status, &error["code"]), (413, &json!("body_too_deep")));
+    let below = json!({"specHash": hash, "interaction": {"type": "form_submission", "values": values(LIMIT - 1)}});
+    let (status, reply) = submit(&below, Some(&cached));
+    assert_eq!(status, 200, "{}", clip(&reply));
+    assert!(serde_json::from_str::<Value>(&reply.to_string()).is_ok());
 }
 
 /// An A2UI surface's submit action carrying `context` changes.
@@ -182,16 +195,23 @@ fn a2ui_data_paths_are_counted_before_they_nest() {
             "/userAction/context/decisionPath",
         );
     }
-    let (status, reply) = submit(
-        &a2ui_action(
-            &answer,
-            &hash,
-            json!({"data": {}, "decisionPath": slashed(LIMIT), "decision": true}),
-        ),
-        Some(&cached),
-    );
+    let at = |depth: usize| {
+        submit(
+            &a2ui_action(
+                &answer,
+                &hash,
+                json!({"data": {}, "decisionPath": slashed(depth), "decision": true}),
+            ),
+            Some(&cached),
+        )
+    };
+    // The surface was made for no tool call: its answer is DGUI's response,
+    // which nests the data one level down, and stays within the limit.
+    let (status, reply) = at(LIMIT);
+    assert_eq!((status, &reply["code"]), (413, &json!("body_too_deep")));
+    let (status, reply) = at(LIMIT - 1);
     assert_eq!(status, 200, "{}", clip(&reply));
-    assert_eq!(nesting(&content(&reply)), LIMIT);
+    assert_eq!(nesting(&content(&reply)), LIMIT - 1);
 }
 
 #[test]
@@ -238,10 +258,18 @@ fn json_text_read_out_of_strings_stays_within_the_limit() {
         "{}",
         clip(&error)
     );
+    // The surface names no tool call: DGUI's response nests the data one
+    // level down, so one more level is refused.
     let message = a2ui_action(
         &answer,
         &hash,
         json!({"data": {"a": {"b": {"c": text(LIMIT - 3)}}}}),
+    );
+    assert_eq!(submit(&message, Some(&cached)).0, 413);
+    let message = a2ui_action(
+        &answer,
+        &hash,
+        json!({"data": {"a": {"b": {"c": text(LIMIT - 4)}}}}),
     );
     assert_eq!(submit(&message, Some(&cached)).0, 200);
 }
@@ -255,6 +283,7 @@ fn form_post_pointers_are_counted_before_they_nest() {
     let post = |pointer: &str| {
         let body: String = form_urlencoded::Serializer::new(String::new())
             .append_pair("_specHash", &hash)
+            .append_pair("_toolCallId", "call_1")
             .append_pair(pointer, "x")
             .finish();
         let outcome = match SubmitJob::prepare_form(body.as_bytes(), None, None, &Limits::default())

@@ -142,14 +142,23 @@ fn normalise(value: &Value) -> Option<Value> {
     }
 }
 
-/// The answer of `/v1/submit`: the tool message's data, or the sorted
+/// The answer of `/v1/submit`: the message's data, or the sorted
 /// pointers in error.
 fn answer(outcome: &Outcome) -> Result<Value, Vec<String>> {
     let body: Value = serde_json::from_str(&outcome.response.body).unwrap();
     if outcome.response.status == 200 {
-        Contract::ToolMessage.check(&body).unwrap();
-        let content: Value = serde_json::from_str(body["content"].as_str().unwrap()).unwrap();
-        return Ok(normalise(&content).unwrap_or(json!({})));
+        // A tool message when a tool call is named, else DGUI's response.
+        let data = match body["content"].as_str() {
+            Some(text) => {
+                Contract::ToolMessage.check(&body).unwrap();
+                serde_json::from_str(text).unwrap()
+            }
+            None => {
+                Contract::DguiResponse.check(&body).unwrap();
+                body["data"].clone()
+            }
+        };
+        return Ok(normalise(&data).unwrap_or(json!({})));
     }
     let mut pointers: Vec<String> = body["payload"]["errors"]
         .as_array()
@@ -365,14 +374,7 @@ fn bad_posts_are_4xx_with_the_field_named() {
         Err(e) => HttpResponse::error(&e),
     };
     assert_eq!(post("%2Fn=3&%2Ftags=a&%2Ftags=b").status, 200);
-    let content = |r: HttpResponse| {
-        serde_json::from_str::<Value>(
-            serde_json::from_str::<Value>(&r.body).unwrap()["content"]
-                .as_str()
-                .unwrap(),
-        )
-        .unwrap()
-    };
+    let content = |r: HttpResponse| serde_json::from_str::<Value>(&r.body).unwrap()["data"].clone();
     assert_eq!(
         content(post("%2Fn=3&%2Ftags=a&%2Ftags=b")),
         json!({"n": 3, "tags": ["a", "b"]})
@@ -541,12 +543,7 @@ fn a_collapsed_array_posts_its_json_text() {
     .finish(Some(&spec), "r")
     .response;
     assert_eq!(response.status, 200, "{}", response.body);
-    let content: Value = serde_json::from_str(
-        serde_json::from_str::<Value>(&response.body).unwrap()["content"]
-            .as_str()
-            .unwrap(),
-    )
-    .unwrap();
+    let content = serde_json::from_str::<Value>(&response.body).unwrap()["data"].clone();
     let at: String = collapsed
         .split('/')
         .skip(1)

@@ -1,12 +1,12 @@
 //! A `format=html` form posted to `/v1/submit` by a person's browser: which
-//! answer for which `Accept` and body ([`SubmitAnswer`]), and the pages
+//! answer for which `Accept` and body ([`Submission`]), and the pages
 //! (a thank-you that carries the tool message for the framing page, or
 //! the form again with each error beside its field, the input kept and
 //! escaped, in the form's language). The form is the one the worker
 //! serves, read by an HTML parser; the post is its hidden fields plus the
 //! person's input, urlencoded as a browser sends it.
 
-use genui_core::{GenerateJob, HttpResponse, Limits, Outcome, SubmitAnswer, SubmitJob};
+use genui_core::{GenerateJob, HttpResponse, Limits, Outcome, Submission, SubmitDoor, SubmitJob};
 use serde_json::{json, Value};
 
 const BROWSER: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
@@ -73,6 +73,26 @@ fn urlencoded(pairs: &[(String, String)]) -> Vec<u8> {
     out.finish().into_bytes()
 }
 
+/// `body` posted to `/v1/submit` with `accept` and `accept_language`,
+/// answered by the submission machine as the shell drives it (the spec
+/// read is `cached`).
+fn submit(
+    body: &[u8],
+    accept: Option<&str>,
+    accept_language: Option<&str>,
+    cached: Option<&str>,
+) -> HttpResponse {
+    let header = |name: &str| match name {
+        "content-type" => Some("application/x-www-form-urlencoded".to_owned()),
+        "accept" => accept.map(str::to_owned),
+        "accept-language" => accept_language.map(str::to_owned),
+        _ => None,
+    };
+    Submission::new(SubmitDoor::Api, Ok(body), header, &Limits::default())
+        .answer(cached, "r1")
+        .into_response()
+}
+
 /// `served`'s form posted with `fields` (the person's input), answered
 /// for `accept` and `accept_language` as the shell answers it.
 fn post(
@@ -83,15 +103,12 @@ fn post(
 ) -> HttpResponse {
     let mut pairs = hidden_fields(&served.page);
     pairs.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    let answer = SubmitAnswer::negotiate(true, accept);
-    match SubmitJob::prepare_form(&urlencoded(&pairs), None, None, &Limits::default()) {
-        Ok(job) => {
-            job.with_accept_language(accept_language)
-                .answer(answer, Some(&served.spec), "r1")
-                .response
-        }
-        Err(error) => answer.refusal(&error, accept_language),
-    }
+    submit(
+        &urlencoded(&pairs),
+        accept,
+        accept_language,
+        Some(&served.spec),
+    )
 }
 
 /// Today's JSON answer to the same post: [`SubmitJob::finish`].
@@ -315,26 +332,24 @@ fn a_post_with_no_form_to_show_again_gets_a_page_that_says_so() {
     let mut pairs = hidden_fields(&served.page);
     pairs[0].1 = "0".repeat(64);
     pairs.extend([("/name".to_owned(), "Ada".to_owned())]);
-    let answer = SubmitAnswer::negotiate(true, Some(BROWSER));
-    let job = SubmitJob::prepare_form(&urlencoded(&pairs), None, None, &Limits::default()).unwrap();
-    let expired = job.answer(answer, None, "r1").response;
+    let expired = submit(&urlencoded(&pairs), Some(BROWSER), None, None);
     assert_eq!(expired.status, 404, "{}", expired.body);
     assert!(expired.body.contains(r#"<html lang="es">"#));
     assert!(expired.body.contains("No se pudo enviar este formulario."));
     assert!(expired.body.contains(r#"role="alert""#));
     // A post that names no form: 400, in the browser's language.
-    let error =
-        SubmitJob::prepare_form(b"%2Fname=Ada", None, None, &Limits::default()).unwrap_err();
-    let page = answer.refusal(&error, Some("ja"));
+    let page = submit(b"%2Fname=Ada", Some(BROWSER), Some("ja"), None);
     assert_eq!(page.status, 400);
     assert!(page.body.contains("このフォームを送信できませんでした。"));
     assert_eq!(
         header(&page, "content-type"),
         Some("text/html; charset=utf-8")
     );
-    // The same refusal for a JSON caller: today's dgui_error.
+    // The same refusal for a JSON caller: the dgui_error, naming the field.
+    let json = submit(b"%2Fname=Ada", Some("application/json"), Some("ja"), None);
+    let error: Value = serde_json::from_str(&json.body).unwrap();
     assert_eq!(
-        SubmitAnswer::Json.refusal(&error, Some("ja")),
-        HttpResponse::error(&error)
+        (json.status, &error["code"], &error["payload"]["pointer"]),
+        (400, &json!("invalid_request"), &json!("/_specHash"))
     );
 }

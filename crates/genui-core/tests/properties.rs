@@ -4,8 +4,8 @@
 //! formats, `$ref`s into `$defs`, nullable `anyOf`, `allOf`).
 
 use genui_core::check_plan;
-use genui_core::generate;
 use genui_core::Limits;
+use genui_core::Plan;
 use genui_core::{spec_hash, GenerateJob, GeneratorId, KeyOptions};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -114,7 +114,7 @@ proptest! {
         let description = if wizard { "A step-by-step wizard" } else { "A form" };
         let limits = Limits::default();
         prop_assume!(jsonschema::meta::is_valid(&output));
-        let plan = generate(&output, description, false, &limits).unwrap();
+        let plan = Plan::generate(&output, description, false, &limits).unwrap();
         let issues = check_plan(&plan, &output, &limits);
         prop_assert!(issues.is_empty(), "{:?}\nschema: {}", issues, output);
     }
@@ -150,7 +150,7 @@ proptest! {
         // What cannot collapse: the scalars, and each required section's
         // inner fields plus its `x`; an optional section is one input.
         let least = scalars + (0..sections).map(|i| if is_required(i) { fields + 1 } else { 1 }).sum::<usize>();
-        match generate(&output, "", false, &limits) {
+        match Plan::generate(&output, "", false, &limits) {
             Ok(plan) => {
                 prop_assert!(least <= max, "answered although {least} required inputs > {max}");
                 prop_assert!(plan.root.controls().len() <= max);
@@ -305,7 +305,7 @@ fn a_tagged_union_behind_all_of_in_array_items_is_answered_in_every_format() {
             {"type": "object", "properties": {"type": {"type": "string", "const": "http"}, "uri": {"type": "string"}}, "required": ["type", "uri"]},
             {"type": "object", "properties": {"type": {"type": "string", "const": "file"}, "path": {"type": "string"}}, "required": ["type"]}]}}});
     let limits = Limits::default();
-    let plan = generate(&output, "", false, &limits).unwrap();
+    let plan = Plan::generate(&output, "", false, &limits).unwrap();
     assert_eq!(check_plan(&plan, &output, &limits), []);
     for format in genui_core::Format::NAMES {
         assert_eq!(answer(&output, format), (200, None), "{format}");
@@ -335,7 +335,7 @@ fn a_misfit_widget_is_answered_with_the_plain_widget_and_a_warning() {
     let body = serde_json::to_vec(&json!({"output": output, "format": "jsonforms"})).unwrap();
     let job = GenerateJob::prepare(&body, None, &Limits::default()).unwrap();
     let proven = job.prove_schema().unwrap();
-    let mut plan = generate(&output, "", false, &Limits::default()).unwrap();
+    let mut plan = Plan::generate(&output, "", false, &Limits::default()).unwrap();
     let Some(genui_core::Node::Control(control)) = (match &mut plan.root {
         genui_core::Node::Vertical { elements } => elements.first_mut(),
         _ => None,

@@ -376,9 +376,9 @@ fn json_text_from_the_form_submits_and_the_answer_names_what_was_not_checked() {
     assert_eq!(
         message["metadata"],
         json!({"genuiUnchecked": ["/settings"]}),
-        "the agent reads it in the tool message"
+        "the agent reads it in the message"
     );
-    let content: Value = serde_json::from_str(message["content"].as_str().unwrap()).unwrap();
+    let content = message["data"].clone();
     assert_eq!(
         content,
         json!({"name": "ada", "schema": {"type": "string"}, "settings": {"a": [1]}})

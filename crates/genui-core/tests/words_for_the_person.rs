@@ -144,7 +144,7 @@ fn a_model_title_that_echoes_the_request_is_replaced_with_a_warning() {
     let proven = job.prove_schema().unwrap();
     let plan = Plan {
         title: Some("Ask the user for their flight search criteria".into()),
-        ..genui_core::generate(&flight_output(), REQUEST, false, &Limits::default()).unwrap()
+        ..genui_core::Plan::generate(&flight_output(), REQUEST, false, &Limits::default()).unwrap()
     };
     let outcome = job.complete(plan, &proven, Map::new());
     let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();

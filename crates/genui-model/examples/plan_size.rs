@@ -82,7 +82,7 @@ fn measure(dir: &Path) -> Result<Vec<Row>, Error> {
             serde_json::from_str(&text).map_err(|e| failed(format!("{name}: {e}")))?;
         let request =
             GenerateRequest::from_value(body).map_err(|e| failed(format!("{name}: {e}")))?;
-        let plan = genui_core::generate(
+        let plan = genui_core::Plan::generate(
             &request.output,
             &request.description,
             request.wants_confirm(),

@@ -34,7 +34,9 @@
 //! request's (`instructions_too_large`, 413, pointer `/context/<i>/value`).
 //!
 //! A submission answers `TOOL_CALL_RESULT` (the tool message for the call
-//! that generated the surface) then `RUN_FINISHED`; invalid data answers
+//! that generated the surface) then `RUN_FINISHED`; a surface made for no
+//! tool call answers `RUN_FINISHED` alone, with `result: {"accepted": true,
+//! "response": dgui_response}` (no tool call id is made up); invalid data answers
 //! `RUN_FINISHED` with `result: {"accepted": false, "error": dgui_error}`,
 //! whose `payload.errors` name each field by its JSON Pointer.
 
@@ -457,7 +459,13 @@ impl AgentEvents {
     pub fn submission(&mut self, response: &HttpResponse) -> String {
         let mut text = self.start();
         let body = body_value(&response.body);
-        if response.status == 200 {
+        if response.status == 200
+            && body.get("type").and_then(Value::as_str) == Some("dgui_response")
+        {
+            // No tool call named: no TOOL_CALL_RESULT; the run's result
+            // carries DGUI's response.
+            text.push_str(&self.finished(json!({"accepted": true, "response": body})));
+        } else if response.status == 200 {
             let message_id = body.get("id").cloned().unwrap_or(Value::Null);
             let tool_call_id = body.get("toolCallId").cloned().unwrap_or(Value::Null);
             let content = body.get("content").cloned().unwrap_or(Value::Null);
@@ -613,6 +621,33 @@ mod tests {
         let action = json!({"name": "genui.submit", "surfaceId": "genui-x", "sourceComponentId": "submit", "timestamp": "2026-11-25T00:00:00Z", "context": {}});
         let input = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"a2uiAction": {"userAction": action}}})).unwrap();
         assert!(matches!(input.call, Call::Submit { .. }));
+    }
+
+    #[test]
+    fn a_submission_answers_its_tool_call_or_finishes_with_the_dgui_response() {
+        let action = json!({"name": "genui.submit", "surfaceId": "genui-x", "sourceComponentId": "submit", "timestamp": "2026-11-25T00:00:00Z", "context": {}});
+        let input = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"a2uiAction": {"userAction": action}}})).unwrap();
+        let frames = |answer: Value| {
+            let text = AgentEvents::new(&input).submission(&HttpResponse::json(200, &answer));
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data: "))
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let told = frames(
+            json!({"id": "result_1", "role": "tool", "toolCallId": "call_1", "content": "{}"}),
+        );
+        assert_eq!(told[1]["type"], "TOOL_CALL_RESULT");
+        assert_eq!(told[1]["toolCallId"], "call_1");
+        assert_eq!(told[2]["result"], json!({"accepted": true}));
+        let response = json!({"type": "dgui_response", "data": {"a": "x"}});
+        let untold = frames(response.clone());
+        assert_eq!(untold.len(), 2, "{untold:?}");
+        assert_eq!(untold[1]["type"], "RUN_FINISHED");
+        assert_eq!(
+            untold[1]["result"],
+            json!({"accepted": true, "response": response})
+        );
     }
 
     #[test]

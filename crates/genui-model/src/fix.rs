@@ -622,7 +622,7 @@ fn dedup(fixes: Vec<&'static str>) -> Vec<&'static str> {
 mod tests {
     use super::*;
     use crate::plan_schema::to_plan;
-    use genui_core::generate;
+    use genui_core::Plan;
     use serde_json::json;
 
     fn output() -> Value {
@@ -647,7 +647,7 @@ mod tests {
     ) -> (Repaired, Vec<&'static str>, Vec<&'static str>) {
         let out = output();
         let limits = Limits::default();
-        let det = generate(&out, "", false, &limits).unwrap();
+        let det = Plan::generate(&out, "", false, &limits).unwrap();
         let ctx = Context::new(&out, &det, &limits);
         let mut value = json!({"title": null, "steps": false, "overrides": overrides,
             "sections": [{"label": null, "layout": "vertical", "fields": fields}]});
@@ -816,7 +816,7 @@ mod tests {
     fn plan_level_pointer_correction_and_labels() {
         let out = output();
         let limits = Limits::default();
-        let det = generate(&out, "", false, &limits).unwrap();
+        let det = Plan::generate(&out, "", false, &limits).unwrap();
         let ctx = Context::new(&out, &det, &limits);
         let mut plan = det.clone();
         // The first top-level control, inside its section when the form

@@ -200,7 +200,7 @@ impl Ladder {
         request: &GenerateRequest,
         limits: &Limits,
         now_ms: u64,
-    ) -> genui_core::Result<Self> {
+    ) -> Result<Self, genui_core::Error> {
         let mut deterministic = genui_core::Plan::generate_for(
             &request.output,
             &request.description,

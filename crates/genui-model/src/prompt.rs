@@ -469,7 +469,7 @@ fn cut(text: &str, max_chars: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use genui_core::generate;
+    use genui_core::Plan;
     use serde_json::json;
 
     /// The seed-000 address form: genui-core's fixture.
@@ -486,7 +486,7 @@ mod tests {
 
     fn prompt_for(description: &str, output: &Value) -> Prompt {
         let limits = Limits::default();
-        let plan = generate(output, description, false, &limits).unwrap();
+        let plan = Plan::generate(output, description, false, &limits).unwrap();
         Prompt::new(description, &fields(&plan, output, &limits))
     }
 

@@ -130,7 +130,7 @@ impl Case {
             self.name
         );
 
-        let plan = genui_core::generate(&self.output, self.description, false, &limits)
+        let plan = genui_core::Plan::generate(&self.output, self.description, false, &limits)
             .unwrap_or_else(|e| panic!("{}: generation failed: {e:?}", self.name));
         let issues = check_plan(&plan, &self.output, &limits);
         assert!(

@@ -12,5 +12,6 @@ pub(crate) mod mcp;
 pub(crate) mod outbox;
 pub(crate) mod replay;
 pub(crate) mod routes;
+pub(crate) mod submission;
 pub(crate) mod tool;
 pub(crate) mod webhook;

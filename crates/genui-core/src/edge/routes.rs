@@ -87,7 +87,7 @@ pub(crate) const ROUTES: &[RouteRow] = &[
         needs_key: true,
         rate_limited: true,
         handler: Handler::Submit,
-        summary: "Validate a submission and get the tool message",
+        summary: "Validate a submission and get the message for the agent (the tool message, or a dgui_response without toolCallId)",
     },
     RouteRow {
         path: "/v1/webhook",

@@ -252,15 +252,18 @@ fn generate_responses() -> Map<String, Value> {
     responses
 }
 
-/// The answers of a submission: the tool message, or a `dgui_error`.
+/// The answers of a submission: the tool message (with a `toolCallId`) or
+/// DGUI's `dgui_response` (without), or a `dgui_error`.
 fn submit_responses() -> Map<String, Value> {
     let mut responses = error_responses();
-    let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of places on a $ref to a document the worker does not hold and never fetches (any JSON accepted, not checked), as in the tool message's metadata.genuiUnchecked; absent when none", "schema": {"type": "string"}}});
-    responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent", "headers": unchecked, "content": json_content(schema_ref(Contract::ToolMessage))}));
+    let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of places on a $ref to a document the worker does not hold and never fetches (any JSON accepted, not checked), as in the message's metadata.genuiUnchecked; absent when none", "schema": {"type": "string"}}});
+    let message =
+        json!({"oneOf": [schema_ref(Contract::ToolMessage), schema_ref(Contract::DguiResponse)]});
+    responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent when the submission names its toolCallId; DGUI's dgui_response ({type, data}) when it names none", "headers": unchecked, "content": json_content(message)}));
     // A browser posting format=html's form (Accept ranks text/html above JSON) gets a page.
     let page = json!({"schema": {"type": "string"}});
     responses["200"]["content"]["text/html"] = page.clone();
-    responses["200"]["description"] = json!("The AG-UI tool message for the agent; for a browser's form post, a thank-you page that posts it to the parent frame");
+    responses["200"]["description"] = json!("The AG-UI tool message for the agent when the submission names its toolCallId, DGUI's dgui_response ({type, data}) when it names none; for a browser's form post, a thank-you page that posts that message to the parent frame");
     if let Some(default) = responses.get_mut("default") {
         default["content"]["text/html"] = page;
     }
@@ -268,7 +271,8 @@ fn submit_responses() -> Map<String, Value> {
 }
 
 /// A submission's body: JSON, or `format=html`'s form posted without script
-/// (fields named by JSON Pointer, plus `_specHash`, and `_toolCallId`, `_locale`).
+/// (fields named by JSON Pointer, plus `_specHash`, and `_toolCallId`,
+/// `_locale`), told apart by what the body holds, not by its content type.
 fn submit_content() -> Value {
     let mut content = json_content(schema_ref(Contract::SubmitRequest));
     content["application/x-www-form-urlencoded"] = json!({"schema": {"type": "object", "required": ["_specHash"], "additionalProperties": {"type": "string"}}});

@@ -148,15 +148,26 @@ impl Plan {
         !self.root.tables().is_empty()
     }
 
+    /// The deterministic plan for an `output` document, laid out for the
+    /// desktop ([`Plan::generate_for`] for another device).
+    pub fn generate(
+        output: &serde_json::Value,
+        description: &str,
+        confirm: bool,
+        limits: &crate::Limits,
+    ) -> crate::error::Result<Plan> {
+        generate::generate(output, description, confirm, limits)
+    }
+
     /// The deterministic plan for an `output` document laid out for
-    /// `device` (see [`generate`](crate::generate) for desktop).
+    /// `device`.
     pub fn generate_for(
         output: &serde_json::Value,
         description: &str,
         confirm: bool,
         device: crate::Device,
         limits: &crate::Limits,
-    ) -> crate::Result<Plan> {
+    ) -> crate::error::Result<Plan> {
         generate::generate_for(output, description, confirm, device, limits)
     }
 }

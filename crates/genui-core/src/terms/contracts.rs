@@ -62,11 +62,13 @@ contracts! {
     HtmlPage => "html-page.schema.json",
     /// LMUI interactions accepted by `POST /v1/submit`.
     LmuiInteraction => "lmui-interaction.schema.json",
-    /// DGUI responses accepted by `POST /v1/submit`.
+    /// DGUI responses accepted by `POST /v1/submit`, and its answer to a
+    /// submission that names no `toolCallId`.
     DguiResponse => "dgui-response.schema.json",
     /// `POST /v1/submit` request bodies.
     SubmitRequest => "submit-request.schema.json",
-    /// `POST /v1/submit` answers: the AG-UI tool message.
+    /// `POST /v1/submit` answers to a submission that names its
+    /// `toolCallId`: the AG-UI tool message.
     ToolMessage => "tool-message.schema.json",
     /// Errors.
     DguiError => "dgui-error.schema.json",

@@ -6,8 +6,8 @@
 use crate::prompt::{self, Prompt};
 use crate::providers::{self, anthropic, openai, workers_ai, Call, Mode};
 use crate::{ModelConfig, Provider};
-use genui_core::generate;
 use genui_core::Limits;
+use genui_core::Plan;
 use genui_core::{Error, ErrorCode, ModelFailure};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -29,7 +29,7 @@ fn prompt() -> Prompt {
     let output =
         json!({"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}});
     let limits = Limits::default();
-    let plan = generate(&output, "An address", false, &limits).unwrap();
+    let plan = Plan::generate(&output, "An address", false, &limits).unwrap();
     Prompt::new("An address", &prompt::fields(&plan, &output, &limits))
 }
 

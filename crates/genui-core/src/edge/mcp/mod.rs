@@ -1,6 +1,6 @@
 //! `POST /mcp`: the worker as an MCP server (Streamable HTTP, JSON answers),
 //! sans-IO: the request's bytes and headers in, an [`HttpResponse`] out, or
-//! a [`GenerateJob`]/[`SubmitJob`] for the shell to run exactly as it runs
+//! a [`GenerateJob`]/[`Submission`] for the shell to run exactly as it runs
 //! `/v1/generate` and `/v1/submit`, whose answer [`McpCall::finish`] wraps.
 //!
 //! Two eras of the protocol, told apart per request ([`wire::Version`]):
@@ -25,9 +25,9 @@ mod tools;
 mod view;
 mod wire;
 
+use crate::edge::submission::{Submission, SubmitDoor, SubmitFacts};
 use crate::error::Error;
 use crate::service::GenerateJob;
-use crate::submit::SubmitJob;
 use crate::terms::limits::Limits;
 use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
@@ -44,9 +44,9 @@ pub enum Mcp {
     /// `generate_user_interface`: run this job as `/v1/generate` does (memory,
     /// KV, model), then wrap its answer with [`McpCall::finish`].
     Generate(Box<GenerateJob>, McpCall),
-    /// `submit_user_interface`: look up the job's spec as `/v1/submit` does
-    /// and finish it, then wrap its answer with [`McpCall::finish`].
-    Submit(Box<SubmitJob>, McpCall),
+    /// `submit_user_interface`: run the submission as `/v1/submit` runs
+    /// one (its KV read), then wrap its answer with [`McpCall::finish`].
+    Submit(Box<Submission>, McpCall),
 }
 
 /// A `tools/call` waiting for its `/v1` answer.
@@ -457,17 +457,18 @@ fn call_tool(
             }
             Err(error) => tool_error(error),
         }),
-        tools::SUBMIT => Ok(match SubmitJob::prepare(body.as_bytes(), limits) {
-            Ok(job) => Mcp::Submit(
-                Box::new(job),
-                McpCall {
-                    id,
-                    version,
-                    format: None,
-                },
-            ),
-            Err(error) => tool_error(error),
-        }),
+        tools::SUBMIT => Ok(Mcp::Submit(
+            Box::new(Submission::read(
+                SubmitDoor::Mcp,
+                SubmitFacts::body(body.as_bytes()),
+                limits,
+            )),
+            McpCall {
+                id,
+                version,
+                format: None,
+            },
+        )),
         _ => Err(fail(
             &id,
             &invalid_params(

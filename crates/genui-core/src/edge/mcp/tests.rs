@@ -78,7 +78,9 @@ fn send(body: &[u8], headers: &HashMap<String, String>) -> (u16, Value) {
     let response = match Mcp::read(body, &header, McpGuard::default(), &Limits::default()) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&job.finish(None).response),
-        Mcp::Submit(job, call) => call.finish(&job.finish(None, "msg-1").response),
+        Mcp::Submit(submission, call) => {
+            call.finish(&submission.answer(None, "msg-1").into_response())
+        }
     };
     let value = if response.body.is_empty() {
         Value::Null
@@ -317,6 +319,18 @@ fn generate_then_submit_valid_and_invalid() {
         assert_eq!(
             valid["structuredContent"]["toolMessage"]["toolCallId"],
             "c1"
+        );
+        // Without a toolCallId: DGUI's response, no made-up tool call.
+        let untold = ok(
+            version,
+            "tools/call",
+            json!({"name": tools::SUBMIT, "arguments": {"output": output, "data": {"email": "a@b.example"}}}),
+            "CallToolResult",
+        );
+        assert_output_schema(tools::SUBMIT, &untold);
+        assert_eq!(
+            untold["structuredContent"],
+            json!({"response": {"type": "dgui_response", "data": {"email": "a@b.example"}}})
         );
         let invalid = submit(json!({"email": "nope", "age": -1}));
         assert_output_schema(tools::SUBMIT, &invalid);

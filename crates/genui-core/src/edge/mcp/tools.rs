@@ -8,7 +8,8 @@
 //!   the view renders. Its `_meta.ui.resourceUri` names the form view
 //!   ([`super::view`]) so that MCP Apps hosts can fetch it before any call.
 //! - `submit_user_interface`: the `/v1/submit` arguments; the AG-UI tool
-//!   message, or the `dgui_error` with a JSON Pointer per field as a tool
+//!   message (`toolMessage`; DGUI's `dgui_response` as `response` when the
+//!   call names no `toolCallId`), or the `dgui_error` with a JSON Pointer per field as a tool
 //!   error (`isError: true`) the model and the form both read. The view may
 //!   call it (`_meta.ui.visibility` includes `app`).
 //!
@@ -74,7 +75,7 @@ fn submit_tool() -> Value {
         "name": SUBMIT,
         "title": "Submit a form",
         "description": "Check the user's answer to a form made by generate_user_interface against its \
-    output schema. Valid: the AG-UI tool message for the agent. Invalid: an error listing each field's \
+    output schema. Valid: the AG-UI tool message for the agent (a dgui_response without toolCallId). Invalid: an error listing each field's \
     JSON Pointer and what is wrong with it.",
         "inputSchema": {
             "type": "object",
@@ -89,14 +90,32 @@ fn submit_tool() -> Value {
         "outputSchema": {
             "type": "object",
             "properties": {
-                "toolMessage": {"type": "object", "description": "The AG-UI tool message carrying the valid data."},
+                "toolMessage": {"type": "object", "description": "The AG-UI tool message carrying the valid data (when the call named toolCallId)."},
+                "response": {"type": "object", "description": "DGUI's dgui_response carrying the valid data (when the call named no toolCallId)."},
                 "error": {"type": "object", "description": "The dgui_error: payload.errors has one entry per field."}
             },
-            "anyOf": [{"required": ["toolMessage"]}, {"required": ["error"]}]
+            "anyOf": [{"required": ["toolMessage"]}, {"required": ["response"]}, {"required": ["error"]}]
         },
         "annotations": {"readOnlyHint": true, "openWorldHint": false},
         "_meta": {"ui": {"visibility": ["model", "app"]}}
     })
+}
+
+/// A valid submission's result: the AG-UI tool message when the call
+/// named its `toolCallId`, else DGUI's `dgui_response` (no id is made up).
+fn submitted(message: Value) -> Map<String, Value> {
+    if message.get("type").and_then(Value::as_str) == Some("dgui_response") {
+        let text = format!(
+            "The submission is valid; the dgui_response carries the data: {}",
+            message["data"]
+        );
+        return structured(json!({"response": message}), text, false);
+    }
+    let text = format!(
+        "The submission is valid; the tool message carries the data: {}",
+        message["content"].as_str().unwrap_or_default()
+    );
+    structured(json!({"toolMessage": message}), text, false)
 }
 
 /// The `CallToolResult` (without `resultType`) for a `/v1` answer.
@@ -120,11 +139,7 @@ pub(crate) fn result(format: Option<&'static str>, v1: &HttpResponse) -> Map<Str
         return failed(body, v1.status);
     }
     let Some(format) = format else {
-        let text = format!(
-            "The submission is valid; the tool message carries the data: {}",
-            body["content"].as_str().unwrap_or_default()
-        );
-        return structured(json!({"toolMessage": body}), text, false);
+        return submitted(body);
     };
     let hash = header("x-genui-spec-hash").unwrap_or_default();
     let markup = header(crate::service::FORM_MARKUP_HEADER).unwrap_or_default();

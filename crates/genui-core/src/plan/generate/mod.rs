@@ -50,7 +50,12 @@ pub(crate) const LONG_FORM_SECTIONS: usize = 3;
 /// Builds the desktop plan for an `output` document. `confirm` (the
 /// request's `kind: "confirm"`) asks for an approval even without
 /// approval-like names.
-pub fn generate(output: &Value, description: &str, confirm: bool, limits: &Limits) -> Result<Plan> {
+pub(crate) fn generate(
+    output: &Value,
+    description: &str,
+    confirm: bool,
+    limits: &Limits,
+) -> Result<Plan> {
     generate_for(output, description, confirm, Device::Desktop, limits)
 }
 

@@ -1,10 +1,12 @@
 //! What `/v1/submit` answers when a person's browser posts a `format=html`
-//! form: the choice between a page and JSON ([`SubmitAnswer`]), and the
-//! pages themselves, built from the same pieces as the form's own page and
+//! form: whether its `Accept` asks for a page ([`prefers_html`]; the
+//! answer's row is chosen by the submission machine,
+//! [`crate::edge::submission`]), and the pages themselves, built from the same pieces as the form's own page and
 //! a hosted link's pages.
 //!
-//! - Accepted: a thank-you in the form's language ([`accepted`]). The AG-UI
-//!   tool message rides along in a `data-message` attribute, and
+//! - Accepted: a thank-you in the form's language ([`accepted`]). The
+//!   message (the AG-UI tool message, or the `dgui_response` of a form
+//!   made for no tool call) rides along in a `data-message` attribute, and
 //!   `posted.js` hands it to the page that frames the form with
 //!   `window.parent.postMessage({type: "genui:tool_message", message},
 //!   "*")`. The target is `*` because a stateless worker that sends no
@@ -30,39 +32,11 @@ use std::sync::OnceLock;
 /// The success page's script: posts the tool message to the parent frame.
 const POSTED_SCRIPT: &str = include_str!("posted.js");
 
-/// How `/v1/submit` answers a post.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SubmitAnswer {
-    /// The AG-UI tool message, or a `dgui_error` (every JSON body, and any
-    /// caller that does not rank HTML above JSON).
-    Json,
-    /// A page for the person who posted a `format=html` form.
-    Page,
-}
-
-impl SubmitAnswer {
-    /// A page only for a form post (`application/x-www-form-urlencoded`)
-    /// whose `Accept` ranks `text/html` above `application/json`, as a
-    /// browser's navigation does; JSON otherwise, also for a tie, no
-    /// `Accept`, or `*/*`.
-    pub fn negotiate(form_post: bool, accept: Option<&str>) -> Self {
-        let accept = accept.unwrap_or_default();
-        match form_post && quality(accept, "text", "html") > quality(accept, "application", "json")
-        {
-            true => Self::Page,
-            false => Self::Json,
-        }
-    }
-
-    /// The answer to a post refused before its form could be read (no
-    /// form named, a malformed or oversized body): the `dgui_error`, or a
-    /// page in `locale`'s language with the error's status.
-    pub fn refusal(self, error: &Error, locale: Option<&str>) -> HttpResponse {
-        match self {
-            Self::Json => HttpResponse::error(error),
-            Self::Page => unavailable(locale, error),
-        }
-    }
+/// Whether `accept` ranks `text/html` above `application/json`, as a
+/// browser's navigation does (not for a tie, no `Accept`, or `*/*`).
+pub(crate) fn prefers_html(accept: Option<&str>) -> bool {
+    let accept = accept.unwrap_or_default();
+    quality(accept, "text", "html") > quality(accept, "application", "json")
 }
 
 /// The weight `accept` gives `ty/subty`: that of the most specific range
@@ -177,18 +151,15 @@ mod tests {
         "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
     #[test]
-    fn a_browser_posting_a_form_gets_a_page_and_everyone_else_json() {
-        use SubmitAnswer::{Json, Page};
-        assert_eq!(SubmitAnswer::negotiate(true, Some(BROWSER)), Page);
-        assert_eq!(SubmitAnswer::negotiate(true, Some("text/html")), Page);
-        assert_eq!(
-            SubmitAnswer::negotiate(true, Some("TEXT/HTML; charset=utf-8")),
-            Page
-        );
-        assert_eq!(
-            SubmitAnswer::negotiate(true, Some("application/json;q=0.5, text/*")),
-            Page
-        );
+    fn a_browser_ranks_html_above_json_and_everyone_else_does_not() {
+        for html in [
+            Some(BROWSER),
+            Some("text/html"),
+            Some("TEXT/HTML; charset=utf-8"),
+            Some("application/json;q=0.5, text/*"),
+        ] {
+            assert!(prefers_html(html), "{html:?}");
+        }
         for json in [
             None,
             Some(""),
@@ -201,11 +172,8 @@ mod tests {
             Some("application/*, text/html;q=0.9"),
             Some(";;;,,,/"),
         ] {
-            assert_eq!(SubmitAnswer::negotiate(true, json), Json, "{json:?}");
+            assert!(!prefers_html(json), "{json:?}");
         }
-        // A JSON body is answered in JSON, whatever it accepts.
-        assert_eq!(SubmitAnswer::negotiate(false, Some(BROWSER)), Json);
-        assert_eq!(SubmitAnswer::negotiate(false, Some("text/html")), Json);
     }
 
     #[test]
