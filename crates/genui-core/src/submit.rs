@@ -64,8 +64,8 @@ impl SubmitAnswer {
     /// The message row for a submission that names `tool_call_id` (or none).
     pub(crate) fn for_message(tool_call_id: Option<&str>) -> Self {
         match tool_call_id {
-            Some(_) => Self::ToolMessage,
-            None => Self::DguiResponse,
+            Some(id) if !id.trim().is_empty() => Self::ToolMessage,
+            _ => Self::DguiResponse,
         }
     }
 
@@ -153,6 +153,9 @@ pub struct SubmitJob {
     /// A form post's `_locale` (the form's language): the language of the
     /// page a person gets back.
     form_locale: Option<String>,
+    /// How many levels the front door's answer wraps the message in (an
+    /// MCP result, an AG-UI event), counted in the depth check.
+    envelope_depth: usize,
 }
 
 /// Checks limits and parses a submission body.
@@ -192,6 +195,7 @@ pub(crate) fn prepare_submit_with(
             form: None,
             lang: None,
             form_locale: None,
+            envelope_depth: 0,
         });
     }
     let metadata = body
@@ -236,6 +240,7 @@ pub(crate) fn prepare_submit_with(
         form: None,
         lang: None,
         form_locale: None,
+        envelope_depth: 0,
     })
 }
 
@@ -413,7 +418,10 @@ impl SubmitJob {
         // string was; the whole stays within the body's depth limit, and so
         // does the message that carries it (a `dgui_response` nests the
         // data one level down), so that the worker's own parser reads it.
-        let carried = SubmitAnswer::for_message(self.tool_call_id.as_deref()).data_level();
+        let carried = match SubmitAnswer::for_message(self.tool_call_id.as_deref()).data_level() {
+            0 => 0,
+            level => level + self.envelope_depth,
+        };
         self.limits
             .check_value_depth(&self.data, carried, "/data")?;
         // One bounded run: every backtracking `pattern` match in this
@@ -535,14 +543,17 @@ impl SubmitJob {
                 "the form post names no form: `_specHash` must be the 64 hex digits of the spec",
             )
         })?;
-        let tool_call_id = tool_call_id
-            .map(str::to_owned)
-            .or_else(|| {
-                meta.get("_toolCallId")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            })
-            .filter(|id| !id.trim().is_empty());
+        // A hosted link's record (`spec_hash` given) is the only source of
+        // its tool call: whoever holds the link must not choose which tool
+        // call the worker's signed answer names.
+        let tool_call_id = match spec_hash {
+            Some(_) => tool_call_id.map(str::to_owned),
+            None => meta
+                .get("_toolCallId")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        }
+        .filter(|id| !id.trim().is_empty());
         let form_locale = meta
             .get("_locale")
             .and_then(Value::as_str)
@@ -559,6 +570,7 @@ impl SubmitJob {
             // the form's own language is the page's.
             lang: None,
             form_locale,
+            envelope_depth: 0,
         })
     }
 
@@ -606,6 +618,12 @@ impl SubmitJob {
             }
             ((Err(error), _), None) => reply::unavailable(locale, &error),
         }
+    }
+
+    /// The levels the front door's answer wraps the message in.
+    pub(crate) fn wrapped_in(mut self, levels: usize) -> Self {
+        self.envelope_depth = levels;
+        self
     }
 
     /// Messages for a person in `locale`'s language (BCP 47; falls back to

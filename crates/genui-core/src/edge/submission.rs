@@ -54,6 +54,19 @@ pub enum SubmitDoor {
 }
 
 impl SubmitDoor {
+    /// How many levels this door's answer wraps a message in, beyond the
+    /// message itself: `/mcp` carries it at `result.structuredContent
+    /// .response`, `/v1/agent` at `RUN_FINISHED`'s `result.response`. The
+    /// depth check counts them, so the whole answer stays readable by a
+    /// JSON parser with the body's depth limit.
+    fn envelope_depth(&self) -> usize {
+        match self {
+            Self::Api | Self::Hosted(_) => 0,
+            Self::Agent => 2,
+            Self::Mcp => 3,
+        }
+    }
+
     /// A hosted link's door: its signed `token`, its `record` and the
     /// `spec` stored with it, and its answer's id
     /// ([`crate::FormToken::answer_id`]).
@@ -233,7 +246,12 @@ impl Submission {
     }
 
     /// [`Submission::new`] from facts already gathered.
-    pub(crate) fn read(door: SubmitDoor, facts: SubmitFacts<'_>, limits: &Limits) -> Self {
+    pub(crate) fn read(door: SubmitDoor, mut facts: SubmitFacts<'_>, limits: &Limits) -> Self {
+        // The size first: a body sent without `Content-Length` was read
+        // whole, and nothing scans it before this check.
+        facts.body = facts
+            .body
+            .and_then(|body| limits.check_body_size(body.len()).map(|()| body));
         let state = match door {
             SubmitDoor::Api => read_api(facts, limits),
             SubmitDoor::Hosted(link) => read_hosted(link, facts.body, limits),
@@ -319,7 +337,7 @@ fn read_api(facts: SubmitFacts<'_>, limits: &Limits) -> State {
 fn read_json(door: SubmitDoor, body: Result<&[u8], Error>, limits: &Limits) -> State {
     match body.and_then(|body| SubmitJob::prepare(body, limits)) {
         Ok(job) => State::Read {
-            job: Box::new(job),
+            job: Box::new(job.wrapped_in(door.envelope_depth())),
             door,
             page: false,
         },
@@ -554,6 +572,54 @@ mod tests {
         assert_eq!(mcp.answer(None, "r").into_response().status, 400);
     }
 
+    #[test]
+    fn a_door_that_wraps_the_message_deeper_counts_its_envelope_in_the_depth_limit() {
+        let limits = Limits::default();
+        // Data that a bare `dgui_response` carries within the limit.
+        let mut data = json!("deep");
+        for _ in 0..limits.max_body_depth - 2 {
+            data = json!([data]);
+        }
+        let body = json!({"output": {}, "data": data}).to_string();
+        let status = |door| {
+            let facts = SubmitFacts::body(body.as_bytes());
+            let answer = Submission::read(door, facts, &limits).answer(None, "r1");
+            answer.into_response().status
+        };
+        assert_eq!(status(SubmitDoor::Api), 200);
+        // Refused as too deep, as a body nested past the limit is.
+        assert_eq!(status(SubmitDoor::Agent), 413);
+        assert_eq!(status(SubmitDoor::Mcp), 413);
+    }
+
+    #[test]
+    fn a_body_over_the_size_limit_is_refused_before_it_is_read() {
+        let limits = Limits {
+            max_body_bytes: 8,
+            ..Limits::default()
+        };
+        // Not JSON, no form post: read, it would be the "neither" 400.
+        let facts = SubmitFacts::body(b"neither json nor a form post");
+        let answer = Submission::read(SubmitDoor::Api, facts, &limits).answer(None, "r1");
+        let response = answer.into_response();
+        assert_eq!(response.status, 413, "{}", response.body);
+    }
+
+    #[test]
+    fn a_blank_tool_call_id_is_no_tool_call_whichever_reader_kept_it() {
+        // The A2UI reader keeps a surface's `toolCallId: ""` as written.
+        for blank in ["", " "] {
+            assert_eq!(
+                SubmitAnswer::for_message(Some(blank)),
+                SubmitAnswer::DguiResponse
+            );
+        }
+        assert_eq!(
+            SubmitAnswer::for_message(Some("call_1")),
+            SubmitAnswer::ToolMessage
+        );
+    }
+
     /// A hosted link made for `tool_call_id`, with its spec as stored.
     fn link(tool_call_id: Option<&str>) -> HostedLink {
         let body = json!({"description": "Hosted submission", "output": output()});
@@ -615,6 +681,16 @@ mod tests {
         assert_eq!(
             message,
             json!({"type": "dgui_response", "data": {"name": "Ada"}})
+        );
+        // Whoever holds the link cannot name a tool call the record lacks.
+        let Submitted::Store { message, .. } =
+            hosted(link(None), b"%2Fname=Ada&_toolCallId=call_x")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            serde_json::from_str::<Value>(&message).unwrap()["type"],
+            "dgui_response"
         );
         // Refused: the link's form again, the error beside its field.
         let Submitted::Answer(again) = hosted(link(None), b"%2Fname=") else {
