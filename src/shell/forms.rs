@@ -72,7 +72,8 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
         Mode::Answer,
         &limits,
         unix_ms(),
-    );
+    )
+    .keeping_answered_spec();
     let answer = super::drive::answer(&mut generation, env, ctx).await;
     if answer.status != 200 {
         return answer;

@@ -168,7 +168,9 @@ pub struct Generation {
     deadline_at_ms: u64,
     first_ui_ms: Option<u64>,
     sent_ui: bool,
-    /// The value of the last cache read (a hit's spec).
+    /// Whether to keep the answered spec ([`Generation::keeping_answered_spec`]).
+    keep_spec: bool,
+    /// The value of the last cache read (a hit's spec), when kept.
     last_cached: Option<String>,
     /// The spec of the last answer, as stored ([`Generation::answered_spec`]).
     answered_spec: Option<String>,
@@ -197,6 +199,7 @@ impl Generation {
             deadline_at_ms: now_ms,
             first_ui_ms: None,
             sent_ui: false,
+            keep_spec: false,
             last_cached: None,
             answered_spec: None,
         };
@@ -214,16 +217,24 @@ impl Generation {
         &self.job
     }
 
-    /// The spec JSON of the last successful answer, as stored: what a
-    /// hosted form keeps with its link. `None` before an answer or after
-    /// an error.
+    /// Keeps a copy of the answered spec for [`Generation::answered_spec`]
+    /// (a hosted form keeps it with its link); other callers need none,
+    /// and a spec may be large.
+    pub fn keeping_answered_spec(mut self) -> Self {
+        self.keep_spec = true;
+        self
+    }
+
+    /// The spec JSON of the last successful answer, as stored, when kept
+    /// ([`Generation::keeping_answered_spec`]). `None` before an answer or
+    /// after an error.
     pub fn answered_spec(&self) -> Option<&str> {
         self.answered_spec.as_deref()
     }
 
     /// Feeds what happened.
     pub fn input(&mut self, input: Input, now_ms: u64) {
-        if let Input::Cached(value) = &input {
+        if let (true, Input::Cached(value)) = (self.keep_spec, &input) {
             self.last_cached.clone_from(value);
         }
         match (std::mem::replace(&mut self.state, State::Finished), input) {
@@ -409,12 +420,9 @@ impl Generation {
 
     /// The last answer: stores its spec, emits it, and ends.
     fn answer(&mut self, outcome: Outcome, provenance: Option<Map<String, Value>>, now_ms: u64) {
-        self.answered_spec = match (&outcome.cache_put, outcome.response.status) {
-            (_, status) if status != 200 => None,
-            (Some(put), _) => Some(put.value.clone()),
-            // A hit: the value just read, or this isolate's memory of it.
-            (None, _) => self.last_cached.take().or_else(|| self.job.spec_json()),
-        };
+        if self.keep_spec {
+            self.answered_spec = self.spec_of(&outcome);
+        }
         self.store(outcome.cache_put);
         let response = outcome.response;
         if response.status != 200 {
@@ -436,6 +444,17 @@ impl Generation {
             self.emit_ui(response, now_ms);
         }
         self.done(generator, cache, provenance, now_ms);
+    }
+
+    /// The spec an answer was made from: the one it stores, else this
+    /// isolate's memory of it (a hit answers from memory first), else the
+    /// value read from KV, which a hit without memory answered from.
+    fn spec_of(&mut self, outcome: &Outcome) -> Option<String> {
+        match (&outcome.cache_put, outcome.response.status) {
+            (_, status) if status != 200 => None,
+            (Some(put), _) => Some(put.value.clone()),
+            (None, _) => self.job.spec_json().or_else(|| self.last_cached.take()),
+        }
     }
 
     fn emit_ui(&mut self, response: HttpResponse, now_ms: u64) {

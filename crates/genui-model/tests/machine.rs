@@ -223,18 +223,22 @@ fn deterministic_miss_then_hit() {
 fn the_answered_spec_is_what_was_stored_or_read() {
     IsolateMemory::set_spec_bytes(0);
     let mut kv = HashMap::new();
-    let mut miss = generation(&seed(), None, Mode::Answer);
+    // Kept only when asked for: a spec may be large.
+    let mut unkept = generation(&seed(), None, Mode::Answer);
+    drive_in_place(&mut unkept, &mut HashMap::new(), vec![], None);
+    assert_eq!(unkept.answered_spec(), None);
+    let mut miss = generation(&seed(), None, Mode::Answer).keeping_answered_spec();
     drive_in_place(&mut miss, &mut kv, vec![], None);
     let stored = kv.get(miss.job().cache_key()).cloned();
     assert!(stored.is_some());
     assert_eq!(miss.answered_spec(), stored.as_deref());
     // A hit: the value read from KV, with nothing in the isolate's memory.
-    let mut hit = generation(&seed(), None, Mode::Answer);
+    let mut hit = generation(&seed(), None, Mode::Answer).keeping_answered_spec();
     let run = drive_in_place(&mut hit, &mut kv, vec![], None);
     assert!(run.puts.is_empty());
     assert_eq!(hit.answered_spec(), stored.as_deref());
     // A model's proven plan: the spec stored under the model's key.
-    let mut model = generation(&seed(), Some(config()), Mode::Answer);
+    let mut model = generation(&seed(), Some(config()), Mode::Answer).keeping_answered_spec();
     drive_in_place(
         &mut model,
         &mut kv,
@@ -249,7 +253,7 @@ fn the_answered_spec_is_what_was_stored_or_read() {
     // An error answers no spec.
     let mut bad = seed();
     bad["output"] = json!({"type": "object", "properties": {"x": {"type": "nonsense"}}});
-    let mut failed = generation(&bad, None, Mode::Answer);
+    let mut failed = generation(&bad, None, Mode::Answer).keeping_answered_spec();
     let run = drive_in_place(&mut failed, &mut kv, vec![], None);
     assert_eq!(run.kinds(), ["error", "done"]);
     assert_eq!(failed.answered_spec(), None);
