@@ -26,7 +26,7 @@ import { driveJsonForms } from './lib/jsonforms.mjs';
 import { driveRjsf } from './lib/rjsf.mjs';
 import { driveA2ui } from './lib/a2ui.mjs';
 import { bundleReact, driveReact } from './lib/react.mjs';
-import { sampleValue, sleep } from './lib/schema.mjs';
+import { sampleValue, sleep, submittedData } from './lib/schema.mjs';
 import { BROWSER_DIR, REPO_ROOT, postJson, startAppPage, stopAppPage } from './lib/servers.mjs';
 
 const DEV_SET = join(REPO_ROOT, 'crates', 'genui-core', 'tests', 'design', 'dev');
@@ -277,10 +277,10 @@ async function fillPickAndSubmit(format, answer, output, fieldLabel, choice) {
 /** The tool message's content, once /v1/submit accepted it (and, where given, carried the data as sent). */
 function submitted(r, data) {
   assert.equal(r.status, 200, `POST /v1/submit: ${JSON.stringify(r.body).slice(0, 600)}`);
-  assert.equal(r.body.role, 'tool');
-  const content = JSON.parse(r.body.content);
+  assert.ok(r.body.role === 'tool' || r.body.type === 'dgui_response', 'a tool message, or a dgui_response without a toolCallId');
+  const content = submittedData(r.body);
   if (data !== undefined) assert.deepEqual(content, JSON.parse(JSON.stringify(data)), 'the tool message carries the data as sent');
-  return { content, raw: r.body.content };
+  return { content, raw: r.body.content ?? JSON.stringify(r.body.data) };
 }
 
 async function screenshot(form, format) {

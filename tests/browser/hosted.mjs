@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { BROWSER_DIR, BROWSER_WEBHOOK_SECRET, CHROMIUM_ARGS, REPO_ROOT, postJson, workerForTests } from './lib/servers.mjs';
+import { submittedData } from './lib/schema.mjs';
 
 const SECRET = BROWSER_WEBHOOK_SECRET;
 const SHOTS = join(BROWSER_DIR, 'screenshots', 'hosted');
@@ -196,7 +197,7 @@ test('a person: invalid, errors by the fields, fixed, delivered; replay and expi
     const message = JSON.parse(messages[0].body);
     assert.equal(messages[0].deliveryId, message.id, 'the delivery id header is the message id');
     assert.equal(message.toolCallId, 'call_browser');
-    assert.deepEqual(JSON.parse(message.content), { to: 'Bob', amount: 10, reference: 'Rent' });
+    assert.deepEqual(submittedData(message), { to: 'Bob', amount: 10, reference: 'Rent' });
     // A replay: back, and submit again.
     await page.goBack();
     await page.goBack();
@@ -286,7 +287,7 @@ test('format=html in a frame: posted to /v1/submit, refused with the errors, fix
     assert.equal(got.data.type, 'genui:tool_message');
     assert.equal(got.data.message.role, 'tool');
     assert.equal(got.data.message.toolCallId, 'call_framed');
-    const content = JSON.parse(got.data.message.content);
+    const content = submittedData(got.data.message);
     assert.deepEqual({ to: content.to, amount: content.amount, reference: content.reference }, { to: 'Bob', amount: 10, reference: '<b>Rent</b>' });
     await page.screenshot({ path: join(SHOTS, 'framed-confirmation.png'), fullPage: true });
     assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/.test(p)), []);
@@ -317,7 +318,7 @@ test('an approval shows what is approved, from the checked fragment, and its but
   await page.getByRole('button', { name: 'Approuver' }).click();
   await page.locator('[data-state="received"]').waitFor();
   const messages = await received(1);
-  assert.deepEqual(JSON.parse(JSON.parse(messages[0].body).content), { approved: true });
+  assert.deepEqual(submittedData(JSON.parse(messages[0].body)), { approved: true });
   await context.close();
 });
 
@@ -348,7 +349,7 @@ test('keyboard only: Tab, typing, Space and Enter fill and submit a hosted form'
   await page.locator('[data-state="received"]').waitFor();
   const messages = await received(1);
   assert.equal(messages.length, 1);
-  assert.deepEqual(JSON.parse(JSON.parse(messages[0].body).content), { name: 'Ada', plan, news: true });
+  assert.deepEqual(submittedData(JSON.parse(messages[0].body)), { name: 'Ada', plan, news: true });
   await context.close();
 });
 

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { a2uiWrapperErrors, sleep } from './lib/schema.mjs';
+import { a2uiWrapperErrors, sleep, submittedData } from './lib/schema.mjs';
 import { BROWSER_DIR, postJson, startAppPage, stopAppPage } from './lib/servers.mjs';
 
 const SHOTS = join(BROWSER_DIR, 'screenshots');
@@ -52,7 +52,7 @@ function assertWarnings(meta) {
 async function submitted(specHash, data) {
   const r = await postJson(`${state.baseUrl}/v1/submit`, { specHash, data });
   assert.equal(r.status, 200, `POST /v1/submit: ${JSON.stringify(r.body).slice(0, 600)}\ndata: ${JSON.stringify(data)}`);
-  assert.deepEqual(JSON.parse(r.body.content), EXPECTED);
+  assert.deepEqual(submittedData(r.body), EXPECTED);
   assert.equal(r.headers.get('x-genui-unchecked'), '["/settings"]');
   const bad = await postJson(`${state.baseUrl}/v1/submit`, { specHash, data: { ...data, name: 'admin' } });
   assert.equal(bad.status, 422, 'the worker enforces the lookahead too');
@@ -138,7 +138,7 @@ describe('issue 17 in the renderers', () => {
     const message = await page.waitForFunction(() => window.a2uiActions.find((m) => m.action.name === 'genui.submit')).then((h) => h.jsonValue());
     const s = await postJson(`${state.baseUrl}/v1/submit`, message);
     assert.equal(s.status, 200, `POST /v1/submit: ${JSON.stringify(s.body).slice(0, 600)}`);
-    assert.deepEqual(JSON.parse(s.body.content), EXPECTED);
+    assert.deepEqual(submittedData(s.body), EXPECTED);
     assert.equal(s.headers.get('x-genui-unchecked'), '["/settings"]');
   });
 

@@ -17,7 +17,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { choices, effective, sampleValue, validate } from './lib/schema.mjs';
+import { choices, effective, sampleValue, validate, submittedData } from './lib/schema.mjs';
 import { BROWSER_DIR, CHROMIUM_ARGS, postJson, workerForTests } from './lib/servers.mjs';
 
 const SHOTS = join(BROWSER_DIR, 'screenshots', 'playground');
@@ -52,11 +52,6 @@ after(async () => {
 });
 
 /** Problems seen since the last call (uncaught errors, console errors, outside requests). */
-/** The data a valid submission's answer carries: a tool message's content, or a dgui_response's data. */
-function submittedData(message) {
-  return message.type === 'dgui_response' ? message.data : JSON.parse(message.content);
-}
-
 function takeProblems() {
   const p = state.problems;
   state.problems = [];

@@ -430,3 +430,10 @@ export function a2uiClientErrors(message) {
   const v = a2ui().client;
   return v(message) ? [] : v.errors.slice(0, 5).map((e) => `${e.instancePath} ${e.message}`);
 }
+
+/** The data a valid submission's answer carries: a tool message's `content`
+ * (JSON text), or a `dgui_response`'s `data` (a submission naming no
+ * `toolCallId`). */
+export function submittedData(message) {
+  return message.type === 'dgui_response' ? message.data : JSON.parse(message.content);
+}
