@@ -222,6 +222,18 @@ impl Generation {
     /// and a spec may be large.
     pub fn keeping_answered_spec(mut self) -> Self {
         self.keep_spec = true;
+        // [`Generation::new`] may have answered already (a spec this
+        // isolate remembers): take it from what that answer queued.
+        let answered = self.effects.iter().any(
+            |effect| matches!(effect, Effect::Emit(Update::Ui(response)) if response.status == 200),
+        );
+        if answered {
+            let stored = self.effects.iter().find_map(|effect| match effect {
+                Effect::CachePut(put) => Some(put.value.clone()),
+                _ => None,
+            });
+            self.answered_spec = stored.or_else(|| self.job.spec_json());
+        }
         self
     }
 

@@ -260,6 +260,21 @@ fn the_answered_spec_is_what_was_stored_or_read() {
 }
 
 #[test]
+fn a_spec_the_isolate_remembers_is_kept_when_answered_at_once() {
+    IsolateMemory::set_spec_bytes(8 << 20);
+    let mut kv = HashMap::new();
+    let mut first = generation(&seed(), None, Mode::Answer).keeping_answered_spec();
+    drive_in_place(&mut first, &mut kv, vec![], None);
+    // Answered from memory inside `Generation::new`, before any effect.
+    let mut remembered = generation(&seed(), None, Mode::Answer).keeping_answered_spec();
+    let run = drive_in_place(&mut remembered, &mut kv, vec![], None);
+    assert!(run.gets.is_empty(), "no KV read: {:?}", run.gets);
+    assert!(remembered.answered_spec().is_some());
+    assert_eq!(remembered.answered_spec(), first.answered_spec());
+    IsolateMemory::set_spec_bytes(0);
+}
+
+#[test]
 fn proven_model_plan_streams_a_first_ui_then_the_refinement() {
     IsolateMemory::set_spec_bytes(0);
     let body = seed();
