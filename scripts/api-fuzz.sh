@@ -8,12 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/env.sh
 
-venv="$HOME/.cache/genui-worker/venv"
-if [ ! -x "$venv/bin/st" ]; then
-  echo "api-fuzz: installing schemathesis (once)" >&2
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q schemathesis==4.32.5
-fi
+source scripts/lib/python-env.sh
+venv=$(python_env)
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 state=$(mktemp -d)

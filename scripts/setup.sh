@@ -11,7 +11,9 @@
 #  - node tooling from package.json: wrangler (workerd + Miniflare), wasm-opt
 #    (binaryen), and node 22 for wrangler;
 #  - the playground's npm packages (playground/package.json);
-#  - every npm project with `npm ci` against its committed lockfile.
+#  - every npm project with `npm ci` against its committed lockfile;
+#  - the one Python environment (scripts/lib/python-requirements.txt):
+#    schemathesis, LangGraph and ag-ui-langgraph.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/env.sh
@@ -93,3 +95,7 @@ npm_ci playground "React, JSON Forms, RJSF, esbuild"
 # The MCP form view (scripts/build-mcp-view.sh) and the MCP client tests.
 npm_ci mcp-view "@modelcontextprotocol/ext-apps, esbuild"
 npm_ci tests/mcp "MCP conformance suite, MCP SDKs"
+
+# The one Python environment: API fuzzing and the LangGraph agent example.
+source scripts/lib/python-env.sh
+python_env >/dev/null
