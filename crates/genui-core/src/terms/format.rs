@@ -96,8 +96,8 @@ pub enum A2uiVersion {
     V1_0,
 }
 
-/// One A2UI revision: how a request names it, what its messages say, and
-/// its basic catalog.
+/// One A2UI revision: how a request names it, what its messages say, its
+/// basic catalog, and the keys its capability objects are read under.
 #[derive(Debug)]
 pub(crate) struct A2uiRevision {
     /// The revision.
@@ -110,6 +110,10 @@ pub(crate) struct A2uiRevision {
     pub reads: &'static [&'static str],
     /// The basic catalog's `catalogId`.
     pub basic_catalog: &'static str,
+    /// The keys under which A2UI's client (v1.0: renderer) capabilities
+    /// declare the revision: v0.9.1 renamed v0.9's key, and a client may
+    /// send both side by side.
+    pub capability_keys: &'static [&'static str],
 }
 
 /// Every A2UI revision, by [`A2uiVersion`]: the one table of these facts.
@@ -121,6 +125,7 @@ pub(crate) const A2UI_VERSIONS: [A2uiRevision; 2] = [
         reads: &["v0.9", "v0.9.1"],
         // v0.9.1's basic catalog still declares v0_9's id.
         basic_catalog: "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json",
+        capability_keys: &["v0.9.1", "v0.9"],
     },
     A2uiRevision {
         version: A2uiVersion::V1_0,
@@ -128,6 +133,7 @@ pub(crate) const A2UI_VERSIONS: [A2uiRevision; 2] = [
         wire: "v1.0",
         reads: &["v1.0"],
         basic_catalog: "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+        capability_keys: &["v1.0"],
     },
 ];
 
@@ -160,6 +166,22 @@ impl A2uiVersion {
             .map(|v| format!("\"{v}\""))
             .collect();
         quoted.join(", ")
+    }
+
+    /// The revisions an A2UI client's (renderer's) capabilities declare, in
+    /// [`A2UI_VERSIONS`] order: A2UI's `client_capabilities.json` (v1.0:
+    /// `renderer_capabilities.json`) is one object per revision key,
+    /// `{"v0.9.1": {"supportedCatalogIds": [...]}, "v1.0": {...}}`; a key
+    /// whose value is no object declares nothing.
+    pub fn declared_in(capabilities: &serde_json::Value) -> Vec<Self> {
+        A2UI_VERSIONS
+            .iter()
+            .filter(|row| {
+                (row.capability_keys.iter())
+                    .any(|key| capabilities.get(key).is_some_and(|v| v.is_object()))
+            })
+            .map(|row| row.version)
+            .collect()
     }
 
     /// Reads an `a2uiVersion` (`0.9`, `0.9.1`, `1.0`; a leading `v` is
@@ -244,6 +266,21 @@ mod tests {
         let error = A2uiVersion::parse("2.0", "/arguments/a2uiVersion").unwrap_err();
         assert_eq!(error.code(), ErrorCode::InvalidRequest);
         assert_eq!(error.pointer(), Some("/arguments/a2uiVersion"));
+    }
+
+    #[test]
+    fn capabilities_declare_v091_under_either_key_and_v1_under_its_own() {
+        use serde_json::json;
+        let declared = |caps| A2uiVersion::declared_in(&caps);
+        let ids = json!({"supportedCatalogIds": [A2uiVersion::V0_9.revision().basic_catalog]});
+        assert_eq!(declared(json!({"v0.9.1": ids})), [A2uiVersion::V0_9]);
+        assert_eq!(declared(json!({"v0.9": ids})), [A2uiVersion::V0_9]);
+        assert_eq!(
+            declared(json!({"v0.9": ids, "v0.9.1": ids, "v1.0": {}})),
+            [A2uiVersion::V0_9, A2uiVersion::V1_0]
+        );
+        assert!(declared(json!({"v0.8": ids, "v1.0": true})).is_empty());
+        assert!(declared(json!("garbage")).is_empty());
     }
 
     #[test]
