@@ -91,7 +91,7 @@ pub use plan::{Control, Node, Plan, Step, Widget};
 
 pub use render::RenderInput;
 pub use terms::contracts::Contract;
-pub use terms::format::{A2uiVersion, Format};
+pub use terms::format::Format;
 
 pub use edge::access::Access;
 pub use edge::forms::{FormRecord, FormToken};
