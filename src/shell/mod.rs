@@ -45,7 +45,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let accept = header(&req, "accept");
     let mut sse = None;
     let mut response = handle(req, &env, &ctx, &info.id, &mut sse).await;
-    response.negotiate_jsonl(accept.as_deref());
+    response.negotiate_transport(accept.as_deref());
     response.headers.extend(Access::cors_headers(
         origin.as_deref(),
         allowed_origins.as_deref(),
@@ -211,7 +211,7 @@ async fn generate(
         Ok(body) => body,
         Err(response) => return response,
     };
-    let job = match prepare(&body, query_param(req, "format").as_deref()) {
+    let job = match prepare(&body, req) {
         Ok(job) => job,
         Err(response) => return response,
     };
@@ -259,7 +259,7 @@ async fn webhook(
     if let Err(response) = replay::claim_once(env, &claim).await {
         return response;
     }
-    let job = match prepare(&body, query_param(req, "format").as_deref()) {
+    let job = match prepare(&body, req) {
         Ok(job) => job,
         Err(response) => return response,
     };
@@ -289,8 +289,17 @@ async fn webhook(
 }
 
 /// Limits, parsing and the cache key of a generate body.
-fn prepare(body: &[u8], format: Option<&str>) -> std::result::Result<GenerateJob, HttpResponse> {
-    GenerateJob::prepare(body, format, &Limits::default()).map_err(|e| HttpResponse::error(&e))
+/// Prepares a generate body with the request's `format` and `a2uiVersion`
+/// query parameters and its `Accept` header (an A2UI revision).
+fn prepare(body: &[u8], req: &Request) -> std::result::Result<GenerateJob, HttpResponse> {
+    let format = query_param(req, "format");
+    GenerateJob::prepare(body, format.as_deref(), &Limits::default())
+        .and_then(|mut job| {
+            let version = query_param(req, "a2uiVersion");
+            job.negotiate_a2ui(version.as_deref(), header(req, "accept").as_deref())?;
+            Ok(job)
+        })
+        .map_err(|e| HttpResponse::error(&e))
 }
 
 /// Answers a parsed generate request: a loop over the core's generation

@@ -91,6 +91,9 @@ fn e2e() {
     steps.run("A2UI round trip", || {
         e2e_protocols::a2ui_round_trip(&dev, &tag)
     });
+    steps.run("A2UI revisions: a2ui+json, v1.0", || {
+        e2e_protocols::a2ui_revisions(&dev, &tag)
+    });
     steps.run("schemas people write (issue 17)", || {
         e2e_schemas::schemas_people_write(&dev, &tag)
     });
@@ -1180,6 +1183,9 @@ fn submissions_only() {
     });
     steps.run("a2ui round trip", || {
         e2e_protocols::a2ui_round_trip(&dev, &tag)
+    });
+    steps.run("a2ui revisions", || {
+        e2e_protocols::a2ui_revisions(&dev, &tag)
     });
     let failures = steps.finish();
     assert!(

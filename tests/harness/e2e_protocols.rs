@@ -869,6 +869,77 @@ pub fn rate_limits(dev: &WranglerDev) -> Step {
     })
 }
 
+/// The A2UI revisions over HTTP, through the shell's query and `Accept`:
+/// `Accept: application/a2ui+json` answers the messages as a bare array
+/// under that content type (provenance in the headers); `?a2uiVersion=1.0`
+/// and `Accept: application/a2ui+json; version=1.0` answer v1.0's one
+/// `createSurface`, which A2UI v1.0's schemas accept, and its submit action
+/// in v1.0's shape is accepted; an unknown revision is a 400 at its place.
+pub fn a2ui_revisions(dev: &WranglerDev, tag: &str) -> Step {
+    let body = flight(tag);
+    let media = "application/a2ui+json";
+    let bare = request_with(
+        dev,
+        "POST",
+        "/v1/generate?format=a2ui",
+        &body,
+        &[("accept", media)],
+    )?;
+    let array = bare.try_json().map_err(|e| format!("a2ui+json: {e}"))?;
+    ensure(
+        bare.status == 200
+            && bare.header("content-type") == Some(media)
+            && array[0]["version"] == "v0.9"
+            && bare
+                .header("x-genui-spec-hash")
+                .is_some_and(|h| h.len() == 64),
+        || format!("a2ui+json ({:?}): {}", bare.headers, bare.body_excerpt()),
+    )?;
+    super::a2ui_schema::V0_9_1
+        .check(&json!({"messages": array}))
+        .map_err(|e| format!("A2UI v0.9.1's schemas reject the array: {e}"))?;
+
+    let by_query = dev.post_json("/v1/generate?format=a2ui&a2uiVersion=1.0", &body);
+    let v1 = conforms(&by_query, Contract::A2uiMessages)?;
+    super::a2ui_schema::V1_0
+        .check(&v1)
+        .map_err(|e| format!("A2UI v1.0's schemas reject the answer: {e}"))?;
+    let by_accept = request_with(
+        dev,
+        "POST",
+        "/v1/generate?format=a2ui",
+        &body,
+        &[("accept", "application/a2ui+json; version=1.0")],
+    )?;
+    ensure(
+        by_accept.status == 200 && by_accept.json() == v1["messages"],
+        || format!("Accept version=1.0: {}", by_accept.body_excerpt()),
+    )?;
+    let surface = &v1["messages"][0]["createSurface"];
+    let submit = surface["components"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["id"] == "submit"))
+        .ok_or("no v1.0 submit button")?;
+    let mut context = submit["action"]["event"]["context"].clone();
+    context["data"] = json!({"destinationCity": "Osaka", "departureDate": "2026-01-03"});
+    let action = json!({"version": "v1.0", "action": {"name": "genui.submit", "surfaceId": surface["surfaceId"],
+        "sourceComponentId": "submit", "timestamp": "2026-11-25T04:03:44.839Z", "context": context}});
+    super::a2ui_schema::V1_0.check_client(&action)?;
+    let reply = conforms(
+        &dev.post_json("/v1/submit", &action),
+        Contract::DguiResponse,
+    )?;
+    ensure(reply["data"]["destinationCity"] == "Osaka", || {
+        format!("v1.0 submission: {reply}")
+    })?;
+
+    let unknown = dev.post_json("/v1/generate?format=a2ui&a2uiVersion=2", &body);
+    ensure(
+        unknown.status == 400 && unknown.json()["payload"]["pointer"] == "?a2uiVersion",
+        || format!("unknown revision: {}", unknown.body_excerpt()),
+    )
+}
+
 /// `format=a2ui` over HTTP: the list wrapper A2UI's own schemas accept,
 /// provenance in headers, a cache hit on the same spec, the JSONL transport,
 /// and the submit button's action posted back as a renderer sends it, with

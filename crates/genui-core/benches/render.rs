@@ -18,7 +18,7 @@ fn compilers(c: &mut Criterion) {
             ("jsonforms", Format::JsonForms),
             ("rjsf", Format::Rjsf),
             ("lmui", Format::Lmui),
-            ("a2ui", Format::A2ui),
+            ("a2ui", Format::A2ui(Default::default())),
             ("react", Format::React),
         ] {
             let rendered = prepared.rendered(&case.valid);

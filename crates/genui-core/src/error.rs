@@ -116,6 +116,9 @@ code_enum! {
         SchemaTooDeep = "schema_too_deep" => 422,
         /// `format` names no supported output format.
         UnsupportedFormat = "unsupported_format" => 400,
+        /// A `catalog` the answer's format cannot use (an operator catalog
+        /// written for A2UI v0.9, asked in A2UI v1.0).
+        UnsupportedCatalog = "unsupported_catalog" => 400,
         /// An AG-UI event stream that does not assemble into one tool call.
         InvalidEventStream = "invalid_event_stream" => 400,
         /// Submitted data fails the `output` schema.
@@ -491,11 +494,11 @@ mod tests {
             );
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 23 + 6);
+        assert_eq!(all.len(), 24 + 6);
         let codes = ErrorCode::codes();
         assert_eq!(
             codes.len(),
-            23 + 5,
+            24 + 5,
             "FormatUnsupported shares model_unavailable"
         );
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));

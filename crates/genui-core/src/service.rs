@@ -28,7 +28,7 @@ use crate::render::{self, CacheStatus, RenderInput};
 use crate::request::{self, GenerateRequest};
 use crate::schema::{self, Draft};
 use crate::terms::contracts::Contract;
-use crate::terms::format::Format;
+use crate::terms::format::{A2uiAccept, A2uiVersion, Format, A2UI_MEDIA_TYPE};
 use crate::terms::limits::Limits;
 pub(crate) use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
@@ -150,6 +150,9 @@ pub(crate) fn prepare_generate(
     if let Some(name) = query_format {
         request.format = Format::parse(name, "?format")?;
     }
+    if let Some(version) = request.a2ui_version {
+        request.format = request.format.with_a2ui_version(version);
+    }
     // A display: no `output`, data to show -> the inferred schema stands in for `output`.
     let data_at = format!("{}/data", request.arguments_pointer);
     let display = crate::plan::display::detect(
@@ -195,10 +198,52 @@ pub(crate) fn prepare_generate(
         form_markup: false,
     };
     job.rekey(deterministic_generator())?;
+    job.check_a2ui_catalog()?;
     Ok(job)
 }
 
 impl GenerateJob {
+    /// Reads the A2UI revision a request asks for outside its body: the
+    /// `a2uiVersion` query parameter, else the `version` parameter of an
+    /// `Accept: application/a2ui+json` entry; either wins over the body's
+    /// `a2uiVersion`. Only a `format=a2ui` answer reads it; an unknown
+    /// revision is a 400 wherever it was given.
+    pub fn negotiate_a2ui(&mut self, query: Option<&str>, accept: Option<&str>) -> Result<()> {
+        let asked = match (query, A2uiAccept::of(accept).version) {
+            (Some(name), _) => Some(A2uiVersion::parse(name, "?a2uiVersion")?),
+            (None, Some(name)) => Some(A2uiVersion::parse(name, "Accept")?),
+            (None, None) => None,
+        };
+        if let Some(version) = asked {
+            self.request.format = self.request.format.with_a2ui_version(version);
+        }
+        self.check_a2ui_catalog()
+    }
+
+    /// Refuses an A2UI v1.0 answer with an operator catalog that has A2UI
+    /// components: its `catalogId` names a catalog written for v0.9, and a
+    /// v1.0 surface knows only v1.0's basic catalog.
+    fn check_a2ui_catalog(&self) -> Result<()> {
+        let Format::A2ui(version @ A2uiVersion::V1_0) = self.request.format else {
+            return Ok(());
+        };
+        let (Some(catalog), Some((name, at))) = (&self.catalog, &self.request.catalog) else {
+            return Ok(());
+        };
+        let Some(id) = catalog.a2ui_catalog_id() else {
+            return Ok(());
+        };
+        Err(Error::new(
+            ErrorCode::UnsupportedCatalog,
+            format!(
+                "A2UI {} knows no catalog `{id}` (catalog `{name}`'s A2UI catalogId, written for v0.9): its answers use the basic catalog `{}` only; ask without `catalog` or with a2uiVersion 0.9 (at {at})",
+                version.revision().wire,
+                version.revision().basic_catalog
+            ),
+        )
+        .at(at.clone()))
+    }
+
     /// The KV key to look up.
     pub fn cache_key(&self) -> &str {
         &self.key
@@ -927,18 +972,28 @@ fn validator_for(spec: &UiSpec, output: spec::OutputDigest) -> Option<Rc<jsonsch
 }
 
 impl HttpResponse {
-    /// Answers `Accept: application/jsonl` for an A2UI answer: its messages
-    /// one per line (A2UI's own stream transport); others are left as they are.
-    pub fn negotiate_jsonl(&mut self, accept: Option<&str>) {
-        if self.status != 200 || !crate::render::a2ui::wants_jsonl(accept) {
+    /// Answers an A2UI answer in the transport its `Accept` names: with
+    /// `application/jsonl`, its messages one per line (A2UI's stream
+    /// transport); else with `application/a2ui+json`, its messages as one
+    /// bare JSON array (A2UI's media type; the provenance stays in the
+    /// `x-genui-*` headers). Other answers are left as they are.
+    pub fn negotiate_transport(&mut self, accept: Option<&str>) {
+        if self.status != 200 {
             return;
         }
-        if let Some(lines) = crate::render::a2ui::to_jsonl(&self.body) {
-            self.body = lines;
-            self.headers.push((
-                "content-type".into(),
-                "application/jsonl; charset=utf-8".into(),
-            ));
+        let (body, content_type) = if crate::render::a2ui::wants_jsonl(accept) {
+            let lines = crate::render::a2ui::to_jsonl(&self.body);
+            (lines, "application/jsonl; charset=utf-8")
+        } else if A2uiAccept::of(accept).media_type {
+            let array = crate::render::a2ui::to_message_array(&self.body);
+            (array, A2UI_MEDIA_TYPE)
+        } else {
+            return;
+        };
+        if let Some(body) = body {
+            self.body = body;
+            self.headers
+                .push(("content-type".into(), content_type.into()));
         }
     }
 

@@ -365,3 +365,76 @@ fn remembered_surfaces_carry_each_requests_tool_call() {
         answer(json!({"description": "Order", "data": {"name": "Al"}, "output": output()}));
     assert!(context(&bare).get("toolCallId").is_none());
 }
+
+/// A v1.0 surface (`a2uiVersion: "1.0"`): its submit button's action, as a
+/// v1.0 renderer sends it (`renderer_to_agent.json`, here with the optional
+/// `userMessage`), is read like v0.9's: coerced, validated, answered; its
+/// data model must name v1.0 too; a wrong spec hash is refused.
+#[test]
+fn v1_actions_are_read_like_v09_actions() {
+    let body = json!({"output": output(), "toolCallId": "call_v1", "a2uiVersion": "1.0"});
+    let outcome = GenerateJob::prepare(
+        body.to_string().as_bytes(),
+        Some("a2ui"),
+        &Limits::default(),
+    )
+    .unwrap()
+    .finish(None);
+    let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
+    a2ui_schema::V1_0.check(&answer).unwrap();
+    let cached = outcome.cache_put.unwrap().value;
+    let surface = &answer["messages"][0]["createSurface"];
+    let button = surface["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "submit")
+        .unwrap();
+    let mut context = button["action"]["event"]["context"].clone();
+    context["data"] =
+        json!({"name": "Ada", "age": "36", "size": ["m"], "when": "2026-12-01T09:30:00"});
+    let message = json!({"version": "v1.0", "action": {"name": button["action"]["event"]["name"],
+        "userMessage": "Submit", "surfaceId": surface["surfaceId"], "sourceComponentId": "submit",
+        "timestamp": "2026-11-25T04:03:44.839Z", "context": context}});
+    a2ui_schema::V1_0.check_client(&message).unwrap();
+    Contract::SubmitRequest.check(&message).unwrap();
+    let (status, reply) = submit(&message, &cached);
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["toolCallId"], "call_v1");
+    assert_eq!(content(&reply)["age"], 36);
+
+    let mut by_model = message.clone();
+    let data = by_model["action"]["context"]
+        .as_object_mut()
+        .unwrap()
+        .remove("data")
+        .unwrap();
+    let surface_id = surface["surfaceId"].as_str().unwrap();
+    by_model["metadata"] =
+        json!({"a2uiClientDataModel": {"version": "v1.0", "surfaces": {surface_id: data}}});
+    assert_eq!(submit(&by_model, &cached).0, 200);
+    by_model["metadata"]["a2uiClientDataModel"]["version"] = json!("v0.9");
+    let (status, error) = submit(&by_model, &cached);
+    assert_eq!(
+        (status, error["payload"]["pointer"].as_str()),
+        (400, Some("/metadata/a2uiClientDataModel/version")),
+        "{error}"
+    );
+
+    let mut forged = message.clone();
+    forged["action"]["context"]["specHash"] = json!("0".repeat(64));
+    let (status, error) = submit(&forged, &cached);
+    assert_eq!(
+        (status, error["code"].as_str()),
+        (404, Some("spec_not_found")),
+        "{error}"
+    );
+    let mut unknown = message.clone();
+    unknown["version"] = json!("v2.0");
+    let (status, error) = submit(&unknown, &cached);
+    assert_eq!(
+        (status, error["payload"]["pointer"].as_str()),
+        (400, Some("/version")),
+        "{error}"
+    );
+}

@@ -279,3 +279,35 @@ fn the_catalog_hash_is_part_of_the_cache_key() {
     let (status, _, _) = generate(json!({"output": output(10)}), "jsonforms");
     assert_eq!(status, 200, "requests without a catalog still serve");
 }
+
+/// An A2UI v1.0 answer knows only v1.0's basic catalog: a request naming
+/// an operator catalog with A2UI components (written for v0.9) is refused
+/// with its own code, where the catalog was named, whichever way v1.0 was
+/// asked; the same request in v0.9 is answered.
+#[test]
+fn a2ui_v1_refuses_an_operator_catalog_with_its_code() {
+    configure();
+    let mut v1 = request(10);
+    v1["a2uiVersion"] = json!("1.0");
+    let (status, error, _) = generate(v1, "a2ui");
+    assert_eq!(status, 400, "{error}");
+    Contract::DguiError.check(&error).unwrap();
+    assert_eq!(error["code"], "unsupported_catalog");
+    assert_eq!(error["payload"]["pointer"], "/catalog");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json"),
+        "{error}"
+    );
+    let mut job = GenerateJob::prepare(
+        request(10).to_string().as_bytes(),
+        Some("a2ui"),
+        &Limits::default(),
+    )
+    .unwrap();
+    let by_query = job.negotiate_a2ui(Some("1.0"), None).unwrap_err();
+    assert_eq!(by_query.code(), ErrorCode::UnsupportedCatalog);
+    assert_eq!(generate(request(10), "a2ui").0, 200);
+}

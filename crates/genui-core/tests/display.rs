@@ -263,6 +263,20 @@ fn every_display_as_a2ui_is_tables_of_the_data_model_and_no_button() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         a2ui_schema::check_wrapper(&answer)
             .unwrap_or_else(|e| panic!("{name} by A2UI's schemas: {e}"));
+        a2ui_schema::V0_9_1
+            .check(&answer)
+            .unwrap_or_else(|e| panic!("{name} by A2UI v0.9.1's schemas: {e}"));
+        let v1 = body_of(&generate(
+            &json!({"tool": "generateUserInterface", "arguments": args, "format": "a2ui", "a2uiVersion": "1.0"}),
+            None,
+        ));
+        Contract::A2uiMessages
+            .check(&v1)
+            .unwrap_or_else(|e| panic!("{name} as v1.0: {e}: {v1}"));
+        a2ui_schema::V1_0
+            .check(&v1)
+            .unwrap_or_else(|e| panic!("{name} by A2UI v1.0's schemas: {e}"));
+        assert_eq!(v1["messages"][0]["version"], "v1.0", "{name}");
         let components = answer["messages"][1]["updateComponents"]["components"]
             .as_array()
             .unwrap();

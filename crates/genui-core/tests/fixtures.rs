@@ -180,7 +180,11 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
             if format == "a2ui" {
                 a2ui_schema::check_wrapper(&answer)
                     .unwrap_or_else(|e| panic!("{name} as a2ui, by A2UI's schemas: {e}"));
+                a2ui_schema::V0_9_1
+                    .check(&answer)
+                    .unwrap_or_else(|e| panic!("{name} as a2ui, by A2UI v0.9.1's schemas: {e}"));
                 assert_a2ui_form(&name, &answer, &args, &put.value);
+                assert_a2ui_v1_is_the_same_surface(&name, &body, &answer, &put.value);
             }
         }
 
@@ -191,6 +195,63 @@ fn every_generate_fixture_yields_a_proven_complete_form() {
             "{name}: key order changed the hash"
         );
     }
+}
+
+/// The same request with `a2uiVersion: "1.0"`: one v1.0 `createSurface`
+/// that A2UI v1.0's schemas accept, carrying the v0.9 answer's components
+/// and data model inline, for v1.0's basic catalog.
+fn assert_a2ui_v1_is_the_same_surface(name: &str, body: &Value, v09: &Value, cached: &str) {
+    let mut asked = body.clone();
+    asked["format"] = json!("a2ui");
+    asked["a2uiVersion"] = json!("1.0");
+    let outcome = generate(&asked, Some(cached));
+    let answer = body_of(&outcome);
+    assert_eq!(outcome.response.status, 200, "{name} as v1.0: {answer}");
+    Contract::A2uiMessages
+        .check(&answer)
+        .unwrap_or_else(|e| panic!("{name} as v1.0: {e}"));
+    a2ui_schema::V1_0
+        .check(&answer)
+        .unwrap_or_else(|e| panic!("{name} as a2ui v1.0, by A2UI v1.0's schemas: {e}"));
+    let messages = answer["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 1, "{name}: one createSurface");
+    let surface = &messages[0]["createSurface"];
+    assert_eq!(messages[0]["version"], "v1.0", "{name}");
+    assert_eq!(
+        surface["catalogId"], "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+        "{name}"
+    );
+    assert_eq!(
+        surface["surfaceId"], v09["messages"][0]["createSurface"]["surfaceId"],
+        "{name}"
+    );
+    assert_eq!(
+        surface["components"],
+        v1_headings(&v09["messages"][1]["updateComponents"]["components"]),
+        "{name}: the v0.9 components, headings as v1.0 writes them"
+    );
+    assert_eq!(
+        surface["dataModel"], v09["messages"][2]["updateDataModel"]["value"],
+        "{name}"
+    );
+}
+
+/// v0.9 components with each heading (`Text` variant `h1`-`h5`, which
+/// v1.0's basic catalog lacks) as a Markdown heading of that level.
+fn v1_headings(components: &Value) -> Value {
+    let mut out = components.clone();
+    for c in out.as_array_mut().unwrap() {
+        let level = match c["variant"].as_str() {
+            Some(v) if c["component"] == "Text" && v.len() == 2 && v.starts_with('h') => {
+                v[1..].parse::<usize>().unwrap()
+            }
+            _ => continue,
+        };
+        let text = format!("{} {}", "#".repeat(level), c["text"].as_str().unwrap());
+        c["text"] = json!(text);
+        c.as_object_mut().unwrap().remove("variant");
+    }
+    out
 }
 
 /// An A2UI answer: every field of `output` bound by an input, the data only
@@ -1092,7 +1153,9 @@ fn a2ui_answers_come_one_message_per_line_when_asked() {
         None,
     );
     let wrapper = body_of(&outcome);
-    outcome.response.negotiate_jsonl(Some("application/jsonl"));
+    outcome
+        .response
+        .negotiate_transport(Some("application/jsonl"));
     let lines: Vec<Value> = outcome
         .response
         .body
@@ -1108,9 +1171,115 @@ fn a2ui_answers_come_one_message_per_line_when_asked() {
     let before = json_forms.response.body.clone();
     json_forms
         .response
-        .negotiate_jsonl(Some("application/jsonl"));
+        .negotiate_transport(Some("application/jsonl"));
     assert_eq!(
         json_forms.response.body, before,
         "only A2UI answers have lines"
+    );
+}
+
+/// `Accept: application/a2ui+json` (A2UI v0.9.1's media type): the same
+/// messages as one bare array, under that content type, the provenance in
+/// the `x-genui-*` headers; other answers and errors are left as they are.
+#[test]
+fn a2ui_answers_come_as_a_bare_array_under_a2uis_media_type() {
+    let body = json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"});
+    let mut outcome = generate(&body, None);
+    let wrapper = body_of(&outcome);
+    outcome
+        .response
+        .negotiate_transport(Some("text/html;q=0.5, application/a2ui+json"));
+    let array: Value = serde_json::from_str(&outcome.response.body).unwrap();
+    assert_eq!(array, wrapper["messages"]);
+    assert_eq!(header(&outcome, "content-type"), "application/a2ui+json");
+    assert_eq!(array[0]["version"], "v0.9", "v0.9.1 keeps v0.9 on the wire");
+    a2ui_schema::V0_9_1
+        .check(&json!({"messages": array}))
+        .unwrap();
+    assert_eq!(header(&outcome, "x-genui-spec-hash").len(), 64);
+    assert_eq!(header(&outcome, "x-genui-warnings"), "[]");
+
+    let mut json_forms = generate(&json!({"output": {"type": "string"}}), None);
+    let before = json_forms.response.clone();
+    json_forms
+        .response
+        .negotiate_transport(Some("application/a2ui+json"));
+    assert_eq!(json_forms.response, before, "only A2UI answers are arrays");
+    let mut failed = generate(&json!({"output": 3, "format": "a2ui"}), None);
+    let before = failed.response.clone();
+    failed
+        .response
+        .negotiate_transport(Some("application/a2ui+json"));
+    assert_eq!(failed.response, before, "errors stay dgui_errors");
+}
+
+fn prepared(body: &Value, query: Option<&str>, accept: Option<&str>) -> Result<Value, Value> {
+    let bytes = serde_json::to_vec(body).unwrap();
+    let job = GenerateJob::prepare(&bytes, None, &Limits::default()).and_then(|mut job| {
+        job.negotiate_a2ui(query, accept)?;
+        Ok(job)
+    });
+    match job {
+        Ok(job) => Ok(body_of(&job.finish(None))),
+        Err(e) => Err(e.to_dgui_error()),
+    }
+}
+
+/// The A2UI revision comes from the body's `a2uiVersion`, the
+/// `a2uiVersion` query parameter, or `Accept`'s `version` parameter (the
+/// query, then Accept, win over the body); v0.9 is the default; an unknown
+/// revision is a 400 naming where it was given.
+#[test]
+fn the_a2ui_revision_is_asked_in_the_body_the_query_or_accept() {
+    let body = json!({"output": {"type": "object", "properties": {"name": {"type": "string"}}}, "format": "a2ui"});
+    let version = |answer: &Value| answer["messages"][0]["version"].clone();
+    assert_eq!(version(&prepared(&body, None, None).unwrap()), "v0.9");
+    let mut v1_body = body.clone();
+    v1_body["a2uiVersion"] = json!("1.0");
+    assert_eq!(version(&prepared(&v1_body, None, None).unwrap()), "v1.0");
+    assert_eq!(
+        version(&prepared(&body, Some("1.0"), None).unwrap()),
+        "v1.0"
+    );
+    let accept = Some("application/a2ui+json; version=1.0");
+    assert_eq!(version(&prepared(&body, None, accept).unwrap()), "v1.0");
+    assert_eq!(
+        version(&prepared(&v1_body, Some("0.9.1"), None).unwrap()),
+        "v0.9"
+    );
+    let mut in_arguments = json!({"tool": "generateUserInterface", "arguments": v1_body.clone()});
+    assert_eq!(
+        version(&prepared(&in_arguments, None, None).unwrap()),
+        "v1.0"
+    );
+    let json_forms = prepared(&json!({"output": {"type": "string"}}), Some("1.0"), None).unwrap();
+    assert!(
+        json_forms["jsonSchema"].is_object(),
+        "other formats ignore it"
+    );
+
+    in_arguments["arguments"]["a2uiVersion"] = json!("0.10");
+    let refused = [
+        (
+            prepared(&in_arguments, None, None),
+            "/arguments/a2uiVersion",
+        ),
+        (prepared(&body, Some("2"), None), "?a2uiVersion"),
+        (
+            prepared(&body, None, Some("application/a2ui+json;version=v0.8")),
+            "Accept",
+        ),
+    ];
+    for (answer, pointer) in refused {
+        let error = answer.unwrap_err();
+        Contract::DguiError.check(&error).unwrap();
+        assert_eq!(error["code"], "invalid_request", "{error}");
+        assert_eq!(error["payload"]["pointer"], pointer, "{error}");
+    }
+    let mut numeric = body.clone();
+    numeric["a2uiVersion"] = json!(1.0);
+    assert_eq!(
+        prepared(&numeric, None, None).unwrap_err()["payload"]["pointer"],
+        "/a2uiVersion"
     );
 }

@@ -159,7 +159,8 @@ fn paths() -> Map<String, Value> {
 fn operation_of(handler: Handler, method: &str) -> Map<String, Value> {
     let operation = match handler {
         Handler::Generate => json!({
-            "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react", "html"]}}],
+            "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react", "html"]}},
+                {"name": "a2uiVersion", "in": "query", "required": false, "description": "format=a2ui only: the A2UI revision (0.9, the default, v0.9.1's wire; 1.0, the v1.0 candidate); wins over the body's a2uiVersion and Accept's version parameter", "schema": {"enum": ["0.9", "0.9.1", "1.0"]}}],
             "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
             "responses": generate_responses(),
         }),
@@ -240,6 +241,8 @@ fn generate_responses() -> Map<String, Value> {
     content["text/html"] = json!({"schema": {"description": "format=html: a self-contained page with a native form (fields named by JSON Pointer) and a strict Content-Security-Policy header", "type": "string"}});
     // `format=a2ui` with `Accept: application/jsonl`: the same messages, one per line.
     content["application/jsonl"] = json!({"schema": {"description": "format=a2ui only: each line one message of A2UI's server_to_client.json (createSurface, updateComponents, updateDataModel)", "type": "string"}});
+    // `format=a2ui` with `Accept: application/a2ui+json` (A2UI's media type): the same messages as one array.
+    content["application/a2ui+json"] = json!({"schema": {"description": "format=a2ui only: the messages as one JSON array, without the list wrapper; the `version` parameter (application/a2ui+json; version=1.0) asks for an A2UI revision as a2uiVersion does", "type": "array"}});
     // `Accept: text/event-stream` (docs/streaming.md): ui, patch, done, error events.
     content["text/event-stream"] = json!({"schema": {"description": "Server-Sent Events: `ui` (a complete answer as above), `patch` (RFC 6902 operations from the last ui to the model's proven answer), `done` ({generator, cache, fellBack, timings, provenance?}), `error` (a dgui_error); `: heartbeat` comments while the model works", "type": "string"}});
     let headers = json!({

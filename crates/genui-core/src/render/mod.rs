@@ -9,7 +9,8 @@
 //! - [`Format::Rjsf`] ([`rjsf`]): seed 001's DGUI `dgui_form` with an RJSF
 //!   `uiSchema`, plus `charts` for a display;
 //! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`;
-//! - [`Format::A2ui`] ([`a2ui`]): A2UI v0.9 `{messages: [createSurface, updateComponents, updateDataModel]}`;
+//! - [`Format::A2ui`] ([`a2ui`]): A2UI v0.9 `{messages: [createSurface, updateComponents, updateDataModel]}`,
+//!   or v1.0 `{messages: [createSurface]}` with the components and data inline;
 //! - [`Format::React`] ([`react`]): seed 000's `ReactFormHookGenerator`, a
 //!   TSX module with its zod schema, wrapped with provenance.
 //!
@@ -265,7 +266,7 @@ fn project(format: Format, rendered: &RenderInput<'_>) -> Value {
         Format::JsonForms => jsonforms::render(rendered),
         Format::Rjsf => rjsf::render(rendered),
         Format::Lmui => lmui::render(rendered),
-        Format::A2ui => a2ui::render(rendered),
+        Format::A2ui(version) => a2ui::render(rendered, version),
         Format::React => react::render(rendered),
         Format::Html => html::render(rendered),
     }
@@ -289,7 +290,7 @@ pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String 
 
 fn project_text(format: Format, rendered: &RenderInput<'_>) -> String {
     match format {
-        Format::A2ui => a2ui::render_text(rendered),
+        Format::A2ui(version) => a2ui::render_text(rendered, version),
         Format::JsonForms => jsonforms::render_text(rendered),
         Format::Rjsf => rjsf::render_text(rendered),
         Format::Lmui => lmui::render_text(rendered),

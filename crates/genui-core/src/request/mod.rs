@@ -10,7 +10,9 @@
 //!    deltas, `TOOL_CALL_END`, as a JSON array or `{"events": [...]}`.
 //!
 //! Options may sit at the body's top level (or among the arguments):
-//! `format` (`jsonforms`, `rjsf`, `lmui`), `generator`, `kind`,
+//! `format` (`jsonforms`, `rjsf`, `lmui`, `a2ui`, ...), `a2uiVersion` (the
+//! A2UI revision of a `format=a2ui` answer: `0.9`, the default, or `1.0`;
+//! [`crate::terms::format::A2UI_VERSIONS`]), `generator`, `kind`,
 //! `callbackUrl` (webhooks), `device` (`desktop`, `mobile`: the layout) and
 //! `locale` (a BCP 47 tag such as `de-DE`: the language a model writes
 //! labels and help in; the deterministic generator keeps the schema's own
@@ -25,7 +27,7 @@
 
 use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::terms::device::Device;
-use crate::terms::format::Format;
+use crate::terms::format::{A2uiVersion, Format};
 use crate::terms::limits::Limits;
 use serde_json::{Map, Value};
 
@@ -47,6 +49,9 @@ pub struct GenerateRequest {
     pub arguments_pointer: String,
     /// The format to answer in.
     pub format: Format,
+    /// `a2uiVersion` as the body gave it (read when the format is A2UI;
+    /// the `a2uiVersion` query parameter and `Accept` parameter win over it).
+    pub a2ui_version: Option<A2uiVersion>,
     /// `generator` as requested (`auto` when absent).
     pub generator: Option<String>,
     /// `kind` as requested (`confirm` asks for approve/reject buttons).
@@ -115,6 +120,7 @@ pub(crate) fn from_value(value: Value) -> Result<GenerateRequest> {
 #[derive(Debug, Default)]
 struct Options {
     format: Option<(String, String)>,
+    a2ui_version: Option<(String, String)>,
     generator: Option<String>,
     kind: Option<String>,
     callback_url: Option<String>,
@@ -146,6 +152,7 @@ fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
     };
     Ok(Options {
         format: take("format")?.map(|f| (f, format!("{base}/format"))),
+        a2ui_version: take("a2uiVersion")?.map(|v| (v, format!("{base}/a2uiVersion"))),
         generator: take("generator")?,
         kind: take("kind")?,
         callback_url: take("callbackUrl")?,
@@ -161,6 +168,9 @@ impl GenerateRequest {
     fn apply(&mut self, options: Options) -> Result<()> {
         if let Some((name, pointer)) = options.format {
             self.format = Format::parse(&name, &pointer)?;
+        }
+        if let Some((name, pointer)) = options.a2ui_version {
+            self.a2ui_version = Some(A2uiVersion::parse(&name, &pointer)?);
         }
         self.generator = options.generator.or(self.generator.take());
         self.kind = options.kind.or(self.kind.take());
@@ -376,6 +386,7 @@ fn build(
         tool_call_id,
         arguments_pointer: base.to_owned(),
         format: Format::default(),
+        a2ui_version: None,
         generator: None,
         kind: None,
         callback_url: None,

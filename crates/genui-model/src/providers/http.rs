@@ -83,10 +83,7 @@ pub(crate) fn data_free(
 /// A format's wire name (the plan is format-neutral: a generator answers
 /// one plan for every format, and it is cached so).
 fn format_name(format: genui_core::Format) -> &'static str {
-    genui_core::Format::NAMES
-        .into_iter()
-        .find(|name| genui_core::Format::parse(name, "").ok() == Some(format))
-        .unwrap_or("jsonforms")
+    format.name()
 }
 
 /// The signed POST of the prompt's data-free request; on the retry, the

@@ -484,10 +484,7 @@ fn call_tool(
 }
 
 fn format_name(format: crate::terms::format::Format) -> &'static str {
-    crate::terms::format::Format::NAMES
-        .into_iter()
-        .find(|n| crate::terms::format::Format::parse(n, "").ok() == Some(format))
-        .unwrap_or("jsonforms")
+    format.name()
 }
 
 /// A result as the version wants it: 2026-07-28 adds `resultType`, our

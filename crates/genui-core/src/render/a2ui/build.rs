@@ -1,6 +1,8 @@
 //! The component tree of a surface, built from the cached plan and schema:
 //! layouts, inputs with their checks, lists with their item template, the
-//! submit or decision buttons.
+//! submit or decision buttons. The revisions' basic catalogs differ in one
+//! place this tree uses: v1.0's `Text` has no `h1`-`h5` variants, so a
+//! heading is written as a Markdown heading there, as v1.0's examples do.
 
 use super::calls::*;
 use super::model::{Adapt, Step};
@@ -11,6 +13,7 @@ use crate::pointer::escape;
 use crate::render::choices::FieldHints;
 use crate::render::{data_path, RenderInput as Rendered};
 use crate::schema::{FieldKind, Kind, Resolved, SchemaDoc};
+use crate::terms::format::A2uiVersion;
 use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
@@ -38,10 +41,12 @@ pub(super) struct Builder<'s> {
     used_catalog: bool,
     /// The language option labels are written in.
     lang: crate::render::words::Lang,
+    /// The revision whose basic catalog the components follow.
+    version: A2uiVersion,
 }
 
 impl<'s> Builder<'s> {
-    pub(super) fn new(r: &Rendered<'s>) -> Self {
+    pub(super) fn new(r: &Rendered<'s>, version: A2uiVersion) -> Self {
         Self {
             doc: SchemaDoc::new(&r.spec.schema, &Limits::default()),
             components: Vec::new(),
@@ -52,6 +57,7 @@ impl<'s> Builder<'s> {
             catalog: r.catalog.filter(|c| c.a2ui_catalog_id().is_some()),
             used_catalog: false,
             lang: r.lang(),
+            version,
         }
     }
 
@@ -76,9 +82,20 @@ impl<'s> Builder<'s> {
     fn text(&mut self, hint: &str, text: &str, variant: Option<&str>) -> String {
         let id = self.id(hint);
         let mut props = Map::new();
-        props.insert("text".into(), crate::render::text::markdown(text).into());
-        if let Some(variant) = variant {
-            props.insert("variant".into(), variant.into());
+        let text = crate::render::text::markdown(text);
+        match (self.version, variant.and_then(heading_level)) {
+            (A2uiVersion::V1_0, Some(level)) => {
+                props.insert(
+                    "text".into(),
+                    format!("{} {text}", "#".repeat(level)).into(),
+                );
+            }
+            _ => {
+                props.insert("text".into(), text.into());
+                if let Some(variant) = variant {
+                    props.insert("variant".into(), variant.into());
+                }
+            }
         }
         self.push(&id, "Text", props)
     }
@@ -711,4 +728,12 @@ fn scalar_items(doc: &SchemaDoc<'_>, view: &Resolved<'_>) -> bool {
             Kind::String | Kind::Number | Kind::Integer | Kind::Boolean | Kind::Any
         )
     })
+}
+
+/// The level of a v0.9 heading variant (`h1`-`h5`); `None` for the others.
+fn heading_level(variant: &str) -> Option<usize> {
+    match variant.as_bytes() {
+        [b'h', level @ b'1'..=b'5'] => Some(usize::from(level - b'0')),
+        _ => None,
+    }
 }

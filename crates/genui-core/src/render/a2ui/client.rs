@@ -1,10 +1,13 @@
 //! Reading an A2UI client's action as a submission: `{version, action}` as
-//! a v0.9 renderer sends it (or `{version, error}`, answered 400), and the
-//! same action as CopilotKit's renderer hands it, `{userAction}`.
+//! a v0.9 (v0.9.1) renderer or a v1.0 renderer sends it (v1.0's
+//! `renderer_to_agent` action has the same fields, plus an optional
+//! `userMessage` and `metadata`), or `{version, error}` (answered 400), and
+//! the same action as CopilotKit's renderer hands it, `{userAction}`.
 
-use super::{surface_id, ADD_ITEM_EVENT, REMOVE_ITEM_EVENT, SUBMIT_EVENT, VERSION};
+use super::{surface_id, ADD_ITEM_EVENT, REMOVE_ITEM_EVENT, SUBMIT_EVENT};
 use crate::error::{Error, ErrorCode, Result};
 use crate::pointer::escape;
+use crate::terms::format::A2uiVersion;
 use crate::terms::limits::Limits;
 use serde_json::{Map, Value};
 
@@ -48,21 +51,23 @@ pub(crate) fn read_client_message(
     {
         return Err(bad(&format!("/{}", escape(key)), "an A2UI client message is exactly {version, action} or {version, error} (plus `metadata` for the data model)"));
     }
-    match body.get("version") {
-        Some(Value::String(v)) if v == VERSION => {}
-        Some(other) => {
-            return Err(bad(
+    let version = match body.get("version") {
+        Some(Value::String(v)) => A2uiVersion::of_message(v),
+        _ => None,
+    };
+    let Some(version) = version else {
+        let versions = A2uiVersion::message_versions();
+        return Err(match body.get("version") {
+            Some(other) => bad(
                 "/version",
-                &format!("`version` must be \"{VERSION}\", not {other}"),
-            ))
-        }
-        None => {
-            return Err(bad(
+                &format!("`version` must be one of {versions}, not {other}"),
+            ),
+            None => bad(
                 "/version",
-                &format!("an A2UI client message needs `version: \"{VERSION}\"`"),
-            ))
-        }
-    }
+                &format!("an A2UI client message needs a `version`: one of {versions}"),
+            ),
+        });
+    };
     match (body.get("action"), body.get("error")) {
         (Some(_), Some(_)) => Err(bad(
             "",
@@ -70,7 +75,7 @@ pub(crate) fn read_client_message(
         )),
         (None, Some(error)) => Err(client_error(error)),
         (Some(Value::Object(action)), None) => {
-            read_action(body, action, "action", data_model, limits).map(Some)
+            read_action(body, action, "action", version, data_model, limits).map(Some)
         }
         (Some(_), None) | (None, None) => Err(bad("/action", "`action` must be an object")),
     }
@@ -94,17 +99,26 @@ fn read_user_action(
         ));
     }
     match body.get("userAction") {
-        Some(Value::Object(action)) => read_action(body, action, "userAction", data_model, limits),
+        Some(Value::Object(action)) => read_action(
+            body,
+            action,
+            "userAction",
+            A2uiVersion::V0_9,
+            data_model,
+            limits,
+        ),
         _ => Err(bad("/userAction", "`userAction` must be an object")),
     }
 }
 
 /// The submission an action carries; `key` is where it sits in the body
-/// (`action` or `userAction`), for the pointers of its errors.
+/// (`action` or `userAction`), for the pointers of its errors; `version`
+/// is the revision the message names (its data model must name it too).
 fn read_action(
     body: &Map<String, Value>,
     action: &Map<String, Value>,
     key: &str,
+    version: A2uiVersion,
     data_model: Option<&Value>,
     limits: &Limits,
 ) -> Result<ClientSubmission> {
@@ -184,7 +198,7 @@ fn read_action(
     }
     let mut data = match context.get("data") {
         Some(data) => data.clone(),
-        None => model_data(body.get("metadata"), data_model, surface)?,
+        None => model_data(body.get("metadata"), data_model, surface, version)?,
     };
     if let Some(path) = context.get("decisionPath") {
         let (Some(path), Some(decision)) = (path.as_str(), context.get("decision")) else {
@@ -216,7 +230,12 @@ fn read_action(
 
 /// The surface's data from an `a2uiClientDataModel`
 /// (`{version, surfaces: {<surfaceId>: data}}`).
-fn model_data(metadata: Option<&Value>, header: Option<&Value>, surface: &str) -> Result<Value> {
+fn model_data(
+    metadata: Option<&Value>,
+    header: Option<&Value>,
+    surface: &str,
+    version: A2uiVersion,
+) -> Result<Value> {
     let (model, at) = match (metadata.and_then(|m| m.get("a2uiClientDataModel")), header) {
         (Some(model), _) => (model, "/metadata/a2uiClientDataModel"),
         (None, Some(model)) => (model, "a2ui-client-data-model"),
@@ -224,10 +243,17 @@ fn model_data(metadata: Option<&Value>, header: Option<&Value>, surface: &str) -
             return Err(bad("/action/context/data", "no data: the submit button's context resolves `data`, or send the data model as `metadata.a2uiClientDataModel`"));
         }
     };
-    if model.get("version").and_then(Value::as_str) != Some(VERSION) {
+    let named = model.get("version").and_then(Value::as_str);
+    if named.and_then(A2uiVersion::of_message) != Some(version) {
+        let reads: Vec<String> = (version.revision().reads.iter())
+            .map(|v| format!("\"{v}\""))
+            .collect();
         return Err(bad(
             &format!("{at}/version"),
-            &format!("the client data model's `version` must be \"{VERSION}\""),
+            &format!(
+                "the client data model's `version` must be {}, as the message's",
+                reads.join(" or ")
+            ),
         ));
     }
     let Some(surfaces) = model.get("surfaces").and_then(Value::as_object) else {

@@ -1,8 +1,16 @@
-//! The A2UI v0.9 projection: `{"messages": [createSurface,
-//! updateComponents, updateDataModel]}`, A2UI's own
-//! `server_to_client_list_wrapper` (vendored in `schemas/vendor/a2ui-v0.9/`),
-//! built from the basic catalog, plus the operator catalog's components
-//! for controls bound to them (the surface then names that `catalogId`).
+//! The A2UI projection. In v0.9 (the default; v0.9.1's schemas accept it
+//! unchanged): `{"messages": [createSurface, updateComponents,
+//! updateDataModel]}`, A2UI's own `server_to_client_list_wrapper`
+//! (vendored in `schemas/vendor/a2ui-v0.9/` and `a2ui-v0.9.1/`), built from
+//! the basic catalog, plus the operator catalog's components for controls
+//! bound to them (the surface then names that `catalogId`). In the v1.0
+//! candidate (`a2uiVersion: "1.0"`): `{"messages": [createSurface]}`, one
+//! message with the same components and data model inline (a data model
+//! that is no object, a display's list, follows in an `updateDataModel`:
+//! v1.0's inline `dataModel` is an object), for v1.0's
+//! basic catalog (`agent_to_renderer_list_wrapper`, vendored in
+//! `schemas/vendor/a2ui-v1.0/`). The revisions' facts are one table,
+//! [`crate::terms::format::A2UI_VERSIONS`].
 //!
 //! The split matches ours: `updateComponents` is a pure function of the
 //! cached plan and schema (no data), `updateDataModel` carries the request's
@@ -14,7 +22,11 @@
 //! - Every input is bound to its data path (`/a/b`; inside a `List`
 //!   template, relative to the item). Constraints of `output` become
 //!   `checks` (`required`, `regex`, `length`, `numeric`, `email`), optional
-//!   fields' checks wrapped as `or(not(required(v)), check)`. Required
+//!   fields' checks wrapped as `or(not(required(v)), check)`. (v1.0's
+//!   checks evaluate to a `ValidationResult`: a single check is the
+//!   catalog's validation call itself; a wrapped one stays a boolean
+//!   condition, as v1.0's own button example has it, and its message is
+//!   the fallback the renderer shows.) Required
 //!   checks are mirrored on the submit `Button`, which the renderer keeps
 //!   disabled until they pass.
 //! - The submit `Button` fires the event [`SUBMIT_EVENT`] with the context
@@ -46,16 +58,12 @@ pub(crate) use client::read_client_message;
 pub(crate) use model::coerce;
 
 use super::RenderInput as Rendered;
+use crate::terms::format::A2uiVersion;
 use build::Builder;
 use model::{apply, Adapt, Step};
 use serde_json::{Map, Value};
 use std::rc::Rc;
 
-/// The protocol version every envelope names.
-pub(crate) const VERSION: &str = "v0.9";
-/// The basic catalog's `catalogId` (and `$id`).
-pub(crate) const BASIC_CATALOG_ID: &str =
-    "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 /// The event the submit (and approval) buttons fire.
 pub(crate) const SUBMIT_EVENT: &str = "genui.submit";
 /// The event an array's Add button fires; context `{array: "/path"}`.
@@ -70,34 +78,70 @@ pub(crate) const REMOVE_ITEM_EVENT: &str = "genui.removeItem";
 /// that text with the request's surface id, `toolCallId` and data model
 /// around it. Copying and re-serialising the component tree instead made
 /// a remembered 500-field answer cost 3.5 times JSON Forms' in wasm.
-pub(crate) fn render_text(r: &Rendered<'_>) -> String {
+pub(crate) fn render_text(r: &Rendered<'_>, version: A2uiVersion) -> String {
     let surface = Value::String(surface_id(&r.meta)).to_string();
-    let projection = Projection::of(r);
-    let model = projection.data_model(&r.initial_data).to_string();
+    let projection = Projection::of(r, version);
+    let model = projection.data_model(&r.initial_data);
+    let inline_model = model.is_object();
+    let model = model.to_string();
     let components = match r.meta.get("toolCallId") {
         Some(id) => with_tool_call_id(&projection.components, &r.spec.spec_hash, id),
         None => projection.components.clone(),
     };
+    let revision = version.revision();
+    let catalog = projection
+        .catalog_id
+        .as_deref()
+        .unwrap_or(revision.basic_catalog);
     // Keys in the order the vendored schemas list them, as `render` has them.
-    format!(
-        concat!(
-            r#"{{"messages":["#,
-            r#"{{"version":"{version}","createSurface":{{"surfaceId":{surface},"catalogId":"{catalog}","sendDataModel":true}}}},"#,
-            r#"{{"version":"{version}","updateComponents":{{"surfaceId":{surface},"components":{components}}}}},"#,
-            r#"{{"version":"{version}","updateDataModel":{{"surfaceId":{surface},"path":"/","value":{model}}}}}"#,
-            r#"]}}"#
+    match version {
+        A2uiVersion::V0_9 => format!(
+            concat!(
+                r#"{{"messages":["#,
+                r#"{{"version":"{version}","createSurface":{{"surfaceId":{surface},"catalogId":"{catalog}","sendDataModel":true}}}},"#,
+                r#"{{"version":"{version}","updateComponents":{{"surfaceId":{surface},"components":{components}}}}},"#,
+                r#"{{"version":"{version}","updateDataModel":{{"surfaceId":{surface},"path":"/","value":{model}}}}}"#,
+                r#"]}}"#
+            ),
+            version = revision.wire,
+            surface = surface,
+            catalog = catalog,
+            components = components,
+            model = model,
         ),
-        version = VERSION,
-        surface = surface,
-        catalog = projection.catalog_id.as_deref().unwrap_or(BASIC_CATALOG_ID),
-        components = components,
-        model = model,
-    )
+        // v1.0's inline `dataModel` is an object: a display of a list
+        // sends its data model in an `updateDataModel` after.
+        A2uiVersion::V1_0 if inline_model => format!(
+            concat!(
+                r#"{{"messages":["#,
+                r#"{{"version":"{version}","createSurface":{{"surfaceId":{surface},"catalogId":"{catalog}","sendDataModel":true,"components":{components},"dataModel":{model}}}}}"#,
+                r#"]}}"#
+            ),
+            version = revision.wire,
+            surface = surface,
+            catalog = catalog,
+            components = components,
+            model = model,
+        ),
+        A2uiVersion::V1_0 => format!(
+            concat!(
+                r#"{{"messages":["#,
+                r#"{{"version":"{version}","createSurface":{{"surfaceId":{surface},"catalogId":"{catalog}","sendDataModel":true,"components":{components}}}}},"#,
+                r#"{{"version":"{version}","updateDataModel":{{"surfaceId":{surface},"path":"/","value":{model}}}}}"#,
+                r#"]}}"#
+            ),
+            version = revision.wire,
+            surface = surface,
+            catalog = catalog,
+            components = components,
+            model = model,
+        ),
+    }
 }
 
 /// The whole answer as a value (benches, and callers that edit it).
-pub(crate) fn render(r: &Rendered<'_>) -> Value {
-    serde_json::from_str(&render_text(r)).unwrap_or(Value::Null)
+pub(crate) fn render(r: &Rendered<'_>, version: A2uiVersion) -> Value {
+    serde_json::from_str(&render_text(r, version)).unwrap_or(Value::Null)
 }
 
 /// Puts `toolCallId` second in each action button's context, after
@@ -122,17 +166,23 @@ struct Projection {
 }
 
 impl Projection {
-    fn of(r: &Rendered<'_>) -> Rc<Self> {
+    fn of(r: &Rendered<'_>, version: A2uiVersion) -> Rc<Self> {
         // Every per-request input the builder reads besides the spec goes
         // into the key (the language of the worker's own texts);
-        // `toolCallId` is added per request instead.
+        // `toolCallId` is added per request instead. Each revision has
+        // its own entry (their catalogs differ).
         let key = format!(
             "{}\u{0}{}\u{0}{}",
             r.spec.spec_hash,
             r.lang().tag(),
             r.catalog.map(crate::Catalog::hash).unwrap_or_default()
         );
-        crate::cache::memo::projection(&key, "a2ui", || Builder::new(r).build(r), Self::bytes)
+        let renderer = match version {
+            A2uiVersion::V0_9 => "a2ui",
+            A2uiVersion::V1_0 => "a2ui-v1.0",
+        };
+        let build = || Builder::new(r, version).build(r);
+        crate::cache::memo::projection(&key, renderer, build, Self::bytes)
     }
 
     fn bytes(&self) -> usize {
@@ -180,6 +230,15 @@ pub(crate) fn to_jsonl(body: &str) -> Option<String> {
     let value: Value = serde_json::from_str(body).ok()?;
     let messages = value.get("messages")?.as_array()?;
     Some(messages.iter().map(|m| format!("{m}\n")).collect())
+}
+
+/// The same messages as one bare JSON array (`Accept:
+/// application/a2ui+json`, A2UI's media type); `None` when `body` is not a
+/// list wrapper.
+pub(crate) fn to_message_array(body: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(body).ok()?;
+    let messages = value.get("messages")?.as_array()?;
+    Some(Value::Array(messages.clone()).to_string())
 }
 
 /// Whether an `Accept` header asks for JSON Lines (`application/jsonl`).
