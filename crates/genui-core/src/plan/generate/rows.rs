@@ -12,8 +12,11 @@
 //! looser ties: a shared first word (`dns_primary`/`dns_secondary`), two
 //! choices, two reference numbers (`registration_number`/`vat_number`), or
 //! two inputs of one kind about one subject (`travellers`/
-//! `oldest_traveller_age`). A row holds at most [`MAX_ROW`] fields. On
-//! mobile [`single_column`] undoes every row.
+//! `oldest_traveller_age`). A row holds at most [`MAX_ROW`] fields. Short
+//! inputs left alone after that share a row of two with a neighbour of the
+//! same kind (two one-line texts, two numbers, two dates or times, two
+//! drop-downs), as a designer's two-column form does. On mobile
+//! [`single_column`] undoes every row.
 
 use super::labels::words;
 use crate::plan::{Control, Node, Widget};
@@ -161,6 +164,64 @@ pub(crate) fn single_column(node: &mut Node) {
 }
 
 fn rows(elements: Vec<Node>) -> Vec<Node> {
+    pair_lone_neighbours(related_rows(elements))
+}
+
+/// Lone neighbours of one input kind share a row of two (see
+/// [`InputKind`]): a form's short inputs in two columns, as designers lay
+/// out an employee's name beside the week they give their hours for, or a
+/// billing email beside a VAT number. Rows of related fields come first.
+fn pair_lone_neighbours(elements: Vec<Node>) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(elements.len());
+    let mut waiting: Option<(Node, InputKind)> = None;
+    for element in elements {
+        let kind = match &element {
+            Node::Control(control) => InputKind::of(control),
+            _ => None,
+        };
+        match (waiting.take(), kind) {
+            (Some((lone, was)), Some(kind)) if was == kind => out.push(Node::Horizontal {
+                elements: vec![lone, element],
+            }),
+            (previous, Some(kind)) => {
+                out.extend(previous.map(|(node, _)| node));
+                waiting = Some((element, kind));
+            }
+            (previous, None) => {
+                out.extend(previous.map(|(node, _)| node));
+                out.push(element);
+            }
+        }
+    }
+    out.extend(waiting.map(|(node, _)| node));
+    out
+}
+
+/// The kinds of one-line input that read well two to a row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InputKind {
+    Text,
+    Number,
+    Moment,
+    DropDown,
+}
+
+impl InputKind {
+    fn of(control: &Control) -> Option<Self> {
+        if control.detail.is_some() {
+            return None;
+        }
+        match control.widget {
+            Widget::Text | Widget::Email => Some(InputKind::Text),
+            Widget::Number | Widget::Integer => Some(InputKind::Number),
+            Widget::Date | Widget::DateTime | Widget::Time => Some(InputKind::Moment),
+            Widget::Select => Some(InputKind::DropDown),
+            _ => None,
+        }
+    }
+}
+
+fn related_rows(elements: Vec<Node>) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(elements.len());
     let mut run: Vec<Node> = Vec::new();
     for element in elements {
@@ -428,10 +489,6 @@ mod tests {
             "[registration_number vat_number] city"
         );
         assert_eq!(
-            arranged(&[("order_number", Text), ("email", Email)]),
-            "order_number email"
-        );
-        assert_eq!(
             arranged(&[("product_model", Text), ("serial_number", Text)]),
             "[product_model serial_number]"
         );
@@ -456,7 +513,7 @@ mod tests {
             "[display_name username]"
         );
         assert_eq!(
-            arranged(&[("overall_rating", Integer), ("venue_rating", Integer)]),
+            arranged(&[("overall_rating", Integer), ("venue_rating", Radio)]),
             "overall_rating venue_rating"
         );
     }
@@ -473,8 +530,8 @@ mod tests {
             "startDate title endDate"
         );
         assert_eq!(
-            arranged(&[("minAge", Integer), ("maxPrice", Integer)]),
-            "minAge maxPrice"
+            arranged(&[("minAge", Integer), ("city", Text)]),
+            "minAge city"
         );
         assert_eq!(
             arranged(&[
@@ -484,6 +541,41 @@ mod tests {
                 ("width", Integer)
             ]),
             "[day month year] width"
+        );
+    }
+
+    #[test]
+    fn lone_short_inputs_of_one_kind_share_a_row_of_two() {
+        use Widget::*;
+        assert_eq!(
+            arranged(&[
+                ("employee_name", Text),
+                ("week_starting", Date),
+                ("notes", Textarea)
+            ]),
+            "employee_name week_starting notes",
+            "a text and a date are of two kinds"
+        );
+        assert_eq!(
+            arranged(&[
+                ("billing_email", Email),
+                ("vat_number", Text),
+                ("query", Text),
+                ("seats", Integer),
+                ("priority", Select),
+                ("category", Select)
+            ]),
+            "[billing_email vat_number] query seats [priority category]"
+        );
+        assert_eq!(
+            arranged(&[
+                ("first_name", Text),
+                ("last_name", Text),
+                ("email", Email),
+                ("order_number", Text)
+            ]),
+            "[first_name last_name] [email order_number]",
+            "related fields first, then the lone ones two by two"
         );
     }
 
