@@ -68,6 +68,10 @@ families! {
     Emergency = "emergency" => ["Emergency contact", "Notfallkontakt", "Contact d'urgence", "Contacto de emergencia", "Contacto de emergência", "緊急連絡先", "紧急联系人"],
     Delivery = "delivery" => ["Delivery", "Lieferung", "Livraison", "Entrega", "Entrega", "配送", "配送"],
     Size = "size" => ["Size", "Abmessungen", "Dimensions", "Dimensiones", "Dimensões", "サイズ", "尺寸"],
+    Order = "order" => ["Order", "Bestellung", "Commande", "Pedido", "Encomenda", "注文", "订单"],
+    Education = "education" => ["Course", "Kurs", "Cours", "Curso", "Curso", "コース", "课程"],
+    Lighting = "lighting" => ["Lighting", "Beleuchtung", "Éclairage", "Iluminación", "Iluminação", "照明", "照明"],
+    Recipient = "recipient" => ["Recipient", "Empfänger", "Destinataire", "Destinatario", "Destinatário", "受取人", "收件人"],
     Product = "product" => ["Product", "Produkt", "Produit", "Producto", "Produto", "商品", "商品"],
     Issue = "issue" => ["Issue", "Problem", "Problème", "Incidencia", "Problema", "問題", "问题"],
     Event = "event" => ["Event", "Veranstaltung", "Événement", "Evento", "Evento", "イベント", "活动"],
@@ -309,6 +313,9 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("booking", F::When, GENERIC),
     ("available", F::When, GENERIC),
     ("when", F::When, GENERIC),
+    ("slot", F::When, GENERIC),
+    ("interval", F::When, GENERIC),
+    ("repeat", F::When, GENERIC),
     // Work.
     ("employee", F::Employment, SPECIFIC),
     ("employment", F::Employment, SPECIFIC),
@@ -321,6 +328,8 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("colleague", F::Employment, SPECIFIC),
     ("team", F::Employment, GENERIC),
     ("role", F::Employment, GENERIC),
+    ("interview", F::Employment, SPECIFIC),
+    ("interviewer", F::Employment, SPECIFIC),
     ("company", F::Company, SPECIFIC),
     ("organisation", F::Company, SPECIFIC),
     ("organization", F::Company, SPECIFIC),
@@ -438,6 +447,13 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("activity", F::Health, GENERIC),
     ("fitness", F::Health, SPECIFIC),
     ("urgent", F::Health, GENERIC),
+    ("dose", F::Health, SPECIFIC),
+    ("dosage", F::Health, SPECIFIC),
+    ("pill", F::Health, SPECIFIC),
+    ("tablet", F::Health, GENERIC),
+    ("prescription", F::Health, SPECIFIC),
+    ("pharmacy", F::Health, SPECIFIC),
+    ("medicine", F::Health, SPECIFIC),
     ("insurance", F::Insurance, SPECIFIC),
     ("policy", F::Insurance, GENERIC),
     ("insurer", F::Insurance, SPECIFIC),
@@ -454,6 +470,11 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("improve", F::Feedback, GENERIC),
     ("experience", F::Feedback, GENERIC),
     ("resolved", F::Feedback, GENERIC),
+    ("survey", F::Feedback, SPECIFIC),
+    ("objective", F::Feedback, GENERIC),
+    ("strength", F::Feedback, GENERIC),
+    ("achievement", F::Feedback, GENERIC),
+    ("competency", F::Feedback, GENERIC),
     // Consent.
     ("term", F::Consent, GENERIC),
     ("consent", F::Consent, SPECIFIC),
@@ -473,6 +494,41 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("carrier", F::Delivery, GENERIC),
     ("tracking", F::Delivery, SPECIFIC),
     ("parcel", F::Delivery, SPECIFIC),
+    ("shipment", F::Delivery, SPECIFIC),
+    ("package", F::Delivery, GENERIC),
+    ("pickup", F::Trip, SPECIFIC),
+    ("dropoff", F::Trip, SPECIFIC),
+    ("rental", F::Trip, GENERIC),
+    ("order", F::Order, SPECIFIC),
+    ("refund", F::Order, SPECIFIC),
+    ("receipt", F::Order, SPECIFIC),
+    ("course", F::Education, SPECIFIC),
+    ("module", F::Education, GENERIC),
+    ("lecture", F::Education, SPECIFIC),
+    ("lecturer", F::Education, SPECIFIC),
+    ("instructor", F::Education, SPECIFIC),
+    ("teacher", F::Education, SPECIFIC),
+    ("tutor", F::Education, SPECIFIC),
+    ("school", F::Education, SPECIFIC),
+    ("university", F::Education, SPECIFIC),
+    ("college", F::Education, SPECIFIC),
+    ("degree", F::Education, SPECIFIC),
+    ("semester", F::Education, SPECIFIC),
+    ("exam", F::Education, SPECIFIC),
+    ("assignment", F::Education, GENERIC),
+    ("grade", F::Education, GENERIC),
+    ("enrolment", F::Education, SPECIFIC),
+    ("enrollment", F::Education, SPECIFIC),
+    ("light", F::Lighting, SPECIFIC),
+    ("lamp", F::Lighting, SPECIFIC),
+    ("bulb", F::Lighting, SPECIFIC),
+    ("dimmer", F::Lighting, SPECIFIC),
+    ("scene", F::Lighting, GENERIC),
+    ("colour", F::Lighting, GENERIC),
+    ("color", F::Lighting, GENERIC),
+    ("recipient", F::Recipient, SPECIFIC),
+    ("giftee", F::Recipient, SPECIFIC),
+    ("gift", F::Product, GENERIC),
     ("width", F::Size, GENERIC),
     ("height", F::Size, GENERIC),
     ("length", F::Size, GENERIC),
@@ -662,6 +718,13 @@ mod tests {
         assert_eq!(of("approved_amount"), Some(Family::Money));
         assert_eq!(of("center_latitude"), Some(Family::Location));
         assert_eq!(of("fault_category"), Some(Family::Issue));
+        assert_eq!(of("course_code"), Some(Family::Education));
+        assert_eq!(of("refund_reason"), Some(Family::Order));
+        assert_eq!(of("light_colour"), Some(Family::Lighting));
+        assert_eq!(of("recipient_email"), Some(Family::Recipient));
+        assert_eq!(of("pickup_location"), Some(Family::Trip));
+        assert_eq!(of("dose_mg"), Some(Family::Health));
+        assert_eq!(of("interview_slot"), Some(Family::Employment));
         assert_eq!(of("x"), None);
         assert_eq!(of("名前"), None);
     }
