@@ -398,6 +398,9 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("licence", F::Documents, GENERIC),
     ("license", F::Documents, GENERIC),
     ("certificate", F::Documents, SPECIFIC),
+    ("coverletter", F::Documents, COMPOUND),
+    ("resume", F::Documents, SPECIFIC),
+    ("cv", F::Documents, SPECIFIC),
     ("visa", F::Documents, SPECIFIC),
     // Devices and networks.
     ("device", F::Device, SPECIFIC),

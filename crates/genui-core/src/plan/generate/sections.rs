@@ -23,7 +23,8 @@
 //!   family; a lone switch, and a field after a person's details, lead the
 //!   section after them; any other joins the section before it, else the
 //!   one after; a merged section is named after its larger part. Long text
-//!   closing a form of three sections or more keeps a section of its own.
+//!   closing a form of three sections or more keeps a section of its own,
+//!   whatever it is about (a cover letter, notes).
 //! - Forms with fewer than [`MIN_FIELDS`] fields, and forms that end up with
 //!   fewer than two sections, stay flat.
 
@@ -272,8 +273,7 @@ fn merge_single_fields(blocks: &mut Vec<Block>) {
     let closing_note = |blocks: &[Block], at: usize| {
         at + 1 == blocks.len()
             && blocks.len() >= 3
-            && matches!(&blocks[at], Block::Section { family: Family::Comments, nodes }
-                if nodes.iter().all(is_long_text))
+            && matches!(&blocks[at], Block::Section { nodes, .. } if nodes.iter().all(is_long_text))
     };
     while let Some(index) = (0..blocks.len()).find(|&at| {
         matches!(&blocks[at], Block::Section { nodes, .. } if nodes.len() == 1)
@@ -438,6 +438,28 @@ mod tests {
             ]),
             ["Stay:3", "Personal Information:4"]
         );
+    }
+
+    fn long_text(name: &str) -> (String, Node) {
+        let c = Control::new(format!("/properties/{name}"), name, Widget::Textarea);
+        (name.to_owned(), Node::Control(c))
+    }
+
+    #[test]
+    fn long_text_closing_a_form_keeps_its_own_section_whatever_it_is_about() {
+        let fields = vec![
+            control("first_name"),
+            control("last_name"),
+            control("email"),
+            control("linkedin_url"),
+            control("position"),
+            control("available_from"),
+            control("expected_salary"),
+            control("salary_currency"),
+            long_text("cover_letter"),
+        ];
+        let arranged = labels(&arrange(fields));
+        assert_eq!(arranged.last().map(String::as_str), Some("Documents:1"));
     }
 
     #[test]
