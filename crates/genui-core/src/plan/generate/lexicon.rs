@@ -617,7 +617,9 @@ fn lookup(word: &str) -> Option<(Family, u8)> {
 }
 
 /// The family a field belongs to, from its property name, else its title:
-/// the heaviest word wins, the first of equals.
+/// the heaviest word wins, the last of equals, since a compound's last word
+/// says what it is (`date_format` is a format, `start_date` a date,
+/// `wifi_password` a password).
 pub(crate) fn family_of(name: &str, title: &str) -> Option<Family> {
     best(&words(name)).or_else(|| best(&words(title)))
 }
@@ -675,7 +677,7 @@ fn best(words: &[String]) -> Option<Family> {
         .map(|(at, w)| lookup(w).filter(|_| !names_a_thing(&singles, at)))
         .chain(joined.map(|w| lookup(singular(&w))));
     for (family, weight) in candidates.flatten() {
-        if found.is_none_or(|(_, best)| weight > best) {
+        if found.is_none_or(|(_, best)| weight >= best) {
             found = Some((family, weight));
         }
     }
@@ -713,7 +715,9 @@ mod tests {
         assert_eq!(of("departDate"), Some(Family::Trip));
         assert_eq!(of("adults"), Some(Family::Travellers));
         assert_eq!(of("first_name"), Some(Family::Personal));
-        assert_eq!(of("wifi_password"), Some(Family::Network));
+        assert_eq!(of("wifi_ssid"), Some(Family::Network));
+        assert_eq!(of("date_format"), Some(Family::Preferences));
+        assert_eq!(of("start_date"), Some(Family::When));
         assert_eq!(family_of("f1", "Allergies"), Some(Family::Health));
         assert_eq!(of("guest_name"), Some(Family::Personal));
         assert_eq!(of("name"), Some(Family::Personal));
