@@ -68,6 +68,9 @@ families! {
     Emergency = "emergency" => ["Emergency contact", "Notfallkontakt", "Contact d'urgence", "Contacto de emergencia", "Contacto de emergência", "緊急連絡先", "紧急联系人"],
     Delivery = "delivery" => ["Delivery", "Lieferung", "Livraison", "Entrega", "Entrega", "配送", "配送"],
     Size = "size" => ["Size", "Abmessungen", "Dimensions", "Dimensiones", "Dimensões", "サイズ", "尺寸"],
+    Editing = "editing" => ["Editing", "Bearbeitung", "Édition", "Edición", "Edição", "編集", "编辑"],
+    Display = "display" => ["Display", "Anzeige", "Affichage", "Pantalla", "Ecrã", "表示", "显示"],
+    Saving = "saving" => ["Saving", "Speichern", "Enregistrement", "Guardado", "Gravação", "保存", "保存"],
     Order = "order" => ["Order", "Bestellung", "Commande", "Pedido", "Encomenda", "注文", "订单"],
     Education = "education" => ["Course", "Kurs", "Cours", "Curso", "Curso", "コース", "课程"],
     Lighting = "lighting" => ["Lighting", "Beleuchtung", "Éclairage", "Iluminación", "Iluminação", "照明", "照明"],
@@ -352,7 +355,20 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("diet", F::Preferences, SPECIFIC),
     ("meal", F::Preferences, GENERIC),
     ("tshirt", F::Preferences, SPECIFIC),
-    ("font", F::Preferences, GENERIC),
+    ("font", F::Editing, GENERIC),
+    ("tab", F::Editing, GENERIC),
+    ("indent", F::Editing, SPECIFIC),
+    ("indentation", F::Editing, SPECIFIC),
+    ("wrap", F::Editing, GENERIC),
+    ("spellcheck", F::Editing, SPECIFIC),
+    ("minimap", F::Display, SPECIFIC),
+    ("linenumber", F::Display, COMPOUND),
+    ("zoom", F::Display, GENERIC),
+    ("density", F::Display, GENERIC),
+    ("save", F::Saving, GENERIC),
+    ("autosave", F::Saving, SPECIFIC),
+    ("backup", F::Saving, SPECIFIC),
+    ("sync", F::Saving, GENERIC),
     ("preference", F::Preferences, GENERIC),
     ("format", F::Preferences, GENERIC),
     ("accessibility", F::Preferences, GENERIC),
@@ -732,6 +748,8 @@ mod tests {
         assert_eq!(of("pickup_location"), Some(Family::Trip));
         assert_eq!(of("dose_mg"), Some(Family::Health));
         assert_eq!(of("interview_slot"), Some(Family::Employment));
+        assert_eq!(of("lineNumbers"), Some(Family::Display));
+        assert_eq!(of("autoSaveDelayMs"), Some(Family::Saving));
         assert_eq!(of("x"), None);
         assert_eq!(of("名前"), None);
     }
