@@ -20,7 +20,7 @@ use serde_json::Value;
 /// echoing and none missing. Tune against the tuning half only; the
 /// held-out half says whether a change generalises. (Held-out section F1
 /// fell from 0.701 to 0.664 with generator 1.4.0's section rules and rose
-/// to 0.691 with 1.5.0's; the held-out floors record where it stands, they
+/// to 0.705 with 1.5.0's; the held-out floors record where it stands, they
 /// are not targets. The raw labels left are codes no rule can read: a bug
 /// report's `S1`-`S4` and course codes such as `CS101`.)
 struct Floor {
@@ -34,7 +34,7 @@ struct Floor {
 }
 
 const TUNING_FLOOR: Floor = Floor {
-    section_f1: 0.790,
+    section_f1: 0.810,
     rows_percent: 90.0,
     order: 0.955,
     raw_labels: 4,
@@ -43,7 +43,7 @@ const TUNING_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const HELD_OUT_FLOOR: Floor = Floor {
-    section_f1: 0.690,
+    section_f1: 0.705,
     rows_percent: 66.0,
     order: 0.910,
     raw_labels: 3,
