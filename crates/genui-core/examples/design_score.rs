@@ -21,6 +21,19 @@ use design::seen::{generated, planned};
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// Where the hand-written part of the report starts: everything from this
+/// line on in the file being replaced is kept as it is.
+const NOTES_MARKER: &str = "<!-- design_score keeps what follows: written by hand -->";
+
+/// The hand-written notes of the report being replaced, from
+/// [`NOTES_MARKER`] on (nothing when there are none).
+fn kept_notes(out: &std::path::Path) -> String {
+    let old = std::fs::read_to_string(out).unwrap_or_default();
+    old.find(NOTES_MARKER)
+        .map(|at| format!("\n{}", &old[at..]))
+        .unwrap_or_default()
+}
+
 fn main() {
     let out = std::env::args()
         .nth(1)
@@ -59,6 +72,7 @@ fn main() {
         halves_table(&laid_out),
         cases_table(&ours),
     );
+    let report = report + &kept_notes(&out);
     if let Err(e) = std::fs::write(&out, report) {
         eprintln!("design_score: cannot write {}: {e}", out.display());
         std::process::exit(1);

@@ -15,15 +15,14 @@ use design::seen::{generated, planned};
 use serde_json::Value;
 
 /// The generator's figures may not fall below these: the deterministic
-/// generator's figures (generator 1.4.0), rounded down (raise them as it
+/// generator's figures (generator 1.5.0), rounded down (raise them as it
 /// improves). Counts are ceilings; titles and leads are held at none
 /// echoing and none missing. Tune against the tuning half only; the
-/// held-out half says whether a change generalises. (Held-out order fell
-/// from 0.922 to 0.916 when forms were sectioned: long text now goes last
-/// within its section. Held-out section F1 fell from 0.701 to 0.664 with
-/// generator 1.4.0's section rules, tuned on 50 cases including 14 new
-/// ones, while the tuning half rose from 0.752 to 0.778 on the same 50: the
-/// floor records the fall, it is not a target.)
+/// held-out half says whether a change generalises. (Held-out section F1
+/// fell from 0.701 to 0.664 with generator 1.4.0's section rules and rose
+/// to 0.705 with 1.5.0's; the held-out floors record where it stands, they
+/// are not targets. The raw labels left are codes no rule can read: a bug
+/// report's `S1`-`S4` and course codes such as `CS101`.)
 struct Floor {
     section_f1: f64,
     rows_percent: f64,
@@ -35,8 +34,8 @@ struct Floor {
 }
 
 const TUNING_FLOOR: Floor = Floor {
-    section_f1: 0.775,
-    rows_percent: 86.0,
+    section_f1: 0.810,
+    rows_percent: 90.0,
     order: 0.955,
     raw_labels: 4,
     title_echoes: 0,
@@ -44,10 +43,10 @@ const TUNING_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const HELD_OUT_FLOOR: Floor = Floor {
-    section_f1: 0.660,
-    rows_percent: 50.0,
+    section_f1: 0.705,
+    rows_percent: 66.0,
     order: 0.910,
-    raw_labels: 14,
+    raw_labels: 3,
     title_echoes: 0,
     titles_missing: 0,
     lead_echoes: 0,

@@ -68,6 +68,13 @@ families! {
     Emergency = "emergency" => ["Emergency contact", "Notfallkontakt", "Contact d'urgence", "Contacto de emergencia", "Contacto de emergência", "緊急連絡先", "紧急联系人"],
     Delivery = "delivery" => ["Delivery", "Lieferung", "Livraison", "Entrega", "Entrega", "配送", "配送"],
     Size = "size" => ["Size", "Abmessungen", "Dimensions", "Dimensiones", "Dimensões", "サイズ", "尺寸"],
+    Editing = "editing" => ["Editing", "Bearbeitung", "Édition", "Edición", "Edição", "編集", "编辑"],
+    Display = "display" => ["Display", "Anzeige", "Affichage", "Pantalla", "Ecrã", "表示", "显示"],
+    Saving = "saving" => ["Saving", "Speichern", "Enregistrement", "Guardado", "Gravação", "保存", "保存"],
+    Order = "order" => ["Order", "Bestellung", "Commande", "Pedido", "Encomenda", "注文", "订单"],
+    Education = "education" => ["Course", "Kurs", "Cours", "Curso", "Curso", "コース", "课程"],
+    Lighting = "lighting" => ["Lighting", "Beleuchtung", "Éclairage", "Iluminación", "Iluminação", "照明", "照明"],
+    Recipient = "recipient" => ["Recipient", "Empfänger", "Destinataire", "Destinatario", "Destinatário", "受取人", "收件人"],
     Product = "product" => ["Product", "Produkt", "Produit", "Producto", "Produto", "商品", "商品"],
     Issue = "issue" => ["Issue", "Problem", "Problème", "Incidencia", "Problema", "問題", "问题"],
     Event = "event" => ["Event", "Veranstaltung", "Événement", "Evento", "Evento", "イベント", "活动"],
@@ -309,6 +316,9 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("booking", F::When, GENERIC),
     ("available", F::When, GENERIC),
     ("when", F::When, GENERIC),
+    ("slot", F::When, GENERIC),
+    ("interval", F::When, GENERIC),
+    ("repeat", F::When, GENERIC),
     // Work.
     ("employee", F::Employment, SPECIFIC),
     ("employment", F::Employment, SPECIFIC),
@@ -321,6 +331,8 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("colleague", F::Employment, SPECIFIC),
     ("team", F::Employment, GENERIC),
     ("role", F::Employment, GENERIC),
+    ("interview", F::Employment, SPECIFIC),
+    ("interviewer", F::Employment, SPECIFIC),
     ("company", F::Company, SPECIFIC),
     ("organisation", F::Company, SPECIFIC),
     ("organization", F::Company, SPECIFIC),
@@ -343,7 +355,20 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("diet", F::Preferences, SPECIFIC),
     ("meal", F::Preferences, GENERIC),
     ("tshirt", F::Preferences, SPECIFIC),
-    ("font", F::Preferences, GENERIC),
+    ("font", F::Editing, GENERIC),
+    ("tab", F::Editing, GENERIC),
+    ("indent", F::Editing, SPECIFIC),
+    ("indentation", F::Editing, SPECIFIC),
+    ("wrap", F::Editing, GENERIC),
+    ("spellcheck", F::Editing, SPECIFIC),
+    ("minimap", F::Display, SPECIFIC),
+    ("linenumber", F::Display, COMPOUND),
+    ("zoom", F::Display, GENERIC),
+    ("density", F::Display, GENERIC),
+    ("save", F::Saving, GENERIC),
+    ("autosave", F::Saving, SPECIFIC),
+    ("backup", F::Saving, SPECIFIC),
+    ("sync", F::Saving, GENERIC),
     ("preference", F::Preferences, GENERIC),
     ("format", F::Preferences, GENERIC),
     ("accessibility", F::Preferences, GENERIC),
@@ -389,6 +414,9 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("licence", F::Documents, GENERIC),
     ("license", F::Documents, GENERIC),
     ("certificate", F::Documents, SPECIFIC),
+    ("coverletter", F::Documents, COMPOUND),
+    ("resume", F::Documents, SPECIFIC),
+    ("cv", F::Documents, SPECIFIC),
     ("visa", F::Documents, SPECIFIC),
     // Devices and networks.
     ("device", F::Device, SPECIFIC),
@@ -438,6 +466,13 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("activity", F::Health, GENERIC),
     ("fitness", F::Health, SPECIFIC),
     ("urgent", F::Health, GENERIC),
+    ("dose", F::Health, SPECIFIC),
+    ("dosage", F::Health, SPECIFIC),
+    ("pill", F::Health, SPECIFIC),
+    ("tablet", F::Health, GENERIC),
+    ("prescription", F::Health, SPECIFIC),
+    ("pharmacy", F::Health, SPECIFIC),
+    ("medicine", F::Health, SPECIFIC),
     ("insurance", F::Insurance, SPECIFIC),
     ("policy", F::Insurance, GENERIC),
     ("insurer", F::Insurance, SPECIFIC),
@@ -454,6 +489,11 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("improve", F::Feedback, GENERIC),
     ("experience", F::Feedback, GENERIC),
     ("resolved", F::Feedback, GENERIC),
+    ("survey", F::Feedback, SPECIFIC),
+    ("objective", F::Feedback, GENERIC),
+    ("strength", F::Feedback, GENERIC),
+    ("achievement", F::Feedback, GENERIC),
+    ("competency", F::Feedback, GENERIC),
     // Consent.
     ("term", F::Consent, GENERIC),
     ("consent", F::Consent, SPECIFIC),
@@ -473,6 +513,41 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("carrier", F::Delivery, GENERIC),
     ("tracking", F::Delivery, SPECIFIC),
     ("parcel", F::Delivery, SPECIFIC),
+    ("shipment", F::Delivery, SPECIFIC),
+    ("package", F::Delivery, GENERIC),
+    ("pickup", F::Trip, SPECIFIC),
+    ("dropoff", F::Trip, SPECIFIC),
+    ("rental", F::Trip, GENERIC),
+    ("order", F::Order, SPECIFIC),
+    ("refund", F::Order, SPECIFIC),
+    ("receipt", F::Order, SPECIFIC),
+    ("course", F::Education, SPECIFIC),
+    ("module", F::Education, GENERIC),
+    ("lecture", F::Education, SPECIFIC),
+    ("lecturer", F::Education, SPECIFIC),
+    ("instructor", F::Education, SPECIFIC),
+    ("teacher", F::Education, SPECIFIC),
+    ("tutor", F::Education, SPECIFIC),
+    ("school", F::Education, SPECIFIC),
+    ("university", F::Education, SPECIFIC),
+    ("college", F::Education, SPECIFIC),
+    ("degree", F::Education, SPECIFIC),
+    ("semester", F::Education, SPECIFIC),
+    ("exam", F::Education, SPECIFIC),
+    ("assignment", F::Education, GENERIC),
+    ("grade", F::Education, GENERIC),
+    ("enrolment", F::Education, SPECIFIC),
+    ("enrollment", F::Education, SPECIFIC),
+    ("light", F::Lighting, SPECIFIC),
+    ("lamp", F::Lighting, SPECIFIC),
+    ("bulb", F::Lighting, SPECIFIC),
+    ("dimmer", F::Lighting, SPECIFIC),
+    ("scene", F::Lighting, GENERIC),
+    ("colour", F::Lighting, GENERIC),
+    ("color", F::Lighting, GENERIC),
+    ("recipient", F::Recipient, SPECIFIC),
+    ("giftee", F::Recipient, SPECIFIC),
+    ("gift", F::Product, GENERIC),
     ("width", F::Size, GENERIC),
     ("height", F::Size, GENERIC),
     ("length", F::Size, GENERIC),
@@ -558,7 +633,9 @@ fn lookup(word: &str) -> Option<(Family, u8)> {
 }
 
 /// The family a field belongs to, from its property name, else its title:
-/// the heaviest word wins, the first of equals.
+/// the heaviest word wins, the last of equals, since a compound's last word
+/// says what it is (`date_format` is a format, `start_date` a date,
+/// `wifi_password` a password).
 pub(crate) fn family_of(name: &str, title: &str) -> Option<Family> {
     best(&words(name)).or_else(|| best(&words(title)))
 }
@@ -616,7 +693,7 @@ fn best(words: &[String]) -> Option<Family> {
         .map(|(at, w)| lookup(w).filter(|_| !names_a_thing(&singles, at)))
         .chain(joined.map(|w| lookup(singular(&w))));
     for (family, weight) in candidates.flatten() {
-        if found.is_none_or(|(_, best)| weight > best) {
+        if found.is_none_or(|(_, best)| weight >= best) {
             found = Some((family, weight));
         }
     }
@@ -654,7 +731,9 @@ mod tests {
         assert_eq!(of("departDate"), Some(Family::Trip));
         assert_eq!(of("adults"), Some(Family::Travellers));
         assert_eq!(of("first_name"), Some(Family::Personal));
-        assert_eq!(of("wifi_password"), Some(Family::Network));
+        assert_eq!(of("wifi_ssid"), Some(Family::Network));
+        assert_eq!(of("date_format"), Some(Family::Preferences));
+        assert_eq!(of("start_date"), Some(Family::When));
         assert_eq!(family_of("f1", "Allergies"), Some(Family::Health));
         assert_eq!(of("guest_name"), Some(Family::Personal));
         assert_eq!(of("name"), Some(Family::Personal));
@@ -662,6 +741,15 @@ mod tests {
         assert_eq!(of("approved_amount"), Some(Family::Money));
         assert_eq!(of("center_latitude"), Some(Family::Location));
         assert_eq!(of("fault_category"), Some(Family::Issue));
+        assert_eq!(of("course_code"), Some(Family::Education));
+        assert_eq!(of("refund_reason"), Some(Family::Order));
+        assert_eq!(of("light_colour"), Some(Family::Lighting));
+        assert_eq!(of("recipient_email"), Some(Family::Recipient));
+        assert_eq!(of("pickup_location"), Some(Family::Trip));
+        assert_eq!(of("dose_mg"), Some(Family::Health));
+        assert_eq!(of("interview_slot"), Some(Family::Employment));
+        assert_eq!(of("lineNumbers"), Some(Family::Display));
+        assert_eq!(of("autoSaveDelayMs"), Some(Family::Saving));
         assert_eq!(of("x"), None);
         assert_eq!(of("名前"), None);
     }

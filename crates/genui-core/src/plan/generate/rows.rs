@@ -12,8 +12,11 @@
 //! looser ties: a shared first word (`dns_primary`/`dns_secondary`), two
 //! choices, two reference numbers (`registration_number`/`vat_number`), or
 //! two inputs of one kind about one subject (`travellers`/
-//! `oldest_traveller_age`). A row holds at most [`MAX_ROW`] fields. On
-//! mobile [`single_column`] undoes every row.
+//! `oldest_traveller_age`). A row holds at most [`MAX_ROW`] fields. Short
+//! inputs left alone after that share a row of two with a neighbour of the
+//! same kind (one-line texts, dates and times; two numbers; two
+//! drop-downs), as a designer's two-column form does. On mobile
+//! [`single_column`] undoes every row.
 
 use super::labels::words;
 use crate::plan::{Control, Node, Widget};
@@ -161,12 +164,82 @@ pub(crate) fn single_column(node: &mut Node) {
 }
 
 fn rows(elements: Vec<Node>) -> Vec<Node> {
+    pair_lone_neighbours(related_rows(elements))
+}
+
+/// Lone neighbours of one input kind share a row of two (see
+/// [`InputKind`]): a form's short inputs in two columns, as designers lay
+/// out an employee's name beside the week they give their hours for, or a
+/// billing email beside a VAT number. Rows of related fields come first.
+fn pair_lone_neighbours(elements: Vec<Node>) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(elements.len());
+    let mut waiting: Option<(Node, InputKind)> = None;
+    for element in elements {
+        let kind = match &element {
+            Node::Control(control) => InputKind::of(control),
+            _ => None,
+        };
+        match (waiting.take(), kind) {
+            (Some((lone, was)), Some(kind)) if was == kind => out.push(Node::Horizontal {
+                elements: vec![lone, element],
+            }),
+            (previous, Some(kind)) => {
+                out.extend(previous.map(|(node, _)| node));
+                waiting = Some((element, kind));
+            }
+            (previous, None) => {
+                out.extend(previous.map(|(node, _)| node));
+                out.push(element);
+            }
+        }
+    }
+    out.extend(waiting.map(|(node, _)| node));
+    out
+}
+
+/// The kinds of one-line input that read well two to a row. A date or
+/// time picker is as wide as a line of text, so they are one kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InputKind {
+    Line,
+    Number,
+    DropDown,
+}
+
+impl InputKind {
+    fn of(control: &Control) -> Option<Self> {
+        if control.detail.is_some() {
+            return None;
+        }
+        match control.widget {
+            Widget::Text | Widget::Email | Widget::Date | Widget::DateTime | Widget::Time => {
+                Some(InputKind::Line)
+            }
+            Widget::Number | Widget::Integer => Some(InputKind::Number),
+            Widget::Select => Some(InputKind::DropDown),
+            _ => None,
+        }
+    }
+}
+
+fn related_rows(elements: Vec<Node>) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(elements.len());
     let mut run: Vec<Node> = Vec::new();
-    for element in elements {
+    let mut elements = elements.into_iter().peekable();
+    while let Some(element) = elements.next() {
         let joins = match (run.last(), &element) {
-            (Some(Node::Control(prev)), Node::Control(next)) => {
-                run.len() < MAX_ROW && pairs(prev, next, run.len() == 1)
+            (Some(Node::Control(prev)), Node::Control(next)) if run.len() < MAX_ROW => {
+                let here = tie(prev, next, run.len() == 1);
+                // A looser tie gives way to a closer one after it
+                // (`company_name`, `registration_number`, `vat_number`: the
+                // two numbers share the row).
+                let closer_after = match elements.peek() {
+                    Some(Node::Control(after)) => {
+                        here < Tie::Close && tie(next, after, true) > here
+                    }
+                    _ => false,
+                };
+                here > Tie::None && !closer_after
             }
             _ => false,
         };
@@ -189,12 +262,24 @@ fn flush(run: &mut Vec<Node>, out: &mut Vec<Node>) {
     }
 }
 
-/// Whether two neighbouring controls belong in one row. `pair_only`: `a`
-/// stands alone so far, and the looser relations (a shared first word,
-/// two choices) may start a row of two.
-fn pairs(a: &Control, b: &Control, pair_only: bool) -> bool {
+/// How closely two neighbouring controls are tied, loosest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Tie {
+    None,
+    /// Two choices, or two inputs about one subject.
+    Loose,
+    /// A shared first word, or two reference numbers.
+    Named,
+    /// A known pair of words, an amount and its currency, a date and its time.
+    Close,
+}
+
+/// How two neighbouring controls are tied, for sharing a row. `pair_only`:
+/// `a` stands alone so far, and the looser ties (a shared first word, two
+/// choices) may start a row of two.
+fn tie(a: &Control, b: &Control, pair_only: bool) -> Tie {
     if !is_short(a) || !is_short(b) {
-        return false;
+        return Tie::None;
     }
     // Each stem list once: every relation below reads the same four.
     let names = (stems(&name_of(a)), stems(&name_of(b)));
@@ -202,14 +287,17 @@ fn pairs(a: &Control, b: &Control, pair_only: bool) -> bool {
     let by_name = |related: fn(&[String], &[String]) -> bool| {
         related(&names.0, &names.1) || related(&labels.0, &labels.1)
     };
-    by_name(same_family)
-        || by_name(amount_and_currency)
-        || date_and_time(a, b)
-        || (pair_only
-            && (by_name(shared_head)
-                || both_choices(a, b)
-                || by_name(two_numbers)
-                || (same_input(a, b) && by_name(shared_word))))
+    if by_name(same_family) || by_name(amount_and_currency) || date_and_time(a, b) {
+        Tie::Close
+    } else if !pair_only {
+        Tie::None
+    } else if by_name(shared_head) || by_name(two_numbers) {
+        Tie::Named
+    } else if both_choices(a, b) || (same_input(a, b) && by_name(shared_word)) {
+        Tie::Loose
+    } else {
+        Tie::None
+    }
 }
 
 /// Two inputs of one kind: both numbers, or both one-line text.
@@ -428,8 +516,13 @@ mod tests {
             "[registration_number vat_number] city"
         );
         assert_eq!(
-            arranged(&[("order_number", Text), ("email", Email)]),
-            "order_number email"
+            arranged(&[
+                ("priority", Select),
+                ("registration_number", Select),
+                ("vat_number", Text)
+            ]),
+            "priority [registration_number vat_number]",
+            "two choices give way to two reference numbers after them"
         );
         assert_eq!(
             arranged(&[("product_model", Text), ("serial_number", Text)]),
@@ -456,7 +549,7 @@ mod tests {
             "[display_name username]"
         );
         assert_eq!(
-            arranged(&[("overall_rating", Integer), ("venue_rating", Integer)]),
+            arranged(&[("overall_rating", Integer), ("venue_rating", Radio)]),
             "overall_rating venue_rating"
         );
     }
@@ -470,11 +563,12 @@ mod tests {
         );
         assert_eq!(
             arranged(&[("startDate", Date), ("title", Text), ("endDate", Date)]),
-            "startDate title endDate"
+            "[startDate title] endDate",
+            "no start and end across a field between them"
         );
         assert_eq!(
-            arranged(&[("minAge", Integer), ("maxPrice", Integer)]),
-            "minAge maxPrice"
+            arranged(&[("minAge", Integer), ("city", Text)]),
+            "minAge city"
         );
         assert_eq!(
             arranged(&[
@@ -484,6 +578,46 @@ mod tests {
                 ("width", Integer)
             ]),
             "[day month year] width"
+        );
+    }
+
+    #[test]
+    fn lone_short_inputs_of_one_kind_share_a_row_of_two() {
+        use Widget::*;
+        assert_eq!(
+            arranged(&[
+                ("employee_name", Text),
+                ("week_starting", Date),
+                ("notes", Textarea)
+            ]),
+            "[employee_name week_starting] notes",
+            "a line of text and a date are as wide"
+        );
+        assert_eq!(
+            arranged(&[("guests", Integer), ("city", Text)]),
+            "guests city",
+            "a number and a text are of two kinds"
+        );
+        assert_eq!(
+            arranged(&[
+                ("billing_email", Email),
+                ("vat_number", Text),
+                ("query", Text),
+                ("seats", Integer),
+                ("priority", Select),
+                ("category", Select)
+            ]),
+            "[billing_email vat_number] query seats [priority category]"
+        );
+        assert_eq!(
+            arranged(&[
+                ("first_name", Text),
+                ("last_name", Text),
+                ("email", Email),
+                ("order_number", Text)
+            ]),
+            "[first_name last_name] [email order_number]",
+            "related fields first, then the lone ones two by two"
         );
     }
 

@@ -10,8 +10,11 @@
 //!   ("Options", "Comments"); an unknown field leading the form joins the
 //!   first known field after it.
 //! - A nested object keeps its own section (its group) where it stands.
-//! - A run of three or more yes/no fields is one list of switches, named
-//!   after the family most of them have.
+//! - Neighbours whose names open with one subject (`organiser_email`,
+//!   `organiser_phone`; `notify_push`, `notify_email`) are one section, of
+//!   the first one's family. Yes/no fields are sectioned
+//!   by their meaning like any other: a list of privacy switches and a
+//!   list of topics to hear about are two sections.
 //! - Contact details join personal details when the form has both; sizes
 //!   join health details (height and weight of a person); an amount with
 //!   its currency joins the payment beside it; a place on a map joins the
@@ -20,7 +23,8 @@
 //!   family; a lone switch, and a field after a person's details, lead the
 //!   section after them; any other joins the section before it, else the
 //!   one after; a merged section is named after its larger part. Long text
-//!   closing a form of three sections or more keeps a section of its own.
+//!   closing a form of three sections or more keeps a section of its own,
+//!   whatever it is about (a cover letter, notes).
 //! - Forms with fewer than [`MIN_FIELDS`] fields, and forms that end up with
 //!   fewer than two sections, stay flat.
 
@@ -38,10 +42,6 @@ const JOINS: [(Family, Family, usize); 4] = [
     (Family::Money, Family::Payment, 2),
     (Family::Location, Family::Address, 1),
 ];
-
-/// A run of at least this many yes/no fields is one section (a list of
-/// switches), whatever families its fields' words suggest.
-const SWITCH_RUN: usize = 3;
 
 /// What a field looks like, for grouping fields the lexicon does not know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +91,7 @@ pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
         return fields.into_iter().map(|(_, node)| node).collect();
     }
     let tags = fill_unknown(fields.iter().map(|(name, node)| tag(name, node)).collect());
-    let tags = join_related(switch_runs(tags));
+    let tags = join_related(shared_prefixes(&fields, tags));
     let mut blocks = runs(fields, &tags);
     merge_single_fields(&mut blocks);
     coalesce(&mut blocks);
@@ -150,27 +150,50 @@ fn fill_unknown(mut tags: Vec<Tag>) -> Vec<Tag> {
     tags
 }
 
-/// A run of [`SWITCH_RUN`] or more yes/no fields of mixed families takes
-/// the family most of them have (the first of equals): `marketing_emails`,
-/// `product_updates`, `security_alerts` are one list of switches.
-fn switch_runs(mut tags: Vec<Tag>) -> Vec<Tag> {
-    let is_switch = |tag: &Tag| {
-        matches!(
-            tag,
-            Tag::Field {
-                kind: Kind::YesNo,
-                ..
-            }
-        )
-    };
+/// First words that say how a value is bounded or which of several it is
+/// (`min_price`, `is_active`, `first_name`), not what it is about: they
+/// make no shared subject.
+const NOT_SUBJECTS: [&str; 12] = [
+    "min",
+    "max",
+    "is",
+    "has",
+    "new",
+    "old",
+    "current",
+    "preferred",
+    "first",
+    "last",
+    "start",
+    "end",
+];
+
+/// The subject a name opens with (`organiser` for `organiser_email`), when
+/// the name has more words after it.
+fn subject(name: &str) -> Option<String> {
+    let words = super::labels::words(name);
+    let head = words.first()?;
+    (words.len() >= 2 && head.chars().count() > 2 && !NOT_SUBJECTS.contains(&head.as_str()))
+        .then(|| crate::text::singular(head).to_owned())
+}
+
+/// Neighbours whose names open with one subject (`organiser_first_name`,
+/// `organiser_email`; `notify_push`, `notify_email`; `autoSave`,
+/// `autoSaveDelayMs`) are one section, of the first one's family.
+fn shared_prefixes(fields: &[(String, Node)], mut tags: Vec<Tag>) -> Vec<Tag> {
+    let subjects: Vec<Option<String>> = fields.iter().map(|(name, _)| subject(name)).collect();
     let mut start = 0;
     while start < tags.len() {
-        let end = (start..tags.len())
-            .find(|&at| !is_switch(&tags[at]))
+        let end = (start + 1..tags.len())
+            .find(|&at| subjects[at].is_none() || subjects[at] != subjects[start])
             .unwrap_or(tags.len());
-        if end - start >= SWITCH_RUN {
+        if subjects[start].is_some() && end - start >= 2 {
             let run = &mut tags[start..end];
-            if let Some(family) = most_common(run) {
+            let first = run.iter().find_map(|tag| match tag {
+                Tag::Field { family, .. } => *family,
+                Tag::Nested => None,
+            });
+            if let Some(family) = first {
                 for tag in run.iter_mut() {
                     if let Tag::Field { family: f, .. } = tag {
                         *f = Some(family);
@@ -178,26 +201,9 @@ fn switch_runs(mut tags: Vec<Tag>) -> Vec<Tag> {
                 }
             }
         }
-        start = end.max(start + 1);
+        start = end;
     }
     tags
-}
-
-/// The family most fields of `run` have, the first of equals (one count
-/// per family, so a long run costs one pass).
-fn most_common(run: &[Tag]) -> Option<Family> {
-    let mut counts = [0usize; Family::ALL.len()];
-    let family_of = |tag: &Tag| match tag {
-        Tag::Field { family, .. } => *family,
-        Tag::Nested => None,
-    };
-    for family in run.iter().filter_map(family_of) {
-        counts[family as usize] += 1;
-    }
-    let most = counts.iter().copied().max().unwrap_or(0);
-    run.iter()
-        .filter_map(family_of)
-        .find(|family| counts[*family as usize] == most)
 }
 
 fn join_related(mut tags: Vec<Tag>) -> Vec<Tag> {
@@ -267,8 +273,7 @@ fn merge_single_fields(blocks: &mut Vec<Block>) {
     let closing_note = |blocks: &[Block], at: usize| {
         at + 1 == blocks.len()
             && blocks.len() >= 3
-            && matches!(&blocks[at], Block::Section { family: Family::Comments, nodes }
-                if nodes.iter().all(is_long_text))
+            && matches!(&blocks[at], Block::Section { nodes, .. } if nodes.iter().all(is_long_text))
     };
     while let Some(index) = (0..blocks.len()).find(|&at| {
         matches!(&blocks[at], Block::Section { nodes, .. } if nodes.len() == 1)
@@ -417,6 +422,44 @@ mod tests {
             labels(&arrange(fields)),
             ["Date and time:3", "Notifications:3"]
         );
+    }
+
+    #[test]
+    fn neighbours_about_one_subject_are_one_section() {
+        assert_eq!(
+            arranged(&[
+                "hotel",
+                "check_in",
+                "check_out",
+                "guest_name",
+                "guest_email",
+                "guest_dietary_needs",
+                "guest_meal_choice"
+            ]),
+            ["Stay:3", "Personal Information:4"]
+        );
+    }
+
+    fn long_text(name: &str) -> (String, Node) {
+        let c = Control::new(format!("/properties/{name}"), name, Widget::Textarea);
+        (name.to_owned(), Node::Control(c))
+    }
+
+    #[test]
+    fn long_text_closing_a_form_keeps_its_own_section_whatever_it_is_about() {
+        let fields = vec![
+            control("first_name"),
+            control("last_name"),
+            control("email"),
+            control("linkedin_url"),
+            control("position"),
+            control("available_from"),
+            control("expected_salary"),
+            control("salary_currency"),
+            long_text("cover_letter"),
+        ];
+        let arranged = labels(&arrange(fields));
+        assert_eq!(arranged.last().map(String::as_str), Some("Documents:1"));
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! |---|---|
 //! | a label `output` gives: `oneOf`/`anyOf` `const` + `title`, `x-enumNames`, `enumNames` | `{"const": "s", "title": "Small"}` -> "Small" |
 //! | a country, currency or language code, time zone id or day, by name in the form's language ([`names`]) | `GB` -> "United Kingdom", `EUR` -> "Euro", `pt-BR` -> "Portugais brésilien" in French, `Europe/London` -> "London", `MON` -> "Monday" |
+//! | durations and local date-times, where every value of the field is one ([`moments`]) | `24h` -> "24 hours", `P7D` -> "7 days", `2026-12-01T09:00` -> "2026-12-01 (Tuesday) 09:00" |
 //! | a date pattern as an example date ([`humanise::date_example`]) | `DD/MM/YYYY` -> "31/12/2026" |
 //! | an identifier in words, sentence case ([`humanise`]) | `s1_critical` -> "S1 critical", `afterDelay` -> "After delay" |
 //! | anything else: the value's text | `24h`, `SUV`, `3` |
@@ -22,6 +23,7 @@
 #[rustfmt::skip] // generated: scripts/cldr/names.mjs writes it as it is
 mod cldr_names;
 mod humanise;
+mod moments;
 mod names;
 
 use super::words::Lang;
@@ -61,6 +63,7 @@ impl<'a> FieldHints<'a> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Labeller {
     codes: Option<names::Codes>,
+    moments: Option<moments::Moments>,
     style: humanise::Style,
     lang: Lang,
     /// Over [`max_enum_values`] options: every format shows a search over
@@ -83,6 +86,7 @@ impl Labeller {
         let strings = values.clone().filter_map(Value::as_str);
         Self {
             codes: names::Codes::of_field(hints, strings.clone()),
+            moments: moments::Moments::of_field(strings.clone()),
             style: humanise::Style::of(strings),
             lang,
             searched_by_value: values.count() > max_enum_values(),
@@ -102,6 +106,7 @@ impl Labeller {
             .and_then(|s| {
                 self.codes
                     .and_then(|codes| codes.name(s, self.lang))
+                    .or_else(|| self.moments.and_then(|m| m.words(s, self.lang)))
                     .or_else(|| humanise::words(s, self.style))
             });
         made.unwrap_or_else(|| value_text(value))
@@ -165,6 +170,23 @@ fn plain_labels(
             super::text::option_label(Some(&label), &text)
         })
         .collect()
+}
+
+/// Choices that stand beside a list of codes, durations or dates for "none
+/// of these" or "no limit" (`DE`, `IT`, `Other`; `24h`, `7d`, `any`), in
+/// the languages the worker ships: they keep their own words, and the
+/// values around them are still named. Matched in lower case.
+#[rustfmt::skip]
+const ESCAPES: [&str; 30] = [
+    "other", "others", "none", "unknown", "not listed", "n/a", "any", "anytime", "never", "custom",
+    "andere", "sonstige", "keine", "beliebig", "autre", "autres", "aucun", "otro", "otros",
+    "ninguno", "cualquiera", "outro", "outros", "nenhum", "qualquer", "その他", "なし", "其他",
+    "无", "任意",
+];
+
+/// Whether a value is one of the [`ESCAPES`].
+fn is_escape(value: &str) -> bool {
+    ESCAPES.contains(&value.to_lowercase().as_str())
 }
 
 /// The text of a value as a form shows it (`"a"` -> `a`, `3` -> `3`).

@@ -86,10 +86,11 @@ impl Codes {
         if values.clone().any(|v| SENTINELS.contains(&v)) {
             return None;
         }
-        values
-            .clone()
-            .all(|v| codes.name(v, Lang::default()).is_some())
-            .then_some(codes)
+        let is_code = |v: &str| codes.name(v, Lang::default()).is_some();
+        let all_known = values.clone().all(|v| is_code(v) || super::is_escape(v));
+        // Escapes only beside codes: a field of "Other" alone is no list of codes.
+        let codes_count = values.filter(|v| is_code(v)).count();
+        (all_known && codes_count > 0).then_some(codes)
     }
 
     /// The name of `code` in `lang`, if it is a valid code of this kind.
@@ -192,6 +193,13 @@ mod tests {
             "NO is not Norway here"
         );
         assert_eq!(field("country", &["GB", "XX"]), None, "XX is no country");
+        assert_eq!(
+            field("nationality", &["DE", "IT", "Other"]),
+            Some(Codes::Country),
+            "a choice of none of these beside the codes"
+        );
+        assert_eq!(field("country", &["Other"]), None);
+        assert_eq!(field("country", &["GB", "Maybe"]), None);
         assert_eq!(field("country", &[]), None);
         assert_eq!(field("currency", &["EUR", "USD"]), Some(Codes::Currency));
         assert_eq!(
