@@ -4,7 +4,7 @@
 //! same effects (isolate memory, KV, the model ladder) before the core wraps
 //! the answer as the tool's result.
 
-use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp, McpGuard};
+use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp, McpForms, McpGuard};
 use worker::{Context, Env, Request};
 
 /// The form view `ui://genui/form`, built by scripts/build-mcp-view.sh
@@ -32,7 +32,12 @@ pub(super) async fn handle(
         origins: origins.as_deref(),
         cors_origins: cors_origins.as_deref(),
     };
-    match Mcp::read(&body, &header, guard, &limits) {
+    let secret = super::setting(env, "WEBHOOK_SECRET");
+    let forms = McpForms {
+        secret: secret.as_deref(),
+        now: super::clock::unix_s(),
+    };
+    match Mcp::read(&body, &header, guard, forms, &limits) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&super::generate_job(*job, env, ctx).await),
         Mcp::Submit(submission, call) => {

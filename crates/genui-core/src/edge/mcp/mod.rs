@@ -20,7 +20,10 @@
 //! itself (a bad schema, invalid data) are tool results with `isError`,
 //! which the model reads; see [`tools`].
 
+mod capabilities;
+mod elicit;
 mod guard;
+mod request_state;
 mod tools;
 mod view;
 mod wire;
@@ -30,6 +33,8 @@ use crate::error::Error;
 use crate::service::GenerateJob;
 use crate::terms::limits::Limits;
 use crate::terms::response::HttpResponse;
+use capabilities::{ClientCapabilities, Surface};
+use request_state::RequestState;
 use serde_json::{json, Map, Value};
 use wire::{code, Envelope, RpcError, Version, SERVER};
 
@@ -49,6 +54,17 @@ pub enum Mcp {
     Submit(Box<Submission>, McpCall),
 }
 
+/// What the server needs beyond the request to hand out and check the
+/// signed `requestState` of an elicitation ([`request_state`]): the
+/// `WEBHOOK_SECRET` (none: elicitations carry no state) and the time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct McpForms<'a> {
+    /// The secret the state is signed with.
+    pub secret: Option<&'a str>,
+    /// Unix seconds.
+    pub now: u64,
+}
+
 /// A `tools/call` waiting for its `/v1` answer.
 #[derive(Debug, Clone)]
 pub struct McpCall {
@@ -56,12 +72,24 @@ pub struct McpCall {
     version: Version,
     /// The spec's format; `None` for a submission.
     format: Option<&'static str>,
+    /// How the person sees the form, when not in the MCP App view: the
+    /// text the agent reads instead of "fills it in the form view".
+    reach: Option<String>,
 }
 
 impl McpCall {
+    fn new(id: Value, version: Version, format: Option<&'static str>) -> Self {
+        Self {
+            id,
+            version,
+            format,
+            reach: None,
+        }
+    }
+
     /// The JSON-RPC answer carrying the `/v1` answer as the tool's result.
     pub fn finish(self, v1: &HttpResponse) -> HttpResponse {
-        let result = tools::result(self.format, v1);
+        let result = tools::result(self.format, v1, self.reach.as_deref());
         answer(&self.id, complete(result, self.version, None))
     }
 }
@@ -84,9 +112,10 @@ impl Mcp {
         body: &[u8],
         header: &dyn Fn(&str) -> Option<String>,
         guard: McpGuard<'_>,
+        forms: McpForms<'_>,
         limits: &Limits,
     ) -> Mcp {
-        match read(body, header, guard, limits) {
+        match read(body, header, guard, forms, limits) {
             Ok(mcp) => mcp,
             Err(response) => Mcp::Answer(response),
         }
@@ -110,6 +139,7 @@ fn read(
     body: &[u8],
     header: &dyn Fn(&str) -> Option<String>,
     guard: McpGuard<'_>,
+    forms: McpForms<'_>,
     limits: &Limits,
 ) -> Step<Mcp> {
     let get = |name: &str| header(name).and_then(|raw| wire::header_value(&raw));
@@ -139,14 +169,26 @@ fn read(
         .filter(|v| !v.is_stateless());
     if meta_version.is_some() || (header_version.is_some() && legacy_header.is_none()) {
         stateless(&request, &id, header_version.as_deref(), &get)?;
-        dispatch(request, id, Version::V2026_07_28, limits)
+        let caps = request
+            .params
+            .get("_meta")
+            .and_then(|m| m.get(META_CAPABILITIES))
+            .map(ClientCapabilities::read);
+        let client = Client { caps, forms };
+        dispatch(request, id, Version::V2026_07_28, client, limits)
     } else {
         // Handshake era; a request without the header is 2025-03-26 (the
         // spec allows it). Its errors travel as HTTP 200, as its SDKs expect.
+        // The capabilities `initialize` read come back as the session id.
+        let caps = get("mcp-session-id")
+            .as_deref()
+            .and_then(ClientCapabilities::from_session_id);
+        let client = Client { caps, forms };
         dispatch(
             request,
             id,
             legacy_header.unwrap_or(Version::V2025_03_26),
+            client,
             limits,
         )
         .map_err(|mut response| {
@@ -154,6 +196,14 @@ fn read(
             response
         })
     }
+}
+
+/// What is known of the client beyond its request: its capabilities
+/// (`None`: unknown) and what elicitation state needs.
+#[derive(Debug, Clone, Copy)]
+struct Client<'a> {
+    caps: Option<ClientCapabilities>,
+    forms: McpForms<'a>,
 }
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -319,7 +369,13 @@ const HANDSHAKE_METHODS: [&str; 7] = [
 ];
 
 /// Answers a checked request of `version`.
-fn dispatch(request: Request, id: Value, version: Version, limits: &Limits) -> Step<Mcp> {
+fn dispatch(
+    request: Request,
+    id: Value,
+    version: Version,
+    client: Client<'_>,
+    limits: &Limits,
+) -> Step<Mcp> {
     let long = Some((view::TTL_MS, "public"));
     let result = match request.method.as_str() {
         "server/discover" if version.is_stateless() => {
@@ -330,14 +386,23 @@ fn dispatch(request: Request, id: Value, version: Version, limits: &Limits) -> S
             complete(result, version, long)
         }
         "initialize" if !version.is_stateless() => {
-            return Ok(Mcp::Answer(answer(&id, initialize(&request.params))))
+            let caps = request
+                .params
+                .get("capabilities")
+                .map(ClientCapabilities::read)
+                .unwrap_or_default();
+            let mut response = answer(&id, initialize(&request.params));
+            response
+                .headers
+                .push(("mcp-session-id".into(), caps.session_id()));
+            return Ok(Mcp::Answer(response));
         }
         "ping" if !version.is_stateless() => Map::new(),
         "tools/list" => complete(one("tools", tools::list().into()), version, long),
         "resources/list" => complete(one("resources", json!([view::listed()])), version, long),
         "resources/templates/list" => complete(one("resourceTemplates", json!([])), version, long),
         "resources/read" => complete(read_resource(&request.params, &id, version)?, version, long),
-        "tools/call" => return call_tool(&request.params, id, version, limits),
+        "tools/call" => return call_tool(&request.params, id, version, client, limits),
         other => return Err(fail(&id, &unknown_method(other, version))),
     };
     Ok(Mcp::Answer(answer(&id, result)))
@@ -414,6 +479,7 @@ fn call_tool(
     params: &Map<String, Value>,
     id: Value,
     version: Version,
+    client: Client<'_>,
     limits: &Limits,
 ) -> Step<Mcp> {
     let name = params
@@ -432,42 +498,38 @@ fn call_tool(
     };
     let body = arguments.to_string();
     let tool_error = |error: Error| {
-        Mcp::Answer(
-            McpCall {
-                id: id.clone(),
-                version,
-                format: None,
-            }
-            .finish(&HttpResponse::error(&error)),
-        )
+        Mcp::Answer(McpCall::new(id.clone(), version, None).finish(&HttpResponse::error(&error)))
     };
     match name {
-        tools::GENERATE => Ok(match GenerateJob::prepare(body.as_bytes(), None, limits) {
-            Ok(mut job) => {
-                job.form_markup = true;
-                let format = format_name(job.request().format);
-                Mcp::Generate(
-                    Box::new(job),
-                    McpCall {
-                        id,
-                        version,
-                        format: Some(format),
-                    },
-                )
+        tools::GENERATE => {
+            let mut job = match GenerateJob::prepare(body.as_bytes(), None, limits) {
+                Ok(job) => job,
+                Err(error) => return Ok(tool_error(error)),
+            };
+            job.form_markup = true;
+            let surface = Surface::of(client.caps, version.is_stateless());
+            let retried =
+                params.contains_key("inputResponses") || params.contains_key("requestState");
+            if version.is_stateless() && retried {
+                return retry(params, &job, id, client.forms, limits);
             }
-            Err(error) => tool_error(error),
-        }),
+            if let Surface::Elicit { form: true, .. } = surface {
+                if let Some(elicitation) = form_elicitation(&job, id.clone(), client.forms) {
+                    return Ok(Mcp::Answer(elicitation));
+                }
+            }
+            let format = format_name(job.request().format);
+            let mut call = McpCall::new(id, version, Some(format));
+            call.reach = reach(surface, &job);
+            Ok(Mcp::Generate(Box::new(job), call))
+        }
         tools::SUBMIT => Ok(Mcp::Submit(
             Box::new(Submission::read(
                 SubmitDoor::Mcp,
                 SubmitFacts::body(body.as_bytes()),
                 limits,
             )),
-            McpCall {
-                id,
-                version,
-                format: None,
-            },
+            McpCall::new(id, version, None),
         )),
         _ => Err(fail(
             &id,
@@ -480,6 +542,150 @@ fn call_tool(
                 ),
             ),
         )),
+    }
+}
+
+/// The `input_required` result asking for `job`'s form in elicitation's
+/// form mode, when its `output` fits the flat subset.
+fn form_elicitation(job: &GenerateJob, id: Value, forms: McpForms<'_>) -> Option<HttpResponse> {
+    let request = job.request();
+    let schema = elicit::form_schema(&request.output, &request.data).ok()?;
+    let title = request.output.get("title").and_then(Value::as_str);
+    let message = crate::plan::title::person_title(title, &request.description)
+        .unwrap_or_else(|| "Please fill in this form".to_owned());
+    let mut result = Map::new();
+    result.insert("resultType".into(), "input_required".into());
+    result.insert(
+        "inputRequests".into(),
+        elicit::form_request(&message, schema),
+    );
+    if let Some(secret) = forms.secret {
+        let state = RequestState::new(job.spec_hash(), forms.now);
+        result.insert("requestState".into(), state.sign(secret).into());
+    }
+    result.insert("_meta".into(), server_meta());
+    Some(answer(&id, result))
+}
+
+/// A generate call retried with the elicitation's answer: its
+/// `requestState` checked first, then the answer, which is validated
+/// against `output` by the submission machine (`submit_user_interface`'s
+/// own path) before anything of it reaches the agent.
+fn retry(
+    params: &Map<String, Value>,
+    job: &GenerateJob,
+    id: Value,
+    forms: McpForms<'_>,
+    limits: &Limits,
+) -> Step<Mcp> {
+    let state = params.get("requestState");
+    let checked = match (forms.secret, state) {
+        (Some(secret), Some(Value::String(text))) => {
+            RequestState::verify(text, secret, forms.now, job.spec_hash()).map(|_| ())
+        }
+        (Some(_), None) => Err(state_refused(
+            "is missing: a form this worker asked for carries one",
+        )),
+        (None, Some(_)) => Err(state_refused(
+            "is not one this worker issued (it signs none: WEBHOOK_SECRET is not set)",
+        )),
+        (Some(_), Some(_)) => Err(state_refused("must be a string")),
+        (None, None) => Ok(()),
+    };
+    if let Err(error) = checked {
+        let rpc = RpcError::new(
+            code::INVALID_PARAMS,
+            400,
+            format!("Invalid params: {}", error.message()),
+        )
+        .with_data(error.to_dgui_error());
+        return Err(fail(&id, &rpc));
+    }
+    let answer = match elicit::Answer::read(params) {
+        // A state without the answer: ask again.
+        None => {
+            return form_elicitation(job, id.clone(), forms)
+                .map(Mcp::Answer)
+                .ok_or_else(|| {
+                    fail(
+                        &id,
+                        &invalid_params(
+                            "/params/inputResponses",
+                            "the retry carries no answer to the form",
+                        ),
+                    )
+                })
+        }
+        Some(Err((pointer, why))) => return Err(fail(&id, &invalid_params(&pointer, why))),
+        Some(Ok(answer)) => answer,
+    };
+    let content = match answer {
+        elicit::Answer::Accept(content) => content,
+        elicit::Answer::AcceptedElsewhere => {
+            return Err(fail(
+                &id,
+                &invalid_params(
+                    &format!("/params/inputResponses/{}/content", elicit::INPUT_KEY),
+                    "a form-mode answer that is accepted carries its `content`",
+                ),
+            ))
+        }
+        elicit::Answer::Decline | elicit::Answer::Cancel => {
+            let result = tools::refused_by_person(answer == elicit::Answer::Cancel);
+            return Ok(Mcp::Answer(self::answer(
+                &id,
+                complete(result, Version::V2026_07_28, None),
+            )));
+        }
+    };
+    let request = job.request();
+    let mut body = json!({"output": request.output, "data": content});
+    if let Some(tool_call_id) = &request.tool_call_id {
+        body["toolCallId"] = tool_call_id.as_str().into();
+    }
+    let body = body.to_string();
+    Ok(Mcp::Submit(
+        Box::new(Submission::read(
+            SubmitDoor::Mcp,
+            SubmitFacts::body(body.as_bytes()),
+            limits,
+        )),
+        McpCall::new(id, Version::V2026_07_28, None),
+    ))
+}
+
+fn state_refused(why: &str) -> Error {
+    Error::new(
+        crate::error::ErrorCode::InvalidRequestState,
+        format!("the retried call's requestState {why} (at /params/requestState)"),
+    )
+    .at("/params/requestState")
+}
+
+/// What the agent is told about how the person sees the form, when not
+/// in the MCP App view (`None`: the view's own sentence).
+fn reach(surface: Surface, job: &GenerateJob) -> Option<String> {
+    let why_not_form =
+        |job: &GenerateJob| match elicit::form_schema(&job.request().output, &Value::Null) {
+            Ok(_) => "its form mode is not declared".to_owned(),
+            Err(not_flat) => format!(
+                "`output` does not fit its flat form mode ({} at {})",
+                not_flat.why, not_flat.pointer
+            ),
+        };
+    match surface {
+        Surface::AppView => None,
+        Surface::Elicit { .. } => Some(format!(
+            "This host cannot show the form: it declares elicitation, but {}, and a URL-mode \
+elicitation to a hosted form is not offered by this worker yet. Render the spec yourself, or ask in a host with MCP Apps.",
+            why_not_form(job)
+        )),
+        Surface::Nothing => Some(
+            "This host cannot show the form: it declares neither MCP Apps (the io.modelcontextprotocol/ui \
+extension with text/html;profile=mcp-app) nor elicitation under protocol 2026-07-28, and this worker offers MCP hosts \
+no hosted form link yet. Render the spec yourself, or ask in a host with MCP Apps or elicitation."
+                .to_owned(),
+        ),
     }
 }
 
@@ -500,13 +706,18 @@ fn complete(
 ) -> Map<String, Value> {
     if version.is_stateless() {
         result.insert("resultType".into(), "complete".into());
-        result.insert("_meta".into(), json!({"io.modelcontextprotocol/serverInfo": {"name": SERVER.name, "version": SERVER.version}}));
+        result.insert("_meta".into(), server_meta());
         if let Some((ttl, scope)) = cache {
             result.insert("ttlMs".into(), ttl.into());
             result.insert("cacheScope".into(), scope.into());
         }
     }
     result
+}
+
+/// `_meta` of a 2026-07-28 result: who answers.
+fn server_meta() -> Value {
+    json!({"io.modelcontextprotocol/serverInfo": {"name": SERVER.name, "version": SERVER.version}})
 }
 
 fn one(key: &str, value: Value) -> Map<String, Value> {

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 const V26: &str = "2026-07-28";
+const SECRET: &str = "s3cret";
+const NOW: u64 = 1_795_564_800;
 
 fn schema_root(version: &str) -> &'static Value {
     static ROOTS: OnceLock<HashMap<&'static str, Value>> = OnceLock::new();
@@ -75,7 +77,17 @@ fn request(version: &str, id: u64, method: &str, mut params: Value) -> Value {
 /// Sends one body with headers; runs tool jobs as the shell would (no KV).
 fn send(body: &[u8], headers: &HashMap<String, String>) -> (u16, Value) {
     let header = |name: &str| headers.get(name).cloned();
-    let response = match Mcp::read(body, &header, McpGuard::default(), &Limits::default()) {
+    let forms = McpForms {
+        secret: Some(SECRET),
+        now: NOW,
+    };
+    let response = match Mcp::read(
+        body,
+        &header,
+        McpGuard::default(),
+        forms,
+        &Limits::default(),
+    ) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&job.finish(None).response),
         Mcp::Submit(submission, call) => {
@@ -623,4 +635,297 @@ fn never_panics_on_odd_bodies() {
         let (status, _) = send(body.as_bytes(), &h);
         assert!((400..500).contains(&status), "{body}: {status}");
     }
+}
+
+// ---- Hosts without Apps: elicitation, session capabilities, what is missing ----
+
+const FLAT: &str = r#"{"type": "object", "title": "Contact", "required": ["email"], "properties": {
+    "email": {"type": "string", "format": "email", "title": "E-mail"},
+    "age": {"type": "integer", "minimum": 0},
+    "plan": {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]}}}"#;
+const NESTED: &str = r#"{"type": "object", "properties": {
+    "name": {"type": "string"},
+    "address": {"type": "object", "properties": {"city": {"type": "string"}}}}}"#;
+
+fn apps_caps() -> Value {
+    json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}})
+}
+
+/// A 2026-07-28 `tools/call` of generate with these capabilities and
+/// extra params (`inputResponses`, `requestState`); the answer.
+fn call_26(caps: Value, output: &str, extra: Value) -> (u16, Value) {
+    let output: Value = serde_json::from_str(output).unwrap();
+    let mut params = json!({"name": tools::GENERATE,
+        "arguments": {"description": "Your contact details", "output": output, "data": {"age": 30}},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": V26,
+                  "io.modelcontextprotocol/clientCapabilities": caps}});
+    if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
+        params.extend(extra);
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params});
+    let (status, answer) = send(
+        body.to_string().as_bytes(),
+        &headers_for(V26, "tools/call", Some(tools::GENERATE)),
+    );
+    assert_valid(V26, "JSONRPCMessage", &answer);
+    (status, answer)
+}
+
+/// The `input_required` result for a flat output, checked against the schema.
+fn elicited(caps: Value) -> Value {
+    let (status, answer) = call_26(caps, FLAT, json!({}));
+    assert_eq!(status, 200, "{answer:#}");
+    let result = answer["result"].clone();
+    assert_valid(V26, "InputRequiredResult", &result);
+    result
+}
+
+#[test]
+fn an_elicitation_client_without_apps_gets_a_form_mode_input_required() {
+    let result = elicited(json!({"elicitation": {}}));
+    assert_eq!(result["resultType"], "input_required");
+    let request = &result["inputRequests"]["form"];
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(request["params"]["mode"], "form");
+    assert_eq!(
+        request["params"]["message"], "Contact",
+        "output's title, for the person"
+    );
+    let schema = &request["params"]["requestedSchema"];
+    assert_eq!(schema["required"], json!(["email"]));
+    assert_eq!(
+        schema["properties"]["email"],
+        json!({"type": "string", "format": "email", "title": "E-mail"})
+    );
+    assert_eq!(schema["properties"]["age"]["default"], 30, "the pre-fill");
+    assert_eq!(
+        schema["properties"]["plan"]["oneOf"][1],
+        json!({"const": "l", "title": "Large"})
+    );
+    assert!(result["requestState"]
+        .as_str()
+        .is_some_and(|s| s.contains('.')));
+    // Apps wins over elicitation; URL mode alone does not take a form.
+    let both = json!({"elicitation": {}, "extensions": apps_caps()["extensions"]});
+    for caps in [both, json!({"elicitation": {"url": {}}})] {
+        let (_, answer) = call_26(caps.clone(), FLAT, json!({}));
+        assert_eq!(answer["result"]["resultType"], "complete", "{caps}");
+    }
+}
+
+/// The signed state of an elicitation for the flat output.
+fn state() -> String {
+    elicited(json!({"elicitation": {"form": {}}}))["requestState"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn retried(action: Value, state: Value) -> (u16, Value) {
+    let mut extra = json!({"inputResponses": {"form": action}});
+    if !state.is_null() {
+        extra["requestState"] = state;
+    }
+    call_26(json!({"elicitation": {}}), FLAT, extra)
+}
+
+#[test]
+fn an_accepted_answer_is_checked_against_output_before_the_agent_gets_it() {
+    let state = json!(state());
+    let (status, answer) = retried(
+        json!({"action": "accept", "content": {"email": "a@b.example", "age": 3, "plan": "l"}}),
+        state.clone(),
+    );
+    assert_eq!(status, 200, "{answer:#}");
+    let result = &answer["result"];
+    assert_valid(V26, "CallToolResult", result);
+    assert_output_schema(tools::GENERATE, result);
+    assert_eq!(result.get("isError"), None, "{result:#}");
+    assert_eq!(
+        result["structuredContent"]["response"]["data"],
+        json!({"email": "a@b.example", "age": 3, "plan": "l"})
+    );
+    let (_, answer) = retried(
+        json!({"action": "accept", "content": {"email": "nope", "age": -1, "plan": "x"}}),
+        state,
+    );
+    let result = &answer["result"];
+    assert_valid(V26, "CallToolResult", result);
+    assert_output_schema(tools::GENERATE, result);
+    assert_eq!(result["isError"], true);
+    let error = &result["structuredContent"]["error"];
+    assert_eq!(error["code"], "submission_invalid");
+    assert!(
+        result.to_string().contains("/email"),
+        "the pointer is named: {result:#}"
+    );
+    assert_eq!(
+        result["structuredContent"].get("response"),
+        None,
+        "no unchecked data"
+    );
+}
+
+#[test]
+fn a_declined_or_cancelled_elicitation_is_said_so() {
+    for action in ["decline", "cancel"] {
+        let (status, answer) = retried(json!({"action": action}), json!(state()));
+        assert_eq!(status, 200);
+        let result = &answer["result"];
+        assert_valid(V26, "CallToolResult", result);
+        assert_output_schema(tools::GENERATE, result);
+        assert_eq!(result["structuredContent"], json!({"action": action}));
+        assert_eq!(result.get("isError"), None);
+        assert!(result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("no data"));
+    }
+}
+
+#[test]
+fn a_forged_missing_or_foreign_request_state_is_refused_with_its_code() {
+    let good = state();
+    let (payload, signature) = good.split_once('.').unwrap();
+    let mut tampered_payload = payload.to_owned();
+    tampered_payload.replace_range(..1, if payload.starts_with('A') { "B" } else { "A" });
+    let content = json!({"action": "accept", "content": {"email": "a@b.example"}});
+    for forged in [
+        json!(format!("{tampered_payload}.{signature}")),
+        json!(format!("{payload}.{}", "A".repeat(43))),
+        json!("garbage"),
+        json!(42),
+        Value::Null,
+    ] {
+        let (status, answer) = retried(content.clone(), forged.clone());
+        assert_eq!(status, 400, "{forged}: {answer:#}");
+        assert_eq!(answer["error"]["code"], code::INVALID_PARAMS);
+        assert_eq!(
+            answer["error"]["data"]["code"], "invalid_request_state",
+            "{forged}"
+        );
+        assert_eq!(
+            answer["error"]["data"]["payload"]["pointer"],
+            "/params/requestState"
+        );
+    }
+    // A state made for another form does not answer this one.
+    let mut extra = json!({"inputResponses": {"form": content}, "requestState": good});
+    extra["arguments"] = json!({"output": serde_json::from_str::<Value>(NESTED).unwrap()});
+    let (status, answer) = call_26(json!({"elicitation": {}}), FLAT, extra);
+    assert_eq!(
+        (status, &answer["error"]["data"]["code"]),
+        (400, &json!("invalid_request_state"))
+    );
+    // A malformed answer is named by its pointer.
+    let (status, answer) = retried(json!({"action": "maybe"}), json!(state()));
+    assert_eq!(status, 400);
+    assert_eq!(
+        answer["error"]["data"]["payload"]["pointer"],
+        "/params/inputResponses/form/action"
+    );
+}
+
+#[test]
+fn a_non_flat_output_or_no_capability_names_what_is_missing() {
+    let text = |answer: &Value| {
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (status, answer) = call_26(json!({"elicitation": {}}), NESTED, json!({}));
+    assert_eq!(status, 200);
+    assert_valid(V26, "CallToolResult", &answer["result"]);
+    assert!(
+        text(&answer).contains("/properties/address/type"),
+        "{}",
+        text(&answer)
+    );
+    assert_eq!(
+        answer["result"]["structuredContent"]["spec"]["jsonSchema"]["type"],
+        "object"
+    );
+    for garbage in [json!({}), json!({"elicitation": true, "extensions": [1]})] {
+        let (status, answer) = call_26(garbage.clone(), FLAT, json!({}));
+        assert_eq!(status, 200, "{garbage}");
+        assert!(
+            text(&answer).contains("cannot show the form"),
+            "{garbage}: {}",
+            text(&answer)
+        );
+    }
+    let (_, apps) = call_26(apps_caps(), FLAT, json!({}));
+    assert!(text(&apps).contains("fills it in the form view"));
+}
+
+#[test]
+fn handshake_capabilities_come_back_as_the_session_id() {
+    let initialize = |caps: Value| {
+        let body = request(
+            "2025-11-25",
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": caps, "clientInfo": {"name": "t", "version": "1"}}),
+        );
+        let header = |name: &str| {
+            headers_for("2025-11-25", "initialize", None)
+                .get(name)
+                .cloned()
+        };
+        let forms = McpForms {
+            secret: None,
+            now: NOW,
+        };
+        let Mcp::Answer(response) = Mcp::read(
+            body.to_string().as_bytes(),
+            &header,
+            McpGuard::default(),
+            forms,
+            &Limits::default(),
+        ) else {
+            panic!("initialize is answered at once")
+        };
+        let session = response
+            .headers
+            .iter()
+            .find(|(n, _)| n == "mcp-session-id")
+            .map(|(_, v)| v.clone());
+        session.expect("a session id")
+    };
+    let call = |session: Option<String>| {
+        let mut headers = headers_for("2025-11-25", "tools/call", None);
+        if let Some(session) = session {
+            headers.insert("mcp-session-id".into(), session);
+        }
+        let output: Value = serde_json::from_str(FLAT).unwrap();
+        let body = request(
+            "2025-11-25",
+            2,
+            "tools/call",
+            json!({"name": tools::GENERATE, "arguments": {"output": output}}),
+        );
+        let (status, answer) = send(body.to_string().as_bytes(), &headers);
+        assert_eq!(status, 200);
+        assert_valid("2025-11-25", "CallToolResult", &answer["result"]);
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let apps = initialize(apps_caps());
+    assert!(call(Some(apps)).contains("fills it in the form view"));
+    // Elicitation needs a stream this server does not keep before 2026-07-28.
+    for caps in [json!({}), json!({"elicitation": {}}), json!("garbage")] {
+        let session = initialize(caps.clone());
+        assert!(
+            call(Some(session)).contains("cannot show the form"),
+            "{caps}"
+        );
+    }
+    assert!(
+        call(None).contains("fills it in the form view"),
+        "unknown: today's answer"
+    );
+    assert!(call(Some("someone-elses-session".into())).contains("fills it in the form view"));
 }
