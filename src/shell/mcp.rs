@@ -44,6 +44,24 @@ pub(super) async fn handle(
             let answer = super::submit::run(*submission, env, request_id).await;
             call.finish(&answer.into_response())
         }
+        // A host without the form view: the form behind a hosted link
+        // whose object keeps the answer.
+        Mcp::Link(job, link) => match super::forms::issue(*job, env, ctx, None).await {
+            Ok((answer, issued)) => {
+                let token = issued.token.sign(secret.as_deref().unwrap_or_default());
+                let path = genui_core::FormToken::path(&token, issued.fragment.as_deref());
+                let url = format!("{}{path}", super::forms::origin(req));
+                link.finish(&answer, Some(&url), forms)
+            }
+            Err(answer) => link.finish(&answer, None, forms),
+        },
+        Mcp::Read(read) => match super::forms::kept_answer(env, read.object_name()).await {
+            Ok(kept) => read.finish(kept.as_deref()),
+            Err(e) => Mcp::refuse(&Error::new(
+                ErrorCode::Internal,
+                format!("the form's answer could not be read: {e}"),
+            )),
+        },
     }
 }
 

@@ -95,7 +95,7 @@ pub use terms::format::Format;
 
 pub use edge::access::Access;
 pub use edge::forms::{FormRecord, FormToken};
-pub use edge::mcp::{Mcp, McpForms, McpGuard};
+pub use edge::mcp::{Mcp, McpForms, McpGuard, McpLink, McpRead};
 pub use edge::outbox::{
     AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };

@@ -317,6 +317,13 @@ pub(crate) fn form_request(message: &str, requested_schema: Value) -> Value {
         "mode": "form", "message": message, "requestedSchema": requested_schema}}})
 }
 
+/// The `inputRequests` of a URL-mode elicitation (2026-07-28's shape: no
+/// `elicitationId`; the `requestState` says which link it was).
+pub(crate) fn url_request(message: &str, url: &str) -> Value {
+    json!({INPUT_KEY: {"method": "elicitation/create", "params": {
+        "mode": "url", "message": message, "url": url}}})
+}
+
 /// What the person did with the elicitation, as the retried call says.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Answer {

@@ -52,6 +52,102 @@ pub enum Mcp {
     /// `submit_user_interface`: run the submission as `/v1/submit` runs
     /// one (its KV read), then wrap its answer with [`McpCall::finish`].
     Submit(Box<Submission>, McpCall),
+    /// `generate_user_interface` from a host that cannot show the MCP App
+    /// view, on a worker with hosted forms: run the job as `POST /v1/forms`
+    /// does, keeping the form under a new hosted link whose object keeps
+    /// the answer (no `callbackUrl`), then answer with [`McpLink::finish`].
+    Link(Box<GenerateJob>, McpLink),
+    /// A URL-mode elicitation retried: read the answer the link's object
+    /// kept ([`McpRead::object_name`]), then answer with [`McpRead::finish`].
+    Read(McpRead),
+}
+
+/// A generate call whose form goes out as a hosted link: a `resource_link`
+/// in the tool's result, or a URL-mode elicitation (`input_required`).
+#[derive(Debug, Clone)]
+pub struct McpLink {
+    call: McpCall,
+    /// The spec hash the `requestState` binds (the call's, before generation).
+    spec_hash: String,
+    /// A URL-mode elicitation rather than a `resource_link`.
+    elicit: bool,
+    /// What the person is told the form is for.
+    message: String,
+}
+
+impl McpLink {
+    /// The answer, from the generation's `/v1` answer and the URL of the
+    /// link made for it (`None`: none could be made; `v1` says why).
+    pub fn finish(
+        self,
+        v1: &HttpResponse,
+        link: Option<&str>,
+        forms: McpForms<'_>,
+    ) -> HttpResponse {
+        let (Some(url), true) = (link, v1.status == 200) else {
+            return self.call.finish(v1);
+        };
+        let McpCall {
+            id,
+            version,
+            format,
+            ..
+        } = self.call;
+        if !self.elicit {
+            let result = tools::linked(
+                format.unwrap_or("jsonforms"),
+                v1,
+                url,
+                version.has_resource_links(),
+            );
+            return answer(&id, complete(result, version, None));
+        }
+        let mut state = RequestState::new(&self.spec_hash, forms.now);
+        state.link = Some(url.to_owned());
+        let state = forms.secret.map(|secret| state.sign(secret));
+        answer(
+            &id,
+            input_required(elicit::url_request(&self.message, url), state),
+        )
+    }
+}
+
+/// A URL-mode elicitation's retry, waiting for the answer its link's
+/// object kept.
+#[derive(Debug, Clone)]
+pub struct McpRead {
+    id: Value,
+    object: String,
+    url: String,
+    state: String,
+    message: String,
+}
+
+impl McpRead {
+    /// The link's Durable Object name ([`crate::FormToken::object_name`]).
+    pub fn object_name(&self) -> &str {
+        &self.object
+    }
+
+    /// The answer, from the message the link's object kept (`None`: the
+    /// person has not sent the form yet, so the same link is asked for
+    /// again). The message was validated against `output` when the person
+    /// posted it, by the hosted form's submission.
+    pub fn finish(self, kept: Option<&str>) -> HttpResponse {
+        match kept.and_then(|text| serde_json::from_str::<Value>(text).ok()) {
+            Some(message) => answer(
+                &self.id,
+                complete(tools::submitted(message), Version::V2026_07_28, None),
+            ),
+            None => answer(
+                &self.id,
+                input_required(
+                    elicit::url_request(&self.message, &self.url),
+                    Some(self.state),
+                ),
+            ),
+        }
+    }
 }
 
 /// What the server needs beyond the request to hand out and check the
@@ -78,7 +174,7 @@ pub struct McpCall {
 }
 
 impl McpCall {
-    fn new(id: Value, version: Version, format: Option<&'static str>) -> Self {
+    pub(crate) fn new(id: Value, version: Version, format: Option<&'static str>) -> Self {
         Self {
             id,
             version,
@@ -520,6 +616,19 @@ fn call_tool(
             }
             let format = format_name(job.request().format);
             let mut call = McpCall::new(id, version, Some(format));
+            let hosted = client.forms.secret.is_some() && !job.is_display();
+            if surface != Surface::AppView && hosted {
+                let elicit = matches!(surface, Surface::Elicit { url: true, .. });
+                let spec_hash = job.spec_hash().to_owned();
+                let message = person_message(&job);
+                let link = McpLink {
+                    call,
+                    spec_hash,
+                    elicit,
+                    message,
+                };
+                return Ok(Mcp::Link(Box::new(job), link));
+            }
             call.reach = reach(surface, &job);
             Ok(Mcp::Generate(Box::new(job), call))
         }
@@ -550,21 +659,34 @@ fn call_tool(
 fn form_elicitation(job: &GenerateJob, id: Value, forms: McpForms<'_>) -> Option<HttpResponse> {
     let request = job.request();
     let schema = elicit::form_schema(&request.output, &request.data).ok()?;
+    let message = person_message(job);
+    let state = forms
+        .secret
+        .map(|secret| RequestState::new(job.spec_hash(), forms.now).sign(secret));
+    Some(answer(
+        &id,
+        input_required(elicit::form_request(&message, schema), state),
+    ))
+}
+
+/// What an elicitation tells the person: the form's title for them.
+fn person_message(job: &GenerateJob) -> String {
+    let request = job.request();
     let title = request.output.get("title").and_then(Value::as_str);
-    let message = crate::plan::title::person_title(title, &request.description)
-        .unwrap_or_else(|| "Please fill in this form".to_owned());
+    crate::plan::title::person_title(title, &request.description)
+        .unwrap_or_else(|| "Please fill in this form".to_owned())
+}
+
+/// An `input_required` result: our requests and the signed state.
+fn input_required(requests: Value, state: Option<String>) -> Map<String, Value> {
     let mut result = Map::new();
     result.insert("resultType".into(), "input_required".into());
-    result.insert(
-        "inputRequests".into(),
-        elicit::form_request(&message, schema),
-    );
-    if let Some(secret) = forms.secret {
-        let state = RequestState::new(job.spec_hash(), forms.now);
-        result.insert("requestState".into(), state.sign(secret).into());
+    result.insert("inputRequests".into(), requests);
+    if let Some(state) = state {
+        result.insert("requestState".into(), state.into());
     }
     result.insert("_meta".into(), server_meta());
-    Some(answer(&id, result))
+    result
 }
 
 /// A generate call retried with the elicitation's answer: its
@@ -581,7 +703,7 @@ fn retry(
     let state = params.get("requestState");
     let checked = match (forms.secret, state) {
         (Some(secret), Some(Value::String(text))) => {
-            RequestState::verify(text, secret, forms.now, job.spec_hash()).map(|_| ())
+            RequestState::verify(text, secret, forms.now, job.spec_hash()).map(Some)
         }
         (Some(_), None) => Err(state_refused(
             "is missing: a form this worker asked for carries one",
@@ -590,16 +712,25 @@ fn retry(
             "is not one this worker issued (it signs none: WEBHOOK_SECRET is not set)",
         )),
         (Some(_), Some(_)) => Err(state_refused("must be a string")),
-        (None, None) => Ok(()),
+        (None, None) => Ok(None),
     };
-    if let Err(error) = checked {
-        let rpc = RpcError::new(
-            code::INVALID_PARAMS,
-            400,
-            format!("Invalid params: {}", error.message()),
-        )
-        .with_data(error.to_dgui_error());
-        return Err(fail(&id, &rpc));
+    let verified = match checked {
+        Ok(verified) => verified,
+        Err(error) => {
+            let rpc = RpcError::new(
+                code::INVALID_PARAMS,
+                400,
+                format!("Invalid params: {}", error.message()),
+            )
+            .with_data(error.to_dgui_error());
+            return Err(fail(&id, &rpc));
+        }
+    };
+    if let (Some(link), Some(Value::String(text)), Some(secret)) =
+        (verified.and_then(|s| s.link), state, forms.secret)
+    {
+        let message = person_message(job);
+        return read_link(params, id, (&link, text, message), secret, forms.now);
     }
     let answer = match elicit::Answer::read(params) {
         // A state without the answer: ask again.
@@ -662,6 +793,65 @@ fn state_refused(why: &str) -> Error {
     .at("/params/requestState")
 }
 
+/// A URL-mode elicitation retried: decline and cancel are answered; an
+/// accept reads the answer the link's object kept.
+fn read_link(
+    params: &Map<String, Value>,
+    id: Value,
+    (url, state, message): (&str, &str, String),
+    secret: &str,
+    now: u64,
+) -> Step<Mcp> {
+    match elicit::Answer::read(params) {
+        Some(Err((pointer, why))) => return Err(fail(&id, &invalid_params(&pointer, why))),
+        Some(Ok(answer @ (elicit::Answer::Decline | elicit::Answer::Cancel))) => {
+            let result = tools::refused_by_person(answer == elicit::Answer::Cancel);
+            return Ok(Mcp::Answer(self::answer(
+                &id,
+                complete(result, Version::V2026_07_28, None),
+            )));
+        }
+        Some(Ok(elicit::Answer::Accept(_))) => {
+            let pointer = format!("/params/inputResponses/{}/content", elicit::INPUT_KEY);
+            return Err(fail(
+                &id,
+                &invalid_params(
+                    &pointer,
+                    "a URL-mode answer carries no `content`: the person answers on the page",
+                ),
+            ));
+        }
+        Some(Ok(elicit::Answer::AcceptedElsewhere)) | None => {}
+    }
+    let token = url
+        .split_once("/f/")
+        .map(|(_, rest)| rest.split('#').next().unwrap_or_default())
+        .unwrap_or_default();
+    // The state was signed by this worker, so its link is ours; an expired
+    // one says so.
+    let link = crate::edge::forms::FormToken::verify(token, secret, now).map_err(|error| {
+        let rpc = RpcError::new(
+            code::INVALID_PARAMS,
+            400,
+            format!("Invalid params: the form's link: {}", error.message()),
+        )
+        .with_data(error.at("/params/requestState").to_dgui_error());
+        fail(&id, &rpc)
+    })?;
+    Ok(Mcp::Read(McpRead {
+        id,
+        object: link.object_name(),
+        url: url.to_owned(),
+        state: state.to_owned(),
+        message,
+    }))
+}
+
+/// Why no hosted link is offered instead.
+const NO_LINK: &str =
+    "this worker has no hosted forms to send a link to (the WEBHOOK_SECRET secret is not set; \
+a display takes no answer).";
+
 /// What the agent is told about how the person sees the form, when not
 /// in the MCP App view (`None`: the view's own sentence).
 fn reach(surface: Surface, job: &GenerateJob) -> Option<String> {
@@ -676,16 +866,15 @@ fn reach(surface: Surface, job: &GenerateJob) -> Option<String> {
     match surface {
         Surface::AppView => None,
         Surface::Elicit { .. } => Some(format!(
-            "This host cannot show the form: it declares elicitation, but {}, and a URL-mode \
-elicitation to a hosted form is not offered by this worker yet. Render the spec yourself, or ask in a host with MCP Apps.",
+            "This host cannot show the form: it declares elicitation, but {}, and {NO_LINK} \
+Render the spec yourself, or ask in a host with MCP Apps.",
             why_not_form(job)
         )),
-        Surface::Nothing => Some(
+        Surface::Nothing => Some(format!(
             "This host cannot show the form: it declares neither MCP Apps (the io.modelcontextprotocol/ui \
-extension with text/html;profile=mcp-app) nor elicitation under protocol 2026-07-28, and this worker offers MCP hosts \
-no hosted form link yet. Render the spec yourself, or ask in a host with MCP Apps or elicitation."
-                .to_owned(),
-        ),
+extension with text/html;profile=mcp-app) nor elicitation under protocol 2026-07-28, and {NO_LINK} \
+Render the spec yourself, or ask in a host with MCP Apps or elicitation."
+        )),
     }
 }
 

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 /// Longest state accepted (a longer one is refused unread).
-const MAX_STATE_CHARS: usize = 1024;
+const MAX_STATE_CHARS: usize = 2048;
 
 /// How long a person has to answer, in seconds (a hosted link's life).
 pub(crate) const LIFETIME_SECONDS: u64 = crate::edge::forms::MAX_LIFETIME_SECONDS;
@@ -38,6 +38,10 @@ pub(crate) struct RequestState {
     pub(crate) spec_hash: String,
     /// Unix seconds after which the state is refused.
     pub(crate) expires_at: u64,
+    /// A URL-mode elicitation's hosted link (its URL, which holds the
+    /// link's signed token): where the retried call reads the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) link: Option<String>,
 }
 
 fn refused(why: &str) -> Error {
@@ -54,6 +58,7 @@ impl RequestState {
         Self {
             spec_hash: spec_hash.to_owned(),
             expires_at: now.saturating_add(LIFETIME_SECONDS),
+            link: None,
         }
     }
 

@@ -74,11 +74,41 @@ fn request(version: &str, id: u64, method: &str, mut params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
+thread_local! {
+    /// Whether this test's worker has hosted forms (`WEBHOOK_SECRET`).
+    static HOSTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The answers the links' objects keep, by object name (the shell's
+    /// Durable Objects, for [`Mcp::Read`]).
+    static KEPT: std::cell::RefCell<HashMap<String, String>> = std::cell::RefCell::new(HashMap::new());
+    /// The links [`Mcp::Link`] made: object name and record.
+    static LINKS: std::cell::RefCell<Vec<(String, crate::edge::forms::FormRecord)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Where the test worker's links point.
+const ORIGIN: &str = "https://w.example";
+
+/// Runs `job` as the shell runs a link's: generated, then kept under a new
+/// link (its id from the count of links made so far).
+fn issue_link(job: GenerateJob, link: McpLink, forms: McpForms<'_>) -> HttpResponse {
+    use crate::edge::forms::{FormRecord, FormToken};
+    let made = LINKS.with(|l| l.borrow().len()) as u8;
+    let random = [made + 1; FormRecord::RANDOM_BYTES];
+    let (record, token, fragment) =
+        FormRecord::issue(&job, job.spec_hash(), None, random, NOW, 3_600);
+    let answer = job.finish(None).response;
+    LINKS.with(|l| l.borrow_mut().push((token.object_name(), record)));
+    let url = format!(
+        "{ORIGIN}{}",
+        FormToken::path(&token.sign(SECRET), fragment.as_deref())
+    );
+    link.finish(&answer, Some(&url), forms)
+}
+
 /// Sends one body with headers; runs tool jobs as the shell would (no KV).
 fn send(body: &[u8], headers: &HashMap<String, String>) -> (u16, Value) {
     let header = |name: &str| headers.get(name).cloned();
     let forms = McpForms {
-        secret: Some(SECRET),
+        secret: HOSTED.get().then_some(SECRET),
         now: NOW,
     };
     let response = match Mcp::read(
@@ -92,6 +122,11 @@ fn send(body: &[u8], headers: &HashMap<String, String>) -> (u16, Value) {
         Mcp::Generate(job, call) => call.finish(&job.finish(None).response),
         Mcp::Submit(submission, call) => {
             call.finish(&submission.answer(None, "msg-1").into_response())
+        }
+        Mcp::Link(job, link) => issue_link(*job, link, forms),
+        Mcp::Read(read) => {
+            let kept = KEPT.with(|k| k.borrow().get(read.object_name()).cloned());
+            read.finish(kept.as_deref())
         }
     };
     let value = if response.body.is_empty() {
@@ -673,6 +708,7 @@ fn call_26(caps: Value, output: &str, extra: Value) -> (u16, Value) {
 
 /// The `input_required` result for a flat output, checked against the schema.
 fn elicited(caps: Value) -> Value {
+    HOSTED.set(true);
     let (status, answer) = call_26(caps, FLAT, json!({}));
     assert_eq!(status, 200, "{answer:#}");
     let result = answer["result"].clone();
@@ -705,12 +741,15 @@ fn an_elicitation_client_without_apps_gets_a_form_mode_input_required() {
     assert!(result["requestState"]
         .as_str()
         .is_some_and(|s| s.contains('.')));
-    // Apps wins over elicitation; URL mode alone does not take a form.
+    // Apps wins over elicitation; URL mode alone gets the form as a link.
     let both = json!({"elicitation": {}, "extensions": apps_caps()["extensions"]});
-    for caps in [both, json!({"elicitation": {"url": {}}})] {
-        let (_, answer) = call_26(caps.clone(), FLAT, json!({}));
-        assert_eq!(answer["result"]["resultType"], "complete", "{caps}");
-    }
+    let (_, answer) = call_26(both, FLAT, json!({}));
+    assert_eq!(answer["result"]["resultType"], "complete");
+    let (_, answer) = call_26(json!({"elicitation": {"url": {}}}), FLAT, json!({}));
+    assert_eq!(
+        answer["result"]["inputRequests"]["form"]["params"]["mode"],
+        "url"
+    );
 }
 
 /// The signed state of an elicitation for the flat output.
@@ -722,6 +761,7 @@ fn state() -> String {
 }
 
 fn retried(action: Value, state: Value) -> (u16, Value) {
+    HOSTED.set(true);
     let mut extra = json!({"inputResponses": {"form": action}});
     if !state.is_null() {
         extra["requestState"] = state;
@@ -810,6 +850,7 @@ fn a_forged_missing_or_foreign_request_state_is_refused_with_its_code() {
         );
     }
     // A state made for another form does not answer this one.
+    HOSTED.set(true);
     let mut extra = json!({"inputResponses": {"form": content}, "requestState": good});
     extra["arguments"] = json!({"output": serde_json::from_str::<Value>(NESTED).unwrap()});
     let (status, answer) = call_26(json!({"elicitation": {}}), FLAT, extra);
@@ -928,4 +969,164 @@ fn handshake_capabilities_come_back_as_the_session_id() {
         "unknown: today's answer"
     );
     assert!(call(Some("someone-elses-session".into())).contains("fills it in the form view"));
+}
+
+#[test]
+fn without_hosted_forms_form_mode_carries_no_state_and_refuses_one() {
+    let (_, answer) = call_26(json!({"elicitation": {}}), FLAT, json!({}));
+    assert_eq!(answer["result"]["resultType"], "input_required");
+    assert_eq!(
+        answer["result"].get("requestState"),
+        None,
+        "nothing to sign with"
+    );
+    let accept = json!({"action": "accept", "content": {"email": "a@b.example"}});
+    let (status, answer) = call_26(
+        json!({"elicitation": {}}),
+        FLAT,
+        json!({"inputResponses": {"form": accept}}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        answer["result"]["structuredContent"]["response"]["data"]["email"],
+        "a@b.example"
+    );
+    let forged = json!({"inputResponses": {"form": accept}, "requestState": "x.y"});
+    let (status, answer) = call_26(json!({"elicitation": {}}), FLAT, forged);
+    assert_eq!(
+        (status, &answer["error"]["data"]["code"]),
+        (400, &json!("invalid_request_state"))
+    );
+}
+
+#[test]
+fn a_url_mode_elicitation_sends_a_hosted_link_and_the_retry_reads_its_kept_answer() {
+    HOSTED.set(true);
+    let caps = json!({"elicitation": {"url": {}}});
+    let (status, answer) = call_26(caps.clone(), NESTED, json!({}));
+    assert_eq!(status, 200, "{answer:#}");
+    let result = answer["result"].clone();
+    assert_valid(V26, "InputRequiredResult", &result);
+    let params = &result["inputRequests"]["form"]["params"];
+    assert_eq!(params["mode"], "url");
+    let url = params["url"].as_str().unwrap().to_owned();
+    assert!(url.starts_with("https://w.example/f/"), "{url}");
+    let (object, record) = LINKS.with(|l| l.borrow().last().cloned().unwrap());
+    assert_eq!(record.callback_url, None, "the object keeps the answer");
+    let state = result["requestState"].clone();
+    let retry = |action: Value| {
+        call_26(
+            caps.clone(),
+            NESTED,
+            json!({"inputResponses": {"form": action}, "requestState": state}),
+        )
+    };
+    // Not sent yet: the same link again.
+    let (_, again) = retry(json!({"action": "accept"}));
+    assert_valid(V26, "InputRequiredResult", &again["result"]);
+    assert_eq!(
+        again["result"]["inputRequests"]["form"]["params"]["url"],
+        url.as_str()
+    );
+    assert_eq!(again["result"]["requestState"], state);
+    // Sent (the hosted form's submission checked it and the object kept it).
+    let message =
+        json!({"type": "dgui_response", "data": {"name": "Ada", "address": {"city": "Paris"}}});
+    KEPT.with(|k| k.borrow_mut().insert(object, message.to_string()));
+    let (_, done) = retry(json!({"action": "accept"}));
+    assert_valid(V26, "CallToolResult", &done["result"]);
+    assert_output_schema(tools::GENERATE, &done["result"]);
+    assert_eq!(done["result"]["structuredContent"]["response"], message);
+    let (_, declined) = retry(json!({"action": "decline"}));
+    assert_eq!(
+        declined["result"]["structuredContent"],
+        json!({"action": "decline"})
+    );
+    let (status, content) = retry(json!({"action": "accept", "content": {"name": "x"}}));
+    assert_eq!(
+        (status, &content["error"]["code"]),
+        (400, &json!(code::INVALID_PARAMS))
+    );
+    // A form-mode client with a flat output still gets form mode; one that
+    // declares form mode only and asks for a nested output gets the link.
+    let (_, flat) = call_26(
+        json!({"elicitation": {"form": {}, "url": {}}}),
+        FLAT,
+        json!({}),
+    );
+    assert_eq!(
+        flat["result"]["inputRequests"]["form"]["params"]["mode"],
+        "form"
+    );
+}
+
+#[test]
+fn a_host_that_shows_no_form_gets_the_hosted_link_as_a_resource_link() {
+    HOSTED.set(true);
+    let initialize = |version: &str| {
+        let body = request(
+            version,
+            1,
+            "initialize",
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        );
+        let header = |name: &str| headers_for(version, "initialize", None).get(name).cloned();
+        let forms = McpForms {
+            secret: Some(SECRET),
+            now: NOW,
+        };
+        let Mcp::Answer(response) = Mcp::read(
+            body.to_string().as_bytes(),
+            &header,
+            McpGuard::default(),
+            forms,
+            &Limits::default(),
+        ) else {
+            panic!("initialize is answered at once")
+        };
+        response
+            .headers
+            .into_iter()
+            .find(|(n, _)| n == "mcp-session-id")
+            .unwrap()
+            .1
+    };
+    for version in ["2025-11-25", "2025-06-18", "2025-03-26"] {
+        let mut headers = headers_for(version, "tools/call", None);
+        headers.insert("mcp-session-id".into(), initialize(version));
+        let output: Value = serde_json::from_str(NESTED).unwrap();
+        let body = request(
+            version,
+            2,
+            "tools/call",
+            json!({"name": tools::GENERATE, "arguments": {"output": output}}),
+        );
+        let (status, answer) = send(body.to_string().as_bytes(), &headers);
+        assert_eq!(status, 200);
+        let result = &answer["result"];
+        assert_valid(version, "CallToolResult", result);
+        assert_output_schema(tools::GENERATE, result);
+        let text = result["content"][0]["text"].as_str().unwrap();
+        let url = text
+            .split_whitespace()
+            .find(|w| w.starts_with("https://w.example/f/"))
+            .expect(text);
+        let link = result["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["type"] == "resource_link");
+        match version {
+            "2025-03-26" => assert_eq!(link, None, "no resource_link before 2025-06-18"),
+            _ => assert_eq!(link.unwrap()["uri"], url),
+        }
+        assert!(
+            result["structuredContent"]["spec"].is_object(),
+            "the spec as well"
+        );
+    }
+    // 2026-07-28 without elicitation: the same.
+    let (_, answer) = call_26(json!({}), FLAT, json!({}));
+    assert_valid(V26, "CallToolResult", &answer["result"]);
+    assert_eq!(answer["result"]["content"][1]["type"], "resource_link");
 }

@@ -107,7 +107,7 @@ fn submit_tool() -> Value {
 
 /// A valid submission's result: the AG-UI tool message when the call
 /// named its `toolCallId`, else DGUI's `dgui_response` (no id is made up).
-fn submitted(message: Value) -> Map<String, Value> {
+pub(crate) fn submitted(message: Value) -> Map<String, Value> {
     if message.get("type").and_then(Value::as_str) == Some("dgui_response") {
         let text = format!(
             "The submission is valid; the dgui_response carries the data: {}",
@@ -177,6 +177,29 @@ pub(crate) fn result(
         text,
         false,
     )
+}
+
+/// A generated form sent as a hosted link: the spec as usual, the link
+/// in the text and (where the version has them) as a `resource_link`.
+pub(crate) fn linked(
+    format: &'static str,
+    v1: &HttpResponse,
+    url: &str,
+    resource_link: bool,
+) -> Map<String, Value> {
+    let reach = format!(
+        "This host shows no form view, so send the person this link to the form: {url} . Their answer is \
+checked against `output` when they send it, and kept with the link until it expires."
+    );
+    let mut result = result(Some(format), v1, Some(&reach));
+    if let (true, Some(Value::Array(content))) = (resource_link, result.get_mut("content")) {
+        content.push(
+            json!({"type": "resource_link", "uri": url, "name": "genui-form",
+            "title": "The form to fill in", "mimeType": "text/html",
+            "description": "A page where the person fills in and sends the form."}),
+        );
+    }
+    result
 }
 
 /// A failed call as a tool error carrying the `dgui_error`.
