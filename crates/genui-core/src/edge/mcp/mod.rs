@@ -112,15 +112,27 @@ impl McpLink {
     }
 }
 
-/// A URL-mode elicitation's retry, waiting for the answer its link's
-/// object kept.
+/// A read of the answer a hosted link's object kept: a URL-mode
+/// elicitation's retry, or `resources/read` of a link a `resource_link`
+/// gave.
 #[derive(Debug, Clone)]
 pub struct McpRead {
     id: Value,
     object: String,
-    url: String,
-    state: String,
-    message: String,
+    then: AfterRead,
+}
+
+/// What a read answers.
+#[derive(Debug, Clone)]
+enum AfterRead {
+    /// The retried tool call: its result, or the same link again.
+    Retry {
+        url: String,
+        state: String,
+        message: String,
+    },
+    /// `resources/read` of the link: the answer as JSON, or that none came yet.
+    Resource { uri: String, version: Version },
 }
 
 impl McpRead {
@@ -134,19 +146,29 @@ impl McpRead {
     /// again). The message was validated against `output` when the person
     /// posted it, by the hosted form's submission.
     pub fn finish(self, kept: Option<&str>) -> HttpResponse {
-        match kept.and_then(|text| serde_json::from_str::<Value>(text).ok()) {
-            Some(message) => answer(
-                &self.id,
-                complete(tools::submitted(message), Version::V2026_07_28, None),
-            ),
-            None => answer(
-                &self.id,
-                input_required(
-                    elicit::url_request(&self.message, &self.url),
-                    Some(self.state),
-                ),
-            ),
-        }
+        let kept = kept.and_then(|text| serde_json::from_str::<Value>(text).ok());
+        let result = match (self.then, kept) {
+            (AfterRead::Retry { .. }, Some(message)) => {
+                complete(tools::submitted(message), Version::V2026_07_28, None)
+            }
+            (
+                AfterRead::Retry {
+                    url,
+                    state,
+                    message,
+                },
+                None,
+            ) => input_required(elicit::url_request(&message, &url), Some(state)),
+            (AfterRead::Resource { uri, version }, kept) => {
+                let text = kept.unwrap_or_else(|| json!({"state": "open",
+                    "message": "The person has not sent the form yet; read this resource again later."}));
+                let contents =
+                    json!([{"uri": uri, "mimeType": "application/json", "text": text.to_string()}]);
+                // The answer changes once the person sends it: not cached.
+                complete(one("contents", contents), version, Some((0, "private")))
+            }
+        };
+        answer(&self.id, result)
     }
 }
 
@@ -497,7 +519,15 @@ fn dispatch(
         "tools/list" => complete(one("tools", tools::list().into()), version, long),
         "resources/list" => complete(one("resources", json!([view::listed()])), version, long),
         "resources/templates/list" => complete(one("resourceTemplates", json!([])), version, long),
-        "resources/read" => complete(read_resource(&request.params, &id, version)?, version, long),
+        "resources/read" => {
+            let forms = client.forms;
+            if let Some(read) =
+                read_link_resource(&request.params, &id, version, forms.secret, forms.now)
+            {
+                return read;
+            }
+            complete(read_resource(&request.params, &id, version)?, version, long)
+        }
         "tools/call" => return call_tool(&request.params, id, version, client, limits),
         other => return Err(fail(&id, &unknown_method(other, version))),
     };
@@ -823,10 +853,7 @@ fn read_link(
         }
         Some(Ok(elicit::Answer::AcceptedElsewhere)) | None => {}
     }
-    let token = url
-        .split_once("/f/")
-        .map(|(_, rest)| rest.split('#').next().unwrap_or_default())
-        .unwrap_or_default();
+    let token = link_token(url).unwrap_or_default();
     // The state was signed by this worker, so its link is ours; an expired
     // one says so.
     let link = crate::edge::forms::FormToken::verify(token, secret, now).map_err(|error| {
@@ -841,20 +868,70 @@ fn read_link(
     Ok(Mcp::Read(McpRead {
         id,
         object: link.object_name(),
-        url: url.to_owned(),
-        state: state.to_owned(),
-        message,
+        then: AfterRead::Retry {
+            url: url.to_owned(),
+            state: state.to_owned(),
+            message,
+        },
     }))
 }
 
+/// The token of a hosted link's URL (`…/f/<token>[#data=…]`).
+fn link_token(url: &str) -> Option<&str> {
+    let (_, rest) = url.split_once("/f/")?;
+    rest.split('#').next()
+}
+
+/// `resources/read` of a hosted link this worker gave in a
+/// `resource_link`: a read of the answer its object keeps (`None`: not
+/// such a link, or no hosted forms here).
+fn read_link_resource(
+    params: &Map<String, Value>,
+    id: &Value,
+    version: Version,
+    secret: Option<&str>,
+    now: u64,
+) -> Option<Step<Mcp>> {
+    let uri = params.get("uri").and_then(Value::as_str)?;
+    let token =
+        link_token(uri).filter(|_| uri.starts_with("https://") || uri.starts_with("http://"))?;
+    let secret = secret?;
+    Some(
+        match crate::edge::forms::FormToken::verify(token, secret, now) {
+            Ok(link) => Ok(Mcp::Read(McpRead {
+                id: id.clone(),
+                object: link.object_name(),
+                then: AfterRead::Resource {
+                    uri: uri.to_owned(),
+                    version,
+                },
+            })),
+            Err(error) => {
+                let status = if version.is_stateless() { 400 } else { 200 };
+                let rpc = RpcError::new(
+                    code::INVALID_PARAMS,
+                    status,
+                    format!("Invalid params: {}", error.message()),
+                )
+                .with_data(error.at("/params/uri").to_dgui_error());
+                Err(fail(id, &rpc))
+            }
+        },
+    )
+}
+
 /// Why no hosted link is offered instead.
-const NO_LINK: &str =
-    "this worker has no hosted forms to send a link to (the WEBHOOK_SECRET secret is not set; \
-a display takes no answer).";
+fn no_link(job: &GenerateJob) -> &'static str {
+    match job.is_display() {
+        true => "a display takes no answer, so no hosted link is sent.",
+        false => "this worker has no hosted forms to send a link to (the WEBHOOK_SECRET secret is not set).",
+    }
+}
 
 /// What the agent is told about how the person sees the form, when not
 /// in the MCP App view (`None`: the view's own sentence).
 fn reach(surface: Surface, job: &GenerateJob) -> Option<String> {
+    let no_link = no_link(job);
     let why_not_form =
         |job: &GenerateJob| match elicit::form_schema(&job.request().output, &Value::Null) {
             Ok(_) => "its form mode is not declared".to_owned(),
@@ -866,13 +943,13 @@ fn reach(surface: Surface, job: &GenerateJob) -> Option<String> {
     match surface {
         Surface::AppView => None,
         Surface::Elicit { .. } => Some(format!(
-            "This host cannot show the form: it declares elicitation, but {}, and {NO_LINK} \
+            "This host cannot show the form: it declares elicitation, but {}, and {no_link} \
 Render the spec yourself, or ask in a host with MCP Apps.",
             why_not_form(job)
         )),
         Surface::Nothing => Some(format!(
             "This host cannot show the form: it declares neither MCP Apps (the io.modelcontextprotocol/ui \
-extension with text/html;profile=mcp-app) nor elicitation under protocol 2026-07-28, and {NO_LINK} \
+extension with text/html;profile=mcp-app) nor elicitation under protocol 2026-07-28, and {no_link} \
 Render the spec yourself, or ask in a host with MCP Apps or elicitation."
         )),
     }

@@ -1128,5 +1128,44 @@ fn a_host_that_shows_no_form_gets_the_hosted_link_as_a_resource_link() {
     // 2026-07-28 without elicitation: the same.
     let (_, answer) = call_26(json!({}), FLAT, json!({}));
     assert_valid(V26, "CallToolResult", &answer["result"]);
+    let uri = answer["result"]["content"][1]["uri"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert_eq!(answer["result"]["content"][1]["type"], "resource_link");
+    // The agent reads the answer the link keeps with resources/read.
+    for version in ["2025-11-25", V26] {
+        let open = ok(
+            version,
+            "resources/read",
+            json!({"uri": uri}),
+            "ReadResourceResult",
+        );
+        let text: Value =
+            serde_json::from_str(open["contents"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(text["state"], "open", "not sent yet");
+    }
+    let (object, _) = LINKS.with(|l| l.borrow().last().cloned().unwrap());
+    let message = json!({"type": "dgui_response", "data": {"email": "a@b.example"}});
+    KEPT.with(|k| k.borrow_mut().insert(object, message.to_string()));
+    let sent = ok(
+        V26,
+        "resources/read",
+        json!({"uri": uri}),
+        "ReadResourceResult",
+    );
+    assert_eq!(sent["contents"][0]["text"], message.to_string());
+    assert_eq!(
+        (sent["ttlMs"].as_u64(), sent["cacheScope"].as_str()),
+        (Some(0), Some("private"))
+    );
+    // A link this worker did not sign is refused with the link's own code.
+    let forged = uri.replace("/f/", "/f/x");
+    let body = request(V26, 3, "resources/read", json!({"uri": forged}));
+    let (status, error) = err(
+        V26,
+        &body,
+        &headers_for(V26, "resources/read", Some(&forged)),
+    );
+    assert_eq!((status, &error["data"]["code"]), (400, &json!("not_found")));
 }

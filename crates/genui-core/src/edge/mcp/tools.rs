@@ -189,7 +189,8 @@ pub(crate) fn linked(
 ) -> Map<String, Value> {
     let reach = format!(
         "This host shows no form view, so send the person this link to the form: {url} . Their answer is \
-checked against `output` when they send it, and kept with the link until it expires."
+checked against `output` when they send it and kept with the link until it expires; read it with resources/read \
+of that link (until then it says the form is still open)."
     );
     let mut result = result(Some(format), v1, Some(&reach));
     if let (true, Some(Value::Array(content))) = (resource_link, result.get_mut("content")) {
