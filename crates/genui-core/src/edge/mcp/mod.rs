@@ -103,7 +103,13 @@ impl McpLink {
             return answer(&id, complete(result, version, None));
         }
         let mut state = RequestState::new(&self.spec_hash, forms.now);
-        state.link = Some(url.to_owned());
+        // A link too long for the state loses its pre-fill there (the
+        // person's first visit has it; a repeated request shows the form empty).
+        let kept = match url.len() > request_state::MAX_LINK_CHARS {
+            true => url.split('#').next().unwrap_or(url),
+            false => url,
+        };
+        state.link = Some(kept.to_owned());
         let state = forms.secret.map(|secret| state.sign(secret));
         answer(
             &id,

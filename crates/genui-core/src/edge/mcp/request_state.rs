@@ -22,7 +22,12 @@ use serde::{Deserialize, Serialize};
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 /// Longest state accepted (a longer one is refused unread).
-const MAX_STATE_CHARS: usize = 2048;
+const MAX_STATE_CHARS: usize = 16 * 1024;
+
+/// Longest link a state keeps whole; a longer one (a large pre-fill in its
+/// `#data=` fragment) is kept without its fragment, so the state stays
+/// under [`MAX_STATE_CHARS`] (base64 grows it by a third).
+pub(crate) const MAX_LINK_CHARS: usize = 8 * 1024;
 
 /// How long a person has to answer, in seconds (a hosted link's life).
 pub(crate) const LIFETIME_SECONDS: u64 = crate::edge::forms::MAX_LIFETIME_SECONDS;

@@ -1169,3 +1169,41 @@ fn a_host_that_shows_no_form_gets_the_hosted_link_as_a_resource_link() {
     );
     assert_eq!((status, &error["data"]["code"]), (400, &json!("not_found")));
 }
+
+#[test]
+fn a_url_mode_state_stays_readable_with_a_large_prefill() {
+    HOSTED.set(true);
+    let caps = json!({"elicitation": {"url": {}}});
+    let output: Value = serde_json::from_str(NESTED).unwrap();
+    let arguments = json!({"output": output, "data": {"name": "x".repeat(20_000)}});
+    let call = |extra: Value| {
+        let mut params = json!({"name": tools::GENERATE, "arguments": arguments,
+            "_meta": {"io.modelcontextprotocol/protocolVersion": V26,
+                      "io.modelcontextprotocol/clientCapabilities": caps}});
+        if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
+            params.extend(extra);
+        }
+        let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": params});
+        send(
+            body.to_string().as_bytes(),
+            &headers_for(V26, "tools/call", Some(tools::GENERATE)),
+        )
+    };
+    let (_, first) = call(json!({}));
+    let url = first["result"]["inputRequests"]["form"]["params"]["url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        url.contains("#data="),
+        "the person's first visit has the pre-fill"
+    );
+    let state = first["result"]["requestState"].clone();
+    let (status, again) =
+        call(json!({"inputResponses": {"form": {"action": "accept"}}, "requestState": state}));
+    assert_eq!(status, 200, "{again:#}");
+    let repeated = again["result"]["inputRequests"]["form"]["params"]["url"]
+        .as_str()
+        .unwrap();
+    assert_eq!(repeated, url.split('#').next().unwrap());
+}
