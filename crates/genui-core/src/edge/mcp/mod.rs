@@ -69,7 +69,7 @@ pub enum Mcp {
 }
 
 /// What the server needs beyond the request to hand out and check the
-/// signed `requestState` of an elicitation ([`request_state`]): the
+/// signed `requestState` of an elicitation: the
 /// `WEBHOOK_SECRET` (none: elicitations carry no state) and the time.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct McpForms<'a> {
