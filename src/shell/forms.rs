@@ -11,6 +11,9 @@
 //! there with its [`Outbox`] and an alarm at once, and the person is
 //! answered; the alarm then POSTs it, signed, to `callbackUrl`, and keeps
 //! retrying by the core's schedule until it is taken or the link expires.
+//! A link an MCP call made ([`issue`] without a callback) has no outbox:
+//! its object keeps the valid answer (`answer`) for that call to read
+//! ([`kept_answer`]) until the link expires.
 //! A webhook's callback gets an object of its own (a random name) with
 //! the same outbox. The object only performs the outbox's effects; the
 //! machine (genui_core's `Outbox`) decides. The object is single-threaded,
@@ -283,7 +286,7 @@ pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
 ///
 /// Storage: `record` (a form's [`FormRecord`], JSON) and `spec`; for an
 /// answer, `callbackUrl`, `message` and `outbox` (the core's [`Outbox`],
-/// JSON). Before an answer, the alarm is the link's expiry; after, it is
+/// JSON), or, for a link without a callback, `answer` (the message, kept). Before an answer, the alarm is the link's expiry; after, it is
 /// the outbox's.
 #[durable_object]
 pub struct FormObject {
@@ -356,7 +359,7 @@ impl DurableObject for FormObject {
                     return Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404));
                 };
                 // A link an MCP call made: the answer is kept for that call
-                // to read, once, until the link expires.
+                // to read until the link expires; a second post is refused.
                 let Some(callback_url) = record.callback_url.as_deref() else {
                     let delivered = DeliveryPhase::Delivered.as_str();
                     if storage.get::<String>("answer").await?.is_some() {
