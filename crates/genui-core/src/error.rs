@@ -495,11 +495,11 @@ mod tests {
             );
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 23 + 6);
+        assert_eq!(all.len(), 24 + 6);
         let codes = ErrorCode::codes();
         assert_eq!(
             codes.len(),
-            23 + 5,
+            24 + 5,
             "FormatUnsupported shares model_unavailable"
         );
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));
