@@ -11,6 +11,9 @@
 //! there with its [`Outbox`] and an alarm at once, and the person is
 //! answered; the alarm then POSTs it, signed, to `callbackUrl`, and keeps
 //! retrying by the core's schedule until it is taken or the link expires.
+//! A link an MCP call made ([`issue`] without a callback) has no outbox:
+//! its object keeps the valid answer (`answer`) for that call to read
+//! ([`kept_answer`]) until the link expires.
 //! A webhook's callback gets an object of its own (a random name) with
 //! the same outbox. The object only performs the outbox's effects; the
 //! machine (genui_core's `Outbox`) decides. The object is single-threaded,
@@ -64,8 +67,46 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
         Ok(url) => url,
         Err(error) => return HttpResponse::error(&error),
     };
+    let link = match issue(job, env, ctx, Some(&callback)).await {
+        Ok((_, link)) => link,
+        Err(answer) => return answer,
+    };
+    HttpResponse::form_link(
+        &origin(req),
+        &link.token.sign(&secret),
+        link.fragment.as_deref(),
+        &link.token,
+        &link.record,
+    )
+}
+
+/// The request's origin (`https://host[:port]`), where a link points.
+pub(super) fn origin(req: &Request) -> String {
+    req.url()
+        .map(|u| u.origin().ascii_serialization())
+        .unwrap_or_default()
+}
+
+/// A link made by [`issue`]: its record, its token and the pre-fill's fragment.
+pub(super) struct Issued {
+    pub(super) record: FormRecord,
+    pub(super) token: FormToken,
+    pub(super) fragment: Option<String>,
+}
+
+/// Generates `job`'s form, then keeps its spec and record in a new link's
+/// object: the generation's answer (in the job's format) and the link, or
+/// the answer that says why there is none. Without `callback`, the object
+/// keeps the answer for the MCP call that made the link.
+pub(super) async fn issue(
+    job: GenerateJob,
+    env: &Env,
+    ctx: &worker::Context,
+    callback: Option<&worker::Url>,
+) -> std::result::Result<(HttpResponse, Issued), HttpResponse> {
     // The form is generated as `/v1/generate` would: a configured model
     // designs it, the deterministic generator otherwise or as its fallback.
+    let limits = Limits::default();
     let mut generation = Generation::new(
         job,
         &super::model::generators(env),
@@ -76,33 +117,38 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
     .keeping_answered_spec();
     let answer = super::drive::answer(&mut generation, env, ctx).await;
     if answer.status != 200 {
-        return answer;
+        return Err(answer);
     }
     let Some(spec) = generation.answered_spec() else {
-        return internal("the form's spec could not be kept");
+        return Err(internal("the form's spec could not be kept"));
     };
     let Ok(random) = random_bytes::<{ FormRecord::RANDOM_BYTES }>() else {
-        return internal("no random bytes for the form's link");
+        return Err(internal("no random bytes for the form's link"));
     };
     let ttl = super::kv::SpecCache::open(env).ttl_seconds();
     let job = generation.job();
     let (record, token, fragment) =
-        FormRecord::issue(job, job.spec_hash(), &callback, random, unix_s(), ttl);
+        FormRecord::issue(job, job.spec_hash(), callback, random, unix_s(), ttl);
     let init = json!({"spec": spec, "record": record});
     if let Err(e) = call_object(env, &token.object_name(), Method::Post, "init", Some(init)).await {
-        return internal(&format!("the form could not be stored: {e}"));
+        return Err(internal(&format!("the form could not be stored: {e}")));
     }
-    let origin = req
-        .url()
-        .map(|u| u.origin().ascii_serialization())
-        .unwrap_or_default();
-    HttpResponse::form_link(
-        &origin,
-        &token.sign(&secret),
-        fragment.as_deref(),
-        &token,
-        &record,
-    )
+    let issued = Issued {
+        record,
+        token,
+        fragment,
+    };
+    Ok((answer, issued))
+}
+
+/// The answer the link's object `name` keeps for the MCP call that made
+/// it (the tool message, JSON), once the person has sent the form.
+pub(super) async fn kept_answer(env: &Env, name: &str) -> Result<Option<String>> {
+    let (status, body) = call_object(env, name, Method::Get, "answer", None).await?;
+    Ok(match status {
+        200 => body["message"].as_str().map(str::to_owned),
+        _ => None,
+    })
 }
 
 fn internal(message: &str) -> HttpResponse {
@@ -240,7 +286,7 @@ pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
 ///
 /// Storage: `record` (a form's [`FormRecord`], JSON) and `spec`; for an
 /// answer, `callbackUrl`, `message` and `outbox` (the core's [`Outbox`],
-/// JSON). Before an answer, the alarm is the link's expiry; after, it is
+/// JSON), or, for a link without a callback, `answer` (the message, kept). Before an answer, the alarm is the link's expiry; after, it is
 /// the outbox's.
 #[durable_object]
 pub struct FormObject {
@@ -285,9 +331,13 @@ impl DurableObject for FormObject {
                 if let Some(outbox) = &outbox {
                     self.rearm(outbox).await?;
                 }
-                let phase = outbox
-                    .as_ref()
-                    .map_or("open", |outbox| outbox.phase().as_str());
+                let kept = storage.get::<String>("answer").await?.is_some();
+                let phase = match (&outbox, kept) {
+                    (Some(outbox), _) => outbox.phase().as_str(),
+                    // Kept for the MCP call that made the link: with the worker.
+                    (None, true) => DeliveryPhase::Delivered.as_str(),
+                    (None, false) => "open",
+                };
                 let record: Value = serde_json::from_str(&record)?;
                 Response::from_json(&json!({"spec": spec, "record": record, "state": phase}))
             }
@@ -308,16 +358,32 @@ impl DurableObject for FormObject {
                 else {
                     return Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404));
                 };
+                // A link an MCP call made: the answer is kept for that call
+                // to read until the link expires; a second post is refused.
+                let Some(callback_url) = record.callback_url.as_deref() else {
+                    let delivered = DeliveryPhase::Delivered.as_str();
+                    if storage.get::<String>("answer").await?.is_some() {
+                        return Ok(
+                            Response::from_json(&json!({"state": delivered}))?.with_status(409)
+                        );
+                    }
+                    storage
+                        .put("answer", body["message"].as_str().unwrap_or_default())
+                        .await?;
+                    return Response::from_json(&json!({"state": delivered}));
+                };
                 // The outbox outlives a link that expires soon: an answer
                 // stored a minute before the link's end still gets a day
                 // of retries.
                 let expires_at_ms =
                     (record.expires_at * 1000).max(unix_ms() + CALLBACK_LIFETIME_MS);
-                let phase = self
-                    .store(&record.callback_url, &body, expires_at_ms)
-                    .await?;
+                let phase = self.store(callback_url, &body, expires_at_ms).await?;
                 Response::from_json(&json!({"state": phase.as_str()}))
             }
+            (Method::Get, "/answer") => match storage.get::<String>("answer").await? {
+                Some(message) => Response::from_json(&json!({"message": message})),
+                None => Ok(Response::from_json(&json!({"state": "open"}))?.with_status(404)),
+            },
             (Method::Post, "/enqueue") => {
                 let body: Value = req.json().await?;
                 if let Some(outbox) = self.outbox().await? {

@@ -4,7 +4,7 @@
 //! same effects (isolate memory, KV, the model ladder) before the core wraps
 //! the answer as the tool's result.
 
-use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp, McpGuard};
+use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp, McpForms, McpGuard};
 use worker::{Context, Env, Request};
 
 /// The form view `ui://genui/form`, built by scripts/build-mcp-view.sh
@@ -32,13 +32,36 @@ pub(super) async fn handle(
         origins: origins.as_deref(),
         cors_origins: cors_origins.as_deref(),
     };
-    match Mcp::read(&body, &header, guard, &limits) {
+    let secret = super::setting(env, "WEBHOOK_SECRET");
+    let forms = McpForms {
+        secret: secret.as_deref(),
+        now: super::clock::unix_s(),
+    };
+    match Mcp::read(&body, &header, guard, forms, &limits) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&super::generate_job(*job, env, ctx).await),
         Mcp::Submit(submission, call) => {
             let answer = super::submit::run(*submission, env, request_id).await;
             call.finish(&answer.into_response())
         }
+        // A host without the form view: the form behind a hosted link
+        // whose object keeps the answer.
+        Mcp::Link(job, link) => match super::forms::issue(*job, env, ctx, None).await {
+            Ok((answer, issued)) => {
+                let token = issued.token.sign(secret.as_deref().unwrap_or_default());
+                let path = genui_core::FormToken::path(&token, issued.fragment.as_deref());
+                let url = format!("{}{path}", super::forms::origin(req));
+                link.finish(&answer, Some(&url), forms)
+            }
+            Err(answer) => link.finish(&answer, None, forms),
+        },
+        Mcp::Read(read) => match super::forms::kept_answer(env, read.object_name()).await {
+            Ok(kept) => read.finish(kept.as_deref()),
+            Err(e) => Mcp::refuse(&Error::new(
+                ErrorCode::Internal,
+                format!("the form's answer could not be read: {e}"),
+            )),
+        },
     }
 }
 

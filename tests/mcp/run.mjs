@@ -23,7 +23,9 @@ const SCENARIOS = {
 };
 
 const log = (line) => console.log(`[mcp] ${line}`);
-const worker = await startWorker({ log });
+// Hosted forms on (a WEBHOOK_SECRET), so hosts without the form view get
+// their hosted link (sdk.mjs); the conformance scenarios do not touch them.
+const worker = await startWorker({ log, vars: { WEBHOOK_SECRET: 'whsec-mcp' } });
 let failed = 0;
 try {
   const url = `${worker.baseUrl}/mcp`;

@@ -131,3 +131,146 @@ for (const [name, { version, connect }] of Object.entries(clients)) {
     });
   });
 }
+
+// What a host gets for each capability set it declares: the MCP App view,
+// an elicitation (2026-07-28 `input_required`, fulfilled by the SDK's own
+// multi-round-trip driver through the registered handler: form mode for a
+// flat `output`, URL mode to a hosted link otherwise), or the hosted link
+// as a `resource_link` (run.mjs gives the worker a WEBHOOK_SECRET, so hosted
+// forms are on; without them the text names what is missing, which the
+// native tests cover). The A2UI MIME set (a host listing
+// `application/a2ui+json` under the UI extension's `mimeTypes`) gets its own
+// entry in this table.
+const UI = 'io.modelcontextprotocol/ui';
+const APP_MIME = 'text/html;profile=mcp-app';
+const NESTED = {
+  type: 'object',
+  properties: { name: { type: 'string' }, address: { type: 'object', properties: { city: { type: 'string' } } } },
+  required: ['name'],
+};
+
+/** A 2026-07-28 client declaring `capabilities`, answering elicitations with `answer` (which sees each request's params). */
+async function connectV2(capabilities, answer) {
+  const client = new ClientV2(info, { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  if (answer) client.setRequestHandler('elicitation/create', (request) => answer(request.params));
+  await client.connect(new TransportV2(url(), { requestInit }));
+  await client.listTools(); // the SDK checks structuredContent against outputSchema once it knows it
+  return client;
+}
+
+/** A 2025-11-25 (handshake) client declaring `capabilities`. */
+async function connectV1(capabilities) {
+  const client = new ClientV1(info, { capabilities });
+  await client.connect(new TransportV1(url(), { requestInit }));
+  await client.listTools();
+  return client;
+}
+
+const generate = (client, output) =>
+  client.callTool({ name: 'generate_user_interface', arguments: { description: 'Contact details', output, data: { age: 30 } } });
+
+/** The person sends the hosted form at `link` (field names are the data's JSON Pointers). */
+async function sendHostedForm(link, fields) {
+  const response = await fetch(link.split('#')[0], {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  assert.ok(response.status < 300, `the hosted form took the answer (${response.status})`);
+}
+
+describe('each capability set gets its shape', () => {
+  const open = [];
+  const track = (client) => {
+    open.push(client);
+    return client;
+  };
+  after(async () => {
+    for (const client of open) await client.close();
+  });
+
+  for (const [era, connect] of [['2026-07-28', (caps) => connectV2(caps)], ['2025-11-25', connectV1]]) {
+    test(`${era}, MCP Apps: the form view's result`, async () => {
+      const client = track(await connect({ extensions: { [UI]: { mimeTypes: [APP_MIME] } } }));
+      const result = await generate(client, CONTACT);
+      assert.ok(!result.isError, JSON.stringify(result.content));
+      assert.match(result.structuredContent.markup, /^<form class="genui-form"/);
+      assert.match(result.content[0].text, /fills it in the form view/);
+      assert.equal(result.content.length, 1);
+    });
+
+    test(`${era}, no Apps and no elicitation: the hosted link as a resource_link, and the spec`, async () => {
+      const client = track(await connect({}));
+      const result = await generate(client, CONTACT);
+      assert.ok(!result.isError, JSON.stringify(result.content));
+      assert.ok(result.structuredContent.spec.uiSchema);
+      const link = result.content.find((c) => c.type === 'resource_link');
+      assert.match(link.uri, /\/f\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/);
+      assert.ok(result.content[0].text.includes(link.uri));
+      const page = await fetch(link.uri.split('#')[0]);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /<form/);
+    });
+  }
+
+  test('2026-07-28, elicitation form: the person\'s answer, checked against output', async () => {
+    const asked = [];
+    const client = track(
+      await connectV2({ elicitation: { form: {} } }, (params) => {
+        asked.push(params);
+        return { action: 'accept', content: { email: 'ada@example.com', age: 36 } };
+      }),
+    );
+    const result = await generate(client, CONTACT);
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].mode, 'form');
+    assert.deepEqual(asked[0].requestedSchema.properties.email, { type: 'string', format: 'email', title: 'E-mail' });
+    assert.equal(asked[0].requestedSchema.properties.age.default, 30, 'the pre-fill');
+    assert.deepEqual(asked[0].requestedSchema.required, ['email']);
+    assert.ok(!result.isError, JSON.stringify(result.content));
+    assert.deepEqual(result.structuredContent.response.data, { email: 'ada@example.com', age: 36 });
+  });
+
+  test('2026-07-28, elicitation form: an answer that breaks output is an error naming the pointer', async () => {
+    const client = track(
+      await connectV2({ elicitation: { form: {} } }, () => ({ action: 'accept', content: { email: 'not-an-email', age: 3 } })),
+    );
+    const result = await generate(client, CONTACT);
+    assert.equal(result.isError, true);
+    assert.equal(result.structuredContent.error.code, 'submission_invalid');
+    assert.deepEqual(result.structuredContent.error.payload.errors.map((e) => e.pointer), ['/email']);
+    assert.equal(result.structuredContent.response, undefined);
+  });
+
+  for (const action of ['decline', 'cancel']) {
+    test(`2026-07-28, elicitation form, ${action}: a result saying so, no data`, async () => {
+      const client = track(await connectV2({ elicitation: {} }, () => ({ action })));
+      const result = await generate(client, CONTACT);
+      assert.ok(!result.isError);
+      assert.deepEqual(result.structuredContent, { action });
+      assert.match(result.content[0].text, /no data was sent/);
+    });
+  }
+
+  test('2026-07-28, elicitation URL (a non-flat output): the hosted link, and the answer the person sent there', async () => {
+    const asked = [];
+    const client = track(
+      await connectV2({ elicitation: { form: {}, url: {} } }, async (params) => {
+        asked.push(params);
+        if (asked.length === 1) await sendHostedForm(params.url, { '/name': 'Ada', '/address/city': 'Paris' });
+        return { action: 'accept' };
+      }),
+    );
+    const result = await generate(client, NESTED);
+    assert.equal(asked[0].mode, 'url');
+    assert.match(asked[0].url, /\/f\//);
+    assert.ok(!result.isError, JSON.stringify(result.content));
+    assert.deepEqual(result.structuredContent.response.data, { name: 'Ada', address: { city: 'Paris' } });
+  });
+
+  test('2026-07-28, elicitation URL declined: a result saying so', async () => {
+    const client = track(await connectV2({ elicitation: { url: {} } }, () => ({ action: 'decline' })));
+    const result = await generate(client, NESTED);
+    assert.deepEqual(result.structuredContent, { action: 'decline' });
+  });
+});

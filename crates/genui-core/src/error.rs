@@ -139,6 +139,10 @@ code_enum! {
         NotFound = "not_found" => 404,
         /// A hosted form's link (`/f/<token>`) has expired.
         FormExpired = "form_expired" => 410,
+        /// An MCP call retried after an `input_required` result whose
+        /// `requestState` was not issued by this worker, has expired, or is
+        /// for another form.
+        InvalidRequestState = "invalid_request_state" => 400,
         /// The route exists but not for this method.
         MethodNotAllowed = "method_not_allowed" => 405,
         /// A bug: the worker produced something its own contract rejects.

@@ -417,7 +417,8 @@ fn a_hosted_page_checks_its_fragment_against_the_records_salted_digest() {
         .expect("a spec to keep");
     let callback = FormRecord::callback_for(&job, false).unwrap();
     let random = [5; FormRecord::RANDOM_BYTES];
-    let (record, _, _) = FormRecord::issue(&job, job.spec_hash(), &callback, random, 0, 2_000);
+    let (record, _, _) =
+        FormRecord::issue(&job, job.spec_hash(), Some(&callback), random, 0, 2_000);
     let prefill = record.prefill.clone().expect("a pre-fill digest");
     let page = HttpResponse::hosted_form("tok", &record, &spec, None);
     assert_eq!(page.status, 200, "{}", page.body);

@@ -142,7 +142,7 @@ pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(
     vec![
         ("access-control-allow-origin".into(), origin.to_owned()),
         ("vary".into(), "Origin".into()),
-        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache, x-genui-spec-hash, x-genui-warnings, x-genui-unchecked".into()),
+        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache, x-genui-spec-hash, x-genui-warnings, x-genui-unchecked, mcp-session-id".into()),
     ]
 }
 
@@ -157,7 +157,7 @@ pub(crate) fn preflight_headers(
             "access-control-allow-methods".into(),
             "GET, POST, OPTIONS".into(),
         ));
-        headers.push(("access-control-allow-headers".into(), "authorization, content-type, a2ui-client-data-model, mcp-protocol-version, mcp-method, mcp-name".into()));
+        headers.push(("access-control-allow-headers".into(), "authorization, content-type, a2ui-client-data-model, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id".into()));
         headers.push(("access-control-max-age".into(), "86400".into()));
     }
     headers

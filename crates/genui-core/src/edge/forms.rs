@@ -63,8 +63,11 @@ pub struct FormRecord {
     /// The tool call the answer goes back to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
-    /// Where the signed tool message is POSTed.
-    pub callback_url: String,
+    /// Where the signed tool message is POSTed; `None` for a link an MCP
+    /// call made, whose answer the link's object keeps for that call to
+    /// read ([`crate::Mcp`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callback_url: Option<String>,
     /// Unix seconds after which the link is refused and the record deleted.
     pub expires_at: u64,
     /// The language of the page (BCP 47).
@@ -228,11 +231,12 @@ impl FormRecord {
     /// The record and link of a form answered with `spec_hash` (the spec
     /// the generation answered), made at `now` (Unix seconds) from
     /// [`FormRecord::RANDOM_BYTES`] random bytes; and the pre-fill's
-    /// fragment text, when the request has data.
+    /// fragment text, when the request has data. Without a `callback`, the
+    /// answer is kept by the link's object for the MCP call that made it.
     pub fn issue(
         job: &GenerateJob,
         spec_hash: &str,
-        callback: &url::Url,
+        callback: Option<&url::Url>,
         random: [u8; ID_BYTES + SALT_BYTES],
         now: u64,
         spec_ttl_seconds: u64,
@@ -246,7 +250,7 @@ impl FormRecord {
         let record = FormRecord {
             spec_hash: spec_hash.to_owned(),
             tool_call_id: request.tool_call_id.clone(),
-            callback_url: callback.to_string(),
+            callback_url: callback.map(url::Url::to_string),
             expires_at: FormToken::expiry(now, spec_ttl_seconds),
             locale: request.locale.clone(),
             prefill: fragment.as_ref().map(|(_, prefill)| prefill.clone()),
@@ -460,7 +464,7 @@ mod tests {
         let record = FormRecord {
             spec_hash: "a".repeat(64),
             tool_call_id: Some("c".repeat(3_500)),
-            callback_url: format!("https://agent.example.com/{}", "p".repeat(3_000)),
+            callback_url: Some(format!("https://agent.example.com/{}", "p".repeat(3_000))),
             expires_at: 2_000,
             locale: None,
             prefill: Some(prefill),
@@ -536,7 +540,8 @@ mod tests {
         let callback = FormRecord::callback_for(&job, false).unwrap();
         let mut random = [9u8; FormRecord::RANDOM_BYTES];
         random[..ID_BYTES].copy_from_slice(&[7; ID_BYTES]);
-        let (record, token, fragment) = FormRecord::issue(&job, "abc", &callback, random, 100, 60);
+        let (record, token, fragment) =
+            FormRecord::issue(&job, "abc", Some(&callback), random, 100, 60);
         assert_eq!(token, FormToken::new([7; ID_BYTES], 160));
         assert_eq!(
             (record.spec_hash.as_str(), record.tool_call_id.as_deref()),

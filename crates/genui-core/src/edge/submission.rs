@@ -639,7 +639,7 @@ mod tests {
             record: FormRecord {
                 spec_hash: job.spec_hash().to_owned(),
                 tool_call_id: tool_call_id.map(str::to_owned),
-                callback_url: "https://agent.example/cb".into(),
+                callback_url: Some("https://agent.example/cb".into()),
                 expires_at: 0,
                 locale: None,
                 prefill: None,

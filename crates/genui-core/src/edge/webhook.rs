@@ -46,6 +46,9 @@ pub(crate) enum Purpose {
     /// The worker's POST of a data-free request to an operator's `http`
     /// generator (genui-model's `providers::http`).
     Generator,
+    /// The `requestState` of an MCP `input_required` result
+    /// ([`crate::edge::mcp`]), which the client echoes on its retry.
+    McpRequestState,
 }
 
 impl Purpose {
@@ -55,6 +58,7 @@ impl Purpose {
             Self::Callback => b"genui-callback",
             Self::FormToken => b"genui-form-token",
             Self::Generator => b"genui-generator",
+            Self::McpRequestState => b"genui-mcp-request-state",
         }
     }
 }

@@ -14,13 +14,21 @@
 //!   `notifications/initialized`, `ping`, served without a session id (each
 //!   answer depends on its request only).
 //!
+//! Each request's client capabilities ([`capabilities`]) decide how a
+//! generated form reaches the person: the MCP App view, an elicitation, or
+//! a hosted link ([`reach`]).
+//!
 //! The checks run in the order the conformance suite probes them: host and
 //! origin (403), size (413), JSON (`-32700`), one object (`-32600`; batches
 //! were removed in 2025-06-18), then the era's own rules. Errors of the work
 //! itself (a bad schema, invalid data) are tool results with `isError`,
 //! which the model reads; see [`tools`].
 
+mod capabilities;
+mod elicit;
 mod guard;
+mod reach;
+mod request_state;
 mod tools;
 mod view;
 mod wire;
@@ -30,10 +38,13 @@ use crate::error::Error;
 use crate::service::GenerateJob;
 use crate::terms::limits::Limits;
 use crate::terms::response::HttpResponse;
+use capabilities::{ClientCapabilities, Surface};
 use serde_json::{json, Map, Value};
 use wire::{code, Envelope, RpcError, Version, SERVER};
 
 pub use guard::McpGuard;
+use reach::{form_elicitation, person_message, read_link_resource, retry};
+pub use reach::{McpLink, McpRead};
 
 /// What a `POST /mcp` asks of the shell. The jobs are boxed: each is
 /// several times the size of an answer.
@@ -47,6 +58,25 @@ pub enum Mcp {
     /// `submit_user_interface`: run the submission as `/v1/submit` runs
     /// one (its KV read), then wrap its answer with [`McpCall::finish`].
     Submit(Box<Submission>, McpCall),
+    /// `generate_user_interface` from a host that cannot show the MCP App
+    /// view, on a worker with hosted forms: run the job as `POST /v1/forms`
+    /// does, keeping the form under a new hosted link whose object keeps
+    /// the answer (no `callbackUrl`), then answer with [`McpLink::finish`].
+    Link(Box<GenerateJob>, McpLink),
+    /// A URL-mode elicitation retried: read the answer the link's object
+    /// kept ([`McpRead::object_name`]), then answer with [`McpRead::finish`].
+    Read(McpRead),
+}
+
+/// What the server needs beyond the request to hand out and check the
+/// signed `requestState` of an elicitation: the
+/// `WEBHOOK_SECRET` (none: elicitations carry no state) and the time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct McpForms<'a> {
+    /// The secret the state is signed with.
+    pub secret: Option<&'a str>,
+    /// Unix seconds.
+    pub now: u64,
 }
 
 /// A `tools/call` waiting for its `/v1` answer.
@@ -56,12 +86,24 @@ pub struct McpCall {
     version: Version,
     /// The spec's format; `None` for a submission.
     format: Option<&'static str>,
+    /// How the person sees the form, when not in the MCP App view: the
+    /// text the agent reads instead of "fills it in the form view".
+    reach: Option<String>,
 }
 
 impl McpCall {
+    pub(crate) fn new(id: Value, version: Version, format: Option<&'static str>) -> Self {
+        Self {
+            id,
+            version,
+            format,
+            reach: None,
+        }
+    }
+
     /// The JSON-RPC answer carrying the `/v1` answer as the tool's result.
     pub fn finish(self, v1: &HttpResponse) -> HttpResponse {
-        let result = tools::result(self.format, v1);
+        let result = tools::result(self.format, v1, self.reach.as_deref());
         answer(&self.id, complete(result, self.version, None))
     }
 }
@@ -84,9 +126,10 @@ impl Mcp {
         body: &[u8],
         header: &dyn Fn(&str) -> Option<String>,
         guard: McpGuard<'_>,
+        forms: McpForms<'_>,
         limits: &Limits,
     ) -> Mcp {
-        match read(body, header, guard, limits) {
+        match read(body, header, guard, forms, limits) {
             Ok(mcp) => mcp,
             Err(response) => Mcp::Answer(response),
         }
@@ -110,6 +153,7 @@ fn read(
     body: &[u8],
     header: &dyn Fn(&str) -> Option<String>,
     guard: McpGuard<'_>,
+    forms: McpForms<'_>,
     limits: &Limits,
 ) -> Step<Mcp> {
     let get = |name: &str| header(name).and_then(|raw| wire::header_value(&raw));
@@ -139,14 +183,26 @@ fn read(
         .filter(|v| !v.is_stateless());
     if meta_version.is_some() || (header_version.is_some() && legacy_header.is_none()) {
         stateless(&request, &id, header_version.as_deref(), &get)?;
-        dispatch(request, id, Version::V2026_07_28, limits)
+        let caps = request
+            .params
+            .get("_meta")
+            .and_then(|m| m.get(META_CAPABILITIES))
+            .map(ClientCapabilities::read);
+        let client = Client { caps, forms };
+        dispatch(request, id, Version::V2026_07_28, client, limits)
     } else {
         // Handshake era; a request without the header is 2025-03-26 (the
         // spec allows it). Its errors travel as HTTP 200, as its SDKs expect.
+        // The capabilities `initialize` read come back as the session id.
+        let caps = get("mcp-session-id")
+            .as_deref()
+            .and_then(ClientCapabilities::from_session_id);
+        let client = Client { caps, forms };
         dispatch(
             request,
             id,
             legacy_header.unwrap_or(Version::V2025_03_26),
+            client,
             limits,
         )
         .map_err(|mut response| {
@@ -154,6 +210,14 @@ fn read(
             response
         })
     }
+}
+
+/// What is known of the client beyond its request: its capabilities
+/// (`None`: unknown) and what elicitation state needs.
+#[derive(Debug, Clone, Copy)]
+struct Client<'a> {
+    caps: Option<ClientCapabilities>,
+    forms: McpForms<'a>,
 }
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -319,7 +383,13 @@ const HANDSHAKE_METHODS: [&str; 7] = [
 ];
 
 /// Answers a checked request of `version`.
-fn dispatch(request: Request, id: Value, version: Version, limits: &Limits) -> Step<Mcp> {
+fn dispatch(
+    request: Request,
+    id: Value,
+    version: Version,
+    client: Client<'_>,
+    limits: &Limits,
+) -> Step<Mcp> {
     let long = Some((view::TTL_MS, "public"));
     let result = match request.method.as_str() {
         "server/discover" if version.is_stateless() => {
@@ -330,14 +400,31 @@ fn dispatch(request: Request, id: Value, version: Version, limits: &Limits) -> S
             complete(result, version, long)
         }
         "initialize" if !version.is_stateless() => {
-            return Ok(Mcp::Answer(answer(&id, initialize(&request.params))))
+            let caps = request
+                .params
+                .get("capabilities")
+                .map(ClientCapabilities::read)
+                .unwrap_or_default();
+            let mut response = answer(&id, initialize(&request.params));
+            response
+                .headers
+                .push(("mcp-session-id".into(), caps.session_id()));
+            return Ok(Mcp::Answer(response));
         }
         "ping" if !version.is_stateless() => Map::new(),
         "tools/list" => complete(one("tools", tools::list().into()), version, long),
         "resources/list" => complete(one("resources", json!([view::listed()])), version, long),
         "resources/templates/list" => complete(one("resourceTemplates", json!([])), version, long),
-        "resources/read" => complete(read_resource(&request.params, &id, version)?, version, long),
-        "tools/call" => return call_tool(&request.params, id, version, limits),
+        "resources/read" => {
+            let forms = client.forms;
+            if let Some(read) =
+                read_link_resource(&request.params, &id, version, forms.secret, forms.now)
+            {
+                return read;
+            }
+            complete(read_resource(&request.params, &id, version)?, version, long)
+        }
+        "tools/call" => return call_tool(&request.params, id, version, client, limits),
         other => return Err(fail(&id, &unknown_method(other, version))),
     };
     Ok(Mcp::Answer(answer(&id, result)))
@@ -414,6 +501,7 @@ fn call_tool(
     params: &Map<String, Value>,
     id: Value,
     version: Version,
+    client: Client<'_>,
     limits: &Limits,
 ) -> Step<Mcp> {
     let name = params
@@ -432,42 +520,51 @@ fn call_tool(
     };
     let body = arguments.to_string();
     let tool_error = |error: Error| {
-        Mcp::Answer(
-            McpCall {
-                id: id.clone(),
-                version,
-                format: None,
-            }
-            .finish(&HttpResponse::error(&error)),
-        )
+        Mcp::Answer(McpCall::new(id.clone(), version, None).finish(&HttpResponse::error(&error)))
     };
     match name {
-        tools::GENERATE => Ok(match GenerateJob::prepare(body.as_bytes(), None, limits) {
-            Ok(mut job) => {
-                job.form_markup = true;
-                let format = format_name(job.request().format);
-                Mcp::Generate(
-                    Box::new(job),
-                    McpCall {
-                        id,
-                        version,
-                        format: Some(format),
-                    },
-                )
+        tools::GENERATE => {
+            let mut job = match GenerateJob::prepare(body.as_bytes(), None, limits) {
+                Ok(job) => job,
+                Err(error) => return Ok(tool_error(error)),
+            };
+            job.form_markup = true;
+            let surface = Surface::of(client.caps, version.is_stateless());
+            let retried =
+                params.contains_key("inputResponses") || params.contains_key("requestState");
+            if version.is_stateless() && retried {
+                return retry(params, &job, id, client.forms, limits);
             }
-            Err(error) => tool_error(error),
-        }),
+            if let Surface::Elicit { form: true, .. } = surface {
+                if let Some(elicitation) = form_elicitation(&job, id.clone(), client.forms) {
+                    return Ok(Mcp::Answer(elicitation));
+                }
+            }
+            let format = format_name(job.request().format);
+            let mut call = McpCall::new(id, version, Some(format));
+            let hosted = client.forms.secret.is_some() && !job.is_display();
+            if surface != Surface::AppView && hosted {
+                let elicit = matches!(surface, Surface::Elicit { url: true, .. });
+                let spec_hash = job.spec_hash().to_owned();
+                let message = person_message(&job);
+                let link = McpLink {
+                    call,
+                    spec_hash,
+                    elicit,
+                    message,
+                };
+                return Ok(Mcp::Link(Box::new(job), link));
+            }
+            call.reach = reach::agent_text(surface, &job);
+            Ok(Mcp::Generate(Box::new(job), call))
+        }
         tools::SUBMIT => Ok(Mcp::Submit(
             Box::new(Submission::read(
                 SubmitDoor::Mcp,
                 SubmitFacts::body(body.as_bytes()),
                 limits,
             )),
-            McpCall {
-                id,
-                version,
-                format: None,
-            },
+            McpCall::new(id, version, None),
         )),
         _ => Err(fail(
             &id,
@@ -497,13 +594,18 @@ fn complete(
 ) -> Map<String, Value> {
     if version.is_stateless() {
         result.insert("resultType".into(), "complete".into());
-        result.insert("_meta".into(), json!({"io.modelcontextprotocol/serverInfo": {"name": SERVER.name, "version": SERVER.version}}));
+        result.insert("_meta".into(), server_meta());
         if let Some((ttl, scope)) = cache {
             result.insert("ttlMs".into(), ttl.into());
             result.insert("cacheScope".into(), scope.into());
         }
     }
     result
+}
+
+/// `_meta` of a 2026-07-28 result: who answers.
+fn server_meta() -> Value {
+    json!({"io.modelcontextprotocol/serverInfo": {"name": SERVER.name, "version": SERVER.version}})
 }
 
 fn one(key: &str, value: Value) -> Map<String, Value> {

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 const V26: &str = "2026-07-28";
+const SECRET: &str = "s3cret";
+const NOW: u64 = 1_795_564_800;
 
 fn schema_root(version: &str) -> &'static Value {
     static ROOTS: OnceLock<HashMap<&'static str, Value>> = OnceLock::new();
@@ -72,14 +74,59 @@ fn request(version: &str, id: u64, method: &str, mut params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
+thread_local! {
+    /// Whether this test's worker has hosted forms (`WEBHOOK_SECRET`).
+    static HOSTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The answers the links' objects keep, by object name (the shell's
+    /// Durable Objects, for [`Mcp::Read`]).
+    static KEPT: std::cell::RefCell<HashMap<String, String>> = std::cell::RefCell::new(HashMap::new());
+    /// The links [`Mcp::Link`] made: object name and record.
+    static LINKS: std::cell::RefCell<Vec<(String, crate::edge::forms::FormRecord)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Where the test worker's links point.
+const ORIGIN: &str = "https://w.example";
+
+/// Runs `job` as the shell runs a link's: generated, then kept under a new
+/// link (its id from the count of links made so far).
+fn issue_link(job: GenerateJob, link: McpLink, forms: McpForms<'_>) -> HttpResponse {
+    use crate::edge::forms::{FormRecord, FormToken};
+    let made = LINKS.with(|l| l.borrow().len()) as u8;
+    let random = [made + 1; FormRecord::RANDOM_BYTES];
+    let (record, token, fragment) =
+        FormRecord::issue(&job, job.spec_hash(), None, random, NOW, 3_600);
+    let answer = job.finish(None).response;
+    LINKS.with(|l| l.borrow_mut().push((token.object_name(), record)));
+    let url = format!(
+        "{ORIGIN}{}",
+        FormToken::path(&token.sign(SECRET), fragment.as_deref())
+    );
+    link.finish(&answer, Some(&url), forms)
+}
+
 /// Sends one body with headers; runs tool jobs as the shell would (no KV).
 fn send(body: &[u8], headers: &HashMap<String, String>) -> (u16, Value) {
     let header = |name: &str| headers.get(name).cloned();
-    let response = match Mcp::read(body, &header, McpGuard::default(), &Limits::default()) {
+    let forms = McpForms {
+        secret: HOSTED.get().then_some(SECRET),
+        now: NOW,
+    };
+    let response = match Mcp::read(
+        body,
+        &header,
+        McpGuard::default(),
+        forms,
+        &Limits::default(),
+    ) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&job.finish(None).response),
         Mcp::Submit(submission, call) => {
             call.finish(&submission.answer(None, "msg-1").into_response())
+        }
+        Mcp::Link(job, link) => issue_link(*job, link, forms),
+        Mcp::Read(read) => {
+            let kept = KEPT.with(|k| k.borrow().get(read.object_name()).cloned());
+            read.finish(kept.as_deref())
         }
     };
     let value = if response.body.is_empty() {
@@ -623,4 +670,540 @@ fn never_panics_on_odd_bodies() {
         let (status, _) = send(body.as_bytes(), &h);
         assert!((400..500).contains(&status), "{body}: {status}");
     }
+}
+
+// ---- Hosts without Apps: elicitation, session capabilities, what is missing ----
+
+const FLAT: &str = r#"{"type": "object", "title": "Contact", "required": ["email"], "properties": {
+    "email": {"type": "string", "format": "email", "title": "E-mail"},
+    "age": {"type": "integer", "minimum": 0},
+    "plan": {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]}}}"#;
+const NESTED: &str = r#"{"type": "object", "properties": {
+    "name": {"type": "string"},
+    "address": {"type": "object", "properties": {"city": {"type": "string"}}}}}"#;
+
+fn apps_caps() -> Value {
+    json!({"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}})
+}
+
+/// A 2026-07-28 `tools/call` of generate with these capabilities and
+/// extra params (`inputResponses`, `requestState`); the answer.
+fn call_26(caps: Value, output: &str, extra: Value) -> (u16, Value) {
+    let output: Value = serde_json::from_str(output).unwrap();
+    let mut params = json!({"name": tools::GENERATE,
+        "arguments": {"description": "Your contact details", "output": output, "data": {"age": 30}},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": V26,
+                  "io.modelcontextprotocol/clientCapabilities": caps}});
+    if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
+        params.extend(extra);
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params});
+    let (status, answer) = send(
+        body.to_string().as_bytes(),
+        &headers_for(V26, "tools/call", Some(tools::GENERATE)),
+    );
+    assert_valid(V26, "JSONRPCMessage", &answer);
+    (status, answer)
+}
+
+/// The `input_required` result for a flat output, checked against the schema.
+fn elicited(caps: Value) -> Value {
+    HOSTED.set(true);
+    let (status, answer) = call_26(caps, FLAT, json!({}));
+    assert_eq!(status, 200, "{answer:#}");
+    let result = answer["result"].clone();
+    assert_valid(V26, "InputRequiredResult", &result);
+    result
+}
+
+#[test]
+fn an_elicitation_client_without_apps_gets_a_form_mode_input_required() {
+    let result = elicited(json!({"elicitation": {}}));
+    assert_eq!(result["resultType"], "input_required");
+    let request = &result["inputRequests"]["form"];
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(request["params"]["mode"], "form");
+    assert_eq!(
+        request["params"]["message"], "Contact",
+        "output's title, for the person"
+    );
+    let schema = &request["params"]["requestedSchema"];
+    assert_eq!(schema["required"], json!(["email"]));
+    assert_eq!(
+        schema["properties"]["email"],
+        json!({"type": "string", "format": "email", "title": "E-mail"})
+    );
+    assert_eq!(schema["properties"]["age"]["default"], 30, "the pre-fill");
+    assert_eq!(
+        schema["properties"]["plan"]["oneOf"][1],
+        json!({"const": "l", "title": "Large"})
+    );
+    assert!(result["requestState"]
+        .as_str()
+        .is_some_and(|s| s.contains('.')));
+    // Apps wins over elicitation; URL mode alone gets the form as a link.
+    let both = json!({"elicitation": {}, "extensions": apps_caps()["extensions"]});
+    let (_, answer) = call_26(both, FLAT, json!({}));
+    assert_eq!(answer["result"]["resultType"], "complete");
+    let (_, answer) = call_26(json!({"elicitation": {"url": {}}}), FLAT, json!({}));
+    assert_eq!(
+        answer["result"]["inputRequests"]["form"]["params"]["mode"],
+        "url"
+    );
+}
+
+/// The signed state of an elicitation for the flat output.
+fn state() -> String {
+    elicited(json!({"elicitation": {"form": {}}}))["requestState"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn retried(action: Value, state: Value) -> (u16, Value) {
+    HOSTED.set(true);
+    let mut extra = json!({"inputResponses": {"form": action}});
+    if !state.is_null() {
+        extra["requestState"] = state;
+    }
+    call_26(json!({"elicitation": {}}), FLAT, extra)
+}
+
+#[test]
+fn an_accepted_answer_is_checked_against_output_before_the_agent_gets_it() {
+    let state = json!(state());
+    let (status, answer) = retried(
+        json!({"action": "accept", "content": {"email": "a@b.example", "age": 3, "plan": "l"}}),
+        state.clone(),
+    );
+    assert_eq!(status, 200, "{answer:#}");
+    let result = &answer["result"];
+    assert_valid(V26, "CallToolResult", result);
+    assert_output_schema(tools::GENERATE, result);
+    assert_eq!(result.get("isError"), None, "{result:#}");
+    assert_eq!(
+        result["structuredContent"]["response"]["data"],
+        json!({"email": "a@b.example", "age": 3, "plan": "l"})
+    );
+    let (_, answer) = retried(
+        json!({"action": "accept", "content": {"email": "nope", "age": -1, "plan": "x"}}),
+        state,
+    );
+    let result = &answer["result"];
+    assert_valid(V26, "CallToolResult", result);
+    assert_output_schema(tools::GENERATE, result);
+    assert_eq!(result["isError"], true);
+    let error = &result["structuredContent"]["error"];
+    assert_eq!(error["code"], "submission_invalid");
+    assert!(
+        result.to_string().contains("/email"),
+        "the pointer is named: {result:#}"
+    );
+    assert_eq!(
+        result["structuredContent"].get("response"),
+        None,
+        "no unchecked data"
+    );
+}
+
+#[test]
+fn a_declined_or_cancelled_elicitation_is_said_so() {
+    for action in ["decline", "cancel"] {
+        let (status, answer) = retried(json!({"action": action}), json!(state()));
+        assert_eq!(status, 200);
+        let result = &answer["result"];
+        assert_valid(V26, "CallToolResult", result);
+        assert_output_schema(tools::GENERATE, result);
+        assert_eq!(result["structuredContent"], json!({"action": action}));
+        assert_eq!(result.get("isError"), None);
+        assert!(result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("no data"));
+    }
+}
+
+#[test]
+fn a_forged_missing_or_foreign_request_state_is_refused_with_its_code() {
+    let good = state();
+    let (payload, signature) = good.split_once('.').unwrap();
+    let mut tampered_payload = payload.to_owned();
+    tampered_payload.replace_range(..1, if payload.starts_with('A') { "B" } else { "A" });
+    let content = json!({"action": "accept", "content": {"email": "a@b.example"}});
+    for forged in [
+        json!(format!("{tampered_payload}.{signature}")),
+        json!(format!("{payload}.{}", "A".repeat(43))),
+        json!("garbage"),
+        json!(42),
+        Value::Null,
+    ] {
+        let (status, answer) = retried(content.clone(), forged.clone());
+        assert_eq!(status, 400, "{forged}: {answer:#}");
+        assert_eq!(answer["error"]["code"], code::INVALID_PARAMS);
+        assert_eq!(
+            answer["error"]["data"]["code"], "invalid_request_state",
+            "{forged}"
+        );
+        assert_eq!(
+            answer["error"]["data"]["payload"]["pointer"],
+            "/params/requestState"
+        );
+    }
+    // A state made for another form does not answer this one.
+    HOSTED.set(true);
+    let mut extra = json!({"inputResponses": {"form": content}, "requestState": good});
+    extra["arguments"] = json!({"output": serde_json::from_str::<Value>(NESTED).unwrap()});
+    let (status, answer) = call_26(json!({"elicitation": {}}), FLAT, extra);
+    assert_eq!(
+        (status, &answer["error"]["data"]["code"]),
+        (400, &json!("invalid_request_state"))
+    );
+    // A malformed answer is named by its pointer.
+    let (status, answer) = retried(json!({"action": "maybe"}), json!(state()));
+    assert_eq!(status, 400);
+    assert_eq!(
+        answer["error"]["data"]["payload"]["pointer"],
+        "/params/inputResponses/form/action"
+    );
+}
+
+#[test]
+fn a_non_flat_output_or_no_capability_names_what_is_missing() {
+    let text = |answer: &Value| {
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let (status, answer) = call_26(json!({"elicitation": {}}), NESTED, json!({}));
+    assert_eq!(status, 200);
+    assert_valid(V26, "CallToolResult", &answer["result"]);
+    assert!(
+        text(&answer).contains("/properties/address/type"),
+        "{}",
+        text(&answer)
+    );
+    assert_eq!(
+        answer["result"]["structuredContent"]["spec"]["jsonSchema"]["type"],
+        "object"
+    );
+    for garbage in [json!({}), json!({"elicitation": true, "extensions": [1]})] {
+        let (status, answer) = call_26(garbage.clone(), FLAT, json!({}));
+        assert_eq!(status, 200, "{garbage}");
+        assert!(
+            text(&answer).contains("cannot show the form"),
+            "{garbage}: {}",
+            text(&answer)
+        );
+    }
+    let (_, apps) = call_26(apps_caps(), FLAT, json!({}));
+    assert!(text(&apps).contains("fills it in the form view"));
+}
+
+#[test]
+fn handshake_capabilities_come_back_as_the_session_id() {
+    let initialize = |caps: Value| {
+        let body = request(
+            "2025-11-25",
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": caps, "clientInfo": {"name": "t", "version": "1"}}),
+        );
+        let header = |name: &str| {
+            headers_for("2025-11-25", "initialize", None)
+                .get(name)
+                .cloned()
+        };
+        let forms = McpForms {
+            secret: None,
+            now: NOW,
+        };
+        let Mcp::Answer(response) = Mcp::read(
+            body.to_string().as_bytes(),
+            &header,
+            McpGuard::default(),
+            forms,
+            &Limits::default(),
+        ) else {
+            panic!("initialize is answered at once")
+        };
+        let session = response
+            .headers
+            .iter()
+            .find(|(n, _)| n == "mcp-session-id")
+            .map(|(_, v)| v.clone());
+        session.expect("a session id")
+    };
+    let call = |session: Option<String>| {
+        let mut headers = headers_for("2025-11-25", "tools/call", None);
+        if let Some(session) = session {
+            headers.insert("mcp-session-id".into(), session);
+        }
+        let output: Value = serde_json::from_str(FLAT).unwrap();
+        let body = request(
+            "2025-11-25",
+            2,
+            "tools/call",
+            json!({"name": tools::GENERATE, "arguments": {"output": output}}),
+        );
+        let (status, answer) = send(body.to_string().as_bytes(), &headers);
+        assert_eq!(status, 200);
+        assert_valid("2025-11-25", "CallToolResult", &answer["result"]);
+        answer["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let apps = initialize(apps_caps());
+    assert!(call(Some(apps)).contains("fills it in the form view"));
+    // Elicitation needs a stream this server does not keep before 2026-07-28.
+    for caps in [json!({}), json!({"elicitation": {}}), json!("garbage")] {
+        let session = initialize(caps.clone());
+        assert!(
+            call(Some(session)).contains("cannot show the form"),
+            "{caps}"
+        );
+    }
+    assert!(
+        call(None).contains("fills it in the form view"),
+        "unknown: today's answer"
+    );
+    assert!(call(Some("someone-elses-session".into())).contains("fills it in the form view"));
+}
+
+#[test]
+fn without_hosted_forms_form_mode_carries_no_state_and_refuses_one() {
+    let (_, answer) = call_26(json!({"elicitation": {}}), FLAT, json!({}));
+    assert_eq!(answer["result"]["resultType"], "input_required");
+    assert_eq!(
+        answer["result"].get("requestState"),
+        None,
+        "nothing to sign with"
+    );
+    let accept = json!({"action": "accept", "content": {"email": "a@b.example"}});
+    let (status, answer) = call_26(
+        json!({"elicitation": {}}),
+        FLAT,
+        json!({"inputResponses": {"form": accept}}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        answer["result"]["structuredContent"]["response"]["data"]["email"],
+        "a@b.example"
+    );
+    let forged = json!({"inputResponses": {"form": accept}, "requestState": "x.y"});
+    let (status, answer) = call_26(json!({"elicitation": {}}), FLAT, forged);
+    assert_eq!(
+        (status, &answer["error"]["data"]["code"]),
+        (400, &json!("invalid_request_state"))
+    );
+}
+
+#[test]
+fn a_url_mode_elicitation_sends_a_hosted_link_and_the_retry_reads_its_kept_answer() {
+    HOSTED.set(true);
+    let caps = json!({"elicitation": {"url": {}}});
+    let (status, answer) = call_26(caps.clone(), NESTED, json!({}));
+    assert_eq!(status, 200, "{answer:#}");
+    let result = answer["result"].clone();
+    assert_valid(V26, "InputRequiredResult", &result);
+    let params = &result["inputRequests"]["form"]["params"];
+    assert_eq!(params["mode"], "url");
+    let url = params["url"].as_str().unwrap().to_owned();
+    assert!(url.starts_with("https://w.example/f/"), "{url}");
+    let (object, record) = LINKS.with(|l| l.borrow().last().cloned().unwrap());
+    assert_eq!(record.callback_url, None, "the object keeps the answer");
+    let state = result["requestState"].clone();
+    let retry = |action: Value| {
+        call_26(
+            caps.clone(),
+            NESTED,
+            json!({"inputResponses": {"form": action}, "requestState": state}),
+        )
+    };
+    // Not sent yet: the same link again.
+    let (_, again) = retry(json!({"action": "accept"}));
+    assert_valid(V26, "InputRequiredResult", &again["result"]);
+    assert_eq!(
+        again["result"]["inputRequests"]["form"]["params"]["url"],
+        url.as_str()
+    );
+    assert_eq!(again["result"]["requestState"], state);
+    // Sent (the hosted form's submission checked it and the object kept it).
+    let message =
+        json!({"type": "dgui_response", "data": {"name": "Ada", "address": {"city": "Paris"}}});
+    KEPT.with(|k| k.borrow_mut().insert(object, message.to_string()));
+    let (_, done) = retry(json!({"action": "accept"}));
+    assert_valid(V26, "CallToolResult", &done["result"]);
+    assert_output_schema(tools::GENERATE, &done["result"]);
+    assert_eq!(done["result"]["structuredContent"]["response"], message);
+    let (_, declined) = retry(json!({"action": "decline"}));
+    assert_eq!(
+        declined["result"]["structuredContent"],
+        json!({"action": "decline"})
+    );
+    let (status, content) = retry(json!({"action": "accept", "content": {"name": "x"}}));
+    assert_eq!(
+        (status, &content["error"]["code"]),
+        (400, &json!(code::INVALID_PARAMS))
+    );
+    // A form-mode client with a flat output still gets form mode; one that
+    // declares form mode only and asks for a nested output gets the link.
+    let (_, flat) = call_26(
+        json!({"elicitation": {"form": {}, "url": {}}}),
+        FLAT,
+        json!({}),
+    );
+    assert_eq!(
+        flat["result"]["inputRequests"]["form"]["params"]["mode"],
+        "form"
+    );
+}
+
+#[test]
+fn a_host_that_shows_no_form_gets_the_hosted_link_as_a_resource_link() {
+    HOSTED.set(true);
+    let initialize = |version: &str| {
+        let body = request(
+            version,
+            1,
+            "initialize",
+            json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        );
+        let header = |name: &str| headers_for(version, "initialize", None).get(name).cloned();
+        let forms = McpForms {
+            secret: Some(SECRET),
+            now: NOW,
+        };
+        let Mcp::Answer(response) = Mcp::read(
+            body.to_string().as_bytes(),
+            &header,
+            McpGuard::default(),
+            forms,
+            &Limits::default(),
+        ) else {
+            panic!("initialize is answered at once")
+        };
+        response
+            .headers
+            .into_iter()
+            .find(|(n, _)| n == "mcp-session-id")
+            .unwrap()
+            .1
+    };
+    for version in ["2025-11-25", "2025-06-18", "2025-03-26"] {
+        let mut headers = headers_for(version, "tools/call", None);
+        headers.insert("mcp-session-id".into(), initialize(version));
+        let output: Value = serde_json::from_str(NESTED).unwrap();
+        let body = request(
+            version,
+            2,
+            "tools/call",
+            json!({"name": tools::GENERATE, "arguments": {"output": output}}),
+        );
+        let (status, answer) = send(body.to_string().as_bytes(), &headers);
+        assert_eq!(status, 200);
+        let result = &answer["result"];
+        assert_valid(version, "CallToolResult", result);
+        assert_output_schema(tools::GENERATE, result);
+        let text = result["content"][0]["text"].as_str().unwrap();
+        let url = text
+            .split_whitespace()
+            .find(|w| w.starts_with("https://w.example/f/"))
+            .expect(text);
+        let link = result["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["type"] == "resource_link");
+        match version {
+            "2025-03-26" => assert_eq!(link, None, "no resource_link before 2025-06-18"),
+            _ => assert_eq!(link.unwrap()["uri"], url),
+        }
+        assert!(
+            result["structuredContent"]["spec"].is_object(),
+            "the spec as well"
+        );
+    }
+    // 2026-07-28 without elicitation: the same.
+    let (_, answer) = call_26(json!({}), FLAT, json!({}));
+    assert_valid(V26, "CallToolResult", &answer["result"]);
+    let uri = answer["result"]["content"][1]["uri"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(answer["result"]["content"][1]["type"], "resource_link");
+    // The agent reads the answer the link keeps with resources/read.
+    for version in ["2025-11-25", V26] {
+        let open = ok(
+            version,
+            "resources/read",
+            json!({"uri": uri}),
+            "ReadResourceResult",
+        );
+        let text: Value =
+            serde_json::from_str(open["contents"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(text["state"], "open", "not sent yet");
+    }
+    let (object, _) = LINKS.with(|l| l.borrow().last().cloned().unwrap());
+    let message = json!({"type": "dgui_response", "data": {"email": "a@b.example"}});
+    KEPT.with(|k| k.borrow_mut().insert(object, message.to_string()));
+    let sent = ok(
+        V26,
+        "resources/read",
+        json!({"uri": uri}),
+        "ReadResourceResult",
+    );
+    assert_eq!(sent["contents"][0]["text"], message.to_string());
+    assert_eq!(
+        (sent["ttlMs"].as_u64(), sent["cacheScope"].as_str()),
+        (Some(0), Some("private"))
+    );
+    // A link this worker did not sign is refused with the link's own code.
+    let forged = uri.replace("/f/", "/f/x");
+    let body = request(V26, 3, "resources/read", json!({"uri": forged}));
+    let (status, error) = err(
+        V26,
+        &body,
+        &headers_for(V26, "resources/read", Some(&forged)),
+    );
+    assert_eq!((status, &error["data"]["code"]), (400, &json!("not_found")));
+}
+
+#[test]
+fn a_url_mode_state_stays_readable_with_a_large_prefill() {
+    HOSTED.set(true);
+    let caps = json!({"elicitation": {"url": {}}});
+    let output: Value = serde_json::from_str(NESTED).unwrap();
+    let arguments = json!({"output": output, "data": {"name": "x".repeat(20_000)}});
+    let call = |extra: Value| {
+        let mut params = json!({"name": tools::GENERATE, "arguments": arguments,
+            "_meta": {"io.modelcontextprotocol/protocolVersion": V26,
+                      "io.modelcontextprotocol/clientCapabilities": caps}});
+        if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
+            params.extend(extra);
+        }
+        let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": params});
+        send(
+            body.to_string().as_bytes(),
+            &headers_for(V26, "tools/call", Some(tools::GENERATE)),
+        )
+    };
+    let (_, first) = call(json!({}));
+    let url = first["result"]["inputRequests"]["form"]["params"]["url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        url.contains("#data="),
+        "the person's first visit has the pre-fill"
+    );
+    let state = first["result"]["requestState"].clone();
+    let (status, again) =
+        call(json!({"inputResponses": {"form": {"action": "accept"}}, "requestState": state}));
+    assert_eq!(status, 200, "{again:#}");
+    let repeated = again["result"]["inputRequests"]["form"]["params"]["url"]
+        .as_str()
+        .unwrap();
+    assert_eq!(repeated, url.split('#').next().unwrap());
 }

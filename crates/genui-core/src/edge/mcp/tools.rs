@@ -61,9 +61,13 @@ fn generate_tool() -> Value {
                 "format": {"type": "string"},
                 "spec": {"type": "object", "description": "The form in `format`, as POST /v1/generate answers it."},
                 "markup": {"type": "string", "description": "The form's data-free HTML markup (format=html's <form>), which the form view renders and fills from the tool input."},
-                "error": {"type": "object", "description": "The dgui_error when the form could not be made."}
+                "error": {"type": "object", "description": "The dgui_error when the form could not be made, or when the person's answer breaks `output`."},
+                "toolMessage": {"type": "object", "description": "After an elicitation the person accepted: the AG-UI tool message carrying the checked answer (when the call named toolCallId)."},
+                "response": {"type": "object", "description": "After an elicitation the person accepted: DGUI's dgui_response carrying the checked answer (when the call named no toolCallId)."},
+                "action": {"type": "string", "enum": ["decline", "cancel"], "description": "After an elicitation the person declined or dismissed: no data."}
             },
-            "anyOf": [{"required": ["specHash", "format", "spec", "markup"]}, {"required": ["error"]}]
+            "anyOf": [{"required": ["specHash", "format", "spec", "markup"]}, {"required": ["error"]},
+                {"required": ["toolMessage"]}, {"required": ["response"]}, {"required": ["action"]}]
         },
         "annotations": {"readOnlyHint": true, "openWorldHint": false},
         "_meta": {"ui": {"resourceUri": super::view::URI, "visibility": ["model", "app"]}}
@@ -103,7 +107,7 @@ fn submit_tool() -> Value {
 
 /// A valid submission's result: the AG-UI tool message when the call
 /// named its `toolCallId`, else DGUI's `dgui_response` (no id is made up).
-fn submitted(message: Value) -> Map<String, Value> {
+pub(crate) fn submitted(message: Value) -> Map<String, Value> {
     if message.get("type").and_then(Value::as_str) == Some("dgui_response") {
         let text = format!(
             "The submission is valid; the dgui_response carries the data: {}",
@@ -118,9 +122,24 @@ fn submitted(message: Value) -> Map<String, Value> {
     structured(json!({"toolMessage": message}), text, false)
 }
 
+/// The result of an elicitation the person declined (or, `cancelled`,
+/// dismissed): no data, and no error of the call.
+pub(crate) fn refused_by_person(cancelled: bool) -> Map<String, Value> {
+    let (action, text) = match cancelled {
+        true => ("cancel", "The user dismissed the form without answering; no data was sent. Ask again only if the user wants to."),
+        false => ("decline", "The user declined to fill in the form; no data was sent. Do not ask again for the same data unless the user wants to."),
+    };
+    structured(json!({"action": action}), text.to_owned(), false)
+}
+
 /// The `CallToolResult` (without `resultType`) for a `/v1` answer.
-/// `format` is the generated spec's format (`None` for a submission).
-pub(crate) fn result(format: Option<&'static str>, v1: &HttpResponse) -> Map<String, Value> {
+/// `format` is the generated spec's format (`None` for a submission);
+/// `reach`, how the person sees the form when not in the MCP App view.
+pub(crate) fn result(
+    format: Option<&'static str>,
+    v1: &HttpResponse,
+    reach: Option<&str>,
+) -> Map<String, Value> {
     let header = |wanted: &str| {
         v1.headers
             .iter()
@@ -143,15 +162,45 @@ pub(crate) fn result(format: Option<&'static str>, v1: &HttpResponse) -> Map<Str
     };
     let hash = header("x-genui-spec-hash").unwrap_or_default();
     let markup = header(crate::service::FORM_MARKUP_HEADER).unwrap_or_default();
-    let text = format!(
-        "Made a {format} form (specHash {hash}). The user fills it in the form view; check an answer with \
+    let text = match reach {
+        None => format!(
+            "Made a {format} form (specHash {hash}). The user fills it in the form view; check an answer with \
 {SUBMIT} {{\"specHash\": \"{hash}\", \"data\": ...}}."
-    );
+        ),
+        Some(reach) => format!(
+            "Made a {format} form (specHash {hash}). {reach} Check an answer with \
+{SUBMIT} {{\"specHash\": \"{hash}\", \"data\": ...}}."
+        ),
+    };
     structured(
         json!({"specHash": hash, "format": format, "spec": body, "markup": markup}),
         text,
         false,
     )
+}
+
+/// A generated form sent as a hosted link: the spec as usual, the link
+/// in the text and (where the version has them) as a `resource_link`.
+pub(crate) fn linked(
+    format: &'static str,
+    v1: &HttpResponse,
+    url: &str,
+    resource_link: bool,
+) -> Map<String, Value> {
+    let reach = format!(
+        "This host shows no form view, so send the person this link to the form: {url} . Their answer is \
+checked against `output` when they send it and kept with the link until it expires; read it with resources/read \
+of that link (until then it says the form is still open)."
+    );
+    let mut result = result(Some(format), v1, Some(&reach));
+    if let (true, Some(Value::Array(content))) = (resource_link, result.get_mut("content")) {
+        content.push(
+            json!({"type": "resource_link", "uri": url, "name": "genui-form",
+            "title": "The form to fill in", "mimeType": "text/html",
+            "description": "A page where the person fills in and sends the form."}),
+        );
+    }
+    result
 }
 
 /// A failed call as a tool error carrying the `dgui_error`.

@@ -46,6 +46,11 @@ impl Version {
         self == Self::V2026_07_28
     }
 
+    /// Whether tool results may carry `resource_link` content (from 2025-06-18).
+    pub(crate) fn has_resource_links(self) -> bool {
+        self != Self::V2025_03_26
+    }
+
     /// The supported versions, as JSON strings.
     pub(crate) fn supported() -> Vec<Value> {
         Self::ALL.iter().map(|v| Value::from(v.as_str())).collect()
