@@ -124,7 +124,8 @@ code_enum! {
         SpecNotFound = "spec_not_found" => 404,
         /// A `/v1` route called without a valid bearer key.
         Unauthorized = "unauthorized" => 401,
-        /// A webhook whose signature is missing, wrong or too old.
+        /// A webhook whose signature is missing, wrong or too old, or an
+        /// interrupt token that is missing, forged or made for another use.
         InvalidSignature = "invalid_signature" => 401,
         /// A signed webhook request whose signature was already accepted once.
         WebhookReplayed = "webhook_replayed" => 409,
@@ -136,6 +137,9 @@ code_enum! {
         NotFound = "not_found" => 404,
         /// A hosted form's link (`/f/<token>`) has expired.
         FormExpired = "form_expired" => 410,
+        /// An AG-UI interrupt answered at or after its `expiresAt`: gone for
+        /// good, as an expired form link is (it may still be cancelled).
+        InterruptExpired = "interrupt_expired" => 410,
         /// The route exists but not for this method.
         MethodNotAllowed = "method_not_allowed" => 405,
         /// A bug: the worker produced something its own contract rejects.
@@ -491,11 +495,11 @@ mod tests {
             );
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 23 + 6);
+        assert_eq!(all.len(), 24 + 6);
         let codes = ErrorCode::codes();
         assert_eq!(
             codes.len(),
-            23 + 5,
+            24 + 5,
             "FormatUnsupported shares model_unavailable"
         );
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));

@@ -132,6 +132,11 @@ impl Projection {
             r.lang().tag(),
             r.catalog.map(crate::Catalog::hash).unwrap_or_default()
         );
+        // Words from this request alone (a prompt, an approval's action)
+        // are built each time, never remembered for the next request.
+        if r.per_request_words() {
+            return Rc::new(Builder::new(r).build(r));
+        }
         crate::cache::memo::projection(&key, "a2ui", || Builder::new(r).build(r), Self::bytes)
     }
 
