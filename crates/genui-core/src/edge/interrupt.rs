@@ -257,9 +257,7 @@ fn read_interrupt(raw: &Value) -> Result<Interrupt> {
         return Err(invalid("/interrupt/id", "the interrupt's `id` is empty"));
     }
     let reason = text("reason", true)?.unwrap_or_default();
-    for key in ["subagentRunId"] {
-        text(key, false)?;
-    }
+    text("subagentRunId", false)?;
     for key in ["responseSchema", "metadata"] {
         match map.get(key) {
             None | Some(Value::Object(_)) => {}
