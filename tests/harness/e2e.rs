@@ -33,6 +33,7 @@ type Step = Result<(), String>;
 #[path = "../../crates/genui-core/tests/a2ui_schema/mod.rs"]
 mod a2ui_schema;
 mod e2e_forms;
+mod e2e_interrupts;
 #[path = "e2e_protocols.rs"]
 mod e2e_protocols;
 #[path = "e2e_schemas.rs"]
@@ -85,6 +86,9 @@ fn e2e() {
     steps.run("format=html posted by a browser gets pages", || {
         e2e_protocols::html_form_posts(&dev, &tag)
     });
+    steps.run("AG-UI interrupt without WEBHOOK_SECRET", || {
+        e2e_interrupts::unsigned(&dev)
+    });
     steps.run("approval round trip", || {
         e2e_protocols::approval_round_trip(&dev, &tag)
     });
@@ -113,6 +117,7 @@ fn e2e() {
             let guarded = WranglerDev::start(opts)?;
             e2e_protocols::keys_and_cors(&guarded)?;
             e2e_protocols::signed_webhooks(&guarded, "whsec-e2e")?;
+            e2e_interrupts::resume_loop(&guarded, "whsec-e2e")?;
             e2e_forms::hosted_forms(&guarded, "whsec-e2e")
         },
     );
