@@ -1246,3 +1246,28 @@ fn hosted_form_delivery_survives_a_restart() {
         );
     }
 }
+
+/// Only the AG-UI interrupt steps (the unsigned worker's refusals, then the
+/// resume loop on a worker with `WEBHOOK_SECRET`):
+/// `GENUI_E2E_INTERRUPTS_ONLY=1 cargo test -p genui-harness --test e2e
+/// interrupts_only -- --ignored`. Without the variable it returns at once,
+/// like `hosted_forms_only`.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn interrupts_only() {
+    if std::env::var_os("GENUI_E2E_INTERRUPTS_ONLY").is_none() {
+        return;
+    }
+    let plain = WranglerDev::start(Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_interrupts::unsigned(&plain) {
+        panic!("{e}\nwrangler log tail:\n{}", plain.log_tail(4000));
+    }
+    drop(plain);
+    let opts = Options::default()
+        .var("API_KEYS", "key-one, key-two")
+        .var("WEBHOOK_SECRET", "whsec-e2e");
+    let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_interrupts::resume_loop(&dev, "whsec-e2e") {
+        panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
+    }
+}
