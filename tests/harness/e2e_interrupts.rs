@@ -6,7 +6,8 @@
 //! `ResumeEntry` whose signature this test recomputes and whose shape
 //! @ag-ui/core 1.0's own `ResumeEntrySchema` accepts; an expired interrupt
 //! says so, refuses an answer (410) and takes a cancel; a tampered token is
-//! 401. On a worker without the secret ([`unsigned`]): no token, and a
+//! 401; the same interrupt sent to `/v1/agent` in
+//! `forwardedProps.interrupts` is the run's activity. On a worker without the secret ([`unsigned`]): no token, and a
 //! submission naming the interrupt is 404.
 
 use super::Step;
@@ -190,6 +191,27 @@ pub fn resume_loop(dev: &WranglerDev, secret: &str) -> Step {
             format!(
                 "SSE /v1/interrupt: {status}, {:?}",
                 events.iter().map(|e| &e.event).collect::<Vec<_>>()
+            )
+        },
+    )?;
+
+    // Through /v1/agent: the interrupt of the last outcome, as the run's activity.
+    let run = json!({"threadId": "thread-int", "runId": "run-int", "messages": [],
+        "forwardedProps": {"interrupts": [body["interrupt"].clone()], "format": "jsonforms"}});
+    let (status, events) = dev.post_sse("/v1/agent", &run, &[KEY], None);
+    let activity = events
+        .iter()
+        .find(|e| e.data["type"] == "ACTIVITY_SNAPSHOT");
+    ensure(
+        status == 200
+            && activity.is_some_and(|e| {
+                e.data["content"]["meta"]["interrupt"]["token"] == token.as_str()
+                    && e.data["content"]["uiSchema"]["elements"][0]["text"] == message.as_str()
+            }),
+        || {
+            format!(
+                "/v1/agent with forwardedProps.interrupts: {status}, {:?}",
+                events.iter().map(|e| &e.data["type"]).collect::<Vec<_>>()
             )
         },
     )?;
