@@ -403,11 +403,11 @@ pub(crate) fn check_claim(
     spec_hash: &str,
 ) -> Result<()> {
     let Some(secret) = signer.and_then(|s| s.secret.as_ref()) else {
-        return Err(Error::new(
-            ErrorCode::NotFound,
-            "interrupt resumes are not configured (set the WEBHOOK_SECRET secret)",
-        )
-        .at("/interruptId"));
+        let why = match signer {
+            Some(_) => "interrupt resumes are not configured (set the WEBHOOK_SECRET secret)",
+            None => "an interrupt is resumed through POST /v1/submit, not this door",
+        };
+        return Err(Error::new(ErrorCode::NotFound, why).at("/interruptId"));
     };
     let token = claim
         .token
@@ -703,6 +703,8 @@ mod tests {
         );
         let missing = check_claim(&claim(false, None), Some(&signer(0)), HASH).unwrap_err();
         assert_eq!(missing.code(), ErrorCode::InvalidSignature);
+        let other_door = check_claim(&claim(false, token.clone()), None, HASH).unwrap_err();
+        assert!(other_door.message().contains("/v1/submit"), "{other_door}");
         let unset =
             check_claim(&claim(false, token), Some(&Signer::new(None, 0)), HASH).unwrap_err();
         assert_eq!(
