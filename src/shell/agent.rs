@@ -1,12 +1,14 @@
 //! `POST /v1/agent`: an AG-UI run answered as AG-UI events over SSE
 //! (genui_model::AgentEvents and RunInput decide; this performs). A generate call streams
 //! through the same machine as `/v1/generate`; a submission from one of
-//! our A2UI surfaces is checked like `/v1/submit`. Errors before the
+//! our A2UI surfaces is checked like `/v1/submit`; an interrupt in
+//! `forwardedProps.interrupts` is answered as `/v1/interrupt` answers it. Errors before the
 //! stream starts (a malformed `RunAgentInput`, no call, a bad body) are
 //! plain `dgui_error` responses with the pointer into the run input.
 
-use super::clock::unix_ms;
+use super::clock::{unix_ms, unix_s};
 use super::drive::{self, SseBody};
+use super::settings::setting;
 use super::{model, query_param, read_body};
 use genui_core::{GenerateJob, HttpResponse, Limits, Submission, SubmitDoor, Submitted};
 use genui_model::{AgentCall, AgentEvents, Generation, Mode, RunInput};
@@ -30,7 +32,9 @@ pub(super) async fn run(
     };
     let started = match &input.call {
         AgentCall::Submit { .. } => submission(&input, env, request_id, &limits).await,
-        AgentCall::Generate { .. } => generation(&input, req, env, ctx, &limits).await,
+        AgentCall::Generate { .. } | AgentCall::Interrupt { .. } => {
+            generation(&input, req, env, ctx, &limits).await
+        }
     };
     match started {
         Ok((head, body)) => {
@@ -48,11 +52,20 @@ async fn generation(
     ctx: &Context,
     limits: &Limits,
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
-    let job = GenerateJob::prepare(
-        &input.body_bytes(),
-        query_param(req, "format").as_deref(),
-        limits,
-    )
+    let format = query_param(req, "format");
+    let body = input.body_bytes();
+    // An interrupt is answered as `/v1/interrupt` answers it: its token is
+    // signed with WEBHOOK_SECRET, at the worker's clock.
+    let job = match &input.call {
+        AgentCall::Interrupt { .. } => GenerateJob::prepare_interrupt(
+            &body,
+            format.as_deref(),
+            limits,
+            unix_s(),
+            setting(env, "WEBHOOK_SECRET").as_deref(),
+        ),
+        _ => GenerateJob::prepare(&body, format.as_deref(), limits),
+    }
     .map_err(|error| HttpResponse::error(&input.locate(error)))?;
     let generation = Generation::new(
         job,

@@ -125,6 +125,7 @@ async fn serve(
     match handler {
         Handler::Healthz => with_wasm_memory(HttpResponse::healthz()),
         Handler::Generate => generate(req, env, ctx, sse).await,
+        Handler::Interrupt => interrupt(req, env, ctx, sse).await,
         Handler::Webhook => webhook(req, env, ctx, sse).await,
         Handler::Agent => agent::run(req, env, ctx, request_id, sse).await,
         Handler::Submit => submit(req, env, request_id).await,
@@ -194,7 +195,8 @@ async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse 
         body.as_deref().map_err(Clone::clone),
         |name| header(req, name),
         &limits,
-    );
+    )
+    .signed_by(setting(env, "WEBHOOK_SECRET").as_deref(), unix_s());
     submit::run(submission, env, request_id)
         .await
         .into_response()
@@ -221,6 +223,36 @@ async fn generate(
     let response = generate_job(job, env, ctx).await;
     // format=react with `Accept: text/tsx` (or text/plain): the module alone.
     response.react_source_only(header(req, "accept").as_deref())
+}
+
+/// `POST /v1/interrupt`: an AG-UI interrupt answered as `/v1/generate`
+/// answers (the core turns it into the generate request, and its answer
+/// carries the interrupt's token signed with `WEBHOOK_SECRET`).
+async fn interrupt(
+    req: &mut Request,
+    env: &Env,
+    ctx: &Context,
+    sse: &mut Option<drive::SseBody>,
+) -> HttpResponse {
+    let limits = Limits::default();
+    let body = match read_body(req, &limits).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let job = match GenerateJob::prepare_interrupt(
+        &body,
+        query_param(req, "format").as_deref(),
+        &limits,
+        unix_s(),
+        setting(env, "WEBHOOK_SECRET").as_deref(),
+    ) {
+        Ok(job) => job,
+        Err(error) => return HttpResponse::error(&error),
+    };
+    if genui_model::wants_event_stream(header(req, "accept").as_deref()) {
+        return stream_job(job, env, ctx, None, sse).await;
+    }
+    generate_job(job, env, ctx).await
 }
 
 /// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`,

@@ -33,6 +33,7 @@ type Step = Result<(), String>;
 #[path = "../../crates/genui-core/tests/a2ui_schema/mod.rs"]
 mod a2ui_schema;
 mod e2e_forms;
+mod e2e_interrupts;
 #[path = "e2e_protocols.rs"]
 mod e2e_protocols;
 #[path = "e2e_schemas.rs"]
@@ -85,6 +86,9 @@ fn e2e() {
     steps.run("format=html posted by a browser gets pages", || {
         e2e_protocols::html_form_posts(&dev, &tag)
     });
+    steps.run("AG-UI interrupt without WEBHOOK_SECRET", || {
+        e2e_interrupts::unsigned(&dev)
+    });
     steps.run("approval round trip", || {
         e2e_protocols::approval_round_trip(&dev, &tag)
     });
@@ -116,6 +120,7 @@ fn e2e() {
             let guarded = WranglerDev::start(opts)?;
             e2e_protocols::keys_and_cors(&guarded)?;
             e2e_protocols::signed_webhooks(&guarded, "whsec-e2e")?;
+            e2e_interrupts::resume_loop(&guarded, "whsec-e2e")?;
             e2e_forms::hosted_forms(&guarded, "whsec-e2e")
         },
     );
@@ -1245,5 +1250,30 @@ fn hosted_form_delivery_survives_a_restart() {
             "{e}\n(state and both wrangler logs kept in {})",
             state.display()
         );
+    }
+}
+
+/// Only the AG-UI interrupt steps (the unsigned worker's refusals, then the
+/// resume loop on a worker with `WEBHOOK_SECRET`):
+/// `GENUI_E2E_INTERRUPTS_ONLY=1 cargo test -p genui-harness --test e2e
+/// interrupts_only -- --ignored`. Without the variable it returns at once,
+/// like `hosted_forms_only`.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn interrupts_only() {
+    if std::env::var_os("GENUI_E2E_INTERRUPTS_ONLY").is_none() {
+        return;
+    }
+    let plain = WranglerDev::start(Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_interrupts::unsigned(&plain) {
+        panic!("{e}\nwrangler log tail:\n{}", plain.log_tail(4000));
+    }
+    drop(plain);
+    let opts = Options::default()
+        .var("API_KEYS", "key-one, key-two")
+        .var("WEBHOOK_SECRET", "whsec-e2e");
+    let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_interrupts::resume_loop(&dev, "whsec-e2e") {
+        panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
     }
 }

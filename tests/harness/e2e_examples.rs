@@ -7,6 +7,12 @@
 //!   UI it prints is a JSON Forms form covering its schema;
 //! - `webhook`: `send.py --callback` signs a tool call, gets the form, and
 //!   checks the signed callback carrying it; a wrong secret is refused;
+//! - `langgraph`: the LangGraph agent of `examples/langgraph` (served by
+//!   ag-ui-langgraph) ends its run with an interrupt; the AG-UI client of
+//!   `examples/agui-client/interrupt.ts` gets the worker's form for it,
+//!   submits the person's answer, and resumes the run with the signed entry;
+//!   the agent checks the signature and finishes with the answer in its
+//!   state; a resume entry whose payload was changed is refused;
 //! - `mcp`: `tests/mcp/hosts.mjs` connects the MCP SDK client to the URL of
 //!   each host configuration, lists the tools and generates a form;
 //! - the walkthrough: the README's generate block, the same request with
@@ -241,6 +247,110 @@ fn webhook(base: &str) -> Step {
     )
 }
 
+/// The shared Python environment's interpreter (scripts/lib/python-env.sh).
+fn venv_python() -> PathBuf {
+    let home = std::env::var("HOME").unwrap_or_default();
+    PathBuf::from(home).join(".cache/genui-worker/venv/bin/python")
+}
+
+/// A free port on 127.0.0.1.
+fn free_port() -> Result<u16, String> {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .map_err(|e| format!("no free port: {e}"))
+}
+
+/// The LangGraph agent server of examples/langgraph, stopped when dropped.
+struct AgentServer {
+    child: std::process::Child,
+    base: String,
+}
+
+impl AgentServer {
+    fn start() -> Result<AgentServer, String> {
+        let port = free_port()?;
+        let child = Command::new(venv_python())
+            .arg("agent.py")
+            .args(["--port", &port.to_string()])
+            .current_dir(project_root().join("examples/langgraph"))
+            .env("WEBHOOK_SECRET", WEBHOOK_SECRET)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{}: {e} (run ./scripts/setup.sh)", venv_python().display()))?;
+        let server = AgentServer {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+        };
+        server.wait_until_up()?;
+        Ok(server)
+    }
+
+    fn wait_until_up(&self) -> Step {
+        let started = Instant::now();
+        while started.elapsed() < std::time::Duration::from_secs(60) {
+            if ureq::get(format!("{}/healthz", self.base)).call().is_ok() {
+                return Ok(());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+        Err("the LangGraph agent did not answer /healthz within 60 s".into())
+    }
+
+    /// The raw event stream the agent answers to one run.
+    fn run(&self, input: &Value) -> Result<String, String> {
+        ureq::post(format!("{}/agent", self.base))
+            .header("accept", "text/event-stream")
+            .send_json(input)
+            .map_err(|e| format!("agent run: {e}"))?
+            .body_mut()
+            .read_to_string()
+            .map_err(|e| format!("agent run: {e}"))
+    }
+}
+
+impl Drop for AgentServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An interrupt answered through the worker resumes a real LangGraph run,
+/// which checks the worker's signature; a changed payload is refused.
+fn langgraph(base: &str) -> Step {
+    let agent = AgentServer::start()?;
+    let typed = serde_json::json!({"quarter": "Q1", "year": 2026, "revenue": 4200000});
+    let printed = run(Command::new(node())
+        .arg("interrupt.ts")
+        .arg(typed.to_string())
+        .current_dir(project_root().join("examples/agui-client"))
+        .env("GENUI_URL", base)
+        .env("AGENT_URL", format!("{}/agent", agent.base)))?;
+    let loop_: Value = serde_json::from_str(&printed).map_err(|e| format!("{e}: {printed}"))?;
+    ensure(
+        loop_["state"]["filing"] == typed && loop_["stillPending"] == 0,
+        || format!("the agent did not finish with the answer: {loop_}"),
+    )?;
+    let entry = &loop_["resume"][0];
+    ensure(
+        entry["status"] == "resolved"
+            && entry["interruptId"] == loop_["interrupts"][0]["id"]
+            && entry["metadata"]["genui"]["signature"].is_string(),
+        || format!("not a signed resume entry: {entry}"),
+    )?;
+    let mut forged = entry.clone();
+    forged["payload"]["revenue"] = 1.into();
+    let refused = agent.run(&serde_json::json!({
+        "threadId": "thread-forged", "runId": "run-forged", "state": {}, "messages": [],
+        "tools": [], "context": [], "forwardedProps": {}, "resume": [forged],
+    }))?;
+    ensure(
+        refused.contains("RUN_ERROR") && refused.contains("invalid_resume_signature"),
+        || format!("a changed payload was not refused: {refused}"),
+    )
+}
+
 /// Each host configuration of examples/mcp, connected with the MCP SDK.
 fn mcp_hosts(base: &str) -> Step {
     run(Command::new(node())
@@ -396,10 +506,11 @@ fn walkthrough(base: &str) -> Step {
 type Runner = fn(&str) -> Step;
 
 /// Every example, in the order they run.
-const STEPS: [(&str, Runner); 5] = [
+const STEPS: [(&str, Runner); 6] = [
     ("examples/curl", curl_example),
     ("examples/agui-client", agui_client),
     ("examples/webhook", webhook),
+    ("examples/langgraph", langgraph),
     ("examples/mcp", mcp_hosts),
     ("README walkthrough", walkthrough),
 ];

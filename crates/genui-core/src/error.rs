@@ -127,7 +127,8 @@ code_enum! {
         SpecNotFound = "spec_not_found" => 404,
         /// A `/v1` route called without a valid bearer key.
         Unauthorized = "unauthorized" => 401,
-        /// A webhook whose signature is missing, wrong or too old.
+        /// A webhook whose signature is missing, wrong or too old, or an
+        /// interrupt token that is missing, forged or made for another use.
         InvalidSignature = "invalid_signature" => 401,
         /// A signed webhook request whose signature was already accepted once.
         WebhookReplayed = "webhook_replayed" => 409,
@@ -143,6 +144,9 @@ code_enum! {
         /// `requestState` was not issued by this worker, has expired, or is
         /// for another form.
         InvalidRequestState = "invalid_request_state" => 400,
+        /// An AG-UI interrupt answered at or after its `expiresAt`: gone for
+        /// good, as an expired form link is (it may still be cancelled).
+        InterruptExpired = "interrupt_expired" => 410,
         /// The route exists but not for this method.
         MethodNotAllowed = "method_not_allowed" => 405,
         /// A bug: the worker produced something its own contract rejects.
@@ -498,11 +502,11 @@ mod tests {
             );
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 24 + 6);
+        assert_eq!(all.len(), 24 + 8);
         let codes = ErrorCode::codes();
         assert_eq!(
             codes.len(),
-            24 + 5,
+            24 + 7,
             "FormatUnsupported shares model_unavailable"
         );
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));

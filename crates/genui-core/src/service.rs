@@ -92,6 +92,11 @@ pub struct GenerateJob {
     pub(crate) form_markup: bool,
     /// The operator catalog the request names (`catalog`), when it does.
     catalog: Option<Rc<crate::catalog::Catalog>>,
+    /// Words for the person applied at render time, like `data`: an AG-UI
+    /// interrupt's `message`. Never in the key nor the stored spec.
+    prompt: Option<String>,
+    /// An AG-UI interrupt's `meta.interrupt` and its token (`/v1/interrupt`).
+    interrupt: Option<crate::edge::interrupt::InterruptSeal>,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -196,9 +201,51 @@ pub(crate) fn prepare_generate(
         limits: *limits,
         display,
         form_markup: false,
+        prompt: None,
+        interrupt: None,
     };
     job.rekey(deterministic_generator())?;
     job.check_a2ui_catalog()?;
+    Ok(job)
+}
+
+/// A `POST /v1/interrupt` body as a generate request
+/// ([`crate::edge::interrupt`]): limits first, then the interrupt read and
+/// turned into a `generateUserInterface` call, answered at `now` (Unix
+/// seconds) with a token signed by `secret` (`WEBHOOK_SECRET`) when set.
+pub(crate) fn prepare_interrupt(
+    body: &[u8],
+    query_format: Option<&str>,
+    limits: &Limits,
+    now: u64,
+    secret: Option<&str>,
+) -> Result<GenerateJob> {
+    use crate::edge::interrupt::{read_call, RESPONSE_SCHEMA_AT};
+    limits.check_body_size(body.len())?;
+    limits.check_body_depth(body)?;
+    let value: Value = serde_json::from_slice(body).map_err(|e| {
+        Error::new(
+            ErrorCode::InvalidJson,
+            format!("request body is not valid JSON: {e}"),
+        )
+        .with(Detail::Line(e.line()))
+        .with(Detail::Column(e.column()))
+    })?;
+    let call = read_call(value, now, secret)?;
+    let bytes = serde_json::to_vec(&call.generate_body)
+        .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+    // `output` is the interrupt's `responseSchema`: errors point there.
+    let at_schema = |error: Error| match error.pointer().and_then(|p| p.strip_prefix("/output")) {
+        Some(rest) => {
+            let at = format!("{RESPONSE_SCHEMA_AT}{rest}");
+            error.at(at)
+        }
+        None => error,
+    };
+    let mut job = prepare_generate(&bytes, query_format, limits).map_err(at_schema)?;
+    job.request.output_at = Some(RESPONSE_SCHEMA_AT.to_owned());
+    job.prompt = call.prompt;
+    job.interrupt = Some(call.seal);
     Ok(job)
 }
 
@@ -608,6 +655,10 @@ impl GenerateJob {
         if let Some(id) = &self.request.tool_call_id {
             meta.insert("toolCallId".into(), id.clone().into());
         }
+        if let Some(interrupt) = &self.interrupt {
+            meta.insert("interrupt".into(), interrupt.meta(&spec.spec_hash));
+            warnings.extend(interrupt.warnings());
+        }
         if !warnings.is_empty() {
             meta.insert(
                 "warnings".into(),
@@ -637,6 +688,7 @@ impl GenerateJob {
             raw_data: &self.request.data,
             locale: self.request.locale.as_deref(),
             catalog: self.catalog.as_deref(),
+            prompt: self.prompt.as_deref(),
         };
         let check = |value: &Value| match crate::terms::contracts::checking() {
             true => format.contract().check(value),
@@ -686,6 +738,12 @@ impl GenerateJob {
             "x-genui-warnings".into(),
             warnings_header(rendered.meta.get("warnings")),
         ));
+        // The token, for formats with no `meta` (A2UI, HTML).
+        if let Some(token) = (self.interrupt.as_ref()).and_then(|i| i.token(&spec.spec_hash)) {
+            response
+                .headers
+                .push((crate::edge::interrupt::TOKEN_HEADER.to_owned(), token));
+        }
         if self.form_markup {
             // Data-free: the MCP view fills it from the tool input.
             let bare = RenderInput {
@@ -695,6 +753,7 @@ impl GenerateJob {
                 raw_data: &Value::Null,
                 locale: None,
                 catalog: None,
+                prompt: None,
             };
             response
                 .headers
@@ -1030,6 +1089,20 @@ impl GenerateJob {
     /// cache ([`prepare_generate`]).
     pub fn prepare(body: &[u8], query_format: Option<&str>, limits: &Limits) -> Result<Self> {
         prepare_generate(body, query_format, limits)
+    }
+
+    /// A `POST /v1/interrupt` body as a generate request (docs/interrupts.md):
+    /// its `responseSchema` is `output`, its `message` the person's prompt,
+    /// and the answer carries `meta.interrupt` with a token signed by
+    /// `secret` (`WEBHOOK_SECRET`, when set) at `now` (Unix seconds).
+    pub fn prepare_interrupt(
+        body: &[u8],
+        query_format: Option<&str>,
+        limits: &Limits,
+        now: u64,
+        secret: Option<&str>,
+    ) -> Result<Self> {
+        prepare_interrupt(body, query_format, limits, now, secret)
     }
 }
 

@@ -25,6 +25,7 @@
 //! with its JSON Pointer, so a client can show each one by its field.
 
 use crate::cache::spec::{self, UiSpec};
+use crate::edge::interrupt::{ResumeClaim, Signer};
 use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
 use crate::render::{a2ui, lmui};
 use crate::request::invalid;
@@ -40,8 +41,8 @@ use std::rc::Rc;
 /// facts (the front door, the body, `Accept`) and the submission itself
 /// (does it name its tool call?); each row writes its answer here.
 ///
-/// A new shape is a new row (for example an AG-UI interrupt's signed
-/// `resume` entry, or an MCP elicitation result), with its message in
+/// A new shape is a new row (as the AG-UI interrupt's signed resume entry
+/// is; an MCP elicitation result could be), with its message in
 /// [`SubmitAnswer::message`] and its choice in the machine; no caller
 /// builds a message of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,9 +59,31 @@ pub(crate) enum SubmitAnswer {
     /// thank-you carrying the message of the row above that fits, or the
     /// form again with its errors ([`crate::render::html::reply`]).
     Page,
+    /// The AG-UI `ResumeEntry` `{interruptId, status, payload?, metadata}`
+    /// ([`crate::edge::interrupt::resume_entry`]): the submission names
+    /// the interrupt it answers (`interruptId`, with its token).
+    ResumeEntry,
+}
+
+/// What a resume entry is made of besides the data: the claim, what signs
+/// it, and the spec the token bound.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Resume<'a> {
+    claim: &'a ResumeClaim,
+    signer: Option<&'a Signer>,
+    spec_hash: &'a str,
 }
 
 impl SubmitAnswer {
+    /// The message row of a submission: the resume entry when it names an
+    /// interrupt, else by its tool call ([`SubmitAnswer::for_message`]).
+    pub(crate) fn for_submission(tool_call_id: Option<&str>, names_interrupt: bool) -> Self {
+        match names_interrupt {
+            true => Self::ResumeEntry,
+            false => Self::for_message(tool_call_id),
+        }
+    }
+
     /// The message row for a submission that names `tool_call_id` (or none).
     pub(crate) fn for_message(tool_call_id: Option<&str>) -> Self {
         match tool_call_id {
@@ -74,7 +97,7 @@ impl SubmitAnswer {
     fn data_level(self) -> usize {
         match self {
             Self::ToolMessage | Self::Page => 0,
-            Self::DguiResponse => 1,
+            Self::DguiResponse | Self::ResumeEntry => 1,
         }
     }
 
@@ -89,8 +112,24 @@ impl SubmitAnswer {
         tool_call_id: Option<&str>,
         message_id: &str,
         unchecked: &[String],
+        resume: Option<Resume<'_>>,
     ) -> Value {
         let mut message = match (self, tool_call_id) {
+            (Self::ResumeEntry, _) => {
+                let Some(resume) = resume else {
+                    // The machine chooses this row only with a claim.
+                    return json!({"type": "dgui_response", "data": data});
+                };
+                // The entry names what was not checked inside its own
+                // vendor key (AG-UI reserves none of `metadata.genui`).
+                return crate::edge::interrupt::resume_entry(
+                    resume.claim,
+                    resume.signer,
+                    resume.spec_hash,
+                    data,
+                    unchecked,
+                );
+            }
             (Self::ToolMessage, Some(id)) => json!({
                 "id": format!("result_{message_id}"),
                 "role": "tool",
@@ -103,6 +142,7 @@ impl SubmitAnswer {
                     tool_call_id,
                     message_id,
                     unchecked,
+                    resume,
                 )
             }
             // Without a tool call there is no tool message to write: never
@@ -122,7 +162,9 @@ impl SubmitAnswer {
     /// or a page in `locale`'s language with the error's status.
     pub(crate) fn refusal(self, error: &Error, locale: Option<&str>) -> HttpResponse {
         match self {
-            Self::ToolMessage | Self::DguiResponse => HttpResponse::error(error),
+            Self::ToolMessage | Self::DguiResponse | Self::ResumeEntry => {
+                HttpResponse::error(error)
+            }
             Self::Page => crate::render::html::reply::unavailable(locale, error),
         }
     }
@@ -156,6 +198,10 @@ pub struct SubmitJob {
     /// How many levels the front door's answer wraps the message in (an
     /// MCP result, an AG-UI event), counted in the depth check.
     envelope_depth: usize,
+    /// The AG-UI interrupt the submission answers (`interruptId`).
+    interrupt: Option<ResumeClaim>,
+    /// What signs its resume entry (`/v1/submit` sets it).
+    signer: Option<Signer>,
 }
 
 /// Checks limits and parses a submission body.
@@ -196,8 +242,11 @@ pub(crate) fn prepare_submit_with(
             lang: None,
             form_locale: None,
             envelope_depth: 0,
+            interrupt: None,
+            signer: None,
         });
     }
+    let interrupt = crate::edge::interrupt::read_claim(&body)?;
     let metadata = body
         .get("metadata")
         .and_then(Value::as_object)
@@ -211,6 +260,10 @@ pub(crate) fn prepare_submit_with(
         Some(_) => return Err(invalid("/toolCallId", "`toolCallId` must be a string")),
     };
     let contract = match (field("specHash"), body.remove("output")) {
+        (_, Some(_)) if interrupt.is_some() => return Err(invalid(
+            "/output",
+            "an interrupt's answer names its form by `specHash` (its token binds it), not `output`",
+        )),
         (_, Some(output @ Value::Object(_))) => {
             limits.check_schema_size(&output, "/output")?;
             ContractSource::Inline(output)
@@ -230,7 +283,12 @@ pub(crate) fn prepare_submit_with(
             ))
         }
     };
-    let data = submitted_data(&mut body, limits)?;
+    // A cancel carries no answer.
+    let cancelled = interrupt.as_ref().is_some_and(|claim| claim.cancelled);
+    let data = match cancelled && !body.contains_key("data") {
+        true => Value::Null,
+        false => submitted_data(&mut body, limits)?,
+    };
     Ok(SubmitJob {
         data,
         tool_call_id,
@@ -241,6 +299,8 @@ pub(crate) fn prepare_submit_with(
         lang: None,
         form_locale: None,
         envelope_depth: 0,
+        interrupt,
+        signer: None,
     })
 }
 
@@ -366,6 +426,28 @@ impl SubmitJob {
     }
 
     fn validate(&mut self, cached: Option<&str>) -> Result<Vec<String>> {
+        if let Some(claim) = &self.interrupt {
+            let hash = match &self.contract {
+                ContractSource::Cached(hash) => hash.as_str(),
+                ContractSource::Inline(_) => "",
+            };
+            crate::edge::interrupt::check_claim(claim, self.signer.as_ref(), hash)?;
+            if claim.cancelled {
+                return Ok(Vec::new());
+            }
+        }
+        let unchecked = self.validate_data(cached)?;
+        // AG-UI refuses a resolved entry whose payload is `null`.
+        if self.interrupt.is_some() && self.data.is_null() {
+            return Err(invalid(
+                "/data",
+                "a resolved interrupt needs an answer other than null (AG-UI's ResumeEntry has no null payload)",
+            ));
+        }
+        Ok(unchecked)
+    }
+
+    fn validate_data(&mut self, cached: Option<&str>) -> Result<Vec<String>> {
         let limits = self.limits;
         // Fields on an external `$ref` were JSON text in the form (schema/opaque.rs).
         let read_text = |schema: &Value, draft, data: &mut Value| {
@@ -418,7 +500,7 @@ impl SubmitJob {
         // string was; the whole stays within the body's depth limit, and so
         // does the message that carries it (a `dgui_response` nests the
         // data one level down), so that the worker's own parser reads it.
-        let carried = match SubmitAnswer::for_message(self.tool_call_id.as_deref()).data_level() {
+        let carried = match self.row().data_level() {
             0 => 0,
             level => level + self.envelope_depth,
         };
@@ -475,17 +557,33 @@ impl SubmitJob {
     /// [`SubmitAnswer`] table that fits the submission (a tool message
     /// when it names its tool call, DGUI's `dgui_response` otherwise).
     pub(crate) fn message(&self, message_id: &str, unchecked: &[String]) -> Value {
-        SubmitAnswer::for_message(self.tool_call_id.as_deref()).message(
+        let resume = self.interrupt.as_ref().map(|claim| Resume {
+            claim,
+            signer: self.signer.as_ref(),
+            spec_hash: match &self.contract {
+                ContractSource::Cached(hash) => hash,
+                ContractSource::Inline(_) => "",
+            },
+        });
+        self.row().message(
             &self.data,
             self.tool_call_id.as_deref(),
             message_id,
             unchecked,
+            resume,
         )
     }
 
-    /// The tool call the submission answers, when it names one.
-    pub(crate) fn tool_call_id(&self) -> Option<&str> {
-        self.tool_call_id.as_deref()
+    /// The message row of this submission ([`SubmitAnswer::for_submission`]).
+    pub(crate) fn row(&self) -> SubmitAnswer {
+        SubmitAnswer::for_submission(self.tool_call_id.as_deref(), self.interrupt.is_some())
+    }
+
+    /// Signs a resume entry with `WEBHOOK_SECRET` (when set) at `now`
+    /// (Unix seconds): without it, a submission naming an interrupt is
+    /// refused.
+    pub(crate) fn sign_with(&mut self, secret: Option<&str>, now: u64) {
+        self.signer = Some(Signer::new(secret, now));
     }
 }
 
@@ -571,6 +669,8 @@ impl SubmitJob {
             lang: None,
             form_locale,
             envelope_depth: 0,
+            interrupt: None,
+            signer: None,
         })
     }
 
@@ -587,7 +687,7 @@ impl SubmitJob {
         message_id: &str,
     ) -> Outcome {
         let response = match how {
-            SubmitAnswer::ToolMessage | SubmitAnswer::DguiResponse => {
+            SubmitAnswer::ToolMessage | SubmitAnswer::DguiResponse | SubmitAnswer::ResumeEntry => {
                 return self.finish(cached, message_id)
             }
             SubmitAnswer::Page => self.page(cached, message_id),

@@ -411,6 +411,7 @@ fn text_answers_are_the_serialised_values() {
                 raw_data: &args["data"],
                 locale: None,
                 catalog: None,
+                prompt: None,
             };
             let format = genui_core::Format::parse(format, "/format").unwrap();
             let whole = serde_json::to_string(&format.render(&input)).unwrap();

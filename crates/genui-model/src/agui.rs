@@ -10,7 +10,11 @@
 //! 2. `forwardedProps.generateUserInterface`: the tool's arguments;
 //! 3. `forwardedProps.events`: AG-UI tool-call events that assemble into
 //!    the call (`TOOL_CALL_START`, `TOOL_CALL_ARGS`, `TOOL_CALL_END`);
-//! 4. the last assistant message's last `generateUserInterface` tool call.
+//! 4. `forwardedProps.interrupts`: the interrupts of the last
+//!    `RUN_FINISHED` outcome the client saw (AG-UI 1.0), one per run,
+//!    answered as `POST /v1/interrupt` answers it (docs/interrupts.md):
+//!    its form as the activity, `meta.interrupt` carrying the token;
+//! 5. the last assistant message's last `generateUserInterface` tool call.
 //!
 //! Out: SSE `data:` frames of AG-UI events ([`AgentEvents`]):
 //! `RUN_STARTED`, `ACTIVITY_SNAPSHOT` (the UI), `ACTIVITY_DELTA` (the JSON
@@ -68,6 +72,14 @@ pub enum Call {
         /// The generate body.
         body: Value,
         /// Its JSON Pointer in the run input.
+        at: String,
+    },
+    /// A `/v1/interrupt` body (`{"interrupt", "format"?, "data"?}`); `at`
+    /// is where the interrupt sits in the run input.
+    Interrupt {
+        /// The interrupt request's body.
+        body: Value,
+        /// The interrupt's JSON Pointer in the run input.
         at: String,
     },
     /// A `/v1/submit` body (an A2UI client message).
@@ -155,9 +167,9 @@ impl RunInput {
     /// A generate body as bytes, for `GenerateJob::prepare`.
     pub fn body_bytes(&self) -> Vec<u8> {
         match &self.call {
-            Call::Generate { body, .. } | Call::Submit { body, .. } => {
-                serde_json::to_vec(body).unwrap_or_default()
-            }
+            Call::Generate { body, .. }
+            | Call::Interrupt { body, .. }
+            | Call::Submit { body, .. } => serde_json::to_vec(body).unwrap_or_default(),
         }
     }
 
@@ -166,6 +178,7 @@ impl RunInput {
     pub fn locate(&self, error: Error) -> Error {
         let (at, strip) = match &self.call {
             Call::Generate { at, .. } => (at.as_str(), ""),
+            Call::Interrupt { at, .. } => (at.as_str(), "/interrupt"),
             Call::Submit { at, .. } => (at.as_str(), "/action"),
         };
         match error.pointer().map(str::to_owned) {
@@ -184,15 +197,21 @@ impl RunInput {
     /// [`Self::locate`] for an error already turned into a response (one
     /// the generation machine answered before the stream started).
     pub fn locate_response(&self, mut response: HttpResponse) -> HttpResponse {
-        let Call::Generate { at, .. } = &self.call else {
-            return response;
+        let (at, strip) = match &self.call {
+            Call::Generate { at, .. } => (at, ""),
+            Call::Interrupt { at, .. } => (at, "/interrupt"),
+            Call::Submit { .. } => return response,
         };
         let Ok(mut body) = serde_json::from_str::<Value>(&response.body) else {
             return response;
         };
         if let Some(Value::String(pointer)) = body.pointer_mut("/payload/pointer") {
             if pointer.is_empty() || pointer.starts_with('/') {
-                *pointer = format!("{at}{pointer}");
+                let inner = match strip {
+                    "" => pointer.as_str(),
+                    strip => pointer.strip_prefix(strip).unwrap_or(pointer),
+                };
+                *pointer = format!("{at}{inner}");
                 response.body = body.to_string();
             }
         }
@@ -228,6 +247,9 @@ fn find_in_props(props: &Map<String, Value>, run_id: &str) -> Result<Option<Call
             at,
         }));
     }
+    if let Some(interrupts) = props.get("interrupts") {
+        return interrupt_call(interrupts, props).map(Some);
+    }
     if let Some(events) = props.get("events") {
         if !events.is_array() {
             return Err(invalid(
@@ -241,6 +263,33 @@ fn find_in_props(props: &Map<String, Value>, run_id: &str) -> Result<Option<Call
         }));
     }
     Ok(None)
+}
+
+/// `forwardedProps.interrupts`: one AG-UI interrupt per run, with
+/// `forwardedProps.format` and `forwardedProps.data` beside it.
+fn interrupt_call(interrupts: &Value, props: &Map<String, Value>) -> Result<Call, Error> {
+    let at = "/forwardedProps/interrupts";
+    let list = interrupts
+        .as_array()
+        .ok_or_else(|| invalid(at, "`interrupts` must be an array of AG-UI interrupts"))?;
+    let [interrupt] = list.as_slice() else {
+        let what = match list.len() {
+            0 => "`interrupts` is empty: name the interrupt to answer",
+            _ => "one interrupt per run: send each of them in a run of its own (or POST /v1/interrupt), and resume with every entry",
+        };
+        return Err(invalid(&format!("{at}/{}", list.len().min(1)), what));
+    };
+    let mut body = Map::new();
+    body.insert("interrupt".into(), interrupt.clone());
+    for option in ["format", "data", "locale", "device"] {
+        if let Some(value) = props.get(option) {
+            body.insert(option.into(), value.clone());
+        }
+    }
+    Ok(Call::Interrupt {
+        body: Value::Object(body),
+        at: format!("{at}/0"),
+    })
 }
 
 fn find_in_messages(messages: Option<&Value>, _run_id: &str) -> Result<Call, Error> {
@@ -722,6 +771,76 @@ mod tests {
         assert_eq!(
             located.pointer(),
             Some("/forwardedProps/generateUserInterface/output/type")
+        );
+    }
+
+    /// `forwardedProps.interrupts`: one interrupt per run, answered as
+    /// `/v1/interrupt` answers it, its form the run's activity with the
+    /// token in `meta.interrupt`; errors point into the run input.
+    #[test]
+    fn an_interrupt_in_forwarded_props_is_answered_as_its_form() {
+        let interrupt = json!({"id": "int-1", "reason": "input_required", "message": "Which quarter?",
+            "toolCallId": "call_q", "responseSchema": {"type": "object", "properties": {"q": {"type": "string"}}}});
+        let input = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {
+            "interrupts": [interrupt], "format": "rjsf", "data": {"q": "Q1"}}}))
+        .unwrap();
+        assert_eq!(
+            input.call,
+            Call::Interrupt {
+                body: json!({"interrupt": interrupt, "format": "rjsf", "data": {"q": "Q1"}}),
+                at: "/forwardedProps/interrupts/0".into()
+            }
+        );
+        let job = genui_core::GenerateJob::prepare_interrupt(
+            &input.body_bytes(),
+            None,
+            &Limits::default(),
+            0,
+            Some("s3cret"),
+        )
+        .unwrap();
+        let answer = job.finish(None).response;
+        let mut events = AgentEvents::new(&input);
+        let text = events.frames(&Update::Ui(answer));
+        let snapshot: Value = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|e| e["type"] == "ACTIVITY_SNAPSHOT")
+            .expect("the form as an activity");
+        let content = &snapshot["content"];
+        assert_eq!(snapshot["activityType"], "genui.rjsf");
+        assert_eq!(content["description"], "Which quarter?");
+        assert_eq!(content["metadata"]["toolCallId"], "call_q", "{content}");
+        assert!(
+            content["metadata"]["interrupt"]["token"].is_string(),
+            "{content}"
+        );
+        // Errors name their place in the run input.
+        let no_schema = json!({"threadId": "t", "runId": "r", "forwardedProps": {"interrupts": [{"id": "i", "reason": "x"}]}});
+        let input = read(no_schema).unwrap();
+        let error = genui_core::GenerateJob::prepare_interrupt(
+            &input.body_bytes(),
+            None,
+            &Limits::default(),
+            0,
+            None,
+        )
+        .map(|_| ())
+        .unwrap_err();
+        assert_eq!(
+            input.locate(error).pointer(),
+            Some("/forwardedProps/interrupts/0/responseSchema")
+        );
+        let two = json!({"threadId": "t", "runId": "r", "forwardedProps": {"interrupts": [{"id": "a", "reason": "confirmation"}, {"id": "b", "reason": "confirmation"}]}});
+        assert_eq!(
+            read(two).unwrap_err().pointer(),
+            Some("/forwardedProps/interrupts/1")
+        );
+        let none = json!({"threadId": "t", "runId": "r", "forwardedProps": {"interrupts": []}});
+        assert_eq!(
+            read(none).unwrap_err().pointer(),
+            Some("/forwardedProps/interrupts/0")
         );
     }
 }

@@ -242,6 +242,7 @@ impl Prepared {
             raw_data,
             locale: None,
             catalog: None,
+            prompt: None,
         }
     }
 }

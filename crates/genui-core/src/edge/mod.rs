@@ -1,13 +1,15 @@
 //! The worker's edge, beside the pipeline: who may call ([`access`]),
 //! signed agent webhooks ([`webhook`]), each accepted once ([`replay`]),
 //! where the worker may send its own requests ([`destination`]), hosted
-//! form links ([`forms`]),
+//! form links ([`forms`]), AG-UI interrupts and their resume entries
+//! ([`interrupt`]),
 //! what the worker publishes about itself ([`tool`]), the contract schemas
 //! it answers with ([`contracts`]), and the MCP server at `/mcp` ([`mcp`]).
 
 pub(crate) mod access;
 pub(crate) mod destination;
 pub(crate) mod forms;
+pub(crate) mod interrupt;
 pub(crate) mod mcp;
 pub(crate) mod outbox;
 pub(crate) mod replay;

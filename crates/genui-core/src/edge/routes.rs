@@ -18,6 +18,8 @@ pub enum Handler {
     Generate,
     /// `POST /v1/submit`.
     Submit,
+    /// `POST /v1/interrupt`: an AG-UI interrupt answered as a generate request.
+    Interrupt,
     /// `POST /v1/webhook`: a signed generate request from an agent runtime.
     Webhook,
     /// `POST /v1/agent`: an AG-UI run (`RunAgentInput`) answered as AG-UI events.
@@ -88,6 +90,15 @@ pub(crate) const ROUTES: &[RouteRow] = &[
         rate_limited: true,
         handler: Handler::Submit,
         summary: "Validate a submission and get the message for the agent (the tool message, or a dgui_response without toolCallId)",
+    },
+    RouteRow {
+        path: "/v1/interrupt",
+        methods: POST,
+        parameter: Parameter::None,
+        needs_key: true,
+        rate_limited: true,
+        handler: Handler::Interrupt,
+        summary: "An AG-UI interrupt ({interrupt, format?, data?}) answered as /v1/generate answers, with meta.interrupt carrying its signed token; the submission (with interruptId and interruptToken) is answered as an AG-UI ResumeEntry (docs/interrupts.md)",
     },
     RouteRow {
         path: "/v1/webhook",

@@ -25,9 +25,11 @@
 //!   saying it is neither.
 //!
 //! The row: a browser's form post whose `Accept` ranks HTML above JSON
-//! gets a page; every other caller the message that fits the submission,
-//! the AG-UI tool message when it names its tool call, DGUI's
-//! `dgui_response` when it names none. A hosted link's valid answer is a
+//! gets a page; every other caller the message that fits the submission:
+//! an AG-UI `ResumeEntry` when it names an interrupt (`interruptId`, its
+//! token checked with the secret [`Submission::signed_by`] gives), the
+//! AG-UI tool message when it names its tool call, DGUI's `dgui_response`
+//! when it names none. A hosted link's valid answer is a
 //! message to store (the link's object delivers it); its pages are the
 //! link's own.
 
@@ -260,6 +262,17 @@ impl Submission {
         Self { state }
     }
 
+    /// Signs the resume entry of a submission naming an AG-UI interrupt
+    /// with `WEBHOOK_SECRET` (`None`: not set, and such a submission is
+    /// refused) at `now` (Unix seconds); `/v1/submit` is the door that
+    /// takes them.
+    pub fn signed_by(mut self, secret: Option<&str>, now: u64) -> Self {
+        if let State::Read { job, .. } = &mut self.state {
+            job.sign_with(secret, now);
+        }
+        self
+    }
+
     /// The KV key of the spec to read first (`None`: answer at once).
     pub fn needs(&self) -> Option<String> {
         match &self.state {
@@ -284,7 +297,7 @@ impl Submission {
             _ => {
                 let row = match page {
                     true => SubmitAnswer::Page,
-                    false => SubmitAnswer::for_message(job.tool_call_id()),
+                    false => job.row(),
                 };
                 Submitted::Answer(job.answer(row, cached, request_id).response)
             }

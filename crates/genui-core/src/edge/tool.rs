@@ -169,6 +169,20 @@ fn operation_of(handler: Handler, method: &str) -> Map<String, Value> {
             "requestBody": {"required": true, "content": submit_content()},
             "responses": submit_responses(),
         }),
+        Handler::Interrupt => json!({
+            "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react", "html"]}}],
+            "requestBody": {"required": true, "content": json_content(json!({"type": "object", "required": ["interrupt"],
+                "description": "One AG-UI 1.0 Interrupt, with the generate request's options (format, data, locale, device) beside it",
+                "properties": {"interrupt": {"type": "object", "required": ["id", "reason"], "properties": {
+                    "id": {"type": "string", "minLength": 1}, "reason": {"type": "string"}, "message": {"type": "string"},
+                    "toolCallId": {"type": "string"}, "responseSchema": {"type": "object"}, "expiresAt": {"type": "string"},
+                    "metadata": {"type": "object"}, "subagentRunId": {"type": "string"}}},
+                    "format": {"type": "string"}, "data": {}}}))},
+            "responses": {"200": {"description": "As /v1/generate answers, with meta.interrupt {id, expiresAt?, expired, token?} and the x-genui-interrupt-token header",
+                "headers": {"x-genui-interrupt-token": {"description": "meta.interrupt.token (absent without WEBHOOK_SECRET)", "schema": {"type": "string"}}},
+                "content": generate_responses()["200"]["content"].clone()},
+                "default": error_responses()["default"].clone()},
+        }),
         Handler::Webhook => json!({
             "parameters": [{"name": "x-genui-signature", "in": "header", "required": true, "schema": {"type": "string"}}],
             "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},
@@ -260,8 +274,12 @@ fn generate_responses() -> Map<String, Value> {
 fn submit_responses() -> Map<String, Value> {
     let mut responses = error_responses();
     let unchecked = json!({"x-genui-unchecked": {"description": "data pointers of places on a $ref to a document the worker does not hold and never fetches (any JSON accepted, not checked), as in the message's metadata.genuiUnchecked; absent when none", "schema": {"type": "string"}}});
-    let message =
-        json!({"oneOf": [schema_ref(Contract::ToolMessage), schema_ref(Contract::DguiResponse)]});
+    // A submission naming `interruptId` is answered with an AG-UI ResumeEntry.
+    let resume_entry = json!({"type": "object", "required": ["interruptId", "status"], "properties": {
+        "interruptId": {"type": "string"}, "status": {"enum": ["resolved", "cancelled"]}, "payload": {},
+        "metadata": {"type": "object", "properties": {"genui": {"type": "object", "required": ["specHash"],
+            "properties": {"specHash": {"type": "string"}, "signature": {"type": "string"}}}}}}});
+    let message = json!({"oneOf": [schema_ref(Contract::ToolMessage), schema_ref(Contract::DguiResponse), resume_entry]});
     responses.insert("200".into(), json!({"description": "The AG-UI tool message for the agent when the submission names its toolCallId; DGUI's dgui_response ({type, data}) when it names none", "headers": unchecked, "content": json_content(message)}));
     // A browser posting format=html's form (Accept ranks text/html above JSON) gets a page.
     let page = json!({"schema": {"type": "string"}});

@@ -8,7 +8,9 @@
 //! `"<purpose>.<t>.<raw body>"`, the purpose `genui-webhook` for requests
 //! to `/v1/webhook`, `genui-callback` for the worker's callbacks and
 //! `genui-form-token` for hosted form links, `genui-generator` for the
-//! worker's requests to an operator's `http` generators ([`Purpose`]): one secret, and
+//! worker's requests to an operator's `http` generators, `genui-interrupt`
+//! for interrupt tokens and `genui-resume` for signed resume entries
+//! ([`Purpose`]): one secret, and
 //! a signature made for one use is never accepted for another. A signature is accepted for 300 s after its
 //! timestamp, and from 30 s before it (clocks differ a little; a signature
 //! is not made for later); comparison is constant time (`hmac`'s
@@ -49,6 +51,12 @@ pub(crate) enum Purpose {
     /// The `requestState` of an MCP `input_required` result
     /// ([`crate::edge::mcp`]), which the client echoes on its retry.
     McpRequestState,
+    /// An AG-UI interrupt's token: binds its id, its `expiresAt` and the
+    /// spec answered for it ([`crate::edge::interrupt`]).
+    InterruptToken,
+    /// The signature in a resume entry's `metadata.genui`
+    /// ([`crate::edge::interrupt`]).
+    Resume,
 }
 
 impl Purpose {
@@ -59,6 +67,8 @@ impl Purpose {
             Self::FormToken => b"genui-form-token",
             Self::Generator => b"genui-generator",
             Self::McpRequestState => b"genui-mcp-request-state",
+            Self::InterruptToken => b"genui-interrupt",
+            Self::Resume => b"genui-resume",
         }
     }
 }

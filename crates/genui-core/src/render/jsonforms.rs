@@ -14,16 +14,20 @@ use serde_json::{json, Map, Value};
 /// The whole answer: schema, UI schema, initial data and provenance.
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     let mut ui = data_free_ui_schema(r);
-    if let (Some(prompt), Some(elements)) = (
-        r.approval(),
-        ui.get_mut("elements").and_then(Value::as_array_mut),
-    ) {
-        // JSON Forms' standard renderers have no buttons: the prompt is a
-        // Label, the decision a radio group (or checkbox), and
-        // `options.approval` tells custom renderers to draw buttons.
+    // JSON Forms' standard renderers have no buttons: an approval's prompt
+    // is a Label, the decision a radio group (or checkbox), and
+    // `options.approval` tells custom renderers to draw buttons. A
+    // request's own prompt (an interrupt's message) is a Label too.
+    let label = match r.approval() {
+        Some(prompt) => Some(prompt.text()),
+        None => r.prompt.and_then(|_| r.lead()),
+    };
+    if let (Some(text), Some(elements)) =
+        (label, ui.get_mut("elements").and_then(Value::as_array_mut))
+    {
         elements.insert(
             0,
-            json!({"type": "Label", "text": crate::render::text::plain(&prompt.text())}),
+            json!({"type": "Label", "text": crate::render::text::plain(&text)}),
         );
     }
     // Built by hand, not with `json!`: the macro serialises every value it
@@ -49,10 +53,10 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
 /// spec alone (and the catalog), so an isolate writes them once per spec and
 /// each answer only writes its data and provenance around them: on a hit,
 /// cloning the schema, building the UI schema and serialising both were
-/// most of the work. An approval's prompt comes from the request's data,
+/// most of the work. An approval's prompt and an interrupt's message come from the request,
 /// so such a form is built whole each time.
 pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
-    if r.approval().is_some() {
+    if r.per_request_words() {
         return serde_json::to_string(&render(r)).unwrap_or_default();
     }
     let head = super::remembered_head(

@@ -587,6 +587,7 @@ mod tests {
                     raw_data: &data,
                     locale: None,
                     catalog: None,
+                    prompt: None,
                 };
                 let whole = serde_json::to_string(&render(&input)).unwrap();
                 for pass in ["first", "remembered"] {

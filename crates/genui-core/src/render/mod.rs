@@ -67,6 +67,10 @@ pub struct RenderInput<'a> {
     /// its components compile the plan's bindings with it (the others, and
     /// a `None` here, show each bound field's built-in stand-in).
     pub catalog: Option<&'a crate::Catalog>,
+    /// Words for the person from this request alone (an AG-UI interrupt's
+    /// `message`): shown as the lead line, or as what an approval approves.
+    /// Like `data`, applied at render time and never remembered per spec.
+    pub prompt: Option<&'a str>,
 }
 
 /// What an approval form shows besides its buttons.
@@ -78,7 +82,8 @@ pub struct ApprovalPrompt {
     pub approve: Value,
     /// The rejecting value.
     pub reject: Value,
-    /// What is to be approved: `data.action`, else the description.
+    /// What is to be approved: the request's prompt, else `data.action`,
+    /// else the title.
     pub action: String,
     /// `data.importance` (low, medium, high, critical), when given.
     pub importance: Option<String>,
@@ -123,9 +128,13 @@ impl<'a> RenderInput<'a> {
 
     /// The line under the title, addressed to the person: `output`'s own
     /// `description`, when it has one that says more than the title (each
-    /// format escapes or plain-texts it as it does titles). The request's
+    /// format escapes or plain-texts it as it does titles); the request's
+    /// [`RenderInput::prompt`] in its place when it has one. The request's
     /// `description` is never shown.
     pub fn lead(&self) -> Option<String> {
+        if let Some(prompt) = self.prompt.map(str::trim).filter(|p| !p.is_empty()) {
+            return Some(prompt.to_owned());
+        }
         let lead = self.spec.schema.get("description")?.as_str()?.trim();
         (!lead.is_empty() && Some(lead) != self.spec.plan.title.as_deref()).then(|| lead.to_owned())
     }
@@ -145,6 +154,12 @@ impl<'a> RenderInput<'a> {
             return self.spec.spec_hash.clone();
         }
         format!("{}\u{0}{}", self.spec.spec_hash, lang.tag())
+    }
+
+    /// Whether the answer shows words from this request alone (a prompt, or
+    /// an approval's `data.action`), which no per-spec memo may keep.
+    pub(crate) fn per_request_words(&self) -> bool {
+        self.prompt.is_some() || self.approval().is_some()
     }
 
     /// The language of the worker's own texts ([`RenderInput::locale`]).
@@ -179,7 +194,8 @@ impl<'a> RenderInput<'a> {
                 .and_then(Value::as_str)
                 .map(str::to_owned)
         };
-        let action = text("action").or_else(|| self.spec.plan.title.clone());
+        let prompt = self.prompt.map(str::to_owned);
+        let action = (prompt.or_else(|| text("action"))).or_else(|| self.spec.plan.title.clone());
         Some(ApprovalPrompt {
             pointer: control.pointer.clone(),
             approve,
@@ -362,6 +378,9 @@ pub(crate) fn remembered_head(
     extra: &str,
     write: impl FnOnce() -> String,
 ) -> std::rc::Rc<String> {
+    if r.per_request_words() {
+        return std::rc::Rc::new(write());
+    }
     let catalog = r.catalog.map(crate::Catalog::hash).unwrap_or_default();
     let key = format!("{}\u{0}{catalog}\u{0}{extra}", r.memo_key());
     crate::cache::memo::projection(&key, renderer, write, String::len)
@@ -445,6 +464,7 @@ impl<'a> RenderInput<'a> {
             raw_data,
             locale: None,
             catalog: None,
+            prompt: None,
         }
     }
 }

@@ -70,10 +70,10 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
 /// [`render`]'s value serialised. Everything before `formData` depends on
 /// the spec alone (and the catalog and language), so an isolate writes it
 /// once per spec and each answer only writes its data and metadata after
-/// it. An approval's prompt comes from the request's data, so such a form
+/// it. An approval's prompt or an interrupt's message comes from the request, so such a form
 /// is built whole each time.
 pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
-    if r.approval().is_some() {
+    if r.per_request_words() {
         return serde_json::to_string(&render(r)).unwrap_or_default();
     }
     let head = super::remembered_head(r, "rjsf-text", r.lang().tag(), || data_free_head(r));

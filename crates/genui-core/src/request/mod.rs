@@ -71,6 +71,9 @@ pub struct GenerateRequest {
     pub instructions: Option<String>,
     /// Where `instructions` sat in the body, for the size error.
     pub(crate) instructions_at: String,
+    /// Where `output` sat in the body when it is not the arguments' own
+    /// (an AG-UI interrupt's `/interrupt/responseSchema`).
+    pub(crate) output_at: Option<String>,
 }
 
 impl GenerateRequest {
@@ -81,7 +84,10 @@ impl GenerateRequest {
 
     /// JSON Pointer of `output` in the body, for error messages.
     pub fn output_pointer(&self) -> String {
-        format!("{}/output", self.arguments_pointer)
+        match &self.output_at {
+            Some(at) => at.clone(),
+            None => format!("{}/output", self.arguments_pointer),
+        }
     }
 }
 
@@ -395,6 +401,7 @@ fn build(
         catalog: None,
         instructions: None,
         instructions_at: String::new(),
+        output_at: None,
     };
     request.apply(options)?;
     Ok(request)

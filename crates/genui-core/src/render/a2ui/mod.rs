@@ -177,6 +177,11 @@ impl Projection {
             r.lang().tag(),
             r.catalog.map(crate::Catalog::hash).unwrap_or_default()
         );
+        // Words from this request alone (a prompt, an approval's action)
+        // are built each time, never remembered for the next request.
+        if r.per_request_words() {
+            return Rc::new(Builder::new(r, version).build(r));
+        }
         let renderer = match version {
             A2uiVersion::V0_9 => "a2ui",
             A2uiVersion::V1_0 => "a2ui-v1.0",

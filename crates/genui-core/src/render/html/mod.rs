@@ -336,6 +336,7 @@ pub(crate) fn hosted_page(
         raw_data: &none,
         locale,
         catalog: None,
+        prompt: None,
     };
     let words = Words::of(r.lang());
     let errors = posted.map(|(_, e)| field_errors(e)).unwrap_or_default();

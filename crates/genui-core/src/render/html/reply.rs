@@ -118,6 +118,7 @@ pub(crate) fn refused(
         raw_data: &none,
         locale,
         catalog: None,
+        prompt: None,
     };
     let words = Words::of(r.lang());
     let errors = super::field_errors(error);
