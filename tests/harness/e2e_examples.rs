@@ -591,7 +591,7 @@ fn the_mcp_block_is_pointed_at_the_worker_under_test() {
 #[test]
 fn every_example_folder_has_a_two_line_readme() {
     let root = project_root().join("examples");
-    for name in ["curl", "agui-client", "webhook", "mcp"] {
+    for name in ["curl", "agui-client", "webhook", "langgraph", "mcp"] {
         let readme = std::fs::read_to_string(root.join(name).join("README.md"))
             .unwrap_or_else(|e| panic!("examples/{name}/README.md: {e}"));
         assert_eq!(readme.lines().count(), 2, "examples/{name}/README.md");
