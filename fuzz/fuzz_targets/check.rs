@@ -3,7 +3,6 @@
 //! `[plan, output]`.
 #![no_main]
 
-use genui_core::check_plan;
 use genui_core::{Limits, Plan};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
@@ -18,5 +17,5 @@ fuzz_target!(|data: &[u8]| {
     let Ok(plan) = serde_json::from_value::<Plan>(plan.clone()) else {
         return;
     };
-    let _ = check_plan(&plan, output, &Limits::default());
+    let _ = Plan::check(&plan, output, &Limits::default());
 });

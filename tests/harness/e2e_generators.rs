@@ -15,7 +15,7 @@
 //! - an unknown or misconfigured generator is a 400 at `/generator`, and a
 //!   malformed entry is one log line.
 
-use genui_core::{check_plan, Contract, Limits, UiSpec, Webhook};
+use genui_core::{Contract, Limits, Plan, UiSpec, Webhook};
 use genui_harness::{project_root, ModelServer, Options, WranglerDev};
 use serde_json::{json, Value};
 use std::io::BufRead;
@@ -215,7 +215,7 @@ fn generators_and_instructions_end_to_end() {
         let text = dev.try_kv_get(&key).ok().flatten().unwrap_or_default();
         match serde_json::from_str::<UiSpec>(&text) {
             Ok(spec) => {
-                let issues = check_plan(&spec.plan, &spec.schema, &Limits::default());
+                let issues = Plan::check(&spec.plan, &spec.schema, &Limits::default());
                 expect(f, "KV", issues.is_empty(), format!("{key}: {issues:?}"));
             }
             Err(e) => f.push(format!("KV {key}: {e}")),

@@ -3,10 +3,9 @@
 //! scenario ending as specified (model, fixed, retried, fallback or error),
 //! nothing unproven in KV, and the API key in no answer and no log.
 
-use genui_core::check_plan;
 use genui_core::Contract;
 use genui_core::Limits;
-use genui_core::UiSpec;
+use genui_core::{Plan, UiSpec};
 use genui_harness::{ModelServer, Options, WranglerDev};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -142,7 +141,7 @@ fn kv_holds_only_proven_specs(dev: &WranglerDev) -> Result<usize, String> {
     for key in dev.try_kv_list()? {
         let text = dev.try_kv_get(&key)?.ok_or(format!("{key} vanished"))?;
         let spec: UiSpec = serde_json::from_str(&text).map_err(|e| format!("{key}: {e}"))?;
-        let issues = check_plan(&spec.plan, &spec.schema, &Limits::default());
+        let issues = Plan::check(&spec.plan, &spec.schema, &Limits::default());
         if !issues.is_empty() {
             return Err(format!("unproven spec in KV under {key}: {issues:?}"));
         }

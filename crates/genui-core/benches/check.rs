@@ -1,10 +1,9 @@
-//! The checker (`genui_core::check_plan`): proves the generated plan
+//! The checker (`genui_core::Plan::check`): proves the generated plan
 //! against `output` before it is returned or cached.
 
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use genui_core::check_plan;
 use std::hint::black_box;
 
 fn checker(c: &mut Criterion) {
@@ -14,8 +13,11 @@ fn checker(c: &mut Criterion) {
         let prepared = case.prepare();
         group.bench_function(case.name, |b| {
             b.iter(|| {
-                let issues =
-                    check_plan(black_box(&prepared.plan), black_box(&case.output), &limits);
+                let issues = genui_core::Plan::check(
+                    black_box(&prepared.plan),
+                    black_box(&case.output),
+                    &limits,
+                );
                 debug_assert!(issues.is_empty());
                 issues
             })

@@ -44,7 +44,8 @@
 //! - **Plan:** [`Plan`], [`Node`], [`Step`], [`Control`], [`Widget`];
 //!   [`Plan::generate`] ([`Plan::generate_for`] for a device); an embedder's own
 //!   [`Generator`] (`GenerateJob::run_generator`); the checker
-//!   [`check_plan`], [`Issue`], [`markup_in`]; [`Control::plain_text`].
+//!   [`Plan::check`], its [`Issue`]s, [`Issue::markup_in`], [`Issue::echoes`];
+//!   [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
 //!   [`FormToken`] (hosted form links), [`Mcp`] (`POST /mcp`) and its
@@ -85,8 +86,7 @@ pub use pointer::Pointer;
 pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
 
 pub use generator::Generator;
-pub use plan::check::{check_plan, markup_in, Issue};
-pub use plan::title::echoes;
+pub use plan::check::Issue;
 pub use plan::{Control, Node, Plan, Step, Widget};
 
 pub use render::RenderInput;

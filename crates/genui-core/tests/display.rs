@@ -518,7 +518,7 @@ fn hostile_names_give_plain_labels_never_a_500() {
             assert!(!texts.is_empty());
             for text in texts {
                 assert!(
-                    genui_core::markup_in(&text).is_none() && !text.contains("https://"),
+                    genui_core::Issue::markup_in(&text).is_none() && !text.contains("https://"),
                     "{format}: {text:?} is shown as a label"
                 );
             }

@@ -3,7 +3,6 @@
 //! schema-generating strategy produces (nested objects, arrays, enums,
 //! formats, `$ref`s into `$defs`, nullable `anyOf`, `allOf`).
 
-use genui_core::check_plan;
 use genui_core::Limits;
 use genui_core::Plan;
 use genui_core::{spec_hash, GenerateJob, GeneratorId, KeyOptions};
@@ -115,7 +114,7 @@ proptest! {
         let limits = Limits::default();
         prop_assume!(jsonschema::meta::is_valid(&output));
         let plan = Plan::generate(&output, description, false, &limits).unwrap();
-        let issues = check_plan(&plan, &output, &limits);
+        let issues = Plan::check(&plan, &output, &limits);
         prop_assert!(issues.is_empty(), "{:?}\nschema: {}", issues, output);
     }
 }
@@ -154,7 +153,7 @@ proptest! {
             Ok(plan) => {
                 prop_assert!(least <= max, "answered although {least} required inputs > {max}");
                 prop_assert!(plan.root.controls().len() <= max);
-                let issues = check_plan(&plan, &output, &limits);
+                let issues = Plan::check(&plan, &output, &limits);
                 prop_assert!(issues.is_empty(), "{issues:?}");
             }
             Err(e) => {
@@ -306,7 +305,7 @@ fn a_tagged_union_behind_all_of_in_array_items_is_answered_in_every_format() {
             {"type": "object", "properties": {"type": {"type": "string", "const": "file"}, "path": {"type": "string"}}, "required": ["type"]}]}}});
     let limits = Limits::default();
     let plan = Plan::generate(&output, "", false, &limits).unwrap();
-    assert_eq!(check_plan(&plan, &output, &limits), []);
+    assert_eq!(Plan::check(&plan, &output, &limits), []);
     for format in genui_core::Format::NAMES {
         assert_eq!(answer(&output, format), (200, None), "{format}");
     }

@@ -10,7 +10,7 @@
 //! which JSON Forms and RJSF are handed as the contract, is the caller's
 //! and is not rewritten: those renderers show its titles as React text.
 
-use genui_core::{markup_in, GenerateJob, Limits};
+use genui_core::{GenerateJob, Issue, Limits};
 use serde_json::Value;
 
 const FIXTURE: &str = "hostile-text-description-and-choices";
@@ -64,7 +64,7 @@ fn live_plain_markup<'a>(value: &'a Value, skip: &[&str]) -> Vec<(String, &'a st
     let mut all = Vec::new();
     strings(value, "", skip, &mut all);
     all.into_iter()
-        .filter(|(_, s)| markup_in(s).is_some())
+        .filter(|(_, s)| Issue::markup_in(s).is_some())
         .collect()
 }
 
@@ -111,7 +111,10 @@ fn a2ui_text_shows_markdown_literally_and_choices_as_plain_words() {
         labels.contains(&"Card x") && labels.contains(&"Bank") && labels.contains(&"Gold i"),
         "{labels:?}"
     );
-    assert!(labels.iter().all(|l| markup_in(l).is_none()), "{labels:?}");
+    assert!(
+        labels.iter().all(|l| Issue::markup_in(l).is_none()),
+        "{labels:?}"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! the request gives none; and a model's title that echoes the request is
 //! replaced.
 
-use genui_core::{echoes, GenerateJob, IsolateMemory, Limits, Plan};
+use genui_core::{GenerateJob, IsolateMemory, Issue, Limits, Plan};
 use serde_json::{json, Map, Value};
 
 const REQUEST: &str = "Ask the user for their flight search criteria so I can find flights";
@@ -149,7 +149,7 @@ fn a_model_title_that_echoes_the_request_is_replaced_with_a_warning() {
     let outcome = job.complete(plan, &proven, Map::new());
     let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
     assert_eq!(answer["meta"]["title"], "Flight search");
-    assert!(!echoes("Flight search", REQUEST));
+    assert!(!Issue::echoes("Flight search", REQUEST));
     let warnings = answer["meta"]["warnings"]
         .as_array()
         .cloned()

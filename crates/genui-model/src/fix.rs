@@ -35,7 +35,6 @@
 //! label, widget, help, placeholder, read-only flag and array item layout.
 
 use crate::plan_schema::{field_lists_mut, overrides_mut, strip_unknown, widget_named};
-use genui_core::check_plan;
 use genui_core::Limits;
 use genui_core::Pointer;
 use genui_core::{Control, Node, Plan, Widget};
@@ -471,7 +470,7 @@ fn fit_control(control: &mut Control, ctx: &Context<'_>, fixes: &mut Vec<&'stati
 }
 
 fn add_required(plan: &mut Plan, ctx: &Context<'_>, fixes: &mut Vec<&'static str>) {
-    let issues = check_plan(plan, ctx.output, &ctx.limits);
+    let issues = Plan::check(plan, ctx.output, &ctx.limits);
     let missing: Vec<&str> = issues
         .iter()
         .filter(|i| i.code == "missing_required" && !i.pointer.contains("/items"))
@@ -654,7 +653,7 @@ mod tests {
         let early = prepare_value(&mut value, &ctx);
         let plan = to_plan(&value, &|p| ctx.default_control(p)).unwrap();
         let repaired = repair(&plan, &ctx);
-        let issues = check_plan(&repaired.plan, &out, &limits)
+        let issues = Plan::check(&repaired.plan, &out, &limits)
             .into_iter()
             .map(|i| i.code)
             .collect();

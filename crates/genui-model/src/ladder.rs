@@ -26,8 +26,8 @@ use crate::fix::{self, Context};
 use crate::plan_schema::to_plan;
 use crate::prompt::{self, Prompt};
 use crate::providers::{self, failure, AiCall, Call, HttpRequest, Mode};
+use genui_core::Issue;
 use genui_core::Plan;
-use genui_core::{check_plan, Issue};
 use genui_core::{Error, GenerateRequest, Limits, ModelFailure};
 use serde::Serialize;
 use serde_json::Value;
@@ -423,7 +423,7 @@ impl Ladder {
         repaired
             .plan
             .finish(&self.output, self.device, &self.limits);
-        let issues = check_plan(&repaired.plan, &self.output, &self.limits);
+        let issues = Plan::check(&repaired.plan, &self.output, &self.limits);
         if !issues.is_empty() {
             return self.on_bad_output(&raw, issues, "the plan failed its checks");
         }

@@ -4,7 +4,7 @@
 //! through the same ladder as a model's, and instructions that reach the
 //! model as quoted data and the cache key, never the deterministic one.
 
-use genui_core::{check_plan, GenerateJob, Limits, Webhook, Widget};
+use genui_core::{GenerateJob, Limits, Plan, Webhook, Widget};
 use genui_model::{
     Effect, Event, Generation, Generators, Input, Ladder, LadderResult, Mode, ModelConfig, Pick,
     Provider, Step, Update,
@@ -126,7 +126,7 @@ fn a_uischema_answer_is_converted_and_proven() {
     let LadderResult::Model(plan) = &outcome.result else {
         panic!("proven: {:?}", outcome.result)
     };
-    assert!(check_plan(plan, &request.output, &Limits::default()).is_empty());
+    assert!(Plan::check(plan, &request.output, &Limits::default()).is_empty());
     let controls = plan.root.controls();
     let email = controls
         .iter()

@@ -2,7 +2,7 @@
 //! scripted model server, ending exactly as specified (proven, fixed,
 //! retried, waited, fallen back or failed), with its provenance.
 
-use genui_core::{check_plan, markup_in};
+use genui_core::Issue;
 use genui_core::{GenerateRequest, Limits};
 use genui_core::{Node, Plan, Widget};
 use genui_model::{
@@ -120,7 +120,7 @@ fn fallback_code(outcome: &LadderOutcome) -> &'static str {
 }
 
 fn proven(plan: &Plan, request: &GenerateRequest) {
-    let issues = check_plan(plan, &request.output, &Limits::default());
+    let issues = Plan::check(plan, &request.output, &Limits::default());
     assert!(issues.is_empty(), "{issues:?}");
 }
 
@@ -435,7 +435,7 @@ fn html_and_script_urls_become_plain_text() {
         .into_iter()
         .flatten()
         {
-            assert_eq!(markup_in(text), None, "{text}");
+            assert_eq!(Issue::markup_in(text), None, "{text}");
         }
     }
 }

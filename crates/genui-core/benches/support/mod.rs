@@ -22,7 +22,7 @@
 
 use criterion::Criterion;
 use genui_core::{
-    check_output, check_plan, GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, UiSpec,
+    check_output, GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, UiSpec,
 };
 use jsonschema::Draft;
 use serde_json::{json, Map, Value};
@@ -132,7 +132,7 @@ impl Case {
 
         let plan = genui_core::Plan::generate(&self.output, self.description, false, &limits)
             .unwrap_or_else(|e| panic!("{}: generation failed: {e:?}", self.name));
-        let issues = check_plan(&plan, &self.output, &limits);
+        let issues = Plan::check(&plan, &self.output, &limits);
         assert!(
             issues.is_empty(),
             "{}: the checker rejects the plan: {issues:?}",

@@ -38,8 +38,30 @@ pub struct Issue {
     pub message: String,
 }
 
+impl Plan {
+    /// Checks the plan against `output`; an empty list means proven.
+    pub fn check(&self, output: &Value, limits: &Limits) -> Vec<Issue> {
+        check_plan(self, output, limits)
+    }
+}
+
+impl Issue {
+    /// What markup, if any, a piece of display text contains (the checker
+    /// refuses it as `markup_in_text`).
+    pub fn markup_in(text: &str) -> Option<&'static str> {
+        markup_in(text)
+    }
+
+    /// Whether a visible text (a title or lead) echoes the agent's
+    /// `request`, as the checker judges a model's title
+    /// ([`crate::plan::title`] pins the rule).
+    pub fn echoes(text: &str, request: &str) -> bool {
+        crate::plan::title::echoes(text, request)
+    }
+}
+
 /// Checks a plan against `output`; an empty list means proven.
-pub fn check_plan(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Issue> {
+pub(crate) fn check_plan(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Issue> {
     let doc = SchemaDoc::new(output, limits);
     let mut issues = Vec::new();
     check_text("", plan.title.as_deref(), &mut issues);
@@ -446,7 +468,7 @@ fn check_text(at: &str, text: Option<&str>, issues: &mut Vec<Issue>) {
 }
 
 /// What markup, if any, a piece of display text contains.
-pub fn markup_in(text: &str) -> Option<&'static str> {
+pub(crate) fn markup_in(text: &str) -> Option<&'static str> {
     let bytes = text.as_bytes();
     let tag = bytes
         .windows(2)

@@ -58,7 +58,7 @@ const STOPWORDS: [&str; 52] = [
 /// request's content words (words outside [`STOPWORDS`], a plural `s`
 /// dropped, each counted once). "Search flights" for "Ask the user for
 /// their flight search criteria" repeats 2 of 5 and does not echo.
-pub fn echoes(text: &str, request: &str) -> bool {
+pub(crate) fn echoes(text: &str, request: &str) -> bool {
     let said = words(text);
     if said.is_empty() {
         return false;

@@ -5,9 +5,11 @@
 //! Each rule is a small table of words plus a few character tests, and each
 //! is unit-tested below with the cases it is meant to tell apart.
 
-/// The echo rule is the core's own (`genui_core::echoes`, pinned by its
-/// unit tests in `plan/title`): the scorer and the checker share it.
-pub use genui_core::echoes;
+/// The echo rule is the core's own (`genui_core::Issue::echoes`, pinned by
+/// its unit tests in `plan/title`): the scorer and the checker share it.
+pub fn echoes(text: &str, request: &str) -> bool {
+    genui_core::Issue::echoes(text, request)
+}
 
 /// Whether a visible option label is a raw code: it is the enum value
 /// itself, the value looks like a code ([`looks_like_code`]), and the
