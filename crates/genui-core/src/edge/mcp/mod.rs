@@ -525,14 +525,22 @@ fn call_tool(
             ))
         }
     };
-    let surface = Surface::of(client.caps, version.is_stateless());
-    if name == tools::GENERATE && surface == Surface::A2ui {
-        native::ask_for_a2ui(&mut arguments);
-    }
-    let body = arguments.to_string();
     let tool_error = |error: Error| {
         Mcp::Answer(McpCall::new(id.clone(), version, None).finish(&HttpResponse::error(&error)))
     };
+    let surface = Surface::of(client.caps, version.is_stateless());
+    if surface == Surface::A2ui {
+        match name {
+            tools::GENERATE => native::ask_for_a2ui(&mut arguments),
+            tools::SUBMIT => {
+                if let Err(error) = native::place_decision(&mut arguments, limits) {
+                    return Ok(tool_error(error));
+                }
+            }
+            _ => {}
+        }
+    }
+    let body = arguments.to_string();
     match name {
         tools::GENERATE => {
             let mut job = match GenerateJob::prepare(body.as_bytes(), None, limits) {

@@ -10,10 +10,15 @@
 //! as the arguments, so the submit buttons' event is renamed to the submit
 //! tool: their context (`specHash`, `data`, `toolCallId`) is already that
 //! tool's arguments, and the submission is judged as any other call of it.
+//! An approval's buttons add their choice (`decision` at `decisionPath`),
+//! which [`place_decision`] writes into `data` as the A2UI action reader
+//! does for `/v1/submit`.
 
 use super::tools::SUBMIT;
+use crate::error::Result;
 use crate::render::a2ui::SUBMIT_EVENT;
 use crate::terms::format::A2UI_MEDIA_TYPE;
+use crate::terms::limits::Limits;
 use serde_json::{json, Map, Value};
 
 /// The tool arguments that make `generate_user_interface` answer in A2UI
@@ -23,6 +28,25 @@ pub(super) fn ask_for_a2ui(arguments: &mut Value) {
         arguments.insert("format".into(), "a2ui".into());
         arguments.insert("a2uiVersion".into(), "1.0".into());
     }
+}
+
+/// The submit tool's arguments from a native A2UI host's approval button:
+/// its `decision` written into `data` at its `decisionPath`, and both keys
+/// gone (arguments without `decisionPath` are left as they are). Errors
+/// point into the tool's arguments.
+pub(super) fn place_decision(arguments: &mut Value, limits: &Limits) -> Result<()> {
+    let Some(context) = arguments.as_object_mut() else {
+        return Ok(());
+    };
+    if !context.contains_key("decisionPath") {
+        return Ok(());
+    }
+    let mut data = context.remove("data").unwrap_or_default();
+    crate::render::a2ui::place_decision(context, &mut data, limits, "")?;
+    context.remove("decisionPath");
+    context.remove("decision");
+    context.insert("data".into(), data);
+    Ok(())
 }
 
 /// Adds the `/v1` answer's A2UI messages to a successful tool result as

@@ -1220,6 +1220,11 @@ use capabilities::UI_EXTENSION;
 /// answered for them).
 fn generate_for_host(version: &str, caps: Value, output: &Value) -> Value {
     let arguments = json!({"description": "Contact", "output": output, "format": "rjsf"});
+    generate_with_for_host(version, caps, arguments)
+}
+
+/// [`generate_for_host`] with the tool's whole `arguments`.
+fn generate_with_for_host(version: &str, caps: Value, arguments: Value) -> Value {
     let mut headers = headers_for(version, "tools/call", Some(tools::GENERATE));
     let mut body = request(
         version,
@@ -1321,12 +1326,15 @@ fn a_host_that_renders_a2ui_gets_v1_messages_whose_submit_is_the_submit_tool() {
 fn submit_action(context: &Value, data: Value) -> Value {
     let mut arguments = context.clone();
     arguments["data"] = data;
-    ok(
-        V26,
-        "tools/call",
-        json!({"name": tools::SUBMIT, "arguments": arguments}),
-        "CallToolResult",
-    )
+    let params = json!({"name": tools::SUBMIT, "arguments": arguments});
+    let mut body = request(V26, 7, "tools/call", params);
+    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {UI_EXTENSION: {"mimeTypes": [A2UI_MIME]}}});
+    let headers = headers_for(V26, "tools/call", Some(tools::SUBMIT));
+    let (status, answer) = send(body.to_string().as_bytes(), &headers);
+    assert_eq!(status, 200, "{answer:#}");
+    assert_valid(V26, "CallToolResult", &answer["result"]);
+    answer["result"].clone()
 }
 
 #[test]
@@ -1396,4 +1404,40 @@ fn hosts_without_a2ui_or_with_garbage_mime_types_get_todays_answer() {
             assert_eq!(result, nothing, "{caps}: read as declaring nothing");
         }
     }
+}
+
+#[test]
+fn an_a2ui_approval_button_submits_its_decision_through_the_submit_tool() {
+    let caps = json!({"extensions": {UI_EXTENSION: {"mimeTypes": [A2UI_MIME]}}});
+    let arguments = json!({"description": "Approve the refund?", "data": {"action": "Refund order 42"},
+        "output": {"type": "object", "required": ["approved"], "properties": {"approved": {"type": "boolean"}}}});
+    let result = generate_with_for_host(V26, caps, arguments);
+    let messages = embedded_a2ui(&result).expect("an application/a2ui+json resource");
+    a2ui_schema::V1_0
+        .check(&json!({"messages": messages}))
+        .unwrap();
+    let components = messages[0]["createSurface"]["components"]
+        .as_array()
+        .unwrap();
+    for (id, expected) in [("approve", true), ("reject", false)] {
+        let button = components.iter().find(|c| c["id"] == id).unwrap();
+        let event = &button["action"]["event"];
+        assert_eq!(event["name"], tools::SUBMIT);
+        let reply = submit_action(&event["context"], json!({"action": "Refund order 42"}));
+        assert_eq!(reply.get("isError"), None, "{reply:#}");
+        assert_eq!(
+            reply["structuredContent"]["response"]["data"]["approved"], expected,
+            "{id}"
+        );
+    }
+    // A decision with no pointer to put it at is refused, pointing at it.
+    let button = components.iter().find(|c| c["id"] == "approve").unwrap();
+    let mut context = button["action"]["event"]["context"].clone();
+    context["decisionPath"] = json!(3);
+    let refused = submit_action(&context, json!({}));
+    assert_eq!(refused["isError"], true);
+    assert_eq!(
+        refused["structuredContent"]["error"]["payload"]["pointer"], "/decisionPath",
+        "{refused:#}"
+    );
 }
