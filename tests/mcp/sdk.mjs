@@ -138,11 +138,13 @@ for (const [name, { version, connect }] of Object.entries(clients)) {
 // flat `output`, URL mode to a hosted link otherwise), or the hosted link
 // as a `resource_link` (run.mjs gives the worker a WEBHOOK_SECRET, so hosted
 // forms are on; without them the text names what is missing, which the
-// native tests cover). The A2UI MIME set (a host listing
-// `application/a2ui+json` under the UI extension's `mimeTypes`) gets its own
-// entry in this table.
+// native tests cover), or, for a host listing `application/a2ui+json` under
+// the UI extension's `mimeTypes`, native A2UI v1.0 in an embedded resource,
+// whose submit action the host maps to `tools/call` (the draft SEP "A2UI
+// over MCP Apps").
 const UI = 'io.modelcontextprotocol/ui';
 const APP_MIME = 'text/html;profile=mcp-app';
+const A2UI_MIME = 'application/a2ui+json';
 const NESTED = {
   type: 'object',
   properties: { name: { type: 'string' }, address: { type: 'object', properties: { city: { type: 'string' } } } },
@@ -197,6 +199,30 @@ describe('each capability set gets its shape', () => {
       assert.match(result.structuredContent.markup, /^<form class="genui-form"/);
       assert.match(result.content[0].text, /fills it in the form view/);
       assert.equal(result.content.length, 1);
+    });
+
+    test(`${era}, A2UI MIME: native A2UI v1.0, whose submit action is the submit tool`, async () => {
+      const client = track(await connect({ extensions: { [UI]: { mimeTypes: [APP_MIME, A2UI_MIME] } } }));
+      const result = await generate(client, CONTACT);
+      assert.ok(!result.isError, JSON.stringify(result.content));
+      assert.equal(result.structuredContent.format, 'a2ui');
+      const embedded = result.content.find((c) => c.type === 'resource');
+      assert.equal(embedded.resource.mimeType, A2UI_MIME);
+      const messages = JSON.parse(embedded.resource.text);
+      assert.equal(messages.length, 1);
+      assert.equal(messages[0].version, 'v1.0');
+      const button = messages[0].createSurface.components.find((c) => c.id === 'submit');
+      const { name, context } = button.action.event;
+      assert.equal(name, 'submit_user_interface');
+      // The host's action dispatcher: tools/call {name: action.name, arguments: action.context}, data resolved.
+      const dispatch = (ctx, data) => client.callTool({ name, arguments: { ...ctx, data } });
+      const valid = await dispatch(context, { email: 'ada@example.com', age: 36 });
+      assert.ok(!valid.isError, JSON.stringify(valid.content));
+      assert.deepEqual(valid.structuredContent.response.data, { email: 'ada@example.com', age: 36 });
+      const wrong = `${context.specHash[0] === '0' ? '1' : '0'}${context.specHash.slice(1)}`;
+      const refused = await dispatch({ ...context, specHash: wrong }, { email: 'ada@example.com' });
+      assert.equal(refused.isError, true);
+      assert.ok(refused.structuredContent.error.code, JSON.stringify(refused.content));
     });
 
     test(`${era}, no Apps and no elicitation: the hosted link as a resource_link, and the spec`, async () => {

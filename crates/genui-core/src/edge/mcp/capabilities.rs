@@ -16,11 +16,18 @@
 //!   before this existed) is read as "unknown", and gets the MCP Apps
 //!   answer it always got.
 //!
+//! A host that lists `application/a2ui+json` among the UI extension's
+//! `mimeTypes` renders A2UI v1.0 natively (the draft SEP "A2UI over MCP
+//! Apps"); it gets the form as A2UI even when it also lists the app view:
+//! the SEP says a server SHOULD send native A2UI then, and a native
+//! surface needs no sandboxed iframe nor the view's bundle.
+//!
 //! Anything that is not the shape the schema gives (a capability that is
 //! not an object, `mimeTypes` that is not a list of strings) is read as
 //! absent: a client with garbage capabilities gets the plainest answer,
 //! never an error or a panic.
 
+use crate::terms::format::A2UI_MEDIA_TYPE as A2UI_MIME;
 use serde_json::Value;
 
 /// MCP Apps' extension key (ext-apps `McpUiClientCapabilities`).
@@ -37,8 +44,9 @@ pub(crate) struct ClientCapabilities {
     pub(crate) elicit_form: bool,
     /// Elicitation's URL mode (`elicitation: {url: {}}`).
     pub(crate) elicit_url: bool,
-    // A host that renders A2UI natively (`application/a2ui+json` among the
-    // UI extension's `mimeTypes`) is read here too, beside `apps`.
+    /// Native A2UI: `application/a2ui+json` among the UI extension's
+    /// `mimeTypes`, a list of strings only.
+    pub(crate) a2ui: bool,
 }
 
 impl ClientCapabilities {
@@ -55,6 +63,10 @@ impl ClientCapabilities {
             Some(Value::Array(types)) => types.iter().any(|t| t.as_str() == Some(APP_MIME)),
             Some(_) => false,
         });
+        let a2ui = ui
+            .and_then(|ui| ui.get("mimeTypes"))
+            .and_then(Value::as_array)
+            .is_some_and(|types| lists_a2ui(types));
         let elicitation = value.get("elicitation").and_then(Value::as_object);
         let mode =
             |name: &str| elicitation.is_some_and(|e| e.get(name).is_some_and(Value::is_object));
@@ -65,11 +77,12 @@ impl ClientCapabilities {
             apps,
             elicit_form: mode("form") || implicit_form,
             elicit_url: mode("url"),
+            a2ui,
         }
     }
 
     /// The `Mcp-Session-Id` naming these capabilities: visible ASCII, one
-    /// letter per capability (`a` Apps, `f` form, `u` URL).
+    /// letter per capability (`a` Apps, `f` form, `u` URL, `n` native A2UI).
     pub(crate) fn session_id(self) -> String {
         let mut flags = String::new();
         for (on, letter) in self.flags() {
@@ -89,19 +102,27 @@ impl ClientCapabilities {
                 'a' => caps.apps = true,
                 'f' => caps.elicit_form = true,
                 'u' => caps.elicit_url = true,
+                'n' => caps.a2ui = true,
                 _ => return None,
             }
         }
         Some(caps)
     }
 
-    fn flags(self) -> [(bool, char); 3] {
+    fn flags(self) -> [(bool, char); 4] {
         [
             (self.apps, 'a'),
             (self.elicit_form, 'f'),
             (self.elicit_url, 'u'),
+            (self.a2ui, 'n'),
         ]
     }
+}
+
+/// Whether a `mimeTypes` list names native A2UI. A list with anything but
+/// strings in it is garbage and declares nothing.
+fn lists_a2ui(types: &[Value]) -> bool {
+    types.iter().all(Value::is_string) && types.iter().any(|t| t.as_str() == Some(A2UI_MIME))
 }
 
 /// Prefix of the session ids this server issues (a version, so the
@@ -114,6 +135,9 @@ pub(crate) enum Surface {
     /// The MCP App view renders the form (today's answer; also for a
     /// client whose capabilities are unknown).
     AppView,
+    /// The host renders A2UI v1.0 natively: the form travels as an
+    /// `application/a2ui+json` embedded resource.
+    A2ui,
     /// A `2026-07-28` client with elicitation: an `input_required` result.
     Elicit {
         /// Form mode is declared.
@@ -127,7 +151,8 @@ pub(crate) enum Surface {
 }
 
 impl Surface {
-    /// The one table: Apps first (a host that renders the view gets it),
+    /// The one table: native A2UI first (the SEP's SHOULD, even for a host
+    /// that also renders the view), then Apps (a host that renders the view gets it),
     /// then elicitation where the era can carry it (only `2026-07-28`
     /// results may be `input_required`; the handshake era would need a
     /// server-initiated request on a stream this server does not keep).
@@ -135,6 +160,9 @@ impl Surface {
         let Some(caps) = caps else {
             return Self::AppView;
         };
+        if caps.a2ui {
+            return Self::A2ui;
+        }
         if caps.apps {
             return Self::AppView;
         }
@@ -168,6 +196,10 @@ mod tests {
             !a2ui_only.apps,
             "a host that names its types and not the app view"
         );
+        let both_views =
+            caps(json!({"extensions": {UI_EXTENSION: {"mimeTypes": [APP_MIME, A2UI_MIME]}}}));
+        assert!(both_views.apps && both_views.a2ui);
+        assert!(a2ui_only.a2ui && !apps.a2ui);
         let implicit = caps(json!({"elicitation": {}}));
         assert!(implicit.elicit_form && !implicit.elicit_url);
         let url = caps(json!({"elicitation": {"url": {}}}));
@@ -189,6 +221,11 @@ mod tests {
             json!({"extensions": {UI_EXTENSION: true}}),
             json!({"extensions": {UI_EXTENSION: {"mimeTypes": APP_MIME}}}),
             json!({"extensions": {UI_EXTENSION: {"mimeTypes": [1, null]}}}),
+            json!({"extensions": {UI_EXTENSION: {"mimeTypes": A2UI_MIME}}}),
+            json!({"extensions": {UI_EXTENSION: {"mimeTypes": {"0": A2UI_MIME}}}}),
+            json!({"extensions": {UI_EXTENSION: {"mimeTypes": [A2UI_MIME, 7]}}}),
+            json!({"extensions": {UI_EXTENSION: {"mimeTypes": [[A2UI_MIME]]}}}),
+            json!({"extensions": {"a2ui": {"mimeTypes": [A2UI_MIME]}}}),
         ] {
             assert_eq!(
                 caps(garbage.clone()),
@@ -203,14 +240,17 @@ mod tests {
         for apps in [false, true] {
             for elicit_form in [false, true] {
                 for elicit_url in [false, true] {
-                    let c = ClientCapabilities {
-                        apps,
-                        elicit_form,
-                        elicit_url,
-                    };
-                    let id = c.session_id();
-                    assert!(id.bytes().all(|b| (0x21..=0x7e).contains(&b)), "{id}");
-                    assert_eq!(ClientCapabilities::from_session_id(&id), Some(c));
+                    for a2ui in [false, true] {
+                        let c = ClientCapabilities {
+                            apps,
+                            elicit_form,
+                            elicit_url,
+                            a2ui,
+                        };
+                        let id = c.session_id();
+                        assert!(id.bytes().all(|b| (0x21..=0x7e).contains(&b)), "{id}");
+                        assert_eq!(ClientCapabilities::from_session_id(&id), Some(c));
+                    }
                 }
             }
         }
@@ -257,5 +297,13 @@ mod tests {
         );
         assert_eq!(Surface::of(Some(none), true), Surface::Nothing);
         assert_eq!(Surface::of(Some(none), false), Surface::Nothing);
+        let a2ui = ClientCapabilities { a2ui: true, ..apps };
+        for stateless in [true, false] {
+            assert_eq!(
+                Surface::of(Some(a2ui), stateless),
+                Surface::A2ui,
+                "native A2UI wins over the app view and elicitation"
+            );
+        }
     }
 }

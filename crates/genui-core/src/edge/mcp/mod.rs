@@ -15,8 +15,8 @@
 //!   answer depends on its request only).
 //!
 //! Each request's client capabilities ([`capabilities`]) decide how a
-//! generated form reaches the person: the MCP App view, an elicitation, or
-//! a hosted link ([`reach`]).
+//! generated form reaches the person: native A2UI ([`native`]), the MCP App
+//! view, an elicitation, or a hosted link ([`reach`]).
 //!
 //! The checks run in the order the conformance suite probes them: host and
 //! origin (403), size (413), JSON (`-32700`), one object (`-32600`; batches
@@ -27,6 +27,7 @@
 mod capabilities;
 mod elicit;
 mod guard;
+mod native;
 mod reach;
 mod request_state;
 mod tools;
@@ -89,6 +90,8 @@ pub struct McpCall {
     /// How the person sees the form, when not in the MCP App view: the
     /// text the agent reads instead of "fills it in the form view".
     reach: Option<String>,
+    /// The host renders A2UI natively: the result embeds the messages.
+    native_a2ui: bool,
 }
 
 impl McpCall {
@@ -98,12 +101,16 @@ impl McpCall {
             version,
             format,
             reach: None,
+            native_a2ui: false,
         }
     }
 
     /// The JSON-RPC answer carrying the `/v1` answer as the tool's result.
     pub fn finish(self, v1: &HttpResponse) -> HttpResponse {
-        let result = tools::result(self.format, v1, self.reach.as_deref());
+        let mut result = tools::result(self.format, v1, self.reach.as_deref());
+        if self.native_a2ui {
+            native::embed(&mut result);
+        }
         answer(&self.id, complete(result, self.version, None))
     }
 }
@@ -508,7 +515,7 @@ fn call_tool(
         .get("name")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let arguments = match params.get("arguments") {
+    let mut arguments = match params.get("arguments") {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(arguments @ Value::Object(_)) => arguments.clone(),
         Some(_) => {
@@ -518,10 +525,22 @@ fn call_tool(
             ))
         }
     };
-    let body = arguments.to_string();
     let tool_error = |error: Error| {
         Mcp::Answer(McpCall::new(id.clone(), version, None).finish(&HttpResponse::error(&error)))
     };
+    let surface = Surface::of(client.caps, version.is_stateless());
+    if surface == Surface::A2ui {
+        match name {
+            tools::GENERATE => native::ask_for_a2ui(&mut arguments),
+            tools::SUBMIT => {
+                if let Err(error) = native::place_decision(&mut arguments, limits) {
+                    return Ok(tool_error(error));
+                }
+            }
+            _ => {}
+        }
+    }
+    let body = arguments.to_string();
     match name {
         tools::GENERATE => {
             let mut job = match GenerateJob::prepare(body.as_bytes(), None, limits) {
@@ -529,7 +548,6 @@ fn call_tool(
                 Err(error) => return Ok(tool_error(error)),
             };
             job.form_markup = true;
-            let surface = Surface::of(client.caps, version.is_stateless());
             let retried =
                 params.contains_key("inputResponses") || params.contains_key("requestState");
             if version.is_stateless() && retried {
@@ -543,7 +561,7 @@ fn call_tool(
             let format = format_name(job.request().format);
             let mut call = McpCall::new(id, version, Some(format));
             let hosted = client.forms.secret.is_some() && !job.is_display();
-            if surface != Surface::AppView && hosted {
+            if !matches!(surface, Surface::AppView | Surface::A2ui) && hosted {
                 let elicit = matches!(surface, Surface::Elicit { url: true, .. });
                 let spec_hash = job.spec_hash().to_owned();
                 let message = person_message(&job);
@@ -556,6 +574,7 @@ fn call_tool(
                 return Ok(Mcp::Link(Box::new(job), link));
             }
             call.reach = reach::agent_text(surface, &job);
+            call.native_a2ui = surface == Surface::A2ui;
             Ok(Mcp::Generate(Box::new(job), call))
         }
         tools::SUBMIT => Ok(Mcp::Submit(

@@ -396,6 +396,11 @@ pub(super) fn agent_text(surface: Surface, job: &GenerateJob) -> Option<String> 
         };
     match surface {
         Surface::AppView => None,
+        Surface::A2ui => Some(format!(
+            "The host renders it natively from the A2UI v1.0 messages in this result's \
+application/a2ui+json resource; its submit button calls {} with the person's answer.",
+            super::tools::SUBMIT
+        )),
         Surface::Elicit { .. } => Some(format!(
             "This host cannot show the form: it declares elicitation, but {}, and {no_link} \
 Render the spec yourself, or ask in a host with MCP Apps.",

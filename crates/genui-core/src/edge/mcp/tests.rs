@@ -1207,3 +1207,237 @@ fn a_url_mode_state_stays_readable_with_a_large_prefill() {
         .unwrap();
     assert_eq!(repeated, url.split('#').next().unwrap());
 }
+
+#[allow(dead_code, unreachable_pub)] // shared test module: only the v1.0 set is used here
+#[path = "../../../tests/a2ui_schema/mod.rs"]
+mod a2ui_schema;
+
+const A2UI_MIME: &str = "application/a2ui+json";
+use capabilities::UI_EXTENSION;
+
+/// A generate call from a host with these capabilities, under `version`
+/// (2026-07-28: in `_meta`; the handshake: the session id `initialize`
+/// answered for them).
+fn generate_for_host(version: &str, caps: Value, output: &Value) -> Value {
+    let arguments = json!({"description": "Contact", "output": output, "format": "rjsf"});
+    generate_with_for_host(version, caps, arguments)
+}
+
+/// [`generate_for_host`] with the tool's whole `arguments`.
+fn generate_with_for_host(version: &str, caps: Value, arguments: Value) -> Value {
+    let mut headers = headers_for(version, "tools/call", Some(tools::GENERATE));
+    let mut body = request(
+        version,
+        7,
+        "tools/call",
+        json!({"name": tools::GENERATE, "arguments": arguments}),
+    );
+    if version == V26 {
+        body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = caps;
+    } else {
+        let init = request(
+            version,
+            1,
+            "initialize",
+            json!({"protocolVersion": version, "capabilities": caps, "clientInfo": {"name": "t", "version": "1"}}),
+        );
+        let init_headers = headers_for(version, "initialize", None);
+        let header = |name: &str| init_headers.get(name).cloned();
+        let forms = McpForms::default();
+        let Mcp::Answer(response) = Mcp::read(
+            init.to_string().as_bytes(),
+            &header,
+            McpGuard::default(),
+            forms,
+            &Limits::default(),
+        ) else {
+            panic!("initialize is answered at once")
+        };
+        let (_, session) = response
+            .headers
+            .into_iter()
+            .find(|(n, _)| n == "mcp-session-id")
+            .expect("a session id");
+        headers.insert("mcp-session-id".into(), session);
+    }
+    let (status, answer) = send(body.to_string().as_bytes(), &headers);
+    assert_eq!(status, 200, "{answer:#}");
+    assert_valid(version, "CallToolResult", &answer["result"]);
+    assert_output_schema(tools::GENERATE, &answer["result"]);
+    answer["result"].clone()
+}
+
+/// The A2UI messages of a result's `application/a2ui+json` resource.
+fn embedded_a2ui(result: &Value) -> Option<Value> {
+    let content = result["content"].as_array()?;
+    let resource = content.iter().find(|c| c["type"] == "resource")?;
+    assert_eq!(resource["resource"]["mimeType"], A2UI_MIME);
+    serde_json::from_str(resource["resource"]["text"].as_str()?).ok()
+}
+
+fn the_submit_button(messages: &Value) -> Value {
+    let components = messages[0]["createSurface"]["components"]
+        .as_array()
+        .unwrap();
+    components
+        .iter()
+        .find(|c| c["id"] == "submit")
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn a_host_that_renders_a2ui_gets_v1_messages_whose_submit_is_the_submit_tool() {
+    let output = json!({"type": "object", "properties": {"email": {"type": "string", "format": "email"}}, "required": ["email"]});
+    let hosts = [
+        json!({"extensions": {UI_EXTENSION: {"mimeTypes": [A2UI_MIME]}}}),
+        // Both: native A2UI wins (the SEP's SHOULD).
+        json!({"extensions": {UI_EXTENSION: {"mimeTypes": ["text/html;profile=mcp-app", A2UI_MIME]}}}),
+    ];
+    for version in [V26, "2025-11-25", "2025-06-18"] {
+        for caps in &hosts {
+            let result = generate_for_host(version, caps.clone(), &output);
+            assert_eq!(result.get("isError"), None, "{result:#}");
+            let messages = embedded_a2ui(&result).expect("an application/a2ui+json resource");
+            a2ui_schema::V1_0
+                .check(&json!({"messages": messages}))
+                .unwrap_or_else(|e| panic!("{version} {caps}: {e}"));
+            assert!(messages
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|m| m["version"] == "v1.0"));
+            assert!(!messages.to_string().contains("genui.submit"), "{messages}");
+            let event = &the_submit_button(&messages)["action"]["event"];
+            assert_eq!(event["name"], tools::SUBMIT);
+            let hash = result["structuredContent"]["specHash"].as_str().unwrap();
+            assert_eq!(event["context"]["specHash"], hash);
+            assert!(result["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("natively"));
+        }
+    }
+}
+
+/// The host's `tools/call` for the submit action: the SEP maps the
+/// action's name to the tool and its context (data resolved) to the
+/// arguments.
+fn submit_action(context: &Value, data: Value) -> Value {
+    let mut arguments = context.clone();
+    arguments["data"] = data;
+    let params = json!({"name": tools::SUBMIT, "arguments": arguments});
+    let mut body = request(V26, 7, "tools/call", params);
+    body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {UI_EXTENSION: {"mimeTypes": [A2UI_MIME]}}});
+    let headers = headers_for(V26, "tools/call", Some(tools::SUBMIT));
+    let (status, answer) = send(body.to_string().as_bytes(), &headers);
+    assert_eq!(status, 200, "{answer:#}");
+    assert_valid(V26, "CallToolResult", &answer["result"]);
+    answer["result"].clone()
+}
+
+#[test]
+fn the_a2ui_submit_action_is_judged_as_the_submit_tool_and_a_wrong_hash_refused() {
+    let output = json!({"type": "object", "properties": {"email": {"type": "string", "format": "email"}}, "required": ["email"]});
+    let caps = json!({"extensions": {UI_EXTENSION: {"mimeTypes": [A2UI_MIME]}}});
+    let result = generate_for_host(V26, caps, &output);
+    let messages = embedded_a2ui(&result).expect("an application/a2ui+json resource");
+    let button = the_submit_button(&messages);
+    let event = &button["action"]["event"];
+    assert_eq!(
+        event["name"],
+        tools::SUBMIT,
+        "the host calls the tool the action names"
+    );
+    let context = &event["context"];
+    let valid = submit_action(context, json!({"email": "a@b.example"}));
+    assert_output_schema(tools::SUBMIT, &valid);
+    assert_eq!(valid.get("isError"), None, "{valid:#}");
+    assert_eq!(
+        valid["structuredContent"]["response"]["data"],
+        json!({"email": "a@b.example"})
+    );
+    let invalid = submit_action(context, json!({"email": "nope"}));
+    assert_eq!(
+        invalid["structuredContent"]["error"]["code"],
+        "submission_invalid"
+    );
+    let mut forged = context.clone();
+    let hash = forged["specHash"].as_str().unwrap();
+    let flipped = if hash.starts_with('0') { "1" } else { "0" };
+    forged["specHash"] = json!(format!("{flipped}{}", &hash[1..]));
+    let refused = submit_action(&forged, json!({"email": "a@b.example"}));
+    assert_eq!(refused["isError"], true, "{refused:#}");
+    // The same refusal the submit tool gives any call naming an unknown form.
+    let direct = ok(
+        V26,
+        "tools/call",
+        json!({"name": tools::SUBMIT, "arguments": {"specHash": forged["specHash"], "data": {"email": "a@b.example"}}}),
+        "CallToolResult",
+    );
+    assert_eq!(refused, direct);
+    assert!(refused["structuredContent"]["error"]["code"]
+        .as_str()
+        .is_some());
+}
+
+#[test]
+fn hosts_without_a2ui_or_with_garbage_mime_types_get_todays_answer() {
+    let output = json!({"type": "object", "properties": {"email": {"type": "string"}}});
+    let apps = apps_caps();
+    let garbage = [
+        json!({"extensions": {UI_EXTENSION: {"mimeTypes": A2UI_MIME}}}),
+        json!({"extensions": {UI_EXTENSION: {"mimeTypes": [A2UI_MIME, 7]}}}),
+        json!({"extensions": {UI_EXTENSION: {"mimeTypes": {"0": A2UI_MIME}}}}),
+        json!({"extensions": {UI_EXTENSION: [A2UI_MIME]}}),
+    ];
+    for version in [V26, "2025-11-25"] {
+        let today = generate_for_host(version, apps.clone(), &output);
+        assert_eq!(embedded_a2ui(&today), None);
+        assert_eq!(today["structuredContent"]["format"], "rjsf");
+        for caps in &garbage {
+            let result = generate_for_host(version, caps.clone(), &output);
+            assert_eq!(embedded_a2ui(&result), None, "{caps}");
+            assert_eq!(result["structuredContent"]["format"], "rjsf", "{caps}");
+            let nothing = generate_for_host(version, json!({}), &output);
+            assert_eq!(result, nothing, "{caps}: read as declaring nothing");
+        }
+    }
+}
+
+#[test]
+fn an_a2ui_approval_button_submits_its_decision_through_the_submit_tool() {
+    let caps = json!({"extensions": {UI_EXTENSION: {"mimeTypes": [A2UI_MIME]}}});
+    let arguments = json!({"description": "Approve the refund?", "data": {"action": "Refund order 42"},
+        "output": {"type": "object", "required": ["approved"], "properties": {"approved": {"type": "boolean"}}}});
+    let result = generate_with_for_host(V26, caps, arguments);
+    let messages = embedded_a2ui(&result).expect("an application/a2ui+json resource");
+    a2ui_schema::V1_0
+        .check(&json!({"messages": messages}))
+        .unwrap();
+    let components = messages[0]["createSurface"]["components"]
+        .as_array()
+        .unwrap();
+    for (id, expected) in [("approve", true), ("reject", false)] {
+        let button = components.iter().find(|c| c["id"] == id).unwrap();
+        let event = &button["action"]["event"];
+        assert_eq!(event["name"], tools::SUBMIT);
+        let reply = submit_action(&event["context"], json!({"action": "Refund order 42"}));
+        assert_eq!(reply.get("isError"), None, "{reply:#}");
+        assert_eq!(
+            reply["structuredContent"]["response"]["data"]["approved"], expected,
+            "{id}"
+        );
+    }
+    // A decision with no pointer to put it at is refused, pointing at it.
+    let button = components.iter().find(|c| c["id"] == "approve").unwrap();
+    let mut context = button["action"]["event"]["context"].clone();
+    context["decisionPath"] = json!(3);
+    let refused = submit_action(&context, json!({}));
+    assert_eq!(refused["isError"], true);
+    assert_eq!(
+        refused["structuredContent"]["error"]["payload"]["pointer"], "/decisionPath",
+        "{refused:#}"
+    );
+}

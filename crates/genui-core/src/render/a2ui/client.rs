@@ -200,32 +200,38 @@ fn read_action(
         Some(data) => data.clone(),
         None => model_data(body.get("metadata"), data_model, surface, version)?,
     };
-    if let Some(path) = context.get("decisionPath") {
-        let (Some(path), Some(decision)) = (path.as_str(), context.get("decision")) else {
-            return Err(bad(
-                &at("context/decisionPath"),
-                "an approval's context has a `decisionPath` string and its `decision`",
-            ));
-        };
-        let tokens = path_tokens(path).ok_or_else(|| {
-            bad(
-                &at("context/decisionPath"),
-                "`decisionPath` must be a JSON Pointer into an object",
-            )
-        })?;
-        limits.check_value_depth(decision, tokens.len(), &at("context/decisionPath"))?;
-        set_path(&mut data, &tokens, decision.clone()).ok_or_else(|| {
-            bad(
-                &at("context/decisionPath"),
-                "`decisionPath` must be a JSON Pointer into an object",
-            )
-        })?;
-    }
+    place_decision(context, &mut data, limits, &at("context"))?;
     Ok(ClientSubmission {
         spec_hash,
         tool_call_id,
         data,
     })
+}
+
+/// An approval button's choice: its context's `decision` written into
+/// `data` at `decisionPath` (nothing when the context names no
+/// `decisionPath`). `context_at` is the context's JSON Pointer, for errors.
+pub(crate) fn place_decision(
+    context: &Map<String, Value>,
+    data: &mut Value,
+    limits: &Limits,
+    context_at: &str,
+) -> Result<()> {
+    let Some(path) = context.get("decisionPath") else {
+        return Ok(());
+    };
+    let at = format!("{context_at}/decisionPath");
+    let (Some(path), Some(decision)) = (path.as_str(), context.get("decision")) else {
+        return Err(bad(
+            &at,
+            "an approval's context has a `decisionPath` string and its `decision`",
+        ));
+    };
+    let not_a_pointer = || bad(&at, "`decisionPath` must be a JSON Pointer into an object");
+    let tokens = path_tokens(path).ok_or_else(not_a_pointer)?;
+    limits.check_value_depth(decision, tokens.len(), &at)?;
+    set_path(data, &tokens, decision.clone()).ok_or_else(not_a_pointer)?;
+    Ok(())
 }
 
 /// The surface's data from an `a2uiClientDataModel`

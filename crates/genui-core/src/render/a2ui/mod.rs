@@ -54,7 +54,7 @@ mod calls;
 mod client;
 mod model;
 
-pub(crate) use client::read_client_message;
+pub(crate) use client::{place_decision, read_client_message};
 pub(crate) use model::coerce;
 
 use super::RenderInput as Rendered;
