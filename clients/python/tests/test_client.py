@@ -209,3 +209,14 @@ def test_the_async_client_streams_and_maps_errors_alike() -> None:
 
     answers, error = asyncio.run(run())
     assert answers == [ANSWER, patched()] and error.pointer == REFUSAL["payload"]["pointer"]
+
+
+def test_a_closed_port_is_unreachable() -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(GenuiError) as refused:
+        Client(f"http://127.0.0.1:{port}", retries=1, backoff=0).generate(CALL)
+    assert refused.value.code == "unreachable"

@@ -4,6 +4,10 @@
 return their data (a plain or an async function). The worker checks it; the
 tool returns the validated data to the model. Data the schema refuses
 raises `ModelRetry` with the worker's message, so the model can try again.
+
+With `output` (a JSON Schema, e.g. `MyModel.model_json_schema()`), the
+application fixes what the person must send: the model is not asked for
+`output` and the tool always sends this one.
 """
 
 from __future__ import annotations
@@ -20,11 +24,19 @@ Ask = Callable[[Any], Union[Any, Awaitable[Any]]]
 
 
 def generate_user_interface_tool(
-    client: AsyncClient, ask: Ask, format: Optional[str] = None
+    client: AsyncClient,
+    ask: Ask,
+    format: Optional[str] = None,
+    output: Optional[dict[str, Any]] = None,
 ) -> Tool[Any]:
     definition = tool_definition()
+    parameters = definition["parameters"]
+    if output is not None:
+        del parameters["properties"]["output"]
 
     async def generate_user_interface(**arguments: Any) -> Any:
+        if output is not None:
+            arguments["output"] = output
         answer = await client.generate({"tool": TOOL_NAME, "arguments": arguments}, format=format)
         data = ask(answer)
         if inspect.isawaitable(data):
@@ -40,5 +52,5 @@ def generate_user_interface_tool(
         generate_user_interface,
         name=TOOL_NAME,
         description=definition["description"],
-        json_schema=definition["parameters"],
+        json_schema=parameters,
     )
