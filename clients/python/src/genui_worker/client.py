@@ -150,7 +150,7 @@ class _Settings:
         return 1 + (self.retries if call.idempotent else 0)
 
     def pause(self, attempt: int) -> float:
-        return self.backoff * (2**attempt)
+        return float(self.backoff * 2**attempt)
 
 
 class AnswerStream:

@@ -48,7 +48,8 @@ class GenuiError(Exception):
         """The worker's `dgui_error` body as an exception; anything else is `bad_answer`."""
         if not (isinstance(body, dict) and body.get("type") == "dgui_error"):
             return cls("bad_answer", f"HTTP {status} without a dgui_error body: {body!r:.200}", status=status)
-        payload = body.get("payload") if isinstance(body.get("payload"), dict) else {}
+        payload = body.get("payload")
+        payload = payload if isinstance(payload, dict) else {}
         pointer = payload.get("pointer")
         return cls(
             str(body.get("code", "bad_answer")),
