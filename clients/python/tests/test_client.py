@@ -60,6 +60,7 @@ def test_a_dgui_error_keeps_its_code_pointer_and_status() -> None:
     "answer",
     [
         httpx.Response(200, text="<html>oops", headers={"content-type": "application/json"}),
+        httpx.Response(200, text="<html>a proxy's page</html>", headers={"content-type": "text/html"}),
         httpx.Response(500, text="Internal Server Error"),
         httpx.Response(404, json={"error": "not here"}),
     ],
@@ -68,6 +69,14 @@ def test_garbage_is_a_bad_answer(answer: httpx.Response) -> None:
     with pytest.raises(GenuiError) as refused:
         client(Counter(answer)).submit("h1", {})
     assert refused.value.code == "bad_answer" and refused.value.status == answer.status_code
+
+
+def test_an_html_page_is_the_answer_only_for_format_html() -> None:
+    page = httpx.Response(200, text="<form>…</form>", headers={"content-type": "text/html"})
+    assert client(Counter(page)).generate(CALL, format="html") == "<form>…</form>"
+    with pytest.raises(GenuiError) as refused:
+        client(Counter(page)).generate(CALL, format="jsonforms")
+    assert refused.value.code == "bad_answer"
 
 
 def test_a_worker_that_is_down_is_unreachable_after_the_retries() -> None:

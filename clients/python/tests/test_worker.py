@@ -105,3 +105,11 @@ def test_a_pydantic_ai_agent_calls_the_tool_and_gets_the_validated_data(
     assert len(seen["specHash"]) == 64
     assert seen["toolReturned"] == [{"name": "Ada", "seats": 2}]
     assert "Ada" in seen["output"]
+
+
+def test_an_html_answer_is_the_page_and_a2ui_is_json(base_url: str) -> None:
+    with Client(base_url) as client:
+        page = client.generate(SHIRT, format="html")
+        messages = client.generate(SHIRT, format="a2ui")
+    assert isinstance(page, str) and "<form" in page
+    assert isinstance(messages, list) and messages

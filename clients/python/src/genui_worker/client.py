@@ -40,6 +40,8 @@ class _Call:
     params: Mapping[str, str] = field(default_factory=dict)
     headers: Mapping[str, str] = field(default_factory=dict)
     idempotent: bool = False
+    #: Every route answers JSON, except `/v1/generate` with `format=html` (a page).
+    answers_json: bool = True
 
 
 def _json_body(value: Any) -> bytes:
@@ -52,7 +54,10 @@ def _format_params(format: Optional[str]) -> dict[str, str]:
 
 def _generate(call: Mapping[str, Any], format: Optional[str], stream: bool = False) -> _Call:
     headers = {"accept": EVENT_STREAM} if stream else {}
-    return _Call("POST", "/v1/generate", _json_body(call), _format_params(format), headers, True)
+    return _Call(
+        "POST", "/v1/generate", _json_body(call), _format_params(format), headers,
+        idempotent=True, answers_json=format != "html",
+    )
 
 
 def _interrupt(interrupt: Mapping[str, Any], format: Optional[str], data: Any) -> _Call:
@@ -97,11 +102,10 @@ def _transport_error(error: httpx.HTTPError, call: _Call) -> GenuiError:
 
 
 def _answer(response: httpx.Response, call: _Call) -> Any:
-    """The answer's JSON (or text for HTML and A2UI text), or the GenuiError it carries."""
+    """The answer's JSON (a page's text for `format=html`), or the GenuiError it carries."""
     where = f"{call.method} {call.path}"
     text = response.text
-    is_json = "json" in response.headers.get("content-type", "")
-    if response.status_code >= 400 or is_json:
+    if response.status_code >= 400 or call.answers_json:
         try:
             body = json.loads(text)
         except ValueError:
@@ -224,7 +228,7 @@ class Client:
         return self._send(_Call("GET", "/v1/tool", idempotent=True))  # type: ignore[no-any-return]
 
     def generate(self, call: Mapping[str, Any], format: Optional[str] = None) -> Any:
-        """The UI for a tool call (any shape `/v1/generate` accepts); text for `format="html"`."""
+        """The UI for a tool call (any shape `/v1/generate` accepts); the page's text for `format="html"`."""
         return self._send(_generate(call, format))
 
     def stream(self, call: Mapping[str, Any], format: Optional[str] = None) -> AnswerStream:
