@@ -112,4 +112,4 @@ def test_an_html_answer_is_the_page_and_a2ui_is_json(base_url: str) -> None:
         page = client.generate(SHIRT, format="html")
         messages = client.generate(SHIRT, format="a2ui")
     assert isinstance(page, str) and "<form" in page
-    assert isinstance(messages, list) and messages
+    assert isinstance(messages, dict) and messages["messages"][0]["version"] == "v0.9"
