@@ -3,7 +3,7 @@
 #  1. the house rules (scripts/lint.sh: rustfmt, clippy -D warnings natively
 #     and for wasm32; scripts/module-cycles.py: no import cycle among
 #     genui-core's files or folders), then the core natively (unit tests,
-#     fixture corpus, contract schemas);
+#     fixture corpus, contract schemas), and clients/python's unit tests and build;
 #  1b. format=react: every fixture's TSX module typechecked (tsc --strict) and
 #      its zod schema run against output's accepted and rejected instances;
 #  2. the release wasm build and `wrangler deploy --dry-run --outdir` (the exact
@@ -28,6 +28,10 @@ step "1/7 house rules (fmt, clippy native and wasm32, layers), then core and har
 # genui-core's layers: no import cycle among its files, nor its folders.
 python3 scripts/module-cycles.py
 cargo test --workspace --quiet
+# clients/python: its unit tests (no worker); its sdist and wheel built with no
+# download, the wheel installed into a scratch dir and imported.
+py="$HOME/.cache/genui-worker/venv/bin/python"; "$py" -m pytest -q -p no:cacheprovider -m "not worker" clients/python/tests
+dist=$(mktemp -d) && "$py" -m build -q --no-isolation --outdir "$dist" clients/python && ls -l "$dist" && "$py" -m pip install -q --no-deps --disable-pip-version-check --target "$dist/site" "$dist"/*.whl && PYTHONPATH="$dist/site" "$py" -c 'import genui_worker' && rm -rf "$dist"
 
 step "1b/7 format=react modules: tsc --strict, zod against output"
 tests/react/run.sh

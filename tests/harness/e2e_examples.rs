@@ -13,6 +13,10 @@
 //!   submits the person's answer, and resumes the run with the signed entry;
 //!   the agent checks the signature and finishes with the answer in its
 //!   state; a resume entry whose payload was changed is refused;
+//! - `clients/python`: the Python package's `pytest -m worker` (every example
+//!   of docs/clients.md run as a program: generate and submit, a stream, an
+//!   interrupt's verified resume entry, a signed webhook with its verified
+//!   callback, a LangGraph graph and a Pydantic AI agent calling the tool);
 //! - `mcp`: `tests/mcp/hosts.mjs` connects the MCP SDK client to the URL of
 //!   each host configuration, lists the tools and generates a form;
 //! - the walkthrough: the README's generate block, the same request with
@@ -351,6 +355,25 @@ fn langgraph(base: &str) -> Step {
     )
 }
 
+/// The Python client's tests against this worker, in the shared venv.
+fn python_client(base: &str) -> Step {
+    run(Command::new(venv_python())
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "worker",
+            "tests",
+        ])
+        .current_dir(project_root().join("clients/python"))
+        .env("GENUI_URL", base)
+        .env("GENUI_WEBHOOK_SECRET", WEBHOOK_SECRET))
+    .map(drop)
+}
+
 /// Each host configuration of examples/mcp, connected with the MCP SDK.
 fn mcp_hosts(base: &str) -> Step {
     run(Command::new(node())
@@ -506,11 +529,12 @@ fn walkthrough(base: &str) -> Step {
 type Runner = fn(&str) -> Step;
 
 /// Every example, in the order they run.
-const STEPS: [(&str, Runner); 6] = [
+const STEPS: [(&str, Runner); 7] = [
     ("examples/curl", curl_example),
     ("examples/agui-client", agui_client),
     ("examples/webhook", webhook),
     ("examples/langgraph", langgraph),
+    ("clients/python", python_client),
     ("examples/mcp", mcp_hosts),
     ("README walkthrough", walkthrough),
 ];

@@ -1,0 +1,1 @@
+"""`generateUserInterface` as a tool of agent frameworks, each a few lines over the client."""
