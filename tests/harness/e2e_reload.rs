@@ -57,8 +57,12 @@ pub fn render_by_hash(dev: &WranglerDev, tag: &str) -> Step {
         .to_owned();
     // The spec is stored after the response: the call again with the new
     // data and format is the hit the render must equal.
-    let hit_body = serde_json::to_vec(&call(tag, &typed, "rjsf")).map_err(|e| e.to_string())?;
-    let hit = super::poll_hit(dev, &hit_body)?;
+    let stored = serde_json::to_vec(&call(tag, &typed, "jsonforms")).map_err(|e| e.to_string())?;
+    super::poll_hit(dev, &stored)?;
+    let hit = dev.post_json("/v1/generate", &call(tag, &typed, "rjsf"));
+    ensure(hit.header("x-genui-cache") == Some("hit"), || {
+        format!("the call in rjsf: {hit}")
+    })?;
     let render = json!({"format": "rjsf", "data": typed, "toolCallId": "call_reload"});
     let rendered = dev.post_json(&render_path(&hash), &render);
     ensure(rendered.status == 200, || format!("render: {rendered}"))?;
