@@ -21,8 +21,8 @@ mod submit;
 use clock::{unix_ms, unix_s};
 use genui_core::Limits;
 use genui_core::{
-    Access, Error, ErrorCode, GenerateJob, Handler, HttpResponse, Route, Submission, SubmitDoor,
-    Webhook,
+    Access, Error, ErrorCode, GenerateJob, Handler, HttpResponse, Route, SpecRender, Submission,
+    SubmitDoor, Webhook,
 };
 use genui_model::{Generation, Mode};
 use respond::{into_response, log_line, RequestInfo};
@@ -126,6 +126,7 @@ async fn serve(
         Handler::Healthz => with_wasm_memory(HttpResponse::healthz()),
         Handler::Generate => generate(req, env, ctx, sse).await,
         Handler::Interrupt => interrupt(req, env, ctx, sse).await,
+        Handler::RenderSpec => render_spec(req, env, parameter).await,
         Handler::Webhook => webhook(req, env, ctx, sse).await,
         Handler::Agent => agent::run(req, env, ctx, request_id, sse).await,
         Handler::Submit => submit(req, env, request_id).await,
@@ -253,6 +254,35 @@ async fn interrupt(
         return stream_job(job, env, ctx, None, sse).await;
     }
     generate_job(job, env, ctx).await
+}
+
+/// `POST /v1/specs/<specHash>/render`: the core checks the request and
+/// renders; the shell reads the spec from KV unless this isolate remembers it.
+async fn render_spec(req: &mut Request, env: &Env, spec_hash: &str) -> HttpResponse {
+    let limits = Limits::default();
+    let body = match read_body(req, &limits).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let accept = header(req, "accept");
+    let format = query_param(req, "format");
+    let job =
+        SpecRender::prepare(spec_hash, &body, format.as_deref(), &limits).and_then(|mut job| {
+            let version = query_param(req, "a2uiVersion");
+            job.negotiate_a2ui(version.as_deref(), accept.as_deref())?;
+            Ok(job)
+        });
+    let job = match job {
+        Ok(job) => job,
+        Err(error) => return HttpResponse::error(&error),
+    };
+    // Opening the cache sizes the isolate's memory of specs first.
+    let cache = kv::SpecCache::open(env);
+    let outcome = match job.remembered() {
+        Some(outcome) => outcome,
+        None => job.finish(cache.get(job.cache_key()).await.as_deref()),
+    };
+    outcome.response.react_source_only(accept.as_deref())
 }
 
 /// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`,

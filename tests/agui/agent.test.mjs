@@ -7,6 +7,8 @@
 //   activity it ends with is the non-streamed answer's UI;
 // - the A2UI way back: a user action from our surface is a submission,
 //   answered with TOOL_CALL_RESULT, or with the field errors;
+// - a reload: the activity message restored, its specHash and the typed
+//   values re-render the same form through /v1/specs/<specHash>/render;
 // - a plain SSE client on /v1/generate applies the patches with
 //   fast-json-patch and ends with the non-streamed answer's UI.
 import { test } from 'node:test';
@@ -131,6 +133,42 @@ test('HttpAgent: a user action on our surface is a submission, answered with the
   assert.equal(result.accepted, false);
   assert.equal(result.error.code, 'submission_invalid');
   assert.ok(result.error.payload.errors.some((e) => e.pointer === '/country'), JSON.stringify(result.error));
+});
+
+test('HttpAgent: after a reload, the activity message\'s specHash and the typed values render the same form again', async () => {
+  const callArgs = args('reload', { generator: 'deterministic' });
+  const { agent } = await runAgent({ messages: toolCallMessage('call_reload', callArgs) });
+  // What a client restores from MESSAGES_SNAPSHOT: the messages, the activity among them.
+  const restored = structuredClone(agent.messages);
+  const activity = restored.find((m) => m.role === 'activity');
+  assert.equal(activity.activityType, 'genui.jsonforms');
+  const { specHash } = activity.content.meta;
+  assert.match(specHash, /^[0-9a-f]{64}$/);
+  assert.deepEqual(activity.content.initialData, { firstName: 'Ada' });
+  const typed = { ...activity.content.initialData, firstName: 'Grace', country: 'US' };
+  const render = (format) => fetch(`${BASE}/v1/specs/${specHash}/render?format=${format}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', ...AUTH },
+    body: JSON.stringify({ data: typed, toolCallId: 'call_reload' }),
+  });
+  // The spec is stored after the run's answer: wait for it (up to 3 s).
+  let res = await render('jsonforms');
+  for (let i = 0; i < 10 && res.status === 404; i += 1) {
+    await new Promise((r) => setTimeout(r, 300));
+    res = await render('jsonforms');
+  }
+  assert.equal(res.status, 200, await res.clone().text());
+  const form = await res.json();
+  assert.deepEqual(form.initialData, typed);
+  assert.equal(form.meta.specHash, specHash);
+  assert.equal(form.meta.toolCallId, 'call_reload');
+  // The same form as the activity showed, only the values differ.
+  assert.deepEqual(form.uiSchema, activity.content.uiSchema);
+  assert.deepEqual(form.jsonSchema, activity.content.jsonSchema);
+  // In another format too: A2UI's data model carries the typed values.
+  const a2ui = await (await render('a2ui')).json();
+  const model = a2ui.messages.find((m) => m.updateDataModel).updateDataModel.value;
+  assert.equal(model.firstName, 'Grace');
+  assert.equal(model.country, 'US');
 });
 
 test('HttpAgent: a run without a generateUserInterface call is a 400 naming the place', async () => {

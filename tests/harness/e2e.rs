@@ -36,6 +36,7 @@ mod e2e_forms;
 mod e2e_interrupts;
 #[path = "e2e_protocols.rs"]
 mod e2e_protocols;
+mod e2e_reload;
 #[path = "e2e_schemas.rs"]
 mod e2e_schemas;
 
@@ -76,6 +77,9 @@ fn e2e() {
     steps.run("malformed bodies never 5xx", || fuzz_sweep(&dev, &tag));
     steps.run("formats share one spec", || {
         e2e_protocols::formats_share_one_spec(&dev, &tag)
+    });
+    steps.run("a cached spec rendered again by its hash", || {
+        e2e_reload::render_by_hash(&dev, &tag)
     });
     steps.run("AG-UI event streams", || {
         e2e_protocols::event_streams(&dev, &tag)
@@ -119,6 +123,7 @@ fn e2e() {
                 .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
             let guarded = WranglerDev::start(opts)?;
             e2e_protocols::keys_and_cors(&guarded)?;
+            e2e_reload::needs_the_key(&guarded)?;
             e2e_protocols::signed_webhooks(&guarded, "whsec-e2e")?;
             e2e_interrupts::resume_loop(&guarded, "whsec-e2e")?;
             e2e_forms::hosted_forms(&guarded, "whsec-e2e")
@@ -1145,6 +1150,22 @@ fn hosted_forms_only() {
         .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
     let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
     if let Err(e) = e2e_forms::hosted_forms(&dev, "whsec-e2e") {
+        panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
+    }
+}
+
+/// Only the render-by-hash step, on one worker:
+/// `GENUI_E2E_RELOAD_ONLY=1 cargo test -p genui-harness --test e2e
+/// reload_only -- --ignored`. Without the variable it returns at once,
+/// like `hosted_forms_only`.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn reload_only() {
+    if std::env::var_os("GENUI_E2E_RELOAD_ONLY").is_none() {
+        return;
+    }
+    let dev = WranglerDev::start(Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_reload::render_by_hash(&dev, &run_tag()) {
         panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
     }
 }

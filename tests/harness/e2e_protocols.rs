@@ -627,7 +627,7 @@ pub fn dev_sh_origins(dev: &WranglerDev) -> Step {
     })
 }
 
-fn request_with(
+pub(crate) fn request_with(
     dev: &WranglerDev,
     method: &str,
     path: &str,

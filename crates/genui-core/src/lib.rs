@@ -100,6 +100,7 @@ pub use edge::outbox::{
     AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };
 pub use edge::replay::ReplayClaim;
+pub use edge::rerender::SpecRender;
 pub use edge::submission::{Submission, SubmitDoor, Submitted};
 pub use edge::webhook::Webhook;
 

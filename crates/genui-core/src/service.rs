@@ -249,6 +249,54 @@ pub(crate) fn prepare_interrupt(
     Ok(job)
 }
 
+/// `format` with the A2UI revision a request asks for outside its body:
+/// the `a2uiVersion` query parameter, else the `version` parameter of an
+/// `Accept: application/a2ui+json` entry; an unknown revision is a 400.
+pub(crate) fn negotiated_format(
+    format: Format,
+    query: Option<&str>,
+    accept: Option<&str>,
+) -> Result<Format> {
+    let asked = match (query, A2uiAccept::of(accept).version) {
+        (Some(name), _) => Some(A2uiVersion::parse(name, "?a2uiVersion")?),
+        (None, Some(name)) => Some(A2uiVersion::parse(name, "Accept")?),
+        (None, None) => None,
+    };
+    Ok(match asked {
+        Some(version) => format.with_a2ui_version(version),
+        None => format,
+    })
+}
+
+/// Answers a stored `spec` exactly as a cache hit of a generate call with
+/// `request`'s options and data answers ([`GenerateJob::hit`]): the job is
+/// the spec's own (its hash, generator, description and schema digest),
+/// with no catalog, interrupt or display, and nothing is stored. `request`
+/// carries no `output`: a hit renders the spec's schema, never the request's.
+pub(crate) fn render_stored(spec: &UiSpec, request: GenerateRequest, limits: &Limits) -> Outcome {
+    let output_digest = match spec::OutputDigest::of(&spec.schema) {
+        Ok(digest) => digest,
+        Err(error) => return Outcome::failed(&error),
+    };
+    let job = GenerateJob {
+        request: GenerateRequest {
+            description: spec.description.clone(),
+            ..request
+        },
+        generator: spec.generator.clone(),
+        output_digest,
+        spec_hash: spec.spec_hash.clone(),
+        key: spec::cache_key(&spec.spec_hash),
+        limits: *limits,
+        display: None,
+        form_markup: false,
+        catalog: None,
+        prompt: None,
+        interrupt: None,
+    };
+    job.hit_outcome(spec)
+}
+
 impl GenerateJob {
     /// Reads the A2UI revision a request asks for outside its body: the
     /// `a2uiVersion` query parameter, else the `version` parameter of an
@@ -256,14 +304,7 @@ impl GenerateJob {
     /// `a2uiVersion`. Only a `format=a2ui` answer reads it; an unknown
     /// revision is a 400 wherever it was given.
     pub fn negotiate_a2ui(&mut self, query: Option<&str>, accept: Option<&str>) -> Result<()> {
-        let asked = match (query, A2uiAccept::of(accept).version) {
-            (Some(name), _) => Some(A2uiVersion::parse(name, "?a2uiVersion")?),
-            (None, Some(name)) => Some(A2uiVersion::parse(name, "Accept")?),
-            (None, None) => None,
-        };
-        if let Some(version) = asked {
-            self.request.format = self.request.format.with_a2ui_version(version);
-        }
+        self.request.format = negotiated_format(self.request.format, query, accept)?;
         self.check_a2ui_catalog()
     }
 

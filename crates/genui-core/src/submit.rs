@@ -320,12 +320,7 @@ fn read_data_model_header(text: &str, limits: &Limits) -> Result<Value> {
     })
 }
 
-fn is_spec_hash(text: &str) -> bool {
-    text.len() == 64
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
+use crate::edge::rerender::is_spec_hash;
 
 /// The data, from whichever shape carried it.
 fn submitted_data(body: &mut Map<String, Value>, limits: &Limits) -> Result<Value> {

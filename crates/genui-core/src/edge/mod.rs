@@ -2,7 +2,7 @@
 //! signed agent webhooks ([`webhook`]), each accepted once ([`replay`]),
 //! where the worker may send its own requests ([`destination`]), hosted
 //! form links ([`forms`]), AG-UI interrupts and their resume entries
-//! ([`interrupt`]),
+//! ([`interrupt`]), cached specs rendered again after a reload ([`rerender`]),
 //! what the worker publishes about itself ([`tool`]), the contract schemas
 //! it answers with ([`contracts`]), and the MCP server at `/mcp` ([`mcp`]).
 
@@ -13,6 +13,7 @@ pub(crate) mod interrupt;
 pub(crate) mod mcp;
 pub(crate) mod outbox;
 pub(crate) mod replay;
+pub(crate) mod rerender;
 pub(crate) mod routes;
 pub(crate) mod submission;
 pub(crate) mod tool;

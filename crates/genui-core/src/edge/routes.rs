@@ -20,6 +20,9 @@ pub enum Handler {
     Submit,
     /// `POST /v1/interrupt`: an AG-UI interrupt answered as a generate request.
     Interrupt,
+    /// `POST /v1/specs/<specHash>/render`: a cached spec rendered again with
+    /// the client's data (the hash is the route's parameter).
+    RenderSpec,
     /// `POST /v1/webhook`: a signed generate request from an agent runtime.
     Webhook,
     /// `POST /v1/agent`: an AG-UI run (`RunAgentInput`) answered as AG-UI events.
@@ -38,7 +41,7 @@ pub enum Handler {
     Schema,
 }
 
-/// What a path template's trailing `{...}` segment accepts.
+/// What a path template's `{...}` segment accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Parameter {
     /// A fixed path: no parameter.
@@ -47,12 +50,15 @@ pub(crate) enum Parameter {
     Any,
     /// The file name of one of the contract schemas; any other is 404.
     ContractFile,
+    /// One non-empty path segment (no `/`) between the fixed prefix and the
+    /// rest of the template (a spec hash; the handler judges it).
+    Segment,
 }
 
 /// One operation: a path and the methods one handler serves there.
 #[derive(Debug)]
 pub(crate) struct RouteRow {
-    /// The OpenAPI path template; a trailing `{name}` segment is the parameter.
+    /// The OpenAPI path template; its `{name}` segment is the parameter.
     pub(crate) path: &'static str,
     /// The methods, as the `Allow` header lists them (`HEAD` beside `GET`).
     pub(crate) methods: &'static [&'static str],
@@ -99,6 +105,15 @@ pub(crate) const ROUTES: &[RouteRow] = &[
         rate_limited: true,
         handler: Handler::Interrupt,
         summary: "An AG-UI interrupt ({interrupt, format?, data?}) answered as /v1/generate answers, with meta.interrupt carrying its signed token; the submission (with interruptId and interruptToken) is answered as an AG-UI ResumeEntry (docs/interrupts.md)",
+    },
+    RouteRow {
+        path: "/v1/specs/{specHash}/render",
+        methods: POST,
+        parameter: Parameter::Segment,
+        needs_key: true,
+        rate_limited: true,
+        handler: Handler::RenderSpec,
+        summary: "A cached spec rendered again ({format?, data?, locale?, device?, toolCallId?}), in any format, with the client's current data: the answer a cache hit of the original /v1/generate call gives; 404 spec_not_found when the spec has left the cache (send the call again)",
     },
     RouteRow {
         path: "/v1/webhook",
@@ -280,6 +295,18 @@ impl RouteRow {
             Parameter::ContractFile => path
                 .strip_prefix(self.fixed_prefix())
                 .filter(|name| Contract::by_file_name(name).is_some()),
+            Parameter::Segment => path
+                .strip_prefix(self.fixed_prefix())
+                .and_then(|rest| rest.strip_suffix(self.fixed_suffix()))
+                .filter(|segment| !segment.is_empty() && !segment.contains('/')),
+        }
+    }
+
+    /// The path after its `{parameter}` segment (empty for a trailing one).
+    fn fixed_suffix(&self) -> &'static str {
+        match self.path.find('}') {
+            Some(end) => &self.path[end + 1..],
+            None => "",
         }
     }
 
@@ -347,6 +374,27 @@ mod tests {
             Route::of("POST", "/v1/webhook"),
             serve(Handler::Webhook, "", false, true)
         );
+        assert_eq!(
+            Route::of("POST", "/v1/specs/not-a-hash/render"),
+            serve(Handler::RenderSpec, "not-a-hash", true, true)
+        );
+    }
+
+    #[test]
+    fn a_spec_hash_is_one_segment_between_the_fixed_parts() {
+        for path in [
+            "/v1/specs//render",
+            "/v1/specs/a/b/render",
+            "/v1/specs/abc/render/",
+            "/v1/specs/abc",
+            "/v1/specs/render",
+        ] {
+            assert_eq!(Route::of("POST", path), Route::NotFound, "{path}");
+        }
+        match Route::of("GET", "/v1/specs/abc/render") {
+            Route::MethodNotAllowed { allow } => assert_eq!(allow, "POST"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

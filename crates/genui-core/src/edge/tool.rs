@@ -183,6 +183,16 @@ fn operation_of(handler: Handler, method: &str) -> Map<String, Value> {
                 "content": generate_responses()["200"]["content"].clone()},
                 "default": error_responses()["default"].clone()},
         }),
+        Handler::RenderSpec => json!({
+            "parameters": [{"name": "specHash", "in": "path", "required": true, "description": "meta.specHash (or x-genui-spec-hash) of an earlier answer", "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
+                {"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react", "html"]}},
+                {"name": "a2uiVersion", "in": "query", "required": false, "schema": {"enum": ["0.9", "0.9.1", "1.0"]}}],
+            "requestBody": {"required": false, "content": json_content(json!({"type": "object", "additionalProperties": false,
+                "description": "The client's options and current data; an empty body renders the spec's defaults in JSON Forms",
+                "properties": {"format": {"type": "string"}, "a2uiVersion": {"type": "string"}, "data": {}, "locale": {"type": "string"},
+                    "device": {"enum": ["desktop", "mobile"]}, "toolCallId": {"type": "string"}}}))},
+            "responses": generate_responses(),
+        }),
         Handler::Webhook => json!({
             "parameters": [{"name": "x-genui-signature", "in": "header", "required": true, "schema": {"type": "string"}}],
             "requestBody": {"required": true, "content": json_content(schema_ref(Contract::GenerateRequest))},

@@ -93,15 +93,19 @@ impl GenerateRequest {
 
 /// Parses a request body (already size- and depth-checked).
 pub(crate) fn parse_generate(body: &[u8]) -> Result<GenerateRequest> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| {
+    from_value(parse_json(body)?)
+}
+
+/// A request body as JSON, or `invalid_json` with the line and column.
+pub(crate) fn parse_json(body: &[u8]) -> Result<Value> {
+    serde_json::from_slice(body).map_err(|e| {
         Error::new(
             ErrorCode::InvalidJson,
             format!("request body is not valid JSON: {e}"),
         )
         .with(Detail::Line(e.line()))
         .with(Detail::Column(e.column()))
-    })?;
-    from_value(value)
+    })
 }
 
 /// Normalises an already parsed body.
