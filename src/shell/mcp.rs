@@ -4,7 +4,7 @@
 //! same effects (isolate memory, KV, the model ladder) before the core wraps
 //! the answer as the tool's result.
 
-use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp, McpForms, McpGuard};
+use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp, McpSettings};
 use worker::{Context, Env, Request};
 
 /// The form view `ui://genui/form`, built by scripts/build-mcp-view.sh
@@ -27,17 +27,15 @@ pub(super) async fn handle(
     let hosts = super::setting(env, "MCP_ALLOWED_HOSTS");
     let origins = super::setting(env, "MCP_ALLOWED_ORIGINS");
     let cors_origins = super::settings::cors_origins(env);
-    let guard = McpGuard {
+    let secret = super::setting(env, "WEBHOOK_SECRET");
+    let settings = McpSettings {
         hosts: hosts.as_deref(),
         origins: origins.as_deref(),
         cors_origins: cors_origins.as_deref(),
-    };
-    let secret = super::setting(env, "WEBHOOK_SECRET");
-    let forms = McpForms {
         secret: secret.as_deref(),
         now: super::clock::unix_s(),
     };
-    match Mcp::read(&body, &header, guard, forms, &limits) {
+    match Mcp::read(&body, &header, settings, &limits) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&super::generate_job(*job, env, ctx).await),
         Mcp::Submit(submission, call) => {
@@ -51,9 +49,9 @@ pub(super) async fn handle(
                 let token = issued.token.sign(secret.as_deref().unwrap_or_default());
                 let path = genui_core::FormToken::path(&token, issued.fragment.as_deref());
                 let url = format!("{}{path}", super::forms::origin(req));
-                link.finish(&answer, Some(&url), forms)
+                link.finish(&answer, Some(&url), settings)
             }
-            Err(answer) => link.finish(&answer, None, forms),
+            Err(answer) => link.finish(&answer, None, settings),
         },
         Mcp::Read(read) => match super::forms::kept_answer(env, read.object_name()).await {
             Ok(kept) => read.finish(kept.as_deref()),

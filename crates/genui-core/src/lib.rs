@@ -49,7 +49,7 @@
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
 //!   [`FormToken`] (hosted form links), [`Mcp`] (`POST /mcp`) and its
-//!   [`McpGuard`] and [`McpForms`] settings.
+//!   [`McpSettings`].
 //! - **Errors:** [`Error`], [`ErrorCode`].
 
 #![deny(missing_docs, unreachable_pub)]
@@ -95,7 +95,7 @@ pub use terms::format::Format;
 
 pub use edge::access::Access;
 pub use edge::forms::{FormRecord, FormToken};
-pub use edge::mcp::{Mcp, McpForms, McpGuard, McpLink, McpRead};
+pub use edge::mcp::{Mcp, McpLink, McpRead, McpSettings};
 pub use edge::outbox::{
     AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };

@@ -21,9 +21,11 @@ use crate::error::{Error, ErrorCode, Result};
 
 const LOCAL_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
 
-/// The settings the guard reads, as the shell read them (`None`: unset).
+/// What `/mcp` needs beyond the request, as the shell read it (`None`:
+/// unset): the host and origin lists the guard checks, and the secret and
+/// time an elicitation's signed `requestState` needs.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct McpGuard<'a> {
+pub struct McpSettings<'a> {
     /// `MCP_ALLOWED_HOSTS`: the host names `/mcp` answers on.
     pub hosts: Option<&'a str>,
     /// `MCP_ALLOWED_ORIGINS`: origins let in to `/mcp` only.
@@ -31,10 +33,29 @@ pub struct McpGuard<'a> {
     /// The `/v1` CORS list (`ALLOWED_ORIGINS`, else `DEV_ALLOWED_ORIGINS`),
     /// which lets an origin in to `/mcp` too.
     pub cors_origins: Option<&'a str>,
+    /// `WEBHOOK_SECRET`, which signs a `requestState` (none: elicitations
+    /// carry no state).
+    pub secret: Option<&'a str>,
+    /// Unix seconds.
+    pub now: u64,
+}
+
+impl<'a> McpSettings<'a> {
+    /// What elicitation state needs of these settings.
+    pub(super) fn forms(&self) -> super::McpForms<'a> {
+        super::McpForms {
+            secret: self.secret,
+            now: self.now,
+        }
+    }
 }
 
 /// Checks `Host` and `Origin` (header values, already trimmed).
-pub(super) fn check(host: Option<&str>, origin: Option<&str>, guard: McpGuard<'_>) -> Result<()> {
+pub(super) fn check(
+    host: Option<&str>,
+    origin: Option<&str>,
+    guard: McpSettings<'_>,
+) -> Result<()> {
     let served = |name: &str| match guard.hosts.filter(|h| !h.trim().is_empty()) {
         Some(list) => list
             .split(',')
@@ -85,11 +106,12 @@ mod tests {
     use super::*;
 
     /// A guard with `MCP_ALLOWED_HOSTS` and the `/v1` CORS list.
-    fn hosts_and_cors<'a>(hosts: Option<&'a str>, cors: Option<&'a str>) -> McpGuard<'a> {
-        McpGuard {
+    fn hosts_and_cors<'a>(hosts: Option<&'a str>, cors: Option<&'a str>) -> McpSettings<'a> {
+        McpSettings {
             hosts,
             origins: None,
             cors_origins: cors,
+            ..McpSettings::default()
         }
     }
 
@@ -97,7 +119,7 @@ mod tests {
 
     #[test]
     fn local_hosts_by_default() {
-        let unset = McpGuard::default();
+        let unset = McpSettings::default();
         assert!(check(LOCAL, None, unset).is_ok());
         assert!(check(Some("localhost"), Some("http://localhost:8787"), unset).is_ok());
         assert!(check(Some("[::1]:8787"), Some("http://[::1]:8787"), unset).is_ok());
@@ -120,7 +142,7 @@ mod tests {
             check(LOCAL, None, deployed).is_err(),
             "the list replaces the default"
         );
-        let unset = McpGuard::default();
+        let unset = McpSettings::default();
         assert!(check(LOCAL, Some("http://evil.example"), unset).is_err());
         let cors = hosts_and_cors(None, Some("https://app.example"));
         assert!(check(LOCAL, Some("https://app.example"), cors).is_ok());
@@ -129,10 +151,10 @@ mod tests {
 
     #[test]
     fn mcp_allowed_origins_let_hosts_in() {
-        let guard = McpGuard {
+        let guard = McpSettings {
             hosts: Some("genui.example.workers.dev"),
             origins: Some("https://claude.ai, https://vscode.dev, http://localhost:*"),
-            cors_origins: None,
+            ..McpSettings::default()
         };
         let host = Some("genui.example.workers.dev");
         for origin in [
@@ -170,9 +192,9 @@ mod tests {
         );
         assert!(check(Some("tunnel.example"), Some("http://localhost:3000"), dev).is_ok());
         assert!(check(Some("tunnel.example"), Some("http://evil.example"), dev).is_err());
-        let host_wildcard = McpGuard {
+        let host_wildcard = McpSettings {
             origins: Some("https://*.example.com"),
-            ..McpGuard::default()
+            ..McpSettings::default()
         };
         assert!(check(LOCAL, Some("https://app.example.com"), host_wildcard).is_err());
     }

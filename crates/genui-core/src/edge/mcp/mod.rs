@@ -43,7 +43,7 @@ use capabilities::{ClientCapabilities, Surface};
 use serde_json::{json, Map, Value};
 use wire::{code, Envelope, RpcError, Version, SERVER};
 
-pub use guard::McpGuard;
+pub use guard::McpSettings;
 use reach::{form_elicitation, person_message, read_link_resource, retry};
 pub use reach::{McpLink, McpRead};
 
@@ -73,11 +73,11 @@ pub enum Mcp {
 /// signed `requestState` of an elicitation: the
 /// `WEBHOOK_SECRET` (none: elicitations carry no state) and the time.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct McpForms<'a> {
+pub(crate) struct McpForms<'a> {
     /// The secret the state is signed with.
-    pub secret: Option<&'a str>,
+    pub(crate) secret: Option<&'a str>,
     /// Unix seconds.
-    pub now: u64,
+    pub(crate) now: u64,
 }
 
 /// A `tools/call` waiting for its `/v1` answer.
@@ -127,16 +127,15 @@ type Step<T> = std::result::Result<T, HttpResponse>;
 
 impl Mcp {
     /// Reads one `POST /mcp`. `header` reads a request header by its
-    /// lower-case name; `guard` holds the host and origin settings
-    /// ([`McpGuard`]).
+    /// lower-case name; `settings` holds the host and origin lists and
+    /// the elicitation secret ([`McpSettings`]).
     pub fn read(
         body: &[u8],
         header: &dyn Fn(&str) -> Option<String>,
-        guard: McpGuard<'_>,
-        forms: McpForms<'_>,
+        settings: McpSettings<'_>,
         limits: &Limits,
     ) -> Mcp {
-        match read(body, header, guard, forms, limits) {
+        match read(body, header, settings, settings.forms(), limits) {
             Ok(mcp) => mcp,
             Err(response) => Mcp::Answer(response),
         }
@@ -159,7 +158,7 @@ impl Mcp {
 fn read(
     body: &[u8],
     header: &dyn Fn(&str) -> Option<String>,
-    guard: McpGuard<'_>,
+    guard: McpSettings<'_>,
     forms: McpForms<'_>,
     limits: &Limits,
 ) -> Step<Mcp> {

@@ -10,7 +10,7 @@ use super::capabilities::Surface;
 use super::request_state::{self, RequestState};
 use super::wire::{code, RpcError, Version};
 use super::{answer, complete, elicit, fail, invalid_params, one, server_meta, tools};
-use super::{Mcp, McpCall, McpForms, Step};
+use super::{Mcp, McpCall, McpForms, McpSettings, Step};
 use crate::edge::submission::{Submission, SubmitDoor, SubmitFacts};
 use crate::error::Error;
 use crate::service::GenerateJob;
@@ -38,8 +38,9 @@ impl McpLink {
         self,
         v1: &HttpResponse,
         link: Option<&str>,
-        forms: McpForms<'_>,
+        settings: McpSettings<'_>,
     ) -> HttpResponse {
+        let forms = settings.forms();
         let (Some(url), true) = (link, v1.status == 200) else {
             return self.call.finish(v1);
         };

@@ -89,7 +89,7 @@ const ORIGIN: &str = "https://w.example";
 
 /// Runs `job` as the shell runs a link's: generated, then kept under a new
 /// link (its id from the count of links made so far).
-fn issue_link(job: GenerateJob, link: McpLink, forms: McpForms<'_>) -> HttpResponse {
+fn issue_link(job: GenerateJob, link: McpLink, settings: McpSettings<'_>) -> HttpResponse {
     use crate::edge::forms::{FormRecord, FormToken};
     let made = LINKS.with(|l| l.borrow().len()) as u8;
     let random = [made + 1; FormRecord::RANDOM_BYTES];
@@ -101,29 +101,24 @@ fn issue_link(job: GenerateJob, link: McpLink, forms: McpForms<'_>) -> HttpRespo
         "{ORIGIN}{}",
         FormToken::path(&token.sign(SECRET), fragment.as_deref())
     );
-    link.finish(&answer, Some(&url), forms)
+    link.finish(&answer, Some(&url), settings)
 }
 
 /// Sends one body with headers; runs tool jobs as the shell would (no KV).
 fn send(body: &[u8], headers: &HashMap<String, String>) -> (u16, Value) {
     let header = |name: &str| headers.get(name).cloned();
-    let forms = McpForms {
+    let settings = McpSettings {
         secret: HOSTED.get().then_some(SECRET),
         now: NOW,
+        ..McpSettings::default()
     };
-    let response = match Mcp::read(
-        body,
-        &header,
-        McpGuard::default(),
-        forms,
-        &Limits::default(),
-    ) {
+    let response = match Mcp::read(body, &header, settings, &Limits::default()) {
         Mcp::Answer(response) => response,
         Mcp::Generate(job, call) => call.finish(&job.finish(None).response),
         Mcp::Submit(submission, call) => {
             call.finish(&submission.answer(None, "msg-1").into_response())
         }
-        Mcp::Link(job, link) => issue_link(*job, link, forms),
+        Mcp::Link(job, link) => issue_link(*job, link, settings),
         Mcp::Read(read) => {
             let kept = KEPT.with(|k| k.borrow().get(read.object_name()).cloned());
             read.finish(kept.as_deref())
@@ -914,15 +909,15 @@ fn handshake_capabilities_come_back_as_the_session_id() {
                 .get(name)
                 .cloned()
         };
-        let forms = McpForms {
+        let settings = McpSettings {
             secret: None,
             now: NOW,
+            ..McpSettings::default()
         };
         let Mcp::Answer(response) = Mcp::read(
             body.to_string().as_bytes(),
             &header,
-            McpGuard::default(),
-            forms,
+            settings,
             &Limits::default(),
         ) else {
             panic!("initialize is answered at once")
@@ -1071,15 +1066,15 @@ fn a_host_that_shows_no_form_gets_the_hosted_link_as_a_resource_link() {
             json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
         );
         let header = |name: &str| headers_for(version, "initialize", None).get(name).cloned();
-        let forms = McpForms {
+        let settings = McpSettings {
             secret: Some(SECRET),
             now: NOW,
+            ..McpSettings::default()
         };
         let Mcp::Answer(response) = Mcp::read(
             body.to_string().as_bytes(),
             &header,
-            McpGuard::default(),
-            forms,
+            settings,
             &Limits::default(),
         ) else {
             panic!("initialize is answered at once")
@@ -1243,12 +1238,11 @@ fn generate_with_for_host(version: &str, caps: Value, arguments: Value) -> Value
         );
         let init_headers = headers_for(version, "initialize", None);
         let header = |name: &str| init_headers.get(name).cloned();
-        let forms = McpForms::default();
+        let settings = McpSettings::default();
         let Mcp::Answer(response) = Mcp::read(
             init.to_string().as_bytes(),
             &header,
-            McpGuard::default(),
-            forms,
+            settings,
             &Limits::default(),
         ) else {
             panic!("initialize is answered at once")
