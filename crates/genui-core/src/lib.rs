@@ -59,6 +59,7 @@ mod catalog;
 mod edge;
 mod error;
 mod generator;
+mod interrupt;
 mod plan;
 mod pointer;
 mod render;

@@ -96,7 +96,7 @@ pub struct GenerateJob {
     /// interrupt's `message`. Never in the key nor the stored spec.
     prompt: Option<String>,
     /// An AG-UI interrupt's `meta.interrupt` and its token (`/v1/interrupt`).
-    interrupt: Option<crate::edge::interrupt::InterruptSeal>,
+    interrupt: Option<crate::interrupt::InterruptSeal>,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -210,7 +210,7 @@ pub(crate) fn prepare_generate(
 }
 
 /// A `POST /v1/interrupt` body as a generate request
-/// ([`crate::edge::interrupt`]): limits first, then the interrupt read and
+/// ([`crate::interrupt`]): limits first, then the interrupt read and
 /// turned into a `generateUserInterface` call, answered at `now` (Unix
 /// seconds) with a token signed by `secret` (`WEBHOOK_SECRET`) when set.
 pub(crate) fn prepare_interrupt(
@@ -220,7 +220,7 @@ pub(crate) fn prepare_interrupt(
     now: u64,
     secret: Option<&str>,
 ) -> Result<GenerateJob> {
-    use crate::edge::interrupt::{read_call, RESPONSE_SCHEMA_AT};
+    use crate::interrupt::{read_call, RESPONSE_SCHEMA_AT};
     limits.check_body_size(body.len())?;
     limits.check_body_depth(body)?;
     let value: Value = serde_json::from_slice(body).map_err(|e| {
@@ -783,7 +783,7 @@ impl GenerateJob {
         if let Some(token) = (self.interrupt.as_ref()).and_then(|i| i.token(&spec.spec_hash)) {
             response
                 .headers
-                .push((crate::edge::interrupt::TOKEN_HEADER.to_owned(), token));
+                .push((crate::interrupt::TOKEN_HEADER.to_owned(), token));
         }
         if self.form_markup {
             // Data-free: the MCP view fills it from the tool input.

@@ -25,8 +25,8 @@
 //! with its JSON Pointer, so a client can show each one by its field.
 
 use crate::cache::spec::{self, UiSpec};
-use crate::edge::interrupt::{ResumeClaim, Signer};
 use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
+use crate::interrupt::{ResumeClaim, Signer};
 use crate::render::{a2ui, lmui};
 use crate::request::invalid;
 use crate::schema;
@@ -60,7 +60,7 @@ pub(crate) enum SubmitAnswer {
     /// form again with its errors ([`crate::render::html::reply`]).
     Page,
     /// The AG-UI `ResumeEntry` `{interruptId, status, payload?, metadata}`
-    /// ([`crate::edge::interrupt::resume_entry`]): the submission names
+    /// ([`crate::interrupt::resume_entry`]): the submission names
     /// the interrupt it answers (`interruptId`, with its token).
     ResumeEntry,
 }
@@ -122,7 +122,7 @@ impl SubmitAnswer {
                 };
                 // The entry names what was not checked inside its own
                 // vendor key (AG-UI reserves none of `metadata.genui`).
-                return crate::edge::interrupt::resume_entry(
+                return crate::interrupt::resume_entry(
                     resume.claim,
                     resume.signer,
                     resume.spec_hash,
@@ -246,7 +246,7 @@ pub(crate) fn prepare_submit_with(
             signer: None,
         });
     }
-    let interrupt = crate::edge::interrupt::read_claim(&body)?;
+    let interrupt = crate::interrupt::read_claim(&body)?;
     let metadata = body
         .get("metadata")
         .and_then(Value::as_object)
@@ -320,7 +320,7 @@ fn read_data_model_header(text: &str, limits: &Limits) -> Result<Value> {
     })
 }
 
-use crate::edge::rerender::is_spec_hash;
+use crate::cache::spec::is_spec_hash;
 
 /// The data, from whichever shape carried it.
 fn submitted_data(body: &mut Map<String, Value>, limits: &Limits) -> Result<Value> {
@@ -426,7 +426,7 @@ impl SubmitJob {
                 ContractSource::Cached(hash) => hash.as_str(),
                 ContractSource::Inline(_) => "",
             };
-            crate::edge::interrupt::check_claim(claim, self.signer.as_ref(), hash)?;
+            crate::interrupt::check_claim(claim, self.signer.as_ref(), hash)?;
             if claim.cancelled {
                 return Ok(Vec::new());
             }

@@ -52,6 +52,14 @@ pub(crate) const SPEC_VERSION: u32 = 1;
 /// schema, so none is read).
 pub(crate) const KEY_PREFIX: &str = "spec:v3:";
 
+/// Whether `text` is a spec hash: 64 lowercase hex digits.
+pub(crate) fn is_spec_hash(text: &str) -> bool {
+    text.len() == 64
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 /// Identity of a generator, as recorded in keys and provenance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -20,12 +20,12 @@
 //! that differs.
 
 use crate::cache::spec::UiSpec;
-use crate::edge::webhook::{mac, Purpose};
 use crate::error::{Error, ErrorCode, Result};
 use crate::render::html::prefill::Prefill;
 use crate::render::html::prefill::SALT_BYTES;
 use crate::service::GenerateJob;
 use crate::terms::response::HttpResponse;
+use crate::terms::signing::{mac, Purpose};
 use base64::Engine as _;
 use hmac::Mac as _;
 use serde::{Deserialize, Serialize};

@@ -58,7 +58,7 @@ impl SpecRender {
         query_format: Option<&str>,
         limits: &Limits,
     ) -> Result<Self> {
-        if !is_spec_hash(spec_hash) {
+        if !spec::is_spec_hash(spec_hash) {
             return Err(Error::new(
                 ErrorCode::InvalidRequest,
                 format!(
@@ -138,14 +138,6 @@ impl SpecRender {
         )
         .at(SPEC_HASH_AT)
     }
-}
-
-/// Whether `text` is a spec hash: 64 lowercase hex digits.
-pub(crate) fn is_spec_hash(text: &str) -> bool {
-    text.len() == 64
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// The start of a malformed hash, for the message (a path may be long).

@@ -51,13 +51,6 @@ impl Issue {
     pub fn markup_in(text: &str) -> Option<&'static str> {
         markup_in(text)
     }
-
-    /// Whether a visible text (a title or lead) echoes the agent's
-    /// `request`, as the checker judges a model's title
-    /// ([`crate::plan::title`] pins the rule).
-    pub fn echoes(text: &str, request: &str) -> bool {
-        crate::plan::title::echoes(text, request)
-    }
 }
 
 /// Checks a plan against `output`; an empty list means proven.

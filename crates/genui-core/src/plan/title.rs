@@ -21,6 +21,7 @@
 //! echoes, and a model's title that echoes is replaced
 //! ([`replace_echoing_title`]).
 
+use crate::plan::check::Issue;
 use crate::terms::warning::Warning;
 
 /// Words an agent opens a request to the UI with. A title that starts with
@@ -51,6 +52,14 @@ const STOPWORDS: [&str; 52] = [
     "be", "can", "will", "would", "should", "what", "which", "when", "how", "who", "where",
     "please",
 ];
+
+impl Issue {
+    /// Whether a visible text (a title or lead) echoes the agent's
+    /// `request`, as the checker judges a model's title ([`echoes`]).
+    pub fn echoes(text: &str, request: &str) -> bool {
+        echoes(text, request)
+    }
+}
 
 /// Whether a visible text (a title or lead) echoes the agent's request: it
 /// opens as an agent speaks ([`AGENT_OPENINGS`]), or with the request's own

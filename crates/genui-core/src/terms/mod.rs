@@ -9,4 +9,5 @@ pub(crate) mod device;
 pub(crate) mod format;
 pub(crate) mod limits;
 pub(crate) mod response;
+pub(crate) mod signing;
 pub(crate) mod warning;

@@ -13,8 +13,8 @@
 //! own arguments could not ask for: replaying one only has the same answer
 //! checked again.
 
-use crate::edge::webhook::{mac, Purpose};
 use crate::error::{Error, ErrorCode, Result};
+use crate::terms::signing::{mac, Purpose};
 use base64::Engine as _;
 use hmac::Mac as _;
 use serde::{Deserialize, Serialize};

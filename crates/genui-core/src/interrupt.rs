@@ -22,9 +22,9 @@
 //!   [`resume_signed_body`] defines (the only definition), with no
 //!   freshness window: the interrupt's `expiresAt` bounds it.
 
-use crate::edge::webhook::{mac, sign, Purpose};
 use crate::error::{Error, ErrorCode, Result};
 use crate::request::invalid;
+use crate::terms::signing::{mac, sign, Purpose};
 use crate::terms::warning::Warning;
 use base64::Engine as _;
 use hmac::Mac as _;
@@ -746,7 +746,7 @@ mod tests {
     /// page's own text, so the page cannot drift from the code.
     #[test]
     fn the_documented_vectors_are_what_the_worker_signs() {
-        let doc = include_str!("../../../../docs/interrupts.md");
+        let doc = include_str!("../../../docs/interrupts.md");
         let blocks: Vec<&str> = doc
             .split("```resume-vector\n")
             .skip(1)
