@@ -134,6 +134,20 @@ fn bare_origin(text: &str) -> Option<Url> {
     bare.then_some(url)
 }
 
+/// The answer headers a browser page may read: every header the worker
+/// answers with that a client acts on.
+const EXPOSED_HEADERS: [&str; 9] = [
+    "x-request-id",
+    "server-timing",
+    "x-genui-generator",
+    "x-genui-cache",
+    "x-genui-spec-hash",
+    "x-genui-warnings",
+    "x-genui-unchecked",
+    crate::interrupt::TOKEN_HEADER,
+    "mcp-session-id",
+];
+
 /// CORS headers for an answer to `origin` (none for a disallowed origin).
 pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(String, String)> {
     let Some(origin) = origin.filter(|o| origin_allowed(o, allowed)) else {
@@ -142,7 +156,10 @@ pub(crate) fn cors_headers(origin: Option<&str>, allowed: Option<&str>) -> Vec<(
     vec![
         ("access-control-allow-origin".into(), origin.to_owned()),
         ("vary".into(), "Origin".into()),
-        ("access-control-expose-headers".into(), "x-request-id, server-timing, x-genui-generator, x-genui-cache, x-genui-spec-hash, x-genui-warnings, x-genui-unchecked, mcp-session-id".into()),
+        (
+            "access-control-expose-headers".into(),
+            EXPOSED_HEADERS.join(", "),
+        ),
     ]
 }
 
@@ -240,6 +257,24 @@ mod tests {
             "the Bearer scheme is required"
         );
         assert!(authorize(Some("Bearer "), Some("k1")).is_err());
+    }
+
+    #[test]
+    fn a_page_may_read_the_interrupt_token_header() {
+        let headers = cors_headers(Some("https://app.example"), Some("https://app.example"));
+        let exposed = headers
+            .iter()
+            .find(|(name, _)| name == "access-control-expose-headers")
+            .map(|(_, value)| value.as_str())
+            .unwrap_or_default();
+        assert!(
+            exposed.split(", ").any(|h| h == "x-genui-interrupt-token"),
+            "{exposed}"
+        );
+        assert!(
+            exposed.split(", ").any(|h| h == "x-genui-spec-hash"),
+            "{exposed}"
+        );
     }
 
     #[test]

@@ -24,7 +24,7 @@ const LOCAL_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
 /// What `/mcp` needs beyond the request, as the shell read it (`None`:
 /// unset): the host and origin lists the guard checks, and the secret and
 /// time an elicitation's signed `requestState` needs.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Clone, Copy, Default)]
 pub struct McpSettings<'a> {
     /// `MCP_ALLOWED_HOSTS`: the host names `/mcp` answers on.
     pub hosts: Option<&'a str>,
@@ -38,6 +38,19 @@ pub struct McpSettings<'a> {
     pub secret: Option<&'a str>,
     /// Unix seconds.
     pub now: u64,
+}
+
+/// Never prints the secret.
+impl std::fmt::Debug for McpSettings<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpSettings")
+            .field("hosts", &self.hosts)
+            .field("origins", &self.origins)
+            .field("cors_origins", &self.cors_origins)
+            .field("secret", &self.secret.map(|_| "[redacted]"))
+            .field("now", &self.now)
+            .finish()
+    }
 }
 
 impl<'a> McpSettings<'a> {
@@ -116,6 +129,17 @@ mod tests {
     }
 
     const LOCAL: Option<&str> = Some("127.0.0.1:8787");
+
+    #[test]
+    fn debug_never_prints_the_secret() {
+        let settings = McpSettings {
+            secret: Some("whsec_do_not_print"),
+            ..McpSettings::default()
+        };
+        let printed = format!("{settings:?}");
+        assert!(!printed.contains("whsec_do_not_print"), "{printed}");
+        assert!(printed.contains("[redacted]"), "{printed}");
+    }
 
     #[test]
     fn local_hosts_by_default() {

@@ -72,12 +72,22 @@ pub enum Mcp {
 /// What the server needs beyond the request to hand out and check the
 /// signed `requestState` of an elicitation: the
 /// `WEBHOOK_SECRET` (none: elicitations carry no state) and the time.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Clone, Copy, Default)]
 pub(crate) struct McpForms<'a> {
     /// The secret the state is signed with.
     pub(crate) secret: Option<&'a str>,
     /// Unix seconds.
     pub(crate) now: u64,
+}
+
+/// Never prints the secret.
+impl std::fmt::Debug for McpForms<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpForms")
+            .field("secret", &self.secret.map(|_| "[redacted]"))
+            .field("now", &self.now)
+            .finish()
+    }
 }
 
 /// A `tools/call` waiting for its `/v1` answer.
