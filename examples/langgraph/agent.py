@@ -86,8 +86,9 @@ def build_app(secret: str) -> FastAPI:
         body = await request.json()
         run_input = RunAgentInput.model_validate(body)
         encoder = EventEncoder(accept=request.headers.get("accept"))
-        # The entries as sent: the signature covers the payload's JSON text.
-        refusal = refuse_unsigned(body.get("resume") or [], secret)
+        # Each entry is checked against the interrupt this graph raised.
+        issued = await open_interrupts(agent.graph, run_input.thread_id)
+        refusal = refuse_unsigned(body.get("resume") or [], secret, issued)
 
         async def events():
             if refusal is not None:
@@ -103,11 +104,22 @@ def build_app(secret: str) -> FastAPI:
     return app
 
 
-def refuse_unsigned(entries: list[dict[str, Any]], secret: str) -> RunErrorEvent | None:
-    """A RUN_ERROR when a resume entry's signature does not verify."""
+async def open_interrupts(graph: Any, thread_id: str) -> dict[str, dict[str, Any]]:
+    """The thread's open interrupts by id, with the value each was raised with."""
+    state = await graph.aget_state({"configurable": {"thread_id": thread_id}})
+    return {item.id: item.value for item in state.interrupts if isinstance(item.value, dict)}
+
+
+def refuse_unsigned(
+    entries: list[dict[str, Any]], secret: str, issued: dict[str, dict[str, Any]]
+) -> RunErrorEvent | None:
+    """A RUN_ERROR when a resume entry answers no open interrupt or does not verify."""
     for entry in entries:
         try:
-            verify_resume_entry(entry, secret)
+            interrupt = issued.get(entry.get("interruptId"))
+            if interrupt is None:
+                raise ResumeSignatureError(f"no open interrupt {entry.get('interruptId')!r}")
+            verify_resume_entry(entry, secret, interrupt)
         except ResumeSignatureError as error:
             return RunErrorEvent(
                 type=EventType.RUN_ERROR,

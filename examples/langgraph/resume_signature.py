@@ -3,44 +3,62 @@
 The worker signs each entry it answers on /v1/submit under WEBHOOK_SECRET:
 `metadata.genui.signature` is `t=<unix seconds>,v1=<hex HMAC-SHA256>` of
 
-    genui-resume.<t>.<specHash>.<status>.<interruptId as a JSON string>.<payload>
+    genui-resume.<t>.<specHash>.<status>.<interruptId>.<schemaDigest>.<payload>
 
-where <payload> is the payload's compact JSON text (empty for a cancel).
-docs/interrupts.md defines it, with test vectors.
+where <interruptId> and <payload> are RFC 8785 canonical JSON and
+<schemaDigest> is the hex SHA-256 of the canonical JSON of the responseSchema
+this agent sent (both empty for a cancel). docs/interrupts.md defines it,
+with test vectors. The schema comes from the interrupt the agent issued,
+never from the entry: an answer checked against any other schema fails.
 """
 
 import hashlib
 import hmac
-import json
+from datetime import datetime
 from typing import Any
+
+import rfc8785
 
 
 class ResumeSignatureError(Exception):
-    """The entry is unsigned, or its signature does not verify."""
+    """The entry is unsigned, answers no open interrupt, or its signature does not verify."""
 
 
-def signed_bytes(entry: dict[str, Any], spec_hash: str, timestamp: str) -> bytes:
+def signed_bytes(entry: dict[str, Any], spec_hash: str, timestamp: str, response_schema: Any) -> bytes:
     """The exact bytes the worker signed for this entry."""
-    payload = ""
-    if "payload" in entry:
-        payload = json.dumps(entry["payload"], separators=(",", ":"), ensure_ascii=False)
-    interrupt_id = json.dumps(entry["interruptId"], ensure_ascii=False)
-    text = f"genui-resume.{timestamp}.{spec_hash}.{entry['status']}.{interrupt_id}.{payload}"
-    return text.encode()
+    digest, payload = "", ""
+    if entry["status"] == "resolved":
+        digest = hashlib.sha256(rfc8785.dumps(response_schema)).hexdigest()
+        payload = rfc8785.dumps(entry["payload"]).decode()
+    interrupt_id = rfc8785.dumps(entry["interruptId"]).decode()
+    return f"genui-resume.{timestamp}.{spec_hash}.{entry['status']}.{interrupt_id}.{digest}.{payload}".encode()
 
 
-def verify_resume_entry(entry: dict[str, Any], secret: str) -> None:
-    """Raises ResumeSignatureError unless the worker signed this exact entry."""
+def verify_resume_entry(entry: dict[str, Any], secret: str, issued: dict[str, Any]) -> None:
+    """Raises ResumeSignatureError unless the worker signed this exact entry for `issued`.
+
+    `issued` is the interrupt's value as this agent raised it (its
+    `responseSchema` and `expiresAt`).
+    """
     genui = (entry.get("metadata") or {}).get("genui") or {}
     signature, spec_hash = genui.get("signature"), genui.get("specHash")
     if not isinstance(signature, str) or not isinstance(spec_hash, str):
         raise ResumeSignatureError(f"resume entry {entry.get('interruptId')!r} is not signed")
     parts = dict(part.split("=", 1) for part in signature.split(",") if "=" in part)
     timestamp, given = parts.get("t", ""), parts.get("v1", "")
+    if not timestamp.isdigit():
+        raise ResumeSignatureError(f"resume entry {entry.get('interruptId')!r}: no timestamp")
     expected = hmac.new(
-        secret.encode(), signed_bytes(entry, spec_hash, timestamp), hashlib.sha256
+        secret.encode(),
+        signed_bytes(entry, spec_hash, timestamp, issued.get("responseSchema")),
+        hashlib.sha256,
     ).hexdigest()
-    if not timestamp.isdigit() or not hmac.compare_digest(expected, given):
+    if not hmac.compare_digest(expected, given):
         raise ResumeSignatureError(
-            f"resume entry {entry.get('interruptId')!r}: the signature does not match its payload"
+            f"resume entry {entry.get('interruptId')!r}: the signature does not match its payload and schema"
         )
+    expires = issued.get("expiresAt")
+    if entry["status"] == "resolved" and expires:
+        deadline = datetime.fromisoformat(expires.replace("Z", "+00:00")).timestamp()
+        if int(timestamp) >= deadline:
+            raise ResumeSignatureError(f"resume entry {entry.get('interruptId')!r} came after expiresAt")

@@ -351,7 +351,7 @@ fn langgraph(base: &str) -> Step {
     }))?;
     ensure(
         refused.contains("RUN_ERROR") && refused.contains("invalid_resume_signature"),
-        || format!("a changed payload was not refused: {refused}"),
+        || format!("a changed entry answering no open interrupt was not refused: {refused}"),
     )
 }
 

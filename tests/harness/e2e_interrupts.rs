@@ -14,6 +14,7 @@ use super::Step;
 use genui_harness::{Reply, WranglerDev};
 use hmac::{KeyInit, Mac};
 use serde_json::{json, Value};
+use sha2::Digest as _;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -71,22 +72,28 @@ fn interrupt(id: &str, message: &str, expires_at: &str) -> Value {
         "metadata": {"langgraph": {"ns": ["node:ask"]}}})
 }
 
-/// The algorithm of docs/interrupts.md, written out here.
-fn signature_holds(entry: &Value, secret: &str) -> bool {
+/// The algorithm of docs/interrupts.md, written out here as an agent
+/// writes it: RFC 8785 by `serde_jcs`, the digest of the schema the agent
+/// sent (`sent_schema`), never the one the entry names.
+fn signature_holds(entry: &Value, secret: &str, sent_schema: &Value) -> bool {
     let genui = &entry["metadata"]["genui"];
     let Some((t, v1)) = genui["signature"].as_str().and_then(|s| s.split_once(',')) else {
         return false;
     };
-    let payload = entry
-        .get("payload")
-        .map(Value::to_string)
-        .unwrap_or_default();
+    let jcs = |value: &Value| serde_jcs::to_string(value).unwrap_or_default();
+    let (digest, payload) = match entry.get("payload") {
+        Some(payload) => (
+            hex::encode(sha2::Sha256::digest(jcs(sent_schema).as_bytes())),
+            jcs(payload),
+        ),
+        None => (String::new(), String::new()),
+    };
     let signed = format!(
-        "genui-resume.{}.{}.{}.{}.{payload}",
+        "genui-resume.{}.{}.{}.{}.{digest}.{payload}",
         t.trim_start_matches("t="),
         genui["specHash"].as_str().unwrap_or_default(),
         entry["status"].as_str().unwrap_or_default(),
-        entry["interruptId"],
+        jcs(&entry["interruptId"]),
     );
     let Ok(expected) = hex::decode(v1.trim_start_matches("v1=")) else {
         return false;
@@ -228,12 +235,19 @@ pub fn resume_loop(dev: &WranglerDev, secret: &str) -> Step {
             && entry["payload"] == data,
         || format!("/v1/submit: {}", resumed.body_excerpt()),
     )?;
-    ensure(signature_holds(&entry, secret), || {
+    ensure(signature_holds(&entry, secret, &schema()), || {
         format!("the signature does not verify: {entry}")
     })?;
-    ensure(!signature_holds(&entry, "not-the-secret"), || {
-        "any secret verifies".into()
-    })?;
+    ensure(
+        !signature_holds(&entry, "not-the-secret", &schema()),
+        || "any secret verifies".into(),
+    )?;
+    // An agent that sent another schema refuses the entry: a token minted
+    // for a schema of the caller's choosing proves nothing to it.
+    ensure(
+        !signature_holds(&entry, secret, &json!({"type": "object"})),
+        || "an entry checked against another schema verifies".into(),
+    )?;
     ag_ui_accepts(&entry)?;
 
     // Tampered: a later expiry under the same signature.
@@ -282,7 +296,7 @@ fn expired(dev: &WranglerDev, secret: &str) -> Step {
         cancelled.status == 200 && entry["status"] == "cancelled" && entry.get("payload").is_none(),
         || format!("cancel: {}", cancelled.body_excerpt()),
     )?;
-    ensure(signature_holds(&entry, secret), || {
+    ensure(signature_holds(&entry, secret, &schema()), || {
         format!("cancel signature: {entry}")
     })?;
     ag_ui_accepts(&entry)

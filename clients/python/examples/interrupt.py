@@ -21,5 +21,6 @@ with Client(os.environ.get("GENUI_URL", "http://127.0.0.1:8787")) as client:
     form = client.interrupt(interrupt, format="jsonforms")
     token = form["meta"]["interrupt"]["token"]
     entry = client.submit_interrupt(spec_hash_of(form), interrupt["id"], token, {"quarter": "Q1", "year": 2026})
-    verify_resume_entry(entry, secret, spec_hash=spec_hash_of(form))  # raises GenuiError unless genuine
+    # Raises GenuiError unless the worker checked this answer against the interrupt's schema.
+    verify_resume_entry(entry, secret, interrupt, spec_hash=spec_hash_of(form))
     print(json.dumps(entry))  # put it in resume[] of the agent's next run

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from genui_worker import GenuiError, sign_webhook, verify_callback, verify_resume_entry, verify_webhook
-from genui_worker.signatures import resume_signed_bytes
+from genui_worker.signatures import APPROVAL_SCHEMA, resume_signed_bytes, schema_digest
 
 SECRET = "examples-test-secret"
 NOW = 1_795_564_800
@@ -34,15 +34,60 @@ def entry_of(vector: dict[str, str]) -> dict[str, Any]:
     return entry
 
 
-def test_the_docs_have_both_resume_vectors(repo: Path) -> None:
-    assert [v["status"] for v in resume_vectors(repo)] == ["resolved", "cancelled"]
+def interrupt_of(vector: dict[str, str]) -> dict[str, Any]:
+    """The interrupt the agent issued for a vector's entry."""
+    interrupt: dict[str, Any] = {"id": vector["interruptId"], "reason": "input_required"}
+    if vector["responseSchema"] != "(none)":
+        interrupt["responseSchema"] = json.loads(vector["responseSchema"])
+    return interrupt
+
+
+def test_the_docs_have_resolved_and_cancelled_resume_vectors(repo: Path) -> None:
+    assert [v["status"] for v in resume_vectors(repo)] == ["resolved", "resolved", "cancelled"]
 
 
 def test_every_docs_vector_verifies_and_signs_the_documented_bytes(repo: Path) -> None:
     for vector in resume_vectors(repo):
-        entry = entry_of(vector)
-        assert resume_signed_bytes(entry, vector["specHash"], int(vector["t"])) == vector["signed"].encode()
-        verify_resume_entry(entry, vector["secret"], spec_hash=vector["specHash"])
+        entry, interrupt = entry_of(vector), interrupt_of(vector)
+        signed = resume_signed_bytes(entry, vector["specHash"], int(vector["t"]), interrupt.get("responseSchema"))
+        assert signed == vector["signed"].encode()
+        if "responseSchema" in interrupt:
+            assert schema_digest(interrupt["responseSchema"]) == vector["schemaDigest"]
+        verify_resume_entry(entry, vector["secret"], interrupt, spec_hash=vector["specHash"])
+
+
+def test_the_approval_schema_is_the_one_the_docs_publish(repo: Path) -> None:
+    text = (repo / "docs" / "interrupts.md").read_text(encoding="utf-8")
+    (published,) = re.findall(r"```approval-schema\n(.*?)```", text, re.S)
+    assert json.loads(published) == APPROVAL_SCHEMA
+
+
+def test_a_confirmation_without_a_schema_is_checked_against_the_approval_schema(repo: Path) -> None:
+    vector = next(v for v in resume_vectors(repo) if v["interruptId"] == "int-approve")
+    confirmation = {"id": "int-approve", "reason": "confirmation"}
+    verify_resume_entry(entry_of(vector), vector["secret"], confirmation)
+
+
+def test_an_answer_checked_against_another_schema_is_refused(repo: Path) -> None:
+    vector = resume_vectors(repo)[0]
+    widened = {**interrupt_of(vector), "responseSchema": {"type": "object"}}
+    with pytest.raises(GenuiError):
+        verify_resume_entry(entry_of(vector), vector["secret"], widened)
+
+
+def test_a_payload_reparsed_in_another_key_order_and_number_form_verifies(repo: Path) -> None:
+    vector = resume_vectors(repo)[0]
+    entry = entry_of(vector)
+    entry["payload"] = dict(reversed(list(entry["payload"].items())))
+    entry["payload"]["revenue"] = float(entry["payload"]["revenue"])
+    verify_resume_entry(entry, vector["secret"], interrupt_of(vector))
+
+
+def test_an_entry_signed_after_expires_at_is_refused(repo: Path) -> None:
+    vector = resume_vectors(repo)[0]
+    expired = {**interrupt_of(vector), "expiresAt": "2026-01-01T00:00:00Z"}
+    with pytest.raises(GenuiError):
+        verify_resume_entry(entry_of(vector), vector["secret"], expired)
 
 
 @pytest.mark.parametrize(
@@ -65,7 +110,7 @@ def test_a_changed_resume_entry_is_refused(repo: Path, tamper: Any) -> None:
         entry = entry_of(vector)
         tamper(entry)
         with pytest.raises(GenuiError) as refused:
-            verify_resume_entry(entry, vector["secret"])
+            verify_resume_entry(entry, vector["secret"], interrupt_of(vector))
         assert refused.value.code == "invalid_signature"
 
 
@@ -73,7 +118,7 @@ def test_a_resume_entry_under_another_secret_or_spec_is_refused(repo: Path) -> N
     vector = resume_vectors(repo)[0]
     for secret, spec_hash in [("another", None), ("", None), (vector["secret"], "f" * 64)]:
         with pytest.raises(GenuiError):
-            verify_resume_entry(entry_of(vector), secret, spec_hash=spec_hash)
+            verify_resume_entry(entry_of(vector), secret, interrupt_of(vector), spec_hash=spec_hash)
 
 
 def test_webhook_signing_signs_the_documented_bytes(repo: Path) -> None:

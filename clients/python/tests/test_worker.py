@@ -68,17 +68,28 @@ def test_the_stream_ends_on_the_answer_generate_gives(base_url: str, webhook_sec
     assert final == whole and answers[-1]["specHash"] == whole["meta"]["specHash"]
 
 
+#: The responseSchema examples/interrupt.py sends.
+INTERRUPT_SCHEMA = {
+    "type": "object",
+    "required": ["quarter", "year"],
+    "properties": {"quarter": {"type": "string", "enum": ["Q1", "Q2", "Q3", "Q4"]}, "year": {"type": "integer"}},
+}
+
+
 def test_an_interrupt_answered_through_the_worker_resumes_with_a_verified_entry(
     base_url: str, webhook_secret: str
 ) -> None:
     (entry,) = run_example("interrupt.py", base_url, webhook_secret)
     assert entry["status"] == "resolved" and entry["payload"] == {"quarter": "Q1", "year": 2026}
-    verify_resume_entry(entry, webhook_secret)
+    issued = {"id": "int-form", "reason": "input_required", "responseSchema": INTERRUPT_SCHEMA}
+    verify_resume_entry(entry, webhook_secret, issued)
     forged = {**entry, "payload": {"quarter": "Q2", "year": 2026}}
     with pytest.raises(GenuiError):
-        verify_resume_entry(forged, webhook_secret)
+        verify_resume_entry(forged, webhook_secret, issued)
     with pytest.raises(GenuiError):
-        verify_resume_entry(entry, "not-the-secret")
+        verify_resume_entry(entry, "not-the-secret", issued)
+    with pytest.raises(GenuiError):
+        verify_resume_entry(entry, webhook_secret, {**issued, "responseSchema": {"type": "object"}})
 
 
 def test_a_signed_webhook_gets_the_form_and_a_verified_callback(base_url: str, webhook_secret: str) -> None:

@@ -17,10 +17,13 @@
 //!   the answer has no token, and a submission naming an interrupt is
 //!   refused (404 `not_found`, as the webhook without its secret is).
 //! - **Out.** A resolved entry is `{interruptId, status: "resolved",
-//!   payload, metadata: {genui: {specHash, signature}}}`; a cancel has no
-//!   payload. The signature is [`Purpose::Resume`]'s over the bytes
-//!   [`resume_signed_body`] defines (the only definition), with no
-//!   freshness window: the interrupt's `expiresAt` bounds it.
+//!   payload, metadata: {genui: {specHash, schemaDigest, signature}}}`; a
+//!   cancel has no payload. The signature is [`Purpose::Resume`]'s over the
+//!   bytes [`Signed::body`] defines (the only definition): it binds the
+//!   digest of the schema the answer was checked against, so an agent that
+//!   checks it against the `responseSchema` it sent refuses an answer made
+//!   through a token someone minted for another schema. No freshness
+//!   window: the interrupt's `expiresAt` bounds it.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::request::invalid;
@@ -428,43 +431,61 @@ pub(crate) fn check_claim(
     Ok(())
 }
 
-/// The bytes a resume entry's signature covers after
-/// `"genui-resume.<t>."`: `<specHash>.<status>.<interruptId as a JSON
-/// string>.<payload's JSON text, or nothing for a cancel>`. The only
-/// definition of them (docs/interrupts.md publishes it with vectors).
-pub(crate) fn resume_signed_body(
-    spec_hash: &str,
-    status: &str,
-    interrupt_id: &str,
-    payload_text: Option<&str>,
-) -> String {
-    format!(
-        "{spec_hash}.{status}.{}.{}",
-        Value::from(interrupt_id),
-        payload_text.unwrap_or_default()
-    )
+/// What a resume entry's signature binds besides its status: the spec the
+/// form came from, the interrupt, the schema the answer was checked
+/// against and the answer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Signed<'a> {
+    pub(crate) spec_hash: &'a str,
+    pub(crate) interrupt_id: &'a str,
+    /// Hex SHA-256 of the checked schema's canonical JSON (empty for a
+    /// cancel, which is checked against nothing).
+    pub(crate) schema_digest: &'a str,
+    /// The payload's canonical JSON (`None` for a cancel).
+    pub(crate) payload: Option<&'a str>,
 }
 
-/// The `signature` of a resume entry: `t=<timestamp>,v1=<hex HMAC>`.
-pub(crate) fn resume_signature(
-    secret: &str,
-    timestamp: u64,
-    spec_hash: &str,
-    status: &str,
-    interrupt_id: &str,
-    payload_text: Option<&str>,
-) -> String {
-    let body = resume_signed_body(spec_hash, status, interrupt_id, payload_text);
-    sign(Purpose::Resume, secret, timestamp, body.as_bytes())
+impl Signed<'_> {
+    /// The bytes the signature covers after `"genui-resume.<t>."`:
+    /// `<specHash>.<status>.<interruptId as canonical JSON>.<schemaDigest>.<payload as canonical JSON>`.
+    /// The only definition of them (docs/interrupts.md publishes it with
+    /// vectors; canonical JSON is RFC 8785's).
+    pub(crate) fn body(&self, status: &str) -> String {
+        format!(
+            "{}.{status}.{}.{}.{}",
+            self.spec_hash,
+            Value::from(self.interrupt_id),
+            self.schema_digest,
+            self.payload.unwrap_or_default()
+        )
+    }
+
+    /// The `signature` of a resume entry: `t=<timestamp>,v1=<hex HMAC>`.
+    pub(crate) fn signature(&self, secret: &str, timestamp: u64, status: &str) -> String {
+        sign(
+            Purpose::Resume,
+            secret,
+            timestamp,
+            self.body(status).as_bytes(),
+        )
+    }
+}
+
+/// The checked schema's digest a resume entry binds: hex SHA-256 of its
+/// canonical JSON, which an agent recomputes from the `responseSchema` it
+/// sent (so an answer checked against any other schema fails its check).
+pub(crate) fn schema_digest(schema: &Value) -> Result<String> {
+    Ok(hex::encode(crate::cache::canonical::sha256(schema)?))
 }
 
 /// The AG-UI `ResumeEntry` for a checked claim: the payload `data`
-/// (none for a cancel), signed when the secret is set; `unchecked` lists
-/// the places the worker could not check (`metadata.genui.unchecked`).
+/// (none for a cancel) with what its signature binds (`signed`), signed
+/// when the secret is set; `unchecked` lists the places the worker could
+/// not check (`metadata.genui.unchecked`).
 pub(crate) fn resume_entry(
     claim: &ResumeClaim,
     signer: Option<&Signer>,
-    spec_hash: &str,
+    signed: Signed<'_>,
     data: &Value,
     unchecked: &[String],
 ) -> Value {
@@ -473,18 +494,13 @@ pub(crate) fn resume_entry(
     } else {
         "resolved"
     };
-    let payload_text = (!claim.cancelled).then(|| data.to_string());
     let mut genui = Map::new();
-    genui.insert("specHash".into(), spec_hash.into());
+    genui.insert("specHash".into(), signed.spec_hash.into());
+    if !signed.schema_digest.is_empty() {
+        genui.insert("schemaDigest".into(), signed.schema_digest.into());
+    }
     if let Some((secret, now)) = signer.and_then(|s| s.secret.as_ref().map(|k| (k, s.now))) {
-        let signature = resume_signature(
-            &secret.0,
-            now,
-            spec_hash,
-            status,
-            &claim.id,
-            payload_text.as_deref(),
-        );
+        let signature = signed.signature(&secret.0, now, status);
         genui.insert("signature".into(), signature.into());
     }
     if !unchecked.is_empty() {
@@ -500,11 +516,12 @@ pub(crate) fn resume_entry(
     Value::Object(entry)
 }
 
-/// Verifies a resume entry's signature (what an agent does), from the
-/// entry's JSON: the payload's text is re-written compactly, as the worker
-/// placed it. No freshness window: `expiresAt` bounds the answer.
+/// Verifies a resume entry's signature as an agent does: against the
+/// schema the agent itself sent (never a digest read from the entry), with
+/// the payload re-written as canonical JSON. No freshness window:
+/// `expiresAt` bounds the answer.
 #[cfg(test)]
-pub(crate) fn verify_resume_entry(entry: &Value, secret: &str) -> Result<()> {
+pub(crate) fn verify_resume_entry(entry: &Value, secret: &str, sent_schema: &Value) -> Result<()> {
     let refuse = |why: &str| {
         Error::new(
             ErrorCode::InvalidSignature,
@@ -528,11 +545,22 @@ pub(crate) fn verify_resume_entry(entry: &Value, secret: &str) -> Result<()> {
         })
         .ok_or_else(|| refuse("the signature is not `t=..,v1=..`"))?;
     let status = entry["status"].as_str().unwrap_or_default();
-    let id = entry["interruptId"].as_str().unwrap_or_default();
-    let payload = entry.get("payload").map(Value::to_string);
-    let body = resume_signed_body(spec_hash, status, id, payload.as_deref());
+    let payload = entry
+        .get("payload")
+        .map(crate::cache::canonical::to_text)
+        .transpose()?;
+    let digest = match payload {
+        Some(_) => schema_digest(sent_schema)?,
+        None => String::new(),
+    };
+    let signed = Signed {
+        spec_hash,
+        interrupt_id: entry["interruptId"].as_str().unwrap_or_default(),
+        schema_digest: &digest,
+        payload: payload.as_deref(),
+    };
     let expected = hex::decode(v1).map_err(|_| refuse("v1 is not hex"))?;
-    mac(Purpose::Resume, secret, t, body.as_bytes())
+    mac(Purpose::Resume, secret, t, signed.body(status).as_bytes())
         .verify_slice(&expected)
         .map_err(|_| refuse("the signature does not match"))
 }
@@ -713,33 +741,93 @@ mod tests {
         );
     }
 
-    #[test]
-    fn entries_are_ag_ui_resume_entries_signed_over_the_payload_as_placed() {
+    fn quarter_schema() -> Value {
+        json!({"type": "object", "properties": {"quarter": {"enum": ["Q1", "Q2"]}, "year": {"type": "integer"}}})
+    }
+
+    fn entry(cancelled: bool, data: &Value) -> Value {
         let signer = Signer::new(Some("s3cret"), 1_700_000_000);
-        let data = json!({"quarter": "Q1", "year": 2026});
-        let entry = resume_entry(&claim(false, None), Some(&signer), HASH, &data, &[]);
+        let claim = claim(cancelled, None);
+        let digest = schema_digest(&quarter_schema()).unwrap();
+        let payload = crate::cache::canonical::to_text(data).unwrap();
+        let signed = Signed {
+            spec_hash: HASH,
+            interrupt_id: &claim.id,
+            schema_digest: if cancelled { "" } else { &digest },
+            payload: (!cancelled).then_some(payload.as_str()),
+        };
+        resume_entry(&claim, Some(&signer), signed, data, &[])
+    }
+
+    #[test]
+    fn entries_are_ag_ui_resume_entries_signed_over_the_payload_and_the_schema() {
+        let data = json!({"year": 2026, "quarter": "Q1"});
+        let entry = entry(false, &data);
         assert_eq!(entry["status"], "resolved");
         assert_eq!(entry["payload"], data);
-        let text = entry.to_string();
-        assert!(
-            text.contains(r#""payload":{"quarter":"Q1","year":2026}"#),
-            "{text}"
-        );
-        assert!(verify_resume_entry(&entry, "s3cret").is_ok());
-        assert!(verify_resume_entry(&entry, "other").is_err());
+        let schema = quarter_schema();
+        assert!(verify_resume_entry(&entry, "s3cret", &schema).is_ok());
+        assert!(verify_resume_entry(&entry, "other", &schema).is_err());
         let mut tampered = entry.clone();
         tampered["payload"]["year"] = json!(2027);
-        assert!(verify_resume_entry(&tampered, "s3cret").is_err());
+        assert!(verify_resume_entry(&tampered, "s3cret", &schema).is_err());
         let mut renamed = entry.clone();
         renamed["interruptId"] = json!("i2");
-        assert!(verify_resume_entry(&renamed, "s3cret").is_err());
-        let cancelled = resume_entry(&claim(true, None), Some(&signer), HASH, &data, &[]);
+        assert!(verify_resume_entry(&renamed, "s3cret", &schema).is_err());
+        let cancelled = self::entry(true, &data);
         assert_eq!(cancelled.get("payload"), None);
         assert_eq!(cancelled["status"], "cancelled");
-        assert!(verify_resume_entry(&cancelled, "s3cret").is_ok());
+        assert!(verify_resume_entry(&cancelled, "s3cret", &schema).is_ok());
         let mut flipped = cancelled.clone();
         flipped["status"] = json!("resolved");
-        assert!(verify_resume_entry(&flipped, "s3cret").is_err());
+        assert!(verify_resume_entry(&flipped, "s3cret", &schema).is_err());
+    }
+
+    /// A token minted for a schema of the caller's choosing yields an entry
+    /// the agent refuses: the entry binds the schema the answer was checked
+    /// against, and the agent checks it against the schema it sent.
+    #[test]
+    fn an_answer_checked_against_another_schema_fails_the_agents_check() {
+        let entry = entry(false, &json!({"quarter": "Q1"}));
+        let widened = json!({"type": "object"});
+        assert!(verify_resume_entry(&entry, "s3cret", &widened).is_err());
+        assert_eq!(
+            entry["metadata"]["genui"]["schemaDigest"],
+            schema_digest(&quarter_schema()).unwrap()
+        );
+    }
+
+    /// The payload is signed as canonical JSON, so a verifier that parses
+    /// and re-writes it (any key order, any number spelling) gets the same
+    /// bytes: `1e21`, `1.50` and reordered keys verify.
+    #[test]
+    fn the_payload_is_signed_in_canonical_form() {
+        let data: Value =
+            serde_json::from_str(r#"{"year":2026,"amount":1.50,"big":1e21,"quarter":"Q1"}"#)
+                .unwrap();
+        let entry = entry(false, &data);
+        let reparsed: Value = serde_json::from_str(
+            r#"{"quarter":"Q1","big":1000000000000000000000,"amount":1.5,"year":2026.0}"#,
+        )
+        .unwrap();
+        let mut received = entry.clone();
+        received["payload"] = reparsed;
+        assert!(verify_resume_entry(&received, "s3cret", &quarter_schema()).is_ok());
+    }
+
+    /// The approval schema docs/interrupts.md publishes is the one the
+    /// worker checks a confirmation against, byte for byte once canonical:
+    /// an agent that sent a confirmation without a schema digests it.
+    #[test]
+    fn the_documented_approval_schema_is_the_worker_s() {
+        let doc = include_str!("../../../docs/interrupts.md");
+        let published = doc
+            .split("```approval-schema\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .expect("docs/interrupts.md publishes the approval schema");
+        let published: Value = serde_json::from_str(published).unwrap();
+        assert_eq!(published, approval_schema());
     }
 
     /// The vectors published in docs/interrupts.md, recomputed from the
@@ -765,23 +853,32 @@ mod tests {
                     .unwrap_or_else(|| panic!("a vector without {name}:\n{block}"))
             };
             let payload = Some(field("payload")).filter(|p| *p != "(none)");
+            let payload = payload.map(|text| {
+                crate::cache::canonical::to_text(&serde_json::from_str(text).unwrap()).unwrap()
+            });
+            let schema = Some(field("responseSchema")).filter(|_| payload.is_some());
+            let digest = schema
+                .map(|text| schema_digest(&serde_json::from_str(text).unwrap()).unwrap())
+                .unwrap_or_default();
+            let published = Some(field("schemaDigest")).filter(|d| *d != "(none)");
+            assert_eq!(published.unwrap_or_default(), digest.as_str(), "{block}");
             let t: u64 = field("t").parse().unwrap();
-            let body = resume_signed_body(
-                field("specHash"),
-                field("status"),
-                field("interruptId"),
-                payload,
+            let signed = Signed {
+                spec_hash: field("specHash"),
+                interrupt_id: field("interruptId"),
+                schema_digest: &digest,
+                payload: payload.as_deref(),
+            };
+            let status = field("status");
+            assert_eq!(
+                field("signed"),
+                format!("genui-resume.{t}.{}", signed.body(status))
             );
-            assert_eq!(field("signed"), format!("genui-resume.{t}.{body}"));
-            let signature = resume_signature(
-                field("secret"),
-                t,
-                field("specHash"),
-                field("status"),
-                field("interruptId"),
-                payload,
+            assert_eq!(
+                field("signature"),
+                signed.signature(field("secret"), t, status),
+                "{block}"
             );
-            assert_eq!(field("signature"), signature, "{block}");
         }
     }
 }

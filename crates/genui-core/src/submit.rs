@@ -26,7 +26,7 @@
 
 use crate::cache::spec::{self, UiSpec};
 use crate::error::{Detail, Error, ErrorCode, FieldError, Result};
-use crate::interrupt::{ResumeClaim, Signer};
+use crate::interrupt::{ResumeClaim, Signed, Signer};
 use crate::render::{a2ui, lmui};
 use crate::request::invalid;
 use crate::schema;
@@ -66,12 +66,12 @@ pub(crate) enum SubmitAnswer {
 }
 
 /// What a resume entry is made of besides the data: the claim, what signs
-/// it, and the spec the token bound.
+/// it, and what the signature binds.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Resume<'a> {
     claim: &'a ResumeClaim,
     signer: Option<&'a Signer>,
-    spec_hash: &'a str,
+    signed: Signed<'a>,
 }
 
 impl SubmitAnswer {
@@ -125,7 +125,7 @@ impl SubmitAnswer {
                 return crate::interrupt::resume_entry(
                     resume.claim,
                     resume.signer,
-                    resume.spec_hash,
+                    resume.signed,
                     data,
                     unchecked,
                 );
@@ -202,6 +202,9 @@ pub struct SubmitJob {
     interrupt: Option<ResumeClaim>,
     /// What signs its resume entry (`/v1/submit` sets it).
     signer: Option<Signer>,
+    /// What a resolved resume entry's signature binds, once the data is
+    /// checked: the checked schema's digest and the data's canonical JSON.
+    resolved: Option<(String, String)>,
 }
 
 /// Checks limits and parses a submission body.
@@ -244,6 +247,7 @@ pub(crate) fn prepare_submit_with(
             envelope_depth: 0,
             interrupt: None,
             signer: None,
+            resolved: None,
         });
     }
     let interrupt = crate::interrupt::read_claim(&body)?;
@@ -301,6 +305,7 @@ pub(crate) fn prepare_submit_with(
         envelope_depth: 0,
         interrupt,
         signer: None,
+        resolved: None,
     })
 }
 
@@ -454,13 +459,21 @@ impl SubmitJob {
             )
             .unchecked
         };
-        let (validator, unchecked) = match &self.contract {
+        // A resume entry binds the schema the answer is checked against.
+        let names_interrupt = self.interrupt.is_some();
+        let digest_for_entry = |schema: &Value| {
+            names_interrupt
+                .then(|| crate::interrupt::schema_digest(schema))
+                .transpose()
+        };
+        let (validator, unchecked, schema_digest) = match &self.contract {
             ContractSource::Inline(output) => {
                 let digest = spec::OutputDigest::of(output).ok();
                 let proven = crate::service::prove_output(output, digest, "/output", &self.limits)?;
                 (
                     proven.validator,
                     read_text(output, proven.draft, &mut self.data),
+                    digest_for_entry(output)?,
                 )
             }
             ContractSource::Cached(hash) => {
@@ -488,6 +501,7 @@ impl SubmitJob {
                         Error::new(ErrorCode::Internal, "the cached schema no longer compiles")
                     })?,
                     unchecked,
+                    digest_for_entry(&spec.schema)?,
                 )
             }
         };
@@ -516,6 +530,10 @@ impl SubmitJob {
                 .collect()
         });
         let Some(first) = errors.first() else {
+            if let Some(digest) = schema_digest {
+                let payload = crate::cache::canonical::to_text(&self.data)?;
+                self.resolved = Some((digest, payload));
+            }
             return Ok(unchecked);
         };
         if let Some(lang) = self.lang {
@@ -552,13 +570,21 @@ impl SubmitJob {
     /// [`SubmitAnswer`] table that fits the submission (a tool message
     /// when it names its tool call, DGUI's `dgui_response` otherwise).
     pub(crate) fn message(&self, message_id: &str, unchecked: &[String]) -> Value {
-        let resume = self.interrupt.as_ref().map(|claim| Resume {
-            claim,
-            signer: self.signer.as_ref(),
-            spec_hash: match &self.contract {
-                ContractSource::Cached(hash) => hash,
-                ContractSource::Inline(_) => "",
-            },
+        let resume = self.interrupt.as_ref().map(|claim| {
+            let resolved = self.resolved.as_ref().filter(|_| !claim.cancelled);
+            Resume {
+                claim,
+                signer: self.signer.as_ref(),
+                signed: Signed {
+                    spec_hash: match &self.contract {
+                        ContractSource::Cached(hash) => hash,
+                        ContractSource::Inline(_) => "",
+                    },
+                    interrupt_id: &claim.id,
+                    schema_digest: resolved.map_or("", |(digest, _)| digest.as_str()),
+                    payload: resolved.map(|(_, payload)| payload.as_str()),
+                },
+            }
         });
         self.row().message(
             &self.data,
@@ -666,6 +692,7 @@ impl SubmitJob {
             envelope_depth: 0,
             interrupt: None,
             signer: None,
+            resolved: None,
         })
     }
 

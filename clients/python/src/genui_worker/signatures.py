@@ -8,7 +8,11 @@ verifies for another (docs/api.md#webhooks, docs/interrupts.md):
 |---|---|---|
 | `genui-webhook` | `genui-webhook.<t>.<raw body>` | the agent, for `POST /v1/webhook` |
 | `genui-callback` | `genui-callback.<t>.<raw body>` | the worker, for its POST to `callbackUrl` |
-| `genui-resume` | `genui-resume.<t>.<specHash>.<status>.<interruptId as JSON>.<payload>` | the worker, in a resume entry |
+| `genui-resume` | `genui-resume.<t>.<specHash>.<status>.<interruptId>.<schemaDigest>.<payload>` | the worker, in a resume entry |
+
+In a resume entry, `<interruptId>` and `<payload>` are RFC 8785 canonical JSON
+and `<schemaDigest>` is the hex SHA-256 of the canonical JSON of the
+`responseSchema` the agent sent (both empty for a cancel).
 
 Webhook and callback signatures travel in `X-Genui-Signature: t=<unix seconds>,v1=<hex>`
 (several `v1` during a secret rotation) and are good from 30 s before `t` to
@@ -20,9 +24,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import time
+from datetime import datetime
 from typing import Any, Mapping, Optional
+
+import rfc8785
 
 from .errors import GenuiError
 
@@ -88,21 +94,64 @@ def _verify_timed(purpose: str, header: str, body: bytes, secret: str, now: Opti
         raise _refuse(f"no v1 signature matches the body under the label {purpose}")
 
 
-def resume_signed_bytes(entry: Mapping[str, Any], spec_hash: str, timestamp: int) -> bytes:
+#: What a confirmation sent without `responseSchema` is checked against
+#: (docs/interrupts.md publishes it; a test compares the two).
+APPROVAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"approved": {"type": "boolean", "title": "Approve"}},
+    "required": ["approved"],
+    "additionalProperties": False,
+}
+
+
+def schema_digest(response_schema: Any) -> str:
+    """Hex SHA-256 of a schema's RFC 8785 canonical JSON, as a resume entry binds it."""
+    return hashlib.sha256(rfc8785.dumps(response_schema)).hexdigest()
+
+
+def resume_signed_bytes(
+    entry: Mapping[str, Any], spec_hash: str, timestamp: int, response_schema: Any
+) -> bytes:
     """The bytes the worker signed for a resume entry (docs/interrupts.md)."""
-    payload = ""
-    if "payload" in entry:
-        payload = json.dumps(entry["payload"], separators=(",", ":"), ensure_ascii=False)
-    interrupt_id = json.dumps(entry["interruptId"], ensure_ascii=False)
-    return f"{RESUME}.{timestamp}.{spec_hash}.{entry['status']}.{interrupt_id}.{payload}".encode()
+    digest, payload = "", ""
+    if entry.get("status") == "resolved":
+        digest = schema_digest(response_schema)
+        payload = rfc8785.dumps(entry.get("payload")).decode()
+    interrupt_id = rfc8785.dumps(entry["interruptId"]).decode()
+    return f"{RESUME}.{timestamp}.{spec_hash}.{entry['status']}.{interrupt_id}.{digest}.{payload}".encode()
+
+
+def _issued_schema(interrupt: Mapping[str, Any]) -> Any:
+    schema = interrupt.get("responseSchema")
+    if schema is None and interrupt.get("reason") == "confirmation":
+        return APPROVAL_SCHEMA
+    if schema is None:
+        raise _refuse(f"interrupt {interrupt.get('id')!r} has no responseSchema to check the answer against")
+    return schema
+
+
+def _expires_at(interrupt: Mapping[str, Any]) -> Optional[float]:
+    text = interrupt.get("expiresAt")
+    if not isinstance(text, str):
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    except ValueError as error:
+        raise _refuse(f"interrupt {interrupt.get('id')!r} has an unreadable expiresAt {text!r}") from error
 
 
 def verify_resume_entry(
-    entry: Mapping[str, Any], secret: str, spec_hash: Optional[str] = None
+    entry: Mapping[str, Any],
+    secret: str,
+    interrupt: Mapping[str, Any],
+    spec_hash: Optional[str] = None,
 ) -> None:
-    """Returns only if the worker signed this exact entry (and, if given, for `spec_hash`).
+    """Returns only if the worker signed this exact entry as the answer to `interrupt`.
 
-    There is no time window: the interrupt's own `expiresAt` bounds the answer.
+    `interrupt` is the AG-UI interrupt the agent issued: the entry must name
+    its id, the answer must have been checked against its `responseSchema`
+    (the approval schema for a confirmation without one) and signed before
+    its `expiresAt`. With `spec_hash`, the entry must also come from that form.
     """
     if not secret:
         raise _refuse("no secret to verify with")
@@ -115,9 +164,20 @@ def verify_resume_entry(
         raise _refuse(f"resume entry {interrupt_id!r} is not signed")
     if not isinstance(interrupt_id, str) or entry.get("status") not in ("resolved", "cancelled"):
         raise _refuse(f"resume entry {interrupt_id!r} has no string interruptId or a status of neither resolved nor cancelled")
+    if entry["status"] == "cancelled" and "payload" in entry:
+        raise _refuse(f"resume entry {interrupt_id!r} is cancelled but carries a payload")
+    if interrupt_id != interrupt.get("id"):
+        raise _refuse(f"resume entry {interrupt_id!r} answers another interrupt than {interrupt.get('id')!r}")
     if spec_hash is not None and not hmac.compare_digest(spec_hash, signed_hash):
         raise _refuse(f"resume entry {interrupt_id!r} answers another form ({signed_hash})")
     timestamp, given = parse_header(signature)
-    expected = _hex_mac(secret, resume_signed_bytes(entry, signed_hash, timestamp))
+    schema = _issued_schema(interrupt) if entry["status"] == "resolved" else None
+    signed = resume_signed_bytes(entry, signed_hash, timestamp, schema)
+    expected = _hex_mac(secret, signed)
     if not any(hmac.compare_digest(expected, candidate) for candidate in given):
-        raise _refuse(f"resume entry {interrupt_id!r}: the signature does not match its payload")
+        raise _refuse(
+            f"resume entry {interrupt_id!r}: the signature does not match its payload and the interrupt's schema"
+        )
+    deadline = _expires_at(interrupt)
+    if entry["status"] == "resolved" and deadline is not None and timestamp >= deadline:
+        raise _refuse(f"resume entry {interrupt_id!r} was signed after the interrupt's expiresAt")

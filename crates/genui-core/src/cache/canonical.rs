@@ -61,6 +61,19 @@ pub(crate) fn write(value: &Value, out: &mut impl Write) -> Result<()> {
     buffered.flush().map_err(|e| failed(&e))
 }
 
+/// `value`'s canonical JSON as text (for a signature over a small value,
+/// such as a resume entry's payload).
+pub(crate) fn to_text(value: &Value) -> Result<String> {
+    let mut bytes = Vec::new();
+    write(value, &mut bytes)?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::new(
+            ErrorCode::Internal,
+            format!("canonical JSON is not UTF-8: {e}"),
+        )
+    })
+}
+
 /// An `io::Write` that feeds SHA-256.
 pub(crate) struct Hashing(pub(crate) Sha256);
 
@@ -171,9 +184,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn canonical(value: &Value) -> String {
-        let mut bytes = Vec::new();
-        write(value, &mut bytes).unwrap();
-        String::from_utf8(bytes).unwrap()
+        to_text(value).unwrap()
     }
 
     fn parsed(text: &str) -> Value {
