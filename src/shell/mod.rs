@@ -214,16 +214,10 @@ async fn generate(
         Ok(body) => body,
         Err(response) => return response,
     };
-    let job = match prepare(&body, req) {
-        Ok(job) => job,
-        Err(response) => return response,
-    };
-    if genui_model::wants_event_stream(header(req, "accept").as_deref()) {
-        return stream_job(job, env, ctx, None, sse).await;
+    match prepare(&body, req) {
+        Ok(job) => answer(job, req, env, ctx, sse).await,
+        Err(response) => response,
     }
-    let response = generate_job(job, env, ctx).await;
-    // format=react with `Accept: text/tsx` (or text/plain): the module alone.
-    response.react_source_only(header(req, "accept").as_deref())
 }
 
 /// `POST /v1/interrupt`: an AG-UI interrupt answered as `/v1/generate`
@@ -240,20 +234,36 @@ async fn interrupt(
         Ok(body) => body,
         Err(response) => return response,
     };
-    let job = match GenerateJob::prepare_interrupt(
+    let job = GenerateJob::prepare_interrupt(
         &body,
         query_param(req, "format").as_deref(),
         &limits,
         unix_s(),
         setting(env, "WEBHOOK_SECRET").as_deref(),
-    ) {
-        Ok(job) => job,
-        Err(error) => return HttpResponse::error(&error),
-    };
-    if genui_model::wants_event_stream(header(req, "accept").as_deref()) {
+    )
+    .and_then(|job| negotiated(job, req));
+    match job {
+        Ok(job) => answer(job, req, env, ctx, sse).await,
+        Err(error) => HttpResponse::error(&error),
+    }
+}
+
+/// Answers a prepared generate job as the request asks: an event stream
+/// for `Accept: text/event-stream`, else the whole answer (`format=react`
+/// with `Accept: text/tsx` or `text/plain`: the module alone).
+async fn answer(
+    job: GenerateJob,
+    req: &Request,
+    env: &Env,
+    ctx: &Context,
+    sse: &mut Option<drive::SseBody>,
+) -> HttpResponse {
+    let accept = header(req, "accept");
+    if genui_model::wants_event_stream(accept.as_deref()) {
         return stream_job(job, env, ctx, None, sse).await;
     }
-    generate_job(job, env, ctx).await
+    let response = generate_job(job, env, ctx).await;
+    response.react_source_only(accept.as_deref())
 }
 
 /// `POST /v1/specs/<specHash>/render`: the core checks the request and
@@ -350,18 +360,21 @@ async fn webhook(
     response
 }
 
-/// Limits, parsing and the cache key of a generate body.
-/// Prepares a generate body with the request's `format` and `a2uiVersion`
-/// query parameters and its `Accept` header (an A2UI revision).
+/// Prepares a generate body (limits, parsing, the cache key) with the
+/// request's `format` query parameter, then [`negotiated`].
 fn prepare(body: &[u8], req: &Request) -> std::result::Result<GenerateJob, HttpResponse> {
     let format = query_param(req, "format");
     GenerateJob::prepare(body, format.as_deref(), &Limits::default())
-        .and_then(|mut job| {
-            let version = query_param(req, "a2uiVersion");
-            job.negotiate_a2ui(version.as_deref(), header(req, "accept").as_deref())?;
-            Ok(job)
-        })
+        .and_then(|job| negotiated(job, req))
         .map_err(|e| HttpResponse::error(&e))
+}
+
+/// A job with the A2UI revision the request asks for (its `a2uiVersion`
+/// query parameter or its `Accept` header).
+fn negotiated(mut job: GenerateJob, req: &Request) -> std::result::Result<GenerateJob, Error> {
+    let version = query_param(req, "a2uiVersion");
+    job.negotiate_a2ui(version.as_deref(), header(req, "accept").as_deref())?;
+    Ok(job)
 }
 
 /// Answers a parsed generate request: a loop over the core's generation

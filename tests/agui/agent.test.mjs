@@ -101,7 +101,10 @@ test('HttpAgent: format=a2ui is the A2UI middleware\'s activity, refined by a de
   const activity = agent.messages.find((m) => m.role === 'activity');
   // After the run the JSON endpoint hits the model's spec: the same UI.
   const json = await generateJson({ ...callArgs, toolCallId: 'call_a2ui' }, 'a2ui');
-  assert.deepEqual(activity.content, { a2ui_operations: json.messages });
+  assert.deepEqual(activity.content.a2ui_operations, json.messages);
+  // The spec hash of the answer's header travels with the activity, so a
+  // client restoring its messages can re-render the form.
+  assert.match(activity.content.metadata.specHash, /^[0-9a-f]{64}$/);
   assert.equal(events.at(-1).result.generator, 'model');
   assert.ok(events.at(-1).result.timings.firstUiMs < events.at(-1).result.timings.totalMs);
 });

@@ -492,7 +492,9 @@ impl AgentEvents {
         )
     }
 
-    /// The activity of an answer, with the frontend's catalog id stamped.
+    /// The activity of an answer, with the frontend's catalog id stamped
+    /// and, for an answer whose body has no `meta` (A2UI, HTML), what its
+    /// headers say ([`header_metadata`]).
     fn activity_of(&self, response: &HttpResponse) -> (String, String, Value) {
         let (message_id, activity_type, mut content) = activity_of(&body_value(&response.body));
         if let (Some(id), Some(Value::Object(surface))) = (
@@ -500,6 +502,15 @@ impl AgentEvents {
             content.pointer_mut("/a2ui_operations/0/createSurface"),
         ) {
             surface.insert("catalogId".into(), Value::String(id.clone()));
+        }
+        let has_meta = content
+            .get("meta")
+            .or_else(|| content.get("metadata"))
+            .is_some();
+        if let (false, Some(metadata), Value::Object(map)) =
+            (has_meta, header_metadata(response), &mut content)
+        {
+            map.insert("metadata".into(), metadata);
         }
         (message_id, activity_type, content)
     }
@@ -569,6 +580,28 @@ impl Encoder for AgentEvents {
         });
         text
     }
+}
+
+/// `{specHash, interrupt: {token}}` from an answer's `x-genui-spec-hash`
+/// and `x-genui-interrupt-token` headers: what a client needs to submit
+/// (and re-render) a form whose body carries no `meta`, once the activity
+/// has left the HTTP answer behind.
+fn header_metadata(response: &HttpResponse) -> Option<Value> {
+    let header = |name: &str| {
+        response
+            .headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| Value::String(value.clone()))
+    };
+    let mut metadata = Map::new();
+    if let Some(hash) = header("x-genui-spec-hash") {
+        metadata.insert("specHash".into(), hash);
+    }
+    if let Some(token) = header("x-genui-interrupt-token") {
+        metadata.insert("interrupt".into(), json!({ "token": token }));
+    }
+    (!metadata.is_empty()).then_some(Value::Object(metadata))
 }
 
 /// The activity of an answer: A2UI as the middleware shapes it, other
@@ -816,6 +849,35 @@ mod tests {
             content["metadata"]["interrupt"]["token"].is_string(),
             "{content}"
         );
+        // A2UI and HTML bodies have no `meta`: the token and spec hash of
+        // their headers travel in the activity's metadata.
+        for format in ["a2ui", "html"] {
+            let run = json!({"threadId": "t", "runId": "r", "forwardedProps": {
+                "interrupts": [interrupt.clone()], "format": format}});
+            let input = read(run).unwrap();
+            let job = genui_core::GenerateJob::prepare_interrupt(
+                &input.body_bytes(),
+                None,
+                &Limits::default(),
+                0,
+                Some("s3cret"),
+            )
+            .unwrap();
+            let answer = job.finish(None).response;
+            let text = AgentEvents::new(&input).frames(&Update::Ui(answer));
+            let snapshot: Value = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("data: "))
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .find(|e| e["type"] == "ACTIVITY_SNAPSHOT")
+                .expect("the form as an activity");
+            let metadata = &snapshot["content"]["metadata"];
+            assert!(
+                metadata["interrupt"]["token"].is_string(),
+                "{format}: {snapshot}"
+            );
+            assert!(metadata["specHash"].is_string(), "{format}: {snapshot}");
+        }
         // Errors name their place in the run input.
         let no_schema = json!({"threadId": "t", "runId": "r", "forwardedProps": {"interrupts": [{"id": "i", "reason": "x"}]}});
         let input = read(no_schema).unwrap();

@@ -11,7 +11,9 @@
 //! ([`Purpose::McpRequestState`]), so no other signature of the worker's
 //! passes for one. A state holds no answer and grants nothing the call's
 //! own arguments could not ask for: replaying one only has the same answer
-//! checked again.
+//! checked again. It is signed, not encrypted: a URL-mode state carries the
+//! hosted link the host was sent (a bearer of the link's answer, and the
+//! pre-fill in its fragment when it fits), so it is as private as the link.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::terms::signing::{mac, Purpose};
