@@ -39,31 +39,7 @@ fn send(
     body: Vec<u8>,
     headers: &[(&str, &str)],
 ) -> Result<Reply, String> {
-    let mut builder = ureq::http::Request::builder()
-        .method(method)
-        .uri(format!("{}{path}", dev.base_url()));
-    for (name, value) in headers {
-        builder = builder.header(*name, *value);
-    }
-    let request = builder.body(body).map_err(|e| e.to_string())?;
-    let mut response = dev.agent().run(request).map_err(|e| e.to_string())?;
-    let status = response.status().as_u16();
-    let headers = response
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_owned(),
-                v.to_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    let body = response.body_mut().read_to_string().unwrap_or_default();
-    Ok(Reply {
-        status,
-        headers,
-        body,
-    })
+    dev.try_send(method, path, Some(&body), headers)
 }
 
 fn post_form(dev: &WranglerDev, path: &str, pairs: &[(&str, &str)]) -> Result<Reply, String> {

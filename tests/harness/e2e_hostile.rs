@@ -41,34 +41,8 @@ fn send(
     body: &[u8],
     headers: &[(&str, &str)],
 ) -> Result<Reply, String> {
-    let mut builder = ureq::http::Request::builder()
-        .method("POST")
-        .uri(format!("{}{path}", dev.base_url()));
-    for (name, value) in headers {
-        builder = builder.header(*name, *value);
-    }
-    let request = builder.body(body.to_vec()).map_err(|e| e.to_string())?;
-    let mut response = dev
-        .agent()
-        .run(request)
-        .map_err(|e| format!("{path}: no answer: {e}"))?;
-    let status = response.status().as_u16();
-    let headers = response
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_owned(),
-                v.to_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    let body = response.body_mut().read_to_string().unwrap_or_default();
-    Ok(Reply {
-        status,
-        headers,
-        body,
-    })
+    dev.try_send("POST", path, Some(body), headers)
+        .map_err(|e| format!("{path}: no answer: {e}"))
 }
 
 fn json_post(dev: &WranglerDev, path: &str, body: &Value) -> Result<Reply, String> {

@@ -29,35 +29,22 @@ fn ensure(cond: bool, what: impl FnOnce() -> String) -> Step {
 }
 
 fn post(dev: &WranglerDev, path: &str, body: &Value, key: bool) -> Result<Reply, String> {
-    let mut headers = vec![("content-type", "application/json")];
+    let mut headers = vec![];
     if key {
         headers.push(KEY);
     }
-    let mut builder = ureq::http::Request::builder()
-        .method("POST")
-        .uri(format!("{}{path}", dev.base_url()));
-    for (name, value) in headers {
-        builder = builder.header(name, value);
-    }
-    let request = builder
-        .body(body.to_string().into_bytes())
-        .map_err(|e| e.to_string())?;
-    let mut response = dev.agent().run(request).map_err(|e| e.to_string())?;
-    let status = response.status().as_u16();
-    let headers = (response.headers().iter())
-        .map(|(k, v)| {
-            (
-                k.as_str().to_owned(),
-                v.to_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    let body = response.body_mut().read_to_string().unwrap_or_default();
-    Ok(Reply {
-        status,
-        headers,
-        body,
-    })
+    post_with(dev, path, body, &headers)
+}
+
+fn post_with(
+    dev: &WranglerDev,
+    path: &str,
+    body: &Value,
+    extra: &[(&str, &str)],
+) -> Result<Reply, String> {
+    let mut headers = vec![("content-type", "application/json")];
+    headers.extend_from_slice(extra);
+    dev.try_send("POST", path, Some(body.to_string().as_bytes()), &headers)
 }
 
 fn schema() -> Value {
@@ -321,6 +308,36 @@ pub fn unsigned(dev: &WranglerDev) -> Step {
     ensure(
         refused.status == 404 && refused.try_json()?["payload"]["pointer"] == "/interruptId",
         || format!("unsigned submission: {}", refused.body_excerpt()),
+    )?;
+    // Negotiated as /v1/generate negotiates: A2UI v0.9.1's bare array, and
+    // the React module alone.
+    let a2ui = post_with(
+        dev,
+        "/v1/interrupt?format=a2ui",
+        &body,
+        &[("accept", "application/a2ui+json")],
+    )?;
+    ensure(
+        a2ui.status == 200
+            && a2ui
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("application/a2ui+json"))
+            && a2ui.try_json()?.is_array(),
+        || format!("A2UI v0.9.1 interrupt: {}", a2ui.body_excerpt()),
+    )?;
+    let react = post_with(
+        dev,
+        "/v1/interrupt?format=react",
+        &body,
+        &[("accept", "text/tsx")],
+    )?;
+    ensure(
+        react.status == 200
+            && react
+                .header("content-type")
+                .is_some_and(|t| t.starts_with("text/tsx"))
+            && serde_json::from_str::<Value>(&react.body).is_err(),
+        || format!("React module interrupt: {}", react.body_excerpt()),
     )?;
     let no_schema = json!({"interrupt": {"id": "q", "reason": "input_required"}});
     let refused = post(dev, "/v1/interrupt", &no_schema, false)?;

@@ -495,7 +495,11 @@ impl WranglerDev {
         content_type: Option<&str>,
     ) -> Reply {
         let url = format!("{}{}", self.base_url(), path);
-        match send(&self.agent, method, &url, body, content_type) {
+        let headers: Vec<(&str, &str)> = content_type
+            .map(|ct| ("content-type", ct))
+            .into_iter()
+            .collect();
+        match send(&self.agent, method, &url, body, &headers) {
             Ok(r) => r,
             Err(e) => panic!(
                 "{method} {path}: no HTTP answer: {e}\nwrangler log tail:\n{}",
@@ -513,8 +517,24 @@ impl WranglerDev {
         body: Option<&[u8]>,
         content_type: Option<&str>,
     ) -> Result<Reply, String> {
+        let headers: Vec<(&str, &str)> = content_type
+            .map(|ct| ("content-type", ct))
+            .into_iter()
+            .collect();
+        self.try_send(method, path, body, &headers)
+    }
+
+    /// `method path` with `headers` as given (none added) and an optional
+    /// body; a transport failure is an `Err`.
+    pub fn try_send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&[u8]>,
+        headers: &[(&str, &str)],
+    ) -> Result<Reply, String> {
         let url = format!("{}{}", self.base_url(), path);
-        send(&self.agent, method, &url, body, content_type)
+        send(&self.agent, method, &url, body, headers)
     }
 
     /// The value stored under `key` in the local `UI_CACHE` namespace, as
@@ -665,13 +685,13 @@ fn send(
     method: &str,
     url: &str,
     body: Option<&[u8]>,
-    content_type: Option<&str>,
+    headers: &[(&str, &str)],
 ) -> Result<Reply, String> {
     let method = http::Method::from_bytes(method.as_bytes())
         .map_err(|e| format!("bad method {method:?}: {e}"))?;
     let mut builder = http::Request::builder().method(method).uri(url);
-    if let Some(ct) = content_type {
-        builder = builder.header("content-type", ct);
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
     }
     let result = match body {
         Some(b) => agent.run(builder.body(b.to_vec()).map_err(|e| e.to_string())?),
