@@ -118,6 +118,15 @@ def test_a_pydantic_ai_agent_calls_the_tool_and_gets_the_validated_data(
     assert "Ada" in seen["output"]
 
 
+def test_an_openai_agents_sdk_agent_calls_the_tool_and_gets_the_validated_data(
+    base_url: str, webhook_secret: str
+) -> None:
+    (seen,) = run_example("openai_agents_tool.py", base_url, webhook_secret)
+    assert len(seen["specHash"]) == 64
+    assert [json.loads(text) for text in seen["toolReturned"]] == [{"name": "Ada", "seats": 2}]
+    assert "Ada" in seen["output"]
+
+
 def test_an_html_answer_is_the_page_and_a2ui_is_json(base_url: str) -> None:
     with Client(base_url) as client:
         page = client.generate(SHIRT, format="html")

@@ -12,15 +12,13 @@ application fixes what the person must send: the model is not asked for
 
 from __future__ import annotations
 
-import inspect
-from typing import Any, Awaitable, Callable, Optional, Union
+from typing import Any, Optional
 
 from pydantic_ai import ModelRetry, Tool
 
-from .. import AsyncClient, GenuiError, spec_hash_of
+from .. import AsyncClient, GenuiError
 from ..tool import TOOL_NAME, tool_definition
-
-Ask = Callable[[Any], Union[Any, Awaitable[Any]]]
+from . import Ask, ask_and_check, parameters_for
 
 
 def generate_user_interface_tool(
@@ -29,20 +27,9 @@ def generate_user_interface_tool(
     format: Optional[str] = None,
     output: Optional[dict[str, Any]] = None,
 ) -> Tool[Any]:
-    definition = tool_definition()
-    parameters = definition["parameters"]
-    if output is not None:
-        del parameters["properties"]["output"]
-
     async def generate_user_interface(**arguments: Any) -> Any:
-        if output is not None:
-            arguments["output"] = output
-        answer = await client.generate({"tool": TOOL_NAME, "arguments": arguments}, format=format)
-        data = ask(answer)
-        if inspect.isawaitable(data):
-            data = await data
         try:
-            return (await client.submit(spec_hash_of(answer), data))["data"]
+            return await ask_and_check(client, arguments, ask, format, output)
         except GenuiError as refused:
             if refused.code == "submission_invalid":
                 raise ModelRetry(refused.message) from refused
@@ -51,6 +38,6 @@ def generate_user_interface_tool(
     return Tool.from_schema(
         generate_user_interface,
         name=TOOL_NAME,
-        description=definition["description"],
-        json_schema=parameters,
+        description=tool_definition()["description"],
+        json_schema=parameters_for(output),
     )
