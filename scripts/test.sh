@@ -32,6 +32,9 @@ cargo test --workspace --quiet
 # download, the wheel installed into a scratch dir and imported.
 py="$HOME/.cache/genui-worker/venv/bin/python"; "$py" -m pytest -q -p no:cacheprovider -m "not worker" clients/python/tests
 dist=$(mktemp -d) && "$py" -m build -q --no-isolation --outdir "$dist" clients/python && ls -l "$dist" && "$py" -m pip install -q --no-deps --disable-pip-version-check --target "$dist/site" "$dist"/*.whl && PYTHONPATH="$dist/site" "$py" -c 'import genui_worker' && rm -rf "$dist"
+# clients/ts: its unit tests (a scripted worker on 127.0.0.1, the docs' resume
+# vectors, the generated types against schemas/), then the tarball npm pack makes.
+(cd clients/ts && npm test && npm pack --silent --pack-destination "${TMPDIR:-/tmp}" | sed 's/^/packed /')
 
 step "1b/7 format=react modules: tsc --strict, zod against output"
 tests/react/run.sh
