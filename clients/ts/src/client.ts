@@ -81,8 +81,9 @@ export class Client {
 
   /** The `generateUserInterface` definition the worker serves (`GET /v1/tool`). */
   async tool(options: { signal?: AbortSignal } = {}): Promise<ToolDefinition> {
-    const request = { method: "GET", path: "/v1/tool", idempotent: true, answersJson: true };
-    return (await this.send({ ...request, signal: options.signal } as Request)) as ToolDefinition;
+    const request: Request = { method: "GET", path: "/v1/tool", idempotent: true, answersJson: true };
+    request.signal = options.signal;
+    return (await this.send(request)) as ToolDefinition;
   }
 
   /** The UI for a tool call (any shape `/v1/generate` accepts); the page's text for `format: "html"`. */
@@ -151,29 +152,26 @@ export class Client {
     options: { callbackUrl?: string; signal?: AbortSignal } = {},
   ): Promise<Answer> {
     const withCallback = options.callbackUrl ? { ...call, callbackUrl: options.callbackUrl } : call;
-    const body = JSON.stringify(withCallback);
     const request = postJson("/v1/webhook", withCallback, options.signal);
-    request.body = body;
-    request.headers = { "x-genui-signature": await signWebhook(secret, body) };
+    request.headers = { "x-genui-signature": await signWebhook(secret, request.body ?? "") };
     return (await this.send(request)) as Answer;
   }
 
+  /** Sends a request, again after a transport failure or a 502/503/504 if it is idempotent. */
   private async send(request: Request): Promise<unknown> {
     const attempts = 1 + (request.idempotent ? this.retries : 0);
-    for (let attempt = 0; ; attempt += 1) {
-      const last = attempt === attempts - 1;
+    for (let attempt = 1; ; attempt += 1) {
+      const last = attempt === attempts;
       try {
         const response = await this.fetchOnce(request, this.timeoutMs);
-        if (last || !RETRY_STATUSES.has(response.status)) {
-          return await readAnswer(response, request);
-        }
+        if (last || !RETRY_STATUSES.has(response.status)) return await readAnswer(response, request);
         await response.body?.cancel();
       } catch (error) {
+        if (error instanceof GenuiError) throw error; // the worker's refusal, or its garbage
         const failure = transportError(error, request);
-        if (last || failure.code === "aborted" || failure.code === "bad_answer") throw failure;
-        if (error instanceof GenuiError) throw error;
+        if (last || failure.code === "aborted") throw failure;
       }
-      await pause(this.backoffMs * 2 ** attempt, request.signal);
+      await pause(this.backoffMs * 2 ** (attempt - 1), request.signal);
     }
   }
 

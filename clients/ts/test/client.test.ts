@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Client, GenuiError } from "@genui-worker/client";
+import { Client, GenuiError, verifyWebhook } from "@genui-worker/client";
 import { json, scripted, silent, text } from "./server.js";
 
 const CALL = { tool: "generateUserInterface", arguments: { description: "Pick a size." } };
@@ -174,6 +174,20 @@ test("a slow worker times out; the caller's signal aborts", async () => {
     setTimeout(() => stop.abort(), 50);
     const aborted = await refusal(client(worker.baseUrl).generate(CALL, { signal: stop.signal }));
     assert.equal(aborted.code, "aborted");
+  } finally {
+    await worker.close();
+  }
+});
+
+test("a webhook is signed over the exact body sent, callbackUrl included", async () => {
+  const worker = await scripted(json(200, ANSWER));
+  try {
+    const callbackUrl = "https://agent.example/genui";
+    await client(worker.baseUrl).webhook({ description: "x" }, "whsec", { callbackUrl });
+    const [sent] = worker.seen;
+    assert.deepEqual(JSON.parse(sent?.body ?? ""), { description: "x", callbackUrl });
+    const header = sent?.headers["x-genui-signature"];
+    await verifyWebhook(typeof header === "string" ? header : "", sent?.body ?? "", "whsec");
   } finally {
     await worker.close();
   }
