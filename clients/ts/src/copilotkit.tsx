@@ -14,15 +14,11 @@ import type { JsonFormsCellRendererRegistryEntry, JsonFormsRendererRegistryEntry
 import type { Client } from "./client.js";
 import { GenuiError, isRecord } from "./errors.js";
 import { GenuiForm } from "./react.js";
-import { TOOL_NAME, toolDefinition } from "./tool.js";
+import { TOOL_NAME, toolDefinition, toolParameters } from "./tool.js";
+import type { GenerateUserInterfaceArgs } from "./tool.js";
 
-/** The tool's arguments, as the worker's definition lists them. */
-export interface GenerateUserInterfaceArgs extends Record<string, unknown> {
-  description: string;
-  data?: Record<string, unknown>;
-  output?: Record<string, unknown>;
-  instructions?: string;
-}
+export { toolParameters } from "./tool.js";
+export type { GenerateUserInterfaceArgs } from "./tool.js";
 
 export interface UseGenerateUserInterfaceOptions {
   /** `jsonforms` (default) or `rjsf`: the renderer shown in the chat. */
@@ -31,25 +27,6 @@ export interface UseGenerateUserInterfaceOptions {
   jsonformsCells?: JsonFormsCellRendererRegistryEntry[];
   /** Only for this agent, when the app has several. */
   agentId?: string;
-}
-
-/**
- * The worker's parameters as a Standard Schema with its JSON Schema, so the
- * agent is offered the worker's definition word for word.
- */
-export function toolParameters() {
-  const jsonSchema = () => toolDefinition().parameters;
-  return {
-    "~standard": {
-      version: 1 as const,
-      vendor: "genui-worker",
-      validate: (value: unknown) =>
-        isRecord(value) && typeof value["description"] === "string"
-          ? { value: value as GenerateUserInterfaceArgs }
-          : { issues: [{ message: "`description` must be a string", path: ["description"] }] },
-      jsonSchema: { input: jsonSchema, output: jsonSchema },
-    },
-  };
 }
 
 export function useGenerateUserInterface(

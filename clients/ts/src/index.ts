@@ -23,6 +23,6 @@ export {
 export type { ResumeExpectation } from "./signatures.js";
 export { AnswerAssembler, SseDecoder } from "./stream.js";
 export type { DoneFacts, SseEvent } from "./stream.js";
-export { TOOL_NAME, toolDefinition } from "./tool.js";
-export type { ToolDefinition } from "./tool.js";
+export { TOOL_NAME, toolDefinition, toolParameters } from "./tool.js";
+export type { GenerateUserInterfaceArgs, ToolDefinition } from "./tool.js";
 export type * from "./types.js";
