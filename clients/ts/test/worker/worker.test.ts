@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { HttpAgent } from "@ag-ui/client";
 import { Client, GenuiError, toolDefinition } from "@genui-worker/client";
+import { runGenerateUserInterface } from "@genui-worker/client/agui";
 
 const BASE = process.env["GENUI_URL"] ?? "";
 const SECRET = process.env["GENUI_WEBHOOK_SECRET"] ?? "examples-test-secret";
@@ -84,4 +86,16 @@ test("the docs show each TypeScript example byte for byte", () => {
     const source = readFileSync(new URL(`../../../examples/${name}`, import.meta.url), "utf8");
     assert.ok(blocks.includes(source), `docs/clients.md does not show examples/${name}`);
   }
+});
+
+test("an AG-UI run on /v1/agent gives the form; its submission gives the tool message", async () => {
+  const agent = new HttpAgent({ url: `${BASE}/v1/agent` });
+  const client = new Client({ baseUrl: BASE });
+  const form = await runGenerateUserInterface(agent, client, { toolCallId: "call_agui", arguments: SHIRT });
+  assert.equal(form.activityType, "genui.jsonforms");
+  assert.equal(form.specHash.length, 64);
+  const refused = await form.submit({ size: "XL" }).catch((e: unknown) => e);
+  assert.ok(refused instanceof GenuiError && refused.code === "submission_invalid");
+  const message: any = await form.submit({ size: "S" });
+  assert.deepEqual([message.role, message.toolCallId, JSON.parse(message.content)], ["tool", "call_agui", { size: "S" }]);
 });
