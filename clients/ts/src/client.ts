@@ -175,15 +175,18 @@ export class Client {
     }
   }
 
-  /** One fetch, stopped by the caller's signal or by the timeout. */
-  private async fetchOnce(request: Request, timeoutMs: number): Promise<Response> {
+  /**
+   * One fetch, stopped by the caller's signal or by the timeout; for a
+   * stream (`timeoutMs` undefined) the caller's own timers bound each read.
+   */
+  private async fetchOnce(request: Request, timeoutMs: number | undefined): Promise<Response> {
     const url = new URL(this.baseUrl + request.path);
     for (const [key, value] of Object.entries(request.query ?? {})) {
       url.searchParams.set(key, value);
     }
     const headers: Record<string, string> = { ...this.headers, ...request.headers };
     if (request.body !== undefined) headers["content-type"] = "application/json";
-    const signals = [AbortSignal.timeout(timeoutMs)];
+    const signals = timeoutMs === undefined ? [] : [AbortSignal.timeout(timeoutMs)];
     if (request.signal) signals.push(request.signal);
     return await this.fetcher(url, {
       method: request.method,
@@ -199,8 +202,9 @@ export class Client {
     const streaming = { ...request, signal, headers: { accept: EVENT_STREAM } };
     let response: Response;
     try {
-      response = await this.fetchOnce(streaming, this.timeoutMs);
+      response = await within(this.fetchOnce(streaming, undefined), this.timeoutMs, stop);
     } catch (error) {
+      stop.abort();
       throw transportError(error, request);
     }
     if (!isEventStream(response) || response.body === null) {
@@ -210,7 +214,7 @@ export class Client {
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     try {
       for (;;) {
-        const chunk = await readWithin(reader, this.timeoutMs, stop);
+        const chunk = await within(reader.read(), this.timeoutMs, stop);
         if (chunk.done) break;
         for (const event of decoder.feed(chunk.value)) {
           const answer = assembler.take(event);
@@ -219,6 +223,7 @@ export class Client {
       }
     } catch (error) {
       if (error instanceof GenuiError) throw error;
+      if (request.signal?.aborted) throw transportError(error, request);
       assembler.finish(decoder); // a read that broke off is a cut stream
       throw transportError(error, request);
     } finally {
@@ -343,22 +348,18 @@ function where(request: Request): string {
   return `${request.method} ${request.path}`;
 }
 
-/** The next chunk, or a TimeoutError if none comes within `timeoutMs`. */
-async function readWithin(
-  reader: ReadableStreamDefaultReader<string>,
-  timeoutMs: number,
-  stop: AbortController,
-): Promise<ReadableStreamReadResult<string>> {
+/** What `work` gives, or a TimeoutError (and `stop` aborted) if nothing comes within `timeoutMs`. */
+async function within<T>(work: Promise<T>, timeoutMs: number, stop: AbortController): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new DOMException("no event within the timeout", "TimeoutError");
+      const error = new DOMException("no answer within the timeout", "TimeoutError");
       stop.abort(error);
       reject(error);
     }, timeoutMs);
   });
   try {
-    return await Promise.race([reader.read(), timeout]);
+    return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
   }

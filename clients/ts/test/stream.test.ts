@@ -142,3 +142,59 @@ test("the SSE decoder joins data lines, skips comments and waits for the blank l
   assert.deepEqual(decoder.feed("\n"), [{ name: "ui", data: '{"a":\n1}' }]);
   assert.equal(decoder.pending, false);
 });
+
+test("the timeout is between reads: a stream longer than it but never silent ends whole", async () => {
+  const worker = await scripted((response) => {
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.write(frame("ui", UI));
+    let beats = 0;
+    const timer = setInterval(() => {
+      beats += 1;
+      if (beats < 6) {
+        response.write(": heartbeat\n\n");
+        return;
+      }
+      clearInterval(timer);
+      response.end(frame("patch", PATCH) + frame("done", DONE));
+    }, 60);
+  });
+  try {
+    const { seen, error } = await collect(client(worker.baseUrl, 200).stream({ description: "x" }));
+    assert.equal(error, undefined);
+    assert.equal(seen.length, 2);
+  } finally {
+    await worker.close();
+  }
+});
+
+test("a caller's abort stops a stream with aborted", async () => {
+  const worker = await scripted((response) => {
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.write(frame("ui", UI));
+  });
+  try {
+    const stop = new AbortController();
+    const stream = client(worker.baseUrl).stream({ description: "x" }, { signal: stop.signal });
+    const seen: unknown[] = [];
+    const error = await (async () => {
+      for await (const answer of stream) {
+        seen.push(answer);
+        stop.abort();
+      }
+    })().catch((e: unknown) => e);
+    assert.deepEqual(seen, [UI]);
+    assert.ok(error instanceof GenuiError && error.code === "aborted", String(error));
+  } finally {
+    await worker.close();
+  }
+});
+
+test("a stream whose worker never answers times out", async () => {
+  const worker = await scripted(silent);
+  try {
+    const { seen, error } = await collect(client(worker.baseUrl, 150).stream({ description: "x" }));
+    assert.deepEqual([seen, error?.code], [[], "timeout"]);
+  } finally {
+    await worker.close();
+  }
+});
