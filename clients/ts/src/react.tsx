@@ -9,7 +9,11 @@
 import { useState } from "react";
 import type { ReactElement } from "react";
 import { JsonForms } from "@jsonforms/react";
-import type { JsonFormsCellRendererRegistryEntry, JsonFormsRendererRegistryEntry } from "@jsonforms/core";
+import type {
+  JsonFormsCellRendererRegistryEntry,
+  JsonFormsRendererRegistryEntry,
+  UISchemaElement,
+} from "@jsonforms/core";
 import RjsfForm from "@rjsf/core";
 import validator from "@rjsf/validator-ajv8";
 import type { Client } from "./client.js";
@@ -55,18 +59,17 @@ export function GenuiForm(props: GenuiFormProps): ReactElement {
     return <p role="alert">This answer is not a JSON Forms or RJSF form.</p>;
   }
   const errors = (refusal?.payload["errors"] as Array<{ pointer?: string; message?: string }>) ?? [];
-  return (
-    <form onSubmit={(event) => { event.preventDefault(); void send(data); }}>
-      {renderer === "jsonforms" ? (
-        <JsonForms
-          schema={answer["jsonSchema"] as object}
-          uischema={answer["uiSchema"] as never}
-          data={data}
-          renderers={props.jsonformsRenderers ?? []}
-          cells={props.jsonformsCells ?? []}
-          onChange={({ data: changed }) => setData(changed)}
-        />
-      ) : (
+  const refused = refusal && (
+    <ul role="alert">
+      {errors.length === 0 ? <li>{refusal.message}</li> : errors.map((e) => (
+        <li key={e.pointer ?? e.message}>{`${e.pointer ?? ""} ${e.message ?? ""}`}</li>
+      ))}
+    </ul>
+  );
+  if (renderer === "rjsf") {
+    // RJSF renders its own <form> and submit button; it checks in the browser first.
+    return (
+      <>
         <RjsfForm
           schema={answer["schema"] as object}
           uiSchema={(answer["uiSchema"] ?? {}) as Record<string, never>}
@@ -74,17 +77,22 @@ export function GenuiForm(props: GenuiFormProps): ReactElement {
           validator={validator}
           onChange={({ formData }) => setData(formData)}
           onSubmit={({ formData }) => void send(formData)}
-        >
-          <></>
-        </RjsfForm>
-      )}
-      {refusal && (
-        <ul role="alert">
-          {errors.length === 0 ? <li>{refusal.message}</li> : errors.map((e) => (
-            <li key={e.pointer ?? e.message}>{`${e.pointer ?? ""} ${e.message ?? ""}`}</li>
-          ))}
-        </ul>
-      )}
+        />
+        {refused}
+      </>
+    );
+  }
+  return (
+    <form onSubmit={(event) => { event.preventDefault(); void send(data); }}>
+      <JsonForms
+        schema={answer["jsonSchema"] as object}
+        uischema={answer["uiSchema"] as UISchemaElement}
+        data={data}
+        renderers={props.jsonformsRenderers ?? []}
+        cells={props.jsonformsCells ?? []}
+        onChange={({ data: changed }) => setData(changed)}
+      />
+      {refused}
       <button type="submit">Submit</button>
     </form>
   );

@@ -36,6 +36,7 @@ test("GenuiForm renders an RJSF answer with its data, and refuses other shapes",
   const client = new Client({ baseUrl: "http://127.0.0.1:9" });
   const html = renderToStaticMarkup(createElement(GenuiForm, { client, answer: RJSF, respond: () => {} }));
   assert.match(html, /<select[^>]*id="root_size"/);
+  assert.equal(html.match(/<form/g)?.length, 1, "one form, not RJSF's inside another");
   assert.match(html, /<option[^>]*selected=""[^>]*>M<\/option>|<option[^>]*value="1"[^>]*selected/);
   const other = renderToStaticMarkup(createElement(GenuiForm, { client, answer: { messages: [] }, respond: () => {} }));
   assert.match(other, /not a JSON Forms or RJSF form/);
