@@ -26,7 +26,13 @@ try {
   await client.submit(specHashOf(form), { firstName: "Ada", city: "London", country: "FR" });
 } catch (refused) {
   if (!(refused instanceof GenuiError)) throw refused; // 422 submission_invalid, each violation by its pointer
-  console.log(JSON.stringify({ code: refused.code, status: refused.status, errors: refused.payload["errors"] }));
+  console.log(
+    JSON.stringify({
+      code: refused.code,
+      status: refused.status,
+      errors: refused.payload["errors"],
+    }),
+  );
 }
 const data = { firstName: "Ada", city: "London", country: "GB" };
 const message = await client.submit(specHashOf(form), data, { toolCallId: "call_123" });

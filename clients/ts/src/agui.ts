@@ -28,10 +28,16 @@ export async function runGenerateUserInterface(
   call: { toolCallId: string; arguments: object },
   options: { format?: Format } = {},
 ): Promise<AguiForm & { submit(data: unknown): Promise<ToolMessage | Record<string, unknown>> }> {
-  const forwardedProps = { generateUserInterface: call.arguments, format: options.format ?? "jsonforms" };
+  const forwardedProps = {
+    generateUserInterface: call.arguments,
+    format: options.format ?? "jsonforms",
+  };
   await agent.runAgent({ runId: `genui-${call.toolCallId}`, forwardedProps });
   const form = lastActivity(agent);
-  return { ...form, submit: (data) => client.submit(form.specHash, data, { toolCallId: call.toolCallId }) };
+  return {
+    ...form,
+    submit: (data) => client.submit(form.specHash, data, { toolCallId: call.toolCallId }),
+  };
 }
 
 /** Runs the agent with one AG-UI interrupt; the form, and how to answer it (the resume entry). */
@@ -40,7 +46,9 @@ export async function runInterrupt(
   client: Client,
   interrupt: { id: string } & Record<string, unknown>,
   options: { format?: Format } = {},
-): Promise<AguiForm & { submit(data: unknown): Promise<ResumeEntry>; cancel(): Promise<ResumeEntry> }> {
+): Promise<
+  AguiForm & { submit(data: unknown): Promise<ResumeEntry>; cancel(): Promise<ResumeEntry> }
+> {
   const forwardedProps = { interrupts: [interrupt], format: options.format ?? "jsonforms" };
   await agent.runAgent({ forwardedProps });
   const form = lastActivity(agent);
@@ -48,14 +56,18 @@ export async function runInterrupt(
   return {
     ...form,
     submit: (data) => client.submitInterrupt(form.specHash, interrupt.id, token, data),
-    cancel: () => client.submitInterrupt(form.specHash, interrupt.id, token, undefined, { cancel: true }),
+    cancel: () =>
+      client.submitInterrupt(form.specHash, interrupt.id, token, undefined, { cancel: true }),
   };
 }
 
 function lastActivity(agent: HttpAgent): AguiForm {
   const activity = [...agent.messages].reverse().find((message) => message.role === "activity");
   if (!activity || !isRecord(activity.content)) {
-    throw new GenuiError("bad_answer", "the agent's run ended without a form (no activity message)");
+    throw new GenuiError(
+      "bad_answer",
+      "the agent's run ended without a form (no activity message)",
+    );
   }
   return {
     activityType: activity.activityType,
@@ -66,10 +78,14 @@ function lastActivity(agent: HttpAgent): AguiForm {
 
 /** `meta.interrupt.token` (`metadata.interrupt.token` in RJSF). */
 function interruptToken(content: Record<string, unknown>): string {
-  const holder = (content["meta"] ?? content["metadata"]) as { interrupt?: { token?: unknown } } | undefined;
+  const holder = (content["meta"] ?? content["metadata"]) as
+    { interrupt?: { token?: unknown } } | undefined;
   const token = holder?.interrupt?.token;
   if (typeof token !== "string") {
-    throw new GenuiError("bad_answer", "the interrupt's form carries no token (is WEBHOOK_SECRET set?)");
+    throw new GenuiError(
+      "bad_answer",
+      "the interrupt's form carries no token (is WEBHOOK_SECRET set?)",
+    );
   }
   return token;
 }

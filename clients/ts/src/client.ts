@@ -81,7 +81,12 @@ export class Client {
 
   /** The `generateUserInterface` definition the worker serves (`GET /v1/tool`). */
   async tool(options: { signal?: AbortSignal } = {}): Promise<ToolDefinition> {
-    const request: Request = { method: "GET", path: "/v1/tool", idempotent: true, answersJson: true };
+    const request: Request = {
+      method: "GET",
+      path: "/v1/tool",
+      idempotent: true,
+      answersJson: true,
+    };
     request.signal = options.signal;
     return (await this.send(request)) as ToolDefinition;
   }
@@ -164,7 +169,8 @@ export class Client {
       const last = attempt === attempts;
       try {
         const response = await this.fetchOnce(request, this.timeoutMs);
-        if (last || !RETRY_STATUSES.has(response.status)) return await readAnswer(response, request);
+        if (last || !RETRY_STATUSES.has(response.status))
+          return await readAnswer(response, request);
         await response.body?.cancel();
       } catch (error) {
         if (error instanceof GenuiError) throw error; // the worker's refusal, or its garbage

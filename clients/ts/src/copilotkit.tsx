@@ -10,7 +10,10 @@
 import { useEffect, useMemo, useState } from "react";
 import type { ComponentType, ReactElement } from "react";
 import { useHumanInTheLoop } from "@copilotkit/react-core/v2";
-import type { JsonFormsCellRendererRegistryEntry, JsonFormsRendererRegistryEntry } from "@jsonforms/core";
+import type {
+  JsonFormsCellRendererRegistryEntry,
+  JsonFormsRendererRegistryEntry,
+} from "@jsonforms/core";
 import type { Client } from "./client.js";
 import { GenuiError, isRecord } from "./errors.js";
 import { GenuiForm } from "./react.js";
@@ -36,7 +39,9 @@ export function useGenerateUserInterface(
   const tool = toolDefinition();
   // One component per client and options, so a re-render keeps the form's state.
   const render: ComponentType<CardProps> = useMemo(
-    () => (props: CardProps) => <GenerateUserInterfaceCard {...props} client={client} options={options} />,
+    () => (props: CardProps) => (
+      <GenerateUserInterfaceCard {...props} client={client} options={options} />
+    ),
     [client, options.format, options.agentId, options.jsonformsRenderers, options.jsonformsCells],
   );
   useHumanInTheLoop<GenerateUserInterfaceArgs>(
@@ -73,7 +78,9 @@ function GenerateUserInterfaceCard(
     client
       .generate(call, { format: options.format ?? "jsonforms" })
       .then((form) => (isRecord(form) ? setAnswer(form) : setFailure("not a form")))
-      .catch((error: unknown) => setFailure(error instanceof GenuiError ? error.message : String(error)));
+      .catch((error: unknown) =>
+        setFailure(error instanceof GenuiError ? error.message : String(error)),
+      );
   }, [ready, toolCallId]);
   if (props.status === "complete") return <p>Sent.</p>;
   if (failure) return <p role="alert">{failure}</p>;
@@ -83,7 +90,11 @@ function GenerateUserInterfaceCard(
       client={client}
       answer={answer}
       toolCallId={toolCallId}
-      respond={(message) => void respond(typeof message["content"] === "string" ? message["content"] : JSON.stringify(message))}
+      respond={(message) =>
+        void respond(
+          typeof message["content"] === "string" ? message["content"] : JSON.stringify(message),
+        )
+      }
       {...(options.jsonformsRenderers ? { jsonformsRenderers: options.jsonformsRenderers } : {})}
       {...(options.jsonformsCells ? { jsonformsCells: options.jsonformsCells } : {})}
     />

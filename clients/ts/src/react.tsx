@@ -35,8 +35,10 @@ export interface GenuiFormProps {
 
 /** Which renderer an answer is for, by its shape. */
 export function rendererOf(answer: unknown): "jsonforms" | "rjsf" | undefined {
-  if (isRecord(answer) && isRecord(answer["jsonSchema"]) && isRecord(answer["uiSchema"])) return "jsonforms";
-  if (isRecord(answer) && answer["type"] === "dgui_form" && isRecord(answer["schema"])) return "rjsf";
+  if (isRecord(answer) && isRecord(answer["jsonSchema"]) && isRecord(answer["uiSchema"]))
+    return "jsonforms";
+  if (isRecord(answer) && answer["type"] === "dgui_form" && isRecord(answer["schema"]))
+    return "rjsf";
   return undefined;
 }
 
@@ -58,12 +60,17 @@ export function GenuiForm(props: GenuiFormProps): ReactElement {
   if (renderer === undefined) {
     return <p role="alert">This answer is not a JSON Forms or RJSF form.</p>;
   }
-  const errors = (refusal?.payload["errors"] as Array<{ pointer?: string; message?: string }>) ?? [];
+  const errors =
+    (refusal?.payload["errors"] as Array<{ pointer?: string; message?: string }>) ?? [];
   const refused = refusal && (
     <ul role="alert">
-      {errors.length === 0 ? <li>{refusal.message}</li> : errors.map((e) => (
-        <li key={e.pointer ?? e.message}>{`${e.pointer ?? ""} ${e.message ?? ""}`}</li>
-      ))}
+      {errors.length === 0 ? (
+        <li>{refusal.message}</li>
+      ) : (
+        errors.map((e) => (
+          <li key={e.pointer ?? e.message}>{`${e.pointer ?? ""} ${e.message ?? ""}`}</li>
+        ))
+      )}
     </ul>
   );
   if (renderer === "rjsf") {
@@ -83,7 +90,12 @@ export function GenuiForm(props: GenuiFormProps): ReactElement {
     );
   }
   return (
-    <form onSubmit={(event) => { event.preventDefault(); void send(data); }}>
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void send(data);
+      }}
+    >
       <JsonForms
         schema={answer["jsonSchema"] as object}
         uischema={answer["uiSchema"] as UISchemaElement}

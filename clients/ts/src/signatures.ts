@@ -91,7 +91,11 @@ export function parseHeader(header: unknown): { t: number; v1: string[] } {
 }
 
 /** The `X-Genui-Signature` value for a request to `/v1/webhook` with this raw body. */
-export async function signWebhook(secret: string, body: string, timestamp?: number): Promise<string> {
+export async function signWebhook(
+  secret: string,
+  body: string,
+  timestamp?: number,
+): Promise<string> {
   const t = timestamp ?? Math.floor(Date.now() / 1000);
   return `t=${t},v1=${await hmacHex(secret, `${WEBHOOK}.${t}.${body}`)}`;
 }
@@ -231,8 +235,15 @@ function readResumeEntry(entry: unknown): SignedResumeEntry {
   if (typeof interruptId !== "string" || (status !== "resolved" && status !== "cancelled")) {
     throw refuse("the resume entry has no string interruptId or no status resolved/cancelled");
   }
-  if ((status === "resolved") !== ("payload" in entry)) {
-    throw refuse(`a ${status} resume entry ${status === "resolved" ? "without" : "with"} a payload`);
+  if ((status === "resolved") !== "payload" in entry) {
+    throw refuse(
+      `a ${status} resume entry ${status === "resolved" ? "without" : "with"} a payload`,
+    );
   }
-  return { interruptId, status, payload: entry["payload"], metadata: { genui: { specHash, signature } } };
+  return {
+    interruptId,
+    status,
+    payload: entry["payload"],
+    metadata: { genui: { specHash, signature } },
+  };
 }

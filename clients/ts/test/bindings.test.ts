@@ -12,11 +12,17 @@ import { GenuiForm, rendererOf } from "@genui-worker/client/react";
 
 const RJSF = {
   type: "dgui_form",
-  schema: { type: "object", properties: { size: { type: "string", title: "Size", enum: ["S", "M"] } } },
+  schema: {
+    type: "object",
+    properties: { size: { type: "string", title: "Size", enum: ["S", "M"] } },
+  },
   formData: { size: "M" },
   metadata: { specHash: "h1" },
 };
-const JSONFORMS = { jsonSchema: { type: "object" }, uiSchema: { type: "VerticalLayout", elements: [] } };
+const JSONFORMS = {
+  jsonSchema: { type: "object" },
+  uiSchema: { type: "VerticalLayout", elements: [] },
+};
 
 test("CopilotKit offers the agent the worker's parameters word for word", () => {
   assert.deepEqual(schemaToJsonSchema(toolParameters()), toolDefinition().parameters);
@@ -34,10 +40,14 @@ test("the renderer is chosen by the answer's shape", () => {
 
 test("GenuiForm renders an RJSF answer with its data, and refuses other shapes", () => {
   const client = new Client({ baseUrl: "http://127.0.0.1:9" });
-  const html = renderToStaticMarkup(createElement(GenuiForm, { client, answer: RJSF, respond: () => {} }));
+  const html = renderToStaticMarkup(
+    createElement(GenuiForm, { client, answer: RJSF, respond: () => {} }),
+  );
   assert.match(html, /<select[^>]*id="root_size"/);
   assert.equal(html.match(/<form/g)?.length, 1, "one form, not RJSF's inside another");
   assert.match(html, /<option[^>]*selected=""[^>]*>M<\/option>|<option[^>]*value="1"[^>]*selected/);
-  const other = renderToStaticMarkup(createElement(GenuiForm, { client, answer: { messages: [] }, respond: () => {} }));
+  const other = renderToStaticMarkup(
+    createElement(GenuiForm, { client, answer: { messages: [] }, respond: () => {} }),
+  );
   assert.match(other, /not a JSON Forms or RJSF form/);
 });

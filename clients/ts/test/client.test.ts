@@ -46,11 +46,10 @@ test("a dgui_error keeps its code, pointer, status and message", async () => {
   const worker = await scripted(json(422, REFUSAL));
   try {
     const error = await refusal(client(worker.baseUrl).generate(CALL));
-    assert.deepEqual([error.code, error.status, error.pointer], [
-      "invalid_schema",
-      422,
-      "/arguments/output/properties/size/type",
-    ]);
+    assert.deepEqual(
+      [error.code, error.status, error.pointer],
+      ["invalid_schema", 422, "/arguments/output/properties/size/type"],
+    );
     assert.match(error.message, /strin/);
     assert.equal(worker.seen.length, 1, "a 4xx is never retried");
   } finally {
@@ -144,8 +143,14 @@ test("submit bodies name the spec, the tool call and the interrupt", async () =>
     const bodies = worker.seen.map((s) => [s.url, JSON.parse(s.body) as unknown]);
     assert.deepEqual(bodies, [
       ["/v1/submit", { specHash: "h1", data: { size: "S" }, toolCallId: "call_1" }],
-      ["/v1/submit", { specHash: "h1", interruptId: "int-1", interruptToken: "tok", data: { quarter: "Q1" } }],
-      ["/v1/submit", { specHash: "h1", interruptId: "int-1", interruptToken: "tok", status: "cancelled" }],
+      [
+        "/v1/submit",
+        { specHash: "h1", interruptId: "int-1", interruptToken: "tok", data: { quarter: "Q1" } },
+      ],
+      [
+        "/v1/submit",
+        { specHash: "h1", interruptId: "int-1", interruptToken: "tok", status: "cancelled" },
+      ],
       ["/v1/specs/h1/render?format=rjsf", { data: { size: "M" }, toolCallId: "call_1" }],
     ]);
   } finally {
@@ -167,7 +172,9 @@ test("a worker that is down is unreachable, after the retries", async () => {
 test("a slow worker times out; the caller's signal aborts", async () => {
   const worker = await scripted(silent);
   try {
-    const slow = await refusal(client(worker.baseUrl, { timeoutMs: 100, retries: 1 }).generate(CALL));
+    const slow = await refusal(
+      client(worker.baseUrl, { timeoutMs: 100, retries: 1 }).generate(CALL),
+    );
     assert.equal(slow.code, "timeout");
     assert.equal(worker.seen.length, 2, "a timeout of an idempotent call is retried");
     const stop = new AbortController();

@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 const DIST = new URL("../../dist/", import.meta.url);
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|(?:^|\n)\s*import\s+"([^"]+)"/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|(?:^|\n)\s*import\s+"([^"]+)"/g;
 
 function importsOf(file: URL): string[] {
   const text = readFileSync(file, "utf8");

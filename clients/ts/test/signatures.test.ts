@@ -61,7 +61,10 @@ async function refused(promise: Promise<unknown>): Promise<void> {
 
 test("the docs' resume vectors sign the documented string and verify", async () => {
   const vectors = resumeVectors();
-  assert.deepEqual(vectors.map((v) => v["status"]), ["resolved", "cancelled"]);
+  assert.deepEqual(
+    vectors.map((v) => v["status"]),
+    ["resolved", "cancelled"],
+  );
   for (const vector of vectors) {
     assert.ok(
       vector["schemaDigest"] || vector["responseSchema"],
@@ -71,19 +74,36 @@ test("the docs' resume vectors sign the documented string and verify", async () 
     const expected = expectationOf(vector);
     const t = Number(vector["t"]);
     const digest = vector["schemaDigest"] ?? "";
-    if (digest) assert.equal(resumeSignedString(entry as any, vector["specHash"] ?? "", t, digest), vector["signed"]);
-    await verifyResumeEntry(entry, vector["secret"] ?? "", { ...expected, specHash: vector["specHash"] });
+    if (digest)
+      assert.equal(
+        resumeSignedString(entry as any, vector["specHash"] ?? "", t, digest),
+        vector["signed"],
+      );
+    await verifyResumeEntry(entry, vector["secret"] ?? "", {
+      ...expected,
+      specHash: vector["specHash"],
+    });
     await refused(verifyResumeEntry(entry, "another", expected));
   }
 });
 
 // An entry signed here by the documented rule with node:crypto, independently of WebCrypto.
-const SCHEMA = { type: "object", required: ["quarter"], properties: { quarter: { type: "string" } } };
+const SCHEMA = {
+  type: "object",
+  required: ["quarter"],
+  properties: { quarter: { type: "string" } },
+};
 const SPEC = "5b0e3c8f8a1d4e6b9c2f7a0d3e5b8c1f4a7d0e3b6c9f2a5d8e1b4c7f0a3d6e9b";
 // JCS by hand for these flat values: keys sorted, compact.
-const SCHEMA_JCS = '{"properties":{"quarter":{"type":"string"}},"required":["quarter"],"type":"object"}';
+const SCHEMA_JCS =
+  '{"properties":{"quarter":{"type":"string"}},"required":["quarter"],"type":"object"}';
 
-function signedHere(status: string, payloadJcs: string, schemaJcs = SCHEMA_JCS, id = "int.form"): string {
+function signedHere(
+  status: string,
+  payloadJcs: string,
+  schemaJcs = SCHEMA_JCS,
+  id = "int.form",
+): string {
   const digest = createHash("sha256").update(schemaJcs).digest("hex");
   const text = `genui-resume.${NOW}.${SPEC}.${status}.${JSON.stringify(id)}.${digest}.${payloadJcs}`;
   return `t=${NOW},v1=${createHmac("sha256", SECRET).update(text).digest("hex")}`;
@@ -119,7 +139,8 @@ test("a cancelled entry and a confirmation's approval schema verify", async () =
 });
 
 test("every change to a resume entry, or to what the agent expects, is refused", async () => {
-  const good = () => entry("resolved", { quarter: "Q1" }, signedHere("resolved", '{"quarter":"Q1"}'));
+  const good = () =>
+    entry("resolved", { quarter: "Q1" }, signedHere("resolved", '{"quarter":"Q1"}'));
   const expected = { responseSchema: SCHEMA };
   await verifyResumeEntry(good(), SECRET, expected);
   const tampers: Array<(e: Record<string, any>) => void> = [
@@ -170,7 +191,8 @@ function callbackHeader(body: string, t = NOW, secret = SECRET): string {
 
 test("a callback verifies in its window and with a rotated key", async () => {
   const body = '{"meta":{"specHash":"abc"}}';
-  for (const now of [NOW, NOW + 300, NOW - 30]) await verifyCallback(callbackHeader(body), body, SECRET, now);
+  for (const now of [NOW, NOW + 300, NOW - 30])
+    await verifyCallback(callbackHeader(body), body, SECRET, now);
   const rotated = `t=${NOW},v1=${"0".repeat(64)},${callbackHeader(body).split(",")[1]}`;
   await verifyCallback(rotated, body, SECRET, NOW);
 });

@@ -6,14 +6,19 @@ import { test } from "node:test";
 import { Client, GenuiError, SseDecoder } from "@genui-worker/client";
 import { events, frame, json, scripted, silent } from "./server.js";
 
-const UI = { jsonSchema: { type: "object", properties: {} }, meta: { specHash: "h1", title: "Draft" } };
+const UI = {
+  jsonSchema: { type: "object", properties: {} },
+  meta: { specHash: "h1", title: "Draft" },
+};
 const PATCH = [
   { op: "replace", path: "/meta/title", value: "Shirt size" },
   { op: "add", path: "/jsonSchema/properties/size", value: { type: "string" } },
 ];
 const DONE = { generator: "model", cache: "miss", fellBack: false };
 
-async function collect(stream: AsyncIterable<unknown>): Promise<{ seen: unknown[]; error?: GenuiError }> {
+async function collect(
+  stream: AsyncIterable<unknown>,
+): Promise<{ seen: unknown[]; error?: GenuiError }> {
   const seen: unknown[] = [];
   try {
     for await (const answer of stream) seen.push(answer);
@@ -79,8 +84,13 @@ test("a stream cut in the middle of a patch never shows the half patch", async (
 });
 
 test("a patch that does not apply is bad_answer, and nothing patched is shown", async () => {
-  const bad = [{ op: "replace", path: "/meta/title", value: "ok" }, { op: "remove", path: "/nothing/here" }];
-  const worker = await scripted(events([frame("ui", UI), frame("patch", bad), frame("done", DONE)]));
+  const bad = [
+    { op: "replace", path: "/meta/title", value: "ok" },
+    { op: "remove", path: "/nothing/here" },
+  ];
+  const worker = await scripted(
+    events([frame("ui", UI), frame("patch", bad), frame("done", DONE)]),
+  );
   try {
     const { seen, error } = await collect(client(worker.baseUrl).stream({ description: "x" }));
     assert.deepEqual(seen, [UI]);
@@ -91,7 +101,12 @@ test("a patch that does not apply is bad_answer, and nothing patched is shown", 
 });
 
 test("an error event is the worker's dgui_error; an event after done is bad_answer", async () => {
-  const refusal = { type: "dgui_error", code: "model_failed", message: "no", payload: { pointer: "/x" } };
+  const refusal = {
+    type: "dgui_error",
+    code: "model_failed",
+    message: "no",
+    payload: { pointer: "/x" },
+  };
   const worker = await scripted(
     events([frame("ui", UI), frame("error", refusal)]),
     events([frame("ui", UI), frame("done", DONE), frame("ui", UI)]),
@@ -108,7 +123,12 @@ test("an error event is the worker's dgui_error; an event after done is bad_answ
 
 test("a refused stream is the dgui_error; a non-stream answer is bad_answer", async () => {
   const worker = await scripted(
-    json(422, { type: "dgui_error", code: "invalid_schema", message: "m", payload: { pointer: "/output" } }),
+    json(422, {
+      type: "dgui_error",
+      code: "invalid_schema",
+      message: "m",
+      payload: { pointer: "/output" },
+    }),
     json(200, UI),
   );
   try {
@@ -137,7 +157,7 @@ test("a stream that stops sending times out between reads", async () => {
 
 test("the SSE decoder joins data lines, skips comments and waits for the blank line", () => {
   const decoder = new SseDecoder();
-  assert.deepEqual(decoder.feed(": hi\r\n\r\nevent: ui\ndata: {\"a\":\ndata: 1}\n"), []);
+  assert.deepEqual(decoder.feed(': hi\r\n\r\nevent: ui\ndata: {"a":\ndata: 1}\n'), []);
   assert.equal(decoder.pending, true);
   assert.deepEqual(decoder.feed("\n"), [{ name: "ui", data: '{"a":\n1}' }]);
   assert.equal(decoder.pending, false);

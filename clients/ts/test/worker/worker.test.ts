@@ -27,7 +27,10 @@ function runExample(name: string): any[] {
     encoding: "utf8",
     timeout: 120_000,
   });
-  return out.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  return out
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
 }
 
 test("the shipped tool definition is the one the worker serves", async () => {
@@ -35,7 +38,10 @@ test("the shipped tool definition is the one the worker serves", async () => {
 });
 
 test("a refused call carries the worker's code, pointer and status", async () => {
-  const call = { description: "Pick a size.", output: { type: "object", properties: { size: { type: "strin" } } } };
+  const call = {
+    description: "Pick a size.",
+    output: { type: "object", properties: { size: { type: "strin" } } },
+  };
   const error = await new Client({ baseUrl: BASE }).generate(call).catch((e: unknown) => e);
   assert.ok(error instanceof GenuiError);
   assert.deepEqual([error.code, error.status], ["invalid_schema", 422]);
@@ -45,10 +51,17 @@ test("a refused call carries the worker's code, pointer and status", async () =>
 test("generate and submit: a refusal by pointer, then the tool message", () => {
   const [refusal, message] = runExample("generate-and-submit.js");
   assert.deepEqual([refusal.code, refusal.status], ["submission_invalid", 422]);
-  assert.deepEqual(refusal.errors.map((e: { pointer: string }) => e.pointer), ["/country"]);
+  assert.deepEqual(
+    refusal.errors.map((e: { pointer: string }) => e.pointer),
+    ["/country"],
+  );
   assert.equal(message.role, "tool");
   assert.equal(message.toolCallId, "call_123");
-  assert.deepEqual(JSON.parse(message.content), { firstName: "Ada", city: "London", country: "GB" });
+  assert.deepEqual(JSON.parse(message.content), {
+    firstName: "Ada",
+    city: "London",
+    country: "GB",
+  });
 });
 
 test("the stream ends on the answer generate gives", async () => {
@@ -91,11 +104,17 @@ test("the docs show each TypeScript example byte for byte", () => {
 test("an AG-UI run on /v1/agent gives the form; its submission gives the tool message", async () => {
   const agent = new HttpAgent({ url: `${BASE}/v1/agent` });
   const client = new Client({ baseUrl: BASE });
-  const form = await runGenerateUserInterface(agent, client, { toolCallId: "call_agui", arguments: SHIRT });
+  const form = await runGenerateUserInterface(agent, client, {
+    toolCallId: "call_agui",
+    arguments: SHIRT,
+  });
   assert.equal(form.activityType, "genui.jsonforms");
   assert.equal(form.specHash.length, 64);
   const refused = await form.submit({ size: "XL" }).catch((e: unknown) => e);
   assert.ok(refused instanceof GenuiError && refused.code === "submission_invalid");
   const message: any = await form.submit({ size: "S" });
-  assert.deepEqual([message.role, message.toolCallId, JSON.parse(message.content)], ["tool", "call_agui", { size: "S" }]);
+  assert.deepEqual(
+    [message.role, message.toolCallId, JSON.parse(message.content)],
+    ["tool", "call_agui", { size: "S" }],
+  );
 });
