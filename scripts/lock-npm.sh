@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-projects=(. tests/browser playground bench/peer tests/react mcp-view tests/mcp tests/agui examples/agui-client scripts/cldr)
+projects=(. tests/browser playground bench/peer tests/react mcp-view tests/mcp tests/agui examples/agui-client scripts/cldr clients/ts)
 for dir in "${projects[@]}"; do
   (cd "$dir" && npm install --package-lock-only --no-audit --no-fund --loglevel=error >/dev/null)
 done

@@ -87,6 +87,7 @@ apt_install chromium wrk
 npm_ci tests/browser "JSON Forms, RJSF, esbuild, playwright-core"
 npm_ci tests/agui "@ag-ui/client, @ag-ui/core: the streaming layer's real clients"
 npm_ci examples/agui-client "@ag-ui/client, typescript: the AG-UI client example"
+npm_ci clients/ts "fast-json-patch, canonicalize, typescript, json-schema-to-typescript and the optional peers (React, JSON Forms, RJSF, CopilotKit, AG-UI) it type-checks against"
 npm_ci scripts/cldr "cldr-localenames-full, cldr-numbers-full, cldr-dates-full: the source of the option-name table, checked current by a native test"
 
 # The playground served at / (built by scripts/build-playground.sh).

@@ -3,7 +3,7 @@
 #  1. the house rules (scripts/lint.sh: rustfmt, clippy -D warnings natively
 #     and for wasm32; scripts/module-cycles.py: no import cycle among
 #     genui-core's files or folders), then the core natively (unit tests,
-#     fixture corpus, contract schemas), and clients/python's unit tests and build;
+#     fixture corpus, contract schemas), and clients/python's and clients/ts's unit tests and builds;
 #  1b. format=react: every fixture's TSX module typechecked (tsc --strict) and
 #      its zod schema run against output's accepted and rejected instances;
 #  2. the release wasm build and `wrangler deploy --dry-run --outdir` (the exact
@@ -32,6 +32,10 @@ cargo test --workspace --quiet
 # download, the wheel installed into a scratch dir and imported.
 py="$HOME/.cache/genui-worker/venv/bin/python"; "$py" -m pytest -q -p no:cacheprovider -m "not worker" clients/python/tests
 dist=$(mktemp -d) && "$py" -m build -q --no-isolation --outdir "$dist" clients/python && ls -l "$dist" && "$py" -m pip install -q --no-deps --disable-pip-version-check --target "$dist/site" "$dist"/*.whl && PYTHONPATH="$dist/site" "$py" -c 'import genui_worker' && rm -rf "$dist"
+# clients/ts: its unit tests (a scripted worker on 127.0.0.1, the docs' resume
+# vectors, the generated types against schemas/); its npm pack tarball
+# installed into a scratch dir and imported.
+dist=$(mktemp -d) && (cd clients/ts && npm test && npm pack --silent --pack-destination "$dist") && ls -l "$dist" && (cd "$dist" && npm install --silent --prefer-offline --no-audit --no-fund ./*.tgz && node --input-type=module -e 'await import("@genui-worker/client")') && rm -rf "$dist"
 
 step "1b/7 format=react modules: tsc --strict, zod against output"
 tests/react/run.sh

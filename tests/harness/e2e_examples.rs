@@ -17,6 +17,9 @@
 //!   of docs/clients.md run as a program: generate and submit, a stream, an
 //!   interrupt's verified resume entry, a signed webhook with its verified
 //!   callback, a LangGraph graph and a Pydantic AI agent calling the tool);
+//! - `clients/ts`: the TypeScript package's worker tests (`npm run
+//!   test:worker`: its examples of docs/clients.md run as programs: generate
+//!   and submit, a stream, an interrupt's verified resume entry, a re-render);
 //! - `mcp`: `tests/mcp/hosts.mjs` connects the MCP SDK client to the URL of
 //!   each host configuration, lists the tools and generates a form;
 //! - the walkthrough: the README's generate block, the same request with
@@ -374,6 +377,17 @@ fn python_client(base: &str) -> Step {
     .map(drop)
 }
 
+/// The TypeScript client's worker tests against this worker, on node 22.
+fn ts_client(base: &str) -> Step {
+    run(Command::new("npm")
+        .args(["run", "--silent", "test:worker"])
+        .current_dir(project_root().join("clients/ts"))
+        .env("PATH", path_with_node())
+        .env("GENUI_URL", base)
+        .env("GENUI_WEBHOOK_SECRET", WEBHOOK_SECRET))
+    .map(drop)
+}
+
 /// Each host configuration of examples/mcp, connected with the MCP SDK.
 fn mcp_hosts(base: &str) -> Step {
     run(Command::new(node())
@@ -529,12 +543,13 @@ fn walkthrough(base: &str) -> Step {
 type Runner = fn(&str) -> Step;
 
 /// Every example, in the order they run.
-const STEPS: [(&str, Runner); 7] = [
+const STEPS: [(&str, Runner); 8] = [
     ("examples/curl", curl_example),
     ("examples/agui-client", agui_client),
     ("examples/webhook", webhook),
     ("examples/langgraph", langgraph),
     ("clients/python", python_client),
+    ("clients/ts", ts_client),
     ("examples/mcp", mcp_hosts),
     ("README walkthrough", walkthrough),
 ];
