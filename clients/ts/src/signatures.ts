@@ -31,7 +31,7 @@ export const MAX_CLOCK_SKEW_SECONDS = 30;
 /** The schema of a confirmation interrupt's answer when the agent gave none (docs/interrupts.md). */
 export const APPROVAL_SCHEMA = {
   type: "object",
-  properties: { approved: { type: "boolean" } },
+  properties: { approved: { type: "boolean", title: "Approve" } },
   required: ["approved"],
   additionalProperties: false,
 } as const;
@@ -172,9 +172,11 @@ export function resumeSignedString(
   t: number,
   digest: string,
 ): string {
-  const payload = entry.status === "resolved" ? jcs(entry.payload, "the payload") : "";
+  // A cancel binds no schema and no payload: both parts are empty.
+  const resolved = entry.status === "resolved";
+  const payload = resolved ? jcs(entry.payload, "the payload") : "";
   const id = JSON.stringify(entry.interruptId);
-  return `${RESUME}.${t}.${specHash}.${entry.status}.${id}.${digest}.${payload}`;
+  return `${RESUME}.${t}.${specHash}.${entry.status}.${id}.${resolved ? digest : ""}.${payload}`;
 }
 
 /** What the agent knows of the interrupt it issued: the schema (or its digest), maybe the spec. */
@@ -185,6 +187,8 @@ export interface ResumeExpectation {
   schemaDigest?: string;
   /** The spec the form was made from, if the agent kept it. */
   specHash?: string;
+  /** The interrupt's `expiresAt` (RFC 3339): a resolved entry signed at or after it is refused. */
+  expiresAt?: string;
 }
 
 /**
@@ -199,7 +203,7 @@ export async function verifyResumeEntry(
 ): Promise<void> {
   if (!secret) throw refuse("no secret to verify with");
   const signed = readResumeEntry(entry);
-  const digest = await expectedDigest(expected);
+  const digest = signed.status === "resolved" ? await expectedDigest(expected) : "";
   const { specHash, signature } = signed.metadata.genui;
   if (expected.specHash !== undefined && !sameText(expected.specHash, specHash)) {
     throw refuse(`resume entry ${JSON.stringify(signed.interruptId)} answers another form`);
@@ -208,6 +212,13 @@ export async function verifyResumeEntry(
   const text = resumeSignedString(signed, specHash, t, digest);
   const why = `resume entry ${JSON.stringify(signed.interruptId)}: the signature does not match`;
   await matchAny(secret, text, v1, why);
+  if (signed.status === "resolved" && expected.expiresAt !== undefined) {
+    const deadline = Date.parse(expected.expiresAt) / 1000;
+    if (!Number.isFinite(deadline)) throw refuse("the expected expiresAt is not a date");
+    if (t >= deadline) {
+      throw refuse(`resume entry ${JSON.stringify(signed.interruptId)} was signed after expiresAt`);
+    }
+  }
 }
 
 async function expectedDigest(expected: ResumeExpectation): Promise<string> {

@@ -23,7 +23,7 @@ const PAGE = new URL("../../../../docs/interrupts.md", import.meta.url);
 
 type Vector = Record<string, string>;
 
-/** Each ```resume-vector block of the page, as its `key: value` lines. */
+/** Each ```resume-vector block of the page, as its `key: value` lines ("(none)": absent). */
 function resumeVectors(): Vector[] {
   const text = readFileSync(PAGE, "utf8");
   return [...text.matchAll(/```resume-vector\n([\s\S]*?)```/g)].map((block) =>
@@ -31,7 +31,8 @@ function resumeVectors(): Vector[] {
       (block[1] ?? "")
         .trim()
         .split("\n")
-        .map((line) => [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)]),
+        .map((line) => [line.slice(0, line.indexOf(": ")), line.slice(line.indexOf(": ") + 2)])
+        .filter(([key, value]) => (key !== "payload" ? value !== "(none)" : true)),
     ),
   );
 }
@@ -64,14 +65,14 @@ test("the docs' resume vectors sign the documented string and verify", async () 
   const vectors = resumeVectors();
   assert.deepEqual(
     vectors.map((v) => v["status"]),
-    ["resolved", "cancelled"],
+    ["resolved", "resolved", "cancelled"],
   );
   for (const vector of vectors) {
     const issued = vector["responseSchema"];
     const named = vector["schemaDigest"];
     assert.ok(
-      named || issued,
-      "docs/interrupts.md: a resume vector names no schemaDigest or responseSchema",
+      named || issued || vector["status"] === "cancelled",
+      "docs/interrupts.md: a resolved resume vector names no schemaDigest or responseSchema",
     );
     const digest = issued ? await schemaDigest(JSON.parse(issued)) : (named ?? "");
     if (issued && named)
@@ -103,7 +104,8 @@ function signedHere(
   schemaJcs = SCHEMA_JCS,
   id = "int.form",
 ): string {
-  const digest = createHash("sha256").update(schemaJcs).digest("hex");
+  // A cancel binds no schema: its digest part is empty.
+  const digest = status === "resolved" ? createHash("sha256").update(schemaJcs).digest("hex") : "";
   const text = `genui-resume.${NOW}.${SPEC}.${status}.${JSON.stringify(id)}.${digest}.${payloadJcs}`;
   return `t=${NOW},v1=${createHmac("sha256", SECRET).update(text).digest("hex")}`;
 }
@@ -131,10 +133,32 @@ test("a resolved entry verifies with its payload in JCS, whatever its key order"
 });
 
 test("a cancelled entry and a confirmation's approval schema verify", async () => {
+  const cancel = entry("cancelled", undefined, signedHere("cancelled", ""));
+  await verifyResumeEntry(cancel, SECRET, { responseSchema: SCHEMA });
   const approvalJcs =
-    '{"additionalProperties":false,"properties":{"approved":{"type":"boolean"}},"required":["approved"],"type":"object"}';
-  const cancel = entry("cancelled", undefined, signedHere("cancelled", "", approvalJcs));
-  await verifyResumeEntry(cancel, SECRET, { responseSchema: APPROVAL_SCHEMA });
+    '{"additionalProperties":false,"properties":{"approved":{"title":"Approve","type":"boolean"}},"required":["approved"],"type":"object"}';
+  const approved = entry(
+    "resolved",
+    { approved: false },
+    signedHere("resolved", '{"approved":false}', approvalJcs),
+  );
+  await verifyResumeEntry(approved, SECRET, { responseSchema: APPROVAL_SCHEMA });
+});
+
+test("a resolved entry signed at or after the interrupt's expiresAt is refused", async () => {
+  const signature = signedHere("resolved", '{"quarter":"Q1"}');
+  const good = entry("resolved", { quarter: "Q1" }, signature);
+  const before = new Date((NOW + 60) * 1000).toISOString();
+  await verifyResumeEntry(good, SECRET, { responseSchema: SCHEMA, expiresAt: before });
+  const at = new Date(NOW * 1000).toISOString();
+  await refused(verifyResumeEntry(good, SECRET, { responseSchema: SCHEMA, expiresAt: at }));
+  await refused(verifyResumeEntry(good, SECRET, { responseSchema: SCHEMA, expiresAt: "soon" }));
+});
+
+test("APPROVAL_SCHEMA is the approval schema docs/interrupts.md publishes", () => {
+  const text = readFileSync(PAGE, "utf8");
+  const published = /```approval-schema\n([\s\S]*?)```/.exec(text)?.[1] ?? "";
+  assert.deepEqual(JSON.parse(published), APPROVAL_SCHEMA);
 });
 
 test("every change to a resume entry, or to what the agent expects, is refused", async () => {
