@@ -255,20 +255,31 @@ fn submit(body: Value, stored: &str, secret: Option<&str>, now: u64) -> HttpResp
 }
 
 /// The algorithm of docs/interrupts.md, written out independently.
+/// The agent's check of docs/interrupts.md, written out with RFC 8785 by
+/// `serde_jcs`: against the schema the agent sent ([`schema`]).
 fn verify(entry: &Value, secret: &str) -> bool {
+    verify_against(entry, secret, &schema())
+}
+
+fn verify_against(entry: &Value, secret: &str, sent_schema: &Value) -> bool {
+    use sha2::Digest as _;
     let genui = &entry["metadata"]["genui"];
     let signature = genui["signature"].as_str().unwrap();
     let (t, v1) = signature.split_once(',').unwrap();
-    let payload = entry
-        .get("payload")
-        .map(Value::to_string)
-        .unwrap_or_default();
+    let jcs = |value: &Value| serde_jcs::to_string(value).unwrap();
+    let (digest, payload) = match entry.get("payload") {
+        Some(payload) => (
+            hex::encode(sha2::Sha256::digest(jcs(sent_schema).as_bytes())),
+            jcs(payload),
+        ),
+        None => (String::new(), String::new()),
+    };
     let signed = format!(
-        "genui-resume.{}.{}.{}.{}.{payload}",
+        "genui-resume.{}.{}.{}.{}.{digest}.{payload}",
         t.trim_start_matches("t="),
         genui["specHash"].as_str().unwrap(),
         entry["status"].as_str().unwrap(),
-        entry["interruptId"],
+        jcs(&entry["interruptId"]),
     );
     let mut mac = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(secret.as_bytes()).unwrap();
     mac.update(signed.as_bytes());
@@ -321,6 +332,8 @@ fn a_submission_naming_the_interrupt_is_answered_with_a_signed_resume_entry() {
     );
     assert!(verify(&entry, SECRET), "{entry}");
     assert!(!verify(&entry, "another secret"));
+    // Checked against another schema than the agent sent: refused.
+    assert!(!verify_against(&entry, SECRET, &json!({"type": "object"})));
     // Invalid data is refused as every submission is.
     let mut wrong = body.clone();
     wrong["data"] = json!({"quarter": "Q5"});
