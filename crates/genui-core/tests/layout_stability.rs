@@ -137,9 +137,10 @@ impl Tally {
                 continue;
             };
             self.surviving += 1;
+            // Its partners that are in both plans (not itself).
             let surviving = |row: &BTreeSet<String>| -> BTreeSet<String> {
                 row.iter()
-                    .filter(|p| before.contains_key(*p) && after.contains_key(*p))
+                    .filter(|p| *p != pointer && before.contains_key(*p) && after.contains_key(*p))
                     .cloned()
                     .collect()
             };
