@@ -103,12 +103,11 @@ fn walk(node: &Node, section: &str, out: &mut HashMap<String, Place>) {
             let id = step.section.as_deref().unwrap_or(&step.label);
             step.elements.iter().for_each(|n| walk(n, id, out));
         }),
-        Node::Horizontal { elements } => {
+        Node::Horizontal { .. } => {
             let row: BTreeSet<String> = node.controls().iter().map(|c| c.pointer.clone()).collect();
             for control in node.controls() {
                 out.insert(control.pointer.clone(), (section.to_owned(), row.clone()));
             }
-            let _ = elements;
         }
         Node::Control(control) => {
             out.insert(
