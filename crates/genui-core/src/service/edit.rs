@@ -252,6 +252,24 @@ mod tests {
     }
 
     #[test]
+    fn an_interrupt_edits_in_place_too() {
+        memory_off();
+        let interrupt = |previous: &str| {
+            let body = json!({"interrupt": {"id": "i1", "reason": "input_required",
+                "responseSchema": output(&["name"])}, "previousSpecHash": previous});
+            serde_json::to_vec(&body).unwrap()
+        };
+        let limits = Limits::default();
+        let error =
+            GenerateJob::prepare_interrupt(&interrupt("x"), None, &limits, 0, None).unwrap_err();
+        assert_eq!(error.pointer(), Some("/previousSpecHash"));
+        let hash = "a".repeat(64);
+        let job =
+            GenerateJob::prepare_interrupt(&interrupt(&hash), None, &limits, 0, None).unwrap();
+        assert_eq!(job.previous_spec_key(), Some(spec::cache_key(&hash)));
+    }
+
+    #[test]
     fn a_malformed_previous_spec_hash_is_400_at_its_pointer() {
         for (body, at) in [
             (
