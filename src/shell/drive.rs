@@ -37,7 +37,7 @@ pub(super) async fn answer(generation: &mut Generation, env: &Env, ctx: &Context
             Effect::Emit(
                 Update::Ui(response) | Update::Refined(response) | Update::Error(response),
             ) => answer = Some(response),
-            Effect::Emit(Update::Done(_)) => {}
+            Effect::Emit(Update::Done(_) | Update::Base(_)) => {}
             Effect::CachePut(put) => cache.put_after_response(ctx, put),
             other => {
                 let input = perform(other, env, &cache).await;

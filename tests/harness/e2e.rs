@@ -81,6 +81,9 @@ fn e2e() {
     steps.run("a cached spec rendered again by its hash", || {
         e2e_reload::render_by_hash(&dev, &tag)
     });
+    steps.run("a form edited in place keeps its layout", || {
+        e2e_reload::edit_in_place(&dev, &tag)
+    });
     steps.run("AG-UI event streams", || {
         e2e_protocols::event_streams(&dev, &tag)
     });
@@ -1166,6 +1169,22 @@ fn reload_only() {
     }
     let dev = WranglerDev::start(Options::default()).unwrap_or_else(|e| panic!("{e}"));
     if let Err(e) = e2e_reload::render_by_hash(&dev, &run_tag()) {
+        panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
+    }
+}
+
+/// Only the edit-in-place step, on one worker:
+/// `GENUI_E2E_EDIT_ONLY=1 cargo test -p genui-harness --test e2e edit_only
+/// -- --ignored`. Without the variable it returns at once, like
+/// `hosted_forms_only`.
+#[test]
+#[ignore = "needs wrangler dev"]
+fn edit_only() {
+    if std::env::var_os("GENUI_E2E_EDIT_ONLY").is_none() {
+        return;
+    }
+    let dev = WranglerDev::start(Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(e) = e2e_reload::edit_in_place(&dev, &run_tag()) {
         panic!("{e}\nwrangler log tail:\n{}", dev.log_tail(4000));
     }
 }

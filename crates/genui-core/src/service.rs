@@ -34,6 +34,9 @@ pub(crate) use crate::terms::response::HttpResponse;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
+mod edit;
+pub(crate) use edit::Previous;
+
 /// The `/healthz` body.
 pub(crate) fn healthz() -> HttpResponse {
     HttpResponse::json(
@@ -97,6 +100,8 @@ pub struct GenerateJob {
     prompt: Option<String>,
     /// An AG-UI interrupt's `meta.interrupt` and its token (`/v1/interrupt`).
     interrupt: Option<crate::interrupt::InterruptSeal>,
+    /// The spec this request edits in place (`previousSpecHash`).
+    previous: Previous,
 }
 
 /// A schema proven usable: the draft it was validated under and its
@@ -203,7 +208,9 @@ pub(crate) fn prepare_generate(
         form_markup: false,
         prompt: None,
         interrupt: None,
+        previous: Previous::None,
     };
+    job.want_previous();
     job.rekey(deterministic_generator())?;
     job.check_a2ui_catalog()?;
     Ok(job)
@@ -293,6 +300,7 @@ pub(crate) fn render_stored(spec: &UiSpec, request: GenerateRequest, limits: &Li
         catalog: None,
         prompt: None,
         interrupt: None,
+        previous: Previous::None,
     };
     job.hit_outcome(spec)
 }
@@ -381,6 +389,7 @@ impl GenerateJob {
                 display: None,
                 catalog: self.catalog.as_deref().map(crate::catalog::Catalog::hash),
                 instructions: request.instructions.as_deref().filter(|_| writes_text),
+                previous: self.previous_keyed(),
             },
         };
         self.spec_hash = spec::spec_hash_of(
@@ -551,6 +560,7 @@ impl GenerateJob {
         output: Value,
     ) -> Result<(UiSpec, Vec<crate::terms::warning::Warning>)> {
         let output_at = self.request.output_pointer();
+        plan = self.kept_layout(plan, &output);
         let mut repairs = crate::catalog::bind::prove(
             &mut plan,
             &output,
@@ -700,6 +710,7 @@ impl GenerateJob {
             meta.insert("interrupt".into(), interrupt.meta(&spec.spec_hash));
             warnings.extend(interrupt.warnings());
         }
+        warnings.extend(self.previous_warning());
         if !warnings.is_empty() {
             meta.insert(
                 "warnings".into(),

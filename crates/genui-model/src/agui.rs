@@ -477,6 +477,23 @@ impl AgentEvents {
         text
     }
 
+    /// Notes the activity the client holds (an edit in place) without
+    /// sending it: the new form is a delta from it.
+    fn held(&mut self, response: &HttpResponse) -> String {
+        self.activity = Some(self.activity_of(response));
+        String::new()
+    }
+
+    /// The new form: a delta from the activity the client holds when it is
+    /// the same activity (same message id), else a snapshot.
+    fn snapshot_or_delta(&mut self, response: &HttpResponse) -> String {
+        let (message_id, _, _) = self.activity_of(response);
+        match &self.activity {
+            Some((held, _, _)) if *held == message_id => self.delta(response),
+            _ => self.snapshot(response),
+        }
+    }
+
     fn delta(&mut self, response: &HttpResponse) -> String {
         let Some((message_id, activity_type, last)) = self.activity.take() else {
             return self.snapshot(response);
@@ -573,7 +590,8 @@ impl Encoder for AgentEvents {
         }
         let mut text = self.start();
         text.push_str(&match update {
-            Update::Ui(response) => self.snapshot(response),
+            Update::Base(response) => self.held(response),
+            Update::Ui(response) => self.snapshot_or_delta(response),
             Update::Refined(response) => self.delta(response),
             Update::Error(response) => self.error(&body_value(&response.body)),
             Update::Done(summary) => self.finished(summary.to_json()),
@@ -747,6 +765,30 @@ mod tests {
         );
         let plain = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"generateUserInterface": args()}})).unwrap();
         assert_eq!(plain.catalog_id, None);
+    }
+
+    #[test]
+    fn an_edit_is_a_delta_from_the_activity_the_client_holds() {
+        let input = read(json!({"threadId": "t", "runId": "r", "forwardedProps": {"generateUserInterface": args()}})).unwrap();
+        let answer = |title: &str| {
+            let body = json!({"type": "dgui_form", "meta": {"toolCallId": "c1", "title": title}});
+            HttpResponse::json(200, &body)
+        };
+        let mut events = AgentEvents::new(&input);
+        let held = events.frames(&Update::Base(answer("Before")));
+        assert!(!held.contains("ACTIVITY"), "the client holds it: {held}");
+        let text = events.frames(&Update::Ui(answer("After")));
+        assert!(!text.contains("ACTIVITY_SNAPSHOT"), "{text}");
+        assert!(
+            text.contains("\"type\":\"ACTIVITY_DELTA\"") && text.contains("\"value\":\"After\""),
+            "{text}"
+        );
+        // Another tool call is another activity: a snapshot of its own.
+        let mut events = AgentEvents::new(&input);
+        let _ = events.frames(&Update::Base(answer("Before")));
+        let body = json!({"type": "dgui_form", "meta": {"toolCallId": "c2", "title": "Other"}});
+        let text = events.frames(&Update::Ui(HttpResponse::json(200, &body)));
+        assert!(text.contains("ACTIVITY_SNAPSHOT"), "{text}");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! Generation::new(job, generators, mode, now)
 //! loop { match gen.poll() {                       the shell performs:
 //!     CacheGet(key)   -> gen.input(Cached(kv.get(key)), now)
+//!                        (first the edited spec's key, for `previousSpecHash`)
 //!     CachePut(put)   -> kv.put after the response (wait_until)
 //!     Send / RunAi    -> gen.input(Provider(answer), now)
 //!     Wait(ms)        -> gen.input(Provider(Waited), now)
@@ -31,6 +32,11 @@
 //!   left, and past it the ladder gives up as a timeout.
 //! - a client that went away ([`Input::ClientGone`]): nothing more is
 //!   emitted, but the model still finishes and its spec is still cached.
+//!
+//! - an edit in place (`previousSpecHash`): the edited spec is read first
+//!   (unless the isolate remembers it), then the paths above run; a
+//!   stream first gets [`Update::Base`], the edited form as the client
+//!   holds it, so that the new answer goes out as a patch from it.
 //!
 //! The JSON endpoint ([`Mode::Answer`]) gets exactly one answer: the same
 //! sequence of stages as before the machine existed, so its bytes did not
@@ -77,6 +83,10 @@ pub enum Effect {
 /// `Error` then `Done`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Update {
+    /// The answer the client already holds, for an edit in place: the
+    /// edited spec rendered with this request's data. The next `Ui` is
+    /// sent as a patch from it (a stream's first event).
+    Base(HttpResponse),
     /// A complete answer in the requested format (the JSON endpoint's body).
     Ui(HttpResponse),
     /// A complete answer that replaces the last `Ui` (a proven model plan,
@@ -138,6 +148,11 @@ pub enum Input {
 /// Where the machine is.
 #[derive(Debug)]
 enum State {
+    /// Waiting for the edited spec (`previousSpecHash`), before the rest.
+    Previous {
+        model: Option<ModelConfig>,
+        forced: bool,
+    },
     /// Waiting for the deterministic key's value: the whole answer.
     Deterministic,
     /// Waiting for the model key's value.
@@ -256,6 +271,12 @@ impl Generation {
                     .retain(|effect| !matches!(effect, Effect::Emit(_)));
                 self.state = state;
             }
+            (State::Previous { model, forced }, Input::Cached(value)) => {
+                if let Err(error) = self.job.take_previous(value.as_deref()) {
+                    return self.fail(&error, now_ms);
+                }
+                self.generate(model, forced, now_ms);
+            }
             (State::Deterministic, Input::Cached(value)) => {
                 let outcome = self.job.clone().finish(value.as_deref());
                 self.answer(outcome, None, now_ms);
@@ -302,6 +323,23 @@ impl Generation {
         };
         self.deadline_at_ms =
             now_ms.saturating_add(model.as_ref().map_or(0, |config| config.deadline_ms));
+        match self.job.previous_spec_key() {
+            Some(key) => {
+                self.effects.push_back(Effect::CacheGet(key));
+                self.state = State::Previous { model, forced };
+            }
+            None => self.generate(model, forced, now_ms),
+        }
+    }
+
+    /// Generates with the picked generator, once the edited spec (if any)
+    /// is known; a stream first gets the edited form to patch from.
+    fn generate(&mut self, model: Option<ModelConfig>, forced: bool, now_ms: u64) {
+        if self.mode == Mode::Stream {
+            if let Some(base) = self.job.previous_answer() {
+                self.emit(Update::Base(base));
+            }
+        }
         // Displays (tables, charts) are laid out deterministically; no model.
         match model.filter(|_| !self.job.is_display()) {
             Some(config) => self.ask_model_key(config, forced, now_ms),
@@ -524,6 +562,7 @@ impl Generation {
 
 fn state_name(state: &State) -> &'static str {
     match state {
+        State::Previous { .. } => "reading the edited spec's key",
         State::Deterministic => "reading the deterministic key",
         State::ModelKey { .. } => "reading the model key",
         State::FirstUi { .. } => "reading the first UI's key",

@@ -1,6 +1,8 @@
 //! A generation's updates as Server-Sent Events: `ui` (a complete answer),
 //! `patch` (RFC 6902, from the last `ui` to the refined answer), `done`,
-//! `error`, and comment heartbeats.
+//! `error`, and comment heartbeats. An edit in place (`previousSpecHash`)
+//! opens with the edited form as its `ui`, and the new form follows as a
+//! `patch` from it.
 //!
 //! The one SSE encoder of the worker lives here ([`frame`]). Encoding SSE
 //! is a line format of two fields; the kept crates that do it are tied to a
@@ -73,6 +75,15 @@ impl Encoder for GenerateEvents {
     /// The frames for one update (empty when a refinement changes nothing).
     fn frames(&mut self, update: &Update) -> String {
         match update {
+            Update::Base(response) => {
+                let body = body_value(&response.body);
+                let text = frame("ui", &body);
+                self.last_ui = Some(body);
+                text
+            }
+            Update::Ui(response) if self.last_ui.is_some() => {
+                self.frames(&Update::Refined(response.clone()))
+            }
             Update::Ui(response) => {
                 let body = body_value(&response.body);
                 let text = frame("ui", &body);

@@ -239,7 +239,7 @@ fn drive(mut generation: Generation, answers: Vec<Event>) -> (Vec<(String, u64)>
                 last = serde_json::from_str(&r.body).unwrap_or(Value::Null)
             }
             Effect::Emit(Update::Done(summary)) => done = summary.generator,
-            Effect::CachePut(_) | Effect::RunAi(..) => {}
+            Effect::CachePut(_) | Effect::RunAi(..) | Effect::Emit(Update::Base(_)) => {}
         }
     }
     (sends, last, done)

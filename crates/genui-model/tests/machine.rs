@@ -96,6 +96,7 @@ impl Run {
         self.updates
             .iter()
             .map(|u| match u {
+                Update::Base(_) => "base",
                 Update::Ui(_) => "ui",
                 Update::Refined(_) => "refined",
                 Update::Error(_) => "error",
@@ -605,5 +606,68 @@ fn a_display_neither_reads_nor_writes_kv() {
         kv.is_empty(),
         "KV holds nothing of the display: {:?}",
         kv.keys()
+    );
+}
+
+/// An edit in place (`previousSpecHash`): the machine reads the edited
+/// spec first, a stream opens with the edited form rendered with the
+/// request's data (the person's current values) and sends the new form as
+/// a patch from it, which ends where the JSON answer is; the JSON answer
+/// reads the same keys and never carries the edited form.
+#[test]
+fn an_edit_streams_the_edited_form_then_a_patch_to_the_new_one() {
+    IsolateMemory::set_spec_bytes(0);
+    let mut kv = HashMap::new();
+    let first = drive(
+        generation(&seed(), None, Mode::Answer),
+        &mut kv,
+        vec![],
+        None,
+    );
+    let first_body = &first.ui_bodies()[0];
+    let hash = first_body["meta"]["specHash"].as_str().unwrap().to_owned();
+    let mut edit = seed();
+    edit["output"]["properties"]["phone"] = json!({"type": "string", "title": "Phone"});
+    edit["data"]["phone"] = json!("+44 20 7946 0000");
+    edit["previousSpecHash"] = json!(hash);
+    let answer = drive(
+        generation(&edit, None, Mode::Answer),
+        &mut kv.clone(),
+        vec![],
+        None,
+    );
+    assert_eq!(answer.kinds(), ["ui", "done"]);
+    let streamed = drive(generation(&edit, None, Mode::Stream), &mut kv, vec![], None);
+    assert_eq!(streamed.kinds(), ["base", "ui", "done"]);
+    assert_eq!(
+        streamed.gets[0],
+        format!("{}{hash}", genui_core::UiSpec::KEY_PREFIX)
+    );
+    assert_eq!(answer.gets, streamed.gets);
+    let mut writer = GenerateEvents::default();
+    let text: String = streamed.updates.iter().map(|u| writer.frames(u)).collect();
+    let events = events(&text);
+    let names: Vec<&str> = events.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["ui", "patch", "done"]);
+    let mut doc = events[0].1.clone();
+    assert_eq!(
+        doc["meta"]["specHash"],
+        json!(hash),
+        "it opens with the edited form"
+    );
+    assert_eq!(
+        doc["jsonSchema"]["properties"]["phone"],
+        json!(null),
+        "the edited form has no phone"
+    );
+    assert_eq!(
+        doc["initialData"]["firstName"], "Ada",
+        "with the person's values"
+    );
+    let patch: json_patch::Patch = serde_json::from_value(events[1].1.clone()).unwrap();
+    json_patch::patch(&mut doc, &patch).unwrap();
+    assert_eq!(
+        without_cache_status(doc),
+        without_cache_status(answer.ui_bodies()[0].clone())
     );
 }

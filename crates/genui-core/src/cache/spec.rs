@@ -15,6 +15,7 @@
 //! | `device`                 | `mobile`, when asked                                        |
 //! | `locale`, `instructions` | when the generator writes text (models)                     |
 //! | `catalogSha256`          | the named catalog's content hash (of its canonical JSON)    |
+//! | `previousSpecHash`       | the edited spec's hash, when it was found (its layout kept) |
 //!
 //! The canonical JSON is RFC 8785 (JCS) with one change: integers are
 //! written with all their digits, where JCS rounds them to a double. So
@@ -269,6 +270,10 @@ pub struct KeyOptions<'a> {
     /// `http` generators); the deterministic generator ignores them, so its
     /// callers pass `None` and its key is unchanged.
     pub instructions: Option<&'a str>,
+    /// The spec hash of the form this one edits in place, when that spec
+    /// was found: the layout is kept from it, so it decides the plan. An
+    /// edit of an unknown spec is the fresh spec and is keyed without it.
+    pub previous: Option<&'a str>,
 }
 
 /// The canonical hash of a request's data-free part.
@@ -312,6 +317,9 @@ pub(crate) fn spec_hash_of(
     }
     if let Some(instructions) = options.instructions {
         keyed["instructions"] = json!(instructions);
+    }
+    if let Some(previous) = options.previous {
+        keyed["previousSpecHash"] = json!(previous);
     }
     Ok(hex::encode(canonical::sha256(&keyed)?))
 }

@@ -74,6 +74,12 @@ fn schema_ref(contract: Contract) -> Value {
     json!({"$ref": format!("#/components/schemas/{}", component_name(contract))})
 }
 
+/// `previousSpecHash` as the generate request's contract defines it.
+fn previous_spec_hash_ref() -> Value {
+    let component = component_name(Contract::GenerateRequest);
+    json!({"$ref": format!("#/components/schemas/{component}/$defs/previousSpecHash")})
+}
+
 fn component_name(contract: Contract) -> String {
     contract
         .file_name()
@@ -172,12 +178,12 @@ fn operation_of(handler: Handler, method: &str) -> Map<String, Value> {
         Handler::Interrupt => json!({
             "parameters": [{"name": "format", "in": "query", "required": false, "schema": {"enum": ["jsonforms", "rjsf", "dgui", "lmui", "a2ui", "react", "html"]}}],
             "requestBody": {"required": true, "content": json_content(json!({"type": "object", "required": ["interrupt"],
-                "description": "One AG-UI 1.0 Interrupt, with the generate request's options (format, data, locale, device) beside it",
+                "description": "One AG-UI 1.0 Interrupt, with the generate request's options (format, data, locale, device, previousSpecHash) beside it",
                 "properties": {"interrupt": {"type": "object", "required": ["id", "reason"], "properties": {
                     "id": {"type": "string", "minLength": 1}, "reason": {"type": "string"}, "message": {"type": "string"},
                     "toolCallId": {"type": "string"}, "responseSchema": {"type": "object"}, "expiresAt": {"type": "string"},
                     "metadata": {"type": "object"}, "subagentRunId": {"type": "string"}}},
-                    "format": {"type": "string"}, "data": {}}}))},
+                    "format": {"type": "string"}, "data": {}, "previousSpecHash": previous_spec_hash_ref()}}))},
             "responses": {"200": {"description": "As /v1/generate answers, with meta.interrupt {id, expiresAt?, expired, token?} and the x-genui-interrupt-token header",
                 "headers": {"x-genui-interrupt-token": {"description": "meta.interrupt.token (absent without WEBHOOK_SECRET)", "schema": {"type": "string"}}},
                 "content": generate_responses()["200"]["content"].clone()},

@@ -71,6 +71,9 @@ pub struct GenerateRequest {
     pub instructions: Option<String>,
     /// Where `instructions` sat in the body, for the size error.
     pub(crate) instructions_at: String,
+    /// `previousSpecHash`: the spec this call edits in place, with the JSON
+    /// Pointer it was given at (for the unknown-spec warning).
+    pub previous_spec_hash: Option<(String, String)>,
     /// Where `output` sat in the body when it is not the arguments' own
     /// (an AG-UI interrupt's `/interrupt/responseSchema`).
     pub(crate) output_at: Option<String>,
@@ -138,6 +141,7 @@ struct Options {
     locale: Option<(String, String)>,
     catalog: Option<(String, String)>,
     instructions: Option<(String, String)>,
+    previous_spec_hash: Option<(String, String)>,
 }
 
 fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
@@ -170,7 +174,21 @@ fn take_options(map: &mut Map<String, Value>, base: &str) -> Result<Options> {
         locale: take("locale")?.map(|l| (l, format!("{base}/locale"))),
         catalog: take("catalog")?.map(|c| (c, format!("{base}/catalog"))),
         instructions: take("instructions")?.map(|i| (i, format!("{base}/instructions"))),
+        previous_spec_hash: take("previousSpecHash")?
+            .map(|h| spec_hash_at(h, format!("{base}/previousSpecHash")))
+            .transpose()?,
     })
+}
+
+/// A `previousSpecHash` given at `pointer`, when it has a spec hash's shape.
+fn spec_hash_at(hash: String, pointer: String) -> Result<(String, String)> {
+    if crate::cache::spec::is_spec_hash(&hash) {
+        return Ok((hash, pointer));
+    }
+    Err(invalid(
+        &pointer,
+        "`previousSpecHash` must be a spec hash: 64 lowercase hex digits (an answer's `meta.specHash`)",
+    ))
 }
 
 impl GenerateRequest {
@@ -211,6 +229,9 @@ impl GenerateRequest {
             self.instructions = Some(text).filter(|t| !t.trim().is_empty());
             self.instructions_at = pointer;
         }
+        self.previous_spec_hash = options
+            .previous_spec_hash
+            .or(self.previous_spec_hash.take());
         Ok(())
     }
 
@@ -405,6 +426,7 @@ fn build(
         catalog: None,
         instructions: None,
         instructions_at: String::new(),
+        previous_spec_hash: None,
         output_at: None,
     };
     request.apply(options)?;

@@ -17,6 +17,7 @@
 //! every plan, this generator's and a model's alike.
 
 pub(crate) mod approval;
+pub(crate) mod keep;
 pub(crate) mod labels;
 pub(crate) mod lexicon;
 pub(crate) mod rows;
