@@ -156,9 +156,6 @@ code_enum! {
         UpstreamInvalid = "upstream_invalid" => 502,
         /// An upstream AG-UI agent did not end its run within its deadline.
         UpstreamTimeout = "upstream_timeout" => 504,
-        /// An operator setting the request needs is malformed (e.g.
-        /// `GENUI_AGENTS`); the message names the setting and the place.
-        ServerMisconfigured = "server_misconfigured" => 500,
         /// The route exists but not for this method.
         MethodNotAllowed = "method_not_allowed" => 405,
         /// A bug: the worker produced something its own contract rejects.
@@ -514,11 +511,11 @@ mod tests {
             );
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 28 + 8);
+        assert_eq!(all.len(), 27 + 8);
         let codes = ErrorCode::codes();
         assert_eq!(
             codes.len(),
-            28 + 7,
+            27 + 7,
             "FormatUnsupported shares model_unavailable"
         );
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));

@@ -6,8 +6,9 @@
 //! This module owns every decision of that mode, without I/O:
 //!
 //! - the setting (`{"<name>": {"url": "https://…", "deadlineMs": 30000}}`):
-//!   names, http(s) URLs and deadline bounds; a malformed setting is
-//!   `server_misconfigured` naming the place in it. Only configured names
+//!   names and http(s) URLs as `GENUI_GENERATORS` has them, and deadline
+//!   bounds; a malformed setting is answered as every bad setting is (a
+//!   500 naming the place in it). Only configured names
 //!   are reachable: the caller never supplies a URL;
 //! - the forwarded request: the `RunAgentInput` without the
 //!   `forwardedProps` keys the worker reads itself ([`OWN_PROPS`]), with
@@ -28,7 +29,9 @@
 //!   `upstream_timeout` (past the agent's deadline).
 
 use crate::agui::{Call, RunInput};
+use crate::config;
 use crate::providers::HttpRequest;
+use crate::registry::{check_url, is_operator_name, OPERATOR_NAME_RULE};
 use crate::stream::frame;
 use eventsource_stream::{Event, Eventsource};
 use futures::{Stream, StreamExt};
@@ -44,8 +47,6 @@ const DEFAULT_DEADLINE_MS: u64 = 30_000;
 const DEADLINE_BOUNDS_MS: RangeInclusive<u64> = 1_000..=300_000;
 /// The most agents the setting may name.
 const MAX_AGENTS: usize = 64;
-/// The longest agent name.
-const MAX_NAME_CHARS: usize = 64;
 /// The most bytes one upstream stream may send.
 const MAX_STREAM_BYTES: usize = 8 << 20;
 /// The most bytes one upstream event may take.
@@ -447,16 +448,12 @@ fn agents(setting: Option<&str>) -> Result<BTreeMap<String, Agent>, Error> {
     Ok(agents)
 }
 
-/// A name: 1 to 64 ASCII letters, digits, `-` or `_`.
+/// A name, as `GENUI_GENERATORS` names its generators.
 fn check_name(name: &str) -> Result<(), Error> {
-    let allowed = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || !name.chars().all(allowed) {
-        let why = format!(
-            "names an agent {name:?}: a name is 1 to {MAX_NAME_CHARS} ASCII letters, digits, `-` or `_`"
-        );
-        return Err(misconfigured(&pointer_to(name, ""), &why));
+    match is_operator_name(name) {
+        true => Ok(()),
+        false => Err(misconfigured(&pointer_to(name, ""), OPERATOR_NAME_RULE)),
     }
-    Ok(())
 }
 
 /// One entry: `{"url": "http(s)://…", "deadlineMs"?: 1000..=300000}`.
@@ -490,19 +487,14 @@ fn agent(name: &str, entry: &Value) -> Result<Agent, Error> {
     Ok(Agent { url, deadline_ms })
 }
 
-/// An agent's URL: absolute, `http` or `https`, with a host.
+/// An agent's URL, checked as `GENUI_GENERATORS` checks its URLs.
 fn agent_url(name: &str, value: Option<&Value>) -> Result<String, Error> {
     let at = pointer_to(name, "url");
-    let text = value
+    let url = value
         .and_then(Value::as_str)
         .ok_or_else(|| misconfigured(&at, "must be the agent's http(s) URL"))?;
-    let url = url::Url::parse(text)
-        .map_err(|e| misconfigured(&at, &format!("is not a URL ({e}): {text:?}")))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        let why = format!("must be an http or https URL with a host, not {text:?}");
-        return Err(misconfigured(&at, &why));
-    }
-    Ok(url.to_string())
+    check_url(url).map_err(|e| misconfigured(&at, &format!("is {url:?}: {}", e.message())))?;
+    Ok(url.to_owned())
 }
 
 /// The JSON Pointer of a name's entry (or one of its keys) in the setting.
@@ -514,19 +506,15 @@ fn pointer_to(name: &str, key: &str) -> String {
     }
 }
 
-/// The setting's fault: the operator's, so a 500 naming the place in it.
-/// The pointer is into the setting, not the request, so it is told in the
-/// message only.
+/// The setting's fault, answered as every bad setting is
+/// (`config::misconfigured`), naming the place in the setting. The pointer
+/// is into the setting, not the request, so it is told in the message only.
 fn misconfigured(at: &str, why: &str) -> Error {
-    let place = if at.is_empty() {
-        String::new()
-    } else {
-        format!(" at {at}")
+    let place = match at {
+        "" => String::new(),
+        at => format!(" at {at}"),
     };
-    Error::new(
-        ErrorCode::ServerMisconfigured,
-        format!("the {} setting{place} {why}", Proxy::SETTING),
-    )
+    config::misconfigured(format!("the {} setting{place}: {why}", Proxy::SETTING))
 }
 
 #[cfg(test)]
@@ -613,15 +601,20 @@ mod tests {
         let cases = [
             ("{", "is not JSON"),
             (r#"["http://a"]"#, "must be an object"),
-            (r#"{"a b": {"url": "http://a"}}"#, "at /a b"),
-            (r#"{"a": "http://a"}"#, "at /a must be an object"),
+            (r#"{"a b": {"url": "http://a"}}"#, "at /a b: a name is"),
+            (r#"{"Graph": {"url": "http://a"}}"#, "at /Graph: a name is"),
+            (r#"{"a": "http://a"}"#, "at /a: must be an object"),
             (
                 r#"{"a": {"url": "file:///etc/passwd"}}"#,
-                "at /a/url must be an http",
+                "at /a/url: is \"file",
             ),
             (r#"{"a": {"url": "gopher://x"}}"#, "at /a/url"),
-            (r#"{"a": {"url": "/relative"}}"#, "at /a/url is not a URL"),
-            (r#"{"a": {}}"#, "at /a/url must be"),
+            (
+                r#"{"a": {"url": "/relative"}}"#,
+                "must start with https:// or http://",
+            ),
+            (r#"{"a": {"url": "https://user:pw@x"}}"#, "no credentials"),
+            (r#"{"a": {}}"#, "at /a/url: must be"),
             (
                 r#"{"a": {"url": "http://a", "deadlineMs": 10}}"#,
                 "at /a/deadlineMs",
@@ -632,12 +625,12 @@ mod tests {
             ),
             (
                 r#"{"a": {"url": "http://a", "deadline": 10}}"#,
-                "at /a/deadline has an unknown key",
+                "at /a/deadline: has an unknown key",
             ),
         ];
         for (setting, says) in cases {
             let error = agents(Some(setting)).unwrap_err();
-            assert_eq!(error.code(), ErrorCode::ServerMisconfigured, "{setting}");
+            assert_eq!(error.code(), ErrorCode::Internal, "{setting}");
             assert_eq!(error.http_status(), 500);
             assert!(
                 error.message().contains("GENUI_AGENTS") && error.message().contains(says),
@@ -653,7 +646,7 @@ mod tests {
         // A proxied run under a bad setting is refused the same way.
         let input = run_input(json!({"upstream": "graph"}));
         let error = Proxy::open(&input, Some("{")).unwrap_err();
-        assert_eq!(error.code(), ErrorCode::ServerMisconfigured);
+        assert_eq!(error.code(), ErrorCode::Internal);
     }
 
     #[test]
