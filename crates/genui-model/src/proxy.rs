@@ -862,16 +862,16 @@ mod tests {
             "{}",
             excerpt(&text)
         );
-        let event = "data: {\"type\":\"X\"}\n\n".repeat(1000);
-        let chunks: Vec<&str> =
-            std::iter::repeat_n(event.as_str(), MAX_STREAM_BYTES / event.len() + 1).collect();
-        let (text, _) = relay_all(&mut proxy(), &chunks);
-        assert_eq!(codes(&text), vec!["upstream_invalid"]);
-        assert!(
-            text.contains("stream is over the limit"),
-            "{}",
-            excerpt(&text)
-        );
+        // The whole stream's budget, in events well under the event limit.
+        let events = "data: {\"type\":\"X\"}\n\n".repeat(MAX_EVENT_BYTES / 40);
+        let mut budget = Budget::default();
+        let spent: Result<Vec<()>, String> = std::iter::repeat_n(events.as_bytes(), 8)
+            .map(|chunk| budget.spend(chunk))
+            .collect();
+        assert!(spent.is_ok(), "{spent:?}");
+        let over = (0..MAX_STREAM_BYTES / events.len() + 1)
+            .find_map(|_| budget.spend(events.as_bytes()).err());
+        assert!(over.is_some_and(|why| why.contains("stream is over the limit")));
         let broken = futures::stream::iter([Err::<Vec<u8>, _>("reset by peer")]);
         let events: Vec<_> = futures::executor::block_on(Proxy::events(broken).collect());
         let mut cut = proxy();
