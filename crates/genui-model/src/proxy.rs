@@ -75,12 +75,11 @@ pub struct Proxy {
     thread_id: String,
     run_id: String,
     form_options: Map<String, Value>,
-    /// The upstream sent `RUN_STARTED` (or we did).
+    /// A `RUN_STARTED` went out (the upstream's, or ours).
     started: bool,
-    /// The last run of the stream ended (`RUN_FINISHED` / `RUN_ERROR`).
-    ended: bool,
-    /// The relay wrote our `RUN_ERROR`: nothing more is forwarded.
-    failed: bool,
+    /// The run ended: the upstream's `RUN_FINISHED` or `RUN_ERROR`, or
+    /// ours. Nothing more is read or written.
+    over: bool,
 }
 
 /// What one upstream event becomes: the frames to write now, then the
@@ -120,8 +119,7 @@ impl Proxy {
             run_id: input.run_id.clone(),
             form_options: form_options.clone(),
             started: false,
-            ended: false,
-            failed: false,
+            over: false,
         }))
     }
 
@@ -143,9 +141,10 @@ impl Proxy {
         self.deadline_ms
     }
 
-    /// Whether the relay is over (our `RUN_ERROR` was written).
+    /// Whether the run has ended (the upstream's end, or our
+    /// `RUN_ERROR`): the shell stops reading the upstream.
     pub fn is_over(&self) -> bool {
-        self.failed
+        self.over
     }
 
     /// The upstream's status and content type: `None` when it is an event
@@ -189,9 +188,6 @@ impl Proxy {
     /// The frames that end the stream when the upstream closed it: none
     /// when its run had ended, else `upstream_invalid`.
     pub fn closed(&mut self) -> String {
-        if self.failed || (self.started && self.ended) {
-            return String::new();
-        }
         let why = "the upstream agent closed its stream before RUN_FINISHED or RUN_ERROR";
         self.fail(ErrorCode::UpstreamInvalid, why)
     }
@@ -215,7 +211,7 @@ impl Proxy {
 
     /// One upstream event (or why the stream cannot be read) relayed.
     pub fn relay(&mut self, event: Result<Event, String>) -> Relayed {
-        if self.failed {
+        if self.over {
             return Relayed::default();
         }
         let event = match event {
@@ -231,10 +227,10 @@ impl Proxy {
             false => format!("data: {}\n\n", event.data),
         };
         match value.get("type").and_then(Value::as_str) {
-            Some("RUN_STARTED") => (self.started, self.ended) = (true, false),
-            Some("RUN_ERROR") => self.ended = true,
+            Some("RUN_STARTED") => self.started = true,
+            Some("RUN_ERROR") => self.over = true,
             Some("RUN_FINISHED") => {
-                self.ended = true;
+                self.over = true;
                 let interrupts = self.interrupt_bodies(&value);
                 if !interrupts.is_empty() {
                     return Relayed {
@@ -284,16 +280,20 @@ impl Proxy {
     }
 
     /// Our `RUN_ERROR` (after our `RUN_STARTED` when the upstream sent
-    /// none, so the stream stays a valid AG-UI run); the relay is over.
+    /// none, so the stream stays a valid AG-UI run); the run is over.
+    /// Nothing when it already was.
     fn fail(&mut self, code: ErrorCode, why: &str) -> String {
         let mut text = String::new();
-        if !self.started || self.ended {
+        if self.over {
+            return text;
+        }
+        if !self.started {
             text.push_str(&frame(
                 "",
                 &json!({"type": "RUN_STARTED", "threadId": self.thread_id, "runId": self.run_id}),
             ));
         }
-        (self.started, self.ended, self.failed) = (true, true, true);
+        (self.started, self.over) = (true, true);
         text.push_str(&frame(
             "",
             &json!({"type": "RUN_ERROR", "message": why, "code": code.as_str()}),
@@ -724,7 +724,9 @@ mod tests {
             forms.extend(relayed.interrupts);
             text.push_str(&relayed.held);
         }
+        assert!(proxy.is_over());
         assert_eq!(proxy.closed(), "", "the run ended");
+        assert_eq!(proxy.timed_out(), "", "no error after the run's end");
         assert_eq!(
             text,
             format!("data: {started}\n\ndata: {text_event}\n\n[forms]\ndata: {finished}\n\n")
