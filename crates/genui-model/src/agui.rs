@@ -4,6 +4,9 @@
 //! `state`, `context`, `forwardedProps`). [`RunInput::read`] finds what the
 //! run asks for, first match wins:
 //!
+//! 0. `forwardedProps.upstream`: the run is for that agent of the
+//!    operator's `GENUI_AGENTS` (proxy mode, `crate::proxy`), forwarded
+//!    whatever else it carries;
 //! 1. `forwardedProps.a2uiAction.userAction`: a button pressed on an A2UI
 //!    surface, as `@ag-ui/a2ui-middleware` / CopilotKit send it: a
 //!    submission, checked like `/v1/submit` (an A2UI `{version, action}`);
