@@ -28,6 +28,15 @@ async function post(path: string, body: unknown): Promise<Record<string, any>> {
   return answer;
 }
 
+// @ag-ui/client checks every event against @ag-ui/core's schema for its type
+// and warns (with this prefix) about what it had to strip or drop.
+const schemaWarnings: string[] = [];
+const warn = console.warn;
+console.warn = (...args: unknown[]) => {
+  if (String(args[0]).startsWith("[ag-ui][enforce]")) schemaWarnings.push(String(args[0]));
+  warn(...args);
+};
+
 // The event types of both runs, and the worker's forms (activity contents).
 const seen: string[] = [];
 const forms: Record<string, any>[] = [];
@@ -59,6 +68,7 @@ await agent.runAgent({ forwardedProps, resume }, subscriber);
 console.log(
   JSON.stringify({
     events: seen,
+    schemaWarnings,
     interrupts,
     forms: forms.map((form) => ({ specHash: form.meta.specHash, title: form.meta.title })),
     resume,

@@ -15,7 +15,9 @@
 //!   state; a resume entry whose payload was changed is refused; then the
 //!   same agent through the worker's proxy mode (`GENUI_AGENTS`):
 //!   `examples/agui-client/proxy.ts` runs it through `/v1/agent`, takes the
-//!   worker's form from the stream, submits, and resumes through the worker;
+//!   worker's form from the stream (every event passing @ag-ui/client's
+//!   check against @ag-ui/core's schemas), submits, and resumes through the
+//!   worker;
 //! - `proxy mode failures`: upstreams that answer garbage, hang past their
 //!   deadline or refuse the connection (small servers of this test on
 //!   127.0.0.1) end the run with `RUN_ERROR` and their codes; an unknown
@@ -493,6 +495,17 @@ fn proxied_langgraph(base: &str, typed: &Value) -> Step {
             && events.first() == Some(&"RUN_STARTED")
             && !events.contains(&"RUN_ERROR"),
         || format!("proxy: the form is not in the run before its RUN_FINISHED: {events:?}"),
+    )?;
+    ensure(
+        loop_["schemaWarnings"]
+            .as_array()
+            .is_some_and(Vec::is_empty),
+        || {
+            format!(
+                "proxy: events that break @ag-ui/core's schemas: {}",
+                loop_["schemaWarnings"]
+            )
+        },
     )?;
     ensure(
         loop_["state"]["filing"] == *typed && loop_["stillPending"] == 0,
