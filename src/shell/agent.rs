@@ -2,7 +2,8 @@
 //! (genui_model::AgentEvents and RunInput decide; this performs). A generate call streams
 //! through the same machine as `/v1/generate`; a submission from one of
 //! our A2UI surfaces is checked like `/v1/submit`; an interrupt in
-//! `forwardedProps.interrupts` is answered as `/v1/interrupt` answers it. Errors before the
+//! `forwardedProps.interrupts` is answered as `/v1/interrupt` answers it; a run naming
+//! `forwardedProps.upstream` is relayed to that agent of `GENUI_AGENTS` (`proxy`). Errors before the
 //! stream starts (a malformed `RunAgentInput`, no call, a bad body) are
 //! plain `dgui_error` responses with the pointer into the run input.
 
@@ -10,8 +11,10 @@ use super::clock::{unix_ms, unix_s};
 use super::drive::{self, SseBody};
 use super::settings::setting;
 use super::{model, query_param, read_body};
-use genui_core::{GenerateJob, HttpResponse, Limits, Submission, SubmitDoor, Submitted};
-use genui_model::{AgentCall, AgentEvents, Generation, Mode, RunInput};
+use genui_core::{
+    Error, ErrorCode, GenerateJob, HttpResponse, Limits, Submission, SubmitDoor, Submitted,
+};
+use genui_model::{AgentCall, AgentEvents, Generation, Mode, Proxy, RunInput};
 use worker::{Context, Env, Request};
 
 pub(super) async fn run(
@@ -31,6 +34,7 @@ pub(super) async fn run(
         Err(error) => return HttpResponse::error(&error),
     };
     let started = match &input.call {
+        AgentCall::Proxy { .. } => proxied(&input, env, ctx),
         AgentCall::Submit { .. } => submission(&input, env, request_id, &limits).await,
         AgentCall::Generate { .. } | AgentCall::Interrupt { .. } => {
             generation(&input, req, env, ctx, &limits).await
@@ -54,16 +58,8 @@ async fn generation(
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
     let format = query_param(req, "format");
     let body = input.body_bytes();
-    // An interrupt is answered as `/v1/interrupt` answers it: its token is
-    // signed with WEBHOOK_SECRET, at the worker's clock.
     let job = match &input.call {
-        AgentCall::Interrupt { .. } => GenerateJob::prepare_interrupt(
-            &body,
-            format.as_deref(),
-            limits,
-            unix_s(),
-            setting(env, "WEBHOOK_SECRET").as_deref(),
-        ),
+        AgentCall::Interrupt { .. } => interrupt_job(&body, format.as_deref(), limits, env),
         _ => GenerateJob::prepare(&body, format.as_deref(), limits),
     }
     .map_err(|error| HttpResponse::error(&input.locate(error)))?;
@@ -77,6 +73,35 @@ async fn generation(
     drive::stream(generation, AgentEvents::new(input), env, ctx, None)
         .await
         .map_err(|response| input.locate_response(response))
+}
+
+/// An interrupt's job, answered as `/v1/interrupt` answers it: its token
+/// is signed with WEBHOOK_SECRET, at the worker's clock.
+pub(super) fn interrupt_job(
+    body: &[u8],
+    format: Option<&str>,
+    limits: &Limits,
+    env: &Env,
+) -> Result<GenerateJob, Error> {
+    let secret = setting(env, "WEBHOOK_SECRET");
+    GenerateJob::prepare_interrupt(body, format, limits, unix_s(), secret.as_deref())
+}
+
+/// A run for an upstream agent (proxy mode): a bad `GENUI_AGENTS` or an
+/// unknown name is a plain `dgui_error`; the rest is the relay's stream.
+fn proxied(
+    input: &RunInput,
+    env: &Env,
+    ctx: &Context,
+) -> Result<(HttpResponse, SseBody), HttpResponse> {
+    match Proxy::open(input, setting(env, Proxy::SETTING).as_deref()) {
+        Ok(Some(proxy)) => Ok(super::proxy::run(proxy, input, env, ctx)),
+        Ok(None) => Err(HttpResponse::error(&Error::new(
+            ErrorCode::Internal,
+            "a proxied run without its upstream",
+        ))),
+        Err(error) => Err(HttpResponse::error(&error)),
+    }
 }
 
 async fn submission(

@@ -31,26 +31,53 @@ pub(super) type OnAnswer = Box<dyn FnOnce(String) -> LocalBoxFuture<'static, ()>
 /// Runs a generation to its one answer (the JSON endpoint).
 pub(super) async fn answer(generation: &mut Generation, env: &Env, ctx: &Context) -> HttpResponse {
     let cache = SpecCache::open(env);
+    let (answer, puts) = answer_and_puts(generation, env, &cache).await;
+    for put in puts {
+        cache.put_after_response(ctx, put);
+    }
+    answer
+}
+
+/// Runs a generation to its one answer inside a response already under
+/// way (no fetch context left): the cache writes are made before the
+/// answer is handed back, so the spec is stored when the client sees it.
+pub(super) async fn answer_in_stream(generation: &mut Generation, env: &Env) -> HttpResponse {
+    let cache = SpecCache::open(env);
+    let (answer, puts) = answer_and_puts(generation, env, &cache).await;
+    for put in puts {
+        cache.put(put).await;
+    }
+    answer
+}
+
+/// A generation's one answer, and the cache writes it asked for.
+async fn answer_and_puts(
+    generation: &mut Generation,
+    env: &Env,
+    cache: &SpecCache,
+) -> (HttpResponse, Vec<CachePut>) {
     let mut answer = None;
+    let mut puts = Vec::new();
     while let Some(effect) = generation.poll() {
         match effect {
             Effect::Emit(
                 Update::Ui(response) | Update::Refined(response) | Update::Error(response),
             ) => answer = Some(response),
             Effect::Emit(Update::Done(_) | Update::Base(_)) => {}
-            Effect::CachePut(put) => cache.put_after_response(ctx, put),
+            Effect::CachePut(put) => puts.push(put),
             other => {
-                let input = perform(other, env, &cache).await;
+                let input = perform(other, env, cache).await;
                 generation.input(input, now())
             }
         }
     }
-    answer.unwrap_or_else(|| {
+    let answer = answer.unwrap_or_else(|| {
         HttpResponse::error(&Error::new(
             ErrorCode::Internal,
             "the generation ended without an answer",
         ))
-    })
+    });
+    (answer, puts)
 }
 
 /// Runs a generation as an event stream: `Err` is a plain response (an
@@ -112,7 +139,7 @@ pub(super) fn written(text: String) -> (HttpResponse, SseBody) {
     (stream_head(), rx)
 }
 
-fn stream_head() -> HttpResponse {
+pub(super) fn stream_head() -> HttpResponse {
     HttpResponse {
         status: 200,
         headers: vec![("content-type".into(), EVENT_STREAM_CONTENT_TYPE.into())],

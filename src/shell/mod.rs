@@ -12,6 +12,7 @@ mod forms;
 mod kv;
 mod mcp;
 mod model;
+mod proxy;
 mod rate_limit;
 mod replay;
 mod respond;

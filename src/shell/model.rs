@@ -85,7 +85,7 @@ pub(super) async fn send(request: HttpRequest, timeout_ms: u64) -> Event {
     }
 }
 
-fn to_worker_request(request: &HttpRequest) -> worker::Result<Request> {
+pub(super) fn to_worker_request(request: &HttpRequest) -> worker::Result<Request> {
     let headers = Headers::new();
     for (name, value) in &request.headers {
         headers.set(name, value)?;

@@ -12,7 +12,16 @@
 //!   `examples/agui-client/interrupt.ts` gets the worker's form for it,
 //!   submits the person's answer, and resumes the run with the signed entry;
 //!   the agent checks the signature and finishes with the answer in its
-//!   state; a resume entry whose payload was changed is refused;
+//!   state; a resume entry whose payload was changed is refused; then the
+//!   same agent through the worker's proxy mode (`GENUI_AGENTS`):
+//!   `examples/agui-client/proxy.ts` runs it through `/v1/agent`, takes the
+//!   worker's form from the stream (every event passing @ag-ui/client's
+//!   check against @ag-ui/core's schemas), submits, and resumes through the
+//!   worker;
+//! - `proxy mode failures`: upstreams that answer garbage, hang past their
+//!   deadline or refuse the connection (small servers of this test on
+//!   127.0.0.1) end the run with `RUN_ERROR` and their codes; an unknown
+//!   upstream name is a 400 before the stream;
 //! - `clients/python`: the Python package's `pytest -m worker` (every example
 //!   of docs/clients.md run as a program: generate and submit, a stream, an
 //!   interrupt's verified resume entry, a signed webhook with its verified
@@ -33,9 +42,12 @@
 use genui_harness::docs::{examples, fences, matches, run_block, Example, DOCS_ORIGIN};
 use genui_harness::{project_root, Options, WranglerDev};
 use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// The secret the webhook example signs with (the worker's `WEBHOOK_SECRET`).
 const WEBHOOK_SECRET: &str = "examples-test-secret";
@@ -275,8 +287,9 @@ struct AgentServer {
 }
 
 impl AgentServer {
+    /// On the port the worker's `GENUI_AGENTS` names as `graph`.
     fn start() -> Result<AgentServer, String> {
-        let port = free_port()?;
+        let port = upstreams().graph;
         let child = Command::new(venv_python())
             .arg("agent.py")
             .args(["--port", &port.to_string()])
@@ -355,6 +368,216 @@ fn langgraph(base: &str) -> Step {
     ensure(
         refused.contains("RUN_ERROR") && refused.contains("invalid_resume_signature"),
         || format!("a changed entry answering no open interrupt was not refused: {refused}"),
+    )?;
+    proxied_langgraph(base, &typed)
+}
+
+/// The ports of the upstream agents the worker's `GENUI_AGENTS` names:
+/// reserved before the worker starts, served by the steps.
+struct Upstreams {
+    /// The LangGraph agent ([`AgentServer`]).
+    graph: u16,
+    /// Answers an event stream whose second event is not JSON.
+    garbage: u16,
+    /// Starts its run, then says nothing past its deadline.
+    hang: u16,
+    /// Nothing listens there.
+    refused: u16,
+}
+
+/// The upstream agents, their small servers started on first use.
+fn upstreams() -> &'static Upstreams {
+    static UPSTREAMS: OnceLock<Upstreams> = OnceLock::new();
+    UPSTREAMS.get_or_init(|| {
+        let port = || free_port().unwrap_or_else(|e| panic!("{e}"));
+        Upstreams {
+            graph: port(),
+            garbage: serve(GARBAGE),
+            hang: serve(HANG),
+            refused: port(),
+        }
+    })
+}
+
+impl Upstreams {
+    /// The worker's `GENUI_AGENTS` setting for them.
+    fn setting(&self) -> String {
+        let agent = |port: u16, path: &str, deadline_ms: u64| serde_json::json!({"url": format!("http://127.0.0.1:{port}{path}"), "deadlineMs": deadline_ms});
+        serde_json::json!({
+            "graph": agent(self.graph, "/agent", 60_000),
+            "garbage": agent(self.garbage, "/", 5_000),
+            "hang": agent(self.hang, "/", HANG_DEADLINE_MS),
+            "refused": agent(self.refused, "/", 5_000),
+        })
+        .to_string()
+    }
+}
+
+/// The deadline of the `hang` upstream (ms).
+const HANG_DEADLINE_MS: u64 = 1_500;
+/// An event stream's head and the run's first event.
+const STARTED: &str = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\ndata: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"u\"}\n\n";
+/// What the `garbage` upstream answers after [`STARTED`].
+const GARBAGE: (&str, u64) = ("data: <html>not an event</html>\n\n", 0);
+/// The `hang` upstream: nothing for longer than its deadline.
+const HANG: (&str, u64) = ("", 8_000);
+
+/// A small upstream on 127.0.0.1: reads each request, answers [`STARTED`]
+/// and `then.0`, waits `then.1` ms, and closes. Its threads live as long
+/// as the test.
+fn serve(then: (&'static str, u64)) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("bind: {e}"));
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let _ = read_request(&mut stream);
+                let _ = stream.write_all(STARTED.as_bytes());
+                let _ = stream.write_all(then.0.as_bytes());
+                let _ = stream.flush();
+                std::thread::sleep(Duration::from_millis(then.1));
+            });
+        }
+    });
+    port
+}
+
+/// Reads one HTTP request: its head, then `content-length` bytes of body.
+fn read_request(stream: &mut TcpStream) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut read = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let head_end = loop {
+        let n = stream.read(&mut buffer)?;
+        if n == 0 {
+            return Ok(());
+        }
+        read.extend_from_slice(&buffer[..n]);
+        if let Some(at) = read.windows(4).position(|w| w == b"\r\n\r\n") {
+            break at + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&read[..head_end]).to_ascii_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|line| line.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let mut body = read.len() - head_end;
+    while body < length {
+        let n = stream.read(&mut buffer)?;
+        if n == 0 {
+            break;
+        }
+        body += n;
+    }
+    Ok(())
+}
+
+/// The LangGraph agent through the worker's proxy mode: the form comes in
+/// the relayed stream before the agent's RUN_FINISHED, the signed entry
+/// resumes the run through the worker, and the agent finishes with the
+/// answer (it checks the signature itself).
+fn proxied_langgraph(base: &str, typed: &Value) -> Step {
+    let printed = run(Command::new(node())
+        .arg("proxy.ts")
+        .arg(typed.to_string())
+        .current_dir(project_root().join("examples/agui-client"))
+        .env("GENUI_URL", base)
+        .env("UPSTREAM", "graph"))?;
+    let loop_: Value = serde_json::from_str(&printed).map_err(|e| format!("{e}: {printed}"))?;
+    let events: Vec<&str> = loop_["events"]
+        .as_array()
+        .map(|e| e.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let form_at = events.iter().position(|t| *t == "ACTIVITY_SNAPSHOT");
+    let finished_at = events.iter().position(|t| *t == "RUN_FINISHED");
+    ensure(
+        matches!((form_at, finished_at), (Some(f), Some(r)) if f < r)
+            && events.first() == Some(&"RUN_STARTED")
+            && !events.contains(&"RUN_ERROR"),
+        || format!("proxy: the form is not in the run before its RUN_FINISHED: {events:?}"),
+    )?;
+    ensure(
+        loop_["schemaWarnings"]
+            .as_array()
+            .is_some_and(Vec::is_empty),
+        || {
+            format!(
+                "proxy: events that break @ag-ui/core's schemas: {}",
+                loop_["schemaWarnings"]
+            )
+        },
+    )?;
+    ensure(
+        loop_["state"]["filing"] == *typed && loop_["stillPending"] == 0,
+        || format!("proxy: the agent did not finish with the answer: {loop_}"),
+    )?;
+    let entry = &loop_["resume"][0];
+    ensure(
+        entry["interruptId"] == loop_["interrupts"][0]["id"]
+            && entry["metadata"]["genui"]["signature"].is_string(),
+        || format!("proxy: not a signed resume entry: {entry}"),
+    )
+}
+
+/// A run through `/v1/agent` for the named upstream: status and body.
+fn proxied_run(base: &str, upstream: &str) -> Result<(u16, String), String> {
+    let input = serde_json::json!({"threadId": "t-proxy", "runId": "r-proxy", "messages": [],
+        "state": {}, "tools": [], "context": [], "forwardedProps": {"upstream": upstream}});
+    let mut response = ureq::post(format!("{base}/v1/agent"))
+        .header("accept", "text/event-stream")
+        .config()
+        .http_status_as_error(false)
+        .build()
+        .send_json(&input)
+        .map_err(|e| format!("{upstream}: {e}"))?;
+    let status = response.status().as_u16();
+    let body = response
+        .body_mut()
+        .read_to_string()
+        .map_err(|e| format!("{upstream}: {e}"))?;
+    Ok((status, body))
+}
+
+/// The `RUN_ERROR` codes of an AG-UI event stream.
+fn run_error_codes(stream: &str) -> Vec<String> {
+    stream
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+        .filter(|event| event["type"] == "RUN_ERROR")
+        .map(|event| event["code"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Upstreams that answer garbage, hang or refuse: each run ends with its
+/// `RUN_ERROR` code (the hang one near its deadline); an unknown name is
+/// refused before the stream.
+fn proxy_failures(base: &str) -> Step {
+    for (upstream, code) in [
+        ("garbage", "upstream_invalid"),
+        ("hang", "upstream_timeout"),
+        ("refused", "upstream_unavailable"),
+    ] {
+        let started = Instant::now();
+        let (status, body) = proxied_run(base, upstream)?;
+        let took = started.elapsed();
+        ensure(
+            status == 200 && run_error_codes(&body) == [code] && body.contains("RUN_STARTED"),
+            || format!("{upstream}: {status} {body}"),
+        )?;
+        ensure(
+            upstream != "hang" || took < Duration::from_millis(HANG_DEADLINE_MS + 3_000),
+            || format!("hang: the deadline of {HANG_DEADLINE_MS} ms took {took:?}"),
+        )?;
+    }
+    let (status, body) = proxied_run(base, "nobody")?;
+    let error: Value = serde_json::from_str(&body).map_err(|e| format!("{e}: {body}"))?;
+    ensure(
+        status == 400 && error["payload"]["pointer"] == "/forwardedProps/upstream",
+        || format!("an unknown upstream: {status} {body}"),
     )
 }
 
@@ -548,6 +771,7 @@ const STEPS: [(&str, Runner); 8] = [
     ("examples/agui-client", agui_client),
     ("examples/webhook", webhook),
     ("examples/langgraph", langgraph),
+    ("proxy mode failures", proxy_failures),
     ("clients/python", python_client),
     ("clients/ts", ts_client),
     ("examples/mcp", mcp_hosts),
@@ -560,7 +784,8 @@ fn every_example_runs_against_the_worker() {
     let opts = Options::default()
         .var("CHECK_CONTRACTS", "true")
         .var("WEBHOOK_SECRET", WEBHOOK_SECRET)
-        .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true");
+        .var("WEBHOOK_ALLOW_HTTP_CALLBACKS", "true")
+        .var("GENUI_AGENTS", upstreams().setting());
     let dev = WranglerDev::start(opts).unwrap_or_else(|e| panic!("{e}"));
     let base = dev.base_url();
     let mut failures = Vec::new();

@@ -147,6 +147,15 @@ code_enum! {
         /// An AG-UI interrupt answered at or after its `expiresAt`: gone for
         /// good, as an expired form link is (it may still be cancelled).
         InterruptExpired = "interrupt_expired" => 410,
+        /// An upstream AG-UI agent of `GENUI_AGENTS` could not be reached
+        /// or answered a non-2xx status (proxy mode).
+        UpstreamUnavailable = "upstream_unavailable" => 502,
+        /// An upstream AG-UI agent answered something other than an AG-UI
+        /// event stream: not SSE, an event that is not JSON or is over the
+        /// size limit, too many bytes, or a stream closed before its end.
+        UpstreamInvalid = "upstream_invalid" => 502,
+        /// An upstream AG-UI agent did not end its run within its deadline.
+        UpstreamTimeout = "upstream_timeout" => 504,
         /// The route exists but not for this method.
         MethodNotAllowed = "method_not_allowed" => 405,
         /// A bug: the worker produced something its own contract rejects.
@@ -502,11 +511,11 @@ mod tests {
             );
         }
         assert!(all.contains(&ErrorCode::Model(ModelFailure::FormatUnsupported)));
-        assert_eq!(all.len(), 24 + 8);
+        assert_eq!(all.len(), 27 + 8);
         let codes = ErrorCode::codes();
         assert_eq!(
             codes.len(),
-            24 + 7,
+            27 + 7,
             "FormatUnsupported shares model_unavailable"
         );
         assert!(codes.contains(&"model_auth") && codes.contains(&"internal_error"));

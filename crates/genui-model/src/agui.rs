@@ -4,6 +4,9 @@
 //! `state`, `context`, `forwardedProps`). [`RunInput::read`] finds what the
 //! run asks for, first match wins:
 //!
+//! 0. `forwardedProps.upstream`: the run is for that agent of the
+//!    operator's `GENUI_AGENTS` (proxy mode, `crate::proxy`), forwarded
+//!    whatever else it carries;
 //! 1. `forwardedProps.a2uiAction.userAction`: a button pressed on an A2UI
 //!    surface, as `@ag-ui/a2ui-middleware` / CopilotKit send it: a
 //!    submission, checked like `/v1/submit` (an A2UI `{version, action}`);
@@ -82,6 +85,17 @@ pub enum Call {
         /// The interrupt's JSON Pointer in the run input.
         at: String,
     },
+    /// A run for an upstream agent of `GENUI_AGENTS` (proxy mode,
+    /// `crate::proxy`): `forwardedProps.upstream` names it.
+    Proxy {
+        /// The agent's name in the setting.
+        upstream: String,
+        /// The run input to forward (without the worker's own keys).
+        forwarded: Value,
+        /// `format`, `data`, `locale`, `device`: the options of the forms
+        /// answering the upstream's interrupts.
+        form_options: Map<String, Value>,
+    },
     /// A `/v1/submit` body (an A2UI client message).
     Submit {
         /// The submit body.
@@ -149,6 +163,14 @@ impl RunInput {
                 ))
             }
         };
+        if let Some(call) = crate::proxy::proxy_call(&input, &props)? {
+            return Ok(Self {
+                thread_id,
+                run_id,
+                call,
+                catalog_id: None,
+            });
+        }
         let call = match find_in_props(&props, &run_id)? {
             Some(call) => call,
             None => find_in_messages(input.get("messages"), &run_id)?,
@@ -169,7 +191,10 @@ impl RunInput {
         match &self.call {
             Call::Generate { body, .. }
             | Call::Interrupt { body, .. }
-            | Call::Submit { body, .. } => serde_json::to_vec(body).unwrap_or_default(),
+            | Call::Submit { body, .. }
+            | Call::Proxy {
+                forwarded: body, ..
+            } => serde_json::to_vec(body).unwrap_or_default(),
         }
     }
 
@@ -180,6 +205,7 @@ impl RunInput {
             Call::Generate { at, .. } => (at.as_str(), ""),
             Call::Interrupt { at, .. } => (at.as_str(), "/interrupt"),
             Call::Submit { at, .. } => (at.as_str(), "/action"),
+            Call::Proxy { .. } => return error,
         };
         match error.pointer().map(str::to_owned) {
             Some(inner) if inner.is_empty() || inner.starts_with('/') => {
@@ -200,7 +226,7 @@ impl RunInput {
         let (at, strip) = match &self.call {
             Call::Generate { at, .. } => (at, ""),
             Call::Interrupt { at, .. } => (at, "/interrupt"),
-            Call::Submit { .. } => return response,
+            Call::Submit { .. } | Call::Proxy { .. } => return response,
         };
         let Ok(mut body) = serde_json::from_str::<Value>(&response.body) else {
             return response;
@@ -556,6 +582,17 @@ impl AgentEvents {
             text.push_str(&self.error(&body));
         }
         text
+    }
+
+    /// The form answering an upstream agent's interrupt (proxy mode): its
+    /// activity snapshot alone, inside the upstream's run; nothing when the
+    /// answer is an error (the interrupt then reaches the client as the
+    /// upstream sent it, in its `RUN_FINISHED`).
+    pub fn form(&mut self, response: &HttpResponse) -> String {
+        if response.status != 200 {
+            return String::new();
+        }
+        self.snapshot(response)
     }
 
     fn finished(&mut self, result: Value) -> String {

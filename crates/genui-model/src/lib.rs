@@ -38,6 +38,7 @@ mod machine;
 mod plan_schema;
 mod prompt;
 mod providers;
+mod proxy;
 mod registry;
 mod stream;
 
@@ -50,6 +51,7 @@ pub use prompt::{fields as prompt_fields, Prompt, INSTRUCTIONS_HEADER, PROMPT_VE
 pub use providers::{
     wire, AiCall, Call as ProviderCall, HttpRequest, Mode as WireMode, ModelReply, ProviderWire,
 };
+pub use proxy::Proxy;
 pub use registry::{Generators, Pick, VARIABLES};
 pub use stream::{
     wants_event_stream, Encoder, GenerateEvents, CONTENT_TYPE as EVENT_STREAM_CONTENT_TYPE,

@@ -138,13 +138,8 @@ impl Generators {
     }
 
     fn http_entry(&self, name: &str, entry: &Value, secret: &str) -> Result<ModelConfig, Error> {
-        let valid_name = !name.is_empty()
-            && name.len() <= 64
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
-        if !valid_name {
-            return Err(misconfigured("a name is 1-64 of a-z, 0-9, - and _"));
+        if !is_operator_name(name) {
+            return Err(misconfigured(OPERATOR_NAME_RULE));
         }
         if RESERVED.contains(&name)
             || self.model_named(name).is_some()
@@ -236,6 +231,19 @@ impl Generators {
     }
 }
 
+/// What a name of an operator's table (`GENUI_GENERATORS`,
+/// `GENUI_AGENTS`) may be.
+pub(crate) const OPERATOR_NAME_RULE: &str = "a name is 1-64 of a-z, 0-9, - and _";
+
+/// Whether `name` follows [`OPERATOR_NAME_RULE`].
+pub(crate) fn is_operator_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+}
+
 fn positive(fields: &Map<String, Value>, key: &str) -> Result<Option<u64>, Error> {
     match fields.get(key) {
         None => Ok(None),
@@ -251,7 +259,7 @@ fn positive(fields: &Map<String, Value>, key: &str) -> Result<Option<u64>, Error
 /// An `http(s)://host...` URL with no credentials and no fragment. (Its
 /// host is the operator's choice: a service next to the worker may be
 /// private; Cloudflare's egress decides what is reachable.)
-fn check_url(url: &str) -> Result<(), Error> {
+pub(crate) fn check_url(url: &str) -> Result<(), Error> {
     let rest = url
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"))
