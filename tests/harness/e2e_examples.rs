@@ -766,7 +766,7 @@ fn walkthrough(base: &str) -> Step {
 type Runner = fn(&str) -> Step;
 
 /// Every example, in the order they run.
-const STEPS: [(&str, Runner); 8] = [
+const STEPS: [(&str, Runner); 9] = [
     ("examples/curl", curl_example),
     ("examples/agui-client", agui_client),
     ("examples/webhook", webhook),
