@@ -178,7 +178,7 @@ const AGENT_VERBS: [(&str, Option<&str>); 30] = [
 ];
 
 /// Who the agent's request addresses: "the user", "the new hire", "them".
-const ADDRESSEES: [&str; 40] = [
+const ADDRESSEES: [&str; 47] = [
     "user",
     "users",
     "customer",
@@ -213,6 +213,13 @@ const ADDRESSEES: [&str; 40] = [
     "respondent",
     "operator",
     "hire",
+    "organiser",
+    "organizer",
+    "resident",
+    "policyholder",
+    "volunteer",
+    "homeowner",
+    "passenger",
     "them",
     "him",
     "her",
@@ -240,12 +247,17 @@ const QUESTION_WORDS: [&str; 9] = [
 
 /// Words that end a noun phrase: prepositions, clause openers, pronouns
 /// and auxiliaries ("…for the form", "…so I can", "…they want").
-const PHRASE_ENDS: [&str; 46] = [
+const PHRASE_ENDS: [&str; 52] = [
     "for", "from", "to", "so", "before", "after", "in", "on", "at", "with", "about", "by", "into",
     "during", "within", "via", "per", "that", "which", "who", "when", "where", "whether",
     "because", "if", "once", "they", "he", "she", "it", "we", "i", "you", "is", "are", "was",
-    "were", "will", "would", "can", "could", "should", "want", "wants", "need", "like",
+    "were", "will", "would", "can", "could", "should", "want", "wants", "need", "like", "went",
+    "goes", "felt", "did", "does", "has",
 ];
+
+/// Verbs of a question about how something went ("how the conference
+/// went", "how their stay was"): the form asks for feedback on it.
+const HOW_IT_WENT: [&str; 7] = ["went", "goes", "was", "were", "is", "felt", "did"];
 
 /// Nouns that say only that something is asked for; dropped from the end
 /// of a phrase of three words or more, and passed over for the phrase
@@ -350,12 +362,28 @@ fn parse_request<'t>(tokens: &[&'t str]) -> Option<Vec<&'t str>> {
         }
         task_noun = task_noun.or(noun);
         recognised = true;
-        at = skip_after_verb(tokens, at + 1);
+        let after = skip_after_verb(tokens, at + 1);
+        // The person's own verb passed over ("ask the owner to book a
+        // stay") names the task when the agent's did not.
+        task_noun = task_noun.or_else(|| {
+            tokens[at + 1..after]
+                .iter()
+                .find_map(|t| agent_verb(t))
+                .flatten()
+        });
+        at = after;
     }
+    let asks_how = tokens.get(at).is_some_and(|t| lower(t) == "how");
     at = skip_question(tokens, at);
     at = skip_determiners(tokens, at);
     let start = at;
     let mut phrase = noun_phrase(tokens, &mut at);
+    let how_it_went = tokens
+        .get(at)
+        .is_some_and(|t| HOW_IT_WENT.contains(&lower(t).as_str()));
+    if asks_how && how_it_went {
+        task_noun = task_noun.or(Some("feedback"));
+    }
     let stopped_at_english = tokens.get(at).is_some_and(|t| ends_phrase_in_english(t));
     if phrase.is_empty() || !(recognised || stopped_at_english || start > 0) {
         return None;
@@ -475,7 +503,7 @@ fn skip_addressee(tokens: &[&str], at: usize) -> (usize, bool, bool) {
         let between_ok = tokens[at..end]
             .iter()
             .all(|t| DETERMINERS.contains(&lower(t).as_str()) || is_adjective_like(t));
-        if ADDRESSEES.contains(&noun) && between_ok {
+        if is_addressee(noun) && between_ok {
             return (end + 1, true, is_possessive);
         }
         if is_possessive {
@@ -486,10 +514,17 @@ fn skip_addressee(tokens: &[&str], at: usize) -> (usize, bool, bool) {
     (at, false, false)
 }
 
+/// Whether a word names whom the request addresses, in the singular or
+/// the plural ("attendees").
+fn is_addressee(word: &str) -> bool {
+    ADDRESSEES.contains(&word) || ADDRESSEES.contains(&crate::text::singular(word))
+}
+
 /// Words that may sit between a determiner and an addressee ("new",
-/// "staff").
+/// "staff", "hiring", "prospective").
 fn is_adjective_like(token: &str) -> bool {
-    ADDRESSEES.contains(&lower(token).as_str()) || lower(token) == "new"
+    let word = lower(token);
+    is_addressee(&word) || matches!(word.as_str(), "new" | "hiring" | "prospective" | "pet")
 }
 
 /// Past linking words and a person's verb after "to" or after the
@@ -555,7 +590,8 @@ fn noun_phrase<'t>(tokens: &[&'t str], at: &mut usize) -> Vec<&'t str> {
             || QUESTION_WORDS.contains(&word.as_str())
             || is_determiner(token)
             || (!phrase.is_empty() && word.ends_with("ed") && word.len() > 4)
-            || (matches!(word.as_str(), "and" | "or" | "&") && phrase.len() != 1)
+            || (matches!(word.as_str(), "and" | "or" | "&")
+                && (phrase.len() != 1 || joins_a_clause(tokens, *at)))
             || (word == "of" && !phrase.is_empty() && phrase.len() >= 3)
             || phrase.len() == MAX_TITLE_WORDS
             || possessive(&word).1;
@@ -577,6 +613,15 @@ fn noun_phrase<'t>(tokens: &[&'t str], at: &mut usize) -> Vec<&'t str> {
     phrase
 }
 
+/// Whether the "and" at `at` opens a clause of its own ("the workshop and
+/// take their billing details"): the word after it is followed by an
+/// article or a possessive, as a verb's object is.
+fn joins_a_clause(tokens: &[&str], at: usize) -> bool {
+    tokens
+        .get(at + 2)
+        .is_some_and(|t| is_determiner(t) || possessive(&lower(t)).1)
+}
+
 /// The noun phrase after a preposition following a generic phrase ("the
 /// information needed for a personal loan application").
 fn phrase_after<'t>(tokens: &[&'t str], at: usize) -> Option<Vec<&'t str>> {
@@ -584,7 +629,15 @@ fn phrase_after<'t>(tokens: &[&'t str], at: usize) -> Option<Vec<&'t str>> {
         .iter()
         .position(|t| matches!(lower(t).as_str(), "for" | "about" | "on" | "of" | "to"))?;
     let mut next = skip_determiners(tokens, at + offset + 1);
-    let phrase = noun_phrase(tokens, &mut next);
+    // "…needed to register their vehicle": the person's task is the title.
+    let task_noun = tokens.get(next).and_then(|t| agent_verb(t)).flatten();
+    if task_noun.is_some() {
+        next = skip_determiners(tokens, skip_addressee(tokens, next + 1).0);
+    }
+    let mut phrase = noun_phrase(tokens, &mut next);
+    if let Some(noun) = task_noun.filter(|_| !phrase.is_empty()) {
+        phrase.push(noun);
+    }
     (!phrase.is_empty()).then_some(phrase)
 }
 
