@@ -247,12 +247,12 @@ const QUESTION_WORDS: [&str; 9] = [
 
 /// Words that end a noun phrase: prepositions, clause openers, pronouns
 /// and auxiliaries ("…for the form", "…so I can", "…they want").
-const PHRASE_ENDS: [&str; 52] = [
+const PHRASE_ENDS: [&str; 53] = [
     "for", "from", "to", "so", "before", "after", "in", "on", "at", "with", "about", "by", "into",
     "during", "within", "via", "per", "that", "which", "who", "when", "where", "whether",
     "because", "if", "once", "they", "he", "she", "it", "we", "i", "you", "is", "are", "was",
     "were", "will", "would", "can", "could", "should", "want", "wants", "need", "like", "went",
-    "goes", "felt", "did", "does", "has",
+    "goes", "felt", "did", "does", "has", "needs",
 ];
 
 /// Verbs of a question about how something went ("how the conference
@@ -383,6 +383,10 @@ fn parse_request<'t>(tokens: &[&'t str]) -> Option<Vec<&'t str>> {
         .is_some_and(|t| HOW_IT_WENT.contains(&lower(t).as_str()));
     if asks_how && how_it_went {
         task_noun = task_noun.or(Some("feedback"));
+    }
+    if let Some((object, noun)) = object_of_need(tokens, at) {
+        phrase = object;
+        task_noun = task_noun.or(noun);
     }
     let stopped_at_english = tokens.get(at).is_some_and(|t| ends_phrase_in_english(t));
     if phrase.is_empty() || !(recognised || stopped_at_english || start > 0) {
@@ -611,6 +615,25 @@ fn noun_phrase<'t>(tokens: &[&'t str], at: &mut usize) -> Vec<&'t str> {
         phrase.pop();
     }
     phrase
+}
+
+/// What someone "needs to" or "wants to" do, after a phrase ending at `at`
+/// ("what the organiser needs to book a venue" -> "venue", with the task
+/// noun of "book"): the object of that verb, which the form is about.
+fn object_of_need<'t>(
+    tokens: &[&'t str],
+    at: usize,
+) -> Option<(Vec<&'t str>, Option<&'static str>)> {
+    let needs = tokens
+        .get(at)
+        .is_some_and(|t| matches!(lower(t).as_str(), "needs" | "need" | "wants" | "want"));
+    if !needs || tokens.get(at + 1).map(|t| lower(t)).as_deref() != Some("to") {
+        return None;
+    }
+    let verb = tokens.get(at + 2)?;
+    let mut next = skip_determiners(tokens, at + 3);
+    let object = noun_phrase(tokens, &mut next);
+    (!object.is_empty()).then(|| (object, agent_verb(verb).flatten()))
 }
 
 /// Whether the "and" at `at` opens a clause of its own ("the workshop and

@@ -280,6 +280,14 @@ fn the_title_names_the_form_not_who_fills_it_in() {
             "Ask the pet owner to book a stay at the kennels for their pet",
             "Stay booking",
         ),
+        (
+            "Collect what the organiser needs to book a venue for their event",
+            "Venue booking",
+        ),
+        (
+            "Collect what the bank needs to open a current account for the customer",
+            "Current account",
+        ),
     ] {
         assert_eq!(title(request).as_deref(), Some(expected), "{request}");
     }
