@@ -393,7 +393,9 @@ fn parse_request<'t>(tokens: &[&'t str]) -> Option<Vec<&'t str>> {
         return None;
     }
     if phrase.iter().all(|w| is_generic(w)) {
-        if let Some(after) = phrase_after(tokens, at) {
+        // From just after the generic words: "the details of the
+        // policyholder's car accident" ended past its "of".
+        if let Some(after) = phrase_after(tokens, start + phrase.len()) {
             phrase = after;
         }
     }

@@ -281,6 +281,10 @@ fn the_title_names_the_form_not_who_fills_it_in() {
             "Stay booking",
         ),
         (
+            "Collect the details of the policyholder's car accident so we can open a claim",
+            "Car accident",
+        ),
+        (
             "Collect what the organiser needs to book a venue for their event",
             "Venue booking",
         ),
