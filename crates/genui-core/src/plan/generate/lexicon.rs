@@ -230,7 +230,7 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("cardholder", F::Payment, SPECIFIC),
     ("cvv", F::Payment, SPECIFIC),
     ("cvc", F::Payment, SPECIFIC),
-    ("expiry", F::Payment, SPECIFIC),
+    ("expiry", F::Payment, GENERIC),
     ("expiration", F::Payment, GENERIC),
     ("payment", F::Payment, SPECIFIC),
     ("billing", F::Payment, SPECIFIC),
@@ -811,6 +811,8 @@ mod tests {
         assert_eq!(of("kennzeichen"), Some(Family::Vehicle));
         assert_eq!(of("vorname"), Some(Family::Personal));
         assert_eq!(of("date_naissance"), Some(Family::Personal));
+        assert_eq!(of("passport_expiry"), Some(Family::Documents));
+        assert_eq!(of("card_expiry"), Some(Family::Payment));
         assert_eq!(of("x"), None);
         assert_eq!(of("名前"), None);
     }
