@@ -165,7 +165,7 @@ fn measure(value: &str) -> Option<String> {
     let valid = !whole.is_empty()
         && digits(whole)
         && digits(fraction)
-        && (fraction.is_empty() == !number.contains('_'));
+        && fraction.is_empty() != number.contains('_');
     valid.then(|| match fraction {
         "" => format!("{whole} {unit}"),
         _ => format!("{whole}.{fraction} {unit}"),
