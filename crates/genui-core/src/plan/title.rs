@@ -144,7 +144,7 @@ const OPENERS: [&[&str]; 14] = [
 /// is called by when the verb names the person's task ("Register the user
 /// for the conference" -> "Conference registration"). A third-person
 /// `s` ("a form that collects") is read as the verb.
-const AGENT_VERBS: [(&str, Option<&str>); 30] = [
+const AGENT_VERBS: [(&str, Option<&str>); 31] = [
     ("ask", None),
     ("collect", None),
     ("let", None),
@@ -175,6 +175,7 @@ const AGENT_VERBS: [(&str, Option<&str>); 30] = [
     ("subscribe", Some("subscription")),
     ("apply", Some("application")),
     ("order", Some("order")),
+    ("sign", Some("sign-up")),
 ];
 
 /// Who the agent's request addresses: "the user", "the new hire", "them".
@@ -230,8 +231,8 @@ const ADDRESSEES: [&str; 47] = [
 
 /// Words that join the agent's verb to what it asks for, skipped between
 /// them: "ask for", "that collects", "fill in", "set up".
-const LINKS: [&str; 12] = [
-    "for", "about", "on", "that", "which", "to", "in", "out", "up", "with", "of", "enter",
+const LINKS: [&str; 13] = [
+    "for", "about", "on", "that", "which", "to", "in", "out", "up", "with", "of", "enter", "as",
 ];
 
 /// Articles and possessives before a noun phrase; never part of a title.
@@ -319,14 +320,21 @@ pub(crate) fn derived_title(description: &str) -> Option<String> {
     if short_name || !echoes(&title, description) {
         return within_length(title);
     }
-    // "name and postal address" says most of the request: its last part.
+    // "name and postal address" says most of the request: its last part;
+    // "community grant application": its head, the last two words, else
+    // the last word ("business customer sign-up": "Sign-up").
     let last_part = phrase
         .iter()
         .rposition(|w| matches!(lower(w).as_str(), "and" | "or" | "&"))
-        .map(|i| sentence_case(&phrase[i + 1..].join(" ")))?;
-    (!echoes(&last_part, description))
-        .then_some(last_part)
-        .and_then(within_length)
+        .map(|i| &phrase[i + 1..]);
+    let head = (phrase.len() > 2).then(|| &phrase[phrase.len() - 2..]);
+    let last_word = (phrase.len() > 1).then(|| &phrase[phrase.len() - 1..]);
+    let shorter = [last_part, head, last_word]
+        .into_iter()
+        .flatten()
+        .map(|words| sentence_case(&words.join(" ")))
+        .find(|title| !echoes(title, description));
+    shorter.and_then(within_length)
 }
 
 fn within_length(title: String) -> Option<String> {

@@ -281,6 +281,15 @@ fn the_title_names_the_form_not_who_fills_it_in() {
             "Stay booking",
         ),
         (
+            "Collect a community grant application from the organisation",
+            "Grant application",
+        ),
+        (
+            "Sign the user up as a volunteer for the food bank",
+            "Volunteer sign-up",
+        ),
+        ("Sign up a business customer for an account", "Sign-up"),
+        (
             "Collect the details of the policyholder's car accident so we can open a claim",
             "Car accident",
         ),
