@@ -10,7 +10,12 @@
 //! [`ADDRESSEES`], the phrase ends where a clause word starts
 //! ([`PHRASE_ENDS`]: "…so I can", "…from the user", "…for the form"), and
 //! a generic tail is dropped from a long phrase ([`GENERIC_TAILS`]:
-//! "flight search criteria" -> "Flight search"). The words are English;
+//! "flight search criteria" -> "Flight search"). Who the request
+//! addresses is never the title ("Ask attendees how the conference went"
+//! -> "Conference feedback"), and the person's own verb names the task when
+//! the agent's does not ("to book a stay" -> "Stay booking"); the
+//! generator also drops a derived title that is only one of the form's
+//! section names. The words are English;
 //! a request in another language that does not open with them is used
 //! only when it is itself short enough to be a title, and otherwise gives
 //! no title (the renderers then show a title for the kind of form in the

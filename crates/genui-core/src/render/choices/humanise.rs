@@ -1,6 +1,7 @@
 //! Identifiers as words: `premium_economy` -> "Premium economy",
 //! `afterDelay` -> "After delay", `HATE_SPEECH` -> "Hate speech",
-//! `gluten-free` -> "Gluten free", `economy` -> "Economy"; and date
+//! `gluten-free` -> "Gluten free", `economy` -> "Economy"; numbers with a
+//! unit as measures: `5ghz` -> "5 GHz"; and date
 //! patterns as an example date: `DD/MM/YYYY` -> "31/12/2026".
 //!
 //! Left as they are: known acronyms (`crate::text::is_known_acronym`:
