@@ -10,7 +10,12 @@
 //! [`ADDRESSEES`], the phrase ends where a clause word starts
 //! ([`PHRASE_ENDS`]: "…so I can", "…from the user", "…for the form"), and
 //! a generic tail is dropped from a long phrase ([`GENERIC_TAILS`]:
-//! "flight search criteria" -> "Flight search"). The words are English;
+//! "flight search criteria" -> "Flight search"). Who the request
+//! addresses is never the title ("Ask attendees how the conference went"
+//! -> "Conference feedback"), and the person's own verb names the task when
+//! the agent's does not ("to book a stay" -> "Stay booking"); the
+//! generator also drops a derived title that is only one of the form's
+//! section names. The words are English;
 //! a request in another language that does not open with them is used
 //! only when it is itself short enough to be a title, and otherwise gives
 //! no title (the renderers then show a title for the kind of form in the
@@ -144,7 +149,7 @@ const OPENERS: [&[&str]; 14] = [
 /// is called by when the verb names the person's task ("Register the user
 /// for the conference" -> "Conference registration"). A third-person
 /// `s` ("a form that collects") is read as the verb.
-const AGENT_VERBS: [(&str, Option<&str>); 30] = [
+const AGENT_VERBS: [(&str, Option<&str>); 31] = [
     ("ask", None),
     ("collect", None),
     ("let", None),
@@ -175,10 +180,11 @@ const AGENT_VERBS: [(&str, Option<&str>); 30] = [
     ("subscribe", Some("subscription")),
     ("apply", Some("application")),
     ("order", Some("order")),
+    ("sign", Some("sign-up")),
 ];
 
 /// Who the agent's request addresses: "the user", "the new hire", "them".
-const ADDRESSEES: [&str; 40] = [
+const ADDRESSEES: [&str; 47] = [
     "user",
     "users",
     "customer",
@@ -213,6 +219,13 @@ const ADDRESSEES: [&str; 40] = [
     "respondent",
     "operator",
     "hire",
+    "organiser",
+    "organizer",
+    "resident",
+    "policyholder",
+    "volunteer",
+    "homeowner",
+    "passenger",
     "them",
     "him",
     "her",
@@ -223,8 +236,8 @@ const ADDRESSEES: [&str; 40] = [
 
 /// Words that join the agent's verb to what it asks for, skipped between
 /// them: "ask for", "that collects", "fill in", "set up".
-const LINKS: [&str; 12] = [
-    "for", "about", "on", "that", "which", "to", "in", "out", "up", "with", "of", "enter",
+const LINKS: [&str; 13] = [
+    "for", "about", "on", "that", "which", "to", "in", "out", "up", "with", "of", "enter", "as",
 ];
 
 /// Articles and possessives before a noun phrase; never part of a title.
@@ -240,12 +253,17 @@ const QUESTION_WORDS: [&str; 9] = [
 
 /// Words that end a noun phrase: prepositions, clause openers, pronouns
 /// and auxiliaries ("…for the form", "…so I can", "…they want").
-const PHRASE_ENDS: [&str; 46] = [
+const PHRASE_ENDS: [&str; 53] = [
     "for", "from", "to", "so", "before", "after", "in", "on", "at", "with", "about", "by", "into",
     "during", "within", "via", "per", "that", "which", "who", "when", "where", "whether",
     "because", "if", "once", "they", "he", "she", "it", "we", "i", "you", "is", "are", "was",
-    "were", "will", "would", "can", "could", "should", "want", "wants", "need", "like",
+    "were", "will", "would", "can", "could", "should", "want", "wants", "need", "like", "went",
+    "goes", "felt", "did", "does", "has", "needs",
 ];
+
+/// Verbs of a question about how something went ("how the conference
+/// went", "how their stay was"): the form asks for feedback on it.
+const HOW_IT_WENT: [&str; 7] = ["went", "goes", "was", "were", "is", "felt", "did"];
 
 /// Nouns that say only that something is asked for; dropped from the end
 /// of a phrase of three words or more, and passed over for the phrase
@@ -307,14 +325,21 @@ pub(crate) fn derived_title(description: &str) -> Option<String> {
     if short_name || !echoes(&title, description) {
         return within_length(title);
     }
-    // "name and postal address" says most of the request: its last part.
+    // "name and postal address" says most of the request: its last part;
+    // "community grant application": its head, the last two words, else
+    // the last word ("business customer sign-up": "Sign-up").
     let last_part = phrase
         .iter()
         .rposition(|w| matches!(lower(w).as_str(), "and" | "or" | "&"))
-        .map(|i| sentence_case(&phrase[i + 1..].join(" ")))?;
-    (!echoes(&last_part, description))
-        .then_some(last_part)
-        .and_then(within_length)
+        .map(|i| &phrase[i + 1..]);
+    let head = (phrase.len() > 2).then(|| &phrase[phrase.len() - 2..]);
+    let last_word = (phrase.len() > 1).then(|| &phrase[phrase.len() - 1..]);
+    let shorter = [last_part, head, last_word]
+        .into_iter()
+        .flatten()
+        .map(|words| sentence_case(&words.join(" ")))
+        .find(|title| !echoes(title, description));
+    shorter.and_then(within_length)
 }
 
 fn within_length(title: String) -> Option<String> {
@@ -350,18 +375,40 @@ fn parse_request<'t>(tokens: &[&'t str]) -> Option<Vec<&'t str>> {
         }
         task_noun = task_noun.or(noun);
         recognised = true;
-        at = skip_after_verb(tokens, at + 1);
+        let after = skip_after_verb(tokens, at + 1);
+        // The person's own verb passed over ("ask the owner to book a
+        // stay") names the task when the agent's did not.
+        task_noun = task_noun.or_else(|| {
+            tokens[at + 1..after]
+                .iter()
+                .find_map(|t| agent_verb(t))
+                .flatten()
+        });
+        at = after;
     }
+    let asks_how = tokens.get(at).is_some_and(|t| lower(t) == "how");
     at = skip_question(tokens, at);
     at = skip_determiners(tokens, at);
     let start = at;
     let mut phrase = noun_phrase(tokens, &mut at);
+    let how_it_went = tokens
+        .get(at)
+        .is_some_and(|t| HOW_IT_WENT.contains(&lower(t).as_str()));
+    if asks_how && how_it_went {
+        task_noun = task_noun.or(Some("feedback"));
+    }
+    if let Some((object, noun)) = object_of_need(tokens, at) {
+        phrase = object;
+        task_noun = task_noun.or(noun);
+    }
     let stopped_at_english = tokens.get(at).is_some_and(|t| ends_phrase_in_english(t));
     if phrase.is_empty() || !(recognised || stopped_at_english || start > 0) {
         return None;
     }
     if phrase.iter().all(|w| is_generic(w)) {
-        if let Some(after) = phrase_after(tokens, at) {
+        // From just after the generic words: "the details of the
+        // policyholder's car accident" ended past its "of".
+        if let Some(after) = phrase_after(tokens, start + phrase.len()) {
             phrase = after;
         }
     }
@@ -475,7 +522,7 @@ fn skip_addressee(tokens: &[&str], at: usize) -> (usize, bool, bool) {
         let between_ok = tokens[at..end]
             .iter()
             .all(|t| DETERMINERS.contains(&lower(t).as_str()) || is_adjective_like(t));
-        if ADDRESSEES.contains(&noun) && between_ok {
+        if is_addressee(noun) && between_ok {
             return (end + 1, true, is_possessive);
         }
         if is_possessive {
@@ -486,10 +533,17 @@ fn skip_addressee(tokens: &[&str], at: usize) -> (usize, bool, bool) {
     (at, false, false)
 }
 
+/// Whether a word names whom the request addresses, in the singular or
+/// the plural ("attendees").
+fn is_addressee(word: &str) -> bool {
+    ADDRESSEES.contains(&word) || ADDRESSEES.contains(&crate::text::singular(word))
+}
+
 /// Words that may sit between a determiner and an addressee ("new",
-/// "staff").
+/// "staff", "hiring", "prospective").
 fn is_adjective_like(token: &str) -> bool {
-    ADDRESSEES.contains(&lower(token).as_str()) || lower(token) == "new"
+    let word = lower(token);
+    is_addressee(&word) || matches!(word.as_str(), "new" | "hiring" | "prospective" | "pet")
 }
 
 /// Past linking words and a person's verb after "to" or after the
@@ -555,7 +609,8 @@ fn noun_phrase<'t>(tokens: &[&'t str], at: &mut usize) -> Vec<&'t str> {
             || QUESTION_WORDS.contains(&word.as_str())
             || is_determiner(token)
             || (!phrase.is_empty() && word.ends_with("ed") && word.len() > 4)
-            || (matches!(word.as_str(), "and" | "or" | "&") && phrase.len() != 1)
+            || (matches!(word.as_str(), "and" | "or" | "&")
+                && (phrase.len() != 1 || joins_a_clause(tokens, *at)))
             || (word == "of" && !phrase.is_empty() && phrase.len() >= 3)
             || phrase.len() == MAX_TITLE_WORDS
             || possessive(&word).1;
@@ -577,6 +632,34 @@ fn noun_phrase<'t>(tokens: &[&'t str], at: &mut usize) -> Vec<&'t str> {
     phrase
 }
 
+/// What someone "needs to" or "wants to" do, after a phrase ending at `at`
+/// ("what the organiser needs to book a venue" -> "venue", with the task
+/// noun of "book"): the object of that verb, which the form is about.
+fn object_of_need<'t>(
+    tokens: &[&'t str],
+    at: usize,
+) -> Option<(Vec<&'t str>, Option<&'static str>)> {
+    let needs = tokens
+        .get(at)
+        .is_some_and(|t| matches!(lower(t).as_str(), "needs" | "need" | "wants" | "want"));
+    if !needs || tokens.get(at + 1).map(|t| lower(t)).as_deref() != Some("to") {
+        return None;
+    }
+    let verb = tokens.get(at + 2)?;
+    let mut next = skip_determiners(tokens, at + 3);
+    let object = noun_phrase(tokens, &mut next);
+    (!object.is_empty()).then(|| (object, agent_verb(verb).flatten()))
+}
+
+/// Whether the "and" at `at` opens a clause of its own ("the workshop and
+/// take their billing details"): the word after it is followed by an
+/// article or a possessive, as a verb's object is.
+fn joins_a_clause(tokens: &[&str], at: usize) -> bool {
+    tokens
+        .get(at + 2)
+        .is_some_and(|t| is_determiner(t) || possessive(&lower(t)).1)
+}
+
 /// The noun phrase after a preposition following a generic phrase ("the
 /// information needed for a personal loan application").
 fn phrase_after<'t>(tokens: &[&'t str], at: usize) -> Option<Vec<&'t str>> {
@@ -584,7 +667,15 @@ fn phrase_after<'t>(tokens: &[&'t str], at: usize) -> Option<Vec<&'t str>> {
         .iter()
         .position(|t| matches!(lower(t).as_str(), "for" | "about" | "on" | "of" | "to"))?;
     let mut next = skip_determiners(tokens, at + offset + 1);
-    let phrase = noun_phrase(tokens, &mut next);
+    // "…needed to register their vehicle": the person's task is the title.
+    let task_noun = tokens.get(next).and_then(|t| agent_verb(t)).flatten();
+    if task_noun.is_some() {
+        next = skip_determiners(tokens, skip_addressee(tokens, next + 1).0);
+    }
+    let mut phrase = noun_phrase(tokens, &mut next);
+    if let Some(noun) = task_noun.filter(|_| !phrase.is_empty()) {
+        phrase.push(noun);
+    }
     (!phrase.is_empty()).then_some(phrase)
 }
 

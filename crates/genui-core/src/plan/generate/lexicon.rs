@@ -52,6 +52,7 @@ families! {
     Stay = "stay" => ["Stay", "Aufenthalt", "Séjour", "Estancia", "Estadia", "滞在", "住宿"],
     When = "when" => ["Date and time", "Datum und Uhrzeit", "Date et heure", "Fecha y hora", "Data e hora", "日時", "日期和时间"],
     Employment = "employment" => ["Employment", "Beschäftigung", "Emploi", "Empleo", "Emprego", "勤務情報", "工作信息"],
+    Compensation = "compensation" => ["Compensation", "Vergütung", "Rémunération", "Remuneración", "Remuneração", "給与", "薪酬"],
     Company = "company" => ["Company", "Unternehmen", "Entreprise", "Empresa", "Empresa", "会社", "公司"],
     Vehicle = "vehicle" => ["Vehicle", "Fahrzeug", "Véhicule", "Vehículo", "Veículo", "車両", "车辆"],
     Preferences = "preferences" => ["Preferences", "Einstellungen", "Préférences", "Preferencias", "Preferências", "設定", "偏好设置"],
@@ -61,6 +62,7 @@ families! {
     Documents = "documents" => ["Documents", "Dokumente", "Documents", "Documentos", "Documentos", "書類", "文件"],
     Device = "device" => ["Device", "Gerät", "Appareil", "Dispositivo", "Dispositivo", "デバイス", "设备"],
     Network = "network" => ["Network", "Netzwerk", "Réseau", "Red", "Rede", "ネットワーク", "网络"],
+    Pet = "pet" => ["Pet", "Haustier", "Animal", "Mascota", "Animal de estimação", "ペット", "宠物"],
     Health = "health" => ["Health", "Gesundheit", "Santé", "Salud", "Saúde", "健康", "健康"],
     Insurance = "insurance" => ["Insurance", "Versicherung", "Assurance", "Seguro", "Seguro", "保険", "保险"],
     Feedback = "feedback" => ["Feedback", "Feedback", "Avis", "Opinión", "Opinião", "フィードバック", "反馈"],
@@ -228,7 +230,7 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("cardholder", F::Payment, SPECIFIC),
     ("cvv", F::Payment, SPECIFIC),
     ("cvc", F::Payment, SPECIFIC),
-    ("expiry", F::Payment, SPECIFIC),
+    ("expiry", F::Payment, GENERIC),
     ("expiration", F::Payment, GENERIC),
     ("payment", F::Payment, SPECIFIC),
     ("billing", F::Payment, SPECIFIC),
@@ -251,7 +253,6 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("total", F::Money, GENERIC),
     ("tax", F::Money, GENERIC),
     ("income", F::Money, SPECIFIC),
-    ("salary", F::Money, SPECIFIC),
     ("budget", F::Money, SPECIFIC),
     ("fee", F::Money, GENERIC),
     ("expense", F::Money, GENERIC),
@@ -333,6 +334,14 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("role", F::Employment, GENERIC),
     ("interview", F::Employment, SPECIFIC),
     ("interviewer", F::Employment, SPECIFIC),
+    ("workplace", F::Employment, SPECIFIC),
+    // What a job pays: beside the job, never with a payment.
+    ("salary", F::Compensation, SPECIFIC),
+    ("wage", F::Compensation, SPECIFIC),
+    ("bonus", F::Compensation, SPECIFIC),
+    ("compensation", F::Compensation, SPECIFIC),
+    ("payperiod", F::Compensation, COMPOUND),
+    ("payrate", F::Compensation, COMPOUND),
     ("company", F::Company, SPECIFIC),
     ("organisation", F::Company, SPECIFIC),
     ("organization", F::Company, SPECIFIC),
@@ -347,6 +356,38 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("fuel", F::Vehicle, SPECIFIC),
     ("make", F::Vehicle, SPECIFIC),
     ("transmission", F::Vehicle, SPECIFIC),
+    // Common words of forms in German and French (names without accents,
+    // as property names spell them).
+    ("vorname", F::Personal, SPECIFIC),
+    ("nachname", F::Personal, SPECIFIC),
+    ("geburtsdatum", F::Personal, SPECIFIC),
+    ("prenom", F::Personal, SPECIFIC),
+    ("nom", F::Personal, GENERIC),
+    ("naissance", F::Personal, SPECIFIC),
+    ("telefon", F::Contact, GENERIC),
+    ("courriel", F::Contact, SPECIFIC),
+    ("strasse", F::Address, SPECIFIC),
+    ("ort", F::Address, GENERIC),
+    ("plz", F::Address, SPECIFIC),
+    ("adresse", F::Address, GENERIC),
+    ("ville", F::Address, GENERIC),
+    ("kennzeichen", F::Vehicle, SPECIFIC),
+    ("marke", F::Vehicle, SPECIFIC),
+    ("modell", F::Vehicle, GENERIC),
+    ("kilometerstand", F::Vehicle, SPECIFIC),
+    ("fahrzeug", F::Vehicle, SPECIFIC),
+    ("vehicule", F::Vehicle, SPECIFIC),
+    ("termin", F::When, SPECIFIC),
+    ("wunschtermin", F::When, SPECIFIC),
+    ("uhrzeit", F::When, GENERIC),
+    ("datum", F::When, GENERIC),
+    ("heure", F::When, GENERIC),
+    ("jour", F::When, GENERIC),
+    ("debut", F::When, GENERIC),
+    ("cour", F::Education, SPECIFIC),
+    ("niveau", F::Education, GENERIC),
+    ("langue", F::Preferences, GENERIC),
+    ("sprache", F::Preferences, GENERIC),
     // Preferences.
     ("language", F::Preferences, GENERIC),
     ("theme", F::Preferences, GENERIC),
@@ -447,6 +488,8 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("dhcp", F::Network, SPECIFIC),
     ("vlan", F::Network, SPECIFIC),
     ("network", F::Network, SPECIFIC),
+    ("wifipassword", F::Network, COMPOUND),
+    ("autoupdate", F::Device, COMPOUND),
     // Health.
     ("allergy", F::Health, SPECIFIC),
     ("allergie", F::Health, SPECIFIC),
@@ -473,6 +516,14 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("prescription", F::Health, SPECIFIC),
     ("pharmacy", F::Health, SPECIFIC),
     ("medicine", F::Health, SPECIFIC),
+    ("feeding", F::Health, GENERIC),
+    ("care", F::Health, GENERIC),
+    ("vaccination", F::Health, SPECIFIC),
+    // Pets.
+    ("pet", F::Pet, SPECIFIC),
+    ("specie", F::Pet, SPECIFIC),
+    ("breed", F::Pet, SPECIFIC),
+    ("animal", F::Pet, SPECIFIC),
     ("insurance", F::Insurance, SPECIFIC),
     ("policy", F::Insurance, GENERIC),
     ("insurer", F::Insurance, SPECIFIC),
@@ -750,6 +801,18 @@ mod tests {
         assert_eq!(of("interview_slot"), Some(Family::Employment));
         assert_eq!(of("lineNumbers"), Some(Family::Display));
         assert_eq!(of("autoSaveDelayMs"), Some(Family::Saving));
+        assert_eq!(of("salaryMax"), Some(Family::Compensation));
+        assert_eq!(of("salary_currency"), Some(Family::Compensation));
+        assert_eq!(of("payPeriod"), Some(Family::Compensation));
+        assert_eq!(of("monthlyIncome"), Some(Family::Money));
+        assert_eq!(of("pet_name"), Some(Family::Pet));
+        assert_eq!(of("breed"), Some(Family::Pet));
+        assert_eq!(of("wifiPassword"), Some(Family::Network));
+        assert_eq!(of("kennzeichen"), Some(Family::Vehicle));
+        assert_eq!(of("vorname"), Some(Family::Personal));
+        assert_eq!(of("date_naissance"), Some(Family::Personal));
+        assert_eq!(of("passport_expiry"), Some(Family::Documents));
+        assert_eq!(of("card_expiry"), Some(Family::Payment));
         assert_eq!(of("x"), None);
         assert_eq!(of("名前"), None);
     }

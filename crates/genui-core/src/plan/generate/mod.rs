@@ -39,7 +39,7 @@ pub(crate) const GENERATOR_ID: &str = "deterministic";
 
 /// Bump whenever the plans this generator produces change: it is part of the
 /// cache key, so old specs are not served for new behaviour.
-pub(crate) const GENERATOR_VERSION: &str = "1.5.0";
+pub(crate) const GENERATOR_VERSION: &str = "1.6.0";
 
 /// A form with more top-level fields than this, in at least
 /// [`LONG_FORM_SECTIONS`] sections, becomes a wizard.
@@ -76,6 +76,9 @@ pub(crate) fn generate_for(
     if let Some(decision) = decision {
         make_approval(&mut plan.root, &decision.pointer);
     }
+    if root.str("title").is_none() && names_a_section(plan.title.as_deref(), &plan.root) {
+        plan.title = None;
+    }
     if device == Device::Desktop {
         rows::arrange(&mut plan.root);
     }
@@ -83,6 +86,44 @@ pub(crate) fn generate_for(
     crate::plan::sanitize::sanitize_plan(&mut plan);
     finish_plan(&mut plan, output, device, limits);
     Ok(plan)
+}
+
+/// Whether a title derived from the request is only the name of one of the
+/// form's sections ("Stay", "Organiser") when the form has several: it
+/// names a part of the form, not the form, so the form shows the title for
+/// its kind instead (`render::fallback_title`).
+fn names_a_section(title: Option<&str>, root: &Node) -> bool {
+    let Some(title) = title else {
+        return false;
+    };
+    let mut names = Vec::new();
+    section_names(root, &mut names);
+    names.len() >= 2
+        && names
+            .iter()
+            .any(|name| name.eq_ignore_ascii_case(title.trim()))
+}
+
+/// The labels of the groups and steps of a layout, outermost first.
+fn section_names<'a>(node: &'a Node, out: &mut Vec<&'a str>) {
+    match node {
+        Node::Group {
+            label, elements, ..
+        } => {
+            out.push(label);
+            elements.iter().for_each(|e| section_names(e, out));
+        }
+        Node::Vertical { elements } | Node::Horizontal { elements } => {
+            elements.iter().for_each(|e| section_names(e, out));
+        }
+        Node::Steps { steps } => {
+            for step in steps {
+                out.push(&step.label);
+                step.elements.iter().for_each(|e| section_names(e, out));
+            }
+        }
+        Node::Control(_) | Node::Table(_) => {}
+    }
 }
 
 /// Depths tried for optional objects when the whole form needs more inputs

@@ -26,7 +26,7 @@ pub(crate) const MAX_ROW: usize = 3;
 
 /// Word families whose members pair up; a member word is dropped when
 /// comparing the rest of two names.
-const FAMILIES: [&[&str]; 27] = [
+const FAMILIES: [&[&str]; 28] = [
     &[
         "first",
         "last",
@@ -82,7 +82,8 @@ const FAMILIES: [&[&str]; 27] = [
     &["company", "department", "position", "job", "title", "role"],
     &["ip", "address", "subnet", "mask"],
     &["systolic", "diastolic"],
-    &["make", "model"],
+    &["make", "model", "marke", "modell"],
+    &["species", "breed"],
     &["income", "expense", "expenditure", "outgoing"],
     &["language", "locale", "timezone", "region"],
     &["model", "serial"],
@@ -104,8 +105,9 @@ const NOISE: [&str; 28] = [
 
 /// Words for an amount of money and for its currency: an amount followed
 /// by a currency share a row.
-const AMOUNTS: [&str; 9] = [
-    "amount", "price", "cost", "total", "fee", "budget", "income", "salary", "value",
+const AMOUNTS: [&str; 13] = [
+    "amount", "price", "cost", "total", "fee", "budget", "income", "salary", "value", "estimate",
+    "deposit", "rent", "balance",
 ];
 
 /// Groups related short neighbours into rows, at every level of the tree
@@ -298,6 +300,13 @@ fn tie(a: &Control, b: &Control, pair_only: bool) -> Tie {
     } else {
         Tie::None
     }
+}
+
+/// Whether two neighbouring controls are a known pair (first/last name,
+/// start/end, make/model, an amount and its currency, a date and its
+/// time): sectioning keeps such a pair in one section.
+pub(super) fn is_known_pair(a: &Control, b: &Control) -> bool {
+    tie(a, b, false) == Tie::Close
 }
 
 /// Two inputs of one kind: both numbers, or both one-line text.

@@ -9,6 +9,9 @@
 //!   yes/no fields or long texts after other kinds is a section of its own
 //!   ("Options", "Comments"); an unknown field leading the form joins the
 //!   first known field after it.
+//! - The second of a known pair of neighbours (first/last name, make/model,
+//!   an amount and its currency: [`super::rows`]) takes the first one's
+//!   family, so no section boundary falls inside a pair.
 //! - A nested object keeps its own section (its group) where it stands.
 //! - Neighbours whose names open with one subject (`organiser_email`,
 //!   `organiser_phone`; `notify_push`, `notify_email`) are one section, of
@@ -90,7 +93,11 @@ pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
     if fields.len() < MIN_FIELDS {
         return fields.into_iter().map(|(_, node)| node).collect();
     }
-    let tags = fill_unknown(fields.iter().map(|(name, node)| tag(name, node)).collect());
+    let tags = keep_pairs_together(
+        &fields,
+        fields.iter().map(|(name, node)| tag(name, node)).collect(),
+    );
+    let tags = fill_unknown(tags);
     let tags = join_related(shared_prefixes(&fields, tags));
     let mut blocks = runs(fields, &tags);
     merge_single_fields(&mut blocks);
@@ -113,6 +120,31 @@ fn tag(name: &str, node: &Node) -> Tag {
         },
         _ => Tag::Nested,
     }
+}
+
+/// The second of a known pair of neighbours (`make`, `model`; an amount
+/// and its currency) takes the first one's family, so a section boundary
+/// never falls between fields a designer puts side by side.
+fn keep_pairs_together(fields: &[(String, Node)], mut tags: Vec<Tag>) -> Vec<Tag> {
+    for at in 1..fields.len() {
+        let (Node::Control(first), Node::Control(second)) = (&fields[at - 1].1, &fields[at].1)
+        else {
+            continue;
+        };
+        let first_family = match tags[at - 1] {
+            Tag::Field {
+                family: Some(family),
+                ..
+            } => family,
+            _ => continue,
+        };
+        if let Tag::Field { family, .. } = &mut tags[at] {
+            if *family != Some(first_family) && super::rows::is_known_pair(first, second) {
+                *family = Some(first_family);
+            }
+        }
+    }
+    tags
 }
 
 /// Gives every field the lexicon does not know a family (see the module

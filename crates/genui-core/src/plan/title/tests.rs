@@ -81,7 +81,7 @@ fn the_title_is_the_noun_phrase_the_request_asks_about() {
         ),
         (
             "Please ask the customer how their support experience was",
-            "Support experience",
+            "Support experience feedback",
         ),
         (
             "Collect the hotel booking details from the user so I can reserve a room",
@@ -255,4 +255,53 @@ fn content_words_use_the_one_singular() {
         content_words("Order status and shipping options"),
         ["order", "status", "shipping", "option"]
     );
+}
+
+#[test]
+fn the_title_names_the_form_not_who_fills_it_in() {
+    for (request, expected) in [
+        (
+            "Ask attendees how the conference went for them",
+            "Conference feedback",
+        ),
+        (
+            "Ask the prospective tenant to fill in a rental application for the flat",
+            "Rental application",
+        ),
+        (
+            "Ask the new owner for the details needed to register their vehicle",
+            "Vehicle registration",
+        ),
+        (
+            "Register the user for the workshop and take their billing details",
+            "Workshop registration",
+        ),
+        (
+            "Ask the pet owner to book a stay at the kennels for their pet",
+            "Stay booking",
+        ),
+        (
+            "Collect a community grant application from the organisation",
+            "Grant application",
+        ),
+        (
+            "Sign the user up as a volunteer for the food bank",
+            "Volunteer sign-up",
+        ),
+        ("Sign up a business customer for an account", "Sign-up"),
+        (
+            "Collect the details of the policyholder's car accident so we can open a claim",
+            "Car accident",
+        ),
+        (
+            "Collect what the organiser needs to book a venue for their event",
+            "Venue booking",
+        ),
+        (
+            "Collect what the bank needs to open a current account for the customer",
+            "Current account",
+        ),
+    ] {
+        assert_eq!(title(request).as_deref(), Some(expected), "{request}");
+    }
 }

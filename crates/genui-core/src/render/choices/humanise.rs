@@ -1,6 +1,7 @@
 //! Identifiers as words: `premium_economy` -> "Premium economy",
 //! `afterDelay` -> "After delay", `HATE_SPEECH` -> "Hate speech",
-//! `gluten-free` -> "Gluten free", `economy` -> "Economy"; and date
+//! `gluten-free` -> "Gluten free", `economy` -> "Economy"; numbers with a
+//! unit as measures: `5ghz` -> "5 GHz"; and date
 //! patterns as an example date: `DD/MM/YYYY` -> "31/12/2026".
 //!
 //! Left as they are: known acronyms (`crate::text::is_known_acronym`:
@@ -20,6 +21,24 @@ const ALSO_WORDS: [&str; 9] = ["am", "in", "it", "ok", "pin", "swift", "un", "us
 const UNITS: [&str; 26] = [
     "g", "kg", "mg", "lb", "lbs", "oz", "ml", "l", "cl", "km", "m", "cm", "mm", "mi", "ft", "in",
     "px", "pt", "em", "rem", "h", "min", "s", "ms", "kwh", "mph",
+];
+
+/// Units of a measured quantity written after a number in codes (`5ghz`,
+/// `100mbps`, `2_4ghz`), with how they are written in a label.
+const MEASURES: [(&str, &str); 13] = [
+    ("ghz", "GHz"),
+    ("mhz", "MHz"),
+    ("hz", "Hz"),
+    ("tb", "TB"),
+    ("gb", "GB"),
+    ("mb", "MB"),
+    ("kb", "KB"),
+    ("gbps", "Gbps"),
+    ("mbps", "Mbps"),
+    ("kw", "kW"),
+    ("kwh", "kWh"),
+    ("mah", "mAh"),
+    ("mp", "MP"),
 ];
 
 /// Capitals this long or longer, not known acronyms, are shouted words.
@@ -125,10 +144,33 @@ pub(super) fn words(value: &str, style: Style) -> Option<String> {
     {
         return None;
     }
+    if let Some(measure) = measure(value) {
+        return Some(measure);
+    }
     let parts = split(value)?;
     let words: Vec<String> = parts.iter().map(|w| word(w, style)).collect();
     let joined = sentence_case(&words.join(" "), style);
     (joined != value).then_some(joined)
+}
+
+/// A number with a unit of [`MEASURES`] after it, as a label: `5ghz` ->
+/// "5 GHz", `2_4ghz` -> "2.4 GHz" (an underscore between digits stands for
+/// the decimal point a code cannot hold).
+fn measure(value: &str) -> Option<String> {
+    let lower = value.to_ascii_lowercase();
+    let (number, unit) = MEASURES
+        .iter()
+        .find_map(|(code, unit)| Some((lower.strip_suffix(code)?, *unit)))?;
+    let (whole, fraction) = number.split_once('_').unwrap_or((number, ""));
+    let digits = |d: &str| d.chars().all(|c| c.is_ascii_digit());
+    let valid = !whole.is_empty()
+        && digits(whole)
+        && digits(fraction)
+        && fraction.is_empty() != number.contains('_');
+    valid.then(|| match fraction {
+        "" => format!("{whole} {unit}"),
+        _ => format!("{whole}.{fraction} {unit}"),
+    })
 }
 
 /// The parts of an identifier, or `None` for text that is not one.
@@ -286,6 +328,21 @@ mod tests {
             "an acronym among shouted words"
         );
         assert_eq!(label("under_18", &[]), "Under 18");
+    }
+
+    #[test]
+    fn a_number_with_a_unit_reads_as_a_measure() {
+        assert_eq!(label("5ghz", &["2_4ghz"]), "5 GHz");
+        assert_eq!(label("2_4ghz", &["5ghz"]), "2.4 GHz");
+        assert_eq!(label("100mbps", &[]), "100 Mbps");
+        assert_eq!(label("16GB", &[]), "16 GB");
+        assert_eq!(
+            label("dual_band", &[]),
+            "Dual band",
+            "no number, no measure"
+        );
+        assert_eq!(label("ghz", &[]), "Ghz", "a unit alone is a word");
+        assert_eq!(label("2__4ghz", &[]), "2 4ghz");
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! | a country, currency or language code, time zone id or day, by name in the form's language ([`names`]) | `GB` -> "United Kingdom", `EUR` -> "Euro", `pt-BR` -> "Portugais brésilien" in French, `Europe/London` -> "London", `MON` -> "Monday" |
 //! | durations and local date-times, where every value of the field is one ([`moments`]) | `24h` -> "24 hours", `P7D` -> "7 days", `2026-12-01T09:00` -> "2026-12-01 (Tuesday) 09:00" |
 //! | a date pattern as an example date ([`humanise::date_example`]) | `DD/MM/YYYY` -> "31/12/2026" |
+//! | a number with a unit as a measure ([`humanise`]) | `5ghz` -> "5 GHz", `2_4ghz` -> "2.4 GHz" |
 //! | an identifier in words, sentence case ([`humanise`]) | `s1_critical` -> "S1 critical", `afterDelay` -> "After delay" |
 //! | anything else: the value's text | `24h`, `SUV`, `3` |
 //!
