@@ -31,11 +31,22 @@ cargo test --workspace --quiet
 # clients/python: its unit tests (no worker); its sdist and wheel built with no
 # download, the wheel installed into a scratch dir and imported.
 py="$HOME/.cache/genui-worker/venv/bin/python"; "$py" -m pytest -q -p no:cacheprovider -m "not worker" clients/python/tests
-dist=$(mktemp -d) && "$py" -m build -q --no-isolation --outdir "$dist" clients/python && ls -l "$dist" && "$py" -m pip install -q --no-deps --disable-pip-version-check --target "$dist/site" "$dist"/*.whl && PYTHONPATH="$dist/site" "$py" -c 'import genui_worker' && rm -rf "$dist"
+# (One command a line: under `set -e` a failure inside an `a && b` list
+# would not stop the run.)
+dist=$(mktemp -d)
+"$py" -m build -q --no-isolation --outdir "$dist" clients/python
+ls -l "$dist"
+"$py" -m pip install -q --no-deps --disable-pip-version-check --target "$dist/site" "$dist"/*.whl
+PYTHONPATH="$dist/site" "$py" -c 'import genui_worker'
+rm -rf "$dist"
 # clients/ts: its unit tests (a scripted worker on 127.0.0.1, the docs' resume
 # vectors, the generated types against schemas/); its npm pack tarball
 # installed into a scratch dir and imported.
-dist=$(mktemp -d) && (cd clients/ts && npm test && npm pack --silent --pack-destination "$dist") && ls -l "$dist" && (cd "$dist" && npm install --silent --prefer-offline --no-audit --no-fund ./*.tgz && node --input-type=module -e 'await import("@genui-worker/client")') && rm -rf "$dist"
+dist=$(mktemp -d)
+(cd clients/ts; npm test; npm pack --silent --pack-destination "$dist")
+ls -l "$dist"
+(cd "$dist"; npm install --silent --prefer-offline --no-audit --no-fund ./*.tgz; node --input-type=module -e 'await import("@genui-worker/client")')
+rm -rf "$dist"
 
 step "1b/7 format=react modules: tsc --strict, zod against output"
 tests/react/run.sh

@@ -20,6 +20,16 @@ from typing import Any
 import rfc8785
 
 
+#: What a confirmation sent without `responseSchema` is checked against
+#: (docs/interrupts.md publishes it).
+APPROVAL_SCHEMA = {
+    "type": "object",
+    "properties": {"approved": {"type": "boolean", "title": "Approve"}},
+    "required": ["approved"],
+    "additionalProperties": False,
+}
+
+
 class ResumeSignatureError(Exception):
     """The entry is unsigned, answers no open interrupt, or its signature does not verify."""
 
@@ -40,6 +50,8 @@ def verify_resume_entry(entry: dict[str, Any], secret: str, issued: dict[str, An
     `issued` is the interrupt's value as this agent raised it (its
     `responseSchema` and `expiresAt`).
     """
+    if entry.get("status") == "cancelled" and "payload" in entry:
+        raise ResumeSignatureError(f"resume entry {entry.get('interruptId')!r} is cancelled but carries a payload")
     genui = (entry.get("metadata") or {}).get("genui") or {}
     signature, spec_hash = genui.get("signature"), genui.get("specHash")
     if not isinstance(signature, str) or not isinstance(spec_hash, str):
@@ -50,7 +62,7 @@ def verify_resume_entry(entry: dict[str, Any], secret: str, issued: dict[str, An
         raise ResumeSignatureError(f"resume entry {entry.get('interruptId')!r}: no timestamp")
     expected = hmac.new(
         secret.encode(),
-        signed_bytes(entry, spec_hash, timestamp, issued.get("responseSchema")),
+        signed_bytes(entry, spec_hash, timestamp, issued.get("responseSchema") or APPROVAL_SCHEMA),
         hashlib.sha256,
     ).hexdigest()
     if not hmac.compare_digest(expected, given):

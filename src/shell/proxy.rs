@@ -72,6 +72,10 @@ impl Relay {
         match ended {
             Ended::WithForms(interrupts, held) => {
                 for body in &interrupts {
+                    // A client that left needs no more forms.
+                    if self.tx.is_closed() {
+                        break;
+                    }
                     let form = self.form(body).await;
                     self.write(form);
                 }

@@ -83,6 +83,13 @@ def test_a_payload_reparsed_in_another_key_order_and_number_form_verifies(repo: 
     verify_resume_entry(entry, vector["secret"], interrupt_of(vector))
 
 
+def test_an_expires_at_without_an_offset_is_refused(repo: Path) -> None:
+    vector = resume_vectors(repo)[0]
+    local = {**interrupt_of(vector), "expiresAt": "2030-01-01T00:00:00"}
+    with pytest.raises(GenuiError):
+        verify_resume_entry(entry_of(vector), vector["secret"], local)
+
+
 def test_an_entry_signed_after_expires_at_is_refused(repo: Path) -> None:
     vector = resume_vectors(repo)[0]
     expired = {**interrupt_of(vector), "expiresAt": "2026-01-01T00:00:00Z"}

@@ -28,5 +28,9 @@ const entry = await client.submitInterrupt(specHashOf(form), interrupt.id, token
   year: 2026,
 });
 // The agent checks the entry against the schema IT issued, never one taken from the entry.
-await verifyResumeEntry(entry, secret, { responseSchema, specHash: specHashOf(form) });
+await verifyResumeEntry(entry, secret, {
+  interruptId: interrupt.id,
+  responseSchema,
+  specHash: specHashOf(form),
+});
 console.log(JSON.stringify(entry)); // put it in resume[] of the agent's next run

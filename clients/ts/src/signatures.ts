@@ -179,8 +179,10 @@ export function resumeSignedString(
   return `${RESUME}.${t}.${specHash}.${entry.status}.${id}.${resolved ? digest : ""}.${payload}`;
 }
 
-/** What the agent knows of the interrupt it issued: the schema (or its digest), maybe the spec. */
+/** What the agent knows of the interrupt it issued: its id, the schema (or its digest), maybe the spec. */
 export interface ResumeExpectation {
+  /** The id of the interrupt the agent issued: an entry answering another is refused. */
+  interruptId: string;
   /** The `responseSchema` the agent issued; `APPROVAL_SCHEMA` for a confirmation without one. */
   responseSchema?: unknown;
   /** Or its digest, when the agent kept only that. */
@@ -203,6 +205,11 @@ export async function verifyResumeEntry(
 ): Promise<void> {
   if (!secret) throw refuse("no secret to verify with");
   const signed = readResumeEntry(entry);
+  if (signed.interruptId !== expected.interruptId) {
+    throw refuse(
+      `resume entry ${JSON.stringify(signed.interruptId)} answers another interrupt than ${JSON.stringify(expected.interruptId)}`,
+    );
+  }
   const digest = signed.status === "resolved" ? await expectedDigest(expected) : "";
   const { specHash, signature } = signed.metadata.genui;
   if (expected.specHash !== undefined && !sameText(expected.specHash, specHash)) {

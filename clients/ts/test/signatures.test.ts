@@ -49,8 +49,11 @@ function entryOf(vector: Vector): Record<string, any> {
 
 /** What the agent issued, as the vector states it: the schema, or only its digest. */
 function expectationOf(vector: Vector) {
-  if (vector["responseSchema"]) return { responseSchema: JSON.parse(vector["responseSchema"]) };
-  return { schemaDigest: vector["schemaDigest"] ?? "" };
+  const interruptId = vector["interruptId"] ?? "";
+  if (vector["responseSchema"]) {
+    return { interruptId, responseSchema: JSON.parse(vector["responseSchema"]) };
+  }
+  return { interruptId, schemaDigest: vector["schemaDigest"] ?? "" };
 }
 
 async function refused(promise: Promise<unknown>): Promise<void> {
@@ -123,18 +126,20 @@ function entry(status: "resolved" | "cancelled", payload?: unknown, signature?: 
 test("a resolved entry verifies with its payload in JCS, whatever its key order", async () => {
   const signature = signedHere("resolved", '{"quarter":"Q1","year":2026}');
   await verifyResumeEntry(entry("resolved", { year: 2026, quarter: "Q1" }, signature), SECRET, {
+    interruptId: "int.form",
     responseSchema: SCHEMA,
     specHash: SPEC,
   });
   const digest = createHash("sha256").update(SCHEMA_JCS).digest("hex");
   await verifyResumeEntry(entry("resolved", { quarter: "Q1", year: 2026 }, signature), SECRET, {
+    interruptId: "int.form",
     schemaDigest: digest,
   });
 });
 
 test("a cancelled entry and a confirmation's approval schema verify", async () => {
   const cancel = entry("cancelled", undefined, signedHere("cancelled", ""));
-  await verifyResumeEntry(cancel, SECRET, { responseSchema: SCHEMA });
+  await verifyResumeEntry(cancel, SECRET, { interruptId: "int.form", responseSchema: SCHEMA });
   const approvalJcs =
     '{"additionalProperties":false,"properties":{"approved":{"title":"Approve","type":"boolean"}},"required":["approved"],"type":"object"}';
   const approved = entry(
@@ -142,17 +147,36 @@ test("a cancelled entry and a confirmation's approval schema verify", async () =
     { approved: false },
     signedHere("resolved", '{"approved":false}', approvalJcs),
   );
-  await verifyResumeEntry(approved, SECRET, { responseSchema: APPROVAL_SCHEMA });
+  await verifyResumeEntry(approved, SECRET, {
+    interruptId: "int.form",
+    responseSchema: APPROVAL_SCHEMA,
+  });
 });
 
 test("a resolved entry signed at or after the interrupt's expiresAt is refused", async () => {
   const signature = signedHere("resolved", '{"quarter":"Q1"}');
   const good = entry("resolved", { quarter: "Q1" }, signature);
   const before = new Date((NOW + 60) * 1000).toISOString();
-  await verifyResumeEntry(good, SECRET, { responseSchema: SCHEMA, expiresAt: before });
+  await verifyResumeEntry(good, SECRET, {
+    interruptId: "int.form",
+    responseSchema: SCHEMA,
+    expiresAt: before,
+  });
   const at = new Date(NOW * 1000).toISOString();
-  await refused(verifyResumeEntry(good, SECRET, { responseSchema: SCHEMA, expiresAt: at }));
-  await refused(verifyResumeEntry(good, SECRET, { responseSchema: SCHEMA, expiresAt: "soon" }));
+  await refused(
+    verifyResumeEntry(good, SECRET, {
+      interruptId: "int.form",
+      responseSchema: SCHEMA,
+      expiresAt: at,
+    }),
+  );
+  await refused(
+    verifyResumeEntry(good, SECRET, {
+      interruptId: "int.form",
+      responseSchema: SCHEMA,
+      expiresAt: "soon",
+    }),
+  );
 });
 
 test("APPROVAL_SCHEMA is the approval schema docs/interrupts.md publishes", () => {
@@ -164,7 +188,7 @@ test("APPROVAL_SCHEMA is the approval schema docs/interrupts.md publishes", () =
 test("every change to a resume entry, or to what the agent expects, is refused", async () => {
   const good = () =>
     entry("resolved", { quarter: "Q1" }, signedHere("resolved", '{"quarter":"Q1"}'));
-  const expected = { responseSchema: SCHEMA };
+  const expected = { interruptId: "int.form", responseSchema: SCHEMA };
   await verifyResumeEntry(good(), SECRET, expected);
   const tampers: Array<(e: Record<string, any>) => void> = [
     (e) => (e["status"] = "cancelled"),
@@ -188,10 +212,11 @@ test("every change to a resume entry, or to what the agent expects, is refused",
   for (const [secret, expectation] of [
     ["another", expected],
     ["", expected],
-    [SECRET, { responseSchema: otherSchema }],
-    [SECRET, { schemaDigest: "f".repeat(64) }],
-    [SECRET, { schemaDigest: "not hex" }],
-    [SECRET, {}],
+    [SECRET, { interruptId: "int.form", responseSchema: otherSchema }],
+    [SECRET, { interruptId: "int.form", schemaDigest: "f".repeat(64) }],
+    [SECRET, { interruptId: "int.form", schemaDigest: "not hex" }],
+    [SECRET, { interruptId: "int.form" }],
+    [SECRET, { ...expected, interruptId: "int.other" }],
     [SECRET, { ...expected, specHash: "f".repeat(64) }],
   ] as const) {
     await refused(verifyResumeEntry(good(), secret, expectation));

@@ -427,11 +427,7 @@ impl SubmitJob {
 
     fn validate(&mut self, cached: Option<&str>) -> Result<Vec<String>> {
         if let Some(claim) = &self.interrupt {
-            let hash = match &self.contract {
-                ContractSource::Cached(hash) => hash.as_str(),
-                ContractSource::Inline(_) => "",
-            };
-            crate::interrupt::check_claim(claim, self.signer.as_ref(), hash)?;
+            crate::interrupt::check_claim(claim, self.signer.as_ref(), self.spec_hash())?;
             if claim.cancelled {
                 return Ok(Vec::new());
             }
@@ -576,10 +572,7 @@ impl SubmitJob {
                 claim,
                 signer: self.signer.as_ref(),
                 signed: Signed {
-                    spec_hash: match &self.contract {
-                        ContractSource::Cached(hash) => hash,
-                        ContractSource::Inline(_) => "",
-                    },
+                    spec_hash: self.spec_hash(),
                     interrupt_id: &claim.id,
                     schema_digest: resolved.map_or("", |(digest, _)| digest.as_str()),
                     payload: resolved.map(|(_, payload)| payload.as_str()),
@@ -593,6 +586,14 @@ impl SubmitJob {
             unchecked,
             resume,
         )
+    }
+
+    /// The spec the submission names (empty for an inline `output`).
+    fn spec_hash(&self) -> &str {
+        match &self.contract {
+            ContractSource::Cached(hash) => hash,
+            ContractSource::Inline(_) => "",
+        }
     }
 
     /// The message row of this submission ([`SubmitAnswer::for_submission`]).

@@ -51,6 +51,9 @@ const MAX_AGENTS: usize = 64;
 const MAX_STREAM_BYTES: usize = 8 << 20;
 /// The most bytes one upstream event may take.
 const MAX_EVENT_BYTES: usize = 1 << 20;
+/// Most forms made for one upstream `RUN_FINISHED` (each is a generation);
+/// interrupts beyond reach the client unanswered in the relayed event.
+const MAX_FORMS: usize = 8;
 /// Where the caller names the upstream agent.
 const UPSTREAM_AT: &str = "/forwardedProps/upstream";
 /// The `forwardedProps` keys the worker reads itself: the upstream's name
@@ -264,6 +267,7 @@ impl Proxy {
         interrupts
             .iter()
             .filter(|interrupt| has_form(interrupt))
+            .take(MAX_FORMS)
             .map(|interrupt| {
                 let mut body = self.form_options.clone();
                 body.insert("interrupt".into(), interrupt.clone());
@@ -337,13 +341,15 @@ fn excerpt(text: &str) -> String {
     }
 }
 
-/// The bytes an upstream stream has spent: in all, and since the last
-/// blank line (the end of an event).
+/// The bytes an upstream stream has spent: in all, and in the event being
+/// read (up to its end, a blank line; lines end with CRLF, LF or CR, as
+/// SSE has them).
 #[derive(Debug, Default)]
 struct Budget {
     total: usize,
     in_event: usize,
-    newlines: u8,
+    line_len: usize,
+    after_cr: bool,
 }
 
 impl Budget {
@@ -355,16 +361,16 @@ impl Budget {
             ));
         }
         for &byte in chunk {
+            let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
             match byte {
-                b'\r' => {}
-                b'\n' => self.newlines += 1,
-                _ => self.newlines = 0,
+                // The LF of a CRLF: the CR ended the line.
+                b'\n' if after_cr => {}
+                b'\r' | b'\n' => self.end_line(),
+                _ => {
+                    self.line_len += 1;
+                    self.in_event += 1;
+                }
             }
-            self.in_event = if self.newlines >= 2 {
-                0
-            } else {
-                self.in_event + 1
-            };
             if self.in_event > MAX_EVENT_BYTES {
                 return Err(format!(
                     "an upstream event is over the limit of {MAX_EVENT_BYTES} bytes"
@@ -372,6 +378,14 @@ impl Budget {
             }
         }
         Ok(())
+    }
+
+    /// A line ended; a blank one ends the event.
+    fn end_line(&mut self) {
+        if self.line_len == 0 {
+            self.in_event = 0;
+        }
+        self.line_len = 0;
     }
 }
 
@@ -406,19 +420,14 @@ pub(crate) fn proxy_call(
     }))
 }
 
-/// The agent `name` of the setting; an unknown name is the caller's 400.
+/// The agent `name` of the setting; an unknown name is the caller's 400,
+/// which never lists the configured names (they are the operator's).
 fn find_agent(setting: Option<&str>, name: &str) -> Result<Agent, Error> {
-    let mut agents = agents(setting)?;
-    agents.remove(name).ok_or_else(|| {
-        let mut known: Vec<&String> = agents.keys().collect();
-        known.sort();
-        let why = match known.is_empty() {
-            true => format!("no upstream agent `{name}`: {} names none", Proxy::SETTING),
-            false => format!(
-                "no upstream agent `{name}`; {} names {known:?}",
-                Proxy::SETTING
-            ),
-        };
+    agents(setting)?.remove(name).ok_or_else(|| {
+        let why = format!(
+            "no upstream agent `{name}` is configured (the operator names them in {})",
+            Proxy::SETTING
+        );
         Error::new(ErrorCode::InvalidRequest, why).at(UPSTREAM_AT)
     })
 }
@@ -493,8 +502,20 @@ fn agent_url(name: &str, value: Option<&Value>) -> Result<String, Error> {
     let url = value
         .and_then(Value::as_str)
         .ok_or_else(|| misconfigured(&at, "must be the agent's http(s) URL"))?;
-    check_url(url).map_err(|e| misconfigured(&at, &format!("is {url:?}: {}", e.message())))?;
+    // The message names the URL's scheme and host only: a path or query may
+    // hold the operator's token.
+    let why = |e: Error| misconfigured(&at, &format!("is {}: {}", url_origin(url), e.message()));
+    check_url(url).map_err(why)?;
     Ok(url.to_owned())
+}
+
+/// A URL's scheme and host (`https://agents.example`), for a message.
+fn url_origin(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    // Never the credentials before an `@`.
+    let host = authority.rsplit('@').next().unwrap_or_default();
+    excerpt(&format!("{scheme}://{host}"))
 }
 
 /// The JSON Pointer of a name's entry (or one of its keys) in the setting.
@@ -606,7 +627,7 @@ mod tests {
             (r#"{"a": "http://a"}"#, "at /a: must be an object"),
             (
                 r#"{"a": {"url": "file:///etc/passwd"}}"#,
-                "at /a/url: is \"file",
+                "at /a/url: is file://",
             ),
             (r#"{"a": {"url": "gopher://x"}}"#, "at /a/url"),
             (
@@ -667,6 +688,56 @@ mod tests {
         assert_eq!(error.pointer(), Some(UPSTREAM_AT));
         let plain = run_input(json!({"generateUserInterface": {"output": {"type": "object"}}}));
         assert!(Proxy::open(&plain, Some(SETTING)).unwrap().is_none());
+        // The caller is never told the operator's agents.
+        let error =
+            Proxy::open(&run_input(json!({"upstream": "nobody"})), Some(SETTING)).unwrap_err();
+        assert!(
+            !error.message().contains("graph") && !error.message().contains("slow"),
+            "{}",
+            error.message()
+        );
+    }
+
+    #[test]
+    fn a_bad_url_is_named_by_its_origin_only() {
+        let setting = r#"{"a": {"url": "ftp://user:pw@agents.example/run?token=s3cret"}}"#;
+        let input = run_input(json!({"upstream": "a"}));
+        let message = Proxy::open(&input, Some(setting))
+            .unwrap_err()
+            .message()
+            .to_owned();
+        assert!(message.contains("ftp://agents.example"), "{message}");
+        assert!(
+            !message.contains("s3cret") && !message.contains("pw"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn an_event_ends_at_a_blank_line_of_any_line_end_and_newlines_never_overflow() {
+        let mut budget = Budget::default();
+        assert!(budget.spend("\n".repeat(300).as_bytes()).is_ok());
+        // CR-only and CRLF events of half the limit each, back to back.
+        let half = "x".repeat(MAX_EVENT_BYTES / 2);
+        for end in ["\r\r", "\r\n\r\n", "\n\n"] {
+            for _ in 0..3 {
+                let event = format!("data: {half}{end}");
+                assert!(budget.spend(event.as_bytes()).is_ok(), "{end:?}");
+            }
+        }
+        // One line end is not the end of an event.
+        let mut budget = Budget::default();
+        let event = format!("data: {half}\ndata: {half}\r\ndata: {half}");
+        assert!(budget.spend(event.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn at_most_eight_forms_are_made_for_one_finished_run() {
+        let interrupts: Vec<Value> = (0..20)
+            .map(|i| json!({"id": format!("i{i}"), "reason": "confirmation"}))
+            .collect();
+        let finished = json!({"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": interrupts}});
+        assert_eq!(proxy().interrupt_bodies(&finished).len(), MAX_FORMS);
     }
 
     #[test]

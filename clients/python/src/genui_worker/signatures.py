@@ -135,9 +135,13 @@ def _expires_at(interrupt: Mapping[str, Any]) -> Optional[float]:
     if not isinstance(text, str):
         return None
     try:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError as error:
         raise _refuse(f"interrupt {interrupt.get('id')!r} has an unreadable expiresAt {text!r}") from error
+    if moment.tzinfo is None:
+        # RFC 3339 has an offset; without one the moment depends on this machine's zone.
+        raise _refuse(f"interrupt {interrupt.get('id')!r} has an expiresAt without an offset: {text!r}")
+    return moment.timestamp()
 
 
 def verify_resume_entry(

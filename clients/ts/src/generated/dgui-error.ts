@@ -6,7 +6,7 @@
  */
 export interface DguiError {
 type: "dgui_error"
-code: ("invalid_json" | "invalid_request" | "unknown_tool" | "invalid_schema" | "unresolved_ref" | "body_too_large" | "body_too_deep" | "schema_too_large" | "instructions_too_large" | "schema_too_deep" | "unsupported_format" | "unsupported_catalog" | "invalid_event_stream" | "submission_invalid" | "spec_not_found" | "model_timeout" | "model_unavailable" | "model_rate_limited" | "model_output_invalid" | "model_auth" | "unauthorized" | "invalid_signature" | "webhook_replayed" | "rate_limited" | "forbidden" | "not_found" | "form_expired" | "invalid_request_state" | "interrupt_expired" | "method_not_allowed" | "internal_error")
+code: ("invalid_json" | "invalid_request" | "unknown_tool" | "invalid_schema" | "unresolved_ref" | "body_too_large" | "body_too_deep" | "schema_too_large" | "instructions_too_large" | "schema_too_deep" | "unsupported_format" | "unsupported_catalog" | "invalid_event_stream" | "submission_invalid" | "spec_not_found" | "model_timeout" | "model_unavailable" | "model_rate_limited" | "model_output_invalid" | "model_auth" | "unauthorized" | "invalid_signature" | "webhook_replayed" | "rate_limited" | "forbidden" | "not_found" | "form_expired" | "invalid_request_state" | "interrupt_expired" | "upstream_unavailable" | "upstream_invalid" | "upstream_timeout" | "method_not_allowed" | "internal_error")
 message: string
 /**
  * Details. `pointer` is the JSON Pointer of the offending value in the request body when known.

@@ -2,9 +2,13 @@
 /* From schemas/generate-request.schema.json. */
 
 /**
- * A generateUserInterface tool call in one of four shapes: AG-UI (seed 000), the bare arguments object, an OpenAI tool call whose arguments are a JSON string, or an AG-UI event stream (TOOL_CALL_START, TOOL_CALL_ARGS deltas, TOOL_CALL_END; seed 002), as an array or {events: [...]}. Optional top-level `format` (jsonforms | rjsf | lmui | a2ui | react), `generator`, `device` (desktop | mobile), `locale` (BCP 47) and `instructions`.
+ * A generateUserInterface tool call in one of four shapes: AG-UI (seed 000), the bare arguments object, an OpenAI tool call whose arguments are a JSON string, or an AG-UI event stream (TOOL_CALL_START, TOOL_CALL_ARGS deltas, TOOL_CALL_END; seed 002), as an array or {events: [...]}. Optional top-level `format` (jsonforms | rjsf | lmui | a2ui | react), `generator`, `device` (desktop | mobile), `locale` (BCP 47), `instructions` and `previousSpecHash`.
  */
 export type GenerateRequest = (AGUIToolCall | OpenAIToolCall | BareArguments | AGUIToolCallEvents)
+/**
+ * Edit a form in place: the specHash (meta.specHash) of the form this call replaces. The new form keeps that form's layout for every field whose data pointer is unchanged (section, order, row partners); new fields go where the generator puts them. Part of the cache key. A stream answers the previous form, rendered with this call's data, then a JSON Patch to the new one (AG-UI: ACTIVITY_DELTA). When that spec is no longer cached, the answer is a fresh form with the warning previous_spec_unknown. Any other shape is a 400 invalid_request at /previousSpecHash.
+ */
+export type PreviousSpecHash = string
 export type BareArguments = Arguments
 export type AGUIToolCallEvents = (Event[] | {
 events: Event[]
@@ -40,6 +44,7 @@ catalog?: string
  * The caller's own instructions for a model or http generator (layout, order, wording), at most 4096 bytes (instructions_too_large, 413, otherwise). Quoted to the model as data below its rules: they never add, drop or retype a field, nor switch off the proof, the sanitiser or the limits. Part of a model's cache key; the deterministic generator ignores them (meta.instructions = ignored).
  */
 instructions?: string
+previousSpecHash?: PreviousSpecHash
 [k: string]: unknown
 }
 export interface Arguments {
@@ -89,6 +94,7 @@ catalog?: string
  * The caller's own instructions for a model or http generator (layout, order, wording), at most 4096 bytes (instructions_too_large, 413, otherwise). Quoted to the model as data below its rules: they never add, drop or retype a field, nor switch off the proof, the sanitiser or the limits. Part of a model's cache key; the deterministic generator ignores them (meta.instructions = ignored).
  */
 instructions?: string
+previousSpecHash?: PreviousSpecHash
 [k: string]: unknown
 }
 export interface OpenAIToolCall {
@@ -127,6 +133,7 @@ catalog?: string
  * The caller's own instructions for a model or http generator (layout, order, wording), at most 4096 bytes (instructions_too_large, 413, otherwise). Quoted to the model as data below its rules: they never add, drop or retype a field, nor switch off the proof, the sanitiser or the limits. Part of a model's cache key; the deterministic generator ignores them (meta.instructions = ignored).
  */
 instructions?: string
+previousSpecHash?: PreviousSpecHash
 [k: string]: unknown
 }
 export interface Event {

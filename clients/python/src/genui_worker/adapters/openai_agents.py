@@ -30,7 +30,10 @@ def generate_user_interface_tool(
     output: Optional[dict[str, Any]] = None,
 ) -> FunctionTool:
     async def invoke(_context: RunContextWrapper[Any], arguments_json: str) -> str:
-        arguments = json.loads(arguments_json or "{}")
+        try:
+            arguments = json.loads(arguments_json or "{}")
+        except json.JSONDecodeError as error:
+            raise GenuiError("invalid_request", f"the tool's arguments are not JSON: {error}") from error
         if not isinstance(arguments, dict):
             raise GenuiError("invalid_request", "the tool's arguments are not a JSON object")
         try:
