@@ -136,6 +136,22 @@ async function until(ready, what, ms = 20_000) {
   assert.fail(`waited ${ms / 1000} s for ${what}`);
 }
 
+/**
+ * Types `value` into the field labelled `label` and waits until the form has
+ * taken it: JSON Forms' material inputs pass a change on after a pause, and
+ * the field stops being marked invalid (a required, empty field is) when
+ * they have.
+ */
+async function type(page, label, value) {
+  const field = page.getByLabel(label).first();
+  await field.fill(value);
+  const end = Date.now() + 5000;
+  while ((await field.getAttribute('aria-invalid')) !== 'false') {
+    if (Date.now() > end) assert.fail(`the form did not take "${value}" in ${label}`);
+    await sleep(50);
+  }
+}
+
 const state = {};
 
 before(async () => {
@@ -180,7 +196,7 @@ test('a person fills the worker form a CopilotKit agent asked for, and the agent
   });
 
   await t.test('a submission without seats is refused beside the form and reaches no agent', async () => {
-    await page.getByLabel('Name').first().fill(TYPED.name);
+    await type(page, 'Name', TYPED.name);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByRole('alert').filter({ hasText: '/seats' }).first().waitFor({ state: 'visible' });
     const refused = workerAnswers.filter((a) => a.path === '/v1/submit');
@@ -189,7 +205,7 @@ test('a person fills the worker form a CopilotKit agent asked for, and the agent
   });
 
   await t.test('the person completes the form; the worker validates it', async () => {
-    await page.getByLabel('Seats').first().fill(String(TYPED.seats));
+    await type(page, 'Seats', String(TYPED.seats));
     await page.getByRole('button', { name: 'Submit' }).click();
     await until(() => workerAnswers.filter((a) => a.path === '/v1/submit').length === 2, 'the second submission');
     const accepted = workerAnswers.filter((a) => a.path === '/v1/submit')[1];
