@@ -84,7 +84,7 @@ npm_ci . "wrangler, binaryen, node 22"
 # The browser layer: Debian's Chromium (never a downloaded browser) and the
 # renderers' npm project.
 apt_install chromium wrk
-npm_ci tests/browser "JSON Forms, RJSF, esbuild, playwright-core"
+npm_ci tests/browser "JSON Forms, RJSF, CopilotKit (react-core, runtime), esbuild, playwright-core"
 npm_ci tests/agui "@ag-ui/client, @ag-ui/core: the streaming layer's real clients"
 npm_ci examples/agui-client "@ag-ui/client, typescript: the AG-UI client example"
 npm_ci clients/ts "fast-json-patch, canonicalize, typescript, json-schema-to-typescript and the optional peers (React, JSON Forms, RJSF, CopilotKit, AG-UI) it type-checks against"

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { BROWSER_WEBHOOK_SECRET, startWorker } from './lib/servers.mjs';
 
-const FILES = ['run.mjs', 'playground.mjs', 'hosted.mjs', 'issue17.mjs', 'catalog.mjs', 'designed.mjs', 'interrupt.mjs'];
+const FILES = ['run.mjs', 'playground.mjs', 'hosted.mjs', 'issue17.mjs', 'catalog.mjs', 'designed.mjs', 'interrupt.mjs', 'copilotkit-loop.mjs'];
 const files = process.argv.slice(2).length ? process.argv.slice(2) : FILES;
 
 let worker = null;
