@@ -475,7 +475,9 @@ impl Signed<'_> {
 /// canonical JSON, which an agent recomputes from the `responseSchema` it
 /// sent (so an answer checked against any other schema fails its check).
 pub(crate) fn schema_digest(schema: &Value) -> Result<String> {
-    Ok(hex::encode(crate::cache::canonical::sha256(schema)?))
+    // The cache key's own digest of `output`, remembered per isolate: the
+    // submission's proof has usually computed it already.
+    Ok(crate::cache::spec::OutputDigest::of(schema)?.to_hex())
 }
 
 /// The AG-UI `ResumeEntry` for a checked claim: the payload `data`
