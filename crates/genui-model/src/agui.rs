@@ -889,6 +889,27 @@ mod tests {
     /// `forwardedProps.interrupts`: one interrupt per run, answered as
     /// `/v1/interrupt` answers it, its form the run's activity with the
     /// token in `meta.interrupt`; errors point into the run input.
+    /// The `ACTIVITY_SNAPSHOT` a run answering one interrupt sends (signed
+    /// with a test secret).
+    fn interrupt_activity(input: &RunInput) -> Value {
+        let job = genui_core::GenerateJob::prepare_interrupt(
+            &input.body_bytes(),
+            None,
+            &Limits::default(),
+            0,
+            Some("s3cret"),
+        )
+        .unwrap();
+        let answer = job.finish(None).response;
+        AgentEvents::new(input)
+            .frames(&Update::Ui(answer))
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|e| e["type"] == "ACTIVITY_SNAPSHOT")
+            .expect("the form as an activity")
+    }
+
     #[test]
     fn an_interrupt_in_forwarded_props_is_answered_as_its_form() {
         let interrupt = json!({"id": "int-1", "reason": "input_required", "message": "Which quarter?",
@@ -903,23 +924,7 @@ mod tests {
                 at: "/forwardedProps/interrupts/0".into()
             }
         );
-        let job = genui_core::GenerateJob::prepare_interrupt(
-            &input.body_bytes(),
-            None,
-            &Limits::default(),
-            0,
-            Some("s3cret"),
-        )
-        .unwrap();
-        let answer = job.finish(None).response;
-        let mut events = AgentEvents::new(&input);
-        let text = events.frames(&Update::Ui(answer));
-        let snapshot: Value = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .find(|e| e["type"] == "ACTIVITY_SNAPSHOT")
-            .expect("the form as an activity");
+        let snapshot = interrupt_activity(&input);
         let content = &snapshot["content"];
         assert_eq!(snapshot["activityType"], "genui.rjsf");
         assert_eq!(content["description"], "Which quarter?");
@@ -933,23 +938,7 @@ mod tests {
         for format in ["a2ui", "html"] {
             let run = json!({"threadId": "t", "runId": "r", "forwardedProps": {
                 "interrupts": [interrupt.clone()], "format": format}});
-            let input = read(run).unwrap();
-            let job = genui_core::GenerateJob::prepare_interrupt(
-                &input.body_bytes(),
-                None,
-                &Limits::default(),
-                0,
-                Some("s3cret"),
-            )
-            .unwrap();
-            let answer = job.finish(None).response;
-            let text = AgentEvents::new(&input).frames(&Update::Ui(answer));
-            let snapshot: Value = text
-                .lines()
-                .filter_map(|l| l.strip_prefix("data: "))
-                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-                .find(|e| e["type"] == "ACTIVITY_SNAPSHOT")
-                .expect("the form as an activity");
+            let snapshot = interrupt_activity(&read(run).unwrap());
             let metadata = &snapshot["content"]["metadata"];
             assert!(
                 metadata["interrupt"]["token"].is_string(),
