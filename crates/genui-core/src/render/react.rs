@@ -1053,6 +1053,27 @@ fn names(title: Option<&str>, plan: &Plan) -> String {
     base
 }
 
+/// A TSX module, react-hook-form and zod (`format=react`).
+pub(crate) struct React;
+
+impl super::compiler::FormatCompiler for React {
+    fn names(&self) -> &'static [&'static str] {
+        &["react"]
+    }
+
+    fn format(&self) -> crate::Format {
+        crate::Format::React
+    }
+
+    fn contract(&self) -> crate::Contract {
+        crate::Contract::ReactModule
+    }
+
+    fn render(&self, r: &RenderInput<'_>, _: crate::Format) -> Value {
+        render(r)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
