@@ -214,4 +214,26 @@ mod tests {
         listed.extend(ticked_after(&readme, "Add `?format="));
         assert_eq!(listed, names(), "README.md's list of the other formats");
     }
+
+    #[test]
+    fn the_openapi_document_takes_every_name_of_every_format() {
+        let every: Vec<Value> = (FORMATS.iter().flat_map(|c| c.names()))
+            .map(|name| Value::from(*name))
+            .collect();
+        let document: Value = serde_json::from_str(crate::edge::tool::openapi_json()).unwrap();
+        let mut seen = 0;
+        for operation in document["paths"].as_object().unwrap().values() {
+            let parameters = operation.as_object().unwrap().values();
+            for parameter in parameters
+                .filter_map(|o| o["parameters"].as_array())
+                .flatten()
+            {
+                if parameter["name"] == "format" {
+                    assert_eq!(parameter["schema"]["enum"].as_array().unwrap(), &every);
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 0, "no `format` parameter in /openapi.json");
+    }
 }
