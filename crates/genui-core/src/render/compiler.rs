@@ -1,40 +1,13 @@
-//! The one table of output formats: the [`FormatCompiler`] trait each
-//! format module implements (its wire names, the contract its answers meet,
-//! its two projections), and [`FORMATS`], the list of those modules.
+//! The one table of output formats: [`FORMATS`], the format modules, each
+//! implementing [`FormatCompiler`] (its wire names, the contract its
+//! answers meet, its two projections).
 //! [`Format`]'s names, parsing, contract and dispatch are all read from
 //! [`FORMATS`], so adding a format is one module and one row here.
 
-use super::RenderInput;
+use super::FormatCompiler;
 use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::terms::contracts::Contract;
 use crate::terms::format::Format;
-use serde_json::Value;
-
-/// What one format module knows about its format and how it compiles a
-/// spec into it.
-pub(crate) trait FormatCompiler: Sync {
-    /// The wire names a request may give, the one answers and documents
-    /// use first (`rjsf`, then its alias `dgui`).
-    fn names(&self) -> &'static [&'static str];
-
-    /// The [`Format`] a request naming this format picks (A2UI: its
-    /// default revision).
-    fn format(&self) -> Format;
-
-    /// The published contract every answer in this format meets.
-    fn contract(&self) -> Contract;
-
-    /// The answer as a value; `format` is the value the request picked
-    /// (for A2UI, its revision).
-    fn render(&self, r: &RenderInput<'_>, format: Format) -> Value;
-
-    /// The answer as the JSON text the worker sends. By default the value
-    /// serialised straight into bytes: `Value`'s `Display` goes through
-    /// `fmt` for every token, which cost a sixth of a hit in wasm. Same text.
-    fn render_text(&self, r: &RenderInput<'_>, format: Format) -> String {
-        serde_json::to_string(&self.render(r, format)).unwrap_or_default()
-    }
-}
 
 /// Every format, in the order documents list them (the default first).
 pub(crate) const FORMATS: [&dyn FormatCompiler; 6] = [
@@ -95,6 +68,7 @@ impl Format {
 mod tests {
     use super::*;
     use crate::terms::format::A2uiVersion;
+    use serde_json::Value;
 
     fn repo_file(path: &str) -> String {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -300,7 +300,7 @@ impl Plan {
 /// JSON Forms, the default format (`format=jsonforms`).
 pub(crate) struct JsonForms;
 
-impl super::compiler::FormatCompiler for JsonForms {
+impl super::FormatCompiler for JsonForms {
     fn names(&self) -> &'static [&'static str] {
         &["jsonforms"]
     }

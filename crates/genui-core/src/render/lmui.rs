@@ -553,7 +553,7 @@ fn insert_path(target: &mut Value, path: &[String], value: Value) {
 /// LMUI `ui_components` (`format=lmui`).
 pub(crate) struct Lmui;
 
-impl super::compiler::FormatCompiler for Lmui {
+impl super::FormatCompiler for Lmui {
     fn names(&self) -> &'static [&'static str] {
         &["lmui"]
     }

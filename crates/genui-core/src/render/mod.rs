@@ -4,8 +4,8 @@
 //! Each compiler walks the spec's plan node by node, display tables
 //! included, so switching format is a cache hit, never a new generation.
 //! The folder is the dispatch table: each format is one module implementing
-//! `compiler::FormatCompiler` (its wire names, the contract its answers
-//! meet, its projections), and `compiler::FORMATS` lists them; [`Format`]'s
+//! [`FormatCompiler`] (its wire names, the contract its answers meet, its
+//! projections), and `compiler::FORMATS` lists them; [`Format`]'s
 //! names, parsing, contract and dispatch are read from that one table:
 //!
 //! - [`jsonforms`]: seed 000's `{jsonSchema, uiSchema, initialData, meta}`,
@@ -43,6 +43,7 @@ pub(crate) mod text;
 pub(crate) mod words;
 
 use crate::cache::spec::UiSpec;
+use crate::terms::contracts::Contract;
 use crate::terms::format::Format;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -81,6 +82,32 @@ pub struct RenderInput<'a> {
     /// `message`): shown as the lead line, or as what an approval approves.
     /// Like `data`, applied at render time and never remembered per spec.
     pub prompt: Option<&'a str>,
+}
+
+/// What one format module knows about its format and how it compiles a
+/// spec into it.
+pub(crate) trait FormatCompiler: Sync {
+    /// The wire names a request may give, the one answers and documents
+    /// use first (`rjsf`, then its alias `dgui`).
+    fn names(&self) -> &'static [&'static str];
+
+    /// The [`Format`] a request naming this format picks (A2UI: its
+    /// default revision).
+    fn format(&self) -> Format;
+
+    /// The published contract every answer in this format meets.
+    fn contract(&self) -> Contract;
+
+    /// The answer as a value; `format` is the value the request picked
+    /// (for A2UI, its revision).
+    fn render(&self, r: &RenderInput<'_>, format: Format) -> Value;
+
+    /// The answer as the JSON text the worker sends. By default the value
+    /// serialised straight into bytes: `Value`'s `Display` goes through
+    /// `fmt` for every token, which cost a sixth of a hit in wasm. Same text.
+    fn render_text(&self, r: &RenderInput<'_>, format: Format) -> String {
+        serde_json::to_string(&self.render(r, format)).unwrap_or_default()
+    }
 }
 
 /// What an approval form shows besides its buttons.

@@ -1047,7 +1047,7 @@ fn names(title: Option<&str>, plan: &Plan) -> String {
 /// A TSX module, react-hook-form and zod (`format=react`).
 pub(crate) struct React;
 
-impl super::compiler::FormatCompiler for React {
+impl super::FormatCompiler for React {
     fn names(&self) -> &'static [&'static str] {
         &["react"]
     }

@@ -504,7 +504,7 @@ fn widget_name(widget: Widget) -> Option<&'static str> {
 /// react-jsonschema-form as a DGUI `dgui_form` (`format=rjsf`, or `dgui`).
 pub(crate) struct Rjsf;
 
-impl super::compiler::FormatCompiler for Rjsf {
+impl super::FormatCompiler for Rjsf {
     fn names(&self) -> &'static [&'static str] {
         &["rjsf", "dgui"]
     }

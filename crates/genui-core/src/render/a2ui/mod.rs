@@ -257,7 +257,7 @@ pub(crate) fn wants_jsonl(accept: Option<&str>) -> bool {
 /// A2UI messages (`format=a2ui`), in the revision the request picked.
 pub(crate) struct A2ui;
 
-impl super::compiler::FormatCompiler for A2ui {
+impl super::FormatCompiler for A2ui {
     fn names(&self) -> &'static [&'static str] {
         &["a2ui"]
     }

@@ -357,7 +357,7 @@ pub(crate) fn hosted_page(
 /// A self-contained HTML page with a native form (`format=html`).
 pub(crate) struct Html;
 
-impl super::compiler::FormatCompiler for Html {
+impl super::FormatCompiler for Html {
     fn names(&self) -> &'static [&'static str] {
         &["html"]
     }
