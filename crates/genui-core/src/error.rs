@@ -358,12 +358,25 @@ impl Error {
     }
 
     /// Adds one detail; a detail of the same kind is replaced where it stands.
-    pub fn with(mut self, detail: Detail) -> Self {
+    pub(crate) fn with(mut self, detail: Detail) -> Self {
         match self.details.iter_mut().find(|d| d.same_kind(&detail)) {
             Some(slot) => *slot = detail,
             None => self.details.push(detail),
         }
         self
+    }
+
+    /// Records when a rate-limited model may be asked again (the provider's
+    /// `Retry-After`): `retryAfterMs` in the payload for a delay.
+    pub fn with_retry_after(self, when: RetryAfter) -> Self {
+        self.with(Detail::RetryAfter(when))
+    }
+
+    /// Records how many seconds the client should wait before trying
+    /// again: `retryAfterSeconds` in the payload, and the `Retry-After`
+    /// header.
+    pub fn with_retry_after_seconds(self, seconds: u32) -> Self {
+        self.with(Detail::RetryAfterSeconds(seconds))
     }
 
     /// Records the model provider's HTTP status.

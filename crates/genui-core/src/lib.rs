@@ -80,11 +80,11 @@ pub use submit::SubmitJob;
 pub use terms::response::HttpResponse;
 
 pub use cache::memo::IsolateMemory;
-pub use cache::spec::{spec_hash, GeneratorId, KeyOptions, UiSpec};
+pub use cache::spec::{GeneratorId, UiSpec};
 pub use catalog::Catalog;
 
 pub use pointer::Pointer;
-pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
+pub use schema::{FieldKind, SchemaDoc};
 
 pub use generator::Generator;
 pub use plan::check::Issue;
@@ -96,7 +96,7 @@ pub use terms::format::Format;
 
 pub use edge::access::Access;
 pub use edge::forms::{FormRecord, FormToken};
-pub use edge::mcp::{Mcp, McpLink, McpRead, McpSettings};
+pub use edge::mcp::{Mcp, McpSettings};
 pub use edge::outbox::{
     AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
 };
@@ -105,4 +105,4 @@ pub use edge::rerender::SpecRender;
 pub use edge::submission::{Submission, SubmitDoor, Submitted};
 pub use edge::webhook::Webhook;
 
-pub use error::{Detail, Error, ErrorCode, ModelFailure, RetryAfter};
+pub use error::{Error, ErrorCode, ModelFailure, RetryAfter};

@@ -21,9 +21,7 @@
 #![allow(dead_code)]
 
 use criterion::Criterion;
-use genui_core::{
-    check_output, GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, UiSpec,
-};
+use genui_core::{GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, SchemaDoc, UiSpec};
 use jsonschema::Draft;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
@@ -113,7 +111,7 @@ impl Case {
             self.name
         );
 
-        let (draft, validator) = check_output(&self.output, "/output", &limits)
+        let (draft, validator) = SchemaDoc::check_output(&self.output, "/output", &limits)
             .unwrap_or_else(|e| panic!("{}: schema proof failed: {e:?}", self.name));
         assert!(
             validator.is_valid(&self.valid),

@@ -4,7 +4,7 @@
 //! `now` the caller passes), and redaction of anything key-like. Codes,
 //! statuses and the `dgui_error` body are the core's (`genui_core::error`).
 
-use genui_core::{Detail, Error, ModelFailure, RetryAfter};
+use genui_core::{Error, ModelFailure, RetryAfter};
 use serde_json::Value;
 
 /// A model failure whose message is redacted (providers echo masked keys).
@@ -65,7 +65,7 @@ pub(crate) fn status_error(status: u16, headers: &[(String, String)], body: &str
     let error =
         failure(kind, format!("{what} (HTTP {status}): {detail}")).with_provider_status(status);
     match retry_after(headers) {
-        Some(when) if kind == ModelFailure::RateLimited => error.with(Detail::RetryAfter(when)),
+        Some(when) if kind == ModelFailure::RateLimited => error.with_retry_after(when),
         _ => error,
     }
 }
@@ -263,7 +263,7 @@ mod tests {
         );
         let at = retry_after(&h(&[("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT")]));
         assert_eq!(at, Some(RetryAfter::At(784_111_777_000)));
-        let error = failure(ModelFailure::RateLimited, "x").with(Detail::RetryAfter(at.unwrap()));
+        let error = failure(ModelFailure::RateLimited, "x").with_retry_after(at.unwrap());
         assert_eq!(error.retry_after_ms(784_111_775_500), Some(1500));
         assert_eq!(error.retry_after_ms(784_111_999_000), Some(0));
         assert_eq!(retry_after(&h(&[("retry-after", "soon")])), None);

@@ -45,7 +45,7 @@ use wire::{code, Envelope, RpcError, Version, SERVER};
 
 pub use guard::McpSettings;
 use reach::{form_elicitation, person_message, read_link_resource, retry};
-pub use reach::{McpLink, McpRead};
+pub(crate) use reach::{McpLink, McpRead};
 
 /// What a `POST /mcp` asks of the shell. The jobs are boxed: each is
 /// several times the size of an answer.
