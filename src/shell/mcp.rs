@@ -17,7 +17,6 @@ pub(super) async fn handle(
     ctx: &Context,
     request_id: &str,
 ) -> HttpResponse {
-    Mcp::set_view(VIEW_HTML);
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
@@ -34,6 +33,7 @@ pub(super) async fn handle(
         cors_origins: cors_origins.as_deref(),
         secret: secret.as_deref(),
         now: super::clock::unix_s(),
+        view: Some(VIEW_HTML),
     };
     match Mcp::read(&body, &header, settings, &limits) {
         Mcp::Answer(response) => response,

@@ -158,11 +158,6 @@ impl Mcp {
             .with_data(error.to_dgui_error());
         fail(&Value::Null, &rpc)
     }
-
-    /// Installs the built form view served as `ui://genui/form`.
-    pub fn set_view(html: &'static str) {
-        view::set_html(html);
-    }
 }
 
 fn read(
@@ -204,7 +199,11 @@ fn read(
             .get("_meta")
             .and_then(|m| m.get(META_CAPABILITIES))
             .map(ClientCapabilities::read);
-        let client = Client { caps, forms };
+        let client = Client {
+            caps,
+            forms,
+            view: guard.view,
+        };
         dispatch(request, id, Version::V2026_07_28, client, limits)
     } else {
         // Handshake era; a request without the header is 2025-03-26 (the
@@ -213,7 +212,11 @@ fn read(
         let caps = get("mcp-session-id")
             .as_deref()
             .and_then(ClientCapabilities::from_session_id);
-        let client = Client { caps, forms };
+        let client = Client {
+            caps,
+            forms,
+            view: guard.view,
+        };
         dispatch(
             request,
             id,
@@ -229,11 +232,13 @@ fn read(
 }
 
 /// What is known of the client beyond its request: its capabilities
-/// (`None`: unknown) and what elicitation state needs.
+/// (`None`: unknown), what elicitation state needs, and the form view
+/// this worker serves.
 #[derive(Debug, Clone, Copy)]
 struct Client<'a> {
     caps: Option<ClientCapabilities>,
     forms: McpForms<'a>,
+    view: Option<&'a str>,
 }
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -438,7 +443,11 @@ fn dispatch(
             {
                 return read;
             }
-            complete(read_resource(&request.params, &id, version)?, version, long)
+            complete(
+                read_resource(&request.params, &id, version, client.view)?,
+                version,
+                long,
+            )
         }
         "tools/call" => return call_tool(&request.params, id, version, client, limits),
         other => return Err(fail(&id, &unknown_method(other, version))),
@@ -476,6 +485,7 @@ fn read_resource(
     params: &Map<String, Value>,
     id: &Value,
     version: Version,
+    view: Option<&str>,
 ) -> Step<Map<String, Value>> {
     let Some(uri) = params.get("uri").and_then(Value::as_str) else {
         return Err(fail(
@@ -499,7 +509,7 @@ fn read_resource(
             &RpcError::new(code, status, message).with_data(json!({"uri": uri})),
         ));
     }
-    let Some(html) = view::html() else {
+    let Some(html) = view else {
         let error = Error::new(
             crate::error::ErrorCode::Internal,
             "the form view was not built into this worker (scripts/build-mcp-view.sh)",
