@@ -24,7 +24,7 @@ use super::deliver::{post_signed, random_bytes};
 use super::{read_body, setting};
 use genui_core::{
     DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits,
-    Outbox, OutboxEffect, OutboxInput, Submission, SubmitDoor, Submitted,
+    Outbox, OutboxEffect, OutboxInput, Submission, Submitted,
 };
 use genui_model::{Generation, Mode};
 use serde_json::{json, Value};
@@ -216,9 +216,9 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
     }
     let limits = Limits::default();
     let body = super::read_body_or_error(req, &limits).await;
-    let door = SubmitDoor::hosted(token, record.clone(), spec, link.answer_id());
     let body = body.as_deref().map_err(Clone::clone);
-    let submission = Submission::new(door, body, |_| None, &limits);
+    let submission =
+        Submission::hosted(token, record.clone(), spec, link.answer_id(), body, &limits);
     // The link's spec came with it: the machine asks for no KV read.
     let (message, delivery_id) = match super::submit::run(submission, env, "").await {
         Submitted::Store {

@@ -23,7 +23,7 @@ use clock::{unix_ms, unix_s};
 use genui_core::Limits;
 use genui_core::{
     Access, Error, ErrorCode, GenerateJob, Handler, HttpResponse, Route, SpecRender, Submission,
-    SubmitDoor, Webhook,
+    Webhook,
 };
 use genui_model::{Generation, Mode};
 use respond::{into_response, log_line, RequestInfo};
@@ -192,8 +192,7 @@ async fn read_body_or_error(
 async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse {
     let limits = Limits::default();
     let body = read_body_or_error(req, &limits).await;
-    let submission = Submission::new(
-        SubmitDoor::Api,
+    let submission = Submission::api(
         body.as_deref().map_err(Clone::clone),
         |name| header(req, name),
         &limits,

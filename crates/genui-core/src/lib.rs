@@ -84,7 +84,7 @@ pub use cache::spec::{GeneratorId, UiSpec};
 pub use catalog::Catalog;
 
 pub use pointer::Pointer;
-pub use schema::{FieldKind, SchemaDoc};
+pub use schema::SchemaDoc;
 
 pub use generator::Generator;
 pub use plan::check::Issue;
@@ -102,7 +102,7 @@ pub use edge::outbox::{
 };
 pub use edge::replay::ReplayClaim;
 pub use edge::rerender::SpecRender;
-pub use edge::submission::{Submission, SubmitDoor, Submitted};
+pub use edge::submission::{Submission, Submitted};
 pub use edge::webhook::Webhook;
 
 pub use error::{Error, ErrorCode, ModelFailure, RetryAfter};

@@ -6,7 +6,7 @@
 //! serves, read by an HTML parser; the post is its hidden fields plus the
 //! person's input, urlencoded as a browser sends it.
 
-use genui_core::{GenerateJob, HttpResponse, Limits, Outcome, Submission, SubmitDoor, SubmitJob};
+use genui_core::{GenerateJob, HttpResponse, Limits, Outcome, Submission, SubmitJob};
 use serde_json::{json, Value};
 
 const BROWSER: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
@@ -88,7 +88,7 @@ fn submit(
         "accept-language" => accept_language.map(str::to_owned),
         _ => None,
     };
-    Submission::new(SubmitDoor::Api, Ok(body), header, &Limits::default())
+    Submission::api(Ok(body), header, &Limits::default())
         .answer(cached, "r1")
         .into_response()
 }

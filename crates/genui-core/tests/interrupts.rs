@@ -4,7 +4,7 @@
 //! ([`Submission`] signed with the secret) for a signed `ResumeEntry`
 //! (docs/interrupts.md).
 
-use genui_core::{GenerateJob, HttpResponse, Limits, Submission, SubmitDoor};
+use genui_core::{GenerateJob, HttpResponse, Limits, Submission};
 use hmac::{KeyInit, Mac};
 use serde_json::{json, Value};
 
@@ -249,8 +249,8 @@ fn an_interrupt_without_a_schema_or_with_a_broken_one_is_refused_where_it_is() {
 /// `/v1/submit` with `body`, the spec as stored, signed with `secret` at `now`.
 fn submit(body: Value, stored: &str, secret: Option<&str>, now: u64) -> HttpResponse {
     let bytes = serde_json::to_vec(&body).unwrap();
-    let submission = Submission::new(SubmitDoor::Api, Ok(&bytes), |_| None, &Limits::default())
-        .signed_by(secret, now);
+    let submission =
+        Submission::api(Ok(&bytes), |_| None, &Limits::default()).signed_by(secret, now);
     submission.answer(Some(stored), "r1").into_response()
 }
 

@@ -143,7 +143,7 @@ impl<'a> Context<'a> {
         let Some((view, items)) = self.doc.field_views(self.output, at) else {
             return false;
         };
-        let kind = genui_core::FieldKind::of_control(&self.doc, self.output, at, &view);
+        let kind = self.doc.control_kind(self.output, at, &view);
         widget.fits(
             &view,
             &kind,

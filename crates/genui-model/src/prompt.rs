@@ -358,7 +358,7 @@ pub fn fields(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Field> {
 
 fn field(doc: &SchemaDoc<'_>, output: &Value, at: &str, default: Widget) -> Option<Field> {
     let (view, items) = doc.field_views(output, at)?;
-    let kind = genui_core::FieldKind::of_control(doc, output, at, &view);
+    let kind = doc.control_kind(output, at, &view);
     let items_kind = items.as_ref().map(|items| items.kind());
     let mut fitting: Vec<Widget> = vec![default];
     fitting.extend(

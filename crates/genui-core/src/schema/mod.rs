@@ -34,8 +34,7 @@ pub(crate) use embedded::rebase_embedded;
 pub(crate) use external::{
     encode_local_refs, external_refs_as_text, unheld_refs, without_unheld, Unheld,
 };
-pub use kind::FieldKind;
-pub(crate) use kind::Kind;
+pub(crate) use kind::{FieldKind, Kind};
 pub(crate) use opaque::read_json_text;
 pub(crate) use pattern::bounded;
 pub(crate) use validate::check_output;
