@@ -1,4 +1,4 @@
-//! The fetch handler: route, read, look up, finish, respond, store.
+//! The fetch handler: route, read, look up, answer, respond, store.
 //!
 //! The routes are genui-core's route table (`crates/genui-core/src/edge/routes.rs`):
 //! [`Route::of`] names the row's [`Handler`], and [`serve`] runs it.
@@ -290,7 +290,7 @@ async fn render_spec(req: &mut Request, env: &Env, spec_hash: &str) -> HttpRespo
     let cache = kv::SpecCache::open(env);
     let outcome = match job.remembered() {
         Some(outcome) => outcome,
-        None => job.finish(cache.get(job.cache_key()).await.as_deref()),
+        None => job.answer(cache.get(job.cache_key()).await.as_deref()),
     };
     outcome.response.react_source_only(accept.as_deref())
 }

@@ -34,7 +34,7 @@ fn serve(locale: Option<&str>) -> Served {
         &Limits::default(),
     )
     .unwrap();
-    let outcome = job.clone().finish(None);
+    let outcome = job.clone().answer(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     // Fresh, it is to be cached; served again, this isolate remembers it.
     let spec = outcome
@@ -111,13 +111,13 @@ fn post(
     )
 }
 
-/// Today's JSON answer to the same post: [`SubmitJob::finish`].
+/// Today's JSON answer to the same post: [`SubmitJob::answer`].
 fn json_answer(served: &Served, fields: &[(&str, &str)]) -> Outcome {
     let mut pairs = hidden_fields(&served.page);
     pairs.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     SubmitJob::prepare_form(&urlencoded(&pairs), None, None, &Limits::default())
         .unwrap()
-        .finish(Some(&served.spec), "r1")
+        .answer(Some(&served.spec), "r1")
 }
 
 fn header<'a>(response: &'a HttpResponse, name: &str) -> Option<&'a str> {

@@ -34,7 +34,7 @@ fn answer(body: Value, format: Option<&str>, now: u64, secret: Option<&str>) -> 
     let job = GenerateJob::prepare_interrupt(&bytes, format, &Limits::default(), now, secret)
         .expect("a valid interrupt");
     let key = job.cache_key().to_owned();
-    let outcome = job.clone().finish(None);
+    let outcome = job.clone().answer(None);
     let stored = (outcome.cache_put.map(|put| put.value))
         .or_else(|| job.spec_json())
         .unwrap_or_default();
@@ -231,7 +231,7 @@ fn an_interrupt_without_a_schema_or_with_a_broken_one_is_refused_where_it_is() {
         "responseSchema": {"type": "object", "properties": {"n": {"type": "integr"}}}}}))
     .unwrap();
     let job = GenerateJob::prepare_interrupt(&bytes, None, &Limits::default(), NOW, None).unwrap();
-    let response = job.finish(None).response;
+    let response = job.answer(None).response;
     let error = json_of(&response);
     assert_eq!(
         (response.status, error["code"].as_str()),
@@ -474,7 +474,7 @@ fn an_approvals_words_are_never_remembered_for_the_next_request() {
                 &Limits::default(),
             )
             .unwrap();
-            let text = job.finish(None).response.body;
+            let text = job.answer(None).response.body;
             assert!(text.contains(action), "{format}: {text}");
         }
     }

@@ -282,7 +282,7 @@ proptest! {
 fn answer(output: &Value, format: &str) -> (u16, Option<String>) {
     let body = serde_json::to_vec(&json!({"output": output, "format": format})).unwrap();
     let outcome = match GenerateJob::prepare(&body, None, &Limits::default()) {
-        Ok(job) => job.finish(None),
+        Ok(job) => job.answer(None),
         Err(e) => genui_core::Outcome::failed(&e),
     };
     let parsed: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();

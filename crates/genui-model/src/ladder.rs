@@ -422,13 +422,13 @@ impl Ladder {
         // Layout for the device and rules from the schema, as for every plan.
         repaired
             .plan
-            .finish(&self.output, self.device, &self.limits);
+            .arrange(&self.output, self.device, &self.limits);
         let issues = Plan::check(&repaired.plan, &self.output, &self.limits);
         if !issues.is_empty() {
             return self.on_bad_output(&raw, issues, "the plan failed its checks");
         }
         self.provenance.fixes = fixes;
-        self.finish(LadderResult::Model(repaired.plan), Vec::new())
+        self.conclude(LadderResult::Model(repaired.plan), Vec::new())
     }
 
     /// Retries once with the issues fed back, then gives up.
@@ -533,10 +533,10 @@ impl Ladder {
                 plan: self.deterministic.clone(),
             }
         };
-        self.finish(result, issues)
+        self.conclude(result, issues)
     }
 
-    fn finish(&mut self, result: LadderResult, issues: Vec<Issue>) -> Step {
+    fn conclude(&mut self, result: LadderResult, issues: Vec<Issue>) -> Step {
         self.waiting = Waiting::Finished;
         self.outcome = Some(LadderOutcome {
             result,

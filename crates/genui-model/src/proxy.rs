@@ -861,7 +861,7 @@ mod tests {
             Some("s3cret"),
         )
         .unwrap();
-        let activity = crate::AgentEvents::new(&input).form(&job.finish(None).response);
+        let activity = crate::AgentEvents::new(&input).form(&job.answer(None).response);
         let events = events_of(&activity);
         assert_eq!(
             events.len(),

@@ -330,7 +330,7 @@ impl Submission {
                     true => SubmitAnswer::Page,
                     false => job.row(),
                 };
-                Submitted::Answer(job.answer(row, cached, request_id).response)
+                Submitted::Answer(job.answer_as(row, cached, request_id).response)
             }
         }
     }
@@ -418,7 +418,7 @@ fn hosted_again(link: &HostedLink, data: &Value, error: &Error) -> HttpResponse 
 }
 
 fn answer_hosted(job: SubmitJob, link: &HostedLink) -> Submitted {
-    match job.finish_with_data(Some(&link.spec), &link.answer_id) {
+    match job.answer_with_data(Some(&link.spec), &link.answer_id) {
         (Ok(message), _) => Submitted::Store {
             message,
             delivery_id: format!("result_{}", link.answer_id),
@@ -673,7 +673,7 @@ mod tests {
             &Limits::default(),
         )
         .unwrap();
-        let outcome = job.clone().finish(None);
+        let outcome = job.clone().answer(None);
         let spec = outcome
             .cache_put
             .map(|p| p.value)

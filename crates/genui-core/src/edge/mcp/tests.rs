@@ -98,13 +98,13 @@ fn issue_link(job: GenerateJob, link: McpLink, settings: McpSettings<'_>) -> Htt
     let random = [made + 1; FormRecord::RANDOM_BYTES];
     let (record, token, fragment) =
         FormRecord::issue(&job, job.spec_hash(), None, random, NOW, 3_600);
-    let answer = job.finish(None).response;
+    let answer = job.answer(None).response;
     LINKS.with(|l| l.borrow_mut().push((token.object_name(), record)));
     let url = format!(
         "{ORIGIN}{}",
         FormToken::path(&token.sign(SECRET), fragment.as_deref())
     );
-    link.finish(&answer, Some(&url), settings)
+    link.tool_result(&answer, Some(&url), settings)
 }
 
 /// Sends one body with headers; runs tool jobs as the shell would (no KV).
@@ -118,14 +118,14 @@ fn send(body: &[u8], headers: &HashMap<String, String>) -> (u16, Value) {
     };
     let response = match Mcp::read(body, &header, settings, &Limits::default()) {
         Mcp::Answer(response) => response,
-        Mcp::Generate(job, call) => call.finish(&job.finish(None).response),
+        Mcp::Generate(job, call) => call.tool_result(&job.answer(None).response),
         Mcp::Submit(submission, call) => {
-            call.finish(&submission.answer(None, "msg-1").into_response())
+            call.tool_result(&submission.answer(None, "msg-1").into_response())
         }
         Mcp::Link(job, link) => issue_link(*job, link, settings),
         Mcp::Read(read) => {
             let kept = KEPT.with(|k| k.borrow().get(read.object_name()).cloned());
-            read.finish(kept.as_deref())
+            read.answer(kept.as_deref())
         }
     };
     let value = if response.body.is_empty() {
