@@ -366,10 +366,18 @@ impl Error {
         self
     }
 
-    /// Records when a rate-limited model may be asked again (the provider's
-    /// `Retry-After`): `retryAfterMs` in the payload for a delay.
-    pub fn with_retry_after(self, when: RetryAfter) -> Self {
-        self.with(Detail::RetryAfter(when))
+    /// Records that a rate-limited model may be asked again after `ms`
+    /// milliseconds (the provider's `Retry-After` as a delay):
+    /// `retryAfterMs` in the payload.
+    pub fn with_retry_after_ms(self, ms: u64) -> Self {
+        self.with(Detail::RetryAfter(RetryAfter::Delay(ms)))
+    }
+
+    /// Records that a rate-limited model may be asked again at `unix_ms`
+    /// (the provider's `Retry-After` as an HTTP date); read back with
+    /// [`Error::retry_after_ms`].
+    pub fn with_retry_at_ms(self, unix_ms: u64) -> Self {
+        self.with(Detail::RetryAfter(RetryAfter::At(unix_ms)))
     }
 
     /// Records how many seconds the client should wait before trying

@@ -28,7 +28,7 @@
 //!
 //! # The API, in pipeline order
 //!
-//! - **Request:** [`Limits`], [`GenerateRequest`], [`Device`].
+//! - **Request:** [`Limits`], [`GenerateRequest`].
 //! - **Routes:** [`Route`] (from the route table) and its [`Handler`].
 //! - **Service** (what the shell drives): [`GenerateJob`] and its
 //!   [`GenerateJob::answer`] given what KV held, [`Submission`] (every
@@ -55,7 +55,7 @@
 //!   [`FormToken`] and [`FormRecord`] (hosted form links), the delivery
 //!   [`Outbox`], [`SpecRender`] (a stored spec rendered again), [`Mcp`]
 //!   (`POST /mcp`) and its [`McpSettings`] (the form view among them).
-//! - **Errors:** [`Error`], [`ErrorCode`], [`ModelFailure`], [`RetryAfter`].
+//! - **Errors:** [`Error`], [`ErrorCode`], [`ModelFailure`].
 
 #![deny(missing_docs, unreachable_pub)]
 
@@ -76,7 +76,6 @@ mod terms;
 mod text;
 
 pub use request::GenerateRequest;
-pub use terms::device::Device;
 pub use terms::limits::Limits;
 
 pub use edge::routes::{Handler, Route};
@@ -102,12 +101,10 @@ pub use terms::format::Format;
 pub use edge::access::Access;
 pub use edge::forms::{FormRecord, FormToken};
 pub use edge::mcp::{Mcp, McpSettings};
-pub use edge::outbox::{
-    AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
-};
+pub use edge::outbox::{AttemptResult, DeliveryPhase, Effect as OutboxEffect, Outbox};
 pub use edge::replay::ReplayClaim;
 pub use edge::rerender::SpecRender;
 pub use edge::submission::{Submission, Submitted};
 pub use edge::webhook::Webhook;
 
-pub use error::{Error, ErrorCode, ModelFailure, RetryAfter};
+pub use error::{Error, ErrorCode, ModelFailure};

@@ -165,7 +165,7 @@ impl Plan {
         output: &serde_json::Value,
         description: &str,
         confirm: bool,
-        device: crate::Device,
+        device: crate::terms::device::Device,
         limits: &crate::Limits,
     ) -> crate::error::Result<Plan> {
         generate::generate_for(output, description, confirm, device, limits)

@@ -641,9 +641,9 @@ fn details_step(elements: Vec<Node>) -> WizardStep {
 
 impl Plan {
     /// Arranges the plan as every plan is, a model's included, before the
-    /// checker: one column on mobile, rules from the schema
-    /// ([`arrange_plan`]).
-    pub fn arrange(&mut self, output: &Value, device: Device, limits: &Limits) {
-        arrange_plan(self, output, device, limits);
+    /// checker: one column when `request` asks for a mobile layout, rules
+    /// from its `output` ([`arrange_plan`]).
+    pub fn arrange(&mut self, request: &crate::GenerateRequest, limits: &Limits) {
+        arrange_plan(self, &request.output, request.device, limits);
     }
 }
