@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     for format in [None, Some("rjsf"), Some("lmui")] {
         let outcome = match GenerateJob::prepare(data, format, &Limits::default()) {
-            Ok(job) => job.finish(None),
+            Ok(job) => job.answer(None),
             Err(e) => Outcome::failed(&e),
         };
         assert!(
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
             // The cached spec renders again from cache, as a hit.
             let job = GenerateJob::prepare(data, format, &Limits::default())
                 .expect("parsed once already");
-            let hit = job.finish(Some(&put.value));
+            let hit = job.answer(Some(&put.value));
             assert_eq!(hit.response.status, 200);
         }
     }

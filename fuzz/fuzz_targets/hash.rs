@@ -2,7 +2,7 @@
 //! or keys in another order) never changes the hash.
 #![no_main]
 
-use genui_core::{spec_hash, GeneratorId};
+use genui_core::GeneratorId;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
@@ -27,10 +27,10 @@ fuzz_target!(|data: &[u8]| {
         generator: "deterministic".into(),
         generator_version: "fuzz".into(),
     };
-    let Ok(a) = spec_hash(&value, "d", Default::default(), &id) else {
+    let Ok(a) = id.spec_hash(&value, "d") else {
         return;
     };
     let again: Value =
         serde_json::from_str(&serde_json::to_string_pretty(&reversed(&value)).unwrap()).unwrap();
-    assert_eq!(a, spec_hash(&again, "d", Default::default(), &id).unwrap());
+    assert_eq!(a, id.spec_hash(&again, "d").unwrap());
 });

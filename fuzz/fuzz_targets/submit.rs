@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(job) = SubmitJob::prepare(data, &Limits::default()) {
-        let outcome = job.finish(None, "fuzz");
+        let outcome = job.answer(None, "fuzz");
         assert!(
             outcome.response.status < 500,
             "5xx: {}",

@@ -11,9 +11,7 @@ use super::clock::{unix_ms, unix_s};
 use super::drive::{self, SseBody};
 use super::settings::setting;
 use super::{model, query_param, read_body};
-use genui_core::{
-    Error, ErrorCode, GenerateJob, HttpResponse, Limits, Submission, SubmitDoor, Submitted,
-};
+use genui_core::{Error, ErrorCode, GenerateJob, HttpResponse, Limits, Submission, Submitted};
 use genui_model::{AgentCall, AgentEvents, Generation, Mode, Proxy, RunInput};
 use worker::{Context, Env, Request};
 
@@ -111,7 +109,7 @@ async fn submission(
     limits: &Limits,
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
     let body = input.body_bytes();
-    let submission = Submission::new(SubmitDoor::Agent, Ok(&body), |_| None, limits);
+    let submission = Submission::agent(Ok(&body), limits);
     match super::submit::run(submission, env, request_id).await {
         Submitted::Unread(error) => Err(HttpResponse::error(&input.locate(error))),
         answered => Ok(drive::written(

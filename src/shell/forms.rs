@@ -24,7 +24,7 @@ use super::deliver::{post_signed, random_bytes};
 use super::{read_body, setting};
 use genui_core::{
     DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits,
-    Outbox, OutboxEffect, OutboxInput, Submission, SubmitDoor, Submitted,
+    Outbox, OutboxEffect, Submission, Submitted,
 };
 use genui_model::{Generation, Mode};
 use serde_json::{json, Value};
@@ -216,9 +216,9 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
     }
     let limits = Limits::default();
     let body = super::read_body_or_error(req, &limits).await;
-    let door = SubmitDoor::hosted(token, record.clone(), spec, link.answer_id());
     let body = body.as_deref().map_err(Clone::clone);
-    let submission = Submission::new(door, body, |_| None, &limits);
+    let submission =
+        Submission::hosted(token, record.clone(), spec, link.answer_id(), body, &limits);
     // The link's spec came with it: the machine asks for no KV read.
     let (message, delivery_id) = match super::submit::run(submission, env, "").await {
         Submitted::Store {
@@ -405,9 +405,9 @@ impl DurableObject for FormObject {
     async fn alarm(&self) -> Result<Response> {
         let now = unix_ms();
         match self.outbox().await? {
-            Some(outbox) => {
-                self.run(outbox, vec![], Some(OutboxInput::Alarm { now }))
-                    .await?
+            Some(mut outbox) => {
+                let effects = outbox.handle_alarm(now);
+                self.run(outbox, effects).await?
             }
             None => self.expire_link(now).await?,
         }
@@ -438,7 +438,7 @@ impl FormObject {
             .await?;
         let (outbox, effects) = Outbox::store(delivery_id, unix_ms(), expires_at_ms);
         let phase = outbox.phase();
-        self.run(outbox, effects, None).await?;
+        self.run(outbox, effects).await?;
         Ok(phase)
     }
 
@@ -478,19 +478,16 @@ impl FormObject {
         Ok(())
     }
 
-    /// Performs `effects`, then feeds `input` and performs its effects, and
-    /// so on while an attempt reports back: the outbox is persisted before
-    /// each batch, so a death mid-delivery leaves `delivering` and its alarm.
-    async fn run(
-        &self,
-        mut outbox: Outbox,
-        mut effects: Vec<OutboxEffect>,
-        mut input: Option<OutboxInput>,
-    ) -> Result<()> {
+    /// Persists `outbox` and performs `effects`, then feeds back how an
+    /// attempt ended and performs its effects, and so on while an attempt
+    /// reports back: the outbox is persisted before each batch, so a death
+    /// mid-delivery leaves `delivering` and its alarm.
+    async fn run(&self, mut outbox: Outbox, mut effects: Vec<OutboxEffect>) -> Result<()> {
         let storage = self.state.storage();
+        let mut ended = None;
         loop {
-            if let Some(next) = input.take() {
-                effects = outbox.handle(next);
+            if let Some((attempt, result, now)) = ended.take() {
+                effects = outbox.handle_attempt_ended(attempt, result, now);
             }
             storage
                 .put("outbox", serde_json::to_string(&outbox)?)
@@ -508,15 +505,11 @@ impl FormObject {
                             "{}",
                             json!({"event": "delivery_attempt", "attempt": attempt, "result": result.label()})
                         );
-                        input = Some(OutboxInput::AttemptEnded {
-                            attempt,
-                            result,
-                            now: unix_ms(),
-                        });
+                        ended = Some((attempt, result, unix_ms()));
                     }
                 }
             }
-            if input.is_none() {
+            if ended.is_none() {
                 break;
             }
             // Another event may have moved the outbox while the attempt ran.

@@ -17,7 +17,6 @@ pub(super) async fn handle(
     ctx: &Context,
     request_id: &str,
 ) -> HttpResponse {
-    Mcp::set_view(VIEW_HTML);
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
@@ -34,13 +33,14 @@ pub(super) async fn handle(
         cors_origins: cors_origins.as_deref(),
         secret: secret.as_deref(),
         now: super::clock::unix_s(),
+        view: Some(VIEW_HTML),
     };
     match Mcp::read(&body, &header, settings, &limits) {
         Mcp::Answer(response) => response,
-        Mcp::Generate(job, call) => call.finish(&super::generate_job(*job, env, ctx).await),
+        Mcp::Generate(job, call) => call.tool_result(&super::generate_job(*job, env, ctx).await),
         Mcp::Submit(submission, call) => {
             let answer = super::submit::run(*submission, env, request_id).await;
-            call.finish(&answer.into_response())
+            call.tool_result(&answer.into_response())
         }
         // A host without the form view: the form behind a hosted link
         // whose object keeps the answer.
@@ -49,12 +49,12 @@ pub(super) async fn handle(
                 let token = issued.token.sign(secret.as_deref().unwrap_or_default());
                 let path = genui_core::FormToken::path(&token, issued.fragment.as_deref());
                 let url = format!("{}{path}", super::forms::origin(req));
-                link.finish(&answer, Some(&url), settings)
+                link.tool_result(&answer, Some(&url), settings)
             }
-            Err(answer) => link.finish(&answer, None, settings),
+            Err(answer) => link.tool_result(&answer, None, settings),
         },
         Mcp::Read(read) => match super::forms::kept_answer(env, read.object_name()).await {
-            Ok(kept) => read.finish(kept.as_deref()),
+            Ok(kept) => read.answer(kept.as_deref()),
             Err(e) => Mcp::refuse(&Error::new(
                 ErrorCode::Internal,
                 format!("the form's answer could not be read: {e}"),

@@ -1,4 +1,4 @@
-//! The fetch handler: route, read, look up, finish, respond, store.
+//! The fetch handler: route, read, look up, answer, respond, store.
 //!
 //! The routes are genui-core's route table (`crates/genui-core/src/edge/routes.rs`):
 //! [`Route::of`] names the row's [`Handler`], and [`serve`] runs it.
@@ -23,7 +23,7 @@ use clock::{unix_ms, unix_s};
 use genui_core::Limits;
 use genui_core::{
     Access, Error, ErrorCode, GenerateJob, Handler, HttpResponse, Route, SpecRender, Submission,
-    SubmitDoor, Webhook,
+    Webhook,
 };
 use genui_model::{Generation, Mode};
 use respond::{into_response, log_line, RequestInfo};
@@ -192,8 +192,7 @@ async fn read_body_or_error(
 async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse {
     let limits = Limits::default();
     let body = read_body_or_error(req, &limits).await;
-    let submission = Submission::new(
-        SubmitDoor::Api,
+    let submission = Submission::api(
         body.as_deref().map_err(Clone::clone),
         |name| header(req, name),
         &limits,
@@ -291,7 +290,7 @@ async fn render_spec(req: &mut Request, env: &Env, spec_hash: &str) -> HttpRespo
     let cache = kv::SpecCache::open(env);
     let outcome = match job.remembered() {
         Some(outcome) => outcome,
-        None => job.finish(cache.get(job.cache_key()).await.as_deref()),
+        None => job.answer(cache.get(job.cache_key()).await.as_deref()),
     };
     outcome.response.react_source_only(accept.as_deref())
 }

@@ -4,7 +4,7 @@
 //! the binding, or if it fails, requests are not limited (logged).
 
 use genui_core::HttpResponse;
-use genui_core::{Detail, Error, ErrorCode};
+use genui_core::{Error, ErrorCode};
 use worker::js_sys::{Object, Promise, Reflect};
 use worker::wasm_bindgen::{JsCast, JsValue};
 use worker::wasm_bindgen_futures::JsFuture;
@@ -28,7 +28,7 @@ pub(super) async fn check(env: &Env, req: &Request) -> Option<HttpResponse> {
                 ErrorCode::RateLimited,
                 format!("too many requests; try again in {RETRY_AFTER_SECONDS} s"),
             )
-            .with(Detail::RetryAfterSeconds(RETRY_AFTER_SECONDS));
+            .with_retry_after_seconds(RETRY_AFTER_SECONDS);
             let mut response = HttpResponse::error(&error);
             response
                 .headers

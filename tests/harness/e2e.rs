@@ -144,7 +144,7 @@ fn e2e() {
         },
     );
 
-    let failures = steps.finish();
+    let failures = steps.into_failures();
     if !failures.is_empty() {
         eprintln!("wrangler log tail:\n{}", dev.log_tail(6000));
         // Stop now; the drop during the panic keeps the state directory.
@@ -1126,7 +1126,7 @@ impl Steps {
         }
     }
 
-    fn finish(self) -> Vec<String> {
+    fn into_failures(self) -> Vec<String> {
         eprintln!(
             "e2e: {} of {} steps ok",
             self.passed,
@@ -1232,7 +1232,7 @@ fn submissions_only() {
     steps.run("a2ui revisions", || {
         e2e_protocols::a2ui_revisions(&dev, &tag)
     });
-    let failures = steps.finish();
+    let failures = steps.into_failures();
     assert!(
         failures.is_empty(),
         "{}\nwrangler log tail:\n{}",

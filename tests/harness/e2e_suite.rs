@@ -42,7 +42,7 @@ impl Verdict {
 fn native(body: &Value) -> Verdict {
     let bytes = serde_json::to_vec(body).expect("a JSON body");
     let response = match SubmitJob::prepare(&bytes, &Limits::default()) {
-        Ok(job) => job.finish(None, "suite").response,
+        Ok(job) => job.answer(None, "suite").response,
         Err(error) => HttpResponse::error(&error),
     };
     Verdict::of(response.status, &response.body)

@@ -4,7 +4,7 @@
 //!
 //! The calls mirror the worker shell with KV unbound: a generate request is
 //! answered from the isolate's memory when it remembers the spec, else as a
-//! miss (`finish(None)`); a submission carries its schema inline. The body
+//! miss (`answer(None)`); a submission carries its schema inline. The body
 //! goes back to JS as a string, as the shell hands it to a `Response`.
 //!
 //! Natively this crate compiles to nothing.
@@ -29,7 +29,7 @@ pub fn generate(body: &[u8], format: &str) -> String {
     let limits = Limits::default();
     let format = (!format.is_empty()).then_some(format);
     let outcome = match GenerateJob::prepare(body, format, &limits) {
-        Ok(job) => job.remembered().unwrap_or_else(|| job.finish(None)),
+        Ok(job) => job.remembered().unwrap_or_else(|| job.answer(None)),
         Err(e) => Outcome::failed(&e),
     };
     summary(outcome)
@@ -39,7 +39,7 @@ pub fn generate(body: &[u8], format: &str) -> String {
 #[wasm_bindgen]
 pub fn submit(body: &[u8]) -> String {
     let outcome = match SubmitJob::prepare(body, &Limits::default()) {
-        Ok(job) => job.finish(None, "bench"),
+        Ok(job) => job.answer(None, "bench"),
         Err(e) => Outcome::failed(&e),
     };
     summary(outcome)

@@ -1,4 +1,4 @@
-//! The cache key (`genui_core::spec_hash`): SHA-256 of a small canonical
+//! The cache key (`GeneratorId::spec_hash`): SHA-256 of a small canonical
 //! envelope holding the SHA-256 of `output`'s canonical JSON (RFC 8785 with
 //! exact integers, `cache/canonical.rs`). Every request pays it, hit or
 //! miss. Two cases per size:
@@ -12,7 +12,6 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use genui_core::{spec_hash, KeyOptions};
 use std::hint::black_box;
 
 fn hash(c: &mut Criterion) {
@@ -22,13 +21,9 @@ fn hash(c: &mut Criterion) {
         case.prepare();
         group.bench_function(case.name, |b| {
             b.iter(|| {
-                spec_hash(
-                    black_box(&case.output),
-                    black_box(case.description),
-                    KeyOptions::default(),
-                    &generator,
-                )
-                .expect("hashes")
+                generator
+                    .spec_hash(black_box(&case.output), black_box(case.description))
+                    .expect("hashes")
             })
         });
     }
@@ -38,13 +33,9 @@ fn hash(c: &mut Criterion) {
         group.bench_function(case.name, |b| {
             b.iter(|| {
                 genui_core::IsolateMemory::forget_digests();
-                spec_hash(
-                    black_box(&case.output),
-                    black_box(case.description),
-                    KeyOptions::default(),
-                    &generator,
-                )
-                .expect("hashes")
+                generator
+                    .spec_hash(black_box(&case.output), black_box(case.description))
+                    .expect("hashes")
             })
         });
     }

@@ -1,6 +1,6 @@
 //! The whole generate request as far as the core does it, through the
 //! entry points the worker shell calls (`service::prepare_generate`, then
-//! `GenerateJob::finish` with what KV returned), bytes in, bytes out, in the
+//! `GenerateJob::answer` with what KV returned), bytes in, bytes out, in the
 //! default JSON Forms format. The target: a cache hit in at most
 //! 1 ms of warm CPU.
 //!

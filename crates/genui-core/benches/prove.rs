@@ -1,10 +1,10 @@
-//! The schema proof on a miss (`genui_core::check_output`): the
+//! The schema proof on a miss (`SchemaDoc::check_output`): the
 //! meta-schema check, the `$ref` walk, and compiling the `output` validator.
 
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use genui_core::check_output;
+use genui_core::SchemaDoc;
 use std::hint::black_box;
 
 fn prove(c: &mut Criterion) {
@@ -13,7 +13,10 @@ fn prove(c: &mut Criterion) {
     for case in support::cases() {
         case.prepare();
         group.bench_function(case.name, |b| {
-            b.iter(|| check_output(black_box(&case.output), "/output", &limits).expect("proves"))
+            b.iter(|| {
+                SchemaDoc::check_output(black_box(&case.output), "/output", &limits)
+                    .expect("proves")
+            })
         });
     }
     group.finish();

@@ -18,7 +18,7 @@ use std::hint::black_box;
 
 fn run(body: &[u8], cached: Option<&str>) -> Outcome {
     match SubmitJob::prepare(body, &support::limits()) {
-        Ok(job) => job.finish(cached, "bench"),
+        Ok(job) => job.answer(cached, "bench"),
         Err(e) => Outcome::failed(&e),
     }
 }

@@ -126,7 +126,7 @@ fn answer(
     };
     let spec_hash = job.spec_hash().to_owned();
     let _ = writeln!(text, "--- key {}", job.cache_key());
-    let missed = job.finish(None);
+    let missed = job.answer(None);
     response(text, "miss", &missed.response);
     let Some(put) = missed.cache_put else { return };
     let _ = writeln!(text, "--- stored under {}\n{}", put.key, put.value);
@@ -140,7 +140,7 @@ fn answer(
     };
     let job = genui_core::GenerateJob::prepare(body, Some(format), &limits)
         .expect("prepared once already");
-    response(text, "hit", &job.finish(Some(&stored)).response);
+    response(text, "hit", &job.answer(Some(&stored)).response);
     submit(text, body, &spec_hash, &stored, &limits);
 }
 
@@ -161,7 +161,7 @@ fn submit(
     let submission =
         serde_json::to_vec(&json!({"specHash": spec_hash, "data": data})).expect("serialises");
     let outcome = match genui_core::SubmitJob::prepare(&submission, limits) {
-        Ok(job) => job.finish(Some(stored), "message-id"),
+        Ok(job) => job.answer(Some(stored), "message-id"),
         Err(e) => genui_core::Outcome::failed(&e),
     };
     response(text, "submit", &outcome.response);

@@ -120,7 +120,7 @@ fn generate_ui(schema: &Value, limits: &Limits) -> Result<Value, Error> {
 /// its code and the `dgui_error` payload.
 fn pipeline(body: &[u8], limits: &Limits) -> Result<(), (String, Value)> {
     let outcome = match GenerateJob::prepare(body, None, limits) {
-        Ok(job) => job.finish(None),
+        Ok(job) => job.answer(None),
         Err(e) => return Err((e.code().as_str().to_owned(), Value::Null)),
     };
     if outcome.response.status == 200 {

@@ -24,7 +24,7 @@ fn main() {
             .to_owned();
         let body = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let outcome = match genui_core::GenerateJob::prepare(&body, Some("react"), &limits) {
-            Ok(job) => job.finish(None),
+            Ok(job) => job.answer(None),
             Err(e) => genui_core::Outcome::failed(&e),
         };
         let answer: Value = serde_json::from_str(&outcome.response.body).unwrap_or(Value::Null);

@@ -18,7 +18,7 @@ fn main() {
     };
     let limits = genui_core::Limits::default();
     let outcome = match genui_core::GenerateJob::prepare(&body, format.as_deref(), &limits) {
-        Ok(job) => job.finish(None),
+        Ok(job) => job.answer(None),
         Err(e) => genui_core::Outcome::failed(&e),
     };
     println!("{}", outcome.response.body);

@@ -23,7 +23,7 @@
 //!
 //! `... time <inputs.json> <out.json>` drives the core natively the way the
 //! worker shell does with KV unbound (the isolate's memory, else
-//! `finish(None)`), and writes each call's CPU time (this thread's, from
+//! `answer(None)`), and writes each call's CPU time (this thread's, from
 //! `CLOCK_THREAD_CPUTIME_ID`).
 //! Build it with `--profile bench`, the profile criterion uses.
 
@@ -392,13 +392,13 @@ fn thread_cpu_ns() -> u64 {
 fn call(route: &str, format: &str, body: &[u8], limits: &Limits) -> (u16, bool) {
     let outcome = if route == "submit" {
         match SubmitJob::prepare(body, limits) {
-            Ok(job) => job.finish(None, "bench"),
+            Ok(job) => job.answer(None, "bench"),
             Err(e) => Outcome::failed(&e),
         }
     } else {
         let format = (!format.is_empty()).then_some(format);
         match GenerateJob::prepare(body, format, limits) {
-            Ok(job) => job.remembered().unwrap_or_else(|| job.finish(None)),
+            Ok(job) => job.remembered().unwrap_or_else(|| job.answer(None)),
             Err(e) => Outcome::failed(&e),
         }
     };

@@ -358,12 +358,33 @@ impl Error {
     }
 
     /// Adds one detail; a detail of the same kind is replaced where it stands.
-    pub fn with(mut self, detail: Detail) -> Self {
+    pub(crate) fn with(mut self, detail: Detail) -> Self {
         match self.details.iter_mut().find(|d| d.same_kind(&detail)) {
             Some(slot) => *slot = detail,
             None => self.details.push(detail),
         }
         self
+    }
+
+    /// Records that a rate-limited model may be asked again after `ms`
+    /// milliseconds (the provider's `Retry-After` as a delay):
+    /// `retryAfterMs` in the payload.
+    pub fn with_retry_after_ms(self, ms: u64) -> Self {
+        self.with(Detail::RetryAfter(RetryAfter::Delay(ms)))
+    }
+
+    /// Records that a rate-limited model may be asked again at `unix_ms`
+    /// (the provider's `Retry-After` as an HTTP date); read back with
+    /// [`Error::retry_after_ms`].
+    pub fn with_retry_at_ms(self, unix_ms: u64) -> Self {
+        self.with(Detail::RetryAfter(RetryAfter::At(unix_ms)))
+    }
+
+    /// Records how many seconds the client should wait before trying
+    /// again: `retryAfterSeconds` in the payload, and the `Retry-After`
+    /// header.
+    pub fn with_retry_after_seconds(self, seconds: u32) -> Self {
+        self.with(Detail::RetryAfterSeconds(seconds))
     }
 
     /// Records the model provider's HTTP status.

@@ -12,7 +12,7 @@
 //! ```text
 //! GenerateJob::prepare(body) -> job.run_generator(&my_generator, cached)
 //!     rekey (name + identity)  -> hit? the cached spec
-//!     generator.plan(request without `data`) -> sanitize -> finish -> check
+//!     generator.plan(request without `data`) -> sanitize -> arrange -> check
 //!         proven       -> the spec, cached under the generator's key
 //!         not proven   -> the deterministic spec, meta.generator = fallback
 //! ```
@@ -50,7 +50,7 @@ impl GenerateJob {
         cached: impl FnOnce(&str) -> Option<String>,
     ) -> Outcome {
         if self.is_display() {
-            return self.finish(None);
+            return self.answer(None);
         }
         let id = GeneratorId {
             generator: "model".into(),
@@ -112,7 +112,7 @@ impl GenerateJob {
         let mut plan = plan?;
         plan.sanitize();
         let request = self.request();
-        plan.finish(&request.output, request.device, &self.limits);
+        plan.arrange(request, &self.limits);
         let issues = check_plan(&plan, &request.output, &self.limits);
         match issues.first() {
             None => Ok(plan),

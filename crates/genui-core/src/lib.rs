@@ -28,29 +28,34 @@
 //!
 //! # The API, in pipeline order
 //!
-//! - **Request:** [`Limits`], [`GenerateRequest`], [`Device`].
+//! - **Request:** [`Limits`], [`GenerateRequest`].
 //! - **Routes:** [`Route`] (from the route table) and its [`Handler`].
-//! - **Service** (what the shell drives): [`GenerateJob`],
-//!   [`Submission`] (every front door's submission: [`SubmitDoor`] in,
-//!   [`Submitted`] out; its answer's row comes from one table in the core),
+//! - **Service** (what the shell drives): [`GenerateJob`] and its
+//!   [`GenerateJob::answer`] given what KV held, [`Submission`] (every
+//!   front door's submission, made by its door's constructor:
+//!   [`Submission::api`], [`Submission::hosted`], [`Submission::agent`];
+//!   [`Submitted`] out, its answer's row from one table in the core),
 //!   [`SubmitJob`] (a submission read and checked), [`Outcome`],
 //!   [`HttpResponse`], [`CachePut`].
-//! - **Cache identity:** [`UiSpec`], [`GeneratorId`], [`KeyOptions`],
-//!   [`spec_hash`], [`IsolateMemory`]; the operator's [`Catalog`]s
-//!   (configured per isolate; their hash is part of the key).
+//! - **Cache identity:** [`UiSpec`], [`GeneratorId`] and its
+//!   [`GeneratorId::spec_hash`], [`IsolateMemory`]; the operator's
+//!   [`Catalog`]s (configured per isolate; their hash is part of the key).
 //! - **Schema views** (what the generator and the checker read):
-//!   [`check_output`], [`SchemaDoc`], [`Resolved`], [`FieldKind`], [`Kind`],
-//!   [`Pointer`].
-//! - **Plan:** [`Plan`], [`Node`], [`Step`], [`Control`], [`Widget`];
-//!   [`Plan::generate`] ([`Plan::generate_for`] for a device); an embedder's own
+//!   [`SchemaDoc`] ([`SchemaDoc::check_output`] proves an `output`,
+//!   [`SchemaDoc::field_views`] and [`SchemaDoc::control_kind`] read a
+//!   field), [`Pointer`].
+//! - **Plan:** [`Plan`], [`Node`], [`WizardStep`], [`Control`], [`Widget`];
+//!   [`Plan::generate`] ([`Plan::generate_for`] for a device),
+//!   [`Plan::arrange`] (the layout every plan gets); an embedder's own
 //!   [`Generator`] (`GenerateJob::run_generator`); the checker
 //!   [`Plan::check`], its [`Issue`]s, [`Issue::markup_in`], [`Issue::echoes`];
 //!   [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
-//!   [`FormToken`] (hosted form links), [`Mcp`] (`POST /mcp`) and its
-//!   [`McpSettings`].
-//! - **Errors:** [`Error`], [`ErrorCode`].
+//!   [`FormToken`] and [`FormRecord`] (hosted form links), the delivery
+//!   [`Outbox`], [`SpecRender`] (a stored spec rendered again), [`Mcp`]
+//!   (`POST /mcp`) and its [`McpSettings`] (the form view among them).
+//! - **Errors:** [`Error`], [`ErrorCode`], [`ModelFailure`].
 
 #![deny(missing_docs, unreachable_pub)]
 
@@ -71,7 +76,6 @@ mod terms;
 mod text;
 
 pub use request::GenerateRequest;
-pub use terms::device::Device;
 pub use terms::limits::Limits;
 
 pub use edge::routes::{Handler, Route};
@@ -80,15 +84,15 @@ pub use submit::SubmitJob;
 pub use terms::response::HttpResponse;
 
 pub use cache::memo::IsolateMemory;
-pub use cache::spec::{spec_hash, GeneratorId, KeyOptions, UiSpec};
+pub use cache::spec::{GeneratorId, UiSpec};
 pub use catalog::Catalog;
 
 pub use pointer::Pointer;
-pub use schema::{check_output, FieldKind, Kind, Resolved, SchemaDoc};
+pub use schema::SchemaDoc;
 
 pub use generator::Generator;
 pub use plan::check::Issue;
-pub use plan::{Control, Node, Plan, Step, Widget};
+pub use plan::{Control, Node, Plan, Widget, WizardStep};
 
 pub use render::RenderInput;
 pub use terms::contracts::Contract;
@@ -96,13 +100,11 @@ pub use terms::format::Format;
 
 pub use edge::access::Access;
 pub use edge::forms::{FormRecord, FormToken};
-pub use edge::mcp::{Mcp, McpLink, McpRead, McpSettings};
-pub use edge::outbox::{
-    AttemptResult, DeliveryPhase, Effect as OutboxEffect, Input as OutboxInput, Outbox,
-};
+pub use edge::mcp::{Mcp, McpSettings};
+pub use edge::outbox::{AttemptResult, DeliveryPhase, Effect as OutboxEffect, Outbox};
 pub use edge::replay::ReplayClaim;
 pub use edge::rerender::SpecRender;
-pub use edge::submission::{Submission, SubmitDoor, Submitted};
+pub use edge::submission::{Submission, Submitted};
 pub use edge::webhook::Webhook;
 
-pub use error::{Detail, Error, ErrorCode, ModelFailure, RetryAfter};
+pub use error::{Error, ErrorCode, ModelFailure};

@@ -5,7 +5,7 @@
 //! shell: Route::of(method, path)            (crate::edge::routes)
 //!   Generate -> prepare_generate(body)            limits, parse, canonical hash
 //!            -> shell: KV get(job.cache_key())
-//!            -> job.finish(cached)                 hit: render; miss: check schema,
+//!            -> job.answer(cached)                 hit: render; miss: check schema,
 //!                                                  generate, check plan, render
 //!            -> shell: respond; KV put(outcome.cache_put) after the response
 //! ```
@@ -405,7 +405,7 @@ impl GenerateJob {
 
     /// Completes the request with the deterministic generator, given what
     /// the cache held under the key.
-    pub fn finish(mut self, cached: Option<&str>) -> Outcome {
+    pub fn answer(mut self, cached: Option<&str>) -> Outcome {
         if let Some(hit) = self.hit(cached) {
             return hit;
         }
@@ -817,7 +817,7 @@ impl GenerateJob {
 
 /// The header that carries, for the MCP server's `generate_user_interface`
 /// (`crate::edge::mcp`), the data-free `format=html` form markup of the spec;
-/// `McpCall::finish` takes it out, so the header never leaves the worker.
+/// `McpCall::tool_result` takes it out, so the header never leaves the worker.
 pub(crate) const FORM_MARKUP_HEADER: &str = "x-genui-mcp-form-markup";
 
 /// Longest `x-genui-warnings` value: proxies drop headers much past 8 KB.
@@ -1132,7 +1132,7 @@ impl HttpResponse {
 
 impl GenerateJob {
     /// The spec this job answered with, as stored (JSON), while this
-    /// isolate remembers it (it does right after [`GenerateJob::finish`]).
+    /// isolate remembers it (it does right after [`GenerateJob::answer`]).
     pub fn spec_json(&self) -> Option<String> {
         crate::cache::memo::spec(&self.spec_hash).map(|spec| spec.to_json())
     }
@@ -1206,7 +1206,7 @@ mod tests {
             "code": {"type": "string", "pattern": "^a}$"}}});
         let limits = Limits::default();
         let job = GenerateJob::prepare(&body(&output, "first"), None, &limits).unwrap();
-        let first = job.finish(None).response.body;
+        let first = job.answer(None).response.body;
         let digest = spec::OutputDigest::of(&output).unwrap();
         let made_again = || -> Value { panic!("made again for a known output") };
         let defaults = memo::output_projection(digest, "", "defaults", made_again, |_| 0);
@@ -1222,7 +1222,7 @@ mod tests {
         // Another description: another spec, the same answer apart from
         // its hash and title.
         let job = GenerateJob::prepare(&body(&output, "second"), None, &limits).unwrap();
-        let second = job.finish(None).response.body;
+        let second = job.answer(None).response.body;
         let (first, second): (Value, Value) = (
             serde_json::from_str(&first).unwrap(),
             serde_json::from_str(&second).unwrap(),

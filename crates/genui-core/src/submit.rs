@@ -385,10 +385,10 @@ impl SubmitJob {
         }
     }
 
-    /// [`SubmitJob::finish`], also returning the data as read (a form
+    /// [`SubmitJob::answer`], also returning the data as read (a form
     /// post's fields typed by the schema), to show again beside the errors.
     /// The message's JSON ([`SubmitJob::message`]), or the error.
-    pub(crate) fn finish_with_data(
+    pub(crate) fn answer_with_data(
         mut self,
         cached: Option<&str>,
         message_id: &str,
@@ -402,7 +402,7 @@ impl SubmitJob {
     /// Validates the data and answers in JSON: the message of the row that
     /// fits ([`SubmitAnswer::for_message`]), or the `dgui_error`;
     /// `message_id` becomes a tool message's `id`.
-    pub fn finish(mut self, cached: Option<&str>, message_id: &str) -> Outcome {
+    pub fn answer(mut self, cached: Option<&str>, message_id: &str) -> Outcome {
         match self.validate(cached) {
             Ok(unchecked) => {
                 let mut response = HttpResponse::json(200, &self.message(message_id, &unchecked));
@@ -697,13 +697,13 @@ impl SubmitJob {
         })
     }
 
-    /// [`SubmitJob::finish`] answered in the row `how`: JSON exactly as
-    /// [`SubmitJob::finish`], or a page for the person who posted the form
+    /// [`SubmitJob::answer`] answered in the row `how`: JSON exactly as
+    /// [`SubmitJob::answer`], or a page for the person who posted the form
     /// ([`SubmitAnswer`]), in the form's language (its `_locale`, else the
     /// language of the messages, else English): a thank-you that hands the
     /// tool message to the page framing the form, or the form again with
     /// the errors beside its fields and the person's input kept.
-    pub(crate) fn answer(
+    pub(crate) fn answer_as(
         self,
         how: SubmitAnswer,
         cached: Option<&str>,
@@ -711,7 +711,7 @@ impl SubmitJob {
     ) -> Outcome {
         let response = match how {
             SubmitAnswer::ToolMessage | SubmitAnswer::DguiResponse | SubmitAnswer::ResumeEntry => {
-                return self.finish(cached, message_id)
+                return self.answer(cached, message_id)
             }
             SubmitAnswer::Page => self.page(cached, message_id),
         };
@@ -734,7 +734,7 @@ impl SubmitJob {
         };
         let tool_call_id = self.tool_call_id.clone();
         let locale = locale.as_deref();
-        match (self.finish_with_data(cached, message_id), spec) {
+        match (self.answer_with_data(cached, message_id), spec) {
             ((Ok(message), _), spec) => reply::accepted(spec.as_deref(), locale, &message),
             ((Err(error), data), Some(spec)) => {
                 reply::refused(&spec, locale, tool_call_id.as_deref(), &data, &error)
@@ -797,7 +797,7 @@ mod tests {
 
     fn submit(body: Value) -> Outcome {
         match prepare_submit(body.to_string().as_bytes(), &Limits::default()) {
-            Ok(job) => job.finish(None, "r1"),
+            Ok(job) => job.answer(None, "r1"),
             Err(e) => Outcome::failed(&e),
         }
     }
@@ -915,7 +915,7 @@ mod tests {
             job.cache_key(),
             Some(format!("{}{hash}", crate::cache::spec::KEY_PREFIX))
         );
-        assert_eq!(job.finish(None, "r").response.status, 404);
+        assert_eq!(job.answer(None, "r").response.status, 404);
         assert_eq!(submit(json!({"data": {}})).response.status, 400);
         assert_eq!(
             submit(json!({"specHash": "xyz", "data": {}}))

@@ -30,7 +30,7 @@ fn surface(body: Value) -> (Value, String) {
         &Limits::default(),
     )
     .unwrap()
-    .finish(None);
+    .answer(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
     a2ui_schema::check_wrapper(&answer).unwrap();
@@ -56,7 +56,7 @@ fn action(answer: &Value, id: &str, model: &Value) -> Value {
 
 fn submit(message: &Value, cached: &str) -> (u16, Value) {
     let outcome = match SubmitJob::prepare(message.to_string().as_bytes(), &Limits::default()) {
-        Ok(job) => job.finish(Some(cached), "r1"),
+        Ok(job) => job.answer(Some(cached), "r1"),
         Err(e) => Outcome::failed(&e),
     };
     let body: Value = serde_json::from_str(&outcome.response.body).unwrap();
@@ -137,7 +137,7 @@ fn the_data_model_may_come_from_metadata_or_the_header() {
         &Limits::default(),
     )
     .unwrap();
-    assert_eq!(job.finish(Some(&cached), "r").response.status, 200);
+    assert_eq!(job.answer(Some(&cached), "r").response.status, 200);
     let (status, error) = submit(&message, &cached);
     assert_eq!(
         (status, error["payload"]["pointer"].as_str()),
@@ -242,7 +242,7 @@ fn unknown_specs_and_surfaces_are_404() {
     unknown["action"]["context"]["specHash"] = json!("a".repeat(64));
     unknown["action"]["context"]["toolCallId"] = json!("call_1");
     let job = SubmitJob::prepare(unknown.to_string().as_bytes(), &Limits::default()).unwrap();
-    let outcome = job.finish(None, "r");
+    let outcome = job.answer(None, "r");
     assert_eq!(outcome.response.status, 404);
     assert!(outcome.response.body.contains("spec_not_found"));
     let mut moved = action(&answer, "submit", &model);
@@ -330,7 +330,7 @@ fn remembered_surfaces_carry_each_requests_tool_call() {
             &Limits::default(),
         )
         .unwrap()
-        .finish(None);
+        .answer(None);
         let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
         a2ui_schema::check_wrapper(&answer).unwrap();
         (answer, ())
@@ -379,7 +379,7 @@ fn v1_actions_are_read_like_v09_actions() {
         &Limits::default(),
     )
     .unwrap()
-    .finish(None);
+    .answer(None);
     let answer: Value = serde_json::from_str(&outcome.response.body).unwrap();
     a2ui_schema::V1_0.check(&answer).unwrap();
     let cached = outcome.cache_put.unwrap().value;

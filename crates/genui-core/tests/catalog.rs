@@ -39,7 +39,7 @@ fn generate(body: Value, format: &str) -> (u16, Value, Option<String>) {
         &Limits::default(),
     ) {
         Ok(job) => {
-            let outcome = job.finish(None);
+            let outcome = job.answer(None);
             let value = serde_json::from_str(&outcome.response.body).unwrap_or(Value::Null);
             (
                 outcome.response.status,
@@ -161,7 +161,7 @@ fn a2ui_names_the_operator_catalog_and_validates_against_it() {
         "sourceComponentId": submit["id"], "timestamp": "2026-11-25T04:03:44.839Z", "context": context}});
     let outcome = SubmitJob::prepare(message.to_string().as_bytes(), &Limits::default())
         .unwrap()
-        .finish(cached.as_deref(), "r1");
+        .answer(cached.as_deref(), "r1");
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
 }
 

@@ -49,7 +49,7 @@ fn status_and_body(outcome: &Outcome) -> (u16, Value) {
 
 fn submit_with(body: &[u8], header: Option<&str>, cached: Option<&str>) -> (u16, Value) {
     let outcome = match SubmitJob::prepare_with(body, header, &Limits::default()) {
-        Ok(job) => job.finish(cached, "r1"),
+        Ok(job) => job.answer(cached, "r1"),
         Err(e) => Outcome::failed(&e),
     };
     status_and_body(&outcome)
@@ -96,7 +96,7 @@ fn generate(body: &Value, format: &str) -> (Value, String, String) {
     )
     .unwrap();
     let hash = job.spec_hash().to_owned();
-    let outcome = job.finish(None);
+    let outcome = job.answer(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     let answer = serde_json::from_str(&outcome.response.body).unwrap_or(Value::Null);
     (
@@ -288,7 +288,7 @@ fn form_post_pointers_are_counted_before_they_nest() {
             .finish();
         let outcome = match SubmitJob::prepare_form(body.as_bytes(), None, None, &Limits::default())
         {
-            Ok(job) => job.finish(Some(&cached), "r1"),
+            Ok(job) => job.answer(Some(&cached), "r1"),
             Err(e) => Outcome::failed(&e),
         };
         status_and_body(&outcome)
@@ -327,7 +327,7 @@ fn prefill_as_deep_as_the_body_allows_renders_in_every_format() {
             &Limits::default(),
         )
         .unwrap()
-        .finish(None);
+        .answer(None);
         if outcome.response.status != 200 {
             failed.push(format!(
                 "{format}: {}",
@@ -367,7 +367,7 @@ fn a_chain_of_references_is_expanded_only_to_the_limit() {
             &Limits::default(),
         )
         .unwrap()
-        .finish(None);
+        .answer(None);
         assert_eq!(
             outcome.response.status,
             200,

@@ -46,7 +46,7 @@ fn expected_marks(name: &str) -> &'static [&'static str] {
 
 fn generate(body: &Value, cached: Option<&str>) -> Outcome {
     match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
-        Ok(job) => job.finish(cached),
+        Ok(job) => job.answer(cached),
         Err(e) => Outcome::failed(&e),
     }
 }
@@ -436,7 +436,7 @@ fn a_display_takes_no_submission() {
         &Limits::default(),
     )
     .unwrap();
-    let answer = submit.finish(Some(&stored), "r1");
+    let answer = submit.answer(Some(&stored), "r1");
     let error = body_of(&answer);
     Contract::DguiError.check(&error).unwrap();
     assert_eq!(
@@ -563,7 +563,7 @@ fn a_display_leaves_no_column_name_for_kv() {
         )
         .unwrap();
         assert!(!job.uses_kv(), "a display reads no KV");
-        let outcome = job.finish(None);
+        let outcome = job.answer(None);
         assert_eq!(
             outcome.response.status, 200,
             "{format}: {}",

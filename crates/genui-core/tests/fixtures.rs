@@ -38,7 +38,7 @@ fn fixtures(kind: &str) -> Vec<(String, Value)> {
 fn generate(body: &Value, cached: Option<&str>) -> Outcome {
     let bytes = serde_json::to_vec(body).unwrap();
     match GenerateJob::prepare(&bytes, None, &Limits::default()) {
-        Ok(job) => job.finish(cached),
+        Ok(job) => job.answer(cached),
         Err(e) => Outcome::failed(&e),
     }
 }
@@ -338,7 +338,7 @@ fn a_remembered_spec_answers_exactly_like_the_stored_one() {
         assert!(job.remembered().is_none(), "{name}: memory is off");
         let put = job
             .clone()
-            .finish(None)
+            .answer(None)
             .cache_put
             .expect("a miss stores its spec");
         let from_kv = job.hit(Some(&put.value)).expect("a stored spec is a hit");
@@ -382,7 +382,7 @@ fn text_answers_are_the_serialised_values() {
                 &Limits::default(),
             )
             .unwrap();
-            let outcome = job.clone().finish(None);
+            let outcome = job.clone().answer(None);
             // A display is never put to KV; the isolate remembers it.
             if let Some(put) = outcome
                 .cache_put
@@ -447,7 +447,7 @@ fn remembered_lmui_components_carry_each_requests_values() {
                 &Limits::default(),
             )
             .unwrap();
-            body_of(&job.finish(None))
+            body_of(&job.answer(None))
         };
         let first = args["data"].clone();
         let other = match &first {
@@ -772,7 +772,7 @@ fn limits_fail_before_parsing_with_their_codes() {
     let wide = json!({"output": {"type": "object", "properties": props}});
     let outcome = GenerateJob::prepare(wide.to_string().as_bytes(), None, &limits)
         .unwrap()
-        .finish(None);
+        .answer(None);
     assert_eq!(
         outcome.response.status,
         413,
@@ -811,7 +811,7 @@ fn mutated_fixtures_never_panic_or_5xx() {
         for body in variants {
             inputs += 1;
             let outcome = match GenerateJob::prepare(&body, None, &Limits::default()) {
-                Ok(job) => job.finish(None),
+                Ok(job) => job.answer(None),
                 Err(e) => Outcome::failed(&e),
             };
             let answer = body_of(&outcome);
@@ -1221,7 +1221,7 @@ fn prepared(body: &Value, query: Option<&str>, accept: Option<&str>) -> Result<V
         Ok(job)
     });
     match job {
-        Ok(job) => Ok(body_of(&job.finish(None))),
+        Ok(job) => Ok(body_of(&job.answer(None))),
         Err(e) => Err(e.to_dgui_error()),
     }
 }

@@ -32,7 +32,7 @@ fn generate(body: &Value, format: &str, cached: Option<&str>) -> Outcome {
         &Limits::default(),
     )
     .unwrap();
-    job.finish(cached)
+    job.answer(cached)
 }
 
 /// The page's `<template>`s removed: their content is inert, never posted.
@@ -218,7 +218,7 @@ fn every_fixture_form_posted_without_js_gives_the_json_paths_answer() {
             &Limits::default(),
         )
         .unwrap()
-        .finish(spec.as_deref(), "r");
+        .answer(spec.as_deref(), "r");
         let pairs = entry_list(html, approval_button(html, &initial));
         let mut encoder = form_urlencoded::Serializer::new(String::new());
         for (k, v) in &pairs {
@@ -227,7 +227,7 @@ fn every_fixture_form_posted_without_js_gives_the_json_paths_answer() {
         let posted = encoder.finish();
         let form_path =
             match SubmitJob::prepare_form(posted.as_bytes(), None, None, &Limits::default()) {
-                Ok(job) => job.finish(spec.as_deref(), "r"),
+                Ok(job) => job.answer(spec.as_deref(), "r"),
                 Err(e) => Outcome {
                     response: HttpResponse::error(&e),
                     cache_put: None,
@@ -370,7 +370,7 @@ fn bad_posts_are_4xx_with_the_field_named() {
         None,
         &Limits::default(),
     ) {
-        Ok(job) => job.finish(Some(&spec), "r").response,
+        Ok(job) => job.answer(Some(&spec), "r").response,
         Err(e) => HttpResponse::error(&e),
     };
     assert_eq!(post("%2Fn=3&%2Ftags=a&%2Ftags=b").status, 200);
@@ -409,7 +409,7 @@ fn a_hosted_page_checks_its_fragment_against_the_records_salted_digest() {
         &Limits::default(),
     )
     .unwrap();
-    let outcome = job.clone().finish(None);
+    let outcome = job.clone().answer(None);
     let spec = outcome
         .cache_put
         .map(|put| put.value)
@@ -541,7 +541,7 @@ fn a_collapsed_array_posts_its_json_text() {
         &Limits::default(),
     )
     .unwrap()
-    .finish(Some(&spec), "r")
+    .answer(Some(&spec), "r")
     .response;
     assert_eq!(response.status, 200, "{}", response.body);
     let content = serde_json::from_str::<Value>(&response.body).unwrap()["data"].clone();

@@ -6,7 +6,7 @@
 //! serves, read by an HTML parser; the post is its hidden fields plus the
 //! person's input, urlencoded as a browser sends it.
 
-use genui_core::{GenerateJob, HttpResponse, Limits, Outcome, Submission, SubmitDoor, SubmitJob};
+use genui_core::{GenerateJob, HttpResponse, Limits, Outcome, Submission, SubmitJob};
 use serde_json::{json, Value};
 
 const BROWSER: &str = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
@@ -34,7 +34,7 @@ fn serve(locale: Option<&str>) -> Served {
         &Limits::default(),
     )
     .unwrap();
-    let outcome = job.clone().finish(None);
+    let outcome = job.clone().answer(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     // Fresh, it is to be cached; served again, this isolate remembers it.
     let spec = outcome
@@ -88,7 +88,7 @@ fn submit(
         "accept-language" => accept_language.map(str::to_owned),
         _ => None,
     };
-    Submission::new(SubmitDoor::Api, Ok(body), header, &Limits::default())
+    Submission::api(Ok(body), header, &Limits::default())
         .answer(cached, "r1")
         .into_response()
 }
@@ -111,13 +111,13 @@ fn post(
     )
 }
 
-/// Today's JSON answer to the same post: [`SubmitJob::finish`].
+/// Today's JSON answer to the same post: [`SubmitJob::answer`].
 fn json_answer(served: &Served, fields: &[(&str, &str)]) -> Outcome {
     let mut pairs = hidden_fields(&served.page);
     pairs.extend(fields.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     SubmitJob::prepare_form(&urlencoded(&pairs), None, None, &Limits::default())
         .unwrap()
-        .finish(Some(&served.spec), "r1")
+        .answer(Some(&served.spec), "r1")
 }
 
 fn header<'a>(response: &'a HttpResponse, name: &str) -> Option<&'a str> {

@@ -4,7 +4,7 @@
 //! ([`Submission`] signed with the secret) for a signed `ResumeEntry`
 //! (docs/interrupts.md).
 
-use genui_core::{GenerateJob, HttpResponse, Limits, Submission, SubmitDoor};
+use genui_core::{GenerateJob, HttpResponse, Limits, Submission};
 use hmac::{KeyInit, Mac};
 use serde_json::{json, Value};
 
@@ -34,7 +34,7 @@ fn answer(body: Value, format: Option<&str>, now: u64, secret: Option<&str>) -> 
     let job = GenerateJob::prepare_interrupt(&bytes, format, &Limits::default(), now, secret)
         .expect("a valid interrupt");
     let key = job.cache_key().to_owned();
-    let outcome = job.clone().finish(None);
+    let outcome = job.clone().answer(None);
     let stored = (outcome.cache_put.map(|put| put.value))
         .or_else(|| job.spec_json())
         .unwrap_or_default();
@@ -231,7 +231,7 @@ fn an_interrupt_without_a_schema_or_with_a_broken_one_is_refused_where_it_is() {
         "responseSchema": {"type": "object", "properties": {"n": {"type": "integr"}}}}}))
     .unwrap();
     let job = GenerateJob::prepare_interrupt(&bytes, None, &Limits::default(), NOW, None).unwrap();
-    let response = job.finish(None).response;
+    let response = job.answer(None).response;
     let error = json_of(&response);
     assert_eq!(
         (response.status, error["code"].as_str()),
@@ -249,8 +249,8 @@ fn an_interrupt_without_a_schema_or_with_a_broken_one_is_refused_where_it_is() {
 /// `/v1/submit` with `body`, the spec as stored, signed with `secret` at `now`.
 fn submit(body: Value, stored: &str, secret: Option<&str>, now: u64) -> HttpResponse {
     let bytes = serde_json::to_vec(&body).unwrap();
-    let submission = Submission::new(SubmitDoor::Api, Ok(&bytes), |_| None, &Limits::default())
-        .signed_by(secret, now);
+    let submission =
+        Submission::api(Ok(&bytes), |_| None, &Limits::default()).signed_by(secret, now);
     submission.answer(Some(stored), "r1").into_response()
 }
 
@@ -474,7 +474,7 @@ fn an_approvals_words_are_never_remembered_for_the_next_request() {
                 &Limits::default(),
             )
             .unwrap();
-            let text = job.finish(None).response.body;
+            let text = job.answer(None).response.body;
             assert!(text.contains(action), "{format}: {text}");
         }
     }

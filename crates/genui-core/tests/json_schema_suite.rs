@@ -98,7 +98,7 @@ fn judge(schema: &Value, data: &Value, valid: bool) -> Verdict {
         Ok(job) => job,
         Err(error) => return Verdict::Refused(format!("{:?}: {}", error.code(), error.message())),
     };
-    let response = job.finish(None, "suite").response;
+    let response = job.answer(None, "suite").response;
     let answer: Value = serde_json::from_str(&response.body).unwrap_or_default();
     match response.status {
         200 => {

@@ -168,7 +168,7 @@ fn generate(body: &Value) -> Option<(Plan, String, String)> {
         return None; // the caller feeds the previous spec
     }
     let hash = job.spec_hash().to_owned();
-    let put = job.finish(None).cache_put?;
+    let put = job.answer(None).cache_put?;
     let spec: Value = serde_json::from_str(&put.value).ok()?;
     Some((
         serde_json::from_value(spec["plan"].clone()).ok()?,
@@ -184,7 +184,7 @@ fn edit(body: &Value, hash: &str, stored: &str) -> Option<Plan> {
     let bytes = serde_json::to_vec(&body).ok()?;
     let mut job = GenerateJob::prepare(&bytes, None, &Limits::default()).ok()?;
     job.take_previous(Some(stored)).ok()?;
-    let put = job.finish(None).cache_put?;
+    let put = job.answer(None).cache_put?;
     let spec: Value = serde_json::from_str(&put.value).ok()?;
     serde_json::from_value(spec["plan"].clone()).ok()
 }

@@ -12,7 +12,7 @@ fn generate(body: &Value, format: &str, cached: Option<&str>) -> Outcome {
         &Limits::default(),
     )
     .unwrap()
-    .finish(cached)
+    .answer(cached)
 }
 
 fn approval(locale: Option<&str>) -> Value {
@@ -101,7 +101,7 @@ fn submit_messages_follow_the_language_and_keep_their_code() {
     let output = json!({"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "age": {"type": "integer", "minimum": 18}}});
     let body = json!({"output": output, "data": {"age": 3}}).to_string();
     let answer = |job: SubmitJob| {
-        serde_json::from_str::<Value>(&job.finish(None, "r").response.body).unwrap()
+        serde_json::from_str::<Value>(&job.answer(None, "r").response.body).unwrap()
     };
     let german = answer(
         SubmitJob::prepare(body.as_bytes(), &Limits::default())

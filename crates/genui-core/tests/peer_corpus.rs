@@ -42,7 +42,7 @@ fn no_generated_plan_fails_the_checker() {
         let Ok(job) = GenerateJob::prepare(&body, None, &limits) else {
             continue;
         }; // refused as a 4xx: not our bug
-        let outcome = job.finish(None);
+        let outcome = job.answer(None);
         let error: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();
         if error["code"] == "internal_error" {
             let first = &error["payload"]["issues"][0];
@@ -84,7 +84,7 @@ fn refusals_by_code() {
         .unwrap();
         let body = serde_json::to_vec(&json!({"output": schema})).unwrap();
         let outcome = match GenerateJob::prepare(&body, None, &limits) {
-            Ok(job) => job.finish(None),
+            Ok(job) => job.answer(None),
             Err(e) => genui_core::Outcome::failed(&e),
         };
         if outcome.response.status == 200 {
@@ -151,7 +151,7 @@ fn every_format_answers_without_internal_error() {
         for format in genui_core::Format::names() {
             let body = serde_json::to_vec(&json!({"output": schema, "format": format})).unwrap();
             let outcome = match GenerateJob::prepare(&body, None, &limits) {
-                Ok(job) => job.finish(None),
+                Ok(job) => job.answer(None),
                 Err(e) => genui_core::Outcome::failed(&e),
             };
             if outcome.response.status >= 500 {

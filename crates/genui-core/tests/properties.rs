@@ -5,7 +5,7 @@
 
 use genui_core::Limits;
 use genui_core::Plan;
-use genui_core::{spec_hash, GenerateJob, GeneratorId, KeyOptions};
+use genui_core::{GenerateJob, GeneratorId};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
@@ -105,7 +105,7 @@ proptest! {
         prop_assert_eq!(&a, &key(&pretty).unwrap());
         // ... and the key is the one spec_hash gives for the parsed schema.
         let id = GeneratorId::deterministic();
-        prop_assert_eq!(a, spec_hash(&output, &description, KeyOptions::default(), &id).unwrap());
+        prop_assert_eq!(a, id.spec_hash(&output, &description).unwrap());
     }
 
     #[test]
@@ -248,7 +248,7 @@ proptest! {
     fn strings_and_names_that_differ_get_other_keys(output in schema(), a in any::<String>(), b in "[a-z\u{e000}\u{1f600}]{0,3}") {
         prop_assume!(a != b);
         let id = GeneratorId::deterministic();
-        let key = |output: &Value, description: &str| spec_hash(output, description, KeyOptions::default(), &id).unwrap();
+        let key = |output: &Value, description: &str| id.spec_hash(output, description).unwrap();
         let titled = |title: &str| { let mut o = output.clone(); o["title"] = json!(title); o };
         prop_assert_ne!(key(&titled(&a), ""), key(&titled(&b), ""));
         let named = |name: &str| { let mut o = output.clone(); o["properties"][name] = json!({"type": "string"}); o };
@@ -282,7 +282,7 @@ proptest! {
 fn answer(output: &Value, format: &str) -> (u16, Option<String>) {
     let body = serde_json::to_vec(&json!({"output": output, "format": format})).unwrap();
     let outcome = match GenerateJob::prepare(&body, None, &Limits::default()) {
-        Ok(job) => job.finish(None),
+        Ok(job) => job.answer(None),
         Err(e) => genui_core::Outcome::failed(&e),
     };
     let parsed: Value = serde_json::from_str(&outcome.response.body).unwrap_or_default();

@@ -28,7 +28,7 @@ const FRAGMENTS: &[&str] = &[
 fn answer(body: &str) -> Value {
     let job = GenerateJob::prepare(body.as_bytes(), Some("react"), &Limits::default())
         .expect("the fixture is a valid request");
-    let outcome = job.finish(None);
+    let outcome = job.answer(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     serde_json::from_str(&outcome.response.body).expect("JSON answer")
 }
@@ -128,7 +128,7 @@ fn a_pattern_javascript_cannot_compile_is_refused_before_the_module() {
     assert_ne!(body, HOSTILE);
     let outcome = GenerateJob::prepare(body.as_bytes(), Some("react"), &Limits::default())
         .expect("parses")
-        .finish(None);
+        .answer(None);
     assert_eq!(outcome.response.status, 422, "{}", outcome.response.body);
     let error: Value = serde_json::from_str(&outcome.response.body).expect("JSON");
     assert_eq!(error["code"], "invalid_schema");
@@ -145,7 +145,7 @@ fn switching_to_react_keeps_the_spec_hash() {
     let react = answer(HOSTILE);
     let job = GenerateJob::prepare(HOSTILE.as_bytes(), Some("jsonforms"), &Limits::default())
         .expect("valid");
-    let jsonforms: Value = serde_json::from_str(&job.finish(None).response.body).expect("JSON");
+    let jsonforms: Value = serde_json::from_str(&job.answer(None).response.body).expect("JSON");
     assert_eq!(react["meta"]["specHash"], jsonforms["meta"]["specHash"]);
     assert_eq!(react["packages"]["zod"], "^4.6.0");
 }
@@ -185,7 +185,7 @@ fn answer_in(body: &Value, format: &str) -> Value {
         &Limits::default(),
     )
     .expect("a valid request");
-    let outcome = job.finish(None);
+    let outcome = job.answer(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     serde_json::from_str(&outcome.response.body).expect("JSON answer")
 }

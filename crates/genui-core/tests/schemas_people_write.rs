@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 fn generate(body: &Value) -> Value {
     let outcome =
         match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
-            Ok(job) => job.finish(None),
+            Ok(job) => job.answer(None),
             Err(e) => Outcome::failed(&e),
         };
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
@@ -21,7 +21,7 @@ fn submit(output: &Value, data: Value) -> u16 {
     let body = serde_json::to_vec(&json!({"output": output, "data": data})).unwrap();
     SubmitJob::prepare(&body, &Limits::default())
         .unwrap()
-        .finish(None, "r")
+        .answer(None, "r")
         .response
         .status
 }
@@ -213,7 +213,7 @@ fn a2ui_and_react_take_large_enums_and_json_inputs() {
 fn refusal(body: &Value) -> (u16, Value) {
     let outcome =
         match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
-            Ok(job) => job.finish(None),
+            Ok(job) => job.answer(None),
             Err(e) => Outcome::failed(&e),
         };
     (
@@ -366,7 +366,7 @@ fn json_text_from_the_form_submits_and_the_answer_names_what_was_not_checked() {
     let send = |data: Value| {
         let body = serde_json::to_vec(&json!({"specHash": spec_hash, "data": data})).unwrap();
         let job = SubmitJob::prepare(&body, &Limits::default()).unwrap();
-        job.finish(None, "m").response
+        job.answer(None, "m").response
     };
     let ok = send(
         json!({"name": "ada", "schema": "{\"type\": \"string\"}", "settings": "{\"a\": [1]}"}),

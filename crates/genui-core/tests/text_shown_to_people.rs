@@ -28,7 +28,7 @@ fn answer(format: &str) -> String {
         &Limits::default(),
     )
     .unwrap()
-    .finish(None);
+    .answer(None);
     assert_eq!(
         outcome.response.status, 200,
         "{format}: {}",

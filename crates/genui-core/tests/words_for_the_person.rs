@@ -38,7 +38,7 @@ fn answer_text(description: &str, output: Value, format: &str, locale: Option<&s
         &Limits::default(),
     )
     .unwrap();
-    let outcome = job.finish(None);
+    let outcome = job.answer(None);
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
     outcome.response.body
 }
@@ -183,7 +183,7 @@ fn a_display_without_a_title_is_not_titled_as_a_form_asking_for_details() {
             &Limits::default(),
         )
         .unwrap();
-        let outcome = job.finish(None);
+        let outcome = job.answer(None);
         assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
         let forms: Value = serde_json::from_str(&outcome.response.body).unwrap();
         assert_eq!(forms["meta"]["kind"], "display", "{forms}");

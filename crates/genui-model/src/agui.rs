@@ -900,7 +900,7 @@ mod tests {
             Some("s3cret"),
         )
         .unwrap();
-        let answer = job.finish(None).response;
+        let answer = job.answer(None).response;
         AgentEvents::new(input)
             .frames(&Update::Ui(answer))
             .lines()

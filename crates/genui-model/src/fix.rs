@@ -37,8 +37,8 @@
 use crate::plan_schema::{field_lists_mut, overrides_mut, strip_unknown, widget_named};
 use genui_core::Limits;
 use genui_core::Pointer;
+use genui_core::SchemaDoc;
 use genui_core::{Control, Node, Plan, Widget};
-use genui_core::{Resolved, SchemaDoc};
 use serde_json::Value;
 
 /// What a plan is repaired against: the schema and the deterministic plan.
@@ -138,24 +138,17 @@ impl<'a> Context<'a> {
         best.filter(|_| !tie).map(|(_, c)| c.clone())
     }
 
-    fn view(&self, at: &str) -> Option<(Resolved<'_>, Option<Resolved<'_>>)> {
-        let node = self.doc.resolve_scope(self.output, at)?;
-        let view = self.doc.resolve(node).ok()?;
-        let items = self
-            .doc
-            .resolve_scope(node, "/items")
-            .filter(|n| n.is_object())
-            .and_then(|n| self.doc.resolve(n).ok());
-        Some((view, items))
-    }
-
     /// Whether `widget` fits the field at `at`.
     pub(crate) fn fits(&self, widget: Widget, at: &str) -> bool {
-        let Some((view, items)) = self.view(at) else {
+        let Some((view, items)) = self.doc.field_views(self.output, at) else {
             return false;
         };
-        let kind = genui_core::FieldKind::of_control(&self.doc, self.output, at, &view);
-        widget.fits(&view, &kind, items.as_ref().map(Resolved::kind).as_ref())
+        let kind = self.doc.control_kind(self.output, at, &view);
+        widget.fits(
+            &view,
+            &kind,
+            items.as_ref().map(|items| items.kind()).as_ref(),
+        )
     }
 
     /// The deterministic generator's widget for the field at `at`.
@@ -163,13 +156,13 @@ impl<'a> Context<'a> {
         if let Some(control) = self.det_control(at) {
             return Some(control.widget);
         }
-        let (view, items) = self.view(at)?;
+        let (view, items) = self.doc.field_views(self.output, at)?;
         let name = Pointer::unescape(at.rsplit('/').next().unwrap_or_default());
         Some(Widget::choose(
             &name,
             &view,
             &view.kind(),
-            items.as_ref().map(Resolved::kind).as_ref(),
+            items.as_ref().map(|items| items.kind()).as_ref(),
         ))
     }
 
@@ -180,7 +173,8 @@ impl<'a> Context<'a> {
         }
         let name = Pointer::unescape(at.rsplit('/').next().unwrap_or_default());
         let title = self
-            .view(at)
+            .doc
+            .field_views(self.output, at)
             .and_then(|(v, _)| v.str("title").map(str::to_owned));
         title.unwrap_or_else(|| Control::humanize(&name))
     }
@@ -195,7 +189,7 @@ impl Context<'_> {
         if let Some(control) = self.det_control(at) {
             return control.clone();
         }
-        let view = self.view(at).map(|(v, _)| v);
+        let view = self.doc.field_views(self.output, at).map(|(v, _)| v);
         let text = |key: &str| view.as_ref().and_then(|v| v.str(key)).map(str::to_owned);
         let example = view
             .as_ref()

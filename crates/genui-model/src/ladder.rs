@@ -169,8 +169,8 @@ enum Waiting {
 #[derive(Debug)]
 pub struct Ladder {
     config: ModelConfig,
-    output: Value,
-    device: genui_core::Device,
+    /// The request, kept for its `output` and the layout it asks for.
+    request: GenerateRequest,
     limits: Limits,
     now_ms: u64,
     forced: bool,
@@ -248,8 +248,7 @@ impl Ladder {
                 reason: None,
             },
             config: config.clone(),
-            output: request.output.clone(),
-            device: request.device,
+            request: request.clone(),
             limits: *limits,
             now_ms,
             forced: false,
@@ -395,7 +394,7 @@ impl Ladder {
     /// Sanitises, repairs and checks a plan the model wrote.
     fn on_plan(&mut self, mut value: Value) -> Step {
         let raw = value.to_string();
-        let ctx = Context::new(&self.output, &self.deterministic, &self.limits);
+        let ctx = Context::new(&self.request.output, &self.deterministic, &self.limits);
         let mut fixes = fix::prepare_value(&mut value, &ctx);
         let mut plan = match to_plan(&value, &|pointer| ctx.default_control(pointer)) {
             Ok(plan) => plan,
@@ -420,15 +419,13 @@ impl Ladder {
                 .collect::<Vec<_>>(),
         );
         // Layout for the device and rules from the schema, as for every plan.
-        repaired
-            .plan
-            .finish(&self.output, self.device, &self.limits);
-        let issues = Plan::check(&repaired.plan, &self.output, &self.limits);
+        repaired.plan.arrange(&self.request, &self.limits);
+        let issues = Plan::check(&repaired.plan, &self.request.output, &self.limits);
         if !issues.is_empty() {
             return self.on_bad_output(&raw, issues, "the plan failed its checks");
         }
         self.provenance.fixes = fixes;
-        self.finish(LadderResult::Model(repaired.plan), Vec::new())
+        self.conclude(LadderResult::Model(repaired.plan), Vec::new())
     }
 
     /// Retries once with the issues fed back, then gives up.
@@ -533,10 +530,10 @@ impl Ladder {
                 plan: self.deterministic.clone(),
             }
         };
-        self.finish(result, issues)
+        self.conclude(result, issues)
     }
 
-    fn finish(&mut self, result: LadderResult, issues: Vec<Issue>) -> Step {
+    fn conclude(&mut self, result: LadderResult, issues: Vec<Issue>) -> Step {
         self.waiting = Waiting::Finished;
         self.outcome = Some(LadderOutcome {
             result,

@@ -278,14 +278,14 @@ impl Generation {
                 self.generate(model, forced, now_ms);
             }
             (State::Deterministic, Input::Cached(value)) => {
-                let outcome = self.job.clone().finish(value.as_deref());
+                let outcome = self.job.clone().answer(value.as_deref());
                 self.answer(outcome, None, now_ms);
             }
             (State::ModelKey { config, forced }, Input::Cached(value)) => {
                 self.after_model_key(config, forced, value, now_ms)
             }
             (State::FirstUi { config, first }, Input::Cached(value)) => {
-                let outcome = first.finish(value.as_deref());
+                let outcome = first.answer(value.as_deref());
                 if outcome.response.status != 200 {
                     return self.answer(outcome, None, now_ms);
                 }
@@ -347,7 +347,7 @@ impl Generation {
                 Some(outcome) => self.answer(outcome, None, now_ms),
                 // A display is never in KV (genui_core::service): built again.
                 None if !self.job.uses_kv() => {
-                    self.answer(self.job.clone().finish(None), None, now_ms)
+                    self.answer(self.job.clone().answer(None), None, now_ms)
                 }
                 None => self.get(State::Deterministic),
             },

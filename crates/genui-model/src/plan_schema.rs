@@ -23,7 +23,7 @@
 //! to write.
 
 use genui_core::Issue;
-use genui_core::{Control, Node, Plan, Step, Widget};
+use genui_core::{Control, Node, Plan, Widget, WizardStep};
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 
@@ -381,7 +381,7 @@ fn layout(sections: Vec<(Option<String>, Vec<Node>)>, steps: bool) -> Vec<Node> 
         let steps = sections
             .into_iter()
             .enumerate()
-            .map(|(i, (label, elements))| Step {
+            .map(|(i, (label, elements))| WizardStep {
                 label: label.unwrap_or_else(|| format!("Step {}", i + 1)),
                 section: None,
                 elements,

@@ -29,7 +29,7 @@
 use genui_core::Issue;
 use genui_core::Limits;
 use genui_core::Pointer;
-use genui_core::{FieldKind, Kind, Resolved, SchemaDoc};
+use genui_core::SchemaDoc;
 use genui_core::{Plan, Widget};
 use serde::Serialize;
 use serde_json::Value;
@@ -357,14 +357,9 @@ pub fn fields(plan: &Plan, output: &Value, limits: &Limits) -> Vec<Field> {
 }
 
 fn field(doc: &SchemaDoc<'_>, output: &Value, at: &str, default: Widget) -> Option<Field> {
-    let node = doc.resolve_scope(output, at)?;
-    let view = doc.resolve(node).ok()?;
-    let kind = genui_core::FieldKind::of_control(doc, output, at, &view);
-    let items = doc
-        .resolve_scope(node, "/items")
-        .filter(|n| n.is_object())
-        .and_then(|n| doc.resolve(n).ok());
-    let items_kind = items.as_ref().map(Resolved::kind);
+    let (view, items) = doc.field_views(output, at)?;
+    let kind = doc.control_kind(output, at, &view);
+    let items_kind = items.as_ref().map(|items| items.kind());
     let mut fitting: Vec<Widget> = vec![default];
     fitting.extend(
         Widget::all().filter(|w| *w != default && (*w).fits(&view, &kind, items_kind.as_ref())),
@@ -381,39 +376,14 @@ fn field(doc: &SchemaDoc<'_>, output: &Value, at: &str, default: Widget) -> Opti
     let more_choices = choices.len().saturating_sub(MAX_ENUM_VALUES);
     Some(Field {
         pointer: at.to_owned(),
-        type_name: type_name(&kind, items_kind.as_ref(), view.nullable),
+        type_name: kind.type_name(items_kind.as_ref(), view.nullable),
         required: required(doc, output, at),
         format: kind.format.clone(),
         choices: choices.into_iter().take(MAX_ENUM_VALUES).collect(),
         more_choices,
-        title: title(&view, at),
+        title: title(view.str("title"), at),
         widgets: fitting,
     })
-}
-
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Object => "object",
-        Kind::Array => "array",
-        Kind::String => "string",
-        Kind::Number => "number",
-        Kind::Integer => "integer",
-        Kind::Boolean => "boolean",
-        Kind::Null => "null",
-        Kind::Alternatives => "alternatives",
-        Kind::Any => "any",
-    }
-}
-
-fn type_name(kind: &FieldKind, items: Option<&FieldKind>, nullable: bool) -> String {
-    let mut name = match (kind.kind, items) {
-        (Kind::Array, Some(items)) => format!("array<{}>", kind_name(items.kind)),
-        (other, _) => kind_name(other).to_owned(),
-    };
-    if nullable && kind.kind != Kind::Null {
-        name.push_str("|null");
-    }
-    name
 }
 
 /// Required all the way from the root: the field and every enclosing object
@@ -440,8 +410,8 @@ fn required(doc: &SchemaDoc<'_>, output: &Value, at: &str) -> bool {
 }
 
 /// The schema title, unless the humanised property name says the same.
-fn title(view: &Resolved, at: &str) -> Option<String> {
-    let title = view.str("title")?.trim();
+fn title(title: Option<&str>, at: &str) -> Option<String> {
+    let title = title?.trim();
     let name = Pointer::unescape(at.rsplit('/').next().unwrap_or_default());
     if title.is_empty() || title.eq_ignore_ascii_case(&genui_core::Control::humanize(&name)) {
         return None;

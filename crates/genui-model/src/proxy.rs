@@ -33,7 +33,7 @@ use crate::config;
 use crate::providers::HttpRequest;
 use crate::registry::{check_url, is_operator_name, OPERATOR_NAME_RULE};
 use crate::stream::frame;
-use eventsource_stream::{Event, Eventsource};
+use eventsource_stream::{Event, EventStreamError, Eventsource};
 use futures::{Stream, StreamExt};
 use genui_core::{Error, ErrorCode};
 use serde_json::{json, Map, Value};
@@ -196,8 +196,8 @@ impl Proxy {
     }
 
     /// The upstream body's SSE events, within the byte budgets: an `Err`
-    /// says why the stream cannot be read further.
-    pub fn events<S, B, E>(body: S) -> impl Stream<Item = Result<Event, String>>
+    /// (`upstream_invalid`) says why the stream cannot be read further.
+    pub fn events<S, B, E>(body: S) -> impl Stream<Item = Result<Event, Error>>
     where
         S: Stream<Item = Result<B, E>>,
         B: AsRef<[u8]>,
@@ -206,14 +206,16 @@ impl Proxy {
         let mut budget = Budget::default();
         body.map(move |chunk| match chunk {
             Ok(chunk) => budget.spend(chunk.as_ref()).map(|()| chunk),
-            Err(error) => Err(format!("reading the upstream's body failed: {error}")),
+            Err(error) => Err(unreadable(format!(
+                "reading the upstream's body failed: {error}"
+            ))),
         })
         .eventsource()
-        .map(|event| event.map_err(|error| error.to_string()))
+        .map(|event| event.map_err(unparsed))
     }
 
     /// One upstream event (or why the stream cannot be read) relayed.
-    pub fn relay(&mut self, event: Result<Event, String>) -> Relayed {
+    pub fn relay(&mut self, event: Result<Event, Error>) -> Relayed {
         if self.over {
             return Relayed::default();
         }
@@ -276,9 +278,9 @@ impl Proxy {
             .collect()
     }
 
-    fn fail_relayed(&mut self, why: &str) -> Relayed {
+    fn fail_relayed(&mut self, why: &Error) -> Relayed {
         Relayed {
-            frames: self.fail(ErrorCode::UpstreamInvalid, why),
+            frames: self.fail(why.code(), why.message()),
             ..Relayed::default()
         }
     }
@@ -313,22 +315,43 @@ fn has_form(interrupt: &Value) -> bool {
         || interrupt.get("reason").and_then(Value::as_str) == Some("confirmation")
 }
 
+/// Why the upstream's stream cannot be read further (`upstream_invalid`).
+fn unreadable(why: String) -> Error {
+    Error::new(ErrorCode::UpstreamInvalid, why)
+}
+
+/// The SSE parser's error as [`unreadable`]; a failure of the body under
+/// it (its own `upstream_invalid`) keeps its message, after the parser's
+/// `Transport error: ` prefix.
+fn unparsed(error: EventStreamError<Error>) -> Error {
+    match error {
+        EventStreamError::Transport(error) => {
+            unreadable(format!("Transport error: {}", error.message()))
+        }
+        other => unreadable(other.to_string()),
+    }
+}
+
 /// An event's data as an AG-UI event: a JSON object with a string `type`.
-fn agui_event(data: &str) -> Result<Value, String> {
+fn agui_event(data: &str) -> Result<Value, Error> {
     if data.len() > MAX_EVENT_BYTES {
-        return Err(format!(
+        return Err(unreadable(format!(
             "an upstream event of {} bytes is over the limit of {MAX_EVENT_BYTES}",
             data.len()
-        ));
+        )));
     }
-    let value: Value = serde_json::from_str(data)
-        .map_err(|e| format!("an upstream event is not JSON ({e}): {}", excerpt(data)))?;
+    let value: Value = serde_json::from_str(data).map_err(|e| {
+        unreadable(format!(
+            "an upstream event is not JSON ({e}): {}",
+            excerpt(data)
+        ))
+    })?;
     match value.get("type") {
         Some(Value::String(_)) => Ok(value),
-        _ => Err(format!(
+        _ => Err(unreadable(format!(
             "an upstream event is not an AG-UI event (no string `type`): {}",
             excerpt(data)
-        )),
+        ))),
     }
 }
 
@@ -353,12 +376,12 @@ struct Budget {
 }
 
 impl Budget {
-    fn spend(&mut self, chunk: &[u8]) -> Result<(), String> {
+    fn spend(&mut self, chunk: &[u8]) -> Result<(), Error> {
         self.total += chunk.len();
         if self.total > MAX_STREAM_BYTES {
-            return Err(format!(
+            return Err(unreadable(format!(
                 "the upstream stream is over the limit of {MAX_STREAM_BYTES} bytes"
-            ));
+            )));
         }
         for &byte in chunk {
             let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
@@ -372,9 +395,9 @@ impl Budget {
                 }
             }
             if self.in_event > MAX_EVENT_BYTES {
-                return Err(format!(
+                return Err(unreadable(format!(
                     "an upstream event is over the limit of {MAX_EVENT_BYTES} bytes"
-                ));
+                )));
             }
         }
         Ok(())
@@ -838,7 +861,7 @@ mod tests {
             Some("s3cret"),
         )
         .unwrap();
-        let activity = crate::AgentEvents::new(&input).form(&job.finish(None).response);
+        let activity = crate::AgentEvents::new(&input).form(&job.answer(None).response);
         let events = events_of(&activity);
         assert_eq!(
             events.len(),
@@ -938,18 +961,20 @@ mod tests {
         // The whole stream's budget, in events well under the event limit.
         let events = "data: {\"type\":\"X\"}\n\n".repeat(MAX_EVENT_BYTES / 40);
         let mut budget = Budget::default();
-        let spent: Result<Vec<()>, String> = std::iter::repeat_n(events.as_bytes(), 8)
+        let spent: Result<Vec<()>, Error> = std::iter::repeat_n(events.as_bytes(), 8)
             .map(|chunk| budget.spend(chunk))
             .collect();
         assert!(spent.is_ok(), "{spent:?}");
         let over = (0..MAX_STREAM_BYTES / events.len() + 1)
             .find_map(|_| budget.spend(events.as_bytes()).err());
-        assert!(over.is_some_and(|why| why.contains("stream is over the limit")));
+        assert!(over.is_some_and(|why| why.message().contains("stream is over the limit")));
         let broken = futures::stream::iter([Err::<Vec<u8>, _>("reset by peer")]);
         let events: Vec<_> = futures::executor::block_on(Proxy::events(broken).collect());
         let mut cut = proxy();
         let relayed = cut.relay(events.into_iter().next().unwrap());
         assert_eq!(codes(&relayed.frames), vec!["upstream_invalid"]);
-        assert!(relayed.frames.contains("reset by peer"));
+        // The parser's words around the body's failure, as they always were.
+        let said = "Transport error: reading the upstream's body failed: reset by peer";
+        assert!(relayed.frames.contains(said), "{}", relayed.frames);
     }
 }

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 
 /// The crates held to the rule, by directory under `crates/`, with the most
-/// names each root may expose. The house limit is 40; genui-core exposes 55
-/// today and its ceiling is held there, so the count can only fall until its
-/// restructure brings it to 40.
-const CRATES: [(&str, usize); 2] = [("genui-model", 40), ("genui-core", 55)];
+/// names each root may expose. The house limit is 40; genui-core exposes 42
+/// today and its ceiling is held there, so the count can only fall until the
+/// hosted-form and delivery names move behind its request machine.
+const CRATES: [(&str, usize); 2] = [("genui-model", 40), ("genui-core", 42)];
 
 fn crate_src(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -21,9 +21,7 @@
 #![allow(dead_code)]
 
 use criterion::Criterion;
-use genui_core::{
-    check_output, GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, UiSpec,
-};
+use genui_core::{GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, SchemaDoc, UiSpec};
 use jsonschema::Draft;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
@@ -113,7 +111,7 @@ impl Case {
             self.name
         );
 
-        let (draft, validator) = check_output(&self.output, "/output", &limits)
+        let (draft, validator) = SchemaDoc::check_output(&self.output, "/output", &limits)
             .unwrap_or_else(|e| panic!("{}: schema proof failed: {e:?}", self.name));
         assert!(
             validator.is_valid(&self.valid),
@@ -248,11 +246,11 @@ impl Prepared {
 }
 
 /// The core's whole generate request, as the worker shell drives it:
-/// limits, parse and hash, then finish with what KV returned.
+/// limits, parse and hash, then answer with what KV returned.
 pub fn run_generate(body: &[u8], cached: Option<&str>) -> Outcome {
     let limits = limits();
     match GenerateJob::prepare(body, None, &limits) {
-        Ok(job) => job.finish(cached),
+        Ok(job) => job.answer(cached),
         Err(e) => Outcome::failed(&e),
     }
 }
@@ -480,7 +478,7 @@ fn reference(name: &str, def: &Built) -> Built {
     }
 }
 
-fn finish(mut root: Built, defs: Option<Map<String, Value>>) -> (Value, Value, Value) {
+fn schema_and_samples(mut root: Built, defs: Option<Map<String, Value>>) -> (Value, Value, Value) {
     if let Some(defs) = defs {
         root.schema["$defs"] = Value::Object(defs);
     }
@@ -496,7 +494,7 @@ fn small() -> Case {
     let root = Obj::default()
         .leaves([0, 2, 6, 7, 9])
         .build("Newsletter sign-up");
-    let (output, valid, invalid) = finish(root, None);
+    let (output, valid, invalid) = schema_and_samples(root, None);
     Case {
         name: "small",
         description: "A short form to sign up for the newsletter.",
@@ -556,7 +554,7 @@ fn medium() -> Case {
             false,
         ) // 10
         .build("Job application");
-    let (output, valid, invalid) = finish(root, None);
+    let (output, valid, invalid) = schema_and_samples(root, None);
     Case {
         name: "medium",
         description: "Collect a job application: the applicant, references and preferences.",
@@ -612,7 +610,7 @@ fn large() -> Case {
     defs.insert("address".into(), address.schema);
     defs.insert("person".into(), person.schema);
     defs.insert("lineItem".into(), line_item.schema);
-    let (output, valid, invalid) = finish(root.build("Vendor onboarding"), Some(defs));
+    let (output, valid, invalid) = schema_and_samples(root.build("Vendor onboarding"), Some(defs));
     Case {
         name: "large",
         description: "Onboard a new vendor: company, billing, contacts and compliance details.",

@@ -71,6 +71,16 @@ pub struct GeneratorId {
     pub generator_version: String,
 }
 
+impl GeneratorId {
+    /// The spec hash (the KV key without its prefix) this generator's
+    /// spec for `output` and `description` is kept under, for a request
+    /// with no option that changes the plan (no `kind`, `device`, locale,
+    /// catalog, instructions or edited spec).
+    pub fn spec_hash(&self, output: &Value, description: &str) -> Result<String> {
+        spec_hash(output, description, KeyOptions::default(), self)
+    }
+}
+
 /// The cached, data-free, format-neutral UI definition. Stored as
 /// [`StoredSpec`]'s flat JSON object (see `schemas/ui-spec.schema.json`).
 #[derive(Debug, Clone, PartialEq)]
@@ -251,33 +261,33 @@ impl OutputDigest {
 /// Request options that change the plan, so they are part of the key.
 /// Defaults add nothing to the keyed JSON.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct KeyOptions<'a> {
+pub(crate) struct KeyOptions<'a> {
     /// `kind: "confirm"`: approve/reject buttons.
-    pub confirm: bool,
+    pub(crate) confirm: bool,
     /// `device: "mobile"`: one column.
-    pub mobile: bool,
+    pub(crate) mobile: bool,
     /// A non-English locale, for generators that write text in it (models);
     /// the deterministic generator keeps the schema's titles, so its callers
     /// pass `None`.
-    pub locale: Option<&'a str>,
+    pub(crate) locale: Option<&'a str>,
     /// A read-only display's spec (its data's shape; see `display`):
     /// keyed with `kind: "display"`, since the chart depends on the shape.
-    pub display: Option<&'a Value>,
+    pub(crate) display: Option<&'a Value>,
     /// The content hash of the operator catalog the request names: a
     /// changed catalog never serves a form proven against the old one.
-    pub catalog: Option<&'a str>,
+    pub(crate) catalog: Option<&'a str>,
     /// A request's `instructions`, for generators that read them (models,
     /// `http` generators); the deterministic generator ignores them, so its
     /// callers pass `None` and its key is unchanged.
-    pub instructions: Option<&'a str>,
+    pub(crate) instructions: Option<&'a str>,
     /// The spec hash of the form this one edits in place, when that spec
     /// was found: the layout is kept from it, so it decides the plan. An
     /// edit of an unknown spec is the fresh spec and is keyed without it.
-    pub previous: Option<&'a str>,
+    pub(crate) previous: Option<&'a str>,
 }
 
 /// The canonical hash of a request's data-free part.
-pub fn spec_hash(
+pub(crate) fn spec_hash(
     output: &Value,
     description: &str,
     options: KeyOptions<'_>,

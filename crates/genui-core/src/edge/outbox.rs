@@ -166,25 +166,6 @@ impl AttemptResult {
     }
 }
 
-/// What the machine is told.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Input {
-    /// The object's alarm fired at `now`.
-    Alarm {
-        /// The clock, Unix ms.
-        now: u64,
-    },
-    /// Attempt `attempt` ended with `result` at `now`.
-    AttemptEnded {
-        /// Which attempt.
-        attempt: u32,
-        /// How it ended.
-        result: AttemptResult,
-        /// The clock, Unix ms.
-        now: u64,
-    },
-}
-
 /// What the shell must do, in order, after persisting the new state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
@@ -192,7 +173,7 @@ pub enum Effect {
     SetAlarm(u64),
     /// POST the stored message, signed, with the delivery id header, no
     /// redirects followed, within [`ATTEMPT_TIMEOUT_MS`]; then report
-    /// [`Input::AttemptEnded`] with this attempt number.
+    /// [`Outbox::handle_attempt_ended`] with this attempt number.
     Post {
         /// The attempt number to report back.
         attempt: u32,
@@ -249,18 +230,6 @@ impl Outbox {
         (outbox, effects)
     }
 
-    /// The next state and its effects for `input`.
-    pub fn handle(&mut self, input: Input) -> Vec<Effect> {
-        match input {
-            Input::Alarm { now } => self.on_alarm(now),
-            Input::AttemptEnded {
-                attempt,
-                result,
-                now,
-            } => self.on_attempt_ended(attempt, result, now),
-        }
-    }
-
     /// When the alarm of the current state should fire (`None` once deleted).
     /// The shell re-arms with it when it finds no alarm set.
     pub fn alarm_at(&self) -> Option<u64> {
@@ -296,7 +265,9 @@ impl Outbox {
         }
     }
 
-    fn on_alarm(&mut self, now: u64) -> Vec<Effect> {
+    /// The next state and its effects when the object's alarm fired at
+    /// `now` (Unix ms).
+    pub fn handle_alarm(&mut self, now: u64) -> Vec<Effect> {
         if now >= self.expires_at {
             self.delivery = Delivery::Expired;
             return vec![Effect::DeleteAll];
@@ -311,7 +282,14 @@ impl Outbox {
         }
     }
 
-    fn on_attempt_ended(&mut self, attempt: u32, result: AttemptResult, now: u64) -> Vec<Effect> {
+    /// The next state and its effects when attempt `attempt` ended with
+    /// `result` at `now` (Unix ms).
+    pub fn handle_attempt_ended(
+        &mut self,
+        attempt: u32,
+        result: AttemptResult,
+        now: u64,
+    ) -> Vec<Effect> {
         if !self.is_open() {
             return Vec::new();
         }
@@ -397,15 +375,11 @@ mod tests {
     /// Fires the alarm at the time it is set for; the effects.
     fn fire(outbox: &mut Outbox) -> (u64, Vec<Effect>) {
         let now = outbox.alarm_at().expect("a live record has an alarm");
-        (now, outbox.handle(Input::Alarm { now }))
+        (now, outbox.handle_alarm(now))
     }
 
     fn ended(outbox: &mut Outbox, attempt: u32, result: AttemptResult, now: u64) -> Vec<Effect> {
-        outbox.handle(Input::AttemptEnded {
-            attempt,
-            result,
-            now,
-        })
+        outbox.handle_attempt_ended(attempt, result, now)
     }
 
     #[test]
@@ -493,9 +467,7 @@ mod tests {
         );
         // An alarm that fires early while delivering changes nothing.
         let before = outbox.clone();
-        let early = outbox.handle(Input::Alarm {
-            now: lost + FIRST_RETRY_DELAY_MS + 1,
-        });
+        let early = outbox.handle_alarm(lost + FIRST_RETRY_DELAY_MS + 1);
         assert_eq!(
             (early, &outbox),
             (vec![Effect::SetAlarm(outbox.alarm_at().unwrap())], &before)
@@ -597,7 +569,7 @@ mod tests {
                     .wrapping_add(1_442_695_040_888_963_407);
                 let Some(alarm) = armed else { break };
                 let effects = match pick >> 61 {
-                    0..=3 => outbox.handle(Input::Alarm { now: alarm }),
+                    0..=3 => outbox.handle_alarm(alarm),
                     _ => {
                         let attempt = outbox.attempts;
                         ended(

@@ -6,7 +6,7 @@
 //! shell: SpecRender::prepare(hash, body, ?format)   hash, limits, options
 //!        -> remembered()                            this isolate's memory of specs
 //!        -> shell: KV get(cache_key())               else
-//!        -> finish(cached)                           the generate hit's renderer
+//!        -> answer(cached)                           the generate hit's renderer
 //! ```
 //!
 //! The answer is the one a cache hit of the original `/v1/generate` call
@@ -100,11 +100,11 @@ impl SpecRender {
     /// The answer from this isolate's memory of specs, when it holds the
     /// spec: the shell then skips the KV read.
     pub fn remembered(&self) -> Option<Outcome> {
-        crate::cache::memo::spec(&self.spec_hash).map(|spec| self.answer(&spec))
+        crate::cache::memo::spec(&self.spec_hash).map(|spec| self.answer_spec(&spec))
     }
 
     /// The answer, given what KV held under the key.
-    pub fn finish(&self, cached: Option<&str>) -> Outcome {
+    pub fn answer(&self, cached: Option<&str>) -> Outcome {
         if let Some(outcome) = self.remembered() {
             return outcome;
         }
@@ -116,10 +116,10 @@ impl SpecRender {
         };
         let spec = Rc::new(spec);
         crate::cache::memo::remember_spec(spec.clone(), text.len());
-        self.answer(&spec)
+        self.answer_spec(&spec)
     }
 
-    fn answer(&self, spec: &UiSpec) -> Outcome {
+    fn answer_spec(&self, spec: &UiSpec) -> Outcome {
         // A display is never stored (service.rs): only this isolate could
         // answer it, so no isolate does.
         if spec.plan.is_display() {
@@ -208,14 +208,14 @@ mod tests {
     fn stored() -> (String, String) {
         let job = GenerateJob::prepare(&call(json!({})), None, &Limits::default()).unwrap();
         let hash = job.spec_hash().to_owned();
-        let put = job.finish(None).cache_put.expect("a miss stores its spec");
+        let put = job.answer(None).cache_put.expect("a miss stores its spec");
         (hash, put.value)
     }
 
     fn render(hash: &str, body: Value, stored: &str) -> Outcome {
         let body = serde_json::to_vec(&body).unwrap();
         let job = SpecRender::prepare(hash, &body, None, &Limits::default()).unwrap();
-        job.finish(Some(stored))
+        job.answer(Some(stored))
     }
 
     fn error_of(outcome: &Outcome) -> (u16, Value) {
@@ -247,7 +247,7 @@ mod tests {
         memory_off();
         let (hash, spec) = stored();
         let job = SpecRender::prepare(&hash, b"", Some("rjsf"), &Limits::default()).unwrap();
-        let answer: Value = serde_json::from_str(&job.finish(Some(&spec)).response.body).unwrap();
+        let answer: Value = serde_json::from_str(&job.answer(Some(&spec)).response.body).unwrap();
         assert_eq!(answer["type"], "dgui_form");
         assert_eq!(answer["metadata"]["specHash"], hash.as_str());
         assert_eq!(answer["formData"], json!({"size": "M"}), "{answer}");
@@ -283,7 +283,7 @@ mod tests {
             (other.as_str(), Some(spec.as_str())),
         ] {
             let job = SpecRender::prepare(hash, b"{}", None, &Limits::default()).unwrap();
-            let (status, body) = error_of(&job.finish(cached));
+            let (status, body) = error_of(&job.answer(cached));
             assert_eq!(status, 404);
             assert_eq!(body["code"], "spec_not_found");
             assert_eq!(body["payload"]["pointer"], "/specHash");
@@ -293,7 +293,7 @@ mod tests {
                 .contains("send the original"));
         }
         let job = SpecRender::prepare(&hash, b"{}", None, &Limits::default()).unwrap();
-        assert_eq!(job.finish(None).response.status, 404, "memory is off");
+        assert_eq!(job.answer(None).response.status, 404, "memory is off");
     }
 
     #[test]
@@ -353,8 +353,8 @@ mod tests {
         let remembered = job
             .remembered()
             .expect("the first call's spec is remembered");
-        assert_eq!(remembered, job.finish(Some(&spec)));
-        assert_eq!(job.finish(None), remembered, "no KV read needed");
+        assert_eq!(remembered, job.answer(Some(&spec)));
+        assert_eq!(job.answer(None), remembered, "no KV read needed");
     }
 
     #[test]
@@ -369,9 +369,9 @@ mod tests {
         .unwrap();
         assert!(job.is_display());
         let hash = job.spec_hash().to_owned();
-        let _ = job.finish(None);
+        let _ = job.answer(None);
         let render = SpecRender::prepare(&hash, b"{}", None, &Limits::default()).unwrap();
-        let (status, body) = error_of(&render.finish(None));
+        let (status, body) = error_of(&render.answer(None));
         assert_eq!(
             (status, body["code"].as_str()),
             (404, Some("spec_not_found"))

@@ -41,9 +41,10 @@ use crate::terms::limits::Limits;
 use crate::terms::response::HttpResponse;
 use serde_json::Value;
 
-/// The front door a submission came through.
+/// The front door a submission came through (each has its constructor:
+/// [`Submission::api`], [`Submission::hosted`], [`Submission::agent`]).
 #[derive(Debug, Clone)]
-pub enum SubmitDoor {
+pub(crate) enum SubmitDoor {
     /// `POST /v1/submit`: JSON, or the `format=html` form's post.
     Api,
     /// `POST /f/<token>`: a hosted link's form post. The link's record and
@@ -72,7 +73,7 @@ impl SubmitDoor {
     /// A hosted link's door: its signed `token`, its `record` and the
     /// `spec` stored with it, and its answer's id
     /// ([`crate::FormToken::answer_id`]).
-    pub fn hosted(token: &str, record: FormRecord, spec: &str, answer_id: String) -> Self {
+    fn hosted(token: &str, record: FormRecord, spec: &str, answer_id: String) -> Self {
         Self::Hosted(Box::new(HostedLink {
             token: token.to_owned(),
             record,
@@ -84,7 +85,7 @@ impl SubmitDoor {
 
 /// What a hosted link's post is read and answered with.
 #[derive(Debug, Clone)]
-pub struct HostedLink {
+pub(crate) struct HostedLink {
     /// The link's signed token (the form posts back to `/f/<token>`).
     pub token: String,
     /// The link's record: spec hash, tool call, language.
@@ -226,11 +227,41 @@ fn neither() -> Error {
 }
 
 impl Submission {
-    /// Reads a submission that came through `door`: its body as read (or
-    /// why it could not be read: too large, a broken stream), and its
-    /// request's headers by name (the machine asks for the ones it reads:
-    /// [`HEADERS`]).
-    pub fn new(
+    /// `POST /v1/submit` (JSON, or the `format=html` form's post): its body
+    /// as read (or why it could not be read: too large, a broken stream),
+    /// and its request's headers by name (the machine asks for the ones it
+    /// reads: [`HEADERS`]).
+    pub fn api(
+        body: Result<&[u8], Error>,
+        header: impl Fn(&str) -> Option<String>,
+        limits: &Limits,
+    ) -> Self {
+        Self::new(SubmitDoor::Api, body, header, limits)
+    }
+
+    /// `POST /f/<token>`, a hosted link's form post: its signed `token`,
+    /// its `record` and the `spec` stored with it (so no KV read is
+    /// needed), its answer's id ([`crate::FormToken::answer_id`]), and the
+    /// body as read.
+    pub fn hosted(
+        token: &str,
+        record: FormRecord,
+        spec: &str,
+        answer_id: String,
+        body: Result<&[u8], Error>,
+        limits: &Limits,
+    ) -> Self {
+        let door = SubmitDoor::hosted(token, record, spec, answer_id);
+        Self::new(door, body, |_| None, limits)
+    }
+
+    /// `POST /v1/agent`: the A2UI action of a submission run, as JSON.
+    pub fn agent(body: Result<&[u8], Error>, limits: &Limits) -> Self {
+        Self::new(SubmitDoor::Agent, body, |_| None, limits)
+    }
+
+    /// Reads a submission that came through `door` (see [`Submission::api`]).
+    pub(crate) fn new(
         door: SubmitDoor,
         body: Result<&[u8], Error>,
         header: impl Fn(&str) -> Option<String>,
@@ -299,7 +330,7 @@ impl Submission {
                     true => SubmitAnswer::Page,
                     false => job.row(),
                 };
-                Submitted::Answer(job.answer(row, cached, request_id).response)
+                Submitted::Answer(job.answer_as(row, cached, request_id).response)
             }
         }
     }
@@ -387,7 +418,7 @@ fn hosted_again(link: &HostedLink, data: &Value, error: &Error) -> HttpResponse 
 }
 
 fn answer_hosted(job: SubmitJob, link: &HostedLink) -> Submitted {
-    match job.finish_with_data(Some(&link.spec), &link.answer_id) {
+    match job.answer_with_data(Some(&link.spec), &link.answer_id) {
         (Ok(message), _) => Submitted::Store {
             message,
             delivery_id: format!("result_{}", link.answer_id),
@@ -642,7 +673,7 @@ mod tests {
             &Limits::default(),
         )
         .unwrap();
-        let outcome = job.clone().finish(None);
+        let outcome = job.clone().answer(None);
         let spec = outcome
             .cache_put
             .map(|p| p.value)

@@ -29,7 +29,7 @@
 
 use crate::plan::{Effect, Rule};
 use crate::pointer;
-use crate::schema::{Resolved, SchemaDoc};
+use crate::schema::{FieldKind, Resolved, SchemaDoc};
 use serde_json::{json, Value};
 
 /// How deep `$ref`/`allOf` chains are followed when collecting conditionals.
@@ -529,11 +529,12 @@ pub(crate) fn control_kind(
     kind
 }
 
-impl crate::schema::FieldKind {
-    /// The kind of the field a control at `pointer` (below `base`) edits,
-    /// as the generator and the checker see it ([`control_kind`]).
-    pub fn of_control(doc: &SchemaDoc<'_>, base: &Value, pointer: &str, view: &Resolved) -> Self {
-        control_kind(doc, base, pointer, view)
+impl SchemaDoc<'_> {
+    /// The kind of the field a control at `pointer` (below `base`, its
+    /// `view` resolved) edits, as the generator and the checker see it
+    /// ([`control_kind`]).
+    pub fn control_kind(&self, base: &Value, pointer: &str, view: &Resolved) -> FieldKind {
+        control_kind(self, base, pointer, view)
     }
 }
 

@@ -70,7 +70,7 @@ pub enum Node {
     /// A wizard: one step at a time.
     Steps {
         /// The steps, in order.
-        steps: Vec<Step>,
+        steps: Vec<WizardStep>,
     },
     /// One input bound to one field.
     Control(Control),
@@ -94,7 +94,7 @@ pub struct Table {
 /// One step of a [`Node::Steps`] wizard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Step {
+pub struct WizardStep {
     /// The step title.
     pub label: String,
     /// The concept id the step's title names, as [`Node::Group`]'s.
@@ -165,7 +165,7 @@ impl Plan {
         output: &serde_json::Value,
         description: &str,
         confirm: bool,
-        device: crate::Device,
+        device: crate::terms::device::Device,
         limits: &crate::Limits,
     ) -> crate::error::Result<Plan> {
         generate::generate_for(output, description, confirm, device, limits)

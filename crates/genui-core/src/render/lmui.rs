@@ -600,7 +600,7 @@ mod tests {
                 &Limits::default(),
             )
             .unwrap();
-            let Some(put) = job.clone().finish(None).cache_put else {
+            let Some(put) = job.clone().answer(None).cache_put else {
                 continue;
             };
             let spec = crate::UiSpec::from_cached(&put.value, job.spec_hash()).unwrap();

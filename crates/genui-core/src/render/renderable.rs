@@ -208,7 +208,7 @@ mod tests {
                 &crate::terms::limits::Limits::default(),
             )
             .unwrap();
-            let response: Value = serde_json::from_str(&job.finish(None).response.body).unwrap();
+            let response: Value = serde_json::from_str(&job.answer(None).response.body).unwrap();
             assert_eq!(
                 response["jsonSchema"],
                 jsonforms_schema(&args["output"], Lang::default()).into_owned(),

@@ -762,7 +762,7 @@ mod tests {
             plain.cache_key(),
             "the deterministic key ignores instructions"
         );
-        let answer: Value = serde_json::from_str(&told.finish(None).response.body).unwrap();
+        let answer: Value = serde_json::from_str(&told.answer(None).response.body).unwrap();
         assert_eq!(
             (
                 answer["meta"]["generator"].as_str(),

@@ -40,9 +40,41 @@ pub struct FieldKind {
     pub constant: Option<Value>,
 }
 
+impl Kind {
+    /// The kind as a type name: JSON Schema's, or `alternatives` and `any`
+    /// for the two kinds that have none.
+    fn type_name(self) -> &'static str {
+        match self {
+            Kind::Object => "object",
+            Kind::Array => "array",
+            Kind::String => "string",
+            Kind::Number => "number",
+            Kind::Integer => "integer",
+            Kind::Boolean => "boolean",
+            Kind::Null => "null",
+            Kind::Alternatives => "alternatives",
+            Kind::Any => "any",
+        }
+    }
+}
+
 impl FieldKind {
-    /// Classifies a resolved view.
-    pub fn of(view: &Resolved) -> Self {
+    /// The field's type in words: `string`, `array<string>` with `items`'
+    /// kind, `|null` after it when the field is `nullable` (a `null` kind
+    /// stays `null`).
+    pub fn type_name(&self, items: Option<&FieldKind>, nullable: bool) -> String {
+        let mut name = match (self.kind, items) {
+            (Kind::Array, Some(items)) => format!("array<{}>", items.kind.type_name()),
+            (other, _) => other.type_name().to_owned(),
+        };
+        if nullable && self.kind != Kind::Null {
+            name.push_str("|null");
+        }
+        name
+    }
+
+    /// Classifies a resolved view ([`Resolved::kind`]).
+    pub(crate) fn of(view: &Resolved) -> Self {
         let choices = enum_choices(view).or_else(|| const_alternatives(view));
         let constant = view.get("const").cloned();
         let kind = declared_type(view)

@@ -34,10 +34,10 @@ pub(crate) use embedded::rebase_embedded;
 pub(crate) use external::{
     encode_local_refs, external_refs_as_text, unheld_refs, without_unheld, Unheld,
 };
-pub use kind::{FieldKind, Kind};
+pub(crate) use kind::{FieldKind, Kind};
 pub(crate) use opaque::read_json_text;
 pub(crate) use pattern::bounded;
-pub use validate::check_output;
+pub(crate) use validate::check_output;
 pub(crate) use validate::{compile, draft_from_name, draft_name, Draft};
 pub(crate) use walk::any_key;
 
@@ -182,9 +182,38 @@ impl<'a> SchemaDoc<'a> {
         }
     }
 
+    /// Proves `output` a schema the worker can serve (its meta-schema, its
+    /// references, its compile): the draft it was proven under and its
+    /// compiled validator. `base` is the JSON Pointer of `output` in the
+    /// body, for the error.
+    pub fn check_output(
+        output: &Value,
+        base: &str,
+        limits: &Limits,
+    ) -> Result<(Draft, jsonschema::Validator)> {
+        check_output(output, base, limits)
+    }
+
     /// The document root.
     pub fn root(&self) -> &'a Value {
         self.root
+    }
+
+    /// The views of the field at `pointer` below `base`: its own, and its
+    /// `items`' when they are a schema object (what chooses an array's
+    /// widget). `None` when nothing there resolves.
+    pub fn field_views(
+        &self,
+        base: &'a Value,
+        pointer: &str,
+    ) -> Option<(Resolved<'a>, Option<Resolved<'a>>)> {
+        let node = self.resolve_scope(base, pointer)?;
+        let view = self.resolve(node).ok()?;
+        let items = self
+            .resolve_scope(node, "/items")
+            .filter(|n| n.is_object())
+            .and_then(|n| self.resolve(n).ok());
+        Some((view, items))
     }
 
     /// Finds the target of a local reference: `#`, `#/json/pointer`

@@ -26,7 +26,7 @@ const PROPERTY_NAME_BACKTRACKS: usize = 10_000;
 
 /// Validates `output` and returns the draft it was proven under and its
 /// compiled validator. `base` is the JSON Pointer of `output` in the body.
-pub fn check_output(
+pub(crate) fn check_output(
     output: &Value,
     base: &str,
     limits: &Limits,

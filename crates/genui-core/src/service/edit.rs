@@ -174,7 +174,7 @@ mod tests {
     /// The first form: its hash and the spec it stores.
     fn first() -> (String, String) {
         let job = job(&["firstName", "lastName", "email", "city"], None);
-        let put = job.clone().finish(None).cache_put.expect("a miss stores");
+        let put = job.clone().answer(None).cache_put.expect("a miss stores");
         (job.spec_hash().to_owned(), put.value)
     }
 
@@ -196,7 +196,7 @@ mod tests {
         edit.take_previous(Some(&stored)).unwrap();
         assert_eq!(edit.previous_spec_key(), None, "read once");
         assert_eq!(edit.spec_hash(), keyed, "a found spec keeps the key");
-        let outcome = edit.finish(None);
+        let outcome = edit.answer(None);
         assert_eq!(outcome.response.status, 200);
         assert_eq!(
             outcome.cache_put.as_ref().unwrap().key,
@@ -215,10 +215,10 @@ mod tests {
         let with_previous = edit.cache_key().to_owned();
         edit.take_previous(None).unwrap();
         assert_eq!(edit.spec_hash(), plain.spec_hash());
-        let outcome = edit.finish(None);
+        let outcome = edit.answer(None);
         let put = outcome.cache_put.clone().expect("the fresh spec is cached");
         assert_ne!(put.key, with_previous, "never under the edit's key");
-        assert_eq!(put, plain.clone().finish(None).cache_put.unwrap());
+        assert_eq!(put, plain.clone().answer(None).cache_put.unwrap());
         let warnings = warnings(&outcome);
         assert_eq!(warnings[0]["code"], "previous_spec_unknown", "{warnings}");
         assert_eq!(warnings[0]["pointer"], "/previousSpecHash");
@@ -237,7 +237,7 @@ mod tests {
         let fields = ["firstName", "surname", "email", "phone"];
         let mut edit = job(&fields, Some(&hash));
         edit.take_previous(Some(&stored)).unwrap();
-        let put = edit.finish(None).cache_put.unwrap();
+        let put = edit.answer(None).cache_put.unwrap();
         let spec: Value = serde_json::from_str(&put.value).unwrap();
         let kept: Plan = serde_json::from_value(spec["plan"].clone()).unwrap();
         let fresh = crate::plan::generate::generate(

@@ -29,7 +29,7 @@ pub struct Seen {
 
 /// The deterministic generator's answer to a case (a cache miss).
 pub fn generated(case: &Case) -> Seen {
-    answer(case, |job| job.finish(None))
+    answer(case, |job| job.answer(None))
 }
 
 /// The answer for a given plan, proven and rendered the way the pipeline

@@ -4,7 +4,7 @@
 //! `now` the caller passes), and redaction of anything key-like. Codes,
 //! statuses and the `dgui_error` body are the core's (`genui_core::error`).
 
-use genui_core::{Detail, Error, ModelFailure, RetryAfter};
+use genui_core::{Error, ModelFailure};
 use serde_json::Value;
 
 /// A model failure whose message is redacted (providers echo masked keys).
@@ -64,8 +64,8 @@ pub(crate) fn status_error(status: u16, headers: &[(String, String)], body: &str
     };
     let error =
         failure(kind, format!("{what} (HTTP {status}): {detail}")).with_provider_status(status);
-    match retry_after(headers) {
-        Some(when) if kind == ModelFailure::RateLimited => error.with(Detail::RetryAfter(when)),
+    match kind {
+        ModelFailure::RateLimited => with_retry_after(error, headers),
         _ => error,
     }
 }
@@ -120,8 +120,9 @@ fn cloudflare_errors(value: &Value) -> Option<String> {
     (!texts.is_empty()).then(|| texts.join("; "))
 }
 
-/// `retry-after-ms` (OpenAI), else `retry-after` in seconds or as an HTTP date.
-pub(crate) fn retry_after(headers: &[(String, String)]) -> Option<RetryAfter> {
+/// `error` with when to ask again, when the headers say: `retry-after-ms`
+/// (OpenAI), else `retry-after` in seconds or as an HTTP date.
+pub(crate) fn with_retry_after(error: Error, headers: &[(String, String)]) -> Error {
     let header = |name: &str| {
         headers
             .iter()
@@ -132,14 +133,21 @@ pub(crate) fn retry_after(headers: &[(String, String)]) -> Option<RetryAfter> {
         .and_then(|v| v.parse::<f64>().ok())
         .filter(|v| v.is_finite() && *v >= 0.0)
     {
-        return Some(RetryAfter::Delay(ms.ceil() as u64));
+        return error.with_retry_after_ms(ms.ceil() as u64);
     }
-    let value = header("retry-after")?;
+    let Some(value) = header("retry-after") else {
+        return error;
+    };
     if let Ok(seconds) = value.parse::<f64>() {
-        return (seconds.is_finite() && seconds >= 0.0)
-            .then(|| RetryAfter::Delay((seconds * 1000.0).ceil() as u64));
+        return match seconds.is_finite() && seconds >= 0.0 {
+            true => error.with_retry_after_ms((seconds * 1000.0).ceil() as u64),
+            false => error,
+        };
     }
-    http_date_ms(value).map(RetryAfter::At)
+    match http_date_ms(value) {
+        Some(at) => error.with_retry_at_ms(at),
+        None => error,
+    }
 }
 
 /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) to Unix ms.
@@ -249,25 +257,21 @@ mod tests {
 
     #[test]
     fn retry_after_forms() {
+        let after = |headers: &[(&str, &str)], now: u64| {
+            let error = failure(ModelFailure::RateLimited, "x");
+            with_retry_after(error, &h(headers)).retry_after_ms(now)
+        };
+        assert_eq!(after(&[("Retry-After", "2")], 0), Some(2000));
+        assert_eq!(after(&[("retry-after", "0.5")], 0), Some(500));
         assert_eq!(
-            retry_after(&h(&[("Retry-After", "2")])),
-            Some(RetryAfter::Delay(2000))
+            after(&[("retry-after-ms", "150"), ("retry-after", "9")], 0),
+            Some(150)
         );
-        assert_eq!(
-            retry_after(&h(&[("retry-after", "0.5")])),
-            Some(RetryAfter::Delay(500))
-        );
-        assert_eq!(
-            retry_after(&h(&[("retry-after-ms", "150"), ("retry-after", "9")])),
-            Some(RetryAfter::Delay(150))
-        );
-        let at = retry_after(&h(&[("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT")]));
-        assert_eq!(at, Some(RetryAfter::At(784_111_777_000)));
-        let error = failure(ModelFailure::RateLimited, "x").with(Detail::RetryAfter(at.unwrap()));
-        assert_eq!(error.retry_after_ms(784_111_775_500), Some(1500));
-        assert_eq!(error.retry_after_ms(784_111_999_000), Some(0));
-        assert_eq!(retry_after(&h(&[("retry-after", "soon")])), None);
-        assert_eq!(retry_after(&h(&[("retry-after", "-1")])), None);
+        let date = [("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT")];
+        assert_eq!(after(&date, 784_111_775_500), Some(1500));
+        assert_eq!(after(&date, 784_111_999_000), Some(0));
+        assert_eq!(after(&[("retry-after", "soon")], 0), None);
+        assert_eq!(after(&[("retry-after", "-1")], 0), None);
     }
 
     #[test]

@@ -22,8 +22,9 @@ use crate::error::{Error, ErrorCode, Result};
 const LOCAL_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
 
 /// What `/mcp` needs beyond the request, as the shell read it (`None`:
-/// unset): the host and origin lists the guard checks, and the secret and
-/// time an elicitation's signed `requestState` needs.
+/// unset): the host and origin lists the guard checks, the secret and
+/// time an elicitation's signed `requestState` needs, and the form view
+/// the worker was built with.
 #[derive(Clone, Copy, Default)]
 pub struct McpSettings<'a> {
     /// `MCP_ALLOWED_HOSTS`: the host names `/mcp` answers on.
@@ -38,6 +39,10 @@ pub struct McpSettings<'a> {
     pub secret: Option<&'a str>,
     /// Unix seconds.
     pub now: u64,
+    /// The built MCP App view served as `ui://genui/form`
+    /// (`scripts/build-mcp-view.sh`); `None` when the worker has none, and
+    /// `resources/read` of it is then an `internal_error`.
+    pub view: Option<&'a str>,
 }
 
 /// Never prints the secret.
@@ -49,6 +54,7 @@ impl std::fmt::Debug for McpSettings<'_> {
             .field("cors_origins", &self.cors_origins)
             .field("secret", &self.secret.map(|_| "[redacted]"))
             .field("now", &self.now)
+            .field("view", &self.view.map(str::len))
             .finish()
     }
 }

@@ -1,7 +1,7 @@
 //! `POST /mcp`: the worker as an MCP server (Streamable HTTP, JSON answers),
 //! sans-IO: the request's bytes and headers in, an [`HttpResponse`] out, or
 //! a [`GenerateJob`]/[`Submission`] for the shell to run exactly as it runs
-//! `/v1/generate` and `/v1/submit`, whose answer [`McpCall::finish`] wraps.
+//! `/v1/generate` and `/v1/submit`, whose answer [`McpCall::tool_result`] wraps.
 //!
 //! Two eras of the protocol, told apart per request ([`wire::Version`]):
 //!
@@ -45,7 +45,7 @@ use wire::{code, Envelope, RpcError, Version, SERVER};
 
 pub use guard::McpSettings;
 use reach::{form_elicitation, person_message, read_link_resource, retry};
-pub use reach::{McpLink, McpRead};
+pub(crate) use reach::{McpLink, McpRead};
 
 /// What a `POST /mcp` asks of the shell. The jobs are boxed: each is
 /// several times the size of an answer.
@@ -54,18 +54,18 @@ pub enum Mcp {
     /// Send this answer.
     Answer(HttpResponse),
     /// `generate_user_interface`: run this job as `/v1/generate` does (memory,
-    /// KV, model), then wrap its answer with [`McpCall::finish`].
+    /// KV, model), then wrap its answer with [`McpCall::tool_result`].
     Generate(Box<GenerateJob>, McpCall),
     /// `submit_user_interface`: run the submission as `/v1/submit` runs
-    /// one (its KV read), then wrap its answer with [`McpCall::finish`].
+    /// one (its KV read), then wrap its answer with [`McpCall::tool_result`].
     Submit(Box<Submission>, McpCall),
     /// `generate_user_interface` from a host that cannot show the MCP App
     /// view, on a worker with hosted forms: run the job as `POST /v1/forms`
     /// does, keeping the form under a new hosted link whose object keeps
-    /// the answer (no `callbackUrl`), then answer with [`McpLink::finish`].
+    /// the answer (no `callbackUrl`), then answer with [`McpLink::tool_result`].
     Link(Box<GenerateJob>, McpLink),
     /// A URL-mode elicitation retried: read the answer the link's object
-    /// kept ([`McpRead::object_name`]), then answer with [`McpRead::finish`].
+    /// kept ([`McpRead::object_name`]), then answer with [`McpRead::answer`].
     Read(McpRead),
 }
 
@@ -116,7 +116,7 @@ impl McpCall {
     }
 
     /// The JSON-RPC answer carrying the `/v1` answer as the tool's result.
-    pub fn finish(self, v1: &HttpResponse) -> HttpResponse {
+    pub fn tool_result(self, v1: &HttpResponse) -> HttpResponse {
         let mut result = tools::result(self.format, v1, self.reach.as_deref());
         if self.native_a2ui {
             native::embed(&mut result);
@@ -133,7 +133,7 @@ struct Request {
 }
 
 /// What the request may do next, or the answer that ends it.
-type Step<T> = std::result::Result<T, HttpResponse>;
+type OrAnswer<T> = std::result::Result<T, HttpResponse>;
 
 impl Mcp {
     /// Reads one `POST /mcp`. `header` reads a request header by its
@@ -158,11 +158,6 @@ impl Mcp {
             .with_data(error.to_dgui_error());
         fail(&Value::Null, &rpc)
     }
-
-    /// Installs the built form view served as `ui://genui/form`.
-    pub fn set_view(html: &'static str) {
-        view::set_html(html);
-    }
 }
 
 fn read(
@@ -171,7 +166,7 @@ fn read(
     guard: McpSettings<'_>,
     forms: McpForms<'_>,
     limits: &Limits,
-) -> Step<Mcp> {
+) -> OrAnswer<Mcp> {
     let get = |name: &str| header(name).and_then(|raw| wire::header_value(&raw));
     guard::check(get("host").as_deref(), get("origin").as_deref(), guard)
         .map_err(|e| Mcp::refuse(&e))?;
@@ -204,7 +199,11 @@ fn read(
             .get("_meta")
             .and_then(|m| m.get(META_CAPABILITIES))
             .map(ClientCapabilities::read);
-        let client = Client { caps, forms };
+        let client = Client {
+            caps,
+            forms,
+            view: guard.view,
+        };
         dispatch(request, id, Version::V2026_07_28, client, limits)
     } else {
         // Handshake era; a request without the header is 2025-03-26 (the
@@ -213,7 +212,11 @@ fn read(
         let caps = get("mcp-session-id")
             .as_deref()
             .and_then(ClientCapabilities::from_session_id);
-        let client = Client { caps, forms };
+        let client = Client {
+            caps,
+            forms,
+            view: guard.view,
+        };
         dispatch(
             request,
             id,
@@ -229,18 +232,20 @@ fn read(
 }
 
 /// What is known of the client beyond its request: its capabilities
-/// (`None`: unknown) and what elicitation state needs.
+/// (`None`: unknown), what elicitation state needs, and the form view
+/// this worker serves.
 #[derive(Debug, Clone, Copy)]
 struct Client<'a> {
     caps: Option<ClientCapabilities>,
     forms: McpForms<'a>,
+    view: Option<&'a str>,
 }
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// JSON, one request object, with a readable id and a method.
-fn parse(body: &[u8]) -> Step<Request> {
+fn parse(body: &[u8]) -> OrAnswer<Request> {
     let value: Value = serde_json::from_slice(body).map_err(|e| {
         let rpc = RpcError::new(
             code::PARSE_ERROR,
@@ -306,7 +311,7 @@ fn stateless(
     id: &Value,
     header_version: Option<&str>,
     get: &dyn Fn(&str) -> Option<String>,
-) -> Step<()> {
+) -> OrAnswer<()> {
     let meta = request.params.get("_meta").and_then(Value::as_object);
     let Some(Value::String(version)) = meta.and_then(|m| m.get(META_VERSION)) else {
         return Err(fail(
@@ -371,7 +376,7 @@ fn stateless(
     Ok(())
 }
 
-fn check_header(id: &Value, name: &str, header: Option<String>, body_value: &str) -> Step<()> {
+fn check_header(id: &Value, name: &str, header: Option<String>, body_value: &str) -> OrAnswer<()> {
     match header {
         Some(value) if value == body_value => Ok(()),
         Some(value) => Err(fail(id, &RpcError::new(code::HEADER_MISMATCH, 400,
@@ -405,7 +410,7 @@ fn dispatch(
     version: Version,
     client: Client<'_>,
     limits: &Limits,
-) -> Step<Mcp> {
+) -> OrAnswer<Mcp> {
     let long = Some((view::TTL_MS, "public"));
     let result = match request.method.as_str() {
         "server/discover" if version.is_stateless() => {
@@ -438,7 +443,11 @@ fn dispatch(
             {
                 return read;
             }
-            complete(read_resource(&request.params, &id, version)?, version, long)
+            complete(
+                read_resource(&request.params, &id, version, client.view)?,
+                version,
+                long,
+            )
         }
         "tools/call" => return call_tool(&request.params, id, version, client, limits),
         other => return Err(fail(&id, &unknown_method(other, version))),
@@ -476,7 +485,8 @@ fn read_resource(
     params: &Map<String, Value>,
     id: &Value,
     version: Version,
-) -> Step<Map<String, Value>> {
+    view: Option<&str>,
+) -> OrAnswer<Map<String, Value>> {
     let Some(uri) = params.get("uri").and_then(Value::as_str) else {
         return Err(fail(
             id,
@@ -499,7 +509,7 @@ fn read_resource(
             &RpcError::new(code, status, message).with_data(json!({"uri": uri})),
         ));
     }
-    let Some(html) = view::html() else {
+    let Some(html) = view else {
         let error = Error::new(
             crate::error::ErrorCode::Internal,
             "the form view was not built into this worker (scripts/build-mcp-view.sh)",
@@ -519,7 +529,7 @@ fn call_tool(
     version: Version,
     client: Client<'_>,
     limits: &Limits,
-) -> Step<Mcp> {
+) -> OrAnswer<Mcp> {
     let name = params
         .get("name")
         .and_then(Value::as_str)
@@ -535,7 +545,9 @@ fn call_tool(
         }
     };
     let tool_error = |error: Error| {
-        Mcp::Answer(McpCall::new(id.clone(), version, None).finish(&HttpResponse::error(&error)))
+        Mcp::Answer(
+            McpCall::new(id.clone(), version, None).tool_result(&HttpResponse::error(&error)),
+        )
     };
     let surface = Surface::of(client.caps, version.is_stateless());
     if surface == Surface::A2ui {

@@ -10,7 +10,7 @@ use super::capabilities::Surface;
 use super::request_state::{self, RequestState};
 use super::wire::{code, RpcError, Version};
 use super::{answer, complete, elicit, fail, invalid_params, one, server_meta, tools};
-use super::{Mcp, McpCall, McpForms, McpSettings, Step};
+use super::{Mcp, McpCall, McpForms, McpSettings, OrAnswer};
 use crate::edge::submission::{Submission, SubmitDoor, SubmitFacts};
 use crate::error::Error;
 use crate::service::GenerateJob;
@@ -34,7 +34,7 @@ pub struct McpLink {
 impl McpLink {
     /// The answer, from the generation's `/v1` answer and the URL of the
     /// link made for it (`None`: none could be made; `v1` says why).
-    pub fn finish(
+    pub fn tool_result(
         self,
         v1: &HttpResponse,
         link: Option<&str>,
@@ -42,7 +42,7 @@ impl McpLink {
     ) -> HttpResponse {
         let forms = settings.forms();
         let (Some(url), true) = (link, v1.status == 200) else {
-            return self.call.finish(v1);
+            return self.call.tool_result(v1);
         };
         let McpCall {
             id,
@@ -108,7 +108,7 @@ impl McpRead {
     /// person has not sent the form yet, so the same link is asked for
     /// again). The message was validated against `output` when the person
     /// posted it, by the hosted form's submission.
-    pub fn finish(self, kept: Option<&str>) -> HttpResponse {
+    pub fn answer(self, kept: Option<&str>) -> HttpResponse {
         let kept = kept.and_then(|text| serde_json::from_str::<Value>(text).ok());
         let result = match (self.then, kept) {
             (AfterRead::Retry { .. }, Some(message)) => {
@@ -184,7 +184,7 @@ pub(super) fn retry(
     id: Value,
     forms: McpForms<'_>,
     limits: &Limits,
-) -> Step<Mcp> {
+) -> OrAnswer<Mcp> {
     let state = params.get("requestState");
     let checked = match (forms.secret, state) {
         (Some(secret), Some(Value::String(text))) => {
@@ -286,7 +286,7 @@ fn read_link(
     (url, state, message): (&str, &str, String),
     secret: &str,
     now: u64,
-) -> Step<Mcp> {
+) -> OrAnswer<Mcp> {
     match elicit::Answer::read(params) {
         Some(Err((pointer, why))) => return Err(fail(&id, &invalid_params(&pointer, why))),
         Some(Ok(answer @ (elicit::Answer::Decline | elicit::Answer::Cancel))) => {
@@ -346,7 +346,7 @@ pub(super) fn read_link_resource(
     version: Version,
     secret: Option<&str>,
     now: u64,
-) -> Option<Step<Mcp>> {
+) -> Option<OrAnswer<Mcp>> {
     let uri = params.get("uri").and_then(Value::as_str)?;
     let token =
         link_token(uri).filter(|_| uri.starts_with("https://") || uri.starts_with("http://"))?;

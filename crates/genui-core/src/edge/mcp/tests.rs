@@ -87,6 +87,9 @@ thread_local! {
 /// Where the test worker's links point.
 const ORIGIN: &str = "https://w.example";
 
+/// The form view the test worker is built with.
+const VIEW: &str = "<!DOCTYPE html><html><head><title>view</title></head><body></body></html>";
+
 /// Runs `job` as the shell runs a link's: generated, then kept under a new
 /// link (its id from the count of links made so far).
 fn issue_link(job: GenerateJob, link: McpLink, settings: McpSettings<'_>) -> HttpResponse {
@@ -95,13 +98,13 @@ fn issue_link(job: GenerateJob, link: McpLink, settings: McpSettings<'_>) -> Htt
     let random = [made + 1; FormRecord::RANDOM_BYTES];
     let (record, token, fragment) =
         FormRecord::issue(&job, job.spec_hash(), None, random, NOW, 3_600);
-    let answer = job.finish(None).response;
+    let answer = job.answer(None).response;
     LINKS.with(|l| l.borrow_mut().push((token.object_name(), record)));
     let url = format!(
         "{ORIGIN}{}",
         FormToken::path(&token.sign(SECRET), fragment.as_deref())
     );
-    link.finish(&answer, Some(&url), settings)
+    link.tool_result(&answer, Some(&url), settings)
 }
 
 /// Sends one body with headers; runs tool jobs as the shell would (no KV).
@@ -110,18 +113,19 @@ fn send(body: &[u8], headers: &HashMap<String, String>) -> (u16, Value) {
     let settings = McpSettings {
         secret: HOSTED.get().then_some(SECRET),
         now: NOW,
+        view: Some(VIEW),
         ..McpSettings::default()
     };
     let response = match Mcp::read(body, &header, settings, &Limits::default()) {
         Mcp::Answer(response) => response,
-        Mcp::Generate(job, call) => call.finish(&job.finish(None).response),
+        Mcp::Generate(job, call) => call.tool_result(&job.answer(None).response),
         Mcp::Submit(submission, call) => {
-            call.finish(&submission.answer(None, "msg-1").into_response())
+            call.tool_result(&submission.answer(None, "msg-1").into_response())
         }
         Mcp::Link(job, link) => issue_link(*job, link, settings),
         Mcp::Read(read) => {
             let kept = KEPT.with(|k| k.borrow().get(read.object_name()).cloned());
-            read.finish(kept.as_deref())
+            read.answer(kept.as_deref())
         }
     };
     let value = if response.body.is_empty() {
@@ -190,10 +194,6 @@ fn err(version: &str, body: &Value, headers: &HashMap<String, String>) -> (u16, 
     (status, answer["error"].clone())
 }
 
-fn install_view() {
-    Mcp::set_view("<!DOCTYPE html><html><head><title>view</title></head><body></body></html>");
-}
-
 #[test]
 fn discover_lists_versions_capabilities_and_identity() {
     let result = ok(V26, "server/discover", json!({}), "DiscoverResult");
@@ -217,7 +217,6 @@ fn discover_lists_versions_capabilities_and_identity() {
 
 #[test]
 fn every_list_and_read_under_every_version() {
-    install_view();
     for version in Version::ALL.map(Version::as_str) {
         let tools = ok(version, "tools/list", json!({}), "ListToolsResult");
         let names: Vec<&str> = tools["tools"]
@@ -588,6 +587,37 @@ fn protocol_errors() {
         ),
         (400, json!(-32602), json!("/params/name"))
     );
+}
+
+#[test]
+fn a_worker_built_without_the_view_says_so_when_it_is_read() {
+    let uri = "ui://genui/form";
+    let body = request(V26, 8, "resources/read", json!({"uri": uri})).to_string();
+    let headers = headers_for(V26, "resources/read", Some(uri));
+    let header = |name: &str| headers.get(name).cloned();
+    let answer = |view| {
+        let settings = McpSettings {
+            now: NOW,
+            view,
+            ..McpSettings::default()
+        };
+        match Mcp::read(body.as_bytes(), &header, settings, &Limits::default()) {
+            Mcp::Answer(response) => response,
+            other => panic!("not an answer: {other:?}"),
+        }
+    };
+    let without = answer(None);
+    let error: Value = serde_json::from_str(&without.body).unwrap();
+    assert_eq!(
+        (without.status, error["error"]["data"]["code"].as_str()),
+        (500, Some("internal_error")),
+        "{error}"
+    );
+    // The same worker with a view, in the same thread: what one isolate is
+    // built with is never seen by another.
+    let with: Value = serde_json::from_str(&answer(Some(VIEW)).body).unwrap();
+    assert_eq!(with["result"]["contents"][0]["text"], VIEW);
+    assert!(answer(None).status == 500, "the view is not remembered");
 }
 
 #[test]

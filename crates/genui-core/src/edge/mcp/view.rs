@@ -4,13 +4,12 @@
 //!
 //! The page is built at build time (`scripts/build-mcp-view.sh` bundles
 //! `mcp-view/` with `@modelcontextprotocol/ext-apps`'s `App`) and handed to
-//! the core by the shell ([`super::Mcp::set_view`]), so the core stays free
+//! the core by the shell in [`super::McpSettings::view`], so the core stays free
 //! of build output. It holds no request data (pre-fill values arrive via
 //! the host's tool-input notification), so it is the same for every call and
 //! can be cached publicly for a long time.
 
 use serde_json::{json, Value};
-use std::sync::OnceLock;
 
 pub(crate) const URI: &str = "ui://genui/form";
 pub(crate) const MIME_TYPE: &str = "text/html;profile=mcp-app";
@@ -18,18 +17,6 @@ pub(crate) const MIME_TYPE: &str = "text/html;profile=mcp-app";
 /// a day; a deployment that changes the view changes nothing else a host
 /// keeps, and the tool result always carries fresh markup.
 pub(crate) const TTL_MS: u64 = 86_400_000;
-
-static HTML: OnceLock<&'static str> = OnceLock::new();
-
-/// Installs the built page (first call wins).
-pub(crate) fn set_html(html: &'static str) {
-    let _ = HTML.set(html);
-}
-
-/// The built page, when the shell installed one.
-pub(crate) fn html() -> Option<&'static str> {
-    HTML.get().copied()
-}
 
 /// `_meta.ui` of the resource: a CSP that allows no outside origin (the
 /// page inlines its script and style and talks only to the host).

@@ -284,7 +284,7 @@ mod tests {
             None,
             &crate::terms::limits::Limits::default(),
         ) {
-            Ok(job) => job.finish(cached),
+            Ok(job) => job.answer(cached),
             Err(e) => crate::service::Outcome::failed(&e),
         }
     }

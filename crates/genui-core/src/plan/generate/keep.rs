@@ -15,7 +15,7 @@
 //! else its label; fields outside any section belong to the root.
 //! Displays (tables) are not edited: their layout is their data's shape.
 
-use crate::plan::{Control, Node, Plan, Step};
+use crate::plan::{Control, Node, Plan, WizardStep};
 use std::collections::{HashMap, HashSet};
 
 /// The identity of the root, for fields outside any section.
@@ -161,12 +161,12 @@ fn kept_node(
             })
         }
         Node::Steps { steps } => {
-            let steps: Vec<Step> = steps
+            let steps: Vec<WizardStep> = steps
                 .iter()
                 .filter_map(|step| {
                     let elements = kept_children(&step.elements);
                     let fresh = sections.get(identity(&step.label, step.section.as_ref()));
-                    (!elements.is_empty()).then(|| Step {
+                    (!elements.is_empty()).then(|| WizardStep {
                         label: fresh.map_or_else(|| step.label.clone(), |s| s.label.clone()),
                         section: step.section.clone(),
                         elements,
@@ -307,7 +307,7 @@ fn add_section(root: &mut Node, section: Option<&Section>, piece: Node) {
         None => piece,
         Some(section) => match root {
             Node::Steps { steps } => {
-                steps.push(Step {
+                steps.push(WizardStep {
                     label: section.label.clone(),
                     section: section.concept.clone(),
                     elements: vec![piece],
@@ -326,7 +326,7 @@ fn add_section(root: &mut Node, section: Option<&Section>, piece: Node) {
         Node::Vertical { elements } => elements.push(node),
         Node::Steps { steps } => match steps.last_mut() {
             Some(step) => step.elements.push(node),
-            None => steps.push(Step {
+            None => steps.push(WizardStep {
                 label: String::new(),
                 section: None,
                 elements: vec![node],

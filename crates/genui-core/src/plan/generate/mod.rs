@@ -13,7 +13,7 @@
 //!
 //! Fields that only exist under a condition (`then`/`else`, dependent
 //! schemas, the branches of a discriminated `oneOf`) get controls too; the
-//! rules that show them come from [`rules`], applied by [`finish_plan`] to
+//! rules that show them come from [`rules`], applied by [`arrange_plan`] to
 //! every plan, this generator's and a model's alike.
 
 pub(crate) mod approval;
@@ -27,7 +27,7 @@ pub(crate) mod widgets;
 
 use crate::error::{Detail, Error, ErrorCode, Result};
 use crate::plan::conditions;
-use crate::plan::{Control, Node, Plan, Step};
+use crate::plan::{Control, Node, Plan, WizardStep};
 use crate::pointer;
 use crate::schema::{Kind, Resolved, SchemaDoc};
 use crate::terms::device::Device;
@@ -84,7 +84,7 @@ pub(crate) fn generate_for(
     }
     // Titles and descriptions come from the request: shown as plain text only.
     crate::plan::sanitize::sanitize_plan(&mut plan);
-    finish_plan(&mut plan, output, device, limits);
+    arrange_plan(&mut plan, output, device, limits);
     Ok(plan)
 }
 
@@ -169,7 +169,7 @@ fn plan_within_limits(
 /// The passes every plan goes through before the checker, whoever wrote
 /// it: one column on mobile, and the rules derived from the schema's
 /// conditionals (replacing any the plan had).
-pub(crate) fn finish_plan(plan: &mut Plan, output: &Value, device: Device, limits: &Limits) {
+pub(crate) fn arrange_plan(plan: &mut Plan, output: &Value, device: Device, limits: &Limits) {
     if device == Device::Mobile {
         rows::single_column(&mut plan.root);
     }
@@ -600,7 +600,7 @@ fn into_steps(elements: Vec<Node>) -> Vec<Node> {
     if groups == 0 || (groups == 1 && !loose_anywhere) {
         return elements;
     }
-    let mut steps: Vec<Step> = Vec::new();
+    let mut steps: Vec<WizardStep> = Vec::new();
     let mut loose: Vec<Node> = Vec::new();
     for node in elements {
         match node {
@@ -614,7 +614,7 @@ fn into_steps(elements: Vec<Node>) -> Vec<Node> {
                 if !loose.is_empty() {
                     steps.push(details_step(std::mem::take(&mut loose)));
                 }
-                steps.push(Step {
+                steps.push(WizardStep {
                     label,
                     section,
                     elements,
@@ -630,9 +630,9 @@ fn into_steps(elements: Vec<Node>) -> Vec<Node> {
 }
 
 /// A step for fields outside any section.
-fn details_step(elements: Vec<Node>) -> Step {
+fn details_step(elements: Vec<Node>) -> WizardStep {
     let details = lexicon::Family::Details;
-    Step {
+    WizardStep {
         label: details.name(0).to_owned(),
         section: Some(details.id().to_owned()),
         elements,
@@ -640,9 +640,10 @@ fn details_step(elements: Vec<Node>) -> Step {
 }
 
 impl Plan {
-    /// The layout finishing every plan gets, a model's included: one
-    /// column on mobile, rules from the schema ([`finish_plan`]).
-    pub fn finish(&mut self, output: &Value, device: Device, limits: &Limits) {
-        finish_plan(self, output, device, limits);
+    /// Arranges the plan as every plan is, a model's included, before the
+    /// checker: one column when `request` asks for a mobile layout, rules
+    /// from its `output` ([`arrange_plan`]).
+    pub fn arrange(&mut self, request: &crate::GenerateRequest, limits: &Limits) {
+        arrange_plan(self, &request.output, request.device, limits);
     }
 }

@@ -107,7 +107,7 @@ pub(crate) fn data(schema: &Value, fields: &[(String, String)], limits: &Limits)
         }
         insert(&mut root, &tokens, value, kind, &doc, schema)?;
     }
-    let assembled = finish(root)
+    let assembled = value_of(root)
         .map(|(value, _)| value)
         .unwrap_or(Value::Object(Map::new()));
     Ok(crate::render::a2ui::coerce(schema, &assembled, limits))
@@ -210,7 +210,7 @@ fn is_array(doc: &SchemaDoc<'_>, node: &Value) -> bool {
 
 /// The assembled value and whether anything in it was filled in (`None`:
 /// nothing at all, e.g. an empty text).
-fn finish(posted: Posted) -> Option<(Value, bool)> {
+fn value_of(posted: Posted) -> Option<(Value, bool)> {
     match posted {
         // A checkbox: checked wins over its hidden `false`; unchecked is
         // `false`, but does not count as filled in (a spare row stays blank).
@@ -239,7 +239,7 @@ fn finish(posted: Posted) -> Option<(Value, bool)> {
             let mut out = Map::new();
             let mut filled = false;
             for (name, value) in fields {
-                if let Some((value, any)) = finish(value) {
+                if let Some((value, any)) = value_of(value) {
                     filled |= any;
                     out.insert(name, value);
                 }
@@ -250,7 +250,7 @@ fn finish(posted: Posted) -> Option<(Value, bool)> {
             // A row with nothing filled in is a spare empty row.
             let items: Vec<Value> = rows
                 .into_values()
-                .filter_map(finish)
+                .filter_map(value_of)
                 .filter(|(_, any)| *any)
                 .map(|(v, _)| v)
                 .collect();
