@@ -148,7 +148,7 @@ fn every_format_answers_without_internal_error() {
             &std::fs::read(dir.join(entry["file"].as_str().unwrap())).unwrap(),
         )
         .unwrap();
-        for format in genui_core::Format::NAMES {
+        for format in genui_core::Format::names() {
             let body = serde_json::to_vec(&json!({"output": schema, "format": format})).unwrap();
             let outcome = match GenerateJob::prepare(&body, None, &limits) {
                 Ok(job) => job.answer(None),

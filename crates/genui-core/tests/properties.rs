@@ -306,7 +306,7 @@ fn a_tagged_union_behind_all_of_in_array_items_is_answered_in_every_format() {
     let limits = Limits::default();
     let plan = Plan::generate(&output, "", false, &limits).unwrap();
     assert_eq!(Plan::check(&plan, &output, &limits), []);
-    for format in genui_core::Format::NAMES {
+    for format in genui_core::Format::names() {
         assert_eq!(answer(&output, format), (200, None), "{format}");
     }
 }
@@ -318,7 +318,7 @@ proptest! {
     /// format is a form or a refusal of the schema, never `internal_error`.
     #[test]
     fn no_format_answers_a_generated_schema_with_internal_error(output in schema()) {
-        for format in genui_core::Format::NAMES {
+        for format in genui_core::Format::names() {
             let (status, code) = answer(&output, format);
             prop_assert!(code.as_deref() != Some("internal_error") && status < 500, "{format}: {status} {code:?}\nschema: {output}");
         }

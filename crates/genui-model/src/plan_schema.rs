@@ -33,29 +33,6 @@ pub(crate) const SOURCE: &str = include_str!("../../../schemas/model-plan.schema
 /// Name of the plan in provider requests (OpenAI `json_schema.name`).
 pub(crate) const NAME: &str = "ui_plan";
 
-/// Every widget, in the schema's enum order.
-pub(crate) const WIDGETS: [Widget; 19] = [
-    Widget::Text,
-    Widget::Textarea,
-    Widget::Email,
-    Widget::Url,
-    Widget::Number,
-    Widget::Integer,
-    Widget::Slider,
-    Widget::Checkbox,
-    Widget::Select,
-    Widget::Radio,
-    Widget::MultiSelect,
-    Widget::Date,
-    Widget::DateTime,
-    Widget::Time,
-    Widget::File,
-    Widget::Approval,
-    Widget::Array,
-    Widget::Alternatives,
-    Widget::Object,
-];
-
 /// Keys each object level of the model plan may carry.
 const ROOT_KEYS: [&str; 4] = ["title", "steps", "sections", "overrides"];
 const SECTION_KEYS: [&str; 3] = ["label", "layout", "fields"];
@@ -89,35 +66,7 @@ pub(crate) fn for_provider() -> Value {
 
 /// The widget with this wire name.
 pub(crate) fn widget_named(name: &str) -> Option<Widget> {
-    WIDGETS.iter().copied().find(|w| w.as_str() == name)
-}
-
-/// Position of a widget in [`WIDGETS`]. The match is exhaustive on purpose:
-/// a widget added to genui-core fails to compile here until it is added to
-/// [`WIDGETS`] and to the schema's enum.
-#[cfg(test)]
-pub(crate) fn widget_index(widget: Widget) -> usize {
-    match widget {
-        Widget::Text => 0,
-        Widget::Textarea => 1,
-        Widget::Email => 2,
-        Widget::Url => 3,
-        Widget::Number => 4,
-        Widget::Integer => 5,
-        Widget::Slider => 6,
-        Widget::Checkbox => 7,
-        Widget::Select => 8,
-        Widget::Radio => 9,
-        Widget::MultiSelect => 10,
-        Widget::Date => 11,
-        Widget::DateTime => 12,
-        Widget::Time => 13,
-        Widget::File => 14,
-        Widget::Approval => 15,
-        Widget::Array => 16,
-        Widget::Alternatives => 17,
-        Widget::Object => 18,
-    }
+    Widget::all().find(|w| w.as_str() == name)
 }
 
 /// The sections' field lists, for in-place edits of the raw plan.
@@ -620,10 +569,9 @@ mod tests {
             .iter()
             .filter_map(Value::as_str)
             .collect();
-        let ours: Vec<&str> = WIDGETS.iter().map(|w| w.as_str()).collect();
+        let ours: Vec<&str> = Widget::all().map(Widget::as_str).collect();
         assert_eq!(names, ours);
-        for (i, w) in WIDGETS.into_iter().enumerate() {
-            assert_eq!(widget_index(w), i);
+        for w in Widget::all() {
             let parsed: Widget = serde_json::from_value(json!(w.as_str())).unwrap();
             assert_eq!(parsed, w);
         }

@@ -362,10 +362,7 @@ fn field(doc: &SchemaDoc<'_>, output: &Value, at: &str, default: Widget) -> Opti
     let items_kind = items.as_ref().map(|items| items.kind());
     let mut fitting: Vec<Widget> = vec![default];
     fitting.extend(
-        crate::plan_schema::WIDGETS
-            .iter()
-            .copied()
-            .filter(|w| *w != default && (*w).fits(&view, &kind, items_kind.as_ref())),
+        Widget::all().filter(|w| *w != default && (*w).fits(&view, &kind, items_kind.as_ref())),
     );
     let all_choices = kind
         .choices

@@ -508,7 +508,7 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
             continue;
         }
         let body: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        for format in Format::NAMES {
+        for format in Format::names() {
             let Ok(answer_job) = GenerateJob::prepare(
                 &serde_json::to_vec(&body).unwrap(),
                 Some(format),

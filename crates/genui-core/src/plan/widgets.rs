@@ -22,8 +22,10 @@ fn has_widget(format: &str) -> bool {
 }
 
 /// One row of the widget table: a widget, the fields it fits, and what
-/// each format calls it. The checker reads `fits`; the JSON Forms, RJSF and
-/// LMUI compilers read their columns; the tests below hold `schemas/` to it.
+/// each format makes of it. The checker reads `fits`; every format
+/// compiler reads its own column (JSON Forms, RJSF, LMUI, A2UI, HTML,
+/// React), and the model's plan schema reads the list of widgets; the
+/// tests below hold `schemas/` to it.
 pub(crate) struct WidgetRow {
     /// The widget.
     pub(crate) widget: Widget,
@@ -41,7 +43,122 @@ pub(crate) struct WidgetRow {
     pub(crate) lmui: &'static str,
     /// LMUI: a `text_input`'s `input_type`.
     pub(crate) lmui_input: Option<&'static str>,
+    /// A2UI: the basic catalog component (when the field allows it; a
+    /// `TextField` else).
+    pub(crate) a2ui: A2uiComponent,
+    /// A2UI: what a `TextField` standing for it holds.
+    pub(crate) a2ui_text: A2uiText,
+    /// HTML: the element of the native form.
+    pub(crate) html: HtmlElement,
+    /// React: the control of the TSX module.
+    pub(crate) react: ReactControl,
 }
+
+/// The A2UI basic catalog component a widget becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum A2uiComponent {
+    /// A `CheckBox`.
+    CheckBox,
+    /// A `ChoicePicker` of one value (when the field has choices).
+    Choice,
+    /// A `ChoicePicker` of several values.
+    MultiChoice,
+    /// A `DateTimeInput` with its date and time parts enabled or not.
+    DateTime {
+        /// `enableDate`.
+        date: bool,
+        /// `enableTime`.
+        time: bool,
+    },
+    /// A `Slider` (when the field has a maximum).
+    Slider,
+    /// A `List` of items (when the control details them).
+    List,
+    /// A `TextField`.
+    TextField,
+    /// None of its own: the decision buttons stand in for it.
+    Buttons,
+}
+
+/// What an A2UI `TextField` standing for a widget holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum A2uiText {
+    /// A number, checked as one.
+    Number,
+    /// A list: one item per line when they are scalars, JSON else.
+    Items,
+    /// Any JSON, typed as JSON text.
+    Json,
+    /// Long text.
+    Long,
+    /// An e-mail address, checked as one.
+    Email,
+    /// Short text (obscured for a password).
+    Short,
+}
+
+/// The element of the HTML form a widget becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HtmlElement {
+    /// `<input type="checkbox">`.
+    Checkbox,
+    /// A `<select>` (JSON text when the field has no choices).
+    Select,
+    /// Radio buttons (JSON text when the field has no choices).
+    Radios,
+    /// Checkboxes or a multiple `<select>` over the items' choices.
+    Multi,
+    /// Rows that add and remove items (JSON text past the nesting limit).
+    Rows,
+    /// A `<textarea>` of JSON text.
+    Json,
+    /// A `<textarea>`.
+    Textarea,
+    /// An `<input>` of this `type`; `None` picks it from the field's kind.
+    Input(Option<&'static str>),
+    /// None in the form: the approve and reject buttons end it.
+    Buttons,
+}
+
+/// The control of the React module a widget becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReactControl {
+    /// `<input type="checkbox">`.
+    Checkbox,
+    /// A select or radio group over the field's choices (JSON text else).
+    Choice,
+    /// The approve/reject choice (a bare checkbox when there are no choices).
+    Approval,
+    /// A multiple select over the items' string choices.
+    MultiSelect,
+    /// An `<input>` of this numeric `type` (`number`, `range`).
+    Number(&'static str),
+    /// A `<textarea>` (JSON text when the schema cannot be followed).
+    Textarea,
+    /// An `<input>`.
+    Input {
+        /// Its `type` attribute, if any.
+        kind: Option<&'static str>,
+        /// Attributes after the type (` step={1}`).
+        extra: &'static str,
+        /// Its `setValueAs` helper; `None` is text (or text-or-null).
+        how: Option<&'static str>,
+        /// Whether it shows the control's placeholder.
+        placeholder: bool,
+    },
+    /// A component per list of objects (lines or JSON text else).
+    List,
+    /// A `<textarea>` of JSON text.
+    Json,
+}
+
+/// React's plain text input (`type` picked by the browser).
+const REACT_TEXT: ReactControl = ReactControl::Input {
+    kind: None,
+    extra: "",
+    how: None,
+    placeholder: true,
+};
 
 const NONE: &str = "{}";
 
@@ -49,6 +166,10 @@ const NONE: &str = "{}";
 pub(crate) const WIDGETS: [WidgetRow; 19] = [
     WidgetRow {
         widget: Widget::Text,
+        a2ui: A2uiComponent::TextField,
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Input(None),
+        react: REACT_TEXT,
         wire: "text",
         jsonforms_options: NONE,
         rjsf: None,
@@ -62,6 +183,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     // constrains nothing a validator checks: any text fits.
     WidgetRow {
         widget: Widget::Textarea,
+        a2ui: A2uiComponent::TextField,
+        a2ui_text: A2uiText::Long,
+        html: HtmlElement::Textarea,
+        react: ReactControl::Textarea,
         wire: "textarea",
         jsonforms_options: r#"{"multi":true}"#,
         rjsf: Some("textarea"),
@@ -77,6 +202,15 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Email,
+        a2ui: A2uiComponent::TextField,
+        a2ui_text: A2uiText::Email,
+        html: HtmlElement::Input(Some("email")),
+        react: ReactControl::Input {
+            kind: Some("email"),
+            extra: "",
+            how: None,
+            placeholder: true,
+        },
         wire: "email",
         jsonforms_options: NONE,
         rjsf: None,
@@ -89,6 +223,15 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Url,
+        a2ui: A2uiComponent::TextField,
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Input(Some("url")),
+        react: ReactControl::Input {
+            kind: Some("url"),
+            extra: "",
+            how: None,
+            placeholder: true,
+        },
         wire: "url",
         jsonforms_options: NONE,
         rjsf: None,
@@ -101,6 +244,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Number,
+        a2ui: A2uiComponent::TextField,
+        a2ui_text: A2uiText::Number,
+        html: HtmlElement::Input(Some("number")),
+        react: ReactControl::Number("number"),
         wire: "number",
         jsonforms_options: NONE,
         rjsf: None,
@@ -112,6 +259,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Integer,
+        a2ui: A2uiComponent::TextField,
+        a2ui_text: A2uiText::Number,
+        html: HtmlElement::Input(Some("number")),
+        react: ReactControl::Number("number"),
         wire: "integer",
         jsonforms_options: NONE,
         rjsf: None,
@@ -121,6 +272,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Slider,
+        a2ui: A2uiComponent::Slider,
+        a2ui_text: A2uiText::Number,
+        html: HtmlElement::Input(Some("number")),
+        react: ReactControl::Number("range"),
         wire: "slider",
         jsonforms_options: r#"{"slider":true}"#,
         rjsf: Some("range"),
@@ -134,6 +289,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Checkbox,
+        a2ui: A2uiComponent::CheckBox,
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Checkbox,
+        react: ReactControl::Checkbox,
         wire: "checkbox",
         jsonforms_options: NONE,
         rjsf: None,
@@ -143,6 +302,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Select,
+        a2ui: A2uiComponent::Choice,
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Select,
+        react: ReactControl::Choice,
         wire: "select",
         jsonforms_options: NONE,
         rjsf: None,
@@ -152,6 +315,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Radio,
+        a2ui: A2uiComponent::Choice,
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Radios,
+        react: ReactControl::Choice,
         wire: "radio",
         jsonforms_options: r#"{"format":"radio"}"#,
         rjsf: Some("radio"),
@@ -161,6 +328,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::MultiSelect,
+        a2ui: A2uiComponent::MultiChoice,
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Multi,
+        react: ReactControl::MultiSelect,
         wire: "multiSelect",
         jsonforms_options: NONE,
         rjsf: Some("checkboxes"),
@@ -172,6 +343,18 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Date,
+        a2ui: A2uiComponent::DateTime {
+            date: true,
+            time: false,
+        },
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Input(Some("date")),
+        react: ReactControl::Input {
+            kind: Some("date"),
+            extra: "",
+            how: None,
+            placeholder: false,
+        },
         wire: "date",
         jsonforms_options: NONE,
         rjsf: None,
@@ -181,6 +364,18 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::DateTime,
+        a2ui: A2uiComponent::DateTime {
+            date: true,
+            time: true,
+        },
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Input(Some("datetime-local")),
+        react: ReactControl::Input {
+            kind: Some("datetime-local"),
+            extra: "",
+            how: Some("asDateTime"),
+            placeholder: false,
+        },
         wire: "dateTime",
         jsonforms_options: NONE,
         rjsf: None,
@@ -192,6 +387,18 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     // (RFC 3339 full-time) needs an offset.
     WidgetRow {
         widget: Widget::Time,
+        a2ui: A2uiComponent::DateTime {
+            date: false,
+            time: true,
+        },
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Input(Some("time")),
+        react: ReactControl::Input {
+            kind: Some("time"),
+            extra: " step={1}",
+            how: Some("asTime"),
+            placeholder: false,
+        },
         wire: "time",
         jsonforms_options: r#"{"timeSaveFormat":"HH:mm:ssZ"}"#,
         rjsf: None,
@@ -201,6 +408,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::File,
+        a2ui: A2uiComponent::TextField,
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Textarea,
+        react: REACT_TEXT,
         wire: "file",
         jsonforms_options: NONE,
         rjsf: Some("file"),
@@ -210,6 +421,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Approval,
+        a2ui: A2uiComponent::Buttons,
+        a2ui_text: A2uiText::Short,
+        html: HtmlElement::Buttons,
+        react: ReactControl::Approval,
         wire: "approval",
         rjsf: Some("radio"),
         lmui: "button",
@@ -222,6 +437,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Array,
+        a2ui: A2uiComponent::List,
+        a2ui_text: A2uiText::Items,
+        html: HtmlElement::Rows,
+        react: ReactControl::List,
         wire: "array",
         jsonforms_options: NONE,
         rjsf: None,
@@ -231,6 +450,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Alternatives,
+        a2ui: A2uiComponent::TextField,
+        a2ui_text: A2uiText::Json,
+        html: HtmlElement::Json,
+        react: ReactControl::Json,
         wire: "alternatives",
         jsonforms_options: NONE,
         rjsf: None,
@@ -240,6 +463,10 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
     },
     WidgetRow {
         widget: Widget::Object,
+        a2ui: A2uiComponent::TextField,
+        a2ui_text: A2uiText::Json,
+        html: HtmlElement::Json,
+        react: ReactControl::Json,
         wire: "object",
         jsonforms_options: NONE,
         rjsf: None,
@@ -250,6 +477,12 @@ pub(crate) const WIDGETS: [WidgetRow; 19] = [
 ];
 
 impl Widget {
+    /// Every widget, in the widget table's order (the order of the plan
+    /// schemas' `widget` enums).
+    pub fn all() -> impl Iterator<Item = Widget> {
+        WIDGETS.iter().map(|row| row.widget)
+    }
+
     /// The wire name (serde's, and `schemas/`').
     pub fn as_str(self) -> &'static str {
         self.row().wire
@@ -384,5 +617,41 @@ mod tests {
             input_names, inputs,
             "every LMUI input_type comes from one widget"
         );
+    }
+
+    #[test]
+    fn the_html_and_react_inputs_of_a_widget_have_one_type() {
+        for row in &WIDGETS {
+            let html = match row.html {
+                HtmlElement::Input(kind) => kind,
+                _ => continue,
+            };
+            let react = match row.react {
+                ReactControl::Input { kind, .. } => kind,
+                ReactControl::Number(_) => Some("number"),
+                other => panic!("{}: an HTML input but React's {other:?}", row.wire),
+            };
+            assert_eq!(html, react, "{}", row.wire);
+        }
+    }
+
+    #[test]
+    fn the_compilers_match_on_their_column_not_on_widgets() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        for file in [
+            "render/react.rs",
+            "render/html/form.rs",
+            "render/a2ui/build.rs",
+        ] {
+            let source = std::fs::read_to_string(src.join(file)).unwrap();
+            let arms: Vec<&str> = (source.lines().map(str::trim_start))
+                .filter(|l| {
+                    ["Widget::", "| Widget::", "(Widget::"]
+                        .iter()
+                        .any(|p| l.starts_with(p))
+                })
+                .collect();
+            assert!(arms.is_empty(), "{file} matches on widgets: {arms:?}");
+        }
     }
 }

@@ -296,3 +296,28 @@ impl Plan {
         ui_schema(self)
     }
 }
+
+/// JSON Forms, the default format (`format=jsonforms`).
+pub(crate) struct JsonForms;
+
+impl super::FormatCompiler for JsonForms {
+    fn names(&self) -> &'static [&'static str] {
+        &["jsonforms"]
+    }
+
+    fn format(&self) -> crate::Format {
+        crate::Format::JsonForms
+    }
+
+    fn contract(&self) -> crate::Contract {
+        crate::Contract::JsonFormsResponse
+    }
+
+    fn render(&self, r: &RenderInput<'_>, _: crate::Format) -> Value {
+        render(r)
+    }
+
+    fn render_text(&self, r: &RenderInput<'_>, _: crate::Format) -> String {
+        render_text(r)
+    }
+}

@@ -550,6 +550,31 @@ fn insert_path(target: &mut Value, path: &[String], value: Value) {
     }
 }
 
+/// LMUI `ui_components` (`format=lmui`).
+pub(crate) struct Lmui;
+
+impl super::FormatCompiler for Lmui {
+    fn names(&self) -> &'static [&'static str] {
+        &["lmui"]
+    }
+
+    fn format(&self) -> crate::Format {
+        crate::Format::Lmui
+    }
+
+    fn contract(&self) -> crate::Contract {
+        crate::Contract::LmuiMessage
+    }
+
+    fn render(&self, r: &RenderInput<'_>, _: crate::Format) -> Value {
+        render(r)
+    }
+
+    fn render_text(&self, r: &RenderInput<'_>, _: crate::Format) -> String {
+        render_text(r)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,17 +2,26 @@
 //! plus the request's data in, one format's answer out.
 //!
 //! Each compiler walks the spec's plan node by node, display tables
-//! included, so switching format is a cache hit, never a new generation:
+//! included, so switching format is a cache hit, never a new generation.
+//! The folder is the dispatch table: each format is one module implementing
+//! [`FormatCompiler`] (its wire names, the contract its answers meet, its
+//! projections), and `compiler::FORMATS` lists them; [`Format`]'s
+//! names, parsing, contract and dispatch are read from that one table:
 //!
-//! - [`Format::JsonForms`] ([`jsonforms`]): seed 000's `{jsonSchema,
-//!   uiSchema, initialData, meta}`, plus `charts` for a display;
-//! - [`Format::Rjsf`] ([`rjsf`]): seed 001's DGUI `dgui_form` with an RJSF
-//!   `uiSchema`, plus `charts` for a display;
-//! - [`Format::Lmui`] ([`lmui`]): seed 003's `{response_text, ui_components}`;
-//! - [`Format::A2ui`] ([`a2ui`]): A2UI v0.9 `{messages: [createSurface, updateComponents, updateDataModel]}`,
-//!   or v1.0 `{messages: [createSurface]}` with the components and data inline;
-//! - [`Format::React`] ([`react`]): seed 000's `ReactFormHookGenerator`, a
-//!   TSX module with its zod schema, wrapped with provenance.
+//! - [`jsonforms`]: seed 000's `{jsonSchema, uiSchema, initialData, meta}`,
+//!   plus `charts` for a display;
+//! - [`rjsf`]: seed 001's DGUI `dgui_form` with an RJSF `uiSchema`, plus
+//!   `charts` for a display;
+//! - [`lmui`]: seed 003's `{response_text, ui_components}`;
+//! - [`a2ui`]: A2UI v0.9 `{messages: [createSurface, updateComponents,
+//!   updateDataModel]}`, or v1.0 `{messages: [createSurface]}` with the
+//!   components and data inline;
+//! - [`react`]: seed 000's `ReactFormHookGenerator`, a TSX module with its
+//!   zod schema, wrapped with provenance;
+//! - [`html`]: a self-contained page with a native `<form>`.
+//!
+//! What each widget is called in each format is one table too, the
+//! widget table's columns (`crate::plan::widgets`).
 //!
 //! A compiler's input is a [`RenderInput`]: the spec, `data` merged over the
 //! schema's defaults ([`initial_data`], which drops what the schema rejects),
@@ -22,6 +31,7 @@
 
 pub(crate) mod a2ui;
 pub(crate) mod choices;
+mod compiler;
 pub(crate) mod html;
 pub(crate) mod initial_data;
 pub(crate) mod jsonforms;
@@ -33,6 +43,7 @@ pub(crate) mod text;
 pub(crate) mod words;
 
 use crate::cache::spec::UiSpec;
+use crate::terms::contracts::Contract;
 use crate::terms::format::Format;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -71,6 +82,32 @@ pub struct RenderInput<'a> {
     /// `message`): shown as the lead line, or as what an approval approves.
     /// Like `data`, applied at render time and never remembered per spec.
     pub prompt: Option<&'a str>,
+}
+
+/// What one format module knows about its format and how it compiles a
+/// spec into it.
+pub(crate) trait FormatCompiler: Sync {
+    /// The wire names a request may give, the one answers and documents
+    /// use first (`rjsf`, then its alias `dgui`).
+    fn names(&self) -> &'static [&'static str];
+
+    /// The [`Format`] a request naming this format picks (A2UI: its
+    /// default revision).
+    fn format(&self) -> Format;
+
+    /// The published contract every answer in this format meets.
+    fn contract(&self) -> Contract;
+
+    /// The answer as a value; `format` is the value the request picked
+    /// (for A2UI, its revision).
+    fn render(&self, r: &RenderInput<'_>, format: Format) -> Value;
+
+    /// The answer as the JSON text the worker sends. By default the value
+    /// serialised straight into bytes: `Value`'s `Display` goes through
+    /// `fmt` for every token, which cost a sixth of a hit in wasm. Same text.
+    fn render_text(&self, r: &RenderInput<'_>, format: Format) -> String {
+        serde_json::to_string(&self.render(r, format)).unwrap_or_default()
+    }
 }
 
 /// What an approval form shows besides its buttons.
@@ -278,14 +315,7 @@ fn spec_bytes(spec: &UiSpec) -> usize {
 }
 
 fn project(format: Format, rendered: &RenderInput<'_>) -> Value {
-    match format {
-        Format::JsonForms => jsonforms::render(rendered),
-        Format::Rjsf => rjsf::render(rendered),
-        Format::Lmui => lmui::render(rendered),
-        Format::A2ui(version) => a2ui::render(rendered, version),
-        Format::React => react::render(rendered),
-        Format::Html => html::render(rendered),
-    }
+    compiler::compiler(format).render(rendered, format)
 }
 
 /// Projects a spec into a format, as the JSON text of the answer: what the
@@ -305,15 +335,7 @@ pub(crate) fn render_text(format: Format, rendered: &RenderInput<'_>) -> String 
 }
 
 fn project_text(format: Format, rendered: &RenderInput<'_>) -> String {
-    match format {
-        Format::A2ui(version) => a2ui::render_text(rendered, version),
-        Format::JsonForms => jsonforms::render_text(rendered),
-        Format::Rjsf => rjsf::render_text(rendered),
-        Format::Lmui => lmui::render_text(rendered),
-        // Straight into bytes: `Value`'s `Display` goes through `fmt` for
-        // every token, which cost a sixth of a hit in wasm. Same text.
-        _ => serde_json::to_string(&project(format, rendered)).unwrap_or_default(),
-    }
+    compiler::compiler(format).render_text(rendered, format)
 }
 
 /// How a renderer rewrites `output` for itself in a language

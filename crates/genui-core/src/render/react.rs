@@ -21,6 +21,7 @@ mod zod;
 use super::choices::{plain_labels_or_values, FieldHints};
 use super::words::Lang;
 use super::RenderInput;
+use crate::plan::widgets::ReactControl;
 use crate::plan::{Control, Effect, Node, Plan, Rule, Widget};
 use serde_json::{json, Map, Value};
 use std::fmt::Write as _;
@@ -469,19 +470,21 @@ impl Body<'_> {
         } else {
             "asText"
         };
-        let input = match c.widget {
-            Widget::Checkbox => format!(
+        let input = match c.widget.row().react {
+            ReactControl::Checkbox => format!(
                 "<input type=\"checkbox\" {}{read_only} />",
                 format_args!("{{...field(form, {name})}}")
             ),
-            Widget::Select | Widget::Radio | Widget::Approval if !facts.choices.is_empty() => {
+            ReactControl::Choice | ReactControl::Approval if !facts.choices.is_empty() => {
                 self.choice(c.widget, &facts, &name, pad)
             }
-            Widget::Approval => format!("<input type=\"checkbox\" {{...field(form, {name})}} />"),
+            ReactControl::Approval => {
+                format!("<input type=\"checkbox\" {{...field(form, {name})}} />")
+            }
             // A multiple select reads as its options' strings (no
             // `setValueAs`), so only string items are offered as options;
             // other items are typed, one per line or as JSON, below.
-            Widget::MultiSelect
+            ReactControl::MultiSelect
                 if !facts.item_choices.is_empty()
                     && facts.item_choices.iter().all(Value::is_string) =>
             {
@@ -493,12 +496,7 @@ impl Body<'_> {
                     .collect();
                 format!("<select multiple {{...field(form, {name})}}>\n{options}{pad}  </select>")
             }
-            Widget::Number | Widget::Integer | Widget::Slider => {
-                let kind = if c.widget == Widget::Slider {
-                    "range"
-                } else {
-                    "number"
-                };
+            ReactControl::Number(kind) => {
                 let step = if facts.integer { "1" } else { "\"any\"" };
                 let bounds = facts
                     .bounds
@@ -517,33 +515,31 @@ impl Body<'_> {
             // A textarea whose schema cannot be followed sits on a `$ref`
             // that leaves the document (schema/external.rs): any JSON,
             // written as JSON text like the other free JSON inputs.
-            Widget::Textarea if field_schema.is_none() => format!(
+            ReactControl::Textarea if field_schema.is_none() => format!(
                 "<textarea {}{read_only} placeholder={{\"JSON\"}} />",
                 register("asJson")
             ),
-            Widget::Textarea => format!(
+            ReactControl::Textarea => format!(
                 "<textarea {}{read_only}{placeholder} />",
                 register(text_how)
             ),
-            Widget::Email => format!(
-                "<input type=\"email\" {}{read_only}{placeholder} />",
-                register(text_how)
-            ),
-            Widget::Url => format!(
-                "<input type=\"url\" {}{read_only}{placeholder} />",
-                register(text_how)
-            ),
-            Widget::Date => format!("<input type=\"date\" {}{read_only} />", register(text_how)),
-            Widget::DateTime => format!(
-                "<input type=\"datetime-local\" {}{read_only} />",
-                register("asDateTime")
-            ),
-            Widget::Time => format!(
-                "<input type=\"time\" step={{1}} {}{read_only} />",
-                register("asTime")
-            ),
-            Widget::Array if c.detail.is_some() => return self.list(c, &name, scope, pad),
-            Widget::Array | Widget::MultiSelect if facts.item_scalar.is_some() => {
+            ReactControl::Input {
+                kind,
+                extra,
+                how,
+                placeholder: shows_placeholder,
+            } => {
+                let kind = kind.map_or(String::new(), |k| format!(" type=\"{k}\""));
+                let shown = if shows_placeholder {
+                    placeholder.as_str()
+                } else {
+                    ""
+                };
+                let how = register(how.unwrap_or(text_how));
+                format!("<input{kind}{extra} {how}{read_only}{shown} />")
+            }
+            ReactControl::List if c.detail.is_some() => return self.list(c, &name, scope, pad),
+            ReactControl::List | ReactControl::MultiSelect if facts.item_scalar.is_some() => {
                 let how = if facts.item_scalar == Some("string") {
                     "asLines"
                 } else {
@@ -554,19 +550,14 @@ impl Body<'_> {
                     register(how)
                 )
             }
-            Widget::Array
-            | Widget::Object
-            | Widget::Alternatives
-            | Widget::MultiSelect
-            | Widget::Select
-            | Widget::Radio => {
+            ReactControl::List
+            | ReactControl::Json
+            | ReactControl::MultiSelect
+            | ReactControl::Choice => {
                 format!(
                     "<textarea {}{read_only} placeholder={{\"JSON\"}} />",
                     register("asJson")
                 )
-            }
-            Widget::Text | Widget::File => {
-                format!("<input {}{read_only}{placeholder} />", register(text_how))
             }
         };
         let help = c
@@ -1051,6 +1042,27 @@ fn names(title: Option<&str>, plan: &Plan) -> String {
         base = format!("Generated{base}");
     }
     base
+}
+
+/// A TSX module, react-hook-form and zod (`format=react`).
+pub(crate) struct React;
+
+impl super::FormatCompiler for React {
+    fn names(&self) -> &'static [&'static str] {
+        &["react"]
+    }
+
+    fn format(&self) -> crate::Format {
+        crate::Format::React
+    }
+
+    fn contract(&self) -> crate::Contract {
+        crate::Contract::ReactModule
+    }
+
+    fn render(&self, r: &RenderInput<'_>, _: crate::Format) -> Value {
+        render(r)
+    }
 }
 
 #[cfg(test)]

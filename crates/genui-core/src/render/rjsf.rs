@@ -500,3 +500,28 @@ fn field_ui(control: &Control, may_set_widget: bool) -> Map<String, Value> {
 fn widget_name(widget: Widget) -> Option<&'static str> {
     widget.row().rjsf
 }
+
+/// react-jsonschema-form as a DGUI `dgui_form` (`format=rjsf`, or `dgui`).
+pub(crate) struct Rjsf;
+
+impl super::FormatCompiler for Rjsf {
+    fn names(&self) -> &'static [&'static str] {
+        &["rjsf", "dgui"]
+    }
+
+    fn format(&self) -> crate::Format {
+        crate::Format::Rjsf
+    }
+
+    fn contract(&self) -> crate::Contract {
+        crate::Contract::DguiForm
+    }
+
+    fn render(&self, r: &RenderInput<'_>, _: crate::Format) -> Value {
+        render(r)
+    }
+
+    fn render_text(&self, r: &RenderInput<'_>, _: crate::Format) -> String {
+        render_text(r)
+    }
+}

@@ -1,10 +1,11 @@
-//! The output formats a client can ask for: their wire names, the contract
-//! each answer meets, and the A2UI revisions ([`A2uiVersion`], one table:
-//! [`A2UI_VERSIONS`]) with how a request picks one. The compilers that
-//! produce them live in `crate::render`, one module per format.
+//! The output formats a client can ask for ([`Format`], the value a request
+//! picks), and the A2UI revisions ([`A2uiVersion`], one table:
+//! [`A2UI_VERSIONS`]) with how a request picks one. Each format's facts
+//! (wire names, contract) and compiler live in its module under
+//! `crate::render`, listed in one table (`render/compiler.rs`) from which
+//! [`Format::parse`], [`Format::name`] and [`Format::contract`] read.
 
-use crate::error::{Detail, Error, ErrorCode, Result};
-use crate::terms::contracts::Contract;
+use crate::error::{Error, ErrorCode, Result};
 
 /// The output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -25,59 +26,11 @@ pub enum Format {
 }
 
 impl Format {
-    /// Every format, by wire name.
-    pub const NAMES: [&'static str; 6] = ["jsonforms", "rjsf", "lmui", "a2ui", "react", "html"];
-
-    /// Parses a wire name (`jsonforms`, `rjsf`/`dgui`, `lmui`, `a2ui`).
-    pub fn parse(name: &str, pointer: &str) -> Result<Self> {
-        match name {
-            "jsonforms" => Ok(Self::JsonForms),
-            "rjsf" | "dgui" => Ok(Self::Rjsf),
-            "lmui" => Ok(Self::Lmui),
-            "a2ui" => Ok(Self::A2ui(A2uiVersion::default())),
-            "react" => Ok(Self::React),
-            "html" => Ok(Self::Html),
-            other => Err(Error::new(
-                ErrorCode::UnsupportedFormat,
-                format!(
-                    "format `{other}` is not one of {} (at {pointer})",
-                    Self::NAMES.join(", ")
-                ),
-            )
-            .at(pointer)
-            .with(Detail::Format(other.to_owned()))),
-        }
-    }
-
-    /// The wire name (`rjsf` for RJSF; `a2ui` for every A2UI revision).
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::JsonForms => "jsonforms",
-            Self::Rjsf => "rjsf",
-            Self::Lmui => "lmui",
-            Self::A2ui(_) => "a2ui",
-            Self::React => "react",
-            Self::Html => "html",
-        }
-    }
-
     /// The same format; an A2UI one answers in `version` instead.
     pub fn with_a2ui_version(self, version: A2uiVersion) -> Self {
         match self {
             Self::A2ui(_) => Self::A2ui(version),
             other => other,
-        }
-    }
-
-    /// The contract the rendered message must meet.
-    pub fn contract(self) -> Contract {
-        match self {
-            Self::JsonForms => Contract::JsonFormsResponse,
-            Self::Rjsf => Contract::DguiForm,
-            Self::Lmui => Contract::LmuiMessage,
-            Self::A2ui(_) => Contract::A2uiMessages,
-            Self::React => Contract::ReactModule,
-            Self::Html => Contract::HtmlPage,
         }
     }
 }

@@ -37,7 +37,7 @@ fn generate_tool() -> Value {
         properties.insert(
             "format".into(),
             json!({
-                "type": "string", "enum": Format::NAMES,
+                "type": "string", "enum": Format::names(),
                 "description": "The spec's format (default jsonforms)."
             }),
         );

@@ -8,7 +8,8 @@ use super::calls::*;
 use super::model::{Adapt, Step};
 use super::Projection;
 use super::{ADD_ITEM_EVENT, REMOVE_ITEM_EVENT, SUBMIT_EVENT};
-use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
+use crate::plan::widgets::{A2uiComponent, A2uiText};
+use crate::plan::{Control, Effect, Node, Rule, Table};
 use crate::pointer::escape;
 use crate::render::choices::FieldHints;
 use crate::render::{data_path, RenderInput as Rendered};
@@ -306,7 +307,8 @@ impl<'s> Builder<'s> {
         scope: Scope,
         inherited: Option<&Rule>,
     ) -> Option<String> {
-        if c.widget == Widget::Approval {
+        let cell = c.widget.row().a2ui;
+        if cell == A2uiComponent::Buttons {
             return None; // the decision buttons stand in for it
         }
         let tokens = data_path(&c.pointer);
@@ -412,13 +414,13 @@ impl<'s> Builder<'s> {
             self.used_catalog = true;
             a2ui.component.clone().into()
         } else {
-            match c.widget {
-                Widget::Checkbox => {
+            match c.widget.row().a2ui {
+                A2uiComponent::CheckBox => {
                     self.adapt(tokens, Adapt::False);
                     p.insert("value".into(), binding);
                     "CheckBox"
                 }
-                Widget::Select | Widget::Radio if kind.choices.is_some() => {
+                A2uiComponent::Choice if kind.choices.is_some() => {
                     let choices = kind.choices.as_deref().unwrap_or_default();
                     if choices.iter().any(|(v, _)| !v.is_string()) {
                         self.adapt(tokens, Adapt::Choice);
@@ -434,7 +436,7 @@ impl<'s> Builder<'s> {
                     }
                     "ChoicePicker"
                 }
-                Widget::MultiSelect => {
+                A2uiComponent::MultiChoice => {
                     let items = node
                         .and_then(|n| self.doc.resolve_scope(n, "/items"))
                         .and_then(|n| self.doc.resolve(n).ok());
@@ -459,13 +461,13 @@ impl<'s> Builder<'s> {
                     }
                     "ChoicePicker"
                 }
-                Widget::Date | Widget::DateTime | Widget::Time => {
+                A2uiComponent::DateTime { date, time } => {
                     p.insert("value".into(), binding);
-                    p.insert("enableDate".into(), (c.widget != Widget::Time).into());
-                    p.insert("enableTime".into(), (c.widget != Widget::Date).into());
+                    p.insert("enableDate".into(), date.into());
+                    p.insert("enableTime".into(), time.into());
                     "DateTimeInput"
                 }
-                Widget::Slider if number(view.get("maximum")).is_some() => {
+                A2uiComponent::Slider if number(view.get("maximum")).is_some() => {
                     p.insert("value".into(), binding);
                     p.insert(
                         "min".into(),
@@ -477,7 +479,7 @@ impl<'s> Builder<'s> {
                     );
                     "Slider"
                 }
-                Widget::Array if c.detail.is_some() && node.is_some() => {
+                A2uiComponent::List if c.detail.is_some() && node.is_some() => {
                     return self.list(hint, c, tokens, path, node, scope);
                 }
                 _ => {
@@ -516,9 +518,9 @@ impl<'s> Builder<'s> {
         p.insert("value".into(), bound(path));
         self.adapt(tokens, Adapt::Empty);
         let label = &c.label;
-        let variant = match (c.widget, kind.kind) {
-            (Widget::Number | Widget::Integer | Widget::Slider, _)
-            | (_, Kind::Number | Kind::Integer) => {
+        let text = c.widget.row().a2ui_text;
+        let variant = match (text, kind.kind) {
+            (A2uiText::Number, _) | (_, Kind::Number | Kind::Integer) => {
                 let (min, max) = (number(view.get("minimum")), number(view.get("maximum")));
                 if min.is_some() || max.is_some() {
                     checks.push(check(
@@ -544,20 +546,20 @@ impl<'s> Builder<'s> {
             }
             // A list of scalars is typed one per line; a list of anything
             // else (objects past the recursion cut-off) as JSON, below.
-            (Widget::Array, _) if scalar_items(&self.doc, view) => {
+            (A2uiText::Items, _) if scalar_items(&self.doc, view) => {
                 self.adapt(tokens, Adapt::Lines);
                 p.insert("label".into(), format!("{label} (one per line)").into());
                 "longText"
             }
             // An external `$ref` (schema/external.rs) is any JSON: typed as JSON too.
-            (Widget::Alternatives | Widget::Object | Widget::Array, _)
+            (A2uiText::Json | A2uiText::Items, _)
             | (_, Kind::Object | Kind::Array | Kind::Alternatives)
-            | (Widget::Textarea, Kind::Any) => {
+            | (A2uiText::Long, Kind::Any) => {
                 self.adapt(tokens, Adapt::Json);
                 p.insert("label".into(), format!("{label} (JSON)").into());
                 "longText"
             }
-            (Widget::Textarea, _) => "longText",
+            (A2uiText::Long, _) => "longText",
             _ if kind.format.as_deref() == Some("password")
                 || view.get("writeOnly") == Some(&Value::Bool(true)) =>
             {
@@ -580,7 +582,7 @@ impl<'s> Builder<'s> {
                     &format!("{label} does not have the expected form"),
                 ));
             }
-            if c.widget == Widget::Email || kind.format.as_deref() == Some("email") {
+            if text == A2uiText::Email || kind.format.as_deref() == Some("email") {
                 checks.push(check(
                     guard(call("email", object([("value", bound(path))]))),
                     &format!("{label}: enter an e-mail address"),

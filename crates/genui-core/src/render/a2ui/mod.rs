@@ -254,6 +254,39 @@ pub(crate) fn wants_jsonl(accept: Option<&str>) -> bool {
     })
 }
 
+/// A2UI messages (`format=a2ui`), in the revision the request picked.
+pub(crate) struct A2ui;
+
+impl super::FormatCompiler for A2ui {
+    fn names(&self) -> &'static [&'static str] {
+        &["a2ui"]
+    }
+
+    fn format(&self) -> crate::Format {
+        crate::Format::A2ui(A2uiVersion::default())
+    }
+
+    fn contract(&self) -> crate::Contract {
+        crate::Contract::A2uiMessages
+    }
+
+    fn render(&self, r: &Rendered<'_>, format: crate::Format) -> Value {
+        render(r, revision(format))
+    }
+
+    fn render_text(&self, r: &Rendered<'_>, format: crate::Format) -> String {
+        render_text(r, revision(format))
+    }
+}
+
+/// The A2UI revision a request picked (its default for any other format).
+fn revision(format: crate::Format) -> A2uiVersion {
+    match format {
+        crate::Format::A2ui(version) => version,
+        _ => A2uiVersion::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

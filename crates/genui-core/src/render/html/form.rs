@@ -20,6 +20,7 @@
 //! input each ([`markup`]), as the plan collapses its deepest objects.
 
 use super::Words;
+use crate::plan::widgets::HtmlElement;
 use crate::plan::{Control, Effect, Node, Rule, Table, Widget};
 use crate::render::choices::FieldHints;
 use crate::render::RenderInput;
@@ -446,7 +447,8 @@ impl<'a> FormWriter<'a> {
     }
 
     fn control(&mut self, base: &'a Value, control: &Control, prefix: &str) {
-        if control.widget == Widget::Approval {
+        let element = control.widget.row().html;
+        if element == HtmlElement::Buttons {
             return; // its buttons end the form
         }
         if !self.take_control() {
@@ -472,23 +474,19 @@ impl<'a> FormWriter<'a> {
             self.rule_attrs(rule, prefix);
         }
         self.out.push('>');
-        match (control.widget, &field.kind) {
-            (Widget::Checkbox, _) => self.checkbox(&field),
-            (Widget::Select, k) if k.choices.is_some() => self.select(&field),
-            (Widget::Radio, k) if k.choices.is_some() => self.radios(&field),
-            (Widget::MultiSelect, _) => self.multi(&field, node),
-            (Widget::Array, k) if k.kind == Kind::Array && self.in_rows < self.rows_nest => {
+        match (element, &field.kind) {
+            (HtmlElement::Checkbox, _) => self.checkbox(&field),
+            (HtmlElement::Select, k) if k.choices.is_some() => self.select(&field),
+            (HtmlElement::Radios, k) if k.choices.is_some() => self.radios(&field),
+            (HtmlElement::Multi, _) => self.multi(&field, node),
+            (HtmlElement::Rows, k) if k.kind == Kind::Array && self.in_rows < self.rows_nest => {
                 self.array(&field, node)
             }
             (
-                Widget::Alternatives
-                | Widget::Object
-                | Widget::Select
-                | Widget::Radio
-                | Widget::Array,
+                HtmlElement::Json | HtmlElement::Select | HtmlElement::Radios | HtmlElement::Rows,
                 _,
             ) => self.json(&field),
-            (Widget::Textarea | Widget::File, _) => self.textarea(&field),
+            (HtmlElement::Textarea, _) => self.textarea(&field),
             _ => self.input(&field),
         }
         self.out.push_str("</div>");
@@ -866,10 +864,10 @@ impl<'a> FormWriter<'a> {
                     in_item: true,
                 };
                 self.out.push_str(r#"<div class="genui-field">"#);
-                match widget {
-                    Widget::Checkbox => self.checkbox(&field),
-                    Widget::Select => self.select(&field),
-                    Widget::Object => self.json(&field),
+                match widget.row().html {
+                    HtmlElement::Checkbox => self.checkbox(&field),
+                    HtmlElement::Select => self.select(&field),
+                    HtmlElement::Json => self.json(&field),
                     _ => self.input(&field),
                 }
                 self.out.push_str("</div>");
@@ -984,13 +982,12 @@ fn input_type(f: &Field<'_>, value: &mut String) -> (&'static str, Option<&'stat
     } else {
         "number"
     };
-    match f.control.widget {
-        Widget::Email => ("email", None),
-        Widget::Url => ("url", None),
-        Widget::Number | Widget::Slider => ("number", Some(number_kind)),
-        Widget::Integer => ("number", Some("integer")),
-        Widget::Date => ("date", None),
-        Widget::DateTime => match value.strip_suffix('Z') {
+    let HtmlElement::Input(input) = f.control.widget.row().html else {
+        return by_kind(f, number_kind);
+    };
+    match input {
+        Some("number") => ("number", Some(number_kind)),
+        Some("datetime-local") => match value.strip_suffix('Z') {
             Some(v) if v.len() >= 16 && v.as_bytes().get(10) == Some(&b'T') => {
                 *value = v.to_owned();
                 ("datetime-local", None)
@@ -998,7 +995,7 @@ fn input_type(f: &Field<'_>, value: &mut String) -> (&'static str, Option<&'stat
             None if value.is_empty() => ("datetime-local", None),
             _ => ("text", None),
         },
-        Widget::Time => match value.strip_suffix('Z') {
+        Some("time") => match value.strip_suffix('Z') {
             Some(v) if (5..=12).contains(&v.len()) => {
                 *value = v.to_owned();
                 ("time", None)
@@ -1006,7 +1003,16 @@ fn input_type(f: &Field<'_>, value: &mut String) -> (&'static str, Option<&'stat
             None if value.is_empty() => ("time", None),
             _ => ("text", None),
         },
-        _ if matches!(f.kind.kind, Kind::Integer | Kind::Number) => ("number", Some(number_kind)),
+        Some(other) => (other, None),
+        None => by_kind(f, number_kind),
+    }
+}
+
+/// The input `type` of a control whose widget names none: a number for a
+/// numeric field, text else.
+fn by_kind(f: &Field<'_>, number_kind: &'static str) -> (&'static str, Option<&'static str>) {
+    match f.kind.kind {
+        Kind::Integer | Kind::Number => ("number", Some(number_kind)),
         _ => ("text", None),
     }
 }

@@ -353,3 +353,24 @@ pub(crate) fn hosted_page(
     }
     page(&r, &markup, &words)
 }
+
+/// A self-contained HTML page with a native form (`format=html`).
+pub(crate) struct Html;
+
+impl super::FormatCompiler for Html {
+    fn names(&self) -> &'static [&'static str] {
+        &["html"]
+    }
+
+    fn format(&self) -> crate::Format {
+        crate::Format::Html
+    }
+
+    fn contract(&self) -> crate::Contract {
+        crate::Contract::HtmlPage
+    }
+
+    fn render(&self, r: &RenderInput<'_>, _: crate::Format) -> Value {
+        render(r)
+    }
+}
