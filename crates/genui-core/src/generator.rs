@@ -112,7 +112,7 @@ impl GenerateJob {
         let mut plan = plan?;
         plan.sanitize();
         let request = self.request();
-        plan.arrange(request, &self.limits);
+        request.arrange(&mut plan, &self.limits);
         let issues = check_plan(&plan, &request.output, &self.limits);
         match issues.first() {
             None => Ok(plan),

@@ -46,7 +46,7 @@
 //!   field), [`Pointer`].
 //! - **Plan:** [`Plan`], [`Node`], [`WizardStep`], [`Control`], [`Widget`];
 //!   [`Plan::generate`] ([`Plan::generate_for`] for a device),
-//!   [`Plan::arrange`] (the layout every plan gets); an embedder's own
+//!   [`GenerateRequest::arrange`] (the layout every plan gets); an embedder's own
 //!   [`Generator`] (`GenerateJob::run_generator`); the checker
 //!   [`Plan::check`], its [`Issue`]s, [`Issue::markup_in`], [`Issue::echoes`];
 //!   [`Control::plain_text`].

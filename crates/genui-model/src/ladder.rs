@@ -419,7 +419,7 @@ impl Ladder {
                 .collect::<Vec<_>>(),
         );
         // Layout for the device and rules from the schema, as for every plan.
-        repaired.plan.arrange(&self.request, &self.limits);
+        self.request.arrange(&mut repaired.plan, &self.limits);
         let issues = Plan::check(&repaired.plan, &self.request.output, &self.limits);
         if !issues.is_empty() {
             return self.on_bad_output(&raw, issues, "the plan failed its checks");

@@ -85,6 +85,14 @@ impl GenerateRequest {
         self.kind.as_deref() == Some("confirm")
     }
 
+    /// Arranges `plan` as every plan is, a model's included, before the
+    /// checker: one column when this request asks for a mobile layout, rules
+    /// from its `output`. It sits here, above the plan, so the plan's
+    /// modules need not know the request.
+    pub fn arrange(&self, plan: &mut crate::plan::Plan, limits: &Limits) {
+        crate::plan::generate::arrange_plan(plan, &self.output, self.device, limits);
+    }
+
     /// JSON Pointer of `output` in the body, for error messages.
     pub fn output_pointer(&self) -> String {
         match &self.output_at {

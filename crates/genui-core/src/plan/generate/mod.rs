@@ -638,12 +638,3 @@ fn details_step(elements: Vec<Node>) -> WizardStep {
         elements,
     }
 }
-
-impl Plan {
-    /// Arranges the plan as every plan is, a model's included, before the
-    /// checker: one column when `request` asks for a mobile layout, rules
-    /// from its `output` ([`arrange_plan`]).
-    pub fn arrange(&mut self, request: &crate::GenerateRequest, limits: &Limits) {
-        arrange_plan(self, &request.output, request.device, limits);
-    }
-}
