@@ -8,23 +8,25 @@
 //! [`FormRecord`] and spec from the moment the link is made (so the link
 //! works at once, whatever KV's propagation), and it is the once-only
 //! record and the outbox of the answer: a valid submission is stored
-//! there with its [`Outbox`] and an alarm at once, and the person is
+//! there with its outbox and an alarm at once, and the person is
 //! answered; the alarm then POSTs it, signed, to `callbackUrl`, and keeps
 //! retrying by the core's schedule until it is taken or the link expires.
 //! A link an MCP call made ([`issue`] without a callback) has no outbox:
 //! its object keeps the valid answer (`answer`) for that call to read
 //! ([`kept_answer`]) until the link expires.
 //! A webhook's callback gets an object of its own (a random name) with
-//! the same outbox. The object only performs the outbox's effects; the
-//! machine (genui_core's `Outbox`) decides. The object is single-threaded,
-//! so two posts cannot both be first.
+//! the same outbox. The object only performs effects: genui_core's
+//! `FormObjectMachine` decides what each request and alarm does (and its
+//! `Outbox` the delivery's schedule), and `HostedVisit` which page a
+//! person is shown. The object is single-threaded, so two posts cannot
+//! both be first.
 
 use super::clock::{alarm_offset, unix_ms, unix_s};
 use super::deliver::{post_signed, random_bytes};
 use super::{read_body, setting};
 use genui_core::{
-    DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits,
-    Outbox, OutboxEffect, Submission, Submitted,
+    Error, ErrorCode, FormObjectEffect, FormObjectMachine, FormRecord, FormToken, GenerateJob,
+    HostedVisit, HttpResponse, Limits,
 };
 use genui_model::{Generation, Mode};
 use serde_json::{json, Value};
@@ -35,13 +37,8 @@ use worker::{
 /// The Durable Object binding (wrangler.toml).
 const BINDING: &str = "FORMS";
 
-/// An alarm this far past its time is taken as lost (and set again).
-const OVERDUE_MS: i64 = 5_000;
-
-/// How long a webhook's callback is retried, in ms.
-const CALLBACK_LIFETIME_MS: u64 = 24 * 3600 * 1000;
-
-fn allow_http(env: &Env) -> bool {
+/// Whether callbacks may go to `http` and local URLs (a dev setting).
+pub(super) fn allow_http(env: &Env) -> bool {
     setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")
 }
 
@@ -176,79 +173,31 @@ async fn call_object(
     Ok((status, value))
 }
 
-/// `GET`/`POST /f/<token>`.
+/// `GET`/`POST /f/<token>`: the object's state and the submission,
+/// between the steps of genui_core's `HostedVisit`, which picks the page.
 pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpResponse {
-    let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
-        return HttpResponse::form_notice(404, None, "not_found");
-    };
-    let link = match FormToken::verify(token, &secret, unix_s()) {
-        Ok(link) => link,
-        Err(error) if error.http_status() == 410 => {
-            return HttpResponse::form_notice(410, None, "expired")
-        }
-        Err(_) => return HttpResponse::form_notice(404, None, "not_found"),
-    };
-    let name = link.object_name();
-    let (status, state) = match call_object(env, &name, Method::Get, "state", None).await {
-        Ok(answer) => answer,
-        Err(_) => return HttpResponse::form_notice(503, None, "retrying"),
-    };
-    let record = serde_json::from_value::<FormRecord>(state["record"].clone())
-        .ok()
-        .filter(|_| status == 200);
-    let (Some(record), Some(spec)) = (record, state["spec"].as_str()) else {
-        return HttpResponse::form_notice(404, None, "not_found");
-    };
-    let locale = record.locale.as_deref();
-    // "open" (no answer yet) is not a delivery phase.
-    let phase = state["state"].as_str().and_then(DeliveryPhase::from_wire);
+    let secret = setting(env, "WEBHOOK_SECRET");
     let is_post = req.method() == Method::Post;
-    if let Some(phase) = phase {
-        // A replay, or a second look: the answer's state, never the form again.
-        return if is_post {
-            HttpResponse::form_notice(409, locale, "already_submitted")
-        } else {
-            HttpResponse::form_notice(200, locale, phase.notice())
-        };
-    }
-    if !is_post {
-        return HttpResponse::hosted_form(token, &record, spec, None);
-    }
+    let mut visit = match HostedVisit::open(token, secret.as_deref(), unix_s(), is_post) {
+        Ok(visit) => visit,
+        Err(page) => return page,
+    };
+    let name = visit.object_name();
+    let state = call_object(env, &name, Method::Get, "state", None).await;
     let limits = Limits::default();
     let body = super::read_body_or_error(req, &limits).await;
     let body = body.as_deref().map_err(Clone::clone);
-    let submission =
-        Submission::hosted(token, record.clone(), spec, link.answer_id(), body, &limits);
-    // The link's spec came with it: the machine asks for no KV read.
-    let (message, delivery_id) = match super::submit::run(submission, env, "").await {
-        Submitted::Store {
-            message,
-            delivery_id,
-        } => (message, delivery_id),
-        // The form again, with the errors beside its fields.
-        refused => return refused.into_response(),
+    let submission = match visit.on_state(state.ok(), body, &limits) {
+        Ok(submission) => submission,
+        Err(page) => return page,
     };
-    // Accepted once stored: the object keeps it and sets its alarm, and the
-    // person is answered at once; the delivery is the alarm's.
-    match call_object(
-        env,
-        &name,
-        Method::Post,
-        "submit",
-        Some(json!({"message": message, "deliveryId": delivery_id})),
-    )
-    .await
-    {
-        Ok((409, _)) => HttpResponse::form_notice(409, locale, "already_submitted"),
-        Ok((200, answer)) => {
-            let phase = answer["state"]
-                .as_str()
-                .and_then(DeliveryPhase::from_wire)
-                .unwrap_or(DeliveryPhase::Received);
-            HttpResponse::form_notice(phase.posted_status(), locale, phase.notice())
-        }
-        _ => HttpResponse::form_notice(503, locale, "retrying"),
-    }
+    // The link's spec came with it: the machine asks for no KV read.
+    let answer = match visit.on_submitted(super::submit::run(submission, env, "").await) {
+        Ok(answer) => answer,
+        Err(page) => return page,
+    };
+    let stored = call_object(env, &name, Method::Post, "submit", Some(answer)).await;
+    visit.on_stored(stored.ok())
 }
 
 /// Puts a webhook's answer in an outbox of its own, to be POSTed, signed,
@@ -257,17 +206,8 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
 pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
     let stored = async {
         let id = hex::encode(random_bytes::<{ FormToken::ID_BYTES }>()?);
-        let delivery_id = format!("callback_{id}");
-        let expires_at = unix_ms() + CALLBACK_LIFETIME_MS;
-        let record = json!({"callbackUrl": url.as_str(), "message": body, "deliveryId": delivery_id, "expiresAt": expires_at});
-        call_object(
-            &env,
-            &format!("callback-{id}"),
-            Method::Post,
-            "enqueue",
-            Some(record),
-        )
-        .await
+        let (name, record) = FormObjectMachine::enqueue_request(url.as_str(), body, &id, unix_ms());
+        call_object(&env, &name, Method::Post, "enqueue", Some(record)).await
     };
     match stored.await {
         Ok((200, _)) => {}
@@ -282,12 +222,9 @@ pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
     }
 }
 
-/// One hosted form's record and outbox, or one webhook callback's outbox.
-///
-/// Storage: `record` (a form's [`FormRecord`], JSON) and `spec`; for an
-/// answer, `callbackUrl`, `message` and `outbox` (the core's [`Outbox`],
-/// JSON), or, for a link without a callback, `answer` (the message, kept). Before an answer, the alarm is the link's expiry; after, it is
-/// the outbox's.
+/// One hosted form's record and outbox, or one webhook callback's outbox:
+/// it performs what genui_core's `FormObjectMachine` decides for each
+/// request and alarm (storage, alarm, signed POST, log lines).
 #[durable_object]
 pub struct FormObject {
     state: State,
@@ -300,245 +237,67 @@ impl DurableObject for FormObject {
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
-        let storage = self.state.storage();
-        let action = req.path();
-        match (req.method(), action.as_str()) {
-            (Method::Post, "/init") => {
-                let body: Value = req.json().await?;
-                let record: FormRecord = serde_json::from_value(body["record"].clone())
-                    .map_err(|e| worker::Error::RustError(e.to_string()))?;
-                if storage.get::<String>("record").await?.is_none() {
-                    storage
-                        .put("spec", body["spec"].as_str().unwrap_or_default())
-                        .await?;
-                    storage
-                        .put("record", serde_json::to_string(&record)?)
-                        .await?;
-                    storage
-                        .set_alarm(alarm_offset(record.expires_at * 1000))
-                        .await?;
-                }
-                Response::from_json(&json!({"ok": true}))
-            }
-            (Method::Get, "/state") => {
-                let (Some(spec), Some(record)) = (
-                    storage.get::<String>("spec").await?,
-                    storage.get::<String>("record").await?,
-                ) else {
-                    return Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404));
-                };
-                let outbox = self.outbox().await?;
-                if let Some(outbox) = &outbox {
-                    self.rearm(outbox).await?;
-                }
-                let kept = storage.get::<String>("answer").await?.is_some();
-                let phase = match (&outbox, kept) {
-                    (Some(outbox), _) => outbox.phase().as_str(),
-                    // Kept for the MCP call that made the link: with the worker.
-                    (None, true) => DeliveryPhase::Delivered.as_str(),
-                    (None, false) => "open",
-                };
-                let record: Value = serde_json::from_str(&record)?;
-                Response::from_json(&json!({"spec": spec, "record": record, "state": phase}))
-            }
-            (Method::Post, "/submit") => {
-                let body: Value = req.json().await?;
-                // Check and claim with no other await between: the object
-                // takes no other event while its storage call runs.
-                if let Some(outbox) = self.outbox().await? {
-                    return Ok(
-                        Response::from_json(&json!({"state": outbox.phase().as_str()}))?
-                            .with_status(409),
-                    );
-                }
-                let Some(record) = storage
-                    .get::<String>("record")
-                    .await?
-                    .and_then(|r| serde_json::from_str::<FormRecord>(&r).ok())
-                else {
-                    return Ok(Response::from_json(&json!({"state": "missing"}))?.with_status(404));
-                };
-                // A link an MCP call made: the answer is kept for that call
-                // to read until the link expires; a second post is refused.
-                let Some(callback_url) = record.callback_url.as_deref() else {
-                    let delivered = DeliveryPhase::Delivered.as_str();
-                    if storage.get::<String>("answer").await?.is_some() {
-                        return Ok(
-                            Response::from_json(&json!({"state": delivered}))?.with_status(409)
-                        );
-                    }
-                    storage
-                        .put("answer", body["message"].as_str().unwrap_or_default())
-                        .await?;
-                    return Response::from_json(&json!({"state": delivered}));
-                };
-                // The outbox outlives a link that expires soon: an answer
-                // stored a minute before the link's end still gets a day
-                // of retries.
-                let expires_at_ms =
-                    (record.expires_at * 1000).max(unix_ms() + CALLBACK_LIFETIME_MS);
-                let phase = self.store(callback_url, &body, expires_at_ms).await?;
-                Response::from_json(&json!({"state": phase.as_str()}))
-            }
-            (Method::Get, "/answer") => match storage.get::<String>("answer").await? {
-                Some(message) => Response::from_json(&json!({"message": message})),
-                None => Ok(Response::from_json(&json!({"state": "open"}))?.with_status(404)),
-            },
-            (Method::Post, "/enqueue") => {
-                let body: Value = req.json().await?;
-                if let Some(outbox) = self.outbox().await? {
-                    return Response::from_json(&json!({"state": outbox.phase().as_str()}));
-                }
-                let phase = self
-                    .store(
-                        body["callbackUrl"].as_str().unwrap_or_default(),
-                        &body,
-                        body["expiresAt"].as_u64().unwrap_or_default(),
-                    )
-                    .await?;
-                Response::from_json(&json!({"state": phase.as_str()}))
-            }
-            _ => Ok(Response::from_json(&json!({"state": "unknown"}))?.with_status(404)),
-        }
+        let body = req.bytes().await?;
+        let mut machine = self.machine().await?;
+        let (effects, status, answer) = machine.fetch(req.method().as_ref(), &req.path(), &body);
+        self.perform(machine, effects).await?;
+        Ok(Response::ok(answer)?.with_status(status))
     }
 
     async fn alarm(&self) -> Result<Response> {
-        let now = unix_ms();
-        match self.outbox().await? {
-            Some(mut outbox) => {
-                let effects = outbox.handle_alarm(now);
-                self.run(outbox, effects).await?
-            }
-            None => self.expire_link(now).await?,
-        }
+        let mut machine = self.machine().await?;
+        let effects = machine.alarm();
+        self.perform(machine, effects).await?;
         Response::ok("ok")
     }
 }
 
 impl FormObject {
-    /// The stored outbox, if an answer was stored.
-    async fn outbox(&self) -> Result<Option<Outbox>> {
-        let text = self.state.storage().get::<String>("outbox").await?;
-        Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    /// The machine over the object's storage and alarm, now.
+    async fn machine(&self) -> Result<FormObjectMachine> {
+        let storage = self.state.storage();
+        let secret = setting(&self.env, "WEBHOOK_SECRET");
+        let mut machine = FormObjectMachine::new(unix_ms(), secret);
+        for key in FormObjectMachine::KEYS {
+            machine = machine.stored(key, storage.get::<String>(key).await?);
+        }
+        Ok(machine.alarmed(storage.get_alarm().await?))
     }
 
-    /// Stores `body`'s message for `callback_url` with a new outbox, whose
-    /// first effect is an alarm at once; the phase a person is told.
-    async fn store(
+    /// Performs `effects` in order, and those of every attempt they start.
+    async fn perform(
         &self,
-        callback_url: &str,
-        body: &Value,
-        expires_at_ms: u64,
-    ) -> Result<DeliveryPhase> {
+        mut machine: FormObjectMachine,
+        mut effects: Vec<FormObjectEffect>,
+    ) -> Result<()> {
         let storage = self.state.storage();
-        let delivery_id = body["deliveryId"].as_str().unwrap_or_default();
-        storage.put("callbackUrl", callback_url).await?;
-        storage
-            .put("message", body["message"].as_str().unwrap_or_default())
-            .await?;
-        let (outbox, effects) = Outbox::store(delivery_id, unix_ms(), expires_at_ms);
-        let phase = outbox.phase();
-        self.run(outbox, effects).await?;
-        Ok(phase)
-    }
-
-    /// A link without an answer: deleted at its expiry (an early alarm is set again).
-    async fn expire_link(&self, now_ms: u64) -> Result<()> {
-        let storage = self.state.storage();
-        let record = storage
-            .get::<String>("record")
-            .await?
-            .and_then(|r| serde_json::from_str::<FormRecord>(&r).ok());
-        match record {
-            Some(record) if now_ms < record.expires_at * 1000 => {
-                storage
-                    .set_alarm(alarm_offset(record.expires_at * 1000))
-                    .await
-            }
-            _ => storage.delete_all().await,
-        }
-    }
-
-    /// Sets the outbox's alarm again when none is set or the one set is
-    /// overdue (an alarm lost with a restart, or never set): a request to
-    /// the object is enough to move a stuck answer on.
-    async fn rearm(&self, outbox: &Outbox) -> Result<()> {
-        let storage = self.state.storage();
-        let Some(due) = outbox.alarm_at() else {
-            return Ok(());
-        };
-        let overdue = |at: i64| at.saturating_add(OVERDUE_MS) < unix_ms() as i64;
-        if storage.get_alarm().await?.is_none_or(overdue) {
-            worker::console_log!(
-                "{}",
-                json!({"event": "delivery_rearmed", "state": outbox.phase().as_str()})
-            );
-            storage.set_alarm(alarm_offset(due)).await?;
-        }
-        Ok(())
-    }
-
-    /// Persists `outbox` and performs `effects`, then feeds back how an
-    /// attempt ended and performs its effects, and so on while an attempt
-    /// reports back: the outbox is persisted before each batch, so a death
-    /// mid-delivery leaves `delivering` and its alarm.
-    async fn run(&self, mut outbox: Outbox, mut effects: Vec<OutboxEffect>) -> Result<()> {
-        let storage = self.state.storage();
-        let mut ended = None;
         loop {
-            if let Some((attempt, result, now)) = ended.take() {
-                effects = outbox.handle_attempt_ended(attempt, result, now);
-            }
-            storage
-                .put("outbox", serde_json::to_string(&outbox)?)
-                .await?;
-            for effect in std::mem::take(&mut effects) {
+            let mut ended = None;
+            for effect in effects {
                 match effect {
-                    OutboxEffect::SetAlarm(at) => storage.set_alarm(alarm_offset(at)).await?,
-                    OutboxEffect::DropMessage => {
-                        storage.delete("message").await?;
-                    }
-                    OutboxEffect::DeleteAll => storage.delete_all().await?,
-                    OutboxEffect::Post { attempt } => {
-                        let result = self.attempt(&outbox).await?;
-                        worker::console_log!(
-                            "{}",
-                            json!({"event": "delivery_attempt", "attempt": attempt, "result": result.label()})
-                        );
-                        ended = Some((attempt, result, unix_ms()));
+                    FormObjectEffect::Put { key, value } => storage.put(key, value).await?,
+                    FormObjectEffect::Delete(key) => _ = storage.delete(key).await?,
+                    FormObjectEffect::DeleteAll => storage.delete_all().await?,
+                    FormObjectEffect::SetAlarm(at) => storage.set_alarm(alarm_offset(at)).await?,
+                    FormObjectEffect::Log(line) => worker::console_log!("{line}"),
+                    FormObjectEffect::Post {
+                        url,
+                        message,
+                        delivery_id,
+                        secret,
+                        attempt,
+                    } => {
+                        let result =
+                            post_signed(&url, &message, &delivery_id, &secret, unix_s()).await;
+                        ended = Some((attempt, result));
                     }
                 }
             }
-            if ended.is_none() {
-                break;
-            }
-            // Another event may have moved the outbox while the attempt ran.
-            if let Some(current) = self.outbox().await? {
-                outbox = current;
-            }
+            let Some((attempt, result)) = ended else {
+                return Ok(());
+            };
+            let outbox = storage.get::<String>(FormObjectMachine::OUTBOX_KEY).await?;
+            effects = machine.attempt_ended(attempt, result, unix_ms(), outbox);
         }
-        if !outbox.is_open() && outbox.phase() != DeliveryPhase::Expired {
-            worker::console_log!(
-                "{}",
-                json!({"event": "delivery_done", "state": outbox.phase().as_str(), "attempts": outbox.attempts, "last": outbox.last_result.map(|r| r.label())})
-            );
-        }
-        Ok(())
-    }
-
-    /// One signed POST of the stored message.
-    async fn attempt(&self, outbox: &Outbox) -> Result<genui_core::AttemptResult> {
-        let storage = self.state.storage();
-        let url = storage
-            .get::<String>("callbackUrl")
-            .await?
-            .unwrap_or_default();
-        let message = storage.get::<String>("message").await?.unwrap_or_default();
-        Ok(match setting(&self.env, "WEBHOOK_SECRET") {
-            Some(secret) => {
-                post_signed(&url, &message, &outbox.delivery_id, &secret, unix_s()).await
-            }
-            None => genui_core::AttemptResult::NetworkError,
-        })
     }
 }

@@ -66,16 +66,7 @@ pub(super) async fn handle(
 /// The body, refusing an announced oversize body before reading it; a
 /// refusal is a JSON-RPC error (413 for size).
 async fn read_body(req: &mut Request, limits: &Limits) -> Result<Vec<u8>, HttpResponse> {
-    if let Some(length) = super::header(req, "content-length").and_then(|v| v.parse::<usize>().ok())
-    {
-        limits
-            .check_body_size(length)
-            .map_err(|e| Mcp::refuse(&e))?;
-    }
-    req.bytes().await.map_err(|e| {
-        Mcp::refuse(&Error::new(
-            ErrorCode::InvalidRequest,
-            format!("the request body could not be read: {e}"),
-        ))
-    })
+    super::read_body_or_error(req, limits)
+        .await
+        .map_err(|e| Mcp::refuse(&e))
 }

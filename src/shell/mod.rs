@@ -78,38 +78,23 @@ async fn handle(
             return limited;
         }
     }
-    if route.needs_key() {
-        let keys = setting(env, "API_KEYS");
-        if let Err(error) =
-            Access::authorize(header(&req, "authorization").as_deref(), keys.as_deref())
-        {
-            let mut response = HttpResponse::error(&error);
-            response
-                .headers
-                .push(("www-authenticate".into(), "Bearer".into()));
-            return response;
+    let authorization = header(&req, "authorization");
+    let keys = setting(env, "API_KEYS");
+    let origin = header(&req, "origin");
+    let allowed_origins = settings::cors_origins(env);
+    let handler = route.handler(
+        &method,
+        &path,
+        authorization.as_deref(),
+        keys.as_deref(),
+        origin.as_deref(),
+        allowed_origins.as_deref(),
+    );
+    match handler {
+        Ok((handler, parameter)) => {
+            serve(handler, parameter, &mut req, env, ctx, request_id, sse).await
         }
-    }
-    match route {
-        Route::Serve {
-            handler, parameter, ..
-        } => serve(handler, parameter, &mut req, env, ctx, request_id, sse).await,
-        Route::Preflight => {
-            let origin = header(&req, "origin");
-            let headers = Access::preflight_headers(
-                origin.as_deref(),
-                settings::cors_origins(env).as_deref(),
-            );
-            HttpResponse {
-                status: 204,
-                headers,
-                body: String::new(),
-            }
-        }
-        Route::MethodNotAllowed { allow } => {
-            HttpResponse::method_not_allowed(&method, &path, &allow)
-        }
-        Route::NotFound => HttpResponse::not_found(&path),
+        Err(answer) => answer,
     }
 }
 
@@ -124,7 +109,7 @@ async fn serve(
     sse: &mut Option<drive::SseBody>,
 ) -> HttpResponse {
     match handler {
-        Handler::Healthz => with_wasm_memory(HttpResponse::healthz()),
+        Handler::Healthz => HttpResponse::healthz(wasm_memory_bytes()),
         Handler::Generate => generate(req, env, ctx, sse).await,
         Handler::Interrupt => interrupt(req, env, ctx, sse).await,
         Handler::RenderSpec => render_spec(req, env, parameter).await,
@@ -144,15 +129,9 @@ async fn serve(
     }
 }
 
-/// Adds `wasmMemoryBytes`, the isolate's wasm linear memory (it never
-/// shrinks), so scripts/bench-wasm.sh can read it between phases.
-fn with_wasm_memory(mut response: HttpResponse) -> HttpResponse {
-    let bytes = core::arch::wasm32::memory_size(0) * 65536;
-    if let Ok(serde_json::Value::Object(mut body)) = serde_json::from_str(&response.body) {
-        body.insert("wasmMemoryBytes".into(), bytes.into());
-        response.body = serde_json::Value::Object(body).to_string();
-    }
-    response
+/// The isolate's wasm linear memory in bytes (it never shrinks).
+fn wasm_memory_bytes() -> usize {
+    core::arch::wasm32::memory_size(0) * 65536
 }
 
 /// Reads the body, refusing an announced oversize body before reading it.
@@ -170,15 +149,7 @@ async fn read_body_or_error(
     req: &mut Request,
     limits: &Limits,
 ) -> std::result::Result<Vec<u8>, Error> {
-    if let Some(length) = req
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|v| v.parse::<usize>().ok())
-    {
-        limits.check_body_size(length)?;
-    }
+    limits.check_content_length(header(req, "content-length").as_deref())?;
     req.bytes().await.map_err(|e| {
         Error::new(
             ErrorCode::InvalidRequest,
@@ -305,12 +276,9 @@ async fn webhook(
     ctx: &Context,
     sse: &mut Option<drive::SseBody>,
 ) -> HttpResponse {
-    let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
-        let error = Error::new(
-            ErrorCode::NotFound,
-            "the webhook is not configured (set the WEBHOOK_SECRET secret)",
-        );
-        return HttpResponse::error(&error);
+    let secret = match Webhook::configured(setting(env, "WEBHOOK_SECRET")) {
+        Ok(secret) => secret,
+        Err(error) => return HttpResponse::error(&error),
     };
     let limits = Limits::default();
     let body = match read_body(req, &limits).await {
@@ -335,15 +303,10 @@ async fn webhook(
         Ok(job) => job,
         Err(response) => return response,
     };
-    let callback = match job.request().callback_url.as_deref() {
-        Some(raw) => match Webhook::callback_target(
-            raw,
-            setting(env, "WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true"),
-        ) {
-            Ok(url) => Some(url),
-            Err(error) => return HttpResponse::error(&error),
-        },
-        None => None,
+    let raw_callback = job.request().callback_url.as_deref();
+    let callback = match Webhook::callback_of(raw_callback, forms::allow_http(env)) {
+        Ok(callback) => callback,
+        Err(error) => return HttpResponse::error(&error),
     };
     if genui_model::wants_event_stream(header(req, "accept").as_deref()) {
         let outbox_env = env.clone();

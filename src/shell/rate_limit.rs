@@ -3,8 +3,7 @@
 //! client IP. Over budget: 429 `rate_limited` with `Retry-After`. Without
 //! the binding, or if it fails, requests are not limited (logged).
 
-use genui_core::HttpResponse;
-use genui_core::{Error, ErrorCode};
+use genui_core::{Access, HttpResponse};
 use worker::js_sys::{Object, Promise, Reflect};
 use worker::wasm_bindgen::{JsCast, JsValue};
 use worker::wasm_bindgen_futures::JsFuture;
@@ -12,29 +11,18 @@ use worker::{console_error, Env, Request};
 
 const BINDING: &str = "RATE_LIMITER";
 
-/// The period of the binding's `simple` rule in wrangler.toml, for Retry-After.
-const RETRY_AFTER_SECONDS: u32 = 60;
-
 /// `Some(429 answer)` when this caller is over its budget.
 pub(super) async fn check(env: &Env, req: &Request) -> Option<HttpResponse> {
     let limiter = Reflect::get(env, &JsValue::from_str(BINDING))
         .ok()
         .filter(|v| !v.is_undefined())?;
-    let key = caller_key(req);
-    match limit(&limiter, &key).await {
-        Ok(true) => None,
-        Ok(false) => {
-            let error = Error::new(
-                ErrorCode::RateLimited,
-                format!("too many requests; try again in {RETRY_AFTER_SECONDS} s"),
-            )
-            .with_retry_after_seconds(RETRY_AFTER_SECONDS);
-            let mut response = HttpResponse::error(&error);
-            response
-                .headers
-                .push(("retry-after".into(), RETRY_AFTER_SECONDS.to_string()));
-            Some(response)
-        }
+    let header = |name: &str| req.headers().get(name).ok().flatten();
+    let bucket = Access::rate_limit_bucket(
+        header("authorization").as_deref(),
+        header("cf-connecting-ip").as_deref(),
+    );
+    match limit(&limiter, &bucket).await {
+        Ok(within) => (!within).then(Access::over_budget),
         Err(e) => {
             console_error!(
                 "{{\"event\":\"rate_limiter_failed\",\"error\":{:?}}}",
@@ -43,21 +31,6 @@ pub(super) async fn check(env: &Env, req: &Request) -> Option<HttpResponse> {
             None
         }
     }
-}
-
-/// `key:<sha-256 prefix>` for a bearer key, else `ip:<client address>`.
-fn caller_key(req: &Request) -> String {
-    let header = |name: &str| req.headers().get(name).ok().flatten();
-    if let Some(bearer) = header("authorization")
-        .as_deref()
-        .and_then(genui_core::Access::bearer_token)
-    {
-        return format!("key:{}", &genui_core::Access::key_fingerprint(bearer));
-    }
-    format!(
-        "ip:{}",
-        header("cf-connecting-ip").unwrap_or_else(|| "unknown".into())
-    )
 }
 
 async fn limit(limiter: &JsValue, key: &str) -> Result<bool, JsValue> {

@@ -1,7 +1,6 @@
 //! Turning core responses into worker responses, and the per-request log line.
 
 use genui_core::HttpResponse;
-use serde_json::json;
 use worker::{console_log, Headers, Request, Response, Result};
 
 /// What the log line and headers need from the request.
@@ -41,46 +40,25 @@ fn next_counter() -> u32 {
     })
 }
 
+/// The worker's response of `response`, with the headers and body the
+/// core sends for the request's method.
 pub(super) fn into_response(response: HttpResponse, info: &RequestInfo) -> Result<Response> {
     let headers = Headers::new();
-    headers.set("content-type", "application/json; charset=utf-8")?;
-    headers.set("cache-control", "no-store")?;
-    headers.set("x-request-id", &info.id)?;
     let elapsed = super::clock::now_ms() - info.started_ms;
-    headers.set("server-timing", &format!("total;dur={elapsed}"))?;
-    for (name, value) in &response.headers {
-        headers.set(name, value)?;
+    for (name, value) in response.wire_headers(&info.id, elapsed) {
+        headers.set(&name, &value)?;
     }
-    // A 204 must carry no body at all (not even an empty one).
-    let base = if response.status == 204 {
-        Response::empty()?
-    } else if info.method == "HEAD" {
-        Response::from_bytes(Vec::new())?
-    } else {
-        Response::from_bytes(response.body.into_bytes())?
+    let status = response.status;
+    let base = match response.wire_body(&info.method) {
+        None => Response::empty()?,
+        Some(body) => Response::from_bytes(body.into_bytes())?,
     };
-    Ok(base.with_status(response.status).with_headers(headers))
+    Ok(base.with_status(status).with_headers(headers))
 }
 
 /// One JSON line per request: no bodies, no data, no secrets.
 pub(super) fn log_line(info: &RequestInfo, response: &HttpResponse) {
-    // Provenance travels in the answer's headers; the log reads it there.
-    let header = |wanted: &str| {
-        response
-            .headers
-            .iter()
-            .find(|(name, _)| name == wanted)
-            .map(|(_, v)| v.as_str())
-    };
-    let (generator, cache) = (header("x-genui-generator"), header("x-genui-cache"));
-    let line = json!({
-        "requestId": info.id,
-        "method": info.method,
-        "route": info.path,
-        "status": response.status,
-        "cache": cache,
-        "generator": generator,
-        "durationMs": super::clock::now_ms() - info.started_ms,
-    });
+    let duration = super::clock::now_ms() - info.started_ms;
+    let line = response.log_line(&info.id, &info.method, &info.path, duration);
     console_log!("{line}");
 }

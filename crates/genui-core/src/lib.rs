@@ -52,8 +52,10 @@
 //!   [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
-//!   [`FormToken`] and [`FormRecord`] (hosted form links), the delivery
-//!   [`Outbox`], [`SpecRender`] (a stored spec rendered again), [`Mcp`]
+//!   [`FormToken`] and [`FormRecord`] (hosted form links), what a link's
+//!   Durable Object does ([`FormObjectMachine`], its [`FormObjectEffect`]s
+//!   and the delivery's [`AttemptResult`]s), a person's visit to a link
+//!   ([`HostedVisit`]), [`SpecRender`] (a stored spec rendered again), [`Mcp`]
 //!   (`POST /mcp`) and its [`McpSettings`] (the form view among them).
 //! - **Errors:** [`Error`], [`ErrorCode`], [`ModelFailure`].
 
@@ -99,9 +101,11 @@ pub use terms::contracts::Contract;
 pub use terms::format::Format;
 
 pub use edge::access::Access;
+pub use edge::form_object::{FormObjectEffect, FormObjectMachine};
 pub use edge::forms::{FormRecord, FormToken};
+pub use edge::hosted_visit::HostedVisit;
 pub use edge::mcp::{Mcp, McpSettings};
-pub use edge::outbox::{AttemptResult, DeliveryPhase, Effect as OutboxEffect, Outbox};
+pub use edge::outbox::AttemptResult;
 pub use edge::replay::ReplayClaim;
 pub use edge::rerender::SpecRender;
 pub use edge::submission::{Submission, Submitted};

@@ -38,7 +38,7 @@ mod edit;
 pub(crate) use edit::Previous;
 
 /// The `/healthz` body.
-pub(crate) fn healthz() -> HttpResponse {
+pub(crate) fn healthz(wasm_memory_bytes: usize) -> HttpResponse {
     HttpResponse::json(
         200,
         &json!({
@@ -47,6 +47,7 @@ pub(crate) fn healthz() -> HttpResponse {
             "version": env!("CARGO_PKG_VERSION"),
             "generator": GENERATOR_ID,
             "generatorVersion": GENERATOR_VERSION,
+            "wasmMemoryBytes": wasm_memory_bytes,
         }),
     )
 }
@@ -1124,9 +1125,10 @@ impl HttpResponse {
 }
 
 impl HttpResponse {
-    /// `GET /healthz`.
-    pub fn healthz() -> Self {
-        healthz()
+    /// `GET /healthz`, with the isolate's wasm linear memory in bytes
+    /// (`wasmMemoryBytes`, last; scripts/bench-wasm.sh reads it between phases).
+    pub fn healthz(wasm_memory_bytes: usize) -> Self {
+        healthz(wasm_memory_bytes)
     }
 }
 
@@ -1189,6 +1191,20 @@ impl HttpResponse {
 mod tests {
     use super::*;
     use crate::cache::memo;
+
+    #[test]
+    fn healthz_names_the_build_and_ends_with_the_isolates_memory() {
+        let answer = HttpResponse::healthz(1_310_720);
+        assert_eq!(answer.status, 200);
+        assert!(answer
+            .body
+            .starts_with(r#"{"status":"ok","service":"genui-worker","#));
+        assert!(
+            answer.body.ends_with(r#","wasmMemoryBytes":1310720}"#),
+            "{}",
+            answer.body
+        );
+    }
 
     /// A generate body over `output` with `description`.
     fn body(output: &Value, description: &str) -> Vec<u8> {

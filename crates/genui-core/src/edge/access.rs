@@ -21,7 +21,8 @@
 //! preflights are answered; any other origin gets no CORS headers at all, so
 //! browsers refuse to share the answer.
 
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Detail, Error, ErrorCode, Result};
+use crate::terms::response::HttpResponse;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use url::Url;
@@ -180,6 +181,10 @@ pub(crate) fn preflight_headers(
     headers
 }
 
+/// The period of the rate limiter's `simple` rule in wrangler.toml, in
+/// seconds (a limited caller's `Retry-After`).
+const RATE_LIMIT_PERIOD_SECONDS: u32 = 60;
+
 /// Who may call and from which origins (this module's functions, as the
 /// shell calls them).
 #[derive(Debug, Clone, Copy)]
@@ -200,6 +205,30 @@ impl Access {
     /// A short, non-reversible name for a key (rate-limit buckets, logs).
     pub fn key_fingerprint(key: &str) -> String {
         key_fingerprint(key)
+    }
+
+    /// The rate limiter's bucket for a caller: `key:<fingerprint>` for a
+    /// bearer key (never the key itself), else `ip:<client address>`
+    /// (`unknown` without one).
+    pub fn rate_limit_bucket(authorization: Option<&str>, client_ip: Option<&str>) -> String {
+        match authorization.and_then(bearer_token) {
+            Some(key) => format!("key:{}", key_fingerprint(key)),
+            None => format!("ip:{}", client_ip.unwrap_or("unknown")),
+        }
+    }
+
+    /// The answer to a caller over its budget: 429 `rate_limited`, with
+    /// `Retry-After` the period of the limiter's rule (wrangler.toml).
+    pub fn over_budget() -> HttpResponse {
+        let error = Error::new(
+            ErrorCode::RateLimited,
+            format!("too many requests; try again in {RATE_LIMIT_PERIOD_SECONDS} s"),
+        )
+        .with(Detail::RetryAfterSeconds(RATE_LIMIT_PERIOD_SECONDS));
+        let mut answer = HttpResponse::error(&error);
+        let retry_after = RATE_LIMIT_PERIOD_SECONDS.to_string();
+        answer.headers.push(("retry-after".into(), retry_after));
+        answer
     }
 
     /// The origin list CORS applies: `ALLOWED_ORIGINS` (`allowed`) when set,
@@ -225,6 +254,29 @@ impl Access {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_caller_is_limited_by_its_keys_fingerprint_else_its_address() {
+        let by_key = Access::rate_limit_bucket(Some("Bearer k1"), Some("203.0.113.9"));
+        assert_eq!(by_key, format!("key:{}", key_fingerprint("k1")));
+        assert!(
+            !by_key.contains("k1:") && by_key != "key:k1",
+            "never the key itself"
+        );
+        assert_eq!(
+            Access::rate_limit_bucket(Some("Basic k1"), Some("203.0.113.9")),
+            "ip:203.0.113.9"
+        );
+        assert_eq!(Access::rate_limit_bucket(None, None), "ip:unknown");
+        let limited = Access::over_budget();
+        assert_eq!(limited.status, 429);
+        assert_eq!(
+            limited.headers.last(),
+            Some(&("retry-after".into(), "60".into()))
+        );
+        let body: serde_json::Value = serde_json::from_str(&limited.body).unwrap();
+        assert_eq!(body["code"], "rate_limited");
+    }
 
     #[test]
     fn bearer_scheme_is_case_insensitive() {

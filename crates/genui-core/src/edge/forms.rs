@@ -1,6 +1,6 @@
 //! Hosted forms: the signed link a person opens (`/f/<token>`), the record
 //! it names, and the pages the worker serves there, sans-IO (the shell keeps
-//! the record, the spec and the answer's [`crate::Outbox`] in the link's
+//! the record, the spec and the answer's outbox in the link's
 //! Durable Object, and does the delivery).
 //!
 //! A token is `<payload>.<signature>`, both base64url without padding. The

@@ -1,14 +1,17 @@
 //! The worker's edge, beside the pipeline: who may call ([`access`]),
 //! signed agent webhooks ([`webhook`]), each accepted once ([`replay`]),
 //! where the worker may send its own requests ([`destination`]), hosted
-//! form links ([`forms`]), cached specs rendered again after a reload
-//! ([`rerender`]),
+//! form links ([`forms`]), a person's visit to one ([`hosted_visit`]) and
+//! what each link's object does ([`form_object`]), cached specs rendered
+//! again after a reload ([`rerender`]),
 //! what the worker publishes about itself ([`tool`]), the contract schemas
 //! it answers with ([`contracts`]), and the MCP server at `/mcp` ([`mcp`]).
 
 pub(crate) mod access;
 pub(crate) mod destination;
+pub(crate) mod form_object;
 pub(crate) mod forms;
+pub(crate) mod hosted_visit;
 pub(crate) mod mcp;
 pub(crate) mod outbox;
 pub(crate) mod replay;

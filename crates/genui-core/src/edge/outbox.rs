@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 /// of its wire name (the object's `state` answers and logs) and of the page
 /// the person who posted it sees.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DeliveryPhase {
+pub(crate) enum DeliveryPhase {
     /// Stored; no attempt has failed yet.
     Received,
     /// An attempt failed; another is scheduled.
@@ -63,24 +63,24 @@ impl DeliveryPhase {
     }
 
     /// The wire name: `received`, `retrying`, `delivered`, `failed`, `expired`.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         self.row().1
     }
 
     /// The phase of a wire name; `None` for any other string.
-    pub fn from_wire(name: &str) -> Option<Self> {
+    pub(crate) fn from_wire(name: &str) -> Option<Self> {
         PHASES.iter().find(|row| row.1 == name).map(|row| row.0)
     }
 
     /// The notice page a person is shown for this phase (see
     /// `HttpResponse::form_notice`).
-    pub fn notice(self) -> &'static str {
+    pub(crate) fn notice(self) -> &'static str {
         self.row().2
     }
 
     /// The HTTP status of the page answering the post that stored the
     /// answer: 200 once delivered, 202 while it is still on its way.
-    pub fn posted_status(self) -> u16 {
+    pub(crate) fn posted_status(self) -> u16 {
         self.row().3
     }
 }
@@ -111,7 +111,7 @@ pub(crate) const MAX_RETRY_DELAY_MS: u64 = 600_000;
 /// Where a delivery stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "camelCase")]
-pub enum Delivery {
+pub(crate) enum Delivery {
     /// Stored; the next attempt is due at `next_at` (Unix ms).
     Pending {
         /// When the next attempt is due.
@@ -168,7 +168,7 @@ impl AttemptResult {
 
 /// What the shell must do, in order, after persisting the new state.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
+pub(crate) enum Effect {
     /// Set the object's (single) alarm to this Unix ms.
     SetAlarm(u64),
     /// POST the stored message, signed, with the delivery id header, no
@@ -187,7 +187,7 @@ pub enum Effect {
 /// One message's outbox record (serialised into its Durable Object).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Outbox {
+pub(crate) struct Outbox {
     /// Sent with every attempt (`x-genui-delivery-id`); the message's `id`.
     pub delivery_id: String,
     /// Unix ms after which the record is deleted, delivered or not.
@@ -210,15 +210,13 @@ pub(crate) fn retry_delay(attempt: u32) -> u64 {
 
 impl Outbox {
     /// The header every attempt carries the delivery id in.
-    pub const DELIVERY_ID_HEADER: &'static str = "x-genui-delivery-id";
+    pub(crate) const DELIVERY_ID_HEADER: &'static str = "x-genui-delivery-id";
     /// How long one attempt may take ([`ATTEMPT_TIMEOUT_MS`]).
-    pub const ATTEMPT_TIMEOUT_MS: u64 = ATTEMPT_TIMEOUT_MS;
-    /// How fast receivers are asked to answer ([`RECEIVER_DEADLINE_MS`]).
-    pub const RECEIVER_DEADLINE_MS: u64 = RECEIVER_DEADLINE_MS;
+    pub(crate) const ATTEMPT_TIMEOUT_MS: u64 = ATTEMPT_TIMEOUT_MS;
 
     /// A message just stored at `now`: its first attempt is due at once
     /// (through the alarm, so the request that stored it is not held).
-    pub fn store(delivery_id: &str, now: u64, expires_at: u64) -> (Self, Vec<Effect>) {
+    pub(crate) fn store(delivery_id: &str, now: u64, expires_at: u64) -> (Self, Vec<Effect>) {
         let outbox = Self {
             delivery_id: delivery_id.to_owned(),
             expires_at,
@@ -232,7 +230,7 @@ impl Outbox {
 
     /// When the alarm of the current state should fire (`None` once deleted).
     /// The shell re-arms with it when it finds no alarm set.
-    pub fn alarm_at(&self) -> Option<u64> {
+    pub(crate) fn alarm_at(&self) -> Option<u64> {
         match self.delivery {
             Delivery::Pending { next_at } => Some(next_at.min(self.expires_at)),
             Delivery::Delivering { lost_at, .. } => Some(lost_at.min(self.expires_at)),
@@ -242,7 +240,7 @@ impl Outbox {
     }
 
     /// Whether the message is still to be delivered.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         matches!(
             self.delivery,
             Delivery::Pending { .. } | Delivery::Delivering { .. }
@@ -251,7 +249,7 @@ impl Outbox {
 
     /// Where the message stands, as a person and the object's `/state`
     /// answers see it.
-    pub fn phase(&self) -> DeliveryPhase {
+    pub(crate) fn phase(&self) -> DeliveryPhase {
         match self.delivery {
             Delivery::Pending { .. } | Delivery::Delivering { .. }
                 if self.last_result.is_none() =>
@@ -267,7 +265,7 @@ impl Outbox {
 
     /// The next state and its effects when the object's alarm fired at
     /// `now` (Unix ms).
-    pub fn handle_alarm(&mut self, now: u64) -> Vec<Effect> {
+    pub(crate) fn handle_alarm(&mut self, now: u64) -> Vec<Effect> {
         if now >= self.expires_at {
             self.delivery = Delivery::Expired;
             return vec![Effect::DeleteAll];
@@ -284,7 +282,7 @@ impl Outbox {
 
     /// The next state and its effects when attempt `attempt` ended with
     /// `result` at `now` (Unix ms).
-    pub fn handle_attempt_ended(
+    pub(crate) fn handle_attempt_ended(
         &mut self,
         attempt: u32,
         result: AttemptResult,

@@ -6,6 +6,7 @@
 //! row's [`Handler`]; a test holds `wrangler.toml`'s `run_worker_first` globs
 //! and docs/api.md's route list to this table.
 
+use crate::edge::access::Access;
 use crate::terms::contracts::Contract;
 use crate::terms::response::HttpResponse;
 
@@ -283,6 +284,47 @@ impl<'a> Route<'a> {
             }
         )
     }
+
+    /// Where the request `method path` goes once its route is known: the
+    /// row's handler and the path's parameter, or the answer that ends it
+    /// here. Where `keys` are configured, a row that needs one refuses a
+    /// request whose `authorization` holds none of them (401,
+    /// `WWW-Authenticate: Bearer`); `OPTIONS` on a known path is the CORS
+    /// preflight's 204 for `origin` (`allowed_origins`, the setting); another
+    /// method is 405 with `Allow`; an unknown path is 404.
+    pub fn handler(
+        self,
+        method: &str,
+        path: &str,
+        authorization: Option<&str>,
+        keys: Option<&str>,
+        origin: Option<&str>,
+        allowed_origins: Option<&str>,
+    ) -> Result<(Handler, &'a str), HttpResponse> {
+        if self.needs_key() {
+            if let Err(error) = Access::authorize(authorization, keys) {
+                let mut refused = HttpResponse::error(&error);
+                refused
+                    .headers
+                    .push(("www-authenticate".into(), "Bearer".into()));
+                return Err(refused);
+            }
+        }
+        Err(match self {
+            Route::Serve {
+                handler, parameter, ..
+            } => return Ok((handler, parameter)),
+            Route::Preflight => HttpResponse {
+                status: 204,
+                headers: Access::preflight_headers(origin, allowed_origins),
+                body: String::new(),
+            },
+            Route::MethodNotAllowed { allow } => {
+                HttpResponse::method_not_allowed(method, path, &allow)
+            }
+            Route::NotFound => HttpResponse::not_found(path),
+        })
+    }
 }
 
 impl RouteRow {
@@ -342,6 +384,76 @@ impl HttpResponse {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where `method path` goes with `authorization` where key `k1` is
+    /// configured, from origin `https://app.example` (allowed).
+    fn handled(
+        method: &str,
+        path: &'static str,
+        authorization: Option<&str>,
+    ) -> Result<(Handler, &'static str), HttpResponse> {
+        let origin = Some("https://app.example");
+        Route::of(method, path).handler(method, path, authorization, Some("k1"), origin, origin)
+    }
+
+    #[test]
+    fn a_request_reaches_its_handler_only_with_a_key_where_its_row_needs_one() {
+        assert_eq!(
+            handled("POST", "/v1/generate", Some("Bearer k1")),
+            Ok((Handler::Generate, ""))
+        );
+        let refused = handled("POST", "/v1/generate", Some("Bearer k2")).unwrap_err();
+        assert_eq!(refused.status, 401);
+        assert_eq!(
+            refused.headers.last(),
+            Some(&("www-authenticate".into(), "Bearer".into()))
+        );
+        assert_eq!(
+            handled("POST", "/v1/generate", None).unwrap_err().status,
+            401
+        );
+        assert_eq!(
+            handled("GET", "/healthz", None),
+            Ok((Handler::Healthz, "")),
+            "public"
+        );
+        assert_eq!(
+            handled("GET", "/f/tok", None),
+            Ok((Handler::HostedForm, "tok")),
+            "public"
+        );
+        let no_keys = Route::of("POST", "/v1/generate").handler(
+            "POST",
+            "/v1/generate",
+            None,
+            None,
+            None,
+            None,
+        );
+        assert_eq!(
+            no_keys,
+            Ok((Handler::Generate, "")),
+            "no keys configured: open"
+        );
+    }
+
+    #[test]
+    fn a_request_no_row_serves_is_answered_before_any_handler() {
+        let origin = Some("https://app.example");
+        let preflight = handled("OPTIONS", "/v1/generate", None).unwrap_err();
+        assert_eq!((preflight.status, preflight.body.as_str()), (204, ""));
+        assert_eq!(preflight.headers, Access::preflight_headers(origin, origin));
+        let not_allowed = handled("DELETE", "/v1/generate", Some("Bearer k1")).unwrap_err();
+        let allow = "POST";
+        assert_eq!(
+            not_allowed,
+            HttpResponse::method_not_allowed("DELETE", "/v1/generate", allow)
+        );
+        assert_eq!(
+            handled("GET", "/nowhere", None).unwrap_err(),
+            HttpResponse::not_found("/nowhere")
+        );
+    }
 
     fn serve(handler: Handler, parameter: &str, needs_key: bool, rate_limited: bool) -> Route<'_> {
         Route::Serve {

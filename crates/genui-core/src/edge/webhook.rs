@@ -195,11 +195,53 @@ impl Webhook {
     pub fn callback_target(raw: &str, allow_http: bool) -> Result<url::Url> {
         callback_target(raw, allow_http)
     }
+
+    /// The webhook's secret (the `WEBHOOK_SECRET` setting), or why the
+    /// webhook is answered 404 without one.
+    pub fn configured(secret: Option<String>) -> Result<String> {
+        secret.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                "the webhook is not configured (set the WEBHOOK_SECRET secret)",
+            )
+        })
+    }
+
+    /// Where a webhook's answer also goes: the request's `callbackUrl`
+    /// (`raw`) when it is one the worker may POST to; `None` without one.
+    pub fn callback_of(raw: Option<&str>, allow_http: bool) -> Result<Option<url::Url>> {
+        raw.map(|raw| callback_target(raw, allow_http)).transpose()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_webhook_needs_its_secret_and_sends_back_only_to_a_callback_it_may_post_to() {
+        let unset = Webhook::configured(None).unwrap_err();
+        assert_eq!(
+            (unset.code(), unset.http_status()),
+            (ErrorCode::NotFound, 404)
+        );
+        assert_eq!(Webhook::configured(Some("s".into())).unwrap(), "s");
+        assert_eq!(Webhook::callback_of(None, false).unwrap(), None);
+        let url = Webhook::callback_of(Some("https://agents.acme.com/cb"), false).unwrap();
+        assert_eq!(
+            url.map(String::from).as_deref(),
+            Some("https://agents.acme.com/cb")
+        );
+        let http = Some("http://127.0.0.1:9/cb");
+        assert_eq!(
+            Webhook::callback_of(http, false).unwrap_err().http_status(),
+            400
+        );
+        assert!(
+            Webhook::callback_of(http, true).unwrap().is_some(),
+            "the dev setting"
+        );
+    }
 
     #[test]
     fn signatures_round_trip_within_tolerance() {

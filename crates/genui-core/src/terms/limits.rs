@@ -83,6 +83,16 @@ impl Limits {
         Ok(())
     }
 
+    /// Rejects a body whose `Content-Length` header announces more than the
+    /// byte limit, before it is read; a missing or unreadable header is no
+    /// announcement (the bytes read are checked then).
+    pub fn check_content_length(&self, header: Option<&str>) -> Result<()> {
+        match header.and_then(|value| value.parse::<usize>().ok()) {
+            Some(length) => self.check_body_size(length),
+            None => Ok(()),
+        }
+    }
+
     /// Rejects a body whose arrays/objects nest deeper than the limit, by a
     /// linear scan that skips string contents. Malformed JSON is left for the
     /// parser to report.
@@ -243,6 +253,22 @@ fn too_large(what: &str, limit: usize, pointer: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_announced_oversize_body_is_refused_and_no_announcement_is_not() {
+        let limits = Limits {
+            max_body_bytes: 10,
+            ..Limits::default()
+        };
+        let refused = limits.check_content_length(Some("11")).unwrap_err();
+        assert_eq!(
+            (refused.code(), refused.http_status()),
+            (ErrorCode::BodyTooLarge, 413)
+        );
+        for fits in [Some("10"), Some("0"), None, Some("ten"), Some("-1")] {
+            assert!(limits.check_content_length(fits).is_ok(), "{fits:?}");
+        }
+    }
     use serde_json::json;
 
     #[test]

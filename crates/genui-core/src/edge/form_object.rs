@@ -1,0 +1,835 @@
+//! What one hosted form's (or one webhook callback's) Durable Object does
+//! with each request and alarm, sans-IO: the shell reads the object's
+//! storage into a [`FormObjectMachine`], hands it the event and the time,
+//! and performs the [`FormObjectEffect`]s it returns, in order (storage
+//! puts and deletes, the alarm, one signed POST, a log line). The object
+//! itself decides nothing; the delivery's schedule is the [`Outbox`]'s.
+//!
+//! The object's requests (all from this worker, never from a person):
+//!
+//! | request         | does                                              |
+//! |-----------------|---------------------------------------------------|
+//! | `POST /init`    | keeps a new link's spec and record, alarm at expiry |
+//! | `GET /state`    | spec, record and the answer's phase (re-arms a lost alarm) |
+//! | `POST /submit`  | stores the answer once: an outbox, or kept for MCP |
+//! | `GET /answer`   | the answer kept for the MCP call that made the link |
+//! | `POST /enqueue` | a webhook callback's answer, into a new outbox    |
+//!
+//! Before an answer, a link's alarm is its expiry (then everything is
+//! deleted); after, the alarm is the outbox's.
+
+use crate::edge::forms::FormRecord;
+use crate::edge::outbox::{AttemptResult, DeliveryPhase, Effect, Outbox};
+use serde_json::{json, Value};
+
+/// An alarm this far past its time is taken as lost (and set again).
+const OVERDUE_MS: u64 = 5_000;
+
+/// How long a webhook's callback (or a form's answer, at least) is retried, in ms.
+const CALLBACK_LIFETIME_MS: u64 = 24 * 3600 * 1000;
+
+/// The object's storage keys, in the order [`FormObjectMachine::KEYS`] lists them.
+const RECORD: &str = "record";
+const SPEC: &str = "spec";
+const OUTBOX: &str = "outbox";
+const ANSWER: &str = "answer";
+const CALLBACK_URL: &str = "callbackUrl";
+const MESSAGE: &str = "message";
+
+/// What the shell does for the object, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormObjectEffect {
+    /// Store `value` under `key`.
+    Put {
+        /// The storage key.
+        key: &'static str,
+        /// The text stored.
+        value: String,
+    },
+    /// Delete `key`.
+    Delete(&'static str),
+    /// Delete everything the object holds.
+    DeleteAll,
+    /// Set the object's (single) alarm to this Unix ms.
+    SetAlarm(u64),
+    /// One signed POST of `message` to `url` (see the outbox's rules); then
+    /// report how it ended with [`FormObjectMachine::attempt_ended`].
+    Post {
+        /// The callback.
+        url: String,
+        /// The body, signed.
+        message: String,
+        /// Sent in the delivery id header.
+        delivery_id: String,
+        /// The secret it is signed with.
+        secret: String,
+        /// The attempt number to report back.
+        attempt: u32,
+    },
+    /// One JSON log line.
+    Log(String),
+}
+
+/// One object's storage as read before an event, the event's time and the
+/// signing secret; it answers each event with effects (and, for a request,
+/// the object's answer), keeping its copy of the storage in step with them.
+#[derive(Debug, Clone, Default)]
+pub struct FormObjectMachine {
+    record: Option<String>,
+    spec: Option<String>,
+    outbox: Option<String>,
+    answer: Option<String>,
+    callback_url: Option<String>,
+    message: Option<String>,
+    alarm: Option<i64>,
+    now: u64,
+    secret: Option<String>,
+}
+
+impl FormObjectMachine {
+    /// Every key the object stores (the shell reads each before an event).
+    pub const KEYS: [&'static str; 6] = [RECORD, SPEC, OUTBOX, ANSWER, CALLBACK_URL, MESSAGE];
+
+    /// The header every attempt carries the delivery id in.
+    pub const DELIVERY_ID_HEADER: &'static str = Outbox::DELIVERY_ID_HEADER;
+
+    /// How long one attempt may take before it counts as a timeout.
+    pub const ATTEMPT_TIMEOUT_MS: u64 = Outbox::ATTEMPT_TIMEOUT_MS;
+
+    /// The key of the outbox, read again after each POST ([`Self::attempt_ended`]).
+    pub const OUTBOX_KEY: &'static str = OUTBOX;
+
+    /// The machine at `now` (Unix ms), signing with `secret` (no secret:
+    /// every attempt fails as a network error), over an empty storage.
+    pub fn new(now: u64, secret: Option<String>) -> Self {
+        Self {
+            now,
+            secret,
+            ..Self::default()
+        }
+    }
+
+    /// With `value` stored under `key` (one of [`Self::KEYS`]; others are ignored).
+    pub fn stored(mut self, key: &str, value: Option<String>) -> Self {
+        if let Some(slot) = self.slot(key) {
+            *slot = value;
+        }
+        self
+    }
+
+    /// With the object's alarm as `get_alarm` reports it (Unix ms).
+    pub fn alarmed(mut self, alarm: Option<i64>) -> Self {
+        self.alarm = alarm;
+        self
+    }
+
+    fn slot(&mut self, key: &str) -> Option<&mut Option<String>> {
+        Some(match key {
+            RECORD => &mut self.record,
+            SPEC => &mut self.spec,
+            OUTBOX => &mut self.outbox,
+            ANSWER => &mut self.answer,
+            CALLBACK_URL => &mut self.callback_url,
+            MESSAGE => &mut self.message,
+            _ => return None,
+        })
+    }
+
+    /// The request `method path` with `body`: the effects, then the
+    /// object's answer (status and JSON text).
+    pub fn fetch(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: &[u8],
+    ) -> (Vec<FormObjectEffect>, u16, String) {
+        let mut effects = Vec::new();
+        let (status, answer) = match (method, path) {
+            ("POST", "/init") => self.init(body, &mut effects),
+            ("GET", "/state") => self.state(&mut effects),
+            ("POST", "/submit") => self.submit(body, &mut effects),
+            ("GET", "/answer") => self.kept_answer(),
+            ("POST", "/enqueue") => self.enqueue(body, &mut effects),
+            _ => (404, json!({"state": "unknown"})),
+        };
+        (effects, status, answer.to_string())
+    }
+
+    /// The alarm fired: the outbox's next step, or a link's expiry.
+    pub fn alarm(&mut self) -> Vec<FormObjectEffect> {
+        let mut effects = Vec::new();
+        match self.outbox() {
+            Some(mut outbox) => {
+                let batch = outbox.handle_alarm(self.now);
+                self.run(outbox, batch, None, &mut effects);
+            }
+            None => self.expire_link(&mut effects),
+        }
+        effects
+    }
+
+    /// The [`FormObjectEffect::Post`] of `attempt` ended with `result` at
+    /// `now`; `outbox` is the stored outbox read again (another event may
+    /// have moved it while the attempt ran). The next effects.
+    pub fn attempt_ended(
+        &mut self,
+        attempt: u32,
+        result: AttemptResult,
+        now: u64,
+        outbox: Option<String>,
+    ) -> Vec<FormObjectEffect> {
+        self.now = now;
+        let mut effects = vec![attempt_log(attempt, result)];
+        let stored = self.outbox();
+        self.outbox = outbox;
+        let current = self.outbox().or(stored);
+        if let Some(outbox) = current {
+            let ended = Some((attempt, result, now));
+            self.run(outbox, Vec::new(), ended, &mut effects);
+        }
+        effects
+    }
+
+    /// The body of `POST /enqueue` for a webhook's answer `message` to
+    /// `url`, and the name of its object, from `id_hex` (random) at `now`.
+    pub fn enqueue_request(url: &str, message: String, id_hex: &str, now: u64) -> (String, Value) {
+        let body = json!({
+            "callbackUrl": url,
+            "message": message,
+            "deliveryId": format!("callback_{id_hex}"),
+            "expiresAt": now + CALLBACK_LIFETIME_MS,
+        });
+        (format!("callback-{id_hex}"), body)
+    }
+
+    fn outbox(&self) -> Option<Outbox> {
+        self.outbox
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok())
+    }
+
+    fn record(&self) -> Option<FormRecord> {
+        self.record
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok())
+    }
+
+    /// Records `effect` in the machine's copy of the storage, and adds it.
+    fn push(&mut self, effect: FormObjectEffect, effects: &mut Vec<FormObjectEffect>) {
+        match &effect {
+            FormObjectEffect::Put { key, value } => {
+                if let Some(slot) = self.slot(key) {
+                    *slot = Some(value.clone());
+                }
+            }
+            FormObjectEffect::Delete(key) => {
+                if let Some(slot) = self.slot(key) {
+                    *slot = None;
+                }
+            }
+            FormObjectEffect::DeleteAll => *self = Self::new(self.now, self.secret.take()),
+            FormObjectEffect::SetAlarm(at) => self.alarm = Some(*at as i64),
+            FormObjectEffect::Post { .. } | FormObjectEffect::Log(_) => {}
+        }
+        effects.push(effect);
+    }
+
+    fn put(&mut self, key: &'static str, value: &str, effects: &mut Vec<FormObjectEffect>) {
+        let value = value.to_owned();
+        self.push(FormObjectEffect::Put { key, value }, effects);
+    }
+
+    /// `POST /init`: a new link's spec and record, once; its alarm is its expiry.
+    fn init(&mut self, body: &[u8], effects: &mut Vec<FormObjectEffect>) -> (u16, Value) {
+        let Ok(body) = serde_json::from_slice::<Value>(body) else {
+            return (400, json!({"state": "invalid"}));
+        };
+        let Ok(record) = serde_json::from_value::<FormRecord>(body["record"].clone()) else {
+            return (400, json!({"state": "invalid"}));
+        };
+        if self.record.is_none() {
+            self.put(SPEC, body["spec"].as_str().unwrap_or_default(), effects);
+            let record_text = serde_json::to_string(&record).unwrap_or_default();
+            self.put(RECORD, &record_text, effects);
+            self.push(
+                FormObjectEffect::SetAlarm(record.expires_at * 1000),
+                effects,
+            );
+        }
+        (200, json!({"ok": true}))
+    }
+
+    /// `GET /state`: spec, record and the answer's phase (`open` before one).
+    fn state(&mut self, effects: &mut Vec<FormObjectEffect>) -> (u16, Value) {
+        let record = self
+            .record
+            .as_deref()
+            .and_then(|r| serde_json::from_str::<Value>(r).ok());
+        let (Some(spec), Some(record)) = (self.spec.clone(), record) else {
+            return (404, json!({"state": "missing"}));
+        };
+        let outbox = self.outbox();
+        if let Some(outbox) = &outbox {
+            self.rearm(outbox, effects);
+        }
+        let phase = match (&outbox, self.answer.is_some()) {
+            (Some(outbox), _) => outbox.phase().as_str(),
+            // Kept for the MCP call that made the link: with the worker.
+            (None, true) => DeliveryPhase::Delivered.as_str(),
+            (None, false) => "open",
+        };
+        (200, json!({"spec": spec, "record": record, "state": phase}))
+    }
+
+    /// Sets the outbox's alarm again when none is set or the one set is
+    /// overdue (lost with a restart, or never set): a request to the
+    /// object is enough to move a stuck answer on.
+    fn rearm(&mut self, outbox: &Outbox, effects: &mut Vec<FormObjectEffect>) {
+        let Some(due) = outbox.alarm_at() else {
+            return;
+        };
+        let now = self.now as i64;
+        let overdue = |at: i64| at.saturating_add(OVERDUE_MS as i64) < now;
+        if self.alarm.is_none_or(overdue) {
+            let line = json!({"event": "delivery_rearmed", "state": outbox.phase().as_str()});
+            self.push(FormObjectEffect::Log(line.to_string()), effects);
+            self.push(FormObjectEffect::SetAlarm(due), effects);
+        }
+    }
+
+    /// `POST /submit`: the person's answer, stored once. A link an MCP call
+    /// made keeps it for that call; any other gets an outbox that outlives
+    /// a link expiring soon (at least a day of retries).
+    fn submit(&mut self, body: &[u8], effects: &mut Vec<FormObjectEffect>) -> (u16, Value) {
+        let Ok(body) = serde_json::from_slice::<Value>(body) else {
+            return (400, json!({"state": "invalid"}));
+        };
+        if let Some(outbox) = self.outbox() {
+            return (409, json!({"state": outbox.phase().as_str()}));
+        }
+        let Some(record) = self.record() else {
+            return (404, json!({"state": "missing"}));
+        };
+        let Some(callback_url) = record.callback_url.as_deref() else {
+            let delivered = json!({"state": DeliveryPhase::Delivered.as_str()});
+            if self.answer.is_some() {
+                return (409, delivered);
+            }
+            self.put(
+                ANSWER,
+                body["message"].as_str().unwrap_or_default(),
+                effects,
+            );
+            return (200, delivered);
+        };
+        let expires_at = (record.expires_at * 1000).max(self.now + CALLBACK_LIFETIME_MS);
+        let phase = self.store(callback_url, &body, expires_at, effects);
+        (200, json!({"state": phase.as_str()}))
+    }
+
+    /// `GET /answer`: the answer kept for the MCP call that made the link.
+    fn kept_answer(&self) -> (u16, Value) {
+        match &self.answer {
+            Some(message) => (200, json!({"message": message})),
+            None => (404, json!({"state": "open"})),
+        }
+    }
+
+    /// `POST /enqueue`: a webhook callback's answer, into a new outbox (once).
+    fn enqueue(&mut self, body: &[u8], effects: &mut Vec<FormObjectEffect>) -> (u16, Value) {
+        let Ok(body) = serde_json::from_slice::<Value>(body) else {
+            return (400, json!({"state": "invalid"}));
+        };
+        if let Some(outbox) = self.outbox() {
+            return (200, json!({"state": outbox.phase().as_str()}));
+        }
+        let url = body["callbackUrl"].as_str().unwrap_or_default();
+        let expires_at = body["expiresAt"].as_u64().unwrap_or_default();
+        let phase = self.store(url, &body, expires_at, effects);
+        (200, json!({"state": phase.as_str()}))
+    }
+
+    /// Stores `body`'s message for `callback_url` with a new outbox (its
+    /// first attempt is the alarm's, at once); the phase a person is told.
+    fn store(
+        &mut self,
+        callback_url: &str,
+        body: &Value,
+        expires_at: u64,
+        effects: &mut Vec<FormObjectEffect>,
+    ) -> DeliveryPhase {
+        let delivery_id = body["deliveryId"].as_str().unwrap_or_default();
+        self.put(CALLBACK_URL, callback_url, effects);
+        self.put(
+            MESSAGE,
+            body["message"].as_str().unwrap_or_default(),
+            effects,
+        );
+        let (outbox, first) = Outbox::store(delivery_id, self.now, expires_at);
+        let phase = outbox.phase();
+        self.run(outbox, first, None, effects);
+        phase
+    }
+
+    /// A link without an answer: deleted at its expiry (an early alarm is set again).
+    fn expire_link(&mut self, effects: &mut Vec<FormObjectEffect>) {
+        match self.record() {
+            Some(record) if self.now < record.expires_at * 1000 => self.push(
+                FormObjectEffect::SetAlarm(record.expires_at * 1000),
+                effects,
+            ),
+            _ => self.push(FormObjectEffect::DeleteAll, effects),
+        }
+    }
+
+    /// Feeds how an attempt `ended` (if given) to `outbox`, persists it, then adds the
+    /// outbox's effects; so on while an attempt ends at once (no secret).
+    /// An attempt that needs the network stops the run at its
+    /// [`FormObjectEffect::Post`]; [`Self::attempt_ended`] goes on.
+    fn run(
+        &mut self,
+        mut outbox: Outbox,
+        mut batch: Vec<Effect>,
+        mut ended: Option<(u32, AttemptResult, u64)>,
+        effects: &mut Vec<FormObjectEffect>,
+    ) {
+        loop {
+            if let Some((attempt, result, now)) = ended.take() {
+                batch = outbox.handle_attempt_ended(attempt, result, now);
+            }
+            let text = serde_json::to_string(&outbox).unwrap_or_default();
+            self.put(OUTBOX, &text, effects);
+            let mut posted = false;
+            for effect in std::mem::take(&mut batch) {
+                match effect {
+                    Effect::SetAlarm(at) => self.push(FormObjectEffect::SetAlarm(at), effects),
+                    Effect::DropMessage => self.push(FormObjectEffect::Delete(MESSAGE), effects),
+                    Effect::DeleteAll => self.push(FormObjectEffect::DeleteAll, effects),
+                    Effect::Post { attempt } => match self.post(&outbox, attempt) {
+                        Some(post) => {
+                            self.push(post, effects);
+                            posted = true;
+                        }
+                        None => {
+                            let result = AttemptResult::NetworkError;
+                            self.push(attempt_log(attempt, result), effects);
+                            ended = Some((attempt, result, self.now));
+                        }
+                    },
+                }
+            }
+            if posted {
+                return;
+            }
+            if ended.is_none() {
+                break;
+            }
+        }
+        if !outbox.is_open() && outbox.phase() != DeliveryPhase::Expired {
+            let line = json!({"event": "delivery_done", "state": outbox.phase().as_str(), "attempts": outbox.attempts, "last": outbox.last_result.map(|r| r.label())});
+            self.push(FormObjectEffect::Log(line.to_string()), effects);
+        }
+    }
+
+    /// The signed POST of the stored message; `None` without a secret.
+    fn post(&self, outbox: &Outbox, attempt: u32) -> Option<FormObjectEffect> {
+        Some(FormObjectEffect::Post {
+            url: self.callback_url.clone().unwrap_or_default(),
+            message: self.message.clone().unwrap_or_default(),
+            delivery_id: outbox.delivery_id.clone(),
+            secret: self.secret.clone()?,
+            attempt,
+        })
+    }
+}
+
+/// The log line of one ended attempt.
+fn attempt_log(attempt: u32, result: AttemptResult) -> FormObjectEffect {
+    let line = json!({"event": "delivery_attempt", "attempt": attempt, "result": result.label()});
+    FormObjectEffect::Log(line.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edge::outbox::{FIRST_RETRY_DELAY_MS, LOST_AFTER_MS};
+    use std::collections::BTreeMap;
+
+    const T0: u64 = 1_800_000_000_000;
+    const HOUR: u64 = 3_600_000;
+
+    /// A Durable Object in memory: its storage and alarm, driven the way
+    /// the shell drives the real one, with a receiver that answers each
+    /// POST from a script.
+    struct Object {
+        storage: BTreeMap<&'static str, String>,
+        alarm: Option<i64>,
+        secret: Option<String>,
+        posts: Vec<(String, String, String, u32)>,
+        logs: Vec<Value>,
+    }
+
+    impl Object {
+        fn new() -> Self {
+            Self {
+                storage: BTreeMap::new(),
+                alarm: None,
+                secret: Some("s3cret".into()),
+                posts: Vec::new(),
+                logs: Vec::new(),
+            }
+        }
+
+        fn machine(&self, now: u64) -> FormObjectMachine {
+            let read = FormObjectMachine::KEYS.iter().fold(
+                FormObjectMachine::new(now, self.secret.clone()),
+                |machine, key| machine.stored(key, self.storage.get(key).cloned()),
+            );
+            read.alarmed(self.alarm)
+        }
+
+        /// Performs `effects`; how the POST among them ended, if one did.
+        fn perform(
+            &mut self,
+            effects: Vec<FormObjectEffect>,
+            receiver: &mut dyn FnMut() -> AttemptResult,
+        ) -> Option<(u32, AttemptResult)> {
+            let mut ended = None;
+            for effect in effects {
+                match effect {
+                    FormObjectEffect::Put { key, value } => {
+                        self.storage.insert(key, value);
+                    }
+                    FormObjectEffect::Delete(key) => {
+                        self.storage.remove(key);
+                    }
+                    FormObjectEffect::DeleteAll => {
+                        self.storage.clear();
+                        self.alarm = None;
+                    }
+                    FormObjectEffect::SetAlarm(at) => self.alarm = Some(at as i64),
+                    FormObjectEffect::Post {
+                        url,
+                        message,
+                        delivery_id,
+                        secret,
+                        attempt,
+                    } => {
+                        assert_eq!(Some(secret), self.secret);
+                        self.posts.push((url, message, delivery_id, attempt));
+                        ended = Some((attempt, receiver()));
+                    }
+                    FormObjectEffect::Log(line) => {
+                        self.logs.push(serde_json::from_str(&line).unwrap())
+                    }
+                }
+            }
+            ended
+        }
+
+        /// Runs `machine`'s effects and every attempt they start, as the shell does.
+        fn drive(
+            &mut self,
+            mut machine: FormObjectMachine,
+            effects: Vec<FormObjectEffect>,
+            now: u64,
+            receiver: &mut dyn FnMut() -> AttemptResult,
+        ) {
+            let mut ended = self.perform(effects, receiver);
+            while let Some((attempt, result)) = ended {
+                let outbox = self.storage.get(OUTBOX).cloned();
+                let effects = machine.attempt_ended(attempt, result, now + 100, outbox);
+                ended = self.perform(effects, receiver);
+            }
+        }
+
+        fn fetch(&mut self, method: &str, path: &str, body: Value, now: u64) -> (u16, Value) {
+            let mut machine = self.machine(now);
+            let body = body.to_string();
+            let (effects, status, answer) = machine.fetch(method, path, body.as_bytes());
+            self.drive(machine, effects, now, &mut || {
+                panic!("a request never posts")
+            });
+            (status, serde_json::from_str(&answer).unwrap())
+        }
+
+        /// Fires the alarm at the time it is set for; that time.
+        fn fire(&mut self, receiver: &mut dyn FnMut() -> AttemptResult) -> u64 {
+            let now = self.alarm.expect("an alarm is set") as u64;
+            let mut machine = self.machine(now);
+            let effects = machine.alarm();
+            self.drive(machine, effects, now, receiver);
+            now
+        }
+
+        fn state(&mut self, now: u64) -> String {
+            let (_, answer) = self.fetch("GET", "/state", Value::Null, now);
+            answer["state"].as_str().unwrap().to_owned()
+        }
+    }
+
+    fn record(callback_url: Option<&str>, expires_at_s: u64) -> Value {
+        json!({"specHash": "abc", "toolCallId": "call_1", "callbackUrl": callback_url, "expiresAt": expires_at_s})
+    }
+
+    /// A link made at `T0`, expiring in an hour.
+    fn link(callback_url: Option<&str>) -> Object {
+        let mut object = Object::new();
+        let init = json!({"spec": "{\"v\":1}", "record": record(callback_url, (T0 + HOUR) / 1000)});
+        assert_eq!(
+            object.fetch("POST", "/init", init, T0),
+            (200, json!({"ok": true}))
+        );
+        object
+    }
+
+    fn answer(message: &str) -> Value {
+        json!({"message": message, "deliveryId": "form_1"})
+    }
+
+    #[test]
+    fn init_keeps_the_first_spec_and_record_and_sets_the_alarm_at_the_links_expiry() {
+        let mut object = link(Some("https://agent.example/cb"));
+        assert_eq!(object.alarm, Some((T0 + HOUR) as i64));
+        let again = json!({"spec": "other", "record": record(None, 1)});
+        object.fetch("POST", "/init", again, T0 + 1);
+        let (status, state) = object.fetch("GET", "/state", Value::Null, T0 + 2);
+        assert_eq!(status, 200);
+        assert_eq!(
+            (state["spec"].as_str(), state["state"].as_str()),
+            (Some("{\"v\":1}"), Some("open"))
+        );
+        assert_eq!(state["record"]["callbackUrl"], "https://agent.example/cb");
+        assert_eq!(
+            object.alarm,
+            Some((T0 + HOUR) as i64),
+            "an open link's alarm is untouched"
+        );
+    }
+
+    #[test]
+    fn requests_the_object_does_not_know_or_cannot_read_change_nothing() {
+        let mut object = Object::new();
+        assert_eq!(
+            object.fetch("GET", "/state", Value::Null, T0),
+            (404, json!({"state": "missing"}))
+        );
+        assert_eq!(object.fetch("POST", "/submit", answer("m"), T0).0, 404);
+        assert_eq!(
+            object.fetch("DELETE", "/state", Value::Null, T0),
+            (404, json!({"state": "unknown"}))
+        );
+        let mut machine = object.machine(T0);
+        for path in ["/init", "/submit", "/enqueue"] {
+            assert_eq!(
+                machine.fetch("POST", path, b"{not json"),
+                (vec![], 400, r#"{"state":"invalid"}"#.into())
+            );
+        }
+        assert_eq!(machine.fetch("POST", "/init", br#"{"record":{}}"#).1, 400);
+        assert!(object.storage.is_empty() && object.alarm.is_none());
+    }
+
+    #[test]
+    fn an_answer_is_stored_once_posted_by_the_alarm_and_dropped_once_taken() {
+        let mut object = link(Some("https://agent.example/cb"));
+        let (status, phase) =
+            object.fetch("POST", "/submit", answer("{\"role\":\"tool\"}"), T0 + 10);
+        assert_eq!((status, phase), (200, json!({"state": "received"})));
+        assert_eq!(
+            object.alarm,
+            Some((T0 + 10) as i64),
+            "the first attempt is at once"
+        );
+        assert_eq!(
+            object.fetch("POST", "/submit", answer("again"), T0 + 11),
+            (409, json!({"state": "received"}))
+        );
+        object.fire(&mut || AttemptResult::Status(204));
+        let post = (
+            "https://agent.example/cb".into(),
+            "{\"role\":\"tool\"}".into(),
+            "form_1".into(),
+            1,
+        );
+        assert_eq!(object.posts, vec![post]);
+        assert_eq!(object.state(T0 + 200), "delivered");
+        assert!(
+            !object.storage.contains_key(MESSAGE),
+            "a delivered answer is not kept"
+        );
+        let events: Vec<_> = object
+            .logs
+            .iter()
+            .map(|l| l["event"].as_str().unwrap())
+            .collect();
+        assert_eq!(events, ["delivery_attempt", "delivery_done"]);
+        // The outbox outlives the link: a day from the answer, not the link's hour.
+        assert_eq!(object.alarm, Some((T0 + 10 + CALLBACK_LIFETIME_MS) as i64));
+        object.fire(&mut || unreachable!());
+        assert!(
+            object.storage.is_empty() && object.alarm.is_none(),
+            "deleted at expiry"
+        );
+    }
+
+    #[test]
+    fn failed_posts_are_retried_on_the_outboxs_doubling_schedule_until_it_fails() {
+        let mut object = Object::new();
+        let (name, body) =
+            FormObjectMachine::enqueue_request("https://a.example/cb", "{}".into(), "ab12", T0);
+        assert_eq!(name, "callback-ab12");
+        assert_eq!(
+            object.fetch("POST", "/enqueue", body.clone(), T0),
+            (200, json!({"state": "received"}))
+        );
+        assert_eq!(
+            object.fetch("POST", "/enqueue", body, T0 + 1),
+            (200, json!({"state": "received"}))
+        );
+        let mut fired = Vec::new();
+        while object.alarm.is_some() && object.posts.len() < 1000 {
+            fired.push(object.fire(&mut || AttemptResult::Status(503)));
+        }
+        let waits: Vec<u64> = fired
+            .windows(2)
+            .take(9)
+            .map(|w| (w[1] - w[0] - 100) / 1000)
+            .collect();
+        assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 600, 600]);
+        assert!(
+            object.posts.iter().all(|post| post.2 == "callback_ab12"),
+            "one delivery id"
+        );
+        assert!(object.storage.is_empty(), "failed, then deleted at expiry");
+        let last = object
+            .logs
+            .iter()
+            .rev()
+            .find(|l| l["event"] == "delivery_done")
+            .unwrap();
+        assert_eq!(
+            (last["state"].as_str(), last["last"].as_str()),
+            (Some("failed"), Some("503"))
+        );
+    }
+
+    #[test]
+    fn without_a_secret_every_attempt_fails_as_a_network_error_without_a_post() {
+        let mut object = link(Some("https://agent.example/cb"));
+        object.secret = None;
+        object.fetch("POST", "/submit", answer("m"), T0);
+        let fired = object.fire(&mut || unreachable!("nothing is posted unsigned"));
+        assert!(object.posts.is_empty());
+        assert_eq!(object.alarm, Some((fired + FIRST_RETRY_DELAY_MS) as i64));
+        assert_eq!(
+            object.logs[0],
+            json!({"event": "delivery_attempt", "attempt": 1, "result": "network"})
+        );
+        assert_eq!(object.state(fired + 1), "retrying");
+    }
+
+    #[test]
+    fn a_state_request_rearms_a_lost_or_overdue_alarm_only() {
+        let mut object = link(Some("https://agent.example/cb"));
+        object.fetch("POST", "/submit", answer("m"), T0);
+        object.state(T0 + OVERDUE_MS);
+        assert!(
+            object.logs.is_empty(),
+            "an alarm due within the grace is left alone"
+        );
+        object.alarm = None;
+        object.state(T0 + 1);
+        assert_eq!(object.alarm, Some(T0 as i64));
+        object.state(T0 + OVERDUE_MS + 1);
+        let rearmed = json!({"event": "delivery_rearmed", "state": "received"});
+        assert_eq!(object.logs, vec![rearmed.clone(), rearmed]);
+    }
+
+    #[test]
+    fn an_attempt_lost_with_its_isolate_is_retried_by_the_alarm() {
+        let mut object = link(Some("https://agent.example/cb"));
+        object.fetch("POST", "/submit", answer("m"), T0);
+        // The isolate dies during the POST: its effects before it stay stored.
+        let mut machine = object.machine(T0);
+        let effects = machine.alarm();
+        assert!(matches!(
+            effects.last(),
+            Some(FormObjectEffect::Post { attempt: 1, .. })
+        ));
+        object.perform(effects, &mut || AttemptResult::Status(200));
+        object.posts.clear();
+        assert_eq!(object.alarm, Some((T0 + LOST_AFTER_MS) as i64));
+        object.fire(&mut || unreachable!("a lost attempt is not posted at once"));
+        assert_eq!(object.state(T0 + LOST_AFTER_MS), "retrying");
+        object.fire(&mut || AttemptResult::Status(200));
+        assert_eq!(
+            (object.posts.len(), object.state(T0 + HOUR)),
+            (1, "delivered".into())
+        );
+    }
+
+    #[test]
+    fn a_late_report_follows_the_outbox_as_stored_again_after_the_post() {
+        let mut object = link(Some("https://agent.example/cb"));
+        object.fetch("POST", "/submit", answer("m"), T0);
+        let mut machine = object.machine(T0);
+        let effects = machine.alarm();
+        object.perform(effects, &mut || AttemptResult::Timeout);
+        // While the POST ran, another event found it lost and began attempt 2.
+        let mut moved: Outbox = serde_json::from_str(&object.storage[OUTBOX]).unwrap();
+        moved.handle_alarm(T0 + LOST_AFTER_MS);
+        moved.handle_alarm(T0 + LOST_AFTER_MS + FIRST_RETRY_DELAY_MS);
+        let stored = serde_json::to_string(&moved).unwrap();
+        let effects = machine.attempt_ended(1, AttemptResult::Timeout, T0 + 1, Some(stored));
+        let stored_again = effects.iter().rev().find_map(|effect| match effect {
+            FormObjectEffect::Put { key: OUTBOX, value } => {
+                serde_json::from_str::<Outbox>(value).ok()
+            }
+            _ => None,
+        });
+        assert_eq!(
+            stored_again,
+            Some(moved),
+            "attempt 1's failure changes nothing new"
+        );
+    }
+
+    #[test]
+    fn a_link_an_mcp_call_made_keeps_its_answer_once_for_that_call() {
+        let mut object = link(None);
+        assert_eq!(
+            object.fetch("GET", "/answer", Value::Null, T0),
+            (404, json!({"state": "open"}))
+        );
+        assert_eq!(
+            object.fetch("POST", "/submit", answer("tool msg"), T0),
+            (200, json!({"state": "delivered"}))
+        );
+        assert_eq!(
+            object.fetch("POST", "/submit", answer("second"), T0),
+            (409, json!({"state": "delivered"}))
+        );
+        assert_eq!(
+            object.fetch("GET", "/answer", Value::Null, T0),
+            (200, json!({"message": "tool msg"}))
+        );
+        assert_eq!(object.state(T0), "delivered");
+        assert!(object.posts.is_empty() && !object.storage.contains_key(OUTBOX));
+    }
+
+    #[test]
+    fn a_link_without_an_answer_is_deleted_at_its_expiry_and_not_before() {
+        let mut object = link(Some("https://agent.example/cb"));
+        object.alarm = Some(T0 as i64 + 1000);
+        object.fire(&mut || unreachable!());
+        assert_eq!(
+            object.alarm,
+            Some((T0 + HOUR) as i64),
+            "an early alarm is set again"
+        );
+        assert!(object.storage.contains_key(RECORD));
+        object.fire(&mut || unreachable!());
+        assert!(object.storage.is_empty() && object.alarm.is_none());
+    }
+}
