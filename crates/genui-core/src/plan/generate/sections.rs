@@ -21,7 +21,8 @@
 //! - Contact details join personal details when the form has both; sizes
 //!   join health details (height and weight of a person); an amount with
 //!   its currency joins the payment beside it; a place on a map joins the
-//!   address beside it.
+//!   address or the journey beside it (`from_location`, `to_location` after
+//!   a journey's date are its route).
 //! - A section of one field joins its neighbours when both are of one
 //!   family; a lone switch, and a field after a person's details, lead the
 //!   section after them; any other joins the section before it, else the
@@ -39,11 +40,12 @@ pub(crate) const MIN_FIELDS: usize = 6;
 
 /// Families that join another family's section when the form has both.
 /// A run of `member` fields at least `.2` long joins its `host`.
-const JOINS: [(Family, Family, usize); 4] = [
+const JOINS: [(Family, Family, usize); 5] = [
     (Family::Contact, Family::Personal, 1),
     (Family::Size, Family::Health, 1),
     (Family::Money, Family::Payment, 2),
     (Family::Location, Family::Address, 1),
+    (Family::Location, Family::Trip, 1),
 ];
 
 /// What a field looks like, for grouping fields the lexicon does not know.
@@ -453,6 +455,21 @@ mod tests {
         assert_eq!(
             labels(&arrange(fields)),
             ["Date and time:3", "Notifications:3"]
+        );
+    }
+
+    #[test]
+    fn places_beside_a_journey_are_its_route() {
+        assert_eq!(
+            arranged(&[
+                "journey_date",
+                "journey_purpose",
+                "from_location",
+                "to_location",
+                "vehicle_type",
+                "vehicle_make",
+            ]),
+            ["Trip:4", "Vehicle:2"]
         );
     }
 
