@@ -22,7 +22,8 @@
 //!   join health details (height and weight of a person); an amount with
 //!   its currency joins the payment beside it; a place on a map joins the
 //!   address or the journey beside it (`from_location`, `to_location` after
-//!   a journey's date are its route).
+//!   a journey's date are its route); the guests beside a stay's dates are
+//!   part of the booking.
 //! - A section of one field joins its neighbours when both are of one
 //!   family; a lone switch, and a field after a person's details, lead the
 //!   section after them; any other joins the section before it, else the
@@ -40,12 +41,13 @@ pub(crate) const MIN_FIELDS: usize = 6;
 
 /// Families that join another family's section when the form has both.
 /// A run of `member` fields at least `.2` long joins its `host`.
-const JOINS: [(Family, Family, usize); 5] = [
+const JOINS: [(Family, Family, usize); 6] = [
     (Family::Contact, Family::Personal, 1),
     (Family::Size, Family::Health, 1),
     (Family::Money, Family::Payment, 2),
     (Family::Location, Family::Address, 1),
     (Family::Location, Family::Trip, 1),
+    (Family::Travellers, Family::Stay, 1),
 ];
 
 /// What a field looks like, for grouping fields the lexicon does not know.
@@ -470,6 +472,21 @@ mod tests {
                 "vehicle_make",
             ]),
             ["Trip:4", "Vehicle:2"]
+        );
+    }
+
+    #[test]
+    fn guests_beside_a_stay_are_part_of_the_booking() {
+        assert_eq!(
+            arranged(&[
+                "check_in",
+                "check_out",
+                "adults",
+                "children",
+                "card_number",
+                "card_expiry",
+            ]),
+            ["Stay:4", "Payment:2"]
         );
     }
 
