@@ -11,7 +11,9 @@
 //!   first known field after it.
 //! - The second of a known pair of neighbours (first/last name, make/model,
 //!   an amount and its currency: [`super::rows`]) takes the first one's
-//!   family, so no section boundary falls inside a pair.
+//!   family, so no section boundary falls inside a pair; also when the
+//!   first took its family from its neighbours (a `Value` the lexicon does
+//!   not know, then its `Currency`).
 //! - A nested object keeps its own section (its group) where it stands.
 //! - Neighbours whose names open with one subject (`organiser_email`,
 //!   `organiser_phone`; `notify_push`, `notify_email`) are one section, of
@@ -101,7 +103,7 @@ pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
         &fields,
         fields.iter().map(|(name, node)| tag(name, node)).collect(),
     );
-    let tags = fill_unknown(tags);
+    let tags = keep_pairs_together(&fields, fill_unknown(tags));
     let tags = join_related(shared_prefixes(&fields, tags));
     let mut blocks = runs(fields, &tags);
     merge_single_fields(&mut blocks);
@@ -487,6 +489,23 @@ mod tests {
                 "card_expiry",
             ]),
             ["Stay:4", "Payment:2"]
+        );
+    }
+
+    #[test]
+    fn a_pair_stays_together_when_its_first_field_took_a_neighbours_family() {
+        // `goods_value` is no word of the lexicon: it joins the sizes before
+        // it, and its currency follows it there.
+        assert_eq!(
+            arranged(&[
+                "length_cm",
+                "width_cm",
+                "goods_value",
+                "currency",
+                "total_price",
+                "handling_fee",
+            ]),
+            ["Size:4", "Amount:2"]
         );
     }
 
