@@ -15,13 +15,14 @@ use design::seen::{generated, planned};
 use serde_json::Value;
 
 /// The generator's figures may not fall below these: the deterministic
-/// generator's figures (generator 1.6.0, on the first rounds' 72 tuning
-/// and 18 held-out cases), rounded down (raise them as it improves). Counts are ceilings;
+/// generator's figures (generators 1.6.0 and 1.7.0 alike, on the first
+/// rounds' 72 tuning and 18 held-out cases), rounded down (raise them as
+/// it improves). Counts are ceilings;
 /// titles and leads are held at none echoing and none missing. Tune
 /// against the tuning half only; the held-out half says whether a change
 /// generalises. (Held-out section F1 fell from 0.701 to 0.664 with
 /// generator 1.4.0's section rules, rose to 0.705 with 1.5.0's and stayed
-/// there with 1.6.0's; the held-out floors record where it stands, they are
+/// there with 1.6.0's and 1.7.0's; the held-out floors record where it stands, they are
 /// not targets. The raw labels left are codes no rule can read: a bug
 /// report's `S1`-`S4` and course codes such as `CS101`.)
 struct Floor {
@@ -54,13 +55,14 @@ const HELD_OUT_FLOOR: Floor = Floor {
 };
 
 /// The cases added for generator 1.7.0 (`"addedFor": "1.7.0"`), half of
-/// them held out, with their own floors: their held-out group tells
+/// them held out, with floors of their own: their held-out group tells
 /// whether 1.7.0's rules generalise, since the older held-out half was read
-/// after three rounds of tuning. (Generator 1.6.0 on them: tuning 0.632,
-/// 18/22 pairs, 2 raw labels; held out 0.552, 26/29 pairs, 9 raw labels.)
+/// after three rounds of tuning. Generator 1.6.0 on them: tuning 0.632,
+/// 18/22 pairs, 2 raw labels; held out 0.552, 26/29 pairs, 9 raw labels.
+/// Generator 1.7.0: tuning 0.757, 20/22 pairs; held out unchanged.
 const NEW_TUNING_FLOOR: Floor = Floor {
-    section_f1: 0.632,
-    rows_percent: 81.8,
+    section_f1: 0.756,
+    rows_percent: 90.9,
     order: 1.0,
     raw_labels: 2,
     title_echoes: 0,
