@@ -43,6 +43,14 @@ const FAMILIES: [&[&str]; 28] = [
         "username",
         "nickname",
         "name",
+        "vorname",
+        "nachname",
+        "prenom",
+        "nom",
+        "nombre",
+        "apellido",
+        "nome",
+        "sobrenome",
     ],
     &[
         "city",
@@ -55,6 +63,11 @@ const FAMILIES: [&[&str]; 28] = [
         "state",
         "province",
         "apartment",
+        "ort",
+        "plz",
+        "ville",
+        "ciudad",
+        "cidade",
     ],
     &[
         "start", "end", "from", "to", "min", "max", "minimum", "maximum", "begin", "until",
@@ -76,7 +89,19 @@ const FAMILIES: [&[&str]; 28] = [
     ],
     &["check", "in", "out", "checkin", "checkout"],
     &["adult", "child", "children", "infant", "guest", "room"],
-    &["email", "phone", "mobile", "telephone", "tel"],
+    &[
+        "email",
+        "phone",
+        "mobile",
+        "telephone",
+        "tel",
+        "telefon",
+        "courriel",
+        "correo",
+        "telefono",
+        "telefone",
+        "celular",
+    ],
     &["iban", "bic", "swift", "sort", "account", "routing"],
     &["card", "expiry", "expiration", "cvc", "cvv"],
     &["primary", "secondary"],
@@ -515,6 +540,15 @@ mod tests {
     #[test]
     fn pairs_known_from_their_words() {
         use Widget::*;
+        assert_eq!(
+            arranged(&[
+                ("direccion", Text),
+                ("ciudad", Text),
+                ("codigo_postal", Text)
+            ]),
+            "direccion [ciudad codigo_postal]",
+            "the pairs of forms in other languages"
+        );
         assert_eq!(
             arranged(&[
                 ("start_time", Time),
