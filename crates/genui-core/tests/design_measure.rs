@@ -59,10 +59,10 @@ const HELD_OUT_FLOOR: Floor = Floor {
 /// whether 1.7.0's rules generalise, since the older held-out half was read
 /// after three rounds of tuning. Generator 1.6.0 on them: tuning 0.632,
 /// 18/22 pairs, 2 raw labels; held out 0.552, 26/29 pairs, 9 raw labels.
-/// Generator 1.7.0: tuning 0.757, 20/22 pairs; held out unchanged.
+/// Generator 1.7.0: tuning 0.757, 21/22 pairs; held out unchanged.
 const NEW_TUNING_FLOOR: Floor = Floor {
     section_f1: 0.756,
-    rows_percent: 90.9,
+    rows_percent: 95.4,
     order: 1.0,
     raw_labels: 2,
     title_echoes: 0,
