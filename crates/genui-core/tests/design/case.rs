@@ -17,6 +17,12 @@ pub struct Case {
     pub domain: String,
     /// Kept out of tuning.
     pub held_out: bool,
+    /// The generator version for which the case joined the set (`None` for
+    /// the cases the first rounds wrote): each round's new cases are
+    /// reported apart, so a new held-out group shows whether that round's
+    /// rules generalise.
+    #[serde(default)]
+    pub added_for: Option<String>,
     /// The `generateUserInterface` arguments.
     pub request: Value,
     /// The designer's form.

@@ -11,6 +11,8 @@ use std::fmt::Write;
 pub struct Scored {
     pub name: String,
     pub held_out: bool,
+    /// The round the case joined the set in (`Case::added_for`).
+    pub added_for: Option<String>,
     /// The title shown.
     pub title: Option<String>,
     pub scores: Scores,
@@ -23,6 +25,7 @@ impl Scored {
         Self {
             name: case.name.clone(),
             held_out: case.held_out,
+            added_for: case.added_for.clone(),
             title: seen.title.clone(),
             scores,
         }
@@ -51,11 +54,26 @@ pub struct Summary {
 impl Summary {
     /// The figures of the cases in one half.
     pub fn of(scored: &[Scored], held_out: bool) -> Self {
-        let half: Vec<&Scores> = scored
-            .iter()
-            .filter(|s| s.held_out == held_out)
-            .map(|s| &s.scores)
-            .collect();
+        Self::of_cases(scored.iter().filter(|s| s.held_out == held_out))
+    }
+
+    /// The figures of the cases of one half that joined the set in one
+    /// round (`None`: the first rounds' cases).
+    pub fn of_round(scored: &[Scored], held_out: bool, added_for: Option<&str>) -> Self {
+        Self::of_cases(
+            scored
+                .iter()
+                .filter(|s| s.held_out == held_out && s.added_for.as_deref() == added_for),
+        )
+    }
+
+    /// The figures of the whole set.
+    pub fn of_all(scored: &[Scored]) -> Self {
+        Self::of_cases(scored.iter())
+    }
+
+    fn of_cases<'a>(cases: impl Iterator<Item = &'a Scored>) -> Self {
+        let half: Vec<&Scores> = cases.map(|s| &s.scores).collect();
         let sum = |f: fn(&Scores) -> usize| half.iter().map(|s| f(s)).sum::<usize>();
         Summary {
             cases: half.len(),
@@ -86,63 +104,105 @@ impl Summary {
     }
 }
 
-/// The two halves as a Markdown table, one line per half.
+/// The two halves as a Markdown table, one line per half, then the whole
+/// set, then each half split by the round its cases joined the set in.
 pub fn halves_table(scored: &[Scored]) -> String {
     let mut out = String::from(
         "| half | cases | section F1 (mean) | side-by-side pairs kept | extra row pairs | raw option labels | echoing titles | no title | echoing leads | order | missing fields |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for (name, held_out) in [("tuning", false), ("held out", true)] {
-        let s = Summary::of(scored, held_out);
-        let _ = writeln!(
-            out,
-            "| {name} | {} | {:.3} | {}/{} ({:.1} %) | {} | {}/{} | {}/{} | {}/{} | {}/{} | {:.3} ({}/{}) | {} |",
-            s.cases,
-            s.mean_section_f1,
-            s.row_pairs_kept,
-            s.row_pairs,
-            s.rows_percent(),
-            s.extra_row_pairs,
-            s.raw_labels,
-            s.options,
-            s.title_echoes,
-            s.cases,
-            s.titles_missing,
-            s.cases,
-            s.lead_echoes,
-            s.cases,
-            s.order(),
-            s.order_kept,
-            s.order_pairs,
-            s.missing_fields
-        );
+        summary_line(&mut out, name, &Summary::of(scored, held_out));
+    }
+    let rounds = rounds(scored);
+    if rounds.len() > 1 {
+        summary_line(&mut out, "whole set", &Summary::of_all(scored));
+        for (name, held_out) in [("tuning", false), ("held out", true)] {
+            for round in &rounds {
+                let label = match round {
+                    Some(version) => format!("{name}, added for {version}"),
+                    None => format!("{name}, first rounds"),
+                };
+                summary_line(
+                    &mut out,
+                    &label,
+                    &Summary::of_round(scored, held_out, round.as_deref()),
+                );
+            }
+        }
     }
     out
 }
 
-/// One line per case, as a Markdown table.
+/// The rounds the cases joined the set in, the first rounds first.
+fn rounds(scored: &[Scored]) -> Vec<Option<String>> {
+    let mut rounds: Vec<Option<String>> = scored.iter().map(|s| s.added_for.clone()).collect();
+    rounds.sort();
+    rounds.dedup();
+    rounds
+}
+
+fn summary_line(out: &mut String, name: &str, s: &Summary) {
+    let _ = writeln!(
+        out,
+        "| {name} | {} | {:.3} | {}/{} ({:.1} %) | {} | {}/{} | {}/{} | {}/{} | {}/{} | {:.3} ({}/{}) | {} |",
+        s.cases,
+        s.mean_section_f1,
+        s.row_pairs_kept,
+        s.row_pairs,
+        s.rows_percent(),
+        s.extra_row_pairs,
+        s.raw_labels,
+        s.options,
+        s.title_echoes,
+        s.cases,
+        s.titles_missing,
+        s.cases,
+        s.lead_echoes,
+        s.cases,
+        s.order(),
+        s.order_kept,
+        s.order_pairs,
+        s.missing_fields
+    );
+}
+
+/// One line per case, as a Markdown table. A held-out case is named, so
+/// no one tunes on its file, but its figures are not shown: the held-out
+/// half is read only as a whole.
 pub fn cases_table(scored: &[Scored]) -> String {
     let mut out = String::from(
         "| case | half | section F1 | pairs kept | extra pairs | raw labels | title shown | title echoes | lead echoes | order |\n|---|---|---:|---:|---:|---:|---|---|---|---:|\n",
     );
     for s in scored {
-        let c = &s.scores;
-        let yes = |b: bool| if b { "yes" } else { "no" };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {:.3} | {}/{} | {} | {}/{} | {} | {} | {} | {:.3} |",
-            s.name,
-            if s.held_out { "held out" } else { "tuning" },
-            c.section_f1,
-            c.row_pairs_kept,
-            c.row_pairs,
-            c.extra_row_pairs,
-            c.raw_labels,
-            c.options,
-            s.title.as_deref().unwrap_or("(none)").replace('|', "\\|"),
-            yes(c.title_echoes),
-            yes(c.lead_echoes),
-            c.order()
-        );
+        if s.held_out {
+            let _ = writeln!(
+                out,
+                "| {} | held out | – | – | – | – | – | – | – | – |",
+                s.name
+            );
+        } else {
+            case_line(&mut out, s);
+        }
     }
     out
+}
+
+fn case_line(out: &mut String, s: &Scored) {
+    let c = &s.scores;
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let _ = writeln!(
+        out,
+        "| {} | tuning | {:.3} | {}/{} | {} | {}/{} | {} | {} | {} | {:.3} |",
+        s.name,
+        c.section_f1,
+        c.row_pairs_kept,
+        c.row_pairs,
+        c.extra_row_pairs,
+        c.raw_labels,
+        c.options,
+        s.title.as_deref().unwrap_or("(none)").replace('|', "\\|"),
+        yes(c.title_echoes),
+        yes(c.lead_echoes),
+        c.order()
+    );
 }

@@ -388,6 +388,36 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("niveau", F::Education, GENERIC),
     ("langue", F::Preferences, GENERIC),
     ("sprache", F::Preferences, GENERIC),
+    // Common words of forms in Spanish and Portuguese (the other
+    // languages forms are shown in), spelt without accents.
+    ("nombre", F::Personal, GENERIC),
+    ("apellido", F::Personal, SPECIFIC),
+    ("nome", F::Personal, GENERIC),
+    ("sobrenome", F::Personal, SPECIFIC),
+    ("nacimiento", F::Personal, SPECIFIC),
+    ("nascimento", F::Personal, SPECIFIC),
+    ("correo", F::Contact, SPECIFIC),
+    ("telefono", F::Contact, GENERIC),
+    ("telefone", F::Contact, GENERIC),
+    ("celular", F::Contact, GENERIC),
+    ("direccion", F::Address, GENERIC),
+    ("domicilio", F::Address, GENERIC),
+    ("endereco", F::Address, GENERIC),
+    ("morada", F::Address, GENERIC),
+    ("calle", F::Address, SPECIFIC),
+    ("rua", F::Address, SPECIFIC),
+    ("ciudad", F::Address, GENERIC),
+    ("cidade", F::Address, GENERIC),
+    ("pais", F::Address, GENERIC),
+    ("fecha", F::When, GENERIC),
+    ("hora", F::When, GENERIC),
+    ("pago", F::Payment, SPECIFIC),
+    ("pagamento", F::Payment, SPECIFIC),
+    ("importe", F::Money, GENERIC),
+    ("precio", F::Money, GENERIC),
+    ("preco", F::Money, GENERIC),
+    ("entrega", F::Delivery, SPECIFIC),
+    ("envio", F::Delivery, SPECIFIC),
     // Preferences.
     ("language", F::Preferences, GENERIC),
     ("theme", F::Preferences, GENERIC),
@@ -813,6 +843,11 @@ mod tests {
         assert_eq!(of("date_naissance"), Some(Family::Personal));
         assert_eq!(of("passport_expiry"), Some(Family::Documents));
         assert_eq!(of("card_expiry"), Some(Family::Payment));
+        assert_eq!(of("apellidos"), Some(Family::Personal));
+        assert_eq!(of("correo_electronico"), Some(Family::Contact));
+        assert_eq!(of("ciudad"), Some(Family::Address));
+        assert_eq!(of("endereco"), Some(Family::Address));
+        assert_eq!(of("fecha_entrega"), Some(Family::Delivery));
         assert_eq!(of("x"), None);
         assert_eq!(of("名前"), None);
     }

@@ -7,8 +7,9 @@
 //! to the same family of words and, once the family's words and measuring
 //! words are taken out, one name's rest holds the other's
 //! (`startDate`/`endDate` -> `date`/`date`; `product_model`/`serial_number`
-//! -> `product`/nothing). An amount followed by its currency, and a date
-//! followed by a time, share a row too. A row of two may also start from
+//! -> `product`/nothing). An amount followed by its currency, a date
+//! followed by a time, and a moment followed by how long it lasts
+//! (`start_time`/`duration_minutes`) share a row too. A row of two may also start from
 //! looser ties: a shared first word (`dns_primary`/`dns_secondary`), two
 //! choices, two reference numbers (`registration_number`/`vat_number`), or
 //! two inputs of one kind about one subject (`travellers`/
@@ -42,6 +43,14 @@ const FAMILIES: [&[&str]; 28] = [
         "username",
         "nickname",
         "name",
+        "vorname",
+        "nachname",
+        "prenom",
+        "nom",
+        "nombre",
+        "apellido",
+        "nome",
+        "sobrenome",
     ],
     &[
         "city",
@@ -54,6 +63,11 @@ const FAMILIES: [&[&str]; 28] = [
         "state",
         "province",
         "apartment",
+        "ort",
+        "plz",
+        "ville",
+        "ciudad",
+        "cidade",
     ],
     &[
         "start", "end", "from", "to", "min", "max", "minimum", "maximum", "begin", "until",
@@ -75,7 +89,19 @@ const FAMILIES: [&[&str]; 28] = [
     ],
     &["check", "in", "out", "checkin", "checkout"],
     &["adult", "child", "children", "infant", "guest", "room"],
-    &["email", "phone", "mobile", "telephone", "tel"],
+    &[
+        "email",
+        "phone",
+        "mobile",
+        "telephone",
+        "tel",
+        "telefon",
+        "courriel",
+        "correo",
+        "telefono",
+        "telefone",
+        "celular",
+    ],
     &["iban", "bic", "swift", "sort", "account", "routing"],
     &["card", "expiry", "expiration", "cvc", "cvv"],
     &["primary", "secondary"],
@@ -289,7 +315,11 @@ fn tie(a: &Control, b: &Control, pair_only: bool) -> Tie {
     let by_name = |related: fn(&[String], &[String]) -> bool| {
         related(&names.0, &names.1) || related(&labels.0, &labels.1)
     };
-    if by_name(same_family) || by_name(amount_and_currency) || date_and_time(a, b) {
+    if by_name(same_family)
+        || by_name(amount_and_currency)
+        || date_and_time(a, b)
+        || (is_moment(a) && by_name(|_, later| is_duration(later)))
+    {
         Tie::Close
     } else if !pair_only {
         Tie::None
@@ -353,6 +383,20 @@ fn two_numbers(wa: &[String], wb: &[String]) -> bool {
 /// A day, then a time of that day (`date`, `start_time`).
 fn date_and_time(a: &Control, b: &Control) -> bool {
     a.widget == Widget::Date && b.widget == Widget::Time
+}
+
+/// A date or a time: the start of something whose length may follow it.
+fn is_moment(control: &Control) -> bool {
+    matches!(
+        control.widget,
+        Widget::Date | Widget::Time | Widget::DateTime
+    )
+}
+
+/// Words for how long something lasts, after its start (`start_time`,
+/// `duration_minutes`).
+fn is_duration(words: &[String]) -> bool {
+    words.iter().any(|w| w == "duration")
 }
 
 /// Two short choices (drop-downs or small radio groups) read well side by side.
@@ -496,6 +540,23 @@ mod tests {
     #[test]
     fn pairs_known_from_their_words() {
         use Widget::*;
+        assert_eq!(
+            arranged(&[
+                ("direccion", Text),
+                ("ciudad", Text),
+                ("codigo_postal", Text)
+            ]),
+            "direccion [ciudad codigo_postal]",
+            "the pairs of forms in other languages"
+        );
+        assert_eq!(
+            arranged(&[
+                ("start_time", Time),
+                ("duration_minutes", Integer),
+                ("notes", Textarea)
+            ]),
+            "[start_time duration_minutes] notes"
+        );
         assert_eq!(
             arranged(&[
                 ("systolic", Integer),

@@ -11,7 +11,9 @@
 //!   first known field after it.
 //! - The second of a known pair of neighbours (first/last name, make/model,
 //!   an amount and its currency: [`super::rows`]) takes the first one's
-//!   family, so no section boundary falls inside a pair.
+//!   family, so no section boundary falls inside a pair; also when the
+//!   first took its family from its neighbours (a `Value` the lexicon does
+//!   not know, then its `Currency`).
 //! - A nested object keeps its own section (its group) where it stands.
 //! - Neighbours whose names open with one subject (`organiser_email`,
 //!   `organiser_phone`; `notify_push`, `notify_email`) are one section, of
@@ -21,7 +23,9 @@
 //! - Contact details join personal details when the form has both; sizes
 //!   join health details (height and weight of a person); an amount with
 //!   its currency joins the payment beside it; a place on a map joins the
-//!   address beside it.
+//!   address or the journey beside it (`from_location`, `to_location` after
+//!   a journey's date are its route); the guests beside a stay's dates are
+//!   part of the booking.
 //! - A section of one field joins its neighbours when both are of one
 //!   family; a lone switch, and a field after a person's details, lead the
 //!   section after them; any other joins the section before it, else the
@@ -39,11 +43,13 @@ pub(crate) const MIN_FIELDS: usize = 6;
 
 /// Families that join another family's section when the form has both.
 /// A run of `member` fields at least `.2` long joins its `host`.
-const JOINS: [(Family, Family, usize); 4] = [
+const JOINS: [(Family, Family, usize); 6] = [
     (Family::Contact, Family::Personal, 1),
     (Family::Size, Family::Health, 1),
     (Family::Money, Family::Payment, 2),
     (Family::Location, Family::Address, 1),
+    (Family::Location, Family::Trip, 1),
+    (Family::Travellers, Family::Stay, 1),
 ];
 
 /// What a field looks like, for grouping fields the lexicon does not know.
@@ -97,7 +103,7 @@ pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
         &fields,
         fields.iter().map(|(name, node)| tag(name, node)).collect(),
     );
-    let tags = fill_unknown(tags);
+    let tags = keep_pairs_together(&fields, fill_unknown(tags));
     let tags = join_related(shared_prefixes(&fields, tags));
     let mut blocks = runs(fields, &tags);
     merge_single_fields(&mut blocks);
@@ -453,6 +459,53 @@ mod tests {
         assert_eq!(
             labels(&arrange(fields)),
             ["Date and time:3", "Notifications:3"]
+        );
+    }
+
+    #[test]
+    fn places_beside_a_journey_are_its_route() {
+        assert_eq!(
+            arranged(&[
+                "journey_date",
+                "journey_purpose",
+                "from_location",
+                "to_location",
+                "vehicle_type",
+                "vehicle_make",
+            ]),
+            ["Trip:4", "Vehicle:2"]
+        );
+    }
+
+    #[test]
+    fn guests_beside_a_stay_are_part_of_the_booking() {
+        assert_eq!(
+            arranged(&[
+                "check_in",
+                "check_out",
+                "adults",
+                "children",
+                "card_number",
+                "card_expiry",
+            ]),
+            ["Stay:4", "Payment:2"]
+        );
+    }
+
+    #[test]
+    fn a_pair_stays_together_when_its_first_field_took_a_neighbours_family() {
+        // `goods_value` is no word of the lexicon: it joins the sizes before
+        // it, and its currency follows it there.
+        assert_eq!(
+            arranged(&[
+                "length_cm",
+                "width_cm",
+                "goods_value",
+                "currency",
+                "total_price",
+                "handling_fee",
+            ]),
+            ["Size:4", "Amount:2"]
         );
     }
 
