@@ -54,7 +54,7 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
             "hosted forms are not configured (set the WEBHOOK_SECRET secret)",
         ));
     };
-    let limits = Limits::default();
+    let limits = super::settings::limits(env);
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
         Err(response) => return response,
@@ -106,7 +106,7 @@ pub(super) async fn issue(
 ) -> std::result::Result<(HttpResponse, Issued), HttpResponse> {
     // The form is generated as `/v1/generate` would: a configured model
     // designs it, the deterministic generator otherwise or as its fallback.
-    let limits = Limits::default();
+    let limits = super::settings::limits(env);
     let mut generation = Generation::new(
         job,
         &super::model::generators(env),
@@ -214,7 +214,7 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
     if !is_post {
         return HttpResponse::hosted_form(token, &record, spec, None);
     }
-    let limits = Limits::default();
+    let limits = super::settings::limits(env);
     let body = super::read_body_or_error(req, &limits).await;
     let body = body.as_deref().map_err(Clone::clone);
     let submission =

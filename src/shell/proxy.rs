@@ -134,7 +134,7 @@ impl Relay {
     /// line, when it cannot be made: the interrupt still reaches the
     /// client in `RUN_FINISHED`).
     async fn form(&mut self, body: &[u8]) -> String {
-        let limits = Limits::default();
+        let limits = super::settings::limits(&self.env);
         let job = match interrupt_job(body, None, &limits, &self.env) {
             Ok(job) => job,
             Err(error) => {
