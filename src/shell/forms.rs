@@ -23,8 +23,8 @@ use super::clock::{alarm_offset, unix_ms, unix_s};
 use super::deliver::{post_signed, random_bytes};
 use super::{read_body, setting};
 use genui_core::{
-    DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Limits,
-    Outbox, OutboxEffect, Submission, Submitted,
+    DeliveryPhase, Error, ErrorCode, FormRecord, FormToken, GenerateJob, HttpResponse, Outbox,
+    OutboxEffect, Submission, Submitted,
 };
 use genui_model::{Generation, Mode};
 use serde_json::{json, Value};

@@ -11,7 +11,7 @@ use super::model;
 use futures::channel::mpsc::{self, UnboundedSender};
 use futures::future::{select, Either};
 use futures::StreamExt;
-use genui_core::{HttpResponse, Limits};
+use genui_core::HttpResponse;
 use genui_model::{AgentEvents, Generation, Mode, Proxy, RunInput};
 use std::time::Duration;
 use worker::{console_error, AbortController, Context, Delay, Env, Fetch};
