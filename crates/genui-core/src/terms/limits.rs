@@ -314,6 +314,26 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The memos of proofs and defaults are kept under the default bounds
+    /// whatever else is configured (catalogs, spec memory, contract
+    /// checks), so the worker's configured value still uses them; any
+    /// other bound turns them off.
+    #[test]
+    fn configuration_beside_the_bounds_keeps_them_default() {
+        let configured = Limits {
+            spec_memory_bytes: 0,
+            check_contracts: !cfg!(debug_assertions),
+            ..crate::catalog::tests::configured()
+        };
+        assert!(!configured.catalogs.is_empty());
+        assert!(configured.bounds_are_default());
+        let tighter = Limits {
+            max_controls: 3,
+            ..configured
+        };
+        assert!(!tighter.bounds_are_default());
+    }
+
     #[test]
     fn depth_scan_ignores_brackets_in_strings() {
         let limits = Limits {
