@@ -22,7 +22,7 @@ pub(super) async fn run(
     request_id: &str,
     sse: &mut Option<SseBody>,
 ) -> HttpResponse {
-    let limits = Limits::default();
+    let limits = super::settings::limits(env);
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
         Err(response) => return response,

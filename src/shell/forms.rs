@@ -26,7 +26,7 @@ use super::deliver::{post_signed, random_bytes};
 use super::{read_body, setting};
 use genui_core::{
     Error, ErrorCode, FormObjectEffect, FormObjectMachine, FormRecord, FormToken, GenerateJob,
-    HostedVisit, HttpResponse, Limits,
+    HostedVisit, HttpResponse,
 };
 use genui_model::{Generation, Mode};
 use serde_json::{json, Value};
@@ -51,7 +51,7 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
             "hosted forms are not configured (set the WEBHOOK_SECRET secret)",
         ));
     };
-    let limits = Limits::default();
+    let limits = super::settings::limits(env);
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
         Err(response) => return response,
@@ -103,7 +103,7 @@ pub(super) async fn issue(
 ) -> std::result::Result<(HttpResponse, Issued), HttpResponse> {
     // The form is generated as `/v1/generate` would: a configured model
     // designs it, the deterministic generator otherwise or as its fallback.
-    let limits = Limits::default();
+    let limits = super::settings::limits(env);
     let mut generation = Generation::new(
         job,
         &super::model::generators(env),
@@ -184,7 +184,7 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
     };
     let name = visit.object_name();
     let state = call_object(env, &name, Method::Get, "state", None).await;
-    let limits = Limits::default();
+    let limits = super::settings::limits(env);
     let body = super::read_body_or_error(req, &limits).await;
     let body = body.as_deref().map_err(Clone::clone);
     let submission = match visit.on_state(state.ok(), body, &limits) {

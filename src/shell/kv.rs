@@ -28,14 +28,9 @@ pub(super) struct SpecCache {
 }
 
 impl SpecCache {
-    /// Opens the binding, and sizes the isolate's memory of specs from
-    /// `SPEC_MEMORY_BYTES` (0 = every hit reads KV).
+    /// Opens the binding (the isolate's memory of specs is sized by
+    /// `settings::limits`).
     pub(super) fn open(env: &Env) -> Self {
-        let memory = super::settings::setting(env, "SPEC_MEMORY_BYTES")
-            .and_then(|v| v.parse::<usize>().ok());
-        genui_core::IsolateMemory::set_spec_bytes(
-            memory.unwrap_or(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES),
-        );
         let store = match env.kv(BINDING) {
             Ok(store) => Some(store),
             Err(e) => {

@@ -17,7 +17,7 @@ pub(super) async fn handle(
     ctx: &Context,
     request_id: &str,
 ) -> HttpResponse {
-    let limits = Limits::default();
+    let limits = super::settings::limits(env);
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
         Err(response) => return response,

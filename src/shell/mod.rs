@@ -40,9 +40,6 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let info = RequestInfo::new(&req);
     let origin = header(&req, "origin");
     let allowed_origins = settings::cors_origins(&env);
-    // Test runs check every answer against its contract (genui_core::contracts).
-    genui_core::Contract::set_checking(setting(&env, "CHECK_CONTRACTS").as_deref() == Some("true"));
-    catalogs::configure_once();
     let accept = header(&req, "accept");
     let mut sse = None;
     let mut response = handle(req, &env, &ctx, &info.id, &mut sse).await;
@@ -161,7 +158,7 @@ async fn read_body_or_error(
 /// `POST /v1/submit`: the request's facts, as they came, through the
 /// submission machine (genui_core's `Submission`).
 async fn submit(req: &mut Request, env: &Env, request_id: &str) -> HttpResponse {
-    let limits = Limits::default();
+    let limits = settings::limits(env);
     let body = read_body_or_error(req, &limits).await;
     let submission = Submission::api(
         body.as_deref().map_err(Clone::clone),
@@ -180,12 +177,12 @@ async fn generate(
     ctx: &Context,
     sse: &mut Option<drive::SseBody>,
 ) -> HttpResponse {
-    let limits = Limits::default();
+    let limits = settings::limits(env);
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
         Err(response) => return response,
     };
-    match prepare(&body, req) {
+    match prepare(&body, req, &limits) {
         Ok(job) => answer(job, req, env, ctx, sse).await,
         Err(response) => response,
     }
@@ -200,7 +197,7 @@ async fn interrupt(
     ctx: &Context,
     sse: &mut Option<drive::SseBody>,
 ) -> HttpResponse {
-    let limits = Limits::default();
+    let limits = settings::limits(env);
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
         Err(response) => return response,
@@ -240,7 +237,7 @@ async fn answer(
 /// `POST /v1/specs/<specHash>/render`: the core checks the request and
 /// renders; the shell reads the spec from KV unless this isolate remembers it.
 async fn render_spec(req: &mut Request, env: &Env, spec_hash: &str) -> HttpResponse {
-    let limits = Limits::default();
+    let limits = settings::limits(env);
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
         Err(response) => return response,
@@ -280,7 +277,7 @@ async fn webhook(
         Ok(secret) => secret,
         Err(error) => return HttpResponse::error(&error),
     };
-    let limits = Limits::default();
+    let limits = settings::limits(env);
     let body = match read_body(req, &limits).await {
         Ok(body) => body,
         Err(response) => return response,
@@ -299,7 +296,7 @@ async fn webhook(
     if let Err(response) = replay::claim_once(env, &claim).await {
         return response;
     }
-    let job = match prepare(&body, req) {
+    let job = match prepare(&body, req, &limits) {
         Ok(job) => job,
         Err(response) => return response,
     };
@@ -325,9 +322,13 @@ async fn webhook(
 
 /// Prepares a generate body (limits, parsing, the cache key) with the
 /// request's `format` query parameter, then [`negotiated`].
-fn prepare(body: &[u8], req: &Request) -> std::result::Result<GenerateJob, HttpResponse> {
+fn prepare(
+    body: &[u8],
+    req: &Request,
+    limits: &Limits,
+) -> std::result::Result<GenerateJob, HttpResponse> {
     let format = query_param(req, "format");
-    GenerateJob::prepare(body, format.as_deref(), &Limits::default())
+    GenerateJob::prepare(body, format.as_deref(), limits)
         .and_then(|job| negotiated(job, req))
         .map_err(|e| HttpResponse::error(&e))
 }
@@ -348,7 +349,7 @@ async fn generate_job(job: GenerateJob, env: &Env, ctx: &Context) -> HttpRespons
         job,
         &model::generators(env),
         Mode::Answer,
-        &Limits::default(),
+        &settings::limits(env),
         unix_ms(),
     );
     drive::answer(&mut generation, env, ctx).await
@@ -367,7 +368,7 @@ async fn stream_job(
         job,
         &model::generators(env),
         Mode::Stream,
-        &Limits::default(),
+        &settings::limits(env),
         unix_ms(),
     );
     match drive::stream(

@@ -11,7 +11,7 @@ use super::model;
 use futures::channel::mpsc::{self, UnboundedSender};
 use futures::future::{select, Either};
 use futures::StreamExt;
-use genui_core::{HttpResponse, Limits};
+use genui_core::HttpResponse;
 use genui_model::{AgentEvents, Generation, Mode, Proxy, RunInput};
 use std::time::Duration;
 use worker::{console_error, AbortController, Context, Delay, Env, Fetch};
@@ -134,7 +134,7 @@ impl Relay {
     /// line, when it cannot be made: the interrupt still reaches the
     /// client in `RUN_FINISHED`).
     async fn form(&mut self, body: &[u8]) -> String {
-        let limits = Limits::default();
+        let limits = super::settings::limits(&self.env);
         let job = match interrupt_job(body, None, &limits, &self.env) {
             Ok(job) => job,
             Err(error) => {

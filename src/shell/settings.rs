@@ -7,13 +7,35 @@
 //! looked for, then the var, with an error built for every unset one), work
 //! Cloudflare bills on every request, hits included.
 
-use genui_core::Access;
-use std::cell::RefCell;
+use genui_core::{Access, Limits};
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use worker::Env;
 
 thread_local! {
     static SEEN: RefCell<HashMap<&'static str, Option<String>>> = RefCell::new(HashMap::new());
+    /// The isolate's one configuration value, built on its first request.
+    static LIMITS: OnceCell<Limits> = const { OnceCell::new() };
+}
+
+/// The limits and configuration every core entry point takes, built once
+/// per isolate: the default limits with the embedded catalogs, the spec
+/// memory from `SPEC_MEMORY_BYTES` (0 = every hit reads KV), and the
+/// contract checks on when `CHECK_CONTRACTS` is `true`.
+pub(super) fn limits(env: &Env) -> Limits {
+    LIMITS.with(|cell| cell.get_or_init(|| configured(env)).clone())
+}
+
+fn configured(env: &Env) -> Limits {
+    let defaults = Limits::default();
+    let spec_memory_bytes = setting(env, "SPEC_MEMORY_BYTES")
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(defaults.spec_memory_bytes);
+    super::catalogs::with_catalogs(Limits {
+        spec_memory_bytes,
+        check_contracts: setting(env, "CHECK_CONTRACTS").as_deref() == Some("true"),
+        ..defaults
+    })
 }
 
 /// A secret or var (secrets win) as it is set; `None` when unset.

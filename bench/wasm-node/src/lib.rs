@@ -6,21 +6,16 @@
 //! answered from the isolate's memory when it remembers the spec, else as a
 //! miss (`answer(None)`); a submission carries its schema inline. The body
 //! goes back to JS as a string, as the shell hands it to a `Response`.
+//! `Limits::default()` sizes the spec memory as the worker does by default.
 //!
 //! Natively this crate compiles to nothing.
 
 #![cfg(target_arch = "wasm32")]
 
 use genui_core::Limits;
-use genui_core::{GenerateJob, IsolateMemory, Outcome, SubmitJob};
+use genui_core::{GenerateJob, Outcome, SubmitJob};
 use std::sync::atomic::{AtomicU32, Ordering};
 use wasm_bindgen::prelude::*;
-
-/// Sizes the isolate's spec memory as the worker does by default.
-#[wasm_bindgen(start)]
-fn start() {
-    IsolateMemory::set_spec_bytes(IsolateMemory::DEFAULT_SPEC_BYTES);
-}
 
 /// `POST /v1/generate?format=<format>` (empty format: the body's or the
 /// default). Returns the response body; [`last_outcome`] tells the status.

@@ -29,25 +29,31 @@ use genui_core::GenerateJob;
 use genui_core::SchemaDoc;
 use genui_core::UiSpec;
 use std::hint::black_box;
-use support::{run_generate, Case, Prepared};
+use support::{run_generate, run_generate_under, Case, Prepared};
 
 fn service(c: &mut Criterion) {
     let mut group = c.benchmark_group("service");
     for case in support::cases() {
         let prepared = case.prepare();
         let body = &prepared.body;
-        genui_core::IsolateMemory::set_spec_bytes(0);
+        let forgetful = genui_core::Limits {
+            spec_memory_bytes: 0,
+            ..support::limits()
+        };
         group.bench_with_input(BenchmarkId::new("miss", case.name), body, |b, body| {
-            b.iter(|| run_generate(black_box(body), None).response.body)
-        });
-        group.bench_with_input(BenchmarkId::new("hit_kv", case.name), body, |b, body| {
             b.iter(|| {
-                run_generate(black_box(body), Some(&prepared.cached))
+                run_generate_under(black_box(body), None, &forgetful)
                     .response
                     .body
             })
         });
-        genui_core::IsolateMemory::set_spec_bytes(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES);
+        group.bench_with_input(BenchmarkId::new("hit_kv", case.name), body, |b, body| {
+            b.iter(|| {
+                run_generate_under(black_box(body), Some(&prepared.cached), &forgetful)
+                    .response
+                    .body
+            })
+        });
         group.bench_with_input(BenchmarkId::new("hit", case.name), body, |b, body| {
             b.iter(|| {
                 run_generate(black_box(body), Some(&prepared.cached))

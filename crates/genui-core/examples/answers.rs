@@ -42,7 +42,6 @@ fn main() {
     };
     // Every answer must come from the request and the given cache value, not
     // from what an earlier request left in this process's spec memory.
-    genui_core::IsolateMemory::set_spec_bytes(0);
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut count = 0;
     for group in ["generate", "errors", "display"] {
@@ -115,7 +114,7 @@ fn answer(
     body: &[u8],
     stored_elsewhere: Option<&Path>,
 ) {
-    let limits = genui_core::Limits::default();
+    let limits = forgetful();
     let _ = writeln!(text, "=== {format}");
     let job = match genui_core::GenerateJob::prepare(body, Some(format), &limits) {
         Ok(job) => job,
@@ -197,4 +196,13 @@ fn json_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The worker's limits with no memory of specs: every answer comes from
+/// the request and the given cache value, not from an earlier request.
+fn forgetful() -> genui_core::Limits {
+    genui_core::Limits {
+        spec_memory_bytes: 0,
+        ..genui_core::Limits::default()
+    }
 }

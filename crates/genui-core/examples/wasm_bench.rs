@@ -31,7 +31,7 @@
 mod support;
 
 use genui_core::Limits;
-use genui_core::{GenerateJob, IsolateMemory, Outcome, SubmitJob};
+use genui_core::{GenerateJob, Outcome, SubmitJob};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
@@ -413,7 +413,6 @@ fn call(route: &str, format: &str, body: &[u8], limits: &Limits) -> (u16, bool) 
 
 fn time(inputs: &Value) -> Value {
     let limits = Limits::default();
-    IsolateMemory::set_spec_bytes(IsolateMemory::DEFAULT_SPEC_BYTES);
     let placeholder = inputs["placeholder"].as_str().expect("placeholder");
     let mut fresh = 0u64;
     let mut results = Vec::new();

@@ -28,7 +28,8 @@
 //!
 //! # The API, in pipeline order
 //!
-//! - **Request:** [`Limits`], [`GenerateRequest`].
+//! - **Request:** [`Limits`] (the bounds on input and the rest of the
+//!   isolate's configuration, in one value), [`GenerateRequest`].
 //! - **Routes:** [`Route`] (from the route table) and its [`Handler`].
 //! - **Service** (what the shell drives): [`GenerateJob`] and its
 //!   [`GenerateJob::answer`] given what KV held, [`Submission`] (every
@@ -39,7 +40,7 @@
 //!   [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`] and its
 //!   [`GeneratorId::spec_hash`], [`IsolateMemory`]; the operator's
-//!   [`Catalog`]s (configured per isolate; their hash is part of the key).
+//!   [`Catalog`]s (carried in [`Limits`], built once per isolate; their hash is part of the key).
 //! - **Schema views** (what the generator and the checker read):
 //!   [`SchemaDoc`] ([`SchemaDoc::check_output`] proves an `output`,
 //!   [`SchemaDoc::field_views`] and [`SchemaDoc::control_kind`] read a

@@ -126,7 +126,7 @@ pub(crate) fn prove_output(
     at: &str,
     limits: &Limits,
 ) -> Result<ProvenSchema> {
-    let digest = digest.filter(|_| *limits == Limits::default());
+    let digest = digest.filter(|_| limits.bounds_are_default());
     if let Some((draft, validator)) = digest.as_ref().and_then(crate::cache::memo::validator) {
         return Ok(ProvenSchema { draft, validator });
     }
@@ -194,7 +194,7 @@ pub(crate) fn prepare_generate(
     let catalog = request
         .catalog
         .as_ref()
-        .map(|(name, at)| crate::catalog::Catalog::named(name, at))
+        .map(|(name, at)| limits.catalog_named(name, at))
         .transpose()?;
     let output_digest = spec::OutputDigest::of(&request.output)?;
     let mut job = GenerateJob {
@@ -204,7 +204,7 @@ pub(crate) fn prepare_generate(
         generator: deterministic_generator(),
         spec_hash: String::new(),
         key: String::new(),
-        limits: *limits,
+        limits: limits.clone(),
         display,
         form_markup: false,
         prompt: None,
@@ -295,7 +295,7 @@ pub(crate) fn render_stored(spec: &UiSpec, request: GenerateRequest, limits: &Li
         output_digest,
         spec_hash: spec.spec_hash.clone(),
         key: spec::cache_key(&spec.spec_hash),
-        limits: *limits,
+        limits: limits.clone(),
         display: None,
         form_markup: false,
         catalog: None,
@@ -450,7 +450,7 @@ impl GenerateJob {
     /// The answer from this isolate's memory of specs, when it holds this
     /// key: the shell then skips the KV read.
     pub fn remembered(&self) -> Option<Outcome> {
-        crate::cache::memo::spec(&self.spec_hash).map(|spec| self.hit_outcome(&spec))
+        crate::cache::memo::spec(&self.spec_hash, &self.limits).map(|spec| self.hit_outcome(&spec))
     }
 
     /// The answer from a cached value, when it is a valid spec for this key
@@ -465,7 +465,7 @@ impl GenerateJob {
             &self.spec_hash,
             &self.request.output,
         )?);
-        crate::cache::memo::remember_spec(spec.clone(), text.len());
+        crate::cache::memo::remember_spec(spec.clone(), text.len(), &self.limits);
         Some(self.hit_outcome(&spec))
     }
 
@@ -523,7 +523,7 @@ impl GenerateJob {
         ) {
             Ok(response) => {
                 let value = spec.to_json();
-                crate::cache::memo::remember_spec(Rc::new(spec), value.len());
+                crate::cache::memo::remember_spec(Rc::new(spec), value.len(), &self.limits);
                 Outcome {
                     response,
                     cache_put: self.kv_put(value),
@@ -605,7 +605,7 @@ impl GenerateJob {
             schema: output,
             plan,
         };
-        if crate::terms::contracts::checking() {
+        if self.limits.check_contracts {
             let as_json = serde_json::to_value(&spec).unwrap_or_default();
             Contract::UiSpec.check(&as_json)?;
         }
@@ -618,7 +618,7 @@ impl GenerateJob {
     /// over the same `output` copies them.
     fn defaults_of(&self, output: &Value) -> Value {
         let make = || schema_defaults(output, &self.limits);
-        if self.limits != Limits::default() {
+        if !self.limits.bounds_are_default() {
             return make();
         }
         let bytes = crate::cache::memo::value_bytes;
@@ -743,7 +743,7 @@ impl GenerateJob {
             catalog: self.catalog.as_deref(),
             prompt: self.prompt.as_deref(),
         };
-        let check = |value: &Value| match crate::terms::contracts::checking() {
+        let check = |value: &Value| match self.limits.check_contracts {
             true => format.contract().check(value),
             false => Ok(()),
         };
@@ -762,7 +762,7 @@ impl GenerateJob {
             }
             _ => {
                 let body = render::render_text(format, &rendered);
-                if crate::terms::contracts::checking() {
+                if self.limits.check_contracts {
                     let value: Value = serde_json::from_str(&body).map_err(|e| {
                         Error::new(ErrorCode::Internal, format!("the answer is not JSON: {e}"))
                     })?;
@@ -1136,7 +1136,7 @@ impl GenerateJob {
     /// The spec this job answered with, as stored (JSON), while this
     /// isolate remembers it (it does right after [`GenerateJob::answer`]).
     pub fn spec_json(&self) -> Option<String> {
-        crate::cache::memo::spec(&self.spec_hash).map(|spec| spec.to_json())
+        crate::cache::memo::spec(&self.spec_hash, &self.limits).map(|spec| spec.to_json())
     }
 
     /// Checks limits, parses and hashes a body: everything before the

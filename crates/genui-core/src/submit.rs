@@ -239,7 +239,7 @@ pub(crate) fn prepare_submit_with(
             data: a2ui.data,
             tool_call_id: a2ui.tool_call_id,
             contract,
-            limits: *limits,
+            limits: limits.clone(),
             from_a2ui: true,
             form: None,
             lang: None,
@@ -297,7 +297,7 @@ pub(crate) fn prepare_submit_with(
         data,
         tool_call_id,
         contract,
-        limits: *limits,
+        limits: limits.clone(),
         from_a2ui: false,
         form: None,
         lang: None,
@@ -377,7 +377,9 @@ impl SubmitJob {
     /// for an inline `output`, or when this isolate remembers the spec).
     pub fn cache_key(&self) -> Option<String> {
         match &self.contract {
-            ContractSource::Cached(hash) if crate::cache::memo::spec(hash).is_none() => {
+            ContractSource::Cached(hash)
+                if crate::cache::memo::spec(hash, &self.limits).is_none() =>
+            {
                 Some(spec::cache_key(hash))
             }
             ContractSource::Cached(_) => None,
@@ -444,7 +446,7 @@ impl SubmitJob {
     }
 
     fn validate_data(&mut self, cached: Option<&str>) -> Result<Vec<String>> {
-        let limits = self.limits;
+        let limits = self.limits.clone();
         // Fields on an external `$ref` were JSON text in the form (schema/opaque.rs).
         let read_text = |schema: &Value, draft, data: &mut Value| {
             schema::read_json_text(
@@ -473,7 +475,7 @@ impl SubmitJob {
                 )
             }
             ContractSource::Cached(hash) => {
-                let spec = cached_spec(hash, cached).ok_or_else(|| {
+                let spec = cached_spec(hash, cached, &self.limits).ok_or_else(|| {
                     Error::new(ErrorCode::SpecNotFound, format!("no form with specHash {hash} is cached (it may have expired); send `output` instead"))
                         .at("/specHash")
                 })?;
@@ -610,8 +612,8 @@ impl SubmitJob {
 }
 
 /// The spec named by `hash`: this isolate's copy, else the cache's `cached` text.
-fn cached_spec(hash: &str, cached: Option<&str>) -> Option<Rc<UiSpec>> {
-    crate::cache::memo::spec(hash).or_else(|| {
+fn cached_spec(hash: &str, cached: Option<&str>, limits: &Limits) -> Option<Rc<UiSpec>> {
+    crate::cache::memo::spec(hash, limits).or_else(|| {
         cached
             .and_then(|text| UiSpec::from_cached(text, hash))
             .map(Rc::new)
@@ -683,7 +685,7 @@ impl SubmitJob {
             data: Value::Null,
             tool_call_id,
             contract: ContractSource::Cached(hash),
-            limits: *limits,
+            limits: limits.clone(),
             from_a2ui: false,
             form: Some(fields),
             // JSON answers keep their language rule (`Accept-Language`);
@@ -729,7 +731,7 @@ impl SubmitJob {
             .or_else(|| self.lang.map(|l| l.tag().to_owned()));
         self.lang = Some(crate::render::words::Lang::pick(locale.as_deref()));
         let spec = match &self.contract {
-            ContractSource::Cached(hash) => cached_spec(hash, cached),
+            ContractSource::Cached(hash) => cached_spec(hash, cached, &self.limits),
             ContractSource::Inline(_) => None,
         };
         let tool_call_id = self.tool_call_id.clone();

@@ -18,11 +18,16 @@ fn repo(path: &str) -> String {
     std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
 }
 
-fn configure() {
-    assert_eq!(
-        Catalog::configure(&[("catalogs/example.json", &repo("catalogs/example.json"))]),
-        Vec::<String>::new()
-    );
+/// The worker's limits with the example catalog configured.
+fn configured() -> Limits {
+    configured_from(&repo("catalogs/example.json"))
+}
+
+/// The worker's limits with `text` as its one catalog, which must be valid.
+fn configured_from(text: &str) -> Limits {
+    let (limits, refused) = Limits::default().with_catalogs(&[("catalogs/example.json", text)]);
+    assert_eq!(refused, Vec::<String>::new());
+    limits
 }
 
 fn output(max: u32) -> Value {
@@ -33,11 +38,11 @@ fn output(max: u32) -> Value {
 }
 
 fn generate(body: Value, format: &str) -> (u16, Value, Option<String>) {
-    match GenerateJob::prepare(
-        body.to_string().as_bytes(),
-        Some(format),
-        &Limits::default(),
-    ) {
+    generate_under(body, format, &configured())
+}
+
+fn generate_under(body: Value, format: &str, limits: &Limits) -> (u16, Value, Option<String>) {
+    match GenerateJob::prepare(body.to_string().as_bytes(), Some(format), limits) {
         Ok(job) => {
             let outcome = job.answer(None);
             let value = serde_json::from_str(&outcome.response.body).unwrap_or(Value::Null);
@@ -78,7 +83,6 @@ fn every_shipped_catalog_validates() {
 
 #[test]
 fn json_forms_and_rjsf_name_the_custom_components() {
-    configure();
     let (status, forms, _) = generate(request(10), "jsonforms");
     assert_eq!(status, 200, "{forms}");
     let controls = forms["uiSchema"]["elements"].as_array().unwrap();
@@ -119,7 +123,6 @@ fn json_forms_and_rjsf_name_the_custom_components() {
 
 #[test]
 fn a2ui_names_the_operator_catalog_and_validates_against_it() {
-    configure();
     let custom: Value = serde_json::from_str(&repo("catalogs/example.a2ui-catalog.json")).unwrap();
     let (status, answer, cached) = generate(request(10), "a2ui");
     assert_eq!(status, 200, "{answer}");
@@ -159,7 +162,7 @@ fn a2ui_names_the_operator_catalog_and_validates_against_it() {
     context["data"] = json!({"stars": 7, "shade": "#ff0000"});
     let message = json!({"version": "v0.9", "action": {"name": "genui.submit", "surfaceId": surface,
         "sourceComponentId": submit["id"], "timestamp": "2026-11-25T04:03:44.839Z", "context": context}});
-    let outcome = SubmitJob::prepare(message.to_string().as_bytes(), &Limits::default())
+    let outcome = SubmitJob::prepare(message.to_string().as_bytes(), &configured())
         .unwrap()
         .answer(cached.as_deref(), "r1");
     assert_eq!(outcome.response.status, 200, "{}", outcome.response.body);
@@ -167,7 +170,6 @@ fn a2ui_names_the_operator_catalog_and_validates_against_it() {
 
 #[test]
 fn a_rating_up_to_eleven_is_refused_and_shown_with_the_built_in_widget() {
-    configure();
     let (status, forms, cached) = generate(request(11), "jsonforms");
     assert_eq!(status, 200, "{forms}");
     let warnings = forms["meta"]["warnings"].as_array().unwrap();
@@ -196,7 +198,7 @@ fn a_rating_up_to_eleven_is_refused_and_shown_with_the_built_in_widget() {
     let job = GenerateJob::prepare(
         request(11).to_string().as_bytes(),
         Some("jsonforms"),
-        &Limits::default(),
+        &configured(),
     )
     .unwrap();
     let hit: Value =
@@ -221,7 +223,6 @@ fn a_rating_up_to_eleven_is_refused_and_shown_with_the_built_in_widget() {
 
 #[test]
 fn unknown_names_and_inline_catalogs_are_refused_with_the_pointer() {
-    configure();
     for (body, pointer) in [
         (json!({"output": output(10), "catalog": "nope"}), "/catalog"),
         (
@@ -250,34 +251,73 @@ fn unknown_names_and_inline_catalogs_are_refused_with_the_pointer() {
 
 #[test]
 fn the_catalog_hash_is_part_of_the_cache_key() {
-    configure();
-    let key = |body: Value| {
-        GenerateJob::prepare(body.to_string().as_bytes(), None, &Limits::default())
+    let original = configured();
+    let key = |body: Value, limits: &Limits| {
+        GenerateJob::prepare(body.to_string().as_bytes(), None, limits)
             .unwrap()
             .cache_key()
             .to_owned()
     };
-    let with = key(request(10));
-    let without = key(json!({"description": "Rate the paint", "output": output(10)}));
+    let with = key(request(10), &original);
+    let without = key(
+        json!({"description": "Rate the paint", "output": output(10)}),
+        &original,
+    );
     assert_ne!(with, without);
     let mut changed: Value = serde_json::from_str(&repo("catalogs/example.json")).unwrap();
     changed["components"][0]["description"] = json!("Stars, now golden.");
-    assert!(Catalog::configure(&[("catalogs/example.json", &changed.to_string())]).is_empty());
+    let changed = configured_from(&changed.to_string());
     assert_ne!(
-        key(request(10)),
+        key(request(10), &changed),
         with,
         "a changed catalog never serves the old form"
     );
-    let log = Catalog::configure(&[("catalogs/broken.json", "{\"name\": \"example\"}")]);
+    let (broken, log) =
+        Limits::default().with_catalogs(&[("catalogs/broken.json", "{\"name\": \"example\"}")]);
     assert!(log[0].contains("catalogs/broken.json"), "{log:?}");
-    let (status, error, _) = generate(request(10), "jsonforms");
+    let (status, error, _) = generate_under(request(10), "jsonforms", &broken);
     assert_eq!(
         (status, error["payload"]["pointer"].as_str()),
         (400, Some("/catalog")),
         "a refused catalog is not configured"
     );
-    let (status, _, _) = generate(json!({"output": output(10)}), "jsonforms");
+    let (status, _, _) = generate_under(json!({"output": output(10)}), "jsonforms", &broken);
     assert_eq!(status, 200, "requests without a catalog still serve");
+}
+
+/// The configuration travels in the value each job is prepared with, not
+/// in the thread: two differently configured values, used in turn on one
+/// thread, each answer as configured, and building one leaves the other
+/// as it was.
+#[test]
+fn two_configurations_answer_side_by_side_in_one_thread() {
+    let with_catalog = configured();
+    let without_catalog = Limits::default();
+    let mut golden: Value = serde_json::from_str(&repo("catalogs/example.json")).unwrap();
+    golden["components"][0]["description"] = json!("Stars, now golden.");
+    let golden = configured_from(&golden.to_string());
+    for _ in 0..2 {
+        let (status, answer, _) = generate_under(request(10), "jsonforms", &with_catalog);
+        assert_eq!(status, 200, "{answer}");
+        let (status, error, _) = generate_under(request(10), "jsonforms", &without_catalog);
+        assert_eq!(
+            (status, error["code"].as_str()),
+            (400, Some("invalid_request"))
+        );
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("none is configured"),
+            "{error}"
+        );
+        let (status, other, _) = generate_under(request(10), "jsonforms", &golden);
+        assert_eq!(status, 200, "{other}");
+        assert_ne!(
+            answer["meta"]["specHash"], other["meta"]["specHash"],
+            "each answer is keyed by its own configuration's catalog"
+        );
+    }
 }
 
 /// An A2UI v1.0 answer knows only v1.0's basic catalog: a request naming
@@ -286,7 +326,6 @@ fn the_catalog_hash_is_part_of_the_cache_key() {
 /// asked; the same request in v0.9 is answered.
 #[test]
 fn a2ui_v1_refuses_an_operator_catalog_with_its_code() {
-    configure();
     let mut v1 = request(10);
     v1["a2uiVersion"] = json!("1.0");
     let (status, error, _) = generate(v1, "a2ui");
@@ -304,7 +343,7 @@ fn a2ui_v1_refuses_an_operator_catalog_with_its_code() {
     let mut job = GenerateJob::prepare(
         request(10).to_string().as_bytes(),
         Some("a2ui"),
-        &Limits::default(),
+        &configured(),
     )
     .unwrap();
     let by_query = job.negotiate_a2ui(Some("1.0"), None).unwrap_err();

@@ -308,7 +308,10 @@ fn form_post_pointers_are_counted_before_they_nest() {
 /// wraps the data in a few more levels than serde_json parses.)
 #[test]
 fn prefill_as_deep_as_the_body_allows_renders_in_every_format() {
-    Contract::set_checking(false);
+    let limits = Limits {
+        check_contracts: false,
+        ..Limits::default()
+    };
     // `{"output":…,"data":` is one level: the data may nest one less.
     let mut data = json!("leaf");
     for _ in 0..LIMIT - 1 {
@@ -321,13 +324,9 @@ fn prefill_as_deep_as_the_body_allows_renders_in_every_format() {
         .is_ok());
     let mut failed = Vec::new();
     for format in ["jsonforms", "rjsf", "lmui", "a2ui", "html", "react"] {
-        let outcome = GenerateJob::prepare(
-            body.to_string().as_bytes(),
-            Some(format),
-            &Limits::default(),
-        )
-        .unwrap()
-        .answer(None);
+        let outcome = GenerateJob::prepare(body.to_string().as_bytes(), Some(format), &limits)
+            .unwrap()
+            .answer(None);
         if outcome.response.status != 200 {
             failed.push(format!(
                 "{format}: {}",
@@ -338,8 +337,7 @@ fn prefill_as_deep_as_the_body_allows_renders_in_every_format() {
     assert!(failed.is_empty(), "{failed:#?}");
     let mut deeper = body.clone();
     deeper["data"] = json!({"a": deeper["data"].clone()});
-    let e =
-        GenerateJob::prepare(deeper.to_string().as_bytes(), None, &Limits::default()).unwrap_err();
+    let e = GenerateJob::prepare(deeper.to_string().as_bytes(), None, &limits).unwrap_err();
     assert_eq!((e.code().as_str(), e.http_status()), ("body_too_deep", 413));
 }
 

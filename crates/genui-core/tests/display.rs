@@ -45,7 +45,11 @@ fn expected_marks(name: &str) -> &'static [&'static str] {
 }
 
 fn generate(body: &Value, cached: Option<&str>) -> Outcome {
-    match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, &Limits::default()) {
+    generate_under(body, cached, &Limits::default())
+}
+
+fn generate_under(body: &Value, cached: Option<&str>, limits: &Limits) -> Outcome {
+    match GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), None, limits) {
         Ok(job) => job.answer(cached),
         Err(e) => Outcome::failed(&e),
     }
@@ -576,8 +580,10 @@ fn a_display_leaves_no_column_name_for_kv() {
         assert_eq!(outcome.cache_put, None, "{format}: nothing is put to KV");
     }
     // Without the isolate's memory a display is simply built again.
-    genui_core::IsolateMemory::set_spec_bytes(0);
-    let (first, again) = (generate(&body, None), generate(&body, None));
+    let (first, again) = (
+        generate_under(&body, None, &forgetful()),
+        generate_under(&body, None, &forgetful()),
+    );
     assert_eq!(body_of(&again)["meta"]["cache"], "miss");
     assert_eq!(body_of(&first)["uiSchema"], body_of(&again)["uiSchema"]);
     assert_eq!(again.cache_put, None);
@@ -587,4 +593,13 @@ fn a_display_leaves_no_column_name_for_kv() {
         None,
     );
     assert!(form.cache_put.is_some());
+}
+
+/// The worker's limits with no memory of specs: every answer comes from
+/// the request and the given cache value, not from an earlier request.
+fn forgetful() -> Limits {
+    Limits {
+        spec_memory_bytes: 0,
+        ..Limits::default()
+    }
 }

@@ -37,7 +37,7 @@ fn fixtures(kind: &str) -> Vec<(String, Value)> {
 
 fn generate(body: &Value, cached: Option<&str>) -> Outcome {
     let bytes = serde_json::to_vec(body).unwrap();
-    match GenerateJob::prepare(&bytes, None, &Limits::default()) {
+    match GenerateJob::prepare(&bytes, None, &forgetful()) {
         Ok(job) => job.answer(cached),
         Err(e) => Outcome::failed(&e),
     }
@@ -114,7 +114,6 @@ fn assert_values_from(name: &str, initial: &Value, data: &Value, defaults: &Valu
 #[test]
 fn every_generate_fixture_yields_a_proven_complete_form() {
     // Hits below must come from the stored text, as from KV in a new isolate.
-    genui_core::IsolateMemory::set_spec_bytes(0);
     let all = fixtures("generate");
     assert!(all.len() >= 30, "fixture corpus shrank to {}", all.len());
     for (name, args) in all {
@@ -328,13 +327,8 @@ fn assert_a2ui_form(name: &str, answer: &Value, args: &Value, cached: &str) {
 fn a_remembered_spec_answers_exactly_like_the_stored_one() {
     for (name, args) in fixtures("generate") {
         let body = json!({"tool": "generateUserInterface", "arguments": args});
-        let job = GenerateJob::prepare(
-            &serde_json::to_vec(&body).unwrap(),
-            None,
-            &Limits::default(),
-        )
-        .unwrap();
-        genui_core::IsolateMemory::set_spec_bytes(0);
+        let bytes = serde_json::to_vec(&body).unwrap();
+        let job = GenerateJob::prepare(&bytes, None, &forgetful()).unwrap();
         assert!(job.remembered().is_none(), "{name}: memory is off");
         let put = job
             .clone()
@@ -342,7 +336,7 @@ fn a_remembered_spec_answers_exactly_like_the_stored_one() {
             .cache_put
             .expect("a miss stores its spec");
         let from_kv = job.hit(Some(&put.value)).expect("a stored spec is a hit");
-        genui_core::IsolateMemory::set_spec_bytes(genui_core::IsolateMemory::DEFAULT_SPEC_BYTES);
+        let job = GenerateJob::prepare(&bytes, None, &Limits::default()).unwrap();
         assert!(
             job.remembered().is_none(),
             "{name}: nothing remembered while memory was off"
@@ -1283,4 +1277,13 @@ fn the_a2ui_revision_is_asked_in_the_body_the_query_or_accept() {
         prepared(&numeric, None, None).unwrap_err()["payload"]["pointer"],
         "/a2uiVersion"
     );
+}
+
+/// The worker's limits with no memory of specs: every answer comes from
+/// the request and the given cache value, not from an earlier request.
+fn forgetful() -> Limits {
+    Limits {
+        spec_memory_bytes: 0,
+        ..Limits::default()
+    }
 }

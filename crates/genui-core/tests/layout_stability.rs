@@ -8,7 +8,7 @@
 //! the fixtures; `./scripts/layout-stability.sh` runs the ignored test that
 //! adds the peer corpus and writes `bench-results/layout-stability.md`.
 
-use genui_core::{GenerateJob, IsolateMemory, Limits, Node, Plan};
+use genui_core::{GenerateJob, Limits, Node, Plan};
 use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -160,7 +160,7 @@ impl Tally {
 /// The plan a call stores, with its spec hash and stored value.
 fn generate(body: &Value) -> Option<(Plan, String, String)> {
     let bytes = serde_json::to_vec(body).ok()?;
-    let job = GenerateJob::prepare(&bytes, None, &Limits::default()).ok()?;
+    let job = GenerateJob::prepare(&bytes, None, &forgetful()).ok()?;
     if job.is_display() {
         return None;
     }
@@ -182,7 +182,7 @@ fn edit(body: &Value, hash: &str, stored: &str) -> Option<Plan> {
     let mut body = body.clone();
     body["previousSpecHash"] = json!(hash);
     let bytes = serde_json::to_vec(&body).ok()?;
-    let mut job = GenerateJob::prepare(&bytes, None, &Limits::default()).ok()?;
+    let mut job = GenerateJob::prepare(&bytes, None, &forgetful()).ok()?;
     job.take_previous(Some(stored)).ok()?;
     let put = job.answer(None).cache_put?;
     let spec: Value = serde_json::from_str(&put.value).ok()?;
@@ -244,7 +244,6 @@ fn fixture_dir() -> PathBuf {
 }
 
 fn fixtures() -> Figures {
-    IsolateMemory::set_spec_bytes(0);
     let mut figures = Figures::default();
     let mut paths: Vec<PathBuf> = std::fs::read_dir(fixture_dir())
         .unwrap()
@@ -343,5 +342,14 @@ fn write_layout_stability_figures() {
     std::fs::write(&out, text).unwrap();
     if let Some(peer) = &peer {
         assert_floor(peer, "peer corpus");
+    }
+}
+
+/// The worker's limits with no memory of specs: every answer comes from
+/// the request and the given cache value, not from an earlier request.
+fn forgetful() -> Limits {
+    Limits {
+        spec_memory_bytes: 0,
+        ..Limits::default()
     }
 }

@@ -5,7 +5,7 @@
 //! the request gives none; and a model's title that echoes the request is
 //! replaced.
 
-use genui_core::{GenerateJob, IsolateMemory, Issue, Limits, Plan};
+use genui_core::{GenerateJob, Issue, Limits, Plan};
 use serde_json::{json, Map, Value};
 
 const REQUEST: &str = "Ask the user for their flight search criteria so I can find flights";
@@ -31,11 +31,13 @@ fn body(description: &str, output: Value, format: &str, locale: Option<&str>) ->
 }
 
 fn answer_text(description: &str, output: Value, format: &str, locale: Option<&str>) -> String {
-    IsolateMemory::set_spec_bytes(0);
     let job = GenerateJob::prepare(
         &body(description, output, format, locale),
         None,
-        &Limits::default(),
+        &Limits {
+            spec_memory_bytes: 0,
+            ..Limits::default()
+        },
     )
     .unwrap();
     let outcome = job.answer(None);
@@ -134,11 +136,13 @@ fn a_short_name_in_another_script_is_the_title_and_the_module_is_named_in_ascii(
 
 #[test]
 fn a_model_title_that_echoes_the_request_is_replaced_with_a_warning() {
-    IsolateMemory::set_spec_bytes(0);
     let job = GenerateJob::prepare(
         &body(REQUEST, flight_output(), "jsonforms", None),
         None,
-        &Limits::default(),
+        &Limits {
+            spec_memory_bytes: 0,
+            ..Limits::default()
+        },
     )
     .unwrap();
     let proven = job.prove_schema().unwrap();
@@ -176,11 +180,13 @@ fn a_display_without_a_title_is_not_titled_as_a_form_asking_for_details() {
         if let Some(tag) = locale {
             request["locale"] = tag.into();
         }
-        IsolateMemory::set_spec_bytes(0);
         let job = GenerateJob::prepare(
             &serde_json::to_vec(&request).unwrap(),
             Some("jsonforms"),
-            &Limits::default(),
+            &Limits {
+                spec_memory_bytes: 0,
+                ..Limits::default()
+            },
         )
         .unwrap();
         let outcome = job.answer(None);

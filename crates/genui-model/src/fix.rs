@@ -67,7 +67,7 @@ impl<'a> Context<'a> {
         Self {
             output,
             doc: SchemaDoc::new(output, limits),
-            limits: *limits,
+            limits: limits.clone(),
             deterministic,
             candidates,
         }

@@ -213,7 +213,7 @@ impl Ladder {
         let catalog = request
             .catalog
             .as_ref()
-            .and_then(|(name, _)| genui_core::Catalog::configured(name));
+            .and_then(|(name, _)| limits.catalog(name));
         if let Some(catalog) = &catalog {
             catalog.bind_requested(&mut deterministic, &request.output, limits);
         }
@@ -249,7 +249,7 @@ impl Ladder {
             },
             config: config.clone(),
             request: request.clone(),
-            limits: *limits,
+            limits: limits.clone(),
             now_ms,
             forced: false,
             deterministic,

@@ -205,7 +205,7 @@ impl Generation {
         let mut generation = Self {
             job,
             mode,
-            limits: *limits,
+            limits: limits.clone(),
             state: State::Finished,
             effects: VecDeque::new(),
             put_keys: Vec::new(),

@@ -4,17 +4,20 @@
 //! completes: a rating bound to a field up to 11, or a colour picker bound
 //! to plain text, is repaired to the built-in widget with a warning.
 
-use genui_core::{Catalog, GenerateJob, Limits};
+use genui_core::{GenerateJob, Limits};
 use genui_model::{Event, HttpRequest, Ladder, LadderResult, ModelConfig, Provider, Step};
 use serde_json::{json, Map, Value};
 
-fn configure() {
+/// The worker's limits with the example catalog configured.
+fn configured() -> Limits {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../catalogs/example.json"
     ))
     .unwrap();
-    assert!(Catalog::configure(&[("catalogs/example.json", &text)]).is_empty());
+    let (limits, refused) = Limits::default().with_catalogs(&[("catalogs/example.json", &text)]);
+    assert!(refused.is_empty(), "{refused:?}");
+    limits
 }
 
 fn body() -> Value {
@@ -43,18 +46,14 @@ fn bind(pointer: &str, component: &str) -> Value {
 
 #[test]
 fn the_model_is_shown_the_catalog_and_its_bindings_are_proven() {
-    configure();
-    let job = GenerateJob::prepare(
-        body().to_string().as_bytes(),
-        Some("jsonforms"),
-        &Limits::default(),
-    )
-    .unwrap();
+    let limits = configured();
+    let job =
+        GenerateJob::prepare(body().to_string().as_bytes(), Some("jsonforms"), &limits).unwrap();
     let config = ModelConfig {
         api_key: Some("sk-test".into()),
         ..ModelConfig::new(Provider::OpenAi, "m-1")
     };
-    let mut ladder = Ladder::new(&config, job.request(), &Limits::default(), 0).unwrap();
+    let mut ladder = Ladder::new(&config, job.request(), &limits, 0).unwrap();
     let Step::Send(request, _) = ladder.start() else {
         panic!("expected a model call")
     };
@@ -134,7 +133,7 @@ fn find<'a>(ui: &'a Value, scope: &str) -> Option<&'a Value> {
 #[test]
 fn an_http_generator_is_sent_the_catalog_and_its_misfit_binding_is_refused() {
     use genui_model::{Generators, Pick};
-    configure();
+    let limits = configured();
     let vars = [
         (
             "GENUI_GENERATORS",
@@ -151,13 +150,8 @@ fn an_http_generator_is_sent_the_catalog_and_its_misfit_binding_is_refused() {
     let Ok(Pick::Generator { config, .. }) = generators.pick(Some("mine")) else {
         panic!("mine is an http generator")
     };
-    let job = GenerateJob::prepare(
-        body().to_string().as_bytes(),
-        Some("rjsf"),
-        &Limits::default(),
-    )
-    .unwrap();
-    let mut ladder = Ladder::new(&config, job.request(), &Limits::default(), 0).unwrap();
+    let job = GenerateJob::prepare(body().to_string().as_bytes(), Some("rjsf"), &limits).unwrap();
+    let mut ladder = Ladder::new(&config, job.request(), &limits, 0).unwrap();
     let Step::Send(sent, _) = ladder.start() else {
         panic!("expected a generator call")
     };

@@ -4,7 +4,7 @@
 //! gone, forced failure, misuse; and, for every fixture and every format,
 //! the stream's `ui` plus its patches equal the JSON endpoint's answer.
 
-use genui_core::{Format, GenerateJob, IsolateMemory, Limits};
+use genui_core::{Format, GenerateJob, Limits};
 use genui_model::{
     model_plan, Effect, Encoder, Event, GenerateEvents, Generation, Generators, Input, Mode,
     ModelConfig, Provider, Summary, Update,
@@ -32,13 +32,20 @@ fn config() -> ModelConfig {
     }
 }
 
+/// The worker's limits with no memory of specs, so every hit reads KV.
+fn forgetful() -> Limits {
+    Limits {
+        spec_memory_bytes: 0,
+        ..Limits::default()
+    }
+}
+
 fn job(body: &Value, format: Option<&str>) -> GenerateJob {
-    GenerateJob::prepare(
-        &serde_json::to_vec(body).unwrap(),
-        format,
-        &Limits::default(),
-    )
-    .unwrap()
+    job_under(body, format, &forgetful())
+}
+
+fn job_under(body: &Value, format: Option<&str>, limits: &Limits) -> GenerateJob {
+    GenerateJob::prepare(&serde_json::to_vec(body).unwrap(), format, limits).unwrap()
 }
 
 /// An OpenAI chat completion carrying `content`, 200 ms after sending.
@@ -180,19 +187,27 @@ fn drive_in_place(
 }
 
 fn generation(body: &Value, model: Option<ModelConfig>, mode: Mode) -> Generation {
+    generation_under(body, model, mode, &forgetful())
+}
+
+fn generation_under(
+    body: &Value,
+    model: Option<ModelConfig>,
+    mode: Mode,
+    limits: &Limits,
+) -> Generation {
     let generators = Generators::with_model(model);
     Generation::new(
-        job(body, None),
+        job_under(body, None, limits),
         &generators,
         mode,
-        &Limits::default(),
+        limits,
         NOW_MS,
     )
 }
 
 #[test]
 fn deterministic_miss_then_hit() {
-    IsolateMemory::set_spec_bytes(0);
     let mut kv = HashMap::new();
     let miss = drive(
         generation(&seed(), None, Mode::Stream),
@@ -222,7 +237,6 @@ fn deterministic_miss_then_hit() {
 
 #[test]
 fn the_answered_spec_is_what_was_stored_or_read() {
-    IsolateMemory::set_spec_bytes(0);
     let mut kv = HashMap::new();
     // Kept only when asked for: a spec may be large.
     let mut unkept = generation(&seed(), None, Mode::Answer);
@@ -262,22 +276,25 @@ fn the_answered_spec_is_what_was_stored_or_read() {
 
 #[test]
 fn a_spec_the_isolate_remembers_is_kept_when_answered_at_once() {
-    IsolateMemory::set_spec_bytes(8 << 20);
+    let remembering = Limits {
+        spec_memory_bytes: 8 << 20,
+        ..Limits::default()
+    };
     let mut kv = HashMap::new();
-    let mut first = generation(&seed(), None, Mode::Answer).keeping_answered_spec();
+    let mut first =
+        generation_under(&seed(), None, Mode::Answer, &remembering).keeping_answered_spec();
     drive_in_place(&mut first, &mut kv, vec![], None);
     // Answered from memory inside `Generation::new`, before any effect.
-    let mut remembered = generation(&seed(), None, Mode::Answer).keeping_answered_spec();
+    let mut remembered =
+        generation_under(&seed(), None, Mode::Answer, &remembering).keeping_answered_spec();
     let run = drive_in_place(&mut remembered, &mut kv, vec![], None);
     assert!(run.gets.is_empty(), "no KV read: {:?}", run.gets);
     assert!(remembered.answered_spec().is_some());
     assert_eq!(remembered.answered_spec(), first.answered_spec());
-    IsolateMemory::set_spec_bytes(0);
 }
 
 #[test]
 fn proven_model_plan_streams_a_first_ui_then_the_refinement() {
-    IsolateMemory::set_spec_bytes(0);
     let body = seed();
     let answer = drive(
         generation(&body, Some(config()), Mode::Answer),
@@ -325,7 +342,6 @@ fn proven_model_plan_streams_a_first_ui_then_the_refinement() {
 
 #[test]
 fn a_bad_model_falls_back_and_stores_the_deterministic_spec_once() {
-    IsolateMemory::set_spec_bytes(0);
     let mut kv = HashMap::new();
     let run = drive(
         generation(&seed(), Some(config()), Mode::Stream),
@@ -351,7 +367,6 @@ fn a_bad_model_falls_back_and_stores_the_deterministic_spec_once() {
 
 #[test]
 fn the_wall_clock_deadline_ends_the_model() {
-    IsolateMemory::set_spec_bytes(0);
     let slow = Event::Response {
         status: 200,
         headers: Vec::new(),
@@ -384,7 +399,6 @@ fn the_wall_clock_deadline_ends_the_model() {
 
 #[test]
 fn a_429_waits_then_the_plan_is_proven() {
-    IsolateMemory::set_spec_bytes(0);
     let body = seed();
     let limited = Event::Response {
         status: 429,
@@ -405,7 +419,6 @@ fn a_429_waits_then_the_plan_is_proven() {
 
 #[test]
 fn a_client_gone_mid_stream_still_caches_the_proven_spec() {
-    IsolateMemory::set_spec_bytes(0);
     let body = seed();
     let mut kv = HashMap::new();
     let run = drive(
@@ -431,7 +444,6 @@ fn a_client_gone_mid_stream_still_caches_the_proven_spec() {
 
 #[test]
 fn forced_model_failure_is_an_error_without_a_first_ui() {
-    IsolateMemory::set_spec_bytes(0);
     let mut body = seed();
     body["generator"] = json!("model");
     let run = drive(
@@ -458,7 +470,6 @@ fn forced_model_failure_is_an_error_without_a_first_ui() {
 
 #[test]
 fn an_answer_to_nothing_asked_ends_with_an_internal_error() {
-    IsolateMemory::set_spec_bytes(0);
     let mut generation = generation(&seed(), None, Mode::Answer);
     assert!(matches!(generation.poll(), Some(Effect::CacheGet(_))));
     generation.input(Input::Provider(Event::Waited), NOW_MS);
@@ -500,7 +511,6 @@ fn without_cache_status(mut body: Value) -> Value {
 
 #[test]
 fn every_fixture_and_format_patches_to_the_json_answer() {
-    IsolateMemory::set_spec_bytes(0);
     let mut checked = 0;
     for entry in std::fs::read_dir(fixture_dir()).unwrap() {
         let path = entry.unwrap().path();
@@ -512,7 +522,7 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
             let Ok(answer_job) = GenerateJob::prepare(
                 &serde_json::to_vec(&body).unwrap(),
                 Some(format),
-                &Limits::default(),
+                &forgetful(),
             ) else {
                 continue;
             };
@@ -522,7 +532,7 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
                     answer_job,
                     &Generators::with_model(Some(config())),
                     Mode::Answer,
-                    &Limits::default(),
+                    &forgetful(),
                     NOW_MS,
                 ),
                 &mut HashMap::new(),
@@ -534,7 +544,7 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
                     job(&body, Some(format)),
                     &Generators::with_model(Some(config())),
                     Mode::Stream,
-                    &Limits::default(),
+                    &forgetful(),
                     NOW_MS,
                 ),
                 &mut HashMap::new(),
@@ -587,7 +597,6 @@ fn every_fixture_and_format_patches_to_the_json_answer() {
 /// simply built again.
 #[test]
 fn a_display_neither_reads_nor_writes_kv() {
-    IsolateMemory::set_spec_bytes(0);
     let secret = "customer_4417123456789113_ssn_123456789";
     let body = json!({"description": "Accounts", "data": [{secret: "x", "balance": 12.5}, {secret: "y", "balance": 3}]});
     let mut kv = HashMap::new();
@@ -616,7 +625,6 @@ fn a_display_neither_reads_nor_writes_kv() {
 /// reads the same keys and never carries the edited form.
 #[test]
 fn an_edit_streams_the_edited_form_then_a_patch_to_the_new_one() {
-    IsolateMemory::set_spec_bytes(0);
     let mut kv = HashMap::new();
     let first = drive(
         generation(&seed(), None, Mode::Answer),

@@ -248,8 +248,13 @@ impl Prepared {
 /// The core's whole generate request, as the worker shell drives it:
 /// limits, parse and hash, then answer with what KV returned.
 pub fn run_generate(body: &[u8], cached: Option<&str>) -> Outcome {
-    let limits = limits();
-    match GenerateJob::prepare(body, None, &limits) {
+    run_generate_under(body, cached, &limits())
+}
+
+/// [`run_generate`] under the given limits (e.g. no memory of specs).
+#[allow(dead_code)] // not every bench that includes this module uses it
+pub fn run_generate_under(body: &[u8], cached: Option<&str>, limits: &Limits) -> Outcome {
+    match GenerateJob::prepare(body, None, limits) {
         Ok(job) => job.answer(cached),
         Err(e) => Outcome::failed(&e),
     }

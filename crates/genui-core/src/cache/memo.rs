@@ -15,7 +15,7 @@
 //! | memo | key | saves | bound (estimated heap bytes) |
 //! |---|---|---|---|
 //! | validators | canonical digest of `output` | proving and compiling `output` | [`VALIDATOR_BYTES`] |
-//! | specs | spec hash | the KV read and parsing the stored spec | [`DEFAULT_SPEC_MEMORY_BYTES`], settable |
+//! | specs | spec hash | the KV read and parsing the stored spec | the asking job's `Limits::spec_memory_bytes` (default [`DEFAULT_SPEC_MEMORY_BYTES`]) |
 //! | projections | spec hash (and language), renderer | JSON Forms' and RJSF's answer heads as text, A2UI's components, a localised spec | [`RENDERER_SCHEMA_BYTES`] |
 //! | (the same LRU) | canonical digest of `output`, the other inputs read (language; `output`'s place and the enum limit), kind | what depends on `output` alone, so a new description over the same `output` reuses it: the renderers' labelled copies of `output` (value and text), its defaults, its own warnings | (shared) |
 //!
@@ -29,9 +29,14 @@
 //! times its schema's tree), JSON trees an estimate ([`value_bytes`]); an
 //! entry over a quarter of its memo's budget is not kept, so one huge form
 //! cannot flush the rest.
+//!
+//! The memos are caches, not configuration: the specs memo's budget is
+//! read from the [`Limits`] of the job asking, on every read and write, so
+//! the isolate's one configured value sets it and no setter does.
 
 use crate::cache::spec::{OutputDigest, UiSpec};
 use crate::schema::Draft;
+use crate::terms::limits::Limits;
 use lru::LruCache;
 use serde_json::Value;
 use std::any::Any;
@@ -172,24 +177,27 @@ pub(crate) fn renderer_schema(
     })
 }
 
-/// The proven spec remembered under a spec hash.
-pub(crate) fn spec(spec_hash: &str) -> Option<Rc<UiSpec>> {
-    SPECS.with(|memo| memo.borrow_mut().get(spec_hash))
+/// The proven spec remembered under a spec hash, within the budget of
+/// the limits asking ([`Limits::spec_memory_bytes`]; 0: never one).
+pub(crate) fn spec(spec_hash: &str, limits: &Limits) -> Option<Rc<UiSpec>> {
+    SPECS.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        memo.set_budget(limits.spec_memory_bytes);
+        memo.get(spec_hash)
+    })
 }
 
-/// Remembers a proven spec; `stored_bytes` is the size of its stored JSON.
-/// It is charged its schema's and defaults' trees and twice the stored
-/// JSON (the plan, held as Rust structures).
-pub(crate) fn remember_spec(spec: Rc<UiSpec>, stored_bytes: usize) {
+/// Remembers a proven spec within the budget of the limits asking;
+/// `stored_bytes` is the size of its stored JSON. It is charged its
+/// schema's and defaults' trees and twice the stored JSON (the plan, held
+/// as Rust structures).
+pub(crate) fn remember_spec(spec: Rc<UiSpec>, stored_bytes: usize, limits: &Limits) {
     let bytes = value_bytes(&spec.schema) + value_bytes(&spec.defaults) + 2 * stored_bytes;
-    SPECS.with(|memo| memo.borrow_mut().put(spec.spec_hash.clone(), spec, bytes));
-}
-
-/// Sets how many bytes of specs the isolate keeps (0 turns the memo off,
-/// so every hit reads KV). The shell calls it per request from its
-/// configuration; shrinking evicts at once.
-pub(crate) fn set_spec_memory_bytes(bytes: usize) {
-    SPECS.with(|memo| memo.borrow_mut().set_budget(bytes));
+    SPECS.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        memo.set_budget(limits.spec_memory_bytes);
+        memo.put(spec.spec_hash.clone(), spec, bytes);
+    });
 }
 
 /// An estimate of the heap a JSON tree holds (not counting its root
@@ -266,20 +274,13 @@ impl<K: Hash + Eq, V: Clone> ByteLru<K, V> {
     }
 }
 
-/// What this isolate remembers between requests, as the shell and the
-/// benches set it.
+/// What this isolate remembers between requests, as the tests and the
+/// benches clear it (its budgets are configuration: they travel in
+/// [`Limits`]).
 #[derive(Debug, Clone, Copy)]
 pub struct IsolateMemory;
 
 impl IsolateMemory {
-    /// Default bytes of stored-spec JSON kept.
-    pub const DEFAULT_SPEC_BYTES: usize = DEFAULT_SPEC_MEMORY_BYTES;
-
-    /// Sets how many bytes of specs are kept (0: every hit reads KV).
-    pub fn set_spec_bytes(bytes: usize) {
-        set_spec_memory_bytes(bytes);
-    }
-
     /// Forgets the canonical digests of `output` schemas.
     pub fn forget_digests() {
         crate::cache::spec::forget_digests();
@@ -343,6 +344,28 @@ mod tests {
         );
         memory.set_budget(0);
         assert_eq!((memory.bytes, memory.entries.len()), (0, 0));
+    }
+
+    /// The specs memo takes its budget from the limits of the job asking:
+    /// a job whose limits keep no specs never gets one, even one a
+    /// remembering job left, and a remembering job after it starts over.
+    #[test]
+    fn the_spec_memory_follows_the_limits_asking() {
+        let remembering = Limits::default();
+        let forgetful = Limits {
+            spec_memory_bytes: 0,
+            ..Limits::default()
+        };
+        remember_spec(spec("budgeted"), 100, &remembering);
+        assert!(spec_of("budgeted", &remembering).is_some());
+        assert!(spec_of("budgeted", &forgetful).is_none());
+        assert!(spec_of("budgeted", &remembering).is_none(), "evicted");
+        remember_spec(spec("budgeted"), 100, &forgetful);
+        assert!(spec_of("budgeted", &remembering).is_none(), "never kept");
+    }
+
+    fn spec_of(hash: &str, limits: &Limits) -> Option<Rc<UiSpec>> {
+        super::spec(hash, limits)
     }
 
     #[test]

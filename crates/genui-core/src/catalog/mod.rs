@@ -4,7 +4,8 @@
 //! A catalog is configured in the worker, never sent by a caller: it names
 //! components the operator's frontend has registered, which a caller cannot
 //! know. The shell hands the configured catalogs' texts to
-//! [`Catalog::configure`] once per isolate; each is validated (its schema,
+//! [`Limits::with_catalogs`](crate::Limits::with_catalogs) once per
+//! isolate, and the limits it builds carry them to every job; each is validated (its schema,
 //! then what a schema cannot say: unique names, compilable `fits` and
 //! `propsSchema`, props that validate) and a malformed one is refused with
 //! the reason, so requests fall back to the built-in widgets instead of
@@ -13,7 +14,7 @@
 //!
 //! | file | owns |
 //! |---|---|
-//! | `mod.rs` | the catalog, its validation and hash, the isolate's configured set |
+//! | `mod.rs` | the catalog, its validation and hash, the configured set on `Limits` |
 //! | `fits.rs` | the proof that a field's schema satisfies a component's `fits` |
 //! | `bind.rs` | binding controls to components, and proving every binding in a plan |
 
@@ -25,11 +26,10 @@ use crate::plan::Widget;
 use crate::terms::contracts::Contract;
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
-use std::cell::RefCell;
 use std::rc::Rc;
 
-/// One operator catalog, validated.
+/// One operator catalog, validated. Two are equal when their names and
+/// content hashes are.
 #[derive(Debug, Clone)]
 pub struct Catalog {
     name: String,
@@ -105,12 +105,6 @@ struct A2uiCatalog {
     catalog_id: String,
 }
 
-thread_local! {
-    /// The isolate's configured catalogs, with the hash of the texts they
-    /// were validated from (so configuring the same texts again is free).
-    static CONFIGURED: RefCell<(String, Vec<Rc<Catalog>>)> = const { RefCell::new((String::new(), Vec::new())) };
-}
-
 impl Catalog {
     /// Validates one catalog document; the error (`internal_error`: the
     /// worker's own configuration is wrong) says what, with a JSON Pointer
@@ -138,70 +132,6 @@ impl Catalog {
             a2ui_catalog_id: stored.a2ui.map(|a| a.catalog_id),
             entries: stored.components,
         })
-    }
-
-    /// Configures this isolate's catalogs from their texts (`(source,
-    /// text)`, the source naming a file for the log). Valid catalogs
-    /// replace the configured set; each malformed one is left out, and the
-    /// returned lines say why, for the shell to log. The same texts again
-    /// cost one hash and no validation.
-    pub fn configure(sources: &[(&str, &str)]) -> Vec<String> {
-        let mut hasher = Sha256::new();
-        for (source, text) in sources {
-            hasher.update(source.as_bytes());
-            hasher.update([0]);
-            hasher.update(text.as_bytes());
-            hasher.update([0]);
-        }
-        let digest = hex::encode(hasher.finalize());
-        if CONFIGURED.with(|c| c.borrow().0 == digest) {
-            return Vec::new();
-        }
-        let mut catalogs: Vec<Rc<Catalog>> = Vec::new();
-        let mut refused = Vec::new();
-        for (source, text) in sources {
-            match Catalog::parse(text) {
-                Ok(c) if catalogs.iter().any(|o| o.name == c.name) => refused.push(format!("catalog {source}: the name `{}` is taken by another catalog; refused", c.name)),
-                Ok(c) => catalogs.push(Rc::new(c)),
-                Err(why) => refused.push(format!("catalog {source} is malformed and refused (its requests use the built-in widgets): {}", why.message())),
-            }
-        }
-        CONFIGURED.with(|c| *c.borrow_mut() = (digest, catalogs));
-        refused
-    }
-
-    /// The configured catalog a request names by `catalog` (at `pointer`):
-    /// an unknown name is a 400 naming the configured ones.
-    pub(crate) fn named(name: &str, pointer: &str) -> Result<Rc<Catalog>> {
-        CONFIGURED
-            .with(|c| {
-                let c = c.borrow();
-                // The configured names are listed only for the error, not on every lookup.
-                c.1.iter()
-                    .find(|k| k.name == name)
-                    .cloned()
-                    .ok_or_else(|| c.1.iter().map(|k| k.name.clone()).collect::<Vec<_>>())
-            })
-            .map_err(|names| {
-                let known = if names.is_empty() {
-                    "none is configured".to_owned()
-                } else {
-                    format!("configured: {}", names.join(", "))
-                };
-                Error::new(
-                    ErrorCode::InvalidRequest,
-                    format!(
-                        "`catalog` names no configured catalog: `{name}` ({known}) (at {pointer})"
-                    ),
-                )
-                .at(pointer)
-            })
-    }
-
-    /// The configured catalog named `name`, when there is one (a request's
-    /// `catalog` was already checked when its job was prepared).
-    pub fn configured(name: &str) -> Option<Rc<Catalog>> {
-        Catalog::named(name, "").ok()
     }
 
     /// Binds the controls of `plan` whose field asks for one of this
@@ -357,6 +287,66 @@ fn compile(
 
 /// A malformed catalog document: the operator's configuration, so an
 /// `internal_error`, at `pointer` in the document.
+impl PartialEq for Catalog {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.hash == other.hash
+    }
+}
+
+impl Eq for Catalog {}
+
+impl crate::Limits {
+    /// These limits with the operator's catalogs built from their texts
+    /// (`(source, text)`, the source naming a file for the log): the
+    /// valid ones replace [`Limits::catalogs`](crate::Limits::catalogs);
+    /// each malformed one, or one whose name another took, is left out,
+    /// and the returned lines say why, for the shell to log.
+    pub fn with_catalogs(mut self, sources: &[(&str, &str)]) -> (Self, Vec<String>) {
+        let mut catalogs: Vec<Rc<Catalog>> = Vec::new();
+        let mut refused = Vec::new();
+        for (source, text) in sources {
+            match Catalog::parse(text) {
+                Ok(c) if catalogs.iter().any(|o| o.name == c.name) => refused.push(format!(
+                    "catalog {source}: the name `{}` is taken by another catalog; refused",
+                    c.name
+                )),
+                Ok(c) => catalogs.push(Rc::new(c)),
+                Err(why) => refused.push(format!(
+                    "catalog {source} is malformed and refused (its requests use the built-in \
+                     widgets): {}",
+                    why.message()
+                )),
+            }
+        }
+        self.catalogs = catalogs;
+        (self, refused)
+    }
+
+    /// The configured catalog named `name`, when there is one (a request's
+    /// `catalog` was already checked when its job was prepared).
+    pub fn catalog(&self, name: &str) -> Option<Rc<Catalog>> {
+        self.catalogs.iter().find(|k| k.name == name).cloned()
+    }
+
+    /// The configured catalog a request names by `catalog` (at `pointer`):
+    /// an unknown name is a 400 naming the configured ones.
+    pub(crate) fn catalog_named(&self, name: &str, pointer: &str) -> Result<Rc<Catalog>> {
+        self.catalog(name).ok_or_else(|| {
+            let names: Vec<&str> = self.catalogs.iter().map(|k| k.name.as_str()).collect();
+            let known = if names.is_empty() {
+                "none is configured".to_owned()
+            } else {
+                format!("configured: {}", names.join(", "))
+            };
+            Error::new(
+                ErrorCode::InvalidRequest,
+                format!("`catalog` names no configured catalog: `{name}` ({known}) (at {pointer})"),
+            )
+            .at(pointer)
+        })
+    }
+}
+
 fn malformed(message: String, pointer: &str) -> Error {
     Error::new(ErrorCode::Internal, message).at(pointer)
 }
@@ -365,15 +355,21 @@ fn malformed(message: String, pointer: &str) -> Error {
 pub(crate) mod tests {
     use super::*;
 
-    /// The example catalog shipped in `catalogs/`, configured for this thread.
-    pub(crate) fn example() -> Rc<Catalog> {
+    /// Default limits with the example catalog shipped in `catalogs/`.
+    pub(crate) fn configured() -> crate::Limits {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../catalogs/example.json"
         ))
         .unwrap();
-        assert!(Catalog::configure(&[("example.json", &text)]).is_empty());
-        Catalog::named("example", "/catalog").unwrap()
+        let (limits, refused) = crate::Limits::default().with_catalogs(&[("example.json", &text)]);
+        assert!(refused.is_empty(), "{refused:?}");
+        limits
+    }
+
+    /// The example catalog shipped in `catalogs/`.
+    pub(crate) fn example() -> Rc<Catalog> {
+        configured().catalog_named("example", "/catalog").unwrap()
     }
 
     #[test]
@@ -417,7 +413,8 @@ pub(crate) mod tests {
             assert!(why.message().contains(expect), "{expect}: {why}");
             assert_eq!(why.code(), ErrorCode::Internal, "{why}");
         }
-        let log = Catalog::configure(&[("good.json", &good), ("bad.json", "[]")]);
+        let (limits, log) =
+            crate::Limits::default().with_catalogs(&[("good.json", &good), ("bad.json", "[]")]);
         assert_eq!(log.len(), 1);
         assert!(
             log[0].contains("bad.json") && log[0].contains("built-in widgets"),
@@ -425,10 +422,10 @@ pub(crate) mod tests {
             log[0]
         );
         assert!(
-            Catalog::named("example", "/catalog").is_ok(),
+            limits.catalog_named("example", "/catalog").is_ok(),
             "the valid one still serves"
         );
-        let unknown = Catalog::named("nope", "/catalog").unwrap_err();
+        let unknown = limits.catalog_named("nope", "/catalog").unwrap_err();
         assert_eq!(
             (unknown.code(), unknown.pointer(), unknown.http_status()),
             (ErrorCode::InvalidRequest, Some("/catalog"), 400)

@@ -81,7 +81,7 @@ impl SpecRender {
             key: spec::cache_key(spec_hash),
             spec_hash: spec_hash.to_owned(),
             request,
-            limits: *limits,
+            limits: limits.clone(),
         })
     }
 
@@ -100,7 +100,7 @@ impl SpecRender {
     /// The answer from this isolate's memory of specs, when it holds the
     /// spec: the shell then skips the KV read.
     pub fn remembered(&self) -> Option<Outcome> {
-        crate::cache::memo::spec(&self.spec_hash).map(|spec| self.answer_spec(&spec))
+        crate::cache::memo::spec(&self.spec_hash, &self.limits).map(|spec| self.answer_spec(&spec))
     }
 
     /// The answer, given what KV held under the key.
@@ -115,7 +115,7 @@ impl SpecRender {
             return Outcome::failed(&self.not_found());
         };
         let spec = Rc::new(spec);
-        crate::cache::memo::remember_spec(spec.clone(), text.len());
+        crate::cache::memo::remember_spec(spec.clone(), text.len(), &self.limits);
         self.answer_spec(&spec)
     }
 
@@ -183,9 +183,12 @@ mod tests {
     use crate::service::GenerateJob;
     use serde_json::json;
 
-    /// Every hit of this test's thread reads "KV" (the memo is per thread).
-    fn memory_off() {
-        crate::cache::memo::set_spec_memory_bytes(0);
+    /// The worker's limits with no memory of specs: every hit goes to "KV".
+    fn memory_off() -> Limits {
+        Limits {
+            spec_memory_bytes: 0,
+            ..Limits::default()
+        }
     }
 
     fn output() -> Value {
@@ -206,7 +209,12 @@ mod tests {
 
     /// The spec a first call stores, and its hash.
     fn stored() -> (String, String) {
-        let job = GenerateJob::prepare(&call(json!({})), None, &Limits::default()).unwrap();
+        stored_under(&memory_off())
+    }
+
+    /// [`stored`], generated under `limits`.
+    fn stored_under(limits: &Limits) -> (String, String) {
+        let job = GenerateJob::prepare(&call(json!({})), None, limits).unwrap();
         let hash = job.spec_hash().to_owned();
         let put = job.answer(None).cache_put.expect("a miss stores its spec");
         (hash, put.value)
@@ -214,7 +222,7 @@ mod tests {
 
     fn render(hash: &str, body: Value, stored: &str) -> Outcome {
         let body = serde_json::to_vec(&body).unwrap();
-        let job = SpecRender::prepare(hash, &body, None, &Limits::default()).unwrap();
+        let job = SpecRender::prepare(hash, &body, None, &memory_off()).unwrap();
         job.answer(Some(stored))
     }
 
@@ -225,14 +233,12 @@ mod tests {
 
     #[test]
     fn a_render_answers_what_a_hit_of_the_call_answers_in_every_format() {
-        memory_off();
         let (hash, spec) = stored();
         let data = json!({"name": "Ada", "age": 36});
         for format in ["jsonforms", "rjsf", "lmui", "a2ui", "react", "html"] {
             let options =
                 json!({"format": format, "data": data, "toolCallId": "call_7", "locale": "de-DE"});
-            let job =
-                GenerateJob::prepare(&call(options.clone()), None, &Limits::default()).unwrap();
+            let job = GenerateJob::prepare(&call(options.clone()), None, &memory_off()).unwrap();
             assert_eq!(job.spec_hash(), hash, "a locale does not key the plan");
             let hit = job.hit(Some(&spec)).expect("the call hits");
             let rendered = render(&hash, options, &spec);
@@ -244,9 +250,8 @@ mod tests {
 
     #[test]
     fn the_query_format_wins_and_an_empty_body_renders_the_defaults() {
-        memory_off();
         let (hash, spec) = stored();
-        let job = SpecRender::prepare(&hash, b"", Some("rjsf"), &Limits::default()).unwrap();
+        let job = SpecRender::prepare(&hash, b"", Some("rjsf"), &memory_off()).unwrap();
         let answer: Value = serde_json::from_str(&job.answer(Some(&spec)).response.body).unwrap();
         assert_eq!(answer["type"], "dgui_form");
         assert_eq!(answer["metadata"]["specHash"], hash.as_str());
@@ -255,11 +260,10 @@ mod tests {
 
     #[test]
     fn data_that_breaks_the_schema_degrades_as_a_call_s_pre_fill_does() {
-        memory_off();
         let (hash, spec) = stored();
         let options = json!({"data": {"name": "Ada", "age": "old", "size": "XXL"}});
         let rendered = render(&hash, options.clone(), &spec);
-        let job = GenerateJob::prepare(&call(options), None, &Limits::default()).unwrap();
+        let job = GenerateJob::prepare(&call(options), None, &memory_off()).unwrap();
         assert_eq!(rendered, job.hit(Some(&spec)).unwrap());
         let answer: Value = serde_json::from_str(&rendered.response.body).unwrap();
         assert_eq!(rendered.response.status, 200);
@@ -275,14 +279,13 @@ mod tests {
 
     #[test]
     fn a_spec_not_in_kv_is_spec_not_found_at_spec_hash() {
-        memory_off();
         let (hash, spec) = stored();
         let other = "0".repeat(64);
         for (hash, cached) in [
             (other.as_str(), None),
             (other.as_str(), Some(spec.as_str())),
         ] {
-            let job = SpecRender::prepare(hash, b"{}", None, &Limits::default()).unwrap();
+            let job = SpecRender::prepare(hash, b"{}", None, &memory_off()).unwrap();
             let (status, body) = error_of(&job.answer(cached));
             assert_eq!(status, 404);
             assert_eq!(body["code"], "spec_not_found");
@@ -292,7 +295,7 @@ mod tests {
                 .unwrap()
                 .contains("send the original"));
         }
-        let job = SpecRender::prepare(&hash, b"{}", None, &Limits::default()).unwrap();
+        let job = SpecRender::prepare(&hash, b"{}", None, &memory_off()).unwrap();
         assert_eq!(job.answer(None).response.status, 404, "memory is off");
     }
 
@@ -300,7 +303,7 @@ mod tests {
     fn a_malformed_hash_is_400_at_spec_hash() {
         let upper = "A".repeat(64);
         for hash in ["abc", upper.as_str(), &"0".repeat(65), "spec:v3:0"] {
-            let error = SpecRender::prepare(hash, b"{}", None, &Limits::default()).unwrap_err();
+            let error = SpecRender::prepare(hash, b"{}", None, &memory_off()).unwrap_err();
             assert_eq!(error.http_status(), 400, "{hash}");
             assert_eq!(error.code(), ErrorCode::InvalidRequest);
             assert_eq!(error.pointer(), Some("/specHash"));
@@ -311,7 +314,7 @@ mod tests {
     fn a_body_is_checked_as_a_call_s_options_are() {
         let hash = "0".repeat(64);
         let refused = |body: &str| {
-            SpecRender::prepare(&hash, body.as_bytes(), None, &Limits::default()).unwrap_err()
+            SpecRender::prepare(&hash, body.as_bytes(), None, &memory_off()).unwrap_err()
         };
         let cases = [
             (r#"{"output": {}}"#, ErrorCode::InvalidRequest, "/output"),
@@ -342,14 +345,15 @@ mod tests {
             );
         }
         assert_eq!(refused("{").code(), ErrorCode::InvalidJson);
-        let error = SpecRender::prepare(&hash, b"{}", Some("pdf"), &Limits::default());
+        let error = SpecRender::prepare(&hash, b"{}", Some("pdf"), &memory_off());
         assert_eq!(error.unwrap_err().pointer(), Some("?format"));
     }
 
     #[test]
     fn this_isolate_s_memory_answers_without_kv() {
-        let (hash, spec) = stored();
-        let job = SpecRender::prepare(&hash, b"{}", None, &Limits::default()).unwrap();
+        let remembering = Limits::default();
+        let (hash, spec) = stored_under(&remembering);
+        let job = SpecRender::prepare(&hash, b"{}", None, &remembering).unwrap();
         let remembered = job
             .remembered()
             .expect("the first call's spec is remembered");
@@ -361,16 +365,12 @@ mod tests {
     fn a_display_is_never_rendered_by_hash() {
         let body =
             json!({"description": "Sales", "data": {"rows": [{"region": "EU", "total": 3}]}});
-        let job = GenerateJob::prepare(
-            &serde_json::to_vec(&body).unwrap(),
-            None,
-            &Limits::default(),
-        )
-        .unwrap();
+        let job =
+            GenerateJob::prepare(&serde_json::to_vec(&body).unwrap(), None, &memory_off()).unwrap();
         assert!(job.is_display());
         let hash = job.spec_hash().to_owned();
         let _ = job.answer(None);
-        let render = SpecRender::prepare(&hash, b"{}", None, &Limits::default()).unwrap();
+        let render = SpecRender::prepare(&hash, b"{}", None, &memory_off()).unwrap();
         let (status, body) = error_of(&render.answer(None));
         assert_eq!(
             (status, body["code"].as_str()),

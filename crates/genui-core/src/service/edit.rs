@@ -49,7 +49,7 @@ impl GenerateJob {
         if self.display.is_some() {
             return;
         }
-        self.previous = match crate::cache::memo::spec(hash) {
+        self.previous = match crate::cache::memo::spec(hash, &self.limits) {
             Some(spec) => Previous::Found(spec),
             None => Previous::Wanted,
         };
@@ -73,7 +73,7 @@ impl GenerateJob {
         };
         let found = cached.and_then(|text| {
             let spec = Rc::new(UiSpec::from_cached(text, hash)?);
-            crate::cache::memo::remember_spec(spec.clone(), text.len());
+            crate::cache::memo::remember_spec(spec.clone(), text.len(), &self.limits);
             Some(spec)
         });
         self.previous = match found {
@@ -146,9 +146,12 @@ mod tests {
     use crate::terms::limits::Limits;
     use serde_json::json;
 
-    /// Every read of this test's thread goes to "KV" (the memo is per thread).
-    fn memory_off() {
-        crate::cache::memo::set_spec_memory_bytes(0);
+    /// The worker's limits with no memory of specs: every read goes to "KV".
+    fn memory_off() -> Limits {
+        Limits {
+            spec_memory_bytes: 0,
+            ..Limits::default()
+        }
     }
 
     fn output(fields: &[&str]) -> Value {
@@ -168,7 +171,7 @@ mod tests {
     }
 
     fn job(fields: &[&str], previous: Option<&str>) -> GenerateJob {
-        GenerateJob::prepare(&call(fields, previous), None, &Limits::default()).unwrap()
+        GenerateJob::prepare(&call(fields, previous), None, &memory_off()).unwrap()
     }
 
     /// The first form: its hash and the spec it stores.
@@ -185,7 +188,6 @@ mod tests {
 
     #[test]
     fn the_edited_spec_is_part_of_the_key_and_is_read_before_generating() {
-        memory_off();
         let (hash, stored) = first();
         let fields = ["firstName", "lastName", "email", "city", "phone"];
         let plain = job(&fields, None);
@@ -207,7 +209,6 @@ mod tests {
 
     #[test]
     fn an_unknown_edited_spec_answers_the_fresh_spec_with_a_warning_under_the_plain_key() {
-        memory_off();
         let unknown = "0".repeat(64);
         let fields = ["firstName", "email"];
         let plain = job(&fields, None);
@@ -230,7 +231,6 @@ mod tests {
 
     #[test]
     fn the_edit_keeps_the_previous_layout() {
-        memory_off();
         let (hash, stored) = first();
         let previous = UiSpec::from_cached(&stored, &hash).unwrap().plan;
         // `city` leaves, `lastName` is renamed `surname`, `phone` is new.
@@ -240,20 +240,15 @@ mod tests {
         let put = edit.answer(None).cache_put.unwrap();
         let spec: Value = serde_json::from_str(&put.value).unwrap();
         let kept: Plan = serde_json::from_value(spec["plan"].clone()).unwrap();
-        let fresh = crate::plan::generate::generate(
-            &output(&fields),
-            "Your details",
-            false,
-            &Limits::default(),
-        )
-        .unwrap();
+        let fresh =
+            crate::plan::generate::generate(&output(&fields), "Your details", false, &memory_off())
+                .unwrap();
         assert_ne!(kept.root, fresh.root, "the fresh layout differs");
         assert_eq!(kept.root, keep_layout(&previous, fresh).root);
     }
 
     #[test]
     fn an_interrupt_edits_in_place_too() {
-        memory_off();
         let interrupt = |previous: &str| {
             let body = json!({"interrupt": {"id": "i1", "reason": "input_required",
                 "responseSchema": output(&["name"])}, "previousSpecHash": previous});
@@ -282,7 +277,7 @@ mod tests {
             ),
         ] {
             let body = serde_json::to_vec(&body).unwrap();
-            let error = GenerateJob::prepare(&body, None, &Limits::default()).unwrap_err();
+            let error = GenerateJob::prepare(&body, None, &memory_off()).unwrap_err();
             assert_eq!(error.code(), crate::error::ErrorCode::InvalidRequest);
             assert_eq!(error.pointer(), Some(at));
         }

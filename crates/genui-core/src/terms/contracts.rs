@@ -4,8 +4,8 @@
 //! process (in the worker: the isolate), never per request: compiling a
 //! schema costs milliseconds in wasm, validating against it microseconds.
 //!
-//! Checking every answer against its contract ([`checking`]) is a test-time
-//! proof, not a production step: it is on in debug builds (every native
+//! Checking every answer against its contract ([`crate::Limits::check_contracts`], which
+//! each job carries) is a test-time proof, not a production step: it is on in debug builds (every native
 //! test) and in a worker started with the var `CHECK_CONTRACTS=true` (the
 //! e2e harness and the browser tests start it so), off in the shipped
 //! worker, where it cost a validation pass over every answer and the
@@ -76,30 +76,7 @@ contracts! {
     Catalog => "catalog.schema.json",
 }
 
-thread_local! {
-    static CHECKING: std::cell::Cell<bool> = const { std::cell::Cell::new(cfg!(debug_assertions)) };
-}
-
-/// Whether the service checks each answer against its contract before
-/// sending it (see the module documentation).
-pub(crate) fn checking() -> bool {
-    CHECKING.with(std::cell::Cell::get)
-}
-
-/// Turns the run-time contract checks on or off for this thread (the
-/// worker's shell sets it per request from `CHECK_CONTRACTS`).
-pub(crate) fn set_checking(on: bool) {
-    CHECKING.with(|cell| cell.set(on));
-}
-
 impl Contract {
-    /// Turns the run-time contract checks of answers on or off for this
-    /// thread (the shell sets it per request from `CHECK_CONTRACTS`; debug
-    /// builds, so every native test, check by default).
-    pub fn set_checking(on: bool) {
-        set_checking(on);
-    }
-
     /// The contract published under a file name.
     pub fn by_file_name(name: &str) -> Option<Self> {
         Self::ALL.iter().copied().find(|c| c.file_name() == name)

@@ -14,11 +14,18 @@
 //! (dropping, cloning or validating one recurses once per level, and a
 //! wasm isolate's stack is small).
 
+use crate::catalog::Catalog;
 use crate::error::{Detail, Error, ErrorCode, Result};
 use serde_json::Value;
+use std::rc::Rc;
 
-/// The limits in force. [`Limits::default`] is what the worker uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The limits in force, and the rest of an isolate's configuration: the
+/// one value every entry point takes. The shell builds it once per isolate
+/// ([`Limits::default`] with the operator's catalogs, spec memory and
+/// contract checking) and hands it to each job, which carries it to the
+/// stages that read it; nothing is configured through global state, so
+/// two differently configured values answer side by side.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum request body size in bytes.
     pub max_body_bytes: usize,
@@ -46,6 +53,16 @@ pub struct Limits {
     /// Maximum size in bytes of a request's `instructions` (checked before
     /// any generator runs; the operator's own are bounded apart).
     pub max_instructions_bytes: usize,
+    /// The operator's component catalogs a request may name by `catalog`
+    /// (built from their texts by [`Limits::with_catalogs`]).
+    pub catalogs: Vec<Rc<Catalog>>,
+    /// Bytes of proven specs the isolate remembers between requests
+    /// (0: every hit reads the cache).
+    pub spec_memory_bytes: usize,
+    /// Whether each answer is checked against its published contract
+    /// before it is sent (debug builds, so every native test, check by
+    /// default; the worker when `CHECK_CONTRACTS` is `true`).
+    pub check_contracts: bool,
 }
 
 impl Default for Limits {
@@ -61,11 +78,63 @@ impl Default for Limits {
             max_controls: 5_000,
             max_string_bytes: 16 * 1024,
             max_instructions_bytes: 4 * 1024,
+            catalogs: Vec::new(),
+            spec_memory_bytes: crate::cache::memo::DEFAULT_SPEC_MEMORY_BYTES,
+            check_contracts: cfg!(debug_assertions),
         }
     }
 }
 
 impl Limits {
+    /// Whether the bounds on input are the defaults, whatever the rest of
+    /// the configuration: the isolate's memos of proofs and defaults are
+    /// kept only for what was proven under the default bounds.
+    pub(crate) fn bounds_are_default(&self) -> bool {
+        // Spelled out (not a clone compared), so a new bound must be
+        // listed here and no request copies the catalogs to ask.
+        let Limits {
+            max_body_bytes,
+            max_body_depth,
+            max_schema_nodes,
+            max_enum_values,
+            max_enum_bytes,
+            max_field_depth,
+            max_ref_chain,
+            max_controls,
+            max_string_bytes,
+            max_instructions_bytes,
+            catalogs: _,
+            spec_memory_bytes: _,
+            check_contracts: _,
+        } = *self;
+        let d = Limits::default();
+        (
+            max_body_bytes,
+            max_body_depth,
+            max_schema_nodes,
+            max_enum_values,
+            max_enum_bytes,
+        ) == (
+            d.max_body_bytes,
+            d.max_body_depth,
+            d.max_schema_nodes,
+            d.max_enum_values,
+            d.max_enum_bytes,
+        ) && (
+            max_field_depth,
+            max_ref_chain,
+            max_controls,
+            max_string_bytes,
+            max_instructions_bytes,
+        ) == (
+            d.max_field_depth,
+            d.max_ref_chain,
+            d.max_controls,
+            d.max_string_bytes,
+            d.max_instructions_bytes,
+        )
+    }
+
     /// Rejects a body over the byte limit. Call with the `Content-Length`
     /// header first when there is one, then with the bytes actually read.
     pub fn check_body_size(&self, len: usize) -> Result<()> {
@@ -270,6 +339,26 @@ mod tests {
         }
     }
     use serde_json::json;
+
+    /// The memos of proofs and defaults are kept under the default bounds
+    /// whatever else is configured (catalogs, spec memory, contract
+    /// checks), so the worker's configured value still uses them; any
+    /// other bound turns them off.
+    #[test]
+    fn configuration_beside_the_bounds_keeps_them_default() {
+        let configured = Limits {
+            spec_memory_bytes: 0,
+            check_contracts: !cfg!(debug_assertions),
+            ..crate::catalog::tests::configured()
+        };
+        assert!(!configured.catalogs.is_empty());
+        assert!(configured.bounds_are_default());
+        let tighter = Limits {
+            max_controls: 3,
+            ..configured
+        };
+        assert!(!tighter.bounds_are_default());
+    }
 
     #[test]
     fn depth_scan_ignores_brackets_in_strings() {

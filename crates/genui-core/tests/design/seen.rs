@@ -6,7 +6,7 @@
 //! which is what JSON Forms and RJSF draw).
 
 use super::case::Case;
-use genui_core::{GenerateJob, IsolateMemory, Limits, Outcome, Plan, UiSpec};
+use genui_core::{GenerateJob, Limits, Outcome, Plan, UiSpec};
 use serde_json::{Map, Value};
 
 /// One enum option as drawn.
@@ -63,12 +63,18 @@ fn answer(case: &Case, run: impl Fn(GenerateJob) -> Outcome) -> Seen {
 /// The answer body in one format, and the spec it was rendered from.
 fn rendered(case: &Case, format: &str, run: &impl Fn(GenerateJob) -> Outcome) -> (Value, UiSpec) {
     // No spec memory: each answer is built, never remembered from another run.
-    IsolateMemory::set_spec_bytes(0);
     let mut request = case.request.clone();
     request["format"] = format.into();
     let bytes = serde_json::to_vec(&request).unwrap_or_default();
-    let job = GenerateJob::prepare(&bytes, None, &Limits::default())
-        .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
+    let job = GenerateJob::prepare(
+        &bytes,
+        None,
+        &Limits {
+            spec_memory_bytes: 0,
+            ..Limits::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
     let hash = job.spec_hash().to_owned();
     let outcome = run(job);
     assert_eq!(
