@@ -48,8 +48,7 @@ use std::rc::Rc;
 pub(crate) const VALIDATOR_BYTES: usize = 6 * 1024 * 1024;
 /// Estimated bytes of renderer copies of `output` kept.
 pub(crate) const RENDERER_SCHEMA_BYTES: usize = 4 * 1024 * 1024;
-/// Default estimated bytes of specs kept (`SPEC_MEMORY_BYTES` sets it).
-pub(crate) const DEFAULT_SPEC_MEMORY_BYTES: usize = 6 * 1024 * 1024;
+use crate::terms::limits::DEFAULT_SPEC_MEMORY_BYTES;
 /// The memos' total with the default spec memory.
 #[cfg(test)] // the budget test holds the sum under 32 MiB
 pub(crate) const TOTAL_BYTES: usize = crate::cache::spec::DIGEST_BYTES

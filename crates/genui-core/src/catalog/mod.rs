@@ -287,6 +287,39 @@ fn compile(
 
 /// A malformed catalog document: the operator's configuration, so an
 /// `internal_error`, at `pointer` in the document.
+/// Catalogs read this isolate, by the SHA-256 of their text: a configured
+/// catalog is read and proven once, however many requests name it.
+const READ_CATALOGS: usize = 16;
+
+thread_local! {
+    static READ: std::cell::RefCell<Vec<([u8; 32], Rc<Catalog>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `text` read as a catalog ([`Catalog::parse`]), remembered by its digest.
+fn read_once(text: &str) -> Result<Rc<Catalog>> {
+    use sha2::{Digest, Sha256};
+    let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+    let known = READ.with(|read| {
+        let read = read.borrow();
+        read.iter()
+            .find(|(d, _)| *d == digest)
+            .map(|(_, c)| c.clone())
+    });
+    if let Some(catalog) = known {
+        return Ok(catalog);
+    }
+    let catalog = Rc::new(Catalog::parse(text)?);
+    READ.with(|read| {
+        let mut read = read.borrow_mut();
+        if read.len() == READ_CATALOGS {
+            read.remove(0);
+        }
+        read.push((digest, catalog.clone()));
+    });
+    Ok(catalog)
+}
+
 impl PartialEq for Catalog {
     fn eq(&self, other: &Self) -> bool {
         self.name == other.name && self.hash == other.hash
@@ -302,15 +335,15 @@ impl crate::Limits {
     /// each malformed one, or one whose name another took, is left out,
     /// and the returned lines say why, for the shell to log.
     pub fn with_catalogs(mut self, sources: &[(&str, &str)]) -> (Self, Vec<String>) {
-        let mut catalogs: Vec<Rc<Catalog>> = Vec::new();
+        let mut catalogs: Vec<(String, Rc<str>)> = Vec::new();
         let mut refused = Vec::new();
         for (source, text) in sources {
-            match Catalog::parse(text) {
-                Ok(c) if catalogs.iter().any(|o| o.name == c.name) => refused.push(format!(
+            match read_once(text) {
+                Ok(c) if catalogs.iter().any(|(name, _)| *name == c.name) => refused.push(format!(
                     "catalog {source}: the name `{}` is taken by another catalog; refused",
                     c.name
                 )),
-                Ok(c) => catalogs.push(Rc::new(c)),
+                Ok(c) => catalogs.push((c.name.clone(), Rc::from(*text))),
                 Err(why) => refused.push(format!(
                     "catalog {source} is malformed and refused (its requests use the built-in \
                      widgets): {}",
@@ -325,14 +358,19 @@ impl crate::Limits {
     /// The configured catalog named `name`, when there is one (a request's
     /// `catalog` was already checked when its job was prepared).
     pub fn catalog(&self, name: &str) -> Option<Rc<Catalog>> {
-        self.catalogs.iter().find(|k| k.name == name).cloned()
+        let (_, text) = self.catalogs.iter().find(|(known, _)| known == name)?;
+        read_once(text).ok()
     }
 
     /// The configured catalog a request names by `catalog` (at `pointer`):
     /// an unknown name is a 400 naming the configured ones.
     pub(crate) fn catalog_named(&self, name: &str, pointer: &str) -> Result<Rc<Catalog>> {
         self.catalog(name).ok_or_else(|| {
-            let names: Vec<&str> = self.catalogs.iter().map(|k| k.name.as_str()).collect();
+            let names: Vec<&str> = self
+                .catalogs
+                .iter()
+                .map(|(name, _)| name.as_str())
+                .collect();
             let known = if names.is_empty() {
                 "none is configured".to_owned()
             } else {

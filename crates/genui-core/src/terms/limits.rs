@@ -14,10 +14,13 @@
 //! (dropping, cloning or validating one recurses once per level, and a
 //! wasm isolate's stack is small).
 
-use crate::catalog::Catalog;
 use crate::error::{Detail, Error, ErrorCode, Result};
 use serde_json::Value;
 use std::rc::Rc;
+
+/// Bytes of proven specs an isolate remembers between requests unless
+/// configured otherwise ([`Limits::spec_memory_bytes`]).
+pub(crate) const DEFAULT_SPEC_MEMORY_BYTES: usize = 6 * 1024 * 1024;
 
 /// The limits in force, and the rest of an isolate's configuration: the
 /// one value every entry point takes. The shell builds it once per isolate
@@ -53,9 +56,12 @@ pub struct Limits {
     /// Maximum size in bytes of a request's `instructions` (checked before
     /// any generator runs; the operator's own are bounded apart).
     pub max_instructions_bytes: usize,
-    /// The operator's component catalogs a request may name by `catalog`
-    /// (built from their texts by [`Limits::with_catalogs`]).
-    pub catalogs: Vec<Rc<Catalog>>,
+    /// The operator's component catalogs a request may name by `catalog`,
+    /// as `(name, text)` of each valid one ([`Limits::with_catalogs`] reads
+    /// and proves them). This layer sits below the catalog stage, so it
+    /// carries their texts; that stage remembers each one read (a memo
+    /// keyed by the text's digest, like the isolate's other memos).
+    pub catalogs: Vec<(String, Rc<str>)>,
     /// Bytes of proven specs the isolate remembers between requests
     /// (0: every hit reads the cache).
     pub spec_memory_bytes: usize,
@@ -79,7 +85,7 @@ impl Default for Limits {
             max_string_bytes: 16 * 1024,
             max_instructions_bytes: 4 * 1024,
             catalogs: Vec::new(),
-            spec_memory_bytes: crate::cache::memo::DEFAULT_SPEC_MEMORY_BYTES,
+            spec_memory_bytes: DEFAULT_SPEC_MEMORY_BYTES,
             check_contracts: cfg!(debug_assertions),
         }
     }
