@@ -27,6 +27,7 @@ use crate::terms::contracts::Contract;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// One operator catalog, validated. Two are equal when their names and
 /// content hashes are.
@@ -285,8 +286,6 @@ fn compile(
         .build(schema)
 }
 
-/// A malformed catalog document: the operator's configuration, so an
-/// `internal_error`, at `pointer` in the document.
 /// Catalogs read this isolate, by the SHA-256 of their text: a configured
 /// catalog is read and proven once, however many requests name it.
 const READ_CATALOGS: usize = 16;
@@ -296,8 +295,10 @@ thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// `text` read as a catalog ([`Catalog::parse`]), remembered by its digest.
-fn read_once(text: &str) -> Result<Rc<Catalog>> {
+/// `text` read as a catalog ([`Catalog::parse`]), remembered by its digest
+/// beside at least `configured` others (every catalog of the asking
+/// configuration stays remembered, however many there are).
+fn read_once(text: &str, configured: usize) -> Result<Rc<Catalog>> {
     use sha2::{Digest, Sha256};
     let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     let known = READ.with(|read| {
@@ -312,7 +313,7 @@ fn read_once(text: &str) -> Result<Rc<Catalog>> {
     let catalog = Rc::new(Catalog::parse(text)?);
     READ.with(|read| {
         let mut read = read.borrow_mut();
-        if read.len() == READ_CATALOGS {
+        if read.len() >= READ_CATALOGS.max(configured) {
             read.remove(0);
         }
         read.push((digest, catalog.clone()));
@@ -335,15 +336,15 @@ impl crate::Limits {
     /// each malformed one, or one whose name another took, is left out,
     /// and the returned lines say why, for the shell to log.
     pub fn with_catalogs(mut self, sources: &[(&str, &str)]) -> (Self, Vec<String>) {
-        let mut catalogs: Vec<(String, Rc<str>)> = Vec::new();
+        let mut catalogs: Vec<(String, Arc<str>)> = Vec::new();
         let mut refused = Vec::new();
         for (source, text) in sources {
-            match read_once(text) {
+            match read_once(text, sources.len()) {
                 Ok(c) if catalogs.iter().any(|(name, _)| *name == c.name) => refused.push(format!(
                     "catalog {source}: the name `{}` is taken by another catalog; refused",
                     c.name
                 )),
-                Ok(c) => catalogs.push((c.name.clone(), Rc::from(*text))),
+                Ok(c) => catalogs.push((c.name.clone(), Arc::from(*text))),
                 Err(why) => refused.push(format!(
                     "catalog {source} is malformed and refused (its requests use the built-in \
                      widgets): {}",
@@ -359,7 +360,7 @@ impl crate::Limits {
     /// `catalog` was already checked when its job was prepared).
     pub fn catalog(&self, name: &str) -> Option<Rc<Catalog>> {
         let (_, text) = self.catalogs.iter().find(|(known, _)| known == name)?;
-        read_once(text).ok()
+        read_once(text, self.catalogs.len()).ok()
     }
 
     /// The configured catalog a request names by `catalog` (at `pointer`):
@@ -385,6 +386,8 @@ impl crate::Limits {
     }
 }
 
+/// A malformed catalog document: the operator's configuration, so an
+/// `internal_error`, at `pointer` in the document.
 fn malformed(message: String, pointer: &str) -> Error {
     Error::new(ErrorCode::Internal, message).at(pointer)
 }
@@ -421,6 +424,31 @@ pub(crate) mod tests {
         );
         assert!(catalog.prompt_lines(4096).contains("\"starRating\""));
         assert_eq!(catalog.prompt_lines(10), "");
+    }
+
+    #[test]
+    fn every_configured_catalog_stays_read_however_many_there_are() {
+        fn send_and_share<T: Send + Sync>(_: &T) {}
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../catalogs/example.json"
+        ))
+        .unwrap();
+        let texts: Vec<String> = (0..READ_CATALOGS + 1)
+            .map(|n| text.replacen("\"name\": \"example\"", &format!("\"name\": \"c{n}\""), 1))
+            .collect();
+        let sources: Vec<(&str, &str)> = texts.iter().map(|t| ("c.json", t.as_str())).collect();
+        let (limits, refused) = crate::Limits::default().with_catalogs(&sources);
+        assert!(refused.is_empty(), "{refused:?}");
+        send_and_share(&limits);
+        let first = limits.catalog("c0").unwrap();
+        for n in 0..=READ_CATALOGS {
+            assert!(limits.catalog(&format!("c{n}")).is_some());
+        }
+        assert!(
+            Rc::ptr_eq(&first, &limits.catalog("c0").unwrap()),
+            "c0 was read again"
+        );
     }
 
     #[test]

@@ -260,7 +260,7 @@ mod tests {
         let by_key = Access::rate_limit_bucket(Some("Bearer k1"), Some("203.0.113.9"));
         assert_eq!(by_key, format!("key:{}", key_fingerprint("k1")));
         assert!(
-            !by_key.contains("k1:") && by_key != "key:k1",
+            !by_key["key:".len()..].contains("k1"),
             "never the key itself"
         );
         assert_eq!(

@@ -21,6 +21,7 @@
 use crate::edge::forms::FormRecord;
 use crate::edge::outbox::{AttemptResult, DeliveryPhase, Effect, Outbox};
 use serde_json::{json, Value};
+use std::fmt;
 
 /// An alarm this far past its time is taken as lost (and set again).
 const OVERDUE_MS: u64 = 5_000;
@@ -36,8 +37,9 @@ const ANSWER: &str = "answer";
 const CALLBACK_URL: &str = "callbackUrl";
 const MESSAGE: &str = "message";
 
-/// What the shell does for the object, in order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the shell does for the object, in order. Its `Debug` leaves the
+/// signing secret out, so a logged effect never carries it.
+#[derive(Clone, PartialEq, Eq)]
 pub enum FormObjectEffect {
     /// Store `value` under `key`.
     Put {
@@ -73,7 +75,8 @@ pub enum FormObjectEffect {
 /// One object's storage as read before an event, the event's time and the
 /// signing secret; it answers each event with effects (and, for a request,
 /// the object's answer), keeping its copy of the storage in step with them.
-#[derive(Debug, Clone, Default)]
+/// Its `Debug` shows neither the secret nor the person's answer.
+#[derive(Clone, Default)]
 pub struct FormObjectMachine {
     record: Option<String>,
     spec: Option<String>,
@@ -84,6 +87,45 @@ pub struct FormObjectMachine {
     alarm: Option<i64>,
     now: u64,
     secret: Option<String>,
+}
+
+impl fmt::Debug for FormObjectEffect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Put { key, value } => f
+                .debug_struct("Put")
+                .field("key", key)
+                .field("bytes", &value.len())
+                .finish(),
+            Self::Delete(key) => f.debug_tuple("Delete").field(key).finish(),
+            Self::DeleteAll => f.write_str("DeleteAll"),
+            Self::SetAlarm(at) => f.debug_tuple("SetAlarm").field(at).finish(),
+            Self::Post {
+                url,
+                delivery_id,
+                attempt,
+                ..
+            } => f
+                .debug_struct("Post")
+                .field("url", url)
+                .field("delivery_id", delivery_id)
+                .field("attempt", attempt)
+                .finish_non_exhaustive(),
+            Self::Log(line) => f.debug_tuple("Log").field(line).finish(),
+        }
+    }
+}
+
+impl fmt::Debug for FormObjectMachine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FormObjectMachine")
+            .field("record", &self.record.is_some())
+            .field("outbox", &self.outbox)
+            .field("alarm", &self.alarm)
+            .field("now", &self.now)
+            .field("secret", &self.secret.as_ref().map(|_| "<redacted>"))
+            .finish_non_exhaustive()
+    }
 }
 
 impl FormObjectMachine {
@@ -831,5 +873,23 @@ mod tests {
         assert!(object.storage.contains_key(RECORD));
         object.fire(&mut || unreachable!());
         assert!(object.storage.is_empty() && object.alarm.is_none());
+    }
+
+    #[test]
+    fn neither_the_object_nor_its_post_shows_the_secret_or_the_answer_when_logged() {
+        let mut machine = FormObjectMachine::new(T0, Some("s3cret".into()));
+        machine.message = Some("the person's answer".into());
+        let post = FormObjectEffect::Post {
+            url: "https://agent.example/cb".into(),
+            message: "the person's answer".into(),
+            delivery_id: "d1".into(),
+            secret: "s3cret".into(),
+            attempt: 1,
+        };
+        for shown in [format!("{machine:?}"), format!("{post:?}")] {
+            assert!(!shown.contains("s3cret"), "{shown}");
+            assert!(!shown.contains("person's answer"), "{shown}");
+        }
+        assert!(format!("{post:?}").contains("agent.example/cb"));
     }
 }

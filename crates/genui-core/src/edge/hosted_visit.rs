@@ -24,13 +24,23 @@ use crate::terms::limits::Limits;
 use crate::terms::response::HttpResponse;
 use serde_json::{json, Value};
 
-/// One visit to a link whose token checked out.
-#[derive(Debug, Clone)]
+/// One visit to a link whose token checked out. Its `Debug` leaves the
+/// token (a capability) out.
+#[derive(Clone)]
 pub struct HostedVisit {
     token: String,
     link: FormToken,
     is_post: bool,
     locale: Option<String>,
+}
+
+impl std::fmt::Debug for HostedVisit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostedVisit")
+            .field("is_post", &self.is_post)
+            .field("locale", &self.locale)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The notice page `which` (see `HttpResponse::form_notice`).
@@ -302,5 +312,12 @@ mod tests {
             notice_of(503, de, "retrying")
         );
         assert_eq!(shown(None), notice_of(503, de, "retrying"));
+    }
+
+    #[test]
+    fn a_visit_never_shows_its_token_when_logged() {
+        let token = token(NOW + 60);
+        let shown = format!("{:?}", visit(true));
+        assert!(!shown.contains(&token) && !shown.contains(token.split('.').last().unwrap()));
     }
 }

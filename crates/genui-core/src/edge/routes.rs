@@ -439,10 +439,34 @@ mod tests {
 
     #[test]
     fn a_request_no_row_serves_is_answered_before_any_handler() {
-        let origin = Some("https://app.example");
-        let preflight = handled("OPTIONS", "/v1/generate", None).unwrap_err();
-        assert_eq!((preflight.status, preflight.body.as_str()), (204, ""));
-        assert_eq!(preflight.headers, Access::preflight_headers(origin, origin));
+        let preflight = |origin: &str| {
+            let path = "/v1/generate";
+            let allowed = Some("https://app.example");
+            let route = Route::of("OPTIONS", path);
+            route
+                .handler("OPTIONS", path, None, Some("k1"), Some(origin), allowed)
+                .unwrap_err()
+        };
+        let allow_origin = |answer: &HttpResponse| {
+            answer
+                .headers
+                .iter()
+                .find(|(name, _)| name == "access-control-allow-origin")
+                .map(|(_, value)| value.clone())
+        };
+        let allowed = preflight("https://app.example");
+        assert_eq!((allowed.status, allowed.body.as_str()), (204, ""));
+        assert_eq!(
+            allow_origin(&allowed).as_deref(),
+            Some("https://app.example")
+        );
+        let other = preflight("https://evil.example");
+        assert_eq!(other.status, 204);
+        assert_eq!(
+            allow_origin(&other),
+            None,
+            "an origin not allowed gets no CORS grant"
+        );
         let not_allowed = handled("DELETE", "/v1/generate", Some("Bearer k1")).unwrap_err();
         let allow = "POST";
         assert_eq!(

@@ -16,7 +16,7 @@
 
 use crate::error::{Detail, Error, ErrorCode, Result};
 use serde_json::Value;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Bytes of proven specs an isolate remembers between requests unless
 /// configured otherwise ([`Limits::spec_memory_bytes`]).
@@ -61,7 +61,7 @@ pub struct Limits {
     /// and proves them). This layer sits below the catalog stage, so it
     /// carries their texts; that stage remembers each one read (a memo
     /// keyed by the text's digest, like the isolate's other memos).
-    pub catalogs: Vec<(String, Rc<str>)>,
+    pub catalogs: Vec<(String, Arc<str>)>,
     /// Bytes of proven specs the isolate remembers between requests
     /// (0: every hit reads the cache).
     pub spec_memory_bytes: usize,
