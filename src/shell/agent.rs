@@ -55,12 +55,10 @@ async fn generation(
     limits: &Limits,
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
     let format = query_param(req, "format");
-    let body = input.body_bytes();
-    let job = match &input.call {
-        AgentCall::Interrupt { .. } => interrupt_job(&body, format.as_deref(), limits, env),
-        _ => GenerateJob::prepare(&body, format.as_deref(), limits),
-    }
-    .map_err(|error| HttpResponse::error(&input.locate(error)))?;
+    let secret = setting(env, "WEBHOOK_SECRET");
+    let job = input
+        .generate_job(format.as_deref(), limits, unix_s(), secret.as_deref())
+        .map_err(|error| HttpResponse::error(&error))?;
     let generation = Generation::new(
         job,
         &model::generators(env),
