@@ -11,7 +11,7 @@ use super::clock::{unix_ms, unix_s};
 use super::drive::{self, SseBody};
 use super::settings::setting;
 use super::{model, query_param, read_body};
-use genui_core::{Error, ErrorCode, GenerateJob, HttpResponse, Limits, Submission, Submitted};
+use genui_core::{Error, GenerateJob, HttpResponse, Limits, Submission};
 use genui_model::{AgentCall, AgentEvents, Generation, Mode, Proxy, RunInput};
 use worker::{Context, Env, Request};
 
@@ -90,14 +90,9 @@ fn proxied(
     env: &Env,
     ctx: &Context,
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
-    match Proxy::open(input, setting(env, Proxy::SETTING).as_deref()) {
-        Ok(Some(proxy)) => Ok(super::proxy::run(proxy, input, env, ctx)),
-        Ok(None) => Err(HttpResponse::error(&Error::new(
-            ErrorCode::Internal,
-            "a proxied run without its upstream",
-        ))),
-        Err(error) => Err(HttpResponse::error(&error)),
-    }
+    Proxy::open(input, setting(env, Proxy::SETTING).as_deref())
+        .map(|proxy| super::proxy::run(proxy, input, env, ctx))
+        .map_err(|error| HttpResponse::error(&error))
 }
 
 async fn submission(
@@ -108,10 +103,8 @@ async fn submission(
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
     let body = input.body_bytes();
     let submission = Submission::agent(Ok(&body), limits);
-    match super::submit::run(submission, env, request_id).await {
-        Submitted::Unread(error) => Err(HttpResponse::error(&input.locate(error))),
-        answered => Ok(drive::written(
-            AgentEvents::new(input).submission(&answered.into_response()),
-        )),
-    }
+    let submitted = super::submit::run(submission, env, request_id).await;
+    AgentEvents::submitted(input, submitted)
+        .map(drive::written)
+        .map_err(|error| HttpResponse::error(&error))
 }

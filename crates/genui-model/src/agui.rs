@@ -49,7 +49,7 @@
 
 use crate::machine::Update;
 use crate::stream::{body_value, diff, Encoder};
-use genui_core::{Error, ErrorCode, GenerateJob, HttpResponse, Limits};
+use genui_core::{Error, ErrorCode, GenerateJob, HttpResponse, Limits, Submitted};
 use serde_json::{json, Map, Value};
 
 /// The A2UI middleware's activity type.
@@ -579,6 +579,16 @@ impl AgentEvents {
         (message_id, activity_type, content)
     }
 
+    /// A submission run's events for what the submission machine
+    /// answered; a body that is not a submission (`Submitted::Unread`) is
+    /// the plain error, its pointer moved into the run input.
+    pub fn submitted(input: &RunInput, submitted: Submitted) -> Result<String, Error> {
+        match submitted {
+            Submitted::Unread(error) => Err(input.locate(error)),
+            answered => Ok(Self::new(input).submission(&answered.into_response())),
+        }
+    }
+
     /// A submission's answer: the tool message, or the field errors.
     pub fn submission(&mut self, response: &HttpResponse) -> String {
         let mut text = self.start();
@@ -826,6 +836,15 @@ mod tests {
         assert_eq!(
             untold[1]["result"],
             json!({"accepted": true, "response": response})
+        );
+        let answered = Submitted::Answer(HttpResponse::json(200, &response));
+        let text = AgentEvents::submitted(&input, answered).unwrap();
+        assert!(text.contains("RUN_FINISHED"), "{text}");
+        let unread = Error::new(ErrorCode::InvalidRequest, "not a submission").at("/context");
+        let error = AgentEvents::submitted(&input, Submitted::Unread(unread)).unwrap_err();
+        assert_eq!(
+            error.pointer(),
+            Some("/forwardedProps/a2uiAction/userAction/context")
         );
     }
 
