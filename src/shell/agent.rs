@@ -11,7 +11,7 @@ use super::clock::{unix_ms, unix_s};
 use super::drive::{self, SseBody};
 use super::settings::setting;
 use super::{model, query_param, read_body};
-use genui_core::{Error, ErrorCode, GenerateJob, HttpResponse, Limits, Submission, Submitted};
+use genui_core::{Error, GenerateJob, HttpResponse, Limits, Submission};
 use genui_model::{AgentCall, AgentEvents, Generation, Mode, Proxy, RunInput};
 use worker::{Context, Env, Request};
 
@@ -55,12 +55,10 @@ async fn generation(
     limits: &Limits,
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
     let format = query_param(req, "format");
-    let body = input.body_bytes();
-    let job = match &input.call {
-        AgentCall::Interrupt { .. } => interrupt_job(&body, format.as_deref(), limits, env),
-        _ => GenerateJob::prepare(&body, format.as_deref(), limits),
-    }
-    .map_err(|error| HttpResponse::error(&input.locate(error)))?;
+    let secret = setting(env, "WEBHOOK_SECRET");
+    let job = input
+        .generate_job(format.as_deref(), limits, unix_s(), secret.as_deref())
+        .map_err(|error| HttpResponse::error(&error))?;
     let generation = Generation::new(
         job,
         &model::generators(env),
@@ -92,14 +90,9 @@ fn proxied(
     env: &Env,
     ctx: &Context,
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
-    match Proxy::open(input, setting(env, Proxy::SETTING).as_deref()) {
-        Ok(Some(proxy)) => Ok(super::proxy::run(proxy, input, env, ctx)),
-        Ok(None) => Err(HttpResponse::error(&Error::new(
-            ErrorCode::Internal,
-            "a proxied run without its upstream",
-        ))),
-        Err(error) => Err(HttpResponse::error(&error)),
-    }
+    Proxy::open(input, setting(env, Proxy::SETTING).as_deref())
+        .map(|proxy| super::proxy::run(proxy, input, env, ctx))
+        .map_err(|error| HttpResponse::error(&error))
 }
 
 async fn submission(
@@ -110,10 +103,8 @@ async fn submission(
 ) -> Result<(HttpResponse, SseBody), HttpResponse> {
     let body = input.body_bytes();
     let submission = Submission::agent(Ok(&body), limits);
-    match super::submit::run(submission, env, request_id).await {
-        Submitted::Unread(error) => Err(HttpResponse::error(&input.locate(error))),
-        answered => Ok(drive::written(
-            AgentEvents::new(input).submission(&answered.into_response()),
-        )),
-    }
+    let submitted = super::submit::run(submission, env, request_id).await;
+    AgentEvents::submitted(input, submitted)
+        .map(drive::written)
+        .map_err(|error| HttpResponse::error(&error))
 }

@@ -25,11 +25,11 @@ use super::clock::{alarm_offset, unix_ms, unix_s};
 use super::deliver::{post_signed, random_bytes};
 use super::{read_body, setting};
 use genui_core::{
-    Error, ErrorCode, FormObjectEffect, FormObjectMachine, FormRecord, FormToken, GenerateJob,
-    HostedVisit, HttpResponse,
+    FormObjectEffect, FormObjectMachine, FormRecord, FormToken, GenerateJob, HostedVisit,
+    HttpResponse,
 };
 use genui_model::{Generation, Mode};
-use serde_json::{json, Value};
+use serde_json::Value;
 use worker::{
     durable_object, DurableObject, Env, Method, Request, RequestInit, Response, Result, State,
 };
@@ -45,11 +45,9 @@ pub(super) fn allow_http(env: &Env) -> bool {
 /// `POST /v1/forms`: a generate request plus `callbackUrl` in, `{url,
 /// expiresAt}` out, after the spec is stored in the link's object.
 pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) -> HttpResponse {
-    let Some(secret) = setting(env, "WEBHOOK_SECRET") else {
-        return HttpResponse::error(&Error::new(
-            ErrorCode::NotFound,
-            "hosted forms are not configured (set the WEBHOOK_SECRET secret)",
-        ));
+    let secret = match FormRecord::configured(setting(env, "WEBHOOK_SECRET")) {
+        Ok(secret) => secret,
+        Err(error) => return HttpResponse::error(&error),
     };
     let limits = super::settings::limits(env);
     let body = match read_body(req, &limits).await {
@@ -113,22 +111,15 @@ pub(super) async fn issue(
     )
     .keeping_answered_spec();
     let answer = super::drive::answer(&mut generation, env, ctx).await;
-    if answer.status != 200 {
-        return Err(answer);
-    }
-    let Some(spec) = generation.answered_spec() else {
-        return Err(internal("the form's spec could not be kept"));
-    };
-    let Ok(random) = random_bytes::<{ FormRecord::RANDOM_BYTES }>() else {
-        return Err(internal("no random bytes for the form's link"));
-    };
+    let random = random_bytes::<{ FormRecord::RANDOM_BYTES }>().ok();
+    let (answer, spec, random) = FormRecord::issuable(answer, generation.answered_spec(), random)?;
     let ttl = super::kv::SpecCache::open(env).ttl_seconds();
     let job = generation.job();
     let (record, token, fragment) =
         FormRecord::issue(job, job.spec_hash(), callback, random, unix_s(), ttl);
-    let init = json!({"spec": spec, "record": record});
+    let init = FormObjectMachine::init_request(spec, &record);
     if let Err(e) = call_object(env, &token.object_name(), Method::Post, "init", Some(init)).await {
-        return Err(internal(&format!("the form could not be stored: {e}")));
+        return Err(FormRecord::not_stored(&e));
     }
     let issued = Issued {
         record,
@@ -142,14 +133,7 @@ pub(super) async fn issue(
 /// it (the tool message, JSON), once the person has sent the form.
 pub(super) async fn kept_answer(env: &Env, name: &str) -> Result<Option<String>> {
     let (status, body) = call_object(env, name, Method::Get, "answer", None).await?;
-    Ok(match status {
-        200 => body["message"].as_str().map(str::to_owned),
-        _ => None,
-    })
-}
-
-fn internal(message: &str) -> HttpResponse {
-    HttpResponse::error(&Error::new(ErrorCode::Internal, message))
+    Ok(FormObjectMachine::kept_message(status, &body))
 }
 
 /// Asks the object `name`; its JSON answer and status.
@@ -209,16 +193,12 @@ pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
         let (name, record) = FormObjectMachine::enqueue_request(url.as_str(), body, &id, unix_ms());
         call_object(&env, &name, Method::Post, "enqueue", Some(record)).await
     };
-    match stored.await {
-        Ok((200, _)) => {}
-        Ok((status, _)) => worker::console_error!(
-            "{}",
-            json!({"event": "callback_not_stored", "host": url.host_str(), "status": status})
-        ),
-        Err(e) => worker::console_error!(
-            "{}",
-            json!({"event": "callback_not_stored", "host": url.host_str(), "error": e.to_string()})
-        ),
+    let stored = stored
+        .await
+        .map(|(status, _)| status)
+        .map_err(|e| e.to_string());
+    if let Some(line) = FormObjectMachine::callback_not_stored(url.host_str(), stored) {
+        worker::console_error!("{line}");
     }
 }
 

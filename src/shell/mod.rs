@@ -256,10 +256,11 @@ async fn render_spec(req: &mut Request, env: &Env, spec_hash: &str) -> HttpRespo
     };
     // Opening the cache sizes the isolate's memory of specs first.
     let cache = kv::SpecCache::open(env);
-    let outcome = match job.remembered() {
-        Some(outcome) => outcome,
-        None => job.answer(cache.get(job.cache_key()).await.as_deref()),
+    let cached = match job.key_to_read() {
+        Some(key) => cache.get(key).await,
+        None => None,
     };
+    let outcome = job.answer(cached.as_deref());
     outcome.response.react_source_only(accept.as_deref())
 }
 
@@ -313,9 +314,9 @@ async fn webhook(
         return stream_job(job, env, ctx, on_answer, sse).await;
     }
     let response = generate_job(job, env, ctx).await;
-    if let (Some(url), true) = (callback, response.status == 200) {
+    if let Some((url, body)) = Webhook::callback_delivery(callback, &response) {
         // Stored before the answer goes back; delivered and retried by its outbox.
-        forms::enqueue_callback(env.clone(), url, response.body.clone()).await;
+        forms::enqueue_callback(env.clone(), url, body).await;
     }
     response
 }

@@ -49,7 +49,7 @@
 
 use crate::machine::Update;
 use crate::stream::{body_value, diff, Encoder};
-use genui_core::{Error, ErrorCode, HttpResponse, Limits};
+use genui_core::{Error, ErrorCode, GenerateJob, HttpResponse, Limits, Submitted};
 use serde_json::{json, Map, Value};
 
 /// The A2UI middleware's activity type.
@@ -196,6 +196,27 @@ impl RunInput {
                 forwarded: body, ..
             } => serde_json::to_vec(body).unwrap_or_default(),
         }
+    }
+
+    /// The generate job a generate or interrupt run asks for (an
+    /// interrupt is answered as `/v1/interrupt` answers it, its token
+    /// signed with `secret` at `now_s`), its errors pointing into the run
+    /// input.
+    pub fn generate_job(
+        &self,
+        format: Option<&str>,
+        limits: &Limits,
+        now_s: u64,
+        secret: Option<&str>,
+    ) -> Result<GenerateJob, Error> {
+        let body = self.body_bytes();
+        match &self.call {
+            Call::Interrupt { .. } => {
+                GenerateJob::prepare_interrupt(&body, format, limits, now_s, secret)
+            }
+            _ => GenerateJob::prepare(&body, format, limits),
+        }
+        .map_err(|error| self.locate(error))
     }
 
     /// An error of the inner body, with its pointer moved to where that
@@ -558,6 +579,16 @@ impl AgentEvents {
         (message_id, activity_type, content)
     }
 
+    /// A submission run's events for what the submission machine
+    /// answered; a body that is not a submission (`Submitted::Unread`) is
+    /// the plain error, its pointer moved into the run input.
+    pub fn submitted(input: &RunInput, submitted: Submitted) -> Result<String, Error> {
+        match submitted {
+            Submitted::Unread(error) => Err(input.locate(error)),
+            answered => Ok(Self::new(input).submission(&answered.into_response())),
+        }
+    }
+
     /// A submission's answer: the tool message, or the field errors.
     pub fn submission(&mut self, response: &HttpResponse) -> String {
         let mut text = self.start();
@@ -746,6 +777,27 @@ mod tests {
     }
 
     #[test]
+    fn a_generate_run_s_job_is_its_call_s_and_its_errors_point_into_the_run() {
+        let run = |args: Value| {
+            let call = json!({"id": "call_9", "type": "function", "function": {"name": "generateUserInterface", "arguments": args.to_string()}});
+            read(json!({"threadId": "t", "runId": "r", "messages": [
+                {"id": "2", "role": "assistant", "toolCalls": [call]}]}))
+            .unwrap()
+        };
+        let job = run(args())
+            .generate_job(None, &Limits::default(), 0, None)
+            .unwrap();
+        assert_eq!(job.request().tool_call_id.as_deref(), Some("call_9"));
+        let no_output = json!({"description": "d"});
+        let error = run(no_output)
+            .generate_job(None, &Limits::default(), 0, None)
+            .map(|_| ())
+            .unwrap_err();
+        let at = error.pointer().unwrap_or_default();
+        assert!(at.starts_with("/messages/0/toolCalls/0"), "{at}");
+    }
+
+    #[test]
     fn forwarded_props_win_and_name_the_call() {
         let input = read(json!({"threadId": "t", "runId": "r", "messages": [], "forwardedProps": {"generateUserInterface": args(), "format": "a2ui"}})).unwrap();
         let Call::Generate { body, .. } = &input.call else {
@@ -784,6 +836,15 @@ mod tests {
         assert_eq!(
             untold[1]["result"],
             json!({"accepted": true, "response": response})
+        );
+        let answered = Submitted::Answer(HttpResponse::json(200, &response));
+        let text = AgentEvents::submitted(&input, answered).unwrap();
+        assert!(text.contains("RUN_FINISHED"), "{text}");
+        let unread = Error::new(ErrorCode::InvalidRequest, "not a submission").at("/context");
+        let error = AgentEvents::submitted(&input, Submitted::Unread(unread)).unwrap_err();
+        assert_eq!(
+            error.pointer(),
+            Some("/forwardedProps/a2uiAction/userAction/context")
         );
     }
 
@@ -892,14 +953,9 @@ mod tests {
     /// The `ACTIVITY_SNAPSHOT` a run answering one interrupt sends (signed
     /// with a test secret).
     fn interrupt_activity(input: &RunInput) -> Value {
-        let job = genui_core::GenerateJob::prepare_interrupt(
-            &input.body_bytes(),
-            None,
-            &Limits::default(),
-            0,
-            Some("s3cret"),
-        )
-        .unwrap();
+        let job = input
+            .generate_job(None, &Limits::default(), 0, Some("s3cret"))
+            .unwrap();
         let answer = job.answer(None).response;
         AgentEvents::new(input)
             .frames(&Update::Ui(answer))
@@ -949,17 +1005,12 @@ mod tests {
         // Errors name their place in the run input.
         let no_schema = json!({"threadId": "t", "runId": "r", "forwardedProps": {"interrupts": [{"id": "i", "reason": "x"}]}});
         let input = read(no_schema).unwrap();
-        let error = genui_core::GenerateJob::prepare_interrupt(
-            &input.body_bytes(),
-            None,
-            &Limits::default(),
-            0,
-            None,
-        )
-        .map(|_| ())
-        .unwrap_err();
+        let error = input
+            .generate_job(None, &Limits::default(), 0, None)
+            .map(|_| ())
+            .unwrap_err();
         assert_eq!(
-            input.locate(error).pointer(),
+            error.pointer(),
             Some("/forwardedProps/interrupts/0/responseSchema")
         );
         let two = json!({"threadId": "t", "runId": "r", "forwardedProps": {"interrupts": [{"id": "a", "reason": "confirmation"}, {"id": "b", "reason": "confirmation"}]}});

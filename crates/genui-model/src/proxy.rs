@@ -103,18 +103,22 @@ impl Proxy {
 
     /// The proxied run of `input` (a run whose call is
     /// [`Call::Proxy`]), its agent looked up in the `GENUI_AGENTS`
-    /// setting. `Ok(None)`: the run is not a proxied one.
-    pub fn open(input: &RunInput, setting: Option<&str>) -> Result<Option<Self>, Error> {
+    /// setting; a run that is not a proxied one is a 500 (the caller
+    /// opens only a proxied run).
+    pub fn open(input: &RunInput, setting: Option<&str>) -> Result<Self, Error> {
         let Call::Proxy {
             upstream,
             forwarded,
             form_options,
         } = &input.call
         else {
-            return Ok(None);
+            return Err(Error::new(
+                ErrorCode::Internal,
+                "a proxied run without its upstream",
+            ));
         };
         let agent = find_agent(setting, upstream)?;
-        Ok(Some(Self {
+        Ok(Self {
             url: agent.url,
             deadline_ms: agent.deadline_ms,
             body: forwarded.to_string(),
@@ -123,7 +127,7 @@ impl Proxy {
             form_options: form_options.clone(),
             started: false,
             over: false,
-        }))
+        })
     }
 
     /// The request to the upstream agent.
@@ -577,9 +581,7 @@ mod tests {
     }
 
     fn proxy() -> Proxy {
-        Proxy::open(&run_input(json!({"upstream": "graph"})), Some(SETTING))
-            .unwrap()
-            .unwrap()
+        Proxy::open(&run_input(json!({"upstream": "graph"})), Some(SETTING)).unwrap()
     }
 
     /// The frames' AG-UI events, in order.
@@ -710,7 +712,11 @@ mod tests {
         .unwrap_err();
         assert_eq!(error.pointer(), Some(UPSTREAM_AT));
         let plain = run_input(json!({"generateUserInterface": {"output": {"type": "object"}}}));
-        assert!(Proxy::open(&plain, Some(SETTING)).unwrap().is_none());
+        let error = Proxy::open(&plain, Some(SETTING)).unwrap_err();
+        assert_eq!(
+            (error.code(), error.http_status()),
+            (ErrorCode::Internal, 500)
+        );
         // The caller is never told the operator's agents.
         let error =
             Proxy::open(&run_input(json!({"upstream": "nobody"})), Some(SETTING)).unwrap_err();
@@ -769,7 +775,7 @@ mod tests {
             json!({"upstream": "graph", "format": "rjsf", "data": {"a": 2},
             "agentOption": true}),
         );
-        let proxy = Proxy::open(&input, Some(SETTING)).unwrap().unwrap();
+        let proxy = Proxy::open(&input, Some(SETTING)).unwrap();
         let request = proxy.request();
         assert_eq!(request.url, "http://127.0.0.1:8123/agent");
         assert!(request
@@ -843,7 +849,7 @@ mod tests {
     #[test]
     fn an_interrupts_body_is_answered_as_a_form_activity() {
         let input = run_input(json!({"upstream": "graph", "format": "rjsf"}));
-        let mut proxy = Proxy::open(&input, Some(SETTING)).unwrap().unwrap();
+        let mut proxy = Proxy::open(&input, Some(SETTING)).unwrap();
         let interrupt = json!({"id": "int-1", "reason": "input_required", "toolCallId": "call_q",
             "responseSchema": {"type": "object", "properties": {"q": {"type": "string"}}}});
         let finished = json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1",

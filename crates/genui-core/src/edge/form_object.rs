@@ -232,6 +232,20 @@ impl FormObjectMachine {
         effects
     }
 
+    /// The body of `POST /init`: a new link's `spec` and `record`.
+    pub fn init_request(spec: &str, record: &FormRecord) -> Value {
+        json!({"spec": spec, "record": record})
+    }
+
+    /// The tool message of `GET /answer`'s answer (`status`, `body`): the
+    /// answer kept for the MCP call, `None` while the form is open.
+    pub fn kept_message(status: u16, body: &Value) -> Option<String> {
+        match status {
+            200 => body[MESSAGE].as_str().map(str::to_owned),
+            _ => None,
+        }
+    }
+
     /// The body of `POST /enqueue` for a webhook's answer `message` to
     /// `url`, and the name of its object, from `id_hex` (random) at `now`.
     pub fn enqueue_request(url: &str, message: String, id_hex: &str, now: u64) -> (String, Value) {
@@ -242,6 +256,21 @@ impl FormObjectMachine {
             "expiresAt": now + CALLBACK_LIFETIME_MS,
         });
         (format!("callback-{id_hex}"), body)
+    }
+
+    /// The log line when a webhook's callback was not put in its outbox:
+    /// `stored` is the object's status, or what the platform said when the
+    /// object was not reached; `None` when the object took it (a 200).
+    pub fn callback_not_stored(
+        host: Option<&str>,
+        stored: std::result::Result<u16, String>,
+    ) -> Option<String> {
+        let line = match stored {
+            Ok(200) => return None,
+            Ok(status) => json!({"event": "callback_not_stored", "host": host, "status": status}),
+            Err(error) => json!({"event": "callback_not_stored", "host": host, "error": error}),
+        };
+        Some(line.to_string())
     }
 
     fn outbox(&self) -> Option<Outbox> {
@@ -617,7 +646,8 @@ mod tests {
     /// A link made at `T0`, expiring in an hour.
     fn link(callback_url: Option<&str>) -> Object {
         let mut object = Object::new();
-        let init = json!({"spec": "{\"v\":1}", "record": record(callback_url, (T0 + HOUR) / 1000)});
+        let record = serde_json::from_value(record(callback_url, (T0 + HOUR) / 1000)).unwrap();
+        let init = FormObjectMachine::init_request("{\"v\":1}", &record);
         assert_eq!(
             object.fetch("POST", "/init", init, T0),
             (200, json!({"ok": true}))
@@ -627,6 +657,22 @@ mod tests {
 
     fn answer(message: &str) -> Value {
         json!({"message": message, "deliveryId": "form_1"})
+    }
+
+    #[test]
+    fn a_callback_not_taken_by_its_object_is_logged_with_its_host_and_why() {
+        let host = Some("agents.acme.com");
+        assert_eq!(FormObjectMachine::callback_not_stored(host, Ok(200)), None);
+        let refused = FormObjectMachine::callback_not_stored(host, Ok(400)).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(&refused).unwrap(),
+            json!({"event": "callback_not_stored", "host": "agents.acme.com", "status": 400})
+        );
+        let unreached = FormObjectMachine::callback_not_stored(host, Err("no binding".into()));
+        assert_eq!(
+            serde_json::from_str::<Value>(&unreached.unwrap()).unwrap(),
+            json!({"event": "callback_not_stored", "host": "agents.acme.com", "error": "no binding"})
+        );
     }
 
     #[test]
@@ -840,10 +886,11 @@ mod tests {
     #[test]
     fn a_link_an_mcp_call_made_keeps_its_answer_once_for_that_call() {
         let mut object = link(None);
-        assert_eq!(
-            object.fetch("GET", "/answer", Value::Null, T0),
-            (404, json!({"state": "open"}))
-        );
+        let (status, open) = object.fetch("GET", "/answer", Value::Null, T0);
+        assert_eq!((status, &open), (404, &json!({"state": "open"})));
+        assert_eq!(FormObjectMachine::kept_message(status, &open), None);
+        let unread = json!({"message": "not a 200"});
+        assert_eq!(FormObjectMachine::kept_message(500, &unread), None);
         assert_eq!(
             object.fetch("POST", "/submit", answer("tool msg"), T0),
             (200, json!({"state": "delivered"}))
@@ -852,9 +899,11 @@ mod tests {
             object.fetch("POST", "/submit", answer("second"), T0),
             (409, json!({"state": "delivered"}))
         );
+        let (status, kept) = object.fetch("GET", "/answer", Value::Null, T0);
+        assert_eq!((status, &kept), (200, &json!({"message": "tool msg"})));
         assert_eq!(
-            object.fetch("GET", "/answer", Value::Null, T0),
-            (200, json!({"message": "tool msg"}))
+            FormObjectMachine::kept_message(status, &kept).as_deref(),
+            Some("tool msg")
         );
         assert_eq!(object.state(T0), "delivered");
         assert!(object.posts.is_empty() && !object.storage.contains_key(OUTBOX));

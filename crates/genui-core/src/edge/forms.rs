@@ -206,6 +206,17 @@ impl FormRecord {
     /// record's id, then the pre-fill digest's salt.
     pub const RANDOM_BYTES: usize = ID_BYTES + SALT_BYTES;
 
+    /// The secret hosted forms sign their links with (the `WEBHOOK_SECRET`
+    /// setting), or why `POST /v1/forms` is answered 404 without one.
+    pub fn configured(secret: Option<String>) -> Result<String> {
+        secret.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                "hosted forms are not configured (set the WEBHOOK_SECRET secret)",
+            )
+        })
+    }
+
     /// What `POST /v1/forms` checks before anything is generated: a
     /// `callbackUrl` the worker may POST to, and an `output` to answer (a
     /// display takes no answer). The callback's URL.
@@ -258,6 +269,38 @@ impl FormRecord {
         let token = FormToken::new(id, record.expires_at);
         (record, token, fragment.map(|(text, _)| text))
     }
+
+    /// Whether a generation's `answer` makes a link: the answer, the spec
+    /// it kept and the link's random bytes; or the answer that says why no
+    /// link is made: the generation's own answer when it is not a 200, a
+    /// 500 when the spec was not kept or the platform gave no random bytes.
+    pub fn issuable(
+        answer: HttpResponse,
+        spec: Option<&str>,
+        random: Option<[u8; ID_BYTES + SALT_BYTES]>,
+    ) -> std::result::Result<(HttpResponse, &str, [u8; ID_BYTES + SALT_BYTES]), HttpResponse> {
+        if answer.status != 200 {
+            return Err(answer);
+        }
+        let Some(spec) = spec else {
+            return Err(internal("the form's spec could not be kept"));
+        };
+        let Some(random) = random else {
+            return Err(internal("no random bytes for the form's link"));
+        };
+        Ok((answer, spec, random))
+    }
+
+    /// The answer when the link's object did not take its spec and record
+    /// (`reason`: what the platform said).
+    pub fn not_stored(reason: &dyn std::fmt::Display) -> HttpResponse {
+        internal(&format!("the form could not be stored: {reason}"))
+    }
+}
+
+/// A 500 `dgui_error` saying `message`.
+fn internal(message: &str) -> HttpResponse {
+    HttpResponse::error(&Error::new(ErrorCode::Internal, message))
 }
 
 impl HttpResponse {
@@ -331,6 +374,52 @@ mod tests {
 
     fn token() -> FormToken {
         FormToken::new([7; ID_BYTES], 2_000)
+    }
+
+    fn answered(status: u16) -> HttpResponse {
+        HttpResponse {
+            status,
+            headers: Vec::new(),
+            body: "{}".into(),
+        }
+    }
+
+    fn code_of(answer: &HttpResponse) -> (u16, String) {
+        let body: Value = serde_json::from_str(&answer.body).unwrap();
+        let code = body["code"].as_str().unwrap_or_default().to_owned();
+        (answer.status, code)
+    }
+
+    #[test]
+    fn hosted_forms_need_the_secret_they_sign_links_with() {
+        let unset = FormRecord::configured(None).unwrap_err();
+        assert_eq!(
+            (unset.code(), unset.http_status()),
+            (ErrorCode::NotFound, 404)
+        );
+        assert!(unset.message().contains("hosted forms are not configured"));
+        assert_eq!(FormRecord::configured(Some("s".into())).unwrap(), "s");
+    }
+
+    #[test]
+    fn a_link_is_made_only_from_a_200_answer_with_its_spec_and_random_bytes() {
+        let random = Some([3; FormRecord::RANDOM_BYTES]);
+        let (answer, spec, bytes) =
+            FormRecord::issuable(answered(200), Some("spec"), random).unwrap();
+        assert_eq!((answer, spec, bytes), (answered(200), "spec", [3; 32]));
+        for status in [400, 422, 502] {
+            let refused = FormRecord::issuable(answered(status), Some("spec"), random);
+            assert_eq!(refused.unwrap_err(), answered(status), "its own answer");
+        }
+        let unkept = FormRecord::issuable(answered(200), None, random).unwrap_err();
+        assert_eq!(code_of(&unkept), (500, "internal_error".into()));
+        let unrandom = FormRecord::issuable(answered(200), Some("spec"), None).unwrap_err();
+        assert_eq!(code_of(&unrandom), (500, "internal_error".into()));
+        let unstored = FormRecord::not_stored(&"the object is gone");
+        assert_eq!(code_of(&unstored), (500, "internal_error".into()));
+        assert!(unstored
+            .body
+            .contains("the form could not be stored: the object is gone"));
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //!
 //! ```text
 //! shell: SpecRender::prepare(hash, body, ?format)   hash, limits, options
-//!        -> remembered()                            this isolate's memory of specs
-//!        -> shell: KV get(cache_key())               else
+//!        -> key_to_read()                           None: this isolate remembers the spec
+//!        -> shell: KV get(key)                       only for Some(key)
 //!        -> answer(cached)                           the generate hit's renderer
 //! ```
 //!
@@ -92,14 +92,17 @@ impl SpecRender {
         Ok(())
     }
 
-    /// The KV key to read.
-    pub fn cache_key(&self) -> &str {
-        &self.key
+    /// The KV key the shell reads before [`SpecRender::answer`]; `None`
+    /// when this isolate's memory of specs holds the spec (no KV read).
+    pub fn key_to_read(&self) -> Option<&str> {
+        match crate::cache::memo::spec(&self.spec_hash, &self.limits) {
+            Some(_) => None,
+            None => Some(&self.key),
+        }
     }
 
-    /// The answer from this isolate's memory of specs, when it holds the
-    /// spec: the shell then skips the KV read.
-    pub fn remembered(&self) -> Option<Outcome> {
+    /// The answer from this isolate's memory of specs, when it holds the spec.
+    fn remembered(&self) -> Option<Outcome> {
         crate::cache::memo::spec(&self.spec_hash, &self.limits).map(|spec| self.answer_spec(&spec))
     }
 
@@ -350,10 +353,19 @@ mod tests {
     }
 
     #[test]
+    fn a_spec_this_isolate_does_not_remember_is_read_from_kv() {
+        let (hash, _) = stored();
+        let job = SpecRender::prepare(&hash, b"{}", None, &memory_off()).unwrap();
+        assert_eq!(job.key_to_read(), Some(job.key.as_str()));
+        assert!(job.key.ends_with(&hash), "{} is the spec's key", job.key);
+    }
+
+    #[test]
     fn this_isolate_s_memory_answers_without_kv() {
         let remembering = Limits::default();
         let (hash, spec) = stored_under(&remembering);
         let job = SpecRender::prepare(&hash, b"{}", None, &remembering).unwrap();
+        assert_eq!(job.key_to_read(), None, "no KV read needed");
         let remembered = job
             .remembered()
             .expect("the first call's spec is remembered");

@@ -26,6 +26,7 @@
 use super::destination;
 use super::replay::{ReplayClaim, MAX_CLOCK_SKEW_SECONDS, TOLERANCE_SECONDS};
 use crate::error::{Error, ErrorCode, Result};
+use crate::terms::response::HttpResponse;
 use crate::terms::signing::{mac, sign, Purpose};
 use hmac::Mac;
 
@@ -212,11 +213,44 @@ impl Webhook {
     pub fn callback_of(raw: Option<&str>, allow_http: bool) -> Result<Option<url::Url>> {
         raw.map(|raw| callback_target(raw, allow_http)).transpose()
     }
+
+    /// What goes into the callback's outbox once the webhook is answered:
+    /// the `callback` URL and the answer's body, only for a 200 answer (an
+    /// error is the caller's to read, never POSTed to its callback).
+    pub fn callback_delivery(
+        callback: Option<url::Url>,
+        answer: &HttpResponse,
+    ) -> Option<(url::Url, String)> {
+        callback
+            .filter(|_| answer.status == 200)
+            .map(|url| (url, answer.body.clone()))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_200_answer_is_posted_to_the_webhook_s_callback() {
+        let url = url::Url::parse("https://agents.acme.com/cb").unwrap();
+        let answer = |status| HttpResponse {
+            status,
+            headers: Vec::new(),
+            body: format!("{{\"status\":{status}}}"),
+        };
+        assert_eq!(
+            Webhook::callback_delivery(Some(url.clone()), &answer(200)),
+            Some((url.clone(), "{\"status\":200}".to_owned()))
+        );
+        for status in [400, 422, 500, 502] {
+            assert_eq!(
+                Webhook::callback_delivery(Some(url.clone()), &answer(status)),
+                None
+            );
+        }
+        assert_eq!(Webhook::callback_delivery(None, &answer(200)), None);
+    }
 
     #[test]
     fn a_webhook_needs_its_secret_and_sends_back_only_to_a_callback_it_may_post_to() {
