@@ -118,9 +118,8 @@ pub(super) async fn issue(
     let (record, token, fragment) =
         FormRecord::issue(job, job.spec_hash(), callback, random, unix_s(), ttl);
     let init = FormObjectMachine::init_request(spec, &record);
-    if let Err(e) = call_object(env, &token.object_name(), Method::Post, "init", Some(init)).await {
-        return Err(FormRecord::not_stored(&e));
-    }
+    let init = call_object(env, &token.object_name(), Method::Post, "init", Some(init)).await;
+    FormRecord::stored(init.map(|(status, _)| status).map_err(|e| e.to_string()))?;
     let issued = Issued {
         record,
         token,
@@ -168,10 +167,13 @@ pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpRes
     };
     let name = visit.object_name();
     let state = call_object(env, &name, Method::Get, "state", None).await;
+    if let Err(page) = visit.on_state(state.ok()) {
+        return page;
+    }
     let limits = super::settings::limits(env);
     let body = super::read_body_or_error(req, &limits).await;
     let body = body.as_deref().map_err(Clone::clone);
-    let submission = match visit.on_state(state.ok(), body, &limits) {
+    let submission = match visit.submission(body, &limits) {
         Ok(submission) => submission,
         Err(page) => return page,
     };

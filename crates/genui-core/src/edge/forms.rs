@@ -291,11 +291,22 @@ impl FormRecord {
         Ok((answer, spec, random))
     }
 
-    /// The answer when the link's object did not take its spec and record
-    /// (`reason`: what the platform said).
-    pub fn not_stored(reason: &dyn std::fmt::Display) -> HttpResponse {
-        internal(&format!("the form could not be stored: {reason}"))
+    /// Whether the link's object took its spec and record, from how its
+    /// `/init` ended (its status, or what the platform said): only a 200
+    /// makes a link; anything else is a 500 that says why, so no link
+    /// leads to an object that holds no form.
+    pub fn stored(init: std::result::Result<u16, String>) -> std::result::Result<(), HttpResponse> {
+        match init {
+            Ok(200) => Ok(()),
+            Ok(status) => Err(not_stored(&format!("its object answered {status}"))),
+            Err(reason) => Err(not_stored(&reason)),
+        }
     }
+}
+
+/// The answer when the link's object did not take its spec and record.
+fn not_stored(reason: &str) -> HttpResponse {
+    internal(&format!("the form could not be stored: {reason}"))
 }
 
 /// A 500 `dgui_error` saying `message`.
@@ -415,11 +426,15 @@ mod tests {
         assert_eq!(code_of(&unkept), (500, "internal_error".into()));
         let unrandom = FormRecord::issuable(answered(200), Some("spec"), None).unwrap_err();
         assert_eq!(code_of(&unrandom), (500, "internal_error".into()));
-        let unstored = FormRecord::not_stored(&"the object is gone");
+        assert_eq!(FormRecord::stored(Ok(200)), Ok(()));
+        let unstored = FormRecord::stored(Err("the object is gone".into())).unwrap_err();
         assert_eq!(code_of(&unstored), (500, "internal_error".into()));
         assert!(unstored
             .body
             .contains("the form could not be stored: the object is gone"));
+        let refused = FormRecord::stored(Ok(400)).unwrap_err();
+        assert_eq!(code_of(&refused), (500, "internal_error".into()));
+        assert!(refused.body.contains("its object answered 400"));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //!
 //! ```text
 //! open(token) ──> object /state ──> on_state ── GET, open ──> the form
-//!                                      │ POST, open
+//!                                      │ POST, open: only now the body is read
 //!                                      v
 //!                 submission ──> on_submitted ──> object /submit ──> on_stored
 //! ```
@@ -32,6 +32,8 @@ pub struct HostedVisit {
     link: FormToken,
     is_post: bool,
     locale: Option<String>,
+    /// The open link's record and spec, once its object said it is open.
+    open: Option<(FormRecord, String)>,
 }
 
 impl std::fmt::Debug for HostedVisit {
@@ -71,6 +73,7 @@ impl HostedVisit {
             link,
             is_post,
             locale: None,
+            open: None,
         })
     }
 
@@ -80,15 +83,11 @@ impl HostedVisit {
     }
 
     /// The object's `/state` answer (status and JSON; `None` when it could
-    /// not be asked): a post's submission of `body` (as read) to the open
-    /// link, or the page that answers (the form itself for a `GET` of an
-    /// open link).
-    pub fn on_state(
-        &mut self,
-        answer: Option<(u16, Value)>,
-        body: Result<&[u8], Error>,
-        limits: &Limits,
-    ) -> Result<Submission, HttpResponse> {
+    /// not be asked): `Ok` for a post to the open link, whose body the shell
+    /// reads only then (a post to a link answered, gone or unreachable is
+    /// answered without reading it), else the page that answers (the form
+    /// itself for a `GET` of an open link).
+    pub fn on_state(&mut self, answer: Option<(u16, Value)>) -> Result<(), HttpResponse> {
         let Some((status, state)) = answer else {
             return Err(notice(503, None, "retrying"));
         };
@@ -111,11 +110,26 @@ impl HostedVisit {
         if !self.is_post {
             return Err(HttpResponse::hosted_form(&self.token, &record, spec, None));
         }
+        self.open = Some((record, spec.to_owned()));
+        Ok(())
+    }
+
+    /// The post's submission of `body` (as read) to the open link
+    /// [`Self::on_state`] found; a visit that found none answers 503, as
+    /// when the object could not be asked.
+    pub fn submission(
+        &mut self,
+        body: Result<&[u8], Error>,
+        limits: &Limits,
+    ) -> Result<Submission, HttpResponse> {
+        let Some((record, spec)) = self.open.take() else {
+            return Err(notice(503, self.locale.as_deref(), "retrying"));
+        };
         let answer_id = self.link.answer_id();
         Ok(Submission::hosted(
             &self.token,
             record,
-            spec,
+            &spec,
             answer_id,
             body,
             limits,
@@ -164,7 +178,8 @@ mod tests {
         visit: &mut HostedVisit,
         state: Option<(u16, Value)>,
     ) -> Result<Submission, HttpResponse> {
-        visit.on_state(state, Ok(b""), &Limits::default())
+        visit.on_state(state)?;
+        visit.submission(Ok(b""), &Limits::default())
     }
 
     const NOW: u64 = 1_800_000_000;
@@ -319,5 +334,25 @@ mod tests {
         let token = token(NOW + 60);
         let shown = format!("{:?}", visit(true));
         assert!(!shown.contains(&token) && !shown.contains(token.split('.').next_back().unwrap()));
+    }
+
+    #[test]
+    fn a_post_gets_a_submission_only_once_its_link_is_found_open() {
+        let limits = Limits::default();
+        let mut unasked = visit(true);
+        let unread = unasked.submission(Ok(b"{}"), &limits).unwrap_err();
+        assert_eq!(unread.status, 503, "no state asked: nothing to submit to");
+        let mut answered = visit(true);
+        assert_eq!(
+            answered.on_state(state("delivered")).unwrap_err().status,
+            409
+        );
+        assert_eq!(
+            answered.submission(Ok(b"{}"), &limits).unwrap_err().status,
+            503
+        );
+        let mut open = visit(true);
+        assert_eq!(open.on_state(state("open")), Ok(()));
+        assert!(open.submission(Ok(b"{}"), &limits).is_ok());
     }
 }
