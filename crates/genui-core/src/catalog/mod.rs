@@ -290,9 +290,12 @@ fn compile(
 /// catalog is read and proven once, however many requests name it.
 const READ_CATALOGS: usize = 16;
 
+/// A text's digest, and the catalog it is (`None`: it is not one).
+type Read = ([u8; 32], Option<Rc<Catalog>>);
+
 thread_local! {
-    /// Each text read, and the catalog it is (`None`: it is not one).
-    static READ: std::cell::RefCell<Vec<([u8; 32], Option<Rc<Catalog>>)>> =
+    /// Each text read this isolate.
+    static READ: std::cell::RefCell<Vec<Read>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
