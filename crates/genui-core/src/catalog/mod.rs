@@ -290,14 +290,19 @@ fn compile(
 /// catalog is read and proven once, however many requests name it.
 const READ_CATALOGS: usize = 16;
 
+/// A text's digest, and the catalog it is (`None`: it is not one).
+type Read = ([u8; 32], Option<Rc<Catalog>>);
+
 thread_local! {
-    static READ: std::cell::RefCell<Vec<([u8; 32], Rc<Catalog>)>> =
+    /// Each text read this isolate.
+    static READ: std::cell::RefCell<Vec<Read>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// `text` read as a catalog ([`Catalog::parse`]), remembered by its digest
 /// beside at least `configured` others (every catalog of the asking
-/// configuration stays remembered, however many there are).
+/// configuration stays remembered, however many there are); a text that
+/// is not a catalog is remembered as such, so it is not read again.
 fn read_once(text: &str, configured: usize) -> Result<Rc<Catalog>> {
     use sha2::{Digest, Sha256};
     let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
@@ -307,18 +312,18 @@ fn read_once(text: &str, configured: usize) -> Result<Rc<Catalog>> {
             .find(|(d, _)| *d == digest)
             .map(|(_, c)| c.clone())
     });
-    if let Some(catalog) = known {
-        return Ok(catalog);
+    if let Some(known) = known {
+        return known.ok_or_else(|| malformed("it was refused before".into(), ""));
     }
-    let catalog = Rc::new(Catalog::parse(text)?);
-    READ.with(|read| {
-        let mut read = read.borrow_mut();
-        if read.len() >= READ_CATALOGS.max(configured) {
-            read.remove(0);
+    let read = Catalog::parse(text).map(Rc::new);
+    READ.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= READ_CATALOGS.max(configured) {
+            memo.remove(0);
         }
-        read.push((digest, catalog.clone()));
+        memo.push((digest, read.as_ref().ok().cloned()));
     });
-    Ok(catalog)
+    read
 }
 
 impl PartialEq for Catalog {
@@ -360,7 +365,11 @@ impl crate::Limits {
     /// `catalog` was already checked when its job was prepared).
     pub fn catalog(&self, name: &str) -> Option<Rc<Catalog>> {
         let (_, text) = self.catalogs.iter().find(|(known, _)| known == name)?;
-        read_once(text, self.catalogs.len()).ok()
+        // The field is public: an entry whose text is not a catalog, or
+        // names another, names none.
+        read_once(text, self.catalogs.len())
+            .ok()
+            .filter(|catalog| catalog.name == name)
     }
 
     /// The configured catalog a request names by `catalog` (at `pointer`):
@@ -424,6 +433,31 @@ pub(crate) mod tests {
         );
         assert!(catalog.prompt_lines(4096).contains("\"starRating\""));
         assert_eq!(catalog.prompt_lines(10), "");
+    }
+
+    #[test]
+    fn an_entry_set_by_hand_names_a_catalog_only_when_its_text_is_one_of_that_name() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../catalogs/example.json"
+        ))
+        .unwrap();
+        let limits = crate::Limits {
+            catalogs: vec![
+                ("other".into(), std::sync::Arc::from(text.as_str())),
+                ("broken".into(), std::sync::Arc::from("{}")),
+            ],
+            ..crate::Limits::default()
+        };
+        assert!(
+            limits.catalog("other").is_none(),
+            "its text names `example`"
+        );
+        assert!(limits.catalog("broken").is_none());
+        assert!(
+            limits.catalog("broken").is_none(),
+            "refused again from memory"
+        );
     }
 
     #[test]

@@ -137,7 +137,7 @@ fn bare_origin(text: &str) -> Option<Url> {
 
 /// The answer headers a browser page may read: every header the worker
 /// answers with that a client acts on.
-const EXPOSED_HEADERS: [&str; 9] = [
+pub(crate) const EXPOSED_HEADERS: [&str; 9] = [
     "x-request-id",
     "server-timing",
     "x-genui-generator",

@@ -107,13 +107,20 @@ impl fmt::Debug for FormObjectEffect {
                 ..
             } => f
                 .debug_struct("Post")
-                .field("url", url)
+                .field("host", &url_host(url))
                 .field("delivery_id", delivery_id)
                 .field("attempt", attempt)
                 .finish_non_exhaustive(),
             Self::Log(line) => f.debug_tuple("Log").field(line).finish(),
         }
     }
+}
+
+/// The host of a callback URL, for `Debug`: its path and query may carry
+/// the agent's own tokens, so only the host is shown (as in the log lines).
+fn url_host(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    rest.split(['/', '?', '#']).next().unwrap_or_default()
 }
 
 impl fmt::Debug for FormObjectMachine {
@@ -939,6 +946,14 @@ mod tests {
             assert!(!shown.contains("s3cret"), "{shown}");
             assert!(!shown.contains("person's answer"), "{shown}");
         }
-        assert!(format!("{post:?}").contains("agent.example/cb"));
+        assert!(format!("{post:?}").contains("\"agent.example\""));
+        let tokened = FormObjectEffect::Post {
+            url: "https://agent.example/cb?token=t0ps3cret".into(),
+            message: String::new(),
+            delivery_id: "d1".into(),
+            secret: "s3cret".into(),
+            attempt: 1,
+        };
+        assert!(!format!("{tokened:?}").contains("t0ps3cret"));
     }
 }

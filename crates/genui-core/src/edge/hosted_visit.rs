@@ -19,7 +19,7 @@
 use crate::edge::forms::{FormRecord, FormToken};
 use crate::edge::outbox::DeliveryPhase;
 use crate::edge::submission::{Submission, Submitted};
-use crate::error::Error;
+use crate::error::{Error, ErrorCode};
 use crate::terms::limits::Limits;
 use crate::terms::response::HttpResponse;
 use serde_json::{json, Value};
@@ -115,15 +115,18 @@ impl HostedVisit {
     }
 
     /// The post's submission of `body` (as read) to the open link
-    /// [`Self::on_state`] found; a visit that found none answers 503, as
-    /// when the object could not be asked.
+    /// [`Self::on_state`] found; asked before it found one, the shell ran
+    /// the steps out of order, which trying again will not mend: a 500.
     pub fn submission(
         &mut self,
         body: Result<&[u8], Error>,
         limits: &Limits,
     ) -> Result<Submission, HttpResponse> {
         let Some((record, spec)) = self.open.take() else {
-            return Err(notice(503, self.locale.as_deref(), "retrying"));
+            return Err(HttpResponse::error(&Error::new(
+                ErrorCode::Internal,
+                "a hosted form's post was read before its link was found open",
+            )));
         };
         let answer_id = self.link.answer_id();
         Ok(Submission::hosted(
@@ -341,7 +344,10 @@ mod tests {
         let limits = Limits::default();
         let mut unasked = visit(true);
         let unread = unasked.submission(Ok(b"{}"), &limits).unwrap_err();
-        assert_eq!(unread.status, 503, "no state asked: nothing to submit to");
+        assert_eq!(
+            unread.status, 500,
+            "no state asked: the shell's steps are out of order"
+        );
         let mut answered = visit(true);
         assert_eq!(
             answered.on_state(state("delivered")).unwrap_err().status,
@@ -349,7 +355,7 @@ mod tests {
         );
         assert_eq!(
             answered.submission(Ok(b"{}"), &limits).unwrap_err().status,
-            503
+            500
         );
         let mut open = visit(true);
         assert_eq!(open.on_state(state("open")), Ok(()));
