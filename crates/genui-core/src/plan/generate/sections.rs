@@ -207,6 +207,10 @@ fn fill_unknown(mut tags: Vec<Tag>) -> Vec<Tag> {
 /// about: they never open a subject.
 const BOUNDS: [&str; 8] = ["min", "max", "is", "has", "first", "last", "start", "end"];
 
+/// Last words that name one end of a range (`price_min`, `year_from`):
+/// two ranges side by side share them without being about two subjects.
+const RANGE_ENDS: [&str; 8] = ["min", "max", "from", "to", "start", "end", "lower", "upper"];
+
 /// First words that say which of several like things a field is about
 /// (`current_manager`, `new_manager`): they open a subject only when
 /// another run repeats its fields ([`parallel`]), else `new_password` and
@@ -242,7 +246,7 @@ struct SubjectRun {
     /// singular: `emergency contact` for `emergencyContactName`, ...
     opening: Vec<String>,
     /// What follows the opening in each name, whole and by its last word
-    /// (`first name` and `name`).
+    /// (`first name` and `name`), except the ends of a range (`min`).
     stems: BTreeSet<String>,
     qualifier: bool,
 }
@@ -295,7 +299,7 @@ fn subject_run(fields: &[(String, Node)], range: Range<usize>, qualifier: bool) 
     let mut stems = BTreeSet::new();
     for words in &names {
         let rest = &words[shared.min(words.len())..];
-        if let Some(last) = rest.last() {
+        if let Some(last) = rest.last().filter(|w| !RANGE_ENDS.contains(&w.as_str())) {
             stems.insert(last.clone());
             stems.insert(rest.join(" "));
         }
@@ -483,6 +487,10 @@ fn merge_single_fields(blocks: &mut Vec<Block>) {
             .checked_sub(1)
             .and_then(|i| section_family(blocks.get(i)));
         let after = section_family(blocks.get(index + 1));
+        let after_subject = index
+            .checked_sub(1)
+            .and_then(|i| section_key(blocks.get(i)))
+            .is_some_and(|(_, subject)| subject.is_some());
         let same_section = index
             .checked_sub(1)
             .is_some_and(|i| section_key(blocks.get(i)) == section_key(blocks.get(index + 1)));
@@ -496,9 +504,12 @@ fn merge_single_fields(blocks: &mut Vec<Block>) {
             // A lone switch turns on what follows it (`night_mode`, then
             // the hours it keeps): it opens the next section.
             (_, Some(_)) if switch => join(blocks, index, index + 1),
-            // A person's details hold only the person: what follows them
-            // (`position`, `available_from`) leads the next section.
+            // A person's details hold only the person, a subject's block
+            // only that subject: what follows them (`position`,
+            // `available_from`; `parcel_count` after `delivery_*`) leads
+            // the next section.
             (Some(Family::Personal), Some(_)) => join(blocks, index, index + 1),
+            (Some(_), Some(_)) if after_subject => join(blocks, index, index + 1),
             (Some(_), _) => join(blocks, index - 1, index),
             (None, Some(_)) => join(blocks, index, index + 1),
             // Between nested objects: it stays a loose field.
@@ -827,6 +838,41 @@ mod tests {
                 "guardian_phone",
             ]),
             ["Child:4", "Guardian:3"]
+        );
+    }
+
+    #[test]
+    fn two_ranges_side_by_side_are_no_subjects() {
+        let ranges = arranged(&[
+            "make",
+            "model",
+            "year_min",
+            "year_max",
+            "price_min",
+            "price_max",
+        ]);
+        assert!(
+            !ranges
+                .iter()
+                .any(|s| s.starts_with("Year") || s.starts_with("Price")),
+            "{ranges:?}"
+        );
+    }
+
+    #[test]
+    fn a_field_after_the_last_subject_block_leads_the_next_section() {
+        let fields = vec![
+            control("collection_street"),
+            control("collection_city"),
+            control("delivery_street"),
+            control("delivery_city"),
+            control("parcel_count"),
+            control("total_weight_kg"),
+            control("length_cm"),
+        ];
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["Collection:2", "Delivery:2", "Size:3"]
         );
     }
 
