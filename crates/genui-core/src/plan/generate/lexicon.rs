@@ -98,6 +98,16 @@ impl Family {
         row.get(lang).copied().unwrap_or(row[0])
     }
 
+    /// The family whose English section name is `name` ("Recipient",
+    /// "Emergency contact"), so a section named after a subject is shown
+    /// in the form's language where the lexicon has the word.
+    pub(crate) fn named(name: &str) -> Option<Family> {
+        Family::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name(0).eq_ignore_ascii_case(name))
+    }
+
     /// The family of a concept id kept in a plan.
     pub(crate) fn from_id(id: &str) -> Option<Family> {
         Family::ALL.iter().copied().find(|f| f.id() == id)

@@ -9,7 +9,8 @@
 //! (`startDate`/`endDate` -> `date`/`date`; `product_model`/`serial_number`
 //! -> `product`/nothing). An amount followed by its currency, a date
 //! followed by a time, and a moment followed by how long it lasts
-//! (`start_time`/`duration_minutes`) share a row too. A row of two may also start from
+//! (`start_time`/`duration_minutes`; a count in a unit of time,
+//! `available_from`/`min_stay_months`) share a row too. A row of two may also start from
 //! looser ties: a shared first word (`dns_primary`/`dns_secondary`), two
 //! choices, two reference numbers (`registration_number`/`vat_number`), or
 //! two inputs of one kind about one subject (`travellers`/
@@ -319,6 +320,7 @@ fn tie(a: &Control, b: &Control, pair_only: bool) -> Tie {
         || by_name(amount_and_currency)
         || date_and_time(a, b)
         || (is_moment(a) && by_name(|_, later| is_duration(later)))
+        || (is_moment(a) && is_number(b) && by_name(|_, later| counts_time(later)))
     {
         Tie::Close
     } else if !pair_only {
@@ -397,6 +399,21 @@ fn is_moment(control: &Control) -> bool {
 /// `duration_minutes`).
 fn is_duration(words: &[String]) -> bool {
     words.iter().any(|w| w == "duration")
+}
+
+/// Units of time a count of them says how long something lasts in
+/// (`min_stay_months`, `nights`, `notice_weeks`).
+const TIME_UNITS: [&str; 6] = ["minute", "hour", "day", "night", "week", "month"];
+
+/// A number counted in a unit of time, after a moment: how long it lasts.
+fn counts_time(words: &[String]) -> bool {
+    words
+        .last()
+        .is_some_and(|w| TIME_UNITS.contains(&w.as_str()))
+}
+
+fn is_number(control: &Control) -> bool {
+    matches!(control.widget, Widget::Number | Widget::Integer)
 }
 
 /// Two short choices (drop-downs or small radio groups) read well side by side.
@@ -556,6 +573,15 @@ mod tests {
                 ("notes", Textarea)
             ]),
             "[start_time duration_minutes] notes"
+        );
+        assert_eq!(
+            arranged(&[
+                ("available_from", Date),
+                ("min_stay_months", Integer),
+                ("notes", Textarea)
+            ]),
+            "[available_from min_stay_months] notes",
+            "a count of a unit of time after a moment is how long it lasts"
         );
         assert_eq!(
             arranged(&[

@@ -17,7 +17,12 @@
 //! - A nested object keeps its own section (its group) where it stands.
 //! - Neighbours whose names open with one subject (`organiser_email`,
 //!   `organiser_phone`; `notify_push`, `notify_email`) are one section, of
-//!   the first one's family. Yes/no fields are sectioned
+//!   the first one's family. Runs about different subjects that repeat
+//!   each other's fields (`sender_name`, `sender_city`, then
+//!   `recipient_name`, `recipient_city`; `current_manager` then
+//!   `new_manager`) describe several of one kind of thing, so each is a
+//!   section of its own named after its subject ("Sender", "Recipient"),
+//!   even when all are of one family. Yes/no fields are sectioned
 //!   by their meaning like any other: a list of privacy switches and a
 //!   list of topics to hear about are two sections.
 //! - Contact details join personal details when the form has both; sizes
@@ -37,6 +42,9 @@
 
 use super::lexicon::{family_of, Family};
 use crate::plan::{Node, Widget};
+use crate::text::singular;
+use std::collections::BTreeSet;
+use std::ops::Range;
 
 /// Forms with fewer top-level fields than this stay unsectioned.
 pub(crate) const MIN_FIELDS: usize = 6;
@@ -89,7 +97,11 @@ enum Tag {
 /// One run of the top level: a section of loose fields, or a nested
 /// object's own group.
 enum Block {
-    Section { family: Family, nodes: Vec<Node> },
+    Section {
+        family: Family,
+        subject: Option<String>,
+        nodes: Vec<Node>,
+    },
     Nested(Box<Node>),
 }
 
@@ -104,8 +116,10 @@ pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
         fields.iter().map(|(name, node)| tag(name, node)).collect(),
     );
     let tags = keep_pairs_together(&fields, fill_unknown(tags));
-    let tags = join_related(shared_prefixes(&fields, tags));
-    let mut blocks = runs(fields, &tags);
+    let subject_runs = subject_runs(&fields, &tags);
+    let tags = join_related(shared_prefixes(&subject_runs, tags));
+    let (tags, names) = subject_sections(&subject_runs, tags);
+    let mut blocks = runs(fields, &tags, &names);
     merge_single_fields(&mut blocks);
     coalesce(&mut blocks);
     let sections = blocks
@@ -188,60 +202,199 @@ fn fill_unknown(mut tags: Vec<Tag>) -> Vec<Tag> {
     tags
 }
 
-/// First words that say how a value is bounded or which of several it is
-/// (`min_price`, `is_active`, `first_name`), not what it is about: they
-/// make no shared subject.
-const NOT_SUBJECTS: [&str; 12] = [
-    "min",
-    "max",
-    "is",
-    "has",
-    "new",
-    "old",
-    "current",
-    "preferred",
-    "first",
-    "last",
-    "start",
-    "end",
-];
+/// First words that say how a value is bounded or which of a pair it is
+/// (`min_price`, `is_active`, `first_name`, `start_date`), not what it is
+/// about: they never open a subject.
+const BOUNDS: [&str; 8] = ["min", "max", "is", "has", "first", "last", "start", "end"];
 
-/// The subject a name opens with (`organiser` for `organiser_email`), when
-/// the name has more words after it.
-fn subject(name: &str) -> Option<String> {
+/// Last words that name one end of a range (`price_min`, `year_from`):
+/// two ranges side by side share them without being about two subjects.
+const RANGE_ENDS: [&str; 8] = ["min", "max", "from", "to", "start", "end", "lower", "upper"];
+
+/// First words that say which of several like things a field is about
+/// (`current_manager`, `new_manager`): they open a subject only when
+/// another run repeats its fields ([`parallel`]), else `new_password` and
+/// `preferred_language` would be subjects.
+const QUALIFIERS: [&str; 4] = ["new", "old", "current", "preferred"];
+
+/// How many runs after a run are compared with it for [`parallel`]: blocks
+/// about like things stand close together, and a bounded window keeps the
+/// work linear in the fields.
+const PARALLEL_WINDOW: usize = 3;
+
+/// The subject a name opens with (`organiser` for `organiser_email`; two
+/// words when the first is too short to be one, `co applicant` for
+/// `co_applicant_email`) when more words follow it, and whether it is a
+/// [`QUALIFIERS`] word.
+fn subject(name: &str) -> Option<(String, bool)> {
     let words = super::labels::words(name);
     let head = words.first()?;
-    (words.len() >= 2 && head.chars().count() > 2 && !NOT_SUBJECTS.contains(&head.as_str()))
-        .then(|| crate::text::singular(head).to_owned())
+    if BOUNDS.contains(&head.as_str()) {
+        return None;
+    }
+    let length = if head.chars().count() <= 2 { 2 } else { 1 };
+    (words.len() > length).then(|| {
+        let opening: Vec<&str> = words[..length].iter().map(|w| singular(w)).collect();
+        (opening.join(" "), QUALIFIERS.contains(&head.as_str()))
+    })
+}
+
+/// Neighbours (at least two) whose names open with one subject.
+struct SubjectRun {
+    fields: Range<usize>,
+    /// The words every name of the run opens with (at least the subject),
+    /// singular: `emergency contact` for `emergencyContactName`, ...
+    opening: Vec<String>,
+    /// What follows the opening in each name, whole and by its last word
+    /// (`first name` and `name`), except the ends of a range (`min`).
+    stems: BTreeSet<String>,
+    qualifier: bool,
+}
+
+/// The runs of neighbours about one subject, in document order. A run
+/// opened by a [`QUALIFIERS`] word is kept only when it is [`parallel`] to
+/// a run near it.
+fn subject_runs(fields: &[(String, Node)], tags: &[Tag]) -> Vec<SubjectRun> {
+    let subjects: Vec<Option<(String, bool)>> = fields
+        .iter()
+        .zip(tags)
+        .map(|((name, _), tag)| match tag {
+            Tag::Field { .. } => subject(name),
+            Tag::Nested => None,
+        })
+        .collect();
+    let mut runs = Vec::new();
+    let mut start = 0;
+    while start < fields.len() {
+        let end = (start + 1..fields.len())
+            .find(|&at| subjects[at].is_none() || subjects[at] != subjects[start])
+            .unwrap_or(fields.len());
+        if let Some((_, qualifier)) = &subjects[start] {
+            if end - start >= 2 {
+                runs.push(subject_run(fields, start..end, *qualifier));
+            }
+        }
+        start = end;
+    }
+    let beside_parallel = parallel_runs(&runs);
+    runs.into_iter()
+        .zip(beside_parallel)
+        .filter_map(|(run, parallel)| (!run.qualifier || parallel).then_some(run))
+        .collect()
+}
+
+fn subject_run(fields: &[(String, Node)], range: Range<usize>, qualifier: bool) -> SubjectRun {
+    let names: Vec<Vec<String>> = fields[range.clone()]
+        .iter()
+        .map(|(name, _)| {
+            let words = super::labels::words(name);
+            words.iter().map(|w| singular(w).to_owned()).collect()
+        })
+        .collect();
+    let shortest = names.iter().map(Vec::len).min().unwrap_or(0);
+    let shared = (0..shortest.saturating_sub(1))
+        .take_while(|&at| names.iter().all(|words| words[at] == names[0][at]))
+        .count()
+        .max(1);
+    let mut stems = BTreeSet::new();
+    for words in &names {
+        let rest = &words[shared.min(words.len())..];
+        if let Some(last) = rest.last().filter(|w| !RANGE_ENDS.contains(&w.as_str())) {
+            stems.insert(last.clone());
+            stems.insert(rest.join(" "));
+        }
+    }
+    SubjectRun {
+        fields: range,
+        opening: names
+            .first()
+            .map(|w| w[..shared.min(w.len())].to_vec())
+            .unwrap_or_default(),
+        stems,
+        qualifier,
+    }
+}
+
+/// Two runs about different subjects that repeat at least two of each
+/// other's stems (`sender_name`, `sender_city` and `recipient_name`,
+/// `recipient_city`): several of one kind of thing, not one thing's parts.
+fn parallel(a: &SubjectRun, b: &SubjectRun) -> bool {
+    a.opening != b.opening && a.stems.intersection(&b.stems).nth(1).is_some()
+}
+
+/// For each run, whether a run within [`PARALLEL_WINDOW`] of it is
+/// [`parallel`] to it.
+fn parallel_runs(runs: &[SubjectRun]) -> Vec<bool> {
+    let mut found = vec![false; runs.len()];
+    for at in 0..runs.len() {
+        for other in at + 1..runs.len().min(at + 1 + PARALLEL_WINDOW) {
+            if parallel(&runs[at], &runs[other]) {
+                found[at] = true;
+                found[other] = true;
+            }
+        }
+    }
+    found
 }
 
 /// Neighbours whose names open with one subject (`organiser_first_name`,
 /// `organiser_email`; `notify_push`, `notify_email`; `autoSave`,
 /// `autoSaveDelayMs`) are one section, of the first one's family.
-fn shared_prefixes(fields: &[(String, Node)], mut tags: Vec<Tag>) -> Vec<Tag> {
-    let subjects: Vec<Option<String>> = fields.iter().map(|(name, _)| subject(name)).collect();
-    let mut start = 0;
-    while start < tags.len() {
-        let end = (start + 1..tags.len())
-            .find(|&at| subjects[at].is_none() || subjects[at] != subjects[start])
-            .unwrap_or(tags.len());
-        if subjects[start].is_some() && end - start >= 2 {
-            let run = &mut tags[start..end];
-            let first = run.iter().find_map(|tag| match tag {
-                Tag::Field { family, .. } => *family,
-                Tag::Nested => None,
-            });
-            if let Some(family) = first {
-                for tag in run.iter_mut() {
-                    if let Tag::Field { family: f, .. } = tag {
-                        *f = Some(family);
-                    }
+fn shared_prefixes(runs: &[SubjectRun], mut tags: Vec<Tag>) -> Vec<Tag> {
+    for run in runs {
+        let run = &mut tags[run.fields.clone()];
+        let first = run.iter().find_map(|tag| match tag {
+            Tag::Field { family, .. } => *family,
+            Tag::Nested => None,
+        });
+        if let Some(family) = first {
+            for tag in run.iter_mut() {
+                if let Tag::Field { family: f, .. } = tag {
+                    *f = Some(family);
                 }
             }
         }
-        start = end;
     }
     tags
+}
+
+/// Each field's subject section name, where its run is [`parallel`] to a
+/// run near it: the run's opening words in sentence case ("Sender",
+/// "Co applicant", "Emergency contact"). A few fields between two such
+/// runs (fewer than the first run has) carry on the first: the next
+/// block opens with its own subject (`child_last_name`, `age_group`, then
+/// `guardian_first_name`). They take its family too.
+fn subject_sections(runs: &[SubjectRun], mut tags: Vec<Tag>) -> (Vec<Tag>, Vec<Option<String>>) {
+    let mut names = vec![None; tags.len()];
+    let named: Vec<&SubjectRun> = runs
+        .iter()
+        .zip(parallel_runs(runs))
+        .filter_map(|(run, parallel)| parallel.then_some(run))
+        .collect();
+    for (at, run) in named.iter().enumerate() {
+        let name = crate::text::capitalize_first(&run.opening.join(" "));
+        let mut fields = run.fields.clone();
+        if let Some(next) = named.get(at + 1) {
+            let gap = run.fields.end..next.fields.start;
+            let loose = tags[gap.clone()]
+                .iter()
+                .all(|tag| matches!(tag, Tag::Field { .. }));
+            if loose && gap.len() < run.fields.len() {
+                fields.end = gap.end;
+            }
+        }
+        let family = match tags[run.fields.start] {
+            Tag::Field { family, .. } => family,
+            Tag::Nested => None,
+        };
+        for at in fields {
+            names[at] = Some(name.clone());
+            if let Tag::Field { family: f, .. } = &mut tags[at] {
+                *f = family;
+            }
+        }
+    }
+    (tags, names)
 }
 
 fn join_related(mut tags: Vec<Tag>) -> Vec<Tag> {
@@ -276,10 +429,11 @@ fn join_related(mut tags: Vec<Tag>) -> Vec<Tag> {
     tags
 }
 
-/// Runs of neighbouring fields of one family; nested objects stand alone.
-fn runs(fields: Vec<(String, Node)>, tags: &[Tag]) -> Vec<Block> {
+/// Runs of neighbouring fields of one family and subject section
+/// ([`subject_sections`]); nested objects stand alone.
+fn runs(fields: Vec<(String, Node)>, tags: &[Tag], subjects: &[Option<String>]) -> Vec<Block> {
     let mut blocks: Vec<Block> = Vec::new();
-    for ((_, node), tag) in fields.into_iter().zip(tags) {
+    for (((_, node), tag), subject) in fields.into_iter().zip(tags).zip(subjects) {
         let family = match tag {
             Tag::Field { family, .. } => family.unwrap_or(Family::Details),
             Tag::Nested => {
@@ -288,9 +442,14 @@ fn runs(fields: Vec<(String, Node)>, tags: &[Tag]) -> Vec<Block> {
             }
         };
         match blocks.last_mut() {
-            Some(Block::Section { family: f, nodes }) if *f == family => nodes.push(node),
+            Some(Block::Section {
+                family: f,
+                subject: s,
+                nodes,
+            }) if *f == family && s == subject => nodes.push(node),
             _ => blocks.push(Block::Section {
                 family,
+                subject: subject.clone(),
                 nodes: vec![node],
             }),
         }
@@ -299,8 +458,15 @@ fn runs(fields: Vec<(String, Node)>, tags: &[Tag]) -> Vec<Block> {
 }
 
 fn section_family(block: Option<&Block>) -> Option<Family> {
+    section_key(block).map(|(family, _)| family)
+}
+
+/// What makes two sections one: their family and subject section name.
+fn section_key(block: Option<&Block>) -> Option<(Family, Option<&str>)> {
     match block {
-        Some(Block::Section { family, .. }) => Some(*family),
+        Some(Block::Section {
+            family, subject, ..
+        }) => Some((*family, subject.as_deref())),
         _ => None,
     }
 }
@@ -321,19 +487,29 @@ fn merge_single_fields(blocks: &mut Vec<Block>) {
             .checked_sub(1)
             .and_then(|i| section_family(blocks.get(i)));
         let after = section_family(blocks.get(index + 1));
+        let after_subject = index
+            .checked_sub(1)
+            .and_then(|i| section_key(blocks.get(i)))
+            .is_some_and(|(_, subject)| subject.is_some());
+        let same_section = index
+            .checked_sub(1)
+            .is_some_and(|i| section_key(blocks.get(i)) == section_key(blocks.get(index + 1)));
         let switch = matches!(&blocks[index], Block::Section { nodes, .. }
             if matches!(nodes.first(), Some(Node::Control(c)) if c.widget == Widget::Checkbox));
         match (before, after) {
-            (Some(b), Some(a)) if a == b => {
+            (Some(_), Some(_)) if same_section => {
                 join(blocks, index - 1, index);
                 join(blocks, index - 1, index);
             }
             // A lone switch turns on what follows it (`night_mode`, then
             // the hours it keeps): it opens the next section.
             (_, Some(_)) if switch => join(blocks, index, index + 1),
-            // A person's details hold only the person: what follows them
-            // (`position`, `available_from`) leads the next section.
+            // A person's details hold only the person, a subject's block
+            // only that subject: what follows them (`position`,
+            // `available_from`; `parcel_count` after `delivery_*`) leads
+            // the next section.
             (Some(Family::Personal), Some(_)) => join(blocks, index, index + 1),
+            (Some(_), Some(_)) if after_subject => join(blocks, index, index + 1),
             (Some(_), _) => join(blocks, index - 1, index),
             (None, Some(_)) => join(blocks, index, index + 1),
             // Between nested objects: it stays a loose field.
@@ -353,14 +529,21 @@ fn merge_single_fields(blocks: &mut Vec<Block>) {
 fn join(blocks: &mut Vec<Block>, first: usize, second: usize) {
     let Block::Section {
         family: second_family,
+        subject: second_subject,
         nodes: second_nodes,
     } = blocks.remove(second)
     else {
         return;
     };
-    if let Some(Block::Section { family, nodes }) = blocks.get_mut(first) {
+    if let Some(Block::Section {
+        family,
+        subject,
+        nodes,
+    }) = blocks.get_mut(first)
+    {
         if second_nodes.len() > nodes.len() {
             *family = second_family;
+            *subject = second_subject;
         }
         nodes.extend(second_nodes);
     }
@@ -371,7 +554,7 @@ fn coalesce(blocks: &mut Vec<Block>) {
     let mut index = 1;
     while index < blocks.len() {
         let same = matches!(
-            (section_family(blocks.get(index - 1)), section_family(blocks.get(index))),
+            (section_key(blocks.get(index - 1)), section_key(blocks.get(index))),
             (Some(a), Some(b)) if a == b
         );
         if same {
@@ -395,13 +578,25 @@ fn restore_flat(blocks: Vec<Block>) -> Vec<Node> {
 /// A section's group, its long texts last.
 fn into_node(block: Block) -> Node {
     match block {
-        Block::Section { family, nodes } => {
+        Block::Section {
+            family,
+            subject,
+            nodes,
+        } => {
             let (long, short): (Vec<Node>, Vec<Node>) = nodes.into_iter().partition(is_long_text);
             let mut elements = short;
             elements.extend(long);
+            let concept = match subject {
+                Some(name) => Family::named(&name).ok_or(name),
+                None => Ok(family),
+            };
+            let (label, section) = match concept {
+                Ok(family) => (family.name(0).to_owned(), Some(family.id().to_owned())),
+                Err(name) => (name, None),
+            };
             Node::Group {
-                label: family.name(0).to_owned(),
-                section: Some(family.id().to_owned()),
+                label,
+                section,
                 elements,
                 rule: None,
             }
@@ -522,6 +717,162 @@ mod tests {
                 "guest_meal_choice"
             ]),
             ["Stay:3", "Personal Information:4"]
+        );
+    }
+
+    fn sections_with_ids(nodes: &[Node]) -> Vec<(String, Option<String>)> {
+        nodes
+            .iter()
+            .filter_map(|n| match n {
+                Node::Group { label, section, .. } => Some((label.clone(), section.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn blocks_about_different_subjects_of_one_family_are_sections_named_after_them() {
+        let fields = [
+            "buyer_name",
+            "buyer_address",
+            "buyer_email",
+            "seller_name",
+            "seller_address",
+            "seller_email",
+        ];
+        assert_eq!(arranged(&fields), ["Buyer:3", "Seller:3"]);
+        // A subject the lexicon names is a concept, shown in the form's
+        // language; any other keeps its own words and no concept id.
+        let nodes = arrange(
+            [
+                "collection_street",
+                "collection_city",
+                "delivery_street",
+                "delivery_city",
+                "parcel_weight",
+                "parcel_length",
+            ]
+            .iter()
+            .map(|n| control(n))
+            .collect(),
+        );
+        let sections = sections_with_ids(&nodes);
+        assert_eq!(sections[0], ("Collection".to_owned(), None));
+        assert_eq!(
+            sections[1],
+            ("Delivery".to_owned(), Some("delivery".to_owned()))
+        );
+    }
+
+    #[test]
+    fn a_subject_of_two_short_words_and_a_qualifier_with_parallel_fields_are_subjects() {
+        assert_eq!(
+            arranged(&[
+                "applicant_first_name",
+                "applicant_last_name",
+                "applicant_email",
+                "co_applicant_first_name",
+                "co_applicant_last_name",
+                "co_applicant_email",
+            ]),
+            ["Applicant:3", "Co applicant:3"]
+        );
+        assert_eq!(
+            arranged(&[
+                "current_department",
+                "current_job_title",
+                "current_manager",
+                "new_department",
+                "new_job_title",
+                "new_manager",
+            ]),
+            ["Current:3", "New:3"]
+        );
+    }
+
+    #[test]
+    fn bounds_flags_and_lone_qualifiers_are_no_subjects() {
+        // `new_`/`current_` without a parallel block, and `min_`/`max_`,
+        // `is_`/`has_`, `start_`/`end_` say how a value is bounded or which
+        // of a pair it is: no section is named after them.
+        let password = arranged(&[
+            "username",
+            "email",
+            "current_password",
+            "new_password",
+            "new_password_confirmation",
+            "phone",
+        ]);
+        assert!(
+            !password.iter().any(|s| s.starts_with("New")),
+            "{password:?}"
+        );
+        let filters = arranged(&[
+            "min_price",
+            "max_price",
+            "min_size",
+            "max_size",
+            "start_date",
+            "start_time",
+            "end_date",
+            "end_time",
+        ]);
+        assert!(
+            !filters.iter().any(|s| ["Min", "Max", "Start", "End"]
+                .iter()
+                .any(|w| s.starts_with(w))),
+            "{filters:?}"
+        );
+    }
+
+    #[test]
+    fn a_few_fields_between_two_subject_blocks_belong_to_the_first() {
+        assert_eq!(
+            arranged(&[
+                "child_first_name",
+                "child_last_name",
+                "child_date_of_birth",
+                "age_group",
+                "guardian_first_name",
+                "guardian_last_name",
+                "guardian_phone",
+            ]),
+            ["Child:4", "Guardian:3"]
+        );
+    }
+
+    #[test]
+    fn two_ranges_side_by_side_are_no_subjects() {
+        let ranges = arranged(&[
+            "make",
+            "model",
+            "year_min",
+            "year_max",
+            "price_min",
+            "price_max",
+        ]);
+        assert!(
+            !ranges
+                .iter()
+                .any(|s| s.starts_with("Year") || s.starts_with("Price")),
+            "{ranges:?}"
+        );
+    }
+
+    #[test]
+    fn a_field_after_the_last_subject_block_leads_the_next_section() {
+        let fields = vec![
+            control("collection_street"),
+            control("collection_city"),
+            control("delivery_street"),
+            control("delivery_city"),
+            control("parcel_count"),
+            control("total_weight_kg"),
+            control("length_cm"),
+        ];
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["Collection:2", "Delivery:2", "Size:3"]
         );
     }
 
