@@ -251,7 +251,7 @@ fn many_options_are_told_apart_in_one_pass() {
         "value 19999"
     );
     assert!(
-        took < std::time::Duration::from_millis(500),
+        took < std::time::Duration::from_secs(1),
         "20,000 options told apart in {took:?}"
     );
 }
