@@ -30,6 +30,7 @@ mod names;
 use super::words::Lang;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 /// What a field says about itself that tells what its options are: its
 /// property name, its `title` and its `format`.
@@ -321,11 +322,15 @@ fn any_of_consts_as_one_of(map: &mut Map<String, Value>) -> bool {
 }
 
 /// Whether no two values are equal as JSON Schema compares them (`1` = `1.0`).
+/// One pass over a set of their equality keys (serde_json's `Hash` for a
+/// value agrees with its `==`: `0.0` and `-0.0` hash alike, an object's
+/// keys in any order): comparing every pair made a 1,000-option enum, or
+/// an `anyOf` of as many `const`s, quadratic.
 fn all_distinct(values: &[Value]) -> bool {
-    let keys: Vec<Cow<'_, Value>> = values.iter().map(schema_equality_key).collect();
-    keys.iter()
-        .enumerate()
-        .all(|(i, a)| keys[..i].iter().all(|b| a != b))
+    let mut seen: HashSet<Cow<'_, Value>> = HashSet::with_capacity(values.len());
+    values
+        .iter()
+        .all(|value| seen.insert(schema_equality_key(value)))
 }
 
 /// A value with every number as a float, so that `1` and `1.0` compare equal.
