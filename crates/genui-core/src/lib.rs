@@ -52,10 +52,11 @@
 //!   [`Plan::check`], its [`Issue`]s, [`Issue::markup_in`], [`Issue::echoes`];
 //!   [`Control::plain_text`].
 //! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
-//! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
+//! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`]
+//!   (decided over a [`ReplayShard`]),
 //!   [`FormToken`] and [`FormRecord`] (hosted form links), what a link's
-//!   Durable Object does ([`FormObjectMachine`], its [`FormObjectEffect`]s
-//!   and the delivery's [`AttemptResult`]s), a person's visit to a link
+//!   Durable Object does ([`FormObjectMachine`], run over its runtime, a
+//!   [`FormObjectHost`], and the delivery's [`AttemptResult`]s), a person's visit to a link
 //!   ([`HostedVisit`]), [`SpecRender`] (a stored spec rendered again), [`Mcp`]
 //!   (`POST /mcp`) and its [`McpSettings`] (the form view among them).
 //! - **Errors:** [`Error`], [`ErrorCode`], [`ModelFailure`].
@@ -102,12 +103,13 @@ pub use terms::contracts::Contract;
 pub use terms::format::Format;
 
 pub use edge::access::Access;
-pub use edge::form_object::{FormObjectEffect, FormObjectMachine};
+pub use edge::form_object::FormObjectMachine;
+pub use edge::form_object_run::FormObjectHost;
 pub use edge::forms::{FormRecord, FormToken};
 pub use edge::hosted_visit::HostedVisit;
 pub use edge::mcp::{Mcp, McpSettings};
 pub use edge::outbox::AttemptResult;
-pub use edge::replay::ReplayClaim;
+pub use edge::replay::{ReplayClaim, ReplayShard};
 pub use edge::rerender::SpecRender;
 pub use edge::submission::{Submission, Submitted};
 pub use edge::webhook::Webhook;
