@@ -39,7 +39,7 @@
 //!   [`SubmitJob`] (a submission read and checked), [`Outcome`],
 //!   [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`] and its
-//!   [`GeneratorId::spec_hash`], [`IsolateMemory`]; the operator's
+//!   [`GeneratorId::spec_hash`] (and [`GeneratorId::forget_digests`]); the operator's
 //!   [`Catalog`]s (carried in [`Limits`], built once per isolate; their hash is part of the key).
 //! - **Schema views** (what the generator and the checker read):
 //!   [`SchemaDoc`] ([`SchemaDoc::check_output`] proves an `output`,
@@ -51,7 +51,7 @@
 //!   [`Generator`] (`GenerateJob::run_generator`); the checker
 //!   [`Plan::check`], its [`Issue`]s, [`Issue::markup_in`], [`Issue::echoes`];
 //!   [`Control::plain_text`].
-//! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
+//! - **Formats:** [`Format`] (its input from [`UiSpec::render_input`]), [`Contract`].
 //! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`]
 //!   (decided over a [`ReplayShard`]),
 //!   [`FormToken`] and [`FormRecord`] (hosted form links), what a link's
@@ -87,7 +87,6 @@ pub use service::{CachePut, GenerateJob, Outcome};
 pub use submit::SubmitJob;
 pub use terms::response::HttpResponse;
 
-pub use cache::memo::IsolateMemory;
 pub use cache::spec::{GeneratorId, UiSpec};
 pub use catalog::Catalog;
 
@@ -98,7 +97,6 @@ pub use generator::Generator;
 pub use plan::check::Issue;
 pub use plan::{Control, Node, Plan, Widget, WizardStep};
 
-pub use render::RenderInput;
 pub use terms::contracts::Contract;
 pub use terms::format::Format;
 
