@@ -213,11 +213,17 @@ impl FormObjectMachine {
     /// The key of the message, read just before each POST.
     pub(crate) const MESSAGE_KEY: &'static str = MESSAGE;
 
+    /// The keys the request `method path` still needs once its first keys
+    /// are read ([`ROUTES`]); none for most.
+    pub(crate) fn also_reads(&self, method: &str, path: &str) -> &'static [&'static str] {
+        route(method, path).map_or(&[], |route| (route.also_reads)(self))
+    }
+
     /// The keys `GET /state` still needs once its first keys are read:
     /// `answer`, for a link an MCP call made that has no outbox (its phase
     /// is `delivered` once an answer is kept); none otherwise, as a link
     /// with a callback keeps no `answer`.
-    pub(crate) fn state_also_reads(&self) -> &'static [&'static str] {
+    fn state_also_reads(&self) -> &'static [&'static str] {
         let has_callback = self.record().is_some_and(|r| r.callback_url.is_some());
         if self.outbox.is_some() || has_callback || self.answer.is_some() {
             return &[];
@@ -552,6 +558,8 @@ struct ObjectRoute {
     keys: &'static [&'static str],
     /// Whether the alarm's time is read too.
     alarm: bool,
+    /// The keys read next, once the first are known (a second call).
+    also_reads: fn(&FormObjectMachine) -> &'static [&'static str],
     handle: RequestHandler,
 }
 
@@ -562,6 +570,7 @@ const ROUTES: [ObjectRoute; 5] = [
         path: "/init",
         keys: &[RECORD],
         alarm: false,
+        also_reads: |_| &[],
         handle: FormObjectMachine::init,
     },
     ObjectRoute {
@@ -569,6 +578,7 @@ const ROUTES: [ObjectRoute; 5] = [
         path: "/state",
         keys: &[RECORD, SPEC, OUTBOX],
         alarm: true,
+        also_reads: FormObjectMachine::state_also_reads,
         handle: FormObjectMachine::state,
     },
     ObjectRoute {
@@ -576,6 +586,7 @@ const ROUTES: [ObjectRoute; 5] = [
         path: "/submit",
         keys: &[RECORD, OUTBOX, ANSWER],
         alarm: false,
+        also_reads: |_| &[],
         handle: FormObjectMachine::submit,
     },
     ObjectRoute {
@@ -583,6 +594,7 @@ const ROUTES: [ObjectRoute; 5] = [
         path: "/answer",
         keys: &[ANSWER],
         alarm: false,
+        also_reads: |_| &[],
         handle: FormObjectMachine::kept_answer,
     },
     ObjectRoute {
@@ -590,6 +602,7 @@ const ROUTES: [ObjectRoute; 5] = [
         path: "/enqueue",
         keys: &[OUTBOX],
         alarm: false,
+        also_reads: |_| &[],
         handle: FormObjectMachine::enqueue,
     },
 ];

@@ -66,8 +66,8 @@ impl FormObjectMachine {
     ) -> Result<(u16, String), H::Error> {
         let (keys, needs_alarm) = Self::reads(method, path);
         let mut machine = read(host, secret, keys, needs_alarm).await?;
-        let also = machine.state_also_reads();
-        if (method, path) == ("GET", "/state") && !also.is_empty() {
+        let also = machine.also_reads(method, path);
+        if !also.is_empty() {
             machine = stored(machine, also, host.get(also).await?);
         }
         let (effects, status, answer) = machine.fetch(method, path, body);
