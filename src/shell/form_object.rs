@@ -1,17 +1,18 @@
 //! The hosted forms' Durable Object ([`FormObject`]): one per link (or per
-//! webhook callback), SQLite-backed. It performs what genui_core's
-//! `FormObjectMachine` decides for each request and alarm: storage, the
-//! alarm, the signed POST of the outbox, log lines.
+//! webhook callback), SQLite-backed. genui_core's `FormObjectMachine` runs
+//! each request and alarm over it ([`ObjectRuntime`], a `FormObjectHost`):
+//! its storage, its alarm, the signed POST of the outbox, log lines.
 
 use super::clock::{alarm_offset, unix_ms, unix_s};
 use super::deliver::post_signed;
 use super::settings::setting;
-use genui_core::{FormObjectEffect, FormObjectMachine};
-use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
+use genui_core::{AttemptResult, FormObjectHost, FormObjectMachine};
+use worker::wasm_bindgen::JsValue;
+use worker::{
+    durable_object, DurableObject, Env, Error, Request, Response, Result, State, Storage,
+};
 
-/// One hosted form's record and outbox, or one webhook callback's outbox:
-/// it performs what genui_core's `FormObjectMachine` decides for each
-/// request and alarm (storage, alarm, signed POST, log lines).
+/// One hosted form's record and outbox, or one webhook callback's outbox.
 #[durable_object]
 pub struct FormObject {
     state: State,
@@ -25,66 +26,79 @@ impl DurableObject for FormObject {
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
         let body = req.bytes().await?;
-        let mut machine = self.machine().await?;
-        let (effects, status, answer) = machine.fetch(req.method().as_ref(), &req.path(), &body);
-        self.perform(machine, effects).await?;
+        let (method, path) = (req.method(), req.path());
+        let mut runtime = ObjectRuntime(self.state.storage());
+        let (status, answer) = FormObjectMachine::serve_request(
+            &mut runtime,
+            self.secret(),
+            method.as_ref(),
+            &path,
+            &body,
+        )
+        .await?;
         Ok(Response::ok(answer)?.with_status(status))
     }
 
     async fn alarm(&self) -> Result<Response> {
-        let mut machine = self.machine().await?;
-        let effects = machine.alarm();
-        self.perform(machine, effects).await?;
+        let mut runtime = ObjectRuntime(self.state.storage());
+        FormObjectMachine::serve_alarm(&mut runtime, self.secret()).await?;
         Response::ok("ok")
     }
 }
 
 impl FormObject {
-    /// The machine over the object's storage and alarm, now.
-    async fn machine(&self) -> Result<FormObjectMachine> {
-        let storage = self.state.storage();
-        let secret = setting(&self.env, "WEBHOOK_SECRET");
-        let mut machine = FormObjectMachine::new(unix_ms(), secret);
-        for key in FormObjectMachine::KEYS {
-            machine = machine.stored(key, storage.get::<String>(key).await?);
-        }
-        Ok(machine.alarmed(storage.get_alarm().await?))
+    fn secret(&self) -> Option<String> {
+        setting(&self.env, "WEBHOOK_SECRET")
+    }
+}
+
+/// The object's storage, alarm, network, log and clock, as the machine uses them.
+struct ObjectRuntime(Storage);
+
+impl FormObjectHost for ObjectRuntime {
+    type Error = Error;
+
+    async fn get(&mut self, keys: &[&'static str]) -> Result<Vec<Option<String>>> {
+        let found = self.0.get_multiple(keys.to_vec()).await?;
+        let value = |key: &&str| found.get(&JsValue::from_str(key)).as_string();
+        Ok(keys.iter().map(value).collect())
     }
 
-    /// Performs `effects` in order, and those of every attempt they start.
-    async fn perform(
-        &self,
-        mut machine: FormObjectMachine,
-        mut effects: Vec<FormObjectEffect>,
-    ) -> Result<()> {
-        let storage = self.state.storage();
-        loop {
-            let mut ended = None;
-            for effect in effects {
-                match effect {
-                    FormObjectEffect::Put { key, value } => storage.put(key, value).await?,
-                    FormObjectEffect::Delete(key) => _ = storage.delete(key).await?,
-                    FormObjectEffect::DeleteAll => storage.delete_all().await?,
-                    FormObjectEffect::SetAlarm(at) => storage.set_alarm(alarm_offset(at)).await?,
-                    FormObjectEffect::Log(line) => worker::console_log!("{line}"),
-                    FormObjectEffect::Post {
-                        url,
-                        message,
-                        delivery_id,
-                        secret,
-                        attempt,
-                    } => {
-                        let result =
-                            post_signed(&url, &message, &delivery_id, &secret, unix_s()).await;
-                        ended = Some((attempt, result));
-                    }
-                }
-            }
-            let Some((attempt, result)) = ended else {
-                return Ok(());
-            };
-            let outbox = storage.get::<String>(FormObjectMachine::OUTBOX_KEY).await?;
-            effects = machine.attempt_ended(attempt, result, unix_ms(), outbox);
-        }
+    async fn put(&mut self, key: &'static str, value: String) -> Result<()> {
+        self.0.put(key, value).await
+    }
+
+    async fn delete(&mut self, key: &'static str) -> Result<()> {
+        self.0.delete(key).await.map(drop)
+    }
+
+    async fn delete_all(&mut self) -> Result<()> {
+        self.0.delete_all().await
+    }
+
+    async fn alarm(&mut self) -> Result<Option<i64>> {
+        self.0.get_alarm().await
+    }
+
+    async fn set_alarm(&mut self, at_ms: u64) -> Result<()> {
+        self.0.set_alarm(alarm_offset(at_ms)).await
+    }
+
+    async fn post_signed(
+        &mut self,
+        url: &str,
+        message: &str,
+        delivery_id: &str,
+        secret: &str,
+    ) -> AttemptResult {
+        post_signed(url, message, delivery_id, secret, unix_s()).await
+    }
+
+    fn log(&mut self, line: &str) {
+        worker::console_log!("{line}");
+    }
+
+    fn now_ms(&mut self) -> u64 {
+        unix_ms()
     }
 }

@@ -32,7 +32,7 @@ fn hash(c: &mut Criterion) {
     for case in support::cases() {
         group.bench_function(case.name, |b| {
             b.iter(|| {
-                genui_core::IsolateMemory::forget_digests();
+                genui_core::GeneratorId::forget_digests();
                 generator
                     .spec_hash(black_box(&case.output), black_box(case.description))
                     .expect("hashes")

@@ -21,7 +21,11 @@ fn compilers(c: &mut Criterion) {
             ("a2ui", Format::A2ui(Default::default())),
             ("react", Format::React),
         ] {
-            let rendered = prepared.rendered(&case.valid);
+            let rendered =
+                prepared
+                    .spec
+                    .render_input(&case.valid, Some(&prepared.validator), prepared.meta());
+            assert_eq!(rendered.initial_data, prepared.initial_data);
             let message = format.render(&rendered);
             format
                 .contract()
@@ -33,7 +37,11 @@ fn compilers(c: &mut Criterion) {
                 |b, rendered| b.iter(|| format.render_text(black_box(rendered))),
             );
         }
-        let message = Format::JsonForms.render(&prepared.rendered(&case.valid));
+        let input =
+            prepared
+                .spec
+                .render_input(&case.valid, Some(&prepared.validator), prepared.meta());
+        let message = Format::JsonForms.render(&input);
         let contract = Format::JsonForms.contract();
         group.bench_with_input(
             BenchmarkId::new("contract", case.name),

@@ -39,7 +39,7 @@
 //!   [`SubmitJob`] (a submission read and checked), [`Outcome`],
 //!   [`HttpResponse`], [`CachePut`].
 //! - **Cache identity:** [`UiSpec`], [`GeneratorId`] and its
-//!   [`GeneratorId::spec_hash`], [`IsolateMemory`]; the operator's
+//!   [`GeneratorId::spec_hash`] (and [`GeneratorId::forget_digests`]); the operator's
 //!   [`Catalog`]s (carried in [`Limits`], built once per isolate; their hash is part of the key).
 //! - **Schema views** (what the generator and the checker read):
 //!   [`SchemaDoc`] ([`SchemaDoc::check_output`] proves an `output`,
@@ -51,11 +51,12 @@
 //!   [`Generator`] (`GenerateJob::run_generator`); the checker
 //!   [`Plan::check`], its [`Issue`]s, [`Issue::markup_in`], [`Issue::echoes`];
 //!   [`Control::plain_text`].
-//! - **Formats:** [`Format`], [`RenderInput`], [`Contract`].
-//! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`],
+//! - **Formats:** [`Format`] (its input from [`UiSpec::render_input`]), [`Contract`].
+//! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`]
+//!   (decided over a [`ReplayShard`]),
 //!   [`FormToken`] and [`FormRecord`] (hosted form links), what a link's
-//!   Durable Object does ([`FormObjectMachine`], its [`FormObjectEffect`]s
-//!   and the delivery's [`AttemptResult`]s), a person's visit to a link
+//!   Durable Object does ([`FormObjectMachine`], run over its runtime, a
+//!   [`FormObjectHost`], and the delivery's [`AttemptResult`]s), a person's visit to a link
 //!   ([`HostedVisit`]), [`SpecRender`] (a stored spec rendered again), [`Mcp`]
 //!   (`POST /mcp`) and its [`McpSettings`] (the form view among them).
 //! - **Errors:** [`Error`], [`ErrorCode`], [`ModelFailure`].
@@ -86,7 +87,6 @@ pub use service::{CachePut, GenerateJob, Outcome};
 pub use submit::SubmitJob;
 pub use terms::response::HttpResponse;
 
-pub use cache::memo::IsolateMemory;
 pub use cache::spec::{GeneratorId, UiSpec};
 pub use catalog::Catalog;
 
@@ -97,17 +97,17 @@ pub use generator::Generator;
 pub use plan::check::Issue;
 pub use plan::{Control, Node, Plan, Widget, WizardStep};
 
-pub use render::RenderInput;
 pub use terms::contracts::Contract;
 pub use terms::format::Format;
 
 pub use edge::access::Access;
-pub use edge::form_object::{FormObjectEffect, FormObjectMachine};
+pub use edge::form_object::FormObjectMachine;
+pub use edge::form_object_run::FormObjectHost;
 pub use edge::forms::{FormRecord, FormToken};
 pub use edge::hosted_visit::HostedVisit;
 pub use edge::mcp::{Mcp, McpSettings};
 pub use edge::outbox::AttemptResult;
-pub use edge::replay::ReplayClaim;
+pub use edge::replay::{ReplayClaim, ReplayShard};
 pub use edge::rerender::SpecRender;
 pub use edge::submission::{Submission, Submitted};
 pub use edge::webhook::Webhook;

@@ -358,7 +358,7 @@ fn remembered_surfaces_carry_each_requests_tool_call() {
     assert_eq!(keys, ["specHash", "toolCallId", "data"]);
     assert_eq!(context(&first)["toolCallId"], "call_a");
     assert_eq!(context(&second)["toolCallId"], "call_b");
-    genui_core::IsolateMemory::forget_projections();
+    genui_core::Format::forget_projections();
     let (fresh, _) = answer(call("call_b"));
     assert_eq!(fresh, second);
     let (bare, _) =

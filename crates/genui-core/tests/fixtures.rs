@@ -398,15 +398,8 @@ fn text_answers_are_the_serialised_values() {
             if format == "rjsf" {
                 meta.remove("kind");
             }
-            let input = genui_core::RenderInput {
-                spec: &spec,
-                initial_data: answer[data_key].clone(),
-                meta,
-                raw_data: &args["data"],
-                locale: None,
-                catalog: None,
-                prompt: None,
-            };
+            let mut input = spec.render_input(&args["data"], None, meta);
+            input.initial_data = answer[data_key].clone();
             let format = genui_core::Format::parse(format, "/format").unwrap();
             let whole = serde_json::to_string(&format.render(&input)).unwrap();
             for pass in ["first", "remembered"] {
@@ -454,10 +447,10 @@ fn remembered_lmui_components_carry_each_requests_values() {
             _ => Value::Null,
         };
         // Built and kept with `first`; then answered from the kept components with `other`.
-        genui_core::IsolateMemory::forget_projections();
+        genui_core::Format::forget_projections();
         answer(&first);
         let remembered = answer(&other);
-        genui_core::IsolateMemory::forget_projections();
+        genui_core::Format::forget_projections();
         let fresh = answer(&other);
         assert_eq!(
             remembered["ui_components"], fresh["ui_components"],

@@ -21,7 +21,7 @@
 #![allow(dead_code)]
 
 use criterion::Criterion;
-use genui_core::{GenerateJob, GeneratorId, Limits, Outcome, Plan, RenderInput, SchemaDoc, UiSpec};
+use genui_core::{GenerateJob, GeneratorId, Limits, Outcome, Plan, SchemaDoc, UiSpec};
 use jsonschema::Draft;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
@@ -175,8 +175,9 @@ impl Case {
             "{}: the sample data was trimmed: {meta}",
             self.name
         );
-        let initial =
-            RenderInput::new(&spec, &self.valid, Some(&validator), Map::new()).initial_data;
+        let initial = spec
+            .render_input(&self.valid, Some(&validator), Map::new())
+            .initial_data;
         Prepared {
             body,
             cached,
@@ -220,8 +221,9 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// What a format compiler is handed on a response.
-    pub fn rendered<'a>(&'a self, raw_data: &'a Value) -> RenderInput<'a> {
+    /// The provenance a format compiler is handed on a response
+    /// (`UiSpec::render_input`, whose initial data is [`Self::initial_data`]).
+    pub fn meta(&self) -> Map<String, Value> {
         let mut meta = Map::new();
         meta.insert("specHash".into(), self.spec_hash.clone().into());
         meta.insert("cache".into(), "hit".into());
@@ -233,15 +235,7 @@ impl Prepared {
             "generatorVersion".into(),
             self.spec.generator.generator_version.clone().into(),
         );
-        RenderInput {
-            spec: &self.spec,
-            initial_data: self.initial_data.clone(),
-            meta,
-            raw_data,
-            locale: None,
-            catalog: None,
-            prompt: None,
-        }
+        meta
     }
 }
 

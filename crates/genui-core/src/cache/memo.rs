@@ -273,23 +273,12 @@ impl<K: Hash + Eq, V: Clone> ByteLru<K, V> {
     }
 }
 
-/// What this isolate remembers between requests, as the tests and the
-/// benches clear it (its budgets are configuration: they travel in
-/// [`Limits`]).
-#[derive(Debug, Clone, Copy)]
-pub struct IsolateMemory;
-
-impl IsolateMemory {
-    /// Forgets the canonical digests of `output` schemas.
-    pub fn forget_digests() {
-        crate::cache::spec::forget_digests();
-    }
-
-    /// Forgets what the renderers made of specs (their schema copies and
-    /// A2UI's components), so the next answer builds them afresh.
-    pub fn forget_projections() {
-        PROJECTIONS.with(|memo| memo.borrow_mut().clear());
-    }
+/// Forgets what the renderers made of specs in this isolate (their schema
+/// copies and A2UI's components), so the next answer builds them afresh
+/// (`Format::forget_projections`; the budgets are configuration and travel
+/// in [`Limits`]).
+pub(crate) fn forget_projections() {
+    PROJECTIONS.with(|memo| memo.borrow_mut().clear());
 }
 
 #[cfg(test)]

@@ -226,6 +226,15 @@ pub(crate) fn forget_digests() {
     DIGESTS.with(|memo| memo.borrow_mut().clear());
 }
 
+impl GeneratorId {
+    /// Forgets the canonical digests of `output` schemas this isolate
+    /// remembers, so the next [`GeneratorId::spec_hash`] computes afresh
+    /// (for tests and benches comparing fresh and remembered hashes).
+    pub fn forget_digests() {
+        forget_digests();
+    }
+}
+
 /// SHA-256 of an `output` schema's canonical JSON ([`canonical`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct OutputDigest([u8; 32]);

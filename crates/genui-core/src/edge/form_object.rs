@@ -1,19 +1,24 @@
 //! What one hosted form's (or one webhook callback's) Durable Object does
-//! with each request and alarm, sans-IO: the shell reads the object's
-//! storage into a [`FormObjectMachine`], hands it the event and the time,
-//! and performs the [`FormObjectEffect`]s it returns, in order (storage
-//! puts and deletes, the alarm, one signed POST, a log line). The object
-//! itself decides nothing; the delivery's schedule is the [`Outbox`]'s.
+//! with each request and alarm, sans-IO: the keys an event reads are read
+//! into a [`FormObjectMachine`], which is handed the event and the time and
+//! returns [`FormObjectEffect`]s to perform in order (storage puts and
+//! deletes, the alarm, one signed POST, a log line). The perform loop over
+//! the object's storage is `super::form_object_run`'s; the delivery's
+//! schedule is the [`Outbox`]'s.
 //!
-//! The object's requests (all from this worker, never from a person):
+//! The object's requests (all from this worker, never from a person), and
+//! the keys each reads first ([`ROUTES`]):
 //!
-//! | request         | does                                              |
-//! |-----------------|---------------------------------------------------|
-//! | `POST /init`    | keeps a new link's spec and record, alarm at expiry |
-//! | `GET /state`    | spec, record and the answer's phase (re-arms a lost alarm) |
-//! | `POST /submit`  | stores the answer once: an outbox, or kept for MCP |
-//! | `GET /answer`   | the answer kept for the MCP call that made the link |
-//! | `POST /enqueue` | a webhook callback's answer, into a new outbox    |
+//! | request         | does                                              | reads |
+//! |-----------------|---------------------------------------------------|-------|
+//! | `POST /init`    | keeps a new link's spec and record, alarm at expiry | record |
+//! | `GET /state`    | spec, record and the answer's phase (re-arms a lost alarm) | record, spec, outbox, the alarm (and `answer` for a link an MCP call made, before its answer is known) |
+//! | `POST /submit`  | stores the answer once: an outbox, or kept for MCP | record, outbox, answer |
+//! | `GET /answer`   | the answer kept for the MCP call that made the link | answer |
+//! | `POST /enqueue` | a webhook callback's answer, into a new outbox    | outbox |
+//!
+//! The alarm reads the outbox, the record and the callback URL
+//! ([`ALARM_READS`]); the message is read only for a POST, just before it.
 //!
 //! Before an answer, a link's alarm is its expiry (then everything is
 //! deleted); after, the alarm is the outbox's.
@@ -29,7 +34,7 @@ const OVERDUE_MS: u64 = 5_000;
 /// How long a webhook's callback (or a form's answer, at least) is retried, in ms.
 const CALLBACK_LIFETIME_MS: u64 = 24 * 3600 * 1000;
 
-/// The object's storage keys, in the order [`FormObjectMachine::KEYS`] lists them.
+/// The object's storage keys.
 const RECORD: &str = "record";
 const SPEC: &str = "spec";
 const OUTBOX: &str = "outbox";
@@ -37,10 +42,10 @@ const ANSWER: &str = "answer";
 const CALLBACK_URL: &str = "callbackUrl";
 const MESSAGE: &str = "message";
 
-/// What the shell does for the object, in order. Its `Debug` leaves the
-/// signing secret out, so a logged effect never carries it.
+/// What the object's host does, in order. Its `Debug` leaves the signing
+/// secret out, so a logged effect never carries it.
 #[derive(Clone, PartialEq, Eq)]
-pub enum FormObjectEffect {
+pub(crate) enum FormObjectEffect {
     /// Store `value` under `key`.
     Put {
         /// The storage key.
@@ -54,13 +59,12 @@ pub enum FormObjectEffect {
     DeleteAll,
     /// Set the object's (single) alarm to this Unix ms.
     SetAlarm(u64),
-    /// One signed POST of `message` to `url` (see the outbox's rules); then
-    /// report how it ended with [`FormObjectMachine::attempt_ended`].
+    /// One signed POST of the stored message to `url` (see the outbox's
+    /// rules; the message is read just before it); then report how it
+    /// ended with [`FormObjectMachine::attempt_ended`].
     Post {
         /// The callback.
         url: String,
-        /// The body, signed.
-        message: String,
         /// Sent in the delivery id header.
         delivery_id: String,
         /// The secret it is signed with.
@@ -136,21 +140,15 @@ impl fmt::Debug for FormObjectMachine {
 }
 
 impl FormObjectMachine {
-    /// Every key the object stores (the shell reads each before an event).
-    pub const KEYS: [&'static str; 6] = [RECORD, SPEC, OUTBOX, ANSWER, CALLBACK_URL, MESSAGE];
-
     /// The header every attempt carries the delivery id in.
     pub const DELIVERY_ID_HEADER: &'static str = Outbox::DELIVERY_ID_HEADER;
 
     /// How long one attempt may take before it counts as a timeout.
     pub const ATTEMPT_TIMEOUT_MS: u64 = Outbox::ATTEMPT_TIMEOUT_MS;
 
-    /// The key of the outbox, read again after each POST ([`Self::attempt_ended`]).
-    pub const OUTBOX_KEY: &'static str = OUTBOX;
-
     /// The machine at `now` (Unix ms), signing with `secret` (no secret:
     /// every attempt fails as a network error), over an empty storage.
-    pub fn new(now: u64, secret: Option<String>) -> Self {
+    pub(crate) fn new(now: u64, secret: Option<String>) -> Self {
         Self {
             now,
             secret,
@@ -158,8 +156,8 @@ impl FormObjectMachine {
         }
     }
 
-    /// With `value` stored under `key` (one of [`Self::KEYS`]; others are ignored).
-    pub fn stored(mut self, key: &str, value: Option<String>) -> Self {
+    /// With `value` stored under `key` (one the object stores; others are ignored).
+    pub(crate) fn stored(mut self, key: &str, value: Option<String>) -> Self {
         if let Some(slot) = self.slot(key) {
             *slot = value;
         }
@@ -167,7 +165,7 @@ impl FormObjectMachine {
     }
 
     /// With the object's alarm as `get_alarm` reports it (Unix ms).
-    pub fn alarmed(mut self, alarm: Option<i64>) -> Self {
+    pub(crate) fn alarmed(mut self, alarm: Option<i64>) -> Self {
         self.alarm = alarm;
         self
     }
@@ -186,26 +184,55 @@ impl FormObjectMachine {
 
     /// The request `method path` with `body`: the effects, then the
     /// object's answer (status and JSON text).
-    pub fn fetch(
+    pub(crate) fn fetch(
         &mut self,
         method: &str,
         path: &str,
         body: &[u8],
     ) -> (Vec<FormObjectEffect>, u16, String) {
         let mut effects = Vec::new();
-        let (status, answer) = match (method, path) {
-            ("POST", "/init") => self.init(body, &mut effects),
-            ("GET", "/state") => self.state(&mut effects),
-            ("POST", "/submit") => self.submit(body, &mut effects),
-            ("GET", "/answer") => self.kept_answer(),
-            ("POST", "/enqueue") => self.enqueue(body, &mut effects),
-            _ => (404, json!({"state": "unknown"})),
+        let (status, answer) = match route(method, path) {
+            Some(route) => (route.handle)(self, body, &mut effects),
+            None => (404, json!({"state": "unknown"})),
         };
         (effects, status, answer.to_string())
     }
 
+    /// The keys the request `method path` reads before it is decided, and
+    /// whether it needs the alarm's time ([`ROUTES`]; none for an unknown one).
+    pub(crate) fn reads(method: &str, path: &str) -> (&'static [&'static str], bool) {
+        route(method, path).map_or((&[], false), |route| (route.keys, route.alarm))
+    }
+
+    /// The keys the alarm reads before it is decided.
+    pub(crate) const ALARM_READS: &'static [&'static str] = ALARM_READS;
+
+    /// The key of the outbox, read again after each POST ([`Self::attempt_ended`]).
+    pub(crate) const OUTBOX_KEY: &'static str = OUTBOX;
+
+    /// The key of the message, read just before each POST.
+    pub(crate) const MESSAGE_KEY: &'static str = MESSAGE;
+
+    /// The keys the request `method path` still needs once its first keys
+    /// are read ([`ROUTES`]); none for most.
+    pub(crate) fn also_reads(&self, method: &str, path: &str) -> &'static [&'static str] {
+        route(method, path).map_or(&[], |route| (route.also_reads)(self))
+    }
+
+    /// The keys `GET /state` still needs once its first keys are read:
+    /// `answer`, for a link an MCP call made that has no outbox (its phase
+    /// is `delivered` once an answer is kept); none otherwise, as a link
+    /// with a callback keeps no `answer`.
+    fn state_also_reads(&self) -> &'static [&'static str] {
+        let has_callback = self.record().is_some_and(|r| r.callback_url.is_some());
+        if self.outbox.is_some() || has_callback || self.answer.is_some() {
+            return &[];
+        }
+        &[ANSWER]
+    }
+
     /// The alarm fired: the outbox's next step, or a link's expiry.
-    pub fn alarm(&mut self) -> Vec<FormObjectEffect> {
+    pub(crate) fn alarm(&mut self) -> Vec<FormObjectEffect> {
         let mut effects = Vec::new();
         match self.outbox() {
             Some(mut outbox) => {
@@ -220,7 +247,7 @@ impl FormObjectMachine {
     /// The [`FormObjectEffect::Post`] of `attempt` ended with `result` at
     /// `now`; `outbox` is the stored outbox read again (another event may
     /// have moved it while the attempt ran). The next effects.
-    pub fn attempt_ended(
+    pub(crate) fn attempt_ended(
         &mut self,
         attempt: u32,
         result: AttemptResult,
@@ -338,7 +365,7 @@ impl FormObjectMachine {
     }
 
     /// `GET /state`: spec, record and the answer's phase (`open` before one).
-    fn state(&mut self, effects: &mut Vec<FormObjectEffect>) -> (u16, Value) {
+    fn state(&mut self, _: &[u8], effects: &mut Vec<FormObjectEffect>) -> (u16, Value) {
         let record = self
             .record
             .as_deref()
@@ -406,7 +433,7 @@ impl FormObjectMachine {
     }
 
     /// `GET /answer`: the answer kept for the MCP call that made the link.
-    fn kept_answer(&self) -> (u16, Value) {
+    fn kept_answer(&mut self, _: &[u8], _: &mut Vec<FormObjectEffect>) -> (u16, Value) {
         match &self.answer {
             Some(message) => (200, json!({"message": message})),
             None => (404, json!({"state": "open"})),
@@ -513,12 +540,81 @@ impl FormObjectMachine {
     fn post(&self, outbox: &Outbox, attempt: u32) -> Option<FormObjectEffect> {
         Some(FormObjectEffect::Post {
             url: self.callback_url.clone().unwrap_or_default(),
-            message: self.message.clone().unwrap_or_default(),
             delivery_id: outbox.delivery_id.clone(),
             secret: self.secret.clone()?,
             attempt,
         })
     }
+}
+
+/// How a request is decided: from its body, adding effects; its status and answer.
+type RequestHandler = fn(&mut FormObjectMachine, &[u8], &mut Vec<FormObjectEffect>) -> (u16, Value);
+
+/// One request the object answers: how it is decided, and what it reads first.
+struct ObjectRoute {
+    method: &'static str,
+    path: &'static str,
+    /// The keys read, in one call, before the request is decided.
+    keys: &'static [&'static str],
+    /// Whether the alarm's time is read too.
+    alarm: bool,
+    /// The keys read next, once the first are known (a second call).
+    also_reads: fn(&FormObjectMachine) -> &'static [&'static str],
+    handle: RequestHandler,
+}
+
+/// The object's requests (see the module's table).
+const ROUTES: [ObjectRoute; 5] = [
+    ObjectRoute {
+        method: "POST",
+        path: "/init",
+        keys: &[RECORD],
+        alarm: false,
+        also_reads: |_| &[],
+        handle: FormObjectMachine::init,
+    },
+    ObjectRoute {
+        method: "GET",
+        path: "/state",
+        keys: &[RECORD, SPEC, OUTBOX],
+        alarm: true,
+        also_reads: FormObjectMachine::state_also_reads,
+        handle: FormObjectMachine::state,
+    },
+    ObjectRoute {
+        method: "POST",
+        path: "/submit",
+        keys: &[RECORD, OUTBOX, ANSWER],
+        alarm: false,
+        also_reads: |_| &[],
+        handle: FormObjectMachine::submit,
+    },
+    ObjectRoute {
+        method: "GET",
+        path: "/answer",
+        keys: &[ANSWER],
+        alarm: false,
+        also_reads: |_| &[],
+        handle: FormObjectMachine::kept_answer,
+    },
+    ObjectRoute {
+        method: "POST",
+        path: "/enqueue",
+        keys: &[OUTBOX],
+        alarm: false,
+        also_reads: |_| &[],
+        handle: FormObjectMachine::enqueue,
+    },
+];
+
+/// What the alarm reads before it is decided: the outbox's next step, a
+/// link's expiry, and where a POST goes (the message is read at the POST).
+const ALARM_READS: &[&str] = &[OUTBOX, RECORD, CALLBACK_URL];
+
+fn route(method: &str, path: &str) -> Option<&'static ObjectRoute> {
+    ROUTES
+        .iter()
+        .find(|route| route.method == method && route.path == path)
 }
 
 /// The log line of one ended attempt.
@@ -530,21 +626,90 @@ fn attempt_log(attempt: u32, result: AttemptResult) -> FormObjectEffect {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::edge::form_object_run::{perform, FormObjectHost};
     use crate::edge::outbox::{FIRST_RETRY_DELAY_MS, LOST_AFTER_MS};
+    use futures::executor::block_on;
     use std::collections::BTreeMap;
+    use std::convert::Infallible;
 
     const T0: u64 = 1_800_000_000_000;
     const HOUR: u64 = 3_600_000;
 
-    /// A Durable Object in memory: its storage and alarm, driven the way
-    /// the shell drives the real one, with a receiver that answers each
-    /// POST from a script.
+    /// Every key the object stores.
+    const ALL_KEYS: [&str; 6] = [RECORD, SPEC, OUTBOX, ANSWER, CALLBACK_URL, MESSAGE];
+
+    /// A receiver's answer to each POST, from a script.
+    type Receiver = Box<dyn FnMut() -> AttemptResult>;
+
+    /// A Durable Object in memory: its storage and alarm, run by the same
+    /// loop as the real one (`FormObjectMachine::serve_*`), with a receiver
+    /// that answers each POST from a script. It records each read.
     struct Object {
         storage: BTreeMap<&'static str, String>,
         alarm: Option<i64>,
         secret: Option<String>,
-        posts: Vec<(String, String, String, u32)>,
+        now: u64,
+        receiver: Receiver,
+        posts: Vec<(String, String, String)>,
         logs: Vec<Value>,
+        reads: Vec<Vec<&'static str>>,
+    }
+
+    impl FormObjectHost for Object {
+        type Error = Infallible;
+
+        async fn get(&mut self, keys: &[&'static str]) -> Result<Vec<Option<String>>, Infallible> {
+            self.reads.push(keys.to_vec());
+            Ok(keys.iter().map(|k| self.storage.get(k).cloned()).collect())
+        }
+
+        async fn put(&mut self, key: &'static str, value: String) -> Result<(), Infallible> {
+            self.storage.insert(key, value);
+            Ok(())
+        }
+
+        async fn delete(&mut self, key: &'static str) -> Result<(), Infallible> {
+            self.storage.remove(key);
+            Ok(())
+        }
+
+        async fn delete_all(&mut self) -> Result<(), Infallible> {
+            self.storage.clear();
+            self.alarm = None;
+            Ok(())
+        }
+
+        async fn alarm(&mut self) -> Result<Option<i64>, Infallible> {
+            Ok(self.alarm)
+        }
+
+        async fn set_alarm(&mut self, at_ms: u64) -> Result<(), Infallible> {
+            self.alarm = Some(at_ms as i64);
+            Ok(())
+        }
+
+        /// Each POST takes 100 ms.
+        async fn post_signed(
+            &mut self,
+            url: &str,
+            message: &str,
+            delivery_id: &str,
+            secret: &str,
+        ) -> AttemptResult {
+            assert_eq!(Some(secret), self.secret.as_deref());
+            self.posts
+                .push((url.into(), message.into(), delivery_id.into()));
+            self.now += 100;
+            (self.receiver)()
+        }
+
+        fn log(&mut self, line: &str) {
+            self.logs.push(serde_json::from_str(line).unwrap());
+        }
+
+        fn now_ms(&mut self) -> u64 {
+            self.now
+        }
     }
 
     impl Object {
@@ -553,90 +718,48 @@ mod tests {
                 storage: BTreeMap::new(),
                 alarm: None,
                 secret: Some("s3cret".into()),
+                now: T0,
+                receiver: Box::new(|| panic!("a request never posts")),
                 posts: Vec::new(),
                 logs: Vec::new(),
+                reads: Vec::new(),
             }
         }
 
+        /// The machine over everything stored, for a test of one decision.
         fn machine(&self, now: u64) -> FormObjectMachine {
-            let read = FormObjectMachine::KEYS.iter().fold(
+            let read = ALL_KEYS.iter().fold(
                 FormObjectMachine::new(now, self.secret.clone()),
                 |machine, key| machine.stored(key, self.storage.get(key).cloned()),
             );
             read.alarmed(self.alarm)
         }
 
-        /// Performs `effects`; how the POST among them ended, if one did.
-        fn perform(
-            &mut self,
-            effects: Vec<FormObjectEffect>,
-            receiver: &mut dyn FnMut() -> AttemptResult,
-        ) -> Option<(u32, AttemptResult)> {
-            let mut ended = None;
-            for effect in effects {
-                match effect {
-                    FormObjectEffect::Put { key, value } => {
-                        self.storage.insert(key, value);
-                    }
-                    FormObjectEffect::Delete(key) => {
-                        self.storage.remove(key);
-                    }
-                    FormObjectEffect::DeleteAll => {
-                        self.storage.clear();
-                        self.alarm = None;
-                    }
-                    FormObjectEffect::SetAlarm(at) => self.alarm = Some(at as i64),
-                    FormObjectEffect::Post {
-                        url,
-                        message,
-                        delivery_id,
-                        secret,
-                        attempt,
-                    } => {
-                        assert_eq!(Some(secret), self.secret);
-                        self.posts.push((url, message, delivery_id, attempt));
-                        ended = Some((attempt, receiver()));
-                    }
-                    FormObjectEffect::Log(line) => {
-                        self.logs.push(serde_json::from_str(&line).unwrap())
-                    }
-                }
-            }
-            ended
-        }
-
-        /// Runs `machine`'s effects and every attempt they start, as the shell does.
-        fn drive(
-            &mut self,
-            mut machine: FormObjectMachine,
-            effects: Vec<FormObjectEffect>,
-            now: u64,
-            receiver: &mut dyn FnMut() -> AttemptResult,
-        ) {
-            let mut ended = self.perform(effects, receiver);
-            while let Some((attempt, result)) = ended {
-                let outbox = self.storage.get(OUTBOX).cloned();
-                let effects = machine.attempt_ended(attempt, result, now + 100, outbox);
-                ended = self.perform(effects, receiver);
-            }
+        /// Performs one batch of `effects` as the object does, without
+        /// reporting how a POST among them ended.
+        fn perform(&mut self, effects: Vec<FormObjectEffect>, receiver: Receiver) {
+            self.receiver = receiver;
+            block_on(perform(self, effects)).unwrap();
         }
 
         fn fetch(&mut self, method: &str, path: &str, body: Value, now: u64) -> (u16, Value) {
-            let mut machine = self.machine(now);
+            self.now = now;
+            self.receiver = Box::new(|| panic!("a request never posts"));
+            let secret = self.secret.clone();
             let body = body.to_string();
-            let (effects, status, answer) = machine.fetch(method, path, body.as_bytes());
-            self.drive(machine, effects, now, &mut || {
-                panic!("a request never posts")
-            });
+            let served =
+                FormObjectMachine::serve_request(self, secret, method, path, body.as_bytes());
+            let (status, answer) = block_on(served).unwrap();
             (status, serde_json::from_str(&answer).unwrap())
         }
 
         /// Fires the alarm at the time it is set for; that time.
-        fn fire(&mut self, receiver: &mut dyn FnMut() -> AttemptResult) -> u64 {
+        fn fire(&mut self, receiver: impl FnMut() -> AttemptResult + 'static) -> u64 {
             let now = self.alarm.expect("an alarm is set") as u64;
-            let mut machine = self.machine(now);
-            let effects = machine.alarm();
-            self.drive(machine, effects, now, receiver);
+            self.now = now;
+            self.receiver = Box::new(receiver);
+            let secret = self.secret.clone();
+            block_on(FormObjectMachine::serve_alarm(self, secret)).unwrap();
             now
         }
 
@@ -740,12 +863,11 @@ mod tests {
             object.fetch("POST", "/submit", answer("again"), T0 + 11),
             (409, json!({"state": "received"}))
         );
-        object.fire(&mut || AttemptResult::Status(204));
+        object.fire(|| AttemptResult::Status(204));
         let post = (
             "https://agent.example/cb".into(),
             "{\"role\":\"tool\"}".into(),
             "form_1".into(),
-            1,
         );
         assert_eq!(object.posts, vec![post]);
         assert_eq!(object.state(T0 + 200), "delivered");
@@ -761,7 +883,7 @@ mod tests {
         assert_eq!(events, ["delivery_attempt", "delivery_done"]);
         // The outbox outlives the link: a day from the answer, not the link's hour.
         assert_eq!(object.alarm, Some((T0 + 10 + CALLBACK_LIFETIME_MS) as i64));
-        object.fire(&mut || unreachable!());
+        object.fire(|| unreachable!());
         assert!(
             object.storage.is_empty() && object.alarm.is_none(),
             "deleted at expiry"
@@ -784,7 +906,7 @@ mod tests {
         );
         let mut fired = Vec::new();
         while object.alarm.is_some() && object.posts.len() < 1000 {
-            fired.push(object.fire(&mut || AttemptResult::Status(503)));
+            fired.push(object.fire(|| AttemptResult::Status(503)));
         }
         let waits: Vec<u64> = fired
             .windows(2)
@@ -814,7 +936,7 @@ mod tests {
         let mut object = link(Some("https://agent.example/cb"));
         object.secret = None;
         object.fetch("POST", "/submit", answer("m"), T0);
-        let fired = object.fire(&mut || unreachable!("nothing is posted unsigned"));
+        let fired = object.fire(|| unreachable!("nothing is posted unsigned"));
         assert!(object.posts.is_empty());
         assert_eq!(object.alarm, Some((fired + FIRST_RETRY_DELAY_MS) as i64));
         assert_eq!(
@@ -852,12 +974,12 @@ mod tests {
             effects.last(),
             Some(FormObjectEffect::Post { attempt: 1, .. })
         ));
-        object.perform(effects, &mut || AttemptResult::Status(200));
+        object.perform(effects, Box::new(|| AttemptResult::Status(200)));
         object.posts.clear();
         assert_eq!(object.alarm, Some((T0 + LOST_AFTER_MS) as i64));
-        object.fire(&mut || unreachable!("a lost attempt is not posted at once"));
+        object.fire(|| unreachable!("a lost attempt is not posted at once"));
         assert_eq!(object.state(T0 + LOST_AFTER_MS), "retrying");
-        object.fire(&mut || AttemptResult::Status(200));
+        object.fire(|| AttemptResult::Status(200));
         assert_eq!(
             (object.posts.len(), object.state(T0 + HOUR)),
             (1, "delivered".into())
@@ -870,7 +992,7 @@ mod tests {
         object.fetch("POST", "/submit", answer("m"), T0);
         let mut machine = object.machine(T0);
         let effects = machine.alarm();
-        object.perform(effects, &mut || AttemptResult::Timeout);
+        object.perform(effects, Box::new(|| AttemptResult::Timeout));
         // While the POST ran, another event found it lost and began attempt 2.
         let mut moved: Outbox = serde_json::from_str(&object.storage[OUTBOX]).unwrap();
         moved.handle_alarm(T0 + LOST_AFTER_MS);
@@ -920,14 +1042,14 @@ mod tests {
     fn a_link_without_an_answer_is_deleted_at_its_expiry_and_not_before() {
         let mut object = link(Some("https://agent.example/cb"));
         object.alarm = Some(T0 as i64 + 1000);
-        object.fire(&mut || unreachable!());
+        object.fire(|| unreachable!());
         assert_eq!(
             object.alarm,
             Some((T0 + HOUR) as i64),
             "an early alarm is set again"
         );
         assert!(object.storage.contains_key(RECORD));
-        object.fire(&mut || unreachable!());
+        object.fire(|| unreachable!());
         assert!(object.storage.is_empty() && object.alarm.is_none());
     }
 
@@ -937,7 +1059,6 @@ mod tests {
         machine.message = Some("the person's answer".into());
         let post = FormObjectEffect::Post {
             url: "https://agent.example/cb".into(),
-            message: "the person's answer".into(),
             delivery_id: "d1".into(),
             secret: "s3cret".into(),
             attempt: 1,
@@ -949,11 +1070,64 @@ mod tests {
         assert!(format!("{post:?}").contains("\"agent.example\""));
         let tokened = FormObjectEffect::Post {
             url: "https://agent.example/cb?token=t0ps3cret".into(),
-            message: String::new(),
             delivery_id: "d1".into(),
             secret: "s3cret".into(),
             attempt: 1,
         };
         assert!(!format!("{tokened:?}").contains("t0ps3cret"));
+    }
+
+    #[test]
+    fn each_event_reads_only_the_keys_it_needs_and_the_message_only_to_post_it() {
+        let mut object = link(Some("https://agent.example/cb"));
+        object.reads.clear();
+        object.state(T0);
+        object.fire(|| unreachable!("an open link is not posted"));
+        assert_eq!(
+            object.reads,
+            [
+                vec![RECORD, SPEC, OUTBOX],
+                vec![OUTBOX, RECORD, CALLBACK_URL]
+            ],
+            "state, then the alarm of a link without an answer"
+        );
+        let mut object = link(Some("https://agent.example/cb"));
+        object.fetch("POST", "/submit", answer("m"), T0);
+        object.reads.clear();
+        object.state(T0);
+        object.fire(|| AttemptResult::Status(503));
+        object.fire(|| AttemptResult::Status(200));
+        let attempt = [
+            vec![OUTBOX, RECORD, CALLBACK_URL],
+            vec![MESSAGE],
+            vec![OUTBOX],
+        ];
+        let reads = [
+            vec![vec![RECORD, SPEC, OUTBOX]],
+            attempt.to_vec(),
+            attempt.to_vec(),
+        ];
+        assert_eq!(object.reads, reads.concat());
+        assert_eq!(object.posts.len(), 2);
+        object.reads.clear();
+        object.fetch("GET", "/answer", Value::Null, T0);
+        object.fetch("POST", "/enqueue", answer("x"), T0);
+        object.fetch("PUT", "/nothing", Value::Null, T0);
+        assert_eq!(object.reads, [vec![ANSWER], vec![OUTBOX]]);
+    }
+
+    #[test]
+    fn the_state_of_a_link_an_mcp_call_made_reads_the_answer_only_while_it_can_decide() {
+        let mut object = link(None);
+        object.reads.clear();
+        assert_eq!(object.state(T0), "open");
+        object.fetch("POST", "/submit", answer("tool msg"), T0);
+        assert_eq!(object.state(T0), "delivered");
+        let state = [vec![RECORD, SPEC, OUTBOX], vec![ANSWER]];
+        let submit = vec![RECORD, OUTBOX, ANSWER];
+        assert_eq!(
+            object.reads,
+            [state.to_vec(), vec![submit], state.to_vec()].concat()
+        );
     }
 }

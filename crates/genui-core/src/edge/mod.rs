@@ -2,7 +2,8 @@
 //! signed agent webhooks ([`webhook`]), each accepted once ([`replay`]),
 //! where the worker may send its own requests ([`destination`]), hosted
 //! form links ([`forms`]), a person's visit to one ([`hosted_visit`]) and
-//! what each link's object does ([`form_object`]), cached specs rendered
+//! what each link's object does ([`form_object`]) and the loop that
+//! performs it ([`form_object_run`]), cached specs rendered
 //! again after a reload ([`rerender`]),
 //! what the worker publishes about itself ([`tool`]), the contract schemas
 //! it answers with ([`contracts`]), and the MCP server at `/mcp` ([`mcp`]).
@@ -10,6 +11,7 @@
 pub(crate) mod access;
 pub(crate) mod destination;
 pub(crate) mod form_object;
+pub(crate) mod form_object_run;
 pub(crate) mod forms;
 pub(crate) mod hosted_visit;
 pub(crate) mod mcp;

@@ -10,14 +10,17 @@
 //!
 //! The memory is a Durable Object (Workers KV has no conditional put),
 //! sharded by that hash: the shell asks the object named
-//! [`ReplayClaim::shard`]. The object is single-threaded, so "seen?" and
-//! "remember" happen with nothing in between; it decides with
-//! [`ReplayClaim::seen`], keeps the key until [`ReplayClaim::forget_at`]
-//! and deletes what [`ReplayClaim::is_forgotten`] says it may. The clock is
-//! an argument; nothing here performs I/O.
+//! [`ReplayClaim::shard`]. The object runs [`ReplayClaim::serve_request`]
+//! and [`ReplayClaim::serve_alarm`] over its table, a [`ReplayShard`]: the
+//! table's operations are synchronous, so "seen?" and "remember" happen
+//! with nothing in between; it decides with [`ReplayClaim::seen`], keeps
+//! the key until [`ReplayClaim::forget_at`] and deletes what
+//! [`ReplayClaim::is_forgotten`] says it may. The clock is the shard's;
+//! nothing here performs I/O.
 
 use crate::error::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 /// How long after its timestamp a signature is accepted, in seconds (the
@@ -90,6 +93,91 @@ impl ReplayClaim {
             ErrorCode::WebhookReplayed,
             "this signed webhook request was already accepted; a request is accepted once (sign it again, with a new timestamp, to send it again)",
         ))
+    }
+}
+
+/// One shard's table of remembered keys and its alarm, as its Durable
+/// Object holds them. The table's operations are synchronous, so nothing
+/// runs between a check and a remember; they fail with the runtime's
+/// [`ReplayShard::Error`].
+#[allow(async_fn_in_trait)]
+pub trait ReplayShard {
+    /// The runtime's storage failure.
+    type Error;
+
+    /// Deletes every key [`ReplayClaim::is_forgotten`] at `now` (its
+    /// forget time is at or before `now`, Unix seconds).
+    fn forget_due(&mut self, now: u64) -> std::result::Result<(), Self::Error>;
+
+    /// The forget time the table holds for `key`, if any.
+    fn forget_at(&mut self, key: &str) -> std::result::Result<Option<u64>, Self::Error>;
+
+    /// Remembers `key` until `forget_at` (replacing what it held).
+    fn remember(&mut self, key: &str, forget_at: u64) -> std::result::Result<(), Self::Error>;
+
+    /// The earliest forget time the table holds, if it holds any key.
+    fn earliest(&mut self) -> std::result::Result<Option<u64>, Self::Error>;
+
+    /// The time the shard's alarm is set for (Unix ms), if one is.
+    async fn alarm(&mut self) -> std::result::Result<Option<i64>, Self::Error>;
+
+    /// Sets the shard's one alarm to `at_ms` (Unix ms).
+    async fn set_alarm(&mut self, at_ms: u64) -> std::result::Result<(), Self::Error>;
+
+    /// The time now, Unix seconds.
+    fn now_s(&mut self) -> u64;
+}
+
+impl ReplayClaim {
+    /// A shard's answer to the request `method path` with `body`: status
+    /// and JSON. `POST /claim` with a claim answers whether its key was
+    /// seen, and remembers it if not (setting the alarm if none is set);
+    /// any other request is `404`, a body that is not a claim `400`.
+    pub async fn serve_request<S: ReplayShard>(
+        shard: &mut S,
+        method: &str,
+        path: &str,
+        body: &[u8],
+    ) -> std::result::Result<(u16, Value), S::Error> {
+        if (method, path) != ("POST", "/claim") {
+            return Ok((404, json!({"error": "unknown action"})));
+        }
+        let Ok(claim) = serde_json::from_slice::<ReplayClaim>(body) else {
+            return Ok((400, json!({"error": "not a claim"})));
+        };
+        let seen = claim.check_and_remember(shard)?;
+        if !seen && shard.alarm().await?.is_none() {
+            shard
+                .set_alarm(claim.forget_at.saturating_mul(1000))
+                .await?;
+        }
+        Ok((200, json!({"seen": seen})))
+    }
+
+    /// A shard's alarm: forgets what is due, and sets the alarm again for
+    /// the earliest key left, if any.
+    pub async fn serve_alarm<S: ReplayShard>(shard: &mut S) -> std::result::Result<(), S::Error> {
+        let now = shard.now_s();
+        shard.forget_due(now)?;
+        if let Some(next) = shard.earliest()? {
+            shard.set_alarm(next.saturating_mul(1000)).await?;
+        }
+        Ok(())
+    }
+
+    /// Whether `shard` had seen this claim's key; remembers it if not. No
+    /// await: nothing else runs in the object between the check and the write.
+    fn check_and_remember<S: ReplayShard>(
+        &self,
+        shard: &mut S,
+    ) -> std::result::Result<bool, S::Error> {
+        let now = shard.now_s();
+        shard.forget_due(now)?;
+        let seen = Self::seen(shard.forget_at(&self.key)?, now);
+        if !seen {
+            shard.remember(&self.key, self.forget_at)?;
+        }
+        Ok(seen)
     }
 }
 
@@ -223,5 +311,179 @@ mod tests {
             NOW + TOLERANCE_SECONDS + MAX_CLOCK_SKEW_SECONDS
         );
         assert_eq!(serde_json::from_value::<ReplayClaim>(json).unwrap(), claim);
+    }
+
+    /// A shard's table in memory, behind the same operations as the
+    /// object's SQL; it records each call.
+    #[derive(Default)]
+    struct Table {
+        keys: std::collections::BTreeMap<String, u64>,
+        alarm: Option<i64>,
+        now: u64,
+        calls: Vec<String>,
+    }
+
+    impl ReplayShard for Table {
+        type Error = std::convert::Infallible;
+
+        fn forget_due(&mut self, now: u64) -> std::result::Result<(), Self::Error> {
+            self.calls.push(format!("forget_due {now}"));
+            self.keys
+                .retain(|_, at| !ReplayClaim::is_forgotten(*at, now));
+            Ok(())
+        }
+
+        fn forget_at(&mut self, key: &str) -> std::result::Result<Option<u64>, Self::Error> {
+            self.calls.push("forget_at".into());
+            Ok(self.keys.get(key).copied())
+        }
+
+        fn remember(&mut self, key: &str, at: u64) -> std::result::Result<(), Self::Error> {
+            self.calls.push(format!("remember {at}"));
+            self.keys.insert(key.into(), at);
+            Ok(())
+        }
+
+        fn earliest(&mut self) -> std::result::Result<Option<u64>, Self::Error> {
+            self.calls.push("earliest".into());
+            Ok(self.keys.values().min().copied())
+        }
+
+        async fn alarm(&mut self) -> std::result::Result<Option<i64>, Self::Error> {
+            self.calls.push("alarm".into());
+            Ok(self.alarm)
+        }
+
+        async fn set_alarm(&mut self, at_ms: u64) -> std::result::Result<(), Self::Error> {
+            self.calls.push(format!("set_alarm {at_ms}"));
+            self.alarm = Some(at_ms as i64);
+            Ok(())
+        }
+
+        fn now_s(&mut self) -> u64 {
+            self.now
+        }
+    }
+
+    fn post(table: &mut Table, claim: &ReplayClaim, now: u64) -> (u16, Value) {
+        table.now = now;
+        let body = serde_json::to_vec(claim).unwrap();
+        futures::executor::block_on(ReplayClaim::serve_request(table, "POST", "/claim", &body))
+            .unwrap()
+    }
+
+    fn fire(table: &mut Table, now: u64) {
+        table.now = now;
+        futures::executor::block_on(ReplayClaim::serve_alarm(table)).unwrap();
+    }
+
+    #[test]
+    fn a_shard_takes_a_claim_once_and_sets_its_alarm_only_when_none_is_set() {
+        let mut table = Table::default();
+        let first = ReplayClaim::new(b"mac-1", NOW);
+        let forget = first.forget_at();
+        assert_eq!(post(&mut table, &first, NOW), (200, json!({"seen": false})));
+        assert_eq!(
+            table.calls,
+            [
+                format!("forget_due {NOW}"),
+                "forget_at".into(),
+                format!("remember {forget}"),
+                "alarm".into(),
+                format!("set_alarm {}", forget * 1000),
+            ]
+        );
+        table.calls.clear();
+        assert_eq!(
+            post(&mut table, &first, NOW + 1),
+            (200, json!({"seen": true}))
+        );
+        assert_eq!(
+            table.calls,
+            [format!("forget_due {}", NOW + 1), "forget_at".into()]
+        );
+        table.calls.clear();
+        let second = ReplayClaim::new(b"mac-2", NOW + 10);
+        assert_eq!(
+            post(&mut table, &second, NOW + 10),
+            (200, json!({"seen": false}))
+        );
+        assert!(
+            table.calls.ends_with(&["alarm".into()]),
+            "{:?}",
+            table.calls
+        );
+        assert_eq!(
+            table.alarm,
+            Some((forget * 1000) as i64),
+            "the earlier alarm stays"
+        );
+    }
+
+    #[test]
+    fn a_key_past_its_forget_time_is_forgotten_before_the_check() {
+        let mut table = Table::default();
+        let claim = ReplayClaim::new(b"mac-1", NOW);
+        post(&mut table, &claim, NOW);
+        let at_forget = post(&mut table, &claim, claim.forget_at());
+        assert_eq!(at_forget, (200, json!({"seen": false})));
+        assert_eq!(table.keys.len(), 1, "remembered again");
+    }
+
+    #[test]
+    fn a_shard_answers_only_claims_and_changes_nothing_otherwise() {
+        let mut table = Table::default();
+        let claim = serde_json::to_vec(&ReplayClaim::new(b"mac-1", NOW)).unwrap();
+        let mut serve = |method: &str, path: &str, body: &[u8]| {
+            let served = ReplayClaim::serve_request(&mut table, method, path, body);
+            futures::executor::block_on(served).unwrap()
+        };
+        let unknown = (404, json!({"error": "unknown action"}));
+        assert_eq!(serve("GET", "/claim", &claim), unknown);
+        assert_eq!(serve("POST", "/other", &claim), unknown);
+        let not_a_claim = (400, json!({"error": "not a claim"}));
+        for body in [
+            &b"{not json"[..],
+            b"{}",
+            b"{\"key\":\"k\",\"forgetAt\":-1}",
+            b"\xff",
+        ] {
+            assert_eq!(serve("POST", "/claim", body), not_a_claim);
+        }
+        assert!(table.calls.is_empty() && table.keys.is_empty());
+    }
+
+    #[test]
+    fn a_claim_that_cannot_be_forgotten_in_ms_does_not_overflow_its_alarm() {
+        let mut table = Table::default();
+        let body = format!("{{\"key\":\"k\",\"forgetAt\":{}}}", u64::MAX);
+        let served = ReplayClaim::serve_request(&mut table, "POST", "/claim", body.as_bytes());
+        let answer = futures::executor::block_on(served).unwrap();
+        assert_eq!(answer, (200, json!({"seen": false})));
+        assert!(table.alarm.is_some());
+    }
+
+    #[test]
+    fn the_alarm_forgets_what_is_due_and_is_set_again_for_the_earliest_key_left() {
+        let mut table = Table::default();
+        let early = ReplayClaim::new(b"mac-1", NOW);
+        let late = ReplayClaim::new(b"mac-2", NOW + 100);
+        post(&mut table, &early, NOW);
+        post(&mut table, &late, NOW + 100);
+        table.calls.clear();
+        fire(&mut table, early.forget_at());
+        assert_eq!(table.keys.keys().collect::<Vec<_>>(), [late.key()]);
+        assert_eq!(table.alarm, Some((late.forget_at() * 1000) as i64));
+        table.calls.clear();
+        fire(&mut table, late.forget_at());
+        assert!(table.keys.is_empty());
+        assert_eq!(
+            table.calls,
+            [
+                format!("forget_due {}", late.forget_at()),
+                "earliest".into()
+            ],
+            "no key left: no alarm"
+        );
     }
 }

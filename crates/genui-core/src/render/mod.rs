@@ -455,6 +455,12 @@ pub(crate) fn data_path(pointer: &str) -> Vec<String> {
 }
 
 impl Format {
+    /// Forgets what the renderers made of specs in this isolate, so the
+    /// next answer builds them afresh (for tests comparing the two).
+    pub fn forget_projections() {
+        crate::cache::memo::forget_projections();
+    }
+
     /// Compiles a spec into this format ([`render`]).
     pub fn render(self, input: &RenderInput<'_>) -> Value {
         render(self, input)
@@ -464,6 +470,20 @@ impl Format {
     /// it ([`render_text`]).
     pub fn render_text(self, input: &RenderInput<'_>) -> String {
         render_text(self, input)
+    }
+}
+
+impl UiSpec {
+    /// What a format compiler ([`Format::render`]) is handed for this spec
+    /// and the request's `data` ([`RenderInput::new`]); its fields are
+    /// public, for a caller that sets the locale or the initial data.
+    pub fn render_input<'a>(
+        &'a self,
+        raw_data: &'a Value,
+        validator: Option<&jsonschema::Validator>,
+        meta: Map<String, Value>,
+    ) -> RenderInput<'a> {
+        RenderInput::new(self, raw_data, validator, meta)
     }
 }
 
