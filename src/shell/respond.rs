@@ -1,5 +1,6 @@
 //! Turning core responses into worker responses, and the per-request log line.
 
+use futures::StreamExt;
 use genui_core::HttpResponse;
 use worker::{console_log, Headers, Request, Response, Result};
 
@@ -61,4 +62,26 @@ pub(super) fn log_line(info: &RequestInfo, response: &HttpResponse) {
     let duration = super::clock::now_ms() - info.started_ms;
     let line = response.log_line(&info.id, &info.method, &info.path, duration);
     console_log!("{line}");
+}
+
+/// The frames of an event stream, as a door writes them.
+pub(super) type SseBody = futures::channel::mpsc::UnboundedReceiver<String>;
+
+/// The worker response of a stream: the head's headers (CORS, content
+/// type) and the frames as they come.
+pub(super) fn into_sse_response(
+    head: HttpResponse,
+    body: SseBody,
+    request_id: &str,
+) -> Result<Response> {
+    let headers = Headers::new();
+    headers.set("cache-control", "no-store")?;
+    headers.set("x-request-id", request_id)?;
+    for (name, value) in &head.headers {
+        headers.set(name, value)?;
+    }
+    let frames = body.map(|text| Ok::<Vec<u8>, worker::Error>(text.into_bytes()));
+    Ok(Response::from_stream(frames)?
+        .with_status(head.status)
+        .with_headers(headers))
 }
