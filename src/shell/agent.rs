@@ -9,9 +9,8 @@
 
 use super::clock::{unix_ms, unix_s};
 use super::platform::Worker;
-use super::respond::SseBody;
 use super::settings::setting;
-use super::{model, read_body, respond};
+use super::{model, read_body};
 use genui_core::{Error, GenerateJob, HttpResponse, Limits, Submission};
 use genui_model::{
     AgentCall, AgentEvents, Answer, Door, Generation, Mode, Platform, Proxy, RunInput,
@@ -23,16 +22,15 @@ pub(super) async fn run(
     worker: &Worker,
     env: &Env,
     request_id: &str,
-    sse: &mut Option<SseBody>,
-) -> HttpResponse {
+) -> Answer {
     let limits = super::settings::limits(env);
     let body = match read_body(door, &limits).await {
         Ok(body) => body,
-        Err(response) => return response,
+        Err(response) => return Answer::Whole(response),
     };
     let input = match RunInput::read(&body, &limits) {
         Ok(input) => input,
-        Err(error) => return HttpResponse::error(&error),
+        Err(error) => return Answer::Whole(HttpResponse::error(&error)),
     };
     let started = match &input.call {
         AgentCall::Proxy { .. } => proxied(&input, door, worker, env),
@@ -41,10 +39,7 @@ pub(super) async fn run(
             generation(&input, door, worker, env, &limits).await
         }
     };
-    match started {
-        Ok(answer) => respond(answer, sse),
-        Err(response) => response,
-    }
+    started.unwrap_or_else(Answer::Whole)
 }
 
 async fn generation(

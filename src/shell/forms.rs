@@ -1,7 +1,7 @@
 //! Hosted forms: `POST /v1/forms` makes a signed link, `GET /f/<token>`
 //! serves its page, `POST /f/<token>` takes the person's answer; and the
-//! outbox of every signed POST the worker makes (a hosted form's answer,
-//! a webhook's `callbackUrl` answer).
+//! outbox of a hosted form's answer (a webhook's `callbackUrl` answer
+//! gets an object of its own, enqueued by `genui_model`'s webhook door).
 //!
 //! Each link has one Durable Object ([`FormObject`], SQLite-backed), named
 //! by the link's random id ([`FormToken::object_name`]). It holds the link's
@@ -24,7 +24,8 @@
 use super::clock::{unix_ms, unix_s};
 use super::deliver::random_bytes;
 use super::platform::Worker;
-use super::{read_body, setting};
+use super::read_body;
+use super::settings::setting;
 use genui_core::{
     FormObjectMachine, FormRecord, FormToken, GenerateJob, HostedVisit, HttpResponse,
 };
@@ -169,22 +170,4 @@ pub(super) async fn hosted(
     };
     let stored = call_object(env, &name, "submit", Some(answer)).await;
     visit.on_stored(stored.ok())
-}
-
-/// Puts a webhook's answer in an outbox of its own, to be POSTed, signed,
-/// to `url` and retried like a hosted form's answer. A store that fails
-/// is logged (the caller has the answer in its response anyway).
-pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
-    let stored = async {
-        let id = hex::encode(random_bytes::<{ FormToken::ID_BYTES }>()?);
-        let (name, record) = FormObjectMachine::enqueue_request(url.as_str(), body, &id, unix_ms());
-        call_object(&env, &name, "enqueue", Some(record)).await
-    };
-    let stored = stored
-        .await
-        .map(|(status, _)| status)
-        .map_err(|e| e.to_string());
-    if let Some(line) = FormObjectMachine::callback_not_stored(url.host_str(), stored) {
-        worker::console_error!("{line}");
-    }
 }

@@ -25,10 +25,10 @@ pub(super) async fn handle(
         Err(response) => return response,
     };
     let header = |name: &str| worker.header(name);
-    let hosts = super::setting(env, "MCP_ALLOWED_HOSTS");
-    let origins = super::setting(env, "MCP_ALLOWED_ORIGINS");
+    let hosts = super::settings::setting(env, "MCP_ALLOWED_HOSTS");
+    let origins = super::settings::setting(env, "MCP_ALLOWED_ORIGINS");
     let cors_origins = super::settings::cors_origins(env);
-    let secret = super::setting(env, "WEBHOOK_SECRET");
+    let secret = super::settings::setting(env, "WEBHOOK_SECRET");
     let settings = McpSettings {
         hosts: hosts.as_deref(),
         origins: origins.as_deref(),

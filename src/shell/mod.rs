@@ -15,18 +15,14 @@ mod model;
 mod platform;
 mod proxy;
 mod rate_limit;
-mod replay;
 mod replay_guard;
 mod respond;
 mod settings;
 
-use futures::future::LocalBoxFuture;
-use genui_core::Limits;
-use genui_core::{Access, Error, GenerateJob, Handler, HttpResponse, Route, Webhook};
-use genui_model::{Answer, Door, Platform};
+use genui_core::{HttpResponse, Limits};
+use genui_model::{serve, Answer, Door, Platform, ShellFlow};
 use platform::Worker;
-use respond::{into_response, into_sse_response, log_line, RequestInfo, SseBody};
-use settings::setting;
+use respond::{into_response, into_sse_response, RequestInfo};
 use std::rc::Rc;
 use worker::{event, Context, Env, Request, Response, Result};
 
@@ -39,91 +35,26 @@ fn start() {
 async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let info = RequestInfo::new(&req);
     let worker = Worker::new(req, &env, Rc::new(ctx), &info.id);
-    let origin = worker.header("origin");
-    let allowed_origins = settings::cors_origins(&env);
-    let accept = worker.header("accept");
-    let mut sse = None;
-    let mut response = handle(&worker, &env, &info.id, &mut sse).await;
-    response.negotiate_transport(accept.as_deref());
-    response.headers.extend(Access::cors_headers(
-        origin.as_deref(),
-        allowed_origins.as_deref(),
-    ));
-    log_line(&info, &response);
-    match sse {
-        Some(body) => into_sse_response(response, body, &info.id),
-        None => into_response(response, &info),
+    let answer = serve(worker.clone(), |flow| Box::pin(shell_flow(flow, &worker))).await;
+    match answer.into_parts() {
+        (head, Some(frames)) => into_sse_response(head, frames, &info.id),
+        (response, None) => into_response(response, &info),
     }
 }
 
-async fn handle(
-    worker: &Worker,
-    env: &Env,
-    request_id: &str,
-    sse: &mut Option<SseBody>,
-) -> HttpResponse {
-    let method = worker.method();
-    let path = worker.path();
-    let route = Route::of(&method, &path);
-    if route.rate_limited() {
-        if let Some(limited) = rate_limit::check(worker).await {
-            return limited;
+/// Runs a route whose flow is still the shell's.
+async fn shell_flow(flow: ShellFlow, worker: &Worker) -> Answer {
+    let door = Door::new(worker.clone());
+    let env = worker.env();
+    let request_id = worker.request_id();
+    match flow {
+        ShellFlow::Agent => agent::run(&door, worker, env, &request_id).await,
+        ShellFlow::Mcp => Answer::Whole(mcp::handle(&door, worker, env, &request_id).await),
+        ShellFlow::Forms => Answer::Whole(forms::create(&door, worker, env).await),
+        ShellFlow::HostedForm(token) => {
+            Answer::Whole(forms::hosted(&door, worker, env, &token).await)
         }
     }
-    let authorization = worker.header("authorization");
-    let keys = setting(env, "API_KEYS");
-    let origin = worker.header("origin");
-    let allowed_origins = settings::cors_origins(env);
-    let handler = route.handler(
-        &method,
-        &path,
-        authorization.as_deref(),
-        keys.as_deref(),
-        origin.as_deref(),
-        allowed_origins.as_deref(),
-    );
-    match handler {
-        Ok((handler, parameter)) => serve(handler, parameter, worker, env, request_id, sse).await,
-        Err(answer) => answer,
-    }
-}
-
-/// Runs the handler of a row of the route table (genui_core's `Handler`).
-async fn serve(
-    handler: Handler,
-    parameter: &str,
-    worker: &Worker,
-    env: &Env,
-    request_id: &str,
-    sse: &mut Option<SseBody>,
-) -> HttpResponse {
-    let door = Door::new(worker.clone());
-    match handler {
-        Handler::Healthz => HttpResponse::healthz(worker.memory_bytes()),
-        Handler::Generate => respond(door.generate().await, sse),
-        Handler::Interrupt => respond(door.interrupt().await, sse),
-        Handler::RenderSpec => respond(door.render_spec(parameter).await, sse),
-        Handler::Webhook => webhook(&door, worker, env, sse).await,
-        Handler::Agent => agent::run(&door, worker, env, request_id, sse).await,
-        Handler::Submit => respond(door.submit().await, sse),
-        Handler::Tool => HttpResponse::tool_definition(),
-        Handler::Mcp => mcp::handle(&door, worker, env, request_id).await,
-        Handler::Forms => forms::create(&door, worker, env).await,
-        Handler::HostedForm => forms::hosted(&door, worker, env, parameter).await,
-        Handler::OpenApi => HttpResponse {
-            status: 200,
-            headers: Vec::new(),
-            body: HttpResponse::openapi_json().to_owned(),
-        },
-        Handler::Schema => HttpResponse::contract_schema(parameter),
-    }
-}
-
-/// A door's answer as the response (a stream's head), its frames in `sse`.
-fn respond(answer: Answer, sse: &mut Option<SseBody>) -> HttpResponse {
-    let (response, frames) = answer.into_parts();
-    *sse = frames;
-    response
 }
 
 /// The body within the limits; a refusal as the `dgui_error` answer.
@@ -132,80 +63,4 @@ async fn read_body(
     limits: &Limits,
 ) -> std::result::Result<Vec<u8>, HttpResponse> {
     door.body(limits).await.map_err(|e| HttpResponse::error(&e))
-}
-
-/// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`,
-/// accepted once; the answer is returned and, with `callbackUrl`, also
-/// POSTed there signed, through an outbox that retries it
-/// ([`forms::enqueue_callback`]).
-async fn webhook(
-    door: &Door<Worker>,
-    worker: &Worker,
-    env: &Env,
-    sse: &mut Option<SseBody>,
-) -> HttpResponse {
-    let secret = match Webhook::configured(setting(env, "WEBHOOK_SECRET")) {
-        Ok(secret) => secret,
-        Err(error) => return HttpResponse::error(&error),
-    };
-    let limits = settings::limits(env);
-    let body = match read_body(door, &limits).await {
-        Ok(body) => body,
-        Err(response) => return response,
-    };
-    let now_s = worker.now_ms() / 1000;
-    let claim = match Webhook::verify_once(
-        worker.header(Webhook::SIGNATURE_HEADER).as_deref(),
-        &body,
-        &secret,
-        now_s,
-    ) {
-        Ok(claim) => claim,
-        Err(error) => return HttpResponse::error(&error),
-    };
-    // Once only: a signature already accepted is a replay (replay.rs).
-    if let Err(response) = replay::claim_once(env, &claim).await {
-        return response;
-    }
-    let job = match prepare(&body, worker, &limits) {
-        Ok(job) => job,
-        Err(response) => return response,
-    };
-    let raw_callback = job.request().callback_url.as_deref();
-    let callback = match Webhook::callback_of(raw_callback, forms::allow_http(env)) {
-        Ok(callback) => callback,
-        Err(error) => return HttpResponse::error(&error),
-    };
-    if genui_model::wants_event_stream(worker.header("accept").as_deref()) {
-        let outbox_env = env.clone();
-        let on_answer = callback.map(
-            |url| -> Box<dyn FnOnce(String) -> LocalBoxFuture<'static, ()>> {
-                Box::new(move |body| Box::pin(forms::enqueue_callback(outbox_env, url, body)))
-            },
-        );
-        return respond(door.stream_job(job, on_answer).await, sse);
-    }
-    let response = door.generate_job(job).await;
-    if let Some((url, body)) = Webhook::callback_delivery(callback, &response) {
-        // Stored before the answer goes back; delivered and retried by its outbox.
-        forms::enqueue_callback(env.clone(), url, body).await;
-    }
-    response
-}
-
-/// Prepares a generate body (limits, parsing, the cache key) with the
-/// request's `format` query parameter and the A2UI revision it asks for.
-fn prepare(
-    body: &[u8],
-    worker: &Worker,
-    limits: &Limits,
-) -> std::result::Result<GenerateJob, HttpResponse> {
-    let format = worker.query("format");
-    GenerateJob::prepare(body, format.as_deref(), limits)
-        .and_then(|mut job| {
-            let version = worker.query("a2uiVersion");
-            job.negotiate_a2ui(version.as_deref(), worker.header("accept").as_deref())?;
-            Ok::<_, Error>(job)
-        })
-        .map_err(|e| HttpResponse::error(&e))
 }

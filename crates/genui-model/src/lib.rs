@@ -44,8 +44,8 @@ mod registry;
 mod stream;
 
 pub use agui::{AgentEvents, Call as AgentCall, RunInput};
-pub use config::{GeneratorChoice, ModelConfig, Provider};
-pub use door::{Answer, Door, Platform};
+pub use config::{ModelConfig, Provider};
+pub use door::{serve, Answer, Door, Platform, ShellFlow};
 pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
 pub use machine::{Effect, Generation, Input, Mode, Summary, Update};
 pub use plan_schema::from_plan as model_plan;
@@ -55,4 +55,4 @@ pub use providers::{
 };
 pub use proxy::Proxy;
 pub use registry::{Generators, Pick, VARIABLES};
-pub use stream::{wants_event_stream, Encoder, GenerateEvents};
+pub use stream::{Encoder, GenerateEvents};

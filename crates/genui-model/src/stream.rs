@@ -26,7 +26,7 @@ pub(crate) const HEARTBEAT_MS: u64 = 5_000;
 pub(crate) const CONTENT_TYPE: &str = "text/event-stream; charset=utf-8";
 
 /// Whether an `Accept` header asks for an event stream.
-pub fn wants_event_stream(accept: Option<&str>) -> bool {
+pub(crate) fn wants_event_stream(accept: Option<&str>) -> bool {
     accept.is_some_and(|accept| {
         accept.split(',').any(|part| {
             part.split(';')

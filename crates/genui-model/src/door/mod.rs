@@ -16,12 +16,15 @@ mod drive;
 mod generate;
 mod platform;
 mod render_spec;
+mod serve;
 mod submit;
 #[cfg(test)]
 mod tests;
+mod webhook;
 
 pub(crate) use drive::OnAnswer;
 pub use platform::Platform;
+pub use serve::{serve, ShellFlow};
 
 use crate::stream::CONTENT_TYPE as EVENT_STREAM_CONTENT_TYPE;
 use crate::{Encoder, Generation};
@@ -61,6 +64,14 @@ impl Answer {
         let (tx, rx) = mpsc::unbounded();
         let _ = tx.unbounded_send(text);
         Self::event_stream(rx)
+    }
+
+    /// The response, or a stream's head.
+    fn head_mut(&mut self) -> &mut HttpResponse {
+        match self {
+            Answer::Whole(response) => response,
+            Answer::Stream { head, .. } => head,
+        }
     }
 
     /// The response (a stream's head), and a stream's frames.
@@ -154,6 +165,15 @@ impl<P: Platform> Door<P> {
 async fn read_body<P: Platform>(platform: &P, limits: &Limits) -> Result<Vec<u8>, Error> {
     limits.check_content_length(platform.header("content-length").as_deref())?;
     platform.read_body().await
+}
+
+/// The Durable Object binding of hosted forms' links and of every outbox
+/// (a hosted form's answer, a webhook's callback).
+const FORMS_BINDING: &str = "FORMS";
+
+/// Whether callbacks may go to `http` and local URLs (a dev setting).
+fn allow_http_callbacks<P: Platform>(platform: &P) -> bool {
+    platform.setting("WEBHOOK_ALLOW_HTTP_CALLBACKS").as_deref() == Some("true")
 }
 
 /// Whole seconds since the epoch, at the platform's clock.

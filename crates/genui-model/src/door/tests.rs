@@ -3,7 +3,7 @@
 //! test runs (as the runtime would once the head is sent), and every
 //! effect is recorded so a test can say what a door did and in what order.
 
-use super::{Answer, Door, Platform};
+use super::{serve, Answer, Door, Platform, ShellFlow};
 use crate::{AiCall, Event, Generators, HttpRequest, ModelConfig, Provider};
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::executor::block_on;
@@ -12,13 +12,14 @@ use futures::StreamExt;
 use genui_core::{CachePut, Error, ErrorCode, HttpResponse, Limits};
 use serde_json::{json, Value};
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
 
 const NOW_MS: u64 = 1_795_305_600_000;
+const SECRET: &str = "whsec-door-tests";
 
 /// The test platform: one request's facts over an isolate's state.
 #[derive(Clone)]
@@ -48,6 +49,12 @@ struct Isolate {
     send_polls: usize,
     after_response: Vec<LocalBoxFuture<'static, ()>>,
     effects: Vec<String>,
+    settings: HashMap<&'static str, String>,
+    bindings: HashSet<&'static str>,
+    /// The replay guard's memory: the claims it has seen.
+    claims_seen: HashSet<String>,
+    /// The rate limiter's answer.
+    within_budget: bool,
 }
 
 impl Isolate {
@@ -60,6 +67,10 @@ impl Isolate {
             send_polls: 0,
             after_response: Vec::new(),
             effects: Vec::new(),
+            settings: HashMap::from([("WEBHOOK_SECRET", SECRET.to_owned())]),
+            bindings: HashSet::from(["FORMS", "REPLAY_GUARD"]),
+            claims_seen: HashSet::new(),
+            within_budget: true,
         }))
     }
 }
@@ -110,7 +121,7 @@ impl Platform for TestPlatform {
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
-        (name == "WEBHOOK_SECRET").then(|| "s".repeat(32))
+        self.isolate.borrow().settings.get(name).cloned()
     }
 
     fn limits(&self) -> Limits {
@@ -178,12 +189,12 @@ impl Platform for TestPlatform {
     }
 
     fn has_binding(&self, name: &str) -> bool {
-        name == "FORMS"
+        self.isolate.borrow().bindings.contains(name)
     }
 
     async fn within_rate_limit(&self, binding: &str, key: &str) -> Result<bool, Error> {
         self.record(format!("rate_limit {binding} {key}"));
-        Ok(true)
+        Ok(self.isolate.borrow().within_budget)
     }
 
     async fn call_object(
@@ -191,10 +202,22 @@ impl Platform for TestPlatform {
         binding: &str,
         name: &str,
         action: &str,
-        _body: Option<&Value>,
+        body: Option<&Value>,
     ) -> Result<(u16, Value), Error> {
-        self.record(format!("object {binding} {name} {action}"));
-        Err(Error::new(ErrorCode::Internal, "no objects here"))
+        self.record(format!("object {binding} {action}"));
+        match (binding, action, body) {
+            // The replay guard's one question: seen before? (recorded if not)
+            ("REPLAY_GUARD", "claim", Some(claim)) => {
+                let first = self
+                    .isolate
+                    .borrow_mut()
+                    .claims_seen
+                    .insert(format!("{name} {claim}"));
+                Ok((200, json!({"seen": !first})))
+            }
+            ("FORMS", "enqueue", Some(_)) => Ok((200, json!({}))),
+            _ => Err(Error::new(ErrorCode::Internal, "no such object call here")),
+        }
     }
 }
 
@@ -473,5 +496,194 @@ fn submit_reads_its_spec_then_answers() {
     assert_eq!(
         body_of(&answer)["payload"]["errors"][0]["pointer"],
         "/firstName"
+    );
+}
+
+/// A webhook request: `body` signed now with the isolate's secret.
+fn signed(body: &Value, accept: Option<&str>) -> Request {
+    let bytes = serde_json::to_vec(body).expect("JSON");
+    let signature = genui_core::Webhook::sign(SECRET, NOW_MS / 1000, &bytes);
+    let mut headers = vec![(genui_core::Webhook::SIGNATURE_HEADER, signature)];
+    if let Some(accept) = accept {
+        headers.push(("accept", accept.to_owned()));
+    }
+    Request {
+        headers,
+        body: bytes,
+        ..Request::default()
+    }
+}
+
+fn webhook(isolate: &Rc<RefCell<Isolate>>, request: Request) -> Answer {
+    block_on(super::webhook::webhook(&TestPlatform::new(
+        isolate, request,
+    )))
+}
+
+fn enqueued(effects: &[String]) -> usize {
+    effects
+        .iter()
+        .filter(|e| *e == "object FORMS enqueue")
+        .count()
+}
+
+fn with_callback(mut body: Value) -> Value {
+    body["callbackUrl"] = json!("https://hooks.acme-corp.com/genui");
+    body
+}
+
+#[test]
+fn a_webhook_is_accepted_once_and_its_replay_refused() {
+    let isolate = Isolate::new(forgetful(), None);
+    let first = whole(webhook(&isolate, signed(&seed(), None)));
+    assert_eq!(first.status, 200, "{}", first.body);
+    let replayed = whole(webhook(&isolate, signed(&seed(), None)));
+    assert_eq!(replayed.status, 409, "{}", replayed.body);
+    assert_eq!(body_of(&replayed)["code"], "webhook_replayed");
+}
+
+#[test]
+fn a_webhook_without_its_replay_guard_is_not_served() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate.borrow_mut().bindings.remove("REPLAY_GUARD");
+    let refused = whole(webhook(&isolate, signed(&seed(), None)));
+    assert_eq!(refused.status, 404, "{}", refused.body);
+    assert!(
+        !effects(&isolate).iter().any(|e| e.starts_with("get ")),
+        "no generation"
+    );
+}
+
+#[test]
+fn a_webhook_callback_is_enqueued_only_for_a_200() {
+    let isolate = Isolate::new(forgetful(), None);
+    let answered = whole(webhook(&isolate, signed(&with_callback(seed()), None)));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    assert_eq!(
+        enqueued(&effects(&isolate)),
+        1,
+        "enqueued before the answer"
+    );
+    // A generation that fails after the job is accepted: no callback.
+    let mut failing = with_callback(seed());
+    failing["generator"] = json!("model");
+    let failed = whole(webhook(&isolate, signed(&failing, None)));
+    assert_ne!(failed.status, 200, "{}", failed.body);
+    run_after_response(&isolate);
+    assert_eq!(enqueued(&effects(&isolate)), 0, "an error is never POSTed");
+}
+
+#[test]
+fn a_streamed_webhook_enqueues_its_last_answer_once_written() {
+    let isolate = Isolate::new(forgetful(), Some(model()));
+    isolate
+        .borrow_mut()
+        .script
+        .push_back(refined_completion(&seed()));
+    let request = signed(&with_callback(seed()), Some("text/event-stream"));
+    let (_, frames) = stream(webhook(&isolate, request));
+    assert_eq!(
+        enqueued(&effects(&isolate)),
+        0,
+        "not before the stream is written"
+    );
+    run_after_response(&isolate);
+    let text: String = block_on(frames.collect::<Vec<_>>()).concat();
+    assert!(text.contains("event: done"), "{text}");
+    let done = effects(&isolate);
+    assert_eq!(enqueued(&done), 1, "{done:?}");
+    let puts = done
+        .iter()
+        .position(|e| e.starts_with("put "))
+        .expect("a put");
+    let enqueue = done
+        .iter()
+        .position(|e| e == "object FORMS enqueue")
+        .expect("an enqueue");
+    assert!(
+        puts < enqueue,
+        "the spec is stored before the callback goes out"
+    );
+}
+
+fn routed(isolate: &Rc<RefCell<Isolate>>, request: Request) -> (Answer, Vec<ShellFlow>) {
+    let handed = RefCell::new(Vec::new());
+    let platform = TestPlatform::new(isolate, request);
+    let answer = block_on(serve(platform, |flow| {
+        handed.borrow_mut().push(flow);
+        Box::pin(async {
+            Answer::Whole(HttpResponse::error(&Error::new(
+                ErrorCode::Internal,
+                "shell",
+            )))
+        })
+    }));
+    (answer, handed.into_inner())
+}
+
+#[test]
+fn serve_routes_to_the_door_and_logs_one_line_with_cors() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate
+        .borrow_mut()
+        .settings
+        .insert("ALLOWED_ORIGINS", "https://app.example".into());
+    let mut request = json_request(&seed());
+    request.method = "POST";
+    request.path = "/v1/generate";
+    request
+        .headers
+        .push(("origin", "https://app.example".into()));
+    let (answer, handed) = routed(&isolate, request);
+    let response = whole(answer);
+    assert_eq!(response.status, 200, "{}", response.body);
+    assert!(handed.is_empty());
+    let allowed = response
+        .headers
+        .iter()
+        .find(|(n, _)| n == "access-control-allow-origin");
+    assert_eq!(
+        allowed.map(|(_, v)| v.as_str()),
+        Some("https://app.example")
+    );
+    let logs: Vec<String> = effects(&isolate)
+        .into_iter()
+        .filter(|e| e.starts_with("log "))
+        .collect();
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    assert!(
+        logs[0].contains("/v1/generate") && logs[0].contains("\"status\":200"),
+        "{logs:?}"
+    );
+}
+
+#[test]
+fn serve_refuses_a_caller_over_budget_before_its_door() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate.borrow_mut().bindings.insert("RATE_LIMITER");
+    isolate.borrow_mut().within_budget = false;
+    let mut request = json_request(&seed());
+    request.method = "POST";
+    request.path = "/v1/generate";
+    let (answer, _) = routed(&isolate, request);
+    let limited = whole(answer);
+    assert_eq!(limited.status, 429, "{}", limited.body);
+    assert!(!effects(&isolate).contains(&"read_body".to_owned()));
+}
+
+#[test]
+fn serve_hands_the_shells_routes_to_the_shell_and_never_logs_a_link() {
+    let isolate = Isolate::new(forgetful(), None);
+    let request = Request {
+        method: "GET",
+        path: "/f/secret-token",
+        ..Request::default()
+    };
+    let (_, handed) = routed(&isolate, request);
+    assert_eq!(handed, [ShellFlow::HostedForm("secret-token".into())]);
+    let logs = effects(&isolate);
+    assert!(
+        logs.iter().all(|line| !line.contains("secret-token")),
+        "{logs:?}"
     );
 }
