@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Finds import cycles between genui-core's modules (issue 14).
+"""Finds import cycles between the modules of genui-core and of genui-model
+(each crate on its own: a crate's modules can only name their own crate).
 
-Each file under crates/genui-core/src is a module (`a/mod.rs` is `a`,
+Each file under crates/<crate>/src is a module (`a/mod.rs` is `a`,
 `a/b.rs` is `a::b`). An edge A -> B is a `crate::...` or `super::...` path in
 A's code (comments and `#[cfg(test)]` modules excluded) that names B or
 something inside B; the longest module prefix of the path is taken. A
@@ -16,6 +17,9 @@ files import each other. A name the crate root re-exports (`crate::Catalog`)
 is an edge to the module it comes from. Prints every strongly connected
 component with more than one node and exits 1 when there is one.
 
+A test module in a file of its own (`#[cfg(test)] mod tests;`, the file
+`tests.rs`) is test code too, and left out.
+
     python3 scripts/module-cycles.py            (from the repository root)
 """
 
@@ -23,9 +27,14 @@ import pathlib
 import re
 import sys
 
-SRC = pathlib.Path(__file__).resolve().parent.parent / "crates" / "genui-core" / "src"
+CRATES = pathlib.Path(__file__).resolve().parent.parent / "crates"
+# The crates checked, each on its own.
+CHECKED = ("genui-core", "genui-model")
+SRC = CRATES / CHECKED[0] / "src"
 PATH = re.compile(r"\b(crate|super)((?:::[a-z_][a-z0-9_]*)*(?:::[A-Za-z_][A-Za-z0-9_]*)?)")
-REEXPORT = re.compile(r"(?m)^pub use ([a-z_][a-z0-9_:]*)::(?:\{([^}]*)\}|([A-Za-z_][A-Za-z0-9_]*));")
+REEXPORT = re.compile(
+    r"(?ms)^pub use ([a-z_][a-z0-9_:]*)::(?:\{([^}]*)\}|([A-Za-z_][A-Za-z0-9_]*(?:\s+as\s+[A-Za-z_][A-Za-z0-9_]*)?));"
+)
 
 
 GROUP = re.compile(r"\b((?:[A-Za-z_][A-Za-z0-9_]*::)*[A-Za-z_][A-Za-z0-9_]*)::\{([^{}]*)\}")
@@ -54,7 +63,8 @@ def module_of(file: pathlib.Path) -> tuple:
 
 def code_of(text: str) -> str:
     """The text without comments and without the trailing test module."""
-    text = re.sub(r"(?s)#\[cfg\(test\)\]\s*mod tests.*", "", text)
+    text = re.sub(r"#\[cfg\(test\)\]\s*mod tests;", "", text)
+    text = re.sub(r"(?s)#\[cfg\(test\)\]\s*mod tests\b.*", "", text)
     text = re.sub(r"(?m)//.*$", "", text)
     return re.sub(r"(?s)/\*.*?\*/", "", text)
 
@@ -63,7 +73,7 @@ def reexports(modules: set) -> dict:
     """The crate root's `pub use` list: each name to the module it comes from,
     so that `crate::Catalog` is an edge to `catalog`, not to the root."""
     found = {}
-    for path, group, single in REEXPORT.findall((SRC / "lib.rs").read_text()):
+    for path, group, single in REEXPORT.findall(code_of((SRC / "lib.rs").read_text())):
         module = longest_module(tuple(path.split("::")), modules)
         for item in (group.split(",") if group else [single]):
             words = item.split()
@@ -79,7 +89,17 @@ def longest_module(path: tuple, modules: set) -> tuple:
 
 
 def main() -> int:
-    files = sorted(SRC.rglob("*.rs"))
+    global SRC
+    failed = 0
+    for name in CHECKED:
+        SRC = CRATES / name / "src"
+        failed |= check(name)
+    return failed
+
+
+def check(crate: str) -> int:
+    """Prints the cycles among one crate's modules and folders; 1 when any."""
+    files = sorted(f for f in SRC.rglob("*.rs") if f.name != "tests.rs")
     modules = {module_of(f) for f in files}
     exported = reexports(modules)
     edges = {m: set() for m in modules}
@@ -112,12 +132,12 @@ def main() -> int:
             if cycle not in (c for c, _ in cycles):
                 cycles.append((cycle, collapsed(edges, depth)))
     for cycle, graph in cycles:
-        print("cycle:", " <-> ".join(sorted(label(m) for m in cycle)))
+        print(f"cycle in {crate}:", " <-> ".join(sorted(label(m) for m in cycle)))
         for m in sorted(cycle):
             inside = sorted(label(t) for t in graph[m] if t in cycle)
             print(f"  {label(m)} -> {', '.join(inside)}")
     if not cycles:
-        print(f"module-cycles: none among the {len(modules)} modules of genui-core, nor their folders")
+        print(f"module-cycles: none among the {len(modules)} modules of {crate}, nor their folders")
     return 1 if cycles else 0
 
 

@@ -8,53 +8,48 @@
 //! plain `dgui_error` responses with the pointer into the run input.
 
 use super::clock::{unix_ms, unix_s};
-use super::drive::{self, SseBody};
+use super::platform::Worker;
 use super::settings::setting;
-use super::{model, query_param, read_body};
+use super::{model, read_body};
 use genui_core::{Error, GenerateJob, HttpResponse, Limits, Submission};
-use genui_model::{AgentCall, AgentEvents, Generation, Mode, Proxy, RunInput};
-use worker::{Context, Env, Request};
+use genui_model::{
+    AgentCall, AgentEvents, Answer, Door, Generation, Mode, Platform, Proxy, RunInput,
+};
+use worker::Env;
 
 pub(super) async fn run(
-    req: &mut Request,
+    door: &Door<Worker>,
+    worker: &Worker,
     env: &Env,
-    ctx: &Context,
     request_id: &str,
-    sse: &mut Option<SseBody>,
-) -> HttpResponse {
+) -> Answer {
     let limits = super::settings::limits(env);
-    let body = match read_body(req, &limits).await {
+    let body = match read_body(door, &limits).await {
         Ok(body) => body,
-        Err(response) => return response,
+        Err(response) => return Answer::Whole(response),
     };
     let input = match RunInput::read(&body, &limits) {
         Ok(input) => input,
-        Err(error) => return HttpResponse::error(&error),
+        Err(error) => return Answer::Whole(HttpResponse::error(&error)),
     };
     let started = match &input.call {
-        AgentCall::Proxy { .. } => proxied(&input, env, ctx),
-        AgentCall::Submit { .. } => submission(&input, env, request_id, &limits).await,
+        AgentCall::Proxy { .. } => proxied(&input, door, worker, env),
+        AgentCall::Submit { .. } => submission(&input, door, request_id, &limits).await,
         AgentCall::Generate { .. } | AgentCall::Interrupt { .. } => {
-            generation(&input, req, env, ctx, &limits).await
+            generation(&input, door, worker, env, &limits).await
         }
     };
-    match started {
-        Ok((head, body)) => {
-            *sse = Some(body);
-            head
-        }
-        Err(response) => response,
-    }
+    started.unwrap_or_else(Answer::Whole)
 }
 
 async fn generation(
     input: &RunInput,
-    req: &Request,
+    door: &Door<Worker>,
+    worker: &Worker,
     env: &Env,
-    ctx: &Context,
     limits: &Limits,
-) -> Result<(HttpResponse, SseBody), HttpResponse> {
-    let format = query_param(req, "format");
+) -> Result<Answer, HttpResponse> {
+    let format = worker.query("format");
     let secret = setting(env, "WEBHOOK_SECRET");
     let job = input
         .generate_job(format.as_deref(), limits, unix_s(), secret.as_deref())
@@ -66,7 +61,7 @@ async fn generation(
         limits,
         unix_ms(),
     );
-    drive::stream(generation, AgentEvents::new(input), env, ctx, None)
+    door.stream(generation, AgentEvents::new(input), None)
         .await
         .map_err(|response| input.locate_response(response))
 }
@@ -87,24 +82,25 @@ pub(super) fn interrupt_job(
 /// unknown name is a plain `dgui_error`; the rest is the relay's stream.
 fn proxied(
     input: &RunInput,
+    door: &Door<Worker>,
+    worker: &Worker,
     env: &Env,
-    ctx: &Context,
-) -> Result<(HttpResponse, SseBody), HttpResponse> {
+) -> Result<Answer, HttpResponse> {
     Proxy::open(input, setting(env, Proxy::SETTING).as_deref())
-        .map(|proxy| super::proxy::run(proxy, input, env, ctx))
+        .map(|proxy| super::proxy::run(proxy, input, door, worker))
         .map_err(|error| HttpResponse::error(&error))
 }
 
 async fn submission(
     input: &RunInput,
-    env: &Env,
+    door: &Door<Worker>,
     request_id: &str,
     limits: &Limits,
-) -> Result<(HttpResponse, SseBody), HttpResponse> {
+) -> Result<Answer, HttpResponse> {
     let body = input.body_bytes();
     let submission = Submission::agent(Ok(&body), limits);
-    let submitted = super::submit::run(submission, env, request_id).await;
+    let submitted = door.submitted(submission, request_id).await;
     AgentEvents::submitted(input, submitted)
-        .map(drive::written)
+        .map(Answer::written)
         .map_err(|error| HttpResponse::error(&error))
 }

@@ -11,14 +11,20 @@ use worker::{
 
 /// `N` bytes from the platform's CSPRNG (Web Crypto's `getRandomValues`).
 pub(super) fn random_bytes<const N: usize>() -> worker::Result<[u8; N]> {
+    let mut bytes = [0u8; N];
+    fill_random(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Fills `bytes` from the platform's CSPRNG (Web Crypto's `getRandomValues`).
+pub(super) fn fill_random(bytes: &mut [u8]) -> worker::Result<()> {
     let crypto = Reflect::get(&worker::js_sys::global(), &JsValue::from_str("crypto"))?;
     let fill: Function =
         Reflect::get(&crypto, &JsValue::from_str("getRandomValues"))?.dyn_into()?;
-    let array = Uint8Array::new_with_length(N as u32);
+    let array = Uint8Array::new_with_length(bytes.len() as u32);
     fill.call1(&crypto, &array)?;
-    let mut bytes = [0u8; N];
-    array.copy_to(&mut bytes);
-    Ok(bytes)
+    array.copy_to(bytes);
+    Ok(())
 }
 
 /// One attempt: POSTs `message` to `url`, signed under `secret` at `now_s`,

@@ -1,7 +1,7 @@
 //! Hosted forms: `POST /v1/forms` makes a signed link, `GET /f/<token>`
 //! serves its page, `POST /f/<token>` takes the person's answer; and the
-//! outbox of every signed POST the worker makes (a hosted form's answer,
-//! a webhook's `callbackUrl` answer).
+//! outbox of a hosted form's answer (a webhook's `callbackUrl` answer
+//! gets an object of its own, enqueued by `genui_model`'s webhook door).
 //!
 //! Each link has one Durable Object ([`FormObject`], SQLite-backed), named
 //! by the link's random id ([`FormToken::object_name`]). It holds the link's
@@ -23,13 +23,15 @@
 
 use super::clock::{unix_ms, unix_s};
 use super::deliver::random_bytes;
-use super::{read_body, setting};
+use super::platform::Worker;
+use super::read_body;
+use super::settings::setting;
 use genui_core::{
     FormObjectMachine, FormRecord, FormToken, GenerateJob, HostedVisit, HttpResponse,
 };
-use genui_model::{Generation, Mode};
+use genui_model::{Door, Generation, Mode, Platform};
 use serde_json::Value;
-use worker::{Env, Method, Request, RequestInit, Result};
+use worker::{Env, Method, Result};
 
 /// The Durable Object binding (wrangler.toml).
 const BINDING: &str = "FORMS";
@@ -41,13 +43,13 @@ pub(super) fn allow_http(env: &Env) -> bool {
 
 /// `POST /v1/forms`: a generate request plus `callbackUrl` in, `{url,
 /// expiresAt}` out, after the spec is stored in the link's object.
-pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) -> HttpResponse {
+pub(super) async fn create(door: &Door<Worker>, worker: &Worker, env: &Env) -> HttpResponse {
     let secret = match FormRecord::configured(setting(env, "WEBHOOK_SECRET")) {
         Ok(secret) => secret,
         Err(error) => return HttpResponse::error(&error),
     };
     let limits = super::settings::limits(env);
-    let body = match read_body(req, &limits).await {
+    let body = match read_body(door, &limits).await {
         Ok(body) => body,
         Err(response) => return response,
     };
@@ -59,24 +61,17 @@ pub(super) async fn create(req: &mut Request, env: &Env, ctx: &worker::Context) 
         Ok(url) => url,
         Err(error) => return HttpResponse::error(&error),
     };
-    let link = match issue(job, env, ctx, Some(&callback)).await {
+    let link = match issue(job, door, env, Some(&callback)).await {
         Ok((_, link)) => link,
         Err(answer) => return answer,
     };
     HttpResponse::form_link(
-        &origin(req),
+        &worker.origin(),
         &link.token.sign(&secret),
         link.fragment.as_deref(),
         &link.token,
         &link.record,
     )
-}
-
-/// The request's origin (`https://host[:port]`), where a link points.
-pub(super) fn origin(req: &Request) -> String {
-    req.url()
-        .map(|u| u.origin().ascii_serialization())
-        .unwrap_or_default()
 }
 
 /// A link made by [`issue`]: its record, its token and the pre-fill's fragment.
@@ -92,8 +87,8 @@ pub(super) struct Issued {
 /// keeps the answer for the MCP call that made the link.
 pub(super) async fn issue(
     job: GenerateJob,
+    door: &Door<Worker>,
     env: &Env,
-    ctx: &worker::Context,
     callback: Option<&worker::Url>,
 ) -> std::result::Result<(HttpResponse, Issued), HttpResponse> {
     // The form is generated as `/v1/generate` would: a configured model
@@ -107,7 +102,7 @@ pub(super) async fn issue(
         unix_ms(),
     )
     .keeping_answered_spec();
-    let answer = super::drive::answer(&mut generation, env, ctx).await;
+    let answer = door.answer(&mut generation).await;
     let random = random_bytes::<{ FormRecord::RANDOM_BYTES }>().ok();
     let (answer, spec, random) = FormRecord::issuable(answer, generation.answered_spec(), random)?;
     let ttl = super::kv::SpecCache::open(env).ttl_seconds();
@@ -115,7 +110,7 @@ pub(super) async fn issue(
     let (record, token, fragment) =
         FormRecord::issue(job, job.spec_hash(), callback, random, unix_s(), ttl);
     let init = FormObjectMachine::init_request(spec, &record);
-    let init = call_object(env, &token.object_name(), Method::Post, "init", Some(init)).await;
+    let init = call_object(env, &token.object_name(), "init", Some(init)).await;
     FormRecord::stored(init.map(|(status, _)| status).map_err(|e| e.to_string()))?;
     let issued = Issued {
         record,
@@ -128,75 +123,51 @@ pub(super) async fn issue(
 /// The answer the link's object `name` keeps for the MCP call that made
 /// it (the tool message, JSON), once the person has sent the form.
 pub(super) async fn kept_answer(env: &Env, name: &str) -> Result<Option<String>> {
-    let (status, body) = call_object(env, name, Method::Get, "answer", None).await?;
+    let (status, body) = call_object(env, name, "answer", None).await?;
     Ok(FormObjectMachine::kept_message(status, &body))
 }
 
-/// Asks the object `name`; its JSON answer and status.
+/// Asks the link's object `name` (a GET without `body`, a POST with it).
 async fn call_object(
     env: &Env,
     name: &str,
-    method: Method,
     action: &str,
     body: Option<Value>,
 ) -> Result<(u16, Value)> {
-    let stub = env.durable_object(BINDING)?.get_by_name(name)?;
-    let mut init = RequestInit::new();
-    init.with_method(method);
-    if let Some(body) = body {
-        init.with_body(Some(body.to_string().into()));
-    }
-    let request = Request::new_with_init(&format!("https://form.internal/{action}"), &init)?;
-    let mut response = stub.fetch_with_request(request).await?;
-    let status = response.status_code();
-    let value = response.json::<Value>().await.unwrap_or(Value::Null);
-    Ok((status, value))
+    super::platform::call_object(env, BINDING, name, action, body.as_ref()).await
 }
 
 /// `GET`/`POST /f/<token>`: the object's state and the submission,
 /// between the steps of genui_core's `HostedVisit`, which picks the page.
-pub(super) async fn hosted(req: &mut Request, env: &Env, token: &str) -> HttpResponse {
+pub(super) async fn hosted(
+    door: &Door<Worker>,
+    worker: &Worker,
+    env: &Env,
+    token: &str,
+) -> HttpResponse {
     let secret = setting(env, "WEBHOOK_SECRET");
-    let is_post = req.method() == Method::Post;
+    let is_post = worker.http_method() == Method::Post;
     let mut visit = match HostedVisit::open(token, secret.as_deref(), unix_s(), is_post) {
         Ok(visit) => visit,
         Err(page) => return page,
     };
     let name = visit.object_name();
-    let state = call_object(env, &name, Method::Get, "state", None).await;
+    let state = call_object(env, &name, "state", None).await;
     if let Err(page) = visit.on_state(state.ok()) {
         return page;
     }
     let limits = super::settings::limits(env);
-    let body = super::read_body_or_error(req, &limits).await;
+    let body = door.body(&limits).await;
     let body = body.as_deref().map_err(Clone::clone);
     let submission = match visit.submission(body, &limits) {
         Ok(submission) => submission,
         Err(page) => return page,
     };
     // The link's spec came with it: the machine asks for no KV read.
-    let answer = match visit.on_submitted(super::submit::run(submission, env, "").await) {
+    let answer = match visit.on_submitted(door.submitted(submission, "").await) {
         Ok(answer) => answer,
         Err(page) => return page,
     };
-    let stored = call_object(env, &name, Method::Post, "submit", Some(answer)).await;
+    let stored = call_object(env, &name, "submit", Some(answer)).await;
     visit.on_stored(stored.ok())
-}
-
-/// Puts a webhook's answer in an outbox of its own, to be POSTed, signed,
-/// to `url` and retried like a hosted form's answer. A store that fails
-/// is logged (the caller has the answer in its response anyway).
-pub(super) async fn enqueue_callback(env: Env, url: worker::Url, body: String) {
-    let stored = async {
-        let id = hex::encode(random_bytes::<{ FormToken::ID_BYTES }>()?);
-        let (name, record) = FormObjectMachine::enqueue_request(url.as_str(), body, &id, unix_ms());
-        call_object(&env, &name, Method::Post, "enqueue", Some(record)).await
-    };
-    let stored = stored
-        .await
-        .map(|(status, _)| status)
-        .map_err(|e| e.to_string());
-    if let Some(line) = FormObjectMachine::callback_not_stored(url.host_str(), stored) {
-        worker::console_error!("{line}");
-    }
 }

@@ -6,7 +6,7 @@
 //! per second per key, loses nothing but a later hit).
 
 use genui_core::CachePut;
-use worker::{console_error, kv::KvStore, Context, Env};
+use worker::{console_error, kv::KvStore, Env};
 
 /// The KV binding name from wrangler.toml.
 const BINDING: &str = "UI_CACHE";
@@ -73,15 +73,8 @@ impl SpecCache {
         self.ttl_seconds
     }
 
-    /// Writes after the response has been sent (`ctx.waitUntil`).
-    pub(super) fn put_after_response(&self, ctx: &Context, put: CachePut) {
-        let Some(store) = self.store.clone() else {
-            return;
-        };
-        ctx.wait_until(write(store, self.ttl_seconds, put));
-    }
-
-    /// Writes now (from work that already runs under `ctx.waitUntil`).
+    /// Writes now (a door defers it with `ctx.waitUntil` when it should
+    /// not hold the response).
     pub(super) async fn put(&self, put: CachePut) {
         if let Some(store) = self.store.clone() {
             write(store, self.ttl_seconds, put).await;

@@ -4,29 +4,31 @@
 //! same effects (isolate memory, KV, the model ladder) before the core wraps
 //! the answer as the tool's result.
 
+use super::platform::Worker;
 use genui_core::{Error, ErrorCode, HttpResponse, Limits, Mcp, McpSettings};
-use worker::{Context, Env, Request};
+use genui_model::{Door, Platform};
+use worker::Env;
 
 /// The form view `ui://genui/form`, built by scripts/build-mcp-view.sh
 /// (which scripts/build-wasm.sh runs first).
 const VIEW_HTML: &str = include_str!("../../mcp-view/dist/view.html");
 
 pub(super) async fn handle(
-    req: &mut Request,
+    door: &Door<Worker>,
+    worker: &Worker,
     env: &Env,
-    ctx: &Context,
     request_id: &str,
 ) -> HttpResponse {
     let limits = super::settings::limits(env);
-    let body = match read_body(req, &limits).await {
+    let body = match read_body(door, &limits).await {
         Ok(body) => body,
         Err(response) => return response,
     };
-    let header = |name: &str| super::header(req, name);
-    let hosts = super::setting(env, "MCP_ALLOWED_HOSTS");
-    let origins = super::setting(env, "MCP_ALLOWED_ORIGINS");
+    let header = |name: &str| worker.header(name);
+    let hosts = super::settings::setting(env, "MCP_ALLOWED_HOSTS");
+    let origins = super::settings::setting(env, "MCP_ALLOWED_ORIGINS");
     let cors_origins = super::settings::cors_origins(env);
-    let secret = super::setting(env, "WEBHOOK_SECRET");
+    let secret = super::settings::setting(env, "WEBHOOK_SECRET");
     let settings = McpSettings {
         hosts: hosts.as_deref(),
         origins: origins.as_deref(),
@@ -37,18 +39,18 @@ pub(super) async fn handle(
     };
     match Mcp::read(&body, &header, settings, &limits) {
         Mcp::Answer(response) => response,
-        Mcp::Generate(job, call) => call.tool_result(&super::generate_job(*job, env, ctx).await),
+        Mcp::Generate(job, call) => call.tool_result(&door.generate_job(*job).await),
         Mcp::Submit(submission, call) => {
-            let answer = super::submit::run(*submission, env, request_id).await;
+            let answer = door.submitted(*submission, request_id).await;
             call.tool_result(&answer.into_response())
         }
         // A host without the form view: the form behind a hosted link
         // whose object keeps the answer.
-        Mcp::Link(job, link) => match super::forms::issue(*job, env, ctx, None).await {
+        Mcp::Link(job, link) => match super::forms::issue(*job, door, env, None).await {
             Ok((answer, issued)) => {
                 let token = issued.token.sign(secret.as_deref().unwrap_or_default());
                 let path = genui_core::FormToken::path(&token, issued.fragment.as_deref());
-                let url = format!("{}{path}", super::forms::origin(req));
+                let url = format!("{}{path}", worker.origin());
                 link.tool_result(&answer, Some(&url), settings)
             }
             Err(answer) => link.tool_result(&answer, None, settings),
@@ -65,8 +67,6 @@ pub(super) async fn handle(
 
 /// The body, refusing an announced oversize body before reading it; a
 /// refusal is a JSON-RPC error (413 for size).
-async fn read_body(req: &mut Request, limits: &Limits) -> Result<Vec<u8>, HttpResponse> {
-    super::read_body_or_error(req, limits)
-        .await
-        .map_err(|e| Mcp::refuse(&e))
+async fn read_body(door: &Door<Worker>, limits: &Limits) -> Result<Vec<u8>, HttpResponse> {
+    door.body(limits).await.map_err(|e| Mcp::refuse(&e))
 }

@@ -6,32 +6,27 @@
 
 use super::agent::interrupt_job;
 use super::clock::unix_ms;
-use super::drive::{self, SseBody};
 use super::model;
+use super::platform::Worker;
 use futures::channel::mpsc::{self, UnboundedSender};
 use futures::future::{select, Either};
 use futures::StreamExt;
-use genui_core::HttpResponse;
-use genui_model::{AgentEvents, Generation, Mode, Proxy, RunInput};
+use genui_model::{AgentEvents, Answer, Door, Generation, Mode, Proxy, RunInput};
 use std::time::Duration;
-use worker::{console_error, AbortController, Context, Delay, Env, Fetch};
+use worker::{console_error, AbortController, Delay, Env, Fetch};
 
 /// Starts the relay: the stream's head at once, its frames as the
 /// upstream sends them (the request runs under `ctx.wait_until`).
-pub(super) fn run(
-    proxy: Proxy,
-    input: &RunInput,
-    env: &Env,
-    ctx: &Context,
-) -> (HttpResponse, SseBody) {
+pub(super) fn run(proxy: Proxy, input: &RunInput, door: &Door<Worker>, worker: &Worker) -> Answer {
     let (tx, rx) = mpsc::unbounded();
     let relay = Relay {
         events: AgentEvents::new(input),
-        env: env.clone(),
+        env: worker.env().clone(),
+        door: door.clone(),
         tx,
     };
-    ctx.wait_until(relay.run(proxy));
-    (drive::stream_head(), rx)
+    worker.ctx().wait_until(relay.run(proxy));
+    Answer::event_stream(rx)
 }
 
 /// How the exchange with the upstream ended.
@@ -50,6 +45,7 @@ enum Ended {
 struct Relay {
     events: AgentEvents,
     env: Env,
+    door: Door<Worker>,
     tx: UnboundedSender<String>,
 }
 
@@ -145,7 +141,7 @@ impl Relay {
         };
         let generators = model::generators(&self.env);
         let mut generation = Generation::new(job, &generators, Mode::Answer, &limits, unix_ms());
-        let answer = drive::answer_in_stream(&mut generation, &self.env).await;
+        let answer = self.door.answer_in_stream(&mut generation).await;
         self.events.form(&answer)
     }
 

@@ -1,13 +1,13 @@
-//! Turning core responses into worker responses, and the per-request log line.
+//! Turning a door's answer into the worker's response.
 
+use futures::StreamExt;
 use genui_core::HttpResponse;
-use worker::{console_log, Headers, Request, Response, Result};
+use worker::{Headers, Request, Response, Result};
 
 /// What the log line and headers need from the request.
 pub(super) struct RequestInfo {
     pub(super) id: String,
     pub(super) method: String,
-    pub(super) path: String,
     pub(super) started_ms: f64,
 }
 
@@ -20,12 +20,9 @@ impl RequestInfo {
             .ok()
             .flatten()
             .unwrap_or_else(|| format!("{:x}-{:x}", started_ms as u64, next_counter()));
-        // A hosted form's path is its link (a capability): never logged.
-        let path = genui_core::FormToken::redact_path(&req.path()).into_owned();
         Self {
             id,
             method: req.method().to_string(),
-            path,
             started_ms,
         }
     }
@@ -56,9 +53,24 @@ pub(super) fn into_response(response: HttpResponse, info: &RequestInfo) -> Resul
     Ok(base.with_status(status).with_headers(headers))
 }
 
-/// One JSON line per request: no bodies, no data, no secrets.
-pub(super) fn log_line(info: &RequestInfo, response: &HttpResponse) {
-    let duration = super::clock::now_ms() - info.started_ms;
-    let line = response.log_line(&info.id, &info.method, &info.path, duration);
-    console_log!("{line}");
+/// The frames of an event stream, as a door writes them.
+pub(super) type SseBody = futures::channel::mpsc::UnboundedReceiver<String>;
+
+/// The worker response of a stream: the head's headers (CORS, content
+/// type) and the frames as they come.
+pub(super) fn into_sse_response(
+    head: HttpResponse,
+    body: SseBody,
+    request_id: &str,
+) -> Result<Response> {
+    let headers = Headers::new();
+    headers.set("cache-control", "no-store")?;
+    headers.set("x-request-id", request_id)?;
+    for (name, value) in &head.headers {
+        headers.set(name, value)?;
+    }
+    let frames = body.map(|text| Ok::<Vec<u8>, worker::Error>(text.into_bytes()));
+    Ok(Response::from_stream(frames)?
+        .with_status(head.status)
+        .with_headers(headers))
 }

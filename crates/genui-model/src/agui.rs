@@ -52,6 +52,14 @@ use crate::stream::{body_value, diff, Encoder};
 use genui_core::{Error, ErrorCode, GenerateJob, HttpResponse, Limits, Submitted};
 use serde_json::{json, Map, Value};
 
+/// Where the caller names the upstream agent.
+pub(crate) const UPSTREAM_AT: &str = "/forwardedProps/upstream";
+/// The `forwardedProps` keys the worker reads itself: the upstream's name
+/// and the options of the interrupts' forms. Every other key is forwarded.
+const OWN_PROPS: [&str; 5] = ["upstream", "format", "data", "locale", "device"];
+/// The options of `/v1/interrupt` a proxied run may set in `forwardedProps`.
+const FORM_OPTIONS: [&str; 4] = ["format", "data", "locale", "device"];
+
 /// The A2UI middleware's activity type.
 pub(crate) const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
 /// The key of the A2UI messages in the middleware's activity content.
@@ -163,7 +171,7 @@ impl RunInput {
                 ))
             }
         };
-        if let Some(call) = crate::proxy::proxy_call(&input, &props)? {
+        if let Some(call) = proxy_call(&input, &props)? {
             return Ok(Self {
                 thread_id,
                 run_id,
@@ -746,6 +754,37 @@ fn format_of(body: &Value) -> &'static str {
 /// One AG-UI event as an SSE frame (AG-UI clients read `data:` only).
 fn event(value: Value) -> String {
     crate::stream::frame("", &value)
+}
+
+/// `forwardedProps.upstream`: the proxied call, the run input forwarded
+/// without the worker's own keys; `None` when the run names no upstream.
+pub(crate) fn proxy_call(
+    input: &Map<String, Value>,
+    props: &Map<String, Value>,
+) -> Result<Option<Call>, Error> {
+    let Some(upstream) = props.get("upstream") else {
+        return Ok(None);
+    };
+    let Some(name) = upstream.as_str().filter(|n| !n.is_empty()) else {
+        let why = "`forwardedProps.upstream` must be the name of an agent of GENUI_AGENTS";
+        return Err(Error::new(ErrorCode::InvalidRequest, why).at(UPSTREAM_AT));
+    };
+    let forwarded_props: Map<String, Value> = props
+        .iter()
+        .filter(|(key, _)| !OWN_PROPS.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    let mut forwarded = input.clone();
+    forwarded.insert("forwardedProps".into(), Value::Object(forwarded_props));
+    let form_options = FORM_OPTIONS
+        .iter()
+        .filter_map(|key| props.get(*key).map(|v| ((*key).to_owned(), v.clone())))
+        .collect();
+    Ok(Some(Call::Proxy {
+        upstream: name.to_owned(),
+        forwarded: Value::Object(forwarded),
+        form_options,
+    }))
 }
 
 #[cfg(test)]

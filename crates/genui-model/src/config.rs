@@ -181,9 +181,7 @@ impl ModelConfig {
         let mut identity = match self.provider {
             Provider::Http => format!(
                 "http/{}/{}/h{}",
-                self.model,
-                self.base_url,
-                crate::providers::http::WIRE_VERSION
+                self.model, self.base_url, HTTP_WIRE_VERSION
             ),
             provider => format!(
                 "{provider}/{}/p{}",
@@ -209,9 +207,13 @@ fn positive_ms(name: &str, text: &str) -> Result<u64, Error> {
     }
 }
 
+/// Version of the `http` generator's request and answer shapes
+/// (`providers::http`); part of its cache identity.
+pub(crate) const HTTP_WIRE_VERSION: u32 = 1;
+
 /// The per-request `generator` field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GeneratorChoice {
+pub(crate) enum GeneratorChoice {
     /// The model when one is configured, else the deterministic generator.
     #[default]
     Auto,
@@ -223,7 +225,7 @@ pub enum GeneratorChoice {
 
 impl GeneratorChoice {
     /// Parses the request's `generator` string; `None` is `Auto`.
-    pub fn parse(text: Option<&str>) -> Result<Self, Error> {
+    pub(crate) fn parse(text: Option<&str>) -> Result<Self, Error> {
         match text.map(str::trim) {
             None | Some("" | "auto") => Ok(Self::Auto),
             Some("model") => Ok(Self::Model),
@@ -236,7 +238,7 @@ impl GeneratorChoice {
 
     /// Whether to run the model, given whether one is configured. `Err` when
     /// the model was asked for and none is configured.
-    pub fn use_model(self, configured: bool) -> Result<bool, Error> {
+    pub(crate) fn use_model(self, configured: bool) -> Result<bool, Error> {
         match (self, configured) {
             (Self::Deterministic, _) | (Self::Auto, false) => Ok(false),
             (Self::Auto | Self::Model, true) => Ok(true),
@@ -247,7 +249,7 @@ impl GeneratorChoice {
     }
 
     /// Whether model failures must surface as errors.
-    pub fn is_forced(self) -> bool {
+    pub(crate) fn is_forced(self) -> bool {
         self == Self::Model
     }
 }

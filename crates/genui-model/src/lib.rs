@@ -32,6 +32,7 @@
 // `genui_model::Name`. `tests/front_door.rs` counts the list (at most 40).
 mod agui;
 mod config;
+mod door;
 mod fix;
 mod ladder;
 mod machine;
@@ -43,7 +44,8 @@ mod registry;
 mod stream;
 
 pub use agui::{AgentEvents, Call as AgentCall, RunInput};
-pub use config::{GeneratorChoice, ModelConfig, Provider};
+pub use config::{ModelConfig, Provider};
+pub use door::{serve, Answer, Door, Platform, ShellFlow};
 pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
 pub use machine::{Effect, Generation, Input, Mode, Summary, Update};
 pub use plan_schema::from_plan as model_plan;
@@ -53,7 +55,4 @@ pub use providers::{
 };
 pub use proxy::Proxy;
 pub use registry::{Generators, Pick, VARIABLES};
-pub use stream::{
-    wants_event_stream, Encoder, GenerateEvents, CONTENT_TYPE as EVENT_STREAM_CONTENT_TYPE,
-    HEARTBEAT, HEARTBEAT_MS,
-};
+pub use stream::{Encoder, GenerateEvents};

@@ -11,7 +11,7 @@
 //!   500 naming the place in it). Only configured names
 //!   are reachable: the caller never supplies a URL;
 //! - the forwarded request: the `RunAgentInput` without the
-//!   `forwardedProps` keys the worker reads itself ([`OWN_PROPS`]), with
+//!   `forwardedProps` keys the worker reads itself (`agui::OWN_PROPS`), with
 //!   `Accept: text/event-stream`;
 //! - the upstream's answer: a 2xx event stream, read with the
 //!   `eventsource-stream` crate ([`Proxy::events`]) within a byte budget
@@ -28,7 +28,7 @@
 //!   (not SSE, not JSON, over a budget, closed before its run ended) and
 //!   `upstream_timeout` (past the agent's deadline).
 
-use crate::agui::{Call, RunInput};
+use crate::agui::{Call, RunInput, UPSTREAM_AT};
 use crate::config;
 use crate::providers::HttpRequest;
 use crate::registry::{check_url, is_operator_name, OPERATOR_NAME_RULE};
@@ -54,13 +54,6 @@ const MAX_EVENT_BYTES: usize = 1 << 20;
 /// Most forms made for one upstream `RUN_FINISHED` (each is a generation);
 /// interrupts beyond reach the client unanswered in the relayed event.
 const MAX_FORMS: usize = 8;
-/// Where the caller names the upstream agent.
-const UPSTREAM_AT: &str = "/forwardedProps/upstream";
-/// The `forwardedProps` keys the worker reads itself: the upstream's name
-/// and the options of the interrupts' forms. Every other key is forwarded.
-pub(crate) const OWN_PROPS: [&str; 5] = ["upstream", "format", "data", "locale", "device"];
-/// The options of `/v1/interrupt` a proxied run may set in `forwardedProps`.
-const FORM_OPTIONS: [&str; 4] = ["format", "data", "locale", "device"];
 
 /// One configured upstream agent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -414,37 +407,6 @@ impl Budget {
         }
         self.line_len = 0;
     }
-}
-
-/// `forwardedProps.upstream`: the proxied call, the run input forwarded
-/// without the worker's own keys; `None` when the run names no upstream.
-pub(crate) fn proxy_call(
-    input: &Map<String, Value>,
-    props: &Map<String, Value>,
-) -> Result<Option<Call>, Error> {
-    let Some(upstream) = props.get("upstream") else {
-        return Ok(None);
-    };
-    let Some(name) = upstream.as_str().filter(|n| !n.is_empty()) else {
-        let why = "`forwardedProps.upstream` must be the name of an agent of GENUI_AGENTS";
-        return Err(Error::new(ErrorCode::InvalidRequest, why).at(UPSTREAM_AT));
-    };
-    let forwarded_props: Map<String, Value> = props
-        .iter()
-        .filter(|(key, _)| !OWN_PROPS.contains(&key.as_str()))
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect();
-    let mut forwarded = input.clone();
-    forwarded.insert("forwardedProps".into(), Value::Object(forwarded_props));
-    let form_options = FORM_OPTIONS
-        .iter()
-        .filter_map(|key| props.get(*key).map(|v| ((*key).to_owned(), v.clone())))
-        .collect();
-    Ok(Some(Call::Proxy {
-        upstream: name.to_owned(),
-        forwarded: Value::Object(forwarded),
-        form_options,
-    }))
 }
 
 /// The agent `name` of the setting; an unknown name is the caller's 400,

@@ -17,16 +17,16 @@ use crate::machine::Update;
 use serde_json::Value;
 
 /// A heartbeat: an SSE comment, ignored by every client.
-pub const HEARTBEAT: &str = ": heartbeat\n\n";
+pub(crate) const HEARTBEAT: &str = ": heartbeat\n\n";
 
 /// How often a heartbeat is written while the model works (ms).
-pub const HEARTBEAT_MS: u64 = 5_000;
+pub(crate) const HEARTBEAT_MS: u64 = 5_000;
 
 /// The content type of the streams.
-pub const CONTENT_TYPE: &str = "text/event-stream; charset=utf-8";
+pub(crate) const CONTENT_TYPE: &str = "text/event-stream; charset=utf-8";
 
 /// Whether an `Accept` header asks for an event stream.
-pub fn wants_event_stream(accept: Option<&str>) -> bool {
+pub(crate) fn wants_event_stream(accept: Option<&str>) -> bool {
     accept.is_some_and(|accept| {
         accept.split(',').any(|part| {
             part.split(';')

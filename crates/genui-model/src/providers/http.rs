@@ -34,13 +34,10 @@
 
 use super::error::{failure, invalid_output as invalid, status_error};
 use super::{extract_json, in_context, HttpRequest, ModelReply};
-use crate::config::ModelConfig;
+use crate::config::{ModelConfig, HTTP_WIRE_VERSION};
 use crate::prompt::{Field, Prompt, Role};
 use genui_core::{Error, GenerateRequest, ModelFailure, Webhook};
 use serde_json::{json, Map, Value};
-
-/// Version of the request and answer shapes; part of the cache identity.
-pub(crate) const WIRE_VERSION: u32 = 1;
 
 /// A longer answer is refused unread: a plan for the largest form the
 /// limits allow fits well within it, and nothing larger is parsed.
@@ -63,7 +60,7 @@ pub(crate) fn data_free(
         })
         .collect();
     let mut call = json!({
-        "version": WIRE_VERSION,
+        "version": HTTP_WIRE_VERSION,
         "generator": name,
         "description": request.description,
         "output": request.output,

@@ -1,0 +1,689 @@
+//! Every moved door driven natively over an in-memory platform: KV is a
+//! map, the provider a script, the work after the response a queue the
+//! test runs (as the runtime would once the head is sent), and every
+//! effect is recorded so a test can say what a door did and in what order.
+
+use super::{serve, Answer, Door, Platform, ShellFlow};
+use crate::{AiCall, Event, Generators, HttpRequest, ModelConfig, Provider};
+use futures::channel::mpsc::UnboundedReceiver;
+use futures::executor::block_on;
+use futures::future::LocalBoxFuture;
+use futures::StreamExt;
+use genui_core::{CachePut, Error, ErrorCode, HttpResponse, Limits};
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+
+const NOW_MS: u64 = 1_795_305_600_000;
+const SECRET: &str = "whsec-door-tests";
+
+/// The test platform: one request's facts over an isolate's state.
+#[derive(Clone)]
+struct TestPlatform {
+    request: Rc<Request>,
+    isolate: Rc<RefCell<Isolate>>,
+}
+
+/// One request as it came.
+#[derive(Default)]
+struct Request {
+    method: &'static str,
+    path: &'static str,
+    headers: Vec<(&'static str, String)>,
+    query: Vec<(&'static str, String)>,
+    body: Vec<u8>,
+}
+
+/// What outlives a request: KV, configuration, the provider's script, and
+/// the record of effects.
+struct Isolate {
+    limits: Limits,
+    generators: Generators,
+    kv: HashMap<String, String>,
+    script: VecDeque<Event>,
+    /// How many times a provider call is pending before it answers.
+    send_polls: usize,
+    after_response: Vec<LocalBoxFuture<'static, ()>>,
+    effects: Vec<String>,
+    settings: HashMap<&'static str, String>,
+    bindings: HashSet<&'static str>,
+    /// The replay guard's memory: the claims it has seen.
+    claims_seen: HashSet<String>,
+    /// The rate limiter's answer.
+    within_budget: bool,
+}
+
+impl Isolate {
+    fn new(limits: Limits, model: Option<ModelConfig>) -> Rc<RefCell<Self>> {
+        Rc::new(RefCell::new(Self {
+            limits,
+            generators: Generators::with_model(model),
+            kv: HashMap::new(),
+            script: VecDeque::new(),
+            send_polls: 0,
+            after_response: Vec::new(),
+            effects: Vec::new(),
+            settings: HashMap::from([("WEBHOOK_SECRET", SECRET.to_owned())]),
+            bindings: HashSet::from(["FORMS", "REPLAY_GUARD"]),
+            claims_seen: HashSet::new(),
+            within_budget: true,
+        }))
+    }
+}
+
+impl TestPlatform {
+    fn new(isolate: &Rc<RefCell<Isolate>>, request: Request) -> Self {
+        Self {
+            request: Rc::new(request),
+            isolate: Rc::clone(isolate),
+        }
+    }
+
+    fn record(&self, effect: String) {
+        self.isolate.borrow_mut().effects.push(effect);
+    }
+}
+
+impl Platform for TestPlatform {
+    fn method(&self) -> String {
+        self.request.method.into()
+    }
+
+    fn path(&self) -> String {
+        self.request.path.into()
+    }
+
+    fn header(&self, name: &str) -> Option<String> {
+        let found = self.request.headers.iter().find(|(n, _)| *n == name);
+        found.map(|(_, value)| value.clone())
+    }
+
+    fn query(&self, name: &str) -> Option<String> {
+        let found = self.request.query.iter().find(|(n, _)| *n == name);
+        found.map(|(_, value)| value.clone())
+    }
+
+    fn request_id(&self) -> String {
+        "r1".into()
+    }
+
+    fn origin(&self) -> String {
+        "https://genui.test".into()
+    }
+
+    async fn read_body(&self) -> Result<Vec<u8>, Error> {
+        self.record("read_body".into());
+        Ok(self.request.body.clone())
+    }
+
+    fn setting(&self, name: &'static str) -> Option<String> {
+        self.isolate.borrow().settings.get(name).cloned()
+    }
+
+    fn limits(&self) -> Limits {
+        self.isolate.borrow().limits.clone()
+    }
+
+    fn generators(&self) -> Generators {
+        self.isolate.borrow().generators.clone()
+    }
+
+    fn memory_bytes(&self) -> usize {
+        1 << 20
+    }
+
+    fn now_ms(&self) -> u64 {
+        NOW_MS
+    }
+
+    fn random_bytes(&self, bytes: &mut [u8]) -> Result<(), Error> {
+        bytes.fill(7);
+        Ok(())
+    }
+
+    fn log(&self, line: &str) {
+        self.record(format!("log {line}"));
+    }
+
+    fn log_error(&self, line: &str) {
+        self.record(format!("log_error {line}"));
+    }
+
+    async fn cache_get(&self, key: &str) -> Option<String> {
+        self.record(format!("get {key}"));
+        self.isolate.borrow().kv.get(key).cloned()
+    }
+
+    async fn cache_put(&self, put: CachePut) {
+        self.record(format!("put {}", put.key));
+        self.isolate.borrow_mut().kv.insert(put.key, put.value);
+    }
+
+    fn cache_ttl_seconds(&self) -> u64 {
+        3600
+    }
+
+    fn after_response(&self, work: LocalBoxFuture<'static, ()>) {
+        self.isolate.borrow_mut().after_response.push(work);
+    }
+
+    async fn send(&self, _request: HttpRequest, _timeout_ms: u64) -> Event {
+        self.record("send".into());
+        let polls = self.isolate.borrow().send_polls;
+        Pending(polls).await;
+        let next = self.isolate.borrow_mut().script.pop_front();
+        next.unwrap_or(Event::NetworkError("the script ran out".into()))
+    }
+
+    async fn run_ai(&self, _call: AiCall, _timeout_ms: u64) -> Event {
+        Event::NetworkError("no Workers AI here".into())
+    }
+
+    async fn wait(&self, ms: u64) {
+        self.record(format!("wait {ms}"));
+        Pending(1).await;
+    }
+
+    fn has_binding(&self, name: &str) -> bool {
+        self.isolate.borrow().bindings.contains(name)
+    }
+
+    async fn within_rate_limit(&self, binding: &str, key: &str) -> Result<bool, Error> {
+        self.record(format!("rate_limit {binding} {key}"));
+        Ok(self.isolate.borrow().within_budget)
+    }
+
+    async fn call_object(
+        &self,
+        binding: &str,
+        name: &str,
+        action: &str,
+        body: Option<&Value>,
+    ) -> Result<(u16, Value), Error> {
+        self.record(format!("object {binding} {action}"));
+        match (binding, action, body) {
+            // The replay guard's one question: seen before? (recorded if not)
+            ("REPLAY_GUARD", "claim", Some(claim)) => {
+                let first = self
+                    .isolate
+                    .borrow_mut()
+                    .claims_seen
+                    .insert(format!("{name} {claim}"));
+                Ok((200, json!({"seen": !first})))
+            }
+            ("FORMS", "enqueue", Some(_)) => Ok((200, json!({}))),
+            _ => Err(Error::new(ErrorCode::Internal, "no such object call here")),
+        }
+    }
+}
+
+/// A future pending `n` times (waking itself) before it is ready, so a
+/// select between two of them is decided by their counts.
+struct Pending(usize);
+
+impl Future for Pending {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 == 0 {
+            return Poll::Ready(());
+        }
+        self.0 -= 1;
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+/// Runs the work queued for after the response, as the runtime would.
+fn run_after_response(isolate: &Rc<RefCell<Isolate>>) {
+    let work = std::mem::take(&mut isolate.borrow_mut().after_response);
+    for future in work {
+        block_on(future);
+    }
+}
+
+fn effects(isolate: &Rc<RefCell<Isolate>>) -> Vec<String> {
+    std::mem::take(&mut isolate.borrow_mut().effects)
+}
+
+fn seed() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../genui-core/tests/fixtures/generate/seed-address.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the seed fixture");
+    serde_json::from_str(&text).expect("the seed fixture is JSON")
+}
+
+/// The worker's limits with no memory of specs, so every hit reads KV.
+fn forgetful() -> Limits {
+    Limits {
+        spec_memory_bytes: 0,
+        ..Limits::default()
+    }
+}
+
+fn remembering() -> Limits {
+    Limits {
+        spec_memory_bytes: 8 << 20,
+        ..Limits::default()
+    }
+}
+
+fn model() -> ModelConfig {
+    ModelConfig {
+        deadline_ms: 10_000,
+        attempt_timeout_ms: 4_000,
+        ..ModelConfig::new(Provider::OpenAi, "m-1")
+    }
+}
+
+/// An OpenAI chat completion whose plan is the deterministic one under a
+/// title of its own, so the refinement differs from the first UI.
+fn refined_completion(body: &Value) -> Event {
+    let request = genui_core::GenerateRequest::from_value(body.clone()).expect("a request");
+    let plan = genui_core::Plan::generate_for(
+        &request.output,
+        &request.description,
+        request.wants_confirm(),
+        request.device,
+        &Limits::default(),
+    )
+    .expect("a plan");
+    let mut plan = crate::model_plan(&plan, false);
+    plan["title"] = json!("Refined by the model");
+    let completion = json!({"id": "c", "object": "chat.completion", "created": 1, "model": "m-1",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": plan.to_string()},
+        "finish_reason": "stop"}], "usage": {"prompt_tokens": 10, "completion_tokens": 5}});
+    Event::Response {
+        status: 200,
+        headers: Vec::new(),
+        body: completion.to_string(),
+        elapsed_ms: 200,
+    }
+}
+
+fn json_request(body: &Value) -> Request {
+    Request {
+        body: serde_json::to_vec(body).expect("JSON"),
+        ..Request::default()
+    }
+}
+
+fn streaming_request(body: &Value) -> Request {
+    Request {
+        headers: vec![("accept", "text/event-stream".into())],
+        ..json_request(body)
+    }
+}
+
+fn whole(answer: Answer) -> HttpResponse {
+    match answer {
+        Answer::Whole(response) => response,
+        Answer::Stream { head, .. } => panic!("a stream, {}", head.status),
+    }
+}
+
+fn stream(answer: Answer) -> (HttpResponse, UnboundedReceiver<String>) {
+    match answer {
+        Answer::Stream { head, frames } => (head, frames),
+        Answer::Whole(response) => panic!("a whole answer: {}", response.body),
+    }
+}
+
+fn body_of(response: &HttpResponse) -> Value {
+    serde_json::from_str(&response.body).expect("a JSON body")
+}
+
+fn gets_and_puts(effects: &[String]) -> (usize, usize) {
+    let count = |prefix: &str| effects.iter().filter(|e| e.starts_with(prefix)).count();
+    (count("get "), count("put "))
+}
+
+fn generate(isolate: &Rc<RefCell<Isolate>>, request: Request) -> Answer {
+    block_on(Door::new(TestPlatform::new(isolate, request)).generate())
+}
+
+#[test]
+fn generate_misses_stores_after_the_response_then_hits() {
+    let isolate = Isolate::new(forgetful(), None);
+    let miss = whole(generate(&isolate, json_request(&seed())));
+    assert_eq!(miss.status, 200, "{}", miss.body);
+    assert_eq!(
+        gets_and_puts(&effects(&isolate)),
+        (1, 0),
+        "no put before the response"
+    );
+    run_after_response(&isolate);
+    assert_eq!(gets_and_puts(&effects(&isolate)), (0, 1));
+    let hit = whole(generate(&isolate, json_request(&seed())));
+    run_after_response(&isolate);
+    assert_eq!(
+        gets_and_puts(&effects(&isolate)),
+        (1, 0),
+        "a hit stores nothing"
+    );
+    assert_eq!(body_of(&hit)["meta"]["cache"], "hit");
+    assert_eq!(
+        body_of(&hit)["meta"]["specHash"],
+        body_of(&miss)["meta"]["specHash"]
+    );
+}
+
+#[test]
+fn an_oversize_content_length_is_refused_before_the_body_is_read() {
+    let isolate = Isolate::new(forgetful(), None);
+    let mut request = json_request(&seed());
+    let too_long = Limits::default().max_body_bytes + 1;
+    request
+        .headers
+        .push(("content-length", too_long.to_string()));
+    let refused = whole(generate(&isolate, request));
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "body_too_large");
+    assert!(effects(&isolate).is_empty(), "nothing read, nothing asked");
+}
+
+#[test]
+fn a_stream_writes_its_frames_with_a_heartbeat_while_the_model_works() {
+    let isolate = Isolate::new(forgetful(), Some(model()));
+    isolate
+        .borrow_mut()
+        .script
+        .push_back(refined_completion(&seed()));
+    isolate.borrow_mut().send_polls = 2;
+    let (head, mut frames) = stream(generate(&isolate, streaming_request(&seed())));
+    assert_eq!(head.status, 200);
+    assert_eq!(head.headers[0].1, "text/event-stream; charset=utf-8");
+    run_after_response(&isolate);
+    let text: String = block_on(frames.by_ref().collect::<Vec<_>>()).concat();
+    let kinds: Vec<&str> = text
+        .lines()
+        .filter(|line| line.starts_with("event: ") || line.starts_with(':'))
+        .collect();
+    assert_eq!(
+        kinds,
+        ["event: ui", ": heartbeat", "event: patch", "event: done"]
+    );
+    let (_, puts) = gets_and_puts(&effects(&isolate));
+    assert_eq!(puts, 2, "the first UI's spec and the model's");
+}
+
+#[test]
+fn a_client_that_leaves_mid_stream_still_gets_the_models_spec_stored() {
+    let isolate = Isolate::new(forgetful(), Some(model()));
+    isolate
+        .borrow_mut()
+        .script
+        .push_back(refined_completion(&seed()));
+    let (_, frames) = stream(generate(&isolate, streaming_request(&seed())));
+    drop(frames);
+    run_after_response(&isolate);
+    let stored: Vec<String> = isolate.borrow().kv.values().cloned().collect();
+    assert!(
+        stored
+            .iter()
+            .any(|spec| spec.contains("Refined by the model")),
+        "the model's spec is stored though nobody reads it"
+    );
+    // The next JSON call is the model's hit, with no provider call.
+    effects(&isolate);
+    let hit = whole(generate(&isolate, json_request(&seed())));
+    assert_eq!(body_of(&hit)["meta"]["generator"], "model");
+    assert!(!effects(&isolate).contains(&"send".to_owned()));
+}
+
+#[test]
+fn an_error_before_the_first_event_is_a_plain_answer_not_a_stream() {
+    let isolate = Isolate::new(forgetful(), None);
+    let mut bad = seed();
+    bad["output"] = json!({"type": "object", "properties": {"x": {"type": "nonsense"}}});
+    let refused = whole(generate(&isolate, streaming_request(&bad)));
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "invalid_schema");
+}
+
+fn render(isolate: &Rc<RefCell<Isolate>>, spec_hash: &str) -> HttpResponse {
+    let request = json_request(&json!({"format": "html"}));
+    let door = Door::new(TestPlatform::new(isolate, request));
+    whole(block_on(door.render_spec(spec_hash)))
+}
+
+#[test]
+fn render_spec_reads_kv_only_when_the_isolate_forgot_the_spec() {
+    let isolate = Isolate::new(forgetful(), None);
+    let made = whole(generate(&isolate, json_request(&seed())));
+    run_after_response(&isolate);
+    let spec_hash = body_of(&made)["meta"]["specHash"]
+        .as_str()
+        .expect("a hash")
+        .to_owned();
+    effects(&isolate);
+    let rendered = render(&isolate, &spec_hash);
+    assert_eq!(rendered.status, 200, "{}", rendered.body);
+    assert_eq!(gets_and_puts(&effects(&isolate)), (1, 0));
+    // An isolate that remembers the specs it made answers from memory.
+    isolate.borrow_mut().limits = remembering();
+    whole(generate(&isolate, json_request(&seed())));
+    run_after_response(&isolate);
+    effects(&isolate);
+    let remembered = render(&isolate, &spec_hash);
+    assert_eq!(remembered.body, rendered.body);
+    assert_eq!(gets_and_puts(&effects(&isolate)), (0, 0));
+}
+
+#[test]
+fn submit_reads_its_spec_then_answers() {
+    let isolate = Isolate::new(forgetful(), None);
+    let made = whole(generate(&isolate, json_request(&seed())));
+    run_after_response(&isolate);
+    let spec_hash = body_of(&made)["meta"]["specHash"].clone();
+    effects(&isolate);
+    // Empty data: the spec's schema names what is missing.
+    let body = json!({"specHash": spec_hash, "toolCallId": "t1", "data": {}});
+    let door = Door::new(TestPlatform::new(&isolate, json_request(&body)));
+    let answer = whole(block_on(door.submit()));
+    let done = effects(&isolate);
+    assert_eq!(done[0], "read_body");
+    assert!(done[1].starts_with("get spec:"), "{done:?}");
+    // Checked against the spec it read (a spec not found is a 404).
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    assert_eq!(body_of(&answer)["code"], "submission_invalid");
+    assert_eq!(
+        body_of(&answer)["payload"]["errors"][0]["pointer"],
+        "/firstName"
+    );
+}
+
+/// A webhook request: `body` signed now with the isolate's secret.
+fn signed(body: &Value, accept: Option<&str>) -> Request {
+    let bytes = serde_json::to_vec(body).expect("JSON");
+    let signature = genui_core::Webhook::sign(SECRET, NOW_MS / 1000, &bytes);
+    let mut headers = vec![(genui_core::Webhook::SIGNATURE_HEADER, signature)];
+    if let Some(accept) = accept {
+        headers.push(("accept", accept.to_owned()));
+    }
+    Request {
+        headers,
+        body: bytes,
+        ..Request::default()
+    }
+}
+
+fn webhook(isolate: &Rc<RefCell<Isolate>>, request: Request) -> Answer {
+    block_on(super::webhook::webhook(&TestPlatform::new(
+        isolate, request,
+    )))
+}
+
+fn enqueued(effects: &[String]) -> usize {
+    effects
+        .iter()
+        .filter(|e| *e == "object FORMS enqueue")
+        .count()
+}
+
+fn with_callback(mut body: Value) -> Value {
+    body["callbackUrl"] = json!("https://hooks.acme-corp.com/genui");
+    body
+}
+
+#[test]
+fn a_webhook_is_accepted_once_and_its_replay_refused() {
+    let isolate = Isolate::new(forgetful(), None);
+    let first = whole(webhook(&isolate, signed(&seed(), None)));
+    assert_eq!(first.status, 200, "{}", first.body);
+    let replayed = whole(webhook(&isolate, signed(&seed(), None)));
+    assert_eq!(replayed.status, 409, "{}", replayed.body);
+    assert_eq!(body_of(&replayed)["code"], "webhook_replayed");
+}
+
+#[test]
+fn a_webhook_without_its_replay_guard_is_not_served() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate.borrow_mut().bindings.remove("REPLAY_GUARD");
+    let refused = whole(webhook(&isolate, signed(&seed(), None)));
+    assert_eq!(refused.status, 404, "{}", refused.body);
+    assert!(
+        !effects(&isolate).iter().any(|e| e.starts_with("get ")),
+        "no generation"
+    );
+}
+
+#[test]
+fn a_webhook_callback_is_enqueued_only_for_a_200() {
+    let isolate = Isolate::new(forgetful(), None);
+    let answered = whole(webhook(&isolate, signed(&with_callback(seed()), None)));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    assert_eq!(
+        enqueued(&effects(&isolate)),
+        1,
+        "enqueued before the answer"
+    );
+    // A generation that fails after the job is accepted: no callback.
+    let mut failing = with_callback(seed());
+    failing["generator"] = json!("model");
+    let failed = whole(webhook(&isolate, signed(&failing, None)));
+    assert_ne!(failed.status, 200, "{}", failed.body);
+    run_after_response(&isolate);
+    assert_eq!(enqueued(&effects(&isolate)), 0, "an error is never POSTed");
+}
+
+#[test]
+fn a_streamed_webhook_enqueues_its_last_answer_once_written() {
+    let isolate = Isolate::new(forgetful(), Some(model()));
+    isolate
+        .borrow_mut()
+        .script
+        .push_back(refined_completion(&seed()));
+    let request = signed(&with_callback(seed()), Some("text/event-stream"));
+    let (_, frames) = stream(webhook(&isolate, request));
+    assert_eq!(
+        enqueued(&effects(&isolate)),
+        0,
+        "not before the stream is written"
+    );
+    run_after_response(&isolate);
+    let text: String = block_on(frames.collect::<Vec<_>>()).concat();
+    assert!(text.contains("event: done"), "{text}");
+    let done = effects(&isolate);
+    assert_eq!(enqueued(&done), 1, "{done:?}");
+    let puts = done
+        .iter()
+        .position(|e| e.starts_with("put "))
+        .expect("a put");
+    let enqueue = done
+        .iter()
+        .position(|e| e == "object FORMS enqueue")
+        .expect("an enqueue");
+    assert!(
+        puts < enqueue,
+        "the spec is stored before the callback goes out"
+    );
+}
+
+fn routed(isolate: &Rc<RefCell<Isolate>>, request: Request) -> (Answer, Vec<ShellFlow>) {
+    let handed = RefCell::new(Vec::new());
+    let platform = TestPlatform::new(isolate, request);
+    let answer = block_on(serve(platform, |flow| {
+        handed.borrow_mut().push(flow);
+        Box::pin(async {
+            Answer::Whole(HttpResponse::error(&Error::new(
+                ErrorCode::Internal,
+                "shell",
+            )))
+        })
+    }));
+    (answer, handed.into_inner())
+}
+
+#[test]
+fn serve_routes_to_the_door_and_logs_one_line_with_cors() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate
+        .borrow_mut()
+        .settings
+        .insert("ALLOWED_ORIGINS", "https://app.example".into());
+    let mut request = json_request(&seed());
+    request.method = "POST";
+    request.path = "/v1/generate";
+    request
+        .headers
+        .push(("origin", "https://app.example".into()));
+    let (answer, handed) = routed(&isolate, request);
+    let response = whole(answer);
+    assert_eq!(response.status, 200, "{}", response.body);
+    assert!(handed.is_empty());
+    let allowed = response
+        .headers
+        .iter()
+        .find(|(n, _)| n == "access-control-allow-origin");
+    assert_eq!(
+        allowed.map(|(_, v)| v.as_str()),
+        Some("https://app.example")
+    );
+    let logs: Vec<String> = effects(&isolate)
+        .into_iter()
+        .filter(|e| e.starts_with("log "))
+        .collect();
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    assert!(
+        logs[0].contains("/v1/generate") && logs[0].contains("\"status\":200"),
+        "{logs:?}"
+    );
+}
+
+#[test]
+fn serve_refuses_a_caller_over_budget_before_its_door() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate.borrow_mut().bindings.insert("RATE_LIMITER");
+    isolate.borrow_mut().within_budget = false;
+    let mut request = json_request(&seed());
+    request.method = "POST";
+    request.path = "/v1/generate";
+    let (answer, _) = routed(&isolate, request);
+    let limited = whole(answer);
+    assert_eq!(limited.status, 429, "{}", limited.body);
+    assert!(!effects(&isolate).contains(&"read_body".to_owned()));
+}
+
+#[test]
+fn serve_hands_the_shells_routes_to_the_shell_and_never_logs_a_link() {
+    let isolate = Isolate::new(forgetful(), None);
+    let request = Request {
+        method: "GET",
+        path: "/f/secret-token",
+        ..Request::default()
+    };
+    let (_, handed) = routed(&isolate, request);
+    assert_eq!(handed, [ShellFlow::HostedForm("secret-token".into())]);
+    let logs = effects(&isolate);
+    assert!(
+        logs.iter().all(|line| !line.contains("secret-token")),
+        "{logs:?}"
+    );
+}

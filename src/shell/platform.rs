@@ -1,0 +1,232 @@
+//! The worker's [`Platform`]: each effect a front door asks for, performed
+//! with workers-rs (the request, vars and secrets, KV, `fetch`, Workers AI,
+//! timers, Durable Objects). Nothing here decides; the doors
+//! (`genui_model::Door`) do.
+
+use super::kv::SpecCache;
+use super::{clock, deliver, model, rate_limit, settings};
+use futures::future::LocalBoxFuture;
+use genui_core::{CachePut, Error, ErrorCode, Limits};
+use genui_model::{AiCall, Event, Generators, HttpRequest, Platform};
+use serde_json::Value;
+use std::cell::{Cell, OnceCell};
+use std::rc::Rc;
+use std::time::Duration;
+use worker::js_sys::Reflect;
+use worker::wasm_bindgen::JsValue;
+use worker::{
+    console_error, console_log, Context, Delay, Env, Headers, Method, Request, RequestInit, Url,
+};
+
+/// One request's platform: the request, the isolate's `Env` and the
+/// fetch event's context. Cloning shares them.
+#[derive(Clone)]
+pub(super) struct Worker {
+    env: Env,
+    ctx: Rc<Context>,
+    request: Rc<RequestFacts>,
+    cache: Rc<OnceCell<SpecCache>>,
+}
+
+/// What the doors read of the request; the body is taken once.
+struct RequestFacts {
+    id: String,
+    method: Method,
+    path: String,
+    headers: Headers,
+    url: Option<Url>,
+    body: Cell<Option<Request>>,
+}
+
+impl Worker {
+    pub(super) fn new(req: Request, env: &Env, ctx: Rc<Context>, request_id: &str) -> Self {
+        let request = RequestFacts {
+            id: request_id.to_owned(),
+            method: req.method(),
+            path: req.path(),
+            headers: req.headers().clone(),
+            url: req.url().ok(),
+            body: Cell::new(Some(req)),
+        };
+        Self {
+            env: env.clone(),
+            ctx,
+            request: Rc::new(request),
+            cache: Rc::new(OnceCell::new()),
+        }
+    }
+
+    pub(super) fn env(&self) -> &Env {
+        &self.env
+    }
+
+    pub(super) fn ctx(&self) -> &Context {
+        &self.ctx
+    }
+
+    pub(super) fn http_method(&self) -> Method {
+        self.request.method.clone()
+    }
+
+    /// The spec cache, opened on first use.
+    fn cache(&self) -> &SpecCache {
+        self.cache.get_or_init(|| SpecCache::open(&self.env))
+    }
+}
+
+impl Platform for Worker {
+    fn method(&self) -> String {
+        self.request.method.to_string()
+    }
+
+    fn path(&self) -> String {
+        self.request.path.clone()
+    }
+
+    fn header(&self, name: &str) -> Option<String> {
+        self.request.headers.get(name).ok().flatten()
+    }
+
+    fn query(&self, name: &str) -> Option<String> {
+        let url = self.request.url.as_ref()?;
+        url.query_pairs()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.into_owned())
+    }
+
+    fn request_id(&self) -> String {
+        self.request.id.clone()
+    }
+
+    fn origin(&self) -> String {
+        self.request
+            .url
+            .as_ref()
+            .map(|u| u.origin().ascii_serialization())
+            .unwrap_or_default()
+    }
+
+    async fn read_body(&self) -> Result<Vec<u8>, Error> {
+        let unreadable = |why: String| {
+            Error::new(
+                ErrorCode::InvalidRequest,
+                format!("the request body could not be read: {why}"),
+            )
+        };
+        let Some(mut req) = self.request.body.take() else {
+            return Err(unreadable("it was read before".into()));
+        };
+        req.bytes().await.map_err(|e| unreadable(e.to_string()))
+    }
+
+    fn setting(&self, name: &'static str) -> Option<String> {
+        settings::setting(&self.env, name)
+    }
+
+    fn limits(&self) -> Limits {
+        settings::limits(&self.env)
+    }
+
+    fn generators(&self) -> Generators {
+        model::generators(&self.env)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        core::arch::wasm32::memory_size(0) * 65536
+    }
+
+    fn now_ms(&self) -> u64 {
+        clock::unix_ms()
+    }
+
+    fn random_bytes(&self, bytes: &mut [u8]) -> Result<(), Error> {
+        deliver::fill_random(bytes).map_err(|e| {
+            Error::new(
+                ErrorCode::Internal,
+                format!("random bytes could not be drawn: {e}"),
+            )
+        })
+    }
+
+    fn log(&self, line: &str) {
+        console_log!("{line}");
+    }
+
+    fn log_error(&self, line: &str) {
+        console_error!("{line}");
+    }
+
+    async fn cache_get(&self, key: &str) -> Option<String> {
+        self.cache().get(key).await
+    }
+
+    async fn cache_put(&self, put: CachePut) {
+        self.cache().put(put).await
+    }
+
+    fn cache_ttl_seconds(&self) -> u64 {
+        self.cache().ttl_seconds()
+    }
+
+    fn after_response(&self, work: LocalBoxFuture<'static, ()>) {
+        self.ctx.wait_until(work);
+    }
+
+    async fn send(&self, request: HttpRequest, timeout_ms: u64) -> Event {
+        model::send(request, timeout_ms).await
+    }
+
+    async fn run_ai(&self, call: AiCall, timeout_ms: u64) -> Event {
+        model::run_ai(&self.env, call, timeout_ms).await
+    }
+
+    async fn wait(&self, ms: u64) {
+        Delay::from(Duration::from_millis(ms)).await;
+    }
+
+    fn has_binding(&self, name: &str) -> bool {
+        Reflect::get(&self.env, &JsValue::from_str(name)).is_ok_and(|v| !v.is_undefined())
+    }
+
+    async fn within_rate_limit(&self, binding: &str, key: &str) -> Result<bool, Error> {
+        rate_limit::within(&self.env, binding, key)
+            .await
+            .map_err(|e| Error::new(ErrorCode::Internal, format!("{e:?}")))
+    }
+
+    async fn call_object(
+        &self,
+        binding: &str,
+        name: &str,
+        action: &str,
+        body: Option<&Value>,
+    ) -> Result<(u16, Value), Error> {
+        call_object(&self.env, binding, name, action, body)
+            .await
+            .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
+    }
+}
+
+/// Asks the object `name` of `binding`: a GET without a body, a POST with
+/// one; its status and JSON answer (`Null` when not JSON).
+pub(super) async fn call_object(
+    env: &Env,
+    binding: &str,
+    name: &str,
+    action: &str,
+    body: Option<&Value>,
+) -> worker::Result<(u16, Value)> {
+    let stub = env.durable_object(binding)?.get_by_name(name)?;
+    let mut init = RequestInit::new();
+    match body {
+        Some(body) => init
+            .with_method(Method::Post)
+            .with_body(Some(body.to_string().into())),
+        None => init.with_method(Method::Get),
+    };
+    let request = Request::new_with_init(&format!("https://form.internal/{action}"), &init)?;
+    let mut response = stub.fetch_with_request(request).await?;
+    let status = response.status_code();
+    let value = response.json::<Value>().await.unwrap_or(Value::Null);
+    Ok((status, value))
+}
