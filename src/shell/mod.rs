@@ -3,17 +3,14 @@
 //! The routes are genui-core's route table (`crates/genui-core/src/edge/routes.rs`):
 //! [`Route::of`] names the row's [`Handler`], and [`serve`] runs it.
 
-mod agent;
 mod catalogs;
 mod clock;
 mod deliver;
 mod form_object;
-mod forms;
 mod kv;
 mod mcp;
 mod model;
 mod platform;
-mod proxy;
 mod rate_limit;
 mod replay;
 mod replay_guard;
@@ -43,7 +40,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let allowed_origins = settings::cors_origins(&env);
     let accept = worker.header("accept");
     let mut sse = None;
-    let mut response = handle(&worker, &env, &info.id, &mut sse).await;
+    let mut response = handle(&worker, &env, &mut sse).await;
     response.negotiate_transport(accept.as_deref());
     response.headers.extend(Access::cors_headers(
         origin.as_deref(),
@@ -56,12 +53,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     }
 }
 
-async fn handle(
-    worker: &Worker,
-    env: &Env,
-    request_id: &str,
-    sse: &mut Option<SseBody>,
-) -> HttpResponse {
+async fn handle(worker: &Worker, env: &Env, sse: &mut Option<SseBody>) -> HttpResponse {
     let method = worker.method();
     let path = worker.path();
     let route = Route::of(&method, &path);
@@ -83,7 +75,7 @@ async fn handle(
         allowed_origins.as_deref(),
     );
     match handler {
-        Ok((handler, parameter)) => serve(handler, parameter, worker, env, request_id, sse).await,
+        Ok((handler, parameter)) => serve(handler, parameter, worker, env, sse).await,
         Err(answer) => answer,
     }
 }
@@ -94,7 +86,6 @@ async fn serve(
     parameter: &str,
     worker: &Worker,
     env: &Env,
-    request_id: &str,
     sse: &mut Option<SseBody>,
 ) -> HttpResponse {
     let door = Door::new(worker.clone());
@@ -104,12 +95,12 @@ async fn serve(
         Handler::Interrupt => respond(door.interrupt().await, sse),
         Handler::RenderSpec => respond(door.render_spec(parameter).await, sse),
         Handler::Webhook => webhook(&door, worker, env, sse).await,
-        Handler::Agent => agent::run(&door, worker, env, request_id, sse).await,
+        Handler::Agent => respond(door.agent().await, sse),
         Handler::Submit => respond(door.submit().await, sse),
         Handler::Tool => HttpResponse::tool_definition(),
-        Handler::Mcp => mcp::handle(&door, worker, env, request_id).await,
-        Handler::Forms => forms::create(&door, worker, env).await,
-        Handler::HostedForm => forms::hosted(&door, worker, env, parameter).await,
+        Handler::Mcp => mcp::handle(&door).await,
+        Handler::Forms => door.forms().await,
+        Handler::HostedForm => door.hosted_form(parameter).await,
         Handler::OpenApi => HttpResponse {
             status: 200,
             headers: Vec::new(),
@@ -137,7 +128,7 @@ async fn read_body(
 /// `POST /v1/webhook`: a generate request signed with `WEBHOOK_SECRET`,
 /// accepted once; the answer is returned and, with `callbackUrl`, also
 /// POSTed there signed, through an outbox that retries it
-/// ([`forms::enqueue_callback`]).
+/// (`Door::callback_outbox`).
 async fn webhook(
     door: &Door<Worker>,
     worker: &Worker,
@@ -172,15 +163,15 @@ async fn webhook(
         Err(response) => return response,
     };
     let raw_callback = job.request().callback_url.as_deref();
-    let callback = match Webhook::callback_of(raw_callback, forms::allow_http(env)) {
+    let callback = match Webhook::callback_of(raw_callback, door.allows_http_callbacks()) {
         Ok(callback) => callback,
         Err(error) => return HttpResponse::error(&error),
     };
     if genui_model::wants_event_stream(worker.header("accept").as_deref()) {
-        let outbox_env = env.clone();
+        let outbox = door.clone();
         let on_answer = callback.map(
             |url| -> Box<dyn FnOnce(String) -> LocalBoxFuture<'static, ()>> {
-                Box::new(move |body| Box::pin(forms::enqueue_callback(outbox_env, url, body)))
+                Box::new(move |body| outbox.callback_outbox(url, body))
             },
         );
         return respond(door.stream_job(job, on_answer).await, sse);
@@ -188,7 +179,7 @@ async fn webhook(
     let response = door.generate_job(job).await;
     if let Some((url, body)) = Webhook::callback_delivery(callback, &response) {
         // Stored before the answer goes back; delivered and retried by its outbox.
-        forms::enqueue_callback(env.clone(), url, body).await;
+        door.callback_outbox(url, body).await;
     }
     response
 }

@@ -43,7 +43,6 @@ mod proxy;
 mod registry;
 mod stream;
 
-pub use agui::{AgentEvents, Call as AgentCall, RunInput};
 pub use config::{GeneratorChoice, ModelConfig, Provider};
 pub use door::{Answer, Door, Platform};
 pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
@@ -53,6 +52,5 @@ pub use prompt::{fields as prompt_fields, Prompt, INSTRUCTIONS_HEADER, PROMPT_VE
 pub use providers::{
     wire, AiCall, Call as ProviderCall, HttpRequest, Mode as WireMode, ModelReply, ProviderWire,
 };
-pub use proxy::Proxy;
 pub use registry::{Generators, Pick, VARIABLES};
 pub use stream::{wants_event_stream, Encoder, GenerateEvents};

@@ -8,13 +8,17 @@
 //! its response; the tests in `tests.rs` implement it in memory, so every
 //! door's order runs natively.
 //!
-//! One module per door (`generate`, `render_spec`, `submit`), and the
-//! drive loops they share (`drive`: the generation machine's effects
+//! One module per door (`generate`, `render_spec`, `submit`, `forms`,
+//! `mcp`, `agent` with proxy mode's `relay`), and the drive loops they share (`drive`: the generation machine's effects
 //! performed, as one answer or as an event stream).
 
+mod agent;
 mod drive;
+mod forms;
 mod generate;
+mod mcp;
 mod platform;
+mod relay;
 mod render_spec;
 mod submit;
 #[cfg(test)]
@@ -24,9 +28,9 @@ pub(crate) use drive::OnAnswer;
 pub use platform::Platform;
 
 use crate::stream::CONTENT_TYPE as EVENT_STREAM_CONTENT_TYPE;
-use crate::{Encoder, Generation};
 use futures::channel::mpsc::{self, UnboundedReceiver};
-use genui_core::{Error, GenerateJob, HttpResponse, Limits, Submission, Submitted};
+use futures::future::LocalBoxFuture;
+use genui_core::{Error, GenerateJob, HttpResponse, Limits};
 
 /// What a door answers: a whole response, or the head of an event stream
 /// and its frames as they are written.
@@ -104,6 +108,39 @@ impl<P: Platform> Door<P> {
         submit::submit(&self.platform).await
     }
 
+    /// `POST /v1/agent`: an AG-UI run, answered as AG-UI events.
+    pub async fn agent(&self) -> Answer {
+        agent::agent(&self.platform).await
+    }
+
+    /// `POST /v1/forms`: a hosted form's signed link.
+    pub async fn forms(&self) -> HttpResponse {
+        forms::create(&self.platform).await
+    }
+
+    /// `GET`/`POST /f/<token>`: a hosted form's page, or its answer taken.
+    pub async fn hosted_form(&self, token: &str) -> HttpResponse {
+        forms::hosted(&self.platform, token).await
+    }
+
+    /// `POST /mcp`; `view` is the form view served as `ui://genui/form`.
+    pub async fn mcp(&self, view: Option<&str>) -> HttpResponse {
+        mcp::mcp(&self.platform, view).await
+    }
+
+    /// Whether callbacks may go to `http` and local URLs (the dev setting
+    /// `WEBHOOK_ALLOW_HTTP_CALLBACKS`).
+    pub fn allows_http_callbacks(&self) -> bool {
+        forms::allow_http(&self.platform)
+    }
+
+    /// Puts a webhook's answer `body` in an outbox of its own, to be
+    /// POSTed, signed, to `url` and retried like a hosted form's answer;
+    /// a store that fails is logged.
+    pub fn callback_outbox(&self, url: url::Url, body: String) -> LocalBoxFuture<'static, ()> {
+        Box::pin(forms::enqueue_callback(self.platform.clone(), url, body))
+    }
+
     /// The request body, refused before it is read when its announced
     /// length is over `limits`.
     pub async fn body(&self, limits: &Limits) -> Result<Vec<u8>, Error> {
@@ -119,34 +156,6 @@ impl<P: Platform> Door<P> {
     /// the last complete answer's body once the stream is written.
     pub async fn stream_job(&self, job: GenerateJob, on_answer: Option<OnAnswer>) -> Answer {
         generate::stream_job(&self.platform, job, on_answer).await
-    }
-
-    /// Runs a generation to its one answer, its cache writes after the response.
-    pub async fn answer(&self, generation: &mut Generation) -> HttpResponse {
-        drive::answer(&self.platform, generation).await
-    }
-
-    /// Runs a generation to its one answer inside a response already
-    /// under way: its cache writes are made before the answer is returned.
-    pub async fn answer_in_stream(&self, generation: &mut Generation) -> HttpResponse {
-        drive::answer_in_stream(&self.platform, generation).await
-    }
-
-    /// Runs a generation as an event stream written by `events`; `Err` is
-    /// a plain response (an error before the first event).
-    pub async fn stream<E: Encoder + 'static>(
-        &self,
-        generation: Generation,
-        events: E,
-        on_answer: Option<OnAnswer>,
-    ) -> Result<Answer, HttpResponse> {
-        drive::stream(&self.platform, generation, events, on_answer).await
-    }
-
-    /// A submission answered (its message id `request_id`), with the KV
-    /// read of its spec if it needs one.
-    pub async fn submitted(&self, submission: Submission, request_id: &str) -> Submitted {
-        submit::submitted(&self.platform, submission, request_id).await
     }
 }
 

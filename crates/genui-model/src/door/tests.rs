@@ -3,13 +3,16 @@
 //! test runs (as the runtime would once the head is sent), and every
 //! effect is recorded so a test can say what a door did and in what order.
 
+use super::platform::Streaming;
 use super::{Answer, Door, Platform};
 use crate::{AiCall, Event, Generators, HttpRequest, ModelConfig, Provider};
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::executor::block_on;
 use futures::future::LocalBoxFuture;
 use futures::StreamExt;
-use genui_core::{CachePut, Error, ErrorCode, HttpResponse, Limits};
+use genui_core::{
+    CachePut, Error, ErrorCode, FormObjectEffect, FormObjectMachine, HttpResponse, Limits,
+};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -19,6 +22,9 @@ use std::rc::Rc;
 use std::task::{Context, Poll};
 
 const NOW_MS: u64 = 1_795_305_600_000;
+
+/// The test worker's `WEBHOOK_SECRET`.
+const SECRET: &str = "ssssssssssssssssssssssssssssssss";
 
 /// The test platform: one request's facts over an isolate's state.
 #[derive(Clone)]
@@ -48,6 +54,14 @@ struct Isolate {
     send_polls: usize,
     after_response: Vec<LocalBoxFuture<'static, ()>>,
     effects: Vec<String>,
+    /// Secrets and vars (`WEBHOOK_SECRET` unless a test removes it).
+    settings: HashMap<&'static str, String>,
+    /// The Durable Objects' storage, by object name.
+    objects: HashMap<String, HashMap<&'static str, String>>,
+    /// An action every object answers 500 to, as a failing object would.
+    refused_action: Option<&'static str>,
+    /// The upstream agent's SSE body, in chunks (`None`: unreachable).
+    upstream: Option<Vec<String>>,
 }
 
 impl Isolate {
@@ -60,6 +74,10 @@ impl Isolate {
             send_polls: 0,
             after_response: Vec::new(),
             effects: Vec::new(),
+            settings: HashMap::from([("WEBHOOK_SECRET", SECRET.to_owned())]),
+            objects: HashMap::new(),
+            refused_action: None,
+            upstream: None,
         }))
     }
 }
@@ -110,7 +128,7 @@ impl Platform for TestPlatform {
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
-        (name == "WEBHOOK_SECRET").then(|| "s".repeat(32))
+        self.isolate.borrow().settings.get(name).cloned()
     }
 
     fn limits(&self) -> Limits {
@@ -168,6 +186,16 @@ impl Platform for TestPlatform {
         next.unwrap_or(Event::NetworkError("the script ran out".into()))
     }
 
+    async fn send_streaming(&self, request: HttpRequest) -> Result<Streaming, Error> {
+        self.record(format!("send_streaming {}", request.url));
+        let Some(chunks) = self.isolate.borrow().upstream.clone() else {
+            return Err(Error::new(ErrorCode::Internal, "connection refused"));
+        };
+        let body = futures::stream::iter(chunks.into_iter().map(|chunk| Ok(chunk.into_bytes())));
+        let content_type = Some("text/event-stream".to_owned());
+        Ok((200, content_type, Box::pin(body)))
+    }
+
     async fn run_ai(&self, _call: AiCall, _timeout_ms: u64) -> Event {
         Event::NetworkError("no Workers AI here".into())
     }
@@ -191,10 +219,45 @@ impl Platform for TestPlatform {
         binding: &str,
         name: &str,
         action: &str,
-        _body: Option<&Value>,
+        body: Option<&Value>,
     ) -> Result<(u16, Value), Error> {
         self.record(format!("object {binding} {name} {action}"));
-        Err(Error::new(ErrorCode::Internal, "no objects here"))
+        if self.isolate.borrow().refused_action == Some(action) {
+            return Ok((500, Value::Null));
+        }
+        let (status, answer) = self.isolate.borrow_mut().form_object(name, action, body);
+        Ok((status, serde_json::from_str(&answer).unwrap_or(Value::Null)))
+    }
+}
+
+impl Isolate {
+    /// One request to the form object `name`, performed over its storage
+    /// in memory as the worker's object performs genui_core's
+    /// `FormObjectMachine` (alarms and signed POSTs are only recorded).
+    fn form_object(&mut self, name: &str, action: &str, body: Option<&Value>) -> (u16, String) {
+        let storage = self.objects.entry(name.to_owned()).or_default();
+        let secret = self.settings.get("WEBHOOK_SECRET").cloned();
+        let mut machine = FormObjectMachine::new(NOW_MS, secret);
+        for key in FormObjectMachine::KEYS {
+            machine = machine.stored(key, storage.get(key).cloned());
+        }
+        let method = if body.is_some() { "POST" } else { "GET" };
+        let body = body.map(Value::to_string).unwrap_or_default();
+        let (effects, status, answer) =
+            machine
+                .alarmed(None)
+                .fetch(method, &format!("/{action}"), body.as_bytes());
+        for effect in effects {
+            match effect {
+                FormObjectEffect::Put { key, value } => _ = storage.insert(key, value),
+                FormObjectEffect::Delete(key) => _ = storage.remove(key),
+                FormObjectEffect::DeleteAll => storage.clear(),
+                FormObjectEffect::SetAlarm(at) => self.effects.push(format!("alarm {at}")),
+                FormObjectEffect::Log(line) => self.effects.push(format!("log {line}")),
+                FormObjectEffect::Post { url, .. } => self.effects.push(format!("post {url}")),
+            }
+        }
+        (status, answer)
     }
 }
 
@@ -473,5 +536,284 @@ fn submit_reads_its_spec_then_answers() {
     assert_eq!(
         body_of(&answer)["payload"]["errors"][0]["pointer"],
         "/firstName"
+    );
+}
+
+/// The seed's form as a hosted link's request, its answer going to a callback.
+fn form_request() -> Request {
+    let mut body = seed();
+    body["callbackUrl"] = json!("https://hooks.genui.dev/answer");
+    Request {
+        method: "POST",
+        path: "/v1/forms",
+        ..json_request(&body)
+    }
+}
+
+fn create_form(isolate: &Rc<RefCell<Isolate>>) -> HttpResponse {
+    block_on(Door::new(TestPlatform::new(isolate, form_request())).forms())
+}
+
+/// A visit of the link's page: a GET, or a POST of `answer` (form fields).
+fn visit(isolate: &Rc<RefCell<Isolate>>, token: &str, answer: Option<&str>) -> HttpResponse {
+    let request = match answer {
+        None => Request {
+            method: "GET",
+            ..Request::default()
+        },
+        Some(answer) => Request {
+            method: "POST",
+            headers: vec![("content-type", "application/x-www-form-urlencoded".into())],
+            body: answer.as_bytes().to_vec(),
+            ..Request::default()
+        },
+    };
+    block_on(Door::new(TestPlatform::new(isolate, request)).hosted_form(token))
+}
+
+/// The signed token of a link's URL (`<origin>/f/<token>#<fragment>`).
+fn token_of(url: &str) -> String {
+    let path = url
+        .strip_prefix("https://genui.test/f/")
+        .expect("a link here");
+    path.split('#').next().unwrap_or_default().to_owned()
+}
+
+const ANSWER: &str = "/firstName=Ada&/lastName=Lovelace&/street=1+Road&/city=London\
+                      &/postalCode=N1&/country=GB";
+
+#[test]
+fn a_form_link_is_made_then_visited_and_its_answer_stored_once() {
+    let isolate = Isolate::new(forgetful(), None);
+    let made = create_form(&isolate);
+    assert_eq!(made.status, 201, "{}", made.body);
+    let url = body_of(&made)["url"].as_str().expect("a url").to_owned();
+    let token = token_of(&url);
+    assert_eq!(
+        isolate.borrow().objects.len(),
+        1,
+        "the link's object holds it"
+    );
+    let page = visit(&isolate, &token, None);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("<form"), "{}", page.body);
+    effects(&isolate);
+    let taken = visit(&isolate, &token, Some(ANSWER));
+    assert_eq!(taken.status, 202, "{}", taken.body);
+    assert!(taken.body.contains(r#"data-state="received""#));
+    let done = effects(&isolate);
+    let calls: Vec<&str> = done
+        .iter()
+        .filter_map(|e| e.strip_prefix("object FORMS "))
+        .map(|call| call.rsplit(' ').next().unwrap_or_default())
+        .collect();
+    assert_eq!(calls, ["state", "submit"], "{done:?}");
+    assert!(
+        done.iter().any(|e| e.starts_with("alarm ")),
+        "its delivery is the alarm's"
+    );
+    let again = visit(&isolate, &token, Some(ANSWER));
+    assert_eq!(
+        again.status, 409,
+        "a second answer is refused: {}",
+        again.body
+    );
+}
+
+#[test]
+fn a_link_whose_object_refuses_init_gives_no_link() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate.borrow_mut().refused_action = Some("init");
+    let refused = create_form(&isolate);
+    assert_eq!(refused.status, 500, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "internal_error");
+    assert!(body_of(&refused).get("url").is_none(), "{}", refused.body);
+    assert!(
+        refused.body.contains("its object answered 500"),
+        "{}",
+        refused.body
+    );
+}
+
+/// The MCP revision the tests speak (stateless: no session to open).
+const MCP_VERSION: &str = "2026-07-28";
+
+/// The form view a worker is built with.
+const VIEW: &str = "<!DOCTYPE html><html><head><title>view</title></head><body></body></html>";
+
+/// One MCP `tools/call` of `tool` by a host that shows no form view; its result.
+fn mcp_call(isolate: &Rc<RefCell<Isolate>>, tool: &'static str, arguments: Value) -> Value {
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": MCP_VERSION,
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    let params = json!({"name": tool, "arguments": arguments, "_meta": meta});
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params});
+    let request = Request {
+        method: "POST",
+        path: "/mcp",
+        headers: vec![
+            ("host", "127.0.0.1:8787".into()),
+            ("mcp-protocol-version", MCP_VERSION.into()),
+            ("mcp-method", "tools/call".into()),
+            ("mcp-name", tool.into()),
+        ],
+        ..json_request(&body)
+    };
+    let answer = block_on(Door::new(TestPlatform::new(isolate, request)).mcp(Some(VIEW)));
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let answer = body_of(&answer);
+    assert_eq!(answer["id"], 7, "{answer}");
+    answer["result"].clone()
+}
+
+/// The seed's form filled in whole.
+fn seed_answer() -> Value {
+    json!({"firstName": "Ada", "lastName": "Lovelace", "street": "1 Road", "city": "London",
+        "postalCode": "N1", "country": "GB"})
+}
+
+#[test]
+fn an_mcp_generate_call_stores_its_spec_and_a_submit_call_reads_it() {
+    // No WEBHOOK_SECRET: no hosted links, so the form comes back itself.
+    let isolate = Isolate::new(forgetful(), None);
+    isolate.borrow_mut().settings.clear();
+    let generated = mcp_call(&isolate, "generate_user_interface", seed());
+    assert_eq!(generated.get("isError"), None, "{generated}");
+    let spec_hash = generated["structuredContent"]["specHash"].clone();
+    assert_eq!(spec_hash.as_str().map(str::len), Some(64), "{generated}");
+    run_after_response(&isolate);
+    let (_, puts) = gets_and_puts(&effects(&isolate));
+    assert_eq!(puts, 1, "the spec is stored after the response");
+    let arguments = json!({"specHash": spec_hash, "data": seed_answer(), "toolCallId": "c1"});
+    let submitted = mcp_call(&isolate, "submit_user_interface", arguments);
+    assert_eq!(submitted.get("isError"), None, "{submitted}");
+    let message = &submitted["structuredContent"]["toolMessage"];
+    assert_eq!(message["toolCallId"], "c1", "{submitted}");
+    let (gets, _) = gets_and_puts(&effects(&isolate));
+    assert_eq!(gets, 1, "the submission read its spec");
+}
+
+#[test]
+fn an_mcp_host_without_the_view_gets_a_hosted_link_that_works() {
+    let isolate = Isolate::new(forgetful(), None);
+    let result = mcp_call(&isolate, "generate_user_interface", seed());
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    let url = text
+        .split_whitespace()
+        .find(|word| word.starts_with("https://genui.test/f/"))
+        .unwrap_or_else(|| panic!("a link in {result}"));
+    assert_eq!(isolate.borrow().objects.len(), 1, "its object keeps it");
+    let page = visit(&isolate, &token_of(url), None);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("<form"), "{}", page.body);
+}
+
+/// One `POST /v1/agent` run with `forwarded_props`.
+fn agent_run(isolate: &Rc<RefCell<Isolate>>, run_id: &str, forwarded_props: Value) -> Answer {
+    let input = json!({"threadId": "t", "runId": run_id, "messages": [],
+        "forwardedProps": forwarded_props});
+    let request = Request {
+        method: "POST",
+        path: "/v1/agent",
+        ..json_request(&input)
+    };
+    block_on(Door::new(TestPlatform::new(isolate, request)).agent())
+}
+
+/// The AG-UI event types of a stream's frames, once it is written.
+fn event_types(isolate: &Rc<RefCell<Isolate>>, answer: Answer) -> (Vec<String>, String) {
+    let (head, mut frames) = stream(answer);
+    assert_eq!(head.status, 200);
+    run_after_response(isolate);
+    let text: String = block_on(frames.by_ref().collect::<Vec<_>>()).concat();
+    let types = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+        .map(|event| event["type"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    (types, text)
+}
+
+#[test]
+fn an_agent_run_streams_its_form_then_takes_its_submission() {
+    let isolate = Isolate::new(forgetful(), None);
+    let props = json!({"generateUserInterface": seed(), "format": "a2ui"});
+    let (types, text) = event_types(&isolate, agent_run(&isolate, "r1", props));
+    assert_eq!(types.first().map(String::as_str), Some("RUN_STARTED"));
+    assert_eq!(
+        types.last().map(String::as_str),
+        Some("RUN_FINISHED"),
+        "{text}"
+    );
+    let (_, puts) = gets_and_puts(&effects(&isolate));
+    assert_eq!(puts, 1, "the form's spec is stored");
+    let spec_hash = isolate
+        .borrow()
+        .kv
+        .keys()
+        .next()
+        .and_then(|key| key.rsplit(':').next().map(str::to_owned))
+        .expect("a stored spec");
+    // The surface `/v1/generate` names the spec's A2UI form with.
+    let surface = format!("genui-{}", &spec_hash[..16]);
+    let context = json!({"specHash": spec_hash, "data": seed_answer()});
+    let action = json!({"name": "genui.submit", "surfaceId": surface,
+        "sourceComponentId": "submit", "timestamp": "2026-11-28T00:00:00Z", "context": context});
+    let props = json!({"a2uiAction": {"userAction": action}});
+    let (types, text) = event_types(&isolate, agent_run(&isolate, "r2", props));
+    assert_eq!(
+        types.last().map(String::as_str),
+        Some("RUN_FINISHED"),
+        "{text}"
+    );
+    assert!(text.contains(r#""accepted":true"#), "{text}");
+    let (gets, _) = gets_and_puts(&effects(&isolate));
+    assert_eq!(gets, 1, "the submission read its spec");
+}
+
+#[test]
+fn a_bad_genui_agents_setting_refuses_a_proxied_run_before_any_upstream_call() {
+    let isolate = Isolate::new(forgetful(), None);
+    let setting = ("GENUI_AGENTS", "{not json".to_owned());
+    isolate.borrow_mut().settings.extend([setting]);
+    let refused = whole(agent_run(&isolate, "r1", json!({"upstream": "graph"})));
+    assert_eq!(refused.status, 500, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "internal_error");
+    assert!(
+        refused.body.contains("GENUI_AGENTS setting"),
+        "{}",
+        refused.body
+    );
+    let done = effects(&isolate);
+    assert!(
+        !done.iter().any(|e| e.starts_with("send_streaming")),
+        "{done:?}"
+    );
+}
+
+#[test]
+fn a_proxied_run_relays_the_upstreams_events() {
+    let isolate = Isolate::new(forgetful(), None);
+    let setting = r#"{"graph": {"url": "https://agents.genui.dev/run"}}"#;
+    isolate
+        .borrow_mut()
+        .settings
+        .extend([("GENUI_AGENTS", setting.to_owned())]);
+    let started = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r1"}"#;
+    let finished = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r1"}"#;
+    let chunks = [
+        format!("data: {started}\n\n"),
+        format!("data: {finished}\n\n"),
+    ];
+    isolate.borrow_mut().upstream = Some(chunks.to_vec());
+    let (types, text) = event_types(
+        &isolate,
+        agent_run(&isolate, "r1", json!({"upstream": "graph"})),
+    );
+    assert_eq!(types, ["RUN_STARTED", "RUN_FINISHED"], "{text}");
+    let done = effects(&isolate);
+    assert!(
+        done.contains(&"send_streaming https://agents.genui.dev/run".to_owned()),
+        "{done:?}"
     );
 }
