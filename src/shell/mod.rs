@@ -8,7 +8,6 @@ mod clock;
 mod deliver;
 mod form_object;
 mod kv;
-mod mcp;
 mod model;
 mod platform;
 mod rate_limit;
@@ -98,7 +97,7 @@ async fn serve(
         Handler::Agent => respond(door.agent().await, sse),
         Handler::Submit => respond(door.submit().await, sse),
         Handler::Tool => HttpResponse::tool_definition(),
-        Handler::Mcp => mcp::handle(&door).await,
+        Handler::Mcp => door.mcp().await,
         Handler::Forms => door.forms().await,
         Handler::HostedForm => door.hosted_form(parameter).await,
         Handler::OpenApi => HttpResponse {

@@ -28,6 +28,10 @@ type Streaming = (
     LocalBoxStream<'static, Result<Vec<u8>, Error>>,
 );
 
+/// The form view `ui://genui/form`, built by scripts/build-mcp-view.sh
+/// (which scripts/build-wasm.sh runs first).
+const VIEW_HTML: &str = include_str!("../../mcp-view/dist/view.html");
+
 /// One request's platform: the request, the isolate's `Env` and the
 /// fetch event's context. Cloning shares them.
 #[derive(Clone)]
@@ -127,6 +131,10 @@ impl Platform for Worker {
 
     fn generators(&self) -> Generators {
         model::generators(&self.env)
+    }
+
+    fn mcp_view(&self) -> Option<&'static str> {
+        Some(VIEW_HTML)
     }
 
     fn memory_bytes(&self) -> usize {

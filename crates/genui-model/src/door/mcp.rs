@@ -8,9 +8,8 @@
 use super::{forms, generate, read_body, submit, unix_s, Platform};
 use genui_core::{Access, Error, ErrorCode, FormToken, HttpResponse, Mcp, McpSettings};
 
-/// `POST /mcp`; `view` is the form view served as `ui://genui/form` (the
-/// worker is built with it).
-pub(super) async fn mcp<P: Platform>(platform: &P, view: Option<&str>) -> HttpResponse {
+/// `POST /mcp`.
+pub(super) async fn mcp<P: Platform>(platform: &P) -> HttpResponse {
     let limits = platform.limits();
     let body = match read_body(platform, &limits).await {
         Ok(body) => body,
@@ -28,7 +27,7 @@ pub(super) async fn mcp<P: Platform>(platform: &P, view: Option<&str>) -> HttpRe
         cors_origins: cors_origins.as_deref(),
         secret: secret.as_deref(),
         now: unix_s(platform),
-        view,
+        view: platform.mcp_view(),
     };
     match Mcp::read(&body, &header, settings, &limits) {
         Mcp::Answer(response) => response,

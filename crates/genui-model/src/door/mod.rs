@@ -123,9 +123,9 @@ impl<P: Platform> Door<P> {
         forms::hosted(&self.platform, token).await
     }
 
-    /// `POST /mcp`; `view` is the form view served as `ui://genui/form`.
-    pub async fn mcp(&self, view: Option<&str>) -> HttpResponse {
-        mcp::mcp(&self.platform, view).await
+    /// `POST /mcp`.
+    pub async fn mcp(&self) -> HttpResponse {
+        mcp::mcp(&self.platform).await
     }
 
     /// Whether callbacks may go to `http` and local URLs (the dev setting

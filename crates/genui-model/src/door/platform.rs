@@ -61,6 +61,10 @@ pub trait Platform: Clone + 'static {
     /// The isolate's generator registry.
     fn generators(&self) -> Generators;
 
+    /// The MCP form view served as `ui://genui/form`, built into the
+    /// worker (`scripts/build-mcp-view.sh`); `None` when it has none.
+    fn mcp_view(&self) -> Option<&'static str>;
+
     /// The isolate's memory in bytes (wasm linear memory, which never shrinks).
     fn memory_bytes(&self) -> usize;
 

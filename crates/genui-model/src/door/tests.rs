@@ -139,6 +139,10 @@ impl Platform for TestPlatform {
         self.isolate.borrow().generators.clone()
     }
 
+    fn mcp_view(&self) -> Option<&'static str> {
+        Some(VIEW)
+    }
+
     fn memory_bytes(&self) -> usize {
         1 << 20
     }
@@ -658,7 +662,7 @@ fn mcp_call(isolate: &Rc<RefCell<Isolate>>, tool: &'static str, arguments: Value
         ],
         ..json_request(&body)
     };
-    let answer = block_on(Door::new(TestPlatform::new(isolate, request)).mcp(Some(VIEW)));
+    let answer = block_on(Door::new(TestPlatform::new(isolate, request)).mcp());
     assert_eq!(answer.status, 200, "{}", answer.body);
     let answer = body_of(&answer);
     assert_eq!(answer["id"], 7, "{answer}");
