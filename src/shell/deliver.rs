@@ -9,13 +9,6 @@ use worker::{
     AbortController, Delay, Fetch, Headers, Method, Request, RequestInit, RequestRedirect,
 };
 
-/// `N` bytes from the platform's CSPRNG (Web Crypto's `getRandomValues`).
-pub(super) fn random_bytes<const N: usize>() -> worker::Result<[u8; N]> {
-    let mut bytes = [0u8; N];
-    fill_random(&mut bytes)?;
-    Ok(bytes)
-}
-
 /// Fills `bytes` from the platform's CSPRNG (Web Crypto's `getRandomValues`).
 pub(super) fn fill_random(bytes: &mut [u8]) -> worker::Result<()> {
     let crypto = Reflect::get(&worker::js_sys::global(), &JsValue::from_str("crypto"))?;

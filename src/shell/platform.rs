@@ -6,6 +6,8 @@
 use super::kv::SpecCache;
 use super::{clock, deliver, model, rate_limit, settings};
 use futures::future::LocalBoxFuture;
+use futures::stream::LocalBoxStream;
+use futures::StreamExt;
 use genui_core::{CachePut, Error, ErrorCode, Limits};
 use genui_model::{AiCall, Event, Generators, HttpRequest, Platform};
 use serde_json::Value;
@@ -15,8 +17,20 @@ use std::time::Duration;
 use worker::js_sys::Reflect;
 use worker::wasm_bindgen::JsValue;
 use worker::{
-    console_error, console_log, Context, Delay, Env, Headers, Method, Request, RequestInit, Url,
+    console_error, console_log, AbortController, Context, Delay, Env, Fetch, Headers, Method,
+    Request, RequestInit, Url,
 };
+
+/// A streamed answer's status, `Content-Type` and body chunks.
+type Streaming = (
+    u16,
+    Option<String>,
+    LocalBoxStream<'static, Result<Vec<u8>, Error>>,
+);
+
+/// The form view `ui://genui/form`, built by scripts/build-mcp-view.sh
+/// (which scripts/build-wasm.sh runs first).
+const VIEW_HTML: &str = include_str!("../../mcp-view/dist/view.html");
 
 /// One request's platform: the request, the isolate's `Env` and the
 /// fetch event's context. Cloning shares them.
@@ -54,18 +68,6 @@ impl Worker {
             request: Rc::new(request),
             cache: Rc::new(OnceCell::new()),
         }
-    }
-
-    pub(super) fn env(&self) -> &Env {
-        &self.env
-    }
-
-    pub(super) fn ctx(&self) -> &Context {
-        &self.ctx
-    }
-
-    pub(super) fn http_method(&self) -> Method {
-        self.request.method.clone()
     }
 
     /// The spec cache, opened on first use.
@@ -131,6 +133,10 @@ impl Platform for Worker {
         model::generators(&self.env)
     }
 
+    fn mcp_view(&self) -> Option<&'static str> {
+        Some(VIEW_HTML)
+    }
+
     fn memory_bytes(&self) -> usize {
         core::arch::wasm32::memory_size(0) * 65536
     }
@@ -176,6 +182,24 @@ impl Platform for Worker {
         model::send(request, timeout_ms).await
     }
 
+    async fn send_streaming(&self, request: HttpRequest) -> Result<Streaming, Error> {
+        let unreachable = |e: worker::Error| Error::new(ErrorCode::Internal, e.to_string());
+        // Aborts the request when the body (or this future) is dropped.
+        let controller = AbortController::default();
+        let signal = controller.signal();
+        let abort = AbortOnDrop(Some(controller));
+        let request = model::to_worker_request(&request).map_err(unreachable)?;
+        let sent = Fetch::Request(request).send_with_signal(&signal).await;
+        let mut response = sent.map_err(unreachable)?;
+        let content_type = response.headers().get("content-type").ok().flatten();
+        let body = response.stream().map_err(unreachable)?;
+        let body = body.map(move |chunk| {
+            let _request = &abort;
+            chunk.map_err(unreachable)
+        });
+        Ok((response.status_code(), content_type, Box::pin(body)))
+    }
+
     async fn run_ai(&self, call: AiCall, timeout_ms: u64) -> Event {
         model::run_ai(&self.env, call, timeout_ms).await
     }
@@ -207,9 +231,20 @@ impl Platform for Worker {
     }
 }
 
+/// A streamed request's abort controller, which aborts it when dropped.
+struct AbortOnDrop(Option<AbortController>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some(controller) = self.0.take() {
+            controller.abort();
+        }
+    }
+}
+
 /// Asks the object `name` of `binding`: a GET without a body, a POST with
 /// one; its status and JSON answer (`Null` when not JSON).
-pub(super) async fn call_object(
+async fn call_object(
     env: &Env,
     binding: &str,
     name: &str,

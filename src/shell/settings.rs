@@ -7,7 +7,7 @@
 //! looked for, then the var, with an error built for every unset one), work
 //! Cloudflare bills on every request, hits included.
 
-use genui_core::{Access, Limits};
+use genui_core::Limits;
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use worker::Env;
@@ -57,13 +57,4 @@ pub(super) fn setting(env: &Env, name: &'static str) -> Option<String> {
     raw(env, name)
         .map(|v| v.trim().to_owned())
         .filter(|v| !v.is_empty())
-}
-
-/// The origin list of CORS (and, with `MCP_ALLOWED_ORIGINS`, of `/mcp`):
-/// `ALLOWED_ORIGINS`, or `./scripts/dev.sh`'s `DEV_ALLOWED_ORIGINS` when
-/// that is unset ([`Access::cors_origins`]).
-pub(super) fn cors_origins(env: &Env) -> Option<String> {
-    let allowed = setting(env, "ALLOWED_ORIGINS");
-    let dev_default = setting(env, "DEV_ALLOWED_ORIGINS");
-    Access::cors_origins(allowed.as_deref(), dev_default.as_deref()).map(str::to_owned)
 }

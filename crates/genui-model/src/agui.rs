@@ -76,7 +76,7 @@ pub(crate) const A2UI_SCHEMA_CONTEXT_DESCRIPTION: &str = "A2UI Component Schema 
 
 /// What a run asks for.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Call {
+pub(crate) enum Call {
     /// A `/v1/generate` body (any accepted shape); `at` is where it sits in
     /// the `RunAgentInput`, for error pointers.
     Generate {
@@ -115,7 +115,7 @@ pub enum Call {
 
 /// A parsed `RunAgentInput`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RunInput {
+pub(crate) struct RunInput {
     /// `threadId`.
     pub thread_id: String,
     /// `runId`.
@@ -141,7 +141,7 @@ fn invalid(at: &str, message: &str) -> Error {
 
 impl RunInput {
     /// Reads a `RunAgentInput` body within the request limits.
-    pub fn read(body: &[u8], limits: &Limits) -> Result<Self, Error> {
+    pub(crate) fn read(body: &[u8], limits: &Limits) -> Result<Self, Error> {
         limits.check_body_size(body.len())?;
         limits.check_body_depth(body)?;
         let value: Value = serde_json::from_slice(body).map_err(|e| {
@@ -195,7 +195,7 @@ impl RunInput {
     }
 
     /// A generate body as bytes, for `GenerateJob::prepare`.
-    pub fn body_bytes(&self) -> Vec<u8> {
+    pub(crate) fn body_bytes(&self) -> Vec<u8> {
         match &self.call {
             Call::Generate { body, .. }
             | Call::Interrupt { body, .. }
@@ -210,7 +210,7 @@ impl RunInput {
     /// interrupt is answered as `/v1/interrupt` answers it, its token
     /// signed with `secret` at `now_s`), its errors pointing into the run
     /// input.
-    pub fn generate_job(
+    pub(crate) fn generate_job(
         &self,
         format: Option<&str>,
         limits: &Limits,
@@ -229,7 +229,7 @@ impl RunInput {
 
     /// An error of the inner body, with its pointer moved to where that
     /// body sits in the run input.
-    pub fn locate(&self, error: Error) -> Error {
+    pub(crate) fn locate(&self, error: Error) -> Error {
         let (at, strip) = match &self.call {
             Call::Generate { at, .. } => (at.as_str(), ""),
             Call::Interrupt { at, .. } => (at.as_str(), "/interrupt"),
@@ -251,7 +251,7 @@ impl RunInput {
 
     /// [`Self::locate`] for an error already turned into a response (one
     /// the generation machine answered before the stream started).
-    pub fn locate_response(&self, mut response: HttpResponse) -> HttpResponse {
+    pub(crate) fn locate_response(&self, mut response: HttpResponse) -> HttpResponse {
         let (at, strip) = match &self.call {
             Call::Generate { at, .. } => (at, ""),
             Call::Interrupt { at, .. } => (at, "/interrupt"),
@@ -488,7 +488,7 @@ fn with_format(call: Call, format: Option<&Value>) -> Call {
 
 /// Writes the machine's updates as AG-UI events.
 #[derive(Debug)]
-pub struct AgentEvents {
+pub(crate) struct AgentEvents {
     thread_id: String,
     run_id: String,
     started: bool,
@@ -499,7 +499,7 @@ pub struct AgentEvents {
 
 impl AgentEvents {
     /// For one run.
-    pub fn new(input: &RunInput) -> Self {
+    pub(crate) fn new(input: &RunInput) -> Self {
         let (thread_id, run_id, catalog_id) = (
             input.thread_id.clone(),
             input.run_id.clone(),
@@ -590,7 +590,7 @@ impl AgentEvents {
     /// A submission run's events for what the submission machine
     /// answered; a body that is not a submission (`Submitted::Unread`) is
     /// the plain error, its pointer moved into the run input.
-    pub fn submitted(input: &RunInput, submitted: Submitted) -> Result<String, Error> {
+    pub(crate) fn submitted(input: &RunInput, submitted: Submitted) -> Result<String, Error> {
         match submitted {
             Submitted::Unread(error) => Err(input.locate(error)),
             answered => Ok(Self::new(input).submission(&answered.into_response())),
@@ -598,7 +598,7 @@ impl AgentEvents {
     }
 
     /// A submission's answer: the tool message, or the field errors.
-    pub fn submission(&mut self, response: &HttpResponse) -> String {
+    pub(crate) fn submission(&mut self, response: &HttpResponse) -> String {
         let mut text = self.start();
         let body = body_value(&response.body);
         if response.status == 200
@@ -627,7 +627,7 @@ impl AgentEvents {
     /// activity snapshot alone, inside the upstream's run; nothing when the
     /// answer is an error (the interrupt then reaches the client as the
     /// upstream sent it, in its `RUN_FINISHED`).
-    pub fn form(&mut self, response: &HttpResponse) -> String {
+    pub(crate) fn form(&mut self, response: &HttpResponse) -> String {
         if response.status != 200 {
             return String::new();
         }

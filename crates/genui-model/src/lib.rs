@@ -43,9 +43,8 @@ mod proxy;
 mod registry;
 mod stream;
 
-pub use agui::{AgentEvents, Call as AgentCall, RunInput};
 pub use config::{ModelConfig, Provider};
-pub use door::{serve, Answer, Door, Platform, ShellFlow};
+pub use door::{serve, Answer, Platform};
 pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
 pub use machine::{Effect, Generation, Input, Mode, Summary, Update};
 pub use plan_schema::from_plan as model_plan;
@@ -53,6 +52,5 @@ pub use prompt::{fields as prompt_fields, Prompt, INSTRUCTIONS_HEADER, PROMPT_VE
 pub use providers::{
     wire, AiCall, Call as ProviderCall, HttpRequest, Mode as WireMode, ModelReply, ProviderWire,
 };
-pub use proxy::Proxy;
 pub use registry::{Generators, Pick, VARIABLES};
 pub use stream::{Encoder, GenerateEvents};

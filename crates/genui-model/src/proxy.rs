@@ -64,7 +64,7 @@ struct Agent {
 
 /// A proxied run: the forwarded request and the relay's state.
 #[derive(Debug)]
-pub struct Proxy {
+pub(crate) struct Proxy {
     url: String,
     deadline_ms: u64,
     body: String,
@@ -81,7 +81,7 @@ pub struct Proxy {
 /// What one upstream event becomes: the frames to write now, then the
 /// forms of `interrupts` (`/v1/interrupt` bodies), then `held`.
 #[derive(Debug, Default, PartialEq)]
-pub struct Relayed {
+pub(crate) struct Relayed {
     /// Frames to write at once.
     pub frames: String,
     /// The `/v1/interrupt` bodies whose forms go before `held`.
@@ -92,13 +92,13 @@ pub struct Relayed {
 
 impl Proxy {
     /// The setting that names the upstream agents.
-    pub const SETTING: &'static str = "GENUI_AGENTS";
+    pub(crate) const SETTING: &'static str = "GENUI_AGENTS";
 
     /// The proxied run of `input` (a run whose call is
     /// [`Call::Proxy`]), its agent looked up in the `GENUI_AGENTS`
     /// setting; a run that is not a proxied one is a 500 (the caller
     /// opens only a proxied run).
-    pub fn open(input: &RunInput, setting: Option<&str>) -> Result<Self, Error> {
+    pub(crate) fn open(input: &RunInput, setting: Option<&str>) -> Result<Self, Error> {
         let Call::Proxy {
             upstream,
             forwarded,
@@ -124,7 +124,7 @@ impl Proxy {
     }
 
     /// The request to the upstream agent.
-    pub fn request(&self) -> HttpRequest {
+    pub(crate) fn request(&self) -> HttpRequest {
         HttpRequest {
             method: "POST".into(),
             url: self.url.clone(),
@@ -137,19 +137,19 @@ impl Proxy {
     }
 
     /// How long the upstream may take for its whole run (ms).
-    pub fn deadline_ms(&self) -> u64 {
+    pub(crate) fn deadline_ms(&self) -> u64 {
         self.deadline_ms
     }
 
     /// Whether the run has ended (the upstream's end, or our
     /// `RUN_ERROR`): the shell stops reading the upstream.
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.over
     }
 
     /// The upstream's status and content type: `None` when it is an event
     /// stream to read, else the frames that end the run.
-    pub fn answered(&mut self, status: u16, content_type: Option<&str>) -> Option<String> {
+    pub(crate) fn answered(&mut self, status: u16, content_type: Option<&str>) -> Option<String> {
         if !(200..300).contains(&status) {
             let why = format!("the upstream agent answered HTTP {status}");
             return Some(self.fail(ErrorCode::UpstreamUnavailable, &why));
@@ -171,13 +171,13 @@ impl Proxy {
     }
 
     /// The frames that end the run when the upstream cannot be reached.
-    pub fn unreachable(&mut self, why: &str) -> String {
+    pub(crate) fn unreachable(&mut self, why: &str) -> String {
         let why = format!("the upstream agent could not be reached: {why}");
         self.fail(ErrorCode::UpstreamUnavailable, &why)
     }
 
     /// The frames that end the run when the deadline passed first.
-    pub fn timed_out(&mut self) -> String {
+    pub(crate) fn timed_out(&mut self) -> String {
         let why = format!(
             "the upstream agent did not end its run within {} ms",
             self.deadline_ms
@@ -187,14 +187,14 @@ impl Proxy {
 
     /// The frames that end the stream when the upstream closed it: none
     /// when its run had ended, else `upstream_invalid`.
-    pub fn closed(&mut self) -> String {
+    pub(crate) fn closed(&mut self) -> String {
         let why = "the upstream agent closed its stream before RUN_FINISHED or RUN_ERROR";
         self.fail(ErrorCode::UpstreamInvalid, why)
     }
 
     /// The upstream body's SSE events, within the byte budgets: an `Err`
     /// (`upstream_invalid`) says why the stream cannot be read further.
-    pub fn events<S, B, E>(body: S) -> impl Stream<Item = Result<Event, Error>>
+    pub(crate) fn events<S, B, E>(body: S) -> impl Stream<Item = Result<Event, Error>>
     where
         S: Stream<Item = Result<B, E>>,
         B: AsRef<[u8]>,
@@ -212,7 +212,7 @@ impl Proxy {
     }
 
     /// One upstream event (or why the stream cannot be read) relayed.
-    pub fn relay(&mut self, event: Result<Event, Error>) -> Relayed {
+    pub(crate) fn relay(&mut self, event: Result<Event, Error>) -> Relayed {
         if self.over {
             return Relayed::default();
         }
@@ -829,7 +829,7 @@ mod tests {
             Some("s3cret"),
         )
         .unwrap();
-        let activity = crate::AgentEvents::new(&input).form(&job.answer(None).response);
+        let activity = crate::agui::AgentEvents::new(&input).form(&job.answer(None).response);
         let events = events_of(&activity);
         assert_eq!(
             events.len(),
@@ -843,7 +843,7 @@ mod tests {
             "{activity}"
         );
         let refused = genui_core::HttpResponse::json(400, &json!({"type": "dgui_error"}));
-        assert_eq!(crate::AgentEvents::new(&input).form(&refused), "");
+        assert_eq!(crate::agui::AgentEvents::new(&input).form(&refused), "");
     }
 
     #[test]

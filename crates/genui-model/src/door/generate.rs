@@ -4,10 +4,10 @@
 //! one JSON answer or as an event stream, through the generation machine.
 
 use super::drive::{self, OnAnswer};
-use super::{read_body, unix_s, Answer, Platform};
+use super::{read_body, unix_s, Answer, Platform, SECRET};
 use crate::stream::wants_event_stream;
 use crate::{GenerateEvents, Generation, Mode};
-use genui_core::{Error, GenerateJob, HttpResponse};
+use genui_core::{Error, GenerateJob, HttpResponse, Limits};
 
 /// `POST /v1/generate`.
 pub(super) async fn generate<P: Platform>(platform: &P) -> Answer {
@@ -32,7 +32,7 @@ pub(super) async fn interrupt<P: Platform>(platform: &P) -> Answer {
             platform.query("format").as_deref(),
             &limits,
             unix_s(platform),
-            platform.setting("WEBHOOK_SECRET").as_deref(),
+            platform.setting(SECRET).as_deref(),
         )
         .and_then(|job| negotiated(platform, job)),
         Err(error) => Err(error),
@@ -98,4 +98,15 @@ fn generation<P: Platform>(platform: &P, job: GenerateJob, mode: Mode) -> Genera
         &platform.limits(),
         platform.now_ms(),
     )
+}
+
+/// An interrupt's job, answered as `/v1/interrupt` answers it: its token
+/// is signed with `WEBHOOK_SECRET`, at the platform's clock.
+pub(super) fn interrupt_job<P: Platform>(
+    platform: &P,
+    body: &[u8],
+    limits: &Limits,
+) -> Result<GenerateJob, Error> {
+    let secret = platform.setting(SECRET);
+    GenerateJob::prepare_interrupt(body, None, limits, unix_s(platform), secret.as_deref())
 }

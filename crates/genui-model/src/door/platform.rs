@@ -10,8 +10,17 @@
 
 use crate::{AiCall, Event, Generators, HttpRequest};
 use futures::future::LocalBoxFuture;
+use futures::stream::LocalBoxStream;
 use genui_core::{CachePut, Error, Limits};
 use serde_json::Value;
+
+/// A streamed answer's status, `Content-Type` and body chunks
+/// ([`Platform::send_streaming`]).
+pub(crate) type Streaming = (
+    u16,
+    Option<String>,
+    LocalBoxStream<'static, Result<Vec<u8>, Error>>,
+);
 
 /// The effects of one request, performed by the runtime the worker runs on.
 #[allow(async_fn_in_trait)]
@@ -52,6 +61,10 @@ pub trait Platform: Clone + 'static {
     /// The isolate's generator registry.
     fn generators(&self) -> Generators;
 
+    /// The MCP form view served as `ui://genui/form`, built into the
+    /// worker (`scripts/build-mcp-view.sh`); `None` when it has none.
+    fn mcp_view(&self) -> Option<&'static str>;
+
     /// The isolate's memory in bytes (wasm linear memory, which never shrinks).
     fn memory_bytes(&self) -> usize;
 
@@ -87,6 +100,12 @@ pub trait Platform: Clone + 'static {
     /// Sends a provider request; its response, or why there is none
     /// (`Event::TimedOut` when `timeout_ms` passed first).
     async fn send(&self, request: HttpRequest, timeout_ms: u64) -> Event;
+
+    /// Sends a request whose answer is read as it comes (proxy mode's
+    /// upstream agent): once its head is in, its status, its
+    /// `Content-Type` and its body's chunks. Dropping the body, or this
+    /// future before it is ready, aborts the request.
+    async fn send_streaming(&self, request: HttpRequest) -> Result<Streaming, Error>;
 
     /// Runs a Workers AI model; its result as a response event.
     async fn run_ai(&self, call: AiCall, timeout_ms: u64) -> Event;

@@ -4,39 +4,20 @@
 //! accepts, the CORS headers) and the request's one log line.
 //!
 //! The routes are genui-core's table (`Route`); a row's [`Handler`] names
-//! its door. The handlers whose flows still run in the shell (agent, MCP,
-//! hosted forms) are handed to it as a [`ShellFlow`].
+//! its door.
 
-use super::{render_spec, submit, webhook, Answer, Platform};
-use futures::future::LocalBoxFuture;
+use super::{agent, cors_origins, forms, mcp, render_spec, submit, webhook, Answer, Platform};
 use genui_core::{Access, FormToken, Handler, HttpResponse, Route};
 
 /// The rate limiter's binding.
 const RATE_LIMITER_BINDING: &str = "RATE_LIMITER";
 
-/// A route whose flow the shell still runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ShellFlow {
-    /// `POST /v1/agent`.
-    Agent,
-    /// `POST /mcp`.
-    Mcp,
-    /// `POST /v1/forms`.
-    Forms,
-    /// `GET`/`POST /f/<token>`, with its token.
-    HostedForm(String),
-}
-
 /// Answers one request: route, gate, door, transport, CORS, log line.
-/// `shell` runs the routes whose flows are still the shell's.
-pub async fn serve<'a, P: Platform>(
-    platform: P,
-    shell: impl FnOnce(ShellFlow) -> LocalBoxFuture<'a, Answer>,
-) -> Answer {
+pub async fn serve<P: Platform>(platform: P) -> Answer {
     let started = platform.now_ms();
     let method = platform.method();
     let path = platform.path();
-    let mut answer = routed(&platform, &method, &path, shell).await;
+    let mut answer = routed(&platform, &method, &path).await;
     let head = answer.head_mut();
     head.negotiate_transport(platform.header("accept").as_deref());
     let origin = platform.header("origin");
@@ -53,12 +34,7 @@ pub async fn serve<'a, P: Platform>(
 
 /// The answer of the route `method` `path` names: over budget, refused by
 /// its gate, or its door's.
-async fn routed<'a, P: Platform>(
-    platform: &P,
-    method: &str,
-    path: &str,
-    shell: impl FnOnce(ShellFlow) -> LocalBoxFuture<'a, Answer>,
-) -> Answer {
+async fn routed<P: Platform>(platform: &P, method: &str, path: &str) -> Answer {
     let route = Route::of(method, path);
     if route.rate_limited() {
         if let Some(limited) = over_budget(platform).await {
@@ -78,18 +54,13 @@ async fn routed<'a, P: Platform>(
         allowed.as_deref(),
     );
     match gate {
-        Ok((handler, parameter)) => door(platform, handler, parameter, shell).await,
+        Ok((handler, parameter)) => door(platform, handler, parameter).await,
         Err(refused) => Answer::Whole(refused),
     }
 }
 
 /// Runs the door of a row of the route table.
-async fn door<'a, P: Platform>(
-    platform: &P,
-    handler: Handler,
-    parameter: &str,
-    shell: impl FnOnce(ShellFlow) -> LocalBoxFuture<'a, Answer>,
-) -> Answer {
+async fn door<P: Platform>(platform: &P, handler: Handler, parameter: &str) -> Answer {
     let whole = Answer::Whole;
     match handler {
         Handler::Healthz => whole(HttpResponse::healthz(platform.memory_bytes())),
@@ -105,10 +76,10 @@ async fn door<'a, P: Platform>(
             body: HttpResponse::openapi_json().to_owned(),
         }),
         Handler::Schema => whole(HttpResponse::contract_schema(parameter)),
-        Handler::Agent => shell(ShellFlow::Agent).await,
-        Handler::Mcp => shell(ShellFlow::Mcp).await,
-        Handler::Forms => shell(ShellFlow::Forms).await,
-        Handler::HostedForm => shell(ShellFlow::HostedForm(parameter.to_owned())).await,
+        Handler::Agent => agent::agent(platform).await,
+        Handler::Mcp => whole(mcp::mcp(platform).await),
+        Handler::Forms => whole(forms::create(platform).await),
+        Handler::HostedForm => whole(forms::hosted(platform, parameter).await),
     }
 }
 
@@ -135,12 +106,4 @@ async fn over_budget<P: Platform>(platform: &P) -> Option<HttpResponse> {
             None
         }
     }
-}
-
-/// The origins CORS allows: `ALLOWED_ORIGINS`, or `./scripts/dev.sh`'s
-/// `DEV_ALLOWED_ORIGINS` when that is unset.
-pub(super) fn cors_origins<P: Platform>(platform: &P) -> Option<String> {
-    let allowed = platform.setting("ALLOWED_ORIGINS");
-    let dev_default = platform.setting("DEV_ALLOWED_ORIGINS");
-    Access::cors_origins(allowed.as_deref(), dev_default.as_deref()).map(str::to_owned)
 }

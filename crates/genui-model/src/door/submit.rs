@@ -2,11 +2,8 @@
 //! submission machine (genui_core's `Submission`), which reads the body
 //! and decides the answer; the door performs the KV read of its spec.
 
-use super::{read_body, unix_s, Answer, Platform};
+use super::{read_body, unix_s, Answer, Platform, SECRET};
 use genui_core::{Submission, Submitted};
-
-/// The webhook secret's setting (a signed submission is checked with it).
-const SECRET: &str = "WEBHOOK_SECRET";
 
 /// `POST /v1/submit`.
 pub(super) async fn submit<P: Platform>(platform: &P) -> Answer {

@@ -3,13 +3,17 @@
 //! test runs (as the runtime would once the head is sent), and every
 //! effect is recorded so a test can say what a door did and in what order.
 
-use super::{serve, Answer, Door, Platform, ShellFlow};
+use super::platform::Streaming;
+use super::{serve, Answer, Platform};
 use crate::{AiCall, Event, Generators, HttpRequest, ModelConfig, Provider};
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::executor::block_on;
 use futures::future::LocalBoxFuture;
 use futures::StreamExt;
-use genui_core::{CachePut, Error, ErrorCode, HttpResponse, Limits};
+use genui_core::{
+    AttemptResult, CachePut, Error, ErrorCode, FormObjectHost, FormObjectMachine, HttpResponse,
+    Limits,
+};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -19,7 +23,9 @@ use std::rc::Rc;
 use std::task::{Context, Poll};
 
 const NOW_MS: u64 = 1_795_305_600_000;
-const SECRET: &str = "whsec-door-tests";
+
+/// The test worker's `WEBHOOK_SECRET`.
+const SECRET: &str = "ssssssssssssssssssssssssssssssss";
 
 /// The test platform: one request's facts over an isolate's state.
 #[derive(Clone)]
@@ -55,6 +61,12 @@ struct Isolate {
     claims_seen: HashSet<String>,
     /// The rate limiter's answer.
     within_budget: bool,
+    /// The Durable Objects' storage, by object name.
+    objects: HashMap<String, HashMap<&'static str, String>>,
+    /// An action every object answers 500 to, as a failing object would.
+    refused_action: Option<&'static str>,
+    /// The upstream agent's SSE body, in chunks (`None`: unreachable).
+    upstream: Option<Vec<String>>,
 }
 
 impl Isolate {
@@ -71,6 +83,9 @@ impl Isolate {
             bindings: HashSet::from(["FORMS", "REPLAY_GUARD"]),
             claims_seen: HashSet::new(),
             within_budget: true,
+            objects: HashMap::new(),
+            refused_action: None,
+            upstream: None,
         }))
     }
 }
@@ -132,6 +147,10 @@ impl Platform for TestPlatform {
         self.isolate.borrow().generators.clone()
     }
 
+    fn mcp_view(&self) -> Option<&'static str> {
+        Some(VIEW)
+    }
+
     fn memory_bytes(&self) -> usize {
         1 << 20
     }
@@ -179,6 +198,16 @@ impl Platform for TestPlatform {
         next.unwrap_or(Event::NetworkError("the script ran out".into()))
     }
 
+    async fn send_streaming(&self, request: HttpRequest) -> Result<Streaming, Error> {
+        self.record(format!("send_streaming {}", request.url));
+        let Some(chunks) = self.isolate.borrow().upstream.clone() else {
+            return Err(Error::new(ErrorCode::Internal, "connection refused"));
+        };
+        let body = futures::stream::iter(chunks.into_iter().map(|chunk| Ok(chunk.into_bytes())));
+        let content_type = Some("text/event-stream".to_owned());
+        Ok((200, content_type, Box::pin(body)))
+    }
+
     async fn run_ai(&self, _call: AiCall, _timeout_ms: u64) -> Event {
         Event::NetworkError("no Workers AI here".into())
     }
@@ -205,6 +234,9 @@ impl Platform for TestPlatform {
         body: Option<&Value>,
     ) -> Result<(u16, Value), Error> {
         self.record(format!("object {binding} {action}"));
+        if self.isolate.borrow().refused_action == Some(action) {
+            return Ok((500, Value::Null));
+        }
         match (binding, action, body) {
             // The replay guard's one question: seen before? (recorded if not)
             ("REPLAY_GUARD", "claim", Some(claim)) => {
@@ -215,9 +247,93 @@ impl Platform for TestPlatform {
                     .insert(format!("{name} {claim}"));
                 Ok((200, json!({"seen": !first})))
             }
-            ("FORMS", "enqueue", Some(_)) => Ok((200, json!({}))),
+            ("FORMS", _, _) => Ok(self.form_object(name, action, body).await),
             _ => Err(Error::new(ErrorCode::Internal, "no such object call here")),
         }
+    }
+}
+
+impl TestPlatform {
+    /// One request to the form object `name`, through genui_core's own
+    /// perform loop over the object's storage in memory (alarms and signed
+    /// POSTs are only recorded).
+    async fn form_object(&self, name: &str, action: &str, body: Option<&Value>) -> (u16, Value) {
+        let (storage, secret) = {
+            let mut isolate = self.isolate.borrow_mut();
+            let storage = isolate.objects.remove(name).unwrap_or_default();
+            (storage, isolate.settings.get("WEBHOOK_SECRET").cloned())
+        };
+        let mut object = MemoryObject {
+            storage,
+            effects: Vec::new(),
+        };
+        let method = if body.is_some() { "POST" } else { "GET" };
+        let body = body.map(Value::to_string).unwrap_or_default();
+        let path = format!("/{action}");
+        let served =
+            FormObjectMachine::serve_request(&mut object, secret, method, &path, body.as_bytes());
+        let (status, answer) = match served.await {
+            Ok(answer) => answer,
+            Err(never) => match never {},
+        };
+        let mut isolate = self.isolate.borrow_mut();
+        isolate.objects.insert(name.to_owned(), object.storage);
+        isolate.effects.extend(object.effects);
+        (status, serde_json::from_str(&answer).unwrap_or(Value::Null))
+    }
+}
+
+/// A form object's storage in memory, and what it did beyond storing.
+struct MemoryObject {
+    storage: HashMap<&'static str, String>,
+    effects: Vec<String>,
+}
+
+impl FormObjectHost for MemoryObject {
+    type Error = std::convert::Infallible;
+
+    async fn get(&mut self, keys: &[&'static str]) -> Result<Vec<Option<String>>, Self::Error> {
+        Ok(keys
+            .iter()
+            .map(|key| self.storage.get(key).cloned())
+            .collect())
+    }
+
+    async fn put(&mut self, key: &'static str, value: String) -> Result<(), Self::Error> {
+        self.storage.insert(key, value);
+        Ok(())
+    }
+
+    async fn delete(&mut self, key: &'static str) -> Result<(), Self::Error> {
+        self.storage.remove(key);
+        Ok(())
+    }
+
+    async fn delete_all(&mut self) -> Result<(), Self::Error> {
+        self.storage.clear();
+        Ok(())
+    }
+
+    async fn alarm(&mut self) -> Result<Option<i64>, Self::Error> {
+        Ok(None)
+    }
+
+    async fn set_alarm(&mut self, at_ms: u64) -> Result<(), Self::Error> {
+        self.effects.push(format!("alarm {at_ms}"));
+        Ok(())
+    }
+
+    async fn post_signed(&mut self, url: &str, _: &str, _: &str, _: &str) -> AttemptResult {
+        self.effects.push(format!("post {url}"));
+        AttemptResult::Status(200)
+    }
+
+    fn log(&mut self, line: &str) {
+        self.effects.push(format!("log {line}"));
+    }
+
+    fn now_ms(&mut self) -> u64 {
+        NOW_MS
     }
 }
 
@@ -345,7 +461,9 @@ fn gets_and_puts(effects: &[String]) -> (usize, usize) {
 }
 
 fn generate(isolate: &Rc<RefCell<Isolate>>, request: Request) -> Answer {
-    block_on(Door::new(TestPlatform::new(isolate, request)).generate())
+    block_on(super::generate::generate(&TestPlatform::new(
+        isolate, request,
+    )))
 }
 
 #[test]
@@ -449,8 +567,10 @@ fn an_error_before_the_first_event_is_a_plain_answer_not_a_stream() {
 
 fn render(isolate: &Rc<RefCell<Isolate>>, spec_hash: &str) -> HttpResponse {
     let request = json_request(&json!({"format": "html"}));
-    let door = Door::new(TestPlatform::new(isolate, request));
-    whole(block_on(door.render_spec(spec_hash)))
+    let platform = TestPlatform::new(isolate, request);
+    whole(block_on(super::render_spec::render_spec(
+        &platform, spec_hash,
+    )))
 }
 
 #[test]
@@ -485,8 +605,8 @@ fn submit_reads_its_spec_then_answers() {
     effects(&isolate);
     // Empty data: the spec's schema names what is missing.
     let body = json!({"specHash": spec_hash, "toolCallId": "t1", "data": {}});
-    let door = Door::new(TestPlatform::new(&isolate, json_request(&body)));
-    let answer = whole(block_on(door.submit()));
+    let platform = TestPlatform::new(&isolate, json_request(&body));
+    let answer = whole(block_on(super::submit::submit(&platform)));
     let done = effects(&isolate);
     assert_eq!(done[0], "read_body");
     assert!(done[1].starts_with("get spec:"), "{done:?}");
@@ -606,19 +726,8 @@ fn a_streamed_webhook_enqueues_its_last_answer_once_written() {
     );
 }
 
-fn routed(isolate: &Rc<RefCell<Isolate>>, request: Request) -> (Answer, Vec<ShellFlow>) {
-    let handed = RefCell::new(Vec::new());
-    let platform = TestPlatform::new(isolate, request);
-    let answer = block_on(serve(platform, |flow| {
-        handed.borrow_mut().push(flow);
-        Box::pin(async {
-            Answer::Whole(HttpResponse::error(&Error::new(
-                ErrorCode::Internal,
-                "shell",
-            )))
-        })
-    }));
-    (answer, handed.into_inner())
+fn routed(isolate: &Rc<RefCell<Isolate>>, request: Request) -> Answer {
+    block_on(serve(TestPlatform::new(isolate, request)))
 }
 
 #[test]
@@ -634,10 +743,8 @@ fn serve_routes_to_the_door_and_logs_one_line_with_cors() {
     request
         .headers
         .push(("origin", "https://app.example".into()));
-    let (answer, handed) = routed(&isolate, request);
-    let response = whole(answer);
+    let response = whole(routed(&isolate, request));
     assert_eq!(response.status, 200, "{}", response.body);
-    assert!(handed.is_empty());
     let allowed = response
         .headers
         .iter()
@@ -665,25 +772,309 @@ fn serve_refuses_a_caller_over_budget_before_its_door() {
     let mut request = json_request(&seed());
     request.method = "POST";
     request.path = "/v1/generate";
-    let (answer, _) = routed(&isolate, request);
-    let limited = whole(answer);
+    let limited = whole(routed(&isolate, request));
     assert_eq!(limited.status, 429, "{}", limited.body);
     assert!(!effects(&isolate).contains(&"read_body".to_owned()));
 }
 
 #[test]
-fn serve_hands_the_shells_routes_to_the_shell_and_never_logs_a_link() {
+fn serve_never_logs_a_hosted_forms_link() {
     let isolate = Isolate::new(forgetful(), None);
     let request = Request {
         method: "GET",
         path: "/f/secret-token",
         ..Request::default()
     };
-    let (_, handed) = routed(&isolate, request);
-    assert_eq!(handed, [ShellFlow::HostedForm("secret-token".into())]);
+    let page = whole(routed(&isolate, request));
+    assert_eq!(page.status, 404, "{}", page.body);
     let logs = effects(&isolate);
     assert!(
         logs.iter().all(|line| !line.contains("secret-token")),
         "{logs:?}"
+    );
+}
+
+/// The seed's form as a hosted link's request, its answer going to a callback.
+fn form_request() -> Request {
+    let mut body = seed();
+    body["callbackUrl"] = json!("https://hooks.genui.dev/answer");
+    Request {
+        method: "POST",
+        path: "/v1/forms",
+        ..json_request(&body)
+    }
+}
+
+fn create_form(isolate: &Rc<RefCell<Isolate>>) -> HttpResponse {
+    block_on(super::forms::create(&TestPlatform::new(
+        isolate,
+        form_request(),
+    )))
+}
+
+/// A visit of the link's page: a GET, or a POST of `answer` (form fields).
+fn visit(isolate: &Rc<RefCell<Isolate>>, token: &str, answer: Option<&str>) -> HttpResponse {
+    let request = match answer {
+        None => Request {
+            method: "GET",
+            ..Request::default()
+        },
+        Some(answer) => Request {
+            method: "POST",
+            headers: vec![("content-type", "application/x-www-form-urlencoded".into())],
+            body: answer.as_bytes().to_vec(),
+            ..Request::default()
+        },
+    };
+    block_on(super::forms::hosted(
+        &TestPlatform::new(isolate, request),
+        token,
+    ))
+}
+
+/// The signed token of a link's URL (`<origin>/f/<token>#<fragment>`).
+fn token_of(url: &str) -> String {
+    let path = url
+        .strip_prefix("https://genui.test/f/")
+        .expect("a link here");
+    path.split('#').next().unwrap_or_default().to_owned()
+}
+
+const ANSWER: &str = "/firstName=Ada&/lastName=Lovelace&/street=1+Road&/city=London\
+                      &/postalCode=N1&/country=GB";
+
+#[test]
+fn a_form_link_is_made_then_visited_and_its_answer_stored_once() {
+    let isolate = Isolate::new(forgetful(), None);
+    let made = create_form(&isolate);
+    assert_eq!(made.status, 201, "{}", made.body);
+    let url = body_of(&made)["url"].as_str().expect("a url").to_owned();
+    let token = token_of(&url);
+    assert_eq!(
+        isolate.borrow().objects.len(),
+        1,
+        "the link's object holds it"
+    );
+    let page = visit(&isolate, &token, None);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("<form"), "{}", page.body);
+    effects(&isolate);
+    let taken = visit(&isolate, &token, Some(ANSWER));
+    assert_eq!(taken.status, 202, "{}", taken.body);
+    assert!(taken.body.contains(r#"data-state="received""#));
+    let done = effects(&isolate);
+    let calls: Vec<&str> = done
+        .iter()
+        .filter_map(|e| e.strip_prefix("object FORMS "))
+        .map(|call| call.rsplit(' ').next().unwrap_or_default())
+        .collect();
+    assert_eq!(calls, ["state", "submit"], "{done:?}");
+    assert!(
+        done.iter().any(|e| e.starts_with("alarm ")),
+        "its delivery is the alarm's"
+    );
+    let again = visit(&isolate, &token, Some(ANSWER));
+    assert_eq!(
+        again.status, 409,
+        "a second answer is refused: {}",
+        again.body
+    );
+}
+
+#[test]
+fn a_link_whose_object_refuses_init_gives_no_link() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate.borrow_mut().refused_action = Some("init");
+    let refused = create_form(&isolate);
+    assert_eq!(refused.status, 500, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "internal_error");
+    assert!(body_of(&refused).get("url").is_none(), "{}", refused.body);
+    assert!(
+        refused.body.contains("its object answered 500"),
+        "{}",
+        refused.body
+    );
+}
+
+/// The MCP revision the tests speak (stateless: no session to open).
+const MCP_VERSION: &str = "2026-07-28";
+
+/// The form view a worker is built with.
+const VIEW: &str = "<!DOCTYPE html><html><head><title>view</title></head><body></body></html>";
+
+/// One MCP `tools/call` of `tool` by a host that shows no form view; its result.
+fn mcp_call(isolate: &Rc<RefCell<Isolate>>, tool: &'static str, arguments: Value) -> Value {
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": MCP_VERSION,
+        "io.modelcontextprotocol/clientCapabilities": {}});
+    let params = json!({"name": tool, "arguments": arguments, "_meta": meta});
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params});
+    let request = Request {
+        method: "POST",
+        path: "/mcp",
+        headers: vec![
+            ("host", "127.0.0.1:8787".into()),
+            ("mcp-protocol-version", MCP_VERSION.into()),
+            ("mcp-method", "tools/call".into()),
+            ("mcp-name", tool.into()),
+        ],
+        ..json_request(&body)
+    };
+    let answer = block_on(super::mcp::mcp(&TestPlatform::new(isolate, request)));
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let answer = body_of(&answer);
+    assert_eq!(answer["id"], 7, "{answer}");
+    answer["result"].clone()
+}
+
+/// The seed's form filled in whole.
+fn seed_answer() -> Value {
+    json!({"firstName": "Ada", "lastName": "Lovelace", "street": "1 Road", "city": "London",
+        "postalCode": "N1", "country": "GB"})
+}
+
+#[test]
+fn an_mcp_generate_call_stores_its_spec_and_a_submit_call_reads_it() {
+    // No WEBHOOK_SECRET: no hosted links, so the form comes back itself.
+    let isolate = Isolate::new(forgetful(), None);
+    isolate.borrow_mut().settings.clear();
+    let generated = mcp_call(&isolate, "generate_user_interface", seed());
+    assert_eq!(generated.get("isError"), None, "{generated}");
+    let spec_hash = generated["structuredContent"]["specHash"].clone();
+    assert_eq!(spec_hash.as_str().map(str::len), Some(64), "{generated}");
+    run_after_response(&isolate);
+    let (_, puts) = gets_and_puts(&effects(&isolate));
+    assert_eq!(puts, 1, "the spec is stored after the response");
+    let arguments = json!({"specHash": spec_hash, "data": seed_answer(), "toolCallId": "c1"});
+    let submitted = mcp_call(&isolate, "submit_user_interface", arguments);
+    assert_eq!(submitted.get("isError"), None, "{submitted}");
+    let message = &submitted["structuredContent"]["toolMessage"];
+    assert_eq!(message["toolCallId"], "c1", "{submitted}");
+    let (gets, _) = gets_and_puts(&effects(&isolate));
+    assert_eq!(gets, 1, "the submission read its spec");
+}
+
+#[test]
+fn an_mcp_host_without_the_view_gets_a_hosted_link_that_works() {
+    let isolate = Isolate::new(forgetful(), None);
+    let result = mcp_call(&isolate, "generate_user_interface", seed());
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    let url = text
+        .split_whitespace()
+        .find(|word| word.starts_with("https://genui.test/f/"))
+        .unwrap_or_else(|| panic!("a link in {result}"));
+    assert_eq!(isolate.borrow().objects.len(), 1, "its object keeps it");
+    let page = visit(&isolate, &token_of(url), None);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("<form"), "{}", page.body);
+}
+
+/// One `POST /v1/agent` run with `forwarded_props`.
+fn agent_run(isolate: &Rc<RefCell<Isolate>>, run_id: &str, forwarded_props: Value) -> Answer {
+    let input = json!({"threadId": "t", "runId": run_id, "messages": [],
+        "forwardedProps": forwarded_props});
+    let request = Request {
+        method: "POST",
+        path: "/v1/agent",
+        ..json_request(&input)
+    };
+    block_on(super::agent::agent(&TestPlatform::new(isolate, request)))
+}
+
+/// The AG-UI event types of a stream's frames, once it is written.
+fn event_types(isolate: &Rc<RefCell<Isolate>>, answer: Answer) -> (Vec<String>, String) {
+    let (head, mut frames) = stream(answer);
+    assert_eq!(head.status, 200);
+    run_after_response(isolate);
+    let text: String = block_on(frames.by_ref().collect::<Vec<_>>()).concat();
+    let types = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+        .map(|event| event["type"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    (types, text)
+}
+
+#[test]
+fn an_agent_run_streams_its_form_then_takes_its_submission() {
+    let isolate = Isolate::new(forgetful(), None);
+    let props = json!({"generateUserInterface": seed(), "format": "a2ui"});
+    let (types, text) = event_types(&isolate, agent_run(&isolate, "r1", props));
+    assert_eq!(types.first().map(String::as_str), Some("RUN_STARTED"));
+    assert_eq!(
+        types.last().map(String::as_str),
+        Some("RUN_FINISHED"),
+        "{text}"
+    );
+    let (_, puts) = gets_and_puts(&effects(&isolate));
+    assert_eq!(puts, 1, "the form's spec is stored");
+    let spec_hash = isolate
+        .borrow()
+        .kv
+        .keys()
+        .next()
+        .and_then(|key| key.rsplit(':').next().map(str::to_owned))
+        .expect("a stored spec");
+    // The surface `/v1/generate` names the spec's A2UI form with.
+    let surface = format!("genui-{}", &spec_hash[..16]);
+    let context = json!({"specHash": spec_hash, "data": seed_answer()});
+    let action = json!({"name": "genui.submit", "surfaceId": surface,
+        "sourceComponentId": "submit", "timestamp": "2026-11-28T00:00:00Z", "context": context});
+    let props = json!({"a2uiAction": {"userAction": action}});
+    let (types, text) = event_types(&isolate, agent_run(&isolate, "r2", props));
+    assert_eq!(
+        types.last().map(String::as_str),
+        Some("RUN_FINISHED"),
+        "{text}"
+    );
+    assert!(text.contains(r#""accepted":true"#), "{text}");
+    let (gets, _) = gets_and_puts(&effects(&isolate));
+    assert_eq!(gets, 1, "the submission read its spec");
+}
+
+#[test]
+fn a_bad_genui_agents_setting_refuses_a_proxied_run_before_any_upstream_call() {
+    let isolate = Isolate::new(forgetful(), None);
+    let setting = ("GENUI_AGENTS", "{not json".to_owned());
+    isolate.borrow_mut().settings.extend([setting]);
+    let refused = whole(agent_run(&isolate, "r1", json!({"upstream": "graph"})));
+    assert_eq!(refused.status, 500, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "internal_error");
+    assert!(
+        refused.body.contains("GENUI_AGENTS setting"),
+        "{}",
+        refused.body
+    );
+    let done = effects(&isolate);
+    assert!(
+        !done.iter().any(|e| e.starts_with("send_streaming")),
+        "{done:?}"
+    );
+}
+
+#[test]
+fn a_proxied_run_relays_the_upstreams_events() {
+    let isolate = Isolate::new(forgetful(), None);
+    let setting = r#"{"graph": {"url": "https://agents.genui.dev/run"}}"#;
+    isolate
+        .borrow_mut()
+        .settings
+        .extend([("GENUI_AGENTS", setting.to_owned())]);
+    let started = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r1"}"#;
+    let finished = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r1"}"#;
+    let chunks = [
+        format!("data: {started}\n\n"),
+        format!("data: {finished}\n\n"),
+    ];
+    isolate.borrow_mut().upstream = Some(chunks.to_vec());
+    let (types, text) = event_types(
+        &isolate,
+        agent_run(&isolate, "r1", json!({"upstream": "graph"})),
+    );
+    assert_eq!(types, ["RUN_STARTED", "RUN_FINISHED"], "{text}");
+    let done = effects(&isolate);
+    assert!(
+        done.contains(&"send_streaming https://agents.genui.dev/run".to_owned()),
+        "{done:?}"
     );
 }

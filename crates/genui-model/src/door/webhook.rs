@@ -7,7 +7,7 @@
 
 use super::drive::OnAnswer;
 use super::generate::{generate_job, negotiated, stream_job};
-use super::{read_body, unix_s, Answer, Platform, FORMS_BINDING};
+use super::{read_body, unix_s, Answer, Platform, FORMS_BINDING, SECRET};
 use crate::stream::wants_event_stream;
 use genui_core::{
     Error, ErrorCode, FormObjectMachine, FormToken, GenerateJob, HttpResponse, ReplayClaim, Webhook,
@@ -37,7 +37,7 @@ pub(super) async fn webhook<P: Platform>(platform: &P) -> Answer {
 
 /// The signed request, accepted once: its job and its checked callback.
 async fn accepted<P: Platform>(platform: &P) -> Result<(GenerateJob, Option<Url>), Error> {
-    let secret = Webhook::configured(platform.setting("WEBHOOK_SECRET"))?;
+    let secret = Webhook::configured(platform.setting(SECRET))?;
     let limits = platform.limits();
     let body = read_body(platform, &limits).await?;
     let signature = platform.header(Webhook::SIGNATURE_HEADER);

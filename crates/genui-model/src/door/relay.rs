@@ -1,31 +1,27 @@
-//! Proxy mode's effects (`genui_model::Proxy` decides): the request to the
-//! upstream agent named in `forwardedProps.upstream`, its event stream
-//! relayed as it comes, all within the agent's deadline, and the forms of
-//! the interrupts of its `RUN_FINISHED`, made by the generation machine as
-//! `forwardedProps.interrupts` gets them (`agent::interrupt_job`).
+//! Proxy mode's relay (`Proxy` decides): the request to the upstream agent
+//! named in `forwardedProps.upstream`, its event stream relayed as it
+//! comes, all within the agent's deadline, and the forms of the interrupts
+//! of its `RUN_FINISHED`, made by the generation machine as
+//! `forwardedProps.interrupts` gets them (`generate::interrupt_job`).
 
-use super::agent::interrupt_job;
-use super::clock::unix_ms;
-use super::model;
-use super::platform::Worker;
+use super::{drive, generate, Answer, Platform};
+use crate::agui::{AgentEvents, RunInput};
+use crate::proxy::Proxy;
+use crate::{Generation, Mode};
 use futures::channel::mpsc::{self, UnboundedSender};
 use futures::future::{select, Either};
 use futures::StreamExt;
-use genui_model::{AgentEvents, Answer, Door, Generation, Mode, Proxy, RunInput};
-use std::time::Duration;
-use worker::{console_error, AbortController, Delay, Env, Fetch};
 
 /// Starts the relay: the stream's head at once, its frames as the
-/// upstream sends them (the request runs under `ctx.wait_until`).
-pub(super) fn run(proxy: Proxy, input: &RunInput, door: &Door<Worker>, worker: &Worker) -> Answer {
+/// upstream sends them (the exchange runs after the response's head).
+pub(super) fn start<P: Platform>(platform: &P, proxy: Proxy, input: &RunInput) -> Answer {
     let (tx, rx) = mpsc::unbounded();
     let relay = Relay {
         events: AgentEvents::new(input),
-        env: worker.env().clone(),
-        door: door.clone(),
+        platform: platform.clone(),
         tx,
     };
-    worker.ctx().wait_until(relay.run(proxy));
+    platform.after_response(Box::pin(relay.run(proxy)));
     Answer::event_stream(rx)
 }
 
@@ -40,25 +36,23 @@ enum Ended {
     TimedOut,
 }
 
-/// The relay's side of the response: where frames go, and what makes the
-/// forms of the upstream's interrupts.
-struct Relay {
+/// The relay's side of the response: where frames go, and the platform
+/// that reaches the upstream and makes the forms of its interrupts.
+struct Relay<P> {
     events: AgentEvents,
-    env: Env,
-    door: Door<Worker>,
+    platform: P,
     tx: UnboundedSender<String>,
 }
 
-impl Relay {
+impl<P: Platform> Relay<P> {
     /// The whole exchange with the upstream, raced against its deadline
-    /// (the upstream's request is aborted when the deadline wins); then
-    /// the forms of the interrupts its run ended with, and its held
-    /// `RUN_FINISHED` (the generation machine bounds its own time).
+    /// (the upstream's request is dropped, so aborted, when the deadline
+    /// wins); then the forms of the interrupts its run ended with, and
+    /// its held `RUN_FINISHED` (the generation machine bounds its own time).
     async fn run(mut self, mut proxy: Proxy) {
-        let controller = AbortController::default();
-        let signal = controller.signal();
-        let deadline = Delay::from(Duration::from_millis(proxy.deadline_ms()));
-        let exchange = self.exchange(&mut proxy, &signal);
+        let platform = self.platform.clone();
+        let deadline = platform.wait(proxy.deadline_ms());
+        let exchange = self.exchange(&mut proxy);
         // Matched in one statement, so the losing future (and its borrows)
         // is dropped before the frames are written.
         let ended = match select(Box::pin(exchange), Box::pin(deadline)).await {
@@ -77,10 +71,7 @@ impl Relay {
                 }
                 self.write(held);
             }
-            Ended::TimedOut => {
-                controller.abort();
-                self.write(proxy.timed_out());
-            }
+            Ended::TimedOut => self.write(proxy.timed_out()),
             Ended::Written => {}
         }
         self.tx.close_channel();
@@ -88,23 +79,16 @@ impl Relay {
 
     /// Relays the upstream's events until its run ends, the stream fails
     /// or closes, or the client leaves.
-    async fn exchange(&mut self, proxy: &mut Proxy, signal: &worker::AbortSignal) -> Ended {
-        let sent = match model::to_worker_request(&proxy.request()) {
-            Ok(request) => Fetch::Request(request).send_with_signal(signal).await,
-            Err(error) => Err(error),
+    async fn exchange(&mut self, proxy: &mut Proxy) -> Ended {
+        let (status, content_type, body) = match self.platform.send_streaming(proxy.request()).await
+        {
+            Ok(sent) => sent,
+            Err(error) => return self.end(proxy.unreachable(error.message())),
         };
-        let mut response = match sent {
-            Ok(response) => response,
-            Err(error) => return self.end(proxy.unreachable(&error.to_string())),
-        };
-        let content_type = response.headers().get("content-type").ok().flatten();
-        if let Some(end) = proxy.answered(response.status_code(), content_type.as_deref()) {
+        if let Some(end) = proxy.answered(status, content_type.as_deref()) {
             return self.end(end);
         }
-        let body = match response.stream() {
-            Ok(body) => body,
-            Err(error) => return self.end(proxy.unreachable(&error.to_string())),
-        };
+        let body = body.map(|chunk| chunk.map_err(|error| error.message().to_owned()));
         let mut events = Box::pin(Proxy::events(body));
         while let Some(event) = events.next().await {
             let relayed = proxy.relay(event);
@@ -130,23 +114,23 @@ impl Relay {
     /// line, when it cannot be made: the interrupt still reaches the
     /// client in `RUN_FINISHED`).
     async fn form(&mut self, body: &[u8]) -> String {
-        let limits = super::settings::limits(&self.env);
-        let job = match interrupt_job(body, None, &limits, &self.env) {
+        let limits = self.platform.limits();
+        let job = match generate::interrupt_job(&self.platform, body, &limits) {
             Ok(job) => job,
             Err(error) => {
                 let logged = serde_json::json!({"event": "proxy_interrupt_unanswered", "error": error.to_dgui_error()});
-                console_error!("{logged}");
+                self.platform.log_error(&logged.to_string());
                 return String::new();
             }
         };
-        let generators = model::generators(&self.env);
-        let mut generation = Generation::new(job, &generators, Mode::Answer, &limits, unix_ms());
-        let answer = self.door.answer_in_stream(&mut generation).await;
+        let generators = self.platform.generators();
+        let now_ms = self.platform.now_ms();
+        let mut generation = Generation::new(job, &generators, Mode::Answer, &limits, now_ms);
+        let answer = drive::answer_in_stream(&self.platform, &mut generation).await;
         self.events.form(&answer)
     }
 
-    /// Writes frames; a client that left is not an error (the upstream's
-    /// run still ends on its own).
+    /// Writes frames; a client that left is not an error.
     fn write(&self, text: String) {
         if !text.is_empty() {
             let _ = self.tx.unbounded_send(text);
