@@ -88,7 +88,7 @@ pub use terms::response::HttpResponse;
 
 pub use cache::memo::IsolateMemory;
 pub use cache::spec::{GeneratorId, UiSpec};
-pub use catalog::Catalog;
+pub use catalog::{take_refusals as take_catalog_refusals, Catalog};
 
 pub use pointer::Pointer;
 pub use schema::SchemaDoc;
