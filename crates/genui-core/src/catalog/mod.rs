@@ -357,13 +357,15 @@ pub fn take_refusals() -> Vec<String> {
 /// The name a catalog text gives itself, read without proving the rest
 /// (the cheap part of set-up); the error says why there is none.
 fn name_of(text: &str) -> Result<String> {
-    #[derive(Deserialize)]
-    struct Named {
-        name: String,
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| malformed(format!("not JSON: {e}"), ""))?;
+    match value.get("name") {
+        Some(Value::String(name)) => Ok(name.clone()),
+        _ => Err(malformed(
+            "it is not a JSON object with a string `name`".into(),
+            "/name",
+        )),
     }
-    serde_json::from_str::<Named>(text)
-        .map(|named| named.name)
-        .map_err(|e| malformed(format!("no string `name` in a JSON object: {e}"), "/name"))
 }
 
 impl PartialEq for Catalog {
@@ -664,11 +666,11 @@ pub(crate) mod tests {
             assert!(why.message().contains(expect), "{expect}: {why}");
             assert_eq!(why.code(), ErrorCode::Internal, "{why}");
         }
-        let (limits, log) =
-            crate::Limits::default().with_catalogs(&[("good.json", &good), ("bad.json", "[]")]);
+        let (limits, log) = crate::Limits::default()
+            .with_catalogs(&[("good.json", &good), ("bad.json", r#"["name"]"#)]);
         assert_eq!(log.len(), 1);
         assert!(
-            log[0].contains("bad.json") && log[0].contains("no string `name`"),
+            log[0].contains("bad.json") && log[0].contains("string `name`"),
             "{}",
             log[0]
         );
