@@ -4,8 +4,9 @@
 //! catalogs"). The build refuses a catalog that is not JSON, has no `name`
 //! or no `components`, or repeats another's name; `cargo test` validates
 //! every catalog against `schemas/catalog.schema.json` and the core's loader
-//! (crates/genui-core/tests/catalog.rs), and the shell validates them again
-//! once per isolate (`src/shell/catalogs.rs`, on its first request).
+//! (crates/genui-core/tests/catalog.rs), and at run time the core validates
+//! each one again when a request first names it, once per isolate
+//! (`src/shell/catalogs.rs`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

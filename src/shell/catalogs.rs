@@ -1,11 +1,11 @@
 //! The operator's component catalogs: the files of `catalogs/`, embedded
-//! at build time (build.rs), validated into the isolate's limits once, on
-//! its first request (see `settings::limits`; not in the module's start
-//! event: validating compiles schemas, which seeds hash maps from the
-//! random source, and Workers forbid random values in the global scope). A
-//! malformed catalog is refused with one `catalog_refused` log line; its
-//! requests then get a 400 naming the configured catalogs, and requests
-//! without `catalog` are untouched (never a 5xx per request).
+//! at build time (build.rs). The isolate's limits (see `settings::limits`,
+//! built on its first request) only read each catalog's name; a text
+//! without one, or with a name another took, is refused there with one
+//! `catalog_refused` log line. The core proves a catalog when a request
+//! first names it, and a malformed one answers its requests with a 400
+//! (never a 5xx); [`log_refused`] logs that refusal, once per isolate.
+//! Requests without `catalog` are untouched.
 
 use genui_core::Limits;
 
@@ -15,11 +15,22 @@ const CATALOGS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/catalogs.r
 /// `limits` with the embedded catalogs, each refused one logged.
 pub(super) fn with_catalogs(limits: Limits) -> Limits {
     let (limits, refused) = limits.with_catalogs(CATALOGS);
+    log(refused);
+    limits
+}
+
+/// Logs the catalogs the core refused on first use since the last call
+/// (each once per isolate); called after each request is answered.
+pub(super) fn log_refused() {
+    log(genui_core::take_catalog_refusals());
+}
+
+/// One `catalog_refused` line per reason.
+fn log(refused: Vec<String>) {
     for why in refused {
         worker::console_error!(
             "{}",
             serde_json::json!({"event": "catalog_refused", "reason": why})
         );
     }
-    limits
 }

@@ -116,8 +116,8 @@ code_enum! {
         SchemaTooDeep = "schema_too_deep" => 422,
         /// `format` names no supported output format.
         UnsupportedFormat = "unsupported_format" => 400,
-        /// A `catalog` the answer's format cannot use (an operator catalog
-        /// written for A2UI v0.9, asked in A2UI v1.0).
+        /// A `catalog` the answer cannot use: an operator catalog written
+        /// for A2UI v0.9, asked in A2UI v1.0, or one that proved malformed.
         UnsupportedCatalog = "unsupported_catalog" => 400,
         /// An AG-UI event stream that does not assemble into one tool call.
         InvalidEventStream = "invalid_event_stream" => 400,

@@ -272,17 +272,63 @@ fn the_catalog_hash_is_part_of_the_cache_key() {
         with,
         "a changed catalog never serves the old form"
     );
-    let (broken, log) =
-        Limits::default().with_catalogs(&[("catalogs/broken.json", "{\"name\": \"example\"}")]);
-    assert!(log[0].contains("catalogs/broken.json"), "{log:?}");
-    let (status, error, _) = generate_under(request(10), "jsonforms", &broken);
+}
+
+/// A catalog that only names itself is accepted when the isolate starts
+/// and proven by the first request naming it: that request and every later
+/// one get `unsupported_catalog` at `/catalog` saying why, the refusal is
+/// returned for the log once, and the other catalog and requests without
+/// one answer as if it were not there.
+#[test]
+fn a_malformed_catalog_is_refused_to_the_requests_naming_it_and_logged_once() {
+    let good = repo("catalogs/example.json");
+    let broken = r#"{"name": "broken"}"#;
+    let (limits, log) = Limits::default().with_catalogs(&[
+        ("catalogs/example.json", &good),
+        ("catalogs/broken.json", broken),
+    ]);
+    assert_eq!(log, Vec::<String>::new(), "set-up reads names only");
+    let mut refusals = Vec::new();
+    for _ in 0..2 {
+        let mut body = request(10);
+        body["catalog"] = json!("broken");
+        let (status, error, _) = generate_under(body, "jsonforms", &limits);
+        let message = error["message"].as_str().unwrap_or_default();
+        assert_eq!(
+            (
+                status,
+                error["code"].as_str(),
+                error["payload"]["pointer"].as_str()
+            ),
+            (400, Some("unsupported_catalog"), Some("/catalog")),
+            "{error}"
+        );
+        assert!(
+            message.contains("`broken`") && message.contains("components"),
+            "which catalog and why: {message}"
+        );
+        refusals.extend(genui_core::take_catalog_refusals());
+    }
+    assert_eq!(refusals.len(), 1, "{refusals:?}");
+    assert!(refusals[0].contains("`broken`"), "{refusals:?}");
+    // No spec memory, so the answers compared are both misses.
+    let forgetful = |limits: Limits| Limits {
+        spec_memory_bytes: 0,
+        ..limits
+    };
+    let limits = forgetful(limits);
     assert_eq!(
-        (status, error["payload"]["pointer"].as_str()),
-        (400, Some("/catalog")),
-        "a refused catalog is not configured"
+        generate_under(request(10), "jsonforms", &limits),
+        generate_under(request(10), "jsonforms", &forgetful(configured())),
+        "the good catalog answers as when configured alone"
     );
-    let (status, _, _) = generate_under(json!({"output": output(10)}), "jsonforms", &broken);
-    assert_eq!(status, 200, "requests without a catalog still serve");
+    let plain = json!({"output": output(10)});
+    assert_eq!(
+        generate_under(plain.clone(), "jsonforms", &limits),
+        generate_under(plain, "jsonforms", &forgetful(Limits::default())),
+        "requests without a catalog are untouched"
+    );
+    assert_eq!(genui_core::take_catalog_refusals(), Vec::<String>::new());
 }
 
 /// The configuration travels in the value each job is prepared with, not

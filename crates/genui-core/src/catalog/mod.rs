@@ -5,12 +5,16 @@
 //! components the operator's frontend has registered, which a caller cannot
 //! know. The shell hands the configured catalogs' texts to
 //! [`Limits::with_catalogs`](crate::Limits::with_catalogs) once per
-//! isolate, and the limits it builds carry them to every job; each is validated (its schema,
-//! then what a schema cannot say: unique names, compilable `fits` and
-//! `propsSchema`, props that validate) and a malformed one is refused with
-//! the reason, so requests fall back to the built-in widgets instead of
-//! failing. A request names one by `catalog`; its content hash enters the
-//! cache key, so changing a catalog never serves an old form.
+//! isolate, which only reads each one's name (a text without one, or with
+//! a taken name, is refused there), and the limits it builds carry them to
+//! every job. A catalog is proven when a request first names it (its
+//! schema, then what a schema cannot say: unique names, compilable `fits`
+//! and `propsSchema`, props that validate), once per isolate: a malformed
+//! one answers the requests naming it with `unsupported_catalog` saying
+//! why, its refusal is returned once for the shell's log
+//! ([`take_refusals`]), and requests without `catalog` never pay for or
+//! see any of it. A request's catalog's content hash enters the cache key,
+//! so changing a catalog never serves an old form.
 //!
 //! | file | owns |
 //! |---|---|
@@ -290,20 +294,25 @@ fn compile(
 /// catalog is read and proven once, however many requests name it.
 const READ_CATALOGS: usize = 16;
 
-/// A text's digest, and the catalog it is (`None`: it is not one).
-type Read = ([u8; 32], Option<Rc<Catalog>>);
+/// A text's digest, and the catalog it is (or why it is not one).
+type Read = ([u8; 32], Result<Rc<Catalog>>);
 
 thread_local! {
     /// Each text read this isolate.
     static READ: std::cell::RefCell<Vec<Read>> =
         const { std::cell::RefCell::new(Vec::new()) };
+    /// The refusals of catalogs proven on first use, not yet taken by the
+    /// shell for its log ([`take_refusals`]).
+    static REFUSED: std::cell::RefCell<Vec<String>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// `text` read as a catalog ([`Catalog::parse`]), remembered by its digest
-/// beside at least `configured` others (every catalog of the asking
-/// configuration stays remembered, however many there are); a text that
-/// is not a catalog is remembered as such, so it is not read again.
-fn read_once(text: &str, configured: usize) -> Result<Rc<Catalog>> {
+/// The catalog `name` from `text` ([`Catalog::parse`]), remembered by the
+/// text's digest beside at least `configured` others (every catalog of the
+/// asking configuration stays remembered, however many there are); a text
+/// that is not a catalog is remembered with the reason, so it is not read
+/// again, and its first refusal is kept for [`take_refusals`].
+fn read_once(name: &str, text: &str, configured: usize) -> Result<Rc<Catalog>> {
     use sha2::{Digest, Sha256};
     let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     let known = READ.with(|read| {
@@ -313,17 +322,50 @@ fn read_once(text: &str, configured: usize) -> Result<Rc<Catalog>> {
             .map(|(_, c)| c.clone())
     });
     if let Some(known) = known {
-        return known.ok_or_else(|| malformed("it was refused before".into(), ""));
+        return known;
     }
     let read = Catalog::parse(text).map(Rc::new);
+    if let Err(why) = &read {
+        REFUSED.with(|refused| refused.borrow_mut().push(refusal(name, why)));
+    }
     READ.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.len() >= READ_CATALOGS.max(configured) {
-            memo.remove(0);
+            let _oldest = memo.remove(0);
         }
-        memo.push((digest, read.as_ref().ok().cloned()));
+        memo.push((digest, read.clone()));
     });
     read
+}
+
+/// The log line of a configured catalog refused on first use.
+fn refusal(name: &str, why: &Error) -> String {
+    format!(
+        "catalog `{name}` is malformed and refused (requests naming it get \
+         `unsupported_catalog`; the others are untouched): {}",
+        why.message()
+    )
+}
+
+/// The refusals of configured catalogs proven on first use since the last
+/// call, one line each, for the shell to log (`catalog_refused`): each
+/// malformed catalog is refused once per isolate, then answered from memory.
+pub fn take_refusals() -> Vec<String> {
+    REFUSED.with(|refused| std::mem::take(&mut *refused.borrow_mut()))
+}
+
+/// The name a catalog text gives itself, read without proving the rest
+/// (the cheap part of set-up); the error says why there is none.
+fn name_of(text: &str) -> Result<String> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| malformed(format!("not JSON: {e}"), ""))?;
+    match value.get("name") {
+        Some(Value::String(name)) => Ok(name.clone()),
+        _ => Err(malformed(
+            "it is not a JSON object with a string `name`".into(),
+            "/name",
+        )),
+    }
 }
 
 impl PartialEq for Catalog {
@@ -335,24 +377,26 @@ impl PartialEq for Catalog {
 impl Eq for Catalog {}
 
 impl crate::Limits {
-    /// These limits with the operator's catalogs built from their texts
-    /// (`(source, text)`, the source naming a file for the log): the
-    /// valid ones replace [`Limits::catalogs`](crate::Limits::catalogs);
-    /// each malformed one, or one whose name another took, is left out,
-    /// and the returned lines say why, for the shell to log.
+    /// These limits with the operator's catalogs named from their texts
+    /// (`(source, text)`, the source naming a file for the log): the ones
+    /// with a name replace [`Limits::catalogs`](crate::Limits::catalogs),
+    /// unproven (a catalog is proven by the first request naming it, see
+    /// [`Limits::catalog_named`]); a text that is not JSON with a string
+    /// `name`, or whose name another took, is left out, and the returned
+    /// lines say why, for the shell to log.
     pub fn with_catalogs(mut self, sources: &[(&str, &str)]) -> (Self, Vec<String>) {
         let mut catalogs: Vec<(String, Arc<str>)> = Vec::new();
         let mut refused = Vec::new();
         for (source, text) in sources {
-            match read_once(text, sources.len()) {
-                Ok(c) if catalogs.iter().any(|(name, _)| *name == c.name) => refused.push(format!(
-                    "catalog {source}: the name `{}` is taken by another catalog; refused",
-                    c.name
-                )),
-                Ok(c) => catalogs.push((c.name.clone(), Arc::from(*text))),
+            match name_of(text) {
+                Ok(name) if catalogs.iter().any(|(taken, _)| *taken == name) => {
+                    refused.push(format!(
+                        "catalog {source}: the name `{name}` is taken by another catalog; refused"
+                    ))
+                }
+                Ok(name) => catalogs.push((name, Arc::from(*text))),
                 Err(why) => refused.push(format!(
-                    "catalog {source} is malformed and refused (its requests use the built-in \
-                     widgets): {}",
+                    "catalog {source} is malformed and refused (requests naming it get a 400): {}",
                     why.message()
                 )),
             }
@@ -361,38 +405,71 @@ impl crate::Limits {
         (self, refused)
     }
 
-    /// The configured catalog named `name`, when there is one (a request's
-    /// `catalog` was already checked when its job was prepared).
+    /// The configured catalog named `name`, when there is one and it is
+    /// proven (a request's `catalog` was already checked when its job was
+    /// prepared).
     pub fn catalog(&self, name: &str) -> Option<Rc<Catalog>> {
+        self.proven(name)?.ok()
+    }
+
+    /// The configured catalog named `name`, proven on its first use: `None`
+    /// when none is configured by that name, else the catalog or why it is
+    /// malformed.
+    fn proven(&self, name: &str) -> Option<Result<Rc<Catalog>>> {
         let (_, text) = self.catalogs.iter().find(|(known, _)| known == name)?;
-        // The field is public: an entry whose text is not a catalog, or
-        // names another, names none.
-        read_once(text, self.catalogs.len())
-            .ok()
-            .filter(|catalog| catalog.name == name)
+        // The field is public: an entry whose text names another catalog
+        // names none.
+        let read = read_once(name, text, self.catalogs.len());
+        match read {
+            Ok(catalog) if catalog.name != name => None,
+            read => Some(read),
+        }
     }
 
     /// The configured catalog a request names by `catalog` (at `pointer`):
-    /// an unknown name is a 400 naming the configured ones.
+    /// an unknown name is a 400 naming the configured ones, a malformed
+    /// catalog an `unsupported_catalog` saying why.
     pub(crate) fn catalog_named(&self, name: &str, pointer: &str) -> Result<Rc<Catalog>> {
-        self.catalog(name).ok_or_else(|| {
-            let names: Vec<&str> = self
-                .catalogs
-                .iter()
-                .map(|(name, _)| name.as_str())
-                .collect();
-            let known = if names.is_empty() {
-                "none is configured".to_owned()
-            } else {
-                format!("configured: {}", names.join(", "))
-            };
-            Error::new(
-                ErrorCode::InvalidRequest,
-                format!("`catalog` names no configured catalog: `{name}` ({known}) (at {pointer})"),
-            )
-            .at(pointer)
-        })
+        match self.proven(name) {
+            Some(Ok(catalog)) => Ok(catalog),
+            Some(Err(why)) => Err(unusable(name, &why, pointer)),
+            None => Err(self.not_configured(name, pointer)),
+        }
     }
+
+    /// A request's `catalog` (at `pointer`) that names no configured one.
+    fn not_configured(&self, name: &str, pointer: &str) -> Error {
+        let names: Vec<&str> = self
+            .catalogs
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect();
+        let known = if names.is_empty() {
+            "none is configured".to_owned()
+        } else {
+            format!("configured: {}", names.join(", "))
+        };
+        Error::new(
+            ErrorCode::InvalidRequest,
+            format!("`catalog` names no configured catalog: `{name}` ({known}) (at {pointer})"),
+        )
+        .at(pointer)
+    }
+}
+
+/// A request's `catalog` (at `pointer`) naming a configured catalog that
+/// proved malformed (`why`): the operator's configuration, refused to the
+/// caller as unusable rather than as a server failure.
+fn unusable(name: &str, why: &Error, pointer: &str) -> Error {
+    Error::new(
+        ErrorCode::UnsupportedCatalog,
+        format!(
+            "`catalog` names `{name}`, which is configured but malformed, so it cannot be used: \
+             {} (at {pointer})",
+            why.message()
+        ),
+    )
+    .at(pointer)
 }
 
 /// A malformed catalog document: the operator's configuration, so an
@@ -485,6 +562,82 @@ pub(crate) mod tests {
         );
     }
 
+    /// `example.json` under another name, with `edit` applied.
+    fn variant(name: &str, edit: impl FnOnce(&mut Value)) -> String {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../catalogs/example.json"
+        ))
+        .unwrap();
+        let mut value: Value = serde_json::from_str(&text).unwrap();
+        value["name"] = Value::String(name.into());
+        edit(&mut value);
+        value.to_string()
+    }
+
+    #[test]
+    fn set_up_proves_no_catalog_and_the_first_use_refuses_a_malformed_one() {
+        let uncompilable = variant("uncompilable", |v| {
+            v["components"][0]["fits"] = serde_json::json!({"type": "integer", "minimum": "zero"})
+        });
+        let sources: Vec<String> = (0..3)
+            .map(|n| variant(&format!("fine{n}"), |_| ()))
+            .collect();
+        let mut all: Vec<(&str, &str)> =
+            sources.iter().map(|t| ("fine.json", t.as_str())).collect();
+        all.push(("uncompilable.json", &uncompilable));
+        let (limits, refused) = crate::Limits::default().with_catalogs(&all);
+        assert_eq!(refused, Vec::<String>::new(), "set-up reads names only");
+        assert_eq!(
+            READ.with(|read| read.borrow().len()),
+            0,
+            "set-up proved a catalog"
+        );
+        for _ in 0..2 {
+            let why = limits
+                .catalog_named("uncompilable", "/arguments/catalog")
+                .unwrap_err();
+            assert_eq!(
+                (why.code(), why.http_status(), why.pointer()),
+                (
+                    ErrorCode::UnsupportedCatalog,
+                    400,
+                    Some("/arguments/catalog")
+                )
+            );
+            assert!(
+                why.message().contains("`uncompilable`")
+                    && why.message().contains("`fits` of `starRating`"),
+                "{why}"
+            );
+        }
+        assert_eq!(take_refusals().len(), 1, "refused once per isolate");
+        assert!(limits.catalog_named("fine1", "/catalog").is_ok());
+        assert_eq!(
+            READ.with(|read| read.borrow().len()),
+            2,
+            "only the named ones were proven"
+        );
+    }
+
+    #[test]
+    fn a_name_taken_is_refused_at_set_up_whatever_the_rest_of_the_text() {
+        let first = variant("same", |_| ());
+        let second = variant("same", |v| v["components"] = serde_json::json!("none"));
+        let (limits, refused) =
+            crate::Limits::default().with_catalogs(&[("a.json", &first), ("b.json", &second)]);
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert!(
+            refused[0].contains("b.json") && refused[0].contains("`same` is taken"),
+            "{refused:?}"
+        );
+        assert_eq!(limits.catalogs.len(), 1);
+        assert!(
+            limits.catalog_named("same", "/catalog").is_ok(),
+            "the first serves"
+        );
+    }
+
     #[test]
     fn malformed_catalogs_are_refused_with_the_reason() {
         let good = std::fs::read_to_string(concat!(
@@ -513,11 +666,11 @@ pub(crate) mod tests {
             assert!(why.message().contains(expect), "{expect}: {why}");
             assert_eq!(why.code(), ErrorCode::Internal, "{why}");
         }
-        let (limits, log) =
-            crate::Limits::default().with_catalogs(&[("good.json", &good), ("bad.json", "[]")]);
+        let (limits, log) = crate::Limits::default()
+            .with_catalogs(&[("good.json", &good), ("bad.json", r#"["name"]"#)]);
         assert_eq!(log.len(), 1);
         assert!(
-            log[0].contains("bad.json") && log[0].contains("built-in widgets"),
+            log[0].contains("bad.json") && log[0].contains("string `name`"),
             "{}",
             log[0]
         );
