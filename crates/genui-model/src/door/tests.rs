@@ -879,6 +879,13 @@ fn a_form_link_is_made_then_visited_and_its_answer_stored_once() {
         "a second answer is refused: {}",
         again.body
     );
+    // Refused from the link's state: the second post's body is never read,
+    // so a body that stalls cannot hold the answer back.
+    let second = effects(&isolate);
+    assert!(
+        !second.iter().any(|e| e.starts_with("read_body")),
+        "{second:?}"
+    );
 }
 
 #[test]
