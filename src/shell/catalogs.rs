@@ -4,7 +4,7 @@
 //! without one, or with a name another took, is refused there with one
 //! `catalog_refused` log line. The core proves a catalog when a request
 //! first names it, and a malformed one answers its requests with a 400
-//! (never a 5xx); [`log_refused`] logs that refusal, once per isolate.
+//! (never a 5xx), and the front door logs that refusal, once per isolate.
 //! Requests without `catalog` are untouched.
 
 use genui_core::Limits;
@@ -17,12 +17,6 @@ pub(super) fn with_catalogs(limits: Limits) -> Limits {
     let (limits, refused) = limits.with_catalogs(CATALOGS);
     log(refused);
     limits
-}
-
-/// Logs the catalogs the core refused on first use since the last call
-/// (each once per isolate); called after each request is answered.
-pub(super) fn log_refused() {
-    log(genui_core::take_catalog_refusals());
 }
 
 /// One `catalog_refused` line per reason.

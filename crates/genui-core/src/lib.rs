@@ -88,7 +88,7 @@ pub use submit::SubmitJob;
 pub use terms::response::HttpResponse;
 
 pub use cache::spec::{GeneratorId, UiSpec};
-pub use catalog::{take_refusals as take_catalog_refusals, Catalog};
+pub use catalog::Catalog;
 
 pub use pointer::Pointer;
 pub use schema::SchemaDoc;

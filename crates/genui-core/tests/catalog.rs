@@ -307,7 +307,7 @@ fn a_malformed_catalog_is_refused_to_the_requests_naming_it_and_logged_once() {
             message.contains("`broken`") && message.contains("components"),
             "which catalog and why: {message}"
         );
-        refusals.extend(genui_core::take_catalog_refusals());
+        refusals.extend(Limits::take_catalog_refusals());
     }
     assert_eq!(refusals.len(), 1, "{refusals:?}");
     assert!(refusals[0].contains("`broken`"), "{refusals:?}");
@@ -328,7 +328,7 @@ fn a_malformed_catalog_is_refused_to_the_requests_naming_it_and_logged_once() {
         generate_under(plain, "jsonforms", &forgetful(Limits::default())),
         "requests without a catalog are untouched"
     );
-    assert_eq!(genui_core::take_catalog_refusals(), Vec::<String>::new());
+    assert_eq!(Limits::take_catalog_refusals(), Vec::<String>::new());
 }
 
 /// The configuration travels in the value each job is prepared with, not

@@ -12,7 +12,7 @@
 //! and `propsSchema`, props that validate), once per isolate: a malformed
 //! one answers the requests naming it with `unsupported_catalog` saying
 //! why, its refusal is returned once for the shell's log
-//! ([`take_refusals`]), and requests without `catalog` never pay for or
+//! ([`Limits::take_catalog_refusals`](crate::Limits::take_catalog_refusals)), and requests without `catalog` never pay for or
 //! see any of it. A request's catalog's content hash enters the cache key,
 //! so changing a catalog never serves an old form.
 //!
@@ -302,7 +302,7 @@ thread_local! {
     static READ: std::cell::RefCell<Vec<Read>> =
         const { std::cell::RefCell::new(Vec::new()) };
     /// The refusals of catalogs proven on first use, not yet taken by the
-    /// shell for its log ([`take_refusals`]).
+    /// shell for its log ([`Limits::take_catalog_refusals`](crate::Limits::take_catalog_refusals)).
     static REFUSED: std::cell::RefCell<Vec<String>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -311,7 +311,7 @@ thread_local! {
 /// text's digest beside at least `configured` others (every catalog of the
 /// asking configuration stays remembered, however many there are); a text
 /// that is not a catalog is remembered with the reason, so it is not read
-/// again, and its first refusal is kept for [`take_refusals`].
+/// again, and its first refusal is kept for [`Limits::take_catalog_refusals`](crate::Limits::take_catalog_refusals).
 fn read_once(name: &str, text: &str, configured: usize) -> Result<Rc<Catalog>> {
     use sha2::{Digest, Sha256};
     let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
@@ -347,13 +347,6 @@ fn refusal(name: &str, why: &Error) -> String {
     )
 }
 
-/// The refusals of configured catalogs proven on first use since the last
-/// call, one line each, for the shell to log (`catalog_refused`): each
-/// malformed catalog is refused once per isolate, then answered from memory.
-pub fn take_refusals() -> Vec<String> {
-    REFUSED.with(|refused| std::mem::take(&mut *refused.borrow_mut()))
-}
-
 /// The name a catalog text gives itself, read without proving the rest
 /// (the cheap part of set-up); the error says why there is none.
 fn name_of(text: &str) -> Result<String> {
@@ -377,6 +370,14 @@ impl PartialEq for Catalog {
 impl Eq for Catalog {}
 
 impl crate::Limits {
+    /// The refusals of configured catalogs proven on first use since the
+    /// last call, one line each, for the caller to log (`catalog_refused`):
+    /// each malformed catalog is refused once per isolate, then answered
+    /// from memory.
+    pub fn take_catalog_refusals() -> Vec<String> {
+        REFUSED.with(|refused| std::mem::take(&mut *refused.borrow_mut()))
+    }
+
     /// These limits with the operator's catalogs named from their texts
     /// (`(source, text)`, the source naming a file for the log): the ones
     /// with a name replace [`Limits::catalogs`](crate::Limits::catalogs),
@@ -611,7 +612,11 @@ pub(crate) mod tests {
                 "{why}"
             );
         }
-        assert_eq!(take_refusals().len(), 1, "refused once per isolate");
+        assert_eq!(
+            crate::Limits::take_catalog_refusals().len(),
+            1,
+            "refused once per isolate"
+        );
         assert!(limits.catalog_named("fine1", "/catalog").is_ok());
         assert_eq!(
             READ.with(|read| read.borrow().len()),

@@ -7,7 +7,7 @@
 //! its door.
 
 use super::{agent, cors_origins, forms, mcp, render_spec, submit, webhook, Answer, Platform};
-use genui_core::{Access, FormToken, Handler, HttpResponse, Route};
+use genui_core::{Access, FormToken, Handler, HttpResponse, Limits, Route};
 
 /// The rate limiter's binding.
 const RATE_LIMITER_BINDING: &str = "RATE_LIMITER";
@@ -29,7 +29,17 @@ pub async fn serve<P: Platform>(platform: P) -> Answer {
     let duration_ms = platform.now_ms().saturating_sub(started) as f64;
     let line = head.log_line(&platform.request_id(), &method, &logged_path, duration_ms);
     platform.log(&line);
+    log_catalog_refusals(&platform);
     answer
+}
+
+/// One `catalog_refused` line for each configured catalog a request of
+/// this isolate first named and the core found malformed (once each).
+fn log_catalog_refusals<P: Platform>(platform: &P) {
+    for why in Limits::take_catalog_refusals() {
+        let line = serde_json::json!({"event": "catalog_refused", "reason": why});
+        platform.log_error(&line.to_string());
+    }
 }
 
 /// The answer of the route `method` `path` names: over budget, refused by

@@ -1085,3 +1085,34 @@ fn a_proxied_run_relays_the_upstreams_events() {
         "{done:?}"
     );
 }
+
+/// A configured catalog the core finds malformed when a request first
+/// names it: both requests naming it get a 400, and `serve` logs one
+/// `catalog_refused` line for the isolate.
+#[test]
+fn a_malformed_catalog_is_refused_to_its_requests_and_logged_once() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../catalogs/example.json");
+    let text = std::fs::read_to_string(example).expect("the example catalog");
+    let mut catalog: Value = serde_json::from_str(&text).expect("JSON");
+    catalog["name"] = json!("door-broken");
+    catalog["components"][0]["fits"] = json!({"type": "integer", "minimum": "zero"});
+    let text = catalog.to_string();
+    let (limits, refused) = forgetful().with_catalogs(&[("broken.json", text.as_str())]);
+    assert!(refused.is_empty(), "set-up reads names only: {refused:?}");
+    let isolate = Isolate::new(limits, None);
+    let mut body = seed();
+    body["catalog"] = json!("door-broken");
+    for _ in 0..2 {
+        let mut request = json_request(&body);
+        request.method = "POST";
+        request.path = "/v1/generate";
+        let answer = whole(routed(&isolate, request));
+        assert_eq!(answer.status, 400, "{}", answer.body);
+        assert_eq!(body_of(&answer)["code"], "unsupported_catalog");
+    }
+    let refusals: Vec<String> = effects(&isolate)
+        .into_iter()
+        .filter(|e| e.starts_with("log_error ") && e.contains("catalog_refused"))
+        .collect();
+    assert_eq!(refusals.len(), 1, "{refusals:?}");
+}
