@@ -86,10 +86,14 @@ impl Answer {
     }
 }
 
-/// The request body, refusing an announced oversize body before reading it.
+/// The request body within the byte limit: an announced oversize body is
+/// refused before reading it, an unannounced one (chunked) as soon as the
+/// bytes read pass the limit, with the same `body_too_large` error.
 async fn read_body<P: Platform>(platform: &P, limits: &Limits) -> Result<Vec<u8>, Error> {
     limits.check_content_length(platform.header("content-length").as_deref())?;
-    platform.read_body().await
+    let body = platform.read_body(limits.max_body_bytes).await?;
+    limits.check_body_size(body.len())?;
+    Ok(body)
 }
 
 /// The secret that signs webhooks, hosted links, interrupt tokens and

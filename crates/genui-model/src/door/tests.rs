@@ -67,6 +67,8 @@ struct Isolate {
     refused_action: Option<&'static str>,
     /// The upstream agent's SSE body, in chunks (`None`: unreachable).
     upstream: Option<Vec<String>>,
+    /// The byte bound each body read was given.
+    read_bounds: Vec<usize>,
 }
 
 impl Isolate {
@@ -86,6 +88,7 @@ impl Isolate {
             objects: HashMap::new(),
             refused_action: None,
             upstream: None,
+            read_bounds: Vec::new(),
         }))
     }
 }
@@ -130,9 +133,11 @@ impl Platform for TestPlatform {
         "https://genui.test".into()
     }
 
-    async fn read_body(&self) -> Result<Vec<u8>, Error> {
+    async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error> {
         self.record("read_body".into());
-        Ok(self.request.body.clone())
+        self.isolate.borrow_mut().read_bounds.push(max_bytes);
+        let body = &self.request.body;
+        Ok(body[..body.len().min(max_bytes.saturating_add(1))].to_vec())
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
@@ -504,6 +509,32 @@ fn an_oversize_content_length_is_refused_before_the_body_is_read() {
     assert_eq!(refused.status, 413, "{}", refused.body);
     assert_eq!(body_of(&refused)["code"], "body_too_large");
     assert!(effects(&isolate).is_empty(), "nothing read, nothing asked");
+}
+
+#[test]
+fn a_chunked_body_over_the_limit_is_read_only_to_the_limit_then_refused() {
+    let mut limits = forgetful();
+    limits.max_body_bytes = 4096;
+    let isolate = Isolate::new(limits, None);
+    let mut padded = serde_json::to_vec(&seed()).expect("the seed serialises");
+    padded.resize(3 * 4096, b' ');
+    let mut request = json_request(&seed());
+    request.body = padded;
+    request.method = "POST";
+    request.path = "/v1/generate";
+    let refused = whole(routed(&isolate, request));
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "body_too_large");
+    assert_eq!(
+        isolate.borrow().read_bounds,
+        vec![4096],
+        "read within the limit"
+    );
+    let effects = effects(&isolate);
+    assert!(
+        !effects.iter().any(|e| e.starts_with("get ")),
+        "{effects:?}"
+    );
 }
 
 #[test]
