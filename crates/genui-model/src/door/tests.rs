@@ -823,6 +823,76 @@ fn serve_never_logs_a_hosted_forms_link() {
         logs.iter().all(|line| !line.contains("secret-token")),
         "{logs:?}"
     );
+    let lines: Vec<&String> = logs.iter().filter(|e| e.starts_with("log ")).collect();
+    assert_eq!(lines.len(), 1, "one log line: {logs:?}");
+    assert!(
+        lines[0].contains("/f/"),
+        "the route is logged, redacted: {lines:?}"
+    );
+}
+
+/// The values of every `name` header of `response`.
+fn header_values<'r>(response: &'r HttpResponse, name: &str) -> Vec<&'r str> {
+    let named = response.headers.iter().filter(|(n, _)| n == name);
+    named.map(|(_, value)| value.as_str()).collect()
+}
+
+#[test]
+fn serve_gates_a_request_without_its_api_key_and_a_wrong_method() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate
+        .borrow_mut()
+        .settings
+        .insert("API_KEYS", "k-one,k-two".into());
+    let mut keyless = json_request(&seed());
+    keyless.method = "POST";
+    keyless.path = "/v1/generate";
+    let refused = whole(routed(&isolate, keyless));
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert_eq!(
+        header_values(&refused, "www-authenticate").len(),
+        1,
+        "{refused:?}"
+    );
+    assert!(!effects(&isolate).contains(&"read_body".to_owned()));
+    let wrong_method = Request {
+        method: "GET",
+        path: "/v1/generate",
+        headers: vec![("authorization", "Bearer k-one".into())],
+        ..Request::default()
+    };
+    let refused = whole(routed(&isolate, wrong_method));
+    assert_eq!(refused.status, 405, "{}", refused.body);
+    assert_eq!(header_values(&refused, "allow").len(), 1, "{refused:?}");
+}
+
+#[test]
+fn an_interrupt_becomes_a_generate_answer_carrying_its_signed_token() {
+    let isolate = Isolate::new(forgetful(), None);
+    let schema = json!({"type": "object", "required": ["quarter"], "properties": {
+        "quarter": {"type": "string", "enum": ["Q1", "Q2", "Q3", "Q4"]}}});
+    let interrupt = json!({"interrupt": {"id": "int-form", "reason": "input_required",
+        "message": "Which quarter?", "toolCallId": "call_42", "responseSchema": schema,
+        "expiresAt": "2026-11-22T01:00:00Z"}});
+    let mut request = json_request(&interrupt);
+    request.method = "POST";
+    request.path = "/v1/interrupt";
+    let answer = whole(routed(&isolate, request));
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let body = body_of(&answer);
+    let token = body["meta"]["interrupt"]["token"]
+        .as_str()
+        .expect("a token");
+    assert!(
+        token.starts_with("1795309200."),
+        "expires at expiresAt: {token}"
+    );
+    assert_eq!(
+        header_values(&answer, "x-genui-interrupt-token"),
+        vec![token]
+    );
+    assert_eq!(body["jsonSchema"]["required"], json!(["quarter"]), "{body}");
+    assert_eq!(body["meta"]["toolCallId"], "call_42", "{body}");
 }
 
 /// The seed's form as a hosted link's request, its answer going to a callback.
