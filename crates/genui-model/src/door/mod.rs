@@ -69,6 +69,19 @@ impl Answer {
         Self::event_stream(rx)
     }
 
+    /// Gives a stream's head the headers every whole answer gets from
+    /// [`HttpResponse::wire_headers`] and a stream needs too: never cached,
+    /// and the request's id. They come first, so the head's own win.
+    fn stamp_stream_head(&mut self, request_id: &str) {
+        if let Answer::Stream { head, .. } = self {
+            let stamped = [
+                ("cache-control".to_owned(), "no-store".to_owned()),
+                ("x-request-id".to_owned(), request_id.to_owned()),
+            ];
+            head.headers.splice(0..0, stamped);
+        }
+    }
+
     /// The response, or a stream's head.
     fn head_mut(&mut self) -> &mut HttpResponse {
         match self {

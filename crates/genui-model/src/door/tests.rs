@@ -895,6 +895,18 @@ fn an_interrupt_becomes_a_generate_answer_carrying_its_signed_token() {
     assert_eq!(body["meta"]["toolCallId"], "call_42", "{body}");
 }
 
+#[test]
+fn a_stream_head_is_never_cached_and_carries_the_request_id() {
+    let isolate = Isolate::new(forgetful(), None);
+    let mut request = streaming_request(&seed());
+    request.method = "POST";
+    request.path = "/v1/generate";
+    let (head, _frames) = stream(routed(&isolate, request));
+    assert_eq!(head.status, 200);
+    assert_eq!(header_values(&head, "cache-control"), vec!["no-store"]);
+    assert_eq!(header_values(&head, "x-request-id"), vec!["r1"]);
+}
+
 /// The seed's form as a hosted link's request, its answer going to a callback.
 fn form_request() -> Request {
     let mut body = seed();
