@@ -32,7 +32,7 @@ async fn fetch(req: Request, env: Env, ctx: Context) -> Result<Response> {
     let worker = Worker::new(req, &env, Rc::new(ctx), &info.id);
     let answer = serve(worker).await;
     match answer.into_parts() {
-        (head, Some(frames)) => into_sse_response(head, frames, &info.id),
+        (head, Some(frames)) => into_sse_response(head, frames),
         (response, None) => into_response(response, &info),
     }
 }

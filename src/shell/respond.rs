@@ -56,16 +56,11 @@ pub(super) fn into_response(response: HttpResponse, info: &RequestInfo) -> Resul
 /// The frames of an event stream, as a door writes them.
 pub(super) type SseBody = futures::channel::mpsc::UnboundedReceiver<String>;
 
-/// The worker response of a stream: the head's headers (CORS, content
-/// type) and the frames as they come.
-pub(super) fn into_sse_response(
-    head: HttpResponse,
-    body: SseBody,
-    request_id: &str,
-) -> Result<Response> {
+/// The worker response of a stream: the head's headers (content type,
+/// `cache-control`, request id, CORS: the door set them all) and the
+/// frames as they come.
+pub(super) fn into_sse_response(head: HttpResponse, body: SseBody) -> Result<Response> {
     let headers = Headers::new();
-    headers.set("cache-control", "no-store")?;
-    headers.set("x-request-id", request_id)?;
     for (name, value) in &head.headers {
         headers.set(name, value)?;
     }

@@ -69,6 +69,19 @@ impl Answer {
         Self::event_stream(rx)
     }
 
+    /// Gives a stream's head the headers every whole answer gets from
+    /// [`HttpResponse::wire_headers`] and a stream needs too: never cached,
+    /// and the request's id. They come first, so the head's own win.
+    fn stamp_stream_head(&mut self, request_id: &str) {
+        if let Answer::Stream { head, .. } = self {
+            let stamped = [
+                ("cache-control".to_owned(), "no-store".to_owned()),
+                ("x-request-id".to_owned(), request_id.to_owned()),
+            ];
+            head.headers.splice(0..0, stamped);
+        }
+    }
+
     /// The response, or a stream's head.
     fn head_mut(&mut self) -> &mut HttpResponse {
         match self {
@@ -86,10 +99,14 @@ impl Answer {
     }
 }
 
-/// The request body, refusing an announced oversize body before reading it.
+/// The request body within the byte limit: an announced oversize body is
+/// refused before reading it, an unannounced one (chunked) as soon as the
+/// bytes read pass the limit, with the same `body_too_large` error.
 async fn read_body<P: Platform>(platform: &P, limits: &Limits) -> Result<Vec<u8>, Error> {
     limits.check_content_length(platform.header("content-length").as_deref())?;
-    platform.read_body().await
+    let body = platform.read_body(limits.max_body_bytes).await?;
+    limits.check_body_size(body.len())?;
+    Ok(body)
 }
 
 /// The secret that signs webhooks, hosted links, interrupt tokens and

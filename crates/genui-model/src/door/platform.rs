@@ -46,9 +46,12 @@ pub trait Platform: Clone + 'static {
     /// The request's origin (`https://host[:port]`), where links point.
     fn origin(&self) -> String;
 
-    /// The request body. A door checks `Content-Length` against its
-    /// [`Limits`] before asking, so an announced oversize body is never read.
-    async fn read_body(&self) -> Result<Vec<u8>, Error>;
+    /// The request body, read until it ends or passes `max_bytes`: at most
+    /// `max_bytes + 1` bytes, so a body that never announced its length
+    /// (chunked) is not buffered whole before the door refuses it. A door
+    /// checks `Content-Length` against its [`Limits`] before asking, so an
+    /// announced oversize body is never read.
+    async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error>;
 
     // The isolate.
 

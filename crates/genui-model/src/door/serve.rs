@@ -1,7 +1,8 @@
 //! The route dispatch every request goes through: the rate limit of the
 //! routes that have one, the route table's gate (method, API key, origin),
 //! the row's door, then what every answer gets (the transport the client
-//! accepts, the CORS headers) and the request's one log line.
+//! accepts, the CORS headers, a stream head's
+//! `cache-control` and request id) and the request's one log line.
 //!
 //! The routes are genui-core's table (`Route`); a row's [`Handler`] names
 //! its door.
@@ -18,6 +19,7 @@ pub async fn serve<P: Platform>(platform: P) -> Answer {
     let method = platform.method();
     let path = platform.path();
     let mut answer = routed(&platform, &method, &path).await;
+    answer.stamp_stream_head(&platform.request_id());
     let head = answer.head_mut();
     head.negotiate_transport(platform.header("accept").as_deref());
     let origin = platform.header("origin");

@@ -67,6 +67,8 @@ struct Isolate {
     refused_action: Option<&'static str>,
     /// The upstream agent's SSE body, in chunks (`None`: unreachable).
     upstream: Option<Vec<String>>,
+    /// The byte bound each body read was given.
+    read_bounds: Vec<usize>,
 }
 
 impl Isolate {
@@ -86,6 +88,7 @@ impl Isolate {
             objects: HashMap::new(),
             refused_action: None,
             upstream: None,
+            read_bounds: Vec::new(),
         }))
     }
 }
@@ -130,9 +133,11 @@ impl Platform for TestPlatform {
         "https://genui.test".into()
     }
 
-    async fn read_body(&self) -> Result<Vec<u8>, Error> {
+    async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error> {
         self.record("read_body".into());
-        Ok(self.request.body.clone())
+        self.isolate.borrow_mut().read_bounds.push(max_bytes);
+        let body = &self.request.body;
+        Ok(body[..body.len().min(max_bytes.saturating_add(1))].to_vec())
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
@@ -507,6 +512,32 @@ fn an_oversize_content_length_is_refused_before_the_body_is_read() {
 }
 
 #[test]
+fn a_chunked_body_over_the_limit_is_read_only_to_the_limit_then_refused() {
+    let mut limits = forgetful();
+    limits.max_body_bytes = 4096;
+    let isolate = Isolate::new(limits, None);
+    let mut padded = serde_json::to_vec(&seed()).expect("the seed serialises");
+    padded.resize(3 * 4096, b' ');
+    let mut request = json_request(&seed());
+    request.body = padded;
+    request.method = "POST";
+    request.path = "/v1/generate";
+    let refused = whole(routed(&isolate, request));
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "body_too_large");
+    assert_eq!(
+        isolate.borrow().read_bounds,
+        vec![4096],
+        "read within the limit"
+    );
+    let effects = effects(&isolate);
+    assert!(
+        !effects.iter().any(|e| e.starts_with("get ")),
+        "{effects:?}"
+    );
+}
+
+#[test]
 fn a_stream_writes_its_frames_with_a_heartbeat_while_the_model_works() {
     let isolate = Isolate::new(forgetful(), Some(model()));
     isolate
@@ -792,6 +823,88 @@ fn serve_never_logs_a_hosted_forms_link() {
         logs.iter().all(|line| !line.contains("secret-token")),
         "{logs:?}"
     );
+    let lines: Vec<&String> = logs.iter().filter(|e| e.starts_with("log ")).collect();
+    assert_eq!(lines.len(), 1, "one log line: {logs:?}");
+    assert!(
+        lines[0].contains("/f/"),
+        "the route is logged, redacted: {lines:?}"
+    );
+}
+
+/// The values of every `name` header of `response`.
+fn header_values<'r>(response: &'r HttpResponse, name: &str) -> Vec<&'r str> {
+    let named = response.headers.iter().filter(|(n, _)| n == name);
+    named.map(|(_, value)| value.as_str()).collect()
+}
+
+#[test]
+fn serve_gates_a_request_without_its_api_key_and_a_wrong_method() {
+    let isolate = Isolate::new(forgetful(), None);
+    isolate
+        .borrow_mut()
+        .settings
+        .insert("API_KEYS", "k-one,k-two".into());
+    let mut keyless = json_request(&seed());
+    keyless.method = "POST";
+    keyless.path = "/v1/generate";
+    let refused = whole(routed(&isolate, keyless));
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    assert_eq!(
+        header_values(&refused, "www-authenticate").len(),
+        1,
+        "{refused:?}"
+    );
+    assert!(!effects(&isolate).contains(&"read_body".to_owned()));
+    let wrong_method = Request {
+        method: "GET",
+        path: "/v1/generate",
+        headers: vec![("authorization", "Bearer k-one".into())],
+        ..Request::default()
+    };
+    let refused = whole(routed(&isolate, wrong_method));
+    assert_eq!(refused.status, 405, "{}", refused.body);
+    assert_eq!(header_values(&refused, "allow").len(), 1, "{refused:?}");
+}
+
+#[test]
+fn an_interrupt_becomes_a_generate_answer_carrying_its_signed_token() {
+    let isolate = Isolate::new(forgetful(), None);
+    let schema = json!({"type": "object", "required": ["quarter"], "properties": {
+        "quarter": {"type": "string", "enum": ["Q1", "Q2", "Q3", "Q4"]}}});
+    let interrupt = json!({"interrupt": {"id": "int-form", "reason": "input_required",
+        "message": "Which quarter?", "toolCallId": "call_42", "responseSchema": schema,
+        "expiresAt": "2026-11-22T01:00:00Z"}});
+    let mut request = json_request(&interrupt);
+    request.method = "POST";
+    request.path = "/v1/interrupt";
+    let answer = whole(routed(&isolate, request));
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let body = body_of(&answer);
+    let token = body["meta"]["interrupt"]["token"]
+        .as_str()
+        .expect("a token");
+    assert!(
+        token.starts_with("1795309200."),
+        "expires at expiresAt: {token}"
+    );
+    assert_eq!(
+        header_values(&answer, "x-genui-interrupt-token"),
+        vec![token]
+    );
+    assert_eq!(body["jsonSchema"]["required"], json!(["quarter"]), "{body}");
+    assert_eq!(body["meta"]["toolCallId"], "call_42", "{body}");
+}
+
+#[test]
+fn a_stream_head_is_never_cached_and_carries_the_request_id() {
+    let isolate = Isolate::new(forgetful(), None);
+    let mut request = streaming_request(&seed());
+    request.method = "POST";
+    request.path = "/v1/generate";
+    let (head, _frames) = stream(routed(&isolate, request));
+    assert_eq!(head.status, 200);
+    assert_eq!(header_values(&head, "cache-control"), vec!["no-store"]);
+    assert_eq!(header_values(&head, "x-request-id"), vec!["r1"]);
 }
 
 /// The seed's form as a hosted link's request, its answer going to a callback.
