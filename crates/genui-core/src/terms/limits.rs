@@ -158,6 +158,23 @@ impl Limits {
         Ok(())
     }
 
+    /// Rejects a body read only as far as one byte past the limit (a body
+    /// without `Content-Length` is never read further): `read` bytes over
+    /// the limit say only that it is larger, not how large.
+    pub fn check_body_read(&self, read: usize) -> Result<()> {
+        if read > self.max_body_bytes {
+            return Err(Error::new(
+                ErrorCode::BodyTooLarge,
+                format!(
+                    "request body is larger than the limit of {} bytes (it was read no further)",
+                    self.max_body_bytes
+                ),
+            )
+            .with(Detail::Limit(self.max_body_bytes)));
+        }
+        Ok(())
+    }
+
     /// Rejects a body whose `Content-Length` header announces more than the
     /// byte limit, before it is read; a missing or unreadable header is no
     /// announcement (the bytes read are checked then).

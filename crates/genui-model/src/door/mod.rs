@@ -105,7 +105,7 @@ impl Answer {
 async fn read_body<P: Platform>(platform: &P, limits: &Limits) -> Result<Vec<u8>, Error> {
     limits.check_content_length(platform.header("content-length").as_deref())?;
     let body = platform.read_body(limits.max_body_bytes).await?;
-    limits.check_body_size(body.len())?;
+    limits.check_body_read(body.len())?;
     Ok(body)
 }
 

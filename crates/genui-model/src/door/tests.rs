@@ -525,6 +525,14 @@ fn a_chunked_body_over_the_limit_is_read_only_to_the_limit_then_refused() {
     let refused = whole(routed(&isolate, request));
     assert_eq!(refused.status, 413, "{}", refused.body);
     assert_eq!(body_of(&refused)["code"], "body_too_large");
+    let message = body_of(&refused)["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        message.contains("larger than the limit of 4096 bytes"),
+        "it says no size it never read: {message}"
+    );
     assert_eq!(
         isolate.borrow().read_bounds,
         vec![4096],
