@@ -5,7 +5,7 @@
 //! (a read failure is a miss; a write failure, for example KV's one write
 //! per second per key, loses nothing but a later hit).
 
-use genui_core::CachePut;
+use genui_core::{CachePut, Limits};
 use worker::{console_error, kv::KvStore, Env};
 
 /// The KV binding name from wrangler.toml.
@@ -14,9 +14,6 @@ const BINDING: &str = "UI_CACHE";
 /// How long an edge location keeps a read value in memory (seconds): specs
 /// never change under a key, so any staleness is harmless.
 const READ_CACHE_TTL_SECONDS: u64 = 3600;
-
-/// Default spec lifetime when `SPEC_TTL_SECONDS` is unset.
-const DEFAULT_TTL_SECONDS: u64 = 7 * 24 * 3600;
 
 thread_local! {
     static MISSING_LOGGED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -42,10 +39,8 @@ impl SpecCache {
                 None
             }
         };
-        let ttl_seconds = super::settings::setting(env, "SPEC_TTL_SECONDS")
-            .and_then(|v| v.parse::<u64>().ok())
-            .map(|ttl| ttl.max(60))
-            .unwrap_or(DEFAULT_TTL_SECONDS);
+        let ttl = super::settings::setting(env, "SPEC_TTL_SECONDS");
+        let ttl_seconds = Limits::spec_ttl_seconds(ttl.as_deref());
         Self { store, ttl_seconds }
     }
 

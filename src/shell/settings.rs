@@ -27,15 +27,7 @@ pub(super) fn limits(env: &Env) -> Limits {
 }
 
 fn configured(env: &Env) -> Limits {
-    let defaults = Limits::default();
-    let spec_memory_bytes = setting(env, "SPEC_MEMORY_BYTES")
-        .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(defaults.spec_memory_bytes);
-    super::catalogs::with_catalogs(Limits {
-        spec_memory_bytes,
-        check_contracts: setting(env, "CHECK_CONTRACTS").as_deref() == Some("true"),
-        ..defaults
-    })
+    super::catalogs::with_catalogs(Limits::from_settings(|name| setting(env, name)))
 }
 
 /// A secret or var (secrets win) as it is set; `None` when unset.

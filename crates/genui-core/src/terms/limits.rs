@@ -141,6 +141,33 @@ impl Limits {
         )
     }
 
+    /// The default limits with the isolate's settings read through `setting`
+    /// (a var or secret by name, `None` when unset): `SPEC_MEMORY_BYTES`, the
+    /// bytes of proven specs the isolate keeps (0: every hit reads KV; not a
+    /// number: the default), and `CHECK_CONTRACTS` (`true` checks each
+    /// answer against its contract; unset, a deployment checks none, unlike
+    /// [`Limits::default`], which tests use).
+    pub fn from_settings(setting: impl Fn(&'static str) -> Option<String>) -> Self {
+        let defaults = Limits::default();
+        let spec_memory_bytes = setting("SPEC_MEMORY_BYTES")
+            .and_then(|value| value.trim().parse::<usize>().ok())
+            .unwrap_or(defaults.spec_memory_bytes);
+        Limits {
+            spec_memory_bytes,
+            check_contracts: setting("CHECK_CONTRACTS").is_some_and(|v| v.trim() == "true"),
+            ..defaults
+        }
+    }
+
+    /// How long a stored spec lives in KV, in seconds: `SPEC_TTL_SECONDS`
+    /// (`setting`), at least 60 (KV's floor); a week when unset or not a number.
+    pub fn spec_ttl_seconds(setting: Option<&str>) -> u64 {
+        const A_WEEK: u64 = 7 * 24 * 3600;
+        setting
+            .and_then(|value| value.trim().parse::<u64>().ok())
+            .map_or(A_WEEK, |ttl| ttl.max(60))
+    }
+
     /// Rejects a body over the byte limit. Call with the `Content-Length`
     /// header first when there is one, then with the bytes actually read.
     pub fn check_body_size(&self, len: usize) -> Result<()> {
@@ -344,6 +371,40 @@ fn too_large(what: &str, limit: usize, pointer: &str) -> Error {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn settings_set_the_spec_memory_and_contract_checks_and_nothing_else() {
+        let set = |name: &str| match name {
+            "SPEC_MEMORY_BYTES" => Some(" 0 ".to_owned()),
+            "CHECK_CONTRACTS" => Some("true".to_owned()),
+            _ => None,
+        };
+        let limits = Limits::from_settings(set);
+        assert_eq!(limits.spec_memory_bytes, 0);
+        assert!(limits.check_contracts);
+        assert!(limits.bounds_are_default());
+        // Unset, a deployment checks no contract (the tests' default does).
+        let unset = Limits::from_settings(|_| None);
+        assert_eq!(unset.spec_memory_bytes, Limits::default().spec_memory_bytes);
+        assert!(!unset.check_contracts && unset.bounds_are_default());
+        let garbled = Limits::from_settings(|_| Some("lots".to_owned()));
+        assert_eq!(
+            garbled.spec_memory_bytes,
+            Limits::default().spec_memory_bytes
+        );
+        assert!(!garbled.check_contracts);
+    }
+
+    #[test]
+    fn a_spec_lives_a_week_unless_set_and_never_under_a_minute() {
+        assert_eq!(Limits::spec_ttl_seconds(None), 7 * 24 * 3600);
+        assert_eq!(
+            Limits::spec_ttl_seconds(Some("not a number")),
+            7 * 24 * 3600
+        );
+        assert_eq!(Limits::spec_ttl_seconds(Some("5")), 60);
+        assert_eq!(Limits::spec_ttl_seconds(Some(" 3600 ")), 3600);
+    }
+
     use super::*;
 
     #[test]
