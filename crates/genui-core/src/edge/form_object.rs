@@ -23,6 +23,7 @@
 //! Before an answer, a link's alarm is its expiry (then everything is
 //! deleted); after, the alarm is the outbox's.
 
+use crate::edge::alarm_at;
 use crate::edge::forms::FormRecord;
 use crate::edge::outbox::{AttemptResult, DeliveryPhase, Effect, Outbox};
 use serde_json::{json, Value};
@@ -333,7 +334,7 @@ impl FormObjectMachine {
                 }
             }
             FormObjectEffect::DeleteAll => *self = Self::new(self.now, self.secret.take()),
-            FormObjectEffect::SetAlarm(at) => self.alarm = Some(*at as i64),
+            FormObjectEffect::SetAlarm(at) => self.alarm = Some(alarm_at(*at)),
             FormObjectEffect::Post { .. } | FormObjectEffect::Log(_) => {}
         }
         effects.push(effect);
@@ -357,7 +358,7 @@ impl FormObjectMachine {
             let record_text = serde_json::to_string(&record).unwrap_or_default();
             self.put(RECORD, &record_text, effects);
             self.push(
-                FormObjectEffect::SetAlarm(record.expires_at * 1000),
+                FormObjectEffect::SetAlarm(record.expires_at.saturating_mul(1000)),
                 effects,
             );
         }
@@ -427,7 +428,8 @@ impl FormObjectMachine {
             );
             return (200, delivered);
         };
-        let expires_at = (record.expires_at * 1000).max(self.now + CALLBACK_LIFETIME_MS);
+        let expires_at =
+            (record.expires_at.saturating_mul(1000)).max(self.now + CALLBACK_LIFETIME_MS);
         let phase = self.store(callback_url, &body, expires_at, effects);
         (200, json!({"state": phase.as_str()}))
     }
@@ -479,8 +481,8 @@ impl FormObjectMachine {
     /// A link without an answer: deleted at its expiry (an early alarm is set again).
     fn expire_link(&mut self, effects: &mut Vec<FormObjectEffect>) {
         match self.record() {
-            Some(record) if self.now < record.expires_at * 1000 => self.push(
-                FormObjectEffect::SetAlarm(record.expires_at * 1000),
+            Some(record) if self.now < record.expires_at.saturating_mul(1000) => self.push(
+                FormObjectEffect::SetAlarm(record.expires_at.saturating_mul(1000)),
                 effects,
             ),
             _ => self.push(FormObjectEffect::DeleteAll, effects),
@@ -683,8 +685,8 @@ mod tests {
             Ok(self.alarm)
         }
 
-        async fn set_alarm(&mut self, at_ms: u64) -> Result<(), Infallible> {
-            self.alarm = Some(at_ms as i64);
+        async fn set_alarm(&mut self, at_ms: i64) -> Result<(), Infallible> {
+            self.alarm = Some(at_ms);
             Ok(())
         }
 
@@ -1051,6 +1053,23 @@ mod tests {
         assert!(object.storage.contains_key(RECORD));
         object.fire(|| unreachable!());
         assert!(object.storage.is_empty() && object.alarm.is_none());
+    }
+
+    #[test]
+    fn a_link_whose_expiry_overflows_ms_gets_an_alarm_that_never_comes() {
+        let mut object = Object::new();
+        let callback = Some("https://agent.example/cb");
+        let record = serde_json::from_value(record(callback, u64::MAX)).unwrap();
+        let init = FormObjectMachine::init_request("{\"v\":1}", &record);
+        let inited = object.fetch("POST", "/init", init, T0);
+        assert_eq!(inited, (200, json!({"ok": true})));
+        assert_eq!(object.alarm, Some(i64::MAX), "init");
+        object.alarm = Some(T0 as i64 + 1000);
+        object.fire(|| unreachable!());
+        assert_eq!(object.alarm, Some(i64::MAX), "an early alarm, set again");
+        assert!(object.storage.contains_key(RECORD));
+        let submitted = object.fetch("POST", "/submit", answer("yes"), T0 + 2000);
+        assert_eq!(submitted, (200, json!({"state": "received"})));
     }
 
     #[test]
