@@ -357,10 +357,7 @@ impl FormObjectMachine {
             self.put(SPEC, body["spec"].as_str().unwrap_or_default(), effects);
             let record_text = serde_json::to_string(&record).unwrap_or_default();
             self.put(RECORD, &record_text, effects);
-            self.push(
-                FormObjectEffect::SetAlarm(record.expires_at.saturating_mul(1000)),
-                effects,
-            );
+            self.push(FormObjectEffect::SetAlarm(expiry_ms(&record)), effects);
         }
         (200, json!({"ok": true}))
     }
@@ -428,8 +425,7 @@ impl FormObjectMachine {
             );
             return (200, delivered);
         };
-        let expires_at =
-            (record.expires_at.saturating_mul(1000)).max(self.now + CALLBACK_LIFETIME_MS);
+        let expires_at = expiry_ms(&record).max(self.now + CALLBACK_LIFETIME_MS);
         let phase = self.store(callback_url, &body, expires_at, effects);
         (200, json!({"state": phase.as_str()}))
     }
@@ -481,10 +477,9 @@ impl FormObjectMachine {
     /// A link without an answer: deleted at its expiry (an early alarm is set again).
     fn expire_link(&mut self, effects: &mut Vec<FormObjectEffect>) {
         match self.record() {
-            Some(record) if self.now < record.expires_at.saturating_mul(1000) => self.push(
-                FormObjectEffect::SetAlarm(record.expires_at.saturating_mul(1000)),
-                effects,
-            ),
+            Some(record) if self.now < expiry_ms(&record) => {
+                self.push(FormObjectEffect::SetAlarm(expiry_ms(&record)), effects)
+            }
             _ => self.push(FormObjectEffect::DeleteAll, effects),
         }
     }
@@ -612,6 +607,12 @@ const ROUTES: [ObjectRoute; 5] = [
 /// What the alarm reads before it is decided: the outbox's next step, a
 /// link's expiry, and where a POST goes (the message is read at the POST).
 const ALARM_READS: &[&str] = &[OUTBOX, RECORD, CALLBACK_URL];
+
+/// A link's expiry in Unix ms (its record keeps seconds); one past what a
+/// `u64` holds is the latest time there is.
+fn expiry_ms(record: &FormRecord) -> u64 {
+    record.expires_at.saturating_mul(1000)
+}
 
 fn route(method: &str, path: &str) -> Option<&'static ObjectRoute> {
     ROUTES
