@@ -226,7 +226,7 @@ impl FormObjectMachine {
     /// with a callback keeps no `answer`.
     fn state_also_reads(&self) -> &'static [&'static str] {
         let has_callback = self.record().is_some_and(|r| r.callback_url.is_some());
-        if self.outbox.is_some() || has_callback || self.answer.is_some() {
+        if self.outbox.is_some() || has_callback {
             return &[];
         }
         &[ANSWER]
@@ -1149,5 +1149,133 @@ mod tests {
             object.reads,
             [state.to_vec(), vec![submit], state.to_vec()].concat()
         );
+    }
+
+    /// What a run left in an object: its storage, alarm, POSTs and logs.
+    type Left = (
+        BTreeMap<&'static str, String>,
+        Option<i64>,
+        Vec<(String, String, String)>,
+        Vec<Value>,
+    );
+
+    impl Object {
+        /// A fresh object holding `stored` (storage and alarm).
+        fn holding(stored: &Held) -> Self {
+            let mut object = Self::new();
+            (object.storage, object.alarm) = stored.clone();
+            object
+        }
+
+        fn left(self) -> Left {
+            (self.storage, self.alarm, self.posts, self.logs)
+        }
+    }
+
+    /// Each state a link's object can hold at `now`: named, with its
+    /// storage and alarm.
+    type Held = (BTreeMap<&'static str, String>, Option<i64>);
+    fn each_stored_state() -> Vec<(&'static str, u64, Held)> {
+        let callback = Some("https://agent.example/cb");
+        let held = |object: Object| (object.storage, object.alarm);
+        let answered = |url| {
+            let mut object = link(url);
+            object.fetch("POST", "/submit", answer("m"), T0);
+            object
+        };
+        let mut retrying = answered(callback);
+        retrying.fire(|| AttemptResult::Status(503));
+        let mut delivered = answered(callback);
+        delivered.fire(|| AttemptResult::Status(200));
+        let mut lost_alarm = answered(callback);
+        lost_alarm.alarm = None;
+        vec![
+            ("open, with a callback", T0 + 10, held(link(callback))),
+            ("open, for MCP", T0 + 10, held(link(None))),
+            (
+                "answered, with a callback",
+                T0 + 10,
+                held(answered(callback)),
+            ),
+            ("answered, for MCP", T0 + 10, held(answered(None))),
+            ("answered, its alarm lost", T0 + 10, held(lost_alarm)),
+            ("retrying", T0 + 10, held(retrying)),
+            ("delivered", T0 + 10, held(delivered)),
+            ("expired", T0 + 2 * HOUR, held(link(callback))),
+        ]
+    }
+
+    /// Each request the object takes, with a body it accepts.
+    fn each_request() -> Vec<(&'static str, &'static str, Value)> {
+        let record = serde_json::from_value(record(None, (T0 + HOUR) / 1000)).unwrap();
+        let init = FormObjectMachine::init_request("{\"v\":2}", &record);
+        let url = "https://agent.example/other".to_owned();
+        let (_, enqueue) = FormObjectMachine::enqueue_request(&url, "e".into(), "ab", T0);
+        vec![
+            ("POST", "/init", init),
+            ("GET", "/state", Value::Null),
+            ("POST", "/submit", answer("n")),
+            ("GET", "/answer", Value::Null),
+            ("POST", "/enqueue", enqueue),
+            ("PUT", "/nothing", Value::Null),
+        ]
+    }
+
+    /// The request on a machine loaded with every key and the alarm: its
+    /// status, answer and what its effects left.
+    fn request_over_all_keys(
+        held: &Held,
+        now: u64,
+        request: &(&str, &str, Value),
+    ) -> (u16, Value, Left) {
+        let mut object = Object::holding(held);
+        let (method, path, body) = request;
+        let body = body.to_string();
+        let (effects, status, answer) = object.machine(now).fetch(method, path, body.as_bytes());
+        object.perform(effects, Box::new(|| panic!("a request never posts")));
+        (
+            status,
+            serde_json::from_str(&answer).unwrap(),
+            object.left(),
+        )
+    }
+
+    /// The alarm on a machine loaded with every key: what its effects,
+    /// and those of each attempt, left.
+    fn alarm_over_all_keys(held: &Held, now: u64) -> Left {
+        let mut object = Object::holding(held);
+        object.now = now;
+        object.receiver = Box::new(|| AttemptResult::Status(200));
+        let mut machine = object.machine(now);
+        let mut effects = machine.alarm();
+        while let Some((attempt, result)) = block_on(perform(&mut object, effects)).unwrap() {
+            let outbox = object.storage.get(OUTBOX).cloned();
+            effects = machine.attempt_ended(attempt, result, now, outbox);
+        }
+        object.left()
+    }
+
+    #[test]
+    fn each_handler_decides_as_if_it_had_read_every_key_from_what_its_route_loads() {
+        for (state, now, held) in each_stored_state() {
+            for request in each_request() {
+                let mut object = Object::holding(&held);
+                let (method, path, body) = &request;
+                let (status, answer) = object.fetch(method, path, body.clone(), now);
+                let served = (status, answer, object.left());
+                let expected = request_over_all_keys(&held, now, &request);
+                assert_eq!(served, expected, "{method} {path}, {state}");
+            }
+            let mut object = Object::holding(&held);
+            object.now = now;
+            object.receiver = Box::new(|| AttemptResult::Status(200));
+            let secret = object.secret.clone();
+            block_on(FormObjectMachine::serve_alarm(&mut object, secret)).unwrap();
+            assert_eq!(
+                object.left(),
+                alarm_over_all_keys(&held, now),
+                "alarm, {state}"
+            );
+        }
     }
 }
