@@ -20,8 +20,10 @@ pub(super) fn unix_s() -> u64 {
     unix_ms() / 1000
 }
 
-/// An alarm at `at_ms` (Unix ms), as workers-rs takes it: milliseconds from
-/// now, never negative.
-pub(super) fn alarm_offset(at_ms: u64) -> i64 {
-    (at_ms as i64).saturating_sub(unix_ms() as i64).max(0)
+/// An alarm at `at_ms` (Unix ms, as the core's `set_alarm` hands it, already
+/// clamped into `i64`), as workers-rs takes it: milliseconds from now, never
+/// negative.
+pub(super) fn alarm_offset(at_ms: i64) -> i64 {
+    let now = i64::try_from(unix_ms()).unwrap_or(i64::MAX);
+    at_ms.saturating_sub(now).max(0)
 }

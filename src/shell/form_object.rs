@@ -80,7 +80,7 @@ impl FormObjectHost for ObjectRuntime {
         self.0.get_alarm().await
     }
 
-    async fn set_alarm(&mut self, at_ms: u64) -> Result<()> {
+    async fn set_alarm(&mut self, at_ms: i64) -> Result<()> {
         self.0.set_alarm(alarm_offset(at_ms)).await
     }
 

@@ -86,7 +86,7 @@ impl ReplayShard for SqlShard {
         self.storage.get_alarm().await
     }
 
-    async fn set_alarm(&mut self, at_ms: u64) -> Result<()> {
+    async fn set_alarm(&mut self, at_ms: i64) -> Result<()> {
         self.storage.set_alarm(alarm_offset(at_ms)).await
     }
 

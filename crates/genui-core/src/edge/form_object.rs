@@ -23,6 +23,7 @@
 //! Before an answer, a link's alarm is its expiry (then everything is
 //! deleted); after, the alarm is the outbox's.
 
+use crate::edge::alarm_at;
 use crate::edge::forms::FormRecord;
 use crate::edge::outbox::{AttemptResult, DeliveryPhase, Effect, Outbox};
 use serde_json::{json, Value};
@@ -225,7 +226,7 @@ impl FormObjectMachine {
     /// with a callback keeps no `answer`.
     fn state_also_reads(&self) -> &'static [&'static str] {
         let has_callback = self.record().is_some_and(|r| r.callback_url.is_some());
-        if self.outbox.is_some() || has_callback || self.answer.is_some() {
+        if self.outbox.is_some() || has_callback {
             return &[];
         }
         &[ANSWER]
@@ -333,7 +334,7 @@ impl FormObjectMachine {
                 }
             }
             FormObjectEffect::DeleteAll => *self = Self::new(self.now, self.secret.take()),
-            FormObjectEffect::SetAlarm(at) => self.alarm = Some(*at as i64),
+            FormObjectEffect::SetAlarm(at) => self.alarm = Some(alarm_at(*at)),
             FormObjectEffect::Post { .. } | FormObjectEffect::Log(_) => {}
         }
         effects.push(effect);
@@ -356,10 +357,7 @@ impl FormObjectMachine {
             self.put(SPEC, body["spec"].as_str().unwrap_or_default(), effects);
             let record_text = serde_json::to_string(&record).unwrap_or_default();
             self.put(RECORD, &record_text, effects);
-            self.push(
-                FormObjectEffect::SetAlarm(record.expires_at * 1000),
-                effects,
-            );
+            self.push(FormObjectEffect::SetAlarm(expiry_ms(&record)), effects);
         }
         (200, json!({"ok": true}))
     }
@@ -427,7 +425,7 @@ impl FormObjectMachine {
             );
             return (200, delivered);
         };
-        let expires_at = (record.expires_at * 1000).max(self.now + CALLBACK_LIFETIME_MS);
+        let expires_at = expiry_ms(&record).max(self.now + CALLBACK_LIFETIME_MS);
         let phase = self.store(callback_url, &body, expires_at, effects);
         (200, json!({"state": phase.as_str()}))
     }
@@ -479,10 +477,9 @@ impl FormObjectMachine {
     /// A link without an answer: deleted at its expiry (an early alarm is set again).
     fn expire_link(&mut self, effects: &mut Vec<FormObjectEffect>) {
         match self.record() {
-            Some(record) if self.now < record.expires_at * 1000 => self.push(
-                FormObjectEffect::SetAlarm(record.expires_at * 1000),
-                effects,
-            ),
+            Some(record) if self.now < expiry_ms(&record) => {
+                self.push(FormObjectEffect::SetAlarm(expiry_ms(&record)), effects)
+            }
             _ => self.push(FormObjectEffect::DeleteAll, effects),
         }
     }
@@ -611,6 +608,12 @@ const ROUTES: [ObjectRoute; 5] = [
 /// link's expiry, and where a POST goes (the message is read at the POST).
 const ALARM_READS: &[&str] = &[OUTBOX, RECORD, CALLBACK_URL];
 
+/// A link's expiry in Unix ms (its record keeps seconds); one past what a
+/// `u64` holds is the latest time there is.
+fn expiry_ms(record: &FormRecord) -> u64 {
+    record.expires_at.saturating_mul(1000)
+}
+
 fn route(method: &str, path: &str) -> Option<&'static ObjectRoute> {
     ROUTES
         .iter()
@@ -683,8 +686,8 @@ mod tests {
             Ok(self.alarm)
         }
 
-        async fn set_alarm(&mut self, at_ms: u64) -> Result<(), Infallible> {
-            self.alarm = Some(at_ms as i64);
+        async fn set_alarm(&mut self, at_ms: i64) -> Result<(), Infallible> {
+            self.alarm = Some(at_ms);
             Ok(())
         }
 
@@ -1054,6 +1057,23 @@ mod tests {
     }
 
     #[test]
+    fn a_link_whose_expiry_overflows_ms_gets_an_alarm_that_never_comes() {
+        let mut object = Object::new();
+        let callback = Some("https://agent.example/cb");
+        let record = serde_json::from_value(record(callback, u64::MAX)).unwrap();
+        let init = FormObjectMachine::init_request("{\"v\":1}", &record);
+        let inited = object.fetch("POST", "/init", init, T0);
+        assert_eq!(inited, (200, json!({"ok": true})));
+        assert_eq!(object.alarm, Some(i64::MAX), "init");
+        object.alarm = Some(T0 as i64 + 1000);
+        object.fire(|| unreachable!());
+        assert_eq!(object.alarm, Some(i64::MAX), "an early alarm, set again");
+        assert!(object.storage.contains_key(RECORD));
+        let submitted = object.fetch("POST", "/submit", answer("yes"), T0 + 2000);
+        assert_eq!(submitted, (200, json!({"state": "received"})));
+    }
+
+    #[test]
     fn neither_the_object_nor_its_post_shows_the_secret_or_the_answer_when_logged() {
         let mut machine = FormObjectMachine::new(T0, Some("s3cret".into()));
         machine.message = Some("the person's answer".into());
@@ -1129,5 +1149,133 @@ mod tests {
             object.reads,
             [state.to_vec(), vec![submit], state.to_vec()].concat()
         );
+    }
+
+    /// What a run left in an object: its storage, alarm, POSTs and logs.
+    type Left = (
+        BTreeMap<&'static str, String>,
+        Option<i64>,
+        Vec<(String, String, String)>,
+        Vec<Value>,
+    );
+
+    impl Object {
+        /// A fresh object holding `stored` (storage and alarm).
+        fn holding(stored: &Held) -> Self {
+            let mut object = Self::new();
+            (object.storage, object.alarm) = stored.clone();
+            object
+        }
+
+        fn left(self) -> Left {
+            (self.storage, self.alarm, self.posts, self.logs)
+        }
+    }
+
+    /// Each state a link's object can hold at `now`: named, with its
+    /// storage and alarm.
+    type Held = (BTreeMap<&'static str, String>, Option<i64>);
+    fn each_stored_state() -> Vec<(&'static str, u64, Held)> {
+        let callback = Some("https://agent.example/cb");
+        let held = |object: Object| (object.storage, object.alarm);
+        let answered = |url| {
+            let mut object = link(url);
+            object.fetch("POST", "/submit", answer("m"), T0);
+            object
+        };
+        let mut retrying = answered(callback);
+        retrying.fire(|| AttemptResult::Status(503));
+        let mut delivered = answered(callback);
+        delivered.fire(|| AttemptResult::Status(200));
+        let mut lost_alarm = answered(callback);
+        lost_alarm.alarm = None;
+        vec![
+            ("open, with a callback", T0 + 10, held(link(callback))),
+            ("open, for MCP", T0 + 10, held(link(None))),
+            (
+                "answered, with a callback",
+                T0 + 10,
+                held(answered(callback)),
+            ),
+            ("answered, for MCP", T0 + 10, held(answered(None))),
+            ("answered, its alarm lost", T0 + 10, held(lost_alarm)),
+            ("retrying", T0 + 10, held(retrying)),
+            ("delivered", T0 + 10, held(delivered)),
+            ("expired", T0 + 2 * HOUR, held(link(callback))),
+        ]
+    }
+
+    /// Each request the object takes, with a body it accepts.
+    fn each_request() -> Vec<(&'static str, &'static str, Value)> {
+        let record = serde_json::from_value(record(None, (T0 + HOUR) / 1000)).unwrap();
+        let init = FormObjectMachine::init_request("{\"v\":2}", &record);
+        let url = "https://agent.example/other".to_owned();
+        let (_, enqueue) = FormObjectMachine::enqueue_request(&url, "e".into(), "ab", T0);
+        vec![
+            ("POST", "/init", init),
+            ("GET", "/state", Value::Null),
+            ("POST", "/submit", answer("n")),
+            ("GET", "/answer", Value::Null),
+            ("POST", "/enqueue", enqueue),
+            ("PUT", "/nothing", Value::Null),
+        ]
+    }
+
+    /// The request on a machine loaded with every key and the alarm: its
+    /// status, answer and what its effects left.
+    fn request_over_all_keys(
+        held: &Held,
+        now: u64,
+        request: &(&str, &str, Value),
+    ) -> (u16, Value, Left) {
+        let mut object = Object::holding(held);
+        let (method, path, body) = request;
+        let body = body.to_string();
+        let (effects, status, answer) = object.machine(now).fetch(method, path, body.as_bytes());
+        object.perform(effects, Box::new(|| panic!("a request never posts")));
+        (
+            status,
+            serde_json::from_str(&answer).unwrap(),
+            object.left(),
+        )
+    }
+
+    /// The alarm on a machine loaded with every key: what its effects,
+    /// and those of each attempt, left.
+    fn alarm_over_all_keys(held: &Held, now: u64) -> Left {
+        let mut object = Object::holding(held);
+        object.now = now;
+        object.receiver = Box::new(|| AttemptResult::Status(200));
+        let mut machine = object.machine(now);
+        let mut effects = machine.alarm();
+        while let Some((attempt, result)) = block_on(perform(&mut object, effects)).unwrap() {
+            let outbox = object.storage.get(OUTBOX).cloned();
+            effects = machine.attempt_ended(attempt, result, now, outbox);
+        }
+        object.left()
+    }
+
+    #[test]
+    fn each_handler_decides_as_if_it_had_read_every_key_from_what_its_route_loads() {
+        for (state, now, held) in each_stored_state() {
+            for request in each_request() {
+                let mut object = Object::holding(&held);
+                let (method, path, body) = &request;
+                let (status, answer) = object.fetch(method, path, body.clone(), now);
+                let served = (status, answer, object.left());
+                let expected = request_over_all_keys(&held, now, &request);
+                assert_eq!(served, expected, "{method} {path}, {state}");
+            }
+            let mut object = Object::holding(&held);
+            object.now = now;
+            object.receiver = Box::new(|| AttemptResult::Status(200));
+            let secret = object.secret.clone();
+            block_on(FormObjectMachine::serve_alarm(&mut object, secret)).unwrap();
+            assert_eq!(
+                object.left(),
+                alarm_over_all_keys(&held, now),
+                "alarm, {state}"
+            );
+        }
     }
 }

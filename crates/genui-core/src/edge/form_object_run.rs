@@ -6,6 +6,7 @@
 //! event's effects start no further POST. The shell's object implements
 //! the host over its storage and the network; the tests over memory.
 
+use super::alarm_at;
 use super::form_object::{FormObjectEffect, FormObjectMachine};
 use super::outbox::AttemptResult;
 
@@ -33,8 +34,9 @@ pub trait FormObjectHost {
     /// The time the object's alarm is set for (Unix ms), if one is.
     async fn alarm(&mut self) -> Result<Option<i64>, Self::Error>;
 
-    /// Sets the object's one alarm to `at_ms` (Unix ms).
-    async fn set_alarm(&mut self, at_ms: u64) -> Result<(), Self::Error>;
+    /// Sets the object's one alarm to `at_ms` (Unix ms, as
+    /// `super::alarm_at` gives it).
+    async fn set_alarm(&mut self, at_ms: i64) -> Result<(), Self::Error>;
 
     /// One POST of `message` to `url`, signed with `secret`, carrying
     /// `delivery_id`; how it ended.
@@ -142,7 +144,7 @@ pub(crate) async fn perform<H: FormObjectHost>(
             FormObjectEffect::Put { key, value } => host.put(key, value).await?,
             FormObjectEffect::Delete(key) => host.delete(key).await?,
             FormObjectEffect::DeleteAll => host.delete_all().await?,
-            FormObjectEffect::SetAlarm(at) => host.set_alarm(at).await?,
+            FormObjectEffect::SetAlarm(at) => host.set_alarm(alarm_at(at)).await?,
             FormObjectEffect::Log(line) => host.log(&line),
             FormObjectEffect::Post {
                 url,

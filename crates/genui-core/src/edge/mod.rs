@@ -22,3 +22,11 @@ pub(crate) mod routes;
 pub(crate) mod submission;
 pub(crate) mod tool;
 pub(crate) mod webhook;
+
+/// The alarm time a Durable Object's storage takes (Unix ms, `i64`) for
+/// `at_ms`: a time past `i64::MAX` is clamped to it (an alarm that never
+/// comes) rather than wrapping negative, which would fire it at once and
+/// re-arm it for ever. The one conversion; hosts take its result as is.
+pub(crate) fn alarm_at(at_ms: u64) -> i64 {
+    i64::try_from(at_ms).unwrap_or(i64::MAX)
+}

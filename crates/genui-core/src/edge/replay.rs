@@ -18,6 +18,7 @@
 //! [`ReplayClaim::is_forgotten`] says it may. The clock is the shard's;
 //! nothing here performs I/O.
 
+use crate::edge::alarm_at;
 use crate::error::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -121,8 +122,9 @@ pub trait ReplayShard {
     /// The time the shard's alarm is set for (Unix ms), if one is.
     async fn alarm(&mut self) -> std::result::Result<Option<i64>, Self::Error>;
 
-    /// Sets the shard's one alarm to `at_ms` (Unix ms).
-    async fn set_alarm(&mut self, at_ms: u64) -> std::result::Result<(), Self::Error>;
+    /// Sets the shard's one alarm to `at_ms` (Unix ms, as
+    /// `super::alarm_at` gives it).
+    async fn set_alarm(&mut self, at_ms: i64) -> std::result::Result<(), Self::Error>;
 
     /// The time now, Unix seconds.
     fn now_s(&mut self) -> u64;
@@ -148,7 +150,7 @@ impl ReplayClaim {
         let seen = claim.check_and_remember(shard)?;
         if !seen && shard.alarm().await?.is_none() {
             shard
-                .set_alarm(claim.forget_at.saturating_mul(1000))
+                .set_alarm(alarm_at(claim.forget_at.saturating_mul(1000)))
                 .await?;
         }
         Ok((200, json!({"seen": seen})))
@@ -160,7 +162,7 @@ impl ReplayClaim {
         let now = shard.now_s();
         shard.forget_due(now)?;
         if let Some(next) = shard.earliest()? {
-            shard.set_alarm(next.saturating_mul(1000)).await?;
+            shard.set_alarm(alarm_at(next.saturating_mul(1000))).await?;
         }
         Ok(())
     }
@@ -354,9 +356,9 @@ mod tests {
             Ok(self.alarm)
         }
 
-        async fn set_alarm(&mut self, at_ms: u64) -> std::result::Result<(), Self::Error> {
+        async fn set_alarm(&mut self, at_ms: i64) -> std::result::Result<(), Self::Error> {
             self.calls.push(format!("set_alarm {at_ms}"));
-            self.alarm = Some(at_ms as i64);
+            self.alarm = Some(at_ms);
             Ok(())
         }
 
@@ -460,7 +462,7 @@ mod tests {
         let served = ReplayClaim::serve_request(&mut table, "POST", "/claim", body.as_bytes());
         let answer = futures::executor::block_on(served).unwrap();
         assert_eq!(answer, (200, json!({"seen": false})));
-        assert!(table.alarm.is_some());
+        assert_eq!(table.alarm, Some(i64::MAX), "an alarm that never comes");
     }
 
     #[test]
