@@ -323,7 +323,7 @@ impl FormObjectHost for MemoryObject {
         Ok(None)
     }
 
-    async fn set_alarm(&mut self, at_ms: u64) -> Result<(), Self::Error> {
+    async fn set_alarm(&mut self, at_ms: i64) -> Result<(), Self::Error> {
         self.effects.push(format!("alarm {at_ms}"));
         Ok(())
     }
