@@ -1,7 +1,7 @@
 //! The two effects the outbox needs from the platform: random bytes from
 //! its CSPRNG (`crypto.getRandomValues`) and one signed POST attempt.
 
-use genui_core::{AttemptResult, FormObjectMachine, Webhook};
+use genui_core::{AttemptResult, Webhook};
 use std::time::Duration;
 use worker::js_sys::{Function, Reflect, Uint8Array};
 use worker::wasm_bindgen::{JsCast, JsValue};
@@ -23,7 +23,7 @@ pub(super) fn fill_random(bytes: &mut [u8]) -> worker::Result<()> {
 /// One attempt: POSTs `message` to `url`, signed under `secret` at `now_s`,
 /// with the delivery id header; a redirect is answered as its own 3xx,
 /// never followed (a signed body must not go where the callback check
-/// never looked). Ends within [`FormObjectMachine::ATTEMPT_TIMEOUT_MS`].
+/// never looked). Ends within [`AttemptResult::TIMEOUT_MS`].
 pub(super) async fn post_signed(
     url: &str,
     message: &str,
@@ -44,7 +44,7 @@ pub(super) async fn post_signed(
             .await
             .map(|response| response.status_code())
     };
-    let timeout = Delay::from(Duration::from_millis(FormObjectMachine::ATTEMPT_TIMEOUT_MS));
+    let timeout = Delay::from(Duration::from_millis(AttemptResult::TIMEOUT_MS));
     // Bound to a local so the losing future is dropped before `signal`.
     let raced = futures::future::select(Box::pin(exchange), Box::pin(timeout)).await;
     match raced {
@@ -66,7 +66,7 @@ fn signed_request(
     let headers = Headers::new();
     headers.set("content-type", "application/json")?;
     headers.set(Webhook::SIGNATURE_HEADER, signature)?;
-    headers.set(FormObjectMachine::DELIVERY_ID_HEADER, delivery_id)?;
+    headers.set(AttemptResult::DELIVERY_ID_HEADER, delivery_id)?;
     let mut init = RequestInit::new();
     init.with_method(Method::Post)
         .with_headers(headers)

@@ -1,12 +1,12 @@
 //! The hosted forms' Durable Object ([`FormObject`]): one per link (or per
-//! webhook callback), SQLite-backed. genui_core's `FormObjectMachine` runs
+//! webhook callback), SQLite-backed. genui-core's form-object machine runs
 //! each request and alarm over it ([`ObjectRuntime`], a `FormObjectHost`):
 //! its storage, its alarm, the signed POST of the outbox, log lines.
 
 use super::clock::{alarm_offset, unix_ms, unix_s};
 use super::deliver::post_signed;
 use super::settings::setting;
-use genui_core::{AttemptResult, FormObjectHost, FormObjectMachine};
+use genui_core::{AttemptResult, FormObjectHost};
 use worker::wasm_bindgen::JsValue;
 use worker::{
     durable_object, DurableObject, Env, Error, Request, Response, Result, State, Storage,
@@ -28,20 +28,15 @@ impl DurableObject for FormObject {
         let body = req.bytes().await?;
         let (method, path) = (req.method(), req.path());
         let mut runtime = ObjectRuntime(self.state.storage());
-        let (status, answer) = FormObjectMachine::serve_request(
-            &mut runtime,
-            self.secret(),
-            method.as_ref(),
-            &path,
-            &body,
-        )
-        .await?;
+        let (status, answer) = runtime
+            .serve_request(self.secret(), method.as_ref(), &path, &body)
+            .await?;
         Ok(Response::ok(answer)?.with_status(status))
     }
 
     async fn alarm(&self) -> Result<Response> {
         let mut runtime = ObjectRuntime(self.state.storage());
-        FormObjectMachine::serve_alarm(&mut runtime, self.secret()).await?;
+        runtime.serve_alarm(self.secret()).await?;
         Response::ok("ok")
     }
 }

@@ -55,8 +55,8 @@
 //! - **Edge:** [`Access`], [`Webhook`] and its once-only [`ReplayClaim`]
 //!   (decided over a [`ReplayShard`]),
 //!   [`FormToken`] and [`FormRecord`] (hosted form links), what a link's
-//!   Durable Object does ([`FormObjectMachine`], run over its runtime, a
-//!   [`FormObjectHost`], and the delivery's [`AttemptResult`]s), a person's visit to a link
+//!   Durable Object does (its runtime, a [`FormObjectHost`], serves each
+//!   request and alarm; the delivery's [`AttemptResult`]s), a person's visit to a link
 //!   ([`HostedVisit`]), [`SpecRender`] (a stored spec rendered again), [`Mcp`]
 //!   (`POST /mcp`) and its [`McpSettings`] (the form view among them).
 //! - **Errors:** [`Error`], [`ErrorCode`], [`ModelFailure`].
@@ -101,7 +101,6 @@ pub use terms::contracts::Contract;
 pub use terms::format::Format;
 
 pub use edge::access::Access;
-pub use edge::form_object::FormObjectMachine;
 pub use edge::form_object_run::FormObjectHost;
 pub use edge::forms::{FormRecord, FormToken};
 pub use edge::hosted_visit::HostedVisit;

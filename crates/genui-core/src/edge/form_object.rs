@@ -26,6 +26,7 @@
 use crate::edge::alarm_at;
 use crate::edge::forms::FormRecord;
 use crate::edge::outbox::{AttemptResult, DeliveryPhase, Effect, Outbox};
+use crate::edge::webhook::Webhook;
 use serde_json::{json, Value};
 use std::fmt;
 
@@ -82,7 +83,7 @@ pub(crate) enum FormObjectEffect {
 /// the object's answer), keeping its copy of the storage in step with them.
 /// Its `Debug` shows neither the secret nor the person's answer.
 #[derive(Clone, Default)]
-pub struct FormObjectMachine {
+pub(crate) struct FormObjectMachine {
     record: Option<String>,
     spec: Option<String>,
     outbox: Option<String>,
@@ -141,12 +142,6 @@ impl fmt::Debug for FormObjectMachine {
 }
 
 impl FormObjectMachine {
-    /// The header every attempt carries the delivery id in.
-    pub const DELIVERY_ID_HEADER: &'static str = Outbox::DELIVERY_ID_HEADER;
-
-    /// How long one attempt may take before it counts as a timeout.
-    pub const ATTEMPT_TIMEOUT_MS: u64 = Outbox::ATTEMPT_TIMEOUT_MS;
-
     /// The machine at `now` (Unix ms), signing with `secret` (no secret:
     /// every attempt fails as a network error), over an empty storage.
     pub(crate) fn new(now: u64, secret: Option<String>) -> Self {
@@ -265,47 +260,6 @@ impl FormObjectMachine {
             self.run(outbox, Vec::new(), ended, &mut effects);
         }
         effects
-    }
-
-    /// The body of `POST /init`: a new link's `spec` and `record`.
-    pub fn init_request(spec: &str, record: &FormRecord) -> Value {
-        json!({"spec": spec, "record": record})
-    }
-
-    /// The tool message of `GET /answer`'s answer (`status`, `body`): the
-    /// answer kept for the MCP call, `None` while the form is open.
-    pub fn kept_message(status: u16, body: &Value) -> Option<String> {
-        match status {
-            200 => body[MESSAGE].as_str().map(str::to_owned),
-            _ => None,
-        }
-    }
-
-    /// The body of `POST /enqueue` for a webhook's answer `message` to
-    /// `url`, and the name of its object, from `id_hex` (random) at `now`.
-    pub fn enqueue_request(url: &str, message: String, id_hex: &str, now: u64) -> (String, Value) {
-        let body = json!({
-            "callbackUrl": url,
-            "message": message,
-            "deliveryId": format!("callback_{id_hex}"),
-            "expiresAt": now + CALLBACK_LIFETIME_MS,
-        });
-        (format!("callback-{id_hex}"), body)
-    }
-
-    /// The log line when a webhook's callback was not put in its outbox:
-    /// `stored` is the object's status, or what the platform said when the
-    /// object was not reached; `None` when the object took it (a 200).
-    pub fn callback_not_stored(
-        host: Option<&str>,
-        stored: std::result::Result<u16, String>,
-    ) -> Option<String> {
-        let line = match stored {
-            Ok(200) => return None,
-            Ok(status) => json!({"event": "callback_not_stored", "host": host, "status": status}),
-            Err(error) => json!({"event": "callback_not_stored", "host": host, "error": error}),
-        };
-        Some(line.to_string())
     }
 
     fn outbox(&self) -> Option<Outbox> {
@@ -626,6 +580,51 @@ fn attempt_log(attempt: u32, result: AttemptResult) -> FormObjectEffect {
     FormObjectEffect::Log(line.to_string())
 }
 
+/// What the worker sends a link's object and reads from it.
+impl FormRecord {
+    /// The body of its object's `POST /init`: this new link's record and `spec`.
+    pub fn init_request(&self, spec: &str) -> Value {
+        json!({"spec": spec, "record": self})
+    }
+    /// The tool message of `GET /answer`'s answer (`status`, `body`): the
+    /// answer kept for the MCP call, `None` while the form is open.
+    pub fn kept_message(status: u16, body: &Value) -> Option<String> {
+        match status {
+            200 => body[MESSAGE].as_str().map(str::to_owned),
+            _ => None,
+        }
+    }
+}
+
+/// What the worker sends a webhook callback's object, and logs when it fails.
+impl Webhook {
+    /// The body of `POST /enqueue` for a webhook's answer `message` to
+    /// `url`, and the name of its object, from `id_hex` (random) at `now`.
+    pub fn enqueue_request(url: &str, message: String, id_hex: &str, now: u64) -> (String, Value) {
+        let body = json!({
+            "callbackUrl": url,
+            "message": message,
+            "deliveryId": format!("callback_{id_hex}"),
+            "expiresAt": now + CALLBACK_LIFETIME_MS,
+        });
+        (format!("callback-{id_hex}"), body)
+    }
+    /// The log line when a webhook's callback was not put in its outbox:
+    /// `stored` is the object's status, or what the platform said when the
+    /// object was not reached; `None` when the object took it (a 200).
+    pub fn callback_not_stored(
+        host: Option<&str>,
+        stored: std::result::Result<u16, String>,
+    ) -> Option<String> {
+        let line = match stored {
+            Ok(200) => return None,
+            Ok(status) => json!({"event": "callback_not_stored", "host": host, "status": status}),
+            Err(error) => json!({"event": "callback_not_stored", "host": host, "error": error}),
+        };
+        Some(line.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -779,8 +778,9 @@ mod tests {
     /// A link made at `T0`, expiring in an hour.
     fn link(callback_url: Option<&str>) -> Object {
         let mut object = Object::new();
-        let record = serde_json::from_value(record(callback_url, (T0 + HOUR) / 1000)).unwrap();
-        let init = FormObjectMachine::init_request("{\"v\":1}", &record);
+        let record: FormRecord =
+            serde_json::from_value(record(callback_url, (T0 + HOUR) / 1000)).unwrap();
+        let init = record.init_request("{\"v\":1}");
         assert_eq!(
             object.fetch("POST", "/init", init, T0),
             (200, json!({"ok": true}))
@@ -795,13 +795,13 @@ mod tests {
     #[test]
     fn a_callback_not_taken_by_its_object_is_logged_with_its_host_and_why() {
         let host = Some("agents.acme.com");
-        assert_eq!(FormObjectMachine::callback_not_stored(host, Ok(200)), None);
-        let refused = FormObjectMachine::callback_not_stored(host, Ok(400)).unwrap();
+        assert_eq!(Webhook::callback_not_stored(host, Ok(200)), None);
+        let refused = Webhook::callback_not_stored(host, Ok(400)).unwrap();
         assert_eq!(
             serde_json::from_str::<Value>(&refused).unwrap(),
             json!({"event": "callback_not_stored", "host": "agents.acme.com", "status": 400})
         );
-        let unreached = FormObjectMachine::callback_not_stored(host, Err("no binding".into()));
+        let unreached = Webhook::callback_not_stored(host, Err("no binding".into()));
         assert_eq!(
             serde_json::from_str::<Value>(&unreached.unwrap()).unwrap(),
             json!({"event": "callback_not_stored", "host": "agents.acme.com", "error": "no binding"})
@@ -897,7 +897,7 @@ mod tests {
     fn failed_posts_are_retried_on_the_outboxs_doubling_schedule_until_it_fails() {
         let mut object = Object::new();
         let (name, body) =
-            FormObjectMachine::enqueue_request("https://a.example/cb", "{}".into(), "ab12", T0);
+            Webhook::enqueue_request("https://a.example/cb", "{}".into(), "ab12", T0);
         assert_eq!(name, "callback-ab12");
         assert_eq!(
             object.fetch("POST", "/enqueue", body.clone(), T0),
@@ -1020,9 +1020,9 @@ mod tests {
         let mut object = link(None);
         let (status, open) = object.fetch("GET", "/answer", Value::Null, T0);
         assert_eq!((status, &open), (404, &json!({"state": "open"})));
-        assert_eq!(FormObjectMachine::kept_message(status, &open), None);
+        assert_eq!(FormRecord::kept_message(status, &open), None);
         let unread = json!({"message": "not a 200"});
-        assert_eq!(FormObjectMachine::kept_message(500, &unread), None);
+        assert_eq!(FormRecord::kept_message(500, &unread), None);
         assert_eq!(
             object.fetch("POST", "/submit", answer("tool msg"), T0),
             (200, json!({"state": "delivered"}))
@@ -1034,7 +1034,7 @@ mod tests {
         let (status, kept) = object.fetch("GET", "/answer", Value::Null, T0);
         assert_eq!((status, &kept), (200, &json!({"message": "tool msg"})));
         assert_eq!(
-            FormObjectMachine::kept_message(status, &kept).as_deref(),
+            FormRecord::kept_message(status, &kept).as_deref(),
             Some("tool msg")
         );
         assert_eq!(object.state(T0), "delivered");
@@ -1060,8 +1060,8 @@ mod tests {
     fn a_link_whose_expiry_overflows_ms_gets_an_alarm_that_never_comes() {
         let mut object = Object::new();
         let callback = Some("https://agent.example/cb");
-        let record = serde_json::from_value(record(callback, u64::MAX)).unwrap();
-        let init = FormObjectMachine::init_request("{\"v\":1}", &record);
+        let record: FormRecord = serde_json::from_value(record(callback, u64::MAX)).unwrap();
+        let init = record.init_request("{\"v\":1}");
         let inited = object.fetch("POST", "/init", init, T0);
         assert_eq!(inited, (200, json!({"ok": true})));
         assert_eq!(object.alarm, Some(i64::MAX), "init");
@@ -1207,10 +1207,10 @@ mod tests {
 
     /// Each request the object takes, with a body it accepts.
     fn each_request() -> Vec<(&'static str, &'static str, Value)> {
-        let record = serde_json::from_value(record(None, (T0 + HOUR) / 1000)).unwrap();
-        let init = FormObjectMachine::init_request("{\"v\":2}", &record);
+        let record: FormRecord = serde_json::from_value(record(None, (T0 + HOUR) / 1000)).unwrap();
+        let init = record.init_request("{\"v\":2}");
         let url = "https://agent.example/other".to_owned();
-        let (_, enqueue) = FormObjectMachine::enqueue_request(&url, "e".into(), "ab", T0);
+        let (_, enqueue) = Webhook::enqueue_request(&url, "e".into(), "ab", T0);
         vec![
             ("POST", "/init", init),
             ("GET", "/state", Value::Null),

@@ -53,13 +53,37 @@ pub trait FormObjectHost {
 
     /// The time now, Unix ms.
     fn now_ms(&mut self) -> u64;
+
+    /// Answers the object's request `method path` with `body`, signing
+    /// with `secret`: its status and JSON text, once the machine's effects
+    /// are performed here.
+    async fn serve_request(
+        &mut self,
+        secret: Option<String>,
+        method: &str,
+        path: &str,
+        body: &[u8],
+    ) -> Result<(u16, String), Self::Error>
+    where
+        Self: Sized,
+    {
+        FormObjectMachine::serve_request(self, secret, method, path, body).await
+    }
+
+    /// Runs the object's alarm here, signing with `secret`.
+    async fn serve_alarm(&mut self, secret: Option<String>) -> Result<(), Self::Error>
+    where
+        Self: Sized,
+    {
+        FormObjectMachine::serve_alarm(self, secret).await
+    }
 }
 
 impl FormObjectMachine {
     /// Answers the request `method path` with `body` on `host`, signing
     /// with `secret`: the object's status and JSON text, once its effects
     /// are performed.
-    pub async fn serve_request<H: FormObjectHost>(
+    pub(crate) async fn serve_request<H: FormObjectHost>(
         host: &mut H,
         secret: Option<String>,
         method: &str,
@@ -78,7 +102,7 @@ impl FormObjectMachine {
     }
 
     /// Runs the object's alarm on `host`, signing with `secret`.
-    pub async fn serve_alarm<H: FormObjectHost>(
+    pub(crate) async fn serve_alarm<H: FormObjectHost>(
         host: &mut H,
         secret: Option<String>,
     ) -> Result<(), H::Error> {

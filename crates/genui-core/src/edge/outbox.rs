@@ -150,6 +150,12 @@ pub enum AttemptResult {
 }
 
 impl AttemptResult {
+    /// The header every attempt carries the delivery id in.
+    pub const DELIVERY_ID_HEADER: &'static str = Outbox::DELIVERY_ID_HEADER;
+
+    /// How long one attempt may take before it counts as a timeout.
+    pub const TIMEOUT_MS: u64 = ATTEMPT_TIMEOUT_MS;
+
     /// Whether the receiver took the message.
     pub fn is_delivered(self) -> bool {
         matches!(self, Self::Status(status) if (200..300).contains(&status))
@@ -211,8 +217,6 @@ pub(crate) fn retry_delay(attempt: u32) -> u64 {
 impl Outbox {
     /// The header every attempt carries the delivery id in.
     pub(crate) const DELIVERY_ID_HEADER: &'static str = "x-genui-delivery-id";
-    /// How long one attempt may take ([`ATTEMPT_TIMEOUT_MS`]).
-    pub(crate) const ATTEMPT_TIMEOUT_MS: u64 = ATTEMPT_TIMEOUT_MS;
 
     /// A message just stored at `now`: its first attempt is due at once
     /// (through the alarm, so the request that stored it is not held).

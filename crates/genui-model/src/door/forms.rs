@@ -16,9 +16,7 @@
 
 use super::{read_body, submit, unix_s, Platform, SECRET};
 use crate::{Generation, Mode};
-use genui_core::{
-    Error, FormObjectMachine, FormRecord, FormToken, GenerateJob, HostedVisit, HttpResponse,
-};
+use genui_core::{Error, FormRecord, FormToken, GenerateJob, HostedVisit, HttpResponse};
 use serde_json::Value;
 
 /// `POST /v1/forms`: a generate request plus `callbackUrl` in, `{url,
@@ -92,7 +90,7 @@ pub(super) async fn issue<P: Platform>(
         unix_s(platform),
         ttl,
     );
-    let init = FormObjectMachine::init_request(spec, &record);
+    let init = record.init_request(spec);
     let init = call_object(platform, &token.object_name(), "init", Some(&init)).await;
     FormRecord::stored(
         init.map(|(status, _)| status)
@@ -113,7 +111,7 @@ pub(super) async fn kept_answer<P: Platform>(
     name: &str,
 ) -> Result<Option<String>, Error> {
     let (status, body) = call_object(platform, name, "answer", None).await?;
-    Ok(FormObjectMachine::kept_message(status, &body))
+    Ok(FormRecord::kept_message(status, &body))
 }
 
 /// `GET`/`POST /f/<token>`: the object's state and the submission,

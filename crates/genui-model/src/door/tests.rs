@@ -10,10 +10,7 @@ use futures::channel::mpsc::UnboundedReceiver;
 use futures::executor::block_on;
 use futures::future::LocalBoxFuture;
 use futures::StreamExt;
-use genui_core::{
-    AttemptResult, CachePut, Error, ErrorCode, FormObjectHost, FormObjectMachine, HttpResponse,
-    Limits,
-};
+use genui_core::{AttemptResult, CachePut, Error, ErrorCode, FormObjectHost, HttpResponse, Limits};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -275,8 +272,7 @@ impl TestPlatform {
         let method = if body.is_some() { "POST" } else { "GET" };
         let body = body.map(Value::to_string).unwrap_or_default();
         let path = format!("/{action}");
-        let served =
-            FormObjectMachine::serve_request(&mut object, secret, method, &path, body.as_bytes());
+        let served = object.serve_request(secret, method, &path, body.as_bytes());
         let (status, answer) = match served.await {
             Ok(answer) => answer,
             Err(never) => match never {},

@@ -9,9 +9,7 @@ use super::drive::OnAnswer;
 use super::generate::{generate_job, negotiated, stream_job};
 use super::{read_body, unix_s, Answer, Platform, FORMS_BINDING, SECRET};
 use crate::stream::wants_event_stream;
-use genui_core::{
-    Error, ErrorCode, FormObjectMachine, FormToken, GenerateJob, HttpResponse, ReplayClaim, Webhook,
-};
+use genui_core::{Error, ErrorCode, FormToken, GenerateJob, HttpResponse, ReplayClaim, Webhook};
 use url::Url;
 
 /// The replay guard's Durable Object binding.
@@ -102,7 +100,7 @@ fn enqueue_later<P: Platform>(platform: &P, url: Url) -> OnAnswer {
 async fn enqueue_callback<P: Platform>(platform: &P, url: &Url, body: String) {
     let stored = store_callback(platform, url, body).await;
     let stored = stored.map_err(|error| error.message().to_owned());
-    if let Some(line) = FormObjectMachine::callback_not_stored(url.host_str(), stored) {
+    if let Some(line) = Webhook::callback_not_stored(url.host_str(), stored) {
         platform.log_error(&line);
     }
 }
@@ -112,8 +110,7 @@ async fn store_callback<P: Platform>(platform: &P, url: &Url, body: String) -> R
     let mut id = [0u8; FormToken::ID_BYTES];
     platform.random_bytes(&mut id)?;
     let id = hex::encode(id);
-    let (name, record) =
-        FormObjectMachine::enqueue_request(url.as_str(), body, &id, platform.now_ms());
+    let (name, record) = Webhook::enqueue_request(url.as_str(), body, &id, platform.now_ms());
     let enqueued = platform.call_object(FORMS_BINDING, &name, "enqueue", Some(&record));
     let (status, _) = enqueued.await?;
     Ok(status)
