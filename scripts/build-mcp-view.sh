@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the MCP App view ui://genui/form (mcp-view/src -> mcp-view/dist/view.html),
-# which the worker embeds at compile time (src/shell/mcp.rs), so it runs
+# which the worker embeds at compile time (src/shell/platform.rs), so it runs
 # before the wasm build (build-wasm.sh). Installs the view's npm packages
 # (npm ci, never rewriting the lockfile) when missing or older than the lockfile.
 set -euo pipefail

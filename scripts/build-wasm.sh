@@ -18,7 +18,7 @@ source scripts/lib/env.sh
 
 # The playground is part of what wrangler serves (wrangler.toml [assets]).
 ./scripts/build-playground.sh
-# The MCP form view, embedded in the wasm (src/shell/mcp.rs).
+# The MCP form view, embedded in the wasm (src/shell/platform.rs).
 ./scripts/build-mcp-view.sh
 
 use_wasm_toolchain

@@ -304,13 +304,18 @@ fn a_malformed_catalog_is_refused_to_the_requests_naming_it_and_logged_once() {
             "{error}"
         );
         assert!(
-            message.contains("`broken`") && message.contains("components"),
-            "which catalog and why: {message}"
+            message.contains("`broken`")
+                && message.contains("catalog_refused")
+                && !message.contains("components"),
+            "which catalog, and where the reason is (the log, not the caller): {message}"
         );
         refusals.extend(Limits::take_catalog_refusals());
     }
     assert_eq!(refusals.len(), 1, "{refusals:?}");
-    assert!(refusals[0].contains("`broken`"), "{refusals:?}");
+    assert!(
+        refusals[0].contains("`broken`") && refusals[0].contains("components"),
+        "{refusals:?}"
+    );
     // No spec memory, so the answers compared are both misses.
     let forgetful = |limits: Limits| Limits {
         spec_memory_bytes: 0,

@@ -301,8 +301,9 @@ thread_local! {
     /// Each text read this isolate.
     static READ: std::cell::RefCell<Vec<Read>> =
         const { std::cell::RefCell::new(Vec::new()) };
-    /// The refusals of catalogs proven on first use, not yet taken by the
-    /// shell for its log ([`Limits::take_catalog_refusals`](crate::Limits::take_catalog_refusals)).
+    /// The refusals of catalogs proven on first use, not yet taken for the
+    /// log ([`Limits::take_catalog_refusals`](crate::Limits::take_catalog_refusals));
+    /// at most [`READ_CATALOGS`] wait, the oldest dropped first.
     static REFUSED: std::cell::RefCell<Vec<String>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -326,7 +327,13 @@ fn read_once(name: &str, text: &str, configured: usize) -> Result<Rc<Catalog>> {
     }
     let read = Catalog::parse(text).map(Rc::new);
     if let Err(why) = &read {
-        REFUSED.with(|refused| refused.borrow_mut().push(refusal(name, why)));
+        REFUSED.with(|refused| {
+            let mut refused = refused.borrow_mut();
+            if refused.len() >= READ_CATALOGS {
+                let _oldest = refused.remove(0);
+            }
+            refused.push(refusal(name, why));
+        });
     }
     READ.with(|memo| {
         let mut memo = memo.borrow_mut();
@@ -433,7 +440,7 @@ impl crate::Limits {
     pub(crate) fn catalog_named(&self, name: &str, pointer: &str) -> Result<Rc<Catalog>> {
         match self.proven(name) {
             Some(Ok(catalog)) => Ok(catalog),
-            Some(Err(why)) => Err(unusable(name, &why, pointer)),
+            Some(Err(_)) => Err(unusable(name, pointer)),
             None => Err(self.not_configured(name, pointer)),
         }
     }
@@ -459,15 +466,16 @@ impl crate::Limits {
 }
 
 /// A request's `catalog` (at `pointer`) naming a configured catalog that
-/// proved malformed (`why`): the operator's configuration, refused to the
-/// caller as unusable rather than as a server failure.
-fn unusable(name: &str, why: &Error, pointer: &str) -> Error {
+/// proved malformed: the operator's configuration, refused to the caller
+/// as unusable rather than as a server failure. The reason quotes the
+/// operator's catalog, so it goes to the worker's log (`catalog_refused`),
+/// never to the caller.
+fn unusable(name: &str, pointer: &str) -> Error {
     Error::new(
         ErrorCode::UnsupportedCatalog,
         format!(
-            "`catalog` names `{name}`, which is configured but malformed, so it cannot be used: \
-             {} (at {pointer})",
-            why.message()
+            "`catalog` names `{name}`, which is configured but malformed, so it cannot be used; \
+             the worker's log says why (`catalog_refused`) (at {pointer})"
         ),
     )
     .at(pointer)
@@ -577,6 +585,28 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn refusals_waiting_for_the_log_stay_bounded() {
+        let texts: Vec<String> = (0..READ_CATALOGS * 3)
+            .map(|n| {
+                variant(&format!("broken{n}"), |v| {
+                    v["components"][0]["fits"] = serde_json::json!({"minimum": "zero"})
+                })
+            })
+            .collect();
+        for (n, text) in texts.iter().enumerate() {
+            let (limits, _) = crate::Limits::default().with_catalogs(&[("b.json", text.as_str())]);
+            assert!(limits
+                .catalog_named(&format!("broken{n}"), "/catalog")
+                .is_err());
+        }
+        let waiting = crate::Limits::take_catalog_refusals();
+        assert_eq!(waiting.len(), READ_CATALOGS, "the oldest are dropped");
+        assert!(waiting
+            .last()
+            .is_some_and(|line| line.contains(&format!("`broken{}`", READ_CATALOGS * 3 - 1))));
+    }
+
+    #[test]
     fn set_up_proves_no_catalog_and_the_first_use_refuses_a_malformed_one() {
         let uncompilable = variant("uncompilable", |v| {
             v["components"][0]["fits"] = serde_json::json!({"type": "integer", "minimum": "zero"})
@@ -606,16 +636,19 @@ pub(crate) mod tests {
                     Some("/arguments/catalog")
                 )
             );
+            // The reason quotes the operator's catalog: the log's, not the caller's.
             assert!(
                 why.message().contains("`uncompilable`")
-                    && why.message().contains("`fits` of `starRating`"),
+                    && !why.message().contains("starRating")
+                    && !why.message().contains("zero"),
                 "{why}"
             );
         }
-        assert_eq!(
-            crate::Limits::take_catalog_refusals().len(),
-            1,
-            "refused once per isolate"
+        let refusals = crate::Limits::take_catalog_refusals();
+        assert_eq!(refusals.len(), 1, "refused once per isolate");
+        assert!(
+            refusals[0].contains("`fits` of `starRating`"),
+            "{refusals:?}"
         );
         assert!(limits.catalog_named("fine1", "/catalog").is_ok());
         assert_eq!(

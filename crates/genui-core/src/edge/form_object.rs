@@ -27,6 +27,7 @@ use crate::edge::alarm_at;
 use crate::edge::forms::FormRecord;
 use crate::edge::outbox::{AttemptResult, DeliveryPhase, Effect, Outbox};
 use crate::edge::webhook::Webhook;
+use crate::error::Error;
 use serde_json::{json, Value};
 use std::fmt;
 
@@ -612,14 +613,13 @@ impl Webhook {
     /// The log line when a webhook's callback was not put in its outbox:
     /// `stored` is the object's status, or what the platform said when the
     /// object was not reached; `None` when the object took it (a 200).
-    pub fn callback_not_stored(
-        host: Option<&str>,
-        stored: std::result::Result<u16, String>,
-    ) -> Option<String> {
+    pub fn callback_not_stored(host: Option<&str>, stored: Result<u16, Error>) -> Option<String> {
         let line = match stored {
             Ok(200) => return None,
             Ok(status) => json!({"event": "callback_not_stored", "host": host, "status": status}),
-            Err(error) => json!({"event": "callback_not_stored", "host": host, "error": error}),
+            Err(error) => {
+                json!({"event": "callback_not_stored", "host": host, "error": error.message()})
+            }
         };
         Some(line.to_string())
     }
@@ -801,7 +801,10 @@ mod tests {
             serde_json::from_str::<Value>(&refused).unwrap(),
             json!({"event": "callback_not_stored", "host": "agents.acme.com", "status": 400})
         );
-        let unreached = Webhook::callback_not_stored(host, Err("no binding".into()));
+        let unreached = Webhook::callback_not_stored(
+            host,
+            Err(Error::new(crate::ErrorCode::Internal, "no binding")),
+        );
         assert_eq!(
             serde_json::from_str::<Value>(&unreached.unwrap()).unwrap(),
             json!({"event": "callback_not_stored", "host": "agents.acme.com", "error": "no binding"})
@@ -1064,10 +1067,14 @@ mod tests {
         let init = record.init_request("{\"v\":1}");
         let inited = object.fetch("POST", "/init", init, T0);
         assert_eq!(inited, (200, json!({"ok": true})));
-        assert_eq!(object.alarm, Some(i64::MAX), "init");
+        assert_eq!(object.alarm, Some(crate::edge::LATEST_ALARM_MS), "init");
         object.alarm = Some(T0 as i64 + 1000);
         object.fire(|| unreachable!());
-        assert_eq!(object.alarm, Some(i64::MAX), "an early alarm, set again");
+        assert_eq!(
+            object.alarm,
+            Some(crate::edge::LATEST_ALARM_MS),
+            "an early alarm, set again"
+        );
         assert!(object.storage.contains_key(RECORD));
         let submitted = object.fetch("POST", "/submit", answer("yes"), T0 + 2000);
         assert_eq!(submitted, (200, json!({"state": "received"})));

@@ -295,11 +295,11 @@ impl FormRecord {
     /// `/init` ended (its status, or what the platform said): only a 200
     /// makes a link; anything else is a 500 that says why, so no link
     /// leads to an object that holds no form.
-    pub fn stored(init: std::result::Result<u16, String>) -> std::result::Result<(), HttpResponse> {
+    pub fn stored(init: Result<u16>) -> std::result::Result<(), HttpResponse> {
         match init {
             Ok(200) => Ok(()),
             Ok(status) => Err(not_stored(&format!("its object answered {status}"))),
-            Err(reason) => Err(not_stored(&reason)),
+            Err(reason) => Err(not_stored(reason.message())),
         }
     }
 }
@@ -427,7 +427,9 @@ mod tests {
         let unrandom = FormRecord::issuable(answered(200), Some("spec"), None).unwrap_err();
         assert_eq!(code_of(&unrandom), (500, "internal_error".into()));
         assert_eq!(FormRecord::stored(Ok(200)), Ok(()));
-        let unstored = FormRecord::stored(Err("the object is gone".into())).unwrap_err();
+        let unstored =
+            FormRecord::stored(Err(Error::new(ErrorCode::Internal, "the object is gone")))
+                .unwrap_err();
         assert_eq!(code_of(&unstored), (500, "internal_error".into()));
         assert!(unstored
             .body

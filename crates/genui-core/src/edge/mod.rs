@@ -23,10 +23,15 @@ pub(crate) mod submission;
 pub(crate) mod tool;
 pub(crate) mod webhook;
 
+/// The latest time a JavaScript `Date` holds (Unix ms), so the latest a
+/// Durable Object's alarm can be set for.
+pub(crate) const LATEST_ALARM_MS: i64 = 8_640_000_000_000_000;
+
 /// The alarm time a Durable Object's storage takes (Unix ms, `i64`) for
-/// `at_ms`: a time past `i64::MAX` is clamped to it (an alarm that never
-/// comes) rather than wrapping negative, which would fire it at once and
-/// re-arm it for ever. The one conversion; hosts take its result as is.
+/// `at_ms`: a time past the latest `Date` is clamped to it (an alarm that
+/// never comes) rather than wrapping negative, which would fire it at once
+/// and re-arm it for ever, or making an invalid `Date`. The one
+/// conversion; hosts take its result as is.
 pub(crate) fn alarm_at(at_ms: u64) -> i64 {
-    i64::try_from(at_ms).unwrap_or(i64::MAX)
+    i64::try_from(at_ms).map_or(LATEST_ALARM_MS, |at| at.min(LATEST_ALARM_MS))
 }

@@ -92,10 +92,7 @@ pub(super) async fn issue<P: Platform>(
     );
     let init = record.init_request(spec);
     let init = call_object(platform, &token.object_name(), "init", Some(&init)).await;
-    FormRecord::stored(
-        init.map(|(status, _)| status)
-            .map_err(|e| e.message().to_owned()),
-    )?;
+    FormRecord::stored(init.map(|(status, _)| status))?;
     let issued = Issued {
         record,
         token,

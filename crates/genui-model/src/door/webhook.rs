@@ -99,7 +99,6 @@ fn enqueue_later<P: Platform>(platform: &P, url: Url) -> OnAnswer {
 /// logged (the caller has the answer in its response anyway).
 async fn enqueue_callback<P: Platform>(platform: &P, url: &Url, body: String) {
     let stored = store_callback(platform, url, body).await;
-    let stored = stored.map_err(|error| error.message().to_owned());
     if let Some(line) = Webhook::callback_not_stored(url.host_str(), stored) {
         platform.log_error(&line);
     }
