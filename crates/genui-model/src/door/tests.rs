@@ -39,6 +39,9 @@ struct Request {
     headers: Vec<(&'static str, String)>,
     query: Vec<(&'static str, String)>,
     body: Vec<u8>,
+    /// The body's chunks as the runtime hands them over (`None`: `body`
+    /// in one chunk).
+    chunks: Option<Vec<Result<Vec<u8>, String>>>,
 }
 
 /// What outlives a request: KV, configuration, the provider's script, and
@@ -133,8 +136,9 @@ impl Platform for TestPlatform {
     async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error> {
         self.record("read_body".into());
         self.isolate.borrow_mut().read_bounds.push(max_bytes);
-        let body = &self.request.body;
-        Ok(body[..body.len().min(max_bytes.saturating_add(1))].to_vec())
+        let whole = || vec![Ok(self.request.body.clone())];
+        let chunks = self.request.chunks.clone().unwrap_or_else(whole);
+        super::read_at_most(futures::stream::iter(chunks), max_bytes).await
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
@@ -505,6 +509,73 @@ fn an_oversize_content_length_is_refused_before_the_body_is_read() {
     assert_eq!(refused.status, 413, "{}", refused.body);
     assert_eq!(body_of(&refused)["code"], "body_too_large");
     assert!(effects(&isolate).is_empty(), "nothing read, nothing asked");
+}
+
+/// A `/v1/generate` request whose body (the seed padded with spaces)
+/// comes in chunks of `sizes`, under a body limit of 4096 bytes.
+fn generate_in_chunks(sizes: &[usize]) -> HttpResponse {
+    let mut limits = forgetful();
+    limits.max_body_bytes = 4096;
+    let isolate = Isolate::new(limits, None);
+    let mut padded = serde_json::to_vec(&seed()).expect("the seed serialises");
+    padded.resize(sizes.iter().sum(), b' ');
+    let mut rest = padded.as_slice();
+    let mut chunks = Vec::new();
+    for size in sizes {
+        let (chunk, after) = rest.split_at(*size);
+        chunks.push(Ok(chunk.to_vec()));
+        rest = after;
+    }
+    let request = Request {
+        method: "POST",
+        path: "/v1/generate",
+        chunks: Some(chunks),
+        ..json_request(&seed())
+    };
+    whole(routed(&isolate, request))
+}
+
+#[test]
+fn a_body_one_byte_over_the_limit_across_chunks_is_refused() {
+    let refused = generate_in_chunks(&[4095, 2]);
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "body_too_large");
+}
+
+#[test]
+fn a_body_of_exactly_the_limit_is_accepted() {
+    let accepted = generate_in_chunks(&[4096]);
+    assert_eq!(accepted.status, 200, "{}", accepted.body);
+}
+
+#[test]
+fn one_huge_chunk_is_refused_and_kept_only_to_one_byte_over_the_limit() {
+    let refused = generate_in_chunks(&[40960]);
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    let huge: Vec<Result<Vec<u8>, String>> = vec![Ok(vec![b' '; 40960])];
+    let kept = block_on(super::read_at_most(futures::stream::iter(huge), 4096));
+    let kept = kept.expect("the chunk reads");
+    assert_eq!(kept.len(), 4097);
+    assert!(kept.capacity() <= 4097, "kept {} bytes", kept.capacity());
+}
+
+#[test]
+fn a_body_whose_stream_fails_is_an_invalid_request() {
+    let isolate = Isolate::new(forgetful(), None);
+    let request = Request {
+        method: "POST",
+        path: "/v1/generate",
+        chunks: Some(vec![
+            Ok(b"{\"seed\": ".to_vec()),
+            Err("connection reset".into()),
+        ]),
+        ..json_request(&seed())
+    };
+    let refused = whole(routed(&isolate, request));
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "invalid_request");
+    let message = body_of(&refused)["message"].to_string();
+    assert!(message.contains("connection reset"), "{message}");
 }
 
 #[test]
