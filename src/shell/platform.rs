@@ -9,9 +9,7 @@ use futures::future::LocalBoxFuture;
 use futures::stream::LocalBoxStream;
 use futures::StreamExt;
 use genui_core::{CachePut, Error, ErrorCode, Limits};
-use genui_model::{
-    read_at_most, unreadable_body, AiCall, Event, Generators, HttpRequest, Platform,
-};
+use genui_model::{AiCall, Event, Generators, HttpRequest, Platform};
 use serde_json::Value;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
@@ -112,13 +110,13 @@ impl Platform for Worker {
 
     async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error> {
         let Some(mut req) = self.request.body.take() else {
-            return Err(unreadable_body(&"it was read before"));
+            return Err(Self::unreadable_body(&"it was read before"));
         };
         if req.inner().body().is_none() {
             return Ok(Vec::new());
         }
-        let chunks = req.stream().map_err(|e| unreadable_body(&e))?;
-        read_at_most(chunks, max_bytes).await
+        let chunks = req.stream().map_err(|e| Self::unreadable_body(&e))?;
+        Self::read_chunks_at_most(chunks, max_bytes).await
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {

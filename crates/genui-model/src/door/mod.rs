@@ -116,7 +116,7 @@ async fn read_body<P: Platform>(platform: &P, limits: &Limits) -> Result<Vec<u8>
 /// of a chunk that still fits is copied, so one huge chunk is not buffered
 /// whole) and the rest is never read, so the door can refuse the body as
 /// too large. A chunk that fails is an `invalid_request`.
-pub async fn read_at_most<S, B, E>(chunks: S, max_bytes: usize) -> Result<Vec<u8>, Error>
+async fn read_at_most<S, B, E>(chunks: S, max_bytes: usize) -> Result<Vec<u8>, Error>
 where
     S: Stream<Item = Result<B, E>>,
     B: AsRef<[u8]>,
@@ -138,7 +138,7 @@ where
 }
 
 /// The error of a request body that could not be read, and why.
-pub fn unreadable_body(why: &dyn Display) -> Error {
+fn unreadable_body(why: &dyn Display) -> Error {
     Error::new(
         ErrorCode::InvalidRequest,
         format!("the request body could not be read: {why}"),
