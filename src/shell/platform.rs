@@ -17,8 +17,8 @@ use std::time::Duration;
 use worker::js_sys::Reflect;
 use worker::wasm_bindgen::JsValue;
 use worker::{
-    console_error, console_log, AbortController, ByteStream, Context, Delay, Env, Fetch, Headers,
-    Method, Request, RequestInit, Url,
+    console_error, console_log, AbortController, Context, Delay, Env, Fetch, Headers, Method,
+    Request, RequestInit, Url,
 };
 
 /// A streamed answer's status, `Content-Type` and body chunks.
@@ -109,22 +109,14 @@ impl Platform for Worker {
     }
 
     async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error> {
-        let unreadable = |why: String| {
-            Error::new(
-                ErrorCode::InvalidRequest,
-                format!("the request body could not be read: {why}"),
-            )
-        };
         let Some(mut req) = self.request.body.take() else {
-            return Err(unreadable("it was read before".into()));
+            return Err(Self::unreadable_body(&"it was read before"));
         };
         if req.inner().body().is_none() {
             return Ok(Vec::new());
         }
-        let chunks = req.stream().map_err(|e| unreadable(e.to_string()))?;
-        read_at_most(chunks, max_bytes)
-            .await
-            .map_err(|e| unreadable(e.to_string()))
+        let chunks = req.stream().map_err(|e| Self::unreadable_body(&e))?;
+        Self::read_chunks_at_most(chunks, max_bytes).await
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
@@ -235,20 +227,6 @@ impl Platform for Worker {
             .await
             .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
     }
-}
-
-/// The bytes of `chunks` until they end or pass `max_bytes`: at most
-/// `max_bytes + 1`, the rest never read (the door refuses the body).
-async fn read_at_most(mut chunks: ByteStream, max_bytes: usize) -> worker::Result<Vec<u8>> {
-    let mut body = Vec::new();
-    while let Some(chunk) = chunks.next().await {
-        body.extend_from_slice(&chunk?);
-        if body.len() > max_bytes {
-            body.truncate(max_bytes.saturating_add(1));
-            break;
-        }
-    }
-    Ok(body)
 }
 
 /// A streamed request's abort controller, which aborts it when dropped.

@@ -32,7 +32,9 @@ pub use serve::serve;
 
 use crate::stream::CONTENT_TYPE as EVENT_STREAM_CONTENT_TYPE;
 use futures::channel::mpsc::{self, UnboundedReceiver};
-use genui_core::{Access, Error, HttpResponse, Limits};
+use futures::{Stream, StreamExt};
+use genui_core::{Access, Error, ErrorCode, HttpResponse, Limits};
+use std::fmt::Display;
 
 /// What a door answers: a whole response, or the head of an event stream
 /// and its frames as they are written.
@@ -107,6 +109,40 @@ async fn read_body<P: Platform>(platform: &P, limits: &Limits) -> Result<Vec<u8>
     let body = platform.read_body(limits.max_body_bytes).await?;
     limits.check_body_read(body.len())?;
     Ok(body)
+}
+
+/// The bytes of a request body's `chunks` until they end or pass
+/// `max_bytes`: at most `max_bytes + 1` bytes are ever kept (only the part
+/// of a chunk that still fits is copied, so one huge chunk is not buffered
+/// whole) and the rest is never read, so the door can refuse the body as
+/// too large. A chunk that fails is an `invalid_request`.
+async fn read_at_most<S, B, E>(chunks: S, max_bytes: usize) -> Result<Vec<u8>, Error>
+where
+    S: Stream<Item = Result<B, E>>,
+    B: AsRef<[u8]>,
+    E: Display,
+{
+    let kept_at_most = max_bytes.saturating_add(1);
+    let mut body = Vec::new();
+    let mut chunks = std::pin::pin!(chunks);
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|e| unreadable_body(&e))?;
+        let chunk = chunk.as_ref();
+        let remaining = kept_at_most - body.len();
+        body.extend_from_slice(&chunk[..chunk.len().min(remaining)]);
+        if body.len() == kept_at_most {
+            break;
+        }
+    }
+    Ok(body)
+}
+
+/// The error of a request body that could not be read, and why.
+fn unreadable_body(why: &dyn Display) -> Error {
+    Error::new(
+        ErrorCode::InvalidRequest,
+        format!("the request body could not be read: {why}"),
+    )
 }
 
 /// The secret that signs webhooks, hosted links, interrupt tokens and

@@ -11,8 +11,10 @@
 use crate::{AiCall, Event, Generators, HttpRequest};
 use futures::future::LocalBoxFuture;
 use futures::stream::LocalBoxStream;
+use futures::Stream;
 use genui_core::{CachePut, Error, Limits};
 use serde_json::Value;
+use std::fmt::Display;
 
 /// A streamed answer's status, `Content-Type` and body chunks
 /// ([`Platform::send_streaming`]).
@@ -50,8 +52,30 @@ pub trait Platform: Clone + 'static {
     /// `max_bytes + 1` bytes, so a body that never announced its length
     /// (chunked) is not buffered whole before the door refuses it. A door
     /// checks `Content-Length` against its [`Limits`] before asking, so an
-    /// announced oversize body is never read.
+    /// announced oversize body is never read. A runtime hands its body's
+    /// chunks to [`Platform::read_chunks_at_most`], which keeps that bound.
     async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error>;
+
+    /// The bytes of a body's `chunks` until they end or pass `max_bytes`:
+    /// at most `max_bytes + 1` kept, even from one huge chunk, the rest
+    /// never read; a chunk that fails is an `invalid_request`.
+    async fn read_chunks_at_most<S, B, E>(chunks: S, max_bytes: usize) -> Result<Vec<u8>, Error>
+    where
+        Self: Sized,
+        S: Stream<Item = Result<B, E>>,
+        B: AsRef<[u8]>,
+        E: Display,
+    {
+        super::read_at_most(chunks, max_bytes).await
+    }
+
+    /// The error of a request body that could not be read, and why.
+    fn unreadable_body(why: &dyn Display) -> Error
+    where
+        Self: Sized,
+    {
+        super::unreadable_body(why)
+    }
 
     // The isolate.
 

@@ -45,9 +45,8 @@ struct Relay<P> {
 }
 
 impl<P: Platform> Relay<P> {
-    /// The whole exchange with the upstream, raced against its deadline
-    /// (the upstream's request is dropped, so aborted, when the deadline
-    /// wins); then the forms of the interrupts its run ended with, and
+    /// The whole exchange with the upstream, raced against its deadline;
+    /// then the forms of the interrupts its run ended with, and
     /// its held `RUN_FINISHED` (the generation machine bounds its own time).
     async fn run(mut self, mut proxy: Proxy) {
         let platform = self.platform.clone();
@@ -78,7 +77,10 @@ impl<P: Platform> Relay<P> {
     }
 
     /// Relays the upstream's events until its run ends, the stream fails
-    /// or closes, or the client leaves.
+    /// or closes, or the client leaves. The upstream's body is dropped
+    /// when this returns or loses to the deadline, and dropping it aborts
+    /// the request to the agent (the platform's promise), so no request
+    /// outlives the relay: a client that leaves cancels the agent's run.
     async fn exchange(&mut self, proxy: &mut Proxy) -> Ended {
         let (status, content_type, body) = match self.platform.send_streaming(proxy.request()).await
         {

@@ -9,7 +9,7 @@ use crate::{AiCall, Event, Generators, HttpRequest, ModelConfig, Provider};
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::executor::block_on;
 use futures::future::LocalBoxFuture;
-use futures::StreamExt;
+use futures::{Stream, StreamExt};
 use genui_core::{AttemptResult, CachePut, Error, ErrorCode, FormObjectHost, HttpResponse, Limits};
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -39,6 +39,9 @@ struct Request {
     headers: Vec<(&'static str, String)>,
     query: Vec<(&'static str, String)>,
     body: Vec<u8>,
+    /// The body's chunks as the runtime hands them over (`None`: `body`
+    /// in one chunk).
+    chunks: Option<Vec<Result<Vec<u8>, String>>>,
 }
 
 /// What outlives a request: KV, configuration, the provider's script, and
@@ -64,6 +67,10 @@ struct Isolate {
     refused_action: Option<&'static str>,
     /// The upstream agent's SSE body, in chunks (`None`: unreachable).
     upstream: Option<Vec<String>>,
+    /// How many chunks the upstream sends before it pauses once.
+    upstream_pauses_after: Option<usize>,
+    /// Whether the upstream, its chunks sent, never ends its body.
+    upstream_hangs: bool,
     /// The byte bound each body read was given.
     read_bounds: Vec<usize>,
 }
@@ -85,6 +92,8 @@ impl Isolate {
             objects: HashMap::new(),
             refused_action: None,
             upstream: None,
+            upstream_pauses_after: None,
+            upstream_hangs: false,
             read_bounds: Vec::new(),
         }))
     }
@@ -133,8 +142,9 @@ impl Platform for TestPlatform {
     async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error> {
         self.record("read_body".into());
         self.isolate.borrow_mut().read_bounds.push(max_bytes);
-        let body = &self.request.body;
-        Ok(body[..body.len().min(max_bytes.saturating_add(1))].to_vec())
+        let whole = || vec![Ok(self.request.body.clone())];
+        let chunks = self.request.chunks.clone().unwrap_or_else(whole);
+        Self::read_chunks_at_most(futures::stream::iter(chunks), max_bytes).await
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
@@ -205,7 +215,14 @@ impl Platform for TestPlatform {
         let Some(chunks) = self.isolate.borrow().upstream.clone() else {
             return Err(Error::new(ErrorCode::Internal, "connection refused"));
         };
-        let body = futures::stream::iter(chunks.into_iter().map(|chunk| Ok(chunk.into_bytes())));
+        let isolate = self.isolate.borrow();
+        let body = UpstreamBody {
+            chunks: chunks.into(),
+            sent: 0,
+            pauses_after: isolate.upstream_pauses_after,
+            hangs: isolate.upstream_hangs,
+            isolate: Rc::clone(&self.isolate),
+        };
         let content_type = Some("text/event-stream".to_owned());
         Ok((200, content_type, Box::pin(body)))
     }
@@ -352,6 +369,52 @@ impl Future for Pending {
         self.0 -= 1;
         cx.waker().wake_by_ref();
         Poll::Pending
+    }
+}
+
+/// The upstream agent's body as the test platform hands it over: its
+/// chunks (each recorded as `upstream chunk`), then its end, or nothing
+/// ever when it hangs. Dropping it records `upstream dropped`, where the
+/// shell's guard aborts the request to the agent.
+struct UpstreamBody {
+    chunks: VecDeque<String>,
+    sent: usize,
+    pauses_after: Option<usize>,
+    hangs: bool,
+    isolate: Rc<RefCell<Isolate>>,
+}
+
+impl Stream for UpstreamBody {
+    type Item = Result<Vec<u8>, Error>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let body = self.get_mut();
+        if body.pauses_after == Some(body.sent) {
+            body.pauses_after = None;
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        match body.chunks.pop_front() {
+            Some(chunk) => {
+                body.sent += 1;
+                body.isolate
+                    .borrow_mut()
+                    .effects
+                    .push("upstream chunk".into());
+                Poll::Ready(Some(Ok(chunk.into_bytes())))
+            }
+            None if body.hangs => Poll::Pending,
+            None => Poll::Ready(None),
+        }
+    }
+}
+
+impl Drop for UpstreamBody {
+    fn drop(&mut self) {
+        self.isolate
+            .borrow_mut()
+            .effects
+            .push("upstream dropped".into());
     }
 }
 
@@ -505,6 +568,73 @@ fn an_oversize_content_length_is_refused_before_the_body_is_read() {
     assert_eq!(refused.status, 413, "{}", refused.body);
     assert_eq!(body_of(&refused)["code"], "body_too_large");
     assert!(effects(&isolate).is_empty(), "nothing read, nothing asked");
+}
+
+/// A `/v1/generate` request whose body (the seed padded with spaces)
+/// comes in chunks of `sizes`, under a body limit of 4096 bytes.
+fn generate_in_chunks(sizes: &[usize]) -> HttpResponse {
+    let mut limits = forgetful();
+    limits.max_body_bytes = 4096;
+    let isolate = Isolate::new(limits, None);
+    let mut padded = serde_json::to_vec(&seed()).expect("the seed serialises");
+    padded.resize(sizes.iter().sum(), b' ');
+    let mut rest = padded.as_slice();
+    let mut chunks = Vec::new();
+    for size in sizes {
+        let (chunk, after) = rest.split_at(*size);
+        chunks.push(Ok(chunk.to_vec()));
+        rest = after;
+    }
+    let request = Request {
+        method: "POST",
+        path: "/v1/generate",
+        chunks: Some(chunks),
+        ..json_request(&seed())
+    };
+    whole(routed(&isolate, request))
+}
+
+#[test]
+fn a_body_one_byte_over_the_limit_across_chunks_is_refused() {
+    let refused = generate_in_chunks(&[4095, 2]);
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "body_too_large");
+}
+
+#[test]
+fn a_body_of_exactly_the_limit_is_accepted() {
+    let accepted = generate_in_chunks(&[4096]);
+    assert_eq!(accepted.status, 200, "{}", accepted.body);
+}
+
+#[test]
+fn one_huge_chunk_is_refused_and_kept_only_to_one_byte_over_the_limit() {
+    let refused = generate_in_chunks(&[40960]);
+    assert_eq!(refused.status, 413, "{}", refused.body);
+    let huge: Vec<Result<Vec<u8>, String>> = vec![Ok(vec![b' '; 40960])];
+    let kept = block_on(super::read_at_most(futures::stream::iter(huge), 4096));
+    let kept = kept.expect("the chunk reads");
+    assert_eq!(kept.len(), 4097);
+    assert!(kept.capacity() <= 4097, "kept {} bytes", kept.capacity());
+}
+
+#[test]
+fn a_body_whose_stream_fails_is_an_invalid_request() {
+    let isolate = Isolate::new(forgetful(), None);
+    let request = Request {
+        method: "POST",
+        path: "/v1/generate",
+        chunks: Some(vec![
+            Ok(b"{\"seed\": ".to_vec()),
+            Err("connection reset".into()),
+        ]),
+        ..json_request(&seed())
+    };
+    let refused = whole(routed(&isolate, request));
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "invalid_request");
+    let message = body_of(&refused)["message"].to_string();
+    assert!(message.contains("connection reset"), "{message}");
 }
 
 #[test]
@@ -1199,6 +1329,98 @@ fn a_proxied_run_relays_the_upstreams_events() {
     let done = effects(&isolate);
     assert!(
         done.contains(&"send_streaming https://agents.genui.dev/run".to_owned()),
+        "{done:?}"
+    );
+}
+
+/// An isolate whose `GENUI_AGENTS` names `graph`, whose agent sends
+/// `events`, one SSE frame per chunk.
+fn proxied(events: &[Value]) -> Rc<RefCell<Isolate>> {
+    let isolate = Isolate::new(forgetful(), None);
+    let setting = r#"{"graph": {"url": "https://agents.genui.dev/run"}}"#;
+    let chunks = events.iter().map(|event| format!("data: {event}\n\n"));
+    let mut state = isolate.borrow_mut();
+    state
+        .settings
+        .extend([("GENUI_AGENTS", setting.to_owned())]);
+    state.upstream = Some(chunks.collect());
+    drop(state);
+    isolate
+}
+
+/// Polls the work queued for after the response once, as the runtime
+/// would until it is woken again; whether it is done.
+fn poll_once(work: &mut LocalBoxFuture<'static, ()>) -> bool {
+    let mut cx = Context::from_waker(futures::task::noop_waker_ref());
+    work.as_mut().poll(&mut cx).is_ready()
+}
+
+#[test]
+fn an_upstream_that_never_ends_is_dropped_when_its_deadline_passes() {
+    let started = json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r1"});
+    let isolate = proxied(&[started]);
+    isolate.borrow_mut().upstream_hangs = true;
+    let (_, mut frames) = stream(agent_run(&isolate, "r1", json!({"upstream": "graph"})));
+    let mut work = isolate
+        .borrow_mut()
+        .after_response
+        .pop()
+        .expect("the relay");
+    let mut received = String::new();
+    for _ in 0..8 {
+        let done = poll_once(&mut work);
+        while let Ok(frame) = frames.try_recv() {
+            received.push_str(&frame);
+        }
+        if received.contains("upstream_timeout") {
+            let done_so_far = effects(&isolate);
+            assert!(
+                done_so_far.contains(&"upstream dropped".to_owned()),
+                "dropped by the time the client hears of the timeout: {done_so_far:?}"
+            );
+            assert!(done, "the relay ends with the timeout");
+            return;
+        }
+        assert!(!done, "the relay ended without a timeout: {received}");
+    }
+    panic!("the deadline never passed: {received}");
+}
+
+#[test]
+fn a_client_that_leaves_after_run_started_makes_the_relay_drop_the_upstream() {
+    let started = json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r1"});
+    let text =
+        |delta: &str| json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": delta});
+    let isolate = proxied(&[started, text("a"), text("b")]);
+    isolate.borrow_mut().upstream_pauses_after = Some(1);
+    isolate.borrow_mut().upstream_hangs = true;
+    let (_, mut frames) = stream(agent_run(&isolate, "r1", json!({"upstream": "graph"})));
+    let mut work = isolate
+        .borrow_mut()
+        .after_response
+        .pop()
+        .expect("the relay");
+    assert!(
+        !poll_once(&mut work),
+        "the upstream paused after RUN_STARTED"
+    );
+    let first = frames.try_recv().unwrap_or_default();
+    assert!(first.contains("RUN_STARTED"), "{first}");
+    drop(frames);
+    assert!(
+        poll_once(&mut work),
+        "the relay ends once it sees the client left"
+    );
+    let done = effects(&isolate);
+    let chunks_read = done.iter().filter(|e| *e == "upstream chunk").count();
+    assert_eq!(
+        chunks_read, 2,
+        "nothing read after the client left: {done:?}"
+    );
+    assert!(done.contains(&"upstream dropped".to_owned()), "{done:?}");
+    assert_eq!(
+        done.last().map(String::as_str),
+        Some("upstream dropped"),
         "{done:?}"
     );
 }
