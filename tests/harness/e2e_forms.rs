@@ -298,7 +298,9 @@ pub fn hosted_forms(dev: &WranglerDev, secret: &str) -> Step {
         || "a German page bound to its data".into(),
     )?;
     ensure(!page.body.contains("Bob"), || {
-        "the pre-fill never reaches the server".into()
+        let at = page.body.find("Bob").unwrap_or_default();
+        let around = &page.body[at.saturating_sub(200)..(at + 100).min(page.body.len())];
+        format!("the pre-fill never reaches the server: {around:?}")
     })?;
 
     let invalid = post_form(dev, &path, &[("/to", ""), ("/amount", "0")])?;
