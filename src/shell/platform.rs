@@ -119,6 +119,13 @@ impl Platform for Worker {
         Self::read_chunks_at_most(chunks, max_bytes).await
     }
 
+    async fn read_announced_body(&self) -> Result<Vec<u8>, Error> {
+        let Some(mut req) = self.request.body.take() else {
+            return Err(Self::unreadable_body(&"it was read before"));
+        };
+        req.bytes().await.map_err(|e| Self::unreadable_body(&e))
+    }
+
     fn setting(&self, name: &'static str) -> Option<String> {
         settings::setting(&self.env, name)
     }

@@ -202,13 +202,14 @@ impl Limits {
         Ok(())
     }
 
-    /// Rejects a body whose `Content-Length` header announces more than the
-    /// byte limit, before it is read; a missing or unreadable header is no
-    /// announcement (the bytes read are checked then).
-    pub fn check_content_length(&self, header: Option<&str>) -> Result<()> {
+    /// The length a body's `Content-Length` header announces, refused before
+    /// the body is read when it is over the byte limit; a missing or
+    /// unreadable header is no announcement (`None`: the bytes read are
+    /// checked then).
+    pub fn check_content_length(&self, header: Option<&str>) -> Result<Option<usize>> {
         match header.and_then(|value| value.parse::<usize>().ok()) {
-            Some(length) => self.check_body_size(length),
-            None => Ok(()),
+            Some(length) => self.check_body_size(length).map(|()| Some(length)),
+            None => Ok(None),
         }
     }
 
@@ -418,8 +419,11 @@ mod tests {
             (refused.code(), refused.http_status()),
             (ErrorCode::BodyTooLarge, 413)
         );
-        for fits in [Some("10"), Some("0"), None, Some("ten"), Some("-1")] {
-            assert!(limits.check_content_length(fits).is_ok(), "{fits:?}");
+        assert_eq!(limits.check_content_length(Some("10")).ok(), Some(Some(10)));
+        assert_eq!(limits.check_content_length(Some("0")).ok(), Some(Some(0)));
+        for unannounced in [None, Some("ten"), Some("-1")] {
+            let read = limits.check_content_length(unannounced).ok();
+            assert_eq!(read, Some(None), "{unannounced:?}");
         }
     }
     use serde_json::json;

@@ -56,6 +56,11 @@ pub trait Platform: Clone + 'static {
     /// chunks to [`Platform::read_chunks_at_most`], which keeps that bound.
     async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error>;
 
+    /// The request body in one read. A door asks only when `Content-Length`
+    /// announced a length within its [`Limits`], which the runtime holds the
+    /// body to; the bytes read are checked against the limit again.
+    async fn read_announced_body(&self) -> Result<Vec<u8>, Error>;
+
     /// The bytes of a body's `chunks` until they end or pass `max_bytes`:
     /// at most `max_bytes + 1` kept, even from one huge chunk, the rest
     /// never read; a chunk that fails is an `invalid_request`.

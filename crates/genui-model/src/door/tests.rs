@@ -147,6 +147,11 @@ impl Platform for TestPlatform {
         Self::read_chunks_at_most(futures::stream::iter(chunks), max_bytes).await
     }
 
+    async fn read_announced_body(&self) -> Result<Vec<u8>, Error> {
+        self.record("read_announced_body".into());
+        Ok(self.request.body.clone())
+    }
+
     fn setting(&self, name: &'static str) -> Option<String> {
         self.isolate.borrow().settings.get(name).cloned()
     }
@@ -568,6 +573,23 @@ fn an_oversize_content_length_is_refused_before_the_body_is_read() {
     assert_eq!(refused.status, 413, "{}", refused.body);
     assert_eq!(body_of(&refused)["code"], "body_too_large");
     assert!(effects(&isolate).is_empty(), "nothing read, nothing asked");
+}
+
+#[test]
+fn an_announced_body_within_the_limit_is_read_in_one_call() {
+    let isolate = Isolate::new(forgetful(), None);
+    let mut request = json_request(&seed());
+    let length = request.body.len().to_string();
+    request.headers.push(("content-length", length));
+    let answered = whole(generate(&isolate, request));
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    let effects = effects(&isolate);
+    assert_eq!(
+        effects.first().map(String::as_str),
+        Some("read_announced_body")
+    );
+    assert!(!effects.contains(&"read_body".to_owned()), "{effects:?}");
+    assert!(isolate.borrow().read_bounds.is_empty(), "nothing streamed");
 }
 
 /// A `/v1/generate` request whose body (the seed padded with spaces)
