@@ -447,6 +447,45 @@ impl GenerateJob {
         }
     }
 
+    /// A miss's work that needs no random source, for a fresh isolate's
+    /// start: the request read, the deterministic plan, its checks and the
+    /// answer rendered in `format`, under the default limits. The schema is
+    /// neither proved nor compiled: jsonschema seeds its hash maps from the
+    /// platform's random source, which the Workers runtime refuses outside
+    /// a request (the module would fail to start). So `body`'s schema must
+    /// be draft 2020-12 without defaults and `body` must carry no `data`: a
+    /// pre-fill would compile it, and is refused here instead.
+    pub fn warm_up(body: &[u8], format: &str) -> Result<HttpResponse> {
+        let job = prepare_generate(body, Some(format), &Limits::default())?;
+        let request = &job.request;
+        let plan = generate::generate_for(
+            &request.output,
+            &request.description,
+            request.wants_confirm(),
+            request.device,
+            &job.limits,
+        )?;
+        let (spec, repairs) = job.build_spec(plan, Draft::Draft202012, request.output.clone())?;
+        if !spec.defaults.is_null() || !request.data.is_null() {
+            let why =
+                "a warm-up form must have no values to pre-fill (it would compile its schema)";
+            return Err(Error::new(ErrorCode::Internal, why));
+        }
+        job.respond(&spec, CacheStatus::Miss, None, Map::new(), &repairs)
+    }
+
+    /// Answers as [`Self::answer`] does, without copying the request's
+    /// schema: the answer takes it, and this job is left without it (it
+    /// still names its spec, [`Self::spec_json`] and the cache key, and
+    /// keeps the request's data for a hosted form's pre-fill). A copy of a
+    /// large schema is a large part of a miss in wasm.
+    pub fn answer_in_place(&mut self, cached: Option<&str>) -> Outcome {
+        let output = std::mem::take(&mut self.request.output);
+        let mut job = self.clone();
+        job.request.output = output;
+        job.answer(cached)
+    }
+
     /// The answer from this isolate's memory of specs, when it holds this
     /// key: the shell then skips the KV read.
     pub fn remembered(&self) -> Option<Outcome> {
@@ -510,7 +549,7 @@ impl GenerateJob {
         meta: Map<String, Value>,
         output: Value,
     ) -> Outcome {
-        let (spec, repairs) = match self.build_spec(plan, &proven, output) {
+        let (spec, repairs) = match self.build_spec(plan, proven.draft, output) {
             Ok(built) => built,
             Err(error) => return Outcome::failed(&error),
         };
@@ -557,7 +596,7 @@ impl GenerateJob {
     fn build_spec(
         &self,
         mut plan: Plan,
-        proven: &ProvenSchema,
+        draft: Draft,
         output: Value,
     ) -> Result<(UiSpec, Vec<crate::terms::warning::Warning>)> {
         let output_at = self.request.output_pointer();
@@ -599,7 +638,7 @@ impl GenerateJob {
             spec_version: SPEC_VERSION,
             spec_hash: self.spec_hash.clone(),
             generator: self.generator.clone(),
-            draft: schema::draft_name(proven.draft).to_owned(),
+            draft: schema::draft_name(draft).to_owned(),
             description: self.request.description.clone(),
             defaults: self.defaults_of(&output),
             schema: output,

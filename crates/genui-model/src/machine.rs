@@ -278,7 +278,7 @@ impl Generation {
                 self.generate(model, forced, now_ms);
             }
             (State::Deterministic, Input::Cached(value)) => {
-                let outcome = self.job.clone().answer(value.as_deref());
+                let outcome = self.job.answer_in_place(value.as_deref());
                 self.answer(outcome, None, now_ms);
             }
             (State::ModelKey { config, forced }, Input::Cached(value)) => {
@@ -347,7 +347,8 @@ impl Generation {
                 Some(outcome) => self.answer(outcome, None, now_ms),
                 // A display is never in KV (genui_core::service): built again.
                 None if !self.job.uses_kv() => {
-                    self.answer(self.job.clone().answer(None), None, now_ms)
+                    let outcome = self.job.answer_in_place(None);
+                    self.answer(outcome, None, now_ms)
                 }
                 None => self.get(State::Deterministic),
             },
