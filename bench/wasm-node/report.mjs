@@ -117,6 +117,7 @@ out('## A fresh isolate\'s first request');
 out();
 for (const c of configs) {
   out(`- workerd ${c.name}: the first \`/v1/generate\` (a miss of the 50-field form, after only \`/healthz\`): ${f(c.first.cpuMs)} ms CPU, ${f(c.first.wallMs)} ms wall; warm, the same kind costs ${f(mean(c.map.get('miss/jsonforms/50')?.ms ?? []) )} ms CPU.`);
+  if (c.startupMs !== undefined) out(`  Start-up, before any request (the process until it first answered \`/healthz\`: workerd's own start, parsing and compiling the script, the module's start with its warm-up): ${f(c.startupMs)} ms CPU.`);
 }
 if (node) out(`- node: loading and instantiating the module ${f(node.loadMs)} ms CPU; its first call (the same miss) ${f(node.first.ms)} ms; warm ${f(mean(nod.get('miss/jsonforms/50')?.ms ?? []))} ms.`);
 out();

@@ -15,15 +15,19 @@ mod replay_guard;
 mod respond;
 mod settings;
 
-use genui_model::serve;
+use genui_model::{serve, warm_up};
 use platform::Worker;
 use respond::{into_response, into_sse_response, RequestInfo};
 use std::rc::Rc;
 use worker::{event, Context, Env, Request, Response, Result};
 
+/// The module's start: the panic hook, then the first-request work moved
+/// into start-up (`genui_model::warm_up`: compiling the code a generate
+/// runs and building the isolate's one-time tables).
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();
+    warm_up();
 }
 
 #[event(fetch)]

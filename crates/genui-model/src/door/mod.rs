@@ -25,10 +25,12 @@ mod serve;
 mod submit;
 #[cfg(test)]
 mod tests;
+mod warm;
 mod webhook;
 
 pub use platform::Platform;
 pub use serve::serve;
+pub use warm::warm_up;
 
 use crate::stream::CONTENT_TYPE as EVENT_STREAM_CONTENT_TYPE;
 use futures::channel::mpsc::{self, UnboundedReceiver};

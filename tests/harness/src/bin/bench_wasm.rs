@@ -123,6 +123,9 @@ fn run(name: &str, config: &str, inputs: &Value) -> Result<(Value, usize), Strin
     if b.workerd.is_empty() {
         return Err(format!("no workerd process at or under pid {root}"));
     }
+    // What the process spent before it answered: starting, parsing and
+    // compiling the script, the module's start, the readiness `/healthz`.
+    let startup_ms = b.cpu_ns() as f64 / 1e6;
     let cases = inputs["cases"].as_array().ok_or("inputs: cases")?;
     let find = |id: &str| {
         cases
@@ -167,7 +170,7 @@ fn run(name: &str, config: &str, inputs: &Value) -> Result<(Value, usize), Strin
     let figures = json!({
         "name": name, "config": config,
         "process": format!("workerd pid(s) {:?} ({}, pid {root}), {threads} threads, CPU from /proc/<pid>/task/*/schedstat", b.workerd, server.kind()),
-        "healthzMs": healthz, "first": first, "memory": memory, "results": results, "failures": b.failures,
+        "healthzMs": healthz, "startupMs": startup_ms, "first": first, "memory": memory, "results": results, "failures": b.failures,
     });
     drop(server);
     Ok((figures, failures))

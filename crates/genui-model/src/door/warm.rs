@@ -1,0 +1,68 @@
+//! What a fresh isolate does at the module's start, so that its first
+//! request does not: it answers one small built-in form in every format
+//! with the deterministic generator ([`GenerateJob::warm_up`]). V8
+//! compiles a wasm function the first time it runs, and the isolate builds
+//! its one-time tables (lexicons, label data) on first use; done here, both
+//! land in the start-up CPU, which the platform bounds apart from request
+//! CPU, instead of in the first request's. The schema's proof and compile
+//! stay in the first request: jsonschema seeds its hash maps from the
+//! random source, which the Workers runtime refuses outside a request.
+//! Nothing here reads the environment, the clock or the network.
+
+use genui_core::{Format, GenerateJob};
+
+/// A form with the shapes most requests have: text, formats, numbers with
+/// bounds, a choice of identifiers and one of country codes, a yes/no, a
+/// long text, a nested object and a list.
+const WARM_UP_REQUEST: &str = r#"{
+  "description": "Ask the user to book a trip",
+  "output": {
+    "type": "object",
+    "required": ["first_name", "last_name", "email", "departure_date"],
+    "properties": {
+      "first_name": {"type": "string", "minLength": 1},
+      "last_name": {"type": "string", "minLength": 1},
+      "email": {"type": "string", "format": "email"},
+      "phone": {"type": "string", "pattern": "^[+0-9 ]{6,20}$"},
+      "departure_date": {"type": "string", "format": "date"},
+      "return_date": {"type": "string", "format": "date"},
+      "passengers": {"type": "integer", "minimum": 1, "maximum": 9},
+      "cabin": {"type": "string", "enum": ["economy", "premium_economy", "business"]},
+      "country": {"type": "string", "enum": ["GB", "FR", "DE"]},
+      "newsletter": {"type": "boolean"},
+      "notes": {"type": "string", "maxLength": 2000},
+      "address": {
+        "type": "object",
+        "properties": {
+          "street": {"type": "string"},
+          "city": {"type": "string"},
+          "postal_code": {"type": "string"}
+        }
+      },
+      "meals": {"type": "array", "items": {"type": "string", "enum": ["vegetarian", "gluten_free"]}, "uniqueItems": true}
+    }
+  }
+}"#;
+
+/// Answers the built-in form in every format, as the deterministic
+/// generator answers a miss; the statuses, in [`Format::names`] order
+/// (each is 200 unless the core has changed what it accepts).
+pub fn warm_up() -> Vec<u16> {
+    let answer = |format: &str| match GenerateJob::warm_up(WARM_UP_REQUEST.as_bytes(), format) {
+        Ok(response) => response.status,
+        Err(error) => error.http_status(),
+    };
+    Format::names().into_iter().map(answer).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_answers_the_built_in_form() {
+        let statuses = warm_up();
+        assert_eq!(statuses.len(), Format::names().len());
+        assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+    }
+}
