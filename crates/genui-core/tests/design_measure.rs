@@ -15,14 +15,15 @@ use design::seen::{generated, planned};
 use serde_json::Value;
 
 /// The generator's figures may not fall below these: the deterministic
-/// generator's figures (generator 1.8.0, on the first rounds' 72 tuning
+/// generator's figures (generator 1.9.0, on the first rounds' 72 tuning
 /// and 18 held-out cases), rounded down (raise them as it improves).
 /// Counts are ceilings; titles and leads are held at none echoing and none
 /// missing. Tune against the tuning half only; the held-out half says
 /// whether a change generalises. (Held-out section F1 fell from 0.701 to
 /// 0.664 with generator 1.4.0's section rules, rose to 0.705 with 1.5.0's
 /// and stayed there with 1.6.0's and 1.7.0's; 1.8.0's subject sections
-/// lowered it to 0.677 while both newer held-out groups rose: see
+/// lowered it to 0.677 while both newer held-out groups rose; 1.9.0's
+/// rules raised it to 0.681 and its pairs from 20 to 21 of 30: see
 /// bench-results/design.md. The held-out floors record where it stands,
 /// they are not targets. The raw labels left are codes no rule can read: a
 /// bug report's `S1`-`S4` and course codes such as `CS101`.)
@@ -37,17 +38,17 @@ struct Floor {
 }
 
 const TUNING_FLOOR: Floor = Floor {
-    section_f1: 0.809,
-    rows_percent: 90.5,
-    order: 0.960,
+    section_f1: 0.812,
+    rows_percent: 92.5,
+    order: 0.964,
     raw_labels: 4,
     title_echoes: 0,
     titles_missing: 0,
     lead_echoes: 0,
 };
 const HELD_OUT_FLOOR: Floor = Floor {
-    section_f1: 0.677,
-    rows_percent: 66.0,
+    section_f1: 0.681,
+    rows_percent: 69.9,
     order: 0.910,
     raw_labels: 3,
     title_echoes: 0,
@@ -61,7 +62,8 @@ const HELD_OUT_FLOOR: Floor = Floor {
 /// after three rounds of tuning. Generator 1.6.0 on them: tuning 0.632,
 /// 18/22 pairs, 2 raw labels; held out 0.552, 26/29 pairs, 9 raw labels.
 /// Generator 1.7.0: tuning 0.757, 21/22 pairs; held out unchanged.
-/// Generator 1.8.0: held out 0.591, the rest unchanged.
+/// Generator 1.8.0: held out 0.591, the rest unchanged. Generator 1.9.0:
+/// held out 0.619, the rest unchanged.
 const NEW_TUNING_FLOOR: Floor = Floor {
     section_f1: 0.756,
     rows_percent: 95.4,
@@ -72,7 +74,7 @@ const NEW_TUNING_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const NEW_HELD_OUT_FLOOR: Floor = Floor {
-    section_f1: 0.590,
+    section_f1: 0.618,
     rows_percent: 89.6,
     order: 0.969,
     raw_labels: 9,
@@ -100,6 +102,32 @@ const HELD_OUT_1_8_FLOOR: Floor = Floor {
     section_f1: 0.778,
     rows_percent: 85.7,
     order: 0.985,
+    raw_labels: 0,
+    title_echoes: 0,
+    titles_missing: 0,
+    lead_echoes: 0,
+};
+
+/// The cases added for generator 1.9.0 (`"addedFor": "1.9.0"`): domains
+/// and shapes the set had few of (stock, data protection, releases, pet
+/// adoption, Likert surveys, intake with a medications array, a device
+/// ticket, sessions with an optional hotel, an EV charger named by titles,
+/// a travel request, a Spanish and a French form), half of them held out.
+/// Generator 1.8.0 on them: tuning 0.732, 17/22 pairs; held out 0.797,
+/// 22/23. Generator 1.9.0: tuning 0.763, 21/22; held out unchanged.
+const TUNING_1_9_FLOOR: Floor = Floor {
+    section_f1: 0.763,
+    rows_percent: 95.4,
+    order: 1.0,
+    raw_labels: 3,
+    title_echoes: 0,
+    titles_missing: 0,
+    lead_echoes: 0,
+};
+const HELD_OUT_1_9_FLOOR: Floor = Floor {
+    section_f1: 0.796,
+    rows_percent: 95.6,
+    order: 1.0,
     raw_labels: 0,
     title_echoes: 0,
     titles_missing: 0,
@@ -318,6 +346,18 @@ fn the_deterministic_generator_holds_its_floors() {
             true,
             Some("1.8.0"),
             HELD_OUT_1_8_FLOOR,
+        ),
+        (
+            "tuning, added for 1.9.0",
+            false,
+            Some("1.9.0"),
+            TUNING_1_9_FLOOR,
+        ),
+        (
+            "held out, added for 1.9.0",
+            true,
+            Some("1.9.0"),
+            HELD_OUT_1_9_FLOOR,
         ),
     ] {
         let s = Summary::of_round(&scored, held_out, round);

@@ -149,7 +149,7 @@ const OPENERS: [&[&str]; 14] = [
 /// is called by when the verb names the person's task ("Register the user
 /// for the conference" -> "Conference registration"). A third-person
 /// `s` ("a form that collects") is read as the verb.
-const AGENT_VERBS: [(&str, Option<&str>); 31] = [
+const AGENT_VERBS: [(&str, Option<&str>); 35] = [
     ("ask", None),
     ("collect", None),
     ("let", None),
@@ -175,6 +175,10 @@ const AGENT_VERBS: [(&str, Option<&str>); 31] = [
     ("provide", None),
     ("allow", None),
     ("record", None),
+    ("open", None),
+    ("send", None),
+    ("file", None),
+    ("submit", None),
     ("register", Some("registration")),
     ("book", Some("booking")),
     ("subscribe", Some("subscription")),

@@ -16,8 +16,8 @@
 //! two inputs of one kind about one subject (`travellers`/
 //! `oldest_traveller_age`). A row holds at most [`MAX_ROW`] fields. Short
 //! inputs left alone after that share a row of two with a neighbour of the
-//! same kind (one-line texts, dates and times; two numbers; two
-//! drop-downs), as a designer's two-column form does. On mobile
+//! same kind (one-line texts, dates and times, drop-downs and choices; two
+//! numbers), as a designer's two-column form does. On mobile
 //! [`single_column`] undoes every row.
 
 use super::labels::words;
@@ -227,12 +227,12 @@ fn pair_lone_neighbours(elements: Vec<Node>) -> Vec<Node> {
 }
 
 /// The kinds of one-line input that read well two to a row. A date or
-/// time picker is as wide as a line of text, so they are one kind.
+/// time picker, a drop-down and a short group of choices are as wide as a
+/// line of text, so they are one kind; numbers are the other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum InputKind {
     Line,
     Number,
-    DropDown,
 }
 
 impl InputKind {
@@ -241,11 +241,14 @@ impl InputKind {
             return None;
         }
         match control.widget {
-            Widget::Text | Widget::Email | Widget::Date | Widget::DateTime | Widget::Time => {
-                Some(InputKind::Line)
-            }
+            Widget::Text
+            | Widget::Email
+            | Widget::Date
+            | Widget::DateTime
+            | Widget::Time
+            | Widget::Select
+            | Widget::Radio => Some(InputKind::Line),
             Widget::Number | Widget::Integer => Some(InputKind::Number),
-            Widget::Select => Some(InputKind::DropDown),
             _ => None,
         }
     }
@@ -714,6 +717,28 @@ mod tests {
             ]),
             "[first_name last_name] [email order_number]",
             "related fields first, then the lone ones two by two"
+        );
+    }
+
+    #[test]
+    fn a_lone_choice_shares_a_row_with_a_lone_line_beside_it() {
+        use Widget::*;
+        assert_eq!(
+            arranged(&[
+                ("charger_name", Text),
+                ("location", Radio),
+                ("notes", Textarea)
+            ]),
+            "[charger_name location] notes"
+        );
+        assert_eq!(
+            arranged(&[("issue_category", Select), ("started_on", Date)]),
+            "[issue_category started_on]"
+        );
+        assert_eq!(
+            arranged(&[("max_current", Integer), ("phase", Radio)]),
+            "max_current phase",
+            "a number and a choice are of two kinds"
         );
     }
 

@@ -8,7 +8,10 @@
 //!   are of one kind (yes/no, long text, anything else); a run of unknown
 //!   yes/no fields or long texts after other kinds is a section of its own
 //!   ("Options", "Comments"); an unknown field leading the form joins the
-//!   first known field after it.
+//!   first known field after it. A person's name and contact details hold
+//!   only the person: unknown fields after them take the family of what
+//!   follows (a scholarship form's `universidad`, `carrera` after
+//!   `telefono`).
 //! - The second of a known pair of neighbours (first/last name, make/model,
 //!   an amount and its currency: [`super::rows`]) takes the first one's
 //!   family, so no section boundary falls inside a pair; also when the
@@ -179,6 +182,7 @@ fn fill_unknown(mut tags: Vec<Tag>) -> Vec<Tag> {
             } => previous = Some((*family, *kind)),
             Tag::Field { family, kind } => {
                 *family = match previous {
+                    Some((known, _)) if holds_only_the_person(known) => None,
                     Some((known, was)) if was == *kind => Some(known),
                     Some(_) => kind.family(),
                     None => None,
@@ -200,6 +204,13 @@ fn fill_unknown(mut tags: Vec<Tag>) -> Vec<Tag> {
         }
     }
     tags
+}
+
+/// A person's name and contact details hold only the person: a field the
+/// lexicon does not know after them (`universidad` after `telefono`) is
+/// about the form's subject, so it takes its family from what follows.
+fn holds_only_the_person(family: Family) -> bool {
+    matches!(family, Family::Personal | Family::Contact)
 }
 
 /// First words that say how a value is bounded or which of a pair it is
@@ -1019,6 +1030,22 @@ mod tests {
             ]),
             ["Trip:4", "Address:2"]
         );
+    }
+
+    #[test]
+    fn fields_the_lexicon_does_not_know_after_a_person_are_not_the_persons() {
+        // A scholarship form in Spanish: the person, then studies the
+        // lexicon has no words for.
+        let names = [
+            "first_name",
+            "last_name",
+            "email",
+            "phone",
+            "universidad",
+            "carrera",
+            "nota_media",
+        ];
+        assert_eq!(arranged(&names), ["Personal Information:4", "Details:3"]);
     }
 
     #[test]

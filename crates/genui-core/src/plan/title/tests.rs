@@ -305,3 +305,21 @@ fn the_title_names_the_form_not_who_fills_it_in() {
         assert_eq!(title(request).as_deref(), Some(expected), "{request}");
     }
 }
+
+#[test]
+fn more_agent_verbs_are_not_the_title() {
+    for (request, title) in [
+        (
+            "Open a support ticket for the customer whose smart speaker stopped working",
+            "Support ticket",
+        ),
+        (
+            "Send the patient a short survey about their hospital visit",
+            "Short survey",
+        ),
+        ("File a complaint about the delivery", "Complaint"),
+        ("Submit the monthly timesheet", "Timesheet"),
+    ] {
+        assert_eq!(self::title(request).as_deref(), Some(title), "{request}");
+    }
+}
