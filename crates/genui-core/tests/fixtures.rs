@@ -417,6 +417,63 @@ fn text_answers_are_the_serialised_values() {
     }
 }
 
+/// A React answer is written from its remembered head (module, file name,
+/// packages) as text: the same bytes as the answer built as a value and
+/// serialised, the first time and from memory, for every fixture, with
+/// each request's own data and provenance (warnings of the zod schema
+/// included), and the service sends those bytes.
+#[test]
+fn react_text_answers_are_the_serialised_values() {
+    let all = fixtures("generate").into_iter().chain(fixtures("display"));
+    for (name, args) in all {
+        let body = json!({"tool": "generateUserInterface", "arguments": args});
+        let job = GenerateJob::prepare(
+            &serde_json::to_vec(&body).unwrap(),
+            Some("react"),
+            &Limits::default(),
+        )
+        .unwrap();
+        let outcome = job.clone().answer(None);
+        let stored = (outcome.cache_put.as_ref().map(|put| put.value.clone()))
+            .or_else(|| job.spec_json())
+            .unwrap_or_else(|| panic!("{name}: no spec stored"));
+        let spec =
+            UiSpec::from_cached(&stored, job.spec_hash()).expect("the stored spec reads back");
+        let answer = body_of(&outcome);
+        let format = genui_core::Format::parse("react", "/format").unwrap();
+        for (i, data) in [args["data"].clone(), json!({"other": [1, "two"]})]
+            .iter()
+            .enumerate()
+        {
+            let mut meta = Map::new();
+            meta.insert("specHash".into(), answer["meta"]["specHash"].clone());
+            meta.insert("request".into(), json!(i));
+            let mut input = spec.render_input(data, None, meta);
+            input.initial_data = data.clone();
+            let whole = serde_json::to_string(&format.render(&input)).unwrap();
+            for pass in ["first", "remembered"] {
+                assert_eq!(
+                    format.render_text(&input),
+                    whole,
+                    "{name}: {pass} text, data {i}"
+                );
+            }
+        }
+        let mut meta = answer["meta"].as_object().cloned().unwrap_or_default();
+        // The answer's own zod warnings, which rendering adds to its meta.
+        if let Some(Value::Array(list)) = meta.get_mut("warnings") {
+            list.retain(|w| w["code"] != "zod_unenforced");
+            if list.is_empty() {
+                meta.shift_remove("warnings");
+            }
+        }
+        let mut input = spec.render_input(&args["data"], None, meta);
+        input.initial_data = answer["initialData"].clone();
+        let whole = serde_json::to_string(&format.render(&input)).unwrap();
+        assert_eq!(outcome.response.body, whole, "{name}: the service's answer");
+    }
+}
+
 /// LMUI components are kept per spec without their values: an answer from
 /// the kept components carries this request's values, exactly as one built
 /// afresh for it does (the first request's data must not leak into the

@@ -49,41 +49,111 @@ const TAKEN: &[&str] = &[
 pub(crate) fn render(r: &RenderInput<'_>) -> Value {
     // The module holds no request data, so an isolate builds it once per
     // spec and each answer copies the text.
-    let spec = &r.spec;
-    let built = crate::cache::memo::projection(
+    let built =
+        crate::cache::memo::projection(&r.memo_key(), "react", || built_module(r), Module::bytes);
+    let mut answer = Map::new();
+    answer.insert("module".into(), built.source.clone().into());
+    answer.insert("fileName".into(), file_name(&built).into());
+    answer.insert("packages".into(), Value::Object(packages()));
+    answer.insert("initialData".into(), r.initial_data.clone());
+    answer.insert("meta".into(), Value::Object(meta(r, &built.warnings)));
+    Value::Object(answer)
+}
+
+/// The whole answer as the JSON text the service sends, the same bytes as
+/// [`render`]'s value serialised: the data-free head (module, file name,
+/// packages) is written once per spec and language and remembered as text
+/// (the module's source escaped as a JSON string is most of a hit's work
+/// otherwise), then the request's `initialData` and `meta` follow.
+pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
+    let head = crate::cache::memo::projection(
         &r.memo_key(),
-        "react",
-        || {
-            module(
-                &spec.plan,
-                &spec.schema,
-                &spec.defaults,
-                &spec.spec_hash,
-                r.lang(),
-            )
-        },
-        Module::bytes,
+        "react-text",
+        || Head::of(&built_module(r)),
+        Head::bytes,
     );
+    let mut out = String::with_capacity(head.text.len() + 512);
+    out.push_str(&head.text);
+    out.push_str(",\"initialData\":");
+    out.push_str(&serde_json::to_string(&r.initial_data).unwrap_or_default());
+    out.push_str(",\"meta\":");
+    let meta = meta(r, &head.warnings);
+    out.push_str(&serde_json::to_string(&meta).unwrap_or_default());
+    out.push('}');
+    out
+}
+
+/// A react answer's data-free head as JSON text, `{"module", "fileName",
+/// "packages"` (the object left open), and what the module's zod schema
+/// does not enforce (the answer's `meta` lists it).
+struct Head {
+    text: String,
+    warnings: Vec<(String, String)>,
+}
+
+impl Head {
+    fn of(built: &Module) -> Self {
+        let mut head = Map::new();
+        head.insert("module".into(), built.source.as_str().into());
+        head.insert("fileName".into(), file_name(built).into());
+        head.insert("packages".into(), Value::Object(packages()));
+        let mut text = serde_json::to_string(&head).unwrap_or_default();
+        text.pop(); // the closing brace: the request's fields follow
+        Self {
+            text,
+            warnings: built.warnings.clone(),
+        }
+    }
+
+    /// The heap it holds, for the memo's bound.
+    fn bytes(&self) -> usize {
+        self.text.len()
+            + self
+                .warnings
+                .iter()
+                .map(|(p, w)| p.len() + w.len() + 48)
+                .sum::<usize>()
+    }
+}
+
+/// The module of `r`'s spec in `r`'s language.
+fn built_module(r: &RenderInput<'_>) -> Module {
+    let spec = &r.spec;
+    module(
+        &spec.plan,
+        &spec.schema,
+        &spec.defaults,
+        &spec.spec_hash,
+        r.lang(),
+    )
+}
+
+/// The module's file name.
+fn file_name(built: &Module) -> String {
+    format!("{}.tsx", built.component)
+}
+
+/// [`PACKAGES`] as the answer lists them.
+fn packages() -> Map<String, Value> {
+    PACKAGES
+        .iter()
+        .map(|(name, version)| ((*name).to_owned(), Value::from(*version)))
+        .collect()
+}
+
+/// The answer's `meta`: the request's provenance, and a warning for each
+/// part of `output` the module's zod schema does not enforce.
+fn meta(r: &RenderInput<'_>, unenforced: &[(String, String)]) -> Map<String, Value> {
     let mut meta = r.meta();
-    if !built.warnings.is_empty() {
+    if !unenforced.is_empty() {
         let list = meta.entry("warnings").or_insert_with(|| json!([]));
         if let Value::Array(list) = list {
-            list.extend(built.warnings.iter().map(|(pointer, why)| {
+            list.extend(unenforced.iter().map(|(pointer, why)| {
                 json!({"code": "zod_unenforced", "pointer": pointer, "message": format!("the module's zod schema does not enforce {pointer}: {why}")})
             }));
         }
     }
-    let packages: Map<String, Value> = PACKAGES
-        .iter()
-        .map(|(name, version)| ((*name).to_owned(), Value::from(*version)))
-        .collect();
-    let mut answer = Map::new();
-    answer.insert("module".into(), built.source.clone().into());
-    answer.insert("fileName".into(), format!("{}.tsx", built.component).into());
-    answer.insert("packages".into(), Value::Object(packages));
-    answer.insert("initialData".into(), r.initial_data.clone());
-    answer.insert("meta".into(), Value::Object(meta));
-    Value::Object(answer)
+    meta
 }
 
 /// Whether an `Accept` header asks for the module's source alone
@@ -1063,6 +1133,10 @@ impl super::FormatCompiler for React {
     fn render(&self, r: &RenderInput<'_>, _: crate::Format) -> Value {
         render(r)
     }
+
+    fn render_text(&self, r: &RenderInput<'_>, _: crate::Format) -> String {
+        render_text(r)
+    }
 }
 
 #[cfg(test)]
@@ -1097,6 +1171,49 @@ mod tests {
         );
         assert_eq!(names(Some("Flugsuche"), &plan), "Flugsuche");
         assert_eq!(names(Some("---"), &plan), "YourDetails");
+    }
+
+    #[test]
+    fn a_text_answers_head_is_remembered_per_spec_and_language_and_charged() {
+        use crate::cache::spec::{GeneratorId, UiSpec};
+        let spec = UiSpec {
+            spec_version: 1,
+            spec_hash: "react-head-test".into(),
+            generator: GeneratorId {
+                generator: "deterministic".into(),
+                generator_version: "t".into(),
+            },
+            draft: "2020-12".into(),
+            description: String::new(),
+            schema: json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+            plan: Plan {
+                title: Some("Contact".into()),
+                root: crate::plan::Node::Vertical { elements: vec![] },
+            },
+            defaults: json!({}),
+        };
+        let data = json!({"name": "Ada"});
+        let input = RenderInput::new(&spec, &data, None, Map::new());
+        let text = render_text(&input);
+        assert!(text.starts_with("{\"module\":\"// Contact:"), "{text}");
+        assert!(text.ends_with(",\"initialData\":{\"name\":\"Ada\"},\"meta\":{}}"));
+        let remembered = |locale: Option<&str>| {
+            let input = RenderInput::new(&spec, &data, None, Map::new()).with_locale(locale);
+            let made = std::cell::Cell::new(false);
+            let head = crate::cache::memo::projection(
+                &input.memo_key(),
+                "react-text",
+                || {
+                    made.set(true);
+                    Head::of(&built_module(&input))
+                },
+                Head::bytes,
+            );
+            assert!(head.bytes() >= head.text.len());
+            !made.get()
+        };
+        assert!(remembered(None), "the head the answer was written from");
+        assert!(!remembered(Some("de")), "another language, another head");
     }
 
     #[test]
