@@ -2037,7 +2037,7 @@ pub mod meta {
         // Under `macros`, native builds dispatch to compile-time generated validators; the cached
         // runtime validator is resolved lazily by draft only for the `evaluate` path (`AsRef`).
         enum MetaValidatorInner<'a> {
-            #[cfg(all(not(feature = "macros"), not(target_family = "wasm")))]
+            #[cfg(any(target_family = "wasm", not(feature = "macros")))]
             Borrowed(&'a Validator),
             Owned(Box<Validator>, PhantomData<&'a Validator>),
             #[cfg(all(feature = "macros", not(target_family = "wasm")))]
@@ -2055,7 +2055,7 @@ pub mod meta {
             allow(clippy::elidable_lifetime_names)
         )]
         impl<'a> MetaValidator<'a> {
-            #[cfg(all(not(feature = "macros"), not(target_family = "wasm")))]
+            #[cfg(any(target_family = "wasm", not(feature = "macros")))]
             pub(crate) fn borrowed(validator: &'a Validator) -> Self {
                 Self(MetaValidatorInner::Borrowed(validator))
             }
@@ -2111,7 +2111,7 @@ pub mod meta {
         impl AsRef<Validator> for MetaValidator<'_> {
             fn as_ref(&self) -> &Validator {
                 match &self.0 {
-                    #[cfg(all(not(feature = "macros"), not(target_family = "wasm")))]
+                    #[cfg(any(target_family = "wasm", not(feature = "macros")))]
                     MetaValidatorInner::Borrowed(validator) => validator,
                     MetaValidatorInner::Owned(validator, _) => validator,
                     // `evaluate` has no generated counterpart; fall back to the runtime validator.
@@ -2216,17 +2216,29 @@ pub mod meta {
                 _ => MetaValidator::borrowed(&validators::DRAFT202012_META_VALIDATOR),
             }
         }
+        // genui-worker patch: the validator type is not `Sync` on wasm, so no
+        // static can hold it, but an isolate is one thread. Build each
+        // draft's meta validator once per thread and keep it for the
+        // thread's life (at most five), instead of once per call: every
+        // `build()` checks its schema against one.
         #[cfg(target_family = "wasm")]
         {
-            let validator = match draft {
-                Draft::Draft4 => validators::draft4_meta_validator(),
-                Draft::Draft6 => validators::draft6_meta_validator(),
-                Draft::Draft7 => validators::draft7_meta_validator(),
-                Draft::Draft201909 => validators::draft201909_meta_validator(),
+            type Build = fn() -> Validator;
+            thread_local! {
+                static CACHED: [std::cell::OnceCell<&'static Validator>; 5] =
+                    const { [const { std::cell::OnceCell::new() }; 5] };
+            }
+            let (index, build): (usize, Build) = match draft {
+                Draft::Draft4 => (0, validators::draft4_meta_validator),
+                Draft::Draft6 => (1, validators::draft6_meta_validator),
+                Draft::Draft7 => (2, validators::draft7_meta_validator),
+                Draft::Draft201909 => (3, validators::draft201909_meta_validator),
                 // Draft202012, Unknown, or any future draft variants
-                _ => validators::draft202012_meta_validator(),
+                _ => (4, validators::draft202012_meta_validator),
             };
-            MetaValidator::owned(validator)
+            let validator: &'static Validator = CACHED
+                .with(|cells| *cells[index].get_or_init(|| Box::leak(Box::new(build()))));
+            MetaValidator::borrowed(validator)
         }
     }
 
