@@ -46,6 +46,27 @@ pub fn wasm_memory_bytes() -> f64 {
     (core::arch::wasm32::memory_size(0) * 65536) as f64
 }
 
+/// Whether jsonschema hands out one meta-schema validator per draft for
+/// the module's life (the patch in vendor/jsonschema) rather than building
+/// one anew on every call, as upstream 0.60 does on wasm: every compile of a
+/// new schema checks it against one. `run.mjs` refuses to time a module
+/// where this is false.
+#[wasm_bindgen(js_name = metaValidatorsShared)]
+pub fn meta_validators_shared() -> bool {
+    type Handout = fn() -> jsonschema::meta::MetaValidator<'static>;
+    let drafts: [Handout; 5] = [
+        jsonschema::draft4::meta::validator,
+        jsonschema::draft6::meta::validator,
+        jsonschema::draft7::meta::validator,
+        jsonschema::draft201909::meta::validator,
+        jsonschema::draft202012::meta::validator,
+    ];
+    drafts.iter().all(|handout| {
+        let (first, second) = (handout(), handout());
+        std::ptr::eq(first.as_ref(), second.as_ref())
+    })
+}
+
 /// Status of the last call, and 1000 added when it was a hit.
 static LAST: AtomicU32 = AtomicU32::new(0);
 

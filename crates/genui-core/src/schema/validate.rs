@@ -2,7 +2,7 @@
 //!
 //! Three checks, cheapest first: `$schema` names a draft we know; the
 //! document validates against that draft's meta-schema (jsonschema's
-//! meta validators, built once per isolate here); every `#` reference of
+//! meta validators, built once per isolate); every `#` reference of
 //! the root resource resolves and is not a cycle. Then the schema is
 //! compiled (every other reference the document holds resolved by
 //! jsonschema's registry, schema/external.rs) into a
@@ -67,20 +67,18 @@ enum MetaCheck {
 const OUTPUT_BASE: &str = "json-schema:///";
 /// The wrapper's own base, so it never takes the place of `output`.
 const WRAPPER_BASE: &str = "urn:genui:output-wrapper";
-/// The draft whose meta-schema jsonschema rebuilds to check the wrapper:
-/// the cheapest to build (draft-04: 0.24 ms native, against 1.2 ms for
-/// 2020-12 and 5.9 ms for 2019-09).
+/// The draft of the wrapper, whose meta-schema validator jsonschema checks
+/// it against: the cheapest to build on an isolate's first compile (draft-04:
+/// 0.24 ms native, against 1.2 ms for 2020-12 and 5.9 ms for 2019-09).
 const WRAPPER_SCHEMA: &str = "http://json-schema.org/draft-04/schema#";
 
 /// Compiles `output` under `draft` into the validator every step shares.
 ///
 /// jsonschema checks a schema against its draft's meta-schema inside every
-/// build, and on wasm it builds that meta-schema's validator anew each time
-/// (natively it keeps one in a static; the wasm type is not `Sync`), which
-/// cost more than compiling most forms: 2020-12's is a 1.2 ms build
-/// natively, 2019-09's 5.9 ms. So the check is made here with the isolate's
-/// own meta validators ([`with_meta_validator`], the same validators the
-/// crate builds), and jsonschema compiles a two-keyword draft-04 wrapper
+/// build, which [`check_output`] has made already (and which costs more
+/// than compiling most forms). So the check is made once, with the
+/// isolate's meta validators ([`with_meta_validator`]), and jsonschema
+/// compiles a two-keyword draft-04 wrapper
 /// that `$ref`s `output`, registered as a resource of its own draft: the
 /// crate compiles a reference target under the target's draft and
 /// vocabularies, so `output` means what it meant as the root. A document
@@ -267,27 +265,23 @@ fn meta_validate(output: &Value, base: &str) -> Result<Draft> {
     }))
 }
 
-thread_local! {
-    /// One meta-schema validator per draft for the isolate's life. On wasm,
-    /// jsonschema builds a draft's meta validator anew on every call to
-    /// `draftX::meta::validator()` (natively it borrows a static), which
-    /// cost several milliseconds of every miss in the worker.
-    static META_VALIDATORS: [std::cell::OnceCell<jsonschema::meta::MetaValidator<'static>>; 5] = Default::default();
-}
-
-/// Runs `f` with the isolate's meta-schema validator for `draft`.
+/// Runs `f` with the isolate's meta-schema validator for `draft`: natively
+/// a static of jsonschema's, on wasm one built once per isolate (the
+/// patched jsonschema in vendor/jsonschema keeps it; upstream 0.60 builds
+/// it anew on every call there, which cost several milliseconds of every
+/// miss in the worker). jsonschema's own `build()` draws on the same one.
 fn with_meta_validator<R>(
     draft: Draft,
     f: impl FnOnce(&jsonschema::meta::MetaValidator<'static>) -> R,
 ) -> R {
-    let (index, build): (usize, fn() -> jsonschema::meta::MetaValidator<'static>) = match draft {
-        Draft::Draft4 => (0, jsonschema::draft4::meta::validator),
-        Draft::Draft6 => (1, jsonschema::draft6::meta::validator),
-        Draft::Draft7 => (2, jsonschema::draft7::meta::validator),
-        Draft::Draft201909 => (3, jsonschema::draft201909::meta::validator),
-        _ => (4, jsonschema::draft202012::meta::validator),
+    let validator = match draft {
+        Draft::Draft4 => jsonschema::draft4::meta::validator(),
+        Draft::Draft6 => jsonschema::draft6::meta::validator(),
+        Draft::Draft7 => jsonschema::draft7::meta::validator(),
+        Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
+        _ => jsonschema::draft202012::meta::validator(),
     };
-    META_VALIDATORS.with(|cells| f(cells[index].get_or_init(build)))
+    f(&validator)
 }
 
 /// Every `#` reference of the root resource must resolve and not start a
