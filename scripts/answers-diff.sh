@@ -23,8 +23,12 @@ out=$root/target/answers
 corpus=$root/target/peer-corpus
 [ -f "$corpus/manifest.json" ] || python3 bench/peer/corpus.py .
 
-# One target dir for both runs, so dependencies build once.
-export CARGO_TARGET_DIR=$root/target
+# Each side builds in a target dir of its own: with one shared dir, cargo
+# may find the head's units fresh and run the example binary the base's
+# build last linked, and the diff then compares the base with itself. The
+# base's dir is kept between runs, so its dependencies build once.
+base_target=$root/target/answers-base-build
+head_target=$root/target
 base_hash=$(git rev-parse --verify "$base_rev^{commit}")
 # The base's answers are kept between runs (they cannot change).
 if [ "$(cat "$out/base.rev" 2>/dev/null)" != "$base_hash" ]; then
@@ -38,11 +42,11 @@ if [ "$(cat "$out/base.rev" 2>/dev/null)" != "$base_hash" ]; then
     if [ -n "$first" ]; then git show "$first:$example" >"$tmp/base/$example"; else cp "$example" "$tmp/base/$example"; fi
   fi
   rm -rf "$out" && mkdir -p "$out"
-  (cd "$tmp/base" && cargo run --quiet -p genui-core --example answers -- "$out/base" "$corpus")
+  (cd "$tmp/base" && CARGO_TARGET_DIR=$base_target cargo run --quiet -p genui-core --example answers -- "$out/base" "$corpus")
   echo "$base_hash" >"$out/base.rev"
 fi
 rm -rf "$out/head"
-cargo run --quiet -p genui-core --example answers -- "$out/head" "$corpus" --cached-from "$out/base"
+CARGO_TARGET_DIR=$head_target cargo run --quiet -p genui-core --example answers -- "$out/head" "$corpus" --cached-from "$out/base"
 if diff -r "$out/base" "$out/head" >"$out/diff.txt"; then
   echo "answers-diff: no difference from $base_rev ($(find "$out/head" -name '*.txt' | wc -l) requests x 5 formats)"
 else
