@@ -7,6 +7,9 @@
 //! - `pointer_corrected`: a pointer close to a real field: `#/properties/a`,
 //!   `a`, `/a`, `a/b` or `a.b` (missing `/properties/` segments), a case
 //!   difference, or a unique nearest field within a small edit distance;
+//! - `row_dropped`: a section row the plan format refuses (a field not in
+//!   the section, not adjacent or out of order, a lone field, more than
+//!   four, a field already in a row): its fields stay stacked;
 //! - `widget_renamed`: a known alias (`dropdown` -> `select`, `toggle` ->
 //!   `checkbox`, ...); `widget_replaced`: an unknown widget name falls back
 //!   to the field's default.
@@ -34,7 +37,9 @@
 //! ([`Context::default_control`]): the deterministic generator's, with its
 //! label, widget, help, placeholder, read-only flag and array item layout.
 
-use crate::plan_schema::{field_lists_mut, overrides_mut, strip_unknown, widget_named};
+use crate::plan_schema::{
+    drop_invalid_rows, field_lists_mut, overrides_mut, strip_unknown, widget_named,
+};
 use genui_core::Limits;
 use genui_core::Pointer;
 use genui_core::SchemaDoc;
@@ -325,6 +330,9 @@ pub(crate) fn prepare_value(plan: &mut Value, ctx: &Context<'_>) -> Vec<&'static
                 fixes.push("pointer_corrected");
             }
         }
+    }
+    if drop_invalid_rows(plan) > 0 {
+        fixes.push("row_dropped");
     }
     for entry in overrides_mut(plan) {
         if let Some(fixed) = entry
@@ -700,6 +708,49 @@ mod tests {
         );
         assert!(controls[6].read_only);
         assert_eq!(controls[6].help.as_deref(), Some("Assigned by the system"));
+    }
+
+    /// The raw pass on a labelled section with `rows`, then conversion.
+    fn run_rows(fields: &[&str], rows: Value) -> (Plan, Vec<&'static str>) {
+        let out = output();
+        let limits = Limits::default();
+        let det = Plan::generate(&out, "", false, &limits).unwrap();
+        let ctx = Context::new(&out, &det, &limits);
+        let mut value = json!({"title": null, "steps": false, "overrides": [],
+            "sections": [{"label": "You", "layout": "vertical", "fields": fields, "rows": rows}]});
+        let early = prepare_value(&mut value, &ctx);
+        (to_plan(&value, &|p| ctx.default_control(p)).unwrap(), early)
+    }
+
+    fn has_row(plan: &Plan) -> bool {
+        let Node::Vertical { elements } = &plan.root else {
+            return false;
+        };
+        elements.iter().any(|n| {
+            matches!(n, Node::Group { elements, .. }
+                if elements.iter().any(|e| matches!(e, Node::Horizontal { .. })))
+        })
+    }
+
+    #[test]
+    fn row_pointers_are_corrected_like_fields_and_bad_rows_dropped() {
+        let (plan, early) = run_rows(
+            &["firstName", "#/properties/email"],
+            json!([["firstName", "/email"]]),
+        );
+        assert_eq!(early, ["pointer_corrected"]);
+        assert!(has_row(&plan), "the corrected row is kept");
+        let (plan, early) = run_rows(
+            &[
+                "/properties/firstName",
+                "/properties/email",
+                "/properties/agree",
+            ],
+            json!([["/properties/firstName", "/properties/agree"]]),
+        );
+        assert_eq!(early, ["row_dropped"]);
+        assert!(!has_row(&plan), "the fields stay stacked");
+        assert_eq!(plan.root.controls().len(), 3);
     }
 
     #[test]

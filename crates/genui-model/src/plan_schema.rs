@@ -11,13 +11,18 @@
 //!
 //! ```json
 //! {"title": "Shipping address", "steps": false,
-//!  "sections": [{"label": "Address", "layout": "vertical", "fields": ["/properties/city", "/properties/country"]}],
+//!  "sections": [{"label": "Address", "layout": "vertical",
+//!                "fields": ["/properties/street", "/properties/city", "/properties/postalCode"],
+//!                "rows": [["/properties/city", "/properties/postalCode"]]}],
 //!  "overrides": [{"pointer": "/properties/country", "label": null, "widget": "radio", "help": null, "placeholder": null}]}
 //! ```
 //!
 //! Sections with a label become [`Node::Group`]s, unlabelled ones splice
 //! their controls into the root, `layout: "horizontal"` wraps a section's
-//! controls in [`Node::Horizontal`], and `steps: true` turns the sections
+//! controls in [`Node::Horizontal`], each of a vertical section's `rows`
+//! (2-4 of its fields, adjacent and in the order `fields` lists them) wraps
+//! those controls in a [`Node::Horizontal`] inside the section, and
+//! `steps: true` turns the sections
 //! into a [`Node::Steps`] wizard. Array item layouts (`detail`) and
 //! read-only flags come with the default control: they are not the model's
 //! to write.
@@ -35,7 +40,10 @@ pub(crate) const NAME: &str = "ui_plan";
 
 /// Keys each object level of the model plan may carry.
 const ROOT_KEYS: [&str; 4] = ["title", "steps", "sections", "overrides"];
-const SECTION_KEYS: [&str; 3] = ["label", "layout", "fields"];
+const SECTION_KEYS: [&str; 4] = ["label", "layout", "fields", "rows"];
+
+/// How many fields one row of a section shows side by side.
+const ROW_FIELDS: std::ops::RangeInclusive<usize> = 2..=4;
 const OVERRIDE_KEYS: [&str; 6] = [
     "pointer",
     "label",
@@ -69,14 +77,60 @@ pub(crate) fn widget_named(name: &str) -> Option<Widget> {
     Widget::all().find(|w| w.as_str() == name)
 }
 
-/// The sections' field lists, for in-place edits of the raw plan.
+/// The sections' field lists and the field lists of their rows, for
+/// in-place edits of the raw plan (a pointer corrected in `fields` is
+/// corrected the same way in `rows`, so the rows stay valid).
 pub(crate) fn field_lists_mut(plan: &mut Value) -> impl Iterator<Item = &mut Vec<Value>> {
+    sections_mut(plan).flat_map(|section| {
+        let (fields, rows) = section_lists_mut(section);
+        fields
+            .into_iter()
+            .chain(rows.into_iter().flatten().filter_map(Value::as_array_mut))
+    })
+}
+
+/// The raw plan's section objects.
+fn sections_mut(plan: &mut Value) -> impl Iterator<Item = &mut Map<String, Value>> {
     let sections = plan
         .get_mut("sections")
         .and_then(Value::as_array_mut)
         .into_iter()
         .flatten();
-    sections.filter_map(|s| s.get_mut("fields").and_then(Value::as_array_mut))
+    sections.filter_map(Value::as_object_mut)
+}
+
+/// One raw section's `fields` and `rows` arrays, where they are arrays.
+fn section_lists_mut(
+    section: &mut Map<String, Value>,
+) -> (Option<&mut Vec<Value>>, Option<&mut Vec<Value>>) {
+    let mut fields = None;
+    let mut rows = None;
+    for (key, value) in section.iter_mut() {
+        match key.as_str() {
+            "fields" => fields = value.as_array_mut(),
+            "rows" => rows = value.as_array_mut(),
+            _ => {}
+        }
+    }
+    (fields, rows)
+}
+
+/// Drops the rows [`to_plan`] would refuse (a field not in the section, not
+/// adjacent or out of order, a lone field, more than four, a field already
+/// in a row): their fields stay stacked. Returns how many went.
+pub(crate) fn drop_invalid_rows(plan: &mut Value) -> usize {
+    let mut dropped = 0;
+    for section in sections_mut(plan) {
+        let (Some(fields), Some(rows)) = section_lists_mut(section) else {
+            continue;
+        };
+        let fields: Vec<&str> = fields.iter().filter_map(Value::as_str).collect();
+        let mut taken = vec![false; fields.len()];
+        let before = rows.len();
+        rows.retain(|row| claim_row(row, &fields, &mut taken).is_ok());
+        dropped += before - rows.len();
+    }
+    dropped
 }
 
 /// The overrides, for in-place edits of the raw plan.
@@ -172,11 +226,12 @@ pub(crate) fn to_plan(
         .into_iter()
         .filter(|s| !s.fields.is_empty())
         .map(|s| {
-            let controls: Vec<Node> = s.fields.iter().map(build).collect();
-            let elements = if s.horizontal && controls.len() > 1 {
-                vec![Node::Horizontal { elements: controls }]
+            let elements = if s.horizontal && s.fields.len() > 1 {
+                vec![Node::Horizontal {
+                    elements: s.fields.iter().map(build).collect(),
+                }]
             } else {
-                controls
+                section_elements(&s, &build)
             };
             (s.label, elements)
         })
@@ -189,11 +244,34 @@ pub(crate) fn to_plan(
     })
 }
 
+/// A vertical section's controls: stacked, each row's in a [`Node::Horizontal`].
+fn section_elements(section: &Section, build: &dyn Fn(&String) -> Node) -> Vec<Node> {
+    let mut elements = Vec::with_capacity(section.fields.len());
+    let mut next = 0;
+    while next < section.fields.len() {
+        match section.rows.iter().find(|row| row.start == next) {
+            Some(row) => {
+                elements.push(Node::Horizontal {
+                    elements: section.fields[row.clone()].iter().map(build).collect(),
+                });
+                next = row.end;
+            }
+            None => {
+                elements.push(build(&section.fields[next]));
+                next += 1;
+            }
+        }
+    }
+    elements
+}
+
 /// One parsed section.
 struct Section {
     label: Option<String>,
     horizontal: bool,
     fields: Vec<String>,
+    /// The rows, as ranges of `fields`.
+    rows: Vec<std::ops::Range<usize>>,
 }
 
 /// One parsed override.
@@ -242,11 +320,75 @@ fn section(value: &Value, at: &str, issues: &mut Vec<Issue>) -> Option<Section> 
             )),
         }
     }
+    let rows = section_rows(map.get("rows"), &pointers, at, issues);
     Some(Section {
         label,
         horizontal,
         fields: pointers,
+        rows,
     })
+}
+
+/// A section's `rows`: absent or null is none; each row must be valid.
+fn section_rows(
+    value: Option<&Value>,
+    fields: &[String],
+    at: &str,
+    issues: &mut Vec<Issue>,
+) -> Vec<std::ops::Range<usize>> {
+    let list = match value {
+        None | Some(Value::Null) => return Vec::new(),
+        Some(Value::Array(list)) => list,
+        Some(_) => {
+            issues.push(invalid(
+                &format!("{at}/rows"),
+                "`rows` must be an array of rows or null",
+            ));
+            return Vec::new();
+        }
+    };
+    let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+    let mut taken = vec![false; fields.len()];
+    let mut rows = Vec::with_capacity(list.len());
+    for (i, row) in list.iter().enumerate() {
+        match claim_row(row, &fields, &mut taken) {
+            Ok(range) => rows.push(range),
+            Err(problem) => issues.push(invalid(&format!("{at}/rows/{i}"), problem)),
+        }
+    }
+    rows
+}
+
+/// The range of `fields` one row covers, marked in `taken`; or why the row
+/// is not valid.
+fn claim_row(
+    row: &Value,
+    fields: &[&str],
+    taken: &mut [bool],
+) -> Result<std::ops::Range<usize>, &'static str> {
+    let Some(row) = row.as_array() else {
+        return Err("a row must be an array of field pointers");
+    };
+    let pointers: Vec<&str> = row.iter().filter_map(Value::as_str).collect();
+    if pointers.len() != row.len() {
+        return Err("a row's fields must be pointer strings");
+    }
+    if !ROW_FIELDS.contains(&pointers.len()) {
+        return Err("a row shows 2 to 4 fields side by side");
+    }
+    if !pointers.iter().all(|p| fields.contains(p)) {
+        return Err("a row's fields must be listed in the section's `fields`");
+    }
+    let start = fields.iter().position(|f| *f == pointers[0]).unwrap_or(0);
+    let range = start..start + pointers.len();
+    if fields.get(range.clone()) != Some(pointers.as_slice()) {
+        return Err("a row's fields must be adjacent in `fields`, in its order");
+    }
+    if taken[range.clone()].iter().any(|t| *t) {
+        return Err("a field can be in one row only");
+    }
+    taken[range.clone()].iter_mut().for_each(|t| *t = true);
+    Ok(range)
 }
 
 fn overrides(value: Option<&Value>, issues: &mut Vec<Issue>) -> Vec<Override> {
@@ -329,6 +471,7 @@ fn add_unlisted(sections: &mut Vec<Section>, overrides: &[Override]) {
             label: None,
             horizontal: false,
             fields: extra,
+            rows: Vec::new(),
         }),
     }
 }
@@ -414,7 +557,8 @@ fn invalid(at: &str, message: &str) -> Issue {
 
 /// The model plan a good model would write for `plan`: top-level groups and
 /// steps become sections, runs of loose controls unlabelled sections, nested
-/// groups are flattened into their section. Without `with_overrides` the
+/// groups are flattened into their section, and the rows of 2-4 controls
+/// directly inside a vertical section become its `rows`. Without `with_overrides` the
 /// controls are assumed to be the defaults (true of the deterministic plan);
 /// with it every control gets a full override, as a model that rewrites
 /// every label would write. Used by the benchmark and tests.
@@ -480,7 +624,28 @@ fn model_section(label: Option<&String>, layout: &str, elements: &[Node]) -> Val
         .flat_map(Node::controls)
         .map(|c| c.pointer.as_str())
         .collect();
-    json!({"label": label, "layout": layout, "fields": fields})
+    let rows = if layout == "vertical" {
+        model_rows(elements)
+    } else {
+        Vec::new()
+    };
+    let rows = Some(rows).filter(|r| !r.is_empty());
+    json!({"label": label, "layout": layout, "fields": fields, "rows": rows})
+}
+
+/// The pointers of each row of 2-4 controls among a section's elements.
+fn model_rows(elements: &[Node]) -> Vec<Vec<&str>> {
+    elements
+        .iter()
+        .filter(|n| matches!(n, Node::Horizontal { .. }))
+        .map(|row| {
+            row.controls()
+                .into_iter()
+                .map(|c| c.pointer.as_str())
+                .collect::<Vec<_>>()
+        })
+        .filter(|row| ROW_FIELDS.contains(&row.len()))
+        .collect()
 }
 
 fn full_override(control: &Control) -> Value {
@@ -676,11 +841,145 @@ mod tests {
         assert!(value["overrides"][0].get("enum").is_none());
     }
 
+    /// A labelled section of fields a..e with `rows`.
+    fn with_rows(rows: Value) -> Value {
+        let fields: Vec<String> = "abcde"
+            .chars()
+            .map(|c| format!("/properties/{c}"))
+            .collect();
+        json!({"title": null, "steps": false, "overrides": [], "sections": [
+            {"label": "S", "layout": "vertical", "fields": fields, "rows": rows}]})
+    }
+
+    /// Each element of the first group: a pointer, or a row of pointers.
+    fn group_shape(plan: &Plan) -> Vec<Vec<String>> {
+        let Node::Vertical { elements } = &plan.root else {
+            return Vec::new();
+        };
+        let Some(Node::Group { elements, .. }) = elements.first() else {
+            return Vec::new();
+        };
+        elements
+            .iter()
+            .map(|n| n.controls().iter().map(|c| c.pointer.clone()).collect())
+            .collect()
+    }
+
+    fn p(names: &str) -> Vec<String> {
+        names.chars().map(|c| format!("/properties/{c}")).collect()
+    }
+
+    #[test]
+    fn rows_become_horizontals_inside_the_group() {
+        let plan = to_plan(
+            &with_rows(json!([["/properties/b", "/properties/c"]])),
+            &default,
+        )
+        .unwrap();
+        assert_eq!(group_shape(&plan), [p("a"), p("bc"), p("d"), p("e")]);
+        let Node::Vertical { elements } = &plan.root else {
+            panic!()
+        };
+        let Node::Group { elements, .. } = &elements[0] else {
+            panic!()
+        };
+        assert!(matches!(&elements[1], Node::Horizontal { elements } if elements.len() == 2));
+        assert!(matches!(&elements[0], Node::Control(_)));
+    }
+
+    #[test]
+    fn missing_or_null_rows_stack_the_section() {
+        let mut plan = with_rows(Value::Null);
+        let stacked = to_plan(&plan, &default).unwrap();
+        assert_eq!(
+            group_shape(&stacked),
+            [p("a"), p("b"), p("c"), p("d"), p("e")]
+        );
+        plan["sections"][0]
+            .as_object_mut()
+            .unwrap()
+            .shift_remove("rows");
+        assert_eq!(to_plan(&plan, &default).unwrap(), stacked);
+    }
+
+    #[test]
+    fn each_invalid_row_is_an_issue_and_is_dropped_to_a_stack() {
+        let bad_rows = [
+            (
+                json!([["/properties/a", "/properties/z"]]),
+                "listed in the section",
+            ),
+            (json!([["/properties/a", "/properties/c"]]), "adjacent"),
+            (json!([["/properties/b", "/properties/a"]]), "adjacent"),
+            (json!([["/properties/a"]]), "2 to 4"),
+            (json!([p("abcde")]), "2 to 4"),
+            (json!([["/properties/a", 3]]), "pointer strings"),
+            (json!(["/properties/a"]), "array of field pointers"),
+        ];
+        for (rows, says) in bad_rows {
+            let mut plan = with_rows(json!([p("de"), rows[0].clone()]));
+            let issues = to_plan(&plan, &default).unwrap_err();
+            assert_eq!(issues.len(), 1, "{rows}");
+            assert_eq!(issues[0].pointer, "/sections/0/rows/1", "{rows}");
+            assert!(
+                issues[0].message.contains(says),
+                "{rows}: {}",
+                issues[0].message
+            );
+            assert_eq!(drop_invalid_rows(&mut plan), 1, "{rows}");
+            let repaired = to_plan(&plan, &default).unwrap();
+            assert_eq!(
+                group_shape(&repaired),
+                [p("a"), p("b"), p("c"), p("de")],
+                "{rows}"
+            );
+        }
+        let mut twice = with_rows(json!([p("ab"), p("bc"), p("de")]));
+        let issues = to_plan(&twice, &default).unwrap_err();
+        assert_eq!(issues[0].pointer, "/sections/0/rows/1");
+        assert!(issues[0].message.contains("one row only"));
+        assert_eq!(drop_invalid_rows(&mut twice), 1);
+        assert_eq!(
+            group_shape(&to_plan(&twice, &default).unwrap()),
+            [p("ab"), p("c"), p("de")]
+        );
+        let mut not_a_list = with_rows(json!("a,b"));
+        let issues = to_plan(&not_a_list, &default).unwrap_err();
+        assert_eq!(issues[0].pointer, "/sections/0/rows");
+        assert_eq!(drop_invalid_rows(&mut not_a_list), 0);
+    }
+
+    #[test]
+    fn rows_round_trip_through_the_core_plan() {
+        let value = with_rows(json!([p("ab"), p("cde")]));
+        let plan = to_plan(&value, &default).unwrap();
+        assert_eq!(from_plan(&plan, false), value);
+        assert_eq!(to_plan(&from_plan(&plan, true), &default).unwrap(), plan);
+    }
+
+    #[test]
+    fn the_published_schema_takes_rows_and_null_rows() {
+        let validator = jsonschema::validator_for(schema()).unwrap();
+        let with = with_rows(json!([p("ab")]));
+        assert!(validator.is_valid(&with));
+        assert!(validator.is_valid(&with_rows(Value::Null)));
+        assert!(!validator.is_valid(&with_rows(json!("a,b"))));
+        let mut without = with.clone();
+        without["sections"][0]
+            .as_object_mut()
+            .unwrap()
+            .shift_remove("rows");
+        assert!(
+            !validator.is_valid(&without),
+            "the schema keeps `rows` required"
+        );
+    }
+
     #[test]
     fn from_plan_round_trips() {
         let value = json!({"title": "T", "steps": false, "overrides": [], "sections": [
-            {"label": null, "layout": "vertical", "fields": ["/properties/a"]},
-            {"label": "Where", "layout": "horizontal", "fields": ["/properties/b", "/properties/c"]}]});
+            {"label": null, "layout": "vertical", "fields": ["/properties/a"], "rows": null},
+            {"label": "Where", "layout": "horizontal", "fields": ["/properties/b", "/properties/c"], "rows": null}]});
         let plan = to_plan(&value, &default).unwrap();
         assert_eq!(from_plan(&plan, false), value);
         let full = from_plan(&plan, true);

@@ -35,7 +35,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// Version of the prompt and field-line format; part of the cache key.
-pub const PROMPT_VERSION: &str = "3";
+pub const PROMPT_VERSION: &str = "4";
 
 /// At most this many enum values are listed per field.
 pub(crate) const MAX_ENUM_VALUES: usize = 12;
@@ -68,9 +68,10 @@ const MAX_PREVIOUS_CHARS: usize = 8000;
 
 const SYSTEM: &str = r#"You lay out forms. The data fields are fixed; you only choose how to present them.
 Reply with JSON only:
-{"title":string|null,"steps":boolean,"sections":[{"label":string|null,"layout":"vertical"|"horizontal","fields":[pointer]}],"overrides":[{"pointer":string,"label":string|null,"widget":string|null,"help":string|null,"placeholder":string|null}]}
+{"title":string|null,"steps":boolean,"sections":[{"label":string|null,"layout":"vertical"|"horizontal","fields":[pointer],"rows":[[pointer]]|null}],"overrides":[{"pointer":string,"label":string|null,"widget":string|null,"help":string|null,"placeholder":string|null}]}
 - sections: related fields together in a natural order; label null for none; "horizontal" only for 2-3 short fields.
 - fields: pointers copied exactly from the field list, each once; every req field must appear.
+- rows: related fields side by side (start/end, first/last, city/postal code, amount/currency): 2-4 adjacent, in fields order; else null.
 - A field shows with its title and first widget; override only to change its label, widget (one of its widgets), help or placeholder (null keeps the default).
 - steps: true only if the form asks for a wizard/steps, or has over 20 fields in 3+ sections.
 - title: the person's name for the form ("Flight search"), never the request's words.
@@ -473,7 +474,7 @@ mod tests {
              \"/properties/country\" string req enum=[\"GB\",\"US\",\"DE\",\"AT\"] widgets=select,radio\n"
         );
         assert_eq!(prompt.request_text(), expected);
-        assert_eq!(PROMPT_VERSION, "3");
+        assert_eq!(PROMPT_VERSION, "4");
     }
 
     #[test]
@@ -541,22 +542,22 @@ mod tests {
     fn prompt_is_small() {
         let (description, output) = seed();
         let prompt = prompt_for(&description, &output);
-        // Seed 000's six fields: about 370 tokens (bytes / 4), of which the
+        // Seed 000's six fields: about 411 tokens (bytes / 4), of which the
         // system message (the whole plan language, long-form steps included)
-        // is 237 (22 of them ask for a title for the person, not the
-        // request) and each field line about 13.
+        // is 278 (22 of them ask for a title for the person, not the
+        // request, 41 for side-by-side rows) and each field line about 13.
         println!(
             "system {} B, prompt {} B",
             prompt.system.len(),
             prompt.bytes()
         );
         assert!(
-            prompt.estimated_tokens() <= 380,
+            prompt.estimated_tokens() <= 420,
             "{} tokens",
             prompt.estimated_tokens()
         );
         assert!(
-            prompt.system.len() / 4 <= 240,
+            prompt.system.len() / 4 <= 280,
             "{} system tokens",
             prompt.system.len() / 4
         );

@@ -1,14 +1,15 @@
 //! A model's plan on the design measure (genui-core's `tests/design/`): for
 //! each development case, the plan a model that agreed with the designer
 //! would write, in the model-plan format (the reference's title, and one
-//! labelled section per reference section with its fields in order), is
+//! labelled section per reference section with its fields in order and its
+//! rows), is
 //! answered as an OpenAI reply through the real ladder (parse, repair,
 //! check), rendered by the pipeline as a model's plan is, and scored.
 //!
-//! The model-plan format has no rows inside a labelled section (a section
-//! is either stacked or one row), so this plan keeps the designer's
-//! sections and gives up the rows; option labels and the lead text are not
-//! the model's to write. `cargo test -p genui-model --test design_model --
+//! The plan writes the designer's side-by-side rows as each section's
+//! `rows` (where the row's fields are adjacent in the section, as the
+//! format asks); option labels and the lead text are not the model's to
+//! write. `cargo test -p genui-model --test design_model --
 //! --ignored` writes the figures to bench-results/design-model.md.
 
 // genui-core's scorer; this test reads only part of it.
@@ -37,9 +38,24 @@ fn scripted_plan_titled(case: &Case, title: &str) -> Value {
         .reference
         .sections
         .iter()
-        .map(|s| json!({"label": s.name, "layout": "vertical", "fields": s.fields}))
+        .map(|s| {
+            let rows: Vec<&Vec<String>> = case
+                .reference
+                .rows
+                .iter()
+                .filter(|row| adjacent_in(row, &s.fields))
+                .collect();
+            json!({"label": s.name, "layout": "vertical", "fields": s.fields, "rows": rows})
+        })
         .collect();
     json!({"title": title, "steps": false, "sections": sections, "overrides": []})
+}
+
+/// Whether `row` is a run of `fields`, in order: the only rows the format
+/// holds (a reference row across fields the designer lists apart is left
+/// out, its fields stacked).
+fn adjacent_in(row: &[String], fields: &[String]) -> bool {
+    fields.windows(row.len()).any(|run| run == row)
 }
 
 /// An OpenAI chat completion carrying `plan`.
@@ -64,8 +80,13 @@ fn through_the_ladder(case: &Case) -> (Plan, Vec<&'static str>) {
 
 /// [`through_the_ladder`] for the model's reply `plan`.
 fn through_the_ladder_with(case: &Case, plan: &Value) -> (Plan, Vec<&'static str>) {
-    let request = GenerateRequest::from_value(case.request.clone())
-        .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
+    ladder_plan(case, case.request.clone(), plan)
+}
+
+/// [`through_the_ladder_with`] for the case's form asked for as `request`.
+fn ladder_plan(case: &Case, request: Value, plan: &Value) -> (Plan, Vec<&'static str>) {
+    let request =
+        GenerateRequest::from_value(request).unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
     let config = ModelConfig {
         api_key: Some("sk-design-0001".into()),
         ..ModelConfig::new(Provider::OpenAi, "m-1")
@@ -117,6 +138,32 @@ fn a_model_plan_in_the_designers_sections_keeps_them_through_the_ladder() {
         );
         assert_eq!(s.scores.missing_fields, 0, "{}", s.name);
     }
+    let whole = Summary::of_all(&scored);
+    assert!(
+        whole.rows_percent() >= 90.0,
+        "side-by-side pairs kept: {}/{}",
+        whole.row_pairs_kept,
+        whole.row_pairs
+    );
+}
+
+/// The same plans for a phone: every row the model wrote is stacked, as
+/// the pipeline stacks rows on mobile whoever wrote them.
+#[test]
+fn a_model_plans_rows_stack_on_mobile() {
+    let cases = load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../genui-core/tests/design/dev"),
+    );
+    let with_rows = cases.iter().filter(|c| !c.reference.rows.is_empty());
+    for case in with_rows.take(5) {
+        let mut request = case.request.clone();
+        request["device"] = json!("mobile");
+        let (plan, fixes) = ladder_plan(case, request, &scripted_plan(case));
+        assert!(fixes.is_empty(), "{}: {fixes:?}", case.name);
+        let scores = Scored::new(case, &planned(case, &plan)).scores;
+        assert_eq!(scores.row_pairs_kept, 0, "{}: a row on mobile", case.name);
+        assert_eq!(scores.section_f1, 1.0, "{}", case.name);
+    }
 }
 
 /// A model that titles every form with the request itself ("Ask the user
@@ -151,9 +198,10 @@ fn write_design_model_report() {
         "# Design measure: a model's plan\n\n\
          `cargo test -p genui-model --test design_model -- --ignored` ({} tuning cases and the held-out rest).\n\n\
          For each development case, the plan a model that agreed with the designer would write in today's model-plan format \
-         (the reference's title, one labelled section per reference section) is answered as an OpenAI reply through genui-model's \
-         ladder (parse, repair, check) and rendered as the pipeline renders a model's plan. The format has no rows inside a labelled \
-         section, so the designer's side-by-side pairs are lost; option labels and the lead text are not part of a plan.\n\n{}\n\
+         (the reference's title, one labelled section per reference section with the designer's side-by-side rows as its `rows` \
+         where their fields are adjacent in the section, as the format asks) \
+         is answered as an OpenAI reply through genui-model's ladder (parse, repair, check) and rendered as the pipeline renders a \
+         model's plan (desktop). Option labels and the lead text are not part of a plan.\n\n{}\n\
          ## Per case\n\n{}",
         tuning.cases,
         halves_table(&scored),
