@@ -42,6 +42,14 @@ out(`Shipped module \`build/index_bg.wasm\` (built by \`./scripts/build-wasm.sh\
 out();
 out(meta.note);
 out();
+out('## Targets');
+out();
+out('Each target against this run\'s figure in workerd alone (ms of CPU above `/healthz`; the upload budget against the shipped module):');
+out();
+out('| target | figure | met |');
+out('|---|---|---|');
+for (const [target, figure, met] of targetRows()) out(`| ${target} | ${figure} | ${met === null ? 'reported' : met ? 'yes' : 'no'} |`);
+out();
 out('## What each figure is');
 out();
 out('- **workerd alone** (the figure the targets use): the `workerd` binary itself serving the exact upload (`wrangler deploy --dry-run --outdir`: the bundled `index.js` and the `.wasm`), one worker, no bindings but the `[vars]` of wrangler.toml (so KV is unbound), no wrangler, no Miniflare entry worker, no dev proxy, no inspector (`tests/harness/src/workerd.rs`; ' + (configs.find((c) => c.name === 'alone')?.process ?? '') + '). CPU is read the same way as below, minus the same kind of `/healthz` floor, which here is only workerd\'s HTTP, the workers-rs entry glue and our router (about 0.4 ms, against 3-6 ms under `wrangler dev`, where every request also crosses a second workerd process, the dev proxy and Miniflare\'s entry worker, and every `console.log` is forwarded over the inspector). What remains is our wasm, its JS glue and the V8 work the request causes: the closest local figure to Cloudflare\'s bill.');
@@ -158,3 +166,34 @@ out();
 out('Raw per-call figures: `bench-results/wasm/*.json`.');
 writeFileSync(outPath, lines.join('\n') + '\n');
 console.error(`report.mjs: wrote ${outPath}`);
+
+// The targets of the wasm bench, each as [target, this run's figure, met
+// (null: reported, no bound)], from the workerd-alone configuration.
+function targetRows() {
+  const alone = configs.find((c) => c.name === 'alone');
+  if (!alone) return [];
+  const formats = ['jsonforms', 'rjsf', 'lmui', 'a2ui', 'react'];
+  const per = (kind) => formats.map((fm) => [fm, above(alone, alone.map.get(`${kind}/${fm}/50`))]);
+  const list = (pairs) => pairs.map(([fm, ms]) => `${fm} ${f(ms)}`).join(', ');
+  const worst = (pairs) => Math.max(...pairs.map(([, ms]) => ms));
+  const corpus = (native?.results ?? [])
+    .filter((r) => r.id.startsWith('corpus/') && r.status['200'])
+    .map((r) => alone.map.get(`${r.id}#pass2`))
+    .filter(Boolean)
+    .map((r) => r.ms[0] - alone.healthzMs);
+  const memoryAt = (prefix) => alone.memory.find((m) => m.after.startsWith(prefix))?.bytes ?? NaN;
+  const peak = Math.max(...alone.memory.map((m) => m.bytes));
+  const hits = per('hit');
+  const cold = per('coldmiss');
+  return [
+    ['upload: the shipped module <= 2.0 MB gzip', `${meta.shipped.gzip} bytes`, meta.shipped.gzip <= 2000000],
+    ['first generate of a fresh isolate <= 10 ms', `${f(alone.first.cpuMs)} ms`, alone.first.cpuMs <= 10],
+    ['start-up of a fresh isolate (bounded apart)', alone.startupMs === undefined ? '-' : `${f(alone.startupMs)} ms`, null],
+    ['corpus, one new schema per request: p90 <= 10 ms', `${f(pct(corpus, 0.9))} ms`, pct(corpus, 0.9) <= 10],
+    ['corpus: p99', `${f(pct(corpus, 0.99))} ms`, null],
+    ['50-field cold miss <= 3 ms in every format', list(cold), worst(cold) <= 3],
+    ['50-field hit <= 0.5 ms in every format', list(hits), worst(hits) <= 0.5],
+    ['memory after 1,000 distinct misses <= 48 MiB', `${mib(memoryAt('1000 distinct'))} MiB`, memoryAt('1000 distinct') <= 48 * 1048576],
+    ['memory never above 64 MiB', `${mib(peak)} MiB at most`, peak <= 64 * 1048576],
+  ];
+}
