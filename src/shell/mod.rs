@@ -19,7 +19,7 @@ use genui_model::{serve, warm_up};
 use platform::Worker;
 use respond::{into_response, into_sse_response, RequestInfo};
 use std::rc::Rc;
-use worker::{event, Context, Env, Request, Response, Result};
+use worker::{console_error, event, Context, Env, Request, Response, Result};
 
 /// The module's start: the panic hook, then the first-request work moved
 /// into start-up (`genui_model::warm_up`: compiling the code a generate
@@ -27,7 +27,9 @@ use worker::{event, Context, Env, Request, Response, Result};
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();
-    warm_up();
+    for line in warm_up() {
+        console_error!("{line}");
+    }
 }
 
 #[event(fetch)]

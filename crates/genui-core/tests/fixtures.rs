@@ -403,6 +403,9 @@ fn text_answers_are_the_serialised_values() {
             let format = genui_core::Format::parse(format, "/format").unwrap();
             let whole = serde_json::to_string(&format.render(&input)).unwrap();
             for pass in ["first", "remembered"] {
+                if pass == "first" {
+                    genui_core::Format::forget_projections();
+                }
                 assert_eq!(
                     format.render_text(&input),
                     whole,
@@ -452,6 +455,9 @@ fn react_text_answers_are_the_serialised_values() {
             input.initial_data = data.clone();
             let whole = serde_json::to_string(&format.render(&input)).unwrap();
             for pass in ["first", "remembered"] {
+                if pass == "first" {
+                    genui_core::Format::forget_projections();
+                }
                 assert_eq!(
                     format.render_text(&input),
                     whole,

@@ -379,14 +379,19 @@ fn claim_row(
     if !pointers.iter().all(|p| fields.contains(p)) {
         return Err("a row's fields must be listed in the section's `fields`");
     }
-    let start = fields.iter().position(|f| *f == pointers[0]).unwrap_or(0);
-    let range = start..start + pointers.len();
-    if fields.get(range.clone()) != Some(pointers.as_slice()) {
+    // Every place `fields` lists the row's pointers in its order (a pointer
+    // listed twice gives two), the first not yet in a row.
+    let n = pointers.len();
+    let mut places = (0..fields.len().saturating_sub(n - 1))
+        .filter(|&i| fields[i..i + n] == pointers[..])
+        .peekable();
+    if places.peek().is_none() {
         return Err("a row's fields must be adjacent in `fields`, in its order");
     }
-    if taken[range.clone()].iter().any(|t| *t) {
+    let Some(start) = places.find(|&i| !taken[i..i + n].iter().any(|t| *t)) else {
         return Err("a field can be in one row only");
-    }
+    };
+    let range = start..start + n;
     taken[range.clone()].iter_mut().for_each(|t| *t = true);
     Ok(range)
 }
@@ -900,6 +905,20 @@ mod tests {
             .unwrap()
             .shift_remove("rows");
         assert_eq!(to_plan(&plan, &default).unwrap(), stacked);
+    }
+
+    #[test]
+    fn a_row_is_found_where_its_fields_are_adjacent_after_a_repeated_pointer() {
+        let fields = [
+            "/properties/a",
+            "/properties/b",
+            "/properties/a",
+            "/properties/c",
+        ];
+        let mut taken = [false; 4];
+        let row = json!(["/properties/a", "/properties/c"]);
+        assert_eq!(claim_row(&row, &fields, &mut taken), Ok(2..4));
+        assert_eq!(taken, [false, false, true, true]);
     }
 
     #[test]

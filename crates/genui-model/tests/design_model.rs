@@ -156,9 +156,17 @@ fn a_model_plans_rows_stack_on_mobile() {
     );
     let with_rows = cases.iter().filter(|c| !c.reference.rows.is_empty());
     for case in with_rows.take(5) {
+        let scripted = scripted_plan(case);
+        let wrote_rows = scripted["sections"].as_array().into_iter().flatten();
+        let wrote_rows = wrote_rows.filter(|s| s["rows"].as_array().is_some_and(|r| !r.is_empty()));
+        assert!(
+            wrote_rows.count() > 0,
+            "{}: the plan writes rows",
+            case.name
+        );
         let mut request = case.request.clone();
         request["device"] = json!("mobile");
-        let (plan, fixes) = ladder_plan(case, request, &scripted_plan(case));
+        let (plan, fixes) = ladder_plan(case, request, &scripted);
         assert!(fixes.is_empty(), "{}: {fixes:?}", case.name);
         let scores = Scored::new(case, &planned(case, &plan)).scores;
         assert_eq!(scores.row_pairs_kept, 0, "{}: a row on mobile", case.name);

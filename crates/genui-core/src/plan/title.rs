@@ -361,6 +361,7 @@ fn is_title_like(tokens: &[&str]) -> bool {
         .sum();
     let verb_at = |at: usize| {
         agent_verb(tokens[at]).is_some_and(|noun| !is_noun_of_compound(tokens, at, noun))
+            && (!is_ambiguous_verb(tokens[at]) || takes_an_object(tokens, at))
     };
     let agent_speaks = skip_openers(tokens) > 0 || (0..tokens.len()).any(verb_at);
     tokens.len() <= 4 && columns <= MAX_NAME_COLUMNS && !agent_speaks
@@ -514,6 +515,26 @@ fn agent_verb(token: &str) -> Option<Option<&'static str>> {
         .iter()
         .find(|(verb, _)| *verb == word || *verb == base)
         .map(|(_, noun)| *noun)
+}
+
+/// Agent verbs that also head a name as a noun or adjective ("File
+/// upload", "Open enrollment", "Submit button").
+const AMBIGUOUS_VERBS: [&str; 4] = ["open", "send", "file", "submit"];
+
+/// Whether `token` is one of the [`AMBIGUOUS_VERBS`] (or its `-s` form).
+fn is_ambiguous_verb(token: &str) -> bool {
+    let word = lower(token);
+    let base = word.strip_suffix('s').unwrap_or(&word);
+    AMBIGUOUS_VERBS.contains(&base)
+}
+
+/// Whether the verb at `at` is followed by its object's determiner or an
+/// addressee ("Open a ticket", "Send the patient …", "Send them …"): only
+/// then is an ambiguous word the agent's verb.
+fn takes_an_object(tokens: &[&str], at: usize) -> bool {
+    tokens
+        .get(at + 1)
+        .is_some_and(|next| is_determiner(next) || is_addressee(&lower(next)))
 }
 
 /// Past "the user", "the new hire's", "them": a determiner and words up to

@@ -99,6 +99,7 @@ impl Head {
         head.insert("packages".into(), Value::Object(packages()));
         let mut text = serde_json::to_string(&head).unwrap_or_default();
         text.pop(); // the closing brace: the request's fields follow
+        text.shrink_to_fit(); // charged by its length: hold no more
         Self {
             text,
             warnings: built.warnings.clone(),
@@ -107,7 +108,7 @@ impl Head {
 
     /// The heap it holds, for the memo's bound.
     fn bytes(&self) -> usize {
-        self.text.len()
+        self.text.capacity()
             + self
                 .warnings
                 .iter()
@@ -1209,7 +1210,14 @@ mod tests {
                 },
                 Head::bytes,
             );
-            assert!(head.bytes() >= head.text.len());
+            assert!(
+                head.bytes() >= head.text.capacity(),
+                "charged for what it holds"
+            );
+            assert!(
+                head.text.capacity() <= head.text.len() + 8,
+                "holds no spare buffer"
+            );
             !made.get()
         };
         assert!(remembered(None), "the head the answer was written from");

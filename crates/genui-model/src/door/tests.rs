@@ -147,9 +147,12 @@ impl Platform for TestPlatform {
         Self::read_chunks_at_most(futures::stream::iter(chunks), max_bytes).await
     }
 
+    /// As a runtime does: the body held to its announced length.
     async fn read_announced_body(&self) -> Result<Vec<u8>, Error> {
         self.record("read_announced_body".into());
-        Ok(self.request.body.clone())
+        let announced = self.header("content-length").and_then(|v| v.parse().ok());
+        let length = announced.unwrap_or(0).min(self.request.body.len());
+        Ok(self.request.body[..length].to_vec())
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
@@ -590,6 +593,20 @@ fn an_announced_body_within_the_limit_is_read_in_one_call() {
     );
     assert!(!effects.contains(&"read_body".to_owned()), "{effects:?}");
     assert!(isolate.borrow().read_bounds.is_empty(), "nothing streamed");
+}
+
+#[test]
+fn a_body_announced_shorter_than_it_is_is_read_to_its_announcement() {
+    let isolate = Isolate::new(forgetful(), None);
+    let mut request = json_request(&seed());
+    request.headers.push(("content-length", "0".into()));
+    let refused = whole(generate(&isolate, request));
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert_eq!(body_of(&refused)["code"], "invalid_json", "an empty body");
+    assert_eq!(
+        effects(&isolate).first().map(String::as_str),
+        Some("read_announced_body")
+    );
 }
 
 /// A `/v1/generate` request whose body (the seed padded with spaces)

@@ -10,6 +10,7 @@
 //! Nothing here reads the environment, the clock or the network.
 
 use genui_core::{Format, GenerateJob};
+use serde_json::json;
 
 /// A form with the shapes most requests have: text, formats, numbers with
 /// bounds, a choice of identifiers and one of country codes, a yes/no, a
@@ -45,14 +46,21 @@ const WARM_UP_REQUEST: &str = r#"{
 }"#;
 
 /// Answers the built-in form in every format, as the deterministic
-/// generator answers a miss; the statuses, in [`Format::names`] order
-/// (each is 200 unless the core has changed what it accepts).
-pub fn warm_up() -> Vec<u16> {
-    let answer = |format: &str| match GenerateJob::warm_up(WARM_UP_REQUEST.as_bytes(), format) {
+/// generator answers a miss; a `warm_up_refused` log line for each format
+/// that did not answer 200 (none, unless the core has changed what it
+/// accepts, which would leave that format's first request cold).
+pub fn warm_up() -> Vec<String> {
+    let status = |format: &str| match GenerateJob::warm_up(WARM_UP_REQUEST.as_bytes(), format) {
         Ok(response) => response.status,
         Err(error) => error.http_status(),
     };
-    Format::names().into_iter().map(answer).collect()
+    let refused = |format: &str| {
+        let status = status(format);
+        (status != 200).then(|| {
+            json!({"event": "warm_up_refused", "format": format, "status": status}).to_string()
+        })
+    };
+    Format::names().into_iter().filter_map(refused).collect()
 }
 
 #[cfg(test)]
@@ -61,8 +69,6 @@ mod tests {
 
     #[test]
     fn every_format_answers_the_built_in_form() {
-        let statuses = warm_up();
-        assert_eq!(statuses.len(), Format::names().len());
-        assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+        assert_eq!(warm_up(), Vec::<String>::new());
     }
 }

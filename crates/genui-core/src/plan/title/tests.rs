@@ -307,6 +307,13 @@ fn the_title_names_the_form_not_who_fills_it_in() {
 }
 
 #[test]
+fn a_name_that_starts_with_an_ambiguous_verb_keeps_its_title() {
+    for name in ["File upload", "Open enrollment", "Open day registration"] {
+        assert_eq!(self::title(name).as_deref(), Some(name), "{name}");
+    }
+}
+
+#[test]
 fn more_agent_verbs_are_not_the_title() {
     for (request, title) in [
         (
