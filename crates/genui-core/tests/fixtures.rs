@@ -401,17 +401,12 @@ fn text_answers_are_the_serialised_values() {
             let mut input = spec.render_input(&args["data"], None, meta);
             input.initial_data = answer[data_key].clone();
             let format = genui_core::Format::parse(format, "/format").unwrap();
-            let whole = serde_json::to_string(&format.render(&input)).unwrap();
-            for pass in ["first", "remembered"] {
-                if pass == "first" {
-                    genui_core::Format::forget_projections();
-                }
-                assert_eq!(
-                    format.render_text(&input),
-                    whole,
-                    "{name} {format:?}: {pass} text"
-                );
-            }
+            let label = format!("{name} {format:?}");
+            let whole = text_of_value_built_and_remembered(
+                || format.render(&input),
+                || format.render_text(&input),
+                &label,
+            );
             assert_eq!(
                 outcome.response.body, whole,
                 "{name} {format:?}: the service's answer"
@@ -453,17 +448,12 @@ fn react_text_answers_are_the_serialised_values() {
             meta.insert("request".into(), json!(i));
             let mut input = spec.render_input(data, None, meta);
             input.initial_data = data.clone();
-            let whole = serde_json::to_string(&format.render(&input)).unwrap();
-            for pass in ["first", "remembered"] {
-                if pass == "first" {
-                    genui_core::Format::forget_projections();
-                }
-                assert_eq!(
-                    format.render_text(&input),
-                    whole,
-                    "{name}: {pass} text, data {i}"
-                );
-            }
+            let label = format!("{name}, data {i}");
+            text_of_value_built_and_remembered(
+                || format.render(&input),
+                || format.render_text(&input),
+                &label,
+            );
         }
         let mut meta = answer["meta"].as_object().cloned().unwrap_or_default();
         // The answer's own zod warnings, which rendering adds to its meta.
@@ -1342,4 +1332,22 @@ fn forgetful() -> Limits {
         spec_memory_bytes: 0,
         ..Limits::default()
     }
+}
+
+/// The serialised value of a format's answer (`render`), after checking
+/// that its text path (`render_text`) writes the same bytes when it builds
+/// its projections afresh and again when it answers from what it kept.
+fn text_of_value_built_and_remembered(
+    render: impl Fn() -> Value,
+    render_text: impl Fn() -> String,
+    label: &str,
+) -> String {
+    let whole = serde_json::to_string(&render()).unwrap();
+    for pass in ["first", "remembered"] {
+        if pass == "first" {
+            genui_core::Format::forget_projections();
+        }
+        assert_eq!(render_text(), whole, "{label}: {pass} text");
+    }
+    whole
 }
