@@ -510,10 +510,9 @@ fn skip_openers(tokens: &[&str]) -> usize {
 /// The task noun of an agent verb (`Some(None)` for a verb without one).
 fn agent_verb(token: &str) -> Option<Option<&'static str>> {
     let word = lower(token);
-    let base = word.strip_suffix('s').unwrap_or(&word);
     AGENT_VERBS
         .iter()
-        .find(|(verb, _)| *verb == word || *verb == base)
+        .find(|(verb, _)| is_form_of(&word, verb))
         .map(|(_, noun)| *noun)
 }
 
@@ -524,8 +523,12 @@ const AMBIGUOUS_VERBS: [&str; 4] = ["open", "send", "file", "submit"];
 /// Whether `token` is one of the [`AMBIGUOUS_VERBS`] (or its `-s` form).
 fn is_ambiguous_verb(token: &str) -> bool {
     let word = lower(token);
-    let base = word.strip_suffix('s').unwrap_or(&word);
-    AMBIGUOUS_VERBS.contains(&base)
+    AMBIGUOUS_VERBS.iter().any(|verb| is_form_of(&word, verb))
+}
+
+/// Whether the lower-case `word` is `verb` or its `-s` form ("asks").
+fn is_form_of(word: &str, verb: &str) -> bool {
+    word == verb || word.strip_suffix('s') == Some(verb)
 }
 
 /// Whether the verb at `at` is followed by its object's determiner or an
