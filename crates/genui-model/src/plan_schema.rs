@@ -43,7 +43,7 @@ const ROOT_KEYS: [&str; 4] = ["title", "steps", "sections", "overrides"];
 const SECTION_KEYS: [&str; 4] = ["label", "layout", "fields", "rows"];
 
 /// How many fields one row of a section shows side by side.
-const ROW_FIELDS: std::ops::RangeInclusive<usize> = 2..=4;
+pub(crate) const ROW_FIELDS: std::ops::RangeInclusive<usize> = 2..=4;
 const OVERRIDE_KEYS: [&str; 6] = [
     "pointer",
     "label",

@@ -71,11 +71,18 @@ Reply with JSON only:
 {"title":string|null,"steps":boolean,"sections":[{"label":string|null,"layout":"vertical"|"horizontal","fields":[pointer],"rows":[[pointer]]|null}],"overrides":[{"pointer":string,"label":string|null,"widget":string|null,"help":string|null,"placeholder":string|null}]}
 - sections: related fields together in a natural order; label null for none; "horizontal" only for 2-3 short fields.
 - fields: pointers copied exactly from the field list, each once; every req field must appear.
-- rows: related fields side by side (start/end, first/last, city/postal code, amount/currency): 2-4 adjacent, in fields order; else null.
+- rows: related fields side by side (start/end, first/last, city/postal code, amount/currency): {row_fields} adjacent, in fields order; else null.
 - A field shows with its title and first widget; override only to change its label, widget (one of its widgets), help or placeholder (null keeps the default).
 - steps: true only if the form asks for a wizard/steps, or has over 20 fields in 3+ sections.
 - title: the person's name for the form ("Flight search"), never the request's words.
 - Text short and plain: no HTML, markdown or links."#;
+
+/// The system message: [`SYSTEM`] with the row size the plan checker
+/// accepts, so the prompt and the checker state one rule.
+fn system_message() -> String {
+    let rows = crate::plan_schema::ROW_FIELDS;
+    SYSTEM.replace("{row_fields}", &format!("{}-{}", rows.start(), rows.end()))
+}
 
 /// Who speaks a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -124,7 +131,7 @@ impl Prompt {
             .saturating_mul(u32::try_from(fields.len()).unwrap_or(u32::MAX))
             .saturating_add(256);
         Self {
-            system: SYSTEM.to_owned(),
+            system: system_message(),
             turns: vec![Turn {
                 role: Role::User,
                 content: user,
@@ -512,7 +519,7 @@ mod tests {
         let told = prompt_for(&description, &output)
             .with_instructions(Some("House style: short labels"), Some(hostile));
         assert!(
-            told.system.starts_with(SYSTEM) && told.system.ends_with(INSTRUCTIONS_RULE),
+            told.system.starts_with(&system_message()) && told.system.ends_with(INSTRUCTIONS_RULE),
             "the rules come first"
         );
         let text = told.request_text();
