@@ -68,6 +68,7 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
             if has_large_enum(r) { " large enum" } else { "" }
         ),
         || data_free_head(r),
+        String::len,
     );
     super::answer_text(
         &head,

@@ -393,19 +393,22 @@ fn output_digest(r: &RenderInput<'_>) -> Option<crate::cache::spec::OutputDigest
 
 /// The data-free head of a text answer (see [`answer_text`]), written by
 /// `write` once per spec per isolate; `extra` names every input besides the
-/// spec and the catalog that the head reads.
-pub(crate) fn remembered_head(
+/// spec and the catalog that the head reads. A head is the head's text, or
+/// the text with what the same build tells the answer's tail (React: what
+/// its zod schema does not enforce); `bytes` is the heap it holds.
+pub(crate) fn remembered_head<T: 'static>(
     r: &RenderInput<'_>,
     renderer: &'static str,
     extra: &str,
-    write: impl FnOnce() -> String,
-) -> std::rc::Rc<String> {
+    write: impl FnOnce() -> T,
+    bytes: fn(&T) -> usize,
+) -> std::rc::Rc<T> {
     if r.per_request_words() {
         return std::rc::Rc::new(write());
     }
     let catalog = r.catalog.map(crate::Catalog::hash).unwrap_or_default();
     let key = format!("{}\u{0}{catalog}\u{0}{extra}", r.memo_key());
-    crate::cache::memo::projection(&key, renderer, write, String::len)
+    crate::cache::memo::projection(&key, renderer, write, bytes)
 }
 
 /// An answer as JSON text: `head`, the data-free fields already written
@@ -419,25 +422,31 @@ pub(crate) fn answer_text(
     meta: (&str, &Map<String, Value>),
     r: &RenderInput<'_>,
 ) -> String {
+    let tables = r.spec.plan.root.tables();
+    let charts = (!tables.is_empty()).then(|| {
+        let charts = crate::plan::display::table::charts(&tables, &r.initial_data);
+        ("charts", serde_json::to_string(&charts))
+    });
+    let fields = [
+        (data.0, serde_json::to_string(data.1)),
+        (meta.0, serde_json::to_string(meta.1)),
+    ];
+    closed_answer(head, fields.into_iter().chain(charts))
+}
+
+/// `head` (an object left open) closed after `fields`, each a name and
+/// its value's JSON text.
+pub(crate) fn closed_answer<'a>(
+    head: &str,
+    fields: impl IntoIterator<Item = (&'a str, serde_json::Result<String>)>,
+) -> String {
     let mut out = String::with_capacity(head.len() + 256);
     out.push_str(head);
-    let mut field = |name: &str, text: serde_json::Result<String>| {
+    for (name, text) in fields {
         out.push_str(",\"");
         out.push_str(name);
         out.push_str("\":");
         out.push_str(&text.unwrap_or_default());
-    };
-    field(data.0, serde_json::to_string(data.1));
-    field(meta.0, serde_json::to_string(meta.1));
-    let tables = r.spec.plan.root.tables();
-    if !tables.is_empty() {
-        field(
-            "charts",
-            serde_json::to_string(&crate::plan::display::table::charts(
-                &tables,
-                &r.initial_data,
-            )),
-        );
     }
     out.push('}');
     out

@@ -64,23 +64,25 @@ pub(crate) fn render(r: &RenderInput<'_>) -> Value {
 /// [`render`]'s value serialised: the data-free head (module, file name,
 /// packages) is written once per spec and language and remembered as text
 /// (the module's source escaped as a JSON string is most of a hit's work
-/// otherwise), then the request's `initialData` and `meta` follow.
+/// otherwise), then the request's `initialData` and `meta` follow. A
+/// display's rows are read by the module at run time: no `charts`.
 pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
-    let head = crate::cache::memo::projection(
-        &r.memo_key(),
-        "react-text",
-        || Head::of(&built_module(r)),
-        Head::bytes,
-    );
-    let mut out = String::with_capacity(head.text.len() + 512);
-    out.push_str(&head.text);
-    out.push_str(",\"initialData\":");
-    out.push_str(&serde_json::to_string(&r.initial_data).unwrap_or_default());
-    out.push_str(",\"meta\":");
+    let head = remembered(r, || Head::of(&built_module(r)));
     let meta = meta(r, &head.warnings);
-    out.push_str(&serde_json::to_string(&meta).unwrap_or_default());
-    out.push('}');
-    out
+    super::closed_answer(
+        &head.text,
+        [
+            ("initialData", serde_json::to_string(&r.initial_data)),
+            ("meta", serde_json::to_string(&meta)),
+        ],
+    )
+}
+
+/// `r`'s head, remembered as every format's text head is
+/// ([`super::remembered_head`]); the module's language is in the spec's
+/// memo key.
+fn remembered(r: &RenderInput<'_>, write: impl FnOnce() -> Head) -> std::rc::Rc<Head> {
+    super::remembered_head(r, "react-text", "", write, Head::bytes)
 }
 
 /// A react answer's data-free head as JSON text, `{"module", "fileName",
@@ -1201,15 +1203,10 @@ mod tests {
         let remembered = |locale: Option<&str>| {
             let input = RenderInput::new(&spec, &data, None, Map::new()).with_locale(locale);
             let made = std::cell::Cell::new(false);
-            let head = crate::cache::memo::projection(
-                &input.memo_key(),
-                "react-text",
-                || {
-                    made.set(true);
-                    Head::of(&built_module(&input))
-                },
-                Head::bytes,
-            );
+            let head = remembered(&input, || {
+                made.set(true);
+                Head::of(&built_module(&input))
+            });
             assert!(
                 head.bytes() >= head.text.capacity(),
                 "charged for what it holds"
