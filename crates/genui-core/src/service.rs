@@ -410,31 +410,9 @@ impl GenerateJob {
         if let Some(hit) = self.hit(cached) {
             return hit;
         }
-        let generated = self.prove_schema().and_then(|proven| {
-            if let Some(display) = &self.display {
-                return Ok((
-                    crate::plan::display::plan(
-                        display,
-                        &self.request.output,
-                        &self.request.description,
-                    ),
-                    proven,
-                ));
-            }
-            let request = &self.request;
-            let mut plan = generate::generate_for(
-                &request.output,
-                &request.description,
-                request.wants_confirm(),
-                request.device,
-                &self.limits,
-            )
-            .map_err(|e| with_output_pointer(e, &self.request))?;
-            if let Some(catalog) = &self.catalog {
-                catalog.bind_requested(&mut plan, &request.output, &self.limits);
-            }
-            Ok((plan, proven))
-        });
+        let generated = self
+            .prove_schema()
+            .and_then(|proven| Ok((self.plan_miss()?, proven)));
         match generated {
             // Nothing reads the request's `output` after the spec is built,
             // so the spec takes it rather than a copy: one schema tree less
@@ -447,31 +425,56 @@ impl GenerateJob {
         }
     }
 
-    /// A miss's work that needs no random source, for a fresh isolate's
-    /// start: the request read, the deterministic plan, its checks and the
-    /// answer rendered in `format`, under the default limits. The schema is
-    /// neither proved nor compiled: jsonschema seeds its hash maps from the
-    /// platform's random source, which the Workers runtime refuses outside
-    /// a request (the module would fail to start). So `body`'s schema must
-    /// be draft 2020-12 without defaults and `body` must carry no `data`: a
-    /// pre-fill would compile it, and is refused here instead.
-    pub fn warm_up(body: &[u8], format: &str) -> Result<HttpResponse> {
-        let job = prepare_generate(body, Some(format), &Limits::default())?;
-        let request = &job.request;
-        let plan = generate::generate_for(
+    /// The plan of a miss: a display's, or the deterministic generator's
+    /// with the operator catalog's components bound where asked.
+    fn plan_miss(&self) -> Result<Plan> {
+        let request = &self.request;
+        if let Some(display) = &self.display {
+            let plan = crate::plan::display::plan(display, &request.output, &request.description);
+            return Ok(plan);
+        }
+        let mut plan = generate::generate_for(
             &request.output,
             &request.description,
             request.wants_confirm(),
             request.device,
-            &job.limits,
-        )?;
-        let (spec, repairs) = job.build_spec(plan, Draft::Draft202012, request.output.clone())?;
-        if !spec.defaults.is_null() || !request.data.is_null() {
+            &self.limits,
+        )
+        .map_err(|e| with_output_pointer(e, request))?;
+        if let Some(catalog) = &self.catalog {
+            catalog.bind_requested(&mut plan, &request.output, &self.limits);
+        }
+        Ok(plan)
+    }
+
+    /// A miss's work that needs no random source, for a fresh isolate's
+    /// start: the request read, its plan and checks as [`Self::answer`]
+    /// makes them (once: the spec is format-neutral), and the answer
+    /// rendered in every format, under the default limits. Each format
+    /// comes back by name with its answer. The schema is neither proved nor
+    /// compiled: jsonschema seeds its hash maps from the platform's random
+    /// source, which the Workers runtime refuses outside a request (the
+    /// module would fail to start). So `body`'s schema must be draft
+    /// 2020-12 without defaults and `body` must carry no `data`: a pre-fill
+    /// would compile it, and is refused here instead.
+    pub fn warm_up(body: &[u8]) -> Result<Vec<(&'static str, Result<HttpResponse>)>> {
+        let mut job = prepare_generate(body, None, &Limits::default())?;
+        let plan = job.plan_miss()?;
+        let output = job.request.output.clone();
+        let (spec, repairs) = job.build_spec(plan, Draft::Draft202012, output)?;
+        if !spec.defaults.is_null() || !job.request.data.is_null() {
             let why =
                 "a warm-up form must have no values to pre-fill (it would compile its schema)";
             return Err(Error::new(ErrorCode::Internal, why));
         }
-        job.respond(&spec, CacheStatus::Miss, None, Map::new(), &repairs)
+        let mut answer_in = |name| {
+            job.request.format = Format::parse(name, "?format")?;
+            job.respond(&spec, CacheStatus::Miss, None, Map::new(), &repairs)
+        };
+        Ok(Format::names()
+            .into_iter()
+            .map(|name| (name, answer_in(name)))
+            .collect())
     }
 
     /// Answers as [`Self::answer`] does, without copying the request's

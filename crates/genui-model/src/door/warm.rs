@@ -9,7 +9,7 @@
 //! random source, which the Workers runtime refuses outside a request.
 //! Nothing here reads the environment, the clock or the network.
 
-use genui_core::{Format, GenerateJob};
+use genui_core::GenerateJob;
 use serde_json::json;
 
 /// A form with the shapes most requests have: text, formats, numbers with
@@ -50,17 +50,19 @@ const WARM_UP_REQUEST: &str = r#"{
 /// that did not answer 200 (none, unless the core has changed what it
 /// accepts, which would leave that format's first request cold).
 pub fn warm_up() -> Vec<String> {
-    let status = |format: &str| match GenerateJob::warm_up(WARM_UP_REQUEST.as_bytes(), format) {
-        Ok(response) => response.status,
-        Err(error) => error.http_status(),
+    let refused = |format: &str, status: u16| {
+        json!({"event": "warm_up_refused", "format": format, "status": status}).to_string()
     };
-    let refused = |format: &str| {
-        let status = status(format);
-        (status != 200).then(|| {
-            json!({"event": "warm_up_refused", "format": format, "status": status}).to_string()
-        })
-    };
-    Format::names().into_iter().filter_map(refused).collect()
+    match GenerateJob::warm_up(WARM_UP_REQUEST.as_bytes()) {
+        Ok(answers) => answers
+            .into_iter()
+            .filter_map(|(format, answer)| {
+                let status = answer.map_or_else(|e| e.http_status(), |r| r.status);
+                (status != 200).then(|| refused(format, status))
+            })
+            .collect(),
+        Err(error) => vec![refused("every", error.http_status())],
+    }
 }
 
 #[cfg(test)]
