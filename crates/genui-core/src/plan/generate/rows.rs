@@ -255,26 +255,37 @@ impl InputKind {
 }
 
 fn related_rows(elements: Vec<Node>) -> Vec<Node> {
-    let mut out: Vec<Node> = Vec::with_capacity(elements.len());
-    let mut run: Vec<Node> = Vec::new();
-    let mut elements = elements.into_iter().peekable();
-    while let Some(element) = elements.next() {
-        let joins = match (run.last(), &element) {
-            (Some(Node::Control(prev)), Node::Control(next)) if run.len() < MAX_ROW => {
-                let here = tie(prev, next, run.len() == 1);
+    // Each short control's words once: a control is tied to the one before
+    // it and, looking ahead, to the one after it.
+    let words: Vec<Option<Words>> = elements.iter().map(Words::of_short).collect();
+    let tie_at = |at: usize, pair_only: bool| -> Tie {
+        match (&elements[at - 1], &elements[at], &words[at - 1], &words[at]) {
+            (Node::Control(a), Node::Control(b), Some(wa), Some(wb)) => {
+                tie((a, wa), (b, wb), pair_only)
+            }
+            _ => Tie::None,
+        }
+    };
+    let mut run_len = 0;
+    let joins: Vec<bool> = (0..elements.len())
+        .map(|at| {
+            let starts_at = at == 0 || !(1..MAX_ROW).contains(&run_len);
+            let joins = !starts_at && {
+                let here = tie_at(at, run_len == 1);
                 // A looser tie gives way to a closer one after it
                 // (`company_name`, `registration_number`, `vat_number`: the
                 // two numbers share the row).
-                let closer_after = match elements.peek() {
-                    Some(Node::Control(after)) => {
-                        here < Tie::Close && tie(next, after, true) > here
-                    }
-                    _ => false,
-                };
+                let closer_after =
+                    at + 1 < elements.len() && here < Tie::Close && tie_at(at + 1, true) > here;
                 here > Tie::None && !closer_after
-            }
-            _ => false,
-        };
+            };
+            run_len = if joins { run_len + 1 } else { 1 };
+            joins
+        })
+        .collect();
+    let mut out: Vec<Node> = Vec::with_capacity(elements.len());
+    let mut run: Vec<Node> = Vec::new();
+    for (element, joins) in elements.into_iter().zip(joins) {
         if !joins {
             flush(&mut run, &mut out);
         }
@@ -306,18 +317,32 @@ enum Tie {
     Close,
 }
 
-/// How two neighbouring controls are tied, for sharing a row. `pair_only`:
-/// `a` stands alone so far, and the looser ties (a shared first word, two
-/// choices) may start a row of two.
-fn tie(a: &Control, b: &Control, pair_only: bool) -> Tie {
-    if !is_short(a) || !is_short(b) {
-        return Tie::None;
+/// A short control's name and label as singular words: what every
+/// relation of [`tie`] reads.
+struct Words {
+    name: Vec<String>,
+    label: Vec<String>,
+}
+
+impl Words {
+    /// The words of `node` when it is a control short enough to share a row.
+    fn of_short(node: &Node) -> Option<Self> {
+        match node {
+            Node::Control(control) if is_short(control) => Some(Self {
+                name: stems(&name_of(control)),
+                label: stems(&control.label),
+            }),
+            _ => None,
+        }
     }
-    // Each stem list once: every relation below reads the same four.
-    let names = (stems(&name_of(a)), stems(&name_of(b)));
-    let labels = (stems(&a.label), stems(&b.label));
+}
+
+/// How two neighbouring short controls are tied, for sharing a row.
+/// `pair_only`: `a` stands alone so far, and the looser ties (a shared
+/// first word, two choices) may start a row of two.
+fn tie((a, wa): (&Control, &Words), (b, wb): (&Control, &Words), pair_only: bool) -> Tie {
     let by_name = |related: fn(&[String], &[String]) -> bool| {
-        related(&names.0, &names.1) || related(&labels.0, &labels.1)
+        related(&wa.name, &wb.name) || related(&wa.label, &wb.label)
     };
     if by_name(same_family)
         || by_name(amount_and_currency)
@@ -340,8 +365,13 @@ fn tie(a: &Control, b: &Control, pair_only: bool) -> Tie {
 /// Whether two neighbouring controls are a known pair (first/last name,
 /// start/end, make/model, an amount and its currency, a date and its
 /// time): sectioning keeps such a pair in one section.
-pub(super) fn is_known_pair(a: &Control, b: &Control) -> bool {
-    tie(a, b, false) == Tie::Close
+pub(super) fn is_known_pair(a: &Node, b: &Node) -> bool {
+    match (Words::of_short(a), Words::of_short(b), a, b) {
+        (Some(wa), Some(wb), Node::Control(a), Node::Control(b)) => {
+            tie((a, &wa), (b, &wb), false) == Tie::Close
+        }
+        _ => false,
+    }
 }
 
 /// Two inputs of one kind: both numbers, or both one-line text.
@@ -455,24 +485,23 @@ fn stems(name: &str) -> Vec<String> {
         .collect()
 }
 
-/// Same family, different member words, same remaining words.
+/// Same family, different member words, same remaining words. Runs for
+/// every neighbouring pair of every form: the word lists are only built
+/// for a family both names have members of.
 fn same_family(wa: &[String], wb: &[String]) -> bool {
     FAMILIES.iter().any(|family| {
-        let member = |w: &String| family.contains(&w.as_str());
+        let member = |w: &&String| family.contains(&w.as_str());
+        let key = |w: &&String| member(w) && *w != "name";
+        if !wa.iter().any(|w| key(&w)) || !wb.iter().any(|w| key(&w)) {
+            return false;
+        }
         let rest = |ws: &[String]| {
             ws.iter()
                 .filter(|w| !member(w) && !NOISE.contains(&w.as_str()))
                 .cloned()
                 .collect::<Vec<_>>()
         };
-        let keys = |ws: &[String]| {
-            ws.iter()
-                .filter(|w| member(w) && *w != "name")
-                .cloned()
-                .collect::<Vec<_>>()
-        };
-        let (ka, kb) = (keys(wa), keys(wb));
-        !ka.is_empty() && !kb.is_empty() && ka != kb && nested(&rest(wa), &rest(wb))
+        !wa.iter().filter(key).eq(wb.iter().filter(key)) && nested(&rest(wa), &rest(wb))
     })
 }
 

@@ -150,10 +150,7 @@ fn tag(name: &str, node: &Node) -> Tag {
 /// never falls between fields a designer puts side by side.
 fn keep_pairs_together(fields: &[(String, Node)], mut tags: Vec<Tag>) -> Vec<Tag> {
     for at in 1..fields.len() {
-        let (Node::Control(first), Node::Control(second)) = (&fields[at - 1].1, &fields[at].1)
-        else {
-            continue;
-        };
+        let (first, second) = (&fields[at - 1].1, &fields[at].1);
         let first_family = match tags[at - 1] {
             Tag::Field {
                 family: Some(family),
