@@ -28,7 +28,8 @@
 //!   even when all are of one family. Yes/no fields are sectioned
 //!   by their meaning like any other: a list of privacy switches and a
 //!   list of topics to hear about are two sections.
-//! - Contact details join personal details when the form has both; sizes
+//! - Contact details join personal details when the form has both, and so
+//!   do the company and job title beside them (an attendee's); sizes
 //!   join health details (height and weight of a person); an amount with
 //!   its currency joins the payment beside it; a place on a map joins the
 //!   address or the journey beside it (`from_location`, `to_location` after
@@ -58,8 +59,9 @@ pub(crate) const MIN_FIELDS: usize = 6;
 
 /// Families that join another family's section when the form has both.
 /// A run of `member` fields at least `.2` long joins its `host`.
-const JOINS: [(Family, Family, usize); 6] = [
+const JOINS: [(Family, Family, usize); 7] = [
     (Family::Contact, Family::Personal, 1),
+    (Family::Company, Family::Personal, 1),
     (Family::Size, Family::Health, 1),
     (Family::Money, Family::Payment, 2),
     (Family::Location, Family::Address, 1),
@@ -1020,6 +1022,22 @@ mod tests {
         assert_eq!(
             labels(&arrange(fields)),
             ["Personal Information:2", "Stay:2", "Vehicle:2", "Consent:1"]
+        );
+    }
+
+    #[test]
+    fn a_company_and_job_title_beside_a_person_are_part_of_their_details() {
+        assert_eq!(
+            arranged(&[
+                "first_name",
+                "last_name",
+                "email",
+                "company",
+                "job_title",
+                "check_in",
+                "check_out",
+            ]),
+            ["Personal Information:5", "Stay:2"]
         );
     }
 
