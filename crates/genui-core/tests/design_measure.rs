@@ -39,7 +39,7 @@ struct Floor {
 
 const TUNING_FLOOR: Floor = Floor {
     section_f1: 0.824,
-    rows_percent: 92.0,
+    rows_percent: 93.0,
     order: 0.964,
     raw_labels: 0,
     title_echoes: 0,

@@ -10,7 +10,9 @@
 //! -> `product`/nothing). An amount followed by its currency, a date
 //! followed by a time, and a moment followed by how long it lasts
 //! (`start_time`/`duration_minutes`; a count in a unit of time,
-//! `available_from`/`min_stay_months`) share a row too. A row of two may also start from
+//! `available_from`/`min_stay_months`) share a row too, and so do a switch
+//! and the number named after it (`autoLock`/`autoLockDelaySeconds`). A
+//! row of two may also start from
 //! looser ties: a shared first word (`dns_primary`/`dns_secondary`), two
 //! choices, two reference numbers (`registration_number`/`vat_number`), or
 //! two inputs of one kind about one subject (`travellers`/
@@ -310,6 +312,9 @@ enum Tie {
 /// `a` stands alone so far, and the looser ties (a shared first word, two
 /// choices) may start a row of two.
 fn tie(a: &Control, b: &Control, pair_only: bool) -> Tie {
+    if switch_and_its_number(a, b) {
+        return Tie::Close;
+    }
     if !is_short(a) || !is_short(b) {
         return Tie::None;
     }
@@ -417,6 +422,17 @@ fn counts_time(words: &[String]) -> bool {
 
 fn is_number(control: &Control) -> bool {
     matches!(control.widget, Widget::Number | Widget::Integer)
+}
+
+/// A switch and the number it turns on, named after it (`autoLock`,
+/// `autoLockDelaySeconds`): the number is read beside its switch.
+fn switch_and_its_number(a: &Control, b: &Control) -> bool {
+    let (switch, number) = (stems(&name_of(a)), stems(&name_of(b)));
+    a.widget == Widget::Checkbox
+        && is_number(b)
+        && b.detail.is_none()
+        && number.len() > switch.len()
+        && number.starts_with(&switch)
 }
 
 /// Two short choices (drop-downs or small radio groups) read well side by side.
@@ -751,5 +767,28 @@ mod tests {
         };
         single_column(&mut node);
         assert_eq!(shape(&node), "a b");
+    }
+
+    #[test]
+    fn a_switch_shares_a_row_with_the_number_named_after_it() {
+        use Widget::*;
+        assert_eq!(
+            arranged(&[("autoLock", Checkbox), ("autoLockDelaySeconds", Integer)]),
+            "[autoLock autoLockDelaySeconds]"
+        );
+        assert_eq!(
+            arranged(&[("autoLock", Checkbox), ("retries", Integer)]),
+            "autoLock retries"
+        );
+    }
+
+    #[test]
+    fn species_and_breed_share_a_row() {
+        use Widget::*;
+        assert_eq!(
+            arranged(&[("pet_name", Text), ("species", Radio), ("breed", Text)]),
+            "pet_name [species breed]",
+            "species is its own singular"
+        );
     }
 }
