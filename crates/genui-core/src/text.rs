@@ -3,14 +3,20 @@
 //! acronym is (by its letters, or by the list of known ones).
 
 /// A word without a plural `s` (`guests` -> `guest`; `status`, `address`,
-/// `analysis`, `glass` and words of three letters or fewer stay).
+/// `analysis`, `glass`, words the same in both numbers (`species`,
+/// `series`) and words of three letters or fewer stay).
 pub(crate) fn singular(word: &str) -> &str {
-    let keeps = word.len() <= 3 || ["ss", "us", "is"].iter().any(|end| word.ends_with(end));
+    let keeps = word.len() <= 3
+        || ["ss", "us", "is"].iter().any(|end| word.ends_with(end))
+        || SAME_IN_BOTH_NUMBERS.contains(&word);
     match word.strip_suffix('s') {
         Some(stem) if !keeps => stem,
         _ => word,
     }
 }
+
+/// Words whose singular is their plural.
+const SAME_IN_BOTH_NUMBERS: [&str; 2] = ["species", "series"];
 
 /// The first letter in upper case, the rest as written (acronyms and
 /// proper names inside the text stay).

@@ -15,7 +15,7 @@ use design::seen::{generated, planned};
 use serde_json::Value;
 
 /// The generator's figures may not fall below these: the deterministic
-/// generator's figures (generator 1.9.0, on the first rounds' 72 tuning
+/// generator's figures (generator 1.10.0, on the first rounds' 72 tuning
 /// and 18 held-out cases), rounded down (raise them as it improves).
 /// Counts are ceilings; titles and leads are held at none echoing and none
 /// missing. Tune against the tuning half only; the held-out half says
@@ -23,10 +23,10 @@ use serde_json::Value;
 /// 0.664 with generator 1.4.0's section rules, rose to 0.705 with 1.5.0's
 /// and stayed there with 1.6.0's and 1.7.0's; 1.8.0's subject sections
 /// lowered it to 0.677 while both newer held-out groups rose; 1.9.0's
-/// rules raised it to 0.681 and its pairs from 20 to 21 of 30: see
-/// bench-results/design.md. The held-out floors record where it stands,
-/// they are not targets. The raw labels left are codes no rule can read: a
-/// bug report's `S1`-`S4` and course codes such as `CS101`.)
+/// rules raised it to 0.681 and its pairs from 20 to 21 of 30; 1.10.0's
+/// to 0.688: see bench-results/design.md. The held-out floors record where
+/// it stands, they are not targets. The raw labels left are codes no rule
+/// can read, such as course codes (`CS101`) and warehouse codes (`LON1`).)
 struct Floor {
     section_f1: f64,
     rows_percent: f64,
@@ -38,16 +38,16 @@ struct Floor {
 }
 
 const TUNING_FLOOR: Floor = Floor {
-    section_f1: 0.812,
-    rows_percent: 92.5,
+    section_f1: 0.824,
+    rows_percent: 93.0,
     order: 0.964,
-    raw_labels: 4,
+    raw_labels: 0,
     title_echoes: 0,
     titles_missing: 0,
     lead_echoes: 0,
 };
 const HELD_OUT_FLOOR: Floor = Floor {
-    section_f1: 0.681,
+    section_f1: 0.688,
     rows_percent: 69.9,
     order: 0.910,
     raw_labels: 3,
@@ -63,18 +63,20 @@ const HELD_OUT_FLOOR: Floor = Floor {
 /// 18/22 pairs, 2 raw labels; held out 0.552, 26/29 pairs, 9 raw labels.
 /// Generator 1.7.0: tuning 0.757, 21/22 pairs; held out unchanged.
 /// Generator 1.8.0: held out 0.591, the rest unchanged. Generator 1.9.0:
-/// held out 0.619, the rest unchanged.
+/// held out 0.619, the rest unchanged. Generator 1.10.0: tuning 0.766, no
+/// raw label left; held out 0.614 (its closing-note and switch rules
+/// lowered one case).
 const NEW_TUNING_FLOOR: Floor = Floor {
-    section_f1: 0.756,
+    section_f1: 0.765,
     rows_percent: 95.4,
     order: 1.0,
-    raw_labels: 2,
+    raw_labels: 0,
     title_echoes: 0,
     titles_missing: 0,
     lead_echoes: 0,
 };
 const NEW_HELD_OUT_FLOOR: Floor = Floor {
-    section_f1: 0.618,
+    section_f1: 0.613,
     rows_percent: 89.6,
     order: 0.969,
     raw_labels: 9,
@@ -90,7 +92,7 @@ const NEW_HELD_OUT_FLOOR: Floor = Floor {
 /// tuning 0.626, 22/26 pairs; held out 0.651, 24/28 pairs. Generator
 /// 1.8.0: tuning 0.914, 24/26; held out 0.778, 24/28.
 const TUNING_1_8_FLOOR: Floor = Floor {
-    section_f1: 0.914,
+    section_f1: 0.938,
     rows_percent: 92.3,
     order: 1.0,
     raw_labels: 0,
@@ -99,7 +101,7 @@ const TUNING_1_8_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const HELD_OUT_1_8_FLOOR: Floor = Floor {
-    section_f1: 0.778,
+    section_f1: 0.781,
     rows_percent: 85.7,
     order: 0.985,
     raw_labels: 0,
@@ -115,8 +117,9 @@ const HELD_OUT_1_8_FLOOR: Floor = Floor {
 /// a travel request, a Spanish and a French form), half of them held out.
 /// Generator 1.8.0 on them: tuning 0.732, 17/22 pairs; held out 0.797,
 /// 22/23. Generator 1.9.0: tuning 0.763, 21/22; held out unchanged.
+/// Generator 1.10.0: tuning 0.796, held out 0.831.
 const TUNING_1_9_FLOOR: Floor = Floor {
-    section_f1: 0.763,
+    section_f1: 0.795,
     rows_percent: 95.4,
     order: 1.0,
     raw_labels: 3,
@@ -125,8 +128,33 @@ const TUNING_1_9_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const HELD_OUT_1_9_FLOOR: Floor = Floor {
-    section_f1: 0.796,
+    section_f1: 0.830,
     rows_percent: 95.6,
+    order: 1.0,
+    raw_labels: 0,
+    title_echoes: 0,
+    titles_missing: 0,
+    lead_echoes: 0,
+};
+
+/// The cases added for generator 1.10.0 (`"addedFor": "1.10.0"`): an
+/// overtime approval, an air quality monitor, a symptom check-in, a new
+/// starter's equipment, an interview to schedule and a remote working
+/// survey, every other one held out (chosen before any was scored).
+/// Generator 1.9.0 on them: tuning 0.691, 7/9 pairs; held out 0.534, 6/8.
+/// Generator 1.10.0: tuning 0.771, 7/9; held out 0.525, 6/8.
+const TUNING_1_10_FLOOR: Floor = Floor {
+    section_f1: 0.770,
+    rows_percent: 77.7,
+    order: 1.0,
+    raw_labels: 0,
+    title_echoes: 0,
+    titles_missing: 0,
+    lead_echoes: 0,
+};
+const HELD_OUT_1_10_FLOOR: Floor = Floor {
+    section_f1: 0.524,
+    rows_percent: 75.0,
     order: 1.0,
     raw_labels: 0,
     title_echoes: 0,
@@ -358,6 +386,18 @@ fn the_deterministic_generator_holds_its_floors() {
             true,
             Some("1.9.0"),
             HELD_OUT_1_9_FLOOR,
+        ),
+        (
+            "tuning, added for 1.10.0",
+            false,
+            Some("1.10.0"),
+            TUNING_1_10_FLOOR,
+        ),
+        (
+            "held out, added for 1.10.0",
+            true,
+            Some("1.10.0"),
+            HELD_OUT_1_10_FLOOR,
         ),
     ] {
         let s = Summary::of_round(&scored, held_out, round);

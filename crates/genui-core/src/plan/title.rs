@@ -188,7 +188,7 @@ const AGENT_VERBS: [(&str, Option<&str>); 35] = [
 ];
 
 /// Who the agent's request addresses: "the user", "the new hire", "them".
-const ADDRESSEES: [&str; 47] = [
+const ADDRESSEES: [&str; 52] = [
     "user",
     "users",
     "customer",
@@ -230,6 +230,11 @@ const ADDRESSEES: [&str; 47] = [
     "volunteer",
     "homeowner",
     "passenger",
+    "recruiter",
+    "supervisor",
+    "technician",
+    "clinician",
+    "landlord",
     "them",
     "him",
     "her",

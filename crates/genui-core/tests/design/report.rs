@@ -133,12 +133,18 @@ pub fn halves_table(scored: &[Scored]) -> String {
     out
 }
 
-/// The rounds the cases joined the set in, the first rounds first.
+/// The rounds the cases joined the set in, the first rounds first, then by
+/// version number (1.9.0 before 1.10.0).
 fn rounds(scored: &[Scored]) -> Vec<Option<String>> {
     let mut rounds: Vec<Option<String>> = scored.iter().map(|s| s.added_for.clone()).collect();
-    rounds.sort();
+    rounds.sort_by_key(|round| round.as_deref().map(version_numbers));
     rounds.dedup();
     rounds
+}
+
+/// `1.10.0` -> `[1, 10, 0]`, so versions sort as numbers.
+fn version_numbers(version: &str) -> Vec<u32> {
+    version.split('.').filter_map(|n| n.parse().ok()).collect()
 }
 
 fn summary_line(out: &mut String, name: &str, s: &Summary) {

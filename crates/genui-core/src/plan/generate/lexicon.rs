@@ -203,6 +203,7 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("fax", F::Contact, GENERIC),
     ("contact", F::Contact, GENERIC),
     ("callback", F::Contact, SPECIFIC),
+    ("linkedin", F::Contact, SPECIFIC),
     // Where they live.
     ("street", F::Address, SPECIFIC),
     ("address", F::Address, GENERIC),
@@ -818,6 +819,7 @@ mod tests {
         assert_eq!(of("emergency_contact_phone"), Some(Family::Emergency));
         assert_eq!(of("sortCode"), Some(Family::Bank));
         assert_eq!(of("account-number"), Some(Family::Bank));
+        assert_eq!(of("linkedin_url"), Some(Family::Contact));
         assert_eq!(of("check_in"), Some(Family::Stay));
         assert_eq!(of("departDate"), Some(Family::Trip));
         assert_eq!(of("adults"), Some(Family::Travellers));

@@ -10,7 +10,9 @@
 //! -> `product`/nothing). An amount followed by its currency, a date
 //! followed by a time, and a moment followed by how long it lasts
 //! (`start_time`/`duration_minutes`; a count in a unit of time,
-//! `available_from`/`min_stay_months`) share a row too. A row of two may also start from
+//! `available_from`/`min_stay_months`) share a row too, and so do a switch
+//! and the number named after it (`autoLock`/`autoLockDelaySeconds`). A
+//! row of two may also start from
 //! looser ties: a shared first word (`dns_primary`/`dns_secondary`), two
 //! choices, two reference numbers (`registration_number`/`vat_number`), or
 //! two inputs of one kind about one subject (`travellers`/
@@ -258,13 +260,9 @@ fn related_rows(elements: Vec<Node>) -> Vec<Node> {
     // Each short control's words once: a control is tied to the one before
     // it and, looking ahead, to the one after it.
     let words: Vec<Option<Words>> = elements.iter().map(Words::of_short).collect();
-    let tie_at = |at: usize, pair_only: bool| -> Tie {
-        match (&elements[at - 1], &elements[at], &words[at - 1], &words[at]) {
-            (Node::Control(a), Node::Control(b), Some(wa), Some(wb)) => {
-                tie((a, wa), (b, wb), pair_only)
-            }
-            _ => Tie::None,
-        }
+    let tie_at = |at: usize, pair_only: bool| {
+        let neighbour = |i: usize| (&elements[i], &words[i]);
+        tie(neighbour(at - 1), neighbour(at), pair_only)
     };
     let mut run_len = 0;
     let joins: Vec<bool> = (0..elements.len())
@@ -337,10 +335,20 @@ impl Words {
     }
 }
 
-/// How two neighbouring short controls are tied, for sharing a row.
-/// `pair_only`: `a` stands alone so far, and the looser ties (a shared
-/// first word, two choices) may start a row of two.
-fn tie((a, wa): (&Control, &Words), (b, wb): (&Control, &Words), pair_only: bool) -> Tie {
+/// How two neighbouring nodes are tied, for sharing a row; their words
+/// are [`Words::of_short`]'s. `pair_only`: `a` stands alone so far, and
+/// the looser ties (a shared first word, two choices) may start a row of
+/// two.
+fn tie((a, wa): (&Node, &Option<Words>), (b, wb): (&Node, &Option<Words>), pair_only: bool) -> Tie {
+    let (Node::Control(a), Node::Control(b)) = (a, b) else {
+        return Tie::None;
+    };
+    if switch_and_its_number(a, b) {
+        return Tie::Close;
+    }
+    let (Some(wa), Some(wb)) = (wa, wb) else {
+        return Tie::None;
+    };
     let by_name = |related: fn(&[String], &[String]) -> bool| {
         related(&wa.name, &wb.name) || related(&wa.label, &wb.label)
     };
@@ -366,12 +374,8 @@ fn tie((a, wa): (&Control, &Words), (b, wb): (&Control, &Words), pair_only: bool
 /// start/end, make/model, an amount and its currency, a date and its
 /// time): sectioning keeps such a pair in one section.
 pub(super) fn is_known_pair(a: &Node, b: &Node) -> bool {
-    match (Words::of_short(a), Words::of_short(b), a, b) {
-        (Some(wa), Some(wb), Node::Control(a), Node::Control(b)) => {
-            tie((a, &wa), (b, &wb), false) == Tie::Close
-        }
-        _ => false,
-    }
+    let (wa, wb) = (Words::of_short(a), Words::of_short(b));
+    tie((a, &wa), (b, &wb), false) == Tie::Close
 }
 
 /// Two inputs of one kind: both numbers, or both one-line text.
@@ -447,6 +451,16 @@ fn counts_time(words: &[String]) -> bool {
 
 fn is_number(control: &Control) -> bool {
     matches!(control.widget, Widget::Number | Widget::Integer)
+}
+
+/// A switch and the number it turns on, named after it (`autoLock`,
+/// `autoLockDelaySeconds`): the number is read beside its switch.
+fn switch_and_its_number(a: &Control, b: &Control) -> bool {
+    if a.widget != Widget::Checkbox || !is_number(b) || b.detail.is_some() {
+        return false;
+    }
+    let (switch, number) = (stems(&name_of(a)), stems(&name_of(b)));
+    number.len() > switch.len() && number.starts_with(&switch)
 }
 
 /// Two short choices (drop-downs or small radio groups) read well side by side.
@@ -780,5 +794,28 @@ mod tests {
         };
         single_column(&mut node);
         assert_eq!(shape(&node), "a b");
+    }
+
+    #[test]
+    fn a_switch_shares_a_row_with_the_number_named_after_it() {
+        use Widget::*;
+        assert_eq!(
+            arranged(&[("autoLock", Checkbox), ("autoLockDelaySeconds", Integer)]),
+            "[autoLock autoLockDelaySeconds]"
+        );
+        assert_eq!(
+            arranged(&[("autoLock", Checkbox), ("retries", Integer)]),
+            "autoLock retries"
+        );
+    }
+
+    #[test]
+    fn species_and_breed_share_a_row() {
+        use Widget::*;
+        assert_eq!(
+            arranged(&[("pet_name", Text), ("species", Radio), ("breed", Text)]),
+            "pet_name [species breed]",
+            "species is its own singular"
+        );
     }
 }

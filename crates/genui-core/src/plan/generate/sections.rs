@@ -28,7 +28,8 @@
 //!   even when all are of one family. Yes/no fields are sectioned
 //!   by their meaning like any other: a list of privacy switches and a
 //!   list of topics to hear about are two sections.
-//! - Contact details join personal details when the form has both; sizes
+//! - Contact details join personal details when the form has both, and so
+//!   do the company and job title beside them (an attendee's); sizes
 //!   join health details (height and weight of a person); an amount with
 //!   its currency joins the payment beside it; a place on a map joins the
 //!   address or the journey beside it (`from_location`, `to_location` after
@@ -39,7 +40,11 @@
 //!   section after them; any other joins the section before it, else the
 //!   one after; a merged section is named after its larger part. Long text
 //!   closing a form of three sections or more keeps a section of its own,
-//!   whatever it is about (a cover letter, notes).
+//!   whatever it is about (a cover letter, notes), also when it closes a
+//!   section of other fields, and so does a closing consent; a lone switch
+//!   before such a note stays with the section before it. A switch after a
+//!   list of switches is one more of them, and a lone switch never opens a
+//!   person's details or a subject's section.
 //! - Forms with fewer than [`MIN_FIELDS`] fields, and forms that end up with
 //!   fewer than two sections, stay flat.
 
@@ -54,8 +59,9 @@ pub(crate) const MIN_FIELDS: usize = 6;
 
 /// Families that join another family's section when the form has both.
 /// A run of `member` fields at least `.2` long joins its `host`.
-const JOINS: [(Family, Family, usize); 6] = [
+const JOINS: [(Family, Family, usize); 7] = [
     (Family::Contact, Family::Personal, 1),
+    (Family::Company, Family::Personal, 1),
     (Family::Size, Family::Health, 1),
     (Family::Money, Family::Payment, 2),
     (Family::Location, Family::Address, 1),
@@ -123,6 +129,7 @@ pub(super) fn arrange(fields: Vec<(String, Node)>) -> Vec<Node> {
     let tags = join_related(shared_prefixes(&subject_runs, tags));
     let (tags, names) = subject_sections(&subject_runs, tags);
     let mut blocks = runs(fields, &tags, &names);
+    split_closing_note(&mut blocks);
     merge_single_fields(&mut blocks);
     coalesce(&mut blocks);
     let sections = blocks
@@ -479,13 +486,36 @@ fn section_key(block: Option<&Block>) -> Option<(Family, Option<&str>)> {
     }
 }
 
+/// Long text closing a form, after other fields of its section, becomes a
+/// section of its own when the form has two sections before it: a note or
+/// a justification is about the whole form, not the last topic.
+fn split_closing_note(blocks: &mut Vec<Block>) {
+    let before = blocks.len();
+    let Some(Block::Section { nodes, .. }) = blocks.last_mut() else {
+        return;
+    };
+    let closes = nodes.last().is_some_and(is_long_text) && !nodes.iter().all(is_long_text);
+    if !closes || before < 2 {
+        return;
+    }
+    let Some(note) = nodes.pop() else {
+        return;
+    };
+    blocks.push(Block::Section {
+        family: Family::Comments,
+        subject: None,
+        nodes: vec![note],
+    });
+}
+
 /// A section of one field joins its neighbours when they are of one
 /// family, else (see the module doc) the section after or before it.
 fn merge_single_fields(blocks: &mut Vec<Block>) {
     let closing_note = |blocks: &[Block], at: usize| {
         at + 1 == blocks.len()
             && blocks.len() >= 3
-            && matches!(&blocks[at], Block::Section { nodes, .. } if nodes.iter().all(is_long_text))
+            && matches!(&blocks[at], Block::Section { nodes, family, .. }
+                if nodes.iter().all(is_long_text) || *family == Family::Consent)
     };
     while let Some(index) = (0..blocks.len()).find(|&at| {
         matches!(&blocks[at], Block::Section { nodes, .. } if nodes.len() == 1)
@@ -502,16 +532,30 @@ fn merge_single_fields(blocks: &mut Vec<Block>) {
         let same_section = index
             .checked_sub(1)
             .is_some_and(|i| section_key(blocks.get(i)) == section_key(blocks.get(index + 1)));
+        // A closing note is about the whole form: no switch turns it on.
         let switch = matches!(&blocks[index], Block::Section { nodes, .. }
-            if matches!(nodes.first(), Some(Node::Control(c)) if c.widget == Widget::Checkbox));
+            if nodes.first().is_some_and(is_switch))
+            && !closing_note(blocks, index + 1);
+        // Nor does it open a person's details or a subject's section: it is
+        // not about them (`catering_required` before `organiser_name`).
+        let opens_person = matches!(
+            section_key(blocks.get(index + 1)),
+            Some((Family::Personal | Family::Contact, _) | (_, Some(_)))
+        );
+        let after_switches = index.checked_sub(1).is_some_and(
+            |i| matches!(&blocks[i], Block::Section { nodes, .. } if nodes.iter().all(is_switch)),
+        );
         match (before, after) {
             (Some(_), Some(_)) if same_section => {
                 join(blocks, index - 1, index);
                 join(blocks, index - 1, index);
             }
+            // A switch after a list of switches is one more of them
+            // (`has_balcony`, then `pets_allowed`).
+            (Some(_), _) if switch && after_switches => join(blocks, index - 1, index),
             // A lone switch turns on what follows it (`night_mode`, then
             // the hours it keeps): it opens the next section.
-            (_, Some(_)) if switch => join(blocks, index, index + 1),
+            (_, Some(_)) if switch && !opens_person => join(blocks, index, index + 1),
             // A person's details hold only the person, a subject's block
             // only that subject: what follows them (`position`,
             // `available_from`; `parcel_count` after `delivery_*`) leads
@@ -611,6 +655,10 @@ fn into_node(block: Block) -> Node {
         }
         Block::Nested(node) => *node,
     }
+}
+
+fn is_switch(node: &Node) -> bool {
+    matches!(node, Node::Control(c) if c.widget == Widget::Checkbox)
 }
 
 fn is_long_text(node: &Node) -> bool {
@@ -917,6 +965,110 @@ mod tests {
             control("quiet_hours_end"),
         ];
         assert_eq!(labels(&arrange(fields)), ["Device:3", "Date and time:3"]);
+    }
+
+    #[test]
+    fn a_switch_before_a_closing_note_stays_with_the_section_before_it() {
+        let fields = vec![
+            control("sku"),
+            control("product_name"),
+            control("count_date"),
+            control("count_time"),
+            switch("approved_by_supervisor"),
+            long_text("notes"),
+        ];
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["Product:2", "Date and time:3", "Comments:1"]
+        );
+    }
+
+    #[test]
+    fn a_note_closing_a_section_of_other_fields_gets_its_own() {
+        let fields = vec![
+            control("first_name"),
+            control("last_name"),
+            control("start_date"),
+            control("end_date"),
+            control("vehicle_make"),
+            control("vehicle_model"),
+            long_text("vehicle_notes"),
+        ];
+        assert_eq!(
+            labels(&arrange(fields)),
+            [
+                "Personal Information:2",
+                "Date and time:2",
+                "Vehicle:2",
+                "Comments:1"
+            ]
+        );
+    }
+
+    #[test]
+    fn consent_closing_a_form_keeps_its_own_section() {
+        let fields = vec![
+            control("full_name"),
+            control("date_of_birth"),
+            control("check_in"),
+            control("check_out"),
+            control("vehicle_make"),
+            control("vehicle_model"),
+            switch("consent_to_share"),
+        ];
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["Personal Information:2", "Stay:2", "Vehicle:2", "Consent:1"]
+        );
+    }
+
+    #[test]
+    fn a_company_and_job_title_beside_a_person_are_part_of_their_details() {
+        assert_eq!(
+            arranged(&[
+                "first_name",
+                "last_name",
+                "email",
+                "company",
+                "job_title",
+                "check_in",
+                "check_out",
+            ]),
+            ["Personal Information:5", "Stay:2"]
+        );
+    }
+
+    #[test]
+    fn a_switch_after_switches_is_one_more_of_them() {
+        let fields = vec![
+            control("city"),
+            control("district"),
+            switch("is_furnished"),
+            switch("has_balcony"),
+            switch("pets_allowed"),
+            control("available_from"),
+            control("min_stay_months"),
+        ];
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["Address:2", "Options:3", "Date and time:2"]
+        );
+    }
+
+    #[test]
+    fn a_lone_switch_does_not_open_a_persons_details() {
+        let fields = vec![
+            control("event_name"),
+            control("event_type"),
+            switch("catering_required"),
+            control("organiser_first_name"),
+            control("organiser_last_name"),
+            control("organiser_email"),
+        ];
+        assert_eq!(
+            labels(&arrange(fields)),
+            ["Event:3", "Personal Information:3"]
+        );
     }
 
     #[test]

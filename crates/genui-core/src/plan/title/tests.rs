@@ -301,6 +301,14 @@ fn the_title_names_the_form_not_who_fills_it_in() {
             "Collect what the bank needs to open a current account for the customer",
             "Current account",
         ),
+        (
+            "Have the recruiter schedule an interview with the candidate",
+            "Interview",
+        ),
+        (
+            "Have the technician log the repair they carried out",
+            "Repair",
+        ),
     ] {
         assert_eq!(title(request).as_deref(), Some(expected), "{request}");
     }

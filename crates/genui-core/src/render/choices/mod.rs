@@ -12,6 +12,7 @@
 //! | a label `output` gives: `oneOf`/`anyOf` `const` + `title`, `x-enumNames`, `enumNames` | `{"const": "s", "title": "Small"}` -> "Small" |
 //! | a country, currency or language code, time zone id or day, by name in the form's language ([`names`]) | `GB` -> "United Kingdom", `EUR` -> "Euro", `pt-BR` -> "Portugais brésilien" in French, `Europe/London` -> "London", `MON` -> "Monday" |
 //! | durations and local date-times, where every value of the field is one ([`moments`]) | `24h` -> "24 hours", `P7D` -> "7 days", `2026-12-01T09:00` -> "2026-12-01 (Tuesday) 09:00" |
+//! | the field's initials and a number, as its name and the number ([`numbered`]) | `S1` in `severity` -> "Severity 1", `FY2026` in `fiscal_year` -> "Fiscal year 2026" |
 //! | a date pattern as an example date ([`humanise::date_example`]) | `DD/MM/YYYY` -> "31/12/2026" |
 //! | a number with a unit as a measure ([`humanise`]) | `5ghz` -> "5 GHz", `2_4ghz` -> "2.4 GHz" |
 //! | an identifier in words, sentence case ([`humanise`]) | `s1_critical` -> "S1 critical", `afterDelay` -> "After delay" |
@@ -26,6 +27,7 @@ mod cldr_names;
 mod humanise;
 mod moments;
 mod names;
+mod numbered;
 
 use super::words::Lang;
 use serde_json::{Map, Value};
@@ -62,10 +64,11 @@ impl<'a> FieldHints<'a> {
 
 /// How the options of one field are labelled, decided once per field from
 /// its hints and all of its values.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Labeller {
     codes: Option<names::Codes>,
     moments: Option<moments::Moments>,
+    numbered: Option<numbered::Numbered>,
     style: humanise::Style,
     lang: Lang,
     /// Over [`max_enum_values`] options: every format shows a search over
@@ -89,6 +92,7 @@ impl Labeller {
         Self {
             codes: names::Codes::of_field(hints, strings.clone()),
             moments: moments::Moments::of_field(strings.clone()),
+            numbered: numbered::Numbered::of_field(hints, strings.clone()),
             style: humanise::Style::of(strings),
             lang,
             searched_by_value: values.count() > max_enum_values(),
@@ -109,6 +113,7 @@ impl Labeller {
                 self.codes
                     .and_then(|codes| codes.name(s, self.lang))
                     .or_else(|| self.moments.and_then(|m| m.words(s, self.lang)))
+                    .or_else(|| self.numbered.as_ref().and_then(|n| n.words(s)))
                     .or_else(|| humanise::words(s, self.style))
             });
         made.unwrap_or_else(|| value_text(value))
