@@ -453,7 +453,7 @@ impl GenerateJob {
     /// its plan and checks as [`Self::answer`] makes them (once: the spec is
     /// format-neutral), and the answer rendered in every format, under the
     /// default limits. Each format comes back by name with its answer. A
-    /// small draft-07 schema is proved too ([`draft_7_form`]).
+    /// small draft-07 schema is proved too (`draft_7_form`).
     /// Nothing here may draw on a random source: the Workers runtime
     /// refuses one outside a request (jsonschema's hash maps are seeded at
     /// build time, vendor/PATCHED.md). `body` must carry no `data`: the
