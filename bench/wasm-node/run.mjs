@@ -105,7 +105,7 @@ const out = mode === 'times' ? times() : memory();
 // Asked after the run, so the first call still finds the module fresh.
 if (!core.metaValidatorsShared()) {
   // Every new schema paid for a meta-schema validator build: these are not
-  // the shipped module's figures (vendor/jsonschema/PATCHED.md).
+  // the shipped module's figures (vendor/PATCHED.md).
   console.error('run.mjs: jsonschema rebuilds its meta-schema validators on every call');
   process.exit(1);
 }

@@ -23,7 +23,7 @@ use worker::{console_error, event, Context, Env, Request, Response, Result};
 
 /// The module's start: the panic hook, then the first-request work moved
 /// into start-up (`genui_model::warm_up`: compiling the code a generate
-/// runs and building the isolate's one-time tables).
+/// runs, proving a schema, and building the isolate's one-time tables).
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();

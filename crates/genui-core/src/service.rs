@@ -447,29 +447,32 @@ impl GenerateJob {
         Ok(plan)
     }
 
-    /// A miss's work that needs no random source, for a fresh isolate's
-    /// start: the request read, its plan and checks as [`Self::answer`]
-    /// makes them (once: the spec is format-neutral), and the answer
-    /// rendered in every format, under the default limits. Each format
-    /// comes back by name with its answer. The schema is neither proved nor
-    /// compiled: jsonschema seeds its hash maps from the platform's random
-    /// source, which the Workers runtime refuses outside a request (the
-    /// module would fail to start). So `body`'s schema must be draft
-    /// 2020-12 without defaults and `body` must carry no `data`: a pre-fill
-    /// would compile it, and is refused here instead.
+    /// A miss's work, for a fresh isolate's start: the request read, its
+    /// schema proved and compiled (so the meta-schema validators it needs
+    /// are built, and the validator is remembered as a miss remembers it),
+    /// its plan and checks as [`Self::answer`] makes them (once: the spec is
+    /// format-neutral), and the answer rendered in every format, under the
+    /// default limits. Each format comes back by name with its answer. A
+    /// small draft-07 schema is proved too (`draft_7_form`).
+    /// Nothing here may draw on a random source: the Workers runtime
+    /// refuses one outside a request (jsonschema's hash maps are seeded at
+    /// build time, vendor/PATCHED.md). `body` must carry no `data`: the
+    /// warm-up answers the blank form a first request would.
     pub fn warm_up(body: &[u8]) -> Result<Vec<(&'static str, Result<HttpResponse>)>> {
         let mut job = prepare_generate(body, None, &Limits::default())?;
-        let plan = job.plan_miss()?;
-        let output = job.request.output.clone();
-        let (spec, repairs) = job.build_spec(plan, Draft::Draft202012, output)?;
-        if !spec.defaults.is_null() || !job.request.data.is_null() {
-            let why =
-                "a warm-up form must have no values to pre-fill (it would compile its schema)";
+        if !job.request.data.is_null() {
+            let why = "a warm-up form must carry no data to pre-fill";
             return Err(Error::new(ErrorCode::Internal, why));
         }
+        let proven = job.prove_schema()?;
+        prove_output(&draft_7_form(), None, "", &job.limits)?;
+        let plan = job.plan_miss()?;
+        let output = job.request.output.clone();
+        let (spec, repairs) = job.build_spec(plan, proven.draft, output)?;
         let mut answer_in = |name| {
             job.request.format = Format::parse(name, "?format")?;
-            job.respond(&spec, CacheStatus::Miss, None, Map::new(), &repairs)
+            let validator = Some(proven.validator.clone());
+            job.respond(&spec, CacheStatus::Miss, validator, Map::new(), &repairs)
         };
         Ok(Format::names()
             .into_iter()
@@ -863,6 +866,19 @@ impl GenerateJob {
 /// `McpCall::tool_result` takes it out, so the header never leaves the worker.
 pub(crate) const FORM_MARKUP_HEADER: &str = "x-genui-mcp-form-markup";
 
+/// A small draft-07 schema (the draft many tool schemas declare; one
+/// without `$schema` is proved under 2020-12 first): proved at the start by
+/// [`GenerateJob::warm_up`], so that draft's meta-schema validator is built
+/// there and not in a first request. Draft-04's is built by every compile
+/// (schema/validate.rs compiles a draft-04 wrapper).
+fn draft_7_form() -> Value {
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"name": {"type": "string", "minLength": 1}}
+    })
+}
+
 /// Longest `x-genui-warnings` value: proxies drop headers much past 8 KB.
 const MAX_WARNINGS_HEADER: usize = 4096;
 
@@ -1253,6 +1269,32 @@ mod tests {
         let body = json!({"tool": "generateUserInterface", "toolCallId": "c",
                           "arguments": {"description": description, "output": output}});
         serde_json::to_vec(&body).unwrap()
+    }
+
+    #[test]
+    fn warm_up_proves_and_compiles_the_form_as_a_miss_does() {
+        let output = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+        let answers = GenerateJob::warm_up(&body(&output, "warm")).unwrap();
+        assert!(answers
+            .iter()
+            .all(|(_, a)| a.as_ref().unwrap().status == 200));
+        let job = GenerateJob::prepare(&body(&output, "warm"), None, &Limits::default()).unwrap();
+        assert!(memo::validator(&job.output_digest).is_some());
+        // Refused only by the compile: the pattern is no regular expression.
+        let output = json!({"type": "object", "properties": {
+            "code": {"type": "string", "pattern": "("}}});
+        let refused = GenerateJob::warm_up(&body(&output, "warm")).unwrap_err();
+        assert_eq!(refused.code(), ErrorCode::InvalidSchema);
+    }
+
+    #[test]
+    fn warm_up_refuses_a_form_with_data() {
+        let body = json!({"tool": "generateUserInterface", "toolCallId": "c",
+                          "arguments": {"description": "warm", "data": {"name": "Ada"},
+                                        "output": {"type": "object",
+                                                   "properties": {"name": {"type": "string"}}}}});
+        let refused = GenerateJob::warm_up(&serde_json::to_vec(&body).unwrap()).unwrap_err();
+        assert_eq!(refused.code(), ErrorCode::Internal);
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! What a fresh isolate does at the module's start, so that its first
-//! request does not: it answers one small built-in form in every format
-//! with the deterministic generator ([`GenerateJob::warm_up`]). V8
-//! compiles a wasm function the first time it runs, and the isolate builds
-//! its one-time tables (lexicons, label data) on first use; done here, both
-//! land in the start-up CPU, which the platform bounds apart from request
-//! CPU, instead of in the first request's. The schema's proof and compile
-//! stay in the first request: jsonschema seeds its hash maps from the
-//! random source, which the Workers runtime refuses outside a request.
-//! Nothing here reads the environment, the clock or the network.
+//! request does not: it proves and compiles one small built-in form's
+//! schema and answers the form in every format with the deterministic
+//! generator ([`GenerateJob::warm_up`]). V8 compiles a wasm function the
+//! first time it runs, and the isolate builds its one-time tables
+//! (meta-schema validators, lexicons, label data) on first use; done here,
+//! both land in the start-up CPU, which the platform bounds apart from
+//! request CPU, instead of in the first request's. Nothing here reads the
+//! environment, the clock, the network or a random source (the Workers
+//! runtime refuses one outside a request, and the module would fail to
+//! start; vendor/PATCHED.md says how jsonschema's hash maps do without).
 
 use genui_core::GenerateJob;
 use serde_json::json;
@@ -45,8 +46,8 @@ const WARM_UP_REQUEST: &str = r#"{
   }
 }"#;
 
-/// Answers the built-in form in every format, as the deterministic
-/// generator answers a miss; a `warm_up_refused` log line for each format
+/// Proves the built-in form's schema and answers the form in every format,
+/// as the deterministic generator answers a miss; a `warm_up_refused` log line for each format
 /// that did not answer 200 (none, unless the core has changed what it
 /// accepts, which would leave that format's first request cold).
 pub fn warm_up() -> Vec<String> {
