@@ -6,7 +6,7 @@
 // @modelcontextprotocol/ext-apps's App (and its MCP SDK and zod
 // dependencies); their licences are kept in a comment at the top of the page.
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 const here = new URL(".", import.meta.url).pathname;
 // zod re-exports all its ~50 error-message languages as `z.locales`, which a
@@ -63,6 +63,11 @@ ${notice}
 </body>
 </html>
 `;
+// Written only when it changed: the worker embeds the file, so a new
+// modification time alone would make cargo rebuild the worker (and a
+// `wrangler dev` start, whose build step runs this, wait for a full
+// link-time-optimised build).
+const out = `${here}dist/view.html`;
 mkdirSync(`${here}dist`, { recursive: true });
-writeFileSync(`${here}dist/view.html`, html);
+if (!existsSync(out) || readFileSync(out, "utf8") !== html) writeFileSync(out, html);
 console.log(`mcp-view: dist/view.html, ${html.length} bytes`);
