@@ -13,10 +13,15 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     println!("cargo:rerun-if-changed=catalogs");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("catalogs");
+    // The package's folder as cargo names it when the script runs (not
+    // when it was compiled: a build script binary reused from another
+    // checkout would read that checkout's catalogs, or none).
+    let root = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&root).join("catalogs");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
     files.retain(|p| {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
         name.ends_with(".json") && !name.ends_with(".a2ui-catalog.json")
