@@ -27,12 +27,31 @@ export WASM_BINDGEN_BIN="$(command -v wasm-bindgen)"
 export ESBUILD_BIN="$PWD/node_modules/esbuild/bin/esbuild"
 export WASM_OPT_BIN="$PWD/node_modules/.bin/wasm-opt"
 
+profile="${GENUI_PROFILE:-release}"
 args=(--release)
-case "${GENUI_PROFILE:-release}" in
+case "$profile" in
   dev) args+=(--no-opt) ;;
   profile)
     args+=(--no-opt)
     export CARGO_PROFILE_RELEASE_STRIP=false
     ;;
 esac
+
+# wrangler dev runs this script at every start, and worker-build's
+# wasm-bindgen and wasm-opt steps take a minute or more even when nothing
+# changed. So cargo runs first, with worker-build's own arguments and
+# environment; when its artefact is no newer than build/, and build/ was
+# made by the same profile and tools, build/ is already that artefact's.
+# (cargo leaves a fresh artefact's modification time alone.)
+WASM_BINDGEN_USE_JS_SYS=1 cargo build --quiet --lib --release --target wasm32-unknown-unknown
+artefact="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/genui_worker.wasm"
+stamp=build/.made-by
+made_by="$profile $(worker-build --version 2>&1) $(wasm-bindgen --version) $("$WASM_OPT_BIN" --version)"
+if [ -f build/index.js ] && [ -f build/index_bg.wasm ] && [ -f "$stamp" ] &&
+  [ "$(cat "$stamp")" = "$made_by" ] && [ ! "$artefact" -nt build/index_bg.wasm ]; then
+  echo "build-wasm: build/ is up to date with $artefact ($profile)" >&2
+  exit 0
+fi
+rm -f "$stamp"
 worker-build "${args[@]}"
+echo "$made_by" >"$stamp"
