@@ -62,11 +62,7 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
     let head = super::remembered_head(
         r,
         "jsonforms-text",
-        &format!(
-            "{}{}",
-            r.lang().tag(),
-            if has_large_enum(r) { " large enum" } else { "" }
-        ),
+        if has_large_enum(r) { "large enum" } else { "" },
         || data_free_head(r),
         String::len,
     );

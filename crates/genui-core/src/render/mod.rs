@@ -393,7 +393,10 @@ fn output_digest(r: &RenderInput<'_>) -> Option<crate::cache::spec::OutputDigest
 
 /// The data-free head of a text answer (see [`answer_text`]), written by
 /// `write` once per spec per isolate; `extra` names every input besides the
-/// spec and the catalog that the head reads. A head is the head's text, or
+/// spec, its language and the catalog that the head reads. A head that
+/// shows words of the request alone ([`RenderInput::per_request_words`]:
+/// an approval's prompt) is no head of the spec: its caller writes it
+/// whole instead of calling this. A head is the head's text, or
 /// the text with what the same build tells the answer's tail (React: what
 /// its zod schema does not enforce); `bytes` is the heap it holds.
 pub(crate) fn remembered_head<T: 'static>(
@@ -403,9 +406,6 @@ pub(crate) fn remembered_head<T: 'static>(
     write: impl FnOnce() -> T,
     bytes: fn(&T) -> usize,
 ) -> std::rc::Rc<T> {
-    if r.per_request_words() {
-        return std::rc::Rc::new(write());
-    }
     let catalog = r.catalog.map(crate::Catalog::hash).unwrap_or_default();
     let key = format!("{}\u{0}{catalog}\u{0}{extra}", r.memo_key());
     crate::cache::memo::projection(&key, renderer, write, bytes)

@@ -80,7 +80,9 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
 
 /// `r`'s head, remembered as every format's text head is
 /// ([`super::remembered_head`]); the module's language is in the spec's
-/// memo key.
+/// memo key. The module holds no words of the request alone (its host
+/// passes a title and submit label through `meta` at run time), so an
+/// approval's head is remembered too.
 fn remembered(r: &RenderInput<'_>, write: impl FnOnce() -> Head) -> std::rc::Rc<Head> {
     super::remembered_head(r, "react-text", "", write, Head::bytes)
 }
@@ -1219,6 +1221,13 @@ mod tests {
         };
         assert!(remembered(None), "the head the answer was written from");
         assert!(!remembered(Some("de")), "another language, another head");
+        // The module holds no prompt, so a prompted answer's head is the
+        // spec's still.
+        let mut prompted = RenderInput::new(&spec, &data, None, Map::new());
+        prompted.prompt = Some("Approve the refund?");
+        let text = render_text(&prompted);
+        assert!(text.starts_with("{\"module\":\"// Contact:"), "{text}");
+        assert!(!text.contains("Approve the refund?"), "{text}");
     }
 
     #[test]

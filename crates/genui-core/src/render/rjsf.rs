@@ -76,13 +76,7 @@ pub(crate) fn render_text(r: &RenderInput<'_>) -> String {
     if r.per_request_words() {
         return serde_json::to_string(&render(r)).unwrap_or_default();
     }
-    let head = super::remembered_head(
-        r,
-        "rjsf-text",
-        r.lang().tag(),
-        || data_free_head(r),
-        String::len,
-    );
+    let head = super::remembered_head(r, "rjsf-text", "", || data_free_head(r), String::len);
     let display = !r.spec.plan.root.tables().is_empty();
     super::answer_text(
         &head,
