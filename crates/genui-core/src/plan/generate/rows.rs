@@ -343,7 +343,7 @@ fn tie((a, wa): (&Node, &Option<Words>), (b, wb): (&Node, &Option<Words>), pair_
     let (Node::Control(a), Node::Control(b)) = (a, b) else {
         return Tie::None;
     };
-    if switch_and_its_number(a, b) {
+    if switch_and_its_number(a, (b, wb)) {
         return Tie::Close;
     }
     let (Some(wa), Some(wb)) = (wa, wb) else {
@@ -455,12 +455,14 @@ fn is_number(control: &Control) -> bool {
 
 /// A switch and the number it turns on, named after it (`autoLock`,
 /// `autoLockDelaySeconds`): the number is read beside its switch.
-fn switch_and_its_number(a: &Control, b: &Control) -> bool {
-    if a.widget != Widget::Checkbox || !is_number(b) || b.detail.is_some() {
+/// A switch without a name of words (`_`) names no number.
+fn switch_and_its_number(a: &Control, (b, wb): (&Control, &Option<Words>)) -> bool {
+    // A number without detail is short, so its words are read already.
+    let (Widget::Checkbox, Some(wb), true) = (a.widget, wb, is_number(b)) else {
         return false;
-    }
-    let (switch, number) = (stems(&name_of(a)), stems(&name_of(b)));
-    number.len() > switch.len() && number.starts_with(&switch)
+    };
+    let switch = stems(&name_of(a));
+    !switch.is_empty() && wb.name.len() > switch.len() && wb.name.starts_with(&switch)
 }
 
 /// Two short choices (drop-downs or small radio groups) read well side by side.
@@ -806,6 +808,11 @@ mod tests {
         assert_eq!(
             arranged(&[("autoLock", Checkbox), ("retries", Integer)]),
             "autoLock retries"
+        );
+        assert_eq!(
+            arranged(&[("_", Checkbox), ("retries", Integer)]),
+            "_ retries",
+            "a switch named by no word names no number"
         );
     }
 
