@@ -1,7 +1,9 @@
 //! What a fresh isolate does at the module's start, so that its first
 //! request does not: it proves and compiles one small built-in form's
-//! schema and answers the form in every format with the deterministic
-//! generator ([`GenerateJob::warm_up`]). V8 compiles a wasm function the
+//! schema, answers the form in every format with the deterministic
+//! generator ([`GenerateJob::warm_up`]), and checks one filled-in and one
+//! wrong submission of it ([`SubmitJob`]: the validator's checks and its
+//! error reports, which a generate's pre-fill runs too). V8 compiles a wasm function the
 //! first time it runs, and the isolate builds its one-time tables
 //! (meta-schema validators, lexicons, label data) on first use; done here,
 //! both land in the start-up CPU, which the platform bounds apart from
@@ -10,8 +12,8 @@
 //! runtime refuses one outside a request, and the module would fail to
 //! start; vendor/PATCHED.md says how jsonschema's hash maps do without).
 
-use genui_core::GenerateJob;
-use serde_json::json;
+use genui_core::{GenerateJob, Limits, SubmitJob};
+use serde_json::{json, Value};
 
 /// A form with the shapes most requests have: text, formats, numbers with
 /// bounds, a choice of identifiers and one of country codes, a yes/no, a
@@ -51,10 +53,7 @@ const WARM_UP_REQUEST: &str = r#"{
 /// that did not answer 200 (none, unless the core has changed what it
 /// accepts, which would leave that format's first request cold).
 pub fn warm_up() -> Vec<String> {
-    let refused = |format: &str, status: u16| {
-        json!({"event": "warm_up_refused", "format": format, "status": status}).to_string()
-    };
-    match GenerateJob::warm_up(WARM_UP_REQUEST.as_bytes()) {
+    let mut lines: Vec<String> = match GenerateJob::warm_up(WARM_UP_REQUEST.as_bytes()) {
         Ok(answers) => answers
             .into_iter()
             .filter_map(|(format, answer)| {
@@ -63,6 +62,51 @@ pub fn warm_up() -> Vec<String> {
             })
             .collect(),
         Err(error) => vec![refused("every", error.http_status())],
+    };
+    lines.extend(
+        warm_up_submissions()
+            .into_iter()
+            .filter(|&(expected, status)| status != expected)
+            .map(|(_, status)| refused("submit", status)),
+    );
+    lines
+}
+
+fn refused(format: &str, status: u16) -> String {
+    json!({"event": "warm_up_refused", "format": format, "status": status}).to_string()
+}
+
+/// A filled-in submission of the built-in form (one value of each kind)
+/// and a wrong one (a value of each kind breaking its rule), checked as
+/// `/v1/submit` checks an inline schema's: each as the status it should
+/// answer, and the status it answered.
+fn warm_up_submissions() -> [(u16, u16); 2] {
+    let filled = json!({
+        "first_name": "Ada", "last_name": "Lovelace", "email": "ada@example.com",
+        "phone": "+44 20 7946 0000", "departure_date": "2026-12-01",
+        "return_date": "2026-12-08", "passengers": 2, "cabin": "business",
+        "country": "GB", "newsletter": true, "notes": "Window seat",
+        "address": {"street": "12 St James's Square", "city": "London", "postal_code": "SW1Y 4JH"},
+        "meals": ["vegetarian"]
+    });
+    let wrong = json!({
+        "first_name": "", "email": "not an address", "phone": "call me",
+        "departure_date": "1 December", "passengers": 12, "cabin": "first",
+        "newsletter": "yes", "address": {"city": 7}, "meals": ["vegetarian", "vegetarian"]
+    });
+    [(200, filled), (422, wrong)].map(|(expected, data)| (expected, submit_status(data)))
+}
+
+/// The status `/v1/submit` answers `data` as a submission of the built-in form.
+fn submit_status(data: Value) -> u16 {
+    let Ok(form) = serde_json::from_str::<Value>(WARM_UP_REQUEST) else {
+        return 500;
+    };
+    let body = json!({"type": "dgui_response", "toolCallId": "warm-up",
+                      "output": form["output"], "data": data});
+    match SubmitJob::prepare(body.to_string().as_bytes(), &Limits::default()) {
+        Ok(job) => job.answer(None, "warm-up").response.status,
+        Err(error) => error.http_status(),
     }
 }
 
@@ -71,7 +115,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_format_answers_the_built_in_form() {
+    fn the_built_in_form_answers_in_every_format_and_checks_submissions() {
         assert_eq!(warm_up(), Vec::<String>::new());
     }
 }
