@@ -124,8 +124,9 @@ out();
 out('## A fresh isolate\'s first request');
 out();
 for (const c of configs) {
-  out(`- workerd ${c.name}: the first \`/v1/generate\` (a miss of the 50-field form, after only \`/healthz\`): ${f(c.first.cpuMs)} ms CPU, ${f(c.first.wallMs)} ms wall; warm, the same kind costs ${f(mean(c.map.get('miss/jsonforms/50')?.ms ?? []) )} ms CPU.`);
-  if (c.startupMs !== undefined) out(`  Start-up, before any request (the process until it first answered \`/healthz\`: workerd's own start, parsing and compiling the script, the module's start with its warm-up): ${f(c.startupMs)} ms CPU.`);
+  const isolate = (ms) => (ms ? ` (the isolate's thread alone, which the platform bills: ${f(ms)} ms; the rest is V8's background compilation and tier-up)` : '');
+  out(`- workerd ${c.name}: the first \`/v1/generate\` (a miss of the 50-field form, after only \`/healthz\`): ${f(c.first.cpuMs)} ms CPU${isolate(c.first.isolateMs)}, ${f(c.first.wallMs)} ms wall; warm, the same kind costs ${f(mean(c.map.get('miss/jsonforms/50')?.ms ?? []) )} ms CPU.`);
+  if (c.startupMs !== undefined) out(`  Start-up, before any request (the process until it first answered \`/healthz\`: workerd's own start, parsing and compiling the script, the module's start with its warm-up): ${f(c.startupMs)} ms CPU${isolate(c.startupIsolateMs)}.`);
 }
 if (node) out(`- node: loading and instantiating the module ${f(node.loadMs)} ms CPU; its first call (the same miss) ${f(node.first.ms)} ms; warm ${f(mean(nod.get('miss/jsonforms/50')?.ms ?? []))} ms.`);
 out();
@@ -187,8 +188,8 @@ function targetRows() {
   const cold = per('coldmiss');
   return [
     ['upload: the shipped module <= 2.0 MB gzip', `${meta.shipped.gzip} bytes`, meta.shipped.gzip <= 2000000],
-    ['first generate of a fresh isolate <= 10 ms', `${f(alone.first.cpuMs)} ms`, alone.first.cpuMs <= 10],
-    ['start-up of a fresh isolate (bounded apart)', alone.startupMs === undefined ? '-' : `${f(alone.startupMs)} ms`, null],
+    ['first generate of a fresh isolate <= 10 ms (all threads; the isolate\'s own)', `${f(alone.first.cpuMs)} ms; ${f(alone.first.isolateMs)} ms`, alone.first.cpuMs <= 10],
+    ['start-up of a fresh isolate (bounded apart; 1 s on the platform)', alone.startupMs === undefined ? '-' : `${f(alone.startupMs)} ms; ${f(alone.startupIsolateMs)} ms`, null],
     ['corpus, one new schema per request: p90 <= 10 ms', `${f(pct(corpus, 0.9))} ms`, pct(corpus, 0.9) <= 10],
     ['corpus: p99', `${f(pct(corpus, 0.99))} ms`, null],
     ['50-field cold miss <= 3 ms in every format', list(cold), worst(cold) <= 3],
