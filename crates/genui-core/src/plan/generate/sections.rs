@@ -31,7 +31,7 @@
 //! - Contact details join personal details when the form has both, and so
 //!   do a company and job title beside them (an attendee's: at most two
 //!   fields about work; a longer block about the job, with its department,
-//!   manager or start date, keeps a section of its own); sizes
+//!   manager or salary, keeps a section of its own); sizes
 //!   join health details (height and weight of a person); an amount with
 //!   its currency joins the payment beside it; a place on a map joins the
 //!   address or the journey beside it (`from_location`, `to_location` after
@@ -75,7 +75,7 @@ struct Join {
 const JOINS: [Join; 7] = [
     Join::beside(Family::Contact, Family::Personal),
     Join {
-        kin: &[Family::Employment],
+        kin: &[Family::Employment, Family::Compensation],
         max_run: 2,
         ..Join::beside(Family::Company, Family::Personal)
     },
@@ -1091,6 +1091,15 @@ mod tests {
             "start_date",
         ]);
         assert_eq!(job, ["Personal Information:3", "Company:5"]);
+        let paid = arranged(&[
+            "first_name",
+            "last_name",
+            "email",
+            "company",
+            "job_title",
+            "annual_salary",
+        ]);
+        assert_eq!(paid, ["Personal Information:3", "Company:3"]);
         // Two fields about work beside the person are the person's, whether
         // or not they are a known pair (a company and a department).
         assert_eq!(
