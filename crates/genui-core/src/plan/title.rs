@@ -12,7 +12,9 @@
 //! a generic tail is dropped from a long phrase ([`GENERIC_TAILS`]:
 //! "flight search criteria" -> "Flight search"). Who the request
 //! addresses is never the title ("Ask attendees how the conference went"
-//! -> "Conference feedback"), and the person's own verb names the task when
+//! -> "Conference feedback"), but a word naming someone that heads or
+//! modifies the phrase is ("Book a technician visit" -> "Technician visit
+//! booking"), and the person's own verb names the task when
 //! the agent's does not ("to book a stay" -> "Stay booking"); the
 //! generator also drops a derived title that is only one of the form's
 //! section names. The words are English;
@@ -23,7 +25,9 @@
 //!
 //! [`echoes`] is the one echo rule: the design measure scores answers
 //! with it, the deterministic generator never derives a title that
-//! echoes, and a model's title that echoes is replaced
+//! echoes (a request that is itself a name, or only the person's task,
+//! "Book a technician visit", is said again in the person's words), and a
+//! model's title that echoes is replaced
 //! ([`replace_echoing_title`]).
 
 use crate::plan::check::Issue;
@@ -149,8 +153,9 @@ const OPENERS: [&[&str]; 14] = [
 /// is called by when the verb names the person's task ("Register the user
 /// for the conference" -> "Conference registration"). A third-person
 /// `s` ("a form that collects") is read as the verb.
-const AGENT_VERBS: [(&str, Option<&str>); 35] = [
+const AGENT_VERBS: [(&str, Option<&str>); 36] = [
     ("ask", None),
+    ("tell", None),
     ("collect", None),
     ("let", None),
     ("get", None),
@@ -186,6 +191,13 @@ const AGENT_VERBS: [(&str, Option<&str>); 35] = [
     ("order", Some("order")),
     ("sign", Some("sign-up")),
 ];
+
+/// Agent verbs whose object is the person they instruct, whatever word
+/// follows ("Have the landlord sign", "Tell the supervisor to approve"):
+/// after any other verb ("Book a technician visit") an [`ADDRESSEES`] word
+/// followed by a noun is part of the phrase, not whom the request
+/// addresses.
+const ADDRESSING_VERBS: [&str; 6] = ["ask", "tell", "let", "have", "prompt", "allow"];
 
 /// Who the agent's request addresses: "the user", "the new hire", "them".
 const ADDRESSEES: [&str; 52] = [
@@ -329,7 +341,7 @@ pub(crate) fn derived_title(description: &str) -> Option<String> {
     } else {
         (parse_request(&tokens)?, true)
     };
-    let short_name = !from_grammar || tokens.len() == phrase.len();
+    let short_name = !from_grammar || tokens.len() == phrase.len() || only_a_task(&tokens, &phrase);
     let title = sentence_case(&phrase.join(" "));
     if short_name || !echoes(&title, description) {
         return within_length(title);
@@ -351,6 +363,17 @@ pub(crate) fn derived_title(description: &str) -> Option<String> {
     shorter.and_then(within_length)
 }
 
+/// Whether the request is only the person's task, a verb with a task noun
+/// and its object ("Book a technician visit"): its title in the person's
+/// words ("Technician visit booking") says the same, and no agent speaks.
+fn only_a_task(tokens: &[&str], phrase: &[&str]) -> bool {
+    let Some((verb, object)) = tokens.split_first() else {
+        return false;
+    };
+    let words = object.iter().filter(|t| !is_determiner(t)).count();
+    agent_verb(verb).flatten().is_some() && words + 1 == phrase.len()
+}
+
 fn within_length(title: String) -> Option<String> {
     (!title.is_empty() && title.chars().count() <= MAX_TITLE_CHARS).then_some(title)
 }
@@ -367,6 +390,7 @@ fn is_title_like(tokens: &[&str]) -> bool {
     let verb_at = |at: usize| {
         agent_verb(tokens[at]).is_some_and(|noun| !is_noun_of_compound(tokens, at, noun))
             && (!is_ambiguous_verb(tokens[at]) || takes_an_object(tokens, at))
+            && !closes_a_compound(tokens, at)
     };
     let agent_speaks = skip_openers(tokens) > 0 || (0..tokens.len()).any(verb_at);
     tokens.len() <= 4 && columns <= MAX_NAME_COLUMNS && !agent_speaks
@@ -385,7 +409,7 @@ fn parse_request<'t>(tokens: &[&'t str]) -> Option<Vec<&'t str>> {
         }
         task_noun = task_noun.or(noun);
         recognised = true;
-        let after = skip_after_verb(tokens, at + 1);
+        let after = skip_after_verb(tokens, at);
         // The person's own verb passed over ("ask the owner to book a
         // stay") names the task when the agent's did not.
         task_noun = task_noun.or_else(|| {
@@ -447,11 +471,25 @@ fn is_noun_of_compound(tokens: &[&str], at: usize, noun: Option<&str>) -> bool {
         && !PHRASE_ENDS.contains(&word.as_str())
 }
 
-/// Past what follows an agent's verb: who it addresses, the words linking
-/// it to what it asks for, and the person's own verb after a plain
-/// addressee ("let the user change", "have the admin review").
-fn skip_after_verb(tokens: &[&str], at: usize) -> usize {
-    let (after, addressed, possessive) = skip_addressee(tokens, at);
+/// Whether a verb that closes a clause after a noun is that compound's
+/// last noun ("Technician visit request", "Leave request"): a verb the
+/// agent speaks opens its clause or follows grammar ("to register").
+fn closes_a_compound(tokens: &[&str], at: usize) -> bool {
+    at + 1 == tokens.len()
+        && at > 0
+        && modifies_next(tokens, at - 1)
+        && agent_verb(tokens[at - 1]).is_none()
+}
+
+/// Past what follows the agent's verb at `verb`: who it addresses, the
+/// words linking it to what it asks for, and the person's own verb after a
+/// plain addressee ("let the user change", "have the admin review").
+fn skip_after_verb(tokens: &[&str], verb: usize) -> usize {
+    let addressing = ADDRESSING_VERBS
+        .iter()
+        .any(|v| is_form_of(&lower(tokens[verb]), v));
+    let at = verb + 1;
+    let (after, addressed, possessive) = skip_addressee(tokens, at, addressing);
     let linked = skip_links(tokens, after);
     let bare_verb = addressed
         && !possessive
@@ -548,7 +586,9 @@ fn takes_an_object(tokens: &[&str], at: usize) -> bool {
 /// Past "the user", "the new hire's", "them": a determiner and words up to
 /// an [`ADDRESSEES`] word or any possessive, at most three words on. Also
 /// says whether an addressee was passed and whether it was a possessive.
-fn skip_addressee(tokens: &[&str], at: usize) -> (usize, bool, bool) {
+/// Unless the verb before is `addressing` ([`ADDRESSING_VERBS`]), a word
+/// that modifies the noun after it ("a technician visit") is no addressee.
+fn skip_addressee(tokens: &[&str], at: usize, addressing: bool) -> (usize, bool, bool) {
     for end in at..tokens.len().min(at + 4) {
         let word = lower(tokens[end]);
         let (noun, is_possessive) = possessive(&word);
@@ -556,6 +596,9 @@ fn skip_addressee(tokens: &[&str], at: usize) -> (usize, bool, bool) {
             .iter()
             .all(|t| DETERMINERS.contains(&lower(t).as_str()) || is_adjective_like(t));
         if is_addressee(noun) && between_ok {
+            if !addressing && !is_possessive && modifies_next(tokens, end) {
+                return (at, false, false);
+            }
             return (end + 1, true, is_possessive);
         }
         if is_possessive {
@@ -564,6 +607,31 @@ fn skip_addressee(tokens: &[&str], at: usize) -> (usize, bool, bool) {
         }
     }
     (at, false, false)
+}
+
+/// Whether the word at `at` is followed, in the same phrase, by a word it
+/// modifies: a word that is no grammar ("technician" in "a technician
+/// visit"; not "the user for", "the user's", "the user, …").
+fn modifies_next(tokens: &[&str], at: usize) -> bool {
+    let Some(next) = tokens.get(at + 1) else {
+        return false;
+    };
+    let word = lower(next);
+    !tokens[at].ends_with([',', ')'])
+        && !bare(next).is_empty()
+        && !is_grammar(next)
+        && !matches!(word.as_str(), "and" | "or" | "&")
+}
+
+/// Whether a word is English grammar around a noun phrase: a link, a word
+/// that ends a phrase, a question word, an article or a possessive.
+fn is_grammar(token: &str) -> bool {
+    let word = lower(token);
+    LINKS.contains(&word.as_str())
+        || PHRASE_ENDS.contains(&word.as_str())
+        || QUESTION_WORDS.contains(&word.as_str())
+        || is_determiner(token)
+        || possessive(&word).1
 }
 
 /// Whether a word names whom the request addresses, in the singular or
@@ -703,7 +771,7 @@ fn phrase_after<'t>(tokens: &[&'t str], at: usize) -> Option<Vec<&'t str>> {
     // "…needed to register their vehicle": the person's task is the title.
     let task_noun = tokens.get(next).and_then(|t| agent_verb(t)).flatten();
     if task_noun.is_some() {
-        next = skip_determiners(tokens, skip_addressee(tokens, next + 1).0);
+        next = skip_determiners(tokens, skip_addressee(tokens, next + 1, false).0);
     }
     let mut phrase = noun_phrase(tokens, &mut next);
     if let Some(noun) = task_noun.filter(|_| !phrase.is_empty()) {

@@ -29,7 +29,9 @@
 //!   by their meaning like any other: a list of privacy switches and a
 //!   list of topics to hear about are two sections.
 //! - Contact details join personal details when the form has both, and so
-//!   do the company and job title beside them (an attendee's); sizes
+//!   do a company and job title beside them (an attendee's: at most two
+//!   fields about work; a longer block about the job, with its department,
+//!   manager or salary, keeps a section of its own); sizes
 //!   join health details (height and weight of a person); an amount with
 //!   its currency joins the payment beside it; a place on a map joins the
 //!   address or the journey beside it (`from_location`, `to_location` after
@@ -58,16 +60,51 @@ use std::ops::Range;
 pub(crate) const MIN_FIELDS: usize = 6;
 
 /// Families that join another family's section when the form has both.
-/// A run of `member` fields at least `.2` long joins its `host`.
-const JOINS: [(Family, Family, usize); 7] = [
-    (Family::Contact, Family::Personal, 1),
-    (Family::Company, Family::Personal, 1),
-    (Family::Size, Family::Health, 1),
-    (Family::Money, Family::Payment, 2),
-    (Family::Location, Family::Address, 1),
-    (Family::Location, Family::Trip, 1),
-    (Family::Travellers, Family::Stay, 1),
+struct Join {
+    member: Family,
+    host: Family,
+    /// Families that stand with `member` in one block (a company with the
+    /// job around it): they join with it, and count towards `max_run`.
+    kin: &'static [Family],
+    /// How long a run of `member` and `kin` fields beside `host` must be
+    /// to join it, and may be.
+    min_run: usize,
+    max_run: usize,
+}
+
+const JOINS: [Join; 7] = [
+    Join::beside(Family::Contact, Family::Personal),
+    Join {
+        kin: &[Family::Employment, Family::Compensation],
+        max_run: 2,
+        ..Join::beside(Family::Company, Family::Personal)
+    },
+    Join::beside(Family::Size, Family::Health),
+    Join {
+        min_run: 2,
+        ..Join::beside(Family::Money, Family::Payment)
+    },
+    Join::beside(Family::Location, Family::Address),
+    Join::beside(Family::Location, Family::Trip),
+    Join::beside(Family::Travellers, Family::Stay),
 ];
+
+impl Join {
+    /// Any run of `member` fields beside `host` joins it.
+    const fn beside(member: Family, host: Family) -> Join {
+        Join {
+            member,
+            host,
+            kin: &[],
+            min_run: 1,
+            max_run: usize::MAX,
+        }
+    }
+
+    fn takes(&self, family: Option<Family>) -> bool {
+        family.is_some_and(|f| f == self.member || self.kin.contains(&f))
+    }
+}
 
 /// What a field looks like, for grouping fields the lexicon does not know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -412,29 +449,32 @@ fn subject_sections(runs: &[SubjectRun], mut tags: Vec<Tag>) -> (Vec<Tag>, Vec<O
     (tags, names)
 }
 
+/// Runs of a [`JOINS`] member (with its kin) beside their host take the
+/// host's family: contact details after an address keep a section of
+/// their own, and so does a whole block about a job after a person.
 fn join_related(mut tags: Vec<Tag>) -> Vec<Tag> {
     let family_at = |tags: &[Tag], at: usize| match tags.get(at) {
         Some(Tag::Field { family, .. }) => *family,
         _ => None,
     };
-    for (member, host, min_run) in JOINS {
+    for join in &JOINS {
         let mut start = 0;
         while start < tags.len() {
-            if family_at(&tags, start) != Some(member) {
+            if !join.takes(family_at(&tags, start)) {
                 start += 1;
                 continue;
             }
             let end = (start..tags.len())
-                .find(|&at| family_at(&tags, at) != Some(member))
+                .find(|&at| !join.takes(family_at(&tags, at)))
                 .unwrap_or(tags.len());
-            // Only a run that sits beside its host joins it: contact details
-            // after an address keep a section of their own.
-            let beside_host = (start > 0 && family_at(&tags, start - 1) == Some(host))
-                || family_at(&tags, end) == Some(host);
-            if beside_host && end - start >= min_run {
+            let has_member = (start..end).any(|at| family_at(&tags, at) == Some(join.member));
+            let beside_host = (start > 0 && family_at(&tags, start - 1) == Some(join.host))
+                || family_at(&tags, end) == Some(join.host);
+            let length = end - start;
+            if has_member && beside_host && (join.min_run..=join.max_run).contains(&length) {
                 for tag in &mut tags[start..end] {
                     if let Tag::Field { family, .. } = tag {
-                        *family = Some(host);
+                        *family = Some(join.host);
                     }
                 }
             }
@@ -1031,6 +1071,44 @@ mod tests {
                 "email",
                 "company",
                 "job_title",
+                "check_in",
+                "check_out",
+            ]),
+            ["Personal Information:5", "Stay:2"]
+        );
+    }
+
+    #[test]
+    fn a_whole_block_about_a_job_after_a_person_keeps_its_own_section() {
+        let job = arranged(&[
+            "first_name",
+            "last_name",
+            "email",
+            "company",
+            "job_title",
+            "department",
+            "manager",
+            "start_date",
+        ]);
+        assert_eq!(job, ["Personal Information:3", "Company:5"]);
+        let paid = arranged(&[
+            "first_name",
+            "last_name",
+            "email",
+            "company",
+            "job_title",
+            "annual_salary",
+        ]);
+        assert_eq!(paid, ["Personal Information:3", "Company:3"]);
+        // Two fields about work beside the person are the person's, whether
+        // or not they are a known pair (a company and a department).
+        assert_eq!(
+            arranged(&[
+                "first_name",
+                "last_name",
+                "email",
+                "company",
+                "department",
                 "check_in",
                 "check_out",
             ]),

@@ -338,3 +338,41 @@ fn more_agent_verbs_are_not_the_title() {
         assert_eq!(self::title(request).as_deref(), Some(title), "{request}");
     }
 }
+
+#[test]
+fn a_role_is_whom_the_request_addresses_only_as_the_object_of_an_instruction() {
+    for (request, expected) in [
+        // After a verb that instructs someone, the role is whom it
+        // addresses and the word after it is their own verb.
+        (
+            "Have the landlord fill in the inspection report",
+            "Inspection report",
+        ),
+        (
+            "Tell the supervisor to approve the overtime claim",
+            "Overtime claim",
+        ),
+        (
+            "Ask the recruiter for the interview slots",
+            "Interview slots",
+        ),
+        // Heading or modifying a noun, it is part of the title.
+        ("Book a technician visit", "Technician visit booking"),
+        ("Technician visit request", "Technician visit request"),
+        (
+            "Have the tenant book a technician visit",
+            "Technician visit booking",
+        ),
+        (
+            "Collect landlord details for the tenancy",
+            "Landlord details",
+        ),
+        // Followed by grammar, it is still whom the task is for.
+        (
+            "Register the technician for the safety course",
+            "Safety course registration",
+        ),
+    ] {
+        assert_eq!(title(request).as_deref(), Some(expected), "{request}");
+    }
+}

@@ -6,10 +6,23 @@
 //!
 //! Only where every value (beside an "Other", [`super::is_escape`]) is the
 //! same initials and a number: a code list whose letters say something the
-//! field's name does not (`LON1`, `CS101`) keeps its codes.
+//! field's name does not (`LON1`, `CS101`) keeps its codes. Nor where two
+//! values would read the same (`P1` and `p1`), or where the name's last
+//! word says the value is a name ([`NAMED_BY_CODE`]: `M3` in a `model`
+//! field, `v2` in `api_version`).
 
 use super::FieldHints;
 use crate::plan::generate::labels::{humanize, words};
+use std::collections::HashSet;
+
+/// Last words of a field's name whose values are names of their own: a
+/// product's model (`M3`), a version or release (`v2`, `R12`), an edition,
+/// a build. People know such a value as it is written; "Model 3" or
+/// "Version 2" would be another name for it. (A rank or level, such as a
+/// severity, priority, tier or fiscal year, is read by its number.)
+const NAMED_BY_CODE: [&str; 9] = [
+    "model", "version", "release", "revision", "edition", "build", "variant", "series", "firmware",
+];
 
 /// The words a field's options are numbered by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,11 +47,23 @@ impl Numbered {
         if !numbered.iter().all(same) {
             return None;
         }
-        [hints.title, Some(hints.name)]
+        let named = [hints.title, Some(hints.name)]
             .into_iter()
             .flatten()
-            .find_map(|text| words_with_initials(text, &initials))
-            .map(|name| Self { initials, name })
+            .find_map(|text| words_with_initials(text, &initials))?;
+        if named_by_code(&named) {
+            return None;
+        }
+        let numbering = Self {
+            initials,
+            name: humanize(&named.join(" ")),
+        };
+        let mut labels = HashSet::new();
+        let distinct = numbered
+            .iter()
+            .filter_map(|v| numbering.words(v))
+            .all(|label| labels.insert(label.to_lowercase()));
+        distinct.then_some(numbering)
     }
 
     /// `value` as the field's words and its number, if it is numbered so.
@@ -60,9 +85,9 @@ fn split_code(value: &str) -> Option<(&str, &str)> {
     ((1..=3).contains(&letters.len()) && number_ok).then_some((letters, number))
 }
 
-/// The last words of `text` whose initials are `initials`, as a label
-/// (`support_tier`, `T` -> "Tier").
-fn words_with_initials(text: &str, initials: &str) -> Option<String> {
+/// The last words of `text` whose initials are `initials` (`support_tier`,
+/// `T` -> `tier`).
+fn words_with_initials(text: &str, initials: &str) -> Option<Vec<String>> {
     let all = words(text);
     let count = initials.chars().count();
     let last = all.get(all.len().checked_sub(count)?..)?;
@@ -71,7 +96,15 @@ fn words_with_initials(text: &str, initials: &str) -> Option<String> {
         .filter_map(|w| w.chars().next())
         .flat_map(char::to_uppercase)
         .collect();
-    (theirs == initials).then(|| humanize(&last.join(" ")))
+    (theirs == initials).then(|| last.to_vec())
+}
+
+/// Whether the last of a field's `words` says its values are names
+/// ([`NAMED_BY_CODE`]).
+fn named_by_code(words: &[String]) -> bool {
+    words
+        .last()
+        .is_some_and(|w| NAMED_BY_CODE.contains(&w.to_lowercase().as_str()))
 }
 
 #[cfg(test)]
@@ -126,5 +159,29 @@ mod tests {
         assert_eq!(labels("severity", None, &["S1", "P2"]), [None, None]);
         assert_eq!(labels("severity", None, &["S1", "high"]), [None, None]);
         assert_eq!(labels("size", None, &["S", "M"]), [None, None]);
+    }
+
+    #[test]
+    fn values_that_would_read_the_same_keep_their_codes() {
+        assert_eq!(labels("priority", None, &["P1", "p1"]), [None, None]);
+        assert_eq!(
+            labels("fiscal_year", None, &["FY2026", "fy2026", "FY2027"]),
+            [None, None, None]
+        );
+    }
+
+    #[test]
+    fn a_code_that_is_the_things_own_name_stays() {
+        assert_eq!(labels("model", None, &["M3", "M5"]), [None, None]);
+        assert_eq!(labels("api_version", None, &["v1", "v2"]), [None, None]);
+        assert_eq!(
+            labels("sku", Some("Release"), &["R12", "R13"]),
+            [None, None]
+        );
+        // Only the last word says what the value is: a model year is a year.
+        assert_eq!(
+            labels("model_year", None, &["MY2025", "MY2026"]),
+            some(&["Model year 2025", "Model year 2026"])
+        );
     }
 }
