@@ -15,25 +15,33 @@
 use genui_core::{GenerateJob, Limits, SubmitJob};
 use serde_json::{json, Value};
 
-/// A form with the shapes most requests have: text, formats, numbers with
-/// bounds, a choice of identifiers and one of country codes, a yes/no, a
-/// long text, a nested object and a list.
+/// A form with the shapes most requests have: titled and described
+/// fields, text, the common formats, numbers with bounds, a step and a
+/// default, a choice of identifiers and one of country codes, a yes/no, a
+/// long text, a nested object, a list of choices and a list of objects.
 const WARM_UP_REQUEST: &str = r#"{
   "description": "Ask the user to book a trip",
   "output": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
+    "title": "Trip booking",
     "required": ["first_name", "last_name", "email", "departure_date"],
     "properties": {
-      "first_name": {"type": "string", "minLength": 1},
-      "last_name": {"type": "string", "minLength": 1},
-      "email": {"type": "string", "format": "email"},
+      "first_name": {"type": "string", "title": "First name", "minLength": 1},
+      "last_name": {"type": "string", "title": "Last name", "minLength": 1},
+      "email": {"type": "string", "format": "email", "examples": ["ada@example.com"]},
       "phone": {"type": "string", "pattern": "^[+0-9 ]{6,20}$"},
+      "website": {"type": "string", "format": "uri"},
       "departure_date": {"type": "string", "format": "date"},
+      "departure_time": {"type": "string", "format": "time"},
       "return_date": {"type": "string", "format": "date"},
-      "passengers": {"type": "integer", "minimum": 1, "maximum": 9},
+      "booked_at": {"type": "string", "format": "date-time"},
+      "passengers": {"type": "integer", "minimum": 1, "maximum": 9, "default": 1},
+      "budget": {"type": "number", "minimum": 0, "exclusiveMaximum": 100000, "multipleOf": 0.01,
+                 "description": "In euros, for the whole party"},
       "cabin": {"type": "string", "enum": ["economy", "premium_economy", "business"]},
       "country": {"type": "string", "enum": ["GB", "FR", "DE"]},
-      "newsletter": {"type": "boolean"},
+      "newsletter": {"type": "boolean", "default": false},
       "notes": {"type": "string", "maxLength": 2000},
       "address": {
         "type": "object",
@@ -43,7 +51,15 @@ const WARM_UP_REQUEST: &str = r#"{
           "postal_code": {"type": "string"}
         }
       },
-      "meals": {"type": "array", "items": {"type": "string", "enum": ["vegetarian", "gluten_free"]}, "uniqueItems": true}
+      "meals": {"type": "array", "items": {"type": "string", "enum": ["vegetarian", "gluten_free"]}, "uniqueItems": true},
+      "travellers": {
+        "type": "array", "minItems": 1, "maxItems": 9,
+        "items": {
+          "type": "object",
+          "required": ["name"],
+          "properties": {"name": {"type": "string"}, "age": {"type": "integer", "minimum": 0}}
+        }
+      }
     }
   }
 }"#;
@@ -87,12 +103,16 @@ fn warm_up_submissions() -> [(u16, u16); 2] {
         "return_date": "2026-12-08", "passengers": 2, "cabin": "business",
         "country": "GB", "newsletter": true, "notes": "Window seat",
         "address": {"street": "12 St James's Square", "city": "London", "postal_code": "SW1Y 4JH"},
-        "meals": ["vegetarian"]
+        "meals": ["vegetarian"], "website": "https://example.com/", "departure_time": "09:30:00",
+        "booked_at": "2026-11-28T10:00:00Z", "budget": 1200.5,
+        "travellers": [{"name": "Ada", "age": 36}]
     });
     let wrong = json!({
         "first_name": "", "email": "not an address", "phone": "call me",
         "departure_date": "1 December", "passengers": 12, "cabin": "first",
-        "newsletter": "yes", "address": {"city": 7}, "meals": ["vegetarian", "vegetarian"]
+        "newsletter": "yes", "address": {"city": 7}, "meals": ["vegetarian", "vegetarian"],
+        "website": "not a link", "departure_time": "half nine", "booked_at": "today",
+        "budget": 100000.001, "travellers": [{"age": -1}]
     });
     [(200, filled), (422, wrong)].map(|(expected, data)| (expected, submit_status(data)))
 }
