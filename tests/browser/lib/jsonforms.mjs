@@ -325,6 +325,11 @@ export async function driveJsonForms(page, response, { fixture } = {}) {
     else out.fills.push({ path: show(path), widget: r.widget, value: expected });
   }
 
+  // Until `locator` matches one element (at most 3 s).
+  async function waitForOne(locator) {
+    for (let waited = 0; waited < 3000 && (await locator.count()) !== 1; waited += 50) await sleep(50);
+  }
+
   // MUI X pickers: typing into the sectioned field does not reach JSON Forms
   // (it listens to onAccept and to blur of the hidden input), so a person
   // uses the calendar / clock popup, as done here.
@@ -357,6 +362,10 @@ export async function driveJsonForms(page, response, { fixture } = {}) {
         await dialog.getByRole('button', { name: goBack ? 'Previous month' : 'Next month' }).click();
         await sleep(80);
       }
+      // A month change slides the old month out beside the new one (375 ms);
+      // a click before it ends can land on the leaving month, which takes
+      // none. So wait until one month is left.
+      await waitForOne(dialog.locator('.MuiDayCalendar-monthContainer'));
       await dialog.locator('button[role=gridcell]:not(.MuiPickersDay-dayOutsideMonth)', { hasText: /^25$/ }).first().click();
     }
     if (kind === 'time' || kind === 'datetime') {
