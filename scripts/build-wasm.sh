@@ -8,7 +8,7 @@
 # Tools (worker-build, wasm-bindgen) are found on PATH or in
 # $GENUI_TOOLS/bin; run ./scripts/setup.sh first on a new machine.
 #
-# GENUI_PROFILE=dev skips wasm-opt and LTO-heavy work for quick loops.
+# GENUI_PROFILE=dev skips wasm-opt (cargo's release profile still builds).
 # GENUI_PROFILE=profile builds the shipped profile but keeps function names
 # (no strip, no wasm-opt), so V8's CPU profiler names wasm functions
 # (bench/optimize/cpu.mjs --profile); never deploy it.
@@ -40,18 +40,26 @@ esac
 # wrangler dev runs this script at every start, and worker-build's
 # wasm-bindgen and wasm-opt steps take a minute or more even when nothing
 # changed. So cargo runs first, with worker-build's own arguments and
-# environment; when its artefact is no newer than build/, and build/ was
-# made by the same profile and tools, build/ is already that artefact's.
-# (cargo leaves a fresh artefact's modification time alone.)
+# environment, and build/ is left as it is when build/.made-by says it was
+# made from this very artefact (its SHA-256) with the same profile, tools,
+# Cargo.toml (its wasm-opt flags) and worker-build switches, and build/
+# still holds the files it made then. `rm build/.made-by` forces a rebuild.
 WASM_BINDGEN_USE_JS_SYS=1 cargo build --quiet --lib --release --target wasm32-unknown-unknown
-artefact="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/genui_worker.wasm"
+target_dir=$(cargo metadata --no-deps --format-version 1 |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+artefact="$target_dir/wasm32-unknown-unknown/release/genui_worker.wasm"
+[ -f "$artefact" ] || { echo "build-wasm: cargo built no $artefact" >&2; exit 1; }
 stamp=build/.made-by
-made_by="$profile $(worker-build --version 2>&1) $(wasm-bindgen --version) $("$WASM_OPT_BIN" --version)"
-if [ -f build/index.js ] && [ -f build/index_bg.wasm ] && [ -f "$stamp" ] &&
-  [ "$(cat "$stamp")" = "$made_by" ] && [ ! "$artefact" -nt build/index_bg.wasm ]; then
+made_from() {
+  echo "$profile; $(worker-build --version 2>&1); $(wasm-bindgen --version); $("$WASM_OPT_BIN" --version)"
+  echo "esbuild $("$ESBUILD_BIN" --version); NO_MINIFY=${NO_MINIFY:-} RUN_TO_COMPLETION=${RUN_TO_COMPLETION:-} CUSTOM_SHIM=${CUSTOM_SHIM:-} COREDUMP=${COREDUMP:-}"
+  sha256sum Cargo.toml "$artefact"
+}
+made() { sha256sum build/index_bg.wasm build/index.js 2>/dev/null || true; }
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(made_from; made)" ]; then
   echo "build-wasm: build/ is up to date with $artefact ($profile)" >&2
   exit 0
 fi
 rm -f "$stamp"
 worker-build "${args[@]}"
-echo "$made_by" >"$stamp"
+{ made_from; made; } >"$stamp.new" && mv "$stamp.new" "$stamp"

@@ -13,8 +13,8 @@ see where a first request's CPU goes; the platform sets its own.
 
 Prints each thread's CPU (ms, from /proc/<pid>/task/<tid>/schedstat) for the
 start-up (until the first `/healthz` answered) and for each request. The
-`workerd` thread runs the isolate, which the platform bills; `V8
-DefaultWorker` threads compile, tier up and collect garbage in the
+`workerd` thread runs the isolate (and workerd's own HTTP handling); `V8
+DefaultWorke` threads (names are cut at 15 characters) compile, tier up and collect garbage in the
 background. A diagnosis tool: it asserts nothing, servers listen on
 127.0.0.1 only, and each run is bounded (60 s to start, 30 s a request).
 """
@@ -35,6 +35,8 @@ def config(upload, port, flags):
     text = open(os.path.join(upload, "genui.capnp")).read()
     text = re.sub(r"127\.0\.0\.1:\d+", f"127.0.0.1:{port}", text)
     if flags:
+        if "  sockets =" not in text:
+            sys.exit("genui.capnp has no `sockets =` line to put v8Flags before")
         listed = ", ".join(json.dumps(f) for f in flags)
         text = text.replace("  sockets =", f"  v8Flags = [{listed}],\n  sockets =")
     path = os.path.join(upload, "first-request.capnp")
@@ -64,6 +66,13 @@ def request(port, path, body=None):
         return e.code
 
 
+def path_of(case):
+    """The route a case of the inputs goes to, as the bench driver sends it."""
+    if case.get("route") == "submit":
+        return "/v1/submit"
+    return f"/v1/generate?format={case['format']}" if case.get("format") else "/v1/generate"
+
+
 def spent(before, after):
     return {k: round((after[k] - before.get(k, 0)) / 1e6, 2) for k in after if after[k] - before.get(k, 0) > 50_000}
 
@@ -82,7 +91,8 @@ def main():
                 if request(port, "/healthz") == 200:
                     break
             except OSError:
-                time.sleep(0.02)
+                pass
+            time.sleep(0.025)
         start = thread_cpu(workerd.pid)
         print("start-up", {k: round(v / 1e6, 1) for k, v in start.items()})
         inputs = json.load(open(os.environ.get("INPUTS", os.path.join(ROOT, "target/bench-wasm/inputs.json"))))
@@ -92,7 +102,7 @@ def main():
             case = cases[case_id]
             body = case["body"].replace(inputs["placeholder"], f"first-request-{n}-{time.time()}")
             before = thread_cpu(workerd.pid)
-            status = request(port, f"/v1/generate?format={case['format']}", body.encode())
+            status = request(port, path_of(case), body.encode())
             used = spent(before, thread_cpu(workerd.pid))
             print(case_id, status, "all", round(sum(used.values()), 2), used)
     finally:

@@ -124,7 +124,7 @@ out();
 out('## A fresh isolate\'s first request');
 out();
 for (const c of configs) {
-  const isolate = (ms) => (ms ? ` (the isolate's thread alone, which the platform bills: ${f(ms)} ms; the rest is V8's background compilation and tier-up)` : '');
+  const isolate = (ms) => (ms ? ` (the isolate's thread alone, the closest to what the platform bills: ${f(ms)} ms; the rest is V8's background compilation and tier-up)` : '');
   out(`- workerd ${c.name}: the first \`/v1/generate\` (a miss of the 50-field form, after only \`/healthz\`): ${f(c.first.cpuMs)} ms CPU${isolate(c.first.isolateMs)}, ${f(c.first.wallMs)} ms wall; warm, the same kind costs ${f(mean(c.map.get('miss/jsonforms/50')?.ms ?? []) )} ms CPU.`);
   if (c.startupMs !== undefined) out(`  Start-up, before any request (the process until it first answered \`/healthz\`: workerd's own start, parsing and compiling the script, the module's start with its warm-up): ${f(c.startupMs)} ms CPU${isolate(c.startupIsolateMs)}.`);
 }

@@ -35,10 +35,10 @@ use crate::terms::warning::Warning;
 
 /// Words an agent opens a request to the UI with. A title that starts with
 /// the request's own opening word addresses the wrong reader.
-const IMPERATIVES: [&str; 21] = [
-    "ask", "collect", "let", "get", "have", "prompt", "request", "gather", "obtain", "capture",
-    "show", "display", "present", "render", "create", "generate", "build", "make", "please",
-    "need", "want",
+const IMPERATIVES: [&str; 23] = [
+    "ask", "tell", "allow", "collect", "let", "get", "have", "prompt", "request", "gather",
+    "obtain", "capture", "show", "display", "present", "render", "create", "generate", "build",
+    "make", "please", "need", "want",
 ];
 
 /// Openings that speak to someone other than the person filling the form,
@@ -477,6 +477,7 @@ fn is_noun_of_compound(tokens: &[&str], at: usize, noun: Option<&str>) -> bool {
 fn closes_a_compound(tokens: &[&str], at: usize) -> bool {
     at + 1 == tokens.len()
         && at > 0
+        && !is_grammar(tokens[at - 1])
         && modifies_next(tokens, at - 1)
         && agent_verb(tokens[at - 1]).is_none()
 }

@@ -1,8 +1,8 @@
 //! What a fresh isolate does at the module's start, so that its first
 //! request does not: it proves and compiles one small built-in form's
 //! schema, answers the form in every format with the deterministic
-//! generator ([`GenerateJob::warm_up`]), and checks one filled-in and one
-//! wrong submission of it ([`SubmitJob`]: the validator's checks and its
+//! generator ([`GenerateJob::warm_up`]), and checks one filled-in and
+//! one wrong submission of it ([`SubmitJob`]: the validator's checks and
 //! error reports, which a generate's pre-fill runs too). V8 compiles a wasm function the
 //! first time it runs, and the isolate builds its one-time tables
 //! (meta-schema validators, lexicons, label data) on first use; done here,
@@ -64,39 +64,43 @@ const WARM_UP_REQUEST: &str = r#"{
   }
 }"#;
 
-/// Proves the built-in form's schema and answers the form in every format,
-/// as the deterministic generator answers a miss; a `warm_up_refused` log line for each format
-/// that did not answer 200 (none, unless the core has changed what it
-/// accepts, which would leave that format's first request cold).
+/// Proves the built-in form's schema, answers the form in every format as
+/// the deterministic generator answers a miss, and checks its two
+/// submissions; a `warm_up_refused` log line for each that did not answer
+/// as it should (none, unless the core has changed what it accepts, which
+/// would leave that path cold in the first request).
 pub fn warm_up() -> Vec<String> {
     let mut lines: Vec<String> = match GenerateJob::warm_up(WARM_UP_REQUEST.as_bytes()) {
         Ok(answers) => answers
             .into_iter()
             .filter_map(|(format, answer)| {
                 let status = answer.map_or_else(|e| e.http_status(), |r| r.status);
-                (status != 200).then(|| refused(format, status))
+                (status != 200).then(|| refused(format, "200", &status.to_string()))
             })
             .collect(),
-        Err(error) => vec![refused("every", error.http_status())],
+        Err(error) => vec![refused("every", "200", error.code().as_str())],
     };
     lines.extend(
         warm_up_submissions()
             .into_iter()
-            .filter(|&(expected, status)| status != expected)
-            .map(|(_, status)| refused("submit", status)),
+            .filter(|(_, expected, answered)| answered != expected)
+            .map(|(which, expected, answered)| refused(which, expected, &answered)),
     );
     lines
 }
 
-fn refused(format: &str, status: u16) -> String {
-    json!({"event": "warm_up_refused", "format": format, "status": status}).to_string()
+/// The log line of a warm-up step that answered `answered` (a status, or
+/// a `dgui_error` code) where `expected` was due.
+fn refused(step: &str, expected: &str, answered: &str) -> String {
+    json!({"event": "warm_up_refused", "step": step, "expected": expected, "answered": answered})
+        .to_string()
 }
 
 /// A filled-in submission of the built-in form (one value of each kind)
 /// and a wrong one (a value of each kind breaking its rule), checked as
-/// `/v1/submit` checks an inline schema's: each as the status it should
-/// answer, and the status it answered.
-fn warm_up_submissions() -> [(u16, u16); 2] {
+/// `/v1/submit` checks an inline schema's: each named, with what it should
+/// answer and what it answered ([`submit_answer`]).
+fn warm_up_submissions() -> [(&'static str, &'static str, String); 2] {
     let filled = json!({
         "first_name": "Ada", "last_name": "Lovelace", "email": "ada@example.com",
         "phone": "+44 20 7946 0000", "departure_date": "2026-12-01",
@@ -114,19 +118,28 @@ fn warm_up_submissions() -> [(u16, u16); 2] {
         "website": "not a link", "departure_time": "half nine", "booked_at": "today",
         "budget": 100000.001, "travellers": [{"age": -1}]
     });
-    [(200, filled), (422, wrong)].map(|(expected, data)| (expected, submit_status(data)))
+    [
+        ("filled-in submission", "200", filled),
+        ("wrong submission", "submission_invalid", wrong),
+    ]
+    .map(|(which, expected, data)| (which, expected, submit_answer(data)))
 }
 
-/// The status `/v1/submit` answers `data` as a submission of the built-in form.
-fn submit_status(data: Value) -> u16 {
-    let Ok(form) = serde_json::from_str::<Value>(WARM_UP_REQUEST) else {
-        return 500;
-    };
+/// What `/v1/submit` answers `data` as a submission of the built-in form:
+/// `200`, or the `dgui_error` code.
+fn submit_answer(data: Value) -> String {
+    let form: Value = serde_json::from_str(WARM_UP_REQUEST).unwrap_or_default();
     let body = json!({"type": "dgui_response", "toolCallId": "warm-up",
                       "output": form["output"], "data": data});
-    match SubmitJob::prepare(body.to_string().as_bytes(), &Limits::default()) {
-        Ok(job) => job.answer(None, "warm-up").response.status,
-        Err(error) => error.http_status(),
+    let answer = SubmitJob::prepare(body.to_string().as_bytes(), &Limits::default())
+        .map(|job| job.answer(None, "warm-up").response);
+    match answer {
+        Ok(response) if response.status == 200 => "200".to_owned(),
+        Ok(response) => serde_json::from_str::<Value>(&response.body)
+            .ok()
+            .and_then(|error| error["code"].as_str().map(str::to_owned))
+            .unwrap_or_else(|| response.status.to_string()),
+        Err(error) => error.code().as_str().to_owned(),
     }
 }
 

@@ -376,3 +376,12 @@ fn a_role_is_whom_the_request_addresses_only_as_the_object_of_an_instruction() {
         assert_eq!(title(request).as_deref(), Some(expected), "{request}");
     }
 }
+
+#[test]
+fn a_verb_after_grammar_closes_no_name() {
+    // "to register" is what the guests do, not the last noun of a name:
+    // the request is not its own title.
+    for request in ["Invite guests to register", "Remind members to apply"] {
+        assert_ne!(title(request).as_deref(), Some(request), "{request}");
+    }
+}

@@ -102,9 +102,11 @@ fn words_with_initials(text: &str, initials: &str) -> Option<Vec<String>> {
 /// Whether the last of a field's `words` says its values are names
 /// ([`NAMED_BY_CODE`]).
 fn named_by_code(words: &[String]) -> bool {
-    words
-        .last()
-        .is_some_and(|w| NAMED_BY_CODE.contains(&w.to_lowercase().as_str()))
+    words.last().is_some_and(|w| {
+        [w.as_str(), crate::text::singular(w)]
+            .iter()
+            .any(|w| NAMED_BY_CODE.contains(w))
+    })
 }
 
 #[cfg(test)]
@@ -174,6 +176,10 @@ mod tests {
     fn a_code_that_is_the_things_own_name_stays() {
         assert_eq!(labels("model", None, &["M3", "M5"]), [None, None]);
         assert_eq!(labels("api_version", None, &["v1", "v2"]), [None, None]);
+        assert_eq!(
+            labels("supported_versions", None, &["v1", "v2"]),
+            [None, None]
+        );
         assert_eq!(
             labels("sku", Some("Release"), &["R12", "R13"]),
             [None, None]
