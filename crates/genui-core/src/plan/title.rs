@@ -33,14 +33,6 @@
 use crate::plan::check::Issue;
 use crate::terms::warning::Warning;
 
-/// Words an agent opens a request to the UI with. A title that starts with
-/// the request's own opening word addresses the wrong reader.
-const IMPERATIVES: [&str; 23] = [
-    "ask", "tell", "allow", "collect", "let", "get", "have", "prompt", "request", "gather",
-    "obtain", "capture", "show", "display", "present", "render", "create", "generate", "build",
-    "make", "please", "need", "want",
-];
-
 /// Openings that speak to someone other than the person filling the form,
 /// whatever the request said.
 const AGENT_OPENINGS: [&[&str]; 7] = [
@@ -72,7 +64,7 @@ impl Issue {
 
 /// Whether a visible text (a title or lead) echoes the agent's request: it
 /// opens as an agent speaks ([`AGENT_OPENINGS`]), or with the request's own
-/// opening imperative ([`IMPERATIVES`]), or it repeats more than half of the
+/// opening imperative ([`AgentVerb::opens`]), or it repeats more than half of the
 /// request's content words (words outside [`STOPWORDS`], a plural `s`
 /// dropped, each counted once). "Search flights" for "Ask the user for
 /// their flight search criteria" repeats 2 of 5 and does not echo.
@@ -104,7 +96,8 @@ pub(crate) fn echoes(text: &str, request: &str) -> bool {
 fn opening_imperative(request: &str) -> Option<String> {
     let all = words(request);
     let first = all.iter().find(|w| *w != "please")?;
-    IMPERATIVES.contains(&first.as_str()).then(|| first.clone())
+    let opens = AGENT_VERBS.iter().any(|v| v.opens && v.verb == first);
+    opens.then(|| first.clone())
 }
 
 /// Lower-case words, split at anything but letters and digits; one-letter
@@ -149,55 +142,96 @@ const OPENERS: [&[&str]; 14] = [
     &["help"],
 ];
 
-/// The verbs of the agent's request, each with the noun a form of its own
-/// is called by when the verb names the person's task ("Register the user
-/// for the conference" -> "Conference registration"). A third-person
-/// `s` ("a form that collects") is read as the verb.
-const AGENT_VERBS: [(&str, Option<&str>); 36] = [
-    ("ask", None),
-    ("tell", None),
-    ("collect", None),
-    ("let", None),
-    ("get", None),
-    ("have", None),
-    ("prompt", None),
-    ("request", None),
-    ("gather", None),
-    ("obtain", None),
-    ("capture", None),
-    ("show", None),
-    ("display", None),
-    ("present", None),
-    ("render", None),
-    ("create", None),
-    ("generate", None),
-    ("build", None),
-    ("make", None),
-    ("need", None),
-    ("want", None),
-    ("enter", None),
-    ("fill", None),
-    ("provide", None),
-    ("allow", None),
-    ("record", None),
-    ("open", None),
-    ("send", None),
-    ("file", None),
-    ("submit", None),
-    ("register", Some("registration")),
-    ("book", Some("booking")),
-    ("subscribe", Some("subscription")),
-    ("apply", Some("application")),
-    ("order", Some("order")),
-    ("sign", Some("sign-up")),
-];
+/// A verb of the agent's request, and what it tells about the request.
+struct AgentVerb {
+    verb: &'static str,
+    /// The noun a form of its own is called by when the verb names the
+    /// person's task ("Register the user for the conference" ->
+    /// "Conference registration").
+    task: Option<&'static str>,
+    /// An agent opens a request to the UI with it: a title that starts
+    /// with the request's own opening verb addresses the wrong reader.
+    opens: bool,
+    /// Its object is the person it instructs, whatever word follows ("Have
+    /// the landlord sign", "Tell the supervisor to approve"): after any
+    /// other verb ("Book a technician visit") an [`ADDRESSEES`] word
+    /// followed by a noun is part of the phrase, not whom the request
+    /// addresses.
+    addresses: bool,
+}
 
-/// Agent verbs whose object is the person they instruct, whatever word
-/// follows ("Have the landlord sign", "Tell the supervisor to approve"):
-/// after any other verb ("Book a technician visit") an [`ADDRESSEES`] word
-/// followed by a noun is part of the phrase, not whom the request
-/// addresses.
-const ADDRESSING_VERBS: [&str; 6] = ["ask", "tell", "let", "have", "prompt", "allow"];
+impl AgentVerb {
+    const fn plain(verb: &'static str) -> Self {
+        Self {
+            verb,
+            task: None,
+            opens: false,
+            addresses: false,
+        }
+    }
+
+    const fn opening(verb: &'static str) -> Self {
+        Self {
+            opens: true,
+            ..Self::plain(verb)
+        }
+    }
+
+    const fn addressing(verb: &'static str) -> Self {
+        Self {
+            addresses: true,
+            ..Self::opening(verb)
+        }
+    }
+
+    const fn task(verb: &'static str, noun: &'static str) -> Self {
+        Self {
+            task: Some(noun),
+            ..Self::plain(verb)
+        }
+    }
+}
+
+/// The verbs of the agent's request. A third-person `s` ("a form that
+/// collects") is read as the verb.
+const AGENT_VERBS: [AgentVerb; 36] = [
+    AgentVerb::addressing("ask"),
+    AgentVerb::addressing("tell"),
+    AgentVerb::opening("collect"),
+    AgentVerb::addressing("let"),
+    AgentVerb::opening("get"),
+    AgentVerb::addressing("have"),
+    AgentVerb::addressing("prompt"),
+    AgentVerb::opening("request"),
+    AgentVerb::opening("gather"),
+    AgentVerb::opening("obtain"),
+    AgentVerb::opening("capture"),
+    AgentVerb::opening("show"),
+    AgentVerb::opening("display"),
+    AgentVerb::opening("present"),
+    AgentVerb::opening("render"),
+    AgentVerb::opening("create"),
+    AgentVerb::opening("generate"),
+    AgentVerb::opening("build"),
+    AgentVerb::opening("make"),
+    AgentVerb::opening("need"),
+    AgentVerb::opening("want"),
+    AgentVerb::plain("enter"),
+    AgentVerb::plain("fill"),
+    AgentVerb::plain("provide"),
+    AgentVerb::addressing("allow"),
+    AgentVerb::plain("record"),
+    AgentVerb::plain("open"),
+    AgentVerb::plain("send"),
+    AgentVerb::plain("file"),
+    AgentVerb::plain("submit"),
+    AgentVerb::task("register", "registration"),
+    AgentVerb::task("book", "booking"),
+    AgentVerb::task("subscribe", "subscription"),
+    AgentVerb::task("apply", "application"),
+    AgentVerb::task("order", "order"),
+    AgentVerb::task("sign", "sign-up"),
+];
 
 /// Who the agent's request addresses: "the user", "the new hire", "them".
 const ADDRESSEES: [&str; 52] = [
@@ -486,9 +520,10 @@ fn closes_a_compound(tokens: &[&str], at: usize) -> bool {
 /// words linking it to what it asks for, and the person's own verb after a
 /// plain addressee ("let the user change", "have the admin review").
 fn skip_after_verb(tokens: &[&str], verb: usize) -> usize {
-    let addressing = ADDRESSING_VERBS
+    let word = lower(tokens[verb]);
+    let addressing = AGENT_VERBS
         .iter()
-        .any(|v| is_form_of(&lower(tokens[verb]), v));
+        .any(|v| v.addresses && is_form_of(&word, v.verb));
     let at = verb + 1;
     let (after, addressed, possessive) = skip_addressee(tokens, at, addressing);
     let linked = skip_links(tokens, after);
@@ -556,8 +591,8 @@ fn agent_verb(token: &str) -> Option<Option<&'static str>> {
     let word = lower(token);
     AGENT_VERBS
         .iter()
-        .find(|(verb, _)| is_form_of(&word, verb))
-        .map(|(_, noun)| *noun)
+        .find(|v| is_form_of(&word, v.verb))
+        .map(|v| v.task)
 }
 
 /// Agent verbs that also head a name as a noun or adjective ("File
@@ -587,7 +622,7 @@ fn takes_an_object(tokens: &[&str], at: usize) -> bool {
 /// Past "the user", "the new hire's", "them": a determiner and words up to
 /// an [`ADDRESSEES`] word or any possessive, at most three words on. Also
 /// says whether an addressee was passed and whether it was a possessive.
-/// Unless the verb before is `addressing` ([`ADDRESSING_VERBS`]), a word
+/// Unless the verb before is `addressing` ([`AgentVerb::addresses`]), a word
 /// that modifies the noun after it ("a technician visit") is no addressee.
 fn skip_addressee(tokens: &[&str], at: usize, addressing: bool) -> (usize, bool, bool) {
     for end in at..tokens.len().min(at + 4) {
