@@ -121,10 +121,14 @@ fi
 log "report"
 if [ "$matrix" = 0 ]; then
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+# The release profile's opt-level, which the shipped module, the node entry
+# and (through [profile.bench]) the native figures share.
+opt_level=$(awk '/^\[profile.release\]/ { on = 1; next } /^\[/ { on = 0 } on && /^opt-level/ { gsub(/[" ]/, "", $3); print $3 }' Cargo.toml)
 cat > "$OUT/meta.json" <<EOF
 {"date": "$started", "cpu": "$cpu", "nproc": $(nproc), "command": "./scripts/bench-wasm.sh $*",
  "shipped": {"raw": $(stat -c %s build/index_bg.wasm), "gzip": $(gz build/index_bg.wasm)},
- "nodeEntry": {"optLevel": "z", "wasmOpt": "-Oz --enable-simd", "raw": $(stat -c %s "$RUN/node-entry/genui_wasm_node_bg.wasm"), "gzip": $(gz "$RUN/node-entry/genui_wasm_node_bg.wasm")},
+ "optLevel": "$opt_level",
+ "nodeEntry": {"optLevel": "$opt_level", "wasmOpt": "-Oz --enable-simd", "raw": $(stat -c %s "$RUN/node-entry/genui_wasm_node_bg.wasm"), "gzip": $(gz "$RUN/node-entry/genui_wasm_node_bg.wasm")},
  "seconds": $SECONDS, "node": "$(node --version)", "wrangler": "$(node_modules/.bin/wrangler --version 2>/dev/null | tail -1)",
  "note": "${BENCH_NOTE:-}",
  "commands": ["./scripts/bench-wasm.sh", "cargo run --profile bench -p genui-core --example wasm_bench -- inputs|time ...", "node bench/wasm-node/run.mjs times|memory target/bench-wasm/node-entry ...", "cargo run --profile bench -p genui-harness --bin bench-wasm -- ..."]}
