@@ -7,7 +7,8 @@
 #    scripts/build-wasm.sh) and rust-web-clippy, the clippy of that same
 #    rustc, so scripts/lint.sh lints the wasm32 shell;
 #  - worker-build and wasm-bindgen-cli (the exact wasm-bindgen in Cargo.lock),
-#    built from crates.io into $GENUI_TOOLS;
+#    and cargo-fuzz where rustup has a nightly, built from crates.io into
+#    $GENUI_TOOLS in the background while the steps below download;
 #  - node tooling from package.json: wrangler (workerd + Miniflare), wasm-opt
 #    (binaryen), and node 22 for wrangler;
 #  - the playground's npm packages (playground/package.json);
@@ -64,8 +65,20 @@ fi
 command -v curl >/dev/null 2>&1 || apt_install curl
 command -v node >/dev/null 2>&1 || apt_install nodejs npm
 
-cargo_tool worker-build "$(lock_version worker)" worker-build --locked
-cargo_tool wasm-bindgen "$(lock_version wasm-bindgen)" wasm-bindgen-cli
+# The two cargo tools take most of a fresh set-up's CPU (about 10 minutes on
+# 2 cores), while apt, npm and pip below mostly wait on the network and the
+# disk: build the tools in the background meanwhile, and wait for them at
+# the end.
+tools_log=$(mktemp)
+(
+  cargo_tool worker-build "$(lock_version worker)" worker-build --locked
+  cargo_tool wasm-bindgen "$(lock_version wasm-bindgen)" wasm-bindgen-cli
+  # The fuzzing layer's cargo-fuzz (scripts/fuzz.sh), where it can run.
+  if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    cargo_tool cargo-fuzz 0.13.2 cargo-fuzz --locked
+  fi
+) >"$tools_log" 2>&1 &
+tools_pid=$!
 
 # npm ci installs exactly the committed lockfile and never rewrites it (set-up
 # must leave the tree clean). The lockfiles record every platform's optional
@@ -100,3 +113,12 @@ npm_ci tests/mcp "MCP conformance suite, MCP SDKs"
 # The one Python environment: API fuzzing and the LangGraph agent example.
 source scripts/lib/python-env.sh
 python_env >/dev/null
+
+if ! wait "$tools_pid"; then
+  cat "$tools_log" >&2
+  rm -f "$tools_log"
+  log "building the cargo tools failed"
+  exit 1
+fi
+cat "$tools_log" >&2
+rm -f "$tools_log"
