@@ -44,6 +44,15 @@ impl SpecCache {
         Self { store, ttl_seconds }
     }
 
+    /// No cache at all, and nothing logged (the module start's warm-up
+    /// request).
+    pub(super) fn none() -> Self {
+        Self {
+            store: None,
+            ttl_seconds: Limits::spec_ttl_seconds(None),
+        }
+    }
+
     pub(super) async fn get(&self, key: &str) -> Option<String> {
         let store = self.store.as_ref()?;
         match store

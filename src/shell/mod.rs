@@ -14,6 +14,7 @@ mod rate_limit;
 mod replay_guard;
 mod respond;
 mod settings;
+mod warm;
 
 use genui_model::{serve, warm_up};
 use platform::Worker;
@@ -23,13 +24,15 @@ use worker::{console_error, event, Context, Env, Request, Response, Result};
 
 /// The module's start: the panic hook, then the first-request work moved
 /// into start-up (`genui_model::warm_up`: compiling the code a generate
-/// runs, proving a schema, and building the isolate's one-time tables).
+/// runs, proving a schema, and building the isolate's one-time tables;
+/// then one generate through the whole fetch path, [`warm`]).
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();
     for line in warm_up() {
         console_error!("{line}");
     }
+    warm::warm_up_fetch_path();
 }
 
 #[event(fetch)]

@@ -40,6 +40,10 @@ pub(super) struct Worker {
     ctx: Rc<Context>,
     request: Rc<RequestFacts>,
     cache: Rc<OnceCell<SpecCache>>,
+    /// The module start's own request ([`Worker::warming`]): it reads no
+    /// var, secret or binding and remembers none, caches nothing and
+    /// writes no access line.
+    warming: bool,
 }
 
 /// What the doors read of the request; the body is taken once.
@@ -49,7 +53,15 @@ struct RequestFacts {
     path: String,
     headers: Headers,
     url: Option<Url>,
-    body: Cell<Option<Request>>,
+    body: Cell<Option<Body>>,
+}
+
+/// A request's body, taken once: the request's own stream, or the bytes of
+/// the module start's warm-up request (the runtime builds no body stream
+/// outside a request, so that request is sent without one).
+enum Body {
+    Stream(Request),
+    Bytes(&'static [u8]),
 }
 
 impl Worker {
@@ -60,14 +72,44 @@ impl Worker {
             path: req.path(),
             headers: req.headers().clone(),
             url: req.url().ok(),
-            body: Cell::new(Some(req)),
+            body: Cell::new(Some(Body::Stream(req))),
         };
         Self {
             env: env.clone(),
             ctx,
             request: Rc::new(request),
             cache: Rc::new(OnceCell::new()),
+            warming: false,
         }
+    }
+
+    /// The platform of the request the module's start sends through the
+    /// fetch path (the shell's `warm` module): an `Env` and a context with
+    /// nothing bound, the configuration's defaults, no spec cache. What it
+    /// reads of the deployment's configuration is never remembered for
+    /// the requests after it.
+    pub(super) fn warming(
+        req: Request,
+        body: &'static [u8],
+        env: &Env,
+        ctx: Rc<Context>,
+        request_id: &str,
+    ) -> Self {
+        let worker = Self::new(req, env, ctx, request_id);
+        worker.request.body.set(Some(Body::Bytes(body)));
+        let _ = worker.cache.set(SpecCache::none());
+        Self {
+            warming: true,
+            ..worker
+        }
+    }
+
+    /// The request's body, which only the first reader gets.
+    fn take_body(&self) -> Result<Body, Error> {
+        self.request
+            .body
+            .take()
+            .ok_or_else(|| Self::unreadable_body(&"it was read before"))
     }
 
     /// The spec cache, opened on first use.
@@ -109,8 +151,9 @@ impl Platform for Worker {
     }
 
     async fn read_body(&self, max_bytes: usize) -> Result<Vec<u8>, Error> {
-        let Some(mut req) = self.request.body.take() else {
-            return Err(Self::unreadable_body(&"it was read before"));
+        let mut req = match self.take_body()? {
+            Body::Stream(req) => req,
+            Body::Bytes(bytes) => return Ok(bytes.to_vec()),
         };
         if req.inner().body().is_none() {
             return Ok(Vec::new());
@@ -120,21 +163,30 @@ impl Platform for Worker {
     }
 
     async fn read_announced_body(&self) -> Result<Vec<u8>, Error> {
-        let Some(mut req) = self.request.body.take() else {
-            return Err(Self::unreadable_body(&"it was read before"));
-        };
-        req.bytes().await.map_err(|e| Self::unreadable_body(&e))
+        match self.take_body()? {
+            Body::Stream(mut req) => req.bytes().await.map_err(|e| Self::unreadable_body(&e)),
+            Body::Bytes(bytes) => Ok(bytes.to_vec()),
+        }
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
+        if self.warming {
+            return None;
+        }
         settings::setting(&self.env, name)
     }
 
     fn limits(&self) -> Limits {
+        if self.warming {
+            return settings::defaults();
+        }
         settings::limits(&self.env)
     }
 
     fn generators(&self) -> Generators {
+        if self.warming {
+            return Generators::from_vars(|_| None).0;
+        }
         model::generators(&self.env)
     }
 
@@ -160,7 +212,9 @@ impl Platform for Worker {
     }
 
     fn log(&self, line: &str) {
-        console_log!("{line}");
+        if !self.warming {
+            console_log!("{line}");
+        }
     }
 
     fn log_error(&self, line: &str) {

@@ -66,6 +66,10 @@ fn e2e() {
     let mut steps = Steps::default();
 
     steps.run("healthz", || healthz(&dev));
+    steps.run(
+        "the module's start sent its warm-up form through the fetch path",
+        || warm_start(&dev),
+    );
     steps.run("seed address form", || seed_address_form(&dev));
     steps.run("key order and whitespace", || key_order_independence(&dev));
     steps.run("three request shapes", || three_shapes(&dev, &tag));
@@ -763,6 +767,29 @@ fn fuzz_sweep(dev: &WranglerDev, tag: &str) -> Step {
         problems.len(),
         bodies.len(),
         problems.join("\n    ")
+    );
+    Ok(())
+}
+
+/// The module's start generated its built-in form through the whole fetch
+/// path: no step logged `warm_up_refused`, and the isolate remembers that
+/// form's spec, so asking for it is a hit before anyone asked.
+fn warm_start(dev: &WranglerDev) -> Step {
+    let log = std::fs::read_to_string(dev.log_path()).unwrap_or_default();
+    let refused: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("warm_up_refused"))
+        .collect();
+    ensure!(refused.is_empty(), "the warm-up refused: {refused:?}");
+    let form: Value = serde_json::from_str(genui_model::WARM_UP_REQUEST)
+        .map_err(|e| format!("the warm-up form is not JSON: {e}"))?;
+    let r = dev.post_json(GENERATE, &form);
+    ensure!(r.status == 200, "POST {GENERATE} (the warm-up form): {r}");
+    let v = r.try_json()?;
+    ensure!(
+        v["meta"]["cache"] == "hit",
+        "the warm-up form was not remembered by the isolate (meta {}), so the start's request did not run",
+        v["meta"]
     );
     Ok(())
 }

@@ -44,7 +44,7 @@ mod registry;
 mod stream;
 
 pub use config::{ModelConfig, Provider};
-pub use door::{serve, warm_up, Answer, Platform};
+pub use door::{serve, warm_up, Answer, Platform, WARM_UP_REQUEST};
 pub use ladder::{Event, Ladder, LadderOutcome, LadderResult, Provenance, Step};
 pub use machine::{Effect, Generation, Input, Mode, Summary, Update};
 pub use plan_schema::from_plan as model_plan;

@@ -30,7 +30,7 @@ mod webhook;
 
 pub use platform::Platform;
 pub use serve::serve;
-pub use warm::warm_up;
+pub use warm::{warm_up, WARM_UP_REQUEST};
 
 use crate::stream::CONTENT_TYPE as EVENT_STREAM_CONTENT_TYPE;
 use futures::channel::mpsc::{self, UnboundedReceiver};

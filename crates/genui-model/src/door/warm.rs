@@ -19,7 +19,9 @@ use serde_json::{json, Value};
 /// fields, text, the common formats, numbers with bounds, a step and a
 /// default, a choice of identifiers and one of country codes, a yes/no, a
 /// long text, a nested object, a list of choices and a list of objects.
-const WARM_UP_REQUEST: &str = r#"{
+/// The worker also sends it through its whole fetch path at start (the
+/// shell's `warm` module), as a `POST /v1/generate` body.
+pub const WARM_UP_REQUEST: &str = r#"{
   "description": "Ask the user to book a trip",
   "output": {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
