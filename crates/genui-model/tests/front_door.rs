@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 
 /// The crates held to the rule, by directory under `crates/`, with the most
 /// names each root may expose, held at today's counts so they can only
-/// fall, within the house limit of 40. genui-model exposes 35 (the front
+/// fall, within the house limit of 40. genui-model exposes 36 (the front
 /// doors took the shell's uses of the generation machine's parts behind
-/// `serve`, plus `warm_up` for the module's start); genui-core exposes 40.
-const CRATES: [(&str, usize); 2] = [("genui-model", 35), ("genui-core", 40)];
+/// `serve`, plus `warm_up` and its form `WARM_UP_REQUEST` for the module's
+/// start, which sends that form through `serve` too); genui-core exposes 40.
+const CRATES: [(&str, usize); 2] = [("genui-model", 36), ("genui-core", 40)];
 
 fn crate_src(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
