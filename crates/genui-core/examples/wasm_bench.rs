@@ -451,5 +451,5 @@ fn time(inputs: &Value) -> Value {
         }
         results.push(json!({"id": c["id"], "ms": samples, "status": statuses, "hits": hits}));
     }
-    json!({"driver": "native", "profile": "bench (release, opt-level z, no LTO, 16 codegen units)", "results": results})
+    json!({"driver": "native", "profile": "bench (the release profile's opt-level, no LTO, 16 codegen units)", "results": results})
 }
