@@ -14,8 +14,9 @@ use serde_json::Value;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 use std::time::Duration;
-use worker::js_sys::Reflect;
-use worker::wasm_bindgen::JsValue;
+use worker::js_sys::{Object, Reflect};
+use worker::wasm_bindgen::closure::Closure;
+use worker::wasm_bindgen::{JsCast, JsValue};
 use worker::{
     console_error, console_log, AbortController, Context, Delay, Env, Fetch, Headers, Method,
     Request, RequestInit, Url,
@@ -40,10 +41,10 @@ pub(super) struct Worker {
     ctx: Rc<Context>,
     request: Rc<RequestFacts>,
     cache: Rc<OnceCell<SpecCache>>,
-    /// The module start's own request ([`Worker::warming`]): it reads no
-    /// var, secret or binding and remembers none, caches nothing and
-    /// writes no access line.
-    warming: bool,
+    /// For the module start's own request ([`Worker::warming`]), the
+    /// default configuration it is answered with; `None` for every real
+    /// request.
+    warming: Option<Rc<Limits>>,
 }
 
 /// What the doors read of the request; the body is taken once.
@@ -79,29 +80,36 @@ impl Worker {
             ctx,
             request: Rc::new(request),
             cache: Rc::new(OnceCell::new()),
-            warming: false,
+            warming: None,
         }
     }
 
     /// The platform of the request the module's start sends through the
-    /// fetch path (the shell's `warm` module): an `Env` and a context with
-    /// nothing bound, the configuration's defaults, no spec cache. What it
-    /// reads of the deployment's configuration is never remembered for
-    /// the requests after it.
-    pub(super) fn warming(
-        req: Request,
-        body: &'static [u8],
-        env: &Env,
-        ctx: Rc<Context>,
-        request_id: &str,
-    ) -> Self {
-        let worker = Self::new(req, env, ctx, request_id);
+    /// fetch path (the shell's `warm` module), with `body` as its body: an
+    /// `Env` and a context with nothing bound, the default configuration
+    /// (no var, secret or catalog read, so none is remembered for the
+    /// requests after it, and nothing logged), no KV and no access line.
+    /// Every effect the runtime refuses outside a request (I/O, timers,
+    /// random bytes) is refused here first ([`Worker::refused_at_start`]).
+    pub(super) fn warming(req: Request, body: &'static [u8], request_id: &str) -> Self {
+        let worker = Self::new(req, &unbound_env(), Rc::new(idle_context()), request_id);
         worker.request.body.set(Some(Body::Bytes(body)));
         let _ = worker.cache.set(SpecCache::none());
         Self {
-            warming: true,
+            warming: Some(Rc::new(Limits::from_settings(|_| None))),
             ..worker
         }
+    }
+
+    /// The error of an effect the module start's request asks for, which
+    /// the runtime would refuse outside a request; `None` for a real one.
+    fn refused_at_start(&self, effect: &str) -> Option<Error> {
+        self.warming.as_ref().map(|_| {
+            Error::new(
+                ErrorCode::Internal,
+                format!("{effect} is not available to the module start's request"),
+            )
+        })
     }
 
     /// The request's body, which only the first reader gets.
@@ -170,21 +178,21 @@ impl Platform for Worker {
     }
 
     fn setting(&self, name: &'static str) -> Option<String> {
-        if self.warming {
+        if self.warming.is_some() {
             return None;
         }
         settings::setting(&self.env, name)
     }
 
     fn limits(&self) -> Limits {
-        if self.warming {
-            return settings::defaults();
+        match &self.warming {
+            Some(defaults) => Limits::clone(defaults),
+            None => settings::limits(&self.env),
         }
-        settings::limits(&self.env)
     }
 
     fn generators(&self) -> Generators {
-        if self.warming {
+        if self.warming.is_some() {
             return Generators::from_vars(|_| None).0;
         }
         model::generators(&self.env)
@@ -203,6 +211,9 @@ impl Platform for Worker {
     }
 
     fn random_bytes(&self, bytes: &mut [u8]) -> Result<(), Error> {
+        if let Some(refused) = self.refused_at_start("a random source") {
+            return Err(refused);
+        }
         deliver::fill_random(bytes).map_err(|e| {
             Error::new(
                 ErrorCode::Internal,
@@ -212,7 +223,7 @@ impl Platform for Worker {
     }
 
     fn log(&self, line: &str) {
-        if !self.warming {
+        if self.warming.is_none() {
             console_log!("{line}");
         }
     }
@@ -238,10 +249,16 @@ impl Platform for Worker {
     }
 
     async fn send(&self, request: HttpRequest, timeout_ms: u64) -> Event {
+        if let Some(refused) = self.refused_at_start("the network") {
+            return Event::NetworkError(refused.message().to_owned());
+        }
         model::send(request, timeout_ms).await
     }
 
     async fn send_streaming(&self, request: HttpRequest) -> Result<Streaming, Error> {
+        if let Some(refused) = self.refused_at_start("the network") {
+            return Err(refused);
+        }
         let unreachable = |e: worker::Error| Error::new(ErrorCode::Internal, e.to_string());
         // Aborts the request when the body (or this future) is dropped.
         let controller = AbortController::default();
@@ -260,11 +277,17 @@ impl Platform for Worker {
     }
 
     async fn run_ai(&self, call: AiCall, timeout_ms: u64) -> Event {
+        if let Some(refused) = self.refused_at_start("Workers AI") {
+            return Event::NetworkError(refused.message().to_owned());
+        }
         model::run_ai(&self.env, call, timeout_ms).await
     }
 
     async fn wait(&self, ms: u64) {
-        Delay::from(Duration::from_millis(ms)).await;
+        // A timer outside a request is refused (and workers-rs unwraps it).
+        if self.warming.is_none() {
+            Delay::from(Duration::from_millis(ms)).await;
+        }
     }
 
     fn has_binding(&self, name: &str) -> bool {
@@ -272,6 +295,9 @@ impl Platform for Worker {
     }
 
     async fn within_rate_limit(&self, binding: &str, key: &str) -> Result<bool, Error> {
+        if let Some(refused) = self.refused_at_start("a rate limiter") {
+            return Err(refused);
+        }
         rate_limit::within(&self.env, binding, key)
             .await
             .map_err(|e| Error::new(ErrorCode::Internal, format!("{e:?}")))
@@ -284,10 +310,30 @@ impl Platform for Worker {
         action: &str,
         body: Option<&Value>,
     ) -> Result<(u16, Value), Error> {
+        if let Some(refused) = self.refused_at_start("a Durable Object") {
+            return Err(refused);
+        }
         call_object(&self.env, binding, name, action, body)
             .await
             .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))
     }
+}
+
+/// An `Env` with no var, secret or binding.
+fn unbound_env() -> Env {
+    JsValue::from(Object::new()).unchecked_into()
+}
+
+/// A fetch context whose `waitUntil` only lets the work run (it starts on
+/// its own) and whose `passThroughOnException` does nothing.
+fn idle_context() -> Context {
+    let context = Object::new();
+    let ignore = Closure::<dyn Fn(JsValue)>::new(|_: JsValue| {});
+    for method in ["waitUntil", "passThroughOnException"] {
+        let _ = Reflect::set(&context, &JsValue::from_str(method), ignore.as_ref());
+    }
+    ignore.forget();
+    Context::new(JsValue::from(context).unchecked_into())
 }
 
 /// A streamed request's abort controller, which aborts it when dropped.

@@ -30,12 +30,6 @@ fn configured(env: &Env) -> Limits {
     super::catalogs::with_catalogs(Limits::from_settings(|name| setting(env, name)))
 }
 
-/// The limits and configuration of a deployment that sets no var (the
-/// module start's warm-up request), built anew: nothing is remembered.
-pub(super) fn defaults() -> Limits {
-    super::catalogs::with_catalogs(Limits::from_settings(|_| None))
-}
-
 /// A secret or var (secrets win) as it is set; `None` when unset.
 pub(super) fn raw(env: &Env, name: &'static str) -> Option<String> {
     if let Some(seen) = SEEN.with(|seen| seen.borrow().get(name).cloned()) {

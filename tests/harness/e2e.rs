@@ -771,16 +771,22 @@ fn fuzz_sweep(dev: &WranglerDev, tag: &str) -> Step {
     Ok(())
 }
 
-/// The module's start generated its built-in form through the whole fetch
-/// path: no step logged `warm_up_refused`, and the isolate remembers that
-/// form's spec, so asking for it is a hit before anyone asked.
+/// The module's start generated its built-in form through the fetch path:
+/// nothing logged `warm_up_refused` or a refused operation or an uncaught
+/// exception, and the isolate remembers that form's spec, so asking for it
+/// is a hit before anyone asked (with this worker's default
+/// configuration: the deterministic generator and a spec memory).
 fn warm_start(dev: &WranglerDev) -> Step {
     let log = std::fs::read_to_string(dev.log_path()).unwrap_or_default();
     let refused: Vec<&str> = log
         .lines()
-        .filter(|l| l.contains("warm_up_refused"))
+        .filter(|l| {
+            ["warm_up_refused", "Disallowed operation", "Uncaught"]
+                .iter()
+                .any(|sign| l.contains(sign))
+        })
         .collect();
-    ensure!(refused.is_empty(), "the warm-up refused: {refused:?}");
+    ensure!(refused.is_empty(), "the warm-up failed: {refused:?}");
     let form: Value = serde_json::from_str(genui_model::WARM_UP_REQUEST)
         .map_err(|e| format!("the warm-up form is not JSON: {e}"))?;
     let r = dev.post_json(GENERATE, &form);

@@ -180,6 +180,7 @@ impl Platform for TestPlatform {
     }
 
     fn random_bytes(&self, bytes: &mut [u8]) -> Result<(), Error> {
+        self.record("random_bytes".into());
         bytes.fill(7);
         Ok(())
     }
@@ -562,6 +563,32 @@ fn generate_misses_stores_after_the_response_then_hits() {
         body_of(&hit)["meta"]["specHash"],
         body_of(&miss)["meta"]["specHash"]
     );
+}
+
+/// The worker's start sends the warm-up form through `serve` where the
+/// runtime refuses I/O, timers and random bytes: it must be answered with
+/// none of them, only the body read and the spec cache (which the
+/// worker's start leaves unbound).
+#[test]
+fn the_warm_up_form_is_served_without_an_effect_a_module_start_cannot_have() {
+    let isolate = Isolate::new(forgetful(), None);
+    let body = crate::WARM_UP_REQUEST.as_bytes().to_vec();
+    let request = Request {
+        method: "POST",
+        path: "/v1/generate",
+        headers: vec![("content-length", body.len().to_string())],
+        body,
+        ..Request::default()
+    };
+    let answer = whole(block_on(serve(TestPlatform::new(&isolate, request))));
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    run_after_response(&isolate);
+    let allowed = ["read_announced_body", "get ", "put ", "log "];
+    let others: Vec<String> = effects(&isolate)
+        .into_iter()
+        .filter(|effect| !allowed.iter().any(|a| effect.starts_with(a)))
+        .collect();
+    assert!(others.is_empty(), "{others:?}");
 }
 
 #[test]
