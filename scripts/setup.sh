@@ -65,20 +65,34 @@ fi
 command -v curl >/dev/null 2>&1 || apt_install curl
 command -v node >/dev/null 2>&1 || apt_install nodejs npm
 
-# The two cargo tools take most of a fresh set-up's CPU (about 10 minutes on
+# The cargo tools take most of a fresh set-up's CPU (about 10 minutes on
 # 2 cores), while apt, npm and pip below mostly wait on the network and the
-# disk: build the tools in the background meanwhile, and wait for them at
-# the end.
+# disk: build them in the background meanwhile (in a process group of their
+# own, stopped if set-up ends early), and wait for them at the end.
 tools_log=$(mktemp)
+stop_tools() {
+  if kill -0 "$tools_pid" 2>/dev/null; then
+    kill -- "-$tools_pid" 2>/dev/null || true
+    log "stopped building the cargo tools (log: $tools_log)"
+  else
+    rm -f "$tools_log"
+  fi
+}
+set -m
 (
   cargo_tool worker-build "$(lock_version worker)" worker-build --locked
   cargo_tool wasm-bindgen "$(lock_version wasm-bindgen)" wasm-bindgen-cli
-  # The fuzzing layer's cargo-fuzz (scripts/fuzz.sh), where it can run.
-  if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
-    cargo_tool cargo-fuzz 0.13.2 cargo-fuzz --locked
+  # The fuzzing layer's cargo-fuzz, installed as scripts/fuzz.sh installs
+  # it (which tries again when this did not).
+  if rustup toolchain list 2>/dev/null | grep '^nightly' >/dev/null && ! command -v cargo-fuzz >/dev/null; then
+    log "cargo install cargo-fuzz 0.13.2"
+    cargo install cargo-fuzz --version 0.13.2 --locked --root "$GENUI_TOOLS" --quiet ||
+      log "cargo-fuzz was not built; scripts/fuzz.sh tries again"
   fi
 ) >"$tools_log" 2>&1 &
 tools_pid=$!
+set +m
+trap stop_tools EXIT
 
 # npm ci installs exactly the committed lockfile and never rewrites it (set-up
 # must leave the tree clean). The lockfiles record every platform's optional
@@ -114,11 +128,12 @@ npm_ci tests/mcp "MCP conformance suite, MCP SDKs"
 source scripts/lib/python-env.sh
 python_env >/dev/null
 
-if ! wait "$tools_pid"; then
-  cat "$tools_log" >&2
-  rm -f "$tools_log"
-  log "building the cargo tools failed"
-  exit 1
-fi
+tools_status=0
+wait "$tools_pid" || tools_status=$?
+trap - EXIT
 cat "$tools_log" >&2
 rm -f "$tools_log"
+if [ "$tools_status" != 0 ]; then
+  log "building the cargo tools failed (status $tools_status)"
+  exit 1
+fi
