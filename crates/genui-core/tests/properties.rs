@@ -356,3 +356,52 @@ fn a_misfit_widget_is_answered_with_the_plain_widget_and_a_warning() {
         "{answer}"
     );
 }
+
+/// The body depth pre-check as a byte loop: the reference the limit's
+/// faster scan (strings skipped with `memchr`) must agree with, refusal
+/// offset included.
+fn depth_refused_at(body: &[u8], limit: usize) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (offset, &byte) in body.iter().enumerate() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(offset);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+proptest! {
+    #[test]
+    fn the_body_depth_check_agrees_with_a_byte_loop(
+        body in proptest::collection::vec(
+            prop_oneof![Just(b'{'), Just(b'}'), Just(b'['), Just(b']'), Just(b'"'), Just(b'\\'), Just(b'a')],
+            0..64,
+        ),
+        limit in 0usize..6,
+    ) {
+        let limits = Limits { max_body_depth: limit, ..Limits::default() };
+        let offset = limits.check_body_depth(&body).err().map(|e| {
+            let message = e.to_string();
+            let at = message.rsplit("at byte ").next().unwrap_or_default();
+            at.trim_end_matches(')').parse::<usize>().unwrap_or(usize::MAX)
+        });
+        prop_assert_eq!(offset, depth_refused_at(&body, limit));
+    }
+}
