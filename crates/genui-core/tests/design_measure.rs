@@ -162,7 +162,7 @@ const HELD_OUT_1_10_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 
-const DOMAINS: [&str; 14] = [
+const DOMAINS: [&str; 20] = [
     "travel",
     "finance",
     "hr",
@@ -177,6 +177,12 @@ const DOMAINS: [&str; 14] = [
     "sign-up",
     "iot",
     "approvals",
+    "insurance",
+    "legal",
+    "marketing",
+    "logistics",
+    "real-estate",
+    "education",
 ];
 
 fn cases() -> Vec<Case> {
