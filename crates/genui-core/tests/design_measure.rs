@@ -24,7 +24,9 @@ use serde_json::Value;
 /// and stayed there with 1.6.0's and 1.7.0's; 1.8.0's subject sections
 /// lowered it to 0.677 while both newer held-out groups rose; 1.9.0's
 /// rules raised it to 0.681 and its pairs from 20 to 21 of 30; 1.10.0's
-/// to 0.688: see bench-results/design.md. The held-out floors record where
+/// to 0.688; 1.12.0's wider lexicon lowered it to 0.679 while the held-out
+/// half as a whole rose from 0.698 to 0.715: see bench-results/design.md.
+/// The held-out floors record where
 /// it stands, they are not targets. The raw labels left are codes no rule
 /// can read, such as course codes (`CS101`) and warehouse codes (`LON1`).)
 struct Floor {
@@ -47,7 +49,7 @@ const TUNING_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const HELD_OUT_FLOOR: Floor = Floor {
-    section_f1: 0.688,
+    section_f1: 0.679,
     rows_percent: 69.9,
     order: 0.910,
     raw_labels: 3,
@@ -65,9 +67,10 @@ const HELD_OUT_FLOOR: Floor = Floor {
 /// Generator 1.8.0: held out 0.591, the rest unchanged. Generator 1.9.0:
 /// held out 0.619, the rest unchanged. Generator 1.10.0: tuning 0.766, no
 /// raw label left; held out 0.614 (its closing-note and switch rules
-/// lowered one case).
+/// lowered one case). Generator 1.12.0: tuning 0.787; held out 0.683, its
+/// order 0.970 to 0.962.
 const NEW_TUNING_FLOOR: Floor = Floor {
-    section_f1: 0.765,
+    section_f1: 0.786,
     rows_percent: 95.4,
     order: 1.0,
     raw_labels: 0,
@@ -76,9 +79,9 @@ const NEW_TUNING_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const NEW_HELD_OUT_FLOOR: Floor = Floor {
-    section_f1: 0.613,
+    section_f1: 0.682,
     rows_percent: 89.6,
-    order: 0.969,
+    order: 0.962,
     raw_labels: 9,
     title_echoes: 0,
     titles_missing: 0,
@@ -90,9 +93,10 @@ const NEW_HELD_OUT_FLOOR: Floor = Floor {
 /// and new position) and forms whose prefixes are no subjects (`min_`,
 /// `is_`, `start_`), half of them held out. Generator 1.7.0 on them:
 /// tuning 0.626, 22/26 pairs; held out 0.651, 24/28 pairs. Generator
-/// 1.8.0: tuning 0.914, 24/26; held out 0.778, 24/28.
+/// 1.8.0: tuning 0.914, 24/26; held out 0.778, 24/28. Generator 1.12.0:
+/// tuning 0.954, held out 0.790.
 const TUNING_1_8_FLOOR: Floor = Floor {
-    section_f1: 0.938,
+    section_f1: 0.953,
     rows_percent: 92.3,
     order: 1.0,
     raw_labels: 0,
@@ -101,7 +105,7 @@ const TUNING_1_8_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const HELD_OUT_1_8_FLOOR: Floor = Floor {
-    section_f1: 0.781,
+    section_f1: 0.789,
     rows_percent: 85.7,
     order: 0.985,
     raw_labels: 0,
@@ -117,7 +121,8 @@ const HELD_OUT_1_8_FLOOR: Floor = Floor {
 /// a travel request, a Spanish and a French form), half of them held out.
 /// Generator 1.8.0 on them: tuning 0.732, 17/22 pairs; held out 0.797,
 /// 22/23. Generator 1.9.0: tuning 0.763, 21/22; held out unchanged.
-/// Generator 1.10.0: tuning 0.796, held out 0.831.
+/// Generator 1.10.0: tuning 0.796, held out 0.831. Generator 1.12.0: held
+/// out 0.826.
 const TUNING_1_9_FLOOR: Floor = Floor {
     section_f1: 0.795,
     rows_percent: 95.4,
@@ -128,7 +133,7 @@ const TUNING_1_9_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const HELD_OUT_1_9_FLOOR: Floor = Floor {
-    section_f1: 0.830,
+    section_f1: 0.825,
     rows_percent: 95.6,
     order: 1.0,
     raw_labels: 0,
@@ -142,7 +147,8 @@ const HELD_OUT_1_9_FLOOR: Floor = Floor {
 /// starter's equipment, an interview to schedule and a remote working
 /// survey, every other one held out (chosen before any was scored).
 /// Generator 1.9.0 on them: tuning 0.691, 7/9 pairs; held out 0.534, 6/8.
-/// Generator 1.10.0: tuning 0.771, 7/9; held out 0.525, 6/8.
+/// Generator 1.10.0: tuning 0.771, 7/9; held out 0.525, 6/8. Generator
+/// 1.12.0: held out 0.601.
 const TUNING_1_10_FLOOR: Floor = Floor {
     section_f1: 0.770,
     rows_percent: 77.7,
@@ -153,7 +159,7 @@ const TUNING_1_10_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 const HELD_OUT_1_10_FLOOR: Floor = Floor {
-    section_f1: 0.524,
+    section_f1: 0.600,
     rows_percent: 75.0,
     order: 1.0,
     raw_labels: 0,
@@ -162,7 +168,33 @@ const HELD_OUT_1_10_FLOOR: Floor = Floor {
     lead_echoes: 0,
 };
 
-const DOMAINS: [&str; 14] = [
+/// The cases added for generator 1.12.0 (`"addedFor": "1.12.0"`): domains
+/// the set lacked (a home insurance quote, single sign-on for a workspace,
+/// an NDA request, an email campaign, a pallet collection, all held out; a
+/// home valuation, a smart plug, a specialist referral, an employee leaving
+/// and a school class for tuning), references written before any was
+/// scored. Generator 1.11.0 on them: tuning 0.663, 18/19 pairs; held out
+/// 0.699, 9/10. Generator 1.12.0: tuning 0.753, 18/19; held out 0.712, 9/10.
+const TUNING_1_12_FLOOR: Floor = Floor {
+    section_f1: 0.752,
+    rows_percent: 94.7,
+    order: 0.979,
+    raw_labels: 0,
+    title_echoes: 0,
+    titles_missing: 0,
+    lead_echoes: 0,
+};
+const HELD_OUT_1_12_FLOOR: Floor = Floor {
+    section_f1: 0.711,
+    rows_percent: 90.0,
+    order: 1.0,
+    raw_labels: 0,
+    title_echoes: 0,
+    titles_missing: 0,
+    lead_echoes: 0,
+};
+
+const DOMAINS: [&str; 20] = [
     "travel",
     "finance",
     "hr",
@@ -177,6 +209,12 @@ const DOMAINS: [&str; 14] = [
     "sign-up",
     "iot",
     "approvals",
+    "insurance",
+    "legal",
+    "marketing",
+    "logistics",
+    "real-estate",
+    "education",
 ];
 
 fn cases() -> Vec<Case> {
@@ -398,6 +436,18 @@ fn the_deterministic_generator_holds_its_floors() {
             true,
             Some("1.10.0"),
             HELD_OUT_1_10_FLOOR,
+        ),
+        (
+            "tuning, added for 1.12.0",
+            false,
+            Some("1.12.0"),
+            TUNING_1_12_FLOOR,
+        ),
+        (
+            "held out, added for 1.12.0",
+            true,
+            Some("1.12.0"),
+            HELD_OUT_1_12_FLOOR,
         ),
     ] {
         let s = Summary::of_round(&scored, held_out, round);

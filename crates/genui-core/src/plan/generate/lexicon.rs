@@ -86,6 +86,7 @@ families! {
     Recording = "recording" => ["Recording", "Aufnahme", "Enregistrement", "Grabación", "Gravação", "録画", "录制"],
     Alert = "alert" => ["Alert condition", "Alarmbedingung", "Condition d'alerte", "Condición de alerta", "Condição de alerta", "アラート条件", "警报条件"],
     Options = "options" => ["Options", "Optionen", "Options", "Opciones", "Opções", "オプション", "选项"],
+    Property = "property" => ["Property", "Immobilie", "Bien", "Inmueble", "Imóvel", "物件", "房产"],
     Comments = "comments" => ["Comments", "Anmerkungen", "Commentaires", "Comentarios", "Comentários", "コメント", "备注"],
     Details = "details" => ["Details", "Details", "Détails", "Detalles", "Detalhes", "詳細", "详细信息"],
 }
@@ -704,6 +705,110 @@ const WORDS: &[(&str, Family, u8)] = &[
     ("resolution", F::Recording, GENERIC),
     ("threshold", F::Alert, SPECIFIC),
     ("trigger", F::Alert, SPECIFIC),
+    // Homes and property.
+    ("property", F::Property, SPECIFIC),
+    ("tenure", F::Property, SPECIFIC),
+    ("freehold", F::Property, SPECIFIC),
+    ("leasehold", F::Property, SPECIFIC),
+    ("furnished", F::Property, SPECIFIC),
+    ("garden", F::Property, GENERIC),
+    ("floorarea", F::Property, COMPOUND),
+    // More of health care.
+    ("referral", F::Health, SPECIFIC),
+    ("specialty", F::Health, SPECIFIC),
+    ("speciality", F::Health, SPECIFIC),
+    ("hospital", F::Health, SPECIFIC),
+    ("clinic", F::Health, SPECIFIC),
+    ("nurse", F::Health, SPECIFIC),
+    ("treatment", F::Health, SPECIFIC),
+    ("pregnancy", F::Health, SPECIFIC),
+    ("smoker", F::Health, SPECIFIC),
+    ("alcohol", F::Health, SPECIFIC),
+    ("glucose", F::Health, SPECIFIC),
+    ("heart", F::Health, SPECIFIC),
+    ("vaccine", F::Health, SPECIFIC),
+    // More of work and people.
+    ("onboarding", F::Employment, SPECIFIC),
+    ("offboarding", F::Employment, SPECIFIC),
+    ("probation", F::Employment, SPECIFIC),
+    ("resignation", F::Employment, SPECIFIC),
+    ("rehire", F::Employment, SPECIFIC),
+    ("hire", F::Employment, GENERIC),
+    ("recruiter", F::Employment, SPECIFIC),
+    ("payroll", F::Compensation, SPECIFIC),
+    // More of schools and courses.
+    ("lesson", F::Education, SPECIFIC),
+    ("timetable", F::Education, SPECIFIC),
+    ("classroom", F::Education, SPECIFIC),
+    ("curriculum", F::Education, SPECIFIC),
+    ("syllabus", F::Education, SPECIFIC),
+    ("grading", F::Education, GENERIC),
+    ("homework", F::Education, SPECIFIC),
+    ("enrol", F::Education, SPECIFIC),
+    ("enroll", F::Education, SPECIFIC),
+    ("student", F::Education, GENERIC),
+    ("pupil", F::Education, GENERIC),
+    ("tuition", F::Education, SPECIFIC),
+    ("campus", F::Education, SPECIFIC),
+    ("graduation", F::Education, SPECIFIC),
+    ("gpa", F::Education, SPECIFIC),
+    ("qualification", F::Education, SPECIFIC),
+    // More of devices and networks.
+    ("plug", F::Device, SPECIFIC),
+    ("socket", F::Device, GENERIC),
+    ("battery", F::Device, SPECIFIC),
+    ("power", F::Device, GENERIC),
+    ("energy", F::Device, GENERIC),
+    ("watt", F::Device, GENERIC),
+    ("voltage", F::Device, SPECIFIC),
+    ("hub", F::Device, SPECIFIC),
+    ("laptop", F::Device, SPECIFIC),
+    ("router", F::Network, SPECIFIC),
+    ("bluetooth", F::Network, SPECIFIC),
+    ("zigbee", F::Network, SPECIFIC),
+    ("mqtt", F::Network, SPECIFIC),
+    ("ethernet", F::Network, SPECIFIC),
+    ("bandwidth", F::Network, SPECIFIC),
+    // More of insurance, money and shipping.
+    ("premium", F::Insurance, GENERIC),
+    ("deductible", F::Insurance, SPECIFIC),
+    ("insured", F::Insurance, SPECIFIC),
+    ("deposit", F::Money, GENERIC),
+    ("rent", F::Money, GENERIC),
+    ("mortgage", F::Money, SPECIFIC),
+    ("revenue", F::Money, GENERIC),
+    ("turnover", F::Money, GENERIC),
+    ("balance", F::Money, GENERIC),
+    ("freight", F::Delivery, SPECIFIC),
+    ("container", F::Delivery, GENERIC),
+    ("incoterm", F::Delivery, SPECIFIC),
+    ("consignment", F::Delivery, SPECIFIC),
+    ("waybill", F::Delivery, SPECIFIC),
+    ("dispatch", F::Delivery, SPECIFIC),
+    // More ways to reach and name a person, and to sign in.
+    ("whatsapp", F::Contact, SPECIFIC),
+    ("twitter", F::Contact, SPECIFIC),
+    ("skype", F::Contact, SPECIFIC),
+    ("ssn", F::Personal, SPECIFIC),
+    ("marital", F::Personal, SPECIFIC),
+    ("citizenship", F::Personal, SPECIFIC),
+    ("ethnicity", F::Personal, SPECIFIC),
+    ("twofactor", F::Security, COMPOUND),
+    ("encryption", F::Security, SPECIFIC),
+    ("apikey", F::Security, COMPOUND),
+    ("token", F::Security, GENERIC),
+    ("access", F::Security, GENERIC),
+    // More of events, feedback, vehicles and time.
+    ("conference", F::Event, SPECIFIC),
+    ("catering", F::Event, SPECIFIC),
+    ("speaker", F::Event, SPECIFIC),
+    ("suggestion", F::Feedback, GENERIC),
+    ("odometer", F::Vehicle, SPECIFIC),
+    ("engine", F::Vehicle, SPECIFIC),
+    ("month", F::When, GENERIC),
+    ("weekday", F::When, SPECIFIC),
+    ("minute", F::When, GENERIC),
+    ("calendar", F::When, SPECIFIC),
 ];
 
 /// [`WORDS`] sorted by word, built on first use.
@@ -811,6 +916,30 @@ mod tests {
             assert_eq!(Family::from_id(family.id()), Some(*family));
             assert!(family.name(6).chars().count() > 0);
         }
+    }
+
+    #[test]
+    fn common_words_of_more_domains_find_their_family() {
+        let of = |name: &str| family_of(name, "");
+        assert_eq!(of("property_type"), Some(Family::Property));
+        assert_eq!(of("property_address"), Some(Family::Property));
+        assert_eq!(of("tenure"), Some(Family::Property));
+        assert_eq!(of("floor_area_sqm"), Some(Family::Property));
+        assert_eq!(of("reason_for_referral"), Some(Family::Health));
+        assert_eq!(of("eligibleForRehire"), Some(Family::Employment));
+        assert_eq!(of("lesson_length_minutes"), Some(Family::Education));
+        assert_eq!(of("overloadLimitWatts"), Some(Family::Device));
+        assert_eq!(of("batteryLevel"), Some(Family::Device));
+        assert_eq!(of("router_model"), Some(Family::Network));
+        assert_eq!(of("annual_deductible"), Some(Family::Insurance));
+        assert_eq!(of("monthly_rent"), Some(Family::Money));
+        assert_eq!(of("marital_status"), Some(Family::Personal));
+        assert_eq!(of("allow_self_enrol"), Some(Family::Education));
+        assert_eq!(of("returnLaptop"), Some(Family::Device));
+        assert_eq!(of("revokeAccessOn"), Some(Family::Security));
+        assert_eq!(of("student_name"), Some(Family::Personal));
+        assert_eq!(of("cabinClass"), Some(Family::Travellers));
+        assert_eq!(of("staff_courtesy"), None, "staff is too broad a word");
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub(crate) const GENERATOR_ID: &str = "deterministic";
 
 /// Bump whenever the plans this generator produces change: it is part of the
 /// cache key, so old specs are not served for new behaviour.
-pub(crate) const GENERATOR_VERSION: &str = "1.11.0";
+pub(crate) const GENERATOR_VERSION: &str = "1.12.0";
 
 /// A form with more top-level fields than this, in at least
 /// [`LONG_FORM_SECTIONS`] sections, becomes a wizard.

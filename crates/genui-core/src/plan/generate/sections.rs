@@ -1121,7 +1121,7 @@ mod tests {
         let fields = vec![
             control("city"),
             control("district"),
-            switch("is_furnished"),
+            switch("has_lift"),
             switch("has_balcony"),
             switch("pets_allowed"),
             control("available_from"),
