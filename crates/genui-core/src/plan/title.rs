@@ -194,7 +194,7 @@ impl AgentVerb {
 
 /// The verbs of the agent's request. A third-person `s` ("a form that
 /// collects") is read as the verb.
-const AGENT_VERBS: [AgentVerb; 36] = [
+const AGENT_VERBS: [AgentVerb; 37] = [
     AgentVerb::addressing("ask"),
     AgentVerb::addressing("tell"),
     AgentVerb::opening("collect"),
@@ -231,6 +231,7 @@ const AGENT_VERBS: [AgentVerb; 36] = [
     AgentVerb::task("apply", "application"),
     AgentVerb::task("order", "order"),
     AgentVerb::task("sign", "sign-up"),
+    AgentVerb::task("refer", "referral"),
 ];
 
 /// Who the agent's request addresses: "the user", "the new hire", "them".
@@ -525,7 +526,12 @@ fn skip_after_verb(tokens: &[&str], verb: usize) -> usize {
         .iter()
         .any(|v| v.addresses && is_form_of(&word, v.verb));
     let at = verb + 1;
-    let (after, addressed, possessive) = skip_addressee(tokens, at, addressing);
+    let (after, addressed, possessive) = match skip_addressee(tokens, at, addressing) {
+        (_, false, _) if CAUSATIVE_VERBS.contains(&word.as_str()) => {
+            causee(tokens, at).map_or((at, false, false), |after| (after, true, false))
+        }
+        found => found,
+    };
     let linked = skip_links(tokens, after);
     let bare_verb = addressed
         && !possessive
@@ -539,6 +545,29 @@ fn skip_after_verb(tokens: &[&str], verb: usize) -> usize {
     } else {
         linked
     }
+}
+
+/// Agent verbs whose object does the next verb: "Have the teacher set up
+/// a class", "Let the GP refer the patient".
+const CAUSATIVE_VERBS: [&str; 2] = ["have", "let"];
+
+/// Past whom a [`CAUSATIVE_VERBS`] verb instructs when it is no
+/// [`ADDRESSEES`] word: a determiner and one noun, followed by a word that
+/// takes an object of its own (a determiner follows it, maybe after a
+/// particle: "set up a", "refer the"). The index of that verb.
+fn causee(tokens: &[&str], at: usize) -> Option<usize> {
+    let (determiner, noun, verb) = (tokens.get(at)?, tokens.get(at + 1)?, tokens.get(at + 2)?);
+    if !is_determiner(determiner) || is_grammar(noun) || is_grammar(verb) {
+        return None;
+    }
+    let particle = tokens
+        .get(at + 3)
+        .is_some_and(|t| matches!(lower(t).as_str(), "up" | "out" | "in" | "off" | "down"));
+    let object = at + 3 + usize::from(particle);
+    tokens
+        .get(object)
+        .is_some_and(|t| is_determiner(t))
+        .then_some(at + 2)
 }
 
 /// Past "or reject", "and decide": alternatives to a verb just passed.

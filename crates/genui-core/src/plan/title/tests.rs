@@ -378,6 +378,28 @@ fn a_role_is_whom_the_request_addresses_only_as_the_object_of_an_instruction() {
 }
 
 #[test]
+fn whom_have_or_let_instructs_is_no_title_whatever_the_word() {
+    for (request, expected) in [
+        ("Have the teacher set up a new class", "New class"),
+        (
+            "Let the coach plan the training session",
+            "Training session",
+        ),
+        (
+            "Have the GP refer the patient to a specialist",
+            "Specialist referral",
+        ),
+        // A role word before a noun is still part of the phrase.
+        (
+            "Have the tenant book a technician visit",
+            "Technician visit booking",
+        ),
+    ] {
+        assert_eq!(title(request).as_deref(), Some(expected), "{request}");
+    }
+}
+
+#[test]
 fn a_verb_after_grammar_closes_no_name() {
     // "to register" is what the guests do, not the last noun of a name:
     // the request is not its own title.
