@@ -439,7 +439,7 @@ fn parse_request<'t>(tokens: &[&'t str]) -> Option<Vec<&'t str>> {
     let mut recognised = at > 0;
     let mut task_noun = None;
     while let Some(noun) = tokens.get(at).and_then(|t| agent_verb(t)) {
-        if is_noun_of_compound(tokens, at, noun) {
+        if is_noun_of_compound(tokens, at, noun) || points_elsewhere(tokens, at) {
             break;
         }
         task_noun = task_noun.or(noun);
@@ -527,7 +527,7 @@ fn skip_after_verb(tokens: &[&str], verb: usize) -> usize {
         .any(|v| v.addresses && is_form_of(&word, v.verb));
     let at = verb + 1;
     let (after, addressed, possessive) = match skip_addressee(tokens, at, addressing) {
-        (_, false, _) if CAUSATIVE_VERBS.contains(&word.as_str()) => {
+        (_, false, _) if CAUSATIVE_VERBS.iter().any(|v| is_form_of(&word, v)) => {
             causee(tokens, at).map_or((at, false, false), |after| (after, true, false))
         }
         found => found,
@@ -557,7 +557,8 @@ const CAUSATIVE_VERBS: [&str; 2] = ["have", "let"];
 /// particle: "set up a", "refer the"). The index of that verb.
 fn causee(tokens: &[&str], at: usize) -> Option<usize> {
     let (determiner, noun, verb) = (tokens.get(at)?, tokens.get(at + 1)?, tokens.get(at + 2)?);
-    if !is_determiner(determiner) || is_grammar(noun) || is_grammar(verb) {
+    let conjunction = |t: &str| matches!(lower(t).as_str(), "and" | "or");
+    if !is_determiner(determiner) || [noun, verb].iter().any(|t| is_grammar(t) || conjunction(t)) {
         return None;
     }
     let particle = tokens
@@ -622,6 +623,12 @@ fn agent_verb(token: &str) -> Option<Option<&'static str>> {
         .iter()
         .find(|v| is_form_of(&word, v.verb))
         .map(|v| v.task)
+}
+
+/// Whether the verb at `at` is "refer" pointing the reader elsewhere
+/// ("Refer to the attached policy and …"), not referring someone.
+fn points_elsewhere(tokens: &[&str], at: usize) -> bool {
+    is_form_of(&lower(tokens[at]), "refer") && tokens.get(at + 1).is_some_and(|t| lower(t) == "to")
 }
 
 /// Agent verbs that also head a name as a noun or adjective ("File
