@@ -777,15 +777,10 @@ fn fuzz_sweep(dev: &WranglerDev, tag: &str) -> Step {
 /// is a hit before anyone asked (with this worker's default
 /// configuration: the deterministic generator and a spec memory).
 fn warm_start(dev: &WranglerDev) -> Step {
-    let log = std::fs::read_to_string(dev.log_path()).unwrap_or_default();
-    let refused: Vec<&str> = log
-        .lines()
-        .filter(|l| {
-            ["warm_up_refused", "Disallowed operation", "Uncaught"]
-                .iter()
-                .any(|sign| l.contains(sign))
-        })
-        .collect();
+    let refused = log_lines_with(
+        dev,
+        &["warm_up_refused", "Disallowed operation", "Uncaught"],
+    );
     ensure!(refused.is_empty(), "the warm-up failed: {refused:?}");
     let form: Value = serde_json::from_str(genui_model::WARM_UP_REQUEST)
         .map_err(|e| format!("the warm-up form is not JSON: {e}"))?;
@@ -800,13 +795,18 @@ fn warm_start(dev: &WranglerDev) -> Step {
     Ok(())
 }
 
-fn no_panic_in_log(dev: &WranglerDev) -> Step {
+/// The first five lines of the worker's log that hold any of `signs`.
+fn log_lines_with(dev: &WranglerDev, signs: &[&str]) -> Vec<String> {
     let log = std::fs::read_to_string(dev.log_path()).unwrap_or_default();
-    let bad: Vec<&str> = log
-        .lines()
-        .filter(|l| l.contains("panicked at") || l.contains("RuntimeError: unreachable"))
+    log.lines()
+        .filter(|line| signs.iter().any(|sign| line.contains(sign)))
         .take(5)
-        .collect();
+        .map(str::to_owned)
+        .collect()
+}
+
+fn no_panic_in_log(dev: &WranglerDev) -> Step {
+    let bad = log_lines_with(dev, &["panicked at", "RuntimeError: unreachable"]);
     ensure!(
         bad.is_empty(),
         "wrangler log shows a wasm panic:\n    {}",
